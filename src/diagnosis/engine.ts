@@ -1,0 +1,70 @@
+// Runs rules over one snapshot, turns drafts into findings, then ranks and merges them.
+// A rule that throws is reported in `ruleErrors` and the others still run.
+import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
+import { rankAndMerge } from './ranking.js';
+import { subjectOf } from './facts.js';
+import type { Diagnosis, FactName, Finding, FindingDraft, Snapshot } from './types.js';
+
+export interface EngineOptions {
+  rules: readonly Rule[];
+  ctx?: Partial<RuleContext>;
+  /** Per-rule overrides from configuration: disable or re-severity by id. */
+  overrides?: Record<string, { enabled?: boolean; severity?: Finding['severity'] }>;
+}
+
+export function toFinding(rule: Rule, draft: FindingDraft, snapshot: Snapshot, severityOverride?: Finding['severity']): Finding {
+  const subject = draft.subject ?? subjectOf(snapshot.target);
+  const causeKey = draft.causeKey ?? subject;
+  const playbook = draft.playbook === null ? null : (draft.playbook ?? rule.meta.playbook ?? null);
+  return {
+    rule: rule.meta.id,
+    severity: severityOverride ?? draft.severity ?? rule.meta.severity,
+    title: draft.title,
+    cause: draft.cause,
+    evidence: draft.evidence,
+    advice: draft.advice,
+    prevent: draft.prevent ?? [],
+    playbook,
+    subject,
+    causeKey,
+    fingerprint: `${rule.meta.id}|${subject}|${causeKey}`,
+    params: draft.params ?? {},
+    merged: [],
+  };
+}
+
+export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis {
+  const ctx: RuleContext = { ...DEFAULT_RULE_CONTEXT, ...options.ctx };
+  const findings: Finding[] = [];
+  const ruleErrors: Diagnosis['ruleErrors'] = [];
+  for (const rule of options.rules) {
+    const override = options.overrides?.[rule.meta.id];
+    if (override?.enabled === false) continue;
+    let result;
+    try {
+      result = rule.check(snapshot, ctx);
+    } catch (err) {
+      ruleErrors.push({ rule: rule.meta.id, error: err instanceof Error ? err.message : String(err) });
+      continue;
+    }
+    if (!result) continue;
+    for (const draft of Array.isArray(result) ? result : [result]) {
+      findings.push(toFinding(rule, draft, snapshot, override?.severity));
+    }
+  }
+  return {
+    target: snapshot.target,
+    cluster: snapshot.cluster,
+    findings: rankAndMerge(findings, options.rules),
+    skipped: snapshot.gaps,
+    ruleErrors,
+    at: snapshot.now,
+  };
+}
+
+/** The union of facts the given rules need: the collector fetches exactly these. */
+export function factsNeeded(rules: readonly Rule[]): Set<FactName> {
+  const needed = new Set<FactName>(['pod', 'events']);
+  for (const rule of rules) for (const fact of rule.meta.needs) needed.add(fact);
+  return needed;
+}

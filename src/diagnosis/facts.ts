@@ -1,0 +1,153 @@
+// Pure helpers rules share to read a snapshot: time, events, container states, node state.
+// Rules stay short by asking questions here instead of walking objects themselves.
+import type { ContainerStatus, Event, Evidence, Node, Pod, Snapshot, Target } from './types.js';
+
+export function subjectOf(target: Target): string {
+  switch (target.kind) {
+    case 'pod':
+      return `pod/${target.namespace}/${target.name}`;
+    case 'node':
+      return `node/${target.name}`;
+    case 'namespace':
+      return `namespace/${target.name}`;
+  }
+}
+
+export function ms(time: string | undefined | null): number | undefined {
+  if (!time) return undefined;
+  const t = Date.parse(time);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** Seconds from `time` to the snapshot's `now`; undefined when the time is missing. */
+export function secondsSince(snapshot: Snapshot, time: string | undefined | null): number | undefined {
+  const t = ms(time);
+  const now = ms(snapshot.now);
+  if (t === undefined || now === undefined) return undefined;
+  return (now - t) / 1000;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 120) return `${s}s`;
+  const m = Math.round(s / 60);
+  if (m < 120) return `${m}m`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h}h`;
+  return `${Math.round(h / 24)}d`;
+}
+
+/** An event's latest occurrence: events.k8s.io series, lastTimestamp, eventTime, first. */
+export function eventTime(e: Event): string | undefined {
+  return e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
+}
+
+export function eventCount(e: Event): number {
+  return e.series?.count ?? e.count ?? 1;
+}
+
+export function eventsWithReason(snapshot: Snapshot, ...reasons: string[]): Event[] {
+  return snapshot.events.filter((e) => e.reason !== undefined && reasons.includes(e.reason));
+}
+
+export function eventsMatching(events: readonly Event[], pattern: RegExp, reasons?: string[]): Event[] {
+  return events.filter((e) => (!reasons || (e.reason !== undefined && reasons.includes(e.reason))) && pattern.test(e.message ?? ''));
+}
+
+/** Quote an event the way `kubectl describe` shows it: reason, count, source, message. */
+export function eventEvidence(e: Event): Evidence {
+  const count = eventCount(e);
+  const from = e.source?.component ?? e.reportingComponent ?? '';
+  return {
+    source: `event ${e.reason ?? '?'}${count > 1 ? ` (x${count})` : ''}${from ? ` from ${from}` : ''}`,
+    text: e.message ?? '',
+  };
+}
+
+/** The newest event first; rules quote the freshest wording. */
+export function newestFirst(events: readonly Event[]): Event[] {
+  return [...events].sort((a, b) => (ms(eventTime(b)) ?? 0) - (ms(eventTime(a)) ?? 0));
+}
+
+export interface NamedStatus {
+  status: ContainerStatus;
+  init: boolean;
+}
+
+export function containerStatuses(pod: Pod | undefined): NamedStatus[] {
+  if (!pod?.status) return [];
+  return [
+    ...(pod.status.initContainerStatuses ?? []).map((status) => ({ status, init: true })),
+    ...(pod.status.containerStatuses ?? []).map((status) => ({ status, init: false })),
+  ];
+}
+
+export function statusEvidence(s: NamedStatus, field: 'state' | 'lastState', detail: string): Evidence {
+  const list = s.init ? 'initContainerStatuses' : 'containerStatuses';
+  return { source: `pod.status.${list}[${s.status.name}].${field}`, text: detail };
+}
+
+export function podLabel(pod: Pod | undefined): string {
+  return pod ? `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}` : '?';
+}
+
+/** Deletion requested: `deletionTimestamp` is deletion time plus the grace period. */
+export function isDeleting(pod: Pod | undefined): boolean {
+  return Boolean(pod?.metadata?.deletionTimestamp);
+}
+
+/** Seconds the pod is overdue: now minus deletionTimestamp (negative while in grace). */
+export function secondsPastDeletion(snapshot: Snapshot, pod: Pod | undefined): number | undefined {
+  return secondsSince(snapshot, pod?.metadata?.deletionTimestamp);
+}
+
+/**
+ * True once a deleted pod has outlived its grace period by `slackSeconds`.
+ * `deletionTimestamp` already includes the grace period, so anything past it is stuck.
+ */
+export function isStuckTerminating(snapshot: Snapshot, pod: Pod | undefined, slackSeconds = 30): boolean {
+  const past = secondsPastDeletion(snapshot, pod);
+  return past !== undefined && past > slackSeconds;
+}
+
+export function nodeCondition(node: Node | undefined, type: string) {
+  return node?.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Ready condition is False or Unknown. */
+export function nodeNotReady(node: Node | undefined): boolean {
+  const ready = nodeCondition(node, 'Ready');
+  return ready !== undefined && ready.status !== 'True';
+}
+
+export function nodeTaints(node: Node | undefined): string[] {
+  return (node?.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`);
+}
+
+/** Completed pods (Succeeded, or Failed for reasons rules do not own) are not broken. */
+export function isFinished(pod: Pod | undefined): boolean {
+  const phase = pod?.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export function ownerKinds(pod: Pod | undefined): string[] {
+  return (pod?.metadata?.ownerReferences ?? []).map((o) => o.kind);
+}
+
+export function isStatefulSetPod(snapshot: Snapshot): boolean {
+  if (ownerKinds(snapshot.pod).includes('StatefulSet')) return true;
+  return (snapshot.owners ?? []).some((o) => o.kind === 'StatefulSet');
+}
+
+/** Container runtime of the node (`docker`, `containerd`, `cri-o`) from nodeInfo or container IDs. */
+export function runtimeOf(snapshot: Snapshot): string | undefined {
+  const v = snapshot.node?.status?.nodeInfo?.containerRuntimeVersion;
+  if (v) return v.split(':')[0];
+  const id = containerStatuses(snapshot.pod).find((s) => s.status.containerID)?.status.containerID;
+  return id?.split(':')[0];
+}
+
+/** Quote at most `max` characters, marking the cut, so findings stay readable. */
+export function clip(text: string, max = 600): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,65 @@
+// A rule is metadata plus a pure check over a Snapshot. Metadata comes first so the
+// collector, the README table, chat "why?" text and contract tests all read the same source.
+import type { FactName, FindingDraft, Severity, Snapshot } from './types.js';
+
+export type RuleCategory =
+  | 'terminating'
+  | 'pending'
+  | 'sandbox'
+  | 'resources'
+  | 'image'
+  | 'crash'
+  | 'config'
+  | 'evicted'
+  | 'admission'
+  | 'node'
+  | 'network'
+  | 'namespace'
+  | 'static-pod';
+
+export interface RuleMeta {
+  /** Catalogue id, e.g. `terminating.finalizers`; the file name is the id with dashes. */
+  id: string;
+  title: string;
+  category: RuleCategory;
+  severity: Severity;
+  /** Facts the collector must gather for this rule. */
+  needs: FactName[];
+  /** Playbook the finding suggests (a human approves it), if any. */
+  playbook?: string;
+  /**
+   * How strongly a finding of this rule explains the problem: node-level root causes
+   * (a holder process, a hung mount) outrank API symptoms (a stuck deletion).
+   */
+  priority: number;
+  /**
+   * Rules whose findings on the same subject are symptoms of this one: when both fire,
+   * theirs is folded into this finding instead of being listed again.
+   */
+  supersedes?: string[];
+  /** One paragraph for the README table and the chat "why?" text. */
+  doc: string;
+}
+
+export interface RuleContext {
+  /** Seconds a pod may be Pending before Pending rules speak (default 60). */
+  pendingGraceSeconds: number;
+}
+
+export const DEFAULT_RULE_CONTEXT: RuleContext = { pendingGraceSeconds: 60 };
+
+export type RuleResult = FindingDraft | FindingDraft[] | null | undefined;
+
+export interface Rule {
+  meta: RuleMeta;
+  check(snapshot: Snapshot, ctx: RuleContext): RuleResult;
+}
+
+export function defineRule(rule: Rule): Rule {
+  return rule;
+}
+
+/** `terminating.mount-busy` → `terminating-mount-busy` (the rule's file name). */
+export function ruleFileName(id: string): string {
+  return id.replace(/\./g, '-');
+}

@@ -1,0 +1,190 @@
+// Core vocabulary of the diagnosis engine. Everything here is data: rules are pure
+// functions from a Snapshot to findings, so this file has no I/O and no runtime deps.
+import type * as k8s from '@kubernetes/client-node';
+import type { AgentFacts } from '../probes/types.js';
+
+/**
+ * Kubernetes objects as they travel on the wire (timestamps are RFC 3339 strings).
+ * client-node's model types say `Date`; the collector converts responses back to wire
+ * form so that a snapshot from the API and one from saved YAML (`--from`) are identical.
+ */
+export type Wire<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Wire<U>[]
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
+
+export type Pod = Wire<k8s.V1Pod>;
+export type Node = Wire<k8s.V1Node>;
+export type Event = Wire<k8s.CoreV1Event>;
+export type Namespace = Wire<k8s.V1Namespace>;
+export type PersistentVolumeClaim = Wire<k8s.V1PersistentVolumeClaim>;
+export type Lease = Wire<k8s.V1Lease>;
+export type ContainerStatus = Wire<k8s.V1ContainerStatus>;
+export type Container = Wire<k8s.V1Container>;
+
+/** Any object with apiVersion/kind/metadata: owners, CRDs, saved lists. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: Wire<k8s.V1ObjectMeta>;
+  spec?: Record<string, unknown> | undefined;
+  status?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+export type Target =
+  | { kind: 'pod'; namespace: string; name: string }
+  | { kind: 'node'; name: string }
+  | { kind: 'namespace'; name: string };
+
+export type Severity = 'critical' | 'error' | 'warning' | 'info';
+export const SEVERITY_ORDER: Record<Severity, number> = { critical: 4, error: 3, warning: 2, info: 1 };
+
+/** A quoted fact that proves a finding: where it came from and the exact text. */
+export interface Evidence {
+  /** e.g. `event FailedScheduling (x6)`, `pod.status.containerStatuses[api]`, `node agent: mount-holders`. */
+  source: string;
+  text: string;
+}
+
+/** What a rule returns. The engine fills in severity/title/playbook defaults from the rule meta. */
+export interface FindingDraft {
+  /** Overrides the rule's default severity when the evidence warrants it. */
+  severity?: Severity;
+  title: string;
+  cause: string;
+  evidence: Evidence[];
+  advice: string[];
+  /** What prevents a repeat (catalogue: "what prevents a repeat"). */
+  prevent?: string[];
+  /** Overrides the meta playbook (e.g. none when a guard applies) — `null` suppresses it. */
+  playbook?: string | null;
+  /**
+   * What this finding is about and what makes its cause distinct, used for dedup, storm
+   * grouping and "is it gone?" after a fix. Subject: `pod/ns/name`, `node/name`...
+   * Cause key: the shared root cause (`node/n1:holder/ntpd.service`, `image/reg/x:registry:auth`).
+   */
+  subject?: string;
+  causeKey?: string;
+  /** Parameters a playbook needs (finalizer names, holder unit, mount path, image). */
+  params?: Record<string, string | number | boolean | string[]>;
+}
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  title: string;
+  cause: string;
+  evidence: Evidence[];
+  advice: string[];
+  prevent: string[];
+  playbook: string | null;
+  subject: string;
+  causeKey: string;
+  /** `rule|subject|causeKey`: stable across runs for the same problem. */
+  fingerprint: string;
+  params: Record<string, string | number | boolean | string[]>;
+  /** Rule ids of findings folded into this one (symptoms of the same cause). */
+  merged: string[];
+}
+
+/** A check that could not run: a forbidden or failed API call, an unreachable agent. */
+export interface Gap {
+  check: string;
+  reason: string;
+}
+
+/** A workload controller in the pod's owner chain, nearest first. */
+export interface OwnerFact {
+  kind: string;
+  name: string;
+  object?: KubeObject;
+  /** Events whose involvedObject is this owner (FailedCreate, quota, PodSecurity...). */
+  events: Event[];
+}
+
+/** Previous/current log tail for a container (crash rules quote it). */
+export interface LogTail {
+  container: string;
+  previous: boolean;
+  lines: string[];
+}
+
+/** What namespace.terminating shows: kinds still present in a Terminating namespace. */
+export interface NamespaceContent {
+  kind: string;
+  names: string[];
+}
+
+/**
+ * Facts gathered once per job. Optional fields are absent when not collected (not needed
+ * by enabled rules) and listed in `gaps` when collection failed.
+ */
+export interface Snapshot {
+  /** Evaluation time; rules never call Date.now() so fixtures are reproducible. */
+  now: string;
+  cluster: string;
+  target: Target;
+  pod?: Pod;
+  /** Events of the pod (matched by involvedObject.uid), oldest first. */
+  events: Event[];
+  node?: Node;
+  /** Events of the pod's node (NodeNotReady, Rebooted...). */
+  nodeEvents?: Event[];
+  nodes?: Node[];
+  /** Non-terminal pods bound to the pod's node (field selector spec.nodeName). */
+  podsOnNode?: Pod[];
+  /** Pods with hostPorts in the cluster (hostport conflict). */
+  hostPortPods?: Pod[];
+  owners?: OwnerFact[];
+  namespace?: Namespace;
+  namespaceContents?: NamespaceContent[];
+  /** Referenced ConfigMaps by name → exists. */
+  configMaps?: Record<string, boolean>;
+  /** Referenced Secrets (and imagePullSecrets) by name → exists; only with the opt-in permission. */
+  secrets?: Record<string, boolean>;
+  pvcs?: Record<string, PersistentVolumeClaim | null>;
+  /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
+  schedulerPods?: Pod[];
+  schedulerLease?: Lease | null;
+  /** Calico WorkloadEndpoints in the pod's namespace (crd.projectcalico.org/v1), when installed. */
+  workloadEndpoints?: KubeObject[];
+  /** Recently scheduled pods of the pod's workload across nodes (cascade detection). */
+  workloadPods?: Pod[];
+  logs?: LogTail[];
+  agent?: AgentFacts;
+  gaps: Gap[];
+}
+
+export type FactName =
+  | 'pod'
+  | 'events'
+  | 'node'
+  | 'nodeEvents'
+  | 'nodes'
+  | 'podsOnNode'
+  | 'hostPortPods'
+  | 'owners'
+  | 'namespace'
+  | 'namespaceContents'
+  | 'configMaps'
+  | 'secrets'
+  | 'pvcs'
+  | 'scheduler'
+  | 'workloadEndpoints'
+  | 'workloadPods'
+  | 'logs'
+  | 'agent';
+
+export interface Diagnosis {
+  target: Target;
+  cluster: string;
+  findings: Finding[];
+  skipped: Gap[];
+  /** Rules that threw: reported, never fatal. */
+  ruleErrors: { rule: string; error: string }[];
+  at: string;
+}
