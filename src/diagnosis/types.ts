@@ -137,6 +137,11 @@ export interface Snapshot {
   nodes?: Node[];
   /** Non-terminal pods bound to the pod's node (field selector spec.nodeName). */
   podsOnNode?: Pod[];
+  /**
+   * For an unscheduled pod, the nodes whose pods `podsOnNode` holds in full (the capacity
+   * candidates); absent when `podsOnNode` covers every node it mentions.
+   */
+  capacityNodes?: string[];
   /** Pods with hostPorts in the cluster (hostport conflict). */
   hostPortPods?: Pod[];
   owners?: OwnerFact[];

@@ -185,3 +185,246 @@ export function snapshot(p: Pod | undefined, more: Partial<Snapshot> = {}): Snap
     ...more,
   };
 }
+
+// --- Container states for the image, crash and config rules -----------------------------
+
+type PodContainerStatus = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+type PodLogTail = NonNullable<Snapshot['logs']>[number];
+
+/** A status for container `web`, Running and Ready by default; patch what differs. */
+export function containerStatus(patch: DeepPartial<PodContainerStatus> = {}): PodContainerStatus {
+  const base = pod().status?.containerStatuses?.[0] as PodContainerStatus;
+  const out = merge(base, patch);
+  // A waiting or terminated state replaces the default running one.
+  if (patch.state) out.state = patch.state as PodContainerStatus['state'];
+  return out;
+}
+
+/** A pod whose container `web` is waiting with `reason` (Pending, not ready): ErrImagePull, CreateContainerConfigError... */
+export function waitingPod(reason: string, message?: string, patch: DeepPartial<Pod> = {}): Pod {
+  const waiting = containerStatus({ ready: false, started: false, containerID: undefined, state: { waiting: { reason, ...(message ? { message } : {}) } } });
+  const base = pod({
+    status: {
+      phase: 'Pending',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Initialized', status: 'True' },
+        { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' },
+        { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' },
+      ],
+      containerStatuses: [waiting],
+    },
+  });
+  return merge(base, patch);
+}
+
+export interface CrashInit {
+  exitCode: number;
+  /** Terminated reason: `Error` (default for non-zero), `OOMKilled`, `Completed`, `StartError`... */
+  reason?: string;
+  message?: string;
+  restarts?: number;
+  /** Seconds the crashed run lasted (startedAt → finishedAt). */
+  ranSeconds?: number;
+  /** Seconds before NOW the crashed run ended. */
+  finishedAgo?: number;
+  /** Current state: CrashLoopBackOff (default), `terminated` (restartPolicy Never), `running` again. */
+  now?: 'CrashLoopBackOff' | 'terminated' | 'running';
+  container?: string;
+  runtime?: 'containerd' | 'docker';
+}
+
+/** A terminated state as the runtime reports it. */
+export function terminated(init: CrashInit) {
+  const finishedAgo = init.finishedAgo ?? 60;
+  const id = `${init.runtime ?? 'containerd'}://${'9'.repeat(64)}`;
+  return {
+    exitCode: init.exitCode,
+    reason: init.reason ?? (init.exitCode === 0 ? 'Completed' : 'Error'),
+    ...(init.message ? { message: init.message } : {}),
+    startedAt: ago(finishedAgo + (init.ranSeconds ?? 5)),
+    finishedAt: ago(finishedAgo),
+    containerID: id,
+  };
+}
+
+/** A pod whose container crashed: CrashLoopBackOff with the crash in lastState by default. */
+export function crashedPod(init: CrashInit, patch: DeepPartial<Pod> = {}): Pod {
+  const name = init.container ?? 'web';
+  const now = init.now ?? 'CrashLoopBackOff';
+  const term = terminated(init);
+  const podName = patch.metadata?.name ?? 'web-7d9f8c6b5-x2k4q';
+  const state =
+    now === 'terminated'
+      ? { terminated: term }
+      : now === 'running'
+        ? { running: { startedAt: ago((init.finishedAgo ?? 60) - 1) } }
+        : { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${name} pod=${podName}_shop(00000000-0000-4000-8000-000000000001)` } };
+  const status = containerStatus({
+    name,
+    ready: now === 'running',
+    started: now === 'running',
+    restartCount: init.restarts ?? (now === 'terminated' ? 0 : 7),
+    containerID: term.containerID,
+    state,
+    ...(now === 'terminated' ? {} : { lastState: { terminated: term } }),
+  });
+  const ready = now === 'running' ? 'True' : 'False';
+  const base = pod({
+    metadata: { name: podName },
+    spec: { containers: [{ name, image: 'registry.example.com/shop/web:1.4.2', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+    status: {
+      phase: now === 'terminated' ? 'Failed' : 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Initialized', status: 'True' },
+        { type: 'ContainersReady', status: ready },
+        { type: 'Ready', status: ready },
+      ],
+      containerStatuses: [status],
+    },
+  });
+  return merge(base, patch);
+}
+
+/** A container's log tail as the collector stores it (`previous` = the crashed run). */
+export function logTail(container: string, lines: string[], previous = true): PodLogTail {
+  return { container, previous, lines };
+}
+
+// --- Scheduling, namespace, owner and cloud-node facts (pending.*, sandbox, admission, node rules) ---
+
+type NamespaceObject = NonNullable<Snapshot['namespace']>;
+type PvcObject = NonNullable<NonNullable<Snapshot['pvcs']>[string]>;
+type LeaseObject = NonNullable<Snapshot['schedulerLease']>;
+type OwnerFactObject = NonNullable<Snapshot['owners']>[number];
+
+/** A pod the scheduler has not placed: no node, Pending for `ageSeconds`, PodScheduled=False/Unschedulable with `message` (no condition when undefined). */
+export function unscheduledPod(message: string | undefined, patch: DeepPartial<Pod> = {}, ageSeconds = 600): Pod {
+  const base = pod({
+    metadata: { creationTimestamp: ago(ageSeconds) },
+    spec: { nodeName: undefined },
+    status: {
+      phase: 'Pending',
+      podIP: undefined,
+      startTime: undefined,
+      containerStatuses: undefined,
+      conditions: message === undefined ? [] : [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: ago(ageSeconds - 1) }],
+    },
+  });
+  return merge(base, patch);
+}
+
+/** The default scheduler's FailedScheduling event (events.k8s.io seen through core/v1), aggregated x6. */
+export function failedScheduling(p: Pod, message: string, init: Partial<EventInit> = {}): Event {
+  return event(p, { reason: 'FailedScheduling', message, component: 'default-scheduler', count: 6, ...init });
+}
+
+/** A healthy node with the extra conditions GKE (node-problem-detector), AKS or EKS add. */
+export function cloudNode(provider: 'gke' | 'aks' | 'eks', name = 'node-1', patch: DeepPartial<Node> = {}): Node {
+  const c = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: ago(20), lastTransitionTime: ago(86400) });
+  const extra = {
+    gke: [
+      c('FrequentKubeletRestart', 'False', 'NoFrequentKubeletRestart', 'kubelet is functioning properly'),
+      c('FrequentContainerdRestart', 'False', 'NoFrequentContainerdRestart', 'containerd is functioning properly'),
+      c('KernelDeadlock', 'False', 'KernelHasNoDeadlock', 'kernel has no deadlock'),
+      c('ReadonlyFilesystem', 'False', 'FilesystemIsNotReadOnly', 'Filesystem is not read-only'),
+      c('CorruptDockerOverlay2', 'False', 'NoCorruptDockerOverlay2', 'docker overlay2 is functioning properly'),
+      c('NetworkUnavailable', 'False', 'RouteCreated', 'RouteController created a route'),
+    ],
+    aks: [
+      c('ContainerRuntimeProblem', 'False', 'ContainerRuntimeIsUp', 'Container runtime service is up'),
+      c('KubeletProblem', 'False', 'KubeletIsUp', 'Kubelet service is up'),
+      c('FilesystemCorruptionProblem', 'False', 'FilesystemIsOK', 'Filesystem is healthy'),
+      c('VMEventScheduled', 'False', 'NoVMEventScheduled', 'VM has no scheduled event'),
+      c('FrequentKubeletRestart', 'False', 'NoFrequentKubeletRestart', 'kubelet is functioning properly'),
+      c('KernelDeadlock', 'False', 'KernelHasNoDeadlock', 'kernel has no deadlock'),
+    ],
+    eks: [
+      c('ContainerRuntimeReady', 'True', 'ContainerRuntimeIsReady', 'Monitoring for the ContainerRuntime system is active'),
+      c('KernelReady', 'True', 'KernelIsReady', 'Monitoring for the Kernel system is active'),
+      c('NetworkingReady', 'True', 'NetworkingIsReady', 'Monitoring for the Networking system is active'),
+      c('StorageReady', 'True', 'DiskIsReady', 'Monitoring for the Disk system is active'),
+    ],
+  }[provider];
+  const base = node({ metadata: { name } });
+  const conditions = [...extra, ...(base.status?.conditions ?? [])];
+  return merge(base, merge({ status: { conditions } }, patch));
+}
+
+/** A Job pod that ran to completion (Succeeded, container terminated Completed). */
+export function completedJobPod(patch: DeepPartial<Pod> = {}): Pod {
+  const base = pod({
+    metadata: { name: 'report-28791230-x7k2p', labels: { 'batch.kubernetes.io/job-name': 'report-28791230' }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-28791230', uid: uid(), controller: true }] },
+    spec: { restartPolicy: 'Never' },
+    status: {
+      phase: 'Succeeded',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Initialized', status: 'True', reason: 'PodCompleted' },
+        { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' },
+        { type: 'Ready', status: 'False', reason: 'PodCompleted' },
+      ],
+      containerStatuses: [containerStatus({ ready: false, started: false, state: { terminated: terminated({ exitCode: 0, finishedAgo: 1800 }) } })],
+    },
+  });
+  return merge(base, patch);
+}
+
+/** A healthy DaemonSet pod in node-exporter style (hostNetwork, hostPID, host port 9100). */
+export function daemonSetPod(patch: DeepPartial<Pod> = {}): Pod {
+  const base = pod({
+    metadata: { name: 'node-exporter-8xk2p', namespace: 'monitoring', labels: { app: 'node-exporter' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'node-exporter', uid: uid(), controller: true }] },
+    spec: {
+      hostNetwork: true,
+      hostPID: true,
+      containers: [{ name: 'node-exporter', image: 'quay.io/prometheus/node-exporter:v1.8.2', ports: [{ containerPort: 9100, hostPort: 9100, protocol: 'TCP', name: 'metrics' }] }],
+      tolerations: [{ operator: 'Exists' }],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }] },
+        },
+      },
+    },
+  });
+  return merge(base, patch);
+}
+
+export function namespaceObject(name: string, patch: DeepPartial<NamespaceObject> = {}): NamespaceObject {
+  const base: NamespaceObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, uid: uid(), creationTimestamp: ago(86400 * 10), labels: { 'kubernetes.io/metadata.name': name } },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  };
+  return merge(base, patch);
+}
+
+/** A PersistentVolumeClaim in `shop`, Bound to a dynamically provisioned volume unless patched. */
+export function pvcObject(name: string, patch: DeepPartial<PvcObject> = {}): PvcObject {
+  const base: PvcObject = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: 'shop', uid: uid(), creationTimestamp: ago(3600), annotations: { 'volume.kubernetes.io/storage-provisioner': 'ebs.csi.aws.com' } },
+    spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'gp3', resources: { requests: { storage: '10Gi' } }, volumeName: `pvc-${uid()}` },
+    status: { phase: 'Bound' },
+  };
+  return merge(base, patch);
+}
+
+/** The kube-scheduler leader lease, last renewed `renewedAgo` seconds before NOW. */
+export function schedulerLease(renewedAgo: number, holder = 'master-1_6b9e5c1d-2f3a-4c5b-8d7e-1f2a3b4c5d6e'): LeaseObject {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'kube-scheduler', namespace: 'kube-system', uid: uid() },
+    spec: { holderIdentity: holder, leaseDurationSeconds: 15, acquireTime: ago(renewedAgo + 86400), renewTime: ago(renewedAgo), leaseTransitions: 3 },
+  };
+}
+
+/** An owner in the pod's chain with its object and events (FailedCreate...). */
+export function ownerFact(kind: string, name: string, object?: Partial<KubeObject>, events: Event[] = []): OwnerFactObject {
+  const obj: KubeObject | undefined = object ? { apiVersion: 'apps/v1', kind, metadata: { name, namespace: 'shop', uid: uid() }, ...object } : undefined;
+  return obj ? { kind, name, object: obj, events } : { kind, name, events };
+}

@@ -2,9 +2,83 @@
 // files in this folder, that each id matches its file name, and that each has tests.
 import type { Rule } from '../rule.js';
 import { rule as terminatingFinalizers } from './terminating-finalizers.js';
+import { rule as pendingSchedulerDown } from './pending-scheduler-down.js';
+import { rule as pendingUnschedulableSelector } from './pending-unschedulable-selector.js';
+import { rule as pendingInsufficientResources } from './pending-insufficient-resources.js';
+import { rule as pendingTooManyPods } from './pending-too-many-pods.js';
+import { rule as pendingHostportConflict } from './pending-hostport-conflict.js';
+import { rule as pendingTaint } from './pending-taint.js';
+import { rule as pendingPvc } from './pending-pvc.js';
+import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
+import { rule as admissionRejected } from './admission-rejected.js';
+import { rule as namespaceTerminating } from './namespace-terminating.js';
+import { rule as nodeNotreadyCascade } from './node-notready-cascade.js';
+import { rule as terminatingNodeLost } from './terminating-node-lost.js';
+import { rule as terminatingExecHang } from './terminating-exec-hang.js';
+import { rule as terminatingMountBusy } from './terminating-mount-busy.js';
+import { rule as terminatingRuntimeHung } from './terminating-runtime-hung.js';
+import { rule as terminatingSubpathUmountBusy } from './terminating-subpath-umount-busy.js';
+import { rule as terminatingCniTeardown } from './terminating-cni-teardown.js';
+import { rule as networkCalicoEndpointMissing } from './network-calico-endpoint-missing.js';
+import { rule as nodeRuntimeUnresponsive } from './node-runtime-unresponsive.js';
+import { rule as terminatingStatusLag } from './terminating-status-lag.js';
+import { rule as imageNotFound } from './image-not-found.js';
+import { rule as imageAuth } from './image-auth.js';
+import { rule as imageInsecureRegistry } from './image-insecure-registry.js';
+import { rule as imageUntrustedCa } from './image-untrusted-ca.js';
+import { rule as imageRegistryUnreachable } from './image-registry-unreachable.js';
+import { rule as imageCorruptBlob } from './image-corrupt-blob.js';
+import { rule as imagePullThrottled } from './image-pull-throttled.js';
+import { rule as imagePullTimeout } from './image-pull-timeout.js';
+import { rule as imageCorruptLocal } from './image-corrupt-local.js';
+import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
+import { rule as crashOomkilled } from './crash-oomkilled.js';
+import { rule as crashSubpathMissing } from './crash-subpath-missing.js';
+import { rule as crashProbeFailing } from './crash-probe-failing.js';
+import { rule as crashAppExit } from './crash-app-exit.js';
+import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
+import { rule as configMissingReference } from './config-missing-reference.js';
+import { rule as evictedNodePressure } from './evicted-node-pressure.js';
 
 export const RULES: readonly Rule[] = [
   terminatingFinalizers,
+  pendingSchedulerDown,
+  pendingUnschedulableSelector,
+  pendingInsufficientResources,
+  pendingTooManyPods,
+  pendingHostportConflict,
+  pendingTaint,
+  pendingPvc,
+  sandboxCreateFailed,
+  admissionRejected,
+  namespaceTerminating,
+  nodeNotreadyCascade,
+  terminatingNodeLost,
+  terminatingExecHang,
+  terminatingMountBusy,
+  terminatingRuntimeHung,
+  terminatingSubpathUmountBusy,
+  terminatingCniTeardown,
+  networkCalicoEndpointMissing,
+  nodeRuntimeUnresponsive,
+  terminatingStatusLag,
+  imageNotFound,
+  imageAuth,
+  imageInsecureRegistry,
+  imageUntrustedCa,
+  imageRegistryUnreachable,
+  imageCorruptBlob,
+  imagePullThrottled,
+  imagePullTimeout,
+  imageCorruptLocal,
+  resourcesMemoryUnits,
+  crashOomkilled,
+  crashSubpathMissing,
+  crashProbeFailing,
+  crashAppExit,
+  crashIpv6Disabled,
+  configMissingReference,
+  evictedNodePressure,
 ];
 
 export function ruleById(id: string): Rule | undefined {

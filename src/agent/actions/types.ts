@@ -1,0 +1,129 @@
+// The node agent's action API: what a request may carry (strict patterns, no free text reaches
+// a command) and the host operations an action may perform. `HostExec` is injected so tests run
+// every check against fixture proc trees with a recording fake; the real one is host-exec.ts.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { podRefSchema, type AgentProbeEnv } from '../../probes/index.js';
+
+export const AGENT_ACTIONS = ['restart-unit', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet'] as const;
+export type AgentActionName = (typeof AGENT_ACTIONS)[number];
+
+export function isAgentActionName(name: string): name is AgentActionName {
+  return (AGENT_ACTIONS as readonly string[]).includes(name);
+}
+
+export const nodeNameSchema = z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a node name');
+/** systemd service units only (never scopes, mounts or slices). */
+export const unitSchema = z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9@._:-]*\.service$/, 'expected a systemd service unit name (…​.service)');
+export const mountPathSchema = z
+  .string()
+  .max(4096)
+  .regex(/^\/[A-Za-z0-9._/~:@+=,-]*$/, 'expected an absolute path of [A-Za-z0-9._/~:@+=,-]')
+  .refine((s) => !s.split('/').includes('..'), 'must not contain ".."');
+/** An image reference: `[registry[:port]/]repo[:tag][@sha256:…]`. */
+export const imageRefSchema = z
+  .string()
+  .max(512)
+  .regex(
+    /^[A-Za-z0-9]+([._-][A-Za-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/,
+    'expected an image reference',
+  );
+const containerIdText = z.string().regex(/^[0-9a-f]{12,64}$/, 'expected a container id (12-64 hex digits)');
+
+const podScoped = { node: nodeNameSchema, pod: podRefSchema.strict() };
+
+export const ACTION_REQUESTS = {
+  'restart-unit': z.object({ ...podScoped, unit: unitSchema }).strict(),
+  'remove-pod-containers': z.object({ ...podScoped, containerIds: z.array(containerIdText).max(32).optional() }).strict(),
+  'lazy-unmount': z.object({ ...podScoped, mount: mountPathSchema }).strict(),
+  'remove-image': z.object({ ...podScoped, image: imageRefSchema }).strict(),
+  'pull-image': z.object({ ...podScoped, image: imageRefSchema }).strict(),
+  'restart-kubelet': z.object({ node: nodeNameSchema }).strict(),
+} as const satisfies Record<AgentActionName, z.ZodType>;
+
+export type ActionRequest<K extends AgentActionName> = z.input<(typeof ACTION_REQUESTS)[K]>;
+
+/** What the agent answers on success (HTTP 200). Refusals are `{ error }` with 4xx/5xx. */
+export const actionResponseSchema = z.object({
+  ok: z.literal(true),
+  action: z.string(),
+  node: z.string(),
+  /** False when there was nothing to do (already unmounted, no containers left). */
+  changed: z.boolean(),
+  detail: z.string(),
+  items: z.array(z.string()).default([]),
+});
+export type ActionResponse = z.infer<typeof actionResponseSchema>;
+
+export interface ExecResult {
+  ok: boolean;
+  detail: string;
+  /** HTTP status of a docker API call, exit code of a command. */
+  code?: number;
+}
+
+export interface HostContainer {
+  id: string;
+  name?: string;
+  image: string;
+  imageId?: string;
+  state: string;
+  labels: Record<string, string>;
+}
+
+/** The only things an agent action can do to the host. Arguments are validated before a call. */
+export interface HostExec {
+  /** `systemctl restart <unit>` on the host. */
+  restartUnit(unit: string): Promise<ExecResult>;
+  /** `umount -l <path>` in the host's mount namespace. */
+  lazyUnmount(path: string): Promise<ExecResult>;
+  /** Docker API: containers (all states) labelled `io.kubernetes.pod.uid=<uid>`. */
+  listPodContainers(podUid: string): Promise<HostContainer[]>;
+  /** Docker API: `DELETE /containers/<id>?force=1` (volumes kept). */
+  removeContainer(id: string): Promise<ExecResult>;
+  /** Docker API: `DELETE /images/<ref>` (not forced: an image other containers use stays). */
+  removeImage(ref: string): Promise<ExecResult>;
+  /** Docker API: `POST /images/create?fromImage=<ref>`. */
+  pullImage(ref: string): Promise<ExecResult>;
+}
+
+export interface AgentActionsOptions {
+  exec: HostExec;
+  /** How long a removed image may be pulled again for the pod it was removed for (default 30 min). */
+  pullGrantMs?: number;
+}
+
+export interface ActionEnv {
+  exec: HostExec;
+  probeEnv: AgentProbeEnv;
+  nodeName: string;
+  log: Logger;
+  /** Images removed for a pod (`<uid> <image>` → expiry ms): pull-image may fetch them again. */
+  grants: Map<string, number>;
+  pullGrantMs: number;
+  now(): number;
+}
+
+/** A refusal or failure with the HTTP status the agent answers. */
+export class ActionRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ActionRefused';
+  }
+}
+
+export type ActionOutcome = Omit<ActionResponse, 'ok' | 'action' | 'node'>;
+
+export interface AgentActionDef<K extends AgentActionName> {
+  name: K;
+  run(req: z.output<(typeof ACTION_REQUESTS)[K]>, env: ActionEnv): Promise<ActionOutcome>;
+}
+
+export const POD_UID_LABEL = 'io.kubernetes.pod.uid';
+
+export function podLabel(pod: { namespace: string; name: string; uid: string }): string {
+  return `${pod.namespace}/${pod.name} (uid ${pod.uid})`;
+}

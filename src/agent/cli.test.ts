@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentMain, runProbeCli } from './cli.js';
+
+const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) }, out, err };
+}
+
+describe('pod-doctor agent probe', () => {
+  it('runs one probe on a fixture tree and prints its outcome as JSON', async () => {
+    const { io: cio, out } = io();
+    const code = await runProbeCli(['mount-holders', '--proc-root', join(FIXTURES, '001/proc'), '--host-root', join(FIXTURES, '001/host'), '--match', '98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36', '--json'], cio);
+    expect(code).toBe(0);
+    const json = JSON.parse(out.join('')) as { ok: boolean; holders: { pid: number; unit: string; privateTmp: boolean }[] };
+    expect(json.holders[0]).toMatchObject({ pid: 2725007, unit: 'ntpd.service', privateTmp: true });
+  });
+
+  it('agentMain dispatches `agent probe`', async () => {
+    const { io: cio, out } = io();
+    const code = await agentMain(['agent', 'probe', 'processes', '--proc-root', join(FIXTURES, '000/proc'), '--pod-uid', '2b8e5882-5146-11e9-b3b3-525400dd6f19', '--json'], cio);
+    expect(code).toBe(0);
+    expect(JSON.parse(out.join(''))).toMatchObject({ ok: true, zombies: [{ pid: 31238 }] });
+  });
+
+  it.each([
+    [['nope'], /unknown probe "nope"/],
+    [[], /usage/],
+    [['processes', '--pod-uid', 'x'], /--podUid: expected a pod UID/],
+    [['mount-holders', '--match', '../../etc'], /--match/],
+    [['host', '--bogus'], /Unknown option/],
+  ])('bad usage %j → exit 2', async (argv, message) => {
+    const { io: cio, err } = io();
+    expect(await runProbeCli(argv, cio)).toBe(2);
+    expect(err.join('')).toMatch(message);
+  });
+
+  it('a probe that fails exits 1 with its error', async () => {
+    const { io: cio, out } = io();
+    expect(await runProbeCli(['journal', '--host-root', '/nonexistent', '--log-file', '/nonexistent/messages'], cio)).toBe(1);
+    expect(JSON.parse(out.join(''))).toMatchObject({ ok: false, error: expect.stringMatching(/no log source/) });
+  });
+
+  it('serving needs a token', async () => {
+    const { io: cio, err } = io();
+    const saved = process.env.POD_DOCTOR_AGENT_TOKEN;
+    delete process.env.POD_DOCTOR_AGENT_TOKEN;
+    try {
+      expect(await agentMain(['agent', '--port', '0'], cio)).toBe(2);
+    } finally {
+      if (saved !== undefined) process.env.POD_DOCTOR_AGENT_TOKEN = saved;
+    }
+    expect(err.join('')).toMatch(/bearer token is required/);
+  });
+});

@@ -1,0 +1,193 @@
+// `pod-doctor agent` (serve the probe API) and `pod-doctor agent probe <name>` (run one probe on
+// this node and print its outcome): the same probes, the same input checks, no server needed.
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { log } from '../log.js';
+import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
+import { paramsFromQuery, probeQuerySchema, startAgent } from './server.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+const PROBE_USAGE = `usage: pod-doctor agent probe <name> [--proc-root D] [--host-root D] [--pod-uid U] [--match TEXT]...
+       [--container-id ID]... [--namespace NS] [--name POD] [--pod-ip IP] [--pid N]
+       [--docker-socket PATH]... [--log-file PATH]... [--timeout-ms N] [--json]
+probes: ${PROBE_NAMES.join(', ')}
+`;
+
+const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --token-file FILE [--proc-root /proc] [--host-root /]
+       [--node-name NAME] [--tls-cert FILE --tls-key FILE] [--docker-socket PATH]... [--log-file PATH]...
+       pod-doctor agent probe <name> ... (run one probe here; see \`pod-doctor agent probe --help\`)
+`;
+
+/** Probe environment options shared by both commands. */
+const envOptions = {
+  'proc-root': { type: 'string' },
+  'host-root': { type: 'string' },
+  'docker-socket': { type: 'string', multiple: true },
+  'containerd-socket': { type: 'string', multiple: true },
+  'log-file': { type: 'string', multiple: true },
+} as const;
+
+function probeEnvFrom(values: { 'proc-root'?: string; 'host-root'?: string; 'docker-socket'?: string[]; 'containerd-socket'?: string[]; 'log-file'?: string[] }): AgentProbeEnv {
+  return {
+    procRoot: values['proc-root'] ?? '/proc',
+    hostRoot: values['host-root'] ?? '/',
+    ...(values['docker-socket'] ? { dockerSockets: values['docker-socket'] } : {}),
+    ...(values['containerd-socket'] ? { containerdSockets: values['containerd-socket'] } : {}),
+    ...(values['log-file'] ? { logFiles: values['log-file'] } : {}),
+  };
+}
+
+/** `pod-doctor agent probe <name> ...`: 0 when the probe succeeded, 1 when it failed, 2 on bad usage. */
+export async function runProbeCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...envOptions,
+        'pod-uid': { type: 'string' },
+        match: { type: 'string', multiple: true },
+        'container-id': { type: 'string', multiple: true },
+        namespace: { type: 'string' },
+        name: { type: 'string' },
+        'pod-ip': { type: 'string' },
+        pid: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${PROBE_USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(PROBE_USAGE);
+    return 0;
+  }
+  const name = positionals[0];
+  if (!name || positionals.length > 1 || !isProbeName(name)) {
+    io.stderr(`${name ? `unknown probe "${name}"\n` : ''}${PROBE_USAGE}`);
+    return 2;
+  }
+  const query = probeQuerySchema.safeParse({
+    podUid: values['pod-uid'],
+    match: values.match,
+    containerId: values['container-id'],
+    namespace: values.namespace,
+    name: values.name,
+    podIp: values['pod-ip'],
+    pid: values.pid,
+  });
+  if (!query.success) {
+    io.stderr(`${query.error.issues.map((i) => `--${String(i.path[0] ?? '')}: ${i.message}`).join('\n')}\n`);
+    return 2;
+  }
+  const timeout = z.coerce.number().int().positive().max(600_000).optional().safeParse(values['timeout-ms']);
+  if (!timeout.success) {
+    io.stderr('--timeout-ms: expected a positive number of milliseconds\n');
+    return 2;
+  }
+  const env = probeEnvFrom(values);
+  if (timeout.data) env.timeouts = { [name]: timeout.data };
+  const outcome = await runNamedProbe(name, paramsFromQuery(name, query.data), env);
+  io.stdout(values.json ? `${JSON.stringify(outcome)}\n` : `${JSON.stringify(outcome, null, 2)}\n`);
+  if (!outcome.ok && outcome.error.startsWith('bad parameters')) return 2;
+  return outcome.ok ? 0 : 1;
+}
+
+/** `pod-doctor agent [...]` and `pod-doctor agent probe <name> [...]`. Serving resolves on SIGTERM/SIGINT. */
+export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const args = argv[0] === 'agent' ? argv.slice(1) : argv;
+  if (args[0] === 'probe') return runProbeCli(args.slice(1), io);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        ...envOptions,
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'token-file': { type: 'string' },
+        'node-name': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${SERVE_USAGE}`);
+    return 2;
+  }
+  const { values } = parsed;
+  if (values.help) {
+    io.stdout(SERVE_USAGE);
+    return 0;
+  }
+  const port = z.coerce.number().int().min(0).max(65535).default(9477).safeParse(values.port);
+  if (!port.success) {
+    io.stderr('--port: expected a port number\n');
+    return 2;
+  }
+  let token = process.env.POD_DOCTOR_AGENT_TOKEN;
+  if (values['token-file']) {
+    try {
+      token = (await readFile(values['token-file'], 'utf8')).trim();
+    } catch (err) {
+      io.stderr(`cannot read --token-file: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 2;
+    }
+  }
+  if (!token) {
+    io.stderr(`a bearer token is required: --token-file FILE (or POD_DOCTOR_AGENT_TOKEN)\n${SERVE_USAGE}`);
+    return 2;
+  }
+  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) {
+    io.stderr('--tls-cert and --tls-key go together\n');
+    return 2;
+  }
+  const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
+  const env = probeEnvFrom(values);
+  let agent;
+  try {
+    agent = await startAgent({
+      port: port.data,
+      host: values.host,
+      token,
+      tls,
+      procRoot: env.procRoot,
+      hostRoot: env.hostRoot,
+      nodeName: values['node-name'] ?? process.env.NODE_NAME ?? hostname(),
+      probeEnv: env,
+    });
+  } catch (err) {
+    io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      log.info({ signal }, 'agent stopping');
+      resolve();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  await agent.close();
+  return 0;
+}

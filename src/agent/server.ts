@@ -1,0 +1,280 @@
+// The node agent's HTTP API. It runs the read-only probes for a pod the worker names, and
+// nothing else: input is a pod UID, names and ids checked against strict patterns, so no request
+// can choose a file to read or a command to run. Bearer token compared in constant time, small
+// request bodies, bounded responses, a cap on concurrent probe runs, one log line per request.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { log as rootLog } from '../log.js';
+import { PROBE_NAMES, isProbeName, podRefSchema, runNamedProbe, runPodProbes, type AgentProbeEnv } from '../probes/index.js';
+import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, podNameSchema, podUidSchema } from '../probes/probe.js';
+import type { AgentFacts, ProbeName } from '../probes/types.js';
+
+export interface AgentOptions {
+  port: number;
+  /** Listen address (default 0.0.0.0: the worker reaches the agent on the node's IP). */
+  host?: string;
+  /** Bearer token every /v1 request must carry. */
+  token: string;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  procRoot: string;
+  hostRoot: string;
+  nodeName: string;
+  /** Socket paths, stat command, log files, per-probe time limits (see ProbeEnv). */
+  probeEnv?: Partial<Omit<AgentProbeEnv, 'procRoot' | 'hostRoot'>>;
+  /** Largest accepted request body (default 16 KiB). */
+  maxBodyBytes?: number;
+  /** Largest response body; bigger probe results are replaced by a failure (default 1 MiB). */
+  maxResponseBytes?: number;
+  /** Probe requests served at once; more get 429 (default 4). */
+  maxConcurrent?: number;
+  logger?: Logger;
+}
+
+export interface RunningAgent {
+  server: Server;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Body of `POST /v1/probes`. */
+export const probeRequestSchema = z
+  .object({
+    pod: podRefSchema.strict(),
+    probes: z.array(z.enum(PROBE_NAMES as [ProbeName, ...ProbeName[]])).max(PROBE_NAMES.length).optional(),
+  })
+  .strict();
+export type ProbeRequest = z.input<typeof probeRequestSchema>;
+
+/** Query of `GET /v1/probes/<name>`: every value has a strict form; unknown keys are refused. */
+export const probeQuerySchema = z
+  .object({
+    podUid: podUidSchema.optional(),
+    match: z.array(matchSchema).max(16).optional(),
+    containerId: z.array(containerIdSchema).max(32).optional(),
+    namespace: namespaceSchema.optional(),
+    name: podNameSchema.optional(),
+    podIp: ipv4Schema.optional(),
+    pid: z.coerce.number().int().positive().max(4_194_304).optional(),
+  })
+  .strict();
+export type ProbeQuery = z.infer<typeof probeQuerySchema>;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant-time bearer check: both sides hashed to equal length first. */
+export function tokenMatches(header: string | undefined, expected: Buffer): boolean {
+  if (!header?.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(header.slice(7).trim()), expected);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) {
+      reject(new HttpError(413, `request body larger than ${max} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > max) {
+        failed = true;
+        reject(new HttpError(413, `request body larger than ${max} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (err) => {
+      if (!failed) reject(err);
+    });
+  });
+}
+
+function issues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || 'input'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Serialise within the size limit: the largest probe results give way to a failure note. */
+export function boundedProbesBody(node: string, probes: AgentFacts['probes'], max: number): string {
+  const entries = { ...probes } as Record<string, unknown>;
+  let body = JSON.stringify({ node, probes: entries });
+  while (Buffer.byteLength(body) > max) {
+    const sizes = Object.entries(entries)
+      .map(([k, v]) => [k, JSON.stringify(v).length] as const)
+      .sort((a, b) => b[1] - a[1]);
+    const [largest, size] = sizes[0] ?? [];
+    if (!largest || size === undefined || size < 200) break;
+    entries[largest] = { ok: false, error: `result of ${size} bytes exceeds the agent's response limit`, durationMs: 0 };
+    body = JSON.stringify({ node, probes: entries });
+  }
+  return body;
+}
+
+/** Params of one probe from the query of `GET /v1/probes/<name>`. */
+export function paramsFromQuery(name: ProbeName, q: ProbeQuery): unknown {
+  const containerIds = q.containerId ?? [];
+  switch (name) {
+    case 'mount-holders':
+      return { match: q.match ?? [q.podUid, ...containerIds].filter(Boolean), podUid: q.podUid };
+    case 'processes':
+      return { podUid: q.podUid, containerIds };
+    case 'fs-mounts':
+      return { podUid: q.podUid };
+    case 'runtime':
+      return { podUid: q.podUid, containerIds };
+    case 'pod-network':
+      return { podUid: q.podUid, pid: q.pid, namespace: q.namespace, name: q.name, podIp: q.podIp };
+    case 'host':
+      return {};
+    case 'journal':
+      return { podUid: q.podUid, namespace: q.namespace, name: q.name, containerIds, match: q.match ?? [] };
+  }
+}
+
+function parseQuery(url: URL): ProbeQuery {
+  const raw: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    raw[key] = key === 'match' || key === 'containerId' ? all : all[all.length - 1];
+  }
+  const parsed = probeQuerySchema.safeParse(raw);
+  if (!parsed.success) throw new HttpError(400, issues(parsed.error));
+  return parsed.data;
+}
+
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  if (!options.token || options.token.length < 16) throw new Error('the agent needs a bearer token of at least 16 characters');
+  const expected = digest(options.token);
+  const log = (options.logger ?? rootLog).child({ role: 'agent', node: options.nodeName });
+  const maxBody = options.maxBodyBytes ?? 16 * 1024;
+  const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
+  const maxConcurrent = options.maxConcurrent ?? 4;
+  const env: AgentProbeEnv = { ...options.probeEnv, procRoot: options.procRoot, hostRoot: options.hostRoot };
+  let inFlight = 0;
+
+  const send = (res: ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
+    if (url.pathname === '/healthz') {
+      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
+      send(res, 200, JSON.stringify({ ok: true, node: options.nodeName }));
+      return 200;
+    }
+    if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, 'not found');
+    if (!tokenMatches(req.headers.authorization, expected)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      throw new HttpError(401, 'missing or wrong bearer token');
+    }
+    const one = /^\/v1\/probes\/([a-z-]{1,32})$/.exec(url.pathname);
+    if (url.pathname !== '/v1/probes' && !one) throw new HttpError(404, 'not found');
+    if (one && !isProbeName(one[1]!)) throw new HttpError(404, `unknown probe; known: ${PROBE_NAMES.join(', ')}`);
+    if (url.pathname === '/v1/probes' && req.method !== 'POST') throw new HttpError(405, 'method not allowed');
+    if (one && req.method !== 'GET') throw new HttpError(405, 'method not allowed');
+
+    // Validate before taking a slot, so bad input is refused even when busy.
+    let work: () => Promise<string>;
+    if (one) {
+      const name = one[1] as ProbeName;
+      const params = paramsFromQuery(name, parseQuery(url));
+      work = async () => {
+        const outcome = await runNamedProbe(name, params, env);
+        if (!outcome.ok && outcome.error.startsWith('bad parameters')) throw new HttpError(400, outcome.error);
+        return boundedProbesBody(options.nodeName, { [name]: outcome }, maxResponse);
+      };
+    } else {
+      const text = await readBody(req, maxBody);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, 'body is not JSON');
+      }
+      const parsed = probeRequestSchema.safeParse(json);
+      if (!parsed.success) throw new HttpError(400, issues(parsed.error));
+      const { pod, probes } = parsed.data;
+      work = async () => boundedProbesBody(options.nodeName, await runPodProbes(pod, probes, env), maxResponse);
+    }
+    if (inFlight >= maxConcurrent) throw new HttpError(429, 'too many probe requests in flight');
+    inFlight += 1;
+    try {
+      send(res, 200, await work());
+      return 200;
+    } finally {
+      inFlight -= 1;
+    }
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://agent');
+    const reqLog = log.child({ requestId, method: req.method, path: url.pathname });
+    route(req, res, url)
+      .then((status) => reqLog.info({ status, ms: Math.round(performance.now() - started) }, 'agent request'))
+      .catch((err: unknown) => {
+        const status = err instanceof HttpError ? err.status : 500;
+        const message = err instanceof HttpError ? err.message : 'internal error';
+        if (status === 500) reqLog.error({ err }, 'agent request failed');
+        else reqLog.warn({ status, reason: message, ms: Math.round(performance.now() - started) }, 'agent request refused');
+        // A refused upload: answer, then drop the connection instead of reading the rest.
+        if (status === 413 && !res.headersSent) {
+          res.setHeader('connection', 'close');
+          res.once('finish', () => req.destroy());
+        }
+        if (!res.headersSent) send(res, status, JSON.stringify({ error: message }));
+      });
+  };
+
+  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  const url = `${options.tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  log.info({ port, tls: Boolean(options.tls), procRoot: options.procRoot, hostRoot: options.hostRoot }, 'agent listening');
+  return {
+    server,
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

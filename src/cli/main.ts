@@ -1,0 +1,49 @@
+// Command dispatch and the one place errors become exit codes: 0 diagnosed, 1 unexpected
+// failure, 2 bad input / missing target / unreachable cluster (one clear line on stderr).
+import { isPodDoctorError } from '../errors.js';
+import { SimLoadError } from '../sim/load.js';
+import { diagnoseCommand, type CliIo } from './diagnose.js';
+import { simCommand } from './sim.js';
+import { demoCommand } from './demo.js';
+import { workerCommand } from './worker.js';
+
+type Command = (argv: string[], io: CliIo) => Promise<number | null>;
+
+export const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  diagnose: { run: diagnoseCommand, summary: 'diagnose a pod, node or namespace (or saved YAML with --from)' },
+  sim: { run: simCommand, summary: 'serve saved objects as a simulated Kubernetes API on loopback' },
+  demo: { run: demoCommand, summary: 'simulated cluster with the seed incidents and console chat' },
+  worker: { run: workerCommand, summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)' },
+};
+
+function usage(): string {
+  return ['Usage: pod-doctor <command> [options]', '', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`), '', 'Run `pod-doctor <command> --help` for its options.'].join('\n');
+}
+
+/** Returns the exit code, or null for long-running commands that exit on their own. */
+export async function runCli(argv: string[], io: CliIo): Promise<number | null> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(`${usage()}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`pod-doctor: unknown command "${name}"\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (isPodDoctorError(err) || err instanceof SimLoadError) {
+      io.stderr.write(`pod-doctor: ${err.message}\n`);
+      return 2;
+    }
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`pod-doctor: ${(err as Error).message}\n`);
+      return 2;
+    }
+    io.stderr.write(`pod-doctor: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,127 @@
+// `pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE]`: runs the job
+// workers of one cluster until SIGTERM/SIGINT, then finishes running jobs and exits. Only dials
+// out: to Redis and to the cluster's API (and node agents). Serves /metrics, /healthz, /readyz.
+import { parseArgs } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
+import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
+import { loadConfig } from '../config/schema.js';
+import { RULES } from '../diagnosis/rules/index.js';
+import { PodDoctorError } from '../errors.js';
+import { apiBucket, rateLimitedSource } from '../jobs/limits.js';
+import { JobQueues, jobSettingsFromConfig, redisFromUrl } from '../jobs/queues.js';
+import { ClusterName } from '../jobs/schemas.js';
+import { RedisStreamSink } from '../jobs/sink.js';
+import { startWorkers, type RemediateProcessor } from '../jobs/worker.js';
+import { createLogger } from '../log.js';
+import { createMetrics } from '../metrics/metrics.js';
+import { serveOps } from '../metrics/server.js';
+import type { CliIo } from './diagnose.js';
+
+export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
+  Runs diagnosis (and, when a playbook runner is wired in, remediation) jobs of one cluster.
+  --cluster NAME      cluster whose queues to serve (default: $POD_DOCTOR_CLUSTER)
+  --concurrency N     diagnoses at once in this process (default: $POD_DOCTOR_WORKER_CONCURRENCY)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --context NAME      kubeconfig context
+  --port N            port of /metrics, /healthz, /readyz (default: $POD_DOCTOR_METRICS_PORT)
+  Redis: $REDIS_URL (+ $POD_DOCTOR_REDIS_OPTIONS for Sentinel/Cluster).`;
+
+export interface WorkerDeps {
+  /** The playbook runner; without it this process runs diagnoses only. */
+  remediate?: RemediateProcessor;
+  /** Resolves when the process should stop (default: SIGTERM or SIGINT). */
+  stopSignal?: Promise<unknown>;
+}
+
+function positiveInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new PodDoctorError('BAD_INPUT', `${flag} "${value}" is not a whole number`);
+  return n;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps = {}): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      cluster: { type: 'string' },
+      concurrency: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${WORKER_USAGE}\n`);
+    return 0;
+  }
+  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const cluster = values.cluster ?? config.cluster;
+  if (!ClusterName.safeParse(cluster).success) throw new PodDoctorError('BAD_INPUT', `--cluster "${cluster}" is not a DNS-1123 label`);
+  const concurrency = positiveInt('--concurrency', values.concurrency) ?? config.workerConcurrency;
+  if (concurrency < 1) throw new PodDoctorError('BAD_INPUT', '--concurrency must be at least 1');
+  const port = positiveInt('--port', values.port) ?? config.metricsPort;
+  const kc = loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext });
+
+  const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
+  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'worker' });
+  // ioredis reconnects on its own; without a listener it would print every attempt.
+  redis.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+  const settings = jobSettingsFromConfig(config);
+  const source = rateLimitedSource(new KubeSource(kc), apiBucket(redis, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst }));
+  const metrics = createMetrics({ defaultMetrics: true });
+  const queues = new JobQueues(redis, settings, logger);
+  metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
+
+  const workers = await startWorkers({
+    connection: redis,
+    cluster,
+    concurrency,
+    source,
+    agent: agentLookupFromConfig(config),
+    sink: new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
+    ...(deps.remediate ? { remediate: deps.remediate } : {}),
+    remediateConcurrency: config.remediateConcurrency,
+    logger,
+    prefix: settings.prefix,
+    lockDurationMs: config.jobLockMs,
+    stalledIntervalMs: config.jobStalledCheckMs,
+    incidentTtlSeconds: config.incidentTtlSeconds,
+    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
+    metrics,
+    handleSignals: false,
+  });
+  const version = kc.makeApiClient(k8s.VersionApi);
+  const ops = await serveOps({
+    port,
+    registry: metrics.registry,
+    readiness: {
+      redis: () => redis.ping(),
+      kubernetes: () => version.getCode(),
+    },
+  });
+  logger.info({ concurrency, port: ops.port, api: source.description }, 'worker started');
+  io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port}\n`);
+
+  const signal = await (deps.stopSignal ?? untilSignal());
+  logger.info({ signal }, 'worker stopping: finishing running jobs');
+  await workers.close();
+  await ops.close();
+  await queues.close();
+  await redis.quit().catch(() => redis.disconnect());
+  return 0;
+}

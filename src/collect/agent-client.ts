@@ -1,0 +1,189 @@
+// Asks the node agent of a pod's node for its facts. Whatever goes wrong — no URL, refused
+// connection, timeout, 401, 5xx, a malformed answer — becomes a Gap naming the node check that
+// could not run; this function never throws, so the API half of every rule still reports.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { z } from 'zod';
+import type { Gap, Node, Pod } from '../diagnosis/types.js';
+import { OUTCOME_SCHEMAS, PROBE_NAMES, podRefSchema, type PodRef } from '../probes/index.js';
+import type { AgentFacts, ProbeName } from '../probes/types.js';
+import type { AgentLookup } from './snapshot.js';
+
+export interface AgentLocatorConfig {
+  /** Node name → agent URL; wins over the template (simulated cluster, tests). */
+  agentUrls?: Record<string, string>;
+  /** DaemonSet discovery, e.g. `http://{hostIP}:9477`; `{nodeName}` is also filled in. */
+  agentUrlTemplate?: string;
+}
+
+export interface AgentClientConfig extends AgentLocatorConfig {
+  agentToken?: string;
+  agentTimeoutMs?: number;
+  /** PEM CA for agents serving TLS with a private certificate. */
+  agentCa?: string;
+  /** Probes to ask for (default: all). */
+  probes?: ProbeName[];
+}
+
+export interface FetchAgentInput {
+  url: string;
+  token: string;
+  timeoutMs: number;
+  pod: PodRef;
+  node: string;
+  probes?: ProbeName[];
+  ca?: string;
+}
+
+const MAX_RESPONSE = 4 * 1024 * 1024;
+
+function nodeName(node: string | Node): string {
+  return typeof node === 'string' ? node : (node.metadata?.name ?? '');
+}
+
+function internalIp(node: Node | undefined): string | undefined {
+  const addresses = node?.status?.addresses ?? [];
+  return addresses.find((a) => a.type === 'InternalIP')?.address ?? addresses.find((a) => a.type === 'ExternalIP')?.address;
+}
+
+/** Where the agent of `node` listens: the static map first, then the template. */
+export function agentUrlFor(node: string | Node, config: AgentLocatorConfig, hints: { hostIP?: string } = {}): string | undefined {
+  const name = nodeName(node);
+  const fixed = config.agentUrls?.[name];
+  if (fixed) return fixed;
+  const template = config.agentUrlTemplate;
+  if (!template) return undefined;
+  const hostIP = hints.hostIP ?? (typeof node === 'string' ? undefined : internalIp(node));
+  if (template.includes('{hostIP}') && !hostIP) return undefined;
+  return template.replaceAll('{hostIP}', hostIP ?? '').replaceAll('{nodeName}', encodeURIComponent(name));
+}
+
+/** The pod as the agent wants it: UID, names, container ids without the runtime prefix, IPv4. */
+export function podRefFor(pod: Pod): PodRef | undefined {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
+  const ids = statuses
+    .map((s) => s.containerID?.replace(/^[a-z-]+:\/\//, ''))
+    .filter((id): id is string => Boolean(id && /^[0-9a-f]{12,64}$/.test(id)));
+  const parsed = podRefSchema.safeParse({
+    uid: pod.metadata?.uid,
+    namespace: pod.metadata?.namespace,
+    name: pod.metadata?.name,
+    containerIds: [...new Set(ids)].slice(0, 32),
+    podIp: pod.status?.podIP && /^\d+\.\d+\.\d+\.\d+$/.test(pod.status.podIP) ? pod.status.podIP : undefined,
+  });
+  return parsed.success ? parsed.data : undefined;
+}
+
+type HttpResult = { kind: 'response'; status: number; body: string } | { kind: 'error'; reason: string };
+
+function post(url: URL, body: string, token: string, timeoutMs: number, ca?: string): Promise<HttpResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: HttpResult) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      }
+    };
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json' },
+        ...(ca ? { ca } : {}),
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE) {
+            req.destroy();
+            done({ kind: 'error', reason: `answer larger than ${MAX_RESPONSE} bytes` });
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (err) => done({ kind: 'error', reason: err.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      done({ kind: 'error', reason: `no answer within ${timeoutMs}ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'error', reason: `unreachable: ${err.code ?? err.message}` }));
+    req.end(body);
+  });
+}
+
+const responseSchema = z.object({ node: z.string(), probes: z.record(z.string(), z.unknown()) });
+
+function errorText(body: string): string {
+  try {
+    const e = (JSON.parse(body) as { error?: unknown }).error;
+    return typeof e === 'string' ? `: ${e.slice(0, 300)}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** POST /v1/probes on the node's agent. Never throws: failures come back as gaps. */
+export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?: AgentFacts; gaps: Gap[] }> {
+  const check = `node agent on ${input.node}`;
+  let url: URL;
+  try {
+    url = new URL('/v1/probes', input.url);
+  } catch {
+    return { gaps: [{ check, reason: `bad agent URL "${input.url}"` }] };
+  }
+  const body = JSON.stringify({ pod: input.pod, ...(input.probes ? { probes: input.probes } : {}) });
+  const res = await post(url, body, input.token, input.timeoutMs, input.ca);
+  if (res.kind === 'error') return { gaps: [{ check, reason: `${url.origin} ${res.reason}` }] };
+  if (res.status === 401 || res.status === 403) return { gaps: [{ check, reason: `the agent refused our token (HTTP ${res.status})` }] };
+  if (res.status >= 500) return { gaps: [{ check, reason: `the agent failed (HTTP ${res.status}${errorText(res.body)})` }] };
+  if (res.status !== 200) return { gaps: [{ check, reason: `the agent refused the request (HTTP ${res.status}${errorText(res.body)})` }] };
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return { gaps: [{ check, reason: 'the agent answered with something that is not JSON' }] };
+  }
+  const parsed = responseSchema.safeParse(json);
+  if (!parsed.success) return { gaps: [{ check, reason: 'the agent answered in an unexpected shape' }] };
+  if (parsed.data.node !== input.node) return { gaps: [{ check, reason: `the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"` }] };
+
+  const gaps: Gap[] = [];
+  const probes: Record<string, unknown> = {};
+  for (const name of PROBE_NAMES) {
+    const raw = parsed.data.probes[name];
+    if (raw === undefined) continue;
+    const outcome = OUTCOME_SCHEMAS[name].safeParse(raw);
+    if (!outcome.success) {
+      gaps.push({ check: `${check}: ${name}`, reason: 'malformed probe result' });
+      continue;
+    }
+    const data = outcome.data as { ok?: unknown; error?: unknown };
+    if (!data.ok) gaps.push({ check: `${check}: ${name}`, reason: String(data.error) });
+    probes[name] = outcome.data;
+  }
+  return { facts: { node: parsed.data.node, probes: probes as AgentFacts['probes'] }, gaps };
+}
+
+/** The collector's hook: locate the agent of the pod's node and fetch its facts. */
+export function createAgentLookup(config: AgentClientConfig): AgentLookup {
+  return {
+    async fetch({ node, pod }) {
+      const name = nodeName(node);
+      const check = `node agent on ${name}`;
+      if (!config.agentToken) return { gaps: [{ check, reason: 'no agent token configured (POD_DOCTOR_AGENT_TOKEN)' }] };
+      const url = agentUrlFor(node, config, { hostIP: pod.status?.hostIP });
+      if (!url) return { gaps: [{ check, reason: 'no agent URL for this node (no static entry and no host IP for the template)' }] };
+      const ref = podRefFor(pod);
+      if (!ref) return { gaps: [{ check, reason: 'the pod has no UID of the expected form' }] };
+      return fetchAgentFacts({ url, token: config.agentToken, timeoutMs: config.agentTimeoutMs ?? 8000, pod: ref, node: name, probes: config.probes, ca: config.agentCa });
+    },
+  };
+}

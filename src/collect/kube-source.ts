@@ -1,0 +1,221 @@
+// Facts from a live API server through @kubernetes/client-node. Responses are turned back
+// into wire form (strings for timestamps) so rules see what `kubectl get -o yaml` shows.
+import http from 'node:http';
+import https from 'node:https';
+import * as k8s from '@kubernetes/client-node';
+import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
+import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
+import { PodDoctorError } from '../errors.js';
+import { canonicalTimes } from './wire.js';
+import type { FactSource, OwnerKind, PodQuery } from './source.js';
+
+export interface KubeConfigOptions {
+  kubeconfig?: string;
+  context?: string;
+  /** Use the pod's service account (in-cluster). */
+  inCluster?: boolean;
+}
+
+export function loadKubeConfig(opts: KubeConfigOptions = {}): k8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  try {
+    if (opts.inCluster) kc.loadFromCluster();
+    else if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
+    else kc.loadFromDefault();
+    if (opts.context) kc.setCurrentContext(opts.context);
+  } catch (err) {
+    throw new PodDoctorError('BAD_CONFIG', `cannot load kubeconfig: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (!kc.getCurrentCluster()) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster (set --context or current-context)');
+  return kc;
+}
+
+/** client-node objects → wire JSON, using the generated attribute maps (not JSON.stringify). */
+export function toWire<T>(obj: unknown, type: string): T {
+  return canonicalTimes(ObjectSerializer.serialize(obj, type) as T);
+}
+
+export function apiStatus(err: unknown): number | undefined {
+  if (err instanceof k8s.ApiException) return err.code;
+  return undefined;
+}
+
+async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (apiStatus(err) === 404) return null;
+    throw err;
+  }
+}
+
+const OWNER_READERS: Record<OwnerKind, { type: string; read: (s: KubeSource, ns: string, name: string) => Promise<unknown> }> = {
+  ReplicaSet: { type: 'V1ReplicaSet', read: (s, namespace, name) => s.apps.readNamespacedReplicaSet({ namespace, name }) },
+  Deployment: { type: 'V1Deployment', read: (s, namespace, name) => s.apps.readNamespacedDeployment({ namespace, name }) },
+  StatefulSet: { type: 'V1StatefulSet', read: (s, namespace, name) => s.apps.readNamespacedStatefulSet({ namespace, name }) },
+  DaemonSet: { type: 'V1DaemonSet', read: (s, namespace, name) => s.apps.readNamespacedDaemonSet({ namespace, name }) },
+  Job: { type: 'V1Job', read: (s, namespace, name) => s.batch.readNamespacedJob({ namespace, name }) },
+  CronJob: { type: 'V1CronJob', read: (s, namespace, name) => s.batch.readNamespacedCronJob({ namespace, name }) },
+};
+
+const MAX_NAMES = 20;
+
+export class KubeSource implements FactSource {
+  readonly description: string;
+  readonly core: k8s.CoreV1Api;
+  readonly apps: k8s.AppsV1Api;
+  readonly batch: k8s.BatchV1Api;
+  readonly coordination: k8s.CoordinationV1Api;
+  readonly custom: k8s.CustomObjectsApi;
+
+  constructor(readonly kc: k8s.KubeConfig) {
+    this.description = kc.getCurrentCluster()?.server ?? 'cluster';
+    this.core = kc.makeApiClient(k8s.CoreV1Api);
+    this.apps = kc.makeApiClient(k8s.AppsV1Api);
+    this.batch = kc.makeApiClient(k8s.BatchV1Api);
+    this.coordination = kc.makeApiClient(k8s.CoordinationV1Api);
+    this.custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  }
+
+  async getPod(namespace: string, name: string): Promise<Pod | null> {
+    const pod = await orNull(this.core.readNamespacedPod({ namespace, name }));
+    return pod ? toWire<Pod>(pod, 'V1Pod') : null;
+  }
+
+  async listPodEvents(namespace: string, name: string): Promise<Event[]> {
+    const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${name}` });
+    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+  }
+
+  async getNode(name: string): Promise<Node | null> {
+    const node = await orNull(this.core.readNode({ name }));
+    return node ? toWire<Node>(node, 'V1Node') : null;
+  }
+
+  async listNodeEvents(name: string): Promise<Event[]> {
+    const list = await this.core.listEventForAllNamespaces({ fieldSelector: `involvedObject.kind=Node,involvedObject.name=${name}` });
+    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+  }
+
+  async listNodes(): Promise<Node[]> {
+    const list = await this.core.listNode({});
+    return list.items.map((n) => toWire<Node>(n, 'V1Node'));
+  }
+
+  async listPods(query: PodQuery): Promise<Pod[]> {
+    const fieldSelector = query.nodeName ? `spec.nodeName=${query.nodeName}` : undefined;
+    const list = query.namespace
+      ? await this.core.listNamespacedPod({ namespace: query.namespace, fieldSelector, labelSelector: query.labelSelector })
+      : await this.core.listPodForAllNamespaces({ fieldSelector, labelSelector: query.labelSelector });
+    return list.items.map((p) => toWire<Pod>(p, 'V1Pod'));
+  }
+
+  async getNamespace(name: string): Promise<Namespace | null> {
+    const ns = await orNull(this.core.readNamespace({ name }));
+    return ns ? toWire<Namespace>(ns, 'V1Namespace') : null;
+  }
+
+  async getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null> {
+    const reader = OWNER_READERS[kind];
+    const obj = await orNull(reader.read(this, namespace, name));
+    return obj ? toWire<KubeObject>(obj, reader.type) : null;
+  }
+
+  async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
+    const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
+    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+  }
+
+  async configMapExists(namespace: string, name: string): Promise<boolean> {
+    return (await this.metadataOnly(`/api/v1/namespaces/${namespace}/configmaps/${name}`)) !== null;
+  }
+
+  async secretExists(namespace: string, name: string): Promise<boolean> {
+    return (await this.metadataOnly(`/api/v1/namespaces/${namespace}/secrets/${name}`)) !== null;
+  }
+
+  async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
+    const pvc = await orNull(this.core.readNamespacedPersistentVolumeClaim({ namespace, name }));
+    return pvc ? toWire<PersistentVolumeClaim>(pvc, 'V1PersistentVolumeClaim') : null;
+  }
+
+  async getLease(namespace: string, name: string): Promise<Lease | null> {
+    const lease = await orNull(this.coordination.readNamespacedLease({ namespace, name }));
+    return lease ? toWire<Lease>(lease, 'V1Lease') : null;
+  }
+
+  async listWorkloadEndpoints(namespace: string): Promise<KubeObject[] | null> {
+    const list = await orNull(
+      this.custom.listNamespacedCustomObject({ group: 'crd.projectcalico.org', version: 'v1', namespace, plural: 'workloadendpoints' }),
+    );
+    if (!list) return null;
+    return ((list as { items?: KubeObject[] }).items ?? []).map((o) => canonicalTimes(o));
+  }
+
+  async podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null> {
+    try {
+      const text = await this.core.readNamespacedPodLog({ namespace, name: pod, container, previous, tailLines });
+      return text.split('\n').filter((l) => l.length > 0);
+    } catch (err) {
+      // 400 "previous terminated container not found" and 404 mean: no such log.
+      const code = apiStatus(err);
+      if (code === 400 || code === 404) return null;
+      throw err;
+    }
+  }
+
+  async listNamespaceContents(namespace: string): Promise<NamespaceContent[]> {
+    const names = (items: { metadata?: { name?: string } }[]) => items.map((i) => i.metadata?.name ?? '').filter(Boolean).slice(0, MAX_NAMES);
+    const lists: [string, Promise<{ items: { metadata?: { name?: string } }[] }>][] = [
+      ['Pod', this.core.listNamespacedPod({ namespace })],
+      ['Service', this.core.listNamespacedService({ namespace })],
+      ['PersistentVolumeClaim', this.core.listNamespacedPersistentVolumeClaim({ namespace })],
+      ['Deployment', this.apps.listNamespacedDeployment({ namespace })],
+      ['StatefulSet', this.apps.listNamespacedStatefulSet({ namespace })],
+      ['DaemonSet', this.apps.listNamespacedDaemonSet({ namespace })],
+      ['Job', this.batch.listNamespacedJob({ namespace })],
+    ];
+    const results = await Promise.allSettled(lists.map(([, p]) => p));
+    const out: NamespaceContent[] = [];
+    results.forEach((r, i) => {
+      if (r.status !== 'fulfilled') return;
+      const found = names(r.value.items);
+      if (found.length > 0) out.push({ kind: lists[i]![0], names: found });
+    });
+    return out;
+  }
+
+  /** GET with `as=PartialObjectMetadata`: the server returns metadata only, never data. */
+  private async metadataOnly(path: string): Promise<Record<string, unknown> | null> {
+    const server = this.kc.getCurrentCluster()?.server;
+    if (!server) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no server');
+    const url = new URL(path, server.endsWith('/') ? server : `${server}/`);
+    url.pathname = new URL(server).pathname.replace(/\/$/, '') + path;
+    const opts: https.RequestOptions = {
+      method: 'GET',
+      headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' },
+    };
+    await this.kc.applyToHTTPSOptions(opts);
+    const mod = url.protocol === 'https:' ? https : http;
+    return await new Promise((resolve, reject) => {
+      const req = mod.request(url, opts, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode === 404) return resolve(null);
+          if (!res.statusCode || res.statusCode >= 300) {
+            return reject(new k8s.ApiException(res.statusCode ?? 0, `GET ${path} failed`, body, {}));
+          }
+          try {
+            resolve(JSON.parse(body) as Record<string, unknown>);
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+}

@@ -1,0 +1,139 @@
+// Facts from saved objects (`diagnose --from`): the same questions as KubeSource, answered
+// from memory with the API server's matching rules, for post-mortems without a cluster.
+import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
+import { matchesLabelSelector } from '../sim/selectors.js';
+import type { FactSource, OwnerKind, PodQuery } from './source.js';
+import { canonicalTimes } from './wire.js';
+
+/** A saved container log (fixtures and post-mortems); not a Kubernetes API kind. */
+export interface PodLogDoc {
+  apiVersion: 'pod-doctor.dev/v1';
+  kind: 'PodLog';
+  metadata: { namespace: string; name: string };
+  container: string;
+  previous?: boolean;
+  lines: string[];
+}
+
+export function isPodLog(o: KubeObject): boolean {
+  return o.kind === 'PodLog' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('pod-doctor.dev/');
+}
+
+const MAX_NAMES = 20;
+const NAMESPACE_CONTENT_KINDS = ['Pod', 'Service', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job'];
+
+export class ObjectsSource implements FactSource {
+  readonly description: string;
+  private readonly byKind = new Map<string, KubeObject[]>();
+  private readonly logs: PodLogDoc[] = [];
+
+  constructor(objects: readonly KubeObject[], description = 'saved objects') {
+    this.description = description;
+    for (const saved of objects) {
+      const o = canonicalTimes(saved);
+      if (isPodLog(o)) {
+        this.logs.push(o as unknown as PodLogDoc);
+        continue;
+      }
+      const kind = o.kind ?? '';
+      const list = this.byKind.get(kind) ?? [];
+      list.push(o);
+      this.byKind.set(kind, list);
+    }
+  }
+
+  private all(kind: string): KubeObject[] {
+    return this.byKind.get(kind) ?? [];
+  }
+
+  private find(kind: string, namespace: string | undefined, name: string): KubeObject | null {
+    return this.all(kind).find((o) => o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace)) ?? null;
+  }
+
+  private events(match: (e: Event) => boolean): Event[] {
+    return (this.all('Event') as unknown as Event[]).filter(match);
+  }
+
+  async getPod(namespace: string, name: string): Promise<Pod | null> {
+    return this.find('Pod', namespace, name) as Pod | null;
+  }
+
+  async listPodEvents(namespace: string, name: string): Promise<Event[]> {
+    return this.events((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
+  }
+
+  async getNode(name: string): Promise<Node | null> {
+    return this.find('Node', undefined, name) as Node | null;
+  }
+
+  async listNodeEvents(name: string): Promise<Event[]> {
+    return this.events((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === name);
+  }
+
+  async listNodes(): Promise<Node[]> {
+    return this.all('Node') as Node[];
+  }
+
+  async listPods(query: PodQuery): Promise<Pod[]> {
+    return (this.all('Pod') as Pod[]).filter(
+      (p) =>
+        (query.namespace === undefined || p.metadata?.namespace === query.namespace) &&
+        (query.nodeName === undefined || p.spec?.nodeName === query.nodeName) &&
+        (query.labelSelector === undefined || matchesLabelSelector(query.labelSelector, p.metadata?.labels ?? {})),
+    );
+  }
+
+  async getNamespace(name: string): Promise<Namespace | null> {
+    return this.find('Namespace', undefined, name) as Namespace | null;
+  }
+
+  async getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null> {
+    return this.find(kind, namespace, name);
+  }
+
+  async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
+    return this.events((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
+  }
+
+  async configMapExists(namespace: string, name: string): Promise<boolean> {
+    return this.find('ConfigMap', namespace, name) !== null;
+  }
+
+  async secretExists(namespace: string, name: string): Promise<boolean> {
+    return this.find('Secret', namespace, name) !== null;
+  }
+
+  async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
+    return this.find('PersistentVolumeClaim', namespace, name) as PersistentVolumeClaim | null;
+  }
+
+  async getLease(namespace: string, name: string): Promise<Lease | null> {
+    return this.find('Lease', namespace, name) as Lease | null;
+  }
+
+  async listWorkloadEndpoints(namespace: string): Promise<KubeObject[] | null> {
+    const weps = this.all('WorkloadEndpoint');
+    // Saved objects without any WorkloadEndpoint say nothing about Calico: treat as absent.
+    if (weps.length === 0) return null;
+    return weps.filter((w) => w.metadata?.namespace === namespace);
+  }
+
+  async podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null> {
+    const doc = this.logs.find(
+      (l) => l.metadata.namespace === namespace && l.metadata.name === pod && l.container === container && Boolean(l.previous) === previous,
+    );
+    return doc ? doc.lines.slice(-tailLines) : null;
+  }
+
+  async listNamespaceContents(namespace: string): Promise<NamespaceContent[]> {
+    const out: NamespaceContent[] = [];
+    for (const kind of NAMESPACE_CONTENT_KINDS) {
+      const names = this.all(kind)
+        .filter((o) => o.metadata?.namespace === namespace)
+        .map((o) => o.metadata?.name ?? '')
+        .slice(0, MAX_NAMES);
+      if (names.length > 0) out.push({ kind, names });
+    }
+    return out;
+  }
+}

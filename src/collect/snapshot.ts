@@ -1,0 +1,371 @@
+// Builds one Snapshot per diagnosis: the facts the enabled rules need, fetched concurrently,
+// each with a timeout. A failed or forbidden call becomes a Gap; only a missing target or an
+// unreachable cluster stops the diagnosis.
+import { containerStatuses } from '../diagnosis/facts.js';
+import { parseQuantity } from '../diagnosis/quantity.js';
+import type { AgentFacts } from '../probes/types.js';
+import type { Event, FactName, Gap, KubeObject, LogTail, Node, OwnerFact, Pod, Snapshot, Target } from '../diagnosis/types.js';
+import { PodDoctorError } from '../errors.js';
+import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
+
+export interface AgentLookup {
+  fetch(input: { node: Node; pod: Pod }): Promise<{ facts?: AgentFacts; gaps: Gap[] }>;
+}
+
+export interface CollectOptions {
+  cluster: string;
+  needs: Set<FactName>;
+  /** Per-call timeout. */
+  timeoutMs?: number;
+  /** Opt-in: check that referenced Secrets exist (metadata-only requests). */
+  checkSecrets?: boolean;
+  now?: () => Date;
+  agent?: AgentLookup;
+  /** Why there is no agent (said as a gap when node facts would have been asked for). */
+  agentSkipReason?: string;
+  /** Log lines to keep per container. */
+  logTailLines?: number;
+}
+
+class CallTimeout extends Error {}
+
+function describeError(err: unknown): string {
+  if (err instanceof CallTimeout) return err.message;
+  const e = err as { code?: number; body?: unknown; message?: string };
+  if (typeof e?.code === 'number') {
+    let reason = '';
+    try {
+      const body = typeof e.body === 'string' ? (JSON.parse(e.body) as { message?: string }) : (e.body as { message?: string } | undefined);
+      reason = body?.message ?? '';
+    } catch {
+      reason = String(e.body ?? '');
+    }
+    return `HTTP ${e.code}${e.code === 403 ? ' (forbidden)' : ''}${reason ? `: ${reason}` : ''}`;
+  }
+  return e?.message ?? String(err);
+}
+
+/** Network-level failures that mean "the cluster is not there", not "this call failed". */
+function isUnreachable(err: unknown): boolean {
+  const text = `${(err as { code?: unknown })?.code ?? ''} ${(err as Error)?.message ?? ''} ${String((err as { cause?: { code?: string } })?.cause?.code ?? '')}`;
+  return /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EAI_AGAIN|socket hang up|request to .* failed/i.test(text);
+}
+
+export async function collectSnapshot(source: FactSource, target: Target, options: CollectOptions): Promise<Snapshot> {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const now = (options.now ?? (() => new Date()))();
+  const gaps: Gap[] = [];
+  const needs = options.needs;
+
+  /** Run one call; on failure record a gap and return the fallback. */
+  const guard = async <T>(check: string, run: () => Promise<T>, fallback: T): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        run(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new CallTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+    } catch (err) {
+      gaps.push({ check, reason: describeError(err) });
+      return fallback;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const snapshot: Snapshot = { now: now.toISOString(), cluster: options.cluster, target, events: [], gaps };
+
+  if (target.kind === 'namespace') {
+    const ns = await fetchRequired(() => source.getNamespace(target.name), `namespace "${target.name}" not found`, source, timeoutMs);
+    snapshot.namespace = ns;
+    if (ns.status?.phase === 'Terminating') {
+      snapshot.namespaceContents = await guard('namespace contents', () => source.listNamespaceContents(target.name), []);
+    }
+    return snapshot;
+  }
+
+  if (target.kind === 'node') {
+    const node = await fetchRequired(() => source.getNode(target.name), `node "${target.name}" not found`, source, timeoutMs);
+    snapshot.node = node;
+    const [nodeEvents, podsOnNode] = await Promise.all([
+      guard('node events', () => source.listNodeEvents(target.name), [] as Event[]),
+      guard('pods on node', () => source.listPods({ nodeName: target.name }), [] as Pod[]),
+    ]);
+    snapshot.nodeEvents = nodeEvents;
+    snapshot.podsOnNode = podsOnNode.filter(isActive);
+    if (needs.has('nodes')) snapshot.nodes = await guard('nodes', () => source.listNodes(), []);
+    return snapshot;
+  }
+
+  // Pod: the pod, its events and its namespace in one round trip; events are filtered to
+  // this incarnation by UID (a StatefulSet pod reuses its name).
+  const [pod, podEvents, namespace] = await Promise.all([
+    fetchRequired(() => source.getPod(target.namespace, target.name), `pod "${target.namespace}/${target.name}" not found`, source, timeoutMs),
+    guard('pod events', () => source.listPodEvents(target.namespace, target.name), [] as Event[]),
+    needs.has('namespace') ? guard('namespace', () => source.getNamespace(target.namespace), null) : Promise.resolve(null),
+  ]);
+  snapshot.pod = pod;
+  const uid = pod.metadata?.uid;
+  snapshot.events = sortEvents(podEvents.filter((e) => !uid || !e.involvedObject.uid || e.involvedObject.uid === uid));
+  if (namespace) snapshot.namespace = namespace;
+
+  const nodeName = pod.spec?.nodeName;
+  const pending = !nodeName;
+  const tasks: Promise<unknown>[] = [];
+
+  if (nodeName && (needs.has('node') || needs.has('agent'))) {
+    tasks.push(
+      guard(`node ${nodeName}`, () => source.getNode(nodeName), null).then(async (node) => {
+        if (node) snapshot.node = node;
+        // Node-level facts come after the node: its address locates the agent.
+        if (node && needs.has('agent')) {
+          if (options.agent) {
+            const agent = options.agent;
+            const result = await guard(`node agent on ${nodeName}`, () => agent.fetch({ node, pod }), { gaps: [] as Gap[] });
+            if (result.facts) snapshot.agent = result.facts;
+            gaps.push(...result.gaps);
+          } else if (options.agentSkipReason) {
+            gaps.push({ check: `node agent on ${nodeName}`, reason: options.agentSkipReason });
+          }
+        }
+      }),
+    );
+  }
+  if (nodeName && needs.has('nodeEvents')) {
+    tasks.push(guard(`events of node ${nodeName}`, () => source.listNodeEvents(nodeName), [] as Event[]).then((e) => (snapshot.nodeEvents = sortEvents(e))));
+  }
+  if (nodeName && needs.has('podsOnNode')) {
+    tasks.push(guard(`pods on node ${nodeName}`, () => source.listPods({ nodeName }), [] as Pod[]).then((p) => (snapshot.podsOnNode = p.filter(isActive))));
+  }
+  if (needs.has('owners')) {
+    tasks.push(collectOwners(source, pod, guard).then((o) => (snapshot.owners = o)));
+  }
+  if (needs.has('configMaps')) {
+    const names = referencedConfigMaps(pod);
+    if (names.length > 0) {
+      tasks.push(
+        Promise.all(names.map(async (n) => [n, await guard(`configmap ${n}`, () => source.configMapExists(target.namespace, n), true)] as const)).then(
+          (pairs) => (snapshot.configMaps = Object.fromEntries(pairs)),
+        ),
+      );
+    }
+  }
+  if (needs.has('secrets') && options.checkSecrets) {
+    const names = referencedSecrets(pod);
+    if (names.length > 0) {
+      tasks.push(
+        Promise.all(names.map(async (n) => [n, await guard(`secret ${n} (metadata only)`, () => source.secretExists(target.namespace, n), true)] as const)).then(
+          (pairs) => (snapshot.secrets = Object.fromEntries(pairs)),
+        ),
+      );
+    }
+  }
+  if (needs.has('pvcs')) {
+    const claims = (pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
+    if (claims.length > 0) {
+      tasks.push(
+        Promise.all(claims.map(async (c) => [c, await guard(`pvc ${c}`, () => source.getPvc(target.namespace, c), null)] as const)).then(
+          (pairs) => (snapshot.pvcs = Object.fromEntries(pairs)),
+        ),
+      );
+    }
+  }
+  // Pending pods need the cluster's view of capacity and of the scheduler.
+  if (pending && needs.has('nodes')) {
+    tasks.push(
+      guard('nodes', () => source.listNodes(), [] as Node[]).then(async (nodes) => {
+        snapshot.nodes = nodes;
+        if (!needs.has('podsOnNode') || !wantsCapacity(pod, snapshot.events)) return;
+        // Free capacity of the best candidates, each through a spec.nodeName field selector:
+        // bounded work however large the cluster is.
+        const candidates = capacityCandidates(nodes);
+        const perNode = await Promise.all(candidates.map((n) => guard(`pods on node ${n}`, () => source.listPods({ nodeName: n }), [] as Pod[])));
+        snapshot.podsOnNode = perNode.flat().filter(isActive);
+        snapshot.capacityNodes = candidates;
+      }),
+    );
+  }
+  if (needs.has('hostPortPods') && requestsHostPorts(pod)) {
+    tasks.push(guard('host port users', () => source.listPods({}), [] as Pod[]).then((p) => (snapshot.hostPortPods = p.filter((x) => isActive(x) && requestsHostPorts(x) && x.metadata?.uid !== uid))));
+  }
+  if (pending && needs.has('scheduler')) {
+    tasks.push(
+      guard('kube-scheduler pods', () => source.listPods({ namespace: 'kube-system', labelSelector: 'component=kube-scheduler' }), [] as Pod[]).then(
+        (p) => (snapshot.schedulerPods = p),
+      ),
+      guard('kube-scheduler lease', () => source.getLease('kube-system', 'kube-scheduler'), null).then((l) => (snapshot.schedulerLease = l)),
+    );
+  }
+  if (needs.has('workloadEndpoints') && pod.status?.podIP && pod.status.phase === 'Running') {
+    tasks.push(
+      guard('calico workload endpoints', () => source.listWorkloadEndpoints(target.namespace), null as KubeObject[] | null).then((w) => {
+        if (w) snapshot.workloadEndpoints = w;
+      }),
+    );
+  }
+  if (needs.has('logs')) {
+    tasks.push(collectLogs(source, pod, options.logTailLines ?? 20, guard).then((l) => (snapshot.logs = l)));
+  }
+  await Promise.all(tasks);
+
+  // Facts that depend on the node or owners: a NotReady node makes the cascade rule look at
+  // where the pod's workload has been scheduled lately.
+  const followUps: Promise<unknown>[] = [];
+  if (snapshot.node && nodeIsNotReady(snapshot.node) && needs.has('workloadPods')) {
+    const selector = ownerSelector(snapshot.owners);
+    if (selector) {
+      followUps.push(guard('pods of the workload', () => source.listPods({ namespace: target.namespace, labelSelector: selector }), [] as Pod[]).then((p) => (snapshot.workloadPods = p)));
+      if (!snapshot.nodes && needs.has('nodes')) followUps.push(guard('nodes', () => source.listNodes(), [] as Node[]).then((n) => (snapshot.nodes = n)));
+    }
+  }
+  if (snapshot.namespace?.status?.phase === 'Terminating' && needs.has('namespaceContents')) {
+    followUps.push(guard('namespace contents', () => source.listNamespaceContents(target.namespace), []).then((c) => (snapshot.namespaceContents = c)));
+  }
+  await Promise.all(followUps);
+  return snapshot;
+}
+
+async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, source: FactSource, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const result = await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CallTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    if (result === null) throw new PodDoctorError('TARGET_NOT_FOUND', notFound);
+    return result;
+  } catch (err) {
+    if (err instanceof PodDoctorError) throw err;
+    if (err instanceof CallTimeout || isUnreachable(err)) {
+      throw new PodDoctorError('CLUSTER_UNREACHABLE', `cannot reach the cluster at ${source.description}: ${describeError(err)}`, { cause: err });
+    }
+    const status = (err as { code?: number }).code;
+    if (status === 401 || status === 403) {
+      throw new PodDoctorError('NOT_AUTHORIZED', `the cluster refused the request (${describeError(err)})`, { cause: err });
+    }
+    throw new PodDoctorError('CLUSTER_UNREACHABLE', `the cluster at ${source.description} failed: ${describeError(err)}`, { cause: err });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Guard = <T>(check: string, run: () => Promise<T>, fallback: T) => Promise<T>;
+
+async function collectOwners(source: FactSource, pod: Pod, guard: Guard): Promise<OwnerFact[]> {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const owners: OwnerFact[] = [];
+  let refs = pod.metadata?.ownerReferences ?? [];
+  // ReplicaSet → Deployment, Job → CronJob: at most two hops.
+  for (let depth = 0; depth < 2; depth++) {
+    const ref = refs.find((r) => r.controller) ?? refs[0];
+    if (!ref || !OWNER_KINDS.includes(ref.kind as OwnerKind)) break;
+    const kind = ref.kind as OwnerKind;
+    const [object, events] = await Promise.all([
+      guard(`${kind} ${ref.name}`, () => source.getOwner(namespace, kind, ref.name), null),
+      guard(`events of ${kind} ${ref.name}`, () => source.listOwnerEvents(namespace, kind, ref.name), [] as Event[]),
+    ]);
+    owners.push({ kind, name: ref.name, ...(object ? { object } : {}), events: sortEvents(events) });
+    refs = object?.metadata?.ownerReferences ?? [];
+  }
+  return owners;
+}
+
+async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Guard): Promise<LogTail[]> {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const name = pod.metadata?.name ?? '';
+  // Only containers that have terminated (now or before a restart) have a story to tell.
+  const wanted = containerStatuses(pod).filter((s) => s.status.lastState?.terminated || s.status.state?.terminated);
+  const tails = await Promise.all(
+    wanted.map(async (s) => {
+      const previous = Boolean(s.status.lastState?.terminated) && !s.status.state?.terminated;
+      const lines = await guard(`logs of ${s.status.name}`, () => source.podLog(namespace, name, s.status.name, previous, tail), null);
+      return lines ? { container: s.status.name, previous, lines } : null;
+    }),
+  );
+  return tails.filter((t): t is LogTail => t !== null);
+}
+
+function sortEvents(events: Event[]): Event[] {
+  const t = (e: Event) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp ?? '') || 0;
+  return [...events].sort((a, b) => t(a) - t(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+}
+
+function isActive(p: Pod): boolean {
+  return p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
+}
+
+const SMALL_CLUSTER = 16;
+const CANDIDATES_PER_RESOURCE = 8;
+
+/**
+ * Nodes whose free capacity is worth computing: every node of a small cluster, else the
+ * Ready, schedulable nodes with the most allocatable CPU and the most memory.
+ */
+function capacityCandidates(nodes: Node[]): string[] {
+  const usable = nodes.filter((n) => !n.spec?.unschedulable && !nodeIsNotReady(n));
+  const name = (n: Node) => n.metadata?.name ?? '';
+  if (nodes.length <= SMALL_CLUSTER) return nodes.map(name).filter(Boolean);
+  const top = (resource: 'cpu' | 'memory') =>
+    [...usable]
+      .sort((a, b) => (parseQuantity(b.status?.allocatable?.[resource] ?? '0') || 0) - (parseQuantity(a.status?.allocatable?.[resource] ?? '0') || 0) || name(a).localeCompare(name(b)))
+      .slice(0, CANDIDATES_PER_RESOURCE)
+      .map(name);
+  return [...new Set([...top('cpu'), ...top('memory')])].filter(Boolean);
+}
+
+function nodeIsNotReady(node: Node): boolean {
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  return ready !== undefined && ready.status !== 'True';
+}
+
+function requestsHostPorts(pod: Pod): boolean {
+  return (pod.spec?.containers ?? []).some((c) => (c.ports ?? []).some((p) => p.hostPort));
+}
+
+/** Capacity facts matter only when the scheduler says resources ran out (or says nothing). */
+function wantsCapacity(pod: Pod, events: Event[]): boolean {
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  const messages = [scheduled?.message ?? '', ...events.filter((e) => e.reason === 'FailedScheduling').map((e) => e.message ?? '')].join('\n');
+  return messages.trim() === '' || /Insufficient|Too many pods/i.test(messages);
+}
+
+function ownerSelector(owners: OwnerFact[] | undefined): string | undefined {
+  const top = owners?.[owners.length - 1]?.object;
+  const matchLabels = (top?.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels;
+  if (!matchLabels || Object.keys(matchLabels).length === 0) return undefined;
+  return Object.entries(matchLabels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+export function referencedConfigMaps(pod: Pod): string[] {
+  const names = new Set<string>();
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.configMap?.name && !v.configMap.optional) names.add(v.configMap.name);
+    for (const s of v.projected?.sources ?? []) if (s.configMap?.name && !s.configMap.optional) names.add(s.configMap.name);
+  }
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    for (const e of c.envFrom ?? []) if (e.configMapRef?.name && !e.configMapRef.optional) names.add(e.configMapRef.name);
+    for (const e of c.env ?? []) if (e.valueFrom?.configMapKeyRef?.name && !e.valueFrom.configMapKeyRef.optional) names.add(e.valueFrom.configMapKeyRef.name);
+  }
+  names.delete('kube-root-ca.crt');
+  return [...names].sort();
+}
+
+export function referencedSecrets(pod: Pod): string[] {
+  const names = new Set<string>();
+  for (const s of pod.spec?.imagePullSecrets ?? []) if (s.name) names.add(s.name);
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.secret?.secretName && !v.secret.optional) names.add(v.secret.secretName);
+    for (const s of v.projected?.sources ?? []) if (s.secret?.name && !s.secret.optional) names.add(s.secret.name);
+  }
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    for (const e of c.envFrom ?? []) if (e.secretRef?.name && !e.secretRef.optional) names.add(e.secretRef.name);
+    for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef?.name && !e.valueFrom.secretKeyRef.optional) names.add(e.valueFrom.secretKeyRef.name);
+  }
+  return [...names].sort();
+}

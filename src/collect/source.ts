@@ -1,0 +1,40 @@
+// Where facts come from. The collector asks these questions in the same order whether the
+// answers come from a live API server or from saved YAML, so `diagnose --from` and
+// `diagnose` against a cluster build the same snapshot from the same objects.
+import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
+
+export type OwnerKind = 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob';
+
+export const OWNER_KINDS: readonly OwnerKind[] = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
+
+export interface PodQuery {
+  namespace?: string;
+  nodeName?: string;
+  labelSelector?: string;
+}
+
+export interface FactSource {
+  /** A short label for messages: the API server URL or the files read. */
+  readonly description: string;
+  getPod(namespace: string, name: string): Promise<Pod | null>;
+  /** Events whose involvedObject is the named pod (any incarnation; callers filter by uid). */
+  listPodEvents(namespace: string, name: string): Promise<Event[]>;
+  getNode(name: string): Promise<Node | null>;
+  listNodeEvents(name: string): Promise<Event[]>;
+  listNodes(): Promise<Node[]>;
+  listPods(query: PodQuery): Promise<Pod[]>;
+  getNamespace(name: string): Promise<Namespace | null>;
+  getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
+  listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
+  configMapExists(namespace: string, name: string): Promise<boolean>;
+  /** Existence only, through a metadata-only request: secret data is never read. */
+  secretExists(namespace: string, name: string): Promise<boolean>;
+  getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null>;
+  getLease(namespace: string, name: string): Promise<Lease | null>;
+  /** Calico WorkloadEndpoints in a namespace; null when the CRD is not installed. */
+  listWorkloadEndpoints(namespace: string): Promise<KubeObject[] | null>;
+  /** Last lines of a container's log; null when there is no such log. */
+  podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null>;
+  /** What is left in a namespace: kind → names (bounded). */
+  listNamespaceContents(namespace: string): Promise<NamespaceContent[]>;
+}

@@ -1,0 +1,125 @@
+// Every setting in one place: environment name, type, default and description. The README's
+// configuration reference and the deploy manifests' env checks are generated from this table.
+import { z } from 'zod';
+import { PodDoctorError } from '../errors.js';
+
+interface SettingDef<S extends z.ZodType> {
+  env: string;
+  schema: S;
+  description: string;
+  /** Secrets are never logged or printed. */
+  secret?: boolean;
+  /** Which roles read it (for docs and manifests). */
+  roles: readonly ('bot' | 'worker' | 'agent' | 'cli')[];
+}
+
+function setting<S extends z.ZodType>(def: SettingDef<S>): SettingDef<S> {
+  return def;
+}
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** `id=off`, `id=warning` pairs separated by commas. */
+const ruleOverrides = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const out: Record<string, { enabled?: boolean; severity?: 'critical' | 'error' | 'warning' | 'info' }> = {};
+    for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const [id, value] = part.split('=') as [string, string | undefined];
+      if (value === 'off') out[id] = { enabled: false };
+      else if (value === 'critical' || value === 'error' || value === 'warning' || value === 'info') out[id] = { severity: value };
+      else ctx.addIssue({ code: 'custom', message: `"${part}": expected <rule-id>=off|critical|error|warning|info` });
+    }
+    return out;
+  });
+
+export const SETTINGS = {
+  cluster: setting({ env: 'POD_DOCTOR_CLUSTER', schema: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('default'), description: 'Name of the cluster this process serves; queues and messages are keyed by it.', roles: ['bot', 'worker', 'cli'] }),
+  kubeconfig: setting({ env: 'KUBECONFIG', schema: z.string().optional(), description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.', roles: ['worker', 'cli'] }),
+  kubeContext: setting({ env: 'POD_DOCTOR_KUBE_CONTEXT', schema: z.string().optional(), description: 'kubeconfig context to use (default: current-context).', roles: ['worker', 'cli'] }),
+  apiTimeoutMs: setting({ env: 'POD_DOCTOR_API_TIMEOUT_MS', schema: int(5000, 100, 120_000), description: 'Timeout of each Kubernetes API call while collecting facts (ms).', roles: ['worker', 'cli'] }),
+  checkSecrets: setting({ env: 'POD_DOCTOR_CHECK_SECRETS', schema: bool(false), description: 'Check that referenced Secrets and imagePullSecrets exist (metadata-only requests; needs the opt-in RBAC rule). Secret data is never read.', roles: ['worker', 'cli'] }),
+  pendingGraceSeconds: setting({ env: 'POD_DOCTOR_PENDING_GRACE_SECONDS', schema: int(60, 0, 86_400), description: 'A pod must be Pending this long before Pending rules report it.', roles: ['worker', 'cli'] }),
+  rules: setting({ env: 'POD_DOCTOR_RULES', schema: ruleOverrides, description: 'Per-rule overrides, e.g. `crash.app-exit=off,image.pull-throttled=info`. Unknown ids are an error.', roles: ['worker', 'cli'] }),
+  agentUrlTemplate: setting({ env: 'POD_DOCTOR_AGENT_URL_TEMPLATE', schema: z.string().default('http://{hostIP}:9477'), description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in.', roles: ['worker', 'cli'] }),
+  agentUrls: setting({ env: 'POD_DOCTOR_AGENT_URLS', schema: z.string().default('').transform((s, ctx) => parseJsonMap(s, ctx)), description: 'JSON map node name → agent URL; overrides the template (used by the simulated cluster).', roles: ['worker', 'cli'] }),
+  agentToken: setting({ env: 'POD_DOCTOR_AGENT_TOKEN', schema: z.string().optional(), description: 'Bearer token for the node agents (from a Secret). Unset: node checks are skipped.', secret: true, roles: ['worker', 'agent', 'cli'] }),
+  agentTimeoutMs: setting({ env: 'POD_DOCTOR_AGENT_TIMEOUT_MS', schema: int(8000, 100, 120_000), description: 'Timeout of one node agent request (ms).', roles: ['worker', 'cli'] }),
+  // Jobs (issue 5): Redis, queues, dedup, storm grouping, limits, metrics.
+  redisUrl: setting({ env: 'REDIS_URL', schema: z.string().regex(/^rediss?:\/\//, 'expected redis:// or rediss://').default('redis://127.0.0.1:6379'), description: 'Redis for queues, dedup, incidents and shared rate limits (`redis://` or `rediss://` for TLS; credentials may be in the URL).', secret: true, roles: ['bot', 'worker'] }),
+  redisOptions: setting({ env: 'POD_DOCTOR_REDIS_OPTIONS', schema: z.string().default('').transform((s, ctx) => parseJsonObject(s, ctx)), description: 'JSON passed through to ioredis: `{"sentinels":[{"host":"s1","port":26379}],"name":"mymaster"}` for Sentinel, `{"clusterNodes":[{"host":"r1","port":6379}]}` for Redis Cluster (then also set POD_DOCTOR_REDIS_PREFIX to `{pod-doctor}`).', secret: true, roles: ['bot', 'worker'] }),
+  redisPrefix: setting({ env: 'POD_DOCTOR_REDIS_PREFIX', schema: z.string().regex(/^[^\s:]+$/, 'no spaces or ":"').default('pod-doctor'), description: 'Prefix of every Redis key (BullMQ prefix too). Use a hash tag such as `{pod-doctor}` with Redis Cluster so all keys share one slot.', roles: ['bot', 'worker'] }),
+  dedupWindowSeconds: setting({ env: 'POD_DOCTOR_DEDUP_WINDOW_SECONDS', schema: int(120, 1, 86_400), description: 'Requests for the same cluster and target within this many seconds of a queued or running diagnosis share it; every requester gets its result.', roles: ['bot', 'worker'] }),
+  alertDedupSeconds: setting({ env: 'POD_DOCTOR_ALERT_DEDUP_SECONDS', schema: int(86_400, 60, 7 * 86_400), description: 'How long an alert notification (fingerprint, status, startsAt) is remembered, so HA and group re-sends enqueue nothing.', roles: ['bot'] }),
+  workerConcurrency: setting({ env: 'POD_DOCTOR_WORKER_CONCURRENCY', schema: int(8, 1, 256), description: 'Diagnosis jobs one worker process runs at once.', roles: ['bot', 'worker'] }),
+  remediateConcurrency: setting({ env: 'POD_DOCTOR_REMEDIATE_CONCURRENCY', schema: int(1, 1, 64), description: 'Remediation jobs one worker process runs at once.', roles: ['bot', 'worker'] }),
+  jobAttempts: setting({ env: 'POD_DOCTOR_JOB_ATTEMPTS', schema: int(5, 1, 50), description: 'Attempts of a diagnosis job on transient errors (API 5xx, timeouts, unreachable cluster or agent); permanent errors are not retried.', roles: ['bot', 'worker'] }),
+  jobBackoffMs: setting({ env: 'POD_DOCTOR_JOB_BACKOFF_MS', schema: int(2000, 10, 600_000), description: 'First retry delay of a failed diagnosis (ms); doubles with each attempt.', roles: ['bot', 'worker'] }),
+  jobLockMs: setting({ env: 'POD_DOCTOR_JOB_LOCK_MS', schema: int(30_000, 500, 600_000), description: 'Lock of a running job (ms), renewed at half; a killed worker\'s jobs are taken over once it lapses.', roles: ['bot', 'worker'] }),
+  jobStalledCheckMs: setting({ env: 'POD_DOCTOR_JOB_STALLED_CHECK_MS', schema: int(30_000, 200, 600_000), description: 'How often workers look for jobs whose worker died (ms).', roles: ['bot', 'worker'] }),
+  incidentTtlSeconds: setting({ env: 'POD_DOCTOR_INCIDENT_TTL_SECONDS', schema: int(21_600, 60, 30 * 86_400), description: 'An incident (pods sharing one root cause) is forgotten this long after its last new pod.', roles: ['worker'] }),
+  apiRatePerSecond: setting({ env: 'POD_DOCTOR_API_RATE', schema: z.coerce.number().positive().max(100_000).default(20), description: 'Kubernetes API requests per second across all workers of a cluster (token bucket in Redis).', roles: ['bot', 'worker'] }),
+  apiBurst: setting({ env: 'POD_DOCTOR_API_BURST', schema: int(40, 1, 100_000), description: 'Burst of Kubernetes API requests above the rate.', roles: ['bot', 'worker'] }),
+  chatPostsPerSecond: setting({ env: 'POD_DOCTOR_CHAT_POSTS_PER_SECOND', schema: z.coerce.number().positive().max(100).default(1), description: 'Chat messages per second per channel, shared by all processes (Slack allows about one).', roles: ['bot', 'worker'] }),
+  chatBurst: setting({ env: 'POD_DOCTOR_CHAT_BURST', schema: int(3, 1, 100), description: 'Chat messages a channel may receive at once before the rate applies.', roles: ['bot', 'worker'] }),
+  resultsMaxLen: setting({ env: 'POD_DOCTOR_RESULTS_MAXLEN', schema: int(100_000, 1000, 10_000_000), description: 'Approximate length the results stream (worker → bot) is trimmed to.', roles: ['worker'] }),
+  metricsPort: setting({ env: 'POD_DOCTOR_METRICS_PORT', schema: int(9464, 0, 65_535), description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).', roles: ['worker'] }),
+  logLevel: setting({ env: 'LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), description: 'pino log level.', roles: ['bot', 'worker', 'agent', 'cli'] }),
+} as const;
+
+function parseJsonMap(text: string, ctx: z.RefinementCtx): Record<string, string> {
+  if (!text.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const result = z.record(z.string(), z.string()).safeParse(parsed);
+    if (result.success) return result.data;
+  } catch {
+    // fall through to the issue below
+  }
+  ctx.addIssue({ code: 'custom', message: 'expected a JSON object of strings' });
+  return {};
+}
+
+/** A JSON object (pass-through options); empty means `{}`. */
+function parseJsonObject(text: string, ctx: z.RefinementCtx): Record<string, unknown> {
+  if (!text.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const result = z.record(z.string(), z.unknown()).safeParse(parsed);
+    if (result.success) return result.data;
+  } catch {
+    // fall through to the issue below
+  }
+  ctx.addIssue({ code: 'custom', message: 'expected a JSON object' });
+  return {};
+}
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+
+/** Read every setting from `env`, reporting all bad variables at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, knownRuleIds?: readonly string[]): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, def] of Object.entries(SETTINGS) as [keyof Settings, SettingDef<z.ZodType>][]) {
+    const raw = env[def.env];
+    // An empty variable counts as unset, as in most shells' `FOO= cmd`.
+    const result = def.schema.safeParse(raw === '' ? undefined : raw);
+    if (result.success) out[key] = result.data;
+    else problems.push(`${def.env}: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (knownRuleIds && out.rules) {
+    for (const id of Object.keys(out.rules as object)) {
+      if (!knownRuleIds.includes(id)) problems.push(`POD_DOCTOR_RULES: unknown rule id "${id}"`);
+    }
+  }
+  if (problems.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${problems.join('\n  ')}`);
+  return out as Config;
+}

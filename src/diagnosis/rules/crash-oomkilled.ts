@@ -1,0 +1,72 @@
+import { defineRule } from '../rule.js';
+import { eventEvidence, formatDuration, secondsSince } from '../facts.js';
+import { formatBytes, parseQuantity } from '../quantity.js';
+import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from './crash-app-exit.js';
+
+export const rule = defineRule({
+  meta: {
+    id: 'crash.oomkilled',
+    title: 'Container killed for running out of memory',
+    category: 'crash',
+    severity: 'error',
+    needs: ['pod', 'events', 'logs'],
+    priority: 50,
+    // The app did not exit by itself: the kernel killed it.
+    supersedes: ['crash.app-exit'],
+    doc: 'The kernel OOM killer stopped the container (`lastState.terminated.reason: OOMKilled`): it reached its memory limit, or the node ran out of memory while it had none. The finding shows the limit, the request and the restart count.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    return crashes(snapshot)
+      .filter((c) => c.term?.reason === 'OOMKilled')
+      .map((c) => {
+        const limitText = c.spec?.resources?.limits?.memory ?? pod?.spec?.resources?.limits?.memory;
+        const requestText = c.spec?.resources?.requests?.memory;
+        const limit = limitText !== undefined ? parseQuantity(limitText) : Number.NaN;
+        const request = requestText !== undefined ? parseQuantity(requestText) : Number.NaN;
+        const since = secondsSince(snapshot, c.term?.finishedAt);
+        const limitWords = limitText
+          ? `its memory limit is ${limitText}${Number.isFinite(limit) && String(limitText) !== formatBytes(limit) ? ` (${formatBytes(limit)})` : ''}`
+          : 'it has no memory limit, so the node itself ran out of memory and the kernel picked this container';
+        const requestWords = requestText ? `, request ${requestText}` : ', no memory request';
+        const restarts = c.final ? 'it will not be restarted' : `it has been restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'}`;
+
+        const evidence = crashEvidence(snapshot, c);
+        evidence.push({
+          source: `pod.spec.${c.s.init ? 'initContainers' : 'containers'}[${c.name}].resources`,
+          text: `limits.memory=${limitText ?? '(none)'}, requests.memory=${requestText ?? '(none)'}`,
+        });
+        const tail = crashLogs(snapshot, c);
+        if (tail) evidence.push(logEvidence(tail, 5));
+        const backoff = containerEvents(snapshot, c, ['BackOff'])[0];
+        if (backoff) evidence.push(eventEvidence(backoff));
+
+        const suggested = Number.isFinite(limit) && limit > 0 ? formatBytes(Math.ceil((limit * 1.5) / 2 ** 20) * 2 ** 20) : undefined;
+        return {
+          severity: c.flapping ? ('warning' as const) : ('error' as const),
+          title: `Container ${c.name} was OOMKilled${limitText ? ` at its ${limitText} memory limit` : ' (no memory limit)'}`,
+          cause: `The kernel's OOM killer stopped container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} (exit code ${c.term?.exitCode ?? '?'}): ${limitWords}${requestWords}; ${restarts}. The application did not exit by itself; it used more memory than allowed.`,
+          evidence,
+          advice: [
+            limitText
+              ? `Compare the container's real peak (container_memory_working_set_bytes) with ${limitText}; if the peak is legitimate, raise the limit${suggested ? ` (e.g. to ${suggested})` : ''} together with the request.`
+              : 'Give the container a memory request and limit that match its real peak, so the scheduler reserves the memory and the kernel does not pick it first.',
+            'If usage grows until the kill, it is a leak: take a heap profile before the limit is reached and fix the leak.',
+            'For JVM, Node.js or .NET apps, size the heap below the limit (-XX:MaxRAMPercentage, --max-old-space-size, GCHeapHardLimit), leaving room for non-heap memory.',
+          ],
+          prevent: [
+            'Set memory requests equal to limits for critical workloads and alert before the limit is reached (e.g. working set above 90% of the limit).',
+            'Load-test new versions with production-sized data to learn their memory peak.',
+          ],
+          causeKey: crashKey(pod, c, 'oomkilled'),
+          params: {
+            container: c.name,
+            restarts: c.restarts,
+            ...(limitText ? { memoryLimit: String(limitText) } : {}),
+            ...(Number.isFinite(request) ? { memoryRequest: String(requestText) } : {}),
+            ...(pod?.spec?.nodeName ? { node: pod.spec.nodeName } : {}),
+          },
+        };
+      });
+  },
+});

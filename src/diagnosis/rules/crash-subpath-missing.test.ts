@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { crashedPod, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { testRule } from '../../../test/helpers/rule-tester.js';
+import { diagnose } from '../engine.js';
+import { rule as appExit } from './crash-app-exit.js';
+import { rule } from './crash-subpath-missing.js';
+
+// Seed 003, case two (docker 17.x, kubelet 1.10-era describe output), verbatim.
+const DOCKER_ERA = String.raw`Error: failed to start container "metricbeat": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:402: container init caused \"rootfs_linux.go:58: mounting \\\"/mnt/disk2/k8s/kubelet/pods/54d426d3-cacd-11e8-971a-5e384b278319/volume-subpaths/config/metricbeat/0\\\" to rootfs \\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged\\\" at \\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged/etc/metricbeat.yml\\\" caused \\\"no such file or directory\\\"\"": unknown`;
+
+// runc >= 1.1 under containerd: the same failure as a StartError (exit 128).
+const CONTAINERD_ERA =
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web/app.yml": mount /var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web/app.yml (via /proc/self/fd/6), flags: 0x5001: no such file or directory: unknown';
+
+const metricbeat = crashedPod(
+  { container: 'metricbeat', exitCode: 128, reason: 'ContainerCannotRun', restarts: 1142, runtime: 'docker' },
+  {
+    metadata: { name: 'metricbeat-995dcffbd-6rppf', namespace: 'metricbeat' },
+    spec: {
+      nodeName: 'm7-power-128050',
+      containers: [{ name: 'metricbeat', image: 'docker.elastic.co/beats/metricbeat:6.4.1', volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }] }],
+    },
+  },
+);
+
+const containerd = crashedPod(
+  { exitCode: 128, reason: 'StartError', message: CONTAINERD_ERA, restarts: 5 },
+  { spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', volumeMounts: [{ name: 'app-config', mountPath: '/etc/web/app.yml', subPath: 'app.yml' }] }] } },
+);
+
+testRule(rule, {
+  valid: [
+    { name: 'healthy pod', snapshot: snapshot(pod()) },
+    { name: 'crash unrelated to subPath', snapshot: snapshot(crashedPod({ exitCode: 1, message: 'open /etc/web/app.yml: no such file or directory' })) },
+    {
+      name: 'old subPath event but the container runs fine now',
+      snapshot: snapshot(pod(), { events: [event(pod(), { reason: 'Failed', message: DOCKER_ERA, lastSeenAgo: 86400 * 4 })] }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'docker era (seed 003 metricbeat): Failed event, old BackOff wording',
+      snapshot: snapshot(metricbeat, {
+        events: [
+          event(metricbeat, { reason: 'Failed', message: DOCKER_ERA, lastSeenAgo: 86400 * 4 }),
+          event(metricbeat, { reason: 'BackOff', count: 25616, message: 'Back-off restarting failed container' }),
+        ],
+      }),
+      expect: {
+        playbook: 'recreate-pod',
+        causeKey: 'pod/metricbeat/metricbeat-995dcffbd-6rppf:subpath/config',
+        params: { container: 'metricbeat', volume: 'config', node: 'm7-power-128050', pod: 'metricbeat-995dcffbd-6rppf', namespace: 'metricbeat' },
+        mentions: [/volume-subpaths\/config\/metricbeat\/0/, /at \/etc\/metricbeat\.yml/, /1142 times/],
+      },
+    },
+    {
+      name: 'containerd/runc 1.1: StartError message in lastState',
+      snapshot: snapshot(containerd),
+      expect: { params: { volume: 'app-config', container: 'web' }, mentions: [/error mounting/, /subPath of volume app-config is gone/] },
+    },
+  ],
+});
+
+describe('crash.subpath-missing', () => {
+  it('supersedes crash.app-exit', () => {
+    const d = diagnose(snapshot(containerd), { rules: [appExit, rule] });
+    expect(d.findings.map((f) => f.rule)).toEqual(['crash.subpath-missing']);
+  });
+});

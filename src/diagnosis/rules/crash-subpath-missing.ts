@@ -1,0 +1,60 @@
+import { defineRule } from '../rule.js';
+import type { FindingDraft } from '../types.js';
+import { crashEvidence, crashes, crashTexts } from './crash-app-exit.js';
+
+// runc cannot bind the kubelet's prepared subPath into the rootfs because the source is gone:
+// docker era `mounting \"/.../volume-subpaths/config/metricbeat/0\" to rootfs ... caused \"no
+// such file or directory\"`, runc >= 1.1 `error mounting "/.../volume-subpaths/..." to rootfs
+// at "...": ... no such file or directory`.
+const SUBPATH_GONE = /volume-subpaths\/([^/\\"\s]+)\/([^/\\"\s]+)\/(\d+)[\s\S]*?no such file or directory/;
+
+export const rule = defineRule({
+  meta: {
+    id: 'crash.subpath-missing',
+    title: 'subPath mount source missing',
+    category: 'crash',
+    severity: 'error',
+    needs: ['pod', 'events'],
+    playbook: 'recreate-pod',
+    priority: 52,
+    // The container never ran its command; the kubelet's stale subPath state is the cause.
+    supersedes: ['crash.app-exit'],
+    doc: 'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). Recreating the pod rebuilds the subPath mounts.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    const out: FindingDraft[] = [];
+    for (const c of crashes(snapshot)) {
+      const hit = crashTexts(snapshot, c)
+        .map((t) => ({ ...t, m: SUBPATH_GONE.exec(t.text) }))
+        .find((t) => t.m);
+      if (!hit?.m) continue;
+      const volume = hit.m[1] ?? '?';
+      const mountPath = (c.spec?.volumeMounts ?? []).find((v) => v.name === volume && v.subPath)?.mountPath;
+      const evidence = [hit.evidence, ...crashEvidence(snapshot, c).filter((e) => e.text !== hit.evidence.text)];
+      out.push({
+        title: `Container ${c.name} cannot start: subPath of volume ${volume} is gone`,
+        cause: `The runtime could not mount the kubelet's subPath copy of volume "${volume}"${mountPath ? ` at ${mountPath}` : ''} into container "${c.name}": the source under volume-subpaths/${volume}/${c.name}/${hit.m[3] ?? '0'} does not exist ("no such file or directory"). The container had died without the kubelet noticing, so its prepared subPath mount is stale; restarting the container cannot fix it, recreating the pod does. The container has failed ${c.restarts} time${c.restarts === 1 ? '' : 's'}.`,
+        evidence,
+        advice: [
+          `Delete the pod so its controller recreates it with fresh subPath mounts (playbook recreate-pod, needs approval).`,
+          'If the pod has no controller, save its manifest first (kubectl get pod -o yaml) and create it again after the delete.',
+          `If it comes back, look at the node ${pod?.spec?.nodeName ?? ''}: kubelet and runtime logs around the container's death.`,
+        ],
+        prevent: [
+          'Prefer mounting a whole ConfigMap/Secret directory over subPath (subPath files also never receive updates).',
+          'Keep kubelet and the container runtime patched; find out why the earlier container died unnoticed (runtime restarts, node pressure).',
+        ],
+        causeKey: `pod/${pod?.metadata?.namespace ?? ''}/${pod?.metadata?.name ?? ''}:subpath/${volume}`,
+        params: {
+          container: c.name,
+          volume,
+          ...(pod?.metadata?.namespace ? { namespace: pod.metadata.namespace } : {}),
+          ...(pod?.metadata?.name ? { pod: pod.metadata.name } : {}),
+          ...(pod?.spec?.nodeName ? { node: pod.spec.nodeName } : {}),
+        },
+      });
+    }
+    return out;
+  },
+});

@@ -1,0 +1,67 @@
+import { ago, cloudNode, completedJobPod, daemonSetPod, namespaceObject, pod, snapshot } from '../../../test/helpers/factories.js';
+import { testRule } from '../../../test/helpers/rule-tester.js';
+import type { Snapshot } from '../types.js';
+import { rule } from './namespace-terminating.js';
+
+const nsTarget = (name: string, more: Partial<Snapshot>): Snapshot => ({ ...snapshot(undefined), target: { kind: 'namespace', name }, ...more });
+const terminating = (name: string, deletedAgo: number, conditions: { type: string; status: string; reason: string; message: string }[] = []) =>
+  namespaceObject(name, { metadata: { deletionTimestamp: ago(deletedAgo) }, status: { phase: 'Terminating', conditions } });
+
+testRule(rule, {
+  valid: [
+    { name: 'healthy pod in an Active namespace', snapshot: snapshot(pod(), { namespace: namespaceObject('shop') }) },
+    { name: 'Active namespace as target', snapshot: nsTarget('shop', { namespace: namespaceObject('shop') }) },
+    { name: 'namespace deleted a minute ago (still cleaning up)', snapshot: nsTarget('tmp', { namespace: terminating('tmp', 60), namespaceContents: [{ kind: 'Pod', names: ['a'] }] }) },
+    { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { namespace: namespaceObject('shop') }) },
+    { name: 'completed Job pod in a Terminating namespace', snapshot: snapshot(completedJobPod(), { namespace: terminating('shop', 7200) }) },
+    { name: 'DaemonSet pod on a healthy AKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('aks'), namespace: namespaceObject('monitoring') }) },
+  ],
+  invalid: [
+    {
+      name: 'finalizers remaining on a PVC (1.16+ conditions)',
+      snapshot: nsTarget('legacy', {
+        namespace: terminating('legacy', 3 * 3600, [
+          { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+          { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: persistentvolumeclaims. has 1 resource instances' },
+          { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection in 1 resource instances' },
+        ]),
+        namespaceContents: [{ kind: 'PersistentVolumeClaim', names: ['data-db-0'] }, { kind: 'Pod', names: [] }],
+      }),
+      expect: {
+        severity: 'error',
+        playbook: 'clear-namespace-finalizers',
+        causeKey: 'namespace/legacy',
+        params: { namespace: 'legacy', requiresTwoApprovals: true, remaining: ['PersistentVolumeClaim'] },
+        mentions: [/kubernetes\.io\/pvc-protection/, /PersistentVolumeClaim: data-db-0/, /3h/],
+      },
+    },
+    {
+      name: 'discovery failure from an unavailable APIService, nothing left',
+      snapshot: nsTarget('old-app', {
+        namespace: terminating('old-app', 86400, [
+          {
+            type: 'NamespaceDeletionDiscoveryFailure',
+            status: 'True',
+            reason: 'DiscoveryFailed',
+            message: 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+          },
+        ]),
+        namespaceContents: [],
+      }),
+      expect: { mentions: [/metrics\.k8s\.io\/v1beta1/, /cannot list every API group/] },
+    },
+    {
+      name: 'pre-1.16 cluster: no conditions, only spec.finalizers and what is left',
+      snapshot: nsTarget('ci', {
+        namespace: namespaceObject('ci', { metadata: { deletionTimestamp: ago(1800) }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
+        namespaceContents: [{ kind: 'Pod', names: ['runner-1', 'runner-2'] }],
+      }),
+      expect: { mentions: [/2 Pod still exist/, /\["kubernetes"\]/] },
+    },
+    {
+      name: 'a pod target in a Terminating namespace (context finding)',
+      snapshot: snapshot(pod({ metadata: { namespace: 'legacy' } }), { namespace: terminating('legacy', 7200), namespaceContents: [{ kind: 'Pod', names: ['web-7d9f8c6b5-x2k4q'] }] }),
+      expect: { severity: 'warning', causeKey: 'namespace/legacy' },
+    },
+  ],
+});

@@ -1,0 +1,93 @@
+import { defineRule } from '../rule.js';
+import { clip, formatDuration, isFinished, secondsSince } from '../facts.js';
+import type { Evidence } from '../types.js';
+
+/**
+ * Deleting a namespace's content normally takes seconds to a couple of minutes (the namespace
+ * controller deletes kind by kind, then waits for finalizers). Longer than this is stuck.
+ */
+export const NAMESPACE_STUCK_SECONDS = 300;
+
+/** Namespace conditions (1.16+) the namespace controller sets while deletion cannot finish. */
+const BLOCKING_CONDITIONS = [
+  'NamespaceDeletionDiscoveryFailure',
+  'NamespaceDeletionGroupVersionParsingFailure',
+  'NamespaceDeletionContentFailure',
+  'NamespaceContentRemaining',
+  'NamespaceFinalizersRemaining',
+];
+
+export const rule = defineRule({
+  meta: {
+    id: 'namespace.terminating',
+    title: 'Namespace stuck in Terminating',
+    category: 'namespace',
+    severity: 'error',
+    needs: ['namespace', 'namespaceContents'],
+    playbook: 'clear-namespace-finalizers',
+    priority: 60,
+    doc: 'A namespace stays Terminating while content remains (objects whose finalizers nobody removes) or the namespace controller cannot list every API group (an unavailable APIService). Lists what remains, the blocking conditions and `spec.finalizers`.',
+  },
+  check(snapshot) {
+    if (isFinished(snapshot.pod)) return null;
+    const ns = snapshot.namespace;
+    const name = ns?.metadata?.name;
+    if (!ns || !name) return null;
+    if (ns.status?.phase !== 'Terminating' && !ns.metadata?.deletionTimestamp) return null;
+    const since = secondsSince(snapshot, ns.metadata?.deletionTimestamp);
+    if (since === undefined || since <= NAMESPACE_STUCK_SECONDS) return null;
+
+    const conditions = (ns.status?.conditions ?? []).filter((c) => BLOCKING_CONDITIONS.includes(c.type) && c.status === 'True');
+    const contents = (snapshot.namespaceContents ?? []).filter((c) => c.names.length > 0);
+    const specFinalizers = ns.spec?.finalizers ?? [];
+    const metaFinalizers = ns.metadata?.finalizers ?? [];
+
+    const evidence: Evidence[] = [
+      { source: `namespace ${name} status.phase`, text: `${ns.status?.phase ?? 'Terminating'} since ${ns.metadata?.deletionTimestamp ?? '?'}` },
+    ];
+    for (const c of conditions) evidence.push({ source: `namespace ${name} status.conditions[${c.type}]`, text: clip(`${c.reason ?? ''}: ${c.message ?? ''}`) });
+    if (contents.length) {
+      evidence.push({ source: `objects left in namespace ${name}`, text: contents.map((c) => `${c.kind}: ${c.names.slice(0, 10).join(', ')}${c.names.length > 10 ? ` (+${c.names.length - 10})` : ''}`).join('; ') });
+    }
+    if (specFinalizers.length) evidence.push({ source: `namespace ${name} spec.finalizers`, text: JSON.stringify(specFinalizers) });
+    if (metaFinalizers.length) evidence.push({ source: `namespace ${name} metadata.finalizers`, text: JSON.stringify(metaFinalizers) });
+
+    const discovery = conditions.find((c) => c.type === 'NamespaceDeletionDiscoveryFailure' || c.type === 'NamespaceDeletionGroupVersionParsingFailure');
+    const finalizersLeft = conditions.find((c) => c.type === 'NamespaceFinalizersRemaining');
+    const customSpec = specFinalizers.filter((f) => f !== 'kubernetes');
+    const reasons: string[] = [];
+    if (discovery) reasons.push(`the namespace controller cannot list every API group (${clip(discovery.message ?? discovery.reason ?? '', 200)}), so it cannot prove the namespace is empty`);
+    if (finalizersLeft) reasons.push(`objects keep finalizers no controller removes (${clip(finalizersLeft.message ?? '', 200)})`);
+    const leftCount = contents.reduce((n, c) => n + c.names.length, 0);
+    if (contents.length) reasons.push(`${contents.map((c) => `${c.names.length} ${c.kind}`).join(', ')} still exist${leftCount === 1 ? 's' : ''}`);
+    if (customSpec.length || metaFinalizers.length) reasons.push(`finalizers ${[...customSpec, ...metaFinalizers].join(', ')} on the namespace itself are waiting for their controller`);
+    if (reasons.length === 0) reasons.push('no content is reported, yet spec.finalizers ["kubernetes"] is still set: the namespace controller (kube-controller-manager) has not finished');
+
+    const advice: string[] = [];
+    if (discovery) advice.push('Fix or delete the unavailable APIService (`kubectl get apiservices | grep False`), e.g. a metrics-server that is gone; deletion then proceeds by itself.');
+    if (finalizersLeft || contents.length) advice.push(`List what remains (\`kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n ${name}\`) and fix or remove the finalizers of those objects whose controller is gone.`);
+    advice.push(
+      'Last resort, after the list above is understood: clear the namespace finalizers (playbook clear-namespace-finalizers, two approvers). Objects still in etcd and external resources (load balancers, disks) are then orphaned.',
+    );
+    const forPod = snapshot.target.kind === 'pod';
+    return {
+      // For a pod the namespace is context (why it was deleted / cannot be re-created), not its own fault.
+      severity: forPod && snapshot.pod ? 'warning' : 'error',
+      title: `Namespace ${name} stuck Terminating for ${formatDuration(since)}`,
+      cause: `Namespace ${name} was deleted ${formatDuration(since)} ago and cannot finish: ${reasons.join('; ')}.${forPod ? ' No new pod can be created in it, and its pods are being deleted.' : ''}`,
+      evidence,
+      advice,
+      prevent: [
+        'Delete the workloads and custom resources (while their operators still run) before the namespace, and uninstall operators last.',
+        'Remove APIServices of uninstalled add-ons (metrics-server, custom metrics) together with them.',
+      ],
+      causeKey: `namespace/${name}`,
+      params: {
+        namespace: name,
+        requiresTwoApprovals: true,
+        finalizers: [...specFinalizers, ...metaFinalizers],
+        remaining: contents.map((c) => c.kind),
+      },
+    };
+  },
+});

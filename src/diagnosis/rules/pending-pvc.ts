@@ -1,0 +1,114 @@
+import { defineRule } from '../rule.js';
+import { clip, formatDuration } from '../facts.js';
+import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
+import type { Evidence, PersistentVolumeClaim, Pod } from '../types.js';
+
+/** Claims a pod uses: persistentVolumeClaim volumes and generic ephemeral volumes (`<pod>-<volume>`). */
+export function claimNames(pod: Pod): string[] {
+  const names: string[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.persistentVolumeClaim?.claimName) names.push(v.persistentVolumeClaim.claimName);
+    else if (v.ephemeral) names.push(`${pod.metadata?.name ?? ''}-${v.name}`);
+  }
+  return names;
+}
+
+function storageClassOf(pvc: PersistentVolumeClaim): string | undefined {
+  return pvc.spec?.storageClassName ?? pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+}
+
+function provisionerOf(pvc: PersistentVolumeClaim): string | undefined {
+  const a = pvc.metadata?.annotations ?? {};
+  return a['volume.kubernetes.io/storage-provisioner'] ?? a['volume.beta.kubernetes.io/storage-provisioner'];
+}
+
+function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefined): string {
+  if (pvc === null) return `${name} (does not exist)`;
+  if (!pvc) return `${name} (not collected)`;
+  const sc = storageClassOf(pvc);
+  const parts = [
+    `phase ${pvc.status?.phase ?? 'unknown'}`,
+    sc === undefined ? 'no storageClassName (default class, if any)' : sc === '' ? 'storageClassName "" (static PVs only)' : `storageClass ${sc}`,
+  ];
+  const size = pvc.spec?.resources?.requests?.storage;
+  if (size) parts.push(`requests ${size}`);
+  if (pvc.spec?.accessModes?.length) parts.push(pvc.spec.accessModes.join('/'));
+  const prov = provisionerOf(pvc);
+  if (prov) parts.push(`provisioner ${prov}`);
+  if (pvc.spec?.volumeName) parts.push(`volume ${pvc.spec.volumeName}`);
+  return `${name} (${parts.join(', ')})`;
+}
+
+// Non-FitError scheduler failures about volumes (SchedulerError): binding or provisioning timed out.
+const PREBIND = /VolumeBinding|binding volumes|PersistentVolumeClaim|persistentvolumeclaim/;
+
+export const rule = defineRule({
+  meta: {
+    id: 'pending.pvc',
+    title: 'Not scheduled: a PersistentVolumeClaim is not bound',
+    category: 'pending',
+    severity: 'error',
+    needs: ['pod', 'events', 'pvcs'],
+    priority: 55,
+    doc: 'FailedScheduling says `pod has unbound immediate PersistentVolumeClaims` (or a node-level volume reason: no PV to bind, volume node affinity conflict). The finding names the claim, its storage class, provisioner and phase.',
+  },
+  check(snapshot, ctx) {
+    const failure = schedulingFailure(snapshot, ctx);
+    if (!failure) return null;
+    const { pod, fit } = failure;
+    const reasons = fit ? reasonsOf(fit, 'volume') : [];
+    if (fit ? reasons.length === 0 : !PREBIND.test(failure.message)) return null;
+
+    const names = claimNames(pod);
+    const pvcs = snapshot.pvcs ?? {};
+    const claims = names.map((name) => ({ name, pvc: pvcs[name] }));
+    const missing = claims.filter((c) => c.pvc === null);
+    const unbound = claims.filter((c) => c.pvc && c.pvc.status?.phase !== 'Bound');
+    const culprit = missing[0] ?? unbound[0] ?? claims[0];
+
+    const evidence: Evidence[] = [...failure.evidence];
+    for (const c of claims) evidence.push({ source: `persistentvolumeclaim ${c.name}`, text: describeClaim(c.name, c.pvc) });
+
+    const messageText = reasons.map((r) => r.text).join('; ') || clip(failure.message, 200);
+    const nodeLevel = reasons.some((r) => !r.preFilter);
+    const sc = culprit?.pvc ? storageClassOf(culprit.pvc) : undefined;
+    const prov = culprit?.pvc ? provisionerOf(culprit.pvc) : undefined;
+    const others = fit ? otherReasons(fit, 'volume') : [];
+
+    let why: string;
+    if (missing.length) why = `claim ${missing.map((c) => c.name).join(', ')} does not exist in namespace ${pod.metadata?.namespace ?? ''}`;
+    else if (unbound.length) {
+      why = `claim ${unbound.map((c) => describeClaim(c.name, c.pvc)).join('; ')} is not bound: ${
+        sc
+          ? prov
+            ? `the provisioner ${prov} of storage class ${sc} has not created a volume for it`
+            : `no provisioner has taken it (no storage-provisioner annotation): storage class ${sc} may not exist or has no dynamic provisioner`
+          : 'no PersistentVolume matches it and no storage class provisions one'
+      }`;
+    } else if (nodeLevel) why = `its claims are bound, but the nodes cannot use their volumes (${messageText}): local or zonal volumes pin the pod to nodes that are ruled out`;
+    else why = messageText;
+
+    const advice = missing.length
+      ? [`Create the claim ${missing[0]?.name} (or fix the claimName in the workload).`]
+      : [
+          `\`kubectl describe pvc ${culprit?.name ?? '<claim>'} -n ${pod.metadata?.namespace ?? ''}\`: its events (ProvisioningFailed, WaitForFirstConsumer) say why it is not bound.`,
+          sc ? `Check that storage class ${sc} exists and its provisioner${prov ? ` (${prov})` : ''} is running and has credentials/quota.` : 'Create a matching PersistentVolume or set a storage class (or mark one as default).',
+          nodeLevel ? 'For zonal/local volumes, make sure a schedulable node exists in the volume\'s zone/host (volumeBindingMode: WaitForFirstConsumer avoids this for new claims).' : 'Fix the claim (size, access mode, selector) so it can bind.',
+        ];
+    const causeKey = missing.length
+      ? `pvc/${pod.metadata?.namespace ?? ''}/${missing[0]?.name ?? ''}`
+      : sc && unbound.length
+        ? `storageclass:${sc}`
+        : `pvc/${pod.metadata?.namespace ?? ''}/${culprit?.name ?? '?'}`;
+    return {
+      severity: fit ? rankSeverity(snapshot, fit, 'volume') : 'error',
+      title: `Pod cannot be scheduled: ${missing.length ? `claim ${missing[0]?.name} missing` : unbound.length ? `claim ${unbound[0]?.name} is ${unbound[0]?.pvc?.status?.phase ?? 'unbound'}` : 'its volumes cannot be used on any node'}`,
+      cause: `The pod has been Pending for ${formatDuration(failure.seconds)}: ${why}.` + (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      evidence,
+      advice,
+      prevent: ['Use storage classes with volumeBindingMode: WaitForFirstConsumer for zonal storage.', 'Monitor the CSI provisioner and alert on claims Pending for more than a few minutes.'],
+      causeKey,
+      params: { claims: names, ...(sc ? { storageClass: sc } : {}), ...(prov ? { provisioner: prov } : {}) },
+    };
+  },
+});

@@ -1,0 +1,150 @@
+import { defineRule } from '../rule.js';
+import { clip, containerStatuses, eventEvidence, eventsWithReason, formatDuration, isDeleting, isFinished, newestFirst, runtimeOf, secondsSince } from '../facts.js';
+import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
+import type { JournalMatch } from '../../probes/types.js';
+import type { Evidence, Snapshot } from '../types.js';
+
+type SandboxFailure = 'sandbox-image' | 'cni' | 'runtime' | 'unknown';
+
+/** What the node agent tells about the sandbox: the kubelet's pause image setting and its log lines. */
+interface NodeSandboxFacts {
+  /** The sentence saying which node checks could not run, when any could not. */
+  missing?: string;
+  /** kubelet --pod-infra-container-image (undefined: not set, the runtime's default applies). */
+  infraImage?: string;
+  infraImageSource?: string;
+  /** kubelet/runtime log lines matching the sandbox-create-failed signature. */
+  lines: JournalMatch[];
+  /** Image named in those lines. */
+  image?: string;
+}
+
+function nodeSandboxFacts(snapshot: Snapshot, nodeName: string): NodeSandboxFacts {
+  const facts: NodeSandboxFacts = { lines: journalMatches(snapshot, ['sandbox-create-failed']) };
+  const missing = nodeChecksMissing(snapshot, nodeName, 'host', 'journal');
+  if (missing) facts.missing = missing;
+  const host = probeResult(snapshot, 'host');
+  if (host) {
+    const setting = host.kubelet.settings.podInfraContainerImage;
+    if (setting?.value !== undefined) facts.infraImage = String(setting.value);
+    facts.infraImageSource = setting?.source ?? 'unset';
+  }
+  const image = facts.lines.map((m) => m.captures.image).find((i) => i);
+  if (image) facts.image = image;
+  return facts;
+}
+
+export function classifySandboxError(message: string): { kind: SandboxFailure; image?: string; plugin?: string } {
+  // containerd: `failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image ...`;
+  // dockershim: `failed pulling image "k8s.gcr.io/pause:3.2": Error response from daemon: ...`;
+  // CRI-O: `... docker://registry.k8s.io/pause:3.9 ...`.
+  const img =
+    /sandbox image \\?"([^"\\]+)/i.exec(message) ??
+    /(?:pulling|pull) image \\?"([^"\\]*(?:pause|pod-infra|infra)[^"\\]*)/i.exec(message) ??
+    /docker:\/\/(\S*(?:pause|pod-infra)\S*?)[:,]?\s/i.exec(message);
+  if (img?.[1]) return { kind: 'sandbox-image', image: img[1] };
+  const plugin = /plugin type=\\?"([^"\\]+)/.exec(message)?.[1];
+  if (plugin || /failed to (?:setup|set up) network|NetworkPlugin \S+ failed|network for sandbox|cni\b/i.test(message)) {
+    return plugin ? { kind: 'cni', plugin } : { kind: 'cni' };
+  }
+  if (/OCI runtime|runc|signal: killed|cgroup|shim/i.test(message)) return { kind: 'runtime' };
+  return { kind: 'unknown' };
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'sandbox.create-failed',
+    title: 'Pod sandbox (pause container) cannot be created',
+    category: 'sandbox',
+    severity: 'error',
+    needs: ['pod', 'events', 'node', 'agent'],
+    priority: 55,
+    doc: 'FailedCreatePodSandBox on a pod stuck before its containers start. From the API: the error class (sandbox/pause image pull, CNI, runtime). From the node agent: the kubelet `--pod-infra-container-image` and the kubelet log line with the real error (old kubelets print no detail); without it the finding says the node check could not run.',
+  },
+  check(snapshot, ctx) {
+    const pod = snapshot.pod;
+    const nodeName = pod?.spec?.nodeName;
+    if (!pod || !nodeName || isFinished(pod) || isDeleting(pod)) return null;
+    if (pod.status?.phase && pod.status.phase !== 'Pending') return null;
+    const age = secondsSince(snapshot, pod.metadata?.creationTimestamp);
+    if (age === undefined || age <= ctx.pendingGraceSeconds) return null;
+    const failures = newestFirst(eventsWithReason(snapshot, 'FailedCreatePodSandBox'));
+    const newest = failures[0];
+    if (!newest) return null;
+    // Once the sandbox exists the pod moves on (image pull, crash...): an old sandbox event is history.
+    if (pod.status?.conditions?.some((c) => (c.type === 'PodReadyToStartContainers' || c.type === 'PodHasNetwork') && c.status === 'True')) return null;
+    const stillCreating = (reason: string | undefined) => reason === undefined || reason === 'ContainerCreating' || reason === 'PodInitializing';
+    const movedOn = containerStatuses(pod).some((s) => s.status.state?.running || s.status.state?.terminated || !stillCreating(s.status.state?.waiting?.reason));
+    if (movedOn) return null;
+
+    const fromNode = nodeSandboxFacts(snapshot, nodeName);
+    // Old kubelets print only "Failed create pod sandbox."; the node's log line carries the real error.
+    const message = newest.message ?? '';
+    const classified = classifySandboxError(message);
+    const { kind, image, plugin } = classified.kind === 'unknown' && fromNode.lines.length ? classifySandboxError(fromNode.lines.map((m) => m.line).join('\n')) : classified;
+    const evidence: Evidence[] = [{ ...eventEvidence(newest), text: clip(message) }];
+    const runtime = runtimeOf(snapshot) ?? 'the container runtime';
+
+    for (const m of fromNode.lines.slice(-2)) evidence.push(journalEvidence(nodeName, m));
+    if (fromNode.infraImageSource) {
+      evidence.push({
+        source: `node agent: kubelet --pod-infra-container-image on ${nodeName}`,
+        text: fromNode.infraImage ? `${fromNode.infraImage} (from ${fromNode.infraImageSource})` : 'not set: the runtime default sandbox image applies',
+      });
+    }
+    // No probe lists the node's images yet, so presence of the pause image is never confirmed here.
+    const nodeCheck = fromNode.missing
+      ? `${fromNode.missing} Check the kubelet's --pod-infra-container-image on ${nodeName} and whether that image is present there.`
+      : `Whether ${fromNode.infraImage ?? image ?? 'the pause image'} is present on ${nodeName} was not checked (no image-list probe): \`crictl images | grep pause\` on the node.`;
+
+    const sandboxImage = image ?? fromNode.image ?? fromNode.infraImage;
+    const imageMissing = kind === 'sandbox-image';
+    let cause: string;
+    let advice: string[];
+    let causeKey: string;
+    if (imageMissing) {
+      const img = sandboxImage ?? 'the pause image';
+      cause = `${runtime} on ${nodeName} cannot get the sandbox (pause) image ${img}: it is not on the node and pulling it fails (often registry authentication or no route to the registry), so no pod can start there. ${nodeCheck}`;
+      advice = [
+        `Load ${img} on ${nodeName} from a node that has it (\`docker save\`/\`ctr -n k8s.io images export\`, then load/import), or give the runtime credentials for that registry.`,
+        `Check the kubelet \`--pod-infra-container-image\` (containerd: \`sandbox_image\` / \`sandbox\` in config.toml) on ${nodeName} points at a reachable image.`,
+      ];
+      causeKey = `sandbox-image:${img}`;
+    } else if (kind === 'cni') {
+      cause = `The sandbox is created but its network setup fails${plugin ? ` in CNI plugin ${plugin}` : ''} on ${nodeName}, so the pod never gets an IP and its containers never start.`;
+      advice = [
+        plugin === 'calico'
+          ? `Check calico-node on ${nodeName} (running, /var/lib/calico/nodename mounted) and that it can reach the API (ClusterInformation).`
+          : `Check the CNI daemon pod on ${nodeName} and /etc/cni/net.d on the node.`,
+        'The quoted error names the failing step; the kubelet retries by itself once the CNI is healthy.',
+      ];
+      causeKey = `cni:${plugin ?? 'unknown'}`;
+    } else if (kind === 'runtime') {
+      cause = `${runtime} on ${nodeName} fails to start the sandbox container itself (OCI runtime error). A memory limit without a unit (\`4\` = 4 bytes) or with lower-case \`m\` kills the sandbox at start; otherwise the runtime or cgroups on the node are at fault.`;
+      advice = ['Check the pod\'s memory requests/limits for missing units (see resources.memory-units).', `Read the ${runtime} log on ${nodeName} around the event time.`];
+      causeKey = `node/${nodeName}:sandbox-runtime`;
+    } else {
+      cause = `The kubelet on ${nodeName} cannot create the pod sandbox and the event gives no detail (older kubelets print only "Failed create pod sandbox"). The usual cause is the pause image (--pod-infra-container-image) missing on the node with its pull failing. ${nodeCheck}`;
+      advice = [
+        `On ${nodeName}: check the kubelet's \`--pod-infra-container-image\` and whether that image is present (\`docker images | grep pause\` / \`crictl images | grep pause\`); pull it by hand to see the error.`,
+        'Read the kubelet log for "CreatePodSandbox for pod failed".',
+      ];
+      causeKey = `node/${nodeName}:sandbox`;
+    }
+    if (failures.length > 1) evidence.push({ source: 'events FailedCreatePodSandBox', text: `${failures.length} distinct messages; newest quoted` });
+
+    return {
+      title: imageMissing ? `Sandbox image cannot be pulled on ${nodeName}` : kind === 'cni' ? `Pod network setup fails on ${nodeName}${plugin ? ` (${plugin})` : ''}` : `Pod sandbox cannot be created on ${nodeName}`,
+      cause: `Pending for ${formatDuration(age)}. ${cause}`,
+      evidence,
+      advice,
+      prevent: [
+        imageMissing
+          ? 'Pre-load the pause image in node images, or mirror it to a registry the runtime can pull from without credentials.'
+          : 'Monitor the CNI/runtime daemons on every node and keep node images consistent.',
+      ],
+      causeKey,
+      params: { node: nodeName, kind: imageMissing ? 'sandbox-image' : kind, ...(sandboxImage ? { image: sandboxImage } : {}), ...(plugin ? { plugin } : {}) },
+    };
+  },
+});

@@ -1,0 +1,97 @@
+import { defineRule } from '../rule.js';
+import { containerStatuses, formatDuration, isStuckTerminating, runtimeOf, secondsPastDeletion, statusEvidence } from '../facts.js';
+import { probeResult } from '../agent-facts.js';
+import type { Evidence } from '../types.js';
+
+export const rule = defineRule({
+  meta: {
+    id: 'terminating.exec-hang',
+    title: 'Deletion stuck: postStart exec hung (hostPID/shareProcessNamespace on docker)',
+    category: 'terminating',
+    severity: 'error',
+    needs: ['pod', 'events', 'node'],
+    playbook: 'remove-stuck-containers',
+    priority: 72,
+    // No `supersedes`: finalizers would still hold the object after the containers are removed,
+    // and node-lost (75) ranks above when the node is gone, since no container can be removed then.
+    doc: 'Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002).',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod || !isStuckTerminating(snapshot, pod)) return null;
+    const spec = pod.spec;
+    const sharing = spec?.hostPID ? 'hostPID: true' : spec?.shareProcessNamespace ? 'shareProcessNamespace: true' : undefined;
+    if (!sharing) return null;
+    const hooked = [...(spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(spec?.containers ?? [])].filter((c) => c.lifecycle?.postStart?.exec);
+    if (hooked.length === 0) return null;
+
+    // The API half of "stuck ContainerCreating": the kubelet waits on postStart before starting the next containers.
+    const statuses = containerStatuses(pod);
+    const creating = statuses.filter((s) => ['ContainerCreating', 'PodInitializing'].includes(s.status.state?.waiting?.reason ?? ''));
+    const neverStarted = (spec?.containers ?? []).filter((c) => !statuses.some((s) => s.status.name === c.name && (s.status.state?.running || s.status.state?.terminated)));
+    if (pod.status?.phase !== 'Pending' && creating.length === 0) return null;
+
+    const runtime = runtimeOf(snapshot);
+    const docker = runtime === 'docker';
+    const nodeName = spec?.nodeName ?? '?';
+    const overdue = secondsPastDeletion(snapshot, pod) ?? 0;
+    const hookText = hooked.map((c) => `${c.name} (postStart exec ${JSON.stringify(c.lifecycle?.postStart?.exec?.command ?? [])})`).join(', ');
+    const waitingNames = (creating.length ? creating.map((s) => s.status.name) : neverStarted.map((c) => c.name)).join(', ');
+
+    const evidence: Evidence[] = [
+      { source: 'pod.spec', text: `${sharing}; ${hookText}` },
+      { source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${formatDuration(overdue)} overdue), phase ${pod.status?.phase ?? '?'}` },
+      ...creating.slice(0, 4).map((s) => statusEvidence(s, 'state', `waiting: ${s.status.state?.waiting?.reason ?? ''}`)),
+      { source: `node ${nodeName} nodeInfo.containerRuntimeVersion`, text: snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? `${runtime ?? 'unknown'} (from container IDs)` },
+    ];
+
+    // Node half, when the agent answered: the hook's exec still running in docker confirms the hang.
+    const hangingExecs = (probeResult(snapshot, 'runtime')?.docker.containers ?? [])
+      .filter((c) => hooked.some((h) => h.name === c.containerName))
+      .flatMap((c) => c.execs.filter((e) => e.running).map((e) => ({ container: c.containerName ?? c.id, exec: e })));
+    for (const { container, exec } of hangingExecs.slice(0, 2)) {
+      evidence.push({ source: `node agent: runtime on ${nodeName}`, text: `exec ${exec.command} in container ${container} still running${exec.startedAt ? ` since ${exec.startedAt}` : ''}` });
+    }
+
+    const owner = pod.metadata?.ownerReferences?.[0];
+    const ns = pod.metadata?.namespace ?? '';
+    const subject = owner ? `workload/${ns}/${owner.kind}/${owner.name}` : `pod/${ns}/${pod.metadata?.name ?? ''}`;
+    const params = { node: nodeName, namespace: ns, pod: pod.metadata?.name ?? '', containers: hooked.map((c) => c.name), runtime: runtime ?? 'unknown' };
+
+    if (docker) {
+      return {
+        title: `Pod stuck: postStart exec hung in docker (${sharing}, kubernetes#92214)`,
+        cause:
+          `The pod runs with ${sharing} and ${hookText}. With a shared PID namespace, docker exec never returns when the container exits before the exec process (kubernetes issue 92214). ` +
+          `The kubelet runs postStart through that exec and waits for it before starting the next containers (${waitingNames || 'the rest'} stayed ContainerCreating), so the pod never started and the kill cannot finish: it has been Terminating ${formatDuration(overdue)} past its grace period.` +
+          (hangingExecs.length ? ' The node agent sees the hook exec still running in docker.' : ''),
+        evidence,
+        advice: [
+          `Remove the pod's containers on ${nodeName} (\`docker ps -a | grep ${pod.metadata?.name ?? '<pod>'}\`, \`docker rm -f\`), then force delete the pod: playbook remove-stuck-containers (approval).`,
+        ],
+        prevent: [
+          'Drop the postStart exec hook (do the work in the entrypoint or an init container), or drop hostPID/shareProcessNamespace from the pod.',
+          'Move the node to containerd (dockershim was removed in Kubernetes 1.24).',
+        ],
+        causeKey: `exec-hang:${subject}`,
+        params,
+      };
+    }
+    return {
+      // The docker bug is ruled out: the pattern is suggestive only, so lower severity and confidence.
+      severity: 'warning',
+      title: `Pod stuck while its postStart hook runs (${sharing}; runtime ${runtime ?? 'unknown'}, docker bug not applicable)`,
+      cause:
+        `The pod runs with ${sharing} and ${hookText}, was stuck ContainerCreating (${waitingNames || 'containers not started'}) and is now Terminating ${formatDuration(overdue)} past its grace period. ` +
+        `${runtime ? `The node runs ${runtime}, so the docker exec hang (kubernetes issue 92214) does not apply` : 'The runtime is unknown, so the docker exec hang (kubernetes issue 92214) cannot be confirmed'}; more likely the postStart command itself never returns (exec hooks have no timeout) and blocks the next containers.`,
+      evidence,
+      advice: [
+        `Check what the postStart command of ${hooked.map((c) => c.name).join(', ')} waits for (\`crictl ps -a\` / \`crictl exec\` on ${nodeName}).`,
+        'If the containers cannot be stopped, remove them on the node and force delete the pod (playbook remove-stuck-containers, approval).',
+      ],
+      prevent: ['Make postStart hooks short and bounded (`timeout 30 ...`) or move the work into the entrypoint.'],
+      causeKey: `exec-hang:${subject}`,
+      params,
+    };
+  },
+});

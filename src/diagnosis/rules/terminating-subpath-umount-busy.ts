@@ -1,0 +1,79 @@
+import { journalEvidence, journalMatches, nodeChecksMissing, parseVersion, probeResult, versionLess } from '../agent-facts.js';
+import { formatDuration, isStuckTerminating, secondsPastDeletion } from '../facts.js';
+import { defineRule } from '../rule.js';
+import type { Evidence, FindingDraft, Pod } from '../types.js';
+
+const FIXED_DOCKER: [number, number, number] = [17, 12, 1];
+
+function subPathMounts(pod: Pod): string[] {
+  const out: string[] = [];
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    for (const m of c.volumeMounts ?? []) if (m.subPath || m.subPathExpr) out.push(`${c.name}: ${m.name} → ${m.mountPath} (subPath ${m.subPath ?? m.subPathExpr})`);
+  }
+  return out;
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'terminating.subpath-umount-busy',
+    title: 'Deletion stuck: kubelet cannot unmount subPath mounts (kernel 3.10 + old docker)',
+    category: 'terminating',
+    severity: 'error',
+    needs: ['pod', 'node', 'agent'],
+    playbook: 'release-mount-holder',
+    priority: 84,
+    supersedes: ['terminating.status-lag'],
+    doc: 'The kubelet log repeats "error cleaning subPath mounts ... device or resource busy" for a deleted pod. On CentOS kernel 3.10.x with docker older than 17.12.1 umount can fail with EBUSY (seed 003); the fix is an upgrade. Without the kubelet log (agent unreachable) the finding falls back to the kernel and docker versions from the API and says the log check could not run.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod || !isStuckTerminating(snapshot, pod)) return null;
+    const node = pod.spec?.nodeName ?? '?';
+    const lines = journalMatches(snapshot, ['subpath-cleanup-busy']);
+    const info = snapshot.node?.status?.nodeInfo;
+    const host = probeResult(snapshot, 'host');
+    const runtime = probeResult(snapshot, 'runtime');
+    const kernel = host?.kernel ?? info?.kernelVersion;
+    const runtimeVersion = info?.containerRuntimeVersion;
+    const dockerVersion = runtime?.docker.version ?? (runtimeVersion?.startsWith('docker://') ? runtimeVersion.slice(9) : undefined);
+    const oldKernel = kernel !== undefined && /^3\.10\./.test(kernel);
+    const dv = parseVersion(dockerVersion);
+    const oldDocker = dv !== undefined && versionLess(dv, FIXED_DOCKER);
+    const subPaths = subPathMounts(pod);
+    const badPair = oldKernel && oldDocker;
+
+    // The log line proves it; without it, the version pair plus subPath mounts only suggest it.
+    if (lines.length === 0 && !(badPair && subPaths.length > 0)) return null;
+    const missing = lines.length === 0 ? nodeChecksMissing(snapshot, node, 'journal') : undefined;
+    if (lines.length === 0 && !missing) return null; // the log was read and is clean: not this
+
+    const overdue = formatDuration(secondsPastDeletion(snapshot, pod) ?? 0);
+    const path = lines.map((m) => m.captures.path).find(Boolean);
+    const evidence: Evidence[] = lines.slice(-2).map((m) => journalEvidence(node, m, 900));
+    evidence.push({ source: `node ${node} kernel`, text: kernel ?? 'unknown' });
+    evidence.push({ source: `node ${node} container runtime`, text: dockerVersion ? `docker ${dockerVersion}` : (runtimeVersion ?? 'unknown') });
+    if (subPaths.length > 0) evidence.push({ source: 'pod.spec volumeMounts with subPath', text: subPaths.slice(0, 4).join('; ') });
+    evidence.push({ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` });
+
+    // A holder of the subPath bind mount, when the agent found one, is what to release now.
+    const holder = (probeResult(snapshot, 'mount-holders')?.holders ?? []).find((h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths')));
+    const cause = badPair
+      ? `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy". ${node} runs kernel ${kernel} with docker ${dockerVersion}, a pair with a known umount bug (fixed in docker 17.12.1; kernels from 4.4 are not affected), so the kubelet retries forever and the pod stays Terminating (${overdue} past its grace period).`
+      : `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy" (${overdue} past the grace period). ${node} runs kernel ${kernel ?? '?'} with ${dockerVersion ? `docker ${dockerVersion}` : (runtimeVersion ?? 'an unknown runtime')}, not the known 3.10/docker<17.12.1 pair, so another process most likely holds the mount.`;
+    return {
+      severity: lines.length > 0 ? 'error' : 'warning',
+      title: `kubelet on ${node} cannot unmount subPath mounts${badPair ? ` (kernel ${kernel}, docker ${dockerVersion})` : ''}`,
+      cause: `${cause}${holder ? ` Process ${holder.pid} (${holder.command}${holder.unit ? `, ${holder.unit}` : ''}) holds it in mount namespace ${holder.mountNamespace}.` : ''}${missing ? ` ${missing}` : ''}`,
+      evidence,
+      advice: [
+        ...(holder ? [`Release the holder on ${node}: ${holder.unit ? `\`systemctl restart ${holder.unit}\`` : `restart pid ${holder.pid}`} (playbook release-mount-holder, approval).`] : []),
+        badPair ? `Upgrade docker on ${node} to 17.12.1 or later, or the kernel to 4.4 or later; until then drain pods with subPath volumes off it.` : `Find the holder on ${node}: \`grep -l volume-subpaths /proc/*/mountinfo\`.`,
+        'After the mount is released the kubelet finishes the cleanup and the pod goes away by itself.',
+      ],
+      prevent: [badPair ? 'Keep nodes off the kernel 3.10 + docker < 17.12.1 combination.' : 'Avoid services with private mount namespaces (PrivateTmp) or containers that mount /var/lib/kubelet.'],
+      playbook: holder ? undefined : null,
+      causeKey: badPair ? `node/${node}:subpath-umount` : `node/${node}:mount/${path ?? 'volume-subpaths'}`,
+      params: { node, ...(path ? { mount: path } : {}), ...(kernel ? { kernel } : {}), ...(dockerVersion ? { docker: dockerVersion } : {}), ...(holder ? { pid: holder.pid, ...(holder.unit ? { unit: holder.unit } : {}) } : {}) },
+    } satisfies FindingDraft;
+  },
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { isPodDoctorError } from '../errors.js';
+import { formatTarget, parseTarget } from './target.js';
+
+describe('parseTarget', () => {
+  it.each([
+    ['shop/web-7d9f-x2x', { kind: 'pod', namespace: 'shop', name: 'web-7d9f-x2x' }],
+    ['  kube-system/coredns-5d78c9869d-abcde ', { kind: 'pod', namespace: 'kube-system', name: 'coredns-5d78c9869d-abcde' }],
+    ['node/ip-10-0-1-23.ec2.internal', { kind: 'node', name: 'ip-10-0-1-23.ec2.internal' }],
+    ['ns/team-a', { kind: 'namespace', name: 'team-a' }],
+    ['namespace/team-a', { kind: 'namespace', name: 'team-a' }],
+  ])('%s', (input, expected) => {
+    expect(parseTarget(input)).toEqual(expected);
+  });
+
+  it('uses the default namespace for a bare pod name', () => {
+    expect(parseTarget('web-1', 'shop')).toEqual({ kind: 'pod', namespace: 'shop', name: 'web-1' });
+  });
+
+  it.each(['', 'Shop/web', 'shop/Web_1', 'a/b/c', 'web-1', 'node/', 'ns/a.b', `shop/${'a'.repeat(254)}`, 'shop/-web'])('rejects %j', (input) => {
+    let error: unknown;
+    try {
+      parseTarget(input);
+    } catch (err) {
+      error = err;
+    }
+    expect(isPodDoctorError(error, 'BAD_TARGET')).toBe(true);
+    expect((error as Error).message).toMatch(/not a valid target/);
+  });
+
+  it('round-trips through formatTarget', () => {
+    for (const t of ['shop/web-1', 'node/n1', 'ns/team-a']) expect(formatTarget(parseTarget(t))).toBe(t);
+  });
+});

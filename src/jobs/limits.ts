@@ -1,0 +1,129 @@
+// Shared limits: token buckets in Redis, so every process of every role draws from the same
+// budget. A call reserves its token and learns how long to wait (tokens may go negative, so
+// waiters are served in arrival order without polling Redis). The clock is Redis' own TIME.
+import type { FactSource } from '../collect/source.js';
+import { LUA_NOW_MS, lua, runScript } from './lua.js';
+import { keys, type RedisClient } from './queues.js';
+
+export interface BucketRate {
+  /** Tokens added per second. */
+  ratePerSecond: number;
+  /** Tokens a full bucket holds (how many calls may go at once after a quiet spell). */
+  burst: number;
+}
+
+// KEYS: 1 bucket hash, 2 pause key (checked only when ARGV[4] == '1').
+// ARGV: 1 rate per ms, 2 burst, 3 tokens wanted, 4 check pause.
+// Returns {kind, ms}: kind 0 = reserved (wait ms, then go), 1 = paused (wait ms, then ask again).
+const TAKE = lua(
+  `${LUA_NOW_MS}
+local rate, burst, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if ARGV[4] == '1' then
+  local p = redis.call('PTTL', KEYS[2])
+  if p > 0 then return {1, p} end
+end
+local tokens = tonumber(redis.call('HGET', KEYS[1], 't') or burst)
+local ts = tonumber(redis.call('HGET', KEYS[1], 'ts') or now)
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate) - n
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
+if tokens >= 0 then return {0, 0} end
+return {0, math.ceil(-tokens / rate)}`,
+  2,
+);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A token bucket shared through Redis by every process that uses the same key. */
+export class TokenBucket {
+  constructor(
+    private readonly redis: RedisClient,
+    readonly key: string,
+    readonly rate: BucketRate,
+  ) {
+    if (!(rate.ratePerSecond > 0) || !(rate.burst >= 1)) throw new Error('token bucket needs ratePerSecond > 0 and burst >= 1');
+  }
+
+  /** Take one token, waiting as long as needed. Resolves with the ms waited. */
+  async take(): Promise<number> {
+    const [, ms] = await runScript<[number, number]>(this.redis, TAKE, [this.key, this.key], [this.rate.ratePerSecond / 1000, this.rate.burst, 1, '0']);
+    if (ms > 0) await sleep(ms);
+    return ms;
+  }
+}
+
+/** The Kubernetes API budget of one cluster, shared by all its workers. */
+export function apiBucket(redis: RedisClient, prefix: string, cluster: string, rate: BucketRate): TokenBucket {
+  return new TokenBucket(redis, keys.apiBucket(prefix, cluster), rate);
+}
+
+/** A FactSource that takes a token before every API call. */
+export function rateLimitedSource(source: FactSource, bucket: { take(): Promise<unknown> }): FactSource {
+  const limited = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await bucket.take();
+      return call.apply(source, args);
+    };
+  return {
+    description: source.description,
+    getPod: limited(source.getPod),
+    listPodEvents: limited(source.listPodEvents),
+    getNode: limited(source.getNode),
+    listNodeEvents: limited(source.listNodeEvents),
+    listNodes: limited(source.listNodes),
+    listPods: limited(source.listPods),
+    getNamespace: limited(source.getNamespace),
+    getOwner: limited(source.getOwner),
+    listOwnerEvents: limited(source.listOwnerEvents),
+    configMapExists: limited(source.configMapExists),
+    secretExists: limited(source.secretExists),
+    getPvc: limited(source.getPvc),
+    getLease: limited(source.getLease),
+    listWorkloadEndpoints: limited(source.listWorkloadEndpoints),
+    podLog: limited(source.podLog),
+    listNamespaceContents: limited(source.listNamespaceContents),
+  } satisfies FactSource;
+}
+
+/**
+ * Chat posts per channel, shared by all processes (Slack allows about one message per second
+ * per channel). On HTTP 429 the caller pauses that channel for Retry-After seconds; other
+ * channels keep their own pace.
+ */
+export class ChatLimiter {
+  constructor(
+    private readonly redis: RedisClient,
+    readonly prefix: string,
+    readonly rate: BucketRate = { ratePerSecond: 1, burst: 3 },
+  ) {}
+
+  /** Wait until `channel` may receive one message. Resolves with the ms waited. */
+  async acquire(channel: string, options: { signal?: AbortSignal } = {}): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const [kind, ms] = await runScript<[number, number]>(
+        this.redis,
+        TAKE,
+        [keys.chatBucket(this.prefix, channel), keys.chatPause(this.prefix, channel)],
+        [this.rate.ratePerSecond / 1000, this.rate.burst, 1, '1'],
+      );
+      if (ms > 0) await sleep(ms);
+      if (kind === 0) {
+        // A 429 may have paused the channel while we waited for our turn.
+        const paused = ms > 0 ? await this.redis.pttl(keys.chatPause(this.prefix, channel)) : 0;
+        if (paused <= 0) return Date.now() - started;
+      }
+    }
+  }
+
+  /** Slack said 429 with Retry-After: hold this channel (only) for that long, for every process. */
+  async pause(channel: string, retryAfterSeconds: number): Promise<void> {
+    const ms = Math.max(1, Math.ceil(retryAfterSeconds * 1000));
+    const key = keys.chatPause(this.prefix, channel);
+    // Keep the longer of an existing pause and this one.
+    const current = await this.redis.pttl(key);
+    if (current >= ms) return;
+    await this.redis.set(key, String(retryAfterSeconds), 'PX', ms);
+  }
+}

@@ -1,0 +1,120 @@
+// Job payloads: versioned, validated on both ends. The bot validates before enqueueing; the
+// worker validates again, because Redis is shared and a payload from an older or newer
+// release (or a hand-edited job) must fail once, visibly, instead of being retried.
+// Job data never holds secrets: only names, ids and times.
+import { UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
+import type { Diagnosis, Target } from '../diagnosis/types.js';
+
+const label = z.string().refine(isDns1123Label, 'not a DNS-1123 label');
+const subdomain = z.string().refine(isDns1123Subdomain, 'not a DNS-1123 name');
+
+/** Cluster names key queues and Redis keys: DNS-1123 labels, like POD_DOCTOR_CLUSTER. */
+export const ClusterName = label;
+
+export const TargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pod'), namespace: label, name: subdomain }),
+  z.object({ kind: z.literal('node'), name: subdomain }),
+  z.object({ kind: z.literal('namespace'), name: label }),
+]) satisfies z.ZodType<Target>;
+
+const isoTime = z.string().max(64).refine((s) => !Number.isNaN(Date.parse(s)), 'not an RFC 3339 time');
+const text = (max: number) => z.string().min(1).max(max);
+
+export const SlackRequester = z.object({
+  kind: z.literal('slack'),
+  user: text(64),
+  channel: text(64),
+  threadTs: text(64).optional(),
+});
+
+export const AlertRequester = z.object({
+  kind: z.literal('alert'),
+  groupKey: text(2048),
+  /** Alertmanager's alert fingerprint (hex). */
+  fingerprint: z.string().regex(/^[0-9A-Za-z]{1,64}$/),
+  status: z.enum(['firing', 'resolved']),
+  startsAt: isoTime,
+  receiver: text(256),
+});
+
+export const RequesterSchema = z.discriminatedUnion('kind', [SlackRequester, AlertRequester]);
+export type Requester = z.infer<typeof RequesterSchema>;
+export type AlertRequester = z.infer<typeof AlertRequester>;
+
+export const DiagnoseReason = z.enum(['slash', 'alert', 'rerun', 'verify', 'cli']);
+export type DiagnoseReason = z.infer<typeof DiagnoseReason>;
+
+export const DiagnoseJobSchema = z.object({
+  v: z.literal(1),
+  cluster: ClusterName,
+  target: TargetSchema,
+  reason: DiagnoseReason,
+  requester: RequesterSchema.optional(),
+  requestedAt: isoTime,
+});
+export type DiagnoseJob = z.infer<typeof DiagnoseJobSchema>;
+
+export const RemediateJobSchema = z.object({
+  v: z.literal(1),
+  cluster: ClusterName,
+  /** Opaque id of a server-side proposal (the playbook runner owns its contents). */
+  proposalId: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
+});
+export type RemediateJob = z.infer<typeof RemediateJobSchema>;
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** Worker side: a payload that does not parse is never retried. */
+export function parseDiagnoseJob(data: unknown): DiagnoseJob {
+  const result = DiagnoseJobSchema.safeParse(data);
+  if (!result.success) throw new UnrecoverableError(`invalid diagnose job: ${describeIssues(result.error)}`);
+  return result.data;
+}
+
+export function parseRemediateJob(data: unknown): RemediateJob {
+  const result = RemediateJobSchema.safeParse(data);
+  if (!result.success) throw new UnrecoverableError(`invalid remediate job: ${describeIssues(result.error)}`);
+  return result.data;
+}
+
+/** Structured key of a target (never rendered text): `pod/ns/name`, `node/name`, `namespace/name`. */
+export function targetKey(t: Target): string {
+  return t.kind === 'pod' ? `pod/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
+}
+
+// ---- Results (worker → chat side) ----
+
+export type DiagnoseStatus = 'diagnosed' | 'not-found' | 'failed';
+
+/** Pods that share one root cause (the primary finding's rule and cause key). */
+export interface Incident {
+  /** `cluster|rule|causeKey`: structured, stable while the cause lasts. */
+  id: string;
+  cluster: string;
+  rule: string;
+  causeKey: string;
+  /** True for exactly one job: the one that opened the incident (post a thread); others update it. */
+  created: boolean;
+  /** Job that opened the incident (its thread is the incident's thread). */
+  firstJobId: string;
+  createdAt: string;
+  /** Affected subjects (`pod/ns/name`) so far, counted exactly up to a bound. */
+  count: number;
+  /** The first affected subjects, oldest first (bounded list for display). */
+  subjects: string[];
+}
+
+export interface DiagnoseResult {
+  job: DiagnoseJob;
+  jobId: string;
+  status: DiagnoseStatus;
+  diagnosis?: Diagnosis;
+  message?: string;
+  /** Everyone who asked while this job was open (slash users, alert notifications). */
+  requesters: Requester[];
+  incident?: Incident;
+}

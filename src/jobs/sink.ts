@@ -1,0 +1,126 @@
+// Where results go. The chat side implements ResultSink (or reads the Redis stream the
+// worker writes to, when bot and worker are separate processes). Delivery is at-least-once:
+// a job re-run after its worker died delivers again with the same job id and incident, so
+// consumers make posting idempotent by job id.
+import type { Logger } from 'pino';
+import { keys, type RedisClient } from './queues.js';
+import type { DiagnoseResult } from './schemas.js';
+
+export interface ResultSink {
+  deliver(result: DiagnoseResult): Promise<void>;
+}
+
+/** Keeps results in memory (tests, the console demo). */
+export class MemorySink implements ResultSink {
+  readonly results: DiagnoseResult[] = [];
+  private waiters: (() => void)[] = [];
+
+  async deliver(result: DiagnoseResult): Promise<void> {
+    this.results.push(result);
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolve once `predicate` holds over the results delivered so far. */
+  async waitFor(predicate: (results: DiagnoseResult[]) => boolean, timeoutMs = 15_000): Promise<DiagnoseResult[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.results)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`MemorySink: condition not met within ${timeoutMs} ms (${this.results.length} results)`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.results;
+  }
+}
+
+/** Appends each result to `<prefix>:<cluster>:results` (field `result`: JSON). */
+export class RedisStreamSink implements ResultSink {
+  constructor(
+    private readonly redis: RedisClient,
+    readonly prefix: string,
+    readonly maxLen = 100_000,
+  ) {}
+
+  async deliver(result: DiagnoseResult): Promise<void> {
+    await this.redis.xadd(keys.results(this.prefix, result.job.cluster), 'MAXLEN', '~', String(this.maxLen), '*', 'jobId', result.jobId, 'result', JSON.stringify(result));
+  }
+}
+
+export interface ConsumeResultsOptions {
+  /** A dedicated connection: XREADGROUP blocks it. */
+  redis: RedisClient;
+  prefix: string;
+  cluster: string;
+  /** Consumer group (one per bot deployment) and this process' name within it. */
+  group: string;
+  consumer: string;
+  handler: (result: DiagnoseResult) => Promise<void>;
+  logger?: Logger;
+  /** Entries another consumer took but did not ack for this long are taken over (ms). */
+  claimIdleMs?: number;
+  blockMs?: number;
+}
+
+/**
+ * Reads the results stream with a consumer group: each result is handled by one bot process
+ * and acknowledged after its handler resolves; a crashed consumer's entries are claimed by
+ * another after `claimIdleMs`. Returns a stop function.
+ */
+export function consumeResults(options: ConsumeResultsOptions): { stop: () => Promise<void>; done: Promise<void> } {
+  const { redis, group, consumer, handler } = options;
+  const stream = keys.results(options.prefix, options.cluster);
+  const claimIdleMs = options.claimIdleMs ?? 60_000;
+  const blockMs = options.blockMs ?? 2000;
+  let stopped = false;
+
+  const handle = async (entries: [string, string[]][]) => {
+    for (const [id, fields] of entries) {
+      const i = fields.indexOf('result');
+      const raw = i >= 0 ? fields[i + 1] : undefined;
+      try {
+        if (raw) await handler(JSON.parse(raw) as DiagnoseResult);
+        await redis.xack(stream, group, id);
+      } catch (err) {
+        // Left pending: retried by the claim loop after claimIdleMs.
+        options.logger?.error({ err, entry: id }, 'result handler failed');
+      }
+    }
+  };
+
+  const done = (async () => {
+    try {
+      await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+    }
+    let lastClaim = 0;
+    while (!stopped) {
+      try {
+        if (Date.now() - lastClaim > claimIdleMs / 2) {
+          lastClaim = Date.now();
+          const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, [string, string[]][]];
+          await handle(claimed[1] ?? []);
+        }
+        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, [string, string[]][]][] | null;
+        if (res) for (const [, entries] of res) await handle(entries);
+      } catch (err) {
+        if (stopped) break;
+        options.logger?.error({ err }, 'results stream read failed');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })();
+
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await done.catch(() => undefined);
+    },
+  };
+}

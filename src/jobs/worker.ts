@@ -1,0 +1,277 @@
+// Workers: take diagnosis jobs of one cluster, collect facts once, run the rules, group the
+// result into an incident, and hand it to the chat side. Retry policy is data (job options);
+// the processor only decides which class an error belongs to:
+//   transient (API 5xx/429, timeouts, unreachable cluster or agent) → throw: BullMQ retries
+//     with exponential backoff; the last attempt answers "failed" before giving up;
+//   permanent (target gone, bad target, forbidden) → a clear result, no retry;
+//   invalid payload → UnrecoverableError: failed at once, never retried.
+// A worker killed mid-job loses its lock; BullMQ's stalled check hands the job to another.
+import * as k8s from '@kubernetes/client-node';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { diagnoseTarget, type DiagnoseOptions } from '../collect/diagnose.js';
+import type { AgentLookup } from '../collect/snapshot.js';
+import type { FactSource } from '../collect/source.js';
+import { formatTarget } from '../diagnosis/target.js';
+import type { Diagnosis, Gap } from '../diagnosis/types.js';
+import { isPodDoctorError, PodDoctorError } from '../errors.js';
+import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
+import { closeJob, markActive } from './dedup.js';
+import { joinIncident, primaryFinding } from './incidents.js';
+import { DEFAULT_PREFIX, queueName, type RedisClient } from './queues.js';
+import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type RemediateJob } from './schemas.js';
+import type { ResultSink } from './sink.js';
+
+export type RemediateProcessor = (job: RemediateJob, ctx: { jobId: string; logger: Logger }) => Promise<unknown>;
+
+export interface StartWorkersOptions {
+  /** ioredis connection with `maxRetriesPerRequest: null` (see redisFromUrl); the caller closes it. */
+  connection: RedisClient;
+  cluster: string;
+  /** Diagnosis jobs this process runs at once. */
+  concurrency?: number;
+  /** Facts of this cluster; wrap it with rateLimitedSource to share the API budget. */
+  source: FactSource;
+  agent?: AgentLookup;
+  sink: ResultSink;
+  /** The playbook runner; without it no remediation worker is started. */
+  remediate?: RemediateProcessor;
+  remediateConcurrency?: number;
+  logger: Logger;
+  prefix?: string;
+  /** Lock of a running job (ms); a dead worker's job is taken over after it lapses. */
+  lockDurationMs?: number;
+  /** How often this worker looks for stalled jobs (ms). */
+  stalledIntervalMs?: number;
+  /** Times a job may stall (worker died) before it fails. */
+  maxStalledCount?: number;
+  incidentTtlSeconds?: number;
+  /** Extra diagnose options: rule overrides, timeouts, a fixed clock in tests. */
+  diagnose?: Omit<DiagnoseOptions, 'cluster' | 'agent'>;
+  metrics?: JobMetrics;
+  /**
+   * Attempts that may be spent re-collecting when a diagnosis came back with transient gaps
+   * (an API call timed out, a Ready node's agent did not answer). The last one answers with
+   * the gaps shown.
+   */
+  gapRetries?: number;
+  /** Close gracefully on SIGTERM/SIGINT (default true). */
+  handleSignals?: boolean;
+}
+
+export interface RunningWorkers {
+  diagnose: Worker<DiagnoseJob, DiagnoseResult>;
+  remediate?: Worker<RemediateJob, unknown>;
+  /** Resolves once the workers' Redis connections are up. */
+  ready(): Promise<void>;
+  /** Finish running jobs, then stop (idempotent). */
+  close(): Promise<void>;
+}
+
+// ---- error classes ----
+
+const NETWORK = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|EPIPE|socket hang up|timed out|no answer within|unreachable/i;
+
+export function classifyError(err: unknown): FailureClass {
+  if (err instanceof UnrecoverableError) return 'invalid';
+  if (isPodDoctorError(err)) {
+    switch (err.code) {
+      case 'CLUSTER_UNREACHABLE':
+        return 'transient';
+      case 'TARGET_NOT_FOUND':
+      case 'BAD_TARGET':
+      case 'NOT_AUTHORIZED':
+      case 'BAD_CONFIG':
+      case 'BAD_INPUT':
+      case 'PLAYBOOK_INVALID':
+      case 'PRECONDITION_FAILED':
+        return 'permanent';
+    }
+  }
+  const status = err instanceof k8s.ApiException ? err.code : (err as { code?: unknown })?.code;
+  if (typeof status === 'number') return status >= 500 || status === 429 || status === 408 ? 'transient' : 'permanent';
+  const text = `${(err as { code?: unknown })?.code ?? ''} ${(err as Error)?.message ?? String(err)}`;
+  if (NETWORK.test(text)) return 'transient';
+  return 'unknown';
+}
+
+const TRANSIENT_GAP = /HTTP (5\d\d|429)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|socket hang up|timed out|no answer within|unreachable/i;
+
+class TransientGapsError extends Error {
+  constructor(readonly gaps: Gap[]) {
+    super(`transient gaps: ${gaps.map((g) => `${g.check}: ${g.reason}`).join('; ')}`);
+    this.name = 'TransientGapsError';
+  }
+}
+
+function nodeReady(node: { status?: { conditions?: { type: string; status: string }[] } }): boolean {
+  return node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+}
+
+/**
+ * Agent gaps are transient only for Ready nodes: a lost node's agent is expected to be
+ * silent, and retrying would only delay the answer.
+ */
+function observingAgent(agent: AgentLookup | undefined, transient: Gap[]): AgentLookup | undefined {
+  if (!agent) return undefined;
+  return {
+    async fetch(input) {
+      const result = await agent.fetch(input);
+      if (nodeReady(input.node)) transient.push(...result.gaps.filter((g) => TRANSIENT_GAP.test(g.reason)));
+      return result;
+    },
+  };
+}
+
+// ---- workers ----
+
+export async function startWorkers(options: StartWorkersOptions): Promise<RunningWorkers> {
+  const { connection, cluster, source, sink, logger, metrics } = options;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const gapRetries = options.gapRetries ?? 2;
+  const incidentSettings = { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 };
+  const common = {
+    connection,
+    prefix,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: options.maxStalledCount ?? 2,
+    name: `${cluster}-${process.pid}`,
+  };
+  const diagnoseQueue = queueName('diagnose', cluster);
+
+  const processDiagnose = async (job: Job<DiagnoseJob, DiagnoseResult>): Promise<DiagnoseResult> => {
+    const started = process.hrtime.bigint();
+    const jobId = job.id ?? '';
+    let data: DiagnoseJob;
+    try {
+      data = parseDiagnoseJob(job.data);
+      if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+    } catch (err) {
+      metrics?.failures.inc({ queue: diagnoseQueue, class: 'invalid' });
+      logger.error({ jobId, err }, 'invalid diagnose job');
+      throw err;
+    }
+    const log = logger.child({ jobId, cluster, target: formatTarget(data.target), reason: data.reason });
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const observe = (status: string) => metrics?.jobDuration.observe({ queue: diagnoseQueue, status }, Number(process.hrtime.bigint() - started) / 1e9);
+
+    const finish = async (partial: Pick<DiagnoseResult, 'status' | 'diagnosis' | 'message'>): Promise<DiagnoseResult> => {
+      let incident: Incident | undefined;
+      const primary = partial.diagnosis ? primaryFinding(partial.diagnosis) : undefined;
+      if (primary) {
+        incident = await joinIncident(connection, incidentSettings, { cluster, jobId, finding: primary });
+        metrics?.incidents.inc({ cluster, outcome: incident.created ? 'created' : 'joined' });
+      }
+      const requesters = await closeJob(connection, prefix, data, jobId);
+      const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}) };
+      await sink.deliver(result);
+      return result;
+    };
+
+    await markActive(connection, prefix, data, jobId);
+    log.debug({ attempt: job.attemptsMade + 1 }, 'diagnosis started');
+    const transientAgentGaps: Gap[] = [];
+    let diagnosis: Diagnosis;
+    try {
+      diagnosis = await diagnoseTarget(source, data.target, { ...options.diagnose, cluster, agent: observingAgent(options.agent, transientAgentGaps) });
+    } catch (err) {
+      const cls = classifyError(err);
+      metrics?.failures.inc({ queue: diagnoseQueue, class: cls });
+      const message = err instanceof Error ? err.message : String(err);
+      if (cls === 'permanent') {
+        const notFound = isPodDoctorError(err, 'TARGET_NOT_FOUND') || isPodDoctorError(err, 'BAD_TARGET');
+        log.info({ code: (err as PodDoctorError).code }, 'diagnosis finished without a target');
+        const result = await finish({ status: notFound ? 'not-found' : 'failed', message });
+        observe(result.status);
+        return result;
+      }
+      if (lastAttempt) {
+        log.error({ err, attempts: job.attemptsMade + 1 }, 'diagnosis failed, no attempts left');
+        await finish({ status: 'failed', message: `diagnosis failed after ${job.attemptsMade + 1} attempts: ${message}` });
+        observe('failed');
+      } else {
+        log.warn({ err, attempt: job.attemptsMade + 1 }, 'diagnosis failed, will retry');
+      }
+      throw err;
+    }
+
+    const transient = [...diagnosis.skipped.filter((g) => !g.check.startsWith('node agent') && TRANSIENT_GAP.test(g.reason)), ...transientAgentGaps];
+    if (transient.length > 0 && job.attemptsMade < gapRetries && !lastAttempt) {
+      metrics?.failures.inc({ queue: diagnoseQueue, class: 'transient' });
+      log.warn({ gaps: transient }, 'diagnosis incomplete, will retry');
+      throw new TransientGapsError(transient);
+    }
+
+    for (const f of diagnosis.findings) metrics?.findings.inc({ rule: f.rule, severity: f.severity });
+    const result = await finish({ status: 'diagnosed', diagnosis });
+    observe('diagnosed');
+    log.info({ findings: diagnosis.findings.length, primary: diagnosis.findings[0]?.rule, incident: result.incident?.id, created: result.incident?.created, requesters: result.requesters.length }, 'diagnosis delivered');
+    return result;
+  };
+
+  const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnose, { ...common, concurrency: options.concurrency ?? 8 });
+  diagnoseWorker.on('error', (err) => logger.error({ err, queue: diagnoseQueue }, 'worker error'));
+  diagnoseWorker.on('stalled', (jobId) => logger.warn({ jobId, queue: diagnoseQueue }, 'job stalled, handed to another worker'));
+
+  let remediateWorker: Worker<RemediateJob, unknown> | undefined;
+  if (options.remediate) {
+    const remediate = options.remediate;
+    const remediateQueue = queueName('remediate', cluster);
+    remediateWorker = new Worker<RemediateJob, unknown>(
+      remediateQueue,
+      async (job) => {
+        const started = process.hrtime.bigint();
+        const jobId = job.id ?? '';
+        let data: RemediateJob;
+        try {
+          data = parseRemediateJob(job.data);
+          if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+        } catch (err) {
+          metrics?.failures.inc({ queue: remediateQueue, class: 'invalid' });
+          throw err;
+        }
+        const log = logger.child({ jobId, cluster, proposalId: data.proposalId });
+        try {
+          const out = await remediate(data, { jobId, logger: log });
+          metrics?.jobDuration.observe({ queue: remediateQueue, status: 'done' }, Number(process.hrtime.bigint() - started) / 1e9);
+          return out;
+        } catch (err) {
+          metrics?.failures.inc({ queue: remediateQueue, class: classifyError(err) });
+          metrics?.jobDuration.observe({ queue: remediateQueue, status: 'failed' }, Number(process.hrtime.bigint() - started) / 1e9);
+          throw err;
+        }
+      },
+      { ...common, concurrency: options.remediateConcurrency ?? 1 },
+    );
+    remediateWorker.on('error', (err) => logger.error({ err, queue: remediateQueue }, 'worker error'));
+    remediateWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err, queue: remediateQueue }, 'remediation failed'));
+  }
+
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'closing workers');
+    void close();
+  };
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      await Promise.all([diagnoseWorker.close(), remediateWorker?.close()]);
+    })();
+    return closing;
+  };
+  if (options.handleSignals ?? true) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+
+  return {
+    diagnose: diagnoseWorker,
+    ...(remediateWorker ? { remediate: remediateWorker } : {}),
+    ready: async () => {
+      await Promise.all([diagnoseWorker.waitUntilReady(), remediateWorker?.waitUntilReady()]);
+    },
+    close,
+  };
+}

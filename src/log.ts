@@ -1,0 +1,32 @@
+// One pino root for every role. Child loggers carry {jobId, target, ruleId, requestId};
+// anything that looks like a credential is redacted before it leaves the process.
+import { pino, type Logger } from 'pino';
+
+export const REDACT_PATHS = [
+  'token',
+  '*.token',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers["x-slack-signature"]',
+  'botToken',
+  'appToken',
+  'signingSecret',
+  '*.botToken',
+  '*.appToken',
+  '*.signingSecret',
+  'password',
+  '*.password',
+];
+
+export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream } = {}): Logger {
+  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  return pino(
+    { name: options.name ?? 'pod-doctor', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    options.destination ? (options.destination as pino.DestinationStream) : pino.destination(2),
+  );
+}
+
+/** The process-wide logger; logs go to stderr so CLI output on stdout stays clean. */
+export const log: Logger = createLogger();

@@ -1,0 +1,45 @@
+// The one place step kinds are registered; the playbook loader refuses any other kind.
+import type { ActionDef } from './types.js';
+import { action as removeFinalizers } from './remove-finalizers.js';
+import { action as forceDelete } from './force-delete.js';
+import { action as deletePod } from './delete.js';
+import { action as evict } from './evict.js';
+import { action as cordon } from './cordon.js';
+import { action as scale } from './scale.js';
+import { action as clearNamespaceFinalizers } from './clear-namespace-finalizers.js';
+import { action as restartUnit } from './restart-unit.js';
+import { action as removePodContainers } from './remove-pod-containers.js';
+import { action as lazyUnmount } from './lazy-unmount.js';
+import { action as removeImage } from './remove-image.js';
+import { action as pullImage } from './pull-image.js';
+import { action as restartKubelet } from './restart-kubelet.js';
+import { action as wait } from './wait.js';
+import { action as rediagnose } from './rediagnose.js';
+
+export type ActionRegistry = Readonly<Record<string, ActionDef>>;
+
+const list: ActionDef[] = [
+  removeFinalizers,
+  forceDelete,
+  deletePod,
+  evict,
+  cordon,
+  scale,
+  clearNamespaceFinalizers,
+  restartUnit,
+  removePodContainers,
+  lazyUnmount,
+  removeImage,
+  pullImage,
+  restartKubelet,
+  wait,
+  rediagnose,
+] as unknown as ActionDef[];
+
+export const ACTIONS: ActionRegistry = Object.freeze(Object.fromEntries(list.map((a) => [a.kind, a])));
+
+export function actionByKind(kind: string, registry: ActionRegistry = ACTIONS): ActionDef | undefined {
+  return Object.hasOwn(registry, kind) ? registry[kind] : undefined;
+}
+
+export type { ActionDef, StepContext, StepOutput, Recheck } from './types.js';

@@ -1,0 +1,75 @@
+// Terminal rendering of a diagnosis: the CLI and the console chat adapter print this.
+import { formatTarget } from '../diagnosis/target.js';
+import type { Diagnosis, Finding, Severity } from '../diagnosis/types.js';
+
+const CODES = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', yellow: '\x1b[33m', blue: '\x1b[34m', magenta: '\x1b[35m', cyan: '\x1b[36m' };
+type Style = keyof typeof CODES;
+
+const SEVERITY_STYLE: Record<Severity, Style> = { critical: 'magenta', error: 'red', warning: 'yellow', info: 'blue' };
+
+export interface TextOptions {
+  color?: boolean;
+  /** Prefix each finding with its number (the console adapter's `approve <n>`). */
+  numbered?: boolean;
+}
+
+export function renderFindingText(f: Finding, options: TextOptions = {}, index?: number): string {
+  const c = (style: Style, s: string) => (options.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const lines: string[] = [];
+  const num = options.numbered && index !== undefined ? `${index + 1}. ` : '';
+  lines.push(`${num}${c(SEVERITY_STYLE[f.severity], f.severity.toUpperCase())} ${c('bold', f.title)} ${c('dim', `[${f.rule}]`)}`);
+  lines.push(`   ${f.cause}`);
+  if (f.evidence.length > 0) {
+    lines.push(`   ${c('bold', 'Evidence')}`);
+    for (const e of f.evidence) lines.push(`     ${c('dim', `${e.source}:`)}\n       > ${e.text.split('\n').join('\n       > ')}`);
+  }
+  if (f.advice.length > 0) {
+    lines.push(`   ${c('bold', 'Do now')}`);
+    for (const a of f.advice) lines.push(`     - ${a}`);
+  }
+  if (f.prevent.length > 0) {
+    lines.push(`   ${c('bold', 'Prevent')}`);
+    for (const p of f.prevent) lines.push(`     - ${p}`);
+  }
+  if (f.playbook) lines.push(`   ${c('cyan', `Playbook: ${f.playbook}`)} (needs approval)`);
+  if (f.merged.length > 0) lines.push(`   ${c('dim', `Also explains: ${f.merged.join(', ')}`)}`);
+  return lines.join('\n');
+}
+
+export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): string {
+  const c = (style: Style, s: string) => (options.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const out: string[] = [c('bold', `pod-doctor: ${formatTarget(d.target)} on cluster ${d.cluster}`)];
+  if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
+  d.findings.forEach((f, i) => out.push('', renderFindingText(f, options, i)));
+  if (d.skipped.length > 0) {
+    out.push('', c('dim', 'Checks that could not run:'));
+    for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));
+  }
+  for (const e of d.ruleErrors) out.push(c('red', `rule ${e.rule} failed: ${e.error}`));
+  return out.join('\n');
+}
+
+/** The JSON shape of `pod-doctor diagnose --json`. */
+export function diagnosisJson(d: Diagnosis): object {
+  return {
+    target: d.target,
+    cluster: d.cluster,
+    at: d.at,
+    findings: d.findings.map((f) => ({
+      rule: f.rule,
+      severity: f.severity,
+      title: f.title,
+      cause: f.cause,
+      evidence: f.evidence.map((e) => ({ source: e.source, text: e.text })),
+      advice: f.advice,
+      prevent: f.prevent,
+      playbook: f.playbook,
+      subject: f.subject,
+      causeKey: f.causeKey,
+      fingerprint: f.fingerprint,
+      merged: f.merged,
+    })),
+    skipped: d.skipped,
+    ruleErrors: d.ruleErrors,
+  };
+}

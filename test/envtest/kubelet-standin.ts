@@ -1,0 +1,586 @@
+// A kubelet stand-in for envtest: the control plane has no kubelet, so this registers Node
+// objects, keeps the ones a scenario wants alive (node status + Lease renewals), completes
+// deletions on live nodes, and writes the pod states only a kubelet produces (through the
+// status subresource) with the core/v1 events a kubelet records. Formats follow
+// ../shared/reference/kubernetes-facts.md (current kubelet wording).
+//
+// Node lifecycle facts for scenarios (harness timings: monitor 2s, grace 10s):
+// - a stopped node turns Ready=Unknown and gets the unreachable NoSchedule + NoExecute taints
+//   ~12 s after its last heartbeat; pods are evicted after their toleration (DefaultTolerationSeconds
+//   gives 300 s, so give pods `tolerationSeconds: 5` for node.kubernetes.io/unreachable) and then
+//   stay Terminating, since no kubelet confirms the deletion;
+// - keep at least one other node heartbeating: when every node is down the controller enters
+//   "master disruption mode", removes the NoExecute taints and stops evicting.
+import { createHash, randomBytes } from 'node:crypto';
+import type { ControlPlane, KubeClient, KubeObject } from './harness.js';
+import { KubeHttpError, sleep } from './harness.js';
+
+export interface StandInNodeSpec {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: Array<{ key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }>;
+  unschedulable?: boolean;
+  capacity?: { cpu?: string; memory?: string; pods?: string; 'ephemeral-storage'?: string };
+  /** Reserved for system daemons (allocatable = capacity - reserved); same keys as capacity. */
+  reserved?: { cpu?: string; memory?: string };
+}
+
+/**
+ * Wording differs by kubelet release (see kubernetes-facts.md's cheat-sheet): `current` is a
+ * v1.33-era kubelet (what production clusters show now), `v1.20` matches this control plane.
+ */
+export type KubeletStyle = 'current' | 'v1.20';
+
+interface Wording {
+  kubeletVersion: string;
+  created: (c: string) => string;
+  started: (c: string) => string;
+  pulled: (image: string) => string;
+  pullBackOffWaiting: (image: string, error: string) => string;
+  crashLoopEvent: (c: string, podRef: string) => string;
+  reporting: boolean;
+}
+
+export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
+  current: {
+    kubeletVersion: 'v1.33.1',
+    created: (c) => `Created container: ${c}`,
+    started: (c) => `Started container ${c}`,
+    pulled: (image) => `Successfully pulled image "${image}" in 1.204s (1.204s including waiting). Image size: 72225393 bytes.`,
+    pullBackOffWaiting: (image, error) => `Back-off pulling image "${image}": ErrImagePull: ${error}`,
+    crashLoopEvent: (c, podRef) => `Back-off restarting failed container ${c} in pod ${podRef}`,
+    reporting: true,
+  },
+  'v1.20': {
+    kubeletVersion: 'v1.20.2',
+    created: (c) => `Created container ${c}`,
+    started: (c) => `Started container ${c}`,
+    pulled: (image) => `Successfully pulled image "${image}" in 1.204s`,
+    pullBackOffWaiting: (image) => `Back-off pulling image "${image}"`,
+    crashLoopEvent: () => 'Back-off restarting failed container',
+    reporting: false,
+  },
+};
+
+export interface KubeletStandInOptions {
+  /** Message wording (default `current`). */
+  style?: KubeletStyle;
+  /** Heartbeat period (default 2s; the harness's node-monitor-grace-period is 10s). */
+  heartbeatMs?: number;
+  leaseDurationSeconds?: number;
+  /** Finish graceful deletions of pods on live nodes, as a kubelet does after killing containers (default true). */
+  completeDeletions?: boolean;
+}
+
+interface NodeState {
+  spec: StandInNodeSpec;
+  uid: string;
+  alive: boolean;
+  bootID: string;
+  podSeq: number;
+}
+
+type Pod = KubeObject;
+
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** metav1.MicroTime (Lease renewTime) has microseconds. */
+const microNow = () => new Date().toISOString().replace(/Z$/, '000Z');
+const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+const containerId = () => `containerd://${hex(64)}`;
+const imageDigest = (image: string) => createHash('sha256').update(image).digest('hex');
+
+/** Canonical image ref as containerd reports it in imageID/events (docker.io/library/ prefix). */
+export function fullImageRef(image: string): string {
+  const [first] = image.split('/');
+  const hasRegistry = image.includes('/') && first !== undefined && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let ref = hasRegistry ? image : image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
+  if (!/[:@][^/]*$/.test(ref.slice(ref.lastIndexOf('/')))) ref += ':latest';
+  return ref;
+}
+
+/** CrashLoopBackOff delay after `restarts` restarts: 10s doubling, capped at 5m, Go duration text. */
+export function backOffText(restarts: number): string {
+  const secs = Math.min(300, 10 * 2 ** Math.max(0, restarts - 1));
+  const m = Math.floor(secs / 60);
+  return m > 0 ? `${m}m${secs % 60}s` : `${secs}s`;
+}
+
+/** Default image pull error: a tag that does not exist (containerd, k8s ≥ 1.28 wording). */
+export function notFoundPullError(image: string): string {
+  const ref = fullImageRef(image);
+  return `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+}
+
+export class KubeletStandIn {
+  private readonly nodes = new Map<string, NodeState>();
+  private readonly heartbeatMs: number;
+  private readonly leaseDurationSeconds: number;
+  private readonly wording: Wording;
+  private readonly completeDeletions: boolean;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private readonly deletionSent = new Set<string>();
+  private eventSeq = 0;
+  /** Errors from the background heartbeat (tests can assert it stays empty). */
+  readonly errors: string[] = [];
+
+  constructor(
+    private readonly client: KubeClient,
+    opts: KubeletStandInOptions = {},
+  ) {
+    this.heartbeatMs = opts.heartbeatMs ?? 2000;
+    this.leaseDurationSeconds = opts.leaseDurationSeconds ?? 40;
+    this.wording = KUBELET_WORDING[opts.style ?? 'current'];
+    this.completeDeletions = opts.completeDeletions ?? true;
+  }
+
+  /** A stand-in using the admin client, stopped by `cp.stop()`. */
+  static for(cp: ControlPlane, opts: KubeletStandInOptions = {}): KubeletStandIn {
+    const k = new KubeletStandIn(cp.client, opts);
+    cp.onStop(() => k.stop());
+    return k;
+  }
+
+  // ------------------------------------------------------------ nodes
+
+  /**
+   * Creates the Node (as kubelet registration does), posts Ready status, creates its Lease and
+   * keeps it alive. Waits until the node lifecycle controller has removed the
+   * `node.kubernetes.io/not-ready` taint that admission put on the new node.
+   */
+  async registerNode(spec: StandInNodeSpec, { waitReady = true }: { waitReady?: boolean } = {}): Promise<KubeObject> {
+    const labels = {
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': spec.name,
+      'kubernetes.io/os': 'linux',
+      ...spec.labels,
+    };
+    const created = await this.client.create('/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: spec.name, labels, annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
+      spec: { ...(spec.taints ? { taints: spec.taints } : {}), ...(spec.unschedulable ? { unschedulable: true } : {}) },
+    });
+    const state: NodeState = { spec, uid: created.metadata!.uid, alive: true, bootID: cryptoUuid(), podSeq: 0 };
+    this.nodes.set(spec.name, state);
+    await this.postNodeStatus(state, true);
+    await this.renewLease(state);
+    this.ensureTimer();
+    if (!waitReady) return this.client.get(`/api/v1/nodes/${spec.name}`);
+    return this.client.waitFor(
+      `node ${spec.name} Ready without the not-ready taint`,
+      () => this.client.get(`/api/v1/nodes/${spec.name}`),
+      (n) => !(n.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/not-ready'),
+      { timeoutMs: 30_000 },
+    );
+  }
+
+  /** Stops status updates and Lease renewals: the node lifecycle controller will mark it Unknown. */
+  stopHeartbeat(name: string): void {
+    this.node(name).alive = false;
+  }
+
+  /** Resumes heartbeats (the controller marks the node Ready again and removes the taints). */
+  async resumeHeartbeat(name: string): Promise<void> {
+    const state = this.node(name);
+    state.alive = true;
+    await this.postNodeStatus(state, true);
+    await this.renewLease(state);
+  }
+
+  isAlive(name: string): boolean {
+    return this.node(name).alive;
+  }
+
+  /** Stops all background work (does not delete anything). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const n of this.nodes.values()) n.alive = false;
+  }
+
+  private node(name: string): NodeState {
+    const n = this.nodes.get(name);
+    if (!n) throw new Error(`node ${name} is not managed by this kubelet stand-in`);
+    return n;
+  }
+
+  private ensureTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.heartbeatMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      for (const state of this.nodes.values()) {
+        if (!state.alive) continue;
+        try {
+          await this.renewLease(state);
+          await this.postNodeStatus(state, false);
+          if (this.completeDeletions) await this.finishDeletions(state);
+        } catch (err) {
+          if (this.errors.length < 50) this.errors.push(`${state.spec.name}: ${String(err)}`);
+        }
+      }
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private capacity(spec: StandInNodeSpec): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+    const capacity = {
+      cpu: spec.capacity?.cpu ?? '4',
+      'ephemeral-storage': spec.capacity?.['ephemeral-storage'] ?? '102687672Ki',
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: spec.capacity?.memory ?? '16392660Ki',
+      pods: spec.capacity?.pods ?? '110',
+    };
+    const allocatable = { ...capacity };
+    if (spec.reserved?.cpu) allocatable.cpu = `${Math.max(0, cpuMillis(capacity.cpu) - cpuMillis(spec.reserved.cpu))}m`;
+    if (spec.reserved?.memory) allocatable.memory = `${Math.max(0, memKi(capacity.memory) - memKi(spec.reserved.memory))}Ki`;
+    return { capacity, allocatable };
+  }
+
+  private async postNodeStatus(state: NodeState, transition: boolean): Promise<void> {
+    const t = now();
+    const existing = transition ? null : await this.client.get(`/api/v1/nodes/${state.spec.name}`);
+    // Keep lastTransitionTime unless the status flips (e.g. back from Unknown).
+    const prev = new Map<string, any>((existing?.status?.conditions ?? []).map((c: any) => [c.type, c]));
+    const cond = (type: string, status: string, reason: string, message: string) => {
+      const p = prev.get(type);
+      return { type, status, reason, message, lastHeartbeatTime: t, lastTransitionTime: p && p.status === status ? p.lastTransitionTime : t };
+    };
+    const { capacity, allocatable } = this.capacity(state.spec);
+    await this.client.patch(
+      `/api/v1/nodes/${state.spec.name}/status`,
+      {
+        status: {
+          capacity,
+          allocatable,
+          conditions: [
+            cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+            cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+            cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+            cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+          ],
+          // Loopback: nothing (e.g. `kubectl logs` through the API server) may dial out of this machine.
+          addresses: [
+            { type: 'InternalIP', address: '127.0.0.1' },
+            { type: 'Hostname', address: state.spec.name },
+          ],
+          daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+          nodeInfo: {
+            machineID: hex(32),
+            systemUUID: state.uid,
+            bootID: state.bootID,
+            kernelVersion: '6.1.0-21-cloud-amd64',
+            osImage: 'Debian GNU/Linux 12 (bookworm)',
+            containerRuntimeVersion: 'containerd://1.6.20',
+            kubeletVersion: this.wording.kubeletVersion,
+            kubeProxyVersion: this.wording.kubeletVersion,
+            operatingSystem: 'linux',
+            architecture: 'amd64',
+          },
+        },
+      },
+      'merge',
+    );
+  }
+
+  private async renewLease(state: NodeState): Promise<void> {
+    const name = state.spec.name;
+    const leasePath = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`;
+    const spec = { holderIdentity: name, leaseDurationSeconds: this.leaseDurationSeconds, renewTime: microNow() };
+    const res = await this.client.request('PATCH', leasePath, { body: { spec }, contentType: 'application/merge-patch+json' });
+    if (res.status === 404) {
+      await this.client.create('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: state.uid }] },
+        spec,
+      });
+    } else if (res.status >= 300) {
+      throw new KubeHttpError('PATCH', leasePath, res.status, res.body);
+    }
+  }
+
+  /** A kubelet confirms graceful deletion (grace 0 + UID precondition) once containers are gone. */
+  private async finishDeletions(state: NodeState): Promise<void> {
+    const pods = await this.client.list('/api/v1/pods', { fieldSelector: `spec.nodeName=${state.spec.name}` });
+    for (const p of pods.items) {
+      const uid = p.metadata?.uid as string;
+      if (!p.metadata?.deletionTimestamp || this.deletionSent.has(uid)) continue;
+      this.deletionSent.add(uid);
+      const res = await this.client.request('DELETE', podPath(p.metadata.namespace, p.metadata.name), {
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } },
+      });
+      if (res.status >= 300 && res.status !== 404 && res.status !== 409) throw new KubeHttpError('DELETE', p.metadata.name, res.status, res.body);
+    }
+  }
+
+  // ------------------------------------------------------------ pods
+
+  /** Containers started and ready: phase Running, Ready=True; Pulling/Pulled/Created/Started events. */
+  async podRunning(namespace: string, name: string, { ready = true }: { ready?: boolean } = {}): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const started = now();
+    const containers: any[] = pod.spec.containers;
+    const statuses = containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      imageID: `${fullImageRef(c.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(c.image)}`,
+      containerID: containerId(),
+      ready,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: started } },
+      lastState: {},
+    }));
+    const names = containers.map((c) => c.name);
+    const result = await this.writeStatus(pod, {
+      phase: 'Running',
+      conditions: this.conditions(pod, ready ? [] : names),
+      containerStatuses: statuses,
+    });
+    for (const c of containers) {
+      const fieldPath = `spec.containers{${c.name}}`;
+      await this.event(pod, { reason: 'Pulling', message: `Pulling image "${c.image}"`, fieldPath });
+      await this.event(pod, { reason: 'Pulled', message: this.wording.pulled(c.image), fieldPath });
+      await this.event(pod, { reason: 'Created', message: this.wording.created(c.name), fieldPath });
+      await this.event(pod, { reason: 'Started', message: this.wording.started(c.name), fieldPath });
+    }
+    return result;
+  }
+
+  /**
+   * Image pull failing and backed off: phase Pending, waiting ImagePullBackOff with the
+   * kubelet's message (`Back-off pulling image "<img>": ErrImagePull: <error>` since v1.32,
+   * `Back-off pulling image "<img>"` before), and the event sequence
+   * Pulling → Failed → Failed(ErrImagePull) → BackOff → Failed(ImagePullBackOff).
+   */
+  async podImagePullBackOff(
+    namespace: string,
+    name: string,
+    opts: { container?: string; error?: string; count?: number } = {},
+  ): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container);
+    const error = opts.error ?? notFoundPullError(c.image);
+    const count = opts.count ?? 4;
+    const waitingMessage = this.wording.pullBackOffWaiting(c.image, error);
+    const result = await this.writeStatus(pod, {
+      phase: 'Pending',
+      conditions: this.conditions(pod, [c.name]),
+      containerStatuses: this.otherStatuses(pod, c.name, {
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: { waiting: { reason: 'ImagePullBackOff', message: waitingMessage } },
+        lastState: {},
+      }),
+    });
+    const fieldPath = `spec.containers{${c.name}}`;
+    await this.event(pod, { reason: 'Pulling', message: `Pulling image "${c.image}"`, fieldPath, count });
+    await this.event(pod, { reason: 'Failed', type: 'Warning', message: `Failed to pull image "${c.image}": ${error}`, fieldPath, count });
+    await this.event(pod, { reason: 'Failed', type: 'Warning', message: 'Error: ErrImagePull', fieldPath, count });
+    await this.event(pod, { reason: 'BackOff', message: `Back-off pulling image "${c.image}"`, fieldPath, count: count * 2 });
+    await this.event(pod, { reason: 'Failed', type: 'Warning', message: 'Error: ImagePullBackOff', fieldPath, count: count * 2 });
+    return result;
+  }
+
+  /**
+   * Crash loop after OOM kills: phase Running, waiting CrashLoopBackOff
+   * (`back-off 5m0s restarting failed container=<c> pod=<pod>_<ns>(<uid>)`), lastState
+   * terminated OOMKilled exit 137, restartCount, and the BackOff event.
+   */
+  async podCrashLoopOOMKilled(
+    namespace: string,
+    name: string,
+    opts: { container?: string; restartCount?: number; exitCode?: number; reason?: string } = {},
+  ): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container);
+    const restarts = opts.restartCount ?? 5;
+    const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+    const finished = new Date(Date.now() - 5_000);
+    const startedAt = new Date(finished.getTime() - 20_000);
+    const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const cid = containerId();
+    const result = await this.writeStatus(pod, {
+      phase: 'Running',
+      conditions: this.conditions(pod, [c.name]),
+      containerStatuses: this.otherStatuses(pod, c.name, {
+        name: c.name,
+        image: c.image,
+        imageID: `${fullImageRef(c.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(c.image)}`,
+        containerID: cid,
+        ready: false,
+        started: false,
+        restartCount: restarts,
+        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backOffText(restarts)} restarting failed container=${c.name} pod=${podRef}` } },
+        lastState: {
+          terminated: {
+            exitCode: opts.exitCode ?? 137,
+            reason: opts.reason ?? 'OOMKilled',
+            startedAt: iso(startedAt),
+            finishedAt: iso(finished),
+            containerID: cid,
+          },
+        },
+      }),
+    });
+    const fieldPath = `spec.containers{${c.name}}`;
+    await this.event(pod, { reason: 'Pulled', message: `Container image "${c.image}" already present on machine`, fieldPath, count: restarts + 1 });
+    await this.event(pod, { reason: 'Created', message: this.wording.created(c.name), fieldPath, count: restarts + 1 });
+    await this.event(pod, { reason: 'Started', message: this.wording.started(c.name), fieldPath, count: restarts + 1 });
+    await this.event(pod, { reason: 'BackOff', type: 'Warning', message: this.wording.crashLoopEvent(c.name, podRef), fieldPath, count: restarts * 3 });
+    return result;
+  }
+
+  /** Any other container state: writes the given container status fields over a default. */
+  async podContainerStatus(namespace: string, name: string, container: string, status: Record<string, unknown>, phase = 'Pending'): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, container);
+    return this.writeStatus(pod, {
+      phase,
+      conditions: this.conditions(pod, [c.name]),
+      containerStatuses: this.otherStatuses(pod, c.name, { name: c.name, image: c.image, imageID: '', ready: false, started: false, restartCount: 0, state: {}, lastState: {}, ...status }),
+    });
+  }
+
+  /**
+   * A core/v1 Event as the kubelet records it: source kubelet/<node>, name `<pod>.<hex>`,
+   * aggregated repeats as `count` with first/last timestamps.
+   */
+  async event(
+    pod: Pod,
+    e: { reason: string; message: string; type?: 'Normal' | 'Warning'; fieldPath?: string; count?: number; firstSeenSecondsAgo?: number },
+  ): Promise<KubeObject> {
+    const node = pod.spec?.nodeName as string;
+    const count = e.count ?? 1;
+    const last = new Date();
+    const first = new Date(last.getTime() - (e.firstSeenSecondsAgo ?? (count > 1 ? 30 * (count - 1) : 0)) * 1000);
+    const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const nano = BigInt(Date.now()) * 1_000_000n + BigInt(this.eventSeq++ % 1_000_000);
+    return this.client.create(`/api/v1/namespaces/${pod.metadata.namespace}/events`, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${pod.metadata.name}.${nano.toString(16)}`, namespace: pod.metadata.namespace },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name,
+        uid: pod.metadata.uid,
+        resourceVersion: pod.metadata.resourceVersion,
+        ...(e.fieldPath ? { fieldPath: e.fieldPath } : {}),
+      },
+      reason: e.reason,
+      message: e.message,
+      type: e.type ?? 'Normal',
+      source: { component: 'kubelet', host: node },
+      firstTimestamp: iso(first),
+      lastTimestamp: iso(last),
+      count,
+      ...(this.wording.reporting ? { reportingComponent: 'kubelet', reportingInstance: node } : {}),
+    });
+  }
+
+  private async boundPod(namespace: string, name: string): Promise<Pod> {
+    const pod = await this.client.waitFor(
+      `pod ${namespace}/${name} bound to a node`,
+      () => this.client.get(podPath(namespace, name)),
+      (p) => Boolean(p.spec?.nodeName),
+      { timeoutMs: 30_000 },
+    );
+    const node = pod.spec.nodeName as string;
+    if (!this.nodes.has(node)) throw new Error(`pod ${namespace}/${name} is on node ${node}, which this kubelet stand-in does not run`);
+    if (!this.nodes.get(node)!.alive) throw new Error(`node ${node} is not heartbeating: its kubelet cannot write pod status`);
+    return pod;
+  }
+
+  private container(pod: Pod, name?: string): { name: string; image: string } {
+    const cs: Array<{ name: string; image: string }> = pod.spec.containers;
+    const c = name ? cs.find((x) => x.name === name) : cs[0];
+    if (!c) throw new Error(`pod ${pod.metadata.name} has no container ${name ?? '(any)'}`);
+    return c;
+  }
+
+  /** Statuses for every container: the given one, the others running and ready. */
+  private otherStatuses(pod: Pod, name: string, status: Record<string, unknown>): Array<Record<string, unknown>> {
+    const existing = new Map<string, any>((pod.status?.containerStatuses ?? []).map((s: any) => [s.name, s]));
+    return (pod.spec.containers as Array<{ name: string; image: string }>).map((c) => {
+      if (c.name === name) return status;
+      return (
+        existing.get(c.name) ?? {
+          name: c.name,
+          image: c.image,
+          imageID: `${fullImageRef(c.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(c.image)}`,
+          containerID: containerId(),
+          ready: true,
+          started: true,
+          restartCount: 0,
+          state: { running: { startedAt: now() } },
+          lastState: {},
+        }
+      );
+    });
+  }
+
+  /** Initialized/Ready/ContainersReady/PodScheduled as the kubelet status manager writes them. */
+  private conditions(pod: Pod, unready: string[]): any[] {
+    const t = now();
+    const scheduled = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled') ?? { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: t };
+    const readyCond = (type: string) =>
+      unready.length === 0
+        ? { type, status: 'True', lastProbeTime: null, lastTransitionTime: t }
+        : { type, status: 'False', lastProbeTime: null, lastTransitionTime: t, reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+    return [{ type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: t }, readyCond('Ready'), readyCond('ContainersReady'), scheduled];
+  }
+
+  private async writeStatus(pod: Pod, status: Record<string, unknown>): Promise<Pod> {
+    const state = this.nodes.get(pod.spec.nodeName)!;
+    const podIP = pod.status?.podIP ?? `10.244.${[...this.nodes.keys()].indexOf(pod.spec.nodeName) + 1}.${++state.podSeq + 1}`;
+    return this.client.patch(
+      `${podPath(pod.metadata.namespace, pod.metadata.name)}/status`,
+      {
+        status: {
+          hostIP: '127.0.0.1',
+          podIP,
+          podIPs: [{ ip: podIP }],
+          startTime: pod.status?.startTime ?? now(),
+          ...status,
+        },
+      },
+      'merge',
+    );
+  }
+}
+
+export function podPath(namespace: string, name: string): string {
+  return `/api/v1/namespaces/${namespace}/pods/${name}`;
+}
+
+function cryptoUuid(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function cpuMillis(q: string): number {
+  return q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000;
+}
+
+function memKi(q: string): number {
+  const m = /^(\d+)(Ki|Mi|Gi)?$/.exec(q);
+  if (!m) throw new Error(`unsupported memory quantity ${q}`);
+  const n = Number(m[1]);
+  return m[2] === 'Gi' ? n * 1024 * 1024 : m[2] === 'Mi' ? n * 1024 : m[2] === 'Ki' ? n : Math.floor(n / 1024);
+}

@@ -1,0 +1,96 @@
+// Shared pieces of the job tests: a Redis key prefix per test (so parallel files never
+// collide), cleanup, a silent logger, and a FactSource whose calls can fail or stall on cue.
+import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import type { FactSource } from '../../src/collect/source.js';
+import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
+import { redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function testPrefix(name: string): string {
+  return `pdt-${name}-${randomBytes(4).toString('hex')}`;
+}
+
+export function connect(url = REDIS_URL, role: 'worker' | 'producer' = 'worker'): RedisClient {
+  return redisFromUrl(url, {}, { role });
+}
+
+/** Delete every key under `prefix` (our keys and BullMQ's). */
+export async function cleanup(redis: RedisClient, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length > 0) await redis.del(...found);
+  } while (cursor !== '0');
+}
+
+export const silent: Logger = pino({ level: 'silent' });
+
+export type Call = keyof Omit<FactSource, 'description'>;
+
+/**
+ * Pods, nodes, namespaces and events from memory: just what the job tests need, kept apart
+ * from the simulated API so these tests only depend on the job system.
+ */
+export function memorySource(objects: KubeObject[]): FactSource {
+  const find = (kind: string, ns: string | undefined, name: string) =>
+    objects.find((o) => o.kind === kind && o.metadata?.name === name && (ns === undefined || o.metadata?.namespace === ns)) ?? null;
+  const events = (kind: string, name: string) => objects.filter((o) => o.kind === 'Event' && (o as unknown as Event).involvedObject.kind === kind && (o as unknown as Event).involvedObject.name === name) as unknown as Event[];
+  return {
+    description: 'memory',
+    getPod: async (ns, name) => find('Pod', ns, name) as Pod | null,
+    listPodEvents: async (_ns, name) => events('Pod', name),
+    getNode: async (name) => find('Node', undefined, name) as Node | null,
+    listNodeEvents: async (name) => events('Node', name),
+    listNodes: async () => objects.filter((o) => o.kind === 'Node') as Node[],
+    listPods: async (q) => (objects.filter((o) => o.kind === 'Pod') as Pod[]).filter((p) => (!q.namespace || p.metadata?.namespace === q.namespace) && (!q.nodeName || p.spec?.nodeName === q.nodeName)),
+    getNamespace: async (name) => find('Namespace', undefined, name) as never,
+    getOwner: async (ns, kind, name) => find(kind, ns, name),
+    listOwnerEvents: async (_ns, kind, name) => events(kind, name),
+    configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,
+    secretExists: async (ns, name) => find('Secret', ns, name) !== null,
+    getPvc: async (ns, name) => find('PersistentVolumeClaim', ns, name) as never,
+    getLease: async () => null,
+    listWorkloadEndpoints: async () => null,
+    podLog: async () => null,
+    listNamespaceContents: async () => [],
+  };
+}
+
+/**
+ * Objects served as a FactSource, with hooks: `before(call, args)` may throw (simulated API
+ * errors) or wait (a slow API); every call is counted.
+ */
+export function scriptedSource(objects: KubeObject[], before?: (call: Call, args: unknown[]) => Promise<void> | void): FactSource & { calls: Call[] } {
+  const inner = memorySource(objects);
+  const calls: Call[] = [];
+  const wrap =
+    <K extends Call>(name: K) =>
+    async (...args: unknown[]) => {
+      calls.push(name);
+      await before?.(name, args);
+      return (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args);
+    };
+  const names: Call[] = [
+    'getPod', 'listPodEvents', 'getNode', 'listNodeEvents', 'listNodes', 'listPods', 'getNamespace', 'getOwner',
+    'listOwnerEvents', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
+  ];
+  const source = { description: inner.description, calls } as Record<string, unknown>;
+  for (const n of names) source[n] = wrap(n);
+  return source as unknown as FactSource & { calls: Call[] };
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Poll `check` until it returns a truthy value. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
