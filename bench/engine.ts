@@ -39,13 +39,18 @@ function variedSnapshot(i: number): Snapshot {
 
 function engineThroughput(): number {
   const snapshots = Array.from({ length: PODS }, (_, i) => variedSnapshot(i));
-  for (const s of snapshots.slice(0, 500)) diagnose(s, { rules: RULES }); // warm up
-  const start = process.hrtime.bigint();
+  // One full pass warms the JIT; then the median of five timed passes (the machine is shared).
   let findings = 0;
   for (const s of snapshots) findings += diagnose(s, { rules: RULES }).findings.length;
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (findings === 0) throw new Error('bench produced no findings: rules are not running');
-  return Math.round(PODS / seconds);
+  const rates: number[] = [];
+  for (let pass = 0; pass < 5; pass++) {
+    const start = process.hrtime.bigint();
+    for (const s of snapshots) diagnose(s, { rules: RULES });
+    rates.push(PODS / (Number(process.hrtime.bigint() - start) / 1e9));
+  }
+  rates.sort((a, b) => a - b);
+  return Math.round(rates[2]!);
 }
 
 /** 5,000 pods on 200 nodes; every 25th pod is broken in some way. */

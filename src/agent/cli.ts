@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { log } from '../log.js';
 import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
+import { createActionHandler, createHostExec } from './actions/index.js';
 import { paramsFromQuery, probeQuerySchema, startAgent } from './server.js';
 
 export interface CliIo {
@@ -26,6 +27,7 @@ probes: ${PROBE_NAMES.join(', ')}
 
 const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --token-file FILE [--proc-root /proc] [--host-root /]
        [--node-name NAME] [--tls-cert FILE --tls-key FILE] [--docker-socket PATH]... [--log-file PATH]...
+       [--actions]   (also serve the allow-listed node actions, POST /v1/actions/<name>)
        pod-doctor agent probe <name> ... (run one probe here; see \`pod-doctor agent probe --help\`)
 `;
 
@@ -128,6 +130,7 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
         'node-name': { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
+        actions: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -164,6 +167,11 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
   }
   const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
   const env = probeEnvFrom(values);
+  const nodeName = values['node-name'] ?? process.env.NODE_NAME ?? hostname();
+  // Actions change the node (restart a unit, unmount): only when the operator turns them on.
+  const actions = values.actions
+    ? createActionHandler({ exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets }), probeEnv: env, nodeName, log: log.child({ role: 'agent', node: nodeName }) })
+    : undefined;
   let agent;
   try {
     agent = await startAgent({
@@ -173,8 +181,9 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
       tls,
       procRoot: env.procRoot,
       hostRoot: env.hostRoot,
-      nodeName: values['node-name'] ?? process.env.NODE_NAME ?? hostname(),
+      nodeName,
       probeEnv: env,
+      actions,
     });
   } catch (err) {
     io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -159,6 +159,39 @@ describe('agent API: probes', () => {
   });
 });
 
+describe('agent API: actions', () => {
+  it('without an action handler: 404, and still behind the token', async () => {
+    expect((await call(agent, 'POST', '/v1/actions/restart-unit', { body: '{}' })).status).toBe(404);
+    expect((await call(agent, 'POST', '/v1/actions/restart-unit', { token: null, body: '{}' })).status).toBe(401);
+    expect((await call(agent, 'GET', '/v1/actions/restart-unit')).status).toBe(405);
+  });
+  it('with one: the body and the name reach it, its status and body come back', async () => {
+    const seen: [string, string][] = [];
+    const withActions = await startAgent({
+      port: 0,
+      host: '127.0.0.1',
+      token: TOKEN,
+      procRoot: join(FIXTURES, '001', 'proc'),
+      hostRoot: join(FIXTURES, '001', 'host'),
+      nodeName: 'n1',
+      logger,
+      actions: async (name, body) => {
+        seen.push([name, body]);
+        return { status: 403, body: { error: 'not allowed' } };
+      },
+    });
+    try {
+      const res = await call(withActions, 'POST', '/v1/actions/restart-unit', { body: '{"unit":"ntpd.service"}' });
+      expect(res.status).toBe(403);
+      expect(res.json()).toEqual({ error: 'not allowed' });
+      expect(seen).toEqual([['restart-unit', '{"unit":"ntpd.service"}']]);
+      expect((await call(withActions, 'POST', '/v1/actions/restart-unit', { body: 'x'.repeat(64 * 1024) })).status).toBe(413);
+    } finally {
+      await withActions.close();
+    }
+  });
+});
+
 describe('agent API: bounds', () => {
   it('bounds the response: the largest probe result gives way to a failure note', async () => {
     const small = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot: join(FIXTURES, '001', 'proc'), hostRoot: join(FIXTURES, '001', 'host'), nodeName: 'n1', maxResponseBytes: 3000, probeEnv: { dockerSockets: [docker.socket], containerdSockets: [] }, logger });

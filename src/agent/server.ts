@@ -32,6 +32,11 @@ export interface AgentOptions {
   /** Probe requests served at once; more get 429 (default 4). */
   maxConcurrent?: number;
   logger?: Logger;
+  /**
+   * Allow-listed node actions (`POST /v1/actions/<name>`, src/agent/actions): the handler
+   * validates and serialises them itself. Absent: the agent only reads (404 on actions).
+   */
+  actions?: (name: string, rawBody: string, log: Logger) => Promise<{ status: number; body: Record<string, unknown> }>;
 }
 
 export interface RunningAgent {
@@ -182,7 +187,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     res.end(body);
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, reqLog: Logger): Promise<number> => {
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
       send(res, 200, JSON.stringify({ ok: true, node: options.nodeName }));
@@ -192,6 +197,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (!tokenMatches(req.headers.authorization, expected)) {
       res.setHeader('www-authenticate', 'Bearer');
       throw new HttpError(401, 'missing or wrong bearer token');
+    }
+    const action = /^\/v1\/actions\/([a-z-]{1,40})$/.exec(url.pathname);
+    if (action) {
+      if (req.method !== 'POST') throw new HttpError(405, 'method not allowed');
+      if (!options.actions) throw new HttpError(404, 'actions are not enabled on this agent');
+      const out = await options.actions(action[1]!, await readBody(req, maxBody), reqLog);
+      send(res, out.status, JSON.stringify(out.body));
+      return out.status;
     }
     const one = /^\/v1\/probes\/([a-z-]{1,32})$/.exec(url.pathname);
     if (url.pathname !== '/v1/probes' && !one) throw new HttpError(404, 'not found');
@@ -237,7 +250,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://agent');
     const reqLog = log.child({ requestId, method: req.method, path: url.pathname });
-    route(req, res, url)
+    route(req, res, url, reqLog)
       .then((status) => reqLog.info({ status, ms: Math.round(performance.now() - started) }, 'agent request'))
       .catch((err: unknown) => {
         const status = err instanceof HttpError ? err.status : 500;

@@ -6,6 +6,7 @@ import { diagnoseCommand, type CliIo } from './diagnose.js';
 import { simCommand } from './sim.js';
 import { demoCommand } from './demo.js';
 import { workerCommand } from './worker.js';
+import { agentMain } from '../agent/cli.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 
@@ -13,6 +14,7 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
   diagnose: { run: diagnoseCommand, summary: 'diagnose a pod, node or namespace (or saved YAML with --from)' },
   sim: { run: simCommand, summary: 'serve saved objects as a simulated Kubernetes API on loopback' },
   demo: { run: demoCommand, summary: 'simulated cluster with the seed incidents and console chat' },
+  agent: { run: (argv) => agentMain(argv), summary: 'node agent: serve authenticated probes (DaemonSet), or `agent probe <name>` once' },
   worker: { run: workerCommand, summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)' },
 };
 

@@ -2,7 +2,7 @@
 // the workload a human scales, and the strict name patterns step parameters are checked against.
 import * as k8s from '@kubernetes/client-node';
 import { z } from 'zod';
-import type { KubeSource } from '../collect/kube-source.js';
+import type { FactSource } from '../collect/source.js';
 import type { Pod } from '../diagnosis/types.js';
 
 export const namespaceName = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name').max(63);
@@ -47,7 +47,7 @@ export interface WorkloadRef {
 }
 
 /** The scalable workload of a pod: its StatefulSet, or its ReplicaSet's Deployment (else the ReplicaSet). */
-export async function workloadOf(kube: KubeSource, pod: Pod): Promise<WorkloadRef | undefined> {
+export async function workloadOf(kube: Pick<FactSource, 'getOwner'>, pod: Pod): Promise<WorkloadRef | undefined> {
   const ns = pod.metadata?.namespace ?? '';
   const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller) ?? pod.metadata?.ownerReferences?.[0];
   if (!owner) return undefined;

@@ -100,7 +100,7 @@ export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions 
 
 // --- content negotiation ---
 
-export type Representation = 'object' | 'metadata';
+export type Representation = { as: 'object' } | { as: 'metadata' } | { as: 'table'; version: 'v1' | 'v1beta1' };
 
 interface MediaRange {
   type: string;
@@ -126,20 +126,22 @@ function parseAccept(accept: string): MediaRange[] {
 }
 
 /**
- * Picks the response representation from Accept: plain JSON, or PartialObjectMetadata(List)
- * for `application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`. Other `as=`
- * conversions (Table) are skipped so kubectl falls back to its next choice; nothing
- * acceptable is 406 like the real server.
+ * Picks the response representation from Accept: plain JSON, PartialObjectMetadata(List)
+ * (`application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`) or a Table for
+ * gets and lists (watches skip Table, so kubectl falls back to plain objects). Nothing
+ * acceptable is 406, as on the real server.
  */
-export function negotiate(accept: string | undefined, list: boolean): Representation {
-  if (!accept) return 'object';
+export function negotiate(accept: string | undefined, mode: 'get' | 'list' | 'watch'): Representation {
+  if (!accept) return { as: 'object' };
   for (const r of parseAccept(accept)) {
     const jsonish = r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*';
     if (!jsonish) continue;
     const as = r.params.as;
-    if (as === undefined) return 'object';
-    const metaGroup = r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1');
-    if (metaGroup && as === (list ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) return 'metadata';
+    if (as === undefined) return { as: 'object' };
+    const version = r.params.v;
+    if (r.params.g !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) continue;
+    if (as === (mode === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) return { as: 'metadata' };
+    if (as === 'Table' && mode !== 'watch') return { as: 'table', version };
   }
   throw errors.notAcceptable();
 }
@@ -164,9 +166,16 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Decodes a JSON (or YAML) request body; empty → undefined. */
+/**
+ * Decodes a JSON (or YAML) request body; empty → undefined. Protobuf bodies (kubectl's
+ * `create namespace`/`create configmap` generators send them) are not simulated: 415.
+ */
 export function decodeBody(raw: string, contentType: string | undefined): unknown {
   if (!raw.trim()) return undefined;
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (type && type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
+    throw errors.unsupportedMediaType(['application/json', 'application/yaml']);
+  }
   try {
     if (contentType?.includes('yaml')) return parseYaml(raw) as unknown;
     return JSON.parse(raw) as unknown;

@@ -242,9 +242,30 @@ describe('metadata-only reads', () => {
   });
 
   it('answers 406 when nothing acceptable is offered', async () => {
-    const res = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/secrets/db-password', { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
+    const res = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/secrets/db-password', { accept: 'application/vnd.kubernetes.protobuf' });
     expect(res.status).toBe(406);
     expect(res.json).toMatchObject({ reason: 'NotAcceptable' });
+  });
+});
+
+describe('server-side printing', () => {
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+  it('answers kubectl get with a Table of the pod columns', async () => {
+    const res = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb', { accept });
+    const table = res.json as { kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[]; object: KubeObject }[] };
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((col) => col.name).slice(0, 5)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+    expect(table.rows.map((r) => r.cells.slice(0, 4))).toEqual([
+      ['web-1', '0/1', 'Running', 0],
+      ['web-2', '0/1', 'Running', 0],
+    ]);
+    expect(table.rows[0]?.object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'web-1' } });
+  });
+
+  it('marks unschedulable nodes', async () => {
+    const res = await rawRequest(sim, 'GET', '/api/v1/nodes/node-1', { accept });
+    expect((res.json as { rows: { cells: unknown[] }[] }).rows[0]?.cells.slice(0, 3)).toEqual(['node-1', 'Unknown,SchedulingDisabled', '<none>']);
   });
 });
 

@@ -22,7 +22,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-const create = (body: KubeObject) => c.core.createNamespacedPod({ namespace: 'shop', body });
+const create = (body: k8s.V1Pod) => c.core.createNamespacedPod({ namespace: 'shop', body });
 const read = (name: string) => c.core.readNamespacedPod({ name, namespace: 'shop' });
 const gone = async (name: string) => (await read(name).catch((e: k8s.ApiException<unknown>) => e.code)) === 404;
 

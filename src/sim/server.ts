@@ -32,6 +32,7 @@ import { getScale, patchScale, updateScale } from './scale.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import { ApiError, errors } from './status.js';
 import { ObjectStore } from './store.js';
+import { toTable } from './tables.js';
 import { serveWatch } from './watch.js';
 
 export interface SimOptions {
@@ -290,15 +291,17 @@ async function dispatch(
       if (method === 'DELETE') {
         const options = deleteOptions(await body(req), q);
         const items = registry.deleteCollection(def, selection(q, ns), options);
-        return sendJson(res, 200, listBody(def, version, { items, resourceVersion: registry.store.resourceVersion }, 'object'));
+        return sendJson(res, 200, listBody(ctx, def, version, { items, resourceVersion: registry.store.resourceVersion }, { as: 'object' }));
       }
       throw errors.methodNotAllowed();
     }
     switch (method) {
       case 'GET': {
         if (mode === 'finalize') throw errors.methodNotAllowed();
+        const repr = negotiate(accept, 'get');
         const obj = registry.get(def, ns, name);
-        return sendJson(res, 200, negotiate(accept, false) === 'metadata' ? partialMetadata(obj) : present(def, version, obj));
+        if (repr.as === 'table') return sendJson(res, 200, toTable(def, [obj], ctx.now(), { resourceVersion: obj.metadata?.resourceVersion ?? '' }, repr.version));
+        return sendJson(res, 200, repr.as === 'metadata' ? partialMetadata(obj) : present(def, version, obj));
       }
       case 'PUT': {
         const { object, created } = registry.update(def, ns, name, await body(req), mode, { dryRun: isDryRun(q) });
@@ -373,7 +376,7 @@ function selection(q: URLSearchParams, namespace: string | undefined): { namespa
 }
 
 function list(ctx: HandlerContext, res: ServerResponse, q: URLSearchParams, def: ResourceDef, rp: ResourcePath, accept: string | undefined): void {
-  const repr = negotiate(accept, true);
+  const repr = negotiate(accept, 'list');
   const limit = intParam(q, 'limit');
   const cont = q.get('continue');
   const result = ctx.registry.list(def, {
@@ -381,17 +384,18 @@ function list(ctx: HandlerContext, res: ServerResponse, q: URLSearchParams, def:
     ...(limit !== undefined ? { limit } : {}),
     ...(cont ? { continueToken: cont } : {}),
   });
-  sendJson(res, 200, listBody(def, rp.version, result, repr));
+  sendJson(res, 200, listBody(ctx, def, rp.version, result, repr));
 }
 
-/** A <Kind>List (items without apiVersion/kind, as typed lists encode) or a PartialObjectMetadataList. */
-function listBody(def: ResourceDef, version: string, r: ListResult, repr: Representation): unknown {
+/** A <Kind>List (items without apiVersion/kind, as typed lists encode), a PartialObjectMetadataList or a Table. */
+function listBody(ctx: HandlerContext, def: ResourceDef, version: string, r: ListResult, repr: Representation): unknown {
   const metadata = {
     resourceVersion: r.resourceVersion,
     ...(r.continueToken ? { continue: r.continueToken } : {}),
     ...(r.remainingItemCount !== undefined ? { remainingItemCount: r.remainingItemCount } : {}),
   };
-  if (repr === 'metadata') return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: r.items.map(partialMetadata) };
+  if (repr.as === 'metadata') return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: r.items.map(partialMetadata) };
+  if (repr.as === 'table') return toTable(def, r.items, ctx.now(), metadata, repr.version);
   const items = r.items.map((i) => {
     if (def.custom) return present(def, version, i);
     const { kind: _k, apiVersion: _a, ...rest } = i;
@@ -415,7 +419,7 @@ function startWatch(ctx: HandlerContext, req: IncomingMessage, res: ServerRespon
     ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
     bookmarks: boolParam(q, 'allowWatchBookmarks') ?? false,
     bookmarkIntervalMs: ctx.bookmarkIntervalMs,
-    metadataOnly: negotiate(req.headers.accept, false) === 'metadata',
+    metadataOnly: negotiate(req.headers.accept, 'watch').as === 'metadata',
   });
   ctx.watches.add(stop);
   res.on('close', () => ctx.watches.delete(stop));

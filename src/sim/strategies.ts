@@ -368,7 +368,12 @@ export function validateUpdate(def: ResourceDef, next: KubeObject, old: KubeObje
   const errs: FieldError[] = [];
   if (next.metadata?.uid !== old.metadata?.uid) errs.push(invalidValue('metadata.uid', next.metadata?.uid ?? '', 'field is immutable'));
   if (!def.custom) errs.push(...validateFinalizers(next.metadata?.finalizers, 'metadata.finalizers'));
-  if (is(def, '', 'pods')) errs.push(...validatePodSpecUpdate(next, old));
+  if (is(def, '', 'pods')) {
+    // A real server defaults objects read from storage; fixtures may lack those defaults.
+    const stored = clone(old);
+    applyDefaults(def, stored);
+    errs.push(...validatePodSpecUpdate(next, stored));
+  }
   if (is(def, '', 'namespaces')) errs.push(...validateFinalizers(next.spec?.finalizers as string[] | undefined, 'spec.finalizers'));
   return errs;
 }

@@ -83,8 +83,15 @@ function tokenOf(sim: Sim): string | undefined {
   return m ? (JSON.parse(`"${m[1] ?? ''}"`) as string) : undefined;
 }
 
-/** A minimal valid pod in wire form. */
-export function testPod(name: string, namespace = 'default', extra: { labels?: Record<string, string>; nodeName?: string; finalizers?: string[] } = {}): KubeObject {
+/** A minimal valid pod, usable both as a wire fixture (KubeObject) and as a client-node V1Pod body. */
+export type TestPod = {
+  apiVersion: 'v1';
+  kind: 'Pod';
+  metadata: { name: string; namespace: string; labels?: Record<string, string>; finalizers?: string[] };
+  spec: { nodeName?: string; containers: { name: string; image: string }[] };
+};
+
+export function testPod(name: string, namespace = 'default', extra: { labels?: Record<string, string>; nodeName?: string; finalizers?: string[] } = {}): TestPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -9,7 +9,7 @@ export const rule = defineRule({
     title: 'Deletion stuck: postStart exec hung (hostPID/shareProcessNamespace on docker)',
     category: 'terminating',
     severity: 'error',
-    needs: ['pod', 'events', 'node'],
+    needs: ['pod', 'events', 'node', 'agent'],
     playbook: 'remove-stuck-containers',
     priority: 72,
     // No `supersedes`: finalizers would still hold the object after the containers are removed,

@@ -1,0 +1,99 @@
+// The chat side's vocabulary. Flows (src/chat/service.ts) build messages in a renderer-
+// independent model; an adapter (Slack Block Kit, a terminal) renders and delivers them. The
+// same flows therefore run in Slack and in `npm run demo`.
+//
+// Text in the model is plain text: adapters escape it for their medium. The only markup is a
+// user reference made with `userRef()`, which each adapter renders its own way.
+
+/** What a button does; its value is always an opaque server-side id. */
+export type ActionKind = 'approve' | 'deny' | 'rerun';
+
+/** A confirm dialog in front of a dangerous button. */
+export interface Confirm {
+  title: string;
+  text: string;
+  confirm: string;
+  deny: string;
+}
+
+export interface Button {
+  action: ActionKind;
+  label: string;
+  /** Opaque id (a plan id, a thread id): never data the click handler trusts. */
+  value: string;
+  style?: 'primary' | 'danger';
+  confirm?: Confirm;
+}
+
+export type Tone = 'critical' | 'error' | 'warning' | 'info' | 'ok' | 'pending' | 'neutral';
+
+/** One visual piece of a message, in order. */
+export type Part =
+  | { kind: 'header'; text: string }
+  /** A paragraph, optionally with a bold label in front. */
+  | { kind: 'section'; label?: string; text: string; tone?: Tone }
+  /** Short label/value pairs shown side by side. */
+  | { kind: 'fields'; fields: { label: string; value: string }[] }
+  /** Evidence: a source line and the exact quoted text. */
+  | { kind: 'quote'; source: string; text: string }
+  | { kind: 'list'; label?: string; items: string[] }
+  /** Preformatted lines shown exactly (dry runs). */
+  | { kind: 'code'; label?: string; lines: string[] }
+  /** Small print: cluster, times, ids. */
+  | { kind: 'context'; text: string }
+  | { kind: 'divider' }
+  | { kind: 'actions'; buttons: Button[] };
+
+export interface ChatMessage {
+  /**
+   * Plain-text fallback (notifications, screen readers, clients without blocks). Always names
+   * the cluster.
+   */
+  text: string;
+  parts: Part[];
+}
+
+/** Where a posted message lives: enough to update it or reply in its thread. */
+export interface MessageRef {
+  channel: string;
+  ts: string;
+}
+
+/**
+ * A chat medium. Post operations may split one model message into several chat messages
+ * (size limits); they return every posted message, the first being the one to update.
+ */
+export interface ChatAdapter {
+  readonly medium: 'slack' | 'console';
+  /** A new top-level message in a channel (the parent of a thread). */
+  postRoot(channel: string, message: ChatMessage): Promise<MessageRef>;
+  /** Messages in the thread under `parent`. */
+  postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]>;
+  /** Replace a message's content (summary lines, approval state). */
+  update(ref: MessageRef, message: ChatMessage): Promise<void>;
+  /** Only `user` sees it (bad input, refusals). `thread` places it in a thread when given. */
+  ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void>;
+}
+
+const USER_REF = /<@([A-Za-z0-9._-]{1,64})>/g;
+
+/**
+ * A mention of a chat user by id in model text. Slack ids (`U…`) and console names are both
+ * written `<@id>`; renderers turn it into a mention or a name.
+ */
+export function userRef(id: string): string {
+  return `<@${id}>`;
+}
+
+/** Split model text into plain runs and user references (for renderers). */
+export function splitUserRefs(text: string): ({ text: string } | { user: string })[] {
+  const out: ({ text: string } | { user: string })[] = [];
+  let last = 0;
+  for (const m of text.matchAll(USER_REF)) {
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    out.push({ user: m[1] ?? '' });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}

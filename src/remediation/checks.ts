@@ -1,0 +1,236 @@
+// Typed checks against the live cluster: preconditions right before the first step, guard
+// conditions when a plan is proposed, `expect` after the steps. Each answer carries the reason
+// a human reads when a run is refused ("pod shop/web-1 was recreated: its UID is now …").
+import type { FactSource } from '../collect/source.js';
+import { formatDuration, ms, nodeCondition, nodeNotReady } from '../diagnosis/facts.js';
+import type { Diagnosis, Namespace, Node, Pod, Target } from '../diagnosis/types.js';
+import { workloadOf, type WorkloadRef } from './kube.js';
+import type { CheckKind, ParamValue } from './schema.js';
+
+/** A check with its placeholders resolved (what a plan stores). */
+export type ResolvedCheck = { check: CheckKind } & Record<string, unknown>;
+
+export interface CheckResult {
+  check: string;
+  ok: boolean;
+  /** Why it holds or not, in words. */
+  reason: string;
+}
+
+/** Live reads for one evaluation, each fetched at most once. */
+export class LiveState {
+  private podP?: Promise<Pod | null>;
+  private workloadP?: Promise<WorkloadRef | undefined>;
+  private diagnosisP?: Promise<Diagnosis | null>;
+  private readonly nodes = new Map<string, Promise<Node | null>>();
+  private readonly namespaces = new Map<string, Promise<Namespace | null>>();
+
+  constructor(
+    readonly source: FactSource,
+    readonly target: Target,
+    private readonly diagnoseFn: () => Promise<Diagnosis>,
+    readonly now: () => Date = () => new Date(),
+  ) {}
+
+  pod(): Promise<Pod | null> {
+    const t = this.target;
+    if (t.kind !== 'pod') return Promise.resolve(null);
+    this.podP ??= this.source.getPod(t.namespace, t.name);
+    return this.podP;
+  }
+
+  node(name: string): Promise<Node | null> {
+    let p = this.nodes.get(name);
+    if (!p) this.nodes.set(name, (p = this.source.getNode(name)));
+    return p;
+  }
+
+  namespace(name: string): Promise<Namespace | null> {
+    let p = this.namespaces.get(name);
+    if (!p) this.namespaces.set(name, (p = this.source.getNamespace(name)));
+    return p;
+  }
+
+  async workload(): Promise<WorkloadRef | undefined> {
+    this.workloadP ??= this.pod().then((pod) => (pod ? workloadOf(this.source, pod) : undefined));
+    return this.workloadP;
+  }
+
+  /** A fresh diagnosis of the target; null when the target is gone. */
+  diagnosis(): Promise<Diagnosis | null> {
+    this.diagnosisP ??= this.diagnoseFn().catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'TARGET_NOT_FOUND') return null;
+      throw err;
+    });
+    return this.diagnosisP;
+  }
+}
+
+function list(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(String) : typeof v === 'string' && v ? [v] : [];
+}
+
+function str(v: unknown): string {
+  return Array.isArray(v) ? v.join(',') : String(v ?? '');
+}
+
+function podName(t: Target): string {
+  return t.kind === 'pod' ? `${t.namespace}/${t.name}` : t.name;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+}
+
+function readyText(node: Node): string {
+  const ready = nodeCondition(node, 'Ready');
+  return ready ? `Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}` : 'no Ready condition';
+}
+
+/** Evaluate one resolved check. `params` are the plan's resolved parameters. */
+export async function evaluateCheck(check: ResolvedCheck, live: LiveState, params: Record<string, ParamValue>): Promise<CheckResult> {
+  const c = check as Record<string, unknown> & { check: string };
+  const result = (ok: boolean, reason: string): CheckResult => ({ check: c.check, ok, reason });
+  const name = podName(live.target);
+  const planUid = typeof params.uid === 'string' ? params.uid : undefined;
+
+  switch (c.check) {
+    case 'pod-exists': {
+      const pod = await live.pod();
+      return result(pod !== null, pod ? `pod ${name} exists` : `pod ${name} no longer exists`);
+    }
+    case 'pod-gone': {
+      const pod = await live.pod();
+      if (!pod) return result(true, `pod ${name} is gone`);
+      if (planUid && pod.metadata?.uid !== planUid) return result(true, `pod ${name} (uid ${planUid}) is gone; a new pod of that name has uid ${pod.metadata?.uid ?? '?'}`);
+      return result(false, `pod ${name} still exists${pod.metadata?.deletionTimestamp ? ' (Terminating)' : ''}`);
+    }
+    case 'pod-uid-is': {
+      const pod = await live.pod();
+      const want = str(c.uid);
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      const uid = pod.metadata?.uid ?? '';
+      return uid === want ? result(true, `pod ${name} is still uid ${want}`) : result(false, `pod ${name} was recreated: its UID is now ${uid}, the plan was made for ${want}`);
+    }
+    case 'pod-still-terminating': {
+      const pod = await live.pod();
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      const deletion = ms(pod.metadata?.deletionTimestamp);
+      if (deletion === undefined) return result(false, `pod ${name} is not being deleted (no deletionTimestamp)`);
+      const overdue = (live.now().getTime() - deletion) / 1000;
+      const min = typeof c.minOverdueSeconds === 'number' ? c.minOverdueSeconds : 30;
+      return overdue >= min
+        ? result(true, `pod ${name} is still Terminating, ${formatDuration(overdue)} past its grace period`)
+        : result(false, `pod ${name} is within its grace period (${formatDuration(Math.max(0, -overdue))} left): not stuck`);
+    }
+    case 'pod-not-terminating': {
+      const pod = await live.pod();
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      return pod.metadata?.deletionTimestamp ? result(false, `pod ${name} is already being deleted`) : result(true, `pod ${name} is not being deleted`);
+    }
+    case 'pod-has-controller': {
+      const pod = await live.pod();
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
+      return owner ? result(true, `pod ${name} is managed by ${owner.kind} ${owner.name}`) : result(false, `pod ${name} has no controller: deleting it would not bring it back`);
+    }
+    case 'pod-on-node': {
+      const pod = await live.pod();
+      const want = str(c.node);
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      return pod.spec?.nodeName === want ? result(true, `pod ${name} is on ${want}`) : result(false, `pod ${name} is now on ${pod.spec?.nodeName ?? 'no node'}, not ${want}`);
+    }
+    case 'node-not-ready':
+    case 'node-ready':
+    case 'node-exists':
+    case 'node-cordoned': {
+      const names = list(c.node);
+      if (names.length === 0) return result(false, 'no node named');
+      const failures: string[] = [];
+      const fine: string[] = [];
+      for (const n of names) {
+        const node = await live.node(n);
+        if (c.check === 'node-exists') {
+          (node ? fine : failures).push(node ? `node ${n} exists` : `node ${n} no longer exists`);
+        } else if (c.check === 'node-cordoned') {
+          (node?.spec?.unschedulable ? fine : failures).push(node ? `node ${n} is ${node.spec?.unschedulable ? '' : 'not '}cordoned` : `node ${n} no longer exists`);
+        } else if (!node) {
+          // A deleted Node never comes back: its pods are garbage-collected, its kubelet cannot act.
+          (c.check === 'node-not-ready' ? fine : failures).push(`node ${n} no longer exists`);
+        } else {
+          const notReady = nodeNotReady(node) || !nodeCondition(node, 'Ready');
+          const ok = c.check === 'node-not-ready' ? notReady : !notReady;
+          (ok ? fine : failures).push(`node ${n} is ${notReady ? 'NotReady' : 'Ready again'} (${readyText(node)})`);
+        }
+      }
+      return failures.length > 0 ? result(false, failures.join('; ')) : result(true, fine.join('; '));
+    }
+    case 'finding-present': {
+      const rule = str(c.rule);
+      const d = await live.diagnosis();
+      if (!d) return result(false, `the target no longer exists, so ${rule} no longer applies`);
+      const hit = d.findings.some((f) => f.rule === rule || f.merged.includes(rule));
+      return hit ? result(true, `a new diagnosis still reports ${rule}`) : result(false, `a new diagnosis no longer reports ${rule}: ${d.findings.map((f) => f.rule).join(', ') || 'no findings'}`);
+    }
+    case 'owner-kind-is':
+    case 'owner-kind-is-not': {
+      const pod = await live.pod();
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      const kinds = new Set((pod.metadata?.ownerReferences ?? []).map((o) => o.kind));
+      const workload = await live.workload();
+      if (workload) kinds.add(workload.kind);
+      const kind = str(c.kind);
+      const has = kinds.has(kind);
+      const owners = [...kinds].join(', ') || 'no owner';
+      return c.check === 'owner-kind-is' ? result(has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`) : result(!has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`);
+    }
+    case 'has-finalizers': {
+      const pod = await live.pod();
+      if (!pod) return result(false, `pod ${name} no longer exists`);
+      const now = pod.metadata?.finalizers ?? [];
+      if (now.length === 0) return result(false, `pod ${name} has no finalizers any more`);
+      const want = c.finalizers === undefined ? undefined : list(c.finalizers);
+      if (want && !sameSet(now, want)) return result(false, `pod ${name}'s finalizers are now [${now.join(', ')}], not the approved [${want.join(', ')}]`);
+      return result(true, `pod ${name} still has finalizers [${now.join(', ')}]`);
+    }
+    case 'namespace-terminating':
+    case 'namespace-gone': {
+      const nsName = str(c.namespace);
+      const ns = await live.namespace(nsName);
+      if (c.check === 'namespace-gone') return ns ? result(false, `namespace ${nsName} still exists`) : result(true, `namespace ${nsName} is gone`);
+      if (!ns) return result(false, `namespace ${nsName} no longer exists`);
+      const terminating = ns.status?.phase === 'Terminating' || Boolean(ns.metadata?.deletionTimestamp);
+      return terminating ? result(true, `namespace ${nsName} is still Terminating`) : result(false, `namespace ${nsName} is not being deleted (phase ${ns.status?.phase ?? '?'})`);
+    }
+    case 'workload-replicas': {
+      const ns = str(c.namespace);
+      const kind = str(c.kind);
+      const wname = str(c.name);
+      const want = Number(c.replicas);
+      if (kind !== 'Deployment' && kind !== 'StatefulSet' && kind !== 'ReplicaSet') return result(false, `cannot read replicas of a ${kind}`);
+      const obj = await live.source.getOwner(ns, kind, wname);
+      if (!obj) return result(false, `${kind} ${ns}/${wname} no longer exists`);
+      const replicas = typeof obj.spec?.replicas === 'number' ? obj.spec.replicas : 1;
+      return result(replicas === want, `${kind} ${ns}/${wname} has ${replicas} replica(s)${replicas === want ? '' : `, not ${want}`}`);
+    }
+    case 'param-is': {
+      const p = str(c.param);
+      const value = params[p];
+      const ok = value === c.equals;
+      return result(ok, `${p} is ${JSON.stringify(value)}`);
+    }
+    default:
+      return result(false, `unknown check ${c.check}`);
+  }
+}
+
+/** Evaluate in order; stops at the first check that does not hold (later ones may depend on it). */
+export async function evaluateAll(checks: readonly ResolvedCheck[], live: LiveState, params: Record<string, ParamValue>): Promise<{ ok: boolean; results: CheckResult[]; failed?: CheckResult }> {
+  const results: CheckResult[] = [];
+  for (const c of checks) {
+    const r = await evaluateCheck(c, live, params);
+    results.push(r);
+    if (!r.ok) return { ok: false, results, failed: r };
+  }
+  return { ok: true, results };
+}

@@ -1,0 +1,478 @@
+// The playbook runner. `proposePlan` resolves a playbook for one finding against live state and
+// stores the plan (with an expiry) under an opaque id; `runPlan` executes a stored plan once:
+// it re-checks the preconditions against LIVE state before any step and refuses with the reason
+// if one no longer holds, records each step's state in Redis under a run lock, gives each step
+// a time limit, never runs a destructive step twice after a crash, and ends by diagnosing
+// again: fixed or not fixed. Every stage is an event for the chat thread.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { podRefFor } from '../collect/agent-client.js';
+import { diagnoseTarget, type DiagnoseOptions } from '../collect/diagnose.js';
+import type { KubeSource } from '../collect/kube-source.js';
+import type { AgentLookup } from '../collect/snapshot.js';
+import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
+import { PodDoctorError } from '../errors.js';
+import { log as rootLog } from '../log.js';
+import { ACTIONS, type ActionRegistry } from './actions/index.js';
+import { StepError, type StepContext } from './actions/types.js';
+import type { AgentActionsClient } from './agent-actions-client.js';
+import { evaluateAll, evaluateCheck, LiveState, type CheckResult } from './checks.js';
+import { buildPlan, coerce, interpolate, isPlanId, paramOrigin, resolveChecks, type Plan } from './plan.js';
+import type { ParamDecl, ParamValue, Playbook } from './schema.js';
+import type { RunRecord, RunStatus, RunStore, StepInfo, StepState } from './store.js';
+
+export interface FindingSummary {
+  rule: string;
+  title: string;
+  severity: Severity;
+  fingerprint: string;
+}
+
+export interface Verification {
+  outcome: 'fixed' | 'not-fixed';
+  /** `verify` rules a new diagnosis still reports. */
+  remaining: string[];
+  /** The new diagnosis's findings (empty when the target is gone). */
+  findings: FindingSummary[];
+  targetGone: boolean;
+  expect: CheckResult[];
+  /** The diagnosis could not run. */
+  error?: string;
+  at: string;
+}
+
+export interface StepReport {
+  index: number;
+  action: string;
+  state: StepState;
+  detail?: string;
+  error?: string;
+}
+
+export interface RunResult {
+  /** Equal to the plan id: a plan runs at most once. */
+  runId: string;
+  planId: string;
+  status: RunStatus | 'busy' | 'not-found';
+  reason?: string;
+  steps: StepReport[];
+  verification?: Verification;
+  /** Nothing was done by this call: it reports the result of an earlier run. */
+  alreadyRan?: boolean;
+}
+
+interface EventBase {
+  runId: string;
+  at: string;
+}
+
+export type RunEvent =
+  | (EventBase & { type: 'run-started'; planId: string; playbook: string; target: Target; resumed: boolean })
+  | (EventBase & { type: 'refused'; planId: string; reason: string; check?: string })
+  | (EventBase & { type: 'step-started'; index: number; action: string; description: string[]; destructive: boolean })
+  | (EventBase & { type: 'step-finished'; index: number; action: string; state: 'done' | 'failed' | 'skipped'; detail?: string; error?: string; durationMs: number })
+  | (EventBase & { type: 'stopped'; index?: number; reason: string })
+  | (EventBase & { type: 'verified'; outcome: Verification['outcome']; remaining: string[]; findings: FindingSummary[]; targetGone: boolean })
+  | (EventBase & { type: 'run-finished'; status: RunResult['status'] });
+
+export type RunEventHandler = (event: RunEvent) => void | Promise<void>;
+
+export interface RunnerDeps {
+  cluster: string;
+  /** Typed API clients for the steps, and the fact source for checks and diagnoses. */
+  kube: KubeSource;
+  store: RunStore;
+  /** Node facts for the diagnoses (verify, rediagnose, finding-present). */
+  agent?: AgentLookup;
+  agentActions?: AgentActionsClient;
+  /** Rule overrides, timeouts... as the worker diagnoses. */
+  diagnose?: Omit<DiagnoseOptions, 'cluster' | 'agent'>;
+  actions?: ActionRegistry;
+  now?: () => Date;
+  logger?: Logger;
+  onEvent?: RunEventHandler;
+  /** How long a proposed plan may wait for approval (default 1 h). */
+  planTtlSeconds?: number;
+  /** Run lock lifetime, renewed at a third (default 30 s). */
+  lockMs?: number;
+  /** Upper bound on a step's time limit (default 15 min). */
+  maxStepTimeoutMs?: number;
+  /** Test seam: make waits fast. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export interface Runner {
+  proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook): Promise<Plan>;
+  runPlan(planId: string, options?: { onEvent?: RunEventHandler }): Promise<RunResult>;
+  getPlan(planId: string): Promise<Plan | null>;
+  getRun(runId: string): Promise<RunRecord | null>;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function summaries(findings: readonly Finding[]): FindingSummary[] {
+  return findings.map((f) => ({ rule: f.rule, title: f.title, severity: f.severity, fingerprint: f.fingerprint }));
+}
+
+function targetNamespace(t: Target): string | undefined {
+  return t.kind === 'pod' ? t.namespace : t.kind === 'namespace' ? t.name : undefined;
+}
+
+/** Resolve every declared parameter from the finding, the target or live state. */
+export async function resolveParams(playbook: Playbook, finding: Finding, target: Target, live: LiveState): Promise<Record<string, ParamValue>> {
+  const out: Record<string, ParamValue> = {};
+  const missingPod = () => new PodDoctorError('TARGET_NOT_FOUND', `cannot propose ${playbook.id}: pod ${targetNamespace(target)}/${target.name} no longer exists`);
+  const liveValue = async (decl: Extract<ParamDecl, { from: 'live' }>): Promise<unknown> => {
+    if (decl.value.startsWith('pod.')) {
+      const pod = await live.pod();
+      if (!pod) throw missingPod();
+      const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+      switch (decl.value) {
+        case 'pod.uid':
+          return pod.metadata?.uid;
+        case 'pod.node':
+          return pod.spec?.nodeName;
+        case 'pod.finalizers':
+          return pod.metadata?.finalizers ?? [];
+        case 'pod.images':
+          return [...new Set(containers.map((c) => c.image).filter((i): i is string => Boolean(i)))];
+        case 'pod.containerIds':
+          return podRefFor(pod)?.containerIds ?? [];
+        case 'pod.gracePeriodSeconds':
+          return pod.spec?.terminationGracePeriodSeconds;
+        case 'pod.workloadKind':
+          return (await live.workload())?.kind;
+        case 'pod.workloadName':
+          return (await live.workload())?.name;
+      }
+    }
+    const ns = targetNamespace(target);
+    const obj = ns ? await live.namespace(ns) : null;
+    if (decl.value === 'namespace.uid') return obj?.metadata?.uid;
+    return obj ? [...(obj.spec?.finalizers ?? []), ...(obj.metadata?.finalizers ?? [])] : undefined;
+  };
+  for (const [name, decl] of Object.entries(playbook.params)) {
+    let raw: unknown;
+    if (decl.from === 'finding') raw = finding.params[decl.key ?? name];
+    else if (decl.from === 'target') raw = decl.field === 'name' ? target.name : targetNamespace(target);
+    else raw = await liveValue(decl);
+    let value = coerce(raw, decl.type);
+    if (raw !== undefined && raw !== null && value === undefined) {
+      throw new PodDoctorError('BAD_INPUT', `cannot propose ${playbook.id}: parameter ${name} (${paramOrigin(decl)}) is ${JSON.stringify(raw)}, not a ${decl.type}`);
+    }
+    if (value === undefined && decl.default !== undefined) value = coerce(decl.default, decl.type);
+    if (value === undefined) {
+      if (decl.optional) continue;
+      throw new PodDoctorError('BAD_INPUT', `cannot propose ${playbook.id}: parameter ${name} (${paramOrigin(decl)}) has no value`);
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+export function createRunner(deps: RunnerDeps): Runner {
+  const actions = deps.actions ?? ACTIONS;
+  const now = deps.now ?? (() => new Date());
+  const log = (deps.logger ?? rootLog).child({ component: 'runner', cluster: deps.cluster });
+  const lockMs = deps.lockMs ?? 30_000;
+  const planTtlSeconds = deps.planTtlSeconds ?? 3600;
+  const sleep = deps.sleep ?? abortableSleep;
+  const stamp = () => new Date().toISOString();
+
+  const diagnose = (target: Target): Promise<Diagnosis> =>
+    diagnoseTarget(deps.kube, target, { ...deps.diagnose, cluster: deps.cluster, ...(deps.agent ? { agent: deps.agent } : {}), now });
+
+  async function proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook): Promise<Plan> {
+    const rules = [finding.rule, ...finding.merged];
+    if (!playbook.matches.some((r) => rules.includes(r))) {
+      throw new PodDoctorError('BAD_INPUT', `playbook ${playbook.id} does not remediate ${finding.rule} (it matches ${playbook.matches.join(', ')})`);
+    }
+    const target = diagnosis.target;
+    if (!playbook.targets.includes(target.kind)) throw new PodDoctorError('BAD_INPUT', `playbook ${playbook.id} does not take a ${target.kind} target`);
+    const live = new LiveState(deps.kube, target, () => diagnose(target), now);
+    const params = await resolveParams(playbook, finding, target, live);
+
+    let approvals: 1 | 2 = playbook.approvals;
+    // A rule that knows the stakes (a StatefulSet pod, a namespace) can ask for two people.
+    if (finding.params.requiresTwoApprovals === true) approvals = 2;
+    const warnings: string[] = [];
+    for (const [i, guard] of playbook.guards.entries()) {
+      const [when] = resolveChecks([guard.when], params, playbook.id, `guards[${i}].when`);
+      if (!when || !(await evaluateCheck(when, live, params)).ok) continue;
+      if (guard.refuse) throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} refused: ${interpolate(guard.warning ?? `guard ${when.check} holds`, params)}`);
+      if (guard.approvals === 2) approvals = 2;
+      if (guard.warning) warnings.push(interpolate(guard.warning.trim(), params));
+    }
+    const plan = buildPlan({ cluster: deps.cluster, playbook, finding, target, params, warnings, approvals, actions, now: now(), ttlSeconds: planTtlSeconds, maxStepTimeoutMs: deps.maxStepTimeoutMs ?? 15 * 60_000 });
+    // Offer nothing that would be refused: the live state must already satisfy the preconditions
+    // (a finding-present check is the finding in hand).
+    const pre = await evaluateAll(
+      plan.preconditions.filter((c) => c.check !== 'finding-present'),
+      live,
+      params,
+    );
+    if (!pre.ok) throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} cannot run now: ${pre.failed?.reason ?? 'a precondition does not hold'}`);
+    await deps.store.savePlan(plan, planTtlSeconds);
+    log.info({ planId: plan.id, playbook: playbook.id, target, rule: finding.rule, approvals }, 'plan proposed');
+    return plan;
+  }
+
+  async function runPlan(planId: string, options: { onEvent?: RunEventHandler } = {}): Promise<RunResult> {
+    const runId = planId;
+    const runLog = log.child({ runId });
+    const emit = async (event: RunEvent) => {
+      for (const handler of [deps.onEvent, options.onEvent]) {
+        if (!handler) continue;
+        try {
+          await handler(event);
+        } catch (err) {
+          runLog.warn({ err, event: event.type }, 'run event handler failed');
+        }
+      }
+    };
+    const base = { runId, planId, steps: [] as StepReport[] };
+    if (!isPlanId(planId)) return { ...base, status: 'not-found', reason: 'not a plan id' };
+
+    const token = randomUUID();
+    if (!(await deps.store.acquireLock(runId, token, lockMs))) {
+      runLog.warn('run lock held elsewhere');
+      return { ...base, status: 'busy', reason: 'another runner is executing this plan right now' };
+    }
+    const stop = new AbortController();
+    let lockLost = false;
+    const renew = setInterval(() => {
+      deps.store
+        .renewLock(runId, token, lockMs)
+        .then((ok) => {
+          if (!ok && !lockLost) {
+            lockLost = true;
+            stop.abort(new Error('lost the run lock'));
+          }
+        })
+        .catch((err: unknown) => runLog.warn({ err }, 'run lock renewal failed'));
+    }, Math.max(50, Math.floor(lockMs / 3)));
+    renew.unref();
+
+    const lost = (): RunResult => ({ ...base, status: 'busy', reason: 'lost the run lock (this runner stalled past its lease); stopped without touching anything more' });
+
+    try {
+      const record = await deps.store.readRun(runId);
+      if (record?.status && record.status !== 'running') {
+        const stored = record.result as RunResult | undefined;
+        return { ...(stored ?? { ...base, status: record.status }), alreadyRan: true };
+      }
+      const plan = record?.plan ?? (await deps.store.loadPlan(planId));
+      if (!plan) return { ...base, status: 'not-found', reason: 'no such plan, or it expired before it was run' };
+      const resumed = record?.status === 'running';
+      const reports: StepReport[] = plan.steps.map((s, i) => ({ index: i, action: s.action, state: record?.steps[i]?.state ?? 'pending', ...(record?.steps[i]?.info.detail ? { detail: record.steps[i]?.info.detail } : {}) }));
+      const finish = async (status: RunStatus, extra: Partial<RunResult>): Promise<RunResult> => {
+        const result: RunResult = { ...base, steps: reports, status, ...extra };
+        if (!(await deps.store.finishRun(runId, token, status, result))) return lost();
+        await emit({ type: 'run-finished', runId, at: stamp(), status });
+        runLog.info({ status, reason: extra.reason, outcome: extra.verification?.outcome }, 'run finished');
+        return result;
+      };
+
+      const ctxFor = (signal: AbortSignal): StepContext => ({
+        kube: deps.kube,
+        ...(deps.agentActions ? { agent: deps.agentActions } : {}),
+        target: plan.target,
+        signal,
+        log: runLog,
+        diagnose: () => diagnose(plan.target),
+        sleep: (ms) => sleep(ms, signal),
+      });
+
+      if (!resumed) {
+        // Refusals are recorded too: the plan is spent, a new diagnosis makes a new one.
+        const refuse = async (reason: string, check?: string): Promise<RunResult> => {
+          if (!(await deps.store.startRun(runId, token, plan))) return lost();
+          await emit({ type: 'refused', runId, planId, at: stamp(), reason, ...(check ? { check } : {}) });
+          runLog.warn({ reason, check }, 'run refused');
+          return finish('refused', { reason });
+        };
+        if (Date.parse(plan.expiresAt) < now().getTime()) return refuse(`the plan expired at ${plan.expiresAt}; diagnose again for a new one`);
+        const live = new LiveState(deps.kube, plan.target, () => diagnose(plan.target), now);
+        let pre;
+        try {
+          pre = await evaluateAll(plan.preconditions, live, plan.params);
+        } catch (err) {
+          return refuse(`could not check the preconditions against the cluster: ${errorText(err)}`);
+        }
+        if (!pre.ok) return refuse(`precondition no longer holds: ${pre.failed?.reason ?? 'unknown'}`, pre.failed?.check);
+        if (!(await deps.store.startRun(runId, token, plan))) return lost();
+      }
+      await emit({ type: 'run-started', runId, planId, at: stamp(), playbook: plan.playbook.id, target: plan.target, resumed });
+      runLog.info({ playbook: plan.playbook.id, target: plan.target, resumed }, 'run started');
+
+      for (const step of plan.steps) {
+        const i = step.index;
+        const report = reports[i]!;
+        const state = record?.steps[i]?.state ?? 'pending';
+        if (state === 'done' || state === 'skipped') continue;
+        const action = Object.hasOwn(actions, step.action) ? actions[step.action] : undefined;
+        if (!action) {
+          report.state = 'failed';
+          report.error = `unknown step kind ${step.action}`;
+          if (!(await deps.store.setStep(runId, token, i, 'failed', { error: report.error }))) return lost();
+          return finish('failed', { reason: `step ${i + 1}: ${report.error}` });
+        }
+        const parsed = action.params.safeParse(step.params);
+        let resumedNote: string | undefined;
+
+        if (state === 'running' || state === 'failed') {
+          // A crash left this step unfinished: it may or may not have taken effect.
+          let verdict: 'rerun' | 'done' | 'stop' = step.destructive ? 'stop' : 'rerun';
+          if (state === 'running' && step.destructive && action.recheck && parsed.success) {
+            const check = new AbortController();
+            const timer = setTimeout(() => check.abort(new Error('recheck time limit')), Math.min(step.timeoutMs, 30_000));
+            try {
+              const r = await action.recheck(ctxFor(check.signal), parsed.data as never);
+              verdict = r === 'done' ? 'done' : r === 'not-done' ? 'rerun' : 'stop';
+            } catch (err) {
+              runLog.warn({ err, step: i }, 'recheck failed');
+            } finally {
+              clearTimeout(timer);
+            }
+          }
+          if (verdict === 'stop') {
+            const reason = `step ${i + 1} (${step.action}) may have run before the runner stopped; check manually`;
+            report.state = 'failed';
+            report.error = reason;
+            if (!(await deps.store.setStep(runId, token, i, 'failed', { ...record?.steps[i]?.info, error: reason, resumed: 'not repeated: destructive' }))) return lost();
+            await emit({ type: 'stopped', runId, at: stamp(), index: i, reason });
+            return finish('stopped', { reason });
+          }
+          if (verdict === 'done') {
+            const detail = `already took effect before the runner stopped; not run again`;
+            report.state = 'done';
+            report.detail = detail;
+            if (!(await deps.store.setStep(runId, token, i, 'done', { ...record?.steps[i]?.info, detail, resumed: 'found done by its re-check', finishedAt: stamp() }))) return lost();
+            await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'skipped', detail, durationMs: 0 });
+            continue;
+          }
+          resumedNote = step.destructive ? 'run again: its re-check showed it had not taken effect' : 'run again after the runner stopped (not destructive)';
+        }
+
+        if (stop.signal.aborted) return lost();
+        const startedAt = stamp();
+        if (!(await deps.store.setStep(runId, token, i, 'running', { startedAt, ...(resumedNote ? { resumed: resumedNote } : {}) }))) return lost();
+        report.state = 'running';
+        await emit({ type: 'step-started', runId, at: startedAt, index: i, action: step.action, description: step.description, destructive: step.destructive });
+        runLog.info({ step: i, action: step.action, description: step.description }, 'step started');
+        const started = performance.now();
+        let outcome: { ok: true; detail: string } | { ok: false; error: string };
+        if (!parsed.success) {
+          outcome = { ok: false, error: `stored parameters are invalid: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}` };
+        } else {
+          const controller = new AbortController();
+          const onStop = () => controller.abort(stop.signal.reason);
+          stop.signal.addEventListener('abort', onStop, { once: true });
+          let timer: NodeJS.Timeout | undefined;
+          try {
+            const out = await Promise.race([
+              action.run(ctxFor(controller.signal), parsed.data as never),
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => {
+                  const why = new StepError(`did not finish within ${Math.round(step.timeoutMs / 1000)}s${step.destructive ? '; it may still take effect' : ''}`);
+                  controller.abort(why);
+                  reject(why);
+                }, step.timeoutMs);
+              }),
+              new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+            ]);
+            outcome = { ok: true, detail: out.detail };
+          } catch (err) {
+            outcome = { ok: false, error: errorText(err) };
+          } finally {
+            clearTimeout(timer);
+            stop.signal.removeEventListener('abort', onStop);
+          }
+        }
+        const durationMs = Math.round(performance.now() - started);
+        if (lockLost) return lost();
+        const info: StepInfo = { startedAt, finishedAt: stamp(), durationMs, ...(resumedNote ? { resumed: resumedNote } : {}) };
+        if (outcome.ok) {
+          report.state = 'done';
+          report.detail = outcome.detail;
+          if (!(await deps.store.setStep(runId, token, i, 'done', { ...info, detail: outcome.detail }))) return lost();
+          await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'done', detail: outcome.detail, durationMs });
+          runLog.info({ step: i, action: step.action, detail: outcome.detail, durationMs }, 'step done');
+          continue;
+        }
+        report.state = 'failed';
+        report.error = outcome.error;
+        if (!(await deps.store.setStep(runId, token, i, 'failed', { ...info, error: outcome.error }))) return lost();
+        await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'failed', error: outcome.error, durationMs });
+        runLog.warn({ step: i, action: step.action, error: outcome.error }, 'step failed');
+        return finish('failed', { reason: `step ${i + 1} (${step.action}) failed: ${outcome.error}` });
+      }
+
+      const verification = await verify(plan);
+      await emit({ type: 'verified', runId, at: verification.at, outcome: verification.outcome, remaining: verification.remaining, findings: verification.findings, targetGone: verification.targetGone });
+      return finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
+    } catch (err) {
+      runLog.error({ err }, 'run crashed');
+      throw err;
+    } finally {
+      clearInterval(renew);
+      await deps.store.releaseLock(runId, token).catch((err: unknown) => runLog.warn({ err }, 'run lock release failed'));
+    }
+  }
+
+  async function verify(plan: Plan): Promise<Verification> {
+    let d: Diagnosis | null = null;
+    let error: string | undefined;
+    try {
+      d = await diagnose(plan.target);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'TARGET_NOT_FOUND') error = `the verifying diagnosis failed: ${errorText(err)}`;
+    }
+    const remaining = d ? [...new Set(d.findings.filter((f) => plan.verify.includes(f.rule) || f.merged.some((r) => plan.verify.includes(r))).map((f) => f.rule))] : [];
+    const live = new LiveState(deps.kube, plan.target, () => (d ? Promise.resolve(d) : diagnose(plan.target)), now);
+    const expect: CheckResult[] = [];
+    for (const c of plan.expect) expect.push(await evaluateCheck(c, live, plan.params).catch((err: unknown) => ({ check: c.check, ok: false, reason: errorText(err) })));
+    const fixed = !error && remaining.length === 0 && expect.every((e) => e.ok);
+    return {
+      outcome: fixed ? 'fixed' : 'not-fixed',
+      remaining,
+      findings: d ? summaries(d.findings) : [],
+      targetGone: !error && d === null,
+      expect,
+      ...(error ? { error } : {}),
+      at: stamp(),
+    };
+  }
+
+  return {
+    proposePlan,
+    runPlan,
+    getPlan: (planId) => (isPlanId(planId) ? deps.store.loadPlan(planId) : Promise.resolve(null)),
+    getRun: (runId) => deps.store.readRun(runId),
+  };
+}
+
+function notFixedReason(v: Verification): string {
+  if (v.error) return v.error;
+  const parts = [];
+  if (v.remaining.length) parts.push(`still reported: ${v.remaining.join(', ')}`);
+  for (const e of v.expect.filter((x) => !x.ok)) parts.push(e.reason);
+  return `not fixed: ${parts.join('; ')}`;
+}
