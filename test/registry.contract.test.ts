@@ -10,6 +10,8 @@ const dir = join(import.meta.dirname, '../src/diagnosis/rules');
 const files = readdirSync(dir);
 const ruleFiles = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts');
 const catalogue = readFileSync(join(import.meta.dirname, '../../shared/CATALOGUE.md'), 'utf8');
+/** Ids pod-doctor adds to the catalogue (it allows new `area.name` ids; none is renamed). */
+const ADDED_IDS = ['terminating.stuck'];
 
 describe('rule registry', () => {
   it('registers exactly the rule files', () => {
@@ -24,7 +26,10 @@ describe('rule registry', () => {
     for (const r of RULES) expect(files).toContain(`${ruleFileName(r.meta.id)}.test.ts`);
   });
   it('uses catalogue ids', () => {
-    for (const r of RULES) expect(catalogue, r.meta.id).toContain(`\`${r.meta.id}\``);
+    for (const r of RULES) {
+      if (ADDED_IDS.includes(r.meta.id)) expect(catalogue).not.toContain(`\`${r.meta.id}\``);
+      else expect(catalogue, r.meta.id).toContain(`\`${r.meta.id}\``);
+    }
   });
   it('has meta a human can read', () => {
     for (const r of RULES) {

@@ -97,7 +97,7 @@ def write(slug, meta, objects):
     if os.path.exists(d): shutil.rmtree(d)
     os.makedirs(d)
     meta={'now':NOW.strftime('%Y-%m-%dT%H:%M:%SZ'), **meta}
-    order=['title','seed','target','now','first','also','absent','node']
+    order=['title','seed','target','now','first','firstWithoutAgent','also','absent','node']
     with open(os.path.join(d,'expected.yaml'),'w') as f:
         yaml.dump({k:meta[k] for k in order if k in meta}, f, sort_keys=False, width=200)
     with open(os.path.join(d,'objects.yaml'),'w') as f:

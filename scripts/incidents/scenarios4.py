@@ -47,7 +47,7 @@ objs=[ns('search'),node('worker-2'),p,
 write('crash-liveness-probe',{'title':'Restarts: the liveness probe times out and kills the app','target':'search/search-api-6b5d8-h2k4j','first':'crash.probe-failing','absent':['crash.app-exit']},objs)
 
 # ---------- unschedulable selector ----------
-nodes=[node('worker-%d'%i,labels={'disktype':'hdd'}) for i in range(1,4)]
+nodes=[node('hdd-%d'%i,labels={'disktype':'hdd'}) for i in range(1,4)]
 msg="0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 p=pending_pod('ml-train-7d6c5-abc12','ml',msg,extra_spec={'nodeSelector':{'accelerator':'nvidia-a100','disktype':'ssd'}})
 objs=[ns('ml'),*nodes,p,ev(p,'FailedScheduling',msg,count=12,last=30,first=880,component='default-scheduler')]

@@ -7,6 +7,7 @@ import { simCommand } from './sim.js';
 import { demoCommand } from './demo.js';
 import { workerCommand } from './worker.js';
 import { agentMain } from '../agent/cli.js';
+import { playbookCommand } from './playbook.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 
@@ -16,6 +17,7 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
   demo: { run: demoCommand, summary: 'simulated cluster with the seed incidents and console chat' },
   agent: { run: (argv) => agentMain(argv), summary: 'node agent: serve authenticated probes (DaemonSet), or `agent probe <name>` once' },
   worker: { run: workerCommand, summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)' },
+  playbook: { run: playbookCommand, summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)' },
 };
 
 function usage(): string {

@@ -1,6 +1,7 @@
 // Every setting in one place: environment name, type, default and description. The README's
 // configuration reference and the deploy manifests' env checks are generated from this table.
 import { z } from 'zod';
+import { alertLabelsSetting, alertRoutesSetting } from '../alerts/config.js';
 import { PodDoctorError } from '../errors.js';
 
 interface SettingDef<S extends z.ZodType> {
@@ -85,6 +86,21 @@ export const SETTINGS = {
   defaultNamespaces: setting({ env: 'POD_DOCTOR_DEFAULT_NAMESPACES', schema: z.string().default('').transform((s) => Object.fromEntries(s.split(',').map((x) => x.trim()).filter(Boolean).map((x) => x.split('=').map((y) => y.trim()) as [string, string]))).pipe(z.record(z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'), z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name').max(63))), description: 'Namespace of `/pod-doctor <pod>` per channel: `C0123ABC=shop,C0456DEF=pay,*=default` (`*`: every other channel). Unset: a namespace is always required.', roles: ['bot'] }),
   incidentChannel: setting({ env: 'POD_DOCTOR_INCIDENT_CHANNEL', schema: z.string().regex(/^[CG][A-Z0-9]{2,20}$/, 'expected a channel id (C…, G…)').optional(), description: 'Channel for incident threads of diagnoses nobody asked for in chat (alerts without a route): one thread per root cause.', roles: ['bot'] }),
   consoleUser: setting({ env: 'POD_DOCTOR_CONSOLE_USER', schema: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(), description: 'Name of the local user in the console chat (`npm run demo`); default: $USER, else "operator".', roles: ['cli'] }),
+  // Playbooks (issue 6): remediation plans and runs.
+  playbookDir: setting({ env: 'POD_DOCTOR_PLAYBOOK_DIR', schema: z.string().optional(), description: 'Directory of playbook YAML files (default: the playbooks/ shipped with pod-doctor). Every file is validated at startup; a bad one stops it.', roles: ['bot', 'worker', 'cli'] }),
+  planTtlSeconds: setting({ env: 'POD_DOCTOR_PLAN_TTL_SECONDS', schema: int(3600, 60, 7 * 86_400), description: 'How long a proposed remediation plan can be approved and run; then it expires and a new diagnosis makes a new one.', roles: ['bot', 'worker'] }),
+  runTtlSeconds: setting({ env: 'POD_DOCTOR_RUN_TTL_SECONDS', schema: int(7 * 86_400, 3600, 90 * 86_400), description: 'How long a run\'s step record is kept in Redis (its "already ran" and crash-recovery memory).', roles: ['worker'] }),
+  runLockMs: setting({ env: 'POD_DOCTOR_RUN_LOCK_MS', schema: int(30_000, 1000, 600_000), description: 'Lease of a run lock (ms), renewed at a third; a crashed runner\'s run can be resumed once it lapses.', roles: ['worker'] }),
+  maxStepTimeoutSeconds: setting({ env: 'POD_DOCTOR_MAX_STEP_TIMEOUT_SECONDS', schema: int(900, 10, 86_400), description: 'Upper bound on any playbook step\'s time limit (steps have their own, shorter ones).', roles: ['worker', 'cli'] }),
+  agentActionTimeoutMs: setting({ env: 'POD_DOCTOR_AGENT_ACTION_TIMEOUT_MS', schema: int(120_000, 1000, 900_000), description: 'Timeout of one node agent action request (ms): unit restarts, unmounts, image removal and pulls.', roles: ['worker', 'cli'] }),
+  // Alertmanager webhook (issue 8): served by `pod-doctor bot` when ALERTMANAGER_TOKEN is set.
+  alertmanagerToken: setting({ env: 'ALERTMANAGER_TOKEN', schema: z.string().min(16, 'use at least 16 characters').max(4096).optional(), description: 'Bearer token Alertmanager sends (`http_config.authorization.credentials_file`). Unset: the Alertmanager webhook is not served.', secret: true, roles: ['bot'] }),
+  alertmanagerPath: setting({ env: 'POD_DOCTOR_ALERTMANAGER_PATH', schema: z.string().regex(/^\/[A-Za-z0-9._~\/-]*$/, 'expected an absolute URL path').default('/alertmanager'), description: 'Path of the Alertmanager webhook on the bot\'s HTTP server.', roles: ['bot'] }),
+  alertmanagerMaxBytes: setting({ env: 'POD_DOCTOR_ALERTMANAGER_MAX_BYTES', schema: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024), description: 'Largest webhook body accepted (bytes); larger ones get 413. About 1 KiB per alert: pair it with `max_alerts` in alertmanager.yml.', roles: ['bot'] }),
+  alertLabels: setting({ env: 'POD_DOCTOR_ALERT_LABELS', schema: alertLabelsSetting, description: 'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. Defaults: kube-prometheus names (`job_name` for Jobs); `cluster` unset.', roles: ['bot'] }),
+  alertRoutes: setting({ env: 'POD_DOCTOR_ALERT_ROUTES', schema: alertRoutesSetting, description: 'JSON list of `{receiver?, matchers?: {label: value}, channel}`: the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.', roles: ['bot'] }),
+  alertChannel: setting({ env: 'POD_DOCTOR_ALERT_CHANNEL', schema: z.string().regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name').optional(), description: 'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. Unset: such groups carry no channel and the chat side picks one.', roles: ['bot'] }),
+  alertMaxPods: setting({ env: 'POD_DOCTOR_ALERT_MAX_PODS', schema: int(20, 1, 500), description: 'Unhealthy pods diagnosed per workload alert (Deployment, StatefulSet, DaemonSet, Job).', roles: ['bot', 'worker'] }),
   logLevel: setting({ env: 'LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), description: 'pino log level.', roles: ['bot', 'worker', 'agent', 'cli'] }),
 } as const;
 

@@ -37,6 +37,16 @@ export const AlertRequester = z.object({
   status: z.enum(['firing', 'resolved']),
   startsAt: isoTime,
   receiver: text(256),
+  // Optional, set by the Alertmanager webhook (src/alerts/): where the group's thread lives.
+  /** Chat channel of the group thread (absent: no route matched and no default channel). */
+  channel: text(256).optional(),
+  /** Stable id of the group state (cluster, channel, groupKey); the same id is in the alert-groups events. */
+  groupId: z.string().regex(/^[0-9a-f]{1,64}$/).optional(),
+  alertname: text(256).optional(),
+  /** Set for one pod of a workload alert: then `fingerprint` is per pod and this is the alert's. */
+  alertFingerprint: z.string().regex(/^[0-9A-Za-z]{1,64}$/).optional(),
+  /** The workload alert this pod was found through: `deployment/ns/name`. */
+  workload: text(512).optional(),
 });
 
 export const RequesterSchema = z.discriminatedUnion('kind', [SlackRequester, AlertRequester]);

@@ -123,6 +123,7 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
 
   pb.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
+    const before = issues.length;
     const action = Object.hasOwn(actions, step.action) ? actions[step.action] : undefined;
     if (!action) {
       add(`${at}.action`, `unknown step kind "${step.action}" (known: ${Object.keys(actions).sort().join(', ')})`);
@@ -151,18 +152,23 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
       const parsed = field.safeParse(value);
       if (!parsed.success) add(`${at}.with.${key}`, parsed.error.issues.map((iss) => iss.message).join('; '));
     }
-    // Required action parameters must come from `with` or a playbook parameter of that name.
+    // Omitted action parameters come from a playbook parameter of the same name (when it fits);
+    // required ones must come from somewhere.
     for (const [key, field] of Object.entries(shape)) {
-      if (key in step.with || field.safeParse(undefined).success) continue;
+      if (key in step.with) continue;
       const decl = params[key];
-      if (!decl) add(`${at}.with`, `${step.action} needs "${key}": set it in \`with\` or declare a parameter "${key}"`);
-      else if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success)) add(`${at}.with`, `parameter ${key} is ${decl.type}, which ${step.action}.${key} does not accept`);
+      if (decl) {
+        if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success)) add(`${at}.with`, `parameter ${key} is ${decl.type}, which ${step.action}.${key} does not accept (set ${key} in \`with\`)`);
+      } else if (!field.safeParse(undefined).success) {
+        add(`${at}.with`, `${step.action} needs "${key}": set it in \`with\` or declare a parameter "${key}"`);
+      }
     }
     // Literal-only steps can be checked whole (cross-field rules such as wait's `until`).
     const literal = Object.fromEntries(Object.entries(step.with).filter(([, v]) => stringsIn(v).flatMap(placeholders).length === 0));
     const inherited = Object.fromEntries(Object.keys(shape).filter((k) => !(k in step.with) && params[k]).map((k) => [k, SAMPLES[params[k]!.type].find((s) => shape[k]!.safeParse(s).success)]));
     const placeholderKeys = Object.keys(step.with).filter((k) => !(k in literal));
-    if (placeholderKeys.length === 0) {
+    // Whole-step rules only once each field is fine, so one mistake is reported once.
+    if (placeholderKeys.length === 0 && issues.length === before) {
       const whole = action.params.safeParse({ ...inherited, ...literal });
       if (!whole.success) {
         for (const iss of whole.error.issues) if (iss.code === 'custom') add(`${at}.with${iss.path.length ? `.${formatPath(iss.path)}` : ''}`, iss.message);
@@ -182,7 +188,9 @@ export function validatePlaybook(text: string, file: string, options: LoadOption
   }
   const parsed = playbookSchema.safeParse(doc.toJS());
   if (!parsed.success) {
-    return { issues: parsed.error.issues.map((i) => ({ file, field: formatPath(i.path), message: i.message })) };
+    return {
+      issues: parsed.error.issues.map((i) => ({ file, field: formatPath(i.path), message: /received undefined$/.test(i.message) ? 'required field is missing' : i.message })),
+    };
   }
   const ruleIds = new Set(options.ruleIds ?? RULES.map((r) => r.meta.id));
   const issues = crossCheck(parsed.data, file, ruleIds, options.actions ?? ACTIONS);

@@ -306,17 +306,17 @@ export function createRunner(deps: RunnerDeps): Runner {
           if (!(await deps.store.startRun(runId, token, plan))) return lost();
           await emit({ type: 'refused', runId, planId, at: stamp(), reason, ...(check ? { check } : {}) });
           runLog.warn({ reason, check }, 'run refused');
-          return finish('refused', { reason });
+          return await finish('refused', { reason });
         };
-        if (Date.parse(plan.expiresAt) < now().getTime()) return refuse(`the plan expired at ${plan.expiresAt}; diagnose again for a new one`);
+        if (Date.parse(plan.expiresAt) < now().getTime()) return await refuse(`the plan expired at ${plan.expiresAt}; diagnose again for a new one`);
         const live = new LiveState(deps.kube, plan.target, () => diagnose(plan.target), now);
         let pre;
         try {
           pre = await evaluateAll(plan.preconditions, live, plan.params);
         } catch (err) {
-          return refuse(`could not check the preconditions against the cluster: ${errorText(err)}`);
+          return await refuse(`could not check the preconditions against the cluster: ${errorText(err)}`);
         }
-        if (!pre.ok) return refuse(`precondition no longer holds: ${pre.failed?.reason ?? 'unknown'}`, pre.failed?.check);
+        if (!pre.ok) return await refuse(`precondition no longer holds: ${pre.failed?.reason ?? 'unknown'}`, pre.failed?.check);
         if (!(await deps.store.startRun(runId, token, plan))) return lost();
       }
       await emit({ type: 'run-started', runId, planId, at: stamp(), playbook: plan.playbook.id, target: plan.target, resumed });
@@ -332,7 +332,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           report.state = 'failed';
           report.error = `unknown step kind ${step.action}`;
           if (!(await deps.store.setStep(runId, token, i, 'failed', { error: report.error }))) return lost();
-          return finish('failed', { reason: `step ${i + 1}: ${report.error}` });
+          return await finish('failed', { reason: `step ${i + 1}: ${report.error}` });
         }
         const parsed = action.params.safeParse(step.params);
         let resumedNote: string | undefined;
@@ -358,7 +358,7 @@ export function createRunner(deps: RunnerDeps): Runner {
             report.error = reason;
             if (!(await deps.store.setStep(runId, token, i, 'failed', { ...record?.steps[i]?.info, error: reason, resumed: 'not repeated: destructive' }))) return lost();
             await emit({ type: 'stopped', runId, at: stamp(), index: i, reason });
-            return finish('stopped', { reason });
+            return await finish('stopped', { reason });
           }
           if (verdict === 'done') {
             const detail = `already took effect before the runner stopped; not run again`;
@@ -391,7 +391,7 @@ export function createRunner(deps: RunnerDeps): Runner {
               action.run(ctxFor(controller.signal), parsed.data as never),
               new Promise<never>((_, reject) => {
                 timer = setTimeout(() => {
-                  const why = new StepError(`did not finish within ${Math.round(step.timeoutMs / 1000)}s${step.destructive ? '; it may still take effect' : ''}`);
+                  const why = new StepError(`did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`);
                   controller.abort(why);
                   reject(why);
                 }, step.timeoutMs);
@@ -422,12 +422,12 @@ export function createRunner(deps: RunnerDeps): Runner {
         if (!(await deps.store.setStep(runId, token, i, 'failed', { ...info, error: outcome.error }))) return lost();
         await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'failed', error: outcome.error, durationMs });
         runLog.warn({ step: i, action: step.action, error: outcome.error }, 'step failed');
-        return finish('failed', { reason: `step ${i + 1} (${step.action}) failed: ${outcome.error}` });
+        return await finish('failed', { reason: `step ${i + 1} (${step.action}) failed: ${outcome.error}` });
       }
 
       const verification = await verify(plan);
       await emit({ type: 'verified', runId, at: verification.at, outcome: verification.outcome, remaining: verification.remaining, findings: verification.findings, targetGone: verification.targetGone });
-      return finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
+      return await finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
     } catch (err) {
       runLog.error({ err }, 'run crashed');
       throw err;

@@ -1,4 +1,5 @@
-// POST pods/<name>/eviction (pkg/registry/core/pod/storage/eviction.go, 1.20 behaviour):
+// POST pods/<name>/eviction (pkg/registry/core/pod/storage/eviction.go, 1.20 behaviour; the body
+// must be a policy/v1beta1 Eviction):
 // a pod that is Pending or terminal is deleted at once; otherwise the single matching
 // PodDisruptionBudget must allow a disruption, which the eviction consumes. There is no
 // disruption controller in the sim, so a PDB's status is whatever the fixture (or a status
@@ -17,8 +18,13 @@ const VIOLATION = "Cannot evict pod as it would violate the pod's disruption bud
 export function evict(registry: Registry, pods: ResourceDef, namespace: string, name: string, body: unknown, now: () => Date): StatusBody {
   if (!isObject(body)) throw errors.badRequest('the body of the request must be an Eviction object');
   const apiVersion = body.apiVersion;
-  if (apiVersion !== undefined && apiVersion !== 'policy/v1' && apiVersion !== 'policy/v1beta1') {
-    throw errors.badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (policy/v1)`);
+  // 1.20 registers Eviction in policy/v1beta1 only (policy/v1 came in 1.22): a policy/v1 body
+  // is refused, one without apiVersion/kind is decoded as v1beta1 (checked by test/envtest/fidelity.test.ts).
+  if (apiVersion !== undefined && apiVersion !== 'policy/v1beta1') {
+    const av = String(apiVersion);
+    throw errors.badRequest(
+      `Eviction in version ${JSON.stringify(av.slice(av.lastIndexOf('/') + 1))} cannot be handled as a Eviction: no kind "Eviction" is registered for version ${JSON.stringify(av)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`,
+    );
   }
   const bodyName = isObject(body.metadata) ? body.metadata.name : undefined;
   if (bodyName !== name) throw errors.badRequest('name in URL does not match name in Eviction object');

@@ -50,7 +50,13 @@ export class NamespaceController {
     this.timer = undefined;
     const names = [...this.pending];
     this.pending.clear();
-    for (const name of names) this.reconcile(name);
+    for (const name of names) {
+      try {
+        this.reconcile(name);
+      } catch {
+        // Like the real controller, a failed pass is retried on the next change.
+      }
+    }
   }
 
   /** One pass of namespace_deleter: delete content, report what remains, finalize when empty. */

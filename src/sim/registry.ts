@@ -278,7 +278,6 @@ export class Registry {
   /** genericregistry.Store.Delete. */
   deleteObject(def: ResourceDef, existing: KubeObject, options: DeleteOptions): DeleteResult {
     const m = existing.metadata ?? {};
-    const name = m.name ?? '';
     checkPreconditions(def, existing, options);
     const dry = options.dryRun?.includes('All') ?? false;
 
@@ -384,17 +383,13 @@ export class Registry {
     return this.deleteObject(def, ns, { ...options, preconditions: { ...options.preconditions, uid } });
   }
 
-  /** DELETE on a collection: deletes each selected object with the same options, returns them. */
+  /** Store.DeleteCollection: deletes each selected object with the same options; answers with them as listed. */
   deleteCollection(def: ResourceDef, list: ListOptions, options: DeleteOptions): KubeObject[] {
     const errs = validateDeleteOptions(options);
     if (errs.length) throw errors.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
     const { items } = this.list(def, { ...list, limit: 0 });
-    const out: KubeObject[] = [];
-    for (const item of items) {
-      const res = this.delete(def, item.metadata?.namespace, item.metadata?.name ?? '', options);
-      out.push(isStatus(res.body) ? item : res.body);
-    }
-    return out;
+    for (const item of items) this.delete(def, item.metadata?.namespace, item.metadata?.name ?? '', options);
+    return items;
   }
 
   /** Lets the namespace controller know something changed inside a namespace. */
@@ -403,10 +398,6 @@ export class Registry {
     if (def.namespaced && ns) this.opts.onNamespacedChange?.(ns);
     else if (def.group === '' && def.resource === 'namespaces' && obj.metadata?.name) this.opts.onNamespacedChange?.(obj.metadata.name);
   }
-}
-
-function isStatus(b: KubeObject | StatusBody): b is StatusBody {
-  return b.kind === 'Status';
 }
 
 /** checkName of the update/patch handlers: the body must name the URL's object. */

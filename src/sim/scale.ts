@@ -33,7 +33,11 @@ export function toScale(obj: KubeObject): KubeObject {
 }
 
 export function getScale(registry: Registry, def: ResourceDef, namespace: string, name: string): KubeObject {
-  return toScale(registry.get(def, namespace, name));
+  const parent = registry.store.get(def, namespace, name);
+  // 1.20: the Deployment and ReplicaSet ScaleREST.Get name the subresource (`deployments/scale.apps
+  // "x" not found`); StatefulSet's passes the store's error on. Writes always get the store's.
+  if (!parent) throw errors.notFound({ group: def.group, resource: def.resource === 'statefulsets' ? def.resource : `${def.resource}/scale` }, name);
+  return toScale(parent);
 }
 
 export function updateScale(registry: Registry, def: ResourceDef, namespace: string, name: string, body: unknown, dryRun = false): KubeObject {
@@ -56,7 +60,7 @@ export function patchScale(
   dryRun = false,
 ): KubeObject {
   const type = patchType(def, contentType);
-  const current = getScale(registry, def, namespace, name) as JsonObject;
+  const current = toScale(registry.get(def, namespace, name)) as JsonObject;
   let patch: unknown;
   try {
     patch = JSON.parse(rawBody);

@@ -23,6 +23,8 @@ export const ScenarioMeta = z.object({
   absent: z.array(z.string()).default([]),
   /** Node agent fixture tree (relative to the scenario), for node-level scenarios. */
   node: z.string().optional(),
+  /** With `node`: the rule that ranks first when no agent answers (API facts only), if not `first`. */
+  firstWithoutAgent: z.string().nullable().optional(),
 });
 export type ScenarioMeta = z.infer<typeof ScenarioMeta>;
 

@@ -203,6 +203,19 @@ describe('writes', () => {
     });
   });
 
+  it('does not persist dryRun=All writes', async () => {
+    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/configmaps?dryRun=All', { body: { metadata: { name: 'dry' } } });
+    expect(res.status).toBe(201);
+    expect((await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/configmaps/dry')).status).toBe(404);
+  });
+
+  it('deletes a selected collection and answers with the objects as they were', async () => {
+    for (const n of ['a', 'b']) await c.core.createNamespacedConfigMap({ namespace: 'shop', body: { metadata: { name: `bulk-${n}`, labels: { bulk: 'yes' } } } });
+    const res = await c.core.deleteCollectionNamespacedConfigMap({ namespace: 'shop', labelSelector: 'bulk=yes' });
+    expect(res).toBeDefined();
+    expect((await c.core.listNamespacedConfigMap({ namespace: 'shop', labelSelector: 'bulk=yes' })).items).toHaveLength(0);
+  });
+
   it('answers 405 for a method the route does not serve', async () => {
     const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/web-1', { body: {} });
     expect(res.status).toBe(405);

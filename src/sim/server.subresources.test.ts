@@ -122,11 +122,11 @@ describe('scale subresource', () => {
 
 describe('eviction', () => {
   const evict = (name: string) =>
-    c.core.createNamespacedPodEviction({ name, namespace: 'shop', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'shop' } } });
+    c.core.createNamespacedPodEviction({ name, namespace: 'shop', body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: 'shop' } } });
 
   it('deletes gracefully and answers 201 Success', async () => {
     const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/web-1/eviction', {
-      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'shop' } },
+      body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'shop' } },
     });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
@@ -162,8 +162,17 @@ describe('eviction', () => {
     expect(statusOf(err)).toMatchObject({ code: 429, details: { causes: [{ message: 'The disruption budget fresh is still being processed by the server.' }] } });
   });
 
+  it('refuses a policy/v1 Eviction as kube-apiserver 1.20 does (policy/v1 came in 1.22)', async () => {
+    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'crashy' } } });
+    expect(res.json).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'Eviction in version "v1" cannot be handled as a Eviction: no kind "Eviction" is registered for version "policy/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
+    });
+  });
+
   it('answers 400 when the body names another pod', async () => {
-    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } } });
+    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', { body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'other' } } });
     expect(res.json).toMatchObject({ code: 400, message: 'name in URL does not match name in Eviction object' });
   });
 });

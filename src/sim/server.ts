@@ -260,7 +260,7 @@ async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResp
   if (!rp || !def) throw errors.notFoundGeneric();
   if (!def.namespaced && rp.namespace !== undefined) throw errors.notFoundGeneric();
   if (def.namespaced && rp.name !== undefined && rp.namespace === undefined) throw errors.notFoundGeneric();
-  if (rp.subresource !== undefined && !def.subresources.includes(rp.subresource as never)) throw errors.notFoundGeneric();
+  if (rp.subresource !== undefined && !def.subresources.some((sub) => sub === rp.subresource)) throw errors.notFoundGeneric();
   return dispatch(ctx, req, res, method, url.searchParams, def, rp);
 }
 

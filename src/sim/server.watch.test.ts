@@ -1,5 +1,6 @@
 // Watches through client-node's Watch: replay from a resourceVersion, initial state,
 // selector transitions, timeouts, expiry, bookmarks and server shutdown.
+import { request } from 'node:http';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../diagnosis/types.js';
@@ -105,6 +106,28 @@ describe('watch', () => {
     const events = await w.until(1);
     w.stop();
     expect(events[0]).toMatchObject({ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: sim.store.resourceVersion } } });
+  });
+
+  it('streams PartialObjectMetadata when asked, never secret data', async () => {
+    const rv = sim.store.resourceVersion;
+    const lines = new Promise<string[]>((resolve, reject) => {
+      const req = request(
+        new URL(`/api/v1/namespaces/shop/secrets?watch=true&timeoutSeconds=1&resourceVersion=${rv}`, sim.url),
+        { headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' } },
+        (res) => {
+          let buf = '';
+          res.on('data', (chunk: Buffer) => (buf += chunk.toString()));
+          res.on('end', () => resolve(buf.split('\n').filter(Boolean)));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    await c.core.createNamespacedSecret({ namespace: 'shop', body: { metadata: { name: 'token' }, data: { t: 'c2VjcmV0' } } });
+    const events = (await lines).map((l) => JSON.parse(l) as { type: string; object: KubeObject });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'token' } } });
+    expect(JSON.stringify(events)).not.toContain('c2VjcmV0');
   });
 
   it('ends open watches when the server closes', async () => {

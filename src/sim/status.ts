@@ -211,11 +211,11 @@ export const errors = {
   },
   /**
    * NewGenericServerResponse(422): what a failed JSON patch operation returns. The real
-   * server's message is this generic sentence; the sim adds the patch error as a cause so a
-   * human can see which operation failed.
+   * server says only this generic sentence, with empty details (checked against 1.20 by
+   * test/envtest/fidelity.test.ts); the patch error itself is kept on the ApiError's cause.
    */
   patchRejected(why: string): ApiError {
-    return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ message: why }] }));
+    return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {}), { cause: new Error(why) });
   },
 };
 

@@ -2,7 +2,6 @@
 // running sim, and a raw HTTP request for checking exact status codes and bodies.
 import { request } from 'node:http';
 import * as k8s from '@kubernetes/client-node';
-import type { KubeObject } from '../diagnosis/types.js';
 import type { Sim } from './server.js';
 
 export interface SimClients {

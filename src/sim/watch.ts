@@ -59,9 +59,10 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   const render = (o: KubeObject): unknown => (p.metadataOnly ? partialMetadata(o) : present(p.def, p.version, o));
-  const write = (type: string, object: unknown): void => {
+  const send = (type: string, object: unknown): void => {
     if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
   };
+  const write = (type: 'ADDED' | 'MODIFIED' | 'DELETED', o: KubeObject): void => send(type, render(o));
 
   let unsubscribe: (() => void) | undefined;
   const timers: NodeJS.Timeout[] = [];
@@ -85,7 +86,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
     } else if (c.type === 'MODIFIED') {
       if (now && before) write('MODIFIED', c.object);
       else if (now) write('ADDED', c.object);
-      else if (before) write('DELETED', c.object);
+      // Leaving the selection: the cacher sends the previous content at the new resourceVersion.
+      else if (before && c.previous) write('DELETED', { ...c.previous, metadata: { ...c.previous.metadata, resourceVersion: c.object.metadata?.resourceVersion } });
     } else if (before || now) {
       write('DELETED', c.object);
     }
@@ -94,7 +96,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
     unsubscribe = store.subscribe(p.def, fromRv, onChange);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    write('ERROR', err.status);
+    send('ERROR', err.status);
     finish();
     return finish;
   }
@@ -102,7 +104,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
   if (p.timeoutSeconds !== undefined && p.timeoutSeconds > 0) timers.push(setTimeout(finish, p.timeoutSeconds * 1000));
   if (p.bookmarks) {
     const bookmark = (): void => {
-      write('BOOKMARK', { kind: p.def.kind, apiVersion: apiVersionOf(p.def.group, p.version), metadata: { resourceVersion: store.resourceVersion } });
+      send('BOOKMARK', { kind: p.def.kind, apiVersion: apiVersionOf(p.def.group, p.version), metadata: { resourceVersion: store.resourceVersion } });
     };
     timers.push(setInterval(bookmark, p.bookmarkIntervalMs));
   }

@@ -154,6 +154,8 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   query?: Record<string, string | number | boolean | undefined>;
+  /** Accept header (default application/json), e.g. for `as=PartialObjectMetadata`. */
+  accept?: string;
   timeoutMs?: number;
 }
 
@@ -162,32 +164,39 @@ export interface RequestOptions {
  * which the fidelity tests need; convenience methods throw KubeHttpError on non-2xx.
  */
 export class KubeClient {
-  private readonly agent: https.Agent;
+  private readonly agent: http.Agent;
   private readonly base: URL;
+  private readonly mod: typeof http | typeof https;
 
+  /** `https://` with the cluster CA, or `http://` (the simulated API) without one. */
   constructor(
     readonly url: string,
-    private readonly token: string,
-    ca: string,
+    private readonly token: string | undefined,
+    ca?: string,
   ) {
     this.base = new URL(url);
-    this.agent = new https.Agent({ ca, keepAlive: true, maxSockets: 16 });
+    this.mod = this.base.protocol === 'http:' ? http : https;
+    this.agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets: 16 }) : new https.Agent({ ca, keepAlive: true, maxSockets: 16 });
   }
+
+  /** Called before each request (the fidelity suite records which API operations ran). */
+  onRequest?: (method: string, url: URL) => void;
 
   request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<KubeResponse<T>> {
     const u = new URL(apiPath, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    this.onRequest?.(method, u);
     const payload =
       opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     return new Promise((resolve, reject) => {
-      const req = https.request(
+      const req = this.mod.request(
         u,
         {
           method,
           agent: this.agent,
           headers: {
-            Authorization: `Bearer ${this.token}`,
-            Accept: 'application/json',
+            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+            Accept: opts.accept ?? 'application/json',
             ...(payload !== undefined
               ? { 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(payload) }
               : {}),

@@ -70,6 +70,8 @@ export interface KubeletStandInOptions {
   leaseDurationSeconds?: number;
   /** Finish graceful deletions of pods on live nodes, as a kubelet does after killing containers (default true). */
   completeDeletions?: boolean;
+  /** Kubelet port the API server dials for logs (status.daemonEndpoints); a KubeletLogServer's port. Default 10250. */
+  kubeletPort?: number;
 }
 
 interface NodeState {
@@ -117,6 +119,7 @@ export class KubeletStandIn {
   private readonly leaseDurationSeconds: number;
   private readonly wording: Wording;
   private readonly completeDeletions: boolean;
+  private readonly kubeletPort: number;
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private readonly deletionSent = new Set<string>();
@@ -132,6 +135,7 @@ export class KubeletStandIn {
     this.leaseDurationSeconds = opts.leaseDurationSeconds ?? 40;
     this.wording = KUBELET_WORDING[opts.style ?? 'current'];
     this.completeDeletions = opts.completeDeletions ?? true;
+    this.kubeletPort = opts.kubeletPort ?? 10250;
   }
 
   /** A stand-in using the admin client, stopped by `cp.stop()`. */
@@ -274,7 +278,7 @@ export class KubeletStandIn {
             { type: 'InternalIP', address: '127.0.0.1' },
             { type: 'Hostname', address: state.spec.name },
           ],
-          daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+          daemonEndpoints: { kubeletEndpoint: { Port: this.kubeletPort } },
           nodeInfo: {
             machineID: hex(32),
             systemUUID: state.uid,

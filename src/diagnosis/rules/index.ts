@@ -2,6 +2,7 @@
 // files in this folder, that each id matches its file name, and that each has tests.
 import type { Rule } from '../rule.js';
 import { rule as terminatingFinalizers } from './terminating-finalizers.js';
+import { rule as terminatingStuck } from './terminating-stuck.js';
 import { rule as pendingSchedulerDown } from './pending-scheduler-down.js';
 import { rule as pendingUnschedulableSelector } from './pending-unschedulable-selector.js';
 import { rule as pendingInsufficientResources } from './pending-insufficient-resources.js';
@@ -42,6 +43,7 @@ import { rule as evictedNodePressure } from './evicted-node-pressure.js';
 
 export const RULES: readonly Rule[] = [
   terminatingFinalizers,
+  terminatingStuck,
   pendingSchedulerDown,
   pendingUnschedulableSelector,
   pendingInsufficientResources,

@@ -16,7 +16,7 @@ export const rule = defineRule({
     playbook: 'recreate-pod',
     priority: 88,
     // The missing endpoint is what this retry loop does to a same-named pod: one cause, one finding.
-    supersedes: ['network.calico-endpoint-missing', 'terminating.status-lag'],
+    supersedes: ['network.calico-endpoint-missing', 'terminating.status-lag', 'terminating.stuck'],
     doc: 'The kubelet repeats "StopPodSandbox ... NetworkPlugin cni failed to teardown pod ... resource does not exist: WorkloadEndpoint(...)". Old Calico CNI (< 1.10) fails DEL when the endpoint is gone, so the kubelet retries the old sandbox forever; for a StatefulSet pod (stable name) a retry deletes the NEW pod\'s same-named WorkloadEndpoint, cutting it off (seed 004).',
   },
   check(snapshot) {

@@ -12,6 +12,7 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'node', 'agent'],
     playbook: 'remove-stuck-containers',
     priority: 72,
+    supersedes: ['terminating.stuck'],
     // No `supersedes`: finalizers would still hold the object after the containers are removed,
     // and node-lost (75) ranks above when the node is gone, since no container can be removed then.
     doc: 'Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002).',

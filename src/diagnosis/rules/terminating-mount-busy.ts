@@ -35,7 +35,7 @@ export const rule = defineRule({
     playbook: 'release-mount-holder',
     priority: 92,
     // A stuck-status symptom is explained by the holder; finalizers and a lost node are separate blockers.
-    supersedes: ['terminating.status-lag'],
+    supersedes: ['terminating.status-lag', 'terminating.stuck'],
     doc: 'The runtime cannot remove a deleted pod\'s container ("device or resource busy" on its overlay/devicemapper dir, shm or a kubelet volume dir) because a process in another mount namespace still has that mount: a systemd service with PrivateTmp=true started after the container (ntpd in seed 001), or a container that mounts /var/lib/docker or /var/lib/kubelet. The finding names the holder PID, command, unit and the mount, from /proc/*/mountinfo on the node.',
   },
   check(snapshot) {

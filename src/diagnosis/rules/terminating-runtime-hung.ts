@@ -16,7 +16,7 @@ export const rule = defineRule({
     playbook: 'unhang-fuse-mount',
     priority: 90,
     // A hung runtime is what node.runtime-unresponsive reports for the node; for this pod it is the cause.
-    supersedes: ['node.runtime-unresponsive', 'terminating.status-lag'],
+    supersedes: ['node.runtime-unresponsive', 'terminating.status-lag', 'terminating.stuck'],
     doc: 'The kubelet cannot kill the pod: FailedKillPod "KillContainerError ... context deadline exceeded", FailedPreStopHook "lstat /proc/<pid>/ns/ipc: no such file or directory". On the node: a FUSE/network mount (fuse.glusterfs in seed 000) that does not answer stat, the container init a zombie, the sandbox gone, the runtime API not answering. The API half reports without the agent and says which node checks could not run.',
   },
   check(snapshot) {

@@ -16,6 +16,7 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'node', 'podsOnNode', 'agent'],
     priority: 62,
+    supersedes: ['terminating.stuck'],
     doc: 'A pod stays Terminating or ContainerCreating for a long time while its node already did the work (containers gone, or running); the node runs 200+ pods and the kubelet\'s --kube-api-qps/--event-qps are at their old defaults (5), so status updates queue behind each other (seed 003). Node-level causes that really block the pod (a holder, a hung runtime) supersede this finding.',
   },
   check(snapshot) {

@@ -22,7 +22,7 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'agent'],
     playbook: 'release-mount-holder',
     priority: 84,
-    supersedes: ['terminating.status-lag'],
+    supersedes: ['terminating.status-lag', 'terminating.stuck'],
     doc: 'The kubelet log repeats "error cleaning subPath mounts ... device or resource busy" for a deleted pod. On CentOS kernel 3.10.x with docker older than 17.12.1 umount can fail with EBUSY (seed 003); the fix is an upgrade. Without the kubelet log (agent unreachable) the finding falls back to the kernel and docker versions from the API and says the log check could not run.',
   },
   check(snapshot) {

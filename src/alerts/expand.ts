@@ -1,0 +1,317 @@
+// Workload alerts (KubeDeploymentReplicasMismatch, KubeStatefulSetReplicasMismatch,
+// KubeDaemonSetRolloutStuck, KubeJobFailed...) name a workload, not a pod. Which pods are
+// unhealthy is a question for the Kubernetes API, and the bot only enqueues (it has no cluster
+// credentials, and a storm of workload alerts must not hold Alertmanager's request open while
+// pods are listed). So the webhook queues one expansion job per workload alert (fixed id: HA
+// repeats and retries add it once), and the worker role runs it: read the workload, list its
+// pods through its selector, and queue a diagnosis for each unhealthy one (at most maxPods),
+// then tell the thread which pods were picked (`targets-expanded` event).
+//
+// Each pod's requester is the alert's, with a per-pod `fingerprint` (the alert key of
+// enqueueDiagnosis is per fingerprint, so one fingerprint could open only one job) and the
+// alert's own in `alertFingerprint`.
+import { createHash } from 'node:crypto';
+import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { FactSource } from '../collect/source.js';
+import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
+import type { KubeObject, Pod } from '../diagnosis/types.js';
+import { enqueueDiagnosis } from '../jobs/dedup.js';
+import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings, type RedisClient } from '../jobs/queues.js';
+import { AlertRequester, ClusterName, targetKey } from '../jobs/schemas.js';
+import { classifyError } from '../jobs/worker.js';
+import { cancelAlertJobs, isResolved } from './cancel.js';
+import { appendGroupEvent, groupEpisode, type ExpandedPod } from './groups.js';
+import { alertKeys, groupIdOf, podFingerprint } from './keys.js';
+import type { WorkloadRef } from './targets.js';
+
+export const DEFAULT_MAX_PODS = 20;
+
+export const ExpandJobSchema = z.object({
+  v: z.literal(1),
+  cluster: ClusterName,
+  workload: z.object({
+    kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']),
+    namespace: z.string().refine(isDns1123Label, 'not a DNS-1123 label'),
+    name: z.string().refine(isDns1123Subdomain, 'not a DNS-1123 name'),
+  }),
+  requester: AlertRequester,
+  requestedAt: z.string().max(64),
+  maxPods: z.number().int().min(1).max(500),
+});
+export type ExpandJob = z.infer<typeof ExpandJobSchema>;
+
+/** BullMQ refuses ":" in queue names (cluster names are DNS labels: no dots either). */
+export function expandQueueName(cluster: string): string {
+  return `alert-expand.${cluster}`;
+}
+
+/** One expansion per firing alert occurrence (cluster, fingerprint, startsAt). */
+export function expansionJobId(cluster: string, fingerprint: string, startsAt: string): string {
+  return `x${createHash('sha256').update(`${cluster}\n${fingerprint}\n${startsAt}`).digest('hex').slice(0, 40)}`;
+}
+
+function expandJobOptions(s: JobSettings): JobsOptions {
+  return {
+    attempts: s.attempts,
+    backoff: { type: 'exponential', delay: s.backoffMs },
+    removeOnComplete: { age: s.keepCompletedSeconds, count: 10_000 },
+    removeOnFail: { age: s.keepFailedSeconds, count: 10_000 },
+  };
+}
+
+/** Producer side: one expansion queue per cluster, over the job system's connection. */
+export class ExpansionQueues {
+  private readonly open = new Map<string, Queue<ExpandJob>>();
+
+  constructor(
+    readonly redis: RedisClient,
+    readonly settings: JobSettings = DEFAULT_JOB_SETTINGS,
+    private readonly logger?: Logger,
+  ) {}
+
+  queue(cluster: string): Queue<ExpandJob> {
+    let q = this.open.get(cluster);
+    if (!q) {
+      q = new Queue<ExpandJob>(expandQueueName(cluster), { connection: this.redis, prefix: this.settings.prefix, defaultJobOptions: expandJobOptions(this.settings) });
+      q.on('error', (err) => this.logger?.warn({ err, queue: expandQueueName(cluster) }, 'queue error'));
+      this.open.set(cluster, q);
+    }
+    return q;
+  }
+
+  all(): Queue[] {
+    return [...this.open.values()];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map((q) => q.close()));
+    this.open.clear();
+  }
+}
+
+/** Queue the expansion; resolves once it is in Redis. Adding an existing id is a no-op. */
+export async function enqueueExpansion(eq: ExpansionQueues, input: Omit<ExpandJob, 'v' | 'requestedAt'> & { requestedAt?: string }): Promise<string> {
+  const job = ExpandJobSchema.parse({ v: 1, ...input, requestedAt: input.requestedAt ?? new Date().toISOString() });
+  const jobId = expansionJobId(job.cluster, job.requester.fingerprint, job.requester.startsAt);
+  await eq.queue(job.cluster).add('expand', job, { jobId });
+  return jobId;
+}
+
+// ---- pure helpers ----
+
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** The workload's `spec.selector` as a label selector string; null when it has none. */
+export function selectorOf(owner: KubeObject): string | null {
+  const sel = (owner.spec as { selector?: LabelSelector } | undefined)?.selector;
+  if (!sel) return null;
+  const parts = Object.entries(sel.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of sel.matchExpressions ?? []) {
+    const values = (e.values ?? []).join(',');
+    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
+    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
+    else if (e.operator === 'Exists') parts.push(e.key);
+    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+    else return null;
+  }
+  // An empty selector matches everything in the namespace: never what a workload means.
+  return parts.length > 0 ? parts.join(',') : null;
+}
+
+/** Whether the pod's controller (if it names one) is this workload. */
+export function ownedBy(pod: Pod, workload: WorkloadRef): boolean {
+  const ref = (pod.metadata?.ownerReferences ?? []).find((r) => r.controller) ?? pod.metadata?.ownerReferences?.[0];
+  if (!ref) return true;
+  if (workload.kind === 'Deployment') return ref.kind === 'ReplicaSet' && ref.name.startsWith(`${workload.name}-`);
+  return ref.kind === workload.kind && ref.name === workload.name;
+}
+
+/** Why a pod counts as unhealthy (a short word for the thread), or null if it is fine. */
+export function unhealthyReason(pod: Pod): string | null {
+  if (pod.metadata?.deletionTimestamp) return 'Terminating';
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded') return null;
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const waiting = statuses.map((s) => s.state?.waiting?.reason).find((r) => r && r !== 'PodInitializing');
+  if (phase === 'Failed') return pod.status?.reason ? `Failed (${pod.status.reason})` : 'Failed';
+  if (waiting) return waiting;
+  if (phase === 'Pending') return 'Pending';
+  if (phase === 'Unknown' || !phase) return 'Unknown';
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return ready ? null : 'NotReady';
+}
+
+const RANK: Record<string, number> = { Terminating: 0, Pending: 2, NotReady: 3, Unknown: 3 };
+
+/** Unhealthy pods of the workload, worst first (waiting reasons and failures, then Pending, NotReady), bounded. */
+export function pickUnhealthyPods(pods: Pod[], workload: WorkloadRef, max: number): { picked: { pod: Pod; reason: string }[]; unhealthy: number; total: number } {
+  const owned = pods.filter((p) => ownedBy(p, workload));
+  const bad = owned.flatMap((pod) => {
+    const reason = unhealthyReason(pod);
+    return reason ? [{ pod, reason }] : [];
+  });
+  const restarts = (p: Pod) => (p.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0);
+  bad.sort((a, b) => (RANK[a.reason] ?? 1) - (RANK[b.reason] ?? 1) || restarts(b.pod) - restarts(a.pod) || (a.pod.metadata?.name ?? '').localeCompare(b.pod.metadata?.name ?? ''));
+  return { picked: bad.slice(0, max), unhealthy: bad.length, total: owned.length };
+}
+
+// ---- the worker ----
+
+export interface ExpansionDeps {
+  source: FactSource;
+  queues: JobQueues;
+  expansion: ExpansionQueues;
+  logger: Logger;
+}
+
+export interface ExpandOutcome {
+  status: 'expanded' | 'resolved' | 'error';
+  pods: ExpandedPod[];
+  unhealthy: number;
+  total: number;
+  error?: string;
+}
+
+const workloadText = (w: WorkloadRef) => `${w.kind.toLowerCase()}/${w.namespace}/${w.name}`;
+
+async function publish(deps: ExpansionDeps, job: ExpandJob, outcome: ExpandOutcome): Promise<void> {
+  const r = job.requester;
+  const channel = r.channel ?? null;
+  const groupId = r.groupId ?? groupIdOf(job.cluster, channel, r.groupKey);
+  const prefix = deps.queues.prefix;
+  await appendGroupEvent(deps.queues.redis, prefix, {
+    v: 1,
+    type: 'targets-expanded',
+    cluster: job.cluster,
+    channel,
+    groupKey: r.groupKey,
+    groupId,
+    episode: await groupEpisode(deps.queues.redis, prefix, job.cluster, groupId),
+    at: new Date().toISOString(),
+    fingerprint: r.fingerprint,
+    alertname: r.alertname ?? '',
+    workload: job.workload,
+    pods: outcome.pods,
+    unhealthy: outcome.unhealthy,
+    total: outcome.total,
+    error: outcome.error ?? null,
+  });
+}
+
+/** One expansion; throws on transient errors (BullMQ retries), answers with an error event otherwise. */
+export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: { lastAttempt: boolean }): Promise<ExpandOutcome> {
+  const { source, queues } = deps;
+  const r = job.requester;
+  const prefix = queues.prefix;
+  if (await isResolved(queues.redis, prefix, job.cluster, r.fingerprint, r.startsAt)) return { status: 'resolved', pods: [], unhealthy: 0, total: 0 };
+  const w = job.workload;
+  const fail = async (error: string): Promise<ExpandOutcome> => {
+    const outcome: ExpandOutcome = { status: 'error', pods: [], unhealthy: 0, total: 0, error };
+    await publish(deps, job, outcome);
+    return outcome;
+  };
+
+  let picked: ReturnType<typeof pickUnhealthyPods>;
+  try {
+    const owner = await source.getOwner(w.namespace, w.kind, w.name);
+    if (!owner) return await fail(`${w.kind} ${w.namespace}/${w.name} not found`);
+    const selector = selectorOf(owner);
+    if (!selector) return await fail(`${w.kind} ${w.namespace}/${w.name} has no usable pod selector`);
+    const pods = await source.listPods({ namespace: w.namespace, labelSelector: selector });
+    picked = pickUnhealthyPods(pods, w, job.maxPods);
+  } catch (err) {
+    const cls = classifyError(err);
+    if ((cls === 'transient' || cls === 'unknown') && !opts.lastAttempt) throw err;
+    return await fail(`could not list the pods of ${w.kind} ${w.namespace}/${w.name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const jobsKey = alertKeys.jobs(prefix, job.cluster, r.fingerprint, r.startsAt);
+  const pods: ExpandedPod[] = [];
+  for (const { pod, reason } of picked.picked) {
+    const target = { kind: 'pod' as const, namespace: w.namespace, name: pod.metadata?.name ?? '' };
+    const { jobId } = await enqueueDiagnosis(queues, {
+      cluster: job.cluster,
+      target,
+      reason: 'alert',
+      requester: { ...r, fingerprint: podFingerprint(r.fingerprint, targetKey(target)), alertFingerprint: r.fingerprint, workload: workloadText(w) },
+    });
+    await queues.redis.multi().sadd(jobsKey, jobId).pexpire(jobsKey, queues.settings.alertDedupMs).exec();
+    pods.push({ name: target.name, jobId, reason });
+  }
+  // Resolved while we were listing: the resolve's cancel may have run before our jobs existed.
+  if (pods.length > 0 && (await isResolved(queues.redis, prefix, job.cluster, r.fingerprint, r.startsAt))) {
+    await cancelAlertJobs({ queues, expandQueue: (c) => deps.expansion.queue(c), logger: deps.logger }, job.cluster, r.fingerprint, r.startsAt);
+  }
+  const outcome: ExpandOutcome = { status: 'expanded', pods, unhealthy: picked.unhealthy, total: picked.total };
+  await publish(deps, job, outcome);
+  return outcome;
+}
+
+export interface ExpansionWorkerOptions {
+  /** ioredis connection with `maxRetriesPerRequest: null` (see redisFromUrl); the caller closes it. */
+  connection: RedisClient;
+  cluster: string;
+  source: FactSource;
+  /** Producer side of the diagnosis queues (the pods' jobs go there). */
+  queues: JobQueues;
+  logger: Logger;
+  concurrency?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface RunningExpansionWorker {
+  worker: Worker<ExpandJob, ExpandOutcome>;
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Run next to startWorkers in the worker role (it needs the cluster's API):
+ * `startExpansionWorker({ connection, cluster, source, queues, logger })`.
+ */
+export function startExpansionWorker(options: ExpansionWorkerOptions): RunningExpansionWorker {
+  const { connection, cluster, logger, queues } = options;
+  const expansion = new ExpansionQueues(queues.redis, queues.settings, logger);
+  const deps: ExpansionDeps = { source: options.source, queues, expansion, logger };
+  const name = expandQueueName(cluster);
+  const worker = new Worker<ExpandJob, ExpandOutcome>(
+    name,
+    async (job: Job<ExpandJob, ExpandOutcome>) => {
+      const parsed = ExpandJobSchema.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`invalid expansion job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (parsed.data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${parsed.data.cluster}" on a worker of "${cluster}"`);
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const outcome = await expandWorkload(deps, parsed.data, { lastAttempt });
+      logger.info({ jobId: job.id, workload: workloadText(parsed.data.workload), status: outcome.status, pods: outcome.pods.length, unhealthy: outcome.unhealthy }, 'workload alert expanded');
+      return outcome;
+    },
+    {
+      connection,
+      prefix: queues.prefix,
+      concurrency: options.concurrency ?? 2,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      name: `${cluster}-${process.pid}-expand`,
+    },
+  );
+  worker.on('error', (err) => logger.error({ err, queue: name }, 'worker error'));
+  worker.on('failed', (job, err) => logger.warn({ jobId: job?.id, err, queue: name }, 'workload expansion failed'));
+  let closing: Promise<void> | undefined;
+  return {
+    worker,
+    ready: () => worker.waitUntilReady().then(() => undefined),
+    close: () => {
+      closing ??= (async () => {
+        await worker.close();
+        await expansion.close();
+      })();
+      return closing;
+    },
+  };
+}

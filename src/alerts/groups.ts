@@ -1,0 +1,638 @@
+// Alert groups: one state per (cluster, channel, Alertmanager groupKey), and the events the
+// chat side turns into one thread per group.
+//
+// State (Redis hash `<prefix>:<cluster>:alert-group:<groupId>`): version `v`, `status`,
+// `episode`, `truncated` (last truncatedAlerts), `reason` (last notification_reason), and one
+// field per alert `a:<fingerprint>` → {status, startsAt, alertname, namespace, target, ...}.
+//
+// A notification is applied optimistically: read the state, work out what changed (new or
+// re-fired alerts, resolved ones), queue or cancel the work for those changes (idempotent:
+// enqueueDiagnosis dedups by (fingerprint, status, startsAt), expansion jobs have fixed ids),
+// then one Lua script writes the new state AND appends the events, only if the version is
+// still the one read. An HA replica sending the same notification at the same moment loses
+// the race, re-reads, finds nothing new and writes nothing: events are published exactly once,
+// while the work is made sure of by whoever gets there (at least once, deduplicated).
+// A crash between queueing and the commit leaves no 200 behind: Alertmanager retries, the
+// retry finds the same changes, queueing is a no-op, and the commit happens then.
+//
+// ---- Events (stream `<prefix>:<cluster>:alert-groups`, fields `type`, `groupId`, `event` JSON) ----
+// Every event has: v: 1, type, cluster, channel (string | null), groupKey, groupId (thread key:
+// one thread per groupId and episode), episode (1, 2... a group that resolved and fires again
+// starts a new episode), at (ISO), receiver, externalURL, notificationReason (string | null),
+// groupLabels.
+//   group-opened     first firing alert of an episode: + commonLabels, reopened, summary
+//   alerts-added     + alerts: AlertItem[] (new or re-fired, diagnosable: target + jobIds),
+//                      notDiagnosable: {fingerprint, alertname, reason, labels}[] (each alert
+//                      listed once per group), omitted (items beyond the cap), summary
+//   alerts-resolved  + alerts: (AlertItem & {cancelledJobs})[], omitted, summary
+//   truncated        + truncatedAlerts (> 0, and changed), summary
+//   group-resolved   + summary: no alert of the group is firing any more
+//   targets-expanded (from the worker, src/alerts/expand.ts) + fingerprint, alertname,
+//                      workload {kind, namespace, name}, pods {name, jobId, reason}[],
+//                      unhealthy, total, error (string | null)
+// summary = {firing, resolved, diagnosable, notDiagnosable, truncatedAlerts,
+//            byAlertname: {name: firing count}, byNamespace: {ns: firing count}} (top 20 each,
+//            the rest under "(other)").
+// Diagnosis results keep coming on the results stream; their alert requesters carry the same
+// groupId and channel, and storms are grouped by root cause (result.incident).
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { lua, runScript } from '../jobs/lua.js';
+import type { RedisClient } from '../jobs/queues.js';
+import { alertKeys, groupIdOf } from './keys.js';
+import { AlertStatus, Fingerprint, type WebhookAlert } from './schema.js';
+import { describeAlertTarget, type AlertTarget } from './targets.js';
+
+// ---- event schemas (the reader validates with them) ----
+
+const Labels = z.record(z.string(), z.string());
+
+export const TargetView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pod'), namespace: z.string(), name: z.string() }),
+  z.object({ kind: z.literal('node'), name: z.string() }),
+  z.object({ kind: z.literal('workload'), workloadKind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']), namespace: z.string(), name: z.string() }),
+]);
+export type TargetView = z.infer<typeof TargetView>;
+
+export const AlertItem = z.object({
+  fingerprint: Fingerprint,
+  alertname: z.string(),
+  status: AlertStatus,
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  severity: z.string().nullable(),
+  namespace: z.string().nullable(),
+  summary: z.string().nullable(),
+  description: z.string().nullable(),
+  generatorURL: z.string().nullable(),
+  /** Bounded copy of the alert's labels (for display). */
+  labels: Labels,
+  target: TargetView.nullable(),
+  /** Diagnosis jobs queued for it (pod and node targets). */
+  jobIds: z.array(z.string()),
+  /** Workload alerts: the job that finds the unhealthy pods (see targets-expanded). */
+  expansionJobId: z.string().nullable(),
+});
+export type AlertItem = z.infer<typeof AlertItem>;
+
+export const ResolvedItem = AlertItem.extend({ cancelledJobs: z.number().int() });
+export type ResolvedItem = z.infer<typeof ResolvedItem>;
+
+export const NotDiagnosableItem = z.object({ fingerprint: Fingerprint, alertname: z.string(), reason: z.string(), labels: Labels });
+export type NotDiagnosableItem = z.infer<typeof NotDiagnosableItem>;
+
+export const GroupSummary = z.object({
+  firing: z.number().int(),
+  resolved: z.number().int(),
+  diagnosable: z.number().int(),
+  notDiagnosable: z.number().int(),
+  truncatedAlerts: z.number().int(),
+  byAlertname: z.record(z.string(), z.number().int()),
+  byNamespace: z.record(z.string(), z.number().int()),
+});
+export type GroupSummary = z.infer<typeof GroupSummary>;
+
+const Base = {
+  v: z.literal(1),
+  cluster: z.string(),
+  channel: z.string().nullable(),
+  groupKey: z.string(),
+  groupId: z.string(),
+  episode: z.number().int(),
+  at: z.string(),
+};
+const NotificationBase = {
+  ...Base,
+  receiver: z.string(),
+  externalURL: z.string(),
+  notificationReason: z.string().nullable(),
+  groupLabels: Labels,
+  summary: GroupSummary,
+};
+
+export const ExpandedPod = z.object({ name: z.string(), jobId: z.string(), reason: z.string() });
+export type ExpandedPod = z.infer<typeof ExpandedPod>;
+
+export const AlertGroupEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('group-opened'), ...NotificationBase, commonLabels: Labels, reopened: z.boolean() }),
+  z.object({ type: z.literal('alerts-added'), ...NotificationBase, alerts: z.array(AlertItem), notDiagnosable: z.array(NotDiagnosableItem), omitted: z.number().int() }),
+  z.object({ type: z.literal('alerts-resolved'), ...NotificationBase, alerts: z.array(ResolvedItem), omitted: z.number().int() }),
+  z.object({ type: z.literal('truncated'), ...NotificationBase, truncatedAlerts: z.number().int() }),
+  z.object({ type: z.literal('group-resolved'), ...NotificationBase }),
+  z.object({
+    type: z.literal('targets-expanded'),
+    ...Base,
+    fingerprint: Fingerprint,
+    alertname: z.string(),
+    workload: z.object({ kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']), namespace: z.string(), name: z.string() }),
+    pods: z.array(ExpandedPod),
+    unhealthy: z.number().int(),
+    total: z.number().int(),
+    error: z.string().nullable(),
+  }),
+]);
+export type AlertGroupEvent = z.infer<typeof AlertGroupEvent>;
+export type AlertGroupEventType = AlertGroupEvent['type'];
+
+// ---- stored state ----
+
+const AlertRecord = z.object({
+  s: AlertStatus,
+  at: z.string(),
+  end: z.string().nullable().optional(),
+  name: z.string(),
+  ns: z.string().nullable().optional(),
+  /** describeAlertTarget, or null when not diagnosable. */
+  t: z.string().nullable(),
+  /** Listed as not diagnosable in this group already. */
+  listed: z.boolean().optional(),
+  /** Last change, ms (pruning of resolved records). */
+  ch: z.number(),
+});
+type AlertRecord = z.infer<typeof AlertRecord>;
+
+const ALERT_FIELD = 'a:';
+
+export interface IncomingAlert {
+  alert: WebhookAlert;
+  target: AlertTarget;
+}
+
+export interface GroupInput {
+  cluster: string;
+  channel: string | null;
+  groupKey: string;
+  receiver: string;
+  groupLabels: Record<string, string>;
+  commonLabels: Record<string, string>;
+  externalURL: string;
+  notificationReason?: string | undefined;
+  truncatedAlerts: number;
+  alerts: IncomingAlert[];
+}
+
+export interface WorkContext {
+  groupId: string;
+  cluster: string;
+  channel: string | null;
+  groupKey: string;
+  receiver: string;
+}
+
+/** What the group asks of the job system: queue work for a firing alert, cancel it when it resolves. */
+export interface GroupWork {
+  start(alert: IncomingAlert, ctx: WorkContext): Promise<{ jobIds: string[]; expansionJobId?: string }>;
+  /** Mark resolved and cancel queued work of (fingerprint, startsAt) for each given startsAt; returns jobs cancelled. */
+  stop(fingerprint: string, startsAts: string[], ctx: WorkContext): Promise<number>;
+}
+
+export interface GroupSettings {
+  prefix: string;
+  /** Group state is kept this long after its last change while alerts fire (ms). */
+  ttlMs: number;
+  /** Resolved alerts (and fully resolved groups) are remembered this long (ms), for late HA repeats. */
+  resolvedKeepMs: number;
+  streamMaxLen: number;
+  /** Alerts whose work is queued at once. */
+  concurrency?: number;
+  /** Items per event; the rest are counted in `omitted`. */
+  maxItems?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_GROUP_SETTINGS: Omit<GroupSettings, 'prefix'> = {
+  ttlMs: 86_400_000,
+  resolvedKeepMs: 6 * 3600_000,
+  streamMaxLen: 100_000,
+  concurrency: 16,
+  maxItems: 1000,
+};
+
+export interface GroupOutcome {
+  groupId: string;
+  episode: number;
+  events: AlertGroupEvent[];
+  /** Alerts new or re-fired in this notification. */
+  added: number;
+  resolved: number;
+  repeats: number;
+  notDiagnosable: number;
+  jobs: number;
+  cancelled: number;
+  /** Commit attempts (more than 1: a concurrent notification of the same group won a race). */
+  attempts: number;
+}
+
+// KEYS: 1 group hash, 2 stream. ARGV: 1 expected version, 2 ttl ms, 3 stream maxlen,
+// 4 number of field/value pairs to set, 5 number of fields to delete, 6 number of events,
+// then the pairs, the fields, and (type, groupId, json) per event.
+// Returns 1 (applied) or 0 (the state changed since it was read).
+const COMMIT = lua(
+  `local H, S = KEYS[1], KEYS[2]
+if (redis.call('HGET', H, 'v') or '0') ~= ARGV[1] then return 0 end
+local nset, ndel, nev = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local i = 7
+for _ = 1, nset do redis.call('HSET', H, ARGV[i], ARGV[i + 1]) i = i + 2 end
+for _ = 1, ndel do redis.call('HDEL', H, ARGV[i]) i = i + 1 end
+for _ = 1, nev do
+  redis.call('XADD', S, 'MAXLEN', '~', ARGV[3], '*', 'type', ARGV[i], 'groupId', ARGV[i + 1], 'event', ARGV[i + 2])
+  i = i + 3
+end
+redis.call('HINCRBY', H, 'v', 1)
+redis.call('PEXPIRE', H, tonumber(ARGV[2]))
+return 1`,
+  2,
+);
+
+const MAX_ATTEMPTS = 8;
+const TOP = 20;
+
+function clip(s: string | undefined, max: number): string | null {
+  if (!s) return null;
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function boundedLabels(labels: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels).slice(0, 40)) out[k.slice(0, 128)] = clip(v, 256) ?? '';
+  return out;
+}
+
+export function targetView(t: AlertTarget): TargetView | null {
+  switch (t.kind) {
+    case 'pod':
+      return { kind: 'pod', namespace: t.target.namespace, name: t.target.name };
+    case 'node':
+      return { kind: 'node', name: t.target.name };
+    case 'workload':
+      return { kind: 'workload', workloadKind: t.workload.kind, namespace: t.workload.namespace, name: t.workload.name };
+    case 'none':
+      return null;
+  }
+}
+
+function alertName(a: WebhookAlert): string {
+  return a.labels.alertname || '(no alertname)';
+}
+
+function toItem(a: IncomingAlert, namespaceLabel: string | null, work: { jobIds: string[]; expansionJobId?: string } | undefined): AlertItem {
+  const { alert } = a;
+  const zeroEnd = !alert.endsAt || alert.endsAt.startsWith('0001-');
+  return {
+    fingerprint: alert.fingerprint,
+    alertname: alertName(alert),
+    status: alert.status,
+    startsAt: alert.startsAt,
+    endsAt: zeroEnd ? null : (alert.endsAt ?? null),
+    severity: clip(alert.labels.severity, 64),
+    namespace: namespaceLabel,
+    summary: clip(alert.annotations.summary, 500),
+    description: clip(alert.annotations.description ?? alert.annotations.message, 1000),
+    generatorURL: clip(alert.generatorURL, 2048),
+    labels: boundedLabels(alert.labels),
+    target: targetView(a.target),
+    jobIds: work?.jobIds ?? [],
+    expansionJobId: work?.expansionJobId ?? null,
+  };
+}
+
+function namespaceOf(a: IncomingAlert): string | null {
+  if (a.target.kind === 'pod') return a.target.target.namespace;
+  if (a.target.kind === 'workload') return a.target.workload.namespace;
+  return clip(a.alert.labels.namespace, 253);
+}
+
+function topCounts(values: string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const out: Record<string, number> = {};
+  for (const [k, n] of sorted.slice(0, TOP)) out[k] = n;
+  const rest = sorted.slice(TOP).reduce((sum, [, n]) => sum + n, 0);
+  if (rest > 0) out['(other)'] = rest;
+  return out;
+}
+
+export function summarize(records: Iterable<AlertRecord>, truncatedAlerts: number): GroupSummary {
+  const firing: AlertRecord[] = [];
+  let resolved = 0;
+  for (const r of records) {
+    if (r.s === 'firing') firing.push(r);
+    else resolved += 1;
+  }
+  const diagnosable = firing.filter((r) => r.t !== null).length;
+  return {
+    firing: firing.length,
+    resolved,
+    diagnosable,
+    notDiagnosable: firing.length - diagnosable,
+    truncatedAlerts,
+    byAlertname: topCounts(firing.map((r) => r.name)),
+    byNamespace: topCounts(firing.map((r) => r.ns ?? '(none)')),
+  };
+}
+
+async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, run));
+  return out;
+}
+
+interface ReadState {
+  version: string;
+  status: string | undefined;
+  episode: number;
+  truncated: number;
+  records: Map<string, AlertRecord>;
+}
+
+async function readState(redis: RedisClient, key: string): Promise<ReadState> {
+  const raw = await redis.hgetall(key);
+  const records = new Map<string, AlertRecord>();
+  for (const [field, value] of Object.entries(raw)) {
+    if (!field.startsWith(ALERT_FIELD)) continue;
+    try {
+      const parsed = AlertRecord.safeParse(JSON.parse(value));
+      if (parsed.success) records.set(field.slice(ALERT_FIELD.length), parsed.data);
+    } catch {
+      // a record this version cannot read counts as unseen
+    }
+  }
+  return { version: raw.v ?? '0', status: raw.status, episode: Number(raw.episode ?? 0) || 0, truncated: Number(raw.truncated ?? 0) || 0, records };
+}
+
+type Change = 'new' | 'repeat' | 'resolved' | 'resolved-unseen';
+
+function classify(alert: WebhookAlert, prev: AlertRecord | undefined): Change {
+  if (prev && prev.s === alert.status && prev.at === alert.startsAt) return 'repeat';
+  if (alert.status === 'firing') return 'new';
+  return prev?.s === 'firing' ? 'resolved' : 'resolved-unseen';
+}
+
+/** Apply one notification's alerts (already split by cluster and channel) to their group. */
+export async function processGroup(redis: RedisClient, settings: GroupSettings, input: GroupInput, work: GroupWork, now: () => number = Date.now): Promise<GroupOutcome> {
+  const groupId = groupIdOf(input.cluster, input.channel, input.groupKey);
+  const key = alertKeys.group(settings.prefix, input.cluster, groupId);
+  const stream = alertKeys.stream(settings.prefix, input.cluster);
+  const ctx: WorkContext = { groupId, cluster: input.cluster, channel: input.channel, groupKey: input.groupKey, receiver: input.receiver };
+  const maxItems = settings.maxItems ?? DEFAULT_GROUP_SETTINGS.maxItems ?? 1000;
+  // One entry per fingerprint (the last wins), as Alertmanager sends them.
+  const alerts = [...new Map(input.alerts.map((a) => [a.alert.fingerprint, a])).values()];
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const state = await readState(redis, key);
+    const changes = alerts.map((a) => ({ a, prev: state.records.get(a.alert.fingerprint), change: classify(a.alert, state.records.get(a.alert.fingerprint)) }));
+    const truncChanged = input.truncatedAlerts !== state.truncated;
+    const repeats = changes.filter((c) => c.change === 'repeat').length;
+    if (repeats === changes.length && !truncChanged) {
+      // Nothing new (an HA duplicate or a repeat_interval resend): keep the state alive only.
+      await redis.multi().hset(key, 'reason', input.notificationReason ?? '').pexpire(key, state.status === 'firing' ? settings.ttlMs : settings.resolvedKeepMs).exec();
+      return { groupId, episode: state.episode, events: [], added: 0, resolved: 0, repeats, notDiagnosable: 0, jobs: 0, cancelled: 0, attempts: attempt };
+    }
+
+    const prevFiring = [...state.records.values()].filter((r) => r.s === 'firing').length;
+    const opening = prevFiring === 0 && changes.some((c) => c.change === 'new');
+    const episode = opening ? state.episode + 1 : Math.max(state.episode, 1);
+
+    // Work first (idempotent), so the commit below only ever announces queued work.
+    const starting = changes.filter((c) => c.change === 'new' && c.a.target.kind !== 'none');
+    const started = await pool(starting, settings.concurrency ?? 16, (c) => work.start(c.a, ctx));
+    const workOf = new Map(starting.map((c, i) => [c.a.alert.fingerprint, started[i]]));
+    const stopping = changes.filter((c) => c.change === 'resolved' || c.change === 'resolved-unseen');
+    const stopped = await pool(stopping, settings.concurrency ?? 16, (c) =>
+      work.stop(c.a.alert.fingerprint, [...new Set([c.a.alert.startsAt, ...(c.prev?.s === 'firing' ? [c.prev.at] : [])])], ctx),
+    );
+    const cancelledOf = new Map(stopping.map((c, i) => [c.a.alert.fingerprint, stopped[i] ?? 0]));
+
+    const t = now();
+    const records = new Map(state.records);
+    const sets: string[] = [];
+    const added: AlertItem[] = [];
+    const notDiagnosable: NotDiagnosableItem[] = [];
+    const resolved: ResolvedItem[] = [];
+    for (const { a, prev, change } of changes) {
+      if (change === 'repeat') continue;
+      const ns = namespaceOf(a);
+      const rec: AlertRecord = {
+        s: a.alert.status,
+        at: a.alert.startsAt,
+        end: a.alert.status === 'resolved' ? (a.alert.endsAt ?? null) : null,
+        name: clip(alertName(a.alert), 256) ?? '',
+        ns,
+        t: describeAlertTarget(a.target),
+        listed: prev?.listed ?? false,
+        ch: t,
+      };
+      if (change === 'new') {
+        if (a.target.kind === 'none') {
+          if (!rec.listed) notDiagnosable.push({ fingerprint: a.alert.fingerprint, alertname: rec.name, reason: a.target.reason, labels: boundedLabels(a.alert.labels) });
+          rec.listed = true;
+        } else {
+          added.push(toItem(a, ns, workOf.get(a.alert.fingerprint)));
+        }
+      } else if (change === 'resolved') {
+        resolved.push({ ...toItem(a, ns, undefined), cancelledJobs: cancelledOf.get(a.alert.fingerprint) ?? 0 });
+      }
+      records.set(a.alert.fingerprint, rec);
+      sets.push(`${ALERT_FIELD}${a.alert.fingerprint}`, JSON.stringify(rec));
+    }
+    const dels: string[] = [];
+    for (const [fp, rec] of records) {
+      if (rec.s === 'resolved' && t - rec.ch > settings.resolvedKeepMs) {
+        records.delete(fp);
+        dels.push(`${ALERT_FIELD}${fp}`);
+      }
+    }
+
+    const summary = summarize(records.values(), input.truncatedAlerts);
+    const firingNow = summary.firing > 0;
+    const base = {
+      v: 1 as const,
+      cluster: input.cluster,
+      channel: input.channel,
+      groupKey: input.groupKey,
+      groupId,
+      episode,
+      at: new Date(t).toISOString(),
+      receiver: input.receiver,
+      externalURL: input.externalURL,
+      notificationReason: input.notificationReason ?? null,
+      groupLabels: input.groupLabels,
+      summary,
+    };
+    const events: AlertGroupEvent[] = [];
+    if (opening) events.push({ ...base, type: 'group-opened', commonLabels: boundedLabels(input.commonLabels), reopened: state.episode > 0 });
+    if (added.length > 0 || notDiagnosable.length > 0) {
+      events.push({ ...base, type: 'alerts-added', alerts: added.slice(0, maxItems), notDiagnosable: notDiagnosable.slice(0, maxItems), omitted: Math.max(0, added.length - maxItems) + Math.max(0, notDiagnosable.length - maxItems) });
+    }
+    if (resolved.length > 0) events.push({ ...base, type: 'alerts-resolved', alerts: resolved.slice(0, maxItems), omitted: Math.max(0, resolved.length - maxItems) });
+    if (truncChanged && input.truncatedAlerts > 0 && (firingNow || events.length > 0)) events.push({ ...base, type: 'truncated', truncatedAlerts: input.truncatedAlerts });
+    if (prevFiring > 0 && !firingNow) events.push({ ...base, type: 'group-resolved' });
+
+    sets.push(
+      'status', firingNow ? 'firing' : 'resolved',
+      'episode', String(episode),
+      'truncated', String(input.truncatedAlerts),
+      'reason', input.notificationReason ?? '',
+      'cluster', input.cluster,
+      'channel', input.channel ?? '',
+      'groupKey', input.groupKey,
+      'receiver', input.receiver,
+    );
+    const eventArgs = events.flatMap((e) => [e.type, groupId, JSON.stringify(e)]);
+    const applied = await runScript<number>(redis, COMMIT, [key, stream], [
+      state.version,
+      firingNow ? settings.ttlMs : settings.resolvedKeepMs,
+      settings.streamMaxLen,
+      sets.length / 2,
+      dels.length,
+      events.length,
+      ...sets,
+      ...dels,
+      ...eventArgs,
+    ]);
+    if (applied !== 1) {
+      settings.logger?.debug({ groupId, attempt }, 'alert group changed meanwhile, applying again');
+      continue;
+    }
+    const jobs = started.reduce((n, w) => n + w.jobIds.length + (w.expansionJobId ? 1 : 0), 0);
+    return {
+      groupId,
+      episode,
+      events,
+      added: changes.filter((c) => c.change === 'new').length,
+      resolved: stopping.length,
+      repeats,
+      notDiagnosable: changes.filter((c) => c.change === 'new' && c.a.target.kind === 'none').length,
+      jobs,
+      cancelled: stopped.reduce((n, c) => n + c, 0),
+      attempts: attempt,
+    };
+  }
+  throw new Error(`alert group ${groupId}: state kept changing, gave up after ${MAX_ATTEMPTS} attempts`);
+}
+
+/** The group's current episode (0: no state). Used by the expansion worker to label its event. */
+export async function groupEpisode(redis: RedisClient, prefix: string, cluster: string, groupId: string): Promise<number> {
+  return Number((await redis.hget(alertKeys.group(prefix, cluster, groupId), 'episode')) ?? 0) || 0;
+}
+
+export async function appendGroupEvent(redis: RedisClient, prefix: string, event: AlertGroupEvent, maxLen = DEFAULT_GROUP_SETTINGS.streamMaxLen): Promise<string> {
+  const id = await redis.xadd(alertKeys.stream(prefix, event.cluster), 'MAXLEN', '~', String(maxLen), '*', 'type', event.type, 'groupId', event.groupId, 'event', JSON.stringify(event));
+  return id ?? '';
+}
+
+// ---- reading the stream (chat side) ----
+
+export interface StoredGroupEvent {
+  /** Stream entry id: order, and the key to make handling idempotent. */
+  id: string;
+  event: AlertGroupEvent;
+}
+
+/** Parse one stream entry's fields; null for entries this version does not understand. */
+export function parseGroupEventFields(fields: string[]): AlertGroupEvent | null {
+  const i = fields.indexOf('event');
+  const raw = i >= 0 ? fields[i + 1] : undefined;
+  if (!raw) return null;
+  try {
+    const parsed = AlertGroupEvent.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Events after `after` (exclusive; default: from the start), oldest first. */
+export async function readAlertGroupEvents(redis: RedisClient, options: { prefix: string; cluster: string; after?: string; count?: number }): Promise<StoredGroupEvent[]> {
+  const stream = alertKeys.stream(options.prefix, options.cluster);
+  const start = options.after ? `(${options.after}` : '-';
+  const entries = (await redis.xrange(stream, start, '+', 'COUNT', options.count ?? 1000)) as [string, string[]][];
+  const out: StoredGroupEvent[] = [];
+  for (const [id, fields] of entries) {
+    const event = parseGroupEventFields(fields);
+    if (event) out.push({ id, event });
+  }
+  return out;
+}
+
+export interface ConsumeGroupEventsOptions {
+  /** A dedicated connection: XREADGROUP blocks it. */
+  redis: RedisClient;
+  prefix: string;
+  cluster: string;
+  /** Consumer group (one per bot deployment) and this process' name within it. */
+  group: string;
+  consumer: string;
+  handler: (event: AlertGroupEvent, id: string) => Promise<void>;
+  logger?: Logger;
+  /** Entries another consumer took but did not ack for this long are taken over (ms). */
+  claimIdleMs?: number;
+  blockMs?: number;
+}
+
+/**
+ * Reads the group events with a consumer group, like consumeResults: each event is handled
+ * by one bot process and acknowledged after its handler resolves; a crashed consumer's events
+ * are claimed by another. Per group, handle events in stream order (one consumer per cluster,
+ * or serialise by groupId) so a thread exists before it is updated.
+ */
+export function consumeAlertGroupEvents(options: ConsumeGroupEventsOptions): { stop: () => Promise<void>; done: Promise<void> } {
+  const { redis, group, consumer, handler } = options;
+  const stream = alertKeys.stream(options.prefix, options.cluster);
+  const claimIdleMs = options.claimIdleMs ?? 60_000;
+  const blockMs = options.blockMs ?? 2000;
+  let stopped = false;
+
+  const handle = async (entries: [string, string[]][]) => {
+    for (const [id, fields] of entries) {
+      const event = parseGroupEventFields(fields);
+      try {
+        if (event) await handler(event, id);
+        else options.logger?.warn({ entry: id }, 'alert group event not understood, skipped');
+        await redis.xack(stream, group, id);
+      } catch (err) {
+        options.logger?.error({ err, entry: id }, 'alert group event handler failed');
+      }
+    }
+  };
+
+  const done = (async () => {
+    try {
+      await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+    }
+    let lastClaim = 0;
+    while (!stopped) {
+      try {
+        if (Date.now() - lastClaim > claimIdleMs / 2) {
+          lastClaim = Date.now();
+          const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, [string, string[]][]];
+          await handle(claimed[1] ?? []);
+        }
+        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, [string, string[]][]][] | null;
+        if (res) for (const [, entries] of res) await handle(entries);
+      } catch (err) {
+        if (stopped) break;
+        options.logger?.error({ err }, 'alert group stream read failed');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })();
+
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// Which chat channel an alert's thread goes to: the first route whose receiver and label
+// matchers all match, else the default channel. Matching is per alert, so one Alertmanager
+// group may fan out to several channels (one group state and thread per channel).
+import { z } from 'zod';
+import { unquoteReceiver } from './schema.js';
+
+export const AlertRoute = z.strictObject({
+  /** Alertmanager receiver name, as written in alertmanager.yml (unquoted). */
+  receiver: z.string().min(1).max(1024).optional(),
+  /** Exact label values; all must match. */
+  matchers: z.record(z.string().min(1).max(256), z.string().max(4096)).optional(),
+  channel: z.string().min(1).max(256),
+});
+export type AlertRoute = z.infer<typeof AlertRoute>;
+
+export const AlertRoutes = z.array(AlertRoute).max(500);
+
+export function channelFor(input: { receiver: string; labels: Record<string, string> }, routes: readonly AlertRoute[], defaultChannel: string | undefined): string | null {
+  const receiver = unquoteReceiver(input.receiver);
+  for (const route of routes) {
+    if (route.receiver !== undefined && route.receiver !== receiver && route.receiver !== input.receiver) continue;
+    const matchers = Object.entries(route.matchers ?? {});
+    if (matchers.every(([label, value]) => (input.labels[label] ?? '') === value)) return route.channel;
+  }
+  return defaultChannel ?? null;
+}

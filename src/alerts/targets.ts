@@ -1,0 +1,130 @@
+// What an alert points at, from its labels. Label names differ between setups
+// (kube-state-metrics with honorLabels keeps `namespace`/`pod`; without it they arrive as
+// `exported_namespace`/`exported_pod`; older service discovery used `kubernetes_pod_name`),
+// so each role lists the label names to try, first non-empty wins.
+//
+// Order: namespace+pod → that pod; namespace+deployment/statefulset/daemonset/job_name → the
+// workload (its unhealthy pods are found later, by the worker); node → the node. Anything else
+// is "not diagnosable" with a reason the thread can show.
+import { z } from 'zod';
+import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
+import type { Target } from '../diagnosis/types.js';
+
+export const LABEL_ROLES = ['cluster', 'namespace', 'pod', 'deployment', 'statefulset', 'daemonset', 'job', 'node'] as const;
+export type LabelRole = (typeof LABEL_ROLES)[number];
+export type LabelMapping = Record<LabelRole, readonly string[]>;
+
+/**
+ * kube-prometheus names. `job` is the scrape job, so a Job's name is in `job_name`.
+ * `cluster` is empty: the cluster label is consulted only when configured, because a
+ * single-cluster install often carries an external `cluster` label that matches no name here.
+ */
+export const DEFAULT_LABELS: LabelMapping = {
+  cluster: [],
+  namespace: ['namespace'],
+  pod: ['pod'],
+  deployment: ['deployment'],
+  statefulset: ['statefulset'],
+  daemonset: ['daemonset'],
+  job: ['job_name'],
+  node: ['node'],
+};
+
+const labelNames = z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(16)]).transform((v) => (typeof v === 'string' ? [v] : v));
+
+/** `POD_DOCTOR_ALERT_LABELS`: role → label name or names, merged over the defaults. */
+export const LabelMappingOverrides = z.strictObject(Object.fromEntries(LABEL_ROLES.map((r) => [r, labelNames.optional()])) as Record<LabelRole, z.ZodOptional<typeof labelNames>>);
+
+export function labelMapping(overrides: Partial<Record<LabelRole, readonly string[] | undefined>> = {}): LabelMapping {
+  const out = { ...DEFAULT_LABELS };
+  for (const role of LABEL_ROLES) {
+    const names = overrides[role];
+    if (names) out[role] = [...names];
+  }
+  return out;
+}
+
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
+
+export interface WorkloadRef {
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+}
+
+export type AlertTarget =
+  | { kind: 'pod'; target: Extract<Target, { kind: 'pod' }> }
+  | { kind: 'node'; target: Extract<Target, { kind: 'node' }> }
+  | { kind: 'workload'; workload: WorkloadRef }
+  | { kind: 'none'; reason: string };
+
+const WORKLOAD_ROLES: readonly [LabelRole, WorkloadKind][] = [
+  ['deployment', 'Deployment'],
+  ['statefulset', 'StatefulSet'],
+  ['daemonset', 'DaemonSet'],
+  ['job', 'Job'],
+];
+
+/** First non-empty value among the role's label names, with the name that had it. */
+export function pick(labels: Record<string, string>, mapping: LabelMapping, role: LabelRole): { label: string; value: string } | undefined {
+  for (const label of mapping[role]) {
+    const value = labels[label];
+    if (value) return { label, value };
+  }
+  return undefined;
+}
+
+const shown = (v: string) => JSON.stringify(v.length > 80 ? `${v.slice(0, 77)}...` : v);
+
+export function targetFromLabels(labels: Record<string, string>, mapping: LabelMapping = DEFAULT_LABELS): AlertTarget {
+  const ns = pick(labels, mapping, 'namespace');
+  const pod = pick(labels, mapping, 'pod');
+  const badNamespace = ns && !isDns1123Label(ns.value) ? `label ${ns.label}=${shown(ns.value)} is not a namespace name` : undefined;
+
+  if (pod && ns) {
+    if (badNamespace) return { kind: 'none', reason: badNamespace };
+    if (!isDns1123Subdomain(pod.value)) return { kind: 'none', reason: `label ${pod.label}=${shown(pod.value)} is not a pod name` };
+    return { kind: 'pod', target: { kind: 'pod', namespace: ns.value, name: pod.value } };
+  }
+  if (ns) {
+    for (const [role, kind] of WORKLOAD_ROLES) {
+      const w = pick(labels, mapping, role);
+      if (!w) continue;
+      if (badNamespace) return { kind: 'none', reason: badNamespace };
+      if (!isDns1123Subdomain(w.value)) return { kind: 'none', reason: `label ${w.label}=${shown(w.value)} is not a ${kind} name` };
+      return { kind: 'workload', workload: { kind, namespace: ns.value, name: w.value } };
+    }
+  }
+  const node = pick(labels, mapping, 'node');
+  if (node) {
+    if (!isDns1123Subdomain(node.value)) return { kind: 'none', reason: `label ${node.label}=${shown(node.value)} is not a node name` };
+    return { kind: 'node', target: { kind: 'node', name: node.value } };
+  }
+  if (pod) return { kind: 'none', reason: `label ${pod.label} without a namespace label (${mapping.namespace.join(', ') || 'none configured'})` };
+  const looked = (role: LabelRole) => mapping[role].join('|') || '-';
+  return {
+    kind: 'none',
+    reason: `no target labels: looked for ${looked('namespace')} with ${looked('pod')}, ${looked('deployment')}, ${looked('statefulset')}, ${looked('daemonset')} or ${looked('job')}, or ${looked('node')}`,
+  };
+}
+
+/** The alert's cluster: the configured cluster label if present, else the default. Null: a cluster not served here. */
+export function clusterFromLabels(labels: Record<string, string>, mapping: LabelMapping, defaultCluster: string, served: readonly string[]): { cluster: string; unknown?: string } {
+  const c = pick(labels, mapping, 'cluster');
+  if (!c || c.value === defaultCluster || served.includes(c.value)) return { cluster: c?.value ?? defaultCluster };
+  return { cluster: defaultCluster, unknown: c.value };
+}
+
+/** Short structured form for events and logs: `pod/ns/name`, `node/name`, `deployment/ns/name`. */
+export function describeAlertTarget(t: AlertTarget): string | null {
+  switch (t.kind) {
+    case 'pod':
+      return `pod/${t.target.namespace}/${t.target.name}`;
+    case 'node':
+      return `node/${t.target.name}`;
+    case 'workload':
+      return `${t.workload.kind.toLowerCase()}/${t.workload.namespace}/${t.workload.name}`;
+    case 'none':
+      return null;
+  }
+}

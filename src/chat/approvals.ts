@@ -1,0 +1,309 @@
+// Approval state of proposed plans, and who may decide. The state lives in Redis and every
+// transition is one Lua script, so two people clicking at once (on two bot replicas) get one
+// outcome each and the plan is handed to the runner once: pending → approved (enough distinct
+// approvers) → running → done, or pending → denied / expired. The remediation job id is the plan
+// id too, so even a repeated hand-off enqueues once.
+import type { Logger } from 'pino';
+import { LUA_NOW_MS, lua, runScript } from '../jobs/lua.js';
+import type { RedisClient } from '../jobs/queues.js';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'running' | 'done' | 'denied' | 'expired';
+
+export interface Decision {
+  user: string;
+  /** Epoch ms (Redis clock). */
+  at: number;
+}
+
+export interface PromptRef {
+  channel: string;
+  ts: string;
+  /** Thread the prompt sits in (decisions are posted there). */
+  threadTs: string;
+}
+
+export interface ApprovalRecord {
+  planId: string;
+  cluster: string;
+  status: ApprovalStatus;
+  required: 1 | 2;
+  /** Who asked for the diagnosis (may be barred from approving). */
+  requester?: string;
+  requireDifferent: boolean;
+  expiresAt: number;
+  approvals: Decision[];
+  denied?: Decision & { reason?: string };
+  /** Opaque id of the thread the plan belongs to. */
+  threadId: string;
+  prompts: PromptRef[];
+  /** Final words of the run (fixed / not fixed / refused…), once known. */
+  outcome?: { ok: boolean; text: string };
+}
+
+export type ApproveOutcome =
+  | { kind: 'unknown' }
+  | { kind: 'expired'; record: ApprovalRecord }
+  | { kind: 'not-pending'; record: ApprovalRecord }
+  | { kind: 'requester'; record: ApprovalRecord }
+  | { kind: 'duplicate'; record: ApprovalRecord }
+  /** Counted; more approvers needed. */
+  | { kind: 'recorded'; record: ApprovalRecord }
+  /** The last approval needed: hand the plan to the runner now (exactly one caller gets this). */
+  | { kind: 'approved'; record: ApprovalRecord };
+
+export type DenyOutcome = { kind: 'unknown' } | { kind: 'expired' | 'not-pending' | 'denied'; record: ApprovalRecord };
+
+// Checks shared by approve and deny. KEYS[1] approval hash. Returns nil when pending and valid.
+const GATE = `local st = redis.call('HGET', KEYS[1], 'status')
+if not st then return {'unknown'} end
+if st ~= 'pending' then return {'not-pending'} end
+if now >= tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then
+  redis.call('HSET', KEYS[1], 'status', 'expired')
+  return {'expired'}
+end`;
+
+// ARGV: 1 user. Approvals are stored as `user@ms` joined by commas (ids hold neither).
+const APPROVE = lua(
+  `${LUA_NOW_MS}
+${GATE}
+local user = ARGV[1]
+if redis.call('HGET', KEYS[1], 'requireDifferent') == '1' and redis.call('HGET', KEYS[1], 'requester') == user then return {'requester'} end
+local list = redis.call('HGET', KEYS[1], 'approvals') or ''
+local n = 0
+for entry in string.gmatch(list, '[^,]+') do
+  n = n + 1
+  if string.match(entry, '^(.-)@') == user then return {'duplicate'} end
+end
+local entry = user .. '@' .. now
+if list == '' then list = entry else list = list .. ',' .. entry end
+n = n + 1
+redis.call('HSET', KEYS[1], 'approvals', list)
+if n >= tonumber(redis.call('HGET', KEYS[1], 'required')) then
+  redis.call('HSET', KEYS[1], 'status', 'approved')
+  return {'approved'}
+end
+return {'recorded'}`,
+  1,
+);
+
+// ARGV: 1 user, 2 reason ('' for none).
+const DENY = lua(
+  `${LUA_NOW_MS}
+${GATE}
+redis.call('HSET', KEYS[1], 'status', 'denied', 'deniedBy', ARGV[1], 'deniedAt', now, 'denyReason', ARGV[2])
+return {'denied'}`,
+  1,
+);
+
+// ARGV: 1 expected status, 2 new status, then field/value pairs. Returns 1 when moved.
+const MOVE = lua(
+  `if redis.call('HGET', KEYS[1], 'status') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[2])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`,
+  1,
+);
+
+// ARGV: 1 user, 2 reason. Only the person who denied may explain why.
+const REASON = lua(
+  `if redis.call('HGET', KEYS[1], 'status') ~= 'denied' or redis.call('HGET', KEYS[1], 'deniedBy') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'denyReason', ARGV[2])
+return 1`,
+  1,
+);
+
+export interface NewApproval {
+  planId: string;
+  cluster: string;
+  required: 1 | 2;
+  requester?: string;
+  requireDifferent: boolean;
+  expiresAt: number;
+  threadId: string;
+}
+
+function parseRecord(planId: string, h: Record<string, string>): ApprovalRecord | null {
+  if (!h.status) return null;
+  const approvals = (h.approvals ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((e) => {
+      const at = e.lastIndexOf('@');
+      return { user: e.slice(0, at), at: Number(e.slice(at + 1)) };
+    });
+  const prompts = (h.prompts ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((p) => {
+      const [channel = '', ts = '', threadTs = ''] = p.split('|');
+      return { channel, ts, threadTs };
+    });
+  let outcome: ApprovalRecord['outcome'];
+  try {
+    outcome = h.outcome ? (JSON.parse(h.outcome) as ApprovalRecord['outcome']) : undefined;
+  } catch {
+    outcome = undefined;
+  }
+  return {
+    planId,
+    cluster: h.cluster ?? '',
+    status: h.status as ApprovalStatus,
+    required: h.required === '2' ? 2 : 1,
+    ...(h.requester ? { requester: h.requester } : {}),
+    requireDifferent: h.requireDifferent === '1',
+    expiresAt: Number(h.expiresAt),
+    approvals,
+    ...(h.deniedBy ? { denied: { user: h.deniedBy, at: Number(h.deniedAt), ...(h.denyReason ? { reason: h.denyReason } : {}) } } : {}),
+    threadId: h.threadId ?? '',
+    prompts,
+    ...(outcome ? { outcome } : {}),
+  };
+}
+
+/** Records outlive their expiry by this much, so a late click is told "expired", not "unknown". */
+const KEEP_AFTER_EXPIRY_S = 7 * 86_400;
+
+export class ApprovalStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+  ) {}
+
+  private key(planId: string): string {
+    return `${this.prefix}:chat:approval:${planId}`;
+  }
+
+  async create(a: NewApproval): Promise<void> {
+    const key = this.key(a.planId);
+    await this.redis
+      .multi()
+      .hsetnx(key, 'status', 'pending')
+      .hset(key, {
+        cluster: a.cluster,
+        required: String(a.required),
+        requester: a.requester ?? '',
+        requireDifferent: a.requireDifferent ? '1' : '0',
+        expiresAt: String(a.expiresAt),
+        threadId: a.threadId,
+      })
+      .expireat(key, Math.ceil(a.expiresAt / 1000) + KEEP_AFTER_EXPIRY_S)
+      .exec();
+  }
+
+  /** Remember where a prompt for this plan was posted (updated on every decision). */
+  async addPrompt(planId: string, prompt: PromptRef): Promise<void> {
+    const key = this.key(planId);
+    const entry = `${prompt.channel}|${prompt.ts}|${prompt.threadTs}`;
+    const current = (await this.redis.hget(key, 'prompts')) ?? '';
+    if (current.split(',').includes(entry)) return;
+    // Appending is not atomic with the read, but prompts of one plan are posted by one delivery.
+    await this.redis.hset(key, 'prompts', current ? `${current},${entry}` : entry);
+  }
+
+  async get(planId: string): Promise<ApprovalRecord | null> {
+    return parseRecord(planId, await this.redis.hgetall(this.key(planId)));
+  }
+
+  async approve(planId: string, user: string): Promise<ApproveOutcome> {
+    const [kind] = await runScript<[string]>(this.redis, APPROVE, [this.key(planId)], [user]);
+    const record = await this.get(planId);
+    if (!record || kind === 'unknown') return { kind: 'unknown' };
+    return { kind: kind as Exclude<ApproveOutcome['kind'], 'unknown'>, record };
+  }
+
+  async deny(planId: string, user: string, reason = ''): Promise<DenyOutcome> {
+    const [kind] = await runScript<[string]>(this.redis, DENY, [this.key(planId)], [user, reason.slice(0, 500)]);
+    const record = await this.get(planId);
+    if (!record || kind === 'unknown') return { kind: 'unknown' };
+    return { kind: kind as 'expired' | 'not-pending' | 'denied', record };
+  }
+
+  async setDenyReason(planId: string, user: string, reason: string): Promise<boolean> {
+    return Number(await runScript(this.redis, REASON, [this.key(planId)], [user, reason.slice(0, 500)])) === 1;
+  }
+
+  /** approved → running (the run started); false when it was not `approved`. */
+  async markRunning(planId: string): Promise<boolean> {
+    return Number(await runScript(this.redis, MOVE, [this.key(planId)], ['approved', 'running'])) === 1;
+  }
+
+  /** approved|running → done with the run's outcome. */
+  async markDone(planId: string, outcome: { ok: boolean; text: string }): Promise<boolean> {
+    const args = ['done', 'outcome', JSON.stringify(outcome)];
+    if (Number(await runScript(this.redis, MOVE, [this.key(planId)], ['running', ...args])) === 1) return true;
+    return Number(await runScript(this.redis, MOVE, [this.key(planId)], ['approved', ...args])) === 1;
+  }
+}
+
+// ---- who may approve ----
+
+export type GroupResolver = (groupId: string) => Promise<string[]>;
+
+export interface ApproverPolicyOptions {
+  /** User ids (U…/W…, or console names) and group ids (S…). */
+  approvers: readonly string[];
+  resolveGroup?: GroupResolver;
+  cacheMs?: number;
+  /** Console: every local user may decide (still through the same state machine). */
+  allowAll?: boolean;
+  logger?: Logger;
+}
+
+const isGroup = (id: string) => /^S[A-Z0-9]{2,20}$/.test(id);
+
+/**
+ * Approver lists with user groups resolved through the chat platform, members cached briefly.
+ * A per-playbook list replaces the global one.
+ */
+export class ApproverPolicy {
+  private readonly cache = new Map<string, { users: Set<string>; until: number }>();
+  private readonly inflight = new Map<string, Promise<Set<string>>>();
+
+  constructor(private readonly options: ApproverPolicyOptions) {}
+
+  listFor(override?: readonly string[]): readonly string[] {
+    return override && override.length > 0 ? override : this.options.approvers;
+  }
+
+  get allowAll(): boolean {
+    return Boolean(this.options.allowAll);
+  }
+
+  async may(user: string, override?: readonly string[]): Promise<boolean> {
+    if (this.options.allowAll) return true;
+    const list = this.listFor(override);
+    if (list.includes(user)) return true;
+    for (const id of list.filter(isGroup)) {
+      if ((await this.members(id)).has(user)) return true;
+    }
+    return false;
+  }
+
+  private async members(groupId: string): Promise<Set<string>> {
+    const cached = this.cache.get(groupId);
+    if (cached && cached.until > Date.now()) return cached.users;
+    const resolve = this.options.resolveGroup;
+    if (!resolve) return new Set();
+    let p = this.inflight.get(groupId);
+    if (!p) {
+      p = resolve(groupId)
+        .then((users) => {
+          const set = new Set(users);
+          this.cache.set(groupId, { users: set, until: Date.now() + (this.options.cacheMs ?? 60_000) });
+          return set;
+        })
+        .catch((err: unknown) => {
+          // Fail closed: nobody from this group may approve until it resolves.
+          this.options.logger?.warn({ err, groupId }, 'user group lookup failed');
+          return cached?.users ?? new Set<string>();
+        })
+        .finally(() => this.inflight.delete(groupId));
+      this.inflight.set(groupId, p);
+    }
+    return p;
+  }
+}
+
+export function isGroupId(id: string): boolean {
+  return isGroup(id);
+}

@@ -1,0 +1,28 @@
+// `/pod-doctor <text>` (and the console's same command line), parsed without I/O so the Slack
+// handler can acknowledge first and answer bad input in the acknowledgement itself.
+import { parseTarget } from '../diagnosis/target.js';
+import type { Target } from '../diagnosis/types.js';
+import { isPodDoctorError } from '../errors.js';
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'error'; problem: string } | { kind: 'diagnose'; target: Target };
+
+const HELP = new Set(['', 'help', '-h', '--help', '?']);
+
+/** Namespace of a bare `<pod>` in `channel`: its own entry, else `*`. */
+export function defaultNamespaceFor(map: Readonly<Record<string, string>>, channel: string): string | undefined {
+  return map[channel] ?? map['*'];
+}
+
+export function parseCommand(text: string, defaultNamespace?: string): ParsedCommand {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0 || (words.length === 1 && HELP.has(words[0]!.toLowerCase()))) return { kind: 'help' };
+  if (words.length > 1) return { kind: 'error', problem: `"${text.trim().slice(0, 200)}" is more than one target. Give one: <namespace>/<pod>, <pod>, node/<name> or ns/<name>.` };
+  try {
+    return { kind: 'diagnose', target: parseTarget(words[0]!, defaultNamespace) };
+  } catch (err) {
+    if (isPodDoctorError(err)) {
+      return { kind: 'error', problem: err.message.length > 500 ? `${err.message.slice(0, 500)}…` : err.message };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,133 @@
+// The chat adapter for a terminal (`npm run demo`): messages print as text, threads are
+// numbered, and each message with buttons gets a number the user types (`approve 3`).
+import { SEVERITY_STYLE_CODES } from './style.js';
+import { splitUserRefs, type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, type Tone } from '../types.js';
+
+export interface ConsoleAdapterOptions {
+  out: NodeJS.WritableStream;
+  color?: boolean;
+  /** Console user names mentioned as `@name`; Slack ids as they are. */
+  width?: number;
+}
+
+export interface ConsoleButton extends Button {
+  /** The message the button sits on. */
+  ref: MessageRef;
+}
+
+const TONE_WORD: Partial<Record<Tone, string>> = { ok: '✔', pending: '…', warning: '!', error: '✖' };
+
+export class ConsoleAdapter implements ChatAdapter {
+  readonly medium = 'console' as const;
+  private seq = 0;
+  /** Action number → buttons of that message. */
+  private readonly actions = new Map<number, ConsoleButton[]>();
+  /** Message ts → its action number. */
+  private readonly numbers = new Map<string, number>();
+  private nextAction = 1;
+  /** Thread parent ts → thread number shown to the user. */
+  private readonly threadNumbers = new Map<string, number>();
+  private nextThread = 1;
+
+  constructor(private readonly options: ConsoleAdapterOptions) {}
+
+  private c(tone: Tone | 'bold' | 'dim', s: string): string {
+    if (!this.options.color) return s;
+    const code = tone === 'bold' ? '\x1b[1m' : tone === 'dim' ? '\x1b[2m' : SEVERITY_STYLE_CODES[tone];
+    return code ? `${code}${s}\x1b[0m` : s;
+  }
+
+  private write(lines: string[]): void {
+    this.options.out.write(`${lines.join('\n')}\n`);
+  }
+
+  private text(s: string): string {
+    return splitUserRefs(s)
+      .map((p) => ('user' in p ? `@${p.user}` : p.text))
+      .join('');
+  }
+
+  private renderPart(p: Part, n: number | undefined): string[] {
+    switch (p.kind) {
+      case 'header':
+        return [this.c('bold', this.text(p.text))];
+      case 'section': {
+        const mark = p.tone && TONE_WORD[p.tone] ? `${TONE_WORD[p.tone]} ` : '';
+        const body = `${mark}${p.label ? `${this.c('bold', `${p.label}:`)} ` : ''}${this.text(p.text)}`;
+        return [p.tone && p.tone !== 'neutral' ? this.c(p.tone, body) : body];
+      }
+      case 'fields':
+        return [p.fields.map((f) => `${this.c('bold', `${f.label}:`)} ${this.text(f.value)}`).join('   ')];
+      case 'quote':
+        return [`  ${this.c('dim', `${p.source}:`)}`, ...p.text.split('\n').map((l) => `    > ${l}`)];
+      case 'list':
+        return [...(p.label ? [this.c('bold', `${p.label}:`)] : []), ...p.items.map((i) => `  - ${this.text(i)}`)];
+      case 'code':
+        return [...(p.label ? [this.c('bold', `${p.label}:`)] : []), ...p.lines.map((l) => `    ${l}`)];
+      case 'context':
+        return [this.c('dim', this.text(p.text))];
+      case 'divider':
+        return [''];
+      case 'actions':
+        return [p.buttons.map((b) => `[${b.action} ${n ?? '?'}] ${this.text(b.label)}`).join('   ')];
+    }
+  }
+
+  private register(ref: MessageRef, message: ChatMessage): number | undefined {
+    const buttons = message.parts.flatMap((p) => (p.kind === 'actions' ? p.buttons : []));
+    let n = this.numbers.get(ref.ts);
+    if (buttons.length === 0) {
+      if (n !== undefined) this.actions.delete(n);
+      return undefined;
+    }
+    if (n === undefined) {
+      n = this.nextAction++;
+      this.numbers.set(ref.ts, n);
+    }
+    this.actions.set(n, buttons.map((b) => ({ ...b, ref })));
+    return n;
+  }
+
+  private block(prefix: string, message: ChatMessage, n: number | undefined): string[] {
+    return message.parts.flatMap((p) => this.renderPart(p, n)).flatMap((l) => l.split('\n')).map((l) => `${prefix}${l}`);
+  }
+
+  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
+    const ref = { channel, ts: String(++this.seq) };
+    const t = this.nextThread++;
+    this.threadNumbers.set(ref.ts, t);
+    const n = this.register(ref, message);
+    this.write(['', this.c('bold', `── thread ${t} ${'─'.repeat(60)}`), ...this.block('', message, n)]);
+    return ref;
+  }
+
+  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
+    const ref = { channel: parent.channel, ts: String(++this.seq) };
+    const n = this.register(ref, message);
+    const t = this.threadNumbers.get(parent.ts) ?? '?';
+    this.write(['', this.c('dim', `  ┌ thread ${t}`), ...this.block('  │ ', message, n)]);
+    return [ref];
+  }
+
+  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
+    const n = this.register(ref, message);
+    const t = this.threadNumbers.get(ref.ts);
+    const where = t !== undefined ? `thread ${t}` : n !== undefined ? `#${n}` : 'message';
+    const buttons = n !== undefined ? `  (${message.parts.flatMap((p) => (p.kind === 'actions' ? p.buttons.map((b) => `${b.action} ${n}`) : [])).join(', ')})` : '';
+    this.write([this.c('dim', `  ↻ ${where} updated: `) + this.text(message.text) + buttons]);
+  }
+
+  async ephemeral(_channel: string, user: string, message: ChatMessage): Promise<void> {
+    this.write(['', this.c('dim', `  (only @${user} sees this)`), ...this.block('  ', message, this.register({ channel: _channel, ts: String(++this.seq) }, message))]);
+  }
+
+  /** The buttons of action number `n` (what `approve n` / `deny n` / `rerun n` press). */
+  buttons(n: number): ConsoleButton[] {
+    return this.actions.get(n) ?? [];
+  }
+
+  /** Print a line outside any thread (the REPL's own messages). */
+  say(line: string): void {
+    this.write([line]);
+  }
+}

@@ -1,0 +1,102 @@
+// The console chat: lines typed in a terminal drive the same flows as Slack's slash command
+// and buttons. `approve 3` presses the Approve button of message 3, as the local user.
+import { createInterface } from 'node:readline';
+import type { ChatService } from '../service.js';
+import type { ConsoleAdapter } from './adapter.js';
+
+export interface ConsoleChatOptions {
+  service: ChatService;
+  adapter: ConsoleAdapter;
+  /** The local user: who asks and who approves. */
+  user: string;
+  channel?: string;
+  /** Targets worth trying (the demo's seed incidents). */
+  list?: () => string[];
+}
+
+export const CONSOLE_HELP = `Commands:
+  /pod-doctor <namespace>/<pod> | node/<name> | ns/<name>   diagnose (also: diagnose …)
+  approve <n> [as <name>]    press Approve on message <n> (as another local user: two-approver fixes)
+  deny <n> [reason…]         press Deny on message <n>
+  rerun <n>                  diagnose the thread of message <n> again
+  list                       targets of the seed incidents
+  help                       this text
+  quit                       leave`;
+
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Handle one console line. Resolves 'quit' when the user leaves. */
+export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Promise<'quit' | undefined> {
+  const channel = o.channel ?? 'console';
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  const [verb = '', ...rest] = words;
+  const say = (s: string) => o.adapter.say(s);
+  switch (verb.toLowerCase()) {
+    case '':
+      return undefined;
+    case 'quit':
+    case 'exit':
+    case '/quit':
+      return 'quit';
+    case 'help':
+    case '?':
+      say(CONSOLE_HELP);
+      return undefined;
+    case 'list':
+      say((o.list?.() ?? []).map((t) => `  /pod-doctor ${t}`).join('\n') || '  (no incidents loaded)');
+      return undefined;
+    case '/pod-doctor':
+    case 'pod-doctor':
+    case 'diagnose': {
+      const reply = o.service.command(rest.join(' '), channel);
+      if (reply.kind === 'reply') await o.adapter.ephemeral(channel, o.user, reply.message);
+      else await o.service.startDiagnosis({ channel, user: o.user, target: reply.target });
+      return undefined;
+    }
+    case 'approve':
+    case 'deny':
+    case 'rerun': {
+      const n = Number(rest[0]);
+      const action = verb.toLowerCase();
+      const button = Number.isInteger(n) ? o.adapter.buttons(n).find((b) => b.action === action) : undefined;
+      if (!button) {
+        say(`  no "${action}" button on message ${rest[0] ?? '?'} (numbers are shown as [${action} <n>])`);
+        return undefined;
+      }
+      if (action === 'approve') {
+        const as = rest[1] === 'as' ? rest[2] : undefined;
+        if (as !== undefined && !NAME.test(as)) {
+          say(`  "${as}" is not a user name`);
+          return undefined;
+        }
+        await o.service.approve(button.value, as ?? o.user, channel);
+      } else if (action === 'deny') {
+        await o.service.deny(button.value, o.user, rest.slice(1).join(' '), channel);
+      } else {
+        await o.service.rerun(button.value, o.user, channel);
+      }
+      return undefined;
+    }
+    default:
+      say(`  unknown command "${verb}" (type help)`);
+      return undefined;
+  }
+}
+
+/** Read lines until `quit` or end of input. */
+export async function runConsoleChat(o: ConsoleChatOptions & { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<void> {
+  const rl = createInterface({ input: o.input, output: o.output, prompt: 'pod-doctor> ', terminal: true });
+  rl.prompt();
+  try {
+    for await (const line of rl) {
+      try {
+        if ((await handleConsoleLine(line, o)) === 'quit') break;
+      } catch (err) {
+        o.adapter.say(`  error: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      rl.prompt();
+    }
+  } finally {
+    rl.close();
+  }
+}

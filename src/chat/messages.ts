@@ -1,0 +1,315 @@
+// What pod-doctor says in chat, as renderer-independent messages. Every message names the
+// cluster, both in its parts and in its plain-text fallback.
+import { formatTarget } from '../diagnosis/target.js';
+import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
+import type { Incident } from '../jobs/schemas.js';
+import { describeCheck, type Plan } from '../remediation/plan.js';
+import type { RunEvent } from '../remediation/runner.js';
+import { isGroupId, type ApprovalRecord } from './approvals.js';
+import { userRef, type Button, type ChatMessage, type Part, type Tone } from './types.js';
+
+export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
+
+/** `10:02:03 UTC` (chat shows times to people in many zones). */
+export function clock(at: number | string | Date): string {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? String(at) : `${d.toISOString().slice(11, 19)} UTC`;
+}
+
+/** `12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more`. */
+export function compactSubjects(subjects: readonly string[], count: number, shown = 3): string {
+  const names = subjects.map((s) => s.replace(/^pod\//, ''));
+  const head = names.slice(0, shown);
+  const more = Math.max(0, count - head.length);
+  const noun = subjects.every((s) => s.startsWith('pod/')) ? (count === 1 ? 'pod' : 'pods') : count === 1 ? 'object' : 'objects';
+  return `${count} ${noun}: ${head.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+function approverList(ids: readonly string[]): string {
+  if (ids.length === 0) return 'nobody (set POD_DOCTOR_APPROVERS)';
+  return ids.map((id) => (isGroupId(id) ? `user group ${id}` : userRef(id))).join(', ');
+}
+
+// ---- thread roots ----
+
+export type ThreadStatus = 'diagnosing' | 'diagnosed' | 'not-found' | 'failed';
+
+/** What the root message of a diagnosis thread summarises; kept in Redis, re-rendered on change. */
+export interface RootState {
+  cluster: string;
+  target: Target;
+  requestedBy: string[];
+  /** How the diagnosis was asked for: a person, a re-run, an alert. */
+  origin: 'slash' | 'rerun' | 'alert' | 'other';
+  status: ThreadStatus;
+  severity?: Severity;
+  primaryTitle?: string;
+  primaryRule?: string;
+  findings?: number;
+  /** Failure or not-found text. */
+  message?: string;
+  /** Pods sharing the primary cause (storm grouping), when more than this one. */
+  incident?: { count: number; subjects: string[] };
+  /** Latest remediation line (approved, running, fixed…). */
+  remediation?: { ok: boolean | null; text: string };
+  updatedAt: string;
+}
+
+function summaryLine(s: RootState): { tone: Tone; text: string; plain: string } {
+  const t = formatTarget(s.target);
+  switch (s.status) {
+    case 'diagnosing':
+      return { tone: 'pending', text: `Diagnosing ${t}…`, plain: `diagnosing ${t}` };
+    case 'not-found':
+      return { tone: 'neutral', text: `${t}: not found. ${s.message ?? ''}`.trim(), plain: `${t} not found` };
+    case 'failed':
+      return { tone: 'error', text: `${t}: the diagnosis failed. ${s.message ?? ''}`.trim(), plain: `${t}: diagnosis failed` };
+    case 'diagnosed':
+      if (!s.severity || !s.primaryTitle) return { tone: 'ok', text: `${t}: no problem found`, plain: `${t}: no problem found` };
+      return {
+        tone: s.severity,
+        text: `${SEVERITY_WORD[s.severity]} · ${s.primaryTitle}${s.findings && s.findings > 1 ? ` (+${s.findings - 1} more)` : ''}`,
+        plain: `${t}: ${SEVERITY_WORD[s.severity]} ${s.primaryTitle}`,
+      };
+  }
+}
+
+export function rootMessage(s: RootState): ChatMessage {
+  const line = summaryLine(s);
+  const parts: Part[] = [{ kind: 'section', text: line.text, tone: line.tone }];
+  if (s.remediation) parts.push({ kind: 'section', text: s.remediation.text, tone: s.remediation.ok === null ? 'pending' : s.remediation.ok ? 'ok' : 'error' });
+  if (s.incident && s.incident.count > 1) parts.push({ kind: 'context', text: `Same root cause: ${compactSubjects(s.incident.subjects, s.incident.count)}` });
+  const who = s.requestedBy.length > 0 ? ` · asked by ${s.requestedBy.map(userRef).join(', ')}` : s.origin === 'alert' ? ' · from an alert' : '';
+  parts.push({ kind: 'context', text: `pod-doctor · cluster ${s.cluster} · ${formatTarget(s.target)}${who}${s.status === 'diagnosing' ? '' : ' · details in the thread'} · ${clock(s.updatedAt)}` });
+  return { text: `[${s.cluster}] ${line.plain}${s.remediation ? ` — ${s.remediation.text}` : ''}`, parts };
+}
+
+// ---- findings ----
+
+export interface PlanOffer {
+  fingerprint: string;
+  /** The plan's id, or why no plan is offered. */
+  planId?: string;
+  playbook: string;
+  notOffered?: string;
+}
+
+export interface FindingsOptions {
+  /** Opaque id of the thread (the re-run button carries it). */
+  threadId: string;
+  offers?: PlanOffer[];
+  incident?: Incident;
+  /** `Re-run by <@U1>` and the like. */
+  note?: string;
+}
+
+function findingParts(f: Finding, i: number, offer: PlanOffer | undefined): Part[] {
+  const parts: Part[] = [{ kind: 'section', text: `${i + 1}. ${SEVERITY_WORD[f.severity]} · ${f.title}  [${f.rule}]`, tone: f.severity }];
+  parts.push({ kind: 'section', label: 'Cause', text: f.cause });
+  for (const e of f.evidence) parts.push({ kind: 'quote', source: e.source, text: e.text });
+  if (f.advice.length > 0) parts.push({ kind: 'list', label: 'Do now', items: f.advice });
+  if (f.prevent.length > 0) parts.push({ kind: 'list', label: 'Prevent a repeat', items: f.prevent });
+  const notes: string[] = [];
+  if (f.playbook) {
+    if (offer?.planId) notes.push(`Fix: playbook ${f.playbook}, approval requested below`);
+    else if (offer?.notOffered) notes.push(`Playbook ${f.playbook} not offered: ${offer.notOffered}`);
+    else notes.push(`Playbook ${f.playbook} (needs approval)`);
+  }
+  if (f.merged.length > 0) notes.push(`Also explains: ${f.merged.join(', ')}`);
+  if (notes.length > 0) parts.push({ kind: 'context', text: notes.join(' · ') });
+  return parts;
+}
+
+export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMessage {
+  const t = formatTarget(d.target);
+  const parts: Part[] = [{ kind: 'header', text: `Diagnosis of ${t} (cluster ${d.cluster})` }];
+  if (options.note) parts.push({ kind: 'context', text: options.note });
+  if (options.incident && options.incident.count > 1) {
+    parts.push({ kind: 'section', label: 'Incident', text: `Same root cause as other pods — ${compactSubjects(options.incident.subjects, options.incident.count)}`, tone: 'warning' });
+  }
+  if (d.findings.length === 0) parts.push({ kind: 'section', text: 'No problem found: nothing the rules know of is wrong with it.', tone: 'ok' });
+  d.findings.forEach((f, i) => {
+    if (i > 0) parts.push({ kind: 'divider' });
+    parts.push(...findingParts(f, i, options.offers?.find((o) => o.fingerprint === f.fingerprint)));
+  });
+  if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
+  if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
+  parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });
+  parts.push({ kind: 'actions', buttons: [{ action: 'rerun', label: 'Re-run diagnosis', value: options.threadId }] });
+  const first = d.findings[0];
+  const text = first
+    ? `[${d.cluster}] ${t}: ${SEVERITY_WORD[first.severity]} ${first.title} — ${first.cause}${d.findings.length > 1 ? ` (+${d.findings.length - 1} more findings)` : ''}`
+    : `[${d.cluster}] ${t}: no problem found`;
+  return { text, parts };
+}
+
+// ---- approvals ----
+
+/** High risk or two people: a confirm dialog in front of Approve. */
+export function isDangerous(plan: Pick<Plan, 'risk' | 'approvals'>): boolean {
+  return plan.risk === 'high' || plan.approvals > 1;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function statusParts(plan: Plan, a: ApprovalRecord, now: number): Part[] {
+  const who = a.approvals.map((d) => `${userRef(d.user)} at ${clock(d.at)}`).join(' and ');
+  switch (a.status) {
+    case 'pending':
+      if (now >= a.expiresAt) return [{ kind: 'section', text: `Expired at ${clock(a.expiresAt)} without approval. Re-run the diagnosis for a new proposal.`, tone: 'neutral' }];
+      if (a.approvals.length === 0) return [{ kind: 'section', text: `Waiting for ${a.required === 2 ? 'two approvers' : 'an approver'} (expires ${clock(a.expiresAt)}).`, tone: 'pending' }];
+      return [{ kind: 'section', text: `Approved by ${who} (${a.approvals.length}/${a.required}); waiting for ${a.required - a.approvals.length} more approver (a different person; expires ${clock(a.expiresAt)}).`, tone: 'pending' }];
+    case 'approved':
+      return [{ kind: 'section', text: `Approved by ${who}. Queued to run…`, tone: 'pending' }];
+    case 'running':
+      return [{ kind: 'section', text: `Approved by ${who}. Running…`, tone: 'pending' }];
+    case 'done':
+      return [
+        { kind: 'section', text: `Approved by ${who}.`, tone: 'neutral' },
+        { kind: 'section', text: a.outcome?.text ?? 'Finished.', tone: a.outcome?.ok ? 'ok' : 'error' },
+      ];
+    case 'denied':
+      return [{ kind: 'section', text: `Denied by ${userRef(a.denied?.user ?? '?')} at ${clock(a.denied?.at ?? now)}${a.denied?.reason ? `: ${a.denied.reason}` : ''}. Nothing was changed.`, tone: 'neutral' }];
+    case 'expired':
+      return [{ kind: 'section', text: `Expired at ${clock(a.expiresAt)} without approval. Re-run the diagnosis for a new proposal.`, tone: 'neutral' }];
+  }
+}
+
+/** Approve/Deny for a plan; shows the dry run of exactly what will be done and the current state. */
+export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: readonly string[], now = Date.now()): ChatMessage {
+  const t = formatTarget(plan.target);
+  const dangerous = isDangerous(plan);
+  const parts: Part[] = [
+    { kind: 'header', text: `Proposed fix: ${plan.playbook.title}` },
+    { kind: 'section', text: plan.summary },
+  ];
+  for (const w of plan.warnings) parts.push({ kind: 'section', label: 'Warning', text: w, tone: 'warning' });
+  parts.push({
+    kind: 'fields',
+    fields: [
+      { label: 'Target', value: `${t} (cluster ${plan.cluster})` },
+      { label: 'Risk', value: plan.risk },
+      { label: 'Approvals needed', value: plan.approvals === 2 ? '2 different people' : '1' },
+      { label: 'Playbook', value: plan.playbook.id },
+    ],
+  });
+  if (plan.preconditions.length > 0) parts.push({ kind: 'list', label: 'Re-checked right before the first step', items: plan.preconditions.map(describeCheck) });
+  parts.push({ kind: 'code', label: 'Dry run: exactly what will be done', lines: plan.dryRun });
+  const then = [`diagnose ${t} again`, ...(plan.verify.length ? [`fixed when ${plan.verify.join(', ')} no longer report${plan.verify.length > 1 ? '' : 's'}`] : []), ...plan.expect.map(describeCheck)];
+  parts.push({ kind: 'section', label: 'Then', text: then.join('; ') });
+  parts.push(...statusParts(plan, a, now));
+  const open = a.status === 'pending' && now < a.expiresAt;
+  if (open) {
+    const approve: Button = {
+      action: 'approve',
+      label: `Approve: ${shorten(plan.playbook.title, 60)}`,
+      value: plan.id,
+      style: 'primary',
+      ...(dangerous
+        ? {
+            confirm: {
+              title: 'Run this playbook?',
+              text: shorten(`${plan.summary} Risk ${plan.risk}${plan.approvals > 1 ? ', needs two approvers' : ''}. ${plan.warnings.join(' ')}`.trim(), 280),
+              confirm: 'Approve',
+              deny: 'Cancel',
+            },
+          }
+        : {}),
+    };
+    parts.push({ kind: 'actions', buttons: [approve, { action: 'deny', label: 'Deny', value: plan.id, style: 'danger' }] });
+  }
+  parts.push({ kind: 'context', text: `pod-doctor · cluster ${plan.cluster} · plan ${plan.id} · may approve: ${approverList(approvers)}` });
+  const state = open ? `approval needed (${a.approvals.length}/${a.required})` : a.status;
+  return { text: `[${plan.cluster}] ${t}: proposed fix "${plan.playbook.title}" (risk ${plan.risk}) — ${state}`, parts };
+}
+
+/** A one-line message in the thread: decisions, refusals, run progress. */
+export function noteMessage(cluster: string, text: string, tone: Tone = 'neutral', extra: Part[] = []): ChatMessage {
+  return { text: `[${cluster}] ${text}`, parts: [{ kind: 'section', text, tone }, ...extra] };
+}
+
+// ---- remediation progress ----
+
+/** Thread lines for run events; null for events that are not worth a message. */
+export function runEventNote(cluster: string, plan: Pick<Plan, 'playbook' | 'steps' | 'target'> | null, e: RunEvent): ChatMessage | null {
+  const steps = plan?.steps.length ?? 0;
+  const name = plan?.playbook.id ?? 'playbook';
+  switch (e.type) {
+    case 'run-started':
+      return noteMessage(cluster, `Running ${e.playbook} on ${formatTarget(e.target)}${e.resumed ? ' (resumed after a restart)' : ''}…`, 'pending');
+    case 'refused':
+      return noteMessage(cluster, `Not run: ${e.reason}. Nothing was changed.`, 'warning');
+    case 'step-started':
+      return null;
+    case 'step-finished':
+      if (e.state === 'failed') return noteMessage(cluster, `Step ${e.index + 1}/${steps} (${e.action}) failed: ${e.error ?? 'unknown error'}`, 'error');
+      return noteMessage(cluster, `Step ${e.index + 1}/${steps} (${e.action}) ${e.state === 'skipped' ? 'skipped' : 'done'}: ${e.detail ?? ''}`.trim(), 'neutral');
+    case 'stopped':
+      return noteMessage(cluster, `Stopped: ${e.reason}`, 'error');
+    case 'verified': {
+      const now = e.targetGone ? `${plan ? formatTarget(plan.target) : 'the target'} is gone` : e.findings.length === 0 ? 'no findings' : `findings now: ${e.findings.map((f) => `${f.rule} (${f.severity})`).join(', ')}`;
+      if (e.outcome === 'fixed') return noteMessage(cluster, `Fixed by ${name}: verified by a new diagnosis (${now}).`, 'ok');
+      return noteMessage(cluster, `Not fixed by ${name}: ${e.remaining.length ? `still reported: ${e.remaining.join(', ')}` : 'an expected state does not hold'} (${now}).`, 'error');
+    }
+    case 'run-finished':
+      return null;
+  }
+}
+
+// ---- incidents ----
+
+export interface IncidentState {
+  cluster: string;
+  incident: Incident;
+  finding: Pick<Finding, 'title' | 'rule' | 'severity' | 'cause'>;
+  updatedAt: string;
+}
+
+/** Root of an incident thread: one per root cause, listing the affected pods compactly. */
+export function incidentRootMessage(s: IncidentState): ChatMessage {
+  const pods = compactSubjects(s.incident.subjects, s.incident.count);
+  return {
+    text: `[${s.cluster}] Incident: ${SEVERITY_WORD[s.finding.severity]} ${s.finding.title} — ${pods}`,
+    parts: [
+      { kind: 'section', text: `Incident · ${SEVERITY_WORD[s.finding.severity]} · ${s.finding.title}`, tone: s.finding.severity },
+      { kind: 'section', label: 'Affected', text: pods },
+      { kind: 'context', text: `pod-doctor · cluster ${s.cluster} · ${s.finding.rule} · since ${clock(s.incident.createdAt)} · updated ${clock(s.updatedAt)} · details in the thread` },
+    ],
+  };
+}
+
+// ---- replies to commands ----
+
+export function helpMessage(cluster: string, defaultNamespace?: string): ChatMessage {
+  const lines = [
+    '/pod-doctor <namespace>/<pod> — diagnose a pod',
+    `/pod-doctor <pod> — a pod in this channel's default namespace${defaultNamespace ? ` (${defaultNamespace})` : ' (none set: POD_DOCTOR_DEFAULT_NAMESPACES)'}`,
+    '/pod-doctor node/<name> — diagnose a node',
+    '/pod-doctor ns/<name> — diagnose a namespace',
+    '/pod-doctor help — this text',
+  ];
+  return {
+    text: `[${cluster}] pod-doctor usage: ${lines.join(' | ')}`,
+    parts: [
+      { kind: 'section', text: `pod-doctor finds why a pod is stuck and proposes a fix that a person approves (cluster ${cluster}).` },
+      { kind: 'list', items: lines },
+      { kind: 'context', text: 'Findings appear in a thread under the message the command posts. Fixes run only after approval by a configured approver.' },
+    ],
+  };
+}
+
+export function badInputMessage(cluster: string, problem: string, defaultNamespace?: string): ChatMessage {
+  const help = helpMessage(cluster, defaultNamespace);
+  return { text: `[${cluster}] ${problem}`, parts: [{ kind: 'section', text: problem, tone: 'warning' }, ...help.parts.slice(1)] };
+}
+
+export function notFoundMessage(cluster: string, target: Target, message: string | undefined, defaultNamespace?: string): ChatMessage {
+  const t = formatTarget(target);
+  const hint =
+    target.kind === 'pod'
+      ? `Check the namespace and the exact pod name (\`kubectl get pods -n ${target.namespace}\`); pods of a Deployment have generated names.${defaultNamespace && defaultNamespace === target.namespace ? ` This channel's default namespace is ${defaultNamespace}; name another one as <namespace>/<pod>.` : ''}`
+      : 'Check the name.';
+  return noteMessage(cluster, `${t} was not found on cluster ${cluster}. ${message ?? ''}`.trim(), 'warning', [{ kind: 'context', text: hint }]);
+}

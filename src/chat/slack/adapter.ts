@@ -1,0 +1,97 @@
+// The chat adapter for Slack: Block Kit through the Web API. Posts draw from the per-channel
+// budget every process shares (ChatLimiter); a 429 pauses that channel for Retry-After, for
+// every process, and the post is tried again. A message that would break Slack's limits is
+// never sent as is: it goes out as its plain-text fallback (and the renderer bug is logged).
+import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { ChatLimiter } from '../../jobs/limits.js';
+import type { ChatAdapter, ChatMessage, MessageRef } from '../types.js';
+import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
+import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
+
+export interface SlackAdapterOptions {
+  client: WebClient;
+  limiter?: ChatLimiter;
+  logger: Logger;
+  /** Attempts of one call through 429s (default 5). */
+  attempts?: number;
+}
+
+function isRateLimited(err: unknown): err is WebAPIRateLimitedError {
+  return (err as { code?: string })?.code === ErrorCode.RateLimitedError;
+}
+
+export class SlackAdapter implements ChatAdapter {
+  readonly medium = 'slack' as const;
+  private readonly attempts: number;
+
+  constructor(private readonly options: SlackAdapterOptions) {
+    this.attempts = options.attempts ?? 5;
+  }
+
+  get client(): WebClient {
+    return this.options.client;
+  }
+
+  /** Never hand Slack a message it would reject. */
+  private safe(m: SlackMessage, what: string): SlackMessage {
+    const problems = checkSlackMessage(m);
+    if (problems.length === 0) return m;
+    this.options.logger.error({ problems, what }, 'rendered message breaks Slack limits; sending the plain-text fallback');
+    const text = clip(m.text || 'pod-doctor', LIMITS.fallbackText);
+    return { text, blocks: [{ type: 'section', text: { type: 'plain_text', text: clip(text, LIMITS.sectionText) } }] };
+  }
+
+  /** Run a Web API call; on 429 pause the channel for everyone, then try again. */
+  private async call<T>(channel: string, posting: boolean, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      if (posting) await this.options.limiter?.acquire(channel);
+      try {
+        return await fn();
+      } catch (err) {
+        if (!isRateLimited(err) || attempt >= this.attempts) throw err;
+        const retryAfter = Math.max(1, err.retryAfter ?? 1);
+        this.options.logger.warn({ channel, retryAfter, attempt }, 'slack rate limited; pausing the channel');
+        if (this.options.limiter) await this.options.limiter.pause(channel, retryAfter);
+        else await new Promise((r) => setTimeout(r, retryAfter * 1000));
+        // With a limiter, acquire() waits out the pause; without, the sleep above did.
+      }
+    }
+  }
+
+  private async post(channel: string, m: SlackMessage, threadTs?: string): Promise<MessageRef> {
+    const msg = this.safe(m, 'chat.postMessage');
+    const res = await this.call(channel, true, () =>
+      this.options.client.chat.postMessage({ channel, text: msg.text, blocks: msg.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false, unfurl_media: false }),
+    );
+    return { channel: res.channel ?? channel, ts: res.ts ?? '' };
+  }
+
+  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
+    return this.post(channel, renderSingle(message));
+  }
+
+  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
+    const out: MessageRef[] = [];
+    for (const m of renderMessages(message)) out.push(await this.post(parent.channel, m, parent.ts));
+    return out;
+  }
+
+  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
+    const msg = this.safe(renderSingle(message), 'chat.update');
+    await this.call(ref.channel, false, () => this.options.client.chat.update({ channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks as never }));
+  }
+
+  async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
+    const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
+    await this.call(channel, false, () =>
+      this.options.client.chat.postEphemeral({ channel, user, text: msg.text, blocks: msg.blocks as never, ...(thread ? { thread_ts: thread.ts } : {}) }),
+    );
+  }
+
+  /** Members of a user group (approver lists name groups by id). */
+  async groupMembers(usergroup: string): Promise<string[]> {
+    const res = await this.call('usergroups', false, () => this.options.client.usergroups.users.list({ usergroup }));
+    return res.users ?? [];
+  }
+}

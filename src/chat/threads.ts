@@ -1,0 +1,166 @@
+// Threads in Redis: which chat message is the parent of which diagnosis or incident, created
+// exactly once even when several bot replicas (or the slash handler and the result consumer)
+// race for it: SET NX takes a short lock, the winner posts the parent and stores its ts, the
+// others wait for the stored ts. Each thread has an opaque id (re-run buttons carry it) and a
+// small state the parent's summary line is rendered from.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { RedisClient } from '../jobs/queues.js';
+import type { MessageRef } from './types.js';
+
+export interface ThreadRecord<S = unknown> {
+  id: string;
+  channel: string;
+  ts: string;
+  /** Summary state of the parent message (rendered by the flows). */
+  state: S;
+}
+
+export interface ThreadStoreOptions {
+  /** How long threads are remembered (re-run buttons and approvals work that long). */
+  ttlSeconds?: number;
+  /** How long a creator may take to post the parent before another process takes over. */
+  lockMs?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// KEYS: 1 lock. ARGV: 1 token. Delete the lock only if we still hold it.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+export class ThreadStore<S = unknown> {
+  private readonly ttl: number;
+  private readonly lockMs: number;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    options: ThreadStoreOptions = {},
+  ) {
+    this.ttl = options.ttlSeconds ?? 7 * 86_400;
+    this.lockMs = options.lockMs ?? 15_000;
+  }
+
+  private k = {
+    scope: (channel: string, scope: string) => `${this.prefix}:chat:scope:${channel}:${scope}`,
+    thread: (id: string) => `${this.prefix}:chat:thread:${id}`,
+    byTs: (channel: string, ts: string) => `${this.prefix}:chat:ts:${channel}:${ts}`,
+  };
+
+  /**
+   * The thread of `scope` in `channel`, creating its parent with `create` if nobody has.
+   * `created` is true for exactly one caller.
+   */
+  async ensure(channel: string, scope: string, create: (id: string) => Promise<{ ref: MessageRef; state: S }>): Promise<{ thread: ThreadRecord<S>; created: boolean }> {
+    const scopeKey = this.k.scope(channel, scope);
+    const lockKey = `${scopeKey}:lock`;
+    const deadline = Date.now() + this.lockMs * 2;
+    for (;;) {
+      const existing = await this.redis.get(scopeKey);
+      if (existing) {
+        const thread = await this.get(existing);
+        if (thread) return { thread, created: false };
+      }
+      const token = randomUUID();
+      if ((await this.redis.set(lockKey, token, 'PX', this.lockMs, 'NX')) === 'OK') {
+        try {
+          // Re-check: the previous holder may have finished between our GET and SET.
+          const again = await this.redis.get(scopeKey);
+          const t = again ? await this.get(again) : null;
+          if (t) return { thread: t, created: false };
+          const id = randomBytes(9).toString('base64url');
+          const { ref, state } = await create(id);
+          const thread: ThreadRecord<S> = { id, channel: ref.channel, ts: ref.ts, state };
+          await this.redis
+            .multi()
+            .hset(this.k.thread(id), { channel: ref.channel, ts: ref.ts, state: JSON.stringify(state) })
+            .expire(this.k.thread(id), this.ttl)
+            .set(this.k.byTs(ref.channel, ref.ts), id, 'EX', this.ttl)
+            .set(scopeKey, id, 'EX', this.ttl)
+            .exec();
+          return { thread, created: true };
+        } finally {
+          await this.redis.eval(RELEASE, 1, lockKey, token);
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`thread ${scope} in ${channel}: its parent was not created within ${this.lockMs * 2} ms`);
+      await sleep(25);
+    }
+  }
+
+  /** Register a thread whose parent already exists (a re-run inside an existing thread). */
+  async get(id: string): Promise<ThreadRecord<S> | null> {
+    const h = await this.redis.hgetall(this.k.thread(id));
+    if (!h.ts || !h.channel) return null;
+    let state: S;
+    try {
+      state = JSON.parse(h.state ?? 'null') as S;
+    } catch {
+      return null;
+    }
+    return { id, channel: h.channel, ts: h.ts, state };
+  }
+
+  async byTs(channel: string, ts: string): Promise<ThreadRecord<S> | null> {
+    const id = await this.redis.get(this.k.byTs(channel, ts));
+    return id ? this.get(id) : null;
+  }
+
+  /** Attach another scope (an incident, a job) to an existing thread. */
+  async link(channel: string, scope: string, id: string): Promise<void> {
+    await this.redis.set(this.k.scope(channel, scope), id, 'EX', this.ttl);
+  }
+
+  async setState(id: string, state: S): Promise<void> {
+    await this.redis.hset(this.k.thread(id), 'state', JSON.stringify(state));
+  }
+}
+
+// ---- idempotent delivery ----
+
+// KEYS: 1 delivery key. ARGV: 1 token, 2 lock ms. Returns 'go' (we post), 'done', or 'busy'.
+const CLAIM = `local v = redis.call('GET', KEYS[1])
+if v == 'done' then return 'done' end
+if v then return 'busy' end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+return 'go'`;
+
+/**
+ * "Post this once": results are delivered at least once (a job re-run after a crash delivers
+ * again with the same id), so each (job, thread) delivery is claimed, then marked done.
+ */
+export class DeliveryLog {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    private readonly lockMs = 30_000,
+    private readonly keepSeconds = 7 * 86_400,
+  ) {}
+
+  private key(id: string): string {
+    return `${this.prefix}:chat:delivered:${id}`;
+  }
+
+  /** Run `post` unless this delivery already happened; waits while another process posts it. */
+  async once(id: string, post: () => Promise<void>): Promise<'posted' | 'duplicate'> {
+    const key = this.key(id);
+    const deadline = Date.now() + this.lockMs * 2;
+    for (;;) {
+      const token = randomUUID();
+      const claim = String(await this.redis.eval(CLAIM, 1, key, token, String(this.lockMs)));
+      if (claim === 'done') return 'duplicate';
+      if (claim === 'go') {
+        try {
+          await post();
+        } catch (err) {
+          // Let a retry (the job's or the stream's) post it again.
+          await this.redis.eval(RELEASE, 1, key, token);
+          throw err;
+        }
+        await this.redis.set(key, 'done', 'EX', this.keepSeconds);
+        return 'posted';
+      }
+      if (Date.now() > deadline) throw new Error(`delivery ${id} is held by another process`);
+      await sleep(50);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+// The two API servers the fidelity suite compares: the simulated API (src/sim) and a real
+// kube-apiserver from the envtest harness, behind one interface, plus what the suite needs to
+// compare them: which API operation a request was, and object projections without the fields
+// every server fills in differently (uids, resourceVersions, timestamps).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
+import { operationKey } from '../../src/collect/operations.js';
+import { startSim, type Sim } from '../../src/sim/server.js';
+import { KubeClient, startControlPlane, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
+import { KubeletLogServer } from './kubelet-logs.js';
+
+export type BackendName = 'sim' | 'real';
+
+export interface Backend {
+  name: BackendName;
+  /** Raw JSON client (admin); every request it makes is recorded in `requests`. */
+  client: KubeClient;
+  /** The product's client on this server. */
+  source: KubeSource;
+  kubeconfigPath: string;
+  /** Kubelet port nodes should advertise so pod logs reach `setLog` lines. */
+  kubeletPort: number;
+  /** Log lines the "kubelet" serves for a container. */
+  setLog(namespace: string, pod: string, container: string, lines: string[], previous: boolean): void;
+  /** `METHOD /path?query` of every request made through `client`. */
+  requests: Array<{ method: string; url: URL }>;
+  stop(): Promise<void>;
+}
+
+/** A real API server without scheduler and controllers: the same thing the sim models. */
+export async function realBackend(): Promise<Backend & { cp: ControlPlane }> {
+  const cp = await startControlPlane({ controllers: false, serviceAccountAdmission: false });
+  try {
+    const logs = await KubeletLogServer.start(cp);
+    const requests: Backend['requests'] = [];
+    cp.client.onRequest = (method, url) => requests.push({ method, url });
+    return {
+      name: 'real',
+      cp,
+      client: cp.client,
+      source: new KubeSource(loadKubeConfig({ kubeconfig: cp.kubeconfigPath })),
+      kubeconfigPath: cp.kubeconfigPath,
+      kubeletPort: logs.port,
+      setLog: (ns, pod, container, lines, previous) => logs.setLog(ns, pod, container, lines, { previous }),
+      requests,
+      stop: () => cp.stop(),
+    };
+  } catch (err) {
+    await cp.stop();
+    throw err;
+  }
+}
+
+export async function simBackend(): Promise<Backend & { sim: Sim }> {
+  const token = 'sim-fidelity-token';
+  const sim = await startSim({ objects: [], token });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pod-doctor-fidelity-'));
+  const kubeconfigPath = path.join(dir, 'sim.kubeconfig');
+  await sim.writeKubeconfig(kubeconfigPath);
+  const client = new KubeClient(sim.url, token);
+  const requests: Backend['requests'] = [];
+  client.onRequest = (method, url) => requests.push({ method, url });
+  return {
+    name: 'sim',
+    sim,
+    client,
+    source: new KubeSource(loadKubeConfig({ kubeconfig: kubeconfigPath })),
+    kubeconfigPath,
+    kubeletPort: 10250,
+    setLog: (namespace, pod, container, lines, previous) => sim.logs.add({ namespace, pod, container, previous, lines }),
+    requests,
+    stop: async () => {
+      client.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- request → operation
+
+/** The API operation (as src/collect/operations.ts keys it) a request performs, like RequestInfoFactory. */
+export function operationOf(method: string, url: URL): string | undefined {
+  const seg = url.pathname.split('/').filter(Boolean);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (seg[0] === 'api' && seg.length >= 2) [group, version, rest] = ['', seg[1]!, seg.slice(2)];
+  else if (seg[0] === 'apis' && seg.length >= 3) [group, version, rest] = [seg[1]!, seg[2]!, seg.slice(3)];
+  else return undefined;
+  if (rest[0] === 'namespaces' && rest.length > 2 && !['status', 'finalize'].includes(rest[2]!)) rest = rest.slice(2);
+  const [resource, name, subresource] = rest;
+  if (!resource) return undefined;
+  const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
+  const verb =
+    method === 'GET'
+      ? watch
+        ? 'watch'
+        : name === undefined
+          ? 'list'
+          : 'get'
+      : method === 'POST'
+        ? 'create'
+        : method === 'PUT'
+          ? 'update'
+          : method === 'PATCH'
+            ? 'patch'
+            : method === 'DELETE'
+              ? name === undefined
+                ? 'deletecollection'
+                : 'delete'
+              : method.toLowerCase();
+  return operationKey({ group, version, resource, ...(subresource ? { subresource } : {}) }, verb);
+}
+
+// ---------------------------------------------------------------- outcomes
+
+/** What a response says, without server-specific values: status code, Status reason/code/message. */
+export function outcome(res: KubeResponse, opts: { message?: boolean; details?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = { status: res.status };
+  const b = res.body;
+  if (b && typeof b === 'object' && !Array.isArray(b)) {
+    out.kind = b.kind;
+    if (b.kind === 'Status') {
+      out.statusField = b.status;
+      out.reason = b.reason;
+      out.code = b.code;
+      if (opts.message !== false) out.message = typeof b.message === 'string' ? b.message.replace(UID_RE, '<uid>') : b.message;
+      if (opts.details !== false && b.details) out.details = stripVolatile(b.details);
+    }
+  } else if (typeof b === 'string' && b.length > 0 && res.status >= 400) {
+    out.text = b.trim();
+  }
+  return out;
+}
+
+const UID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+const VOLATILE = new Set(['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'selfLink', 'generateName']);
+
+/** A deep copy without server-assigned identity and bookkeeping; timestamps become `true`, UIDs `<uid>`. */
+export function stripVolatile<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(stripVolatile) as T;
+  if (typeof value === 'string') return value.replace(UID_RE, '<uid>') as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (VOLATILE.has(k)) continue;
+    if (/(Timestamp|Time|At)$/.test(k) && typeof v === 'string') out[k] = true;
+    else out[k] = stripVolatile(v);
+  }
+  return out as T;
+}
+
+/** The metadata fields deletion and finalizer semantics are about. */
+export function lifecycle(obj: KubeObject | null | undefined): Record<string, unknown> {
+  if (!obj) return { exists: false };
+  const m = obj.metadata ?? {};
+  return {
+    exists: true,
+    deleting: Boolean(m.deletionTimestamp),
+    ...(m.deletionGracePeriodSeconds !== undefined ? { deletionGracePeriodSeconds: m.deletionGracePeriodSeconds } : {}),
+    finalizers: m.finalizers ?? [],
+  };
+}
+
+export function names(list: { items?: KubeObject[] } | undefined): string[] {
+  return (list?.items ?? []).map((i) => `${i.metadata?.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata?.name}`).sort();
+}

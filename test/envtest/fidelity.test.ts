@@ -1,0 +1,772 @@
+// Fidelity of the simulated API: every request the product makes (src/collect/operations.ts),
+// sent the way the product sends it, to the simulated API and to a real kube-apiserver 1.20,
+// must have the same outcome: status code, Status reason/code/message, and the object state
+// that matters (finalizers, deletion, spec/status changes, list membership). Each case runs
+// on both servers in a namespace of its own; the suite fails when an operation of the list is
+// not exercised by any case.
+//
+// The real server runs without scheduler and controller-manager (what the sim models: no
+// kubelet, no controllers) and without the ServiceAccount admission plugin (it needs the
+// token controller). A KubeletLogServer answers the pods/log proxy as a kubelet would.
+import { writeFileSync } from 'node:fs';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
+import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
+import { lifecycle, names, operationOf, outcome, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
+import { findBinaries, sleep, type KubeObject, type KubeResponse } from './harness.js';
+
+const bins = findBinaries();
+const missing = 'missing' in bins ? bins.missing : undefined;
+if (missing) console.warn(`[envtest] SKIPPED: control-plane binaries absent (${missing})`);
+
+const IMAGE = 'registry.example.com/app:1.0';
+const META_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const UID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+type Outcome = Record<string, unknown>;
+
+interface PodOptions {
+  node?: string;
+  labels?: Record<string, string>;
+  finalizers?: string[];
+  containers?: Array<Record<string, unknown>>;
+}
+
+function pod(name: string, o: PodOptions = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, ...(o.labels ? { labels: o.labels } : {}), ...(o.finalizers ? { finalizers: o.finalizers } : {}) },
+    spec: {
+      ...(o.node ? { nodeName: o.node } : {}),
+      containers: o.containers ?? [{ name: 'app', image: IMAGE }],
+      terminationGracePeriodSeconds: 30,
+    },
+  };
+}
+
+function node(name: string, kubeletPort: number, labels: Record<string, string> = {}): KubeObject {
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec: {} };
+}
+
+const podsPath = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
+const podPath = (ns: string, name: string) => `${podsPath(ns)}/${name}`;
+
+/** Creates or fails the case: setup requests must succeed on both servers. */
+async function must(res: Promise<KubeResponse>, what: string): Promise<KubeObject> {
+  const r = await res;
+  if (r.status >= 300) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 400)}`);
+  return r.body as KubeObject;
+}
+
+async function createPod(b: Backend, ns: string, p: KubeObject): Promise<KubeObject> {
+  return must(b.client.request('POST', podsPath(ns), { body: p }), `create pod ${p.metadata.name}`);
+}
+
+async function getPod(b: Backend, ns: string, name: string): Promise<KubeObject | null> {
+  const r = await b.client.request('GET', podPath(ns, name));
+  return r.status === 404 ? null : (r.body as KubeObject);
+}
+
+/** A node registered the way a kubelet does: object, then status with addresses and kubelet port. */
+async function createNode(b: Backend, name: string, labels: Record<string, string> = {}): Promise<KubeObject> {
+  await must(b.client.request('POST', '/api/v1/nodes', { body: node(name, b.kubeletPort, labels) }), `create node ${name}`);
+  return must(
+    b.client.request('PATCH', `/api/v1/nodes/${name}/status`, {
+      contentType: 'application/merge-patch+json',
+      body: {
+        status: {
+          addresses: [
+            { type: 'InternalIP', address: '127.0.0.1' },
+            { type: 'Hostname', address: name },
+          ],
+          daemonEndpoints: { kubeletEndpoint: { Port: b.kubeletPort } },
+          conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
+        },
+      },
+    }),
+    `node ${name} status`,
+  );
+}
+
+/** Running status with a restarted container, as a kubelet reports it. */
+async function markRunning(b: Backend, ns: string, name: string, opts: { restarted?: boolean } = {}): Promise<KubeObject> {
+  const t = '2026-01-01T00:00:00Z';
+  return must(
+    b.client.request('PATCH', `${podPath(ns, name)}/status`, {
+      contentType: 'application/merge-patch+json',
+      body: {
+        status: {
+          phase: 'Running',
+          hostIP: '127.0.0.1',
+          podIP: '10.244.1.5',
+          startTime: t,
+          containerStatuses: [
+            {
+              name: 'app',
+              image: IMAGE,
+              imageID: `${IMAGE}@sha256:${'a'.repeat(64)}`,
+              containerID: `containerd://${'b'.repeat(64)}`,
+              ready: true,
+              started: true,
+              restartCount: opts.restarted ? 1 : 0,
+              state: { running: { startedAt: t } },
+              lastState: opts.restarted ? { terminated: { exitCode: 1, reason: 'Error', startedAt: t, finishedAt: t, containerID: `containerd://${'c'.repeat(64)}` } } : {},
+            },
+          ],
+        },
+      },
+    }),
+    `status of ${name}`,
+  );
+}
+
+const silent = pino({ level: 'silent' });
+
+function stepContext(b: Backend): StepContext {
+  return {
+    kube: b.source,
+    target: { kind: 'pod', namespace: 'default', name: 'unused' },
+    signal: new AbortController().signal,
+    log: silent,
+    diagnose: () => Promise.reject(new Error('not used by this step')),
+    sleep: () => Promise.resolve(),
+  };
+}
+
+/** Runs a playbook step with the product's code: its detail line, or the failure and its HTTP status. */
+async function runStep(b: Backend, kind: string, params: Record<string, unknown>): Promise<Outcome> {
+  const action = ACTIONS[kind] as ActionDef | undefined;
+  if (!action) throw new Error(`no step kind ${kind}`);
+  try {
+    const out = await action.run(stepContext(b), action.params.parse(params));
+    return { ok: out.detail.replace(UID_RE, '<uid>') };
+  } catch (err) {
+    const e = err as { message?: string; options?: { status?: number } };
+    return { failed: (e.message ?? String(err)).replace(UID_RE, '<uid>'), status: e.options?.status };
+  }
+}
+
+/** The product's read, its result reduced to what the rules use. */
+async function product<T>(read: () => Promise<T>, reduce: (v: T) => unknown = (v) => stripVolatile(v)): Promise<unknown> {
+  try {
+    return { value: reduce(await read()) };
+  } catch (err) {
+    const e = err as { code?: number; message?: string };
+    return { error: e.code ?? e.message };
+  }
+}
+
+interface Case {
+  name: string;
+  run(b: Backend, ns: string): Promise<Outcome>;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'pods: create, get, NotFound (KubeSource.getPod)',
+    async run(b, ns) {
+      const created = await b.client.request('POST', podsPath(ns), { body: pod('web', { labels: { app: 'web' } }) });
+      const dup = await b.client.request('POST', podsPath(ns), { body: pod('web') });
+      const got = await b.client.request('GET', podPath(ns, 'web'));
+      const absent = await b.client.request('GET', podPath(ns, 'absent'));
+      return {
+        create: outcome(created),
+        // The whole stored pod: defaults and admission-added fields (tolerations) included.
+        stored: stripVolatile(created.body),
+        duplicate: outcome(dup),
+        get: outcome(got),
+        absent: outcome(absent),
+        product: await product(() => b.source.getPod(ns, 'web'), (p) => stripVolatile(p)),
+        productAbsent: await product(() => b.source.getPod(ns, 'absent')),
+      };
+    },
+  },
+  {
+    name: 'pods: list with field and label selectors (KubeSource.listPods)',
+    async run(b, ns) {
+      const n1 = `${ns}-n1`;
+      await createPod(b, ns, pod('a', { node: n1, labels: { app: 'web', tier: 'front' } }));
+      await createPod(b, ns, pod('b', { node: `${ns}-n2`, labels: { app: 'web' } }));
+      await createPod(b, ns, pod('c', { labels: { app: 'db' } }));
+      const list = (query: Record<string, string>, all = false) => b.client.request('GET', all ? '/api/v1/pods' : podsPath(ns), { query });
+      const listed = async (query: Record<string, string>, all = false) => {
+        const r = await list(query, all);
+        return r.status === 200 ? { status: 200, names: names(r.body).filter((n) => n.startsWith(`${ns}/`)) } : outcome(r);
+      };
+      return {
+        byLabel: await listed({ labelSelector: 'app=web' }),
+        bySetLabel: await listed({ labelSelector: 'app in (web,db),tier!=front' }),
+        byExists: await listed({ labelSelector: '!tier' }),
+        byNode: await listed({ fieldSelector: `spec.nodeName=${n1}` }),
+        unbound: await listed({ fieldSelector: 'spec.nodeName=' }),
+        byName: await listed({ fieldSelector: 'metadata.name=b' }),
+        both: await listed({ fieldSelector: `spec.nodeName=${n1}`, labelSelector: 'app=web' }),
+        allNamespacesByNode: await listed({ fieldSelector: `spec.nodeName=${n1}` }, true),
+        schedulerPods: await listed({ labelSelector: 'component=kube-scheduler' }),
+        badField: outcome(await list({ fieldSelector: 'spec.image=x' })),
+        badLabel: outcome(await list({ labelSelector: 'app==' })),
+        productNs: await product(() => b.source.listPods({ namespace: ns, labelSelector: 'app=web' }), (ps) => ps.map((p) => p.metadata?.name).sort()),
+        productNode: await product(() => b.source.listPods({ nodeName: n1 }), (ps) => ps.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).sort()),
+      };
+    },
+  },
+  {
+    name: 'events: list by involvedObject (KubeSource.listPodEvents / listNodeEvents / listOwnerEvents)',
+    async run(b, ns) {
+      const p = await createPod(b, ns, pod('web'));
+      const nodeName = `${ns}-node`;
+      const event = (name: string, namespace: string, involved: Record<string, unknown>, reason: string) => ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        involvedObject: involved,
+        reason,
+        message: `${reason} happened`,
+        type: 'Warning',
+        source: { component: 'test' },
+        firstTimestamp: '2026-01-01T00:00:00Z',
+        lastTimestamp: '2026-01-01T00:00:00Z',
+        count: 1,
+      });
+      const podRef = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'web', uid: p.metadata.uid };
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('web.1', ns, podRef, 'FailedScheduling') }), 'event');
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('web.2', ns, { ...podRef, uid: '00000000-0000-4000-8000-000000000001' }, 'Old') }), 'event');
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('rs.1', ns, { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: ns, name: 'web' }, 'FailedCreate') }), 'event');
+      await must(b.client.request('POST', '/api/v1/namespaces/default/events', { body: event(`${nodeName}.1`, 'default', { kind: 'Node', name: nodeName, uid: nodeName }, 'NodeNotReady') }), 'event');
+      const evList = async (path: string, fieldSelector: string) => {
+        const r = await b.client.request('GET', path, { query: { fieldSelector } });
+        return r.status === 200 ? names(r.body) : outcome(r);
+      };
+      return {
+        pod: await evList(`/api/v1/namespaces/${ns}/events`, 'involvedObject.kind=Pod,involvedObject.name=web'),
+        byUid: await evList(`/api/v1/namespaces/${ns}/events`, `involvedObject.uid=${p.metadata.uid}`),
+        owner: await evList(`/api/v1/namespaces/${ns}/events`, 'involvedObject.kind=ReplicaSet,involvedObject.name=web'),
+        node: await evList('/api/v1/events', `involvedObject.kind=Node,involvedObject.name=${nodeName}`),
+        badField: await evList('/api/v1/events', 'involvedObject.color=red'),
+        productPod: await product(() => b.source.listPodEvents(ns, 'web'), (es) => es.map((e) => e.reason).sort()),
+        productNode: await product(() => b.source.listNodeEvents(nodeName), (es) => es.map((e) => e.reason)),
+        productOwner: await product(() => b.source.listOwnerEvents(ns, 'ReplicaSet', 'web'), (es) => es.map((e) => stripVolatile(e))),
+      };
+    },
+  },
+  {
+    name: 'nodes: get, list, NotFound (KubeSource.getNode / listNodes)',
+    async run(b, ns) {
+      const name = `${ns}-node`;
+      await createNode(b, name, { pool: ns });
+      const got = await b.client.request('GET', `/api/v1/nodes/${name}`);
+      const listed = await b.client.request('GET', '/api/v1/nodes', { query: { labelSelector: `pool=${ns}` } });
+      return {
+        get: outcome(got),
+        // spec.taints: the TaintNodesByCondition admission plugin adds node.kubernetes.io/not-ready on create.
+        stored: stripVolatile({ metadata: got.body.metadata, spec: got.body.spec, status: { addresses: got.body.status?.addresses } }),
+        kubeletPort: got.body.status?.daemonEndpoints?.kubeletEndpoint?.Port === b.kubeletPort,
+        absent: outcome(await b.client.request('GET', `/api/v1/nodes/${ns}-absent`)),
+        list: names(listed.body),
+        product: await product(() => b.source.getNode(name), (n) => stripVolatile({ labels: n?.metadata?.labels, taints: n?.spec?.taints })),
+        productAbsent: await product(() => b.source.getNode(`${ns}-absent`)),
+        productList: await product(() => b.source.listNodes(), (ns2) => ns2.map((n) => n.metadata?.name).filter((n) => n === name)),
+      };
+    },
+  },
+  {
+    name: 'namespaces: get, NotFound (KubeSource.getNamespace)',
+    async run(b, ns) {
+      const got = await b.client.request('GET', `/api/v1/namespaces/${ns}`);
+      return {
+        get: outcome(got),
+        stored: stripVolatile({ spec: got.body.spec, status: got.body.status }),
+        absent: outcome(await b.client.request('GET', `/api/v1/namespaces/${ns}-absent`)),
+        product: await product(() => b.source.getNamespace(ns), (n) => n?.status?.phase),
+        productAbsent: await product(() => b.source.getNamespace(`${ns}-absent`)),
+      };
+    },
+  },
+  {
+    name: 'owners: get ReplicaSet/Deployment/StatefulSet/DaemonSet/Job/CronJob (KubeSource.getOwner)',
+    async run(b, ns) {
+      const labels = { app: 'web' };
+      const template = { metadata: { labels }, spec: { containers: [{ name: 'app', image: IMAGE }] } };
+      const selector = { matchLabels: labels };
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      await must(b.client.request('POST', `${apps}/deployments`, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector, template } } }), 'deployment');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-1' }, spec: { replicas: 2, selector, template } } }), 'replicaset');
+      await must(b.client.request('POST', `${apps}/statefulsets`, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', replicas: 1, selector, template } } }), 'statefulset');
+      await must(b.client.request('POST', `${apps}/daemonsets`, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector, template } } }), 'daemonset');
+      await must(
+        b.client.request('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {
+          body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: IMAGE }] } } } },
+        }),
+        'job',
+      );
+      const get = async (path: string) => {
+        const r = await b.client.request('GET', path);
+        return r.status === 200 ? { status: 200, spec: stripVolatile(r.body.spec) } : outcome(r);
+      };
+      const owner = (kind: 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob', name: string) =>
+        product(() => b.source.getOwner(ns, kind, name), (o) => (o ? { kind: o.kind, name: o.metadata?.name } : null));
+      return {
+        deployment: await get(`${apps}/deployments/web`),
+        replicaset: await get(`${apps}/replicasets/web-1`),
+        statefulset: await get(`${apps}/statefulsets/db`),
+        daemonset: await get(`${apps}/daemonsets/agent`),
+        job: await get(`/apis/batch/v1/namespaces/${ns}/jobs/once`),
+        absentReplicaSet: await get(`${apps}/replicasets/absent`),
+        cronjob: await get(`/apis/batch/v1/namespaces/${ns}/cronjobs/nightly`),
+        products: {
+          rs: await owner('ReplicaSet', 'web-1'),
+          deploy: await owner('Deployment', 'web'),
+          sts: await owner('StatefulSet', 'db'),
+          ds: await owner('DaemonSet', 'agent'),
+          job: await owner('Job', 'once'),
+          cron: await owner('CronJob', 'nightly'),
+          absent: await owner('ReplicaSet', 'absent'),
+        },
+      };
+    },
+  },
+  {
+    name: 'namespace contents: lists of pods, services, claims, workloads (KubeSource.listNamespaceContents)',
+    async run(b, ns) {
+      await createPod(b, ns, pod('web'));
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } }), 'service');
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+          body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        }),
+        'pvc',
+      );
+      const lists: Record<string, unknown> = {};
+      for (const path of ['/api/v1/namespaces/NS/services', '/api/v1/namespaces/NS/persistentvolumeclaims', '/apis/apps/v1/namespaces/NS/deployments', '/apis/apps/v1/namespaces/NS/statefulsets', '/apis/apps/v1/namespaces/NS/daemonsets', '/apis/batch/v1/namespaces/NS/jobs']) {
+        const r = await b.client.request('GET', path.replace('NS', ns));
+        lists[path.split('/').pop()!] = r.status === 200 ? { kind: r.body.kind, names: names(r.body) } : outcome(r);
+      }
+      return { lists, product: await product(() => b.source.listNamespaceContents(ns), (c) => c) };
+    },
+  },
+  {
+    name: 'configmaps and secrets: metadata-only get (KubeSource.configMapExists / secretExists)',
+    async run(b, ns) {
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { k: 'v' } } }), 'configmap');
+      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } } }), 'secret');
+      const metaGet = async (path: string) => {
+        const r = await b.client.request('GET', path, { accept: META_ONLY });
+        return r.status === 200 ? { status: 200, kind: r.body.kind, apiVersion: r.body.apiVersion, keys: Object.keys(r.body).sort(), name: r.body.metadata?.name } : outcome(r);
+      };
+      return {
+        configmap: await metaGet(`/api/v1/namespaces/${ns}/configmaps/cfg`),
+        secret: await metaGet(`/api/v1/namespaces/${ns}/secrets/creds`),
+        absentSecret: await metaGet(`/api/v1/namespaces/${ns}/secrets/absent`),
+        products: {
+          cm: await product(() => b.source.configMapExists(ns, 'cfg')),
+          cmAbsent: await product(() => b.source.configMapExists(ns, 'absent')),
+          secret: await product(() => b.source.secretExists(ns, 'creds')),
+          secretAbsent: await product(() => b.source.secretExists(ns, 'absent')),
+        },
+      };
+    },
+  },
+  {
+    name: 'persistentvolumeclaims and leases: get (KubeSource.getPvc / getLease)',
+    async run(b, ns) {
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+          body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        }),
+        'pvc',
+      );
+      await must(
+        b.client.request('POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, {
+          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler' }, spec: { holderIdentity: 'sched-1', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.000000Z' } },
+        }),
+        'lease',
+      );
+      const pvc = await b.client.request('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/data`);
+      const lease = await b.client.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/kube-scheduler`);
+      return {
+        pvc: { ...outcome(pvc), spec: stripVolatile(pvc.body.spec), status: pvc.body.status },
+        pvcAbsent: outcome(await b.client.request('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/absent`)),
+        lease: { ...outcome(lease), spec: lease.body.spec },
+        leaseAbsent: outcome(await b.client.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/absent`)),
+        products: {
+          pvc: await product(() => b.source.getPvc(ns, 'data'), (p) => ({ phase: p?.status?.phase, sc: p?.spec?.storageClassName })),
+          pvcAbsent: await product(() => b.source.getPvc(ns, 'absent')),
+          lease: await product(() => b.source.getLease(ns, 'kube-scheduler'), (l) => ({ holder: l?.spec?.holderIdentity, renew: l?.spec?.renewTime })),
+          leaseAbsent: await product(() => b.source.getLease(ns, 'absent')),
+        },
+      };
+    },
+  },
+  {
+    name: 'calico workloadendpoints: list (KubeSource.listWorkloadEndpoints; the real server has the Calico CRD installed)',
+    async run(b, ns) {
+      const path = `/apis/crd.projectcalico.org/v1/namespaces/${ns}/workloadendpoints`;
+      const empty = await b.client.request('GET', path);
+      const wep = { apiVersion: 'crd.projectcalico.org/v1', kind: 'WorkloadEndpoint', metadata: { name: 'node--1-k8s-web-eth0' }, spec: { pod: 'web', node: 'node-1', ipNetworks: ['10.244.1.5/32'] } };
+      const created = await b.client.request('POST', path, { body: wep });
+      const listed = await b.client.request('GET', path);
+      return {
+        empty: { ...outcome(empty), items: empty.body?.items?.length },
+        create: outcome(created),
+        list: { ...outcome(listed), names: names(listed.body), itemKinds: (listed.body.items ?? []).map((i: KubeObject) => i.kind) },
+        product: await product(() => b.source.listWorkloadEndpoints(ns), (l) => l?.map((w) => w.spec)),
+      };
+    },
+  },
+  {
+    name: 'pods/log: current, previous, previous absent, bad container, unscheduled (KubeSource.podLog)',
+    async run(b, ns) {
+      const nodeName = `${ns}-node`;
+      await createNode(b, nodeName);
+      await createPod(b, ns, pod('restarted', { node: nodeName }));
+      await createPod(b, ns, pod('fresh', { node: nodeName }));
+      await createPod(b, ns, pod('unscheduled'));
+      await markRunning(b, ns, 'restarted', { restarted: true });
+      await markRunning(b, ns, 'fresh');
+      b.setLog(ns, 'restarted', 'app', ['starting', 'panic: boom'], true);
+      b.setLog(ns, 'restarted', 'app', ['starting again'], false);
+      const log = async (name: string, query: Record<string, string | number | boolean>) => outcome(await b.client.request('GET', `${podPath(ns, name)}/log`, { query }));
+      const text = async (name: string, query: Record<string, string | number | boolean>) => {
+        const r = await b.client.request('GET', `${podPath(ns, name)}/log`, { query });
+        return { status: r.status, body: r.body };
+      };
+      return {
+        previous: await text('restarted', { container: 'app', previous: true, tailLines: 20 }),
+        previousTail: await text('restarted', { container: 'app', previous: true, tailLines: 1 }),
+        current: await text('restarted', { container: 'app' }),
+        previousAbsent: await log('fresh', { container: 'app', previous: true, tailLines: 20 }),
+        badContainer: await log('fresh', { container: 'nope' }),
+        unscheduled: await text('unscheduled', { container: 'app' }),
+        absentPod: await log('absent', { container: 'app' }),
+        products: {
+          previous: await product(() => b.source.podLog(ns, 'restarted', 'app', true, 20), (l) => l),
+          previousAbsent: await product(() => b.source.podLog(ns, 'fresh', 'app', true, 20), (l) => l),
+          badContainer: await product(() => b.source.podLog(ns, 'fresh', 'nope', false, 20), (l) => l),
+        },
+      };
+    },
+  },
+  {
+    name: 'JSON patch with test ops, incl. failing tests (remove-finalizers)',
+    async run(b, ns) {
+      const fin = ['example.com/a', 'example.com/b'];
+      const p = await createPod(b, ns, pod('held', { finalizers: fin }));
+      const jsonPatch = (name: string, ops: unknown[]) => b.client.request('PATCH', podPath(ns, name), { body: ops, contentType: 'application/json-patch+json' });
+      const removeOps = (uid: string, list: string[]) => [
+        { op: 'test', path: '/metadata/uid', value: uid },
+        { op: 'test', path: '/metadata/finalizers', value: list },
+        { op: 'remove', path: '/metadata/finalizers' },
+      ];
+      const out: Outcome = {};
+      out.wrongUid = outcome(await jsonPatch('held', removeOps('00000000-0000-4000-8000-000000000000', fin)));
+      out.wrongList = outcome(await jsonPatch('held', removeOps(p.metadata.uid, ['example.com/a'])));
+      out.afterFailed = lifecycle(await getPod(b, ns, 'held'));
+      out.badPath = outcome(await jsonPatch('held', [{ op: 'remove', path: '/metadata/labels/nope' }]));
+      out.notAList = outcome(await b.client.request('PATCH', podPath(ns, 'held'), { body: { op: 'remove' }, contentType: 'application/json-patch+json' }));
+      out.absent = outcome(await jsonPatch('absent', removeOps(p.metadata.uid, fin)));
+      const ok = await jsonPatch('held', removeOps(p.metadata.uid, fin));
+      out.ok = { ...outcome(ok), ...lifecycle(ok.body) };
+      // Terminating, unbound (grace 0): removing the last finalizer deletes the object.
+      const t = await createPod(b, ns, pod('terminating', { finalizers: fin }));
+      const del = await b.client.request('DELETE', podPath(ns, 'terminating'));
+      out.deleteHeld = { ...outcome(del), ...lifecycle(del.body) };
+      const lastRemoved = await jsonPatch('terminating', removeOps(t.metadata.uid, fin));
+      out.lastRemoved = { ...outcome(lastRemoved), ...lifecycle(lastRemoved.body) };
+      out.afterLastRemoved = lifecycle(await getPod(b, ns, 'terminating'));
+      // Terminating on a node (grace 30): the object stays for the kubelet.
+      const bound = await createPod(b, ns, pod('bound', { node: `${ns}-node`, finalizers: fin }));
+      out.deleteBound = lifecycle((await b.client.request('DELETE', podPath(ns, 'bound'))).body);
+      out.boundRemoved = outcome(await jsonPatch('bound', removeOps(bound.metadata.uid, fin)));
+      out.afterBoundRemoved = lifecycle(await getPod(b, ns, 'bound'));
+      // The product's step on a fresh pod: success, then the same step again (list changed → refused).
+      const s = await createPod(b, ns, pod('stepped', { finalizers: fin }));
+      out.step = await runStep(b, 'remove-finalizers', { namespace: ns, pod: 'stepped', uid: s.metadata.uid, finalizers: fin });
+      out.stepAgain = await runStep(b, 'remove-finalizers', { namespace: ns, pod: 'stepped', uid: s.metadata.uid, finalizers: fin });
+      out.stepAbsent = await runStep(b, 'remove-finalizers', { namespace: ns, pod: 'absent', uid: s.metadata.uid, finalizers: fin });
+      return out;
+    },
+  },
+  {
+    name: 'merge and strategic-merge patch, stale resourceVersion, cordon (cordon step)',
+    async run(b, ns) {
+      const nodeName = `${ns}-node`;
+      await createNode(b, nodeName);
+      const p = await createPod(b, ns, pod('web', { labels: { app: 'web' }, containers: [{ name: 'app', image: IMAGE, ports: [{ containerPort: 80 }] }, { name: 'side', image: IMAGE }] }));
+      const patch = (path: string, body: unknown, type: string) => b.client.request('PATCH', path, { body, contentType: type });
+      const merge = await patch(podPath(ns, 'web'), { metadata: { labels: { tier: 'front', app: null } } }, 'application/merge-patch+json');
+      const smp = await patch(podPath(ns, 'web'), { spec: { containers: [{ name: 'side', image: 'registry.example.com/side:2' }] } }, 'application/strategic-merge-patch+json');
+      const stale = await patch(podPath(ns, 'web'), { metadata: { resourceVersion: p.metadata.resourceVersion, labels: { x: 'y' } } }, 'application/merge-patch+json');
+      const immutable = await patch(podPath(ns, 'web'), { spec: { nodeName: 'elsewhere' } }, 'application/merge-patch+json');
+      const badType = await b.client.request('PATCH', podPath(ns, 'web'), { body: { a: 1 }, contentType: 'application/json' });
+      const nodeSmp = await patch(`/api/v1/nodes/${nodeName}`, { metadata: { labels: { role: 'x' } }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }, 'application/strategic-merge-patch+json');
+      const cordon = await patch(`/api/v1/nodes/${nodeName}`, { spec: { unschedulable: true } }, 'application/merge-patch+json');
+      return {
+        merge: { ...outcome(merge), labels: merge.body.metadata?.labels },
+        smp: { ...outcome(smp), containers: smp.body.spec?.containers?.map((c: KubeObject) => ({ name: c.name, image: c.image, ports: c.ports })) },
+        stale: outcome(stale),
+        // Not modelled: the real message ends with a Go diff of the pod spec.
+        immutable: outcome(immutable, { message: false, details: false }),
+        immutableCauses: immutable.body?.details?.causes?.map((c: KubeObject) => ({ field: c.field, reason: c.reason, message: String(c.message).split('\n')[0] })),
+        badType: outcome(badType),
+        nodeSmp: { ...outcome(nodeSmp), labels: nodeSmp.body.metadata?.labels?.role, taints: stripVolatile(nodeSmp.body.spec?.taints) },
+        cordon: { ...outcome(cordon), unschedulable: cordon.body.spec?.unschedulable, taints: stripVolatile(cordon.body.spec?.taints) },
+        cordonAbsent: outcome(await patch(`/api/v1/nodes/${ns}-absent`, { spec: { unschedulable: true } }, 'application/merge-patch+json')),
+        step: await runStep(b, 'cordon', { nodes: [nodeName] }),
+        stepAbsent: await runStep(b, 'cordon', { nodes: [`${ns}-absent`] }),
+      };
+    },
+  },
+  {
+    name: 'delete with grace, preconditions.uid, finalizers (delete / force-delete steps)',
+    async run(b, ns) {
+      const nodeName = `${ns}-node`;
+      const del = (name: string, body?: unknown, query?: Record<string, string | number>) => b.client.request('DELETE', podPath(ns, name), { body, query });
+      const out: Outcome = {};
+      const a = await createPod(b, ns, pod('graceful', { node: nodeName }));
+      const first = await del('graceful', { preconditions: { uid: a.metadata.uid }, gracePeriodSeconds: 10 }, { gracePeriodSeconds: 10 });
+      out.graceful = { ...outcome(first), ...lifecycle(first.body) };
+      const longer = await del('graceful', { gracePeriodSeconds: 20 }, { gracePeriodSeconds: 20 });
+      out.longerGrace = { ...outcome(longer), ...lifecycle(longer.body) };
+      const shorter = await del('graceful', { gracePeriodSeconds: 5 }, { gracePeriodSeconds: 5 });
+      out.shorterGrace = { ...outcome(shorter), ...lifecycle(shorter.body) };
+      const wrongUid = await del('graceful', { gracePeriodSeconds: 0, preconditions: { uid: '00000000-0000-4000-8000-000000000000' } }, { gracePeriodSeconds: 0 });
+      out.wrongUid = outcome(wrongUid);
+      const force = await del('graceful', { gracePeriodSeconds: 0, preconditions: { uid: a.metadata.uid } }, { gracePeriodSeconds: 0 });
+      out.force = { ...outcome(force), kindOfBody: force.body?.kind };
+      out.afterForce = lifecycle(await getPod(b, ns, 'graceful'));
+      await createPod(b, ns, pod('unbound'));
+      const unbound = await del('unbound');
+      out.unbound = { ...outcome(unbound), ...lifecycle(unbound.body) };
+      out.afterUnbound = lifecycle(await getPod(b, ns, 'unbound'));
+      const h = await createPod(b, ns, pod('held', { node: nodeName, finalizers: ['example.com/hold'] }));
+      const held = await del('held', { gracePeriodSeconds: 0, preconditions: { uid: h.metadata.uid } }, { gracePeriodSeconds: 0 });
+      out.forceHeld = { ...outcome(held), ...lifecycle(held.body) };
+      out.afterForceHeld = lifecycle(await getPod(b, ns, 'held'));
+      const orphan = await del('held', { propagationPolicy: 'Orphan' });
+      out.orphanHeld = lifecycle(orphan.body);
+      out.absent = outcome(await del('absent'));
+      out.badGrace = outcome(await del('held', { gracePeriodSeconds: 10, preconditions: {}, propagationPolicy: 'Sideways' }));
+      // The product's steps.
+      const s1 = await createPod(b, ns, pod('step-delete', { node: nodeName }));
+      out.stepDelete = await runStep(b, 'delete', { namespace: ns, pod: 'step-delete', uid: s1.metadata.uid, gracePeriodSeconds: 15 });
+      out.afterStepDelete = lifecycle(await getPod(b, ns, 'step-delete'));
+      out.stepForce = await runStep(b, 'force-delete', { namespace: ns, pod: 'step-delete', uid: s1.metadata.uid });
+      out.afterStepForce = lifecycle(await getPod(b, ns, 'step-delete'));
+      const s2 = await createPod(b, ns, pod('step-held', { node: nodeName, finalizers: ['example.com/hold'] }));
+      out.stepForceHeld = await runStep(b, 'force-delete', { namespace: ns, pod: 'step-held', uid: s2.metadata.uid });
+      out.stepForceWrongUid = await runStep(b, 'force-delete', { namespace: ns, pod: 'step-held', uid: '00000000-0000-4000-8000-000000000000' });
+      out.stepDeleteAbsent = await runStep(b, 'delete', { namespace: ns, pod: 'absent', uid: s2.metadata.uid });
+      return out;
+    },
+  },
+  {
+    name: 'status subresource: what a status write and a main write may change',
+    async run(b, ns) {
+      await createPod(b, ns, pod('web', { node: `${ns}-node`, labels: { app: 'web' } }));
+      const status = await b.client.request('PATCH', `${podPath(ns, 'web')}/status`, {
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { labels: { via: 'status' } }, spec: { activeDeadlineSeconds: 5 }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
+      });
+      const main = await b.client.request('PATCH', podPath(ns, 'web'), { contentType: 'application/merge-patch+json', body: { metadata: { labels: { via: 'main' } }, status: { phase: 'Failed' } } });
+      const put = await b.client.request('PUT', `${podPath(ns, 'web')}/status`, { body: { ...main.body, status: { ...main.body.status, phase: 'Succeeded' } } });
+      const view = (r: KubeResponse) => ({ ...outcome(r), phase: r.body.status?.phase, labels: r.body.metadata?.labels, deadline: r.body.spec?.activeDeadlineSeconds, ready: stripVolatile(r.body.status?.conditions) });
+      return {
+        statusPatch: view(status),
+        mainPatch: view(main),
+        statusPut: view(put),
+        statusOfAbsent: outcome(await b.client.request('PATCH', `${podPath(ns, 'absent')}/status`, { contentType: 'application/merge-patch+json', body: { status: { phase: 'Running' } } })),
+      };
+    },
+  },
+  {
+    name: 'eviction: Pending and Running pods, PodDisruptionBudget, preconditions (evict step)',
+    async run(b, ns) {
+      const evict = (name: string, body: unknown) => b.client.request('POST', `${podPath(ns, name)}/eviction`, { body });
+      const body = (name: string, apiVersion: string, uid?: string) => ({ apiVersion, kind: 'Eviction', metadata: { name, namespace: ns }, ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}) });
+      const out: Outcome = {};
+      const p1 = await createPod(b, ns, pod('pending-v1'));
+      const v1 = await evict('pending-v1', body('pending-v1', 'policy/v1', p1.metadata.uid));
+      out.pendingPolicyV1 = { ...outcome(v1), after: lifecycle(await getPod(b, ns, 'pending-v1')) };
+      const p2 = await createPod(b, ns, pod('pending-beta'));
+      const beta = await evict('pending-beta', body('pending-beta', 'policy/v1beta1', p2.metadata.uid));
+      out.pendingPolicyV1beta1 = { ...outcome(beta), after: lifecycle(await getPod(b, ns, 'pending-beta')) };
+      // No apiVersion/kind: the server decodes the body as the version it serves (works on any release).
+      const p3 = await createPod(b, ns, pod('pending-bare'));
+      const bare = await evict('pending-bare', { metadata: { name: 'pending-bare' }, deleteOptions: { preconditions: { uid: p3.metadata.uid } } });
+      out.pendingNoApiVersion = { ...outcome(bare), after: lifecycle(await getPod(b, ns, 'pending-bare')) };
+      await createPod(b, ns, pod('pending-apps'));
+      out.wrongGroup = outcome(await evict('pending-apps', body('pending-apps', 'apps/v1')));
+      const r = await createPod(b, ns, pod('running', { node: `${ns}-node`, labels: { app: 'web' } }));
+      await markRunning(b, ns, 'running');
+      out.wrongName = outcome(await evict('running', body('other', 'policy/v1beta1')));
+      out.wrongUid = outcome(await evict('running', body('running', 'policy/v1beta1', '00000000-0000-4000-8000-000000000000')));
+      await must(
+        b.client.request('POST', `/apis/policy/v1beta1/namespaces/${ns}/poddisruptionbudgets`, {
+          body: { apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } },
+        }),
+        'pdb',
+      );
+      out.blockedByPdb = outcome(await evict('running', body('running', 'policy/v1beta1', r.metadata.uid)));
+      out.afterBlocked = lifecycle(await getPod(b, ns, 'running'));
+      out.absent = outcome(await evict('absent', body('absent', 'policy/v1beta1')));
+      const s = await createPod(b, ns, pod('stepped'));
+      out.step = await runStep(b, 'evict', { namespace: ns, pod: 'stepped', uid: s.metadata.uid });
+      out.afterStep = lifecycle(await getPod(b, ns, 'stepped'));
+      out.stepPdb = await runStep(b, 'evict', { namespace: ns, pod: 'running', uid: r.metadata.uid });
+      return out;
+    },
+  },
+  {
+    name: 'scale subresource of Deployment, StatefulSet, ReplicaSet (scale step)',
+    async run(b, ns) {
+      const labels = { app: 'web' };
+      const spec = (replicas: number) => ({ replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: IMAGE }] } } });
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      await must(b.client.request('POST', `${apps}/deployments`, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: spec(2) } }), 'deployment');
+      await must(b.client.request('POST', `${apps}/statefulsets`, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { ...spec(3), serviceName: 'db' } } }), 'statefulset');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: spec(2) } }), 'replicaset');
+      const out: Outcome = {};
+      for (const [resource, name] of [['deployments', 'web'], ['statefulsets', 'db'], ['replicasets', 'rs']] as const) {
+        const path = `${apps}/${resource}/${name}/scale`;
+        const got = await b.client.request('GET', path);
+        const patched = await b.client.request('PATCH', path, { body: { spec: { replicas: 0 } }, contentType: 'application/merge-patch+json' });
+        const parent = await b.client.request('GET', `${apps}/${resource}/${name}`);
+        out[resource] = {
+          get: { ...outcome(got), scale: stripVolatile(got.body) },
+          patch: { ...outcome(patched), scale: stripVolatile(patched.body) },
+          parentReplicas: parent.body.spec?.replicas,
+          negative: outcome(await b.client.request('PATCH', path, { body: { spec: { replicas: -1 } }, contentType: 'application/merge-patch+json' })),
+          absent: outcome(await b.client.request('GET', `${apps}/${resource}/absent/scale`)),
+          patchAbsent: outcome(await b.client.request('PATCH', `${apps}/${resource}/absent/scale`, { body: { spec: { replicas: 0 } }, contentType: 'application/merge-patch+json' })),
+        };
+      }
+      out.steps = {
+        deployment: await runStep(b, 'scale', { namespace: ns, kind: 'Deployment', name: 'web', replicas: 3 }),
+        statefulset: await runStep(b, 'scale', { namespace: ns, kind: 'StatefulSet', name: 'db', replicas: 1 }),
+        replicaset: await runStep(b, 'scale', { namespace: ns, kind: 'ReplicaSet', name: 'rs', replicas: 0 }),
+        absent: await runStep(b, 'scale', { namespace: ns, kind: 'Deployment', name: 'absent', replicas: 0 }),
+      };
+      return out;
+    },
+  },
+  {
+    name: 'namespace delete and finalize (clear-namespace-finalizers step)',
+    async run(b, ns) {
+      const out: Outcome = {};
+      const sub = `${ns}-x`;
+      await must(b.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: sub } } }), 'namespace');
+      await createPod(b, sub, pod('held', { finalizers: ['example.com/hold'] }));
+      out.stepActive = await runStep(b, 'clear-namespace-finalizers', { namespace: sub });
+      const del = await b.client.request('DELETE', `/api/v1/namespaces/${sub}`);
+      out.delete = { ...outcome(del), phase: del.body.status?.phase, ...lifecycle(del.body), spec: del.body.spec };
+      const again = await b.client.request('DELETE', `/api/v1/namespaces/${sub}`);
+      out.deleteAgain = { ...outcome(again), phase: again.body.status?.phase };
+      out.createInTerminating = outcome(await b.client.request('POST', podsPath(sub), { body: pod('late') }));
+      const ns1 = await b.client.request('GET', `/api/v1/namespaces/${sub}`);
+      const stale = { ...ns1.body, metadata: { ...ns1.body.metadata, resourceVersion: String(Number(ns1.body.metadata.resourceVersion) - 1) }, spec: { finalizers: [] } };
+      out.staleFinalize = outcome(await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: stale }));
+      out.wrongName = outcome(await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: { ...ns1.body, metadata: { name: 'other' }, spec: { finalizers: [] } } }));
+      const fin = await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: { ...ns1.body, spec: { finalizers: [] } } });
+      out.finalize = { ...outcome(fin), phase: fin.body.status?.phase, spec: fin.body.spec };
+      out.afterFinalize = outcome(await b.client.request('GET', `/api/v1/namespaces/${sub}`));
+      // Content the namespace controller would have deleted stays in storage, orphaned.
+      out.orphanedPod = lifecycle(await getPod(b, sub, 'held'));
+      // The product's step on a second Terminating namespace.
+      const sub2 = `${ns}-y`;
+      await must(b.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: sub2 } } }), 'namespace');
+      await b.client.request('DELETE', `/api/v1/namespaces/${sub2}`);
+      out.step = await runStep(b, 'clear-namespace-finalizers', { namespace: sub2 });
+      out.afterStep = outcome(await b.client.request('GET', `/api/v1/namespaces/${sub2}`));
+      out.stepGone = await runStep(b, 'clear-namespace-finalizers', { namespace: sub2 });
+      out.finalizeAbsent = outcome(await b.client.request('PUT', `/api/v1/namespaces/${ns}-absent/finalize`, { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${ns}-absent` }, spec: { finalizers: [] } } }));
+      return out;
+    },
+  },
+  {
+    name: 'watch: events for create, update, delete with label and field selectors',
+    async run(b, ns) {
+      await createPod(b, ns, pod('before', { labels: { app: 'web' } }));
+      const list = await b.client.request('GET', podsPath(ns));
+      const rv = list.body.metadata.resourceVersion as string;
+      const watch = (query: Record<string, string | number | boolean>) =>
+        b.client.request('GET', podsPath(ns), { query: { watch: true, timeoutSeconds: 3, ...query }, timeoutMs: 15_000 }).then((r) => ({
+          status: r.status,
+          events: String(r.body)
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as KubeObject)
+            .map((e) => `${e.type} ${e.object?.metadata?.name} ${e.object?.metadata?.labels?.app ?? '-'}${e.object?.metadata?.deletionTimestamp ? ' deleting' : ''}`),
+        }));
+      const fromRv = watch({ resourceVersion: rv });
+      const initial = watch({ labelSelector: 'app=web' });
+      const byName = watch({ resourceVersion: rv, fieldSelector: 'metadata.name=later' });
+      await sleep(300);
+      await createPod(b, ns, pod('later', { labels: { app: 'web' } }));
+      await b.client.request('PATCH', podPath(ns, 'later'), { body: { metadata: { labels: { app: 'db' } } }, contentType: 'application/merge-patch+json' });
+      await b.client.request('PATCH', podPath(ns, 'before'), { body: { metadata: { labels: { app: 'web2' } } }, contentType: 'application/merge-patch+json' });
+      await b.client.request('DELETE', podPath(ns, 'later'));
+      return { fromRv: await fromRv, initial: await initial, byName: await byName };
+    },
+  },
+];
+
+describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like kube-apiserver 1.20', () => {
+  let sim: Backend;
+  let real: Backend;
+  const results = new Map<string, { sim: Outcome; real: Outcome }>();
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    [sim, real] = await Promise.all([simBackend(), realBackend()]);
+    console.log(`[envtest] fidelity: real API server up in ${Date.now() - t0} ms`);
+    // A Calico cluster: the CRD the sim always serves.
+    await real.client.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'workloadendpoints.crd.projectcalico.org' },
+      spec: {
+        group: 'crd.projectcalico.org',
+        scope: 'Namespaced',
+        names: { plural: 'workloadendpoints', singular: 'workloadendpoint', kind: 'WorkloadEndpoint', listKind: 'WorkloadEndpointList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    await real.client.waitFor(
+      'Calico CRD established',
+      () => real.client.request('GET', '/apis/crd.projectcalico.org/v1/workloadendpoints'),
+      (r) => r.status === 200,
+      { timeoutMs: 20_000 },
+    );
+  });
+
+  afterAll(async () => {
+    // POD_DOCTOR_FIDELITY_DUMP=<file>: both servers' outcomes per case, for reading the real answers.
+    const dump = process.env.POD_DOCTOR_FIDELITY_DUMP;
+    if (dump) writeFileSync(dump, JSON.stringify(Object.fromEntries(results), null, 2));
+    await Promise.all([sim?.stop(), real?.stop()]);
+  });
+
+  CASES.forEach((c, i) => {
+    it(c.name, async () => {
+      const ns = `fid-${i}`;
+      const onBoth = async (b: Backend) => {
+        await must(b.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } }), `namespace ${ns}`);
+        return c.run(b, ns);
+      };
+      const [s, r] = await Promise.all([onBoth(sim), onBoth(real)]);
+      results.set(c.name, { sim: s, real: r });
+      expect(s, `the simulated API differs from kube-apiserver in "${c.name}"`).toEqual(r);
+    });
+  });
+
+  it('covers every API operation the product performs (src/collect/operations.ts)', () => {
+    const exercised = new Set(real.requests.map((r) => operationOf(r.method, r.url)).filter((k): k is string => k !== undefined));
+    const missingOps = operationKeys().filter((k) => !exercised.has(k));
+    expect(missingOps, 'operations without a fidelity case: add one to CASES').toEqual([]);
+    // Sanity: the list names real resources (one key per verb).
+    expect(API_OPERATIONS.length).toBeGreaterThan(10);
+    expect(operationKey({ group: '', version: 'v1', resource: 'pods', subresource: 'eviction' }, 'create')).toBe('v1 pods/eviction create');
+  });
+});
