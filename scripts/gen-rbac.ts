@@ -25,7 +25,8 @@ export const RBAC_FILES: readonly RbacFile[] = [
     file: 'deploy/base/rbac-diagnose.yaml',
     clusterRole: 'pod-doctor-diagnose',
     purpose: [
-      'What collecting a diagnosis reads. Read-only: no writes, no Secrets.',
+      'What collecting a diagnosis (and checking a plan\'s preconditions) reads. Read-only: no writes,',
+      'no Secrets.',
       'configmaps `get` is only ever sent as a metadata-only request (as=PartialObjectMetadata),',
       'but RBAC cannot restrict `get` to metadata: this role could read ConfigMap data.',
     ],
@@ -52,7 +53,8 @@ export const RBAC_FILES: readonly RbacFile[] = [
       'COULD read every Secret in the cluster. Enable it only if you accept that.',
     ],
     select: (op) => op.optIn === 'POD_DOCTOR_CHECK_SECRETS',
-    serviceAccounts: ['pod-doctor-diagnose', 'pod-doctor-remediate'],
+    // Only what runs diagnoses (the bot of overlays/split proposes plans, which never check Secrets).
+    serviceAccounts: ['pod-doctor-remediate'],
   },
 ];
 

@@ -73,6 +73,19 @@ describe('agent API: authentication', () => {
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ ok: true, node: 'c3-a05-136-45-4.com' });
   });
+  it('readyz needs no token and checks the host views', async () => {
+    const res = await call(agent, 'GET', '/readyz', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true, checks: { proc: 'ok', host: 'ok' } });
+    const blind = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot: '/nonexistent/proc', hostRoot: '/', nodeName: 'n', logger });
+    try {
+      const notReady = await call(blind, 'GET', '/readyz', { token: null });
+      expect(notReady.status).toBe(503);
+      expect(notReady.json()).toMatchObject({ ok: false, checks: { host: 'ok' } });
+    } finally {
+      await blind.close();
+    }
+  });
   it.each([
     ['no token', { token: null }],
     ['wrong token', { token: 'test-token-0123456789abcdeX' }],

@@ -2,6 +2,8 @@
 // nothing else: input is a pod UID, names and ids checked against strict patterns, so no request
 // can choose a file to read or a command to run. Bearer token compared in constant time, small
 // request bodies, bounded responses, a cap on concurrent probe runs, one log line per request.
+import { constants as fsConstants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -192,6 +194,23 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
       send(res, 200, JSON.stringify({ ok: true, node: options.nodeName }));
       return 200;
+    }
+    if (url.pathname === '/readyz') {
+      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
+      // Ready when the host views the probes read are there (a DaemonSet missing its mounts is not).
+      const checks = await Promise.all(
+        [['proc', options.procRoot], ['host', options.hostRoot]].map(async ([name, dir]) => {
+          try {
+            await access(dir!, fsConstants.R_OK);
+            return [name, 'ok'] as const;
+          } catch (err) {
+            return [name, (err as Error).message] as const;
+          }
+        }),
+      );
+      const ok = checks.every(([, v]) => v === 'ok');
+      send(res, ok ? 200 : 503, JSON.stringify({ ok, node: options.nodeName, checks: Object.fromEntries(checks) }));
+      return ok ? 200 : 503;
     }
     if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, 'not found');
     if (!tokenMatches(req.headers.authorization, expected)) {

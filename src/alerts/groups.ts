@@ -372,6 +372,9 @@ type Change = 'new' | 'repeat' | 'resolved' | 'resolved-unseen';
 
 function classify(alert: WebhookAlert, prev: AlertRecord | undefined): Change {
   if (prev && prev.s === alert.status && prev.at === alert.startsAt) return 'repeat';
+  // An occurrence that resolved stays resolved: a firing copy of it is an HA replica's late
+  // notification. Firing again means a new startsAt (Prometheus starts a new occurrence).
+  if (prev && prev.s === 'resolved' && prev.at === alert.startsAt) return 'repeat';
   if (alert.status === 'firing') return 'new';
   return prev?.s === 'firing' ? 'resolved' : 'resolved-unseen';
 }

@@ -180,8 +180,8 @@ export function createAlertmanagerHandler(options: AlertmanagerHandlerOptions): 
     const read = await readBody(req, maxBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') return reject(413, `body larger than ${maxBytes} bytes`);
-      requests?.inc({ code: '400' });
-      return; // the client went away; nobody to answer
+      requests?.inc({ code: '499' });
+      return; // the client went away (nginx's 499): nobody to answer
     }
     let data: unknown;
     try {

@@ -56,6 +56,7 @@ export type DenyOutcome = { kind: 'unknown' } | { kind: 'expired' | 'not-pending
 // Checks shared by approve and deny. KEYS[1] approval hash. Returns nil when pending and valid.
 const GATE = `local st = redis.call('HGET', KEYS[1], 'status')
 if not st then return {'unknown'} end
+if st == 'expired' then return {'expired'} end
 if st ~= 'pending' then return {'not-pending'} end
 if now >= tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then
   redis.call('HSET', KEYS[1], 'status', 'expired')

@@ -218,9 +218,12 @@ export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: readon
           }
         : {}),
     };
+    parts.push({ kind: 'context', text: `pod-doctor · cluster ${plan.cluster} · plan ${plan.id} · may approve: ${approverList(approvers)}` });
+    // Buttons last: when a message must be cut, trailing buttons are what is kept.
     parts.push({ kind: 'actions', buttons: [approve, { action: 'deny', label: 'Deny', value: plan.id, style: 'danger' }] });
+  } else {
+    parts.push({ kind: 'context', text: `pod-doctor · cluster ${plan.cluster} · plan ${plan.id}` });
   }
-  parts.push({ kind: 'context', text: `pod-doctor · cluster ${plan.cluster} · plan ${plan.id} · may approve: ${approverList(approvers)}` });
   const state = open ? `approval needed (${a.approvals.length}/${a.required})` : a.status;
   return { text: `[${plan.cluster}] ${t}: proposed fix "${plan.playbook.title}" (risk ${plan.risk}) — ${state}`, parts };
 }

@@ -1,37 +1,244 @@
-// `npm run demo`: a simulated cluster holding one scenario per seed incident, diagnosed
-// through the real client. Timestamps are moved so each incident looks live right now.
-import { parseArgs } from 'node:util';
+// `npm run demo`: the bot on its embedded default. A simulated cluster with the seed incidents
+// (timestamps moved so they look live, node agents serving the seed nodes), real Redis, an
+// in-process worker and the console chat: type `/pod-doctor ns/pod`, read the findings,
+// `approve <n>`. The same flows as Slack (threads, approvals, expiry, once-only runs). When
+// stdin is not a terminal it takes a scripted tour of every seed incident and exits.
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { diagnoseTarget } from '../collect/diagnose.js';
-import { KubeSource } from '../collect/kube-source.js';
-import { parseTarget } from '../diagnosis/target.js';
-import { renderDiagnosisText } from '../render/text.js';
-import { loadScenarios, shiftTimes } from '../sim/scenarios.js';
-import { startSim } from '../sim/server.js';
+import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
+import { ApproverPolicy } from '../chat/approvals.js';
+import { ConsoleAdapter } from '../chat/console/adapter.js';
+import { CONSOLE_HELP, handleConsoleLine, runConsoleChat, type ConsoleChatOptions } from '../chat/console/repl.js';
+import { consumeRunEvents, RedisRunEventSink, remediateProcessor, remediationPort } from '../chat/remediation.js';
+import { ChatService } from '../chat/service.js';
+import { createAgentLookup } from '../collect/agent-client.js';
+import { KubeSource } from '../collect/kube-source.js';
+import { loadConfig, type Config } from '../config/schema.js';
+import { RULES } from '../diagnosis/rules/index.js';
+import { parseTarget } from '../diagnosis/target.js';
+import type { KubeObject } from '../diagnosis/types.js';
+import { PodDoctorError } from '../errors.js';
+import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from '../jobs/queues.js';
+import type { DiagnoseResult } from '../jobs/schemas.js';
+import { startWorkers } from '../jobs/worker.js';
+import { createLogger } from '../log.js';
+import { runnerFromConfig } from '../remediation/index.js';
+import { startScenarioCluster } from '../sim/cluster.js';
+import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import type { CliIo } from './diagnose.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 
-export async function demoCommand(argv: string[], io: CliIo): Promise<number | null> {
-  const { values } = parseArgs({ args: argv, options: { all: { type: 'boolean', default: false }, dir: { type: 'string' } } });
-  const scenarios = (await loadScenarios(values.dir ?? SCENARIO_ROOT)).filter((s) => values.all || s.meta.seed !== undefined);
-  const now = Date.now();
-  const objects = scenarios.flatMap((s) => shiftTimes(s.objects, now - Date.parse(s.meta.now)));
-  const sim = await startSim({ objects });
-  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
+export const DEMO_USAGE = `Usage: pod-doctor demo [--all] [--dir DIR] [--script] [--user NAME]
+  A simulated cluster with the seed incidents and the console chat (needs Redis: $REDIS_URL).
+  --all         every incident fixture, not only the seed incidents
+  --dir DIR     scenario directory (default: test/fixtures/incidents)
+  --script      take the scripted tour even on a terminal (the default when stdin is not one)
+  --user NAME   who you are in the chat (default: $POD_DOCTOR_CONSOLE_USER, $USER, "operator")`;
+
+export interface DemoDeps {
+  /** Console input (default: process.stdin). */
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+const CHANNEL = 'console';
+const CLUSTER = 'demo';
+
+export function redisHelp(url: string, why: string): string {
+  return [
+    `pod-doctor demo needs Redis (queues, approvals, threads) at ${url.replace(/\/\/[^@/]*@/, '//***@')} (REDIS_URL), and it did not answer: ${why}.`,
+    'Start one, for example:',
+    '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
+    '  (or: docker run -d --name pod-doctor-redis -p 127.0.0.1:6379:6379 redis:7)',
+    'then run `npm run demo` again, or point REDIS_URL at a Redis you may use.',
+  ].join('\n');
+}
+
+/** Ping Redis once without the reconnect loop; the reason it failed, or null. */
+async function redisProblem(config: Config): Promise<string | null> {
+  const probe = redisFromUrl(config.redisUrl, { ...config.redisOptions, lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false }, { role: 'producer' });
+  probe.on('error', () => undefined);
   try {
-    const kc = new k8s.KubeConfig();
-    kc.loadFromString(sim.kubeconfig());
-    const source = new KubeSource(kc);
-    io.stdout.write(`Simulated cluster on ${sim.url} with ${scenarios.length} incidents.\n`);
-    for (const s of scenarios) {
-      io.stdout.write(`\n${'='.repeat(78)}\n${s.meta.seed ? `seed ${s.meta.seed}: ` : ''}${s.meta.title}\n$ pod-doctor diagnose ${s.meta.target}\n\n`);
-      const diagnosis = await diagnoseTarget(source, parseTarget(s.meta.target), { cluster: 'demo' });
-      io.stdout.write(`${renderDiagnosisText(diagnosis, { color })}\n`);
+    await probe.connect();
+    await probe.ping();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message || err.name : String(err);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/**
+ * The simulated cluster has no kubelet. A pod whose containers all exited has had the kubelet's
+ * final delete in a real cluster (grace period 0): only its finalizers hold it, and removing them
+ * deletes it, as the remove-finalizers playbook expects.
+ */
+export function kubeletFinished(objects: KubeObject[]): KubeObject[] {
+  return objects.map((o) => {
+    if (o.kind !== 'Pod' || !o.metadata?.deletionTimestamp || !(o.metadata.finalizers ?? []).length) return o;
+    const statuses = ((o.status as { containerStatuses?: { state?: { terminated?: unknown } }[] } | undefined)?.containerStatuses ?? []);
+    if (statuses.length === 0 || !statuses.every((c) => c.state?.terminated)) return o;
+    return { ...o, metadata: { ...o.metadata, deletionGracePeriodSeconds: 0 } };
+  });
+}
+
+async function deleteKeys(redis: RedisClient, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length > 0) await redis.del(...found);
+  } while (cursor !== '0');
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      all: { type: 'boolean', default: false },
+      dir: { type: 'string' },
+      script: { type: 'boolean', default: false },
+      user: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${DEMO_USAGE}\n`);
+    return 0;
+  }
+  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const user = values.user ?? config.consoleUser ?? (io.env.USER && /^[A-Za-z0-9._-]{1,64}$/.test(io.env.USER) ? io.env.USER : 'operator');
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(user)) throw new PodDoctorError('BAD_INPUT', `--user "${user}": letters, digits, ".", "_" and "-" only`);
+  const problem = await redisProblem(config);
+  if (problem) {
+    io.stderr.write(`${redisHelp(config.redisUrl, problem)}\n`);
+    return 2;
+  }
+
+  const input = deps.input ?? process.stdin;
+  const interactive = Boolean(input.isTTY) && !values.script;
+  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
+  const logger = createLogger({ level: io.env.LOG_LEVEL ?? 'warn' }).child({ role: 'demo' });
+  const scenarios: Scenario[] = (await loadScenarios(values.dir ?? SCENARIO_ROOT))
+    .filter((s) => values.all || s.meta.seed !== undefined)
+    .map((s) => ({ ...s, objects: kubeletFinished(s.objects) }));
+  const now = Date.now();
+  const cluster = await startScenarioCluster(scenarios, { shiftMs: (s) => now - Date.parse(s.meta.now) });
+
+  // A private key prefix: the demo never touches anything else in this Redis, and cleans up.
+  const prefix = `${config.redisPrefix}-demo-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const connections: RedisClient[] = [];
+  const connect = (role: 'worker' | 'producer') => {
+    const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
+    c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    connections.push(c);
+    return c;
+  };
+  const redis = connect('producer');
+  const workerRedis = connect('worker');
+  const queues = new JobQueues(redis, { ...jobSettingsFromConfig(config), prefix, backoffMs: 200 }, logger);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  const kube = new KubeSource(kc);
+  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000 });
+  // No agent token in the runner: node actions (restart a unit…) are never run on this machine.
+  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined }, kube, redis, agent, logger });
+
+  const adapter = new ConsoleAdapter({ out: io.stdout, color });
+  const service = new ChatService({
+    adapter,
+    redis,
+    queues,
+    cluster: CLUSTER,
+    logger,
+    // The local user decides, through the same approval state machine (expiry, once-only).
+    approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
+    requireDifferentApprover: config.requireDifferentApprover,
+    approvalTtlSeconds: config.approvalTtlSeconds,
+    defaultNamespaces: config.defaultNamespaces,
+    remediation: remediationPort(runner, playbooks),
+  });
+
+  const delivered = new Map<string, () => void>();
+  const done = new Set<string>();
+  const workers = await startWorkers({
+    connection: workerRedis,
+    cluster: CLUSTER,
+    concurrency: 4,
+    source: kube,
+    agent,
+    sink: {
+      deliver: async (result: DiagnoseResult) => {
+        await service.deliver(result);
+        done.add(result.jobId);
+        delivered.get(result.jobId)?.();
+      },
+    },
+    remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, prefix), CLUSTER),
+    logger,
+    prefix,
+    handleSignals: false,
+  });
+  const events = consumeRunEvents({ redis: connect('worker'), prefix, cluster: CLUSTER, group: 'demo', consumer: 'demo', handler: (e) => service.runEvent(e), logger, blockMs: 300 });
+  const waitDelivered = (jobId: string, ms = 60_000) =>
+    done.has(jobId)
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no result for ${jobId} within ${ms} ms`)), ms);
+          delivered.set(jobId, () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+
+  const targets = scenarios.map((s) => s.meta.target);
+  const chat: ConsoleChatOptions = { service, adapter, user, channel: CHANNEL, list: () => targets };
+  let code = 0;
+  try {
+    io.stdout.write(`pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`);
+    if (interactive) {
+      io.stdout.write(`${CONSOLE_HELP}\n\nTry one of these (type \`list\` to see them again):\n${targets.map((t) => `  /pod-doctor ${t}`).join('\n')}\n`);
+      await runConsoleChat({ ...chat, input, output: io.stdout });
+    } else {
+      code = await tour(chat, scenarios, waitDelivered, io);
     }
   } finally {
-    await sim.close();
+    await workers.close();
+    await events.stop();
+    await queues.close();
+    await cluster.close();
+    await deleteKeys(redis, prefix).catch(() => undefined);
+    await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
   }
+  return code;
+}
+
+/** The scripted tour: every seed incident diagnosed in turn, then one fix approved and run. */
+async function tour(chat: ConsoleChatOptions, scenarios: Scenario[], waitDelivered: (jobId: string) => Promise<void>, io: CliIo): Promise<number> {
+  const { service, adapter, user } = chat;
+  io.stdout.write('No terminal on stdin: a scripted tour of the seed incidents (run `npm run demo` in a terminal to chat).\n');
+  for (const s of scenarios) {
+    io.stdout.write(`\n${'='.repeat(78)}\n${s.meta.seed ? `seed ${s.meta.seed}: ` : ''}${s.meta.title}\n${user}> /pod-doctor ${s.meta.target}\n`);
+    const { jobId } = await service.startDiagnosis({ channel: chat.channel ?? CHANNEL, user, target: parseTarget(s.meta.target) });
+    await waitDelivered(jobId);
+  }
+  // Approve the first proposal of the finalizer incident: the fix runs against the simulated
+  // cluster and the thread reports the verifying diagnosis.
+  for (let n = 1; n < 1000; n++) {
+    const approve = adapter.buttons(n).find((b) => b.action === 'approve');
+    if (!approve) continue;
+    const plan = await service.options.remediation?.getPlan(approve.value);
+    if (plan?.playbook.id !== 'remove-finalizers') continue;
+    io.stdout.write(`\n${'='.repeat(78)}\nApproving the proposed fix for ${plan.target.kind === 'pod' ? `${plan.target.namespace}/${plan.target.name}` : plan.target.name}\n${user}> approve ${n}\n`);
+    await handleConsoleLine(`approve ${n}`, chat);
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && (await service.approvals.get(approve.value))?.status !== 'done') await sleep(100);
+    break;
+  }
+  io.stdout.write('\nTour finished.\n');
   return 0;
 }

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
   demo: { run: demoCommand, summary: 'simulated cluster with the seed incidents and console chat' },
   agent: { run: (argv) => agentMain(argv), summary: 'node agent: serve authenticated probes (DaemonSet), or `agent probe <name>` once' },
   worker: { run: workerCommand, summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)' },
+  bot: { run: async (argv, io) => (await import('./bot.js')).botCommand(argv, io), summary: 'Slack bot: /pod-doctor, findings in threads, approve/deny buttons (+ in-process worker)' },
   playbook: { run: playbookCommand, summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)' },
 };
 

@@ -13,6 +13,7 @@ import { JobQueues, jobSettingsFromConfig, redisFromUrl } from '../jobs/queues.j
 import { ClusterName } from '../jobs/schemas.js';
 import { RedisStreamSink } from '../jobs/sink.js';
 import { startWorkers, type RemediateProcessor } from '../jobs/worker.js';
+import { startExpansionWorker } from '../alerts/expand.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
@@ -105,6 +106,9 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     metrics,
     handleSignals: false,
   });
+  // Workload alerts (deployment/statefulset/... labels) become pod diagnoses here, next to
+  // the cluster credentials the bot does not hold.
+  const expansion = startExpansionWorker({ connection: redis, cluster, source, queues, logger });
   const version = kc.makeApiClient(k8s.VersionApi);
   const ops = await serveOps({
     port,
@@ -120,6 +124,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
   const signal = await (deps.stopSignal ?? untilSignal());
   logger.info({ signal }, 'worker stopping: finishing running jobs');
   await workers.close();
+  await expansion.close();
   await ops.close();
   await queues.close();
   await redis.quit().catch(() => redis.disconnect());

@@ -52,6 +52,7 @@ export const SETTINGS = {
   agentUrlTemplate: setting({ env: 'POD_DOCTOR_AGENT_URL_TEMPLATE', schema: z.string().default('http://{hostIP}:9477'), description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in.', roles: ['worker', 'cli'] }),
   agentUrls: setting({ env: 'POD_DOCTOR_AGENT_URLS', schema: z.string().default('').transform((s, ctx) => parseJsonMap(s, ctx)), description: 'JSON map node name → agent URL; overrides the template (used by the simulated cluster).', roles: ['worker', 'cli'] }),
   agentToken: setting({ env: 'POD_DOCTOR_AGENT_TOKEN', schema: z.string().optional(), description: 'Bearer token for the node agents (from a Secret). Unset: node checks are skipped.', secret: true, roles: ['worker', 'agent', 'cli'] }),
+  nodeName: setting({ env: 'NODE_NAME', schema: z.string().optional(), description: 'The node an agent runs on (the DaemonSet sets it from spec.nodeName); default: the host name.', roles: ['agent'] }),
   agentTimeoutMs: setting({ env: 'POD_DOCTOR_AGENT_TIMEOUT_MS', schema: int(8000, 100, 120_000), description: 'Timeout of one node agent request (ms).', roles: ['worker', 'cli'] }),
   // Jobs (issue 5): Redis, queues, dedup, storm grouping, limits, metrics.
   redisUrl: setting({ env: 'REDIS_URL', schema: z.string().regex(/^rediss?:\/\//, 'expected redis:// or rediss://').default('redis://127.0.0.1:6379'), description: 'Redis for queues, dedup, incidents and shared rate limits (`redis://` or `rediss://` for TLS; credentials may be in the URL).', secret: true, roles: ['bot', 'worker'] }),

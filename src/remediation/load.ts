@@ -42,8 +42,8 @@ export interface LoadedPlaybook {
 
 /** `<package>/playbooks`, whether running from src/ (tsx) or dist/. */
 export function defaultPlaybookDir(): string {
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  return resolve(here, here.includes('/dist/') ? '../../../playbooks' : '../../playbooks');
+  // src/remediation/ and dist/remediation/ are both two levels below the package root.
+  return resolve(fileURLToPath(new URL('.', import.meta.url)), '../../playbooks');
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -30,6 +30,7 @@ const fixtures: KubeObject[] = [
       ],
     },
   },
+  { ...testPod('undefaulted', 'shop', { nodeName: 'node-1' }), status: { phase: 'Pending' } },
   { ...testPod('pulling', 'shop', { nodeName: 'node-1' }), status: { phase: 'Pending', containerStatuses: [{ name: 'app', state: { waiting: { reason: 'ImagePullBackOff' } } }] } },
   { apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { namespace: 'shop', name: 'crashy' }, container: 'app', previous: true, lines: ['starting', 'loading config', 'panic: boom', 'exit 1'] },
   { apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { namespace: 'shop', name: 'crashy' }, container: 'app', lines: ['starting'] },
@@ -80,6 +81,17 @@ describe('status subresource', () => {
     );
     expect(pod.spec?.containers[0]?.image).toBe('registry.example.com/app:1.0');
     expect(pod.status?.conditions?.map((x) => `${x.type}=${x.status}`)).toEqual(['Ready=False', 'PodScheduled=True']);
+  });
+
+  it('accepts a status patch of a fixture pod stored without API defaults', async () => {
+    // Fixtures are loaded as written (no imagePullPolicy, terminationMessagePath...); a status
+    // write keeps that spec and must not be refused as a spec change.
+    const patched = await c.core.patchNamespacedPodStatus(
+      { name: 'undefaulted', namespace: 'shop', body: { status: { phase: 'Running', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }] } } },
+      merge,
+    );
+    expect(patched.status?.phase).toBe('Running');
+    expect(patched.spec?.containers[0]?.imagePullPolicy).toBeUndefined();
   });
 
   it('replaces status with PUT on nodes and keeps it on a main PUT', async () => {

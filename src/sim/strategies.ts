@@ -370,9 +370,12 @@ export function validateUpdate(def: ResourceDef, next: KubeObject, old: KubeObje
   if (!def.custom) errs.push(...validateFinalizers(next.metadata?.finalizers, 'metadata.finalizers'));
   if (is(def, '', 'pods')) {
     // A real server defaults objects read from storage; fixtures may lack those defaults.
+    // Compare both sides defaulted: a status write keeps the stored (undefaulted) spec.
     const stored = clone(old);
     applyDefaults(def, stored);
-    errs.push(...validatePodSpecUpdate(next, stored));
+    const candidate = clone(next);
+    applyDefaults(def, candidate);
+    errs.push(...validatePodSpecUpdate(candidate, stored));
   }
   if (is(def, '', 'namespaces')) errs.push(...validateFinalizers(next.spec?.finalizers as string[] | undefined, 'spec.finalizers'));
   return errs;

@@ -82,8 +82,10 @@ describe('alert groups', () => {
     expect(resolved.summary).toMatchObject({ firing: 1, resolved: 1 });
     expect(ofType(list, 'group-resolved')).toHaveLength(0);
 
-    // An HA replica's copy of the same resolved notification changes nothing.
+    // An HA replica's copy of the same resolved notification changes nothing, nor does a
+    // replica's late copy of the firing one.
     expect(await intake.accept(parsed(payload([resolvedCopy(a), b])))).toMatchObject({ resolved: 0, cancelled: 0 });
+    expect(await intake.accept(parsed(payload([a, b])))).toMatchObject({ added: 0, repeats: 2, jobs: 0 });
 
     await intake.accept(parsed(payload([resolvedCopy(b)], { notification_reason: 'all alerts resolved' })));
     list = await events();
@@ -212,7 +214,7 @@ describe('alert groups', () => {
     }
   });
 
-  it('remembers nothing but the group: requesters lists stay as the job system keeps them', async () => {
+  it('leaves the requester list to the job system: the alert is on it', async () => {
     const a = podAlert('shop', 'web-1');
     const r = await intake.accept(parsed(payload([a])));
     const jobId = ofType(await events(), 'alerts-added')[0]!.alerts[0]!.jobIds[0]!;

@@ -24,8 +24,18 @@ export function fingerprintOf(labels: Record<string, string>): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-export function amAlert(init: AlertInit = {}) {
-  const labels = { alertname: init.alertname ?? 'KubePodCrashLooping', severity: 'warning', prometheus: 'monitoring/k8s', job: 'kube-state-metrics', ...init.labels };
+export interface AmAlert {
+  status: 'firing' | 'resolved';
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  startsAt: string;
+  endsAt: string;
+  generatorURL: string;
+  fingerprint: string;
+}
+
+export function amAlert(init: AlertInit = {}): AmAlert {
+  const labels: Record<string, string> = { alertname: init.alertname ?? 'KubePodCrashLooping', severity: 'warning', prometheus: 'monitoring/k8s', job: 'kube-state-metrics', ...init.labels };
   const status = init.status ?? 'firing';
   return {
     status,
@@ -38,11 +48,9 @@ export function amAlert(init: AlertInit = {}) {
   };
 }
 
-export function podAlert(namespace: string, pod: string, init: AlertInit = {}) {
+export function podAlert(namespace: string, pod: string, init: AlertInit = {}): AmAlert {
   return amAlert({ ...init, labels: { namespace, pod, container: 'web', reason: 'CrashLoopBackOff', instance: '10.244.1.12:8443', ...init.labels } });
 }
-
-export type AmAlert = ReturnType<typeof amAlert>;
 
 export function payload(alerts: AmAlert[], patch: Record<string, unknown> = {}) {
   const firing = alerts.some((a) => a.status === 'firing');

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { alertLabelsSetting, alertRoutesSetting } from '../../src/alerts/config.js';
-import { channelFor } from '../../src/alerts/routes.js';
+import { channelFor, type AlertRoute } from '../../src/alerts/routes.js';
 import { PAYLOAD_LIMITS, parseWebhookPayload, unquoteReceiver } from '../../src/alerts/schema.js';
 import { clusterFromLabels, DEFAULT_LABELS, labelMapping, targetFromLabels } from '../../src/alerts/targets.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { amAlert, payload, podAlert } from './helpers.js';
 
-const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+const without = (o: object, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 describe('webhook payload v4', () => {
   const base = payload([podAlert('prod', 'api-7d9f8c6b5-x2k4q')]);
@@ -100,7 +100,7 @@ describe('targets from labels', () => {
 });
 
 describe('channel routes', () => {
-  const routes = [
+  const routes: AlertRoute[] = [
     { receiver: 'team.sre', matchers: { severity: 'critical' }, channel: 'C0CRIT' },
     { matchers: { namespace: 'pay' }, channel: 'C0PAY' },
     { receiver: 'team.sre', channel: 'C0SRE' },

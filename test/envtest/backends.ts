@@ -2,9 +2,13 @@
 // kube-apiserver from the envtest harness, behind one interface, plus what the suite needs to
 // compare them: which API operation a request was, and object projections without the fields
 // every server fills in differently (uids, resourceVersions, timestamps).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { stringify as toYaml } from 'yaml';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { operationKey } from '../../src/collect/operations.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
@@ -26,6 +30,10 @@ export interface Backend {
   setLog(namespace: string, pod: string, container: string, lines: string[], previous: boolean): void;
   /** `METHOD /path?query` of every request made through `client`. */
   requests: Array<{ method: string; url: URL }>;
+  /** Every request the product's own code (`source`, and steps run with it) sent. */
+  productRequests: Array<{ method: string; url: URL }>;
+  /** KubeSource methods the cases called. */
+  sourceCalls: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -36,15 +44,19 @@ export async function realBackend(): Promise<Backend & { cp: ControlPlane }> {
     const logs = await KubeletLogServer.start(cp);
     const requests: Backend['requests'] = [];
     cp.client.onRequest = (method, url) => requests.push({ method, url });
+    const proxy = await recordingProxy(cp.url, cp.adminToken, cp.caPem);
+    cp.onStop(() => proxy.close());
+    const product = productSource(proxy.kubeconfigPath);
     return {
       name: 'real',
       cp,
       client: cp.client,
-      source: new KubeSource(loadKubeConfig({ kubeconfig: cp.kubeconfigPath })),
-      kubeconfigPath: cp.kubeconfigPath,
+      ...product,
+      kubeconfigPath: proxy.kubeconfigPath,
       kubeletPort: logs.port,
       setLog: (ns, pod, container, lines, previous) => logs.setLog(ns, pod, container, lines, { previous }),
       requests,
+      productRequests: proxy.requests,
       stop: () => cp.stop(),
     };
   } catch (err) {
@@ -56,24 +68,94 @@ export async function realBackend(): Promise<Backend & { cp: ControlPlane }> {
 export async function simBackend(): Promise<Backend & { sim: Sim }> {
   const token = 'sim-fidelity-token';
   const sim = await startSim({ objects: [], token });
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pod-doctor-fidelity-'));
-  const kubeconfigPath = path.join(dir, 'sim.kubeconfig');
-  await sim.writeKubeconfig(kubeconfigPath);
   const client = new KubeClient(sim.url, token);
   const requests: Backend['requests'] = [];
   client.onRequest = (method, url) => requests.push({ method, url });
+  const proxy = await recordingProxy(sim.url, token);
   return {
     name: 'sim',
     sim,
     client,
-    source: new KubeSource(loadKubeConfig({ kubeconfig: kubeconfigPath })),
-    kubeconfigPath,
+    ...productSource(proxy.kubeconfigPath),
+    kubeconfigPath: proxy.kubeconfigPath,
     kubeletPort: 10250,
     setLog: (namespace, pod, container, lines, previous) => sim.logs.add({ namespace, pod, container, previous, lines }),
     requests,
+    productRequests: proxy.requests,
     stop: async () => {
       client.close();
+      await proxy.close();
       await sim.close();
+    },
+  };
+}
+
+/** The product's client, wrapped so the suite knows which of its methods the cases called. */
+function productSource(kubeconfigPath: string): { source: KubeSource; sourceCalls: Set<string> } {
+  const sourceCalls = new Set<string>();
+  const real = new KubeSource(loadKubeConfig({ kubeconfig: kubeconfigPath }));
+  const source = new Proxy(real, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || typeof prop !== 'string') return v;
+      return (...args: unknown[]) => {
+        sourceCalls.add(prop);
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { source, sourceCalls };
+}
+
+/**
+ * A loopback HTTP proxy in front of an API server that records every request, so the suite
+ * sees exactly what the product's client-node calls send. It adds the bearer token itself.
+ */
+async function recordingProxy(upstream: string, token: string, ca?: string): Promise<{ kubeconfigPath: string; requests: Backend['requests']; close(): Promise<void> }> {
+  const requests: Backend['requests'] = [];
+  const base = new URL(upstream);
+  const mod = base.protocol === 'https:' ? https : http;
+  const agent = base.protocol === 'https:' ? new https.Agent({ ca, keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', upstream);
+    requests.push({ method: req.method ?? 'GET', url });
+    const headers = { ...req.headers, host: base.host, authorization: `Bearer ${token}` };
+    const up = mod.request(url, { method: req.method, headers, agent }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', (err) => {
+      res.writeHead(502, { 'Content-Type': 'text/plain' });
+      res.end(String(err));
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pod-doctor-fidelity-'));
+  const kubeconfigPath = path.join(dir, 'product.kubeconfig');
+  writeFileSync(
+    kubeconfigPath,
+    toYaml({
+      apiVersion: 'v1',
+      kind: 'Config',
+      // client-node refuses plain http unless TLS verification is explicitly skipped.
+      clusters: [{ name: 'proxy', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'proxy', user: {} }],
+      contexts: [{ name: 'proxy', context: { cluster: 'proxy', user: 'proxy', namespace: 'default' } }],
+      'current-context': 'proxy',
+    }),
+    { mode: 0o600 },
+  );
+  return {
+    kubeconfigPath,
+    requests,
+    close: async () => {
+      agent.destroy();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
       rmSync(dir, { recursive: true, force: true });
     },
   };

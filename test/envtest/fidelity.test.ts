@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
 import { lifecycle, names, operationOf, outcome, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
@@ -46,7 +47,7 @@ function pod(name: string, o: PodOptions = {}): KubeObject {
   };
 }
 
-function node(name: string, kubeletPort: number, labels: Record<string, string> = {}): KubeObject {
+function node(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec: {} };
 }
 
@@ -71,7 +72,7 @@ async function getPod(b: Backend, ns: string, name: string): Promise<KubeObject 
 
 /** A node registered the way a kubelet does: object, then status with addresses and kubelet port. */
 async function createNode(b: Backend, name: string, labels: Record<string, string> = {}): Promise<KubeObject> {
-  await must(b.client.request('POST', '/api/v1/nodes', { body: node(name, b.kubeletPort, labels) }), `create node ${name}`);
+  await must(b.client.request('POST', '/api/v1/nodes', { body: node(name, labels) }), `create node ${name}`);
   return must(
     b.client.request('PATCH', `/api/v1/nodes/${name}/status`, {
       contentType: 'application/merge-patch+json',
@@ -135,10 +136,17 @@ function stepContext(b: Backend): StepContext {
   };
 }
 
+/** Step kinds that act through the node agent or not at all: no Kubernetes request of their own. */
+const NON_KUBERNETES_STEPS = new Set(['restart-unit', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet', 'wait', 'rediagnose']);
+/** KubeSource members that are not FactSource reads of their own (helpers of the others). */
+const SOURCE_HELPERS = new Set(['constructor', 'metadataOnly']);
+const stepsRun = new Set<string>();
+
 /** Runs a playbook step with the product's code: its detail line, or the failure and its HTTP status. */
 async function runStep(b: Backend, kind: string, params: Record<string, unknown>): Promise<Outcome> {
   const action = ACTIONS[kind] as ActionDef | undefined;
   if (!action) throw new Error(`no step kind ${kind}`);
+  stepsRun.add(kind);
   try {
     const out = await action.run(stepContext(b), action.params.parse(params));
     return { ok: out.detail.replace(UID_RE, '<uid>') };
@@ -761,11 +769,22 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
     });
   });
 
-  it('covers every API operation the product performs (src/collect/operations.ts)', () => {
-    const exercised = new Set(real.requests.map((r) => operationOf(r.method, r.url)).filter((k): k is string => k !== undefined));
+  it('covers every API operation the product performs (src/collect/operations.ts), and the list is exact', () => {
+    const keys = (rs: Backend['requests']) => new Set(rs.map((r) => operationOf(r.method, r.url)).filter((k): k is string => k !== undefined));
+    const exercised = new Set([...keys(real.requests), ...keys(real.productRequests)]);
     const missingOps = operationKeys().filter((k) => !exercised.has(k));
-    expect(missingOps, 'operations without a fidelity case: add one to CASES').toEqual([]);
-    // Sanity: the list names real resources (one key per verb).
+    expect(missingOps, 'operations of API_OPERATIONS without a fidelity case: add one to CASES').toEqual([]);
+    // Everything the product's own code sent during the cases is in the list (RBAC is generated from it).
+    const listed = new Set(operationKeys());
+    // (The proxy saw the product's own writes, not only the suite's raw requests.)
+    expect(keys(real.productRequests)).toContain('v1 namespaces/finalize update');
+    const unlisted = [...keys(real.productRequests), ...keys(sim.productRequests)].filter((k) => !listed.has(k));
+    expect([...new Set(unlisted)], 'the product made requests API_OPERATIONS does not list').toEqual([]);
+    // Every read of KubeSource and every Kubernetes step kind ran against both servers.
+    const methods = Object.getOwnPropertyNames(KubeSource.prototype).filter((m) => !SOURCE_HELPERS.has(m));
+    expect(methods.filter((m) => !real.sourceCalls.has(m) || !sim.sourceCalls.has(m)), 'KubeSource methods no case calls').toEqual([]);
+    const kubeSteps = Object.keys(ACTIONS).filter((k) => !NON_KUBERNETES_STEPS.has(k));
+    expect(kubeSteps.filter((k) => !stepsRun.has(k)), 'step kinds no case runs (or list them in NON_KUBERNETES_STEPS)').toEqual([]);
     expect(API_OPERATIONS.length).toBeGreaterThan(10);
     expect(operationKey({ group: '', version: 'v1', resource: 'pods', subresource: 'eviction' }, 'create')).toBe('v1 pods/eviction create');
   });

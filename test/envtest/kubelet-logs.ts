@@ -55,6 +55,14 @@ export class KubeletLogServer {
     this.logs.set(keyOf({ namespace, pod, container, previous }), lines);
   }
 
+  /** The logs set so far (to hand the same lines to the simulated API). */
+  entries(): Array<{ namespace: string; pod: string; container: string; previous: boolean; lines: string[] }> {
+    return [...this.logs].map(([k, lines]) => {
+      const [namespace = '', pod = '', container = '', which] = k.split('/');
+      return { namespace, pod, container, previous: which === 'previous', lines };
+    });
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server.close(() => resolve());

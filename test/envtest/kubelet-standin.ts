@@ -33,6 +33,11 @@ export type KubeletStyle = 'current' | 'v1.20';
 
 interface Wording {
   kubeletVersion: string;
+  /** Container runtime of that era: `containerd` now, `docker` (dockershim) around 1.20. */
+  runtime: 'containerd' | 'docker';
+  runtimeVersion: string;
+  /** The image pull error for a tag that does not exist. */
+  notFound: (image: string) => string;
   created: (c: string) => string;
   started: (c: string) => string;
   pulled: (image: string) => string;
@@ -44,6 +49,9 @@ interface Wording {
 export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
   current: {
     kubeletVersion: 'v1.33.1',
+    runtime: 'containerd',
+    runtimeVersion: 'containerd://1.6.20',
+    notFound: (image) => notFoundPullError(image),
     created: (c) => `Created container: ${c}`,
     started: (c) => `Started container ${c}`,
     pulled: (image) => `Successfully pulled image "${image}" in 1.204s (1.204s including waiting). Image size: 72225393 bytes.`,
@@ -53,6 +61,9 @@ export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
   },
   'v1.20': {
     kubeletVersion: 'v1.20.2',
+    runtime: 'docker',
+    runtimeVersion: 'docker://19.3.15',
+    notFound: (image) => `rpc error: code = Unknown desc = Error response from daemon: manifest for ${image} not found: manifest unknown: manifest unknown`,
     created: (c) => `Created container ${c}`,
     started: (c) => `Started container ${c}`,
     pulled: (image) => `Successfully pulled image "${image}" in 1.204s`,
@@ -88,7 +99,7 @@ const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 /** metav1.MicroTime (Lease renewTime) has microseconds. */
 const microNow = () => new Date().toISOString().replace(/Z$/, '000Z');
 const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
-const containerId = () => `containerd://${hex(64)}`;
+const containerId = (runtime: Wording['runtime'] = 'containerd') => `${runtime}://${hex(64)}`;
 const imageDigest = (image: string) => createHash('sha256').update(image).digest('hex');
 
 /** Canonical image ref as containerd reports it in imageID/events (docker.io/library/ prefix). */
@@ -285,7 +296,7 @@ export class KubeletStandIn {
             bootID: state.bootID,
             kernelVersion: '6.1.0-21-cloud-amd64',
             osImage: 'Debian GNU/Linux 12 (bookworm)',
-            containerRuntimeVersion: 'containerd://1.6.20',
+            containerRuntimeVersion: this.wording.runtimeVersion,
             kubeletVersion: this.wording.kubeletVersion,
             kubeProxyVersion: this.wording.kubeletVersion,
             operatingSystem: 'linux',
@@ -339,7 +350,7 @@ export class KubeletStandIn {
       name: c.name,
       image: c.image,
       imageID: `${fullImageRef(c.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(c.image)}`,
-      containerID: containerId(),
+      containerID: containerId(this.wording.runtime),
       ready,
       started: true,
       restartCount: 0,
@@ -375,7 +386,7 @@ export class KubeletStandIn {
   ): Promise<Pod> {
     const pod = await this.boundPod(namespace, name);
     const c = this.container(pod, opts.container);
-    const error = opts.error ?? notFoundPullError(c.image);
+    const error = opts.error ?? this.wording.notFound(c.image);
     const count = opts.count ?? 4;
     const waitingMessage = this.wording.pullBackOffWaiting(c.image, error);
     const result = await this.writeStatus(pod, {
@@ -418,7 +429,7 @@ export class KubeletStandIn {
     const finished = new Date(Date.now() - 5_000);
     const startedAt = new Date(finished.getTime() - 20_000);
     const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const cid = containerId();
+    const cid = containerId(this.wording.runtime);
     const result = await this.writeStatus(pod, {
       phase: 'Running',
       conditions: this.conditions(pod, [c.name]),
@@ -529,7 +540,7 @@ export class KubeletStandIn {
           name: c.name,
           image: c.image,
           imageID: `${fullImageRef(c.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(c.image)}`,
-          containerID: containerId(),
+          containerID: containerId(this.wording.runtime),
           ready: true,
           started: true,
           restartCount: 0,

@@ -33,6 +33,10 @@ export function findingsOf(rule: Rule, snapshot: Snapshot): Finding[] {
 
 export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
   describe(rule.meta.id, () => {
+    it('has at least two positive cases and one negative', () => {
+      expect(cases.invalid.length).toBeGreaterThanOrEqual(2);
+      expect(cases.valid.length).toBeGreaterThanOrEqual(1);
+    });
     for (const c of cases.valid) {
       it(`stays quiet: ${c.name}`, () => {
         const loud = findingsOf(rule, c.snapshot).filter((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning);

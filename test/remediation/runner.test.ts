@@ -14,7 +14,9 @@ import { patchAs } from '../../src/remediation/kube.js';
 import { playbookSchema, type PlaybookInput } from '../../src/remediation/schema.js';
 import { storeKeys, type RunStore } from '../../src/remediation/store.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
-import { cleanup, harness, objectsCluster, playbook, propose, redis, redisStore, scenarioCluster, targetPod, testPrefix, type Cluster } from './helpers.js';
+import { loadConfig } from '../../src/config/schema.js';
+import { runnerFromConfig } from '../../src/remediation/index.js';
+import { cleanup, harness, objectsCluster, playbook, propose, quiet, redis, redisStore, scenarioCluster, targetPod, testPrefix, type Cluster } from './helpers.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let client: RedisClient;
@@ -212,6 +214,26 @@ describe('a plan runs once', () => {
     const record = await s.readRun(plan.id);
     expect(record?.steps.map((x) => x.state)).toEqual(['running', 'pending']);
     expect(await cluster.kube.getPod('shop', 'web-1')).not.toBeNull();
+  });
+});
+
+describe('wiring from the config schema', () => {
+  it('runnerFromConfig keeps plans and runs under <prefix>:<cluster>:plan|run:<id>; concurrent runs execute once', async () => {
+    cluster = await lostNodeCluster();
+    prefix = testPrefix('config');
+    const config = loadConfig({ POD_DOCTOR_REDIS_PREFIX: prefix, POD_DOCTOR_CLUSTER: 'prod-eu', POD_DOCTOR_PLAN_TTL_SECONDS: '120' });
+    const events: string[] = [];
+    const { runner, playbooks } = await runnerFromConfig({ config, kube: cluster.kube, redis: client, logger: quiet, onEvent: (e) => void events.push(e.type) });
+    expect(playbooks).toHaveLength(10);
+    const h = harness(cluster);
+    const diagnosis = await h.diagnose();
+    const plan = await runner.proposePlan(diagnosis.findings[0]!, diagnosis, playbooks.find((p) => p.id === 'force-delete-pod')!);
+    expect(await client.ttl(`${prefix}:prod-eu:plan:${plan.id}`)).toBeGreaterThan(100);
+    const [a, b] = await Promise.all([runner.runPlan(plan.id), runner.runPlan(plan.id)]);
+    expect([a.status, b.status].sort()).toEqual(['busy', 'completed']);
+    expect(events.filter((t) => t === 'step-started')).toHaveLength(2);
+    expect(await client.hget(`${prefix}:prod-eu:run:${plan.id}`, '0')).toBe('done');
+    expect(await client.ttl(`${prefix}:prod-eu:run:${plan.id}`)).toBeGreaterThan(7 * 86_400 - 60);
   });
 });
 

@@ -14,11 +14,17 @@ export const action = defineAction({
   timeoutMs: 15_000,
   describe: (p) => [`POST pods/${p.namespace}/${p.pod}/eviction (policy/v1 Eviction, respects PodDisruptionBudgets), precondition uid=${p.uid}`],
   async run(ctx, p) {
-    try {
-      await ctx.kube.core.createNamespacedPodEviction({
+    const evict = (apiVersion: string) =>
+      ctx.kube.core.createNamespacedPodEviction({
         name: p.pod,
         namespace: p.namespace,
-        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: p.pod, namespace: p.namespace }, deleteOptions: { preconditions: { uid: p.uid } } },
+        body: { apiVersion, kind: 'Eviction', metadata: { name: p.pod, namespace: p.namespace }, deleteOptions: { preconditions: { uid: p.uid } } },
+      });
+    try {
+      await evict('policy/v1').catch((err: unknown) => {
+        // API servers before 1.22 know only policy/v1beta1 Evictions.
+        if (apiStatus(err) === 400 && /no kind "Eviction" is registered for version "policy\/v1"/.test(apiMessage(err))) return evict('policy/v1beta1');
+        throw err;
       });
     } catch (err) {
       if (isNotFound(err)) return { detail: `pod ${p.namespace}/${p.pod} is already gone` };

@@ -70,16 +70,21 @@ const section = (text: string): SlackBlock => ({ type: 'section', text: { type: 
 
 function labelled(label: string | undefined, tone: Tone | undefined, body: string): string[] {
   const icon = tone ? ICON[tone] : '';
-  const head = `${icon ? `${icon} ` : ''}${label ? `*${escape(label)}*` : ''}`;
+  const head = `${icon ? `${icon} ` : ''}${label ? `*${escape(clip(label, 80))}*` : ''}`;
   const chunks = chunkText(body, SECTION_CHUNK);
   return chunks.map((c, i) => (i === 0 && head ? (label ? `${head}\n${c}` : `${head}${c}`) : c)).map((t) => t || ' ');
 }
 
-function buttonBlock(b: Button): Record<string, unknown> {
+/** `pd_approve`, then `pd_approve_2`… : action ids must differ within a block. */
+export function actionKind(actionId: string): string {
+  return actionId.replace(/^pd_/, '').replace(/_\d+$/, '');
+}
+
+function buttonBlock(b: Button, nth: number): Record<string, unknown> {
   if (b.value.length > LIMITS.buttonValue) throw new Error(`button value of ${b.value.length} characters: buttons carry opaque ids only`);
   return {
     type: 'button',
-    action_id: ACTION_IDS[b.action],
+    action_id: nth > 1 ? `${ACTION_IDS[b.action]}_${nth}` : ACTION_IDS[b.action],
     text: { type: 'plain_text', text: clip(plain(b.label), LIMITS.buttonText), emoji: true },
     value: b.value,
     ...(b.style ? { style: b.style } : {}),
@@ -105,7 +110,10 @@ export function partBlocks(part: Part): SlackBlock[] {
     case 'section':
       return labelled(part.label, part.tone, mrkdwn(part.text)).map(section);
     case 'fields': {
-      const fields = part.fields.slice(0, LIMITS.fieldsPerSection).map((f) => ({ type: 'mrkdwn', text: truncateVisibly(`*${escape(f.label)}*\n${mrkdwn(f.value)}`, LIMITS.fieldText) }));
+      // Fields share one block: keep the block's text within one section's worth.
+      const shown = part.fields.slice(0, LIMITS.fieldsPerSection);
+      const each = Math.min(LIMITS.fieldText, Math.floor(LIMITS.sectionText / Math.max(1, shown.length)));
+      const fields = shown.map((f) => ({ type: 'mrkdwn', text: truncateVisibly(`*${escape(clip(f.label, 80))}*\n${mrkdwn(f.value)}`, each) }));
       return [{ type: 'section', fields }];
     }
     case 'quote': {
@@ -130,7 +138,15 @@ export function partBlocks(part: Part): SlackBlock[] {
     case 'divider':
       return [{ type: 'divider' }];
     case 'actions':
-      return part.buttons.length === 0 ? [] : [{ type: 'actions', elements: part.buttons.slice(0, LIMITS.actionsElements).map(buttonBlock) }];
+    {
+      const seen = new Map<string, number>();
+      const elements = part.buttons.slice(0, LIMITS.actionsElements).map((b) => {
+        const nth = (seen.get(b.action) ?? 0) + 1;
+        seen.set(b.action, nth);
+        return buttonBlock(b, nth);
+      });
+      return elements.length === 0 ? [] : [{ type: 'actions', elements }];
+    }
   }
 }
 

@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# pod-doctor: one image for every role (bot, worker, agent, CLI).
+#   docker build -t pod-doctor:0.1.0 .
+# Stages: build (all deps, tsc → dist/), prod-deps (runtime dependencies only), runtime.
+# test/deploy/dockerfile.test.ts checks the stages, the user and the entrypoint.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# No install scripts: nothing the compiler needs runs one.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# Debian slim rather than distroless: the node agent runs `stat` (hung-mount checks) and
+# `nsenter` (actions in the host's namespaces), both from the base system.
+FROM ${NODE_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="pod-doctor" \
+      org.opencontainers.image.description="ChatOps incident bot for Kubernetes: bot, worker, node agent" \
+      org.opencontainers.image.licenses="Apache-2.0"
+ENV NODE_ENV=production \
+    POD_DOCTOR_PLAYBOOK_DIR=/app/playbooks
+WORKDIR /app
+RUN groupadd --system --gid 10001 pod-doctor \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin pod-doctor
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json ./
+COPY playbooks ./playbooks
+# Non-root by default; the agent DaemonSet alone overrides it (runAsUser 0, deploy/README.md).
+USER 10001:10001
+# bot (PORT), worker metrics (POD_DOCTOR_METRICS_PORT), agent.
+EXPOSE 3000 9464 9477
+ENTRYPOINT ["node", "dist/bin/pod-doctor.js"]
+CMD ["--help"]

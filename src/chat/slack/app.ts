@@ -1,0 +1,184 @@
+// Bolt wiring: the /pod-doctor command, the buttons and the deny-reason modal. Every listener
+// acknowledges first (Slack gives three seconds; an unparseable command is answered inside the
+// acknowledgement itself, which needs no I/O) and only then calls into the chat flows.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App as BoltApp, BlockAction, ButtonAction, CustomRoute, Logger as BoltLogger } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { PodDoctorError } from '../../errors.js';
+import type { ChatMetrics } from '../metrics.js';
+import type { ChatService } from '../service.js';
+import { noteMessage } from '../messages.js';
+import type { ChatMessage } from '../types.js';
+import { loadBolt, socketModeUnavailable } from './bolt.js';
+import { ACTION_IDS, actionKind, renderSingle } from './blocks/render.js';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export type { CustomRoute };
+
+export interface SlackBotOptions {
+  mode: 'http' | 'socket';
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  slackApiUrl: string;
+  port: number;
+  host?: string;
+  /** /healthz, /readyz, /metrics, the Alertmanager webhook… */
+  routes: CustomRoute[];
+  service: ChatService;
+  logger: Logger;
+  metrics?: ChatMetrics;
+}
+
+export interface SlackBot {
+  app: BoltApp;
+  /** Port of the HTTP server (Slack requests in HTTP mode; the routes in both modes). */
+  port: number;
+  stop(): Promise<void>;
+}
+
+export const DENY_REASON_CALLBACK = 'pd_deny_reason';
+
+/** Bolt's logger interface over pino (Bolt logs strings). */
+export function boltLogger(logger: Logger): BoltLogger {
+  const { LogLevel } = loadBolt();
+  let level = LogLevel.INFO;
+  const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
+  return {
+    debug: (...msg: unknown[]) => logger.debug(text(msg)),
+    info: (...msg: unknown[]) => logger.info(text(msg)),
+    warn: (...msg: unknown[]) => logger.warn(text(msg)),
+    error: (...msg: unknown[]) => logger.error(text(msg)),
+    setLevel: (l) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
+/** Register the Alertmanager webhook (a plain node:http handler) on the bot's HTTP server. */
+export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, path = '/alertmanager'): void {
+  routes.push({ path, method: ['POST'], handler });
+}
+
+function ephemeralBody(m: ChatMessage) {
+  const r = renderSingle(m);
+  return { response_type: 'ephemeral' as const, text: r.text, blocks: r.blocks as never };
+}
+
+export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
+  const { App, HTTPReceiver } = loadBolt();
+  const logger = o.logger.child({ component: 'slack' });
+  const blog = boltLogger(logger);
+  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog };
+  let app: BoltApp;
+  if (o.mode === 'socket') {
+    const problem = socketModeUnavailable();
+    if (problem) throw new PodDoctorError('BAD_CONFIG', problem);
+    if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
+    app = new App({ token: o.botToken, appToken: o.appToken, socketMode: true, customRoutes: o.routes, installerOptions: { port: o.port, clientOptions }, clientOptions, logger: blog });
+  } else {
+    if (!o.signingSecret) throw new PodDoctorError('BAD_CONFIG', 'HTTP mode needs SLACK_SIGNING_SECRET');
+    const receiver = new HTTPReceiver({ signingSecret: o.signingSecret, endpoints: '/slack/events', customRoutes: o.routes, logger: blog, processBeforeResponse: false });
+    app = new App({ token: o.botToken, receiver, clientOptions, logger: blog });
+  }
+  const { service, metrics } = o;
+
+  app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
+    const started = performance.now();
+    const reply = service.command(command.text, command.channel_id);
+    if (reply.kind === 'reply') {
+      await ack(ephemeralBody(reply.message));
+      metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+      return;
+    }
+    await ack();
+    metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+    try {
+      await service.startDiagnosis({
+        channel: command.channel_id,
+        user: command.user_id,
+        target: reply.target,
+        respond: async (m) => {
+          await respond(ephemeralBody(m));
+        },
+      });
+    } catch (err) {
+      logger.error({ err, user: command.user_id, channel: command.channel_id }, 'slash command failed after ack');
+      await respond(ephemeralBody(noteMessage(service.cluster, 'Something went wrong queueing the diagnosis (Redis unreachable?). Try again in a moment.', 'error'))).catch(() => undefined);
+    }
+  });
+
+  app.action({ action_id: new RegExp(`^(${Object.values(ACTION_IDS).join('|')})(_\\d+)?$`) }, async ({ ack, body, action, client }) => {
+    const started = performance.now();
+    await ack();
+    metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
+    const b = body as BlockAction;
+    const a = action as ButtonAction;
+    const kind = actionKind(a.action_id);
+    try {
+      const out = await service.action({ action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
+      if (out.kind === 'denied' && b.trigger_id) {
+        // The denial is already recorded (who, when); the modal only adds why.
+        await client.views
+          .open({
+            trigger_id: b.trigger_id,
+            view: {
+              type: 'modal',
+              callback_id: DENY_REASON_CALLBACK,
+              private_metadata: out.planId,
+              title: { type: 'plain_text', text: 'Why deny this fix?' },
+              submit: { type: 'plain_text', text: 'Record reason' },
+              close: { type: 'plain_text', text: 'Skip' },
+              blocks: [
+                {
+                  type: 'input',
+                  block_id: 'reason',
+                  optional: true,
+                  label: { type: 'plain_text', text: 'Reason (posted in the thread)' },
+                  element: { type: 'plain_text_input', action_id: 'reason', multiline: true, max_length: 500 },
+                },
+              ],
+            },
+          })
+          .catch((err: unknown) => logger.warn({ err, planId: out.planId }, 'could not open the deny reason dialog'));
+      }
+    } catch (err) {
+      logger.error({ err, action: kind, user: b.user.id }, 'button handler failed');
+    }
+  });
+
+  app.view(DENY_REASON_CALLBACK, async ({ ack, view, body }) => {
+    await ack();
+    const reason = view.state.values.reason?.reason?.value ?? '';
+    try {
+      await service.denyReason(view.private_metadata, body.user.id, reason);
+    } catch (err) {
+      logger.error({ err, user: body.user.id }, 'recording the deny reason failed');
+    }
+  });
+
+  app.error(async (err) => {
+    logger.error({ err: { message: err.message, code: err.code } }, 'bolt error');
+  });
+
+  let port = o.port;
+  if (o.mode === 'http') {
+    const server = (await app.start({ port: o.port, host: o.host ?? '0.0.0.0' })) as Server;
+    port = (server.address() as AddressInfo).port;
+    // Long-lived keep-alive sockets would hold stop() open.
+    server.keepAliveTimeout = 5000;
+  } else {
+    await app.start();
+  }
+  logger.info({ mode: o.mode, port }, 'slack app started');
+  return {
+    app,
+    port,
+    stop: async () => {
+      await app.stop().catch((err: unknown) => logger.warn({ err }, 'slack app stop failed'));
+    },
+  };
+}

@@ -1,0 +1,230 @@
+// `pod-doctor bot`: the Slack edge. A Bolt app over HTTP (signing secret, /slack/events) or
+// Socket Mode (app token), plus /healthz, /readyz, /metrics and the Alertmanager webhook on the
+// same port. It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
+// its cluster in-process (diagnoses, and approved remediations).
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import { WebClient } from '@slack/web-api';
+import type { CustomRoute } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { startExpansionWorker } from '../alerts/expand.js';
+import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
+import { ApproverPolicy } from '../chat/approvals.js';
+import { createChatMetrics } from '../chat/metrics.js';
+import { consumeRunEvents, RedisRunEventSink, remediateProcessor, remediationPort } from '../chat/remediation.js';
+import { ChatService } from '../chat/service.js';
+import { SlackAdapter } from '../chat/slack/adapter.js';
+import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
+import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
+import { loadConfig, type Config } from '../config/schema.js';
+import { RULES } from '../diagnosis/rules/index.js';
+import { PodDoctorError } from '../errors.js';
+import { apiBucket, ChatLimiter, rateLimitedSource } from '../jobs/limits.js';
+import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from '../jobs/queues.js';
+import { ClusterName } from '../jobs/schemas.js';
+import { consumeResults } from '../jobs/sink.js';
+import { startWorkers, type RunningWorkers } from '../jobs/worker.js';
+import { createLogger } from '../log.js';
+import { createMetrics, metricsHandler } from '../metrics/metrics.js';
+import { runnerFromConfig } from '../remediation/index.js';
+import type { CliIo } from './diagnose.js';
+
+export const BOT_USAGE = `Usage: pod-doctor bot [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
+  Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
+  --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
+  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
+  --cluster NAME      cluster this bot serves (default: $POD_DOCTOR_CLUSTER)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --context NAME      kubeconfig context
+  --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
+  Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);
+  $SLACK_API_URL for GovSlack or a test double. Redis: $REDIS_URL.`;
+
+export interface BotDeps {
+  /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
+  stopSignal?: Promise<unknown>;
+  /** Called once the HTTP server listens. */
+  onReady?: (info: { port: number; service: ChatService }) => void;
+  logger?: Logger;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+/** Everything the Slack side needs, reported at once. */
+export function checkSlackConfig(config: Config): void {
+  const problems: string[] = [];
+  if (!config.slackBotToken) problems.push('SLACK_BOT_TOKEN is not set');
+  if (config.slackMode === 'http' && !config.slackSigningSecret) problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
+  if (config.slackMode === 'socket' && !config.slackAppToken) problems.push('SLACK_APP_TOKEN is not set (needed in Socket Mode)');
+  if (problems.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+function routeText(res: import('node:http').ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+}
+
+export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'no-worker': { type: 'boolean', default: false },
+      port: { type: 'string' },
+      cluster: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      playbooks: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${BOT_USAGE}\n`);
+    return 0;
+  }
+  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  checkSlackConfig(config);
+  const cluster = values.cluster ?? config.cluster;
+  if (!ClusterName.safeParse(cluster).success) throw new PodDoctorError('BAD_INPUT', `--cluster "${cluster}" is not a DNS-1123 label`);
+  const port = values.port !== undefined ? Number(values.port) : config.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${values.port}" is not a port number`);
+  const withWorker = !values['no-worker'];
+
+  const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
+  const kc = loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext });
+
+  // Connections: one for commands (fails fast), one for the worker (waits through reconnects),
+  // one per blocking stream reader.
+  const connections: RedisClient[] = [];
+  const connect = (role: 'worker' | 'producer') => {
+    const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
+    c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    connections.push(c);
+    return c;
+  };
+  const redis = connect('producer');
+  const settings = jobSettingsFromConfig(config);
+  const queues = new JobQueues(redis, settings, logger);
+  const metrics = createMetrics({ defaultMetrics: true });
+  const chatMetrics = createChatMetrics(metrics.registry);
+  metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
+
+  const kube = new KubeSource(kc);
+  const agent = agentLookupFromConfig(config);
+  const diagnoseOptions = { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds };
+  // Playbooks are validated here: a bad file stops startup.
+  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster, playbookDir: values.playbooks ?? config.playbookDir }, kube, redis, ...(agent ? { agent } : {}), logger });
+  const remediation = remediationPort(runner, playbooks);
+
+  const client = new WebClient(config.slackBotToken, {
+    slackApiUrl: config.slackApiUrl,
+    logger: boltLogger(logger.child({ component: 'slack-web-api' })),
+    // 429s go through the shared per-channel pause (SlackAdapter), not a private sleep.
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 3, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    timeout: 10_000,
+  });
+  const adapter = new SlackAdapter({ client, limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }), logger });
+  const service = new ChatService({
+    adapter,
+    redis,
+    queues,
+    cluster,
+    logger,
+    approvers: new ApproverPolicy({ approvers: config.approvers, resolveGroup: (g) => adapter.groupMembers(g), cacheMs: config.usergroupCacheSeconds * 1000, logger }),
+    requireDifferentApprover: config.requireDifferentApprover,
+    approvalTtlSeconds: config.approvalTtlSeconds,
+    defaultNamespaces: config.defaultNamespaces,
+    remediation,
+    ...(config.incidentChannel ? { incidentChannel: config.incidentChannel } : {}),
+    metrics: chatMetrics,
+  });
+
+  let workers: RunningWorkers | undefined;
+  if (withWorker) {
+    const workerRedis = connect('worker');
+    workers = await startWorkers({
+      connection: workerRedis,
+      cluster,
+      concurrency: config.workerConcurrency,
+      source: rateLimitedSource(kube, apiBucket(workerRedis, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst })),
+      ...(agent ? { agent } : {}),
+      // In-process: results go straight to the chat flows (idempotent by job id).
+      sink: { deliver: (result) => service.deliver(result) },
+      remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, settings.prefix), cluster),
+      remediateConcurrency: config.remediateConcurrency,
+      logger,
+      prefix: settings.prefix,
+      lockDurationMs: config.jobLockMs,
+      stalledIntervalMs: config.jobStalledCheckMs,
+      incidentTtlSeconds: config.incidentTtlSeconds,
+      diagnose: diagnoseOptions,
+      metrics,
+      handleSignals: false,
+    });
+  }
+  // Workload alerts (a Deployment's unhealthy pods…) are expanded next to the cluster credentials.
+  const expansion = withWorker && config.alertmanagerToken ? startExpansionWorker({ connection: connect('worker'), cluster, source: kube, queues, logger }) : undefined;
+  // Results and run events of separate workers (and of other replicas' workers) come by stream.
+  const consumer = `${hostname()}-${process.pid}`;
+  const results = consumeResults({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (r) => service.deliver(r), logger });
+  const runEvents = consumeRunEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e) => service.runEvent(e), logger });
+
+  const routes: CustomRoute[] = [
+    { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
+    {
+      path: '/readyz',
+      method: ['GET'],
+      handler: (_req, res) => {
+        redis
+          .ping()
+          .then(() => routeText(res, 200, 'redis: ok\n'))
+          .catch((err: unknown) => routeText(res, 503, `redis: ${err instanceof Error ? err.message : String(err)}\n`));
+      },
+    },
+    { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry) },
+  ];
+  let alertmanager: ReturnType<typeof createAlertmanagerHandler> | undefined;
+  if (config.alertmanagerToken) {
+    alertmanager = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, { queues, logger, registry: metrics.registry }));
+    mountAlertmanager(routes, (req, res) => void alertmanager?.(req, res), alertmanager.path);
+  } else {
+    logger.info('ALERTMANAGER_TOKEN unset: the Alertmanager webhook is not served');
+  }
+
+  const bot = await startSlackBot({
+    mode: config.slackMode,
+    botToken: config.slackBotToken ?? '',
+    ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
+    ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
+    slackApiUrl: config.slackApiUrl,
+    port,
+    routes,
+    service,
+    logger,
+    metrics: chatMetrics,
+  });
+  logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
+  io.stdout.write(`pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process' : 'off'}, ${playbooks.length} playbooks\n`);
+  deps.onReady?.({ port: bot.port, service });
+
+  const signal = await (deps.stopSignal ?? untilSignal());
+  logger.info({ signal }, 'bot stopping');
+  await bot.stop();
+  await workers?.close();
+  await expansion?.close();
+  await Promise.all([results.stop(), runEvents.stop()]);
+  await alertmanager?.close();
+  await queues.close();
+  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  return 0;
+}

@@ -1,0 +1,80 @@
+// Public surface of remediation, and the one-call wiring a worker (or the bot's in-process
+// worker) uses: playbooks from POD_DOCTOR_PLAYBOOK_DIR, plans and runs in Redis, agent actions
+// with the agents' token, limits from the config schema.
+import type { Logger } from 'pino';
+import type { KubeSource } from '../collect/kube-source.js';
+import type { AgentLookup } from '../collect/snapshot.js';
+import type { Config } from '../config/schema.js';
+import type { RedisClient } from '../jobs/queues.js';
+import { AgentActionsClient } from './agent-actions-client.js';
+import { defaultPlaybookDir, loadPlaybooks } from './load.js';
+import { createRunner, type Runner, type RunEventHandler } from './runner.js';
+import type { Playbook } from './schema.js';
+import { RedisRunStore } from './store.js';
+
+export { createRunner, resolveParams, type FindingSummary, type Runner, type RunnerDeps, type RunEvent, type RunEventHandler, type RunResult, type StepReport, type Verification } from './runner.js';
+export { describeCheck, isPlanId, renderPlanText, type Plan, type PlanStep } from './plan.js';
+export { defaultPlaybookDir, formatIssue, loadPlaybooks, PlaybookLoadError, validatePlaybook, validatePlaybookDir, type PlaybookIssue } from './load.js';
+export { playbookSchema, type Playbook } from './schema.js';
+export { MemoryRunStore, RedisRunStore, storeKeys, type RunRecord, type RunStatus, type RunStore, type StepState } from './store.js';
+export { AgentActionError, AgentActionsClient } from './agent-actions-client.js';
+export { ACTIONS, actionByKind } from './actions/index.js';
+
+export type RemediationConfig = Pick<
+  Config,
+  | 'cluster'
+  | 'redisPrefix'
+  | 'playbookDir'
+  | 'planTtlSeconds'
+  | 'runTtlSeconds'
+  | 'runLockMs'
+  | 'maxStepTimeoutSeconds'
+  | 'agentToken'
+  | 'agentUrls'
+  | 'agentUrlTemplate'
+  | 'agentActionTimeoutMs'
+  | 'rules'
+  | 'checkSecrets'
+  | 'apiTimeoutMs'
+  | 'pendingGraceSeconds'
+>;
+
+/**
+ * Load (and validate: a bad file throws PlaybookLoadError, which should stop startup) the
+ * playbooks and build the runner for one cluster.
+ */
+export async function runnerFromConfig(input: {
+  config: RemediationConfig;
+  kube: KubeSource;
+  redis: RedisClient;
+  agent?: AgentLookup;
+  logger?: Logger;
+  onEvent?: RunEventHandler;
+}): Promise<{ runner: Runner; playbooks: Playbook[] }> {
+  const { config, kube } = input;
+  const playbooks = await loadPlaybooks(config.playbookDir ?? defaultPlaybookDir());
+  const runner = createRunner({
+    cluster: config.cluster,
+    kube,
+    store: new RedisRunStore(input.redis, config.cluster, config.redisPrefix, config.runTtlSeconds),
+    ...(input.agent ? { agent: input.agent } : {}),
+    ...(config.agentToken
+      ? {
+          agentActions: new AgentActionsClient({
+            token: config.agentToken,
+            agentUrls: config.agentUrls,
+            agentUrlTemplate: config.agentUrlTemplate,
+            timeoutMs: config.agentActionTimeoutMs,
+            getNode: (name) => kube.getNode(name),
+          }),
+        }
+      : {}),
+    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
+    planTtlSeconds: config.planTtlSeconds,
+    lockMs: config.runLockMs,
+    maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,
+    ...(input.logger ? { logger: input.logger } : {}),
+    ...(input.onEvent ? { onEvent: input.onEvent } : {}),
+  });
+  return { runner, playbooks };
+}

@@ -1,0 +1,138 @@
+// The approval state machine on real Redis, and who may approve.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalStore, ApproverPolicy, type ApproveOutcome } from '../../src/chat/approvals.js';
+import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+
+type Step = ['approve' | 'deny', string, string];
+
+interface Case {
+  name: string;
+  required?: 1 | 2;
+  requester?: string;
+  requireDifferent?: boolean;
+  expiresInMs?: number;
+  unknown?: boolean;
+  steps: Step[];
+  final?: string;
+}
+
+const cases: Case[] = [
+  { name: 'one approval runs a one-approver plan', steps: [['approve', 'U1', 'approved']], final: 'approved' },
+  { name: 'a two-approver plan needs two different people', required: 2, steps: [['approve', 'U1', 'recorded'], ['approve', 'U1', 'duplicate'], ['approve', 'U2', 'approved']], final: 'approved' },
+  { name: 'the requester may not approve when so configured', requester: 'U1', requireDifferent: true, steps: [['approve', 'U1', 'requester'], ['approve', 'U2', 'approved']], final: 'approved' },
+  { name: 'the requester may approve when not configured', requester: 'U1', requireDifferent: false, steps: [['approve', 'U1', 'approved']], final: 'approved' },
+  { name: 'an expired plan can be neither approved nor denied', expiresInMs: -1000, steps: [['approve', 'U1', 'expired'], ['deny', 'U1', 'expired']], final: 'expired' },
+  { name: 'a denied plan stays denied', steps: [['deny', 'U1', 'denied'], ['approve', 'U2', 'not-pending'], ['deny', 'U2', 'not-pending']], final: 'denied' },
+  { name: 'an approved plan cannot be denied', steps: [['approve', 'U1', 'approved'], ['deny', 'U2', 'not-pending'], ['approve', 'U2', 'not-pending']], final: 'approved' },
+  { name: 'a half-approved plan can still be denied', required: 2, steps: [['approve', 'U1', 'recorded'], ['deny', 'U2', 'denied'], ['approve', 'U3', 'not-pending']], final: 'denied' },
+  { name: 'an unknown plan', unknown: true, steps: [['approve', 'U1', 'unknown'], ['deny', 'U1', 'unknown']] },
+];
+
+describe('ApprovalStore', () => {
+  const redis = connect();
+  const prefix = testPrefix('approvals');
+  const store = new ApprovalStore(redis, prefix);
+  let n = 0;
+  const create = async (c: Partial<Case> = {}) => {
+    const planId = `pl_test${String(n++).padStart(12, '0')}`;
+    if (!c.unknown) {
+      await store.create({ planId, cluster: 'c1', required: c.required ?? 1, ...(c.requester ? { requester: c.requester } : {}), requireDifferent: c.requireDifferent ?? false, expiresAt: Date.now() + (c.expiresInMs ?? 60_000), threadId: 't' });
+    }
+    return planId;
+  };
+
+  afterAll(async () => {
+    await cleanup(redis, prefix);
+    redis.disconnect();
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const planId = await create(c);
+    for (const [action, user, expected] of c.steps) {
+      const out = action === 'approve' ? await store.approve(planId, user) : await store.deny(planId, user, 'why');
+      expect(out.kind, `${action} by ${user}`).toBe(expected);
+    }
+    if (c.final) expect((await store.get(planId))?.status).toBe(c.final);
+  });
+
+  it.each([1, 2] as const)('lets exactly one of 20 concurrent approvers hand a %i-approver plan to the runner', async (required) => {
+    const planId = await create({ required });
+    const outs: ApproveOutcome[] = await Promise.all(Array.from({ length: 20 }, (_, i) => store.approve(planId, `U${i}`)));
+    const kinds = outs.map((o) => o.kind);
+    expect(kinds.filter((k) => k === 'approved')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'recorded')).toHaveLength(required - 1);
+    expect(kinds.filter((k) => k === 'not-pending')).toHaveLength(20 - required);
+    const record = await store.get(planId);
+    expect(record?.approvals.map((a) => a.user)).toHaveLength(required);
+  });
+
+  it('records who denied and lets only them give the reason', async () => {
+    const planId = await create();
+    expect((await store.deny(planId, 'U1')).kind).toBe('denied');
+    expect(await store.setDenyReason(planId, 'U2', 'not yours')).toBe(false);
+    expect(await store.setDenyReason(planId, 'U1', 'controller redeploying')).toBe(true);
+    const r = await store.get(planId);
+    expect(r?.denied).toMatchObject({ user: 'U1', reason: 'controller redeploying' });
+    expect(r?.denied?.at).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('moves approved → running → done once, and remembers the prompts', async () => {
+    const planId = await create();
+    expect(await store.markRunning(planId)).toBe(false);
+    await store.approve(planId, 'U1');
+    await store.addPrompt(planId, { channel: 'C1', ts: '1.1', threadTs: '1.0' });
+    await store.addPrompt(planId, { channel: 'C1', ts: '1.1', threadTs: '1.0' });
+    await store.addPrompt(planId, { channel: 'C2', ts: '2.1', threadTs: '2.0' });
+    expect(await store.markRunning(planId)).toBe(true);
+    expect(await store.markRunning(planId)).toBe(false);
+    expect(await store.markDone(planId, { ok: true, text: 'fixed' })).toBe(true);
+    expect(await store.markDone(planId, { ok: false, text: 'again' })).toBe(false);
+    const r = await store.get(planId);
+    expect(r).toMatchObject({ status: 'done', outcome: { ok: true, text: 'fixed' } });
+    expect(r?.prompts).toEqual([
+      { channel: 'C1', ts: '1.1', threadTs: '1.0' },
+      { channel: 'C2', ts: '2.1', threadTs: '2.0' },
+    ]);
+  });
+});
+
+describe('ApproverPolicy', () => {
+  let calls: string[] = [];
+  const groups: Record<string, string[]> = { S0SRE: ['U0BOB', 'U0CAROL'], S0DBA: ['U0DAN'] };
+  const resolveGroup = async (g: string) => {
+    calls.push(g);
+    const users = groups[g];
+    if (!users) throw new Error('no_such_subteam');
+    return users;
+  };
+  beforeAll(() => {
+    calls = [];
+  });
+
+  it.each([
+    ['a listed user', ['U0ALICE'], undefined, 'U0ALICE', true],
+    ['an unlisted user', ['U0ALICE'], undefined, 'U0EVE', false],
+    ['a member of a listed group', ['S0SRE'], undefined, 'U0CAROL', true],
+    ['a member of another group', ['S0SRE'], undefined, 'U0DAN', false],
+    ['a playbook override replaces the global list (allowed)', ['S0SRE'], ['S0DBA'], 'U0DAN', true],
+    ['a playbook override replaces the global list (refused)', ['S0SRE'], ['S0DBA'], 'U0BOB', false],
+    ['nobody when nothing is configured', [], undefined, 'U0ALICE', false],
+    ['nobody from a group that does not resolve', ['S0GONE'], undefined, 'U0ALICE', false],
+  ] as const)('%s', async (_name, approvers, override, user, allowed) => {
+    const policy = new ApproverPolicy({ approvers, resolveGroup });
+    expect(await policy.may(user, override)).toBe(allowed);
+  });
+
+  it('caches group members briefly', async () => {
+    calls = [];
+    const policy = new ApproverPolicy({ approvers: ['S0SRE'], resolveGroup, cacheMs: 60_000 });
+    await Promise.all([policy.may('U0BOB'), policy.may('U0CAROL'), policy.may('U0EVE')]);
+    await policy.may('U0BOB');
+    expect(calls).toEqual(['S0SRE']);
+    const uncached = new ApproverPolicy({ approvers: ['S0SRE'], resolveGroup, cacheMs: 0 });
+    await uncached.may('U0BOB');
+    await new Promise((r) => setTimeout(r, 5));
+    await uncached.may('U0BOB');
+    expect(calls).toEqual(['S0SRE', 'S0SRE', 'S0SRE']);
+  });
+});

@@ -1,0 +1,242 @@
+// The chat flows on real Redis with a recording adapter: threads created once under races,
+// results posted once however often they are delivered, incidents as one thread per root
+// cause; and the Slack adapter riding out a 429 by pausing the channel for everyone.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApproverPolicy } from '../../src/chat/approvals.js';
+import { ChatService } from '../../src/chat/service.js';
+import { SlackAdapter } from '../../src/chat/slack/adapter.js';
+import { DeliveryLog, ThreadStore } from '../../src/chat/threads.js';
+import type { ChatAdapter, ChatMessage, MessageRef } from '../../src/chat/types.js';
+import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
+import { ChatLimiter } from '../../src/jobs/limits.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues, keys } from '../../src/jobs/queues.js';
+import type { DiagnoseResult, Incident } from '../../src/jobs/schemas.js';
+import { WebClient } from '@slack/web-api';
+import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
+import { startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
+
+class RecordingAdapter implements ChatAdapter {
+  readonly medium = 'console' as const;
+  seq = 0;
+  posts: { kind: 'root' | 'thread' | 'update' | 'ephemeral'; channel: string; ts: string; parent?: string; user?: string; message: ChatMessage }[] = [];
+  delayMs = 0;
+  private async wait() {
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+  }
+  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
+    await this.wait();
+    const ts = `${++this.seq}.0`;
+    this.posts.push({ kind: 'root', channel, ts, message });
+    return { channel, ts };
+  }
+  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
+    await this.wait();
+    const ts = `${++this.seq}.0`;
+    this.posts.push({ kind: 'thread', channel: parent.channel, ts, parent: parent.ts, message });
+    return [{ channel: parent.channel, ts }];
+  }
+  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
+    this.posts.push({ kind: 'update', channel: ref.channel, ts: ref.ts, message });
+  }
+  async ephemeral(channel: string, user: string, message: ChatMessage): Promise<void> {
+    this.posts.push({ kind: 'ephemeral', channel, ts: '', user, message });
+  }
+  of(kind: string) {
+    return this.posts.filter((p) => p.kind === kind);
+  }
+}
+
+function finding(patch: Partial<Finding> = {}): Finding {
+  return {
+    rule: 'image.auth',
+    severity: 'error',
+    title: 'Image pull unauthorized: ghcr.io/acme/private:2.1',
+    cause: 'The registry answered 401.',
+    evidence: [{ source: 'event Failed', text: 'failed to authorize: 401 Unauthorized' }],
+    advice: ['Add an imagePullSecret'],
+    prevent: [],
+    playbook: null,
+    subject: 'pod/shop/web-1',
+    causeKey: 'image/ghcr.io/acme/private:auth',
+    fingerprint: 'image.auth|pod/shop/web-1|image/ghcr.io/acme/private:auth',
+    params: {},
+    merged: [],
+    ...patch,
+  };
+}
+
+function result(jobId: string, patch: Partial<DiagnoseResult> = {}, name = 'web-1'): DiagnoseResult {
+  const target = { kind: 'pod' as const, namespace: 'shop', name };
+  const diagnosis: Diagnosis = { target, cluster: 'c1', findings: [finding({ subject: `pod/shop/${name}` })], skipped: [], ruleErrors: [], at: new Date().toISOString() };
+  return {
+    job: { v: 1, cluster: 'c1', target, reason: 'slash', requestedAt: new Date().toISOString() },
+    jobId,
+    status: 'diagnosed',
+    diagnosis,
+    requesters: [{ kind: 'slack', user: 'U0ALICE', channel: 'C1' }],
+    ...patch,
+  };
+}
+
+describe('chat flows', () => {
+  const redis = connect();
+  let prefix: string;
+  let queues: JobQueues;
+  let adapter: RecordingAdapter;
+  let service: ChatService;
+
+  beforeEach(() => {
+    prefix = testPrefix('chat-flows');
+    queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
+    adapter = new RecordingAdapter();
+    service = new ChatService({ adapter, redis, queues, cluster: 'c1', logger: silent, approvers: new ApproverPolicy({ approvers: [] }), incidentChannel: 'C0INC' });
+  });
+  afterEach(async () => {
+    await queues.close();
+    await cleanup(redis, prefix);
+  });
+  afterAll(() => redis.disconnect());
+
+  it('creates a thread parent once when many callers race for it (two stores: two processes)', async () => {
+    const second = connect();
+    try {
+      const stores = [new ThreadStore<{ n: number }>(redis, prefix), new ThreadStore<{ n: number }>(second, prefix)];
+      let created = 0;
+      const outs = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          stores[i % 2]!.ensure('C1', 'job:c1:j1', async () => {
+            created++;
+            await new Promise((r) => setTimeout(r, 50));
+            return { ref: { channel: 'C1', ts: '1.0' }, state: { n: i } };
+          }),
+        ),
+      );
+      expect(created).toBe(1);
+      expect(outs.filter((o) => o.created)).toHaveLength(1);
+      expect(new Set(outs.map((o) => o.thread.id)).size).toBe(1);
+      expect(new Set(outs.map((o) => o.thread.ts))).toEqual(new Set(['1.0']));
+    } finally {
+      second.disconnect();
+    }
+  });
+
+  it('posts once per delivery id, and again after a failed attempt', async () => {
+    const log = new DeliveryLog(redis, prefix);
+    let posts = 0;
+    const outs = await Promise.all(Array.from({ length: 10 }, () => log.once('j1', async () => void posts++)));
+    expect(posts).toBe(1);
+    expect(outs.filter((o) => o === 'posted')).toHaveLength(1);
+    await expect(log.once('j2', async () => Promise.reject(new Error('slack down')))).rejects.toThrow('slack down');
+    expect(await log.once('j2', async () => void posts++)).toBe('posted');
+    expect(posts).toBe(2);
+  });
+
+  it('posts a result once however often it is delivered (at-least-once delivery)', async () => {
+    adapter.delayMs = 10;
+    const r = result('job-1');
+    await Promise.all([service.deliver(r), service.deliver(r), service.deliver(r)]);
+    await service.deliver(r);
+    expect(adapter.of('root')).toHaveLength(1);
+    const findings = adapter.of('thread').filter((p) => p.message.text.includes('Image pull unauthorized'));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.parent).toBe(adapter.of('root')[0]!.ts);
+    // The parent's summary line follows the result.
+    const last = adapter.of('update').at(-1)!;
+    expect(last.message.text).toBe('[c1] shop/web-1: ERROR Image pull unauthorized: ghcr.io/acme/private:2.1');
+  });
+
+  it('answers every requester: one thread per channel, each user named', async () => {
+    const r = result('job-2', {
+      requesters: [
+        { kind: 'slack', user: 'U0ALICE', channel: 'C1' },
+        { kind: 'slack', user: 'U0BOB', channel: 'C1' },
+        { kind: 'slack', user: 'U0CAROL', channel: 'C2' },
+      ],
+    });
+    await service.deliver(r);
+    expect(adapter.of('root').map((p) => p.channel).sort()).toEqual(['C1', 'C2']);
+    expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(2);
+    const c1 = adapter.of('update').filter((p) => p.channel === 'C1').at(-1)!;
+    expect(JSON.stringify(c1.message.parts)).toContain('asked by <@U0ALICE>, <@U0BOB>');
+  });
+
+  it('tells requesters privately when the target does not exist', async () => {
+    await service.deliver(result('job-3', { status: 'not-found', message: 'pod shop/web-1 not found', diagnosis: undefined }));
+    const eph = adapter.of('ephemeral');
+    expect(eph).toHaveLength(1);
+    expect(eph[0]).toMatchObject({ user: 'U0ALICE', channel: 'C1' });
+    expect(eph[0]!.message.text).toContain('shop/web-1 was not found on cluster c1');
+    expect(adapter.of('update').at(-1)!.message.text).toContain('not found');
+  });
+
+  it('opens one thread per incident and keeps its pod list current', async () => {
+    const base: Omit<Incident, 'count' | 'subjects' | 'created'> = { id: 'c1|image.auth|image/ghcr.io/acme/private:auth', cluster: 'c1', rule: 'image.auth', causeKey: 'image/ghcr.io/acme/private:auth', firstJobId: 'a-1', createdAt: new Date().toISOString() };
+    const alert = { kind: 'alert' as const, groupKey: '{}:{alertname="KubePodNotReady"}', fingerprint: 'abc', status: 'firing' as const, startsAt: '2026-11-21T09:58:00Z', receiver: 'pod-doctor' };
+    const subjects = Array.from({ length: 12 }, (_, i) => `pod/shop/web-${i + 1}`);
+    for (let i = 1; i <= 12; i++) {
+      await service.deliver(result(`a-${i}`, { requesters: [alert], incident: { ...base, created: i === 1, count: i, subjects: subjects.slice(0, Math.min(i, 5)) } }, `web-${i}`));
+    }
+    const roots = adapter.of('root');
+    expect(roots).toHaveLength(1);
+    expect(roots[0]!.channel).toBe('C0INC');
+    expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(1);
+    expect(adapter.of('update').at(-1)!.message.text).toContain('12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more');
+  });
+
+  it('re-runs a diagnosis from a thread: a rerun job whose requester points at that thread', async () => {
+    await service.deliver(result('job-4'));
+    const rerun = adapter.of('thread')[0]!.message.parts.find((p) => p.kind === 'actions');
+    const threadId = rerun?.kind === 'actions' ? rerun.buttons[0]!.value : '';
+    await service.rerun(threadId, 'U0BOB', 'C1');
+    const jobs = await queues.diagnose('c1').getJobs(['waiting']);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.data).toMatchObject({ reason: 'rerun', requester: { kind: 'slack', user: 'U0BOB', channel: 'C1', threadTs: adapter.of('root')[0]!.ts } });
+    // Unknown thread ids are refused privately.
+    await service.rerun('nope', 'U0BOB', 'C1');
+    expect(adapter.of('ephemeral').at(-1)!.message.text).toMatch(/too old/);
+  });
+});
+
+describe('SlackAdapter against the fake Web API', () => {
+  const redis = connect();
+  const prefix = testPrefix('chat-slack');
+  let slack: FakeSlack;
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await slack.close();
+  });
+  afterAll(async () => {
+    await cleanup(redis, prefix);
+    redis.disconnect();
+  });
+
+  const adapterFor = (limiter?: ChatLimiter) =>
+    new SlackAdapter({ client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }), logger: silent, ...(limiter ? { limiter } : {}) });
+
+  it('on 429 pauses the channel for Retry-After (for every process) and posts again', async () => {
+    const limiter = new ChatLimiter(redis, prefix, { ratePerSecond: 100, burst: 100 });
+    const adapter = adapterFor(limiter);
+    slack.rateLimit('chat.postMessage', 1, 1);
+    const started = Date.now();
+    const ref = await adapter.postRoot('C0RATE', { text: '[c1] hello', parts: [{ kind: 'section', text: 'hello' }] });
+    const waited = Date.now() - started;
+    expect(ref.ts).toMatch(/^\d+\.\d{6}$/);
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(slack.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(2);
+    expect(slack.messages).toHaveLength(1);
+    // Another channel was never paused.
+    expect(await redis.exists(keys.chatPause(prefix, 'C0OTHER'))).toBe(0);
+  });
+
+  it('splits long thread posts into several messages, all accepted', async () => {
+    const adapter = adapterFor();
+    const root = await adapter.postRoot('C1', { text: '[c1] root', parts: [{ kind: 'section', text: 'root' }] });
+    const refs = await adapter.postInThread(root, { text: '[c1] long', parts: Array.from({ length: 120 }, (_, i) => ({ kind: 'section' as const, text: `paragraph ${i} ${'x'.repeat(400)}` })) });
+    expect(refs.length).toBeGreaterThan(1);
+    expect(slack.thread('C1', root.ts)).toHaveLength(refs.length);
+    expect(slack.rejected).toEqual([]);
+  });
+});

@@ -1,0 +1,217 @@
+// `pod-doctor bot` end to end: signed requests in, a local fake of the Slack Web API out, the
+// real job system on Redis, and the simulated cluster holding the seed incident of a pod kept
+// Terminating by a finalizer. Deny (with a reason), re-run, a refused approval, two approvers
+// clicking at once, the playbook run and its verification, all as Slack would see them.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DENY_REASON_CALLBACK } from '../../src/chat/slack/app.js';
+import { ACTION_IDS } from '../../src/chat/slack/blocks/render.js';
+import type { ChatService } from '../../src/chat/service.js';
+import { botCommand } from '../../src/cli/bot.js';
+import { JobQueues, DEFAULT_JOB_SETTINGS } from '../../src/jobs/queues.js';
+import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
+import { startSim, type Sim } from '../../src/sim/server.js';
+import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
+import { blockActionBody, buttonsOf, messageText, postSigned, slackSignature, slashCommandBody, startFakeSlack, viewSubmissionBody, type FakeMessage, type FakeSlack } from '../helpers/fake-slack.js';
+
+const SECRET = 'test-signing-secret-0123456789';
+const CHANNEL = 'C0INCIDENT';
+const POD = 'reports/report-6f7d8-xk2lq';
+const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
+
+describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cluster)', () => {
+  let slack: FakeSlack;
+  let sim: Sim;
+  let dir: string;
+  let prefix: string;
+  let botUrl = '';
+  let stop: () => void;
+  let exited: Promise<number>;
+  let service: ChatService;
+  const redis = connect();
+
+  beforeAll(async () => {
+    prefix = testPrefix('chat-e2e');
+    slack = await startFakeSlack({ groups: { S0SRE: ['U0BOB', 'U0CAROL'] } });
+    const scenario = await loadScenario(SCENARIO);
+    // The kubelet has finished with the pod (its container exited): its final delete set the
+    // grace period to 0, so only the finalizer holds it, and removing it deletes the pod.
+    const objects = scenario.objects.map((o) => (o.kind === 'Pod' ? { ...o, metadata: { ...o.metadata, deletionGracePeriodSeconds: 0 } } : o));
+    sim = await startSim({ objects: shiftTimes(objects, Date.now() - Date.parse(scenario.meta.now)) });
+    dir = mkdtempSync(join(tmpdir(), 'pd-chat-e2e-'));
+    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      KUBECONFIG: join(dir, 'kubeconfig'),
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      POD_DOCTOR_REDIS_PREFIX: prefix,
+      POD_DOCTOR_CLUSTER: 'e2e',
+      POD_DOCTOR_APPROVERS: 'S0SRE',
+      POD_DOCTOR_DEFAULT_NAMESPACES: `${CHANNEL}=reports`,
+      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+      POD_DOCTOR_CHAT_BURST: '100',
+      LOG_LEVEL: 'silent',
+    };
+    const stdout = new PassThrough();
+    const ready = new Promise<void>((resolve) => {
+      exited = botCommand([], { stdout, stderr: new PassThrough(), env }, {
+        stopSignal: new Promise((r) => (stop = () => r('test'))),
+        logger: silent,
+        onReady: (info) => {
+          botUrl = `http://127.0.0.1:${info.port}`;
+          service = info.service;
+          resolve();
+        },
+      });
+      exited.catch(() => resolve());
+    });
+    await ready;
+    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+  });
+
+  afterAll(async () => {
+    stop?.();
+    await exited?.catch(() => undefined);
+    await slack?.close();
+    await sim?.close();
+    await cleanup(redis, prefix);
+    redis.disconnect();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const queues = () => new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
+  const counts = async () => {
+    const q = queues();
+    try {
+      const [d, r] = await Promise.all([q.diagnose('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'), q.remediate('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed')]);
+      return { diagnose: Object.values(d).reduce((a, b) => a + b, 0), remediate: Object.values(r).reduce((a, b) => a + b, 0) };
+    } finally {
+      await q.close();
+    }
+  };
+  const click = (actionId: string, value: string, user: string, m: FakeMessage) => postSigned(botUrl, blockActionBody({ actionId, value, user, channel: m.channel, messageTs: m.ts, ...(m.thread_ts ? { threadTs: m.thread_ts } : {}) }), SECRET);
+  const prompts = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).filter((m) => buttonsOf(m).some((b) => b.action_id === ACTION_IDS.approve));
+  const threadText = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).map(messageText).join('\n');
+
+  it('rejects a bad signature and a timestamp older than five minutes with 401, queueing nothing', async () => {
+    const before = await counts();
+    const body = slashCommandBody({ text: POD, channel: CHANNEL });
+    const wrongSecret = await postSigned(botUrl, body, 'not-the-secret');
+    const unsigned = await postSigned(botUrl, body, SECRET, { headers: {} });
+    const stale = await postSigned(botUrl, body, SECRET, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    const tampered = await postSigned(botUrl, body, SECRET, { headers: slackSignature(SECRET, body.replace('report-6f7d8', 'other-6f7d8')) });
+    expect([wrongSecret.status, unsigned.status, stale.status, tampered.status]).toEqual([401, 401, 401, 401]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await counts()).toEqual(before);
+    expect(slack.messages).toHaveLength(0);
+  });
+
+  it('answers help and bad input in the acknowledgement itself (ephemeral), queueing nothing', async () => {
+    const before = await counts();
+    const cases = [
+      { text: 'help', expect: /node\/<name>/ },
+      { text: 'Shop/Web_1', expect: /not a valid target/ },
+      { text: 'a/b/c', expect: /too many "\/"/ },
+      { text: 'two targets', expect: /more than one target/ },
+    ];
+    for (const c of cases) {
+      const res = await postSigned(botUrl, slashCommandBody({ text: c.text, channel: 'C0OTHER' }), SECRET);
+      expect(res.status).toBe(200);
+      const body = JSON.parse(res.body) as { response_type: string; text: string; blocks: unknown[] };
+      expect(body.response_type).toBe('ephemeral');
+      expect(messageText({ text: body.text, blocks: body.blocks as never })).toMatch(c.expect);
+    }
+    // A bare pod name needs a default namespace; C0OTHER has none.
+    const bare = await postSigned(botUrl, slashCommandBody({ text: 'report-6f7d8-xk2lq', channel: 'C0OTHER' }), SECRET);
+    expect(JSON.parse(bare.body).text).toMatch(/no default namespace/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('tells the requester privately when the pod does not exist', async () => {
+    const res = await postSigned(botUrl, slashCommandBody({ text: 'reports/no-such-pod', channel: CHANNEL, user: 'U0DAVE' }), SECRET);
+    expect(res.status).toBe(200);
+    const eph = await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0DAVE'));
+    expect(messageText(eph)).toMatch(/reports\/no-such-pod was not found on cluster e2e/);
+    const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => /no-such-pod: not found/.test(messageText(m))));
+    expect(root.text).toContain('[e2e]');
+  });
+
+  it('slash command → findings in a thread → deny with a reason → re-run → non-approver refused → approved once → fixed and verified', { timeout: 60_000 }, async () => {
+    // A bare pod name: this channel's default namespace is `reports`.
+    const ack = await postSigned(botUrl, slashCommandBody({ text: 'report-6f7d8-xk2lq', channel: CHANNEL, user: 'U0ALICE' }), SECRET);
+    expect(ack.status).toBe(200);
+    expect(ack.body).toBe('');
+
+    const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => m.text.includes(POD)));
+    expect(root.text).toContain('[e2e]');
+    const findings = await slack.waitFor(() => slack.thread(CHANNEL, root.ts).find((m) => messageText(m).includes('terminating.finalizers')));
+    expect(messageText(findings)).toMatch(/foregroundDeletion/);
+    expect(findings.text).toContain('[e2e]');
+    expect(buttonsOf(findings).map((b) => b.action_id)).toContain(ACTION_IDS.rerun);
+    // The root's summary line now says what is wrong.
+    await slack.waitFor(() => /ERROR · Pod deletion blocked by finalizer foregroundDeletion/.test(messageText(slack.message(CHANNEL, root.ts)!)));
+
+    // The approval prompt: dry run of exactly what will be done, opaque ids on the buttons.
+    const prompt1 = await slack.waitFor(() => prompts(root)[0]);
+    const text1 = messageText(prompt1);
+    expect(text1).toMatch(/Dry run: exactly what will be done/);
+    expect(text1).toMatch(/PATCH pod reports\/report-6f7d8-xk2lq: remove finalizers \[foregroundDeletion\]/);
+    const [approve1, deny1] = buttonsOf(prompt1);
+    expect(approve1!.text).toMatch(/^Approve: /);
+    expect(approve1!.value).toMatch(/^pl_[A-Za-z0-9_-]{16}$/);
+    expect(deny1!.value).toBe(approve1!.value);
+
+    // Deny (by an approver), then the reason from the modal.
+    await click(ACTION_IDS.deny, deny1!.value, 'U0BOB', prompt1);
+    const opened = await slack.waitFor(() => slack.calls.find((c) => c.method === 'views.open'));
+    expect((opened.args.view as { private_metadata: string }).private_metadata).toBe(deny1!.value);
+    await postSigned(botUrl, viewSubmissionBody({ callbackId: DENY_REASON_CALLBACK, privateMetadata: deny1!.value, user: 'U0BOB', values: { reason: { reason: { type: 'plain_text_input', value: 'the report controller is being redeployed' } } } }), SECRET);
+    await slack.waitFor(() => /<@U0BOB> denied remove-finalizers/.test(threadText(root)));
+    await slack.waitFor(() => /Reason for the denial by <@U0BOB>: the report controller is being redeployed/.test(threadText(root)));
+    await slack.waitFor(() => /Denied by <@U0BOB>/.test(messageText(slack.message(CHANNEL, prompt1.ts)!)) && buttonsOf(slack.message(CHANNEL, prompt1.ts)!).length === 0);
+    // A late approval of the denied plan does nothing.
+    await click(ACTION_IDS.approve, approve1!.value, 'U0CAROL', prompt1);
+    await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0CAROL' && /Already denied/.test(messageText(e))));
+    expect((await counts()).remediate).toBe(0);
+
+    // Re-run from the thread: a new diagnosis and a new proposal in the same thread.
+    await click(ACTION_IDS.rerun, buttonsOf(findings).find((b) => b.action_id === ACTION_IDS.rerun)!.value, 'U0ALICE', findings);
+    const prompt2 = await slack.waitFor(() => prompts(root).find((m) => m.ts !== prompt1.ts));
+    expect(threadText(root)).toMatch(/Re-run asked by <@U0ALICE>/);
+    const approve2 = buttonsOf(prompt2).find((b) => b.action_id === ACTION_IDS.approve)!;
+    expect(approve2.value).not.toBe(approve1!.value);
+
+    // Someone who is not an approver: refused, told why, nothing queued.
+    await click(ACTION_IDS.approve, approve2.value, 'U0MALLORY', prompt2);
+    const refusal = await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0MALLORY'));
+    expect(messageText(refusal)).toMatch(/You may not approve/);
+    await slack.waitFor(() => /<@U0MALLORY> tried to approve remove-finalizers but is not an approver/.test(threadText(root)));
+    expect((await counts()).remediate).toBe(0);
+    expect((await service.approvals.get(approve2.value))?.status).toBe('pending');
+
+    // Two approvers (members of the S0SRE group) click at the same moment: it runs once.
+    const [a, b] = await Promise.all([click(ACTION_IDS.approve, approve2.value, 'U0BOB', prompt2), click(ACTION_IDS.approve, approve2.value, 'U0CAROL', prompt2)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await slack.waitFor(() => slack.ephemerals.find((e) => (e.user === 'U0BOB' || e.user === 'U0CAROL') && /Already (approved|running|done)/.test(messageText(e))));
+    expect((await counts()).remediate).toBe(1);
+
+    // The run and its verification are reported in the thread; the pod is gone from the cluster.
+    await slack.waitFor(() => /Fixed by remove-finalizers: verified by a new diagnosis \(reports\/report-6f7d8-xk2lq is gone\)/.test(threadText(root)), 30_000);
+    expect(threadText(root)).toMatch(/Step 1\/2 \(remove-finalizers\) done/);
+    const prompt2Now = slack.message(CHANNEL, prompt2.ts)!;
+    expect(buttonsOf(prompt2Now)).toHaveLength(0);
+    expect(messageText(prompt2Now)).toMatch(/Approved by <@U0(BOB|CAROL)>/);
+    await slack.waitFor(() => /Fixed by remove-finalizers/.test(messageText(slack.message(CHANNEL, root.ts)!)));
+    expect(slack.thread(CHANNEL, root.ts).filter((m) => /approved remove-finalizers at/.test(messageText(m)))).toHaveLength(1);
+
+    // Every message named the cluster and none broke Slack's limits.
+    expect(slack.rejected).toEqual([]);
+    for (const m of slack.messages) expect(m.text).toContain('[e2e]');
+  });
+});

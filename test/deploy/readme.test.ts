@@ -1,0 +1,73 @@
+// The generated README sections match their sources (the config schema, the rule registry),
+// so CI fails on drift: run `npm run readme` after changing a setting or a rule's meta.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SETTINGS } from '../../src/config/schema.js';
+import { RULES } from '../../src/diagnosis/rules/index.js';
+import { beginMarker, cell, endMarker, renderConfigSection, renderRulesSection, replaceSection, ReadmeError, settingDefault, staleSections } from '../../scripts/gen-readme.js';
+import { REPO } from './helpers.js';
+
+const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+
+describe('README.md', () => {
+  it('has both generated sections, each once', () => {
+    for (const name of ['config', 'rules'] as const) {
+      expect(readme.split(beginMarker(name))).toHaveLength(2);
+      expect(readme.indexOf(endMarker(name))).toBeGreaterThan(readme.indexOf(beginMarker(name)));
+    }
+  });
+
+  it('is up to date with the config schema and the rule registry (npm run readme)', () => {
+    expect(staleSections(readme)).toEqual([]);
+  });
+});
+
+describe('the generated sections', () => {
+  const config = renderConfigSection();
+  const rules = renderRulesSection();
+
+  it('list every setting once, secrets marked', () => {
+    for (const s of Object.values(SETTINGS)) {
+      const rows = config.split('\n').filter((l) => l.startsWith(`| \`${s.env}\` |`));
+      expect(rows, s.env).toHaveLength(1);
+      expect(rows[0]!.split(' | ')[3], s.env).toBe('secret' in s && s.secret ? 'yes' : '');
+    }
+  });
+
+  it('list every rule once with its severity and playbook', () => {
+    for (const r of RULES) {
+      const row = rules.split('\n').find((l) => l.startsWith(`| \`${r.meta.id}\` |`));
+      expect(row, r.meta.id).toContain(`| ${r.meta.severity} |`);
+      if (r.meta.playbook) expect(row).toContain(r.meta.playbook);
+    }
+    expect(rules.split('\n').filter((l) => l.startsWith('| `')).length).toBe(RULES.length);
+  });
+
+  it('show defaults as an operator writes them', () => {
+    expect(settingDefault(z.string().default('x'))).toEqual({ kind: 'value', value: 'x' });
+    expect(settingDefault(z.enum(['true', 'false']).default('false').transform((v) => v === 'true'))).toEqual({ kind: 'value', value: 'false' });
+    expect(settingDefault(z.string().optional())).toEqual({ kind: 'unset' });
+    expect(settingDefault(z.string())).toEqual({ kind: 'required' });
+    expect(cell('a | b\nc')).toBe('a \\| b c');
+  });
+});
+
+describe('replacing a section', () => {
+  const text = ['# Title', 'before', beginMarker('config'), 'old', endMarker('config'), 'after', ''].join('\n');
+
+  it('changes only what is between the markers', () => {
+    expect(replaceSection(text, 'config', 'new')).toBe(['# Title', 'before', beginMarker('config'), 'new', endMarker('config'), 'after', ''].join('\n'));
+  });
+
+  it('notices a stale section', () => {
+    expect(staleSections(replaceSection(readme, 'rules', 'hand-edited'))).toEqual(['rules']);
+  });
+
+  it('refuses a missing or doubled marker', () => {
+    expect(() => replaceSection('no markers', 'config', 'x')).toThrow(ReadmeError);
+    expect(() => replaceSection(`${text}${beginMarker('config')}`, 'config', 'x')).toThrow(/twice/);
+    expect(() => replaceSection(beginMarker('rules'), 'rules', 'x')).toThrow(/no <!-- END GENERATED: rules -->/);
+  });
+});

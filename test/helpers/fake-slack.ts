@@ -1,0 +1,318 @@
+// A local stand-in for the Slack Web API (the methods pod-doctor calls) plus helpers to send
+// correctly signed requests to a bot, as Slack would. Calls are recorded; messages are kept
+// with their updates applied; a method can be told to answer 429 with Retry-After. Messages
+// are checked against Block Kit limits like Slack does: a violation is answered with
+// `invalid_blocks` and counted in `rejected`.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkSlackMessage } from '../../src/chat/slack/blocks/limits.js';
+import type { SlackBlock } from '../../src/chat/slack/blocks/render.js';
+
+export interface FakeCall {
+  method: string;
+  args: Record<string, unknown>;
+  token?: string;
+  at: number;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text: string;
+  blocks: SlackBlock[];
+  /** Versions before the latest update, oldest first. */
+  history: { text: string; blocks: SlackBlock[] }[];
+  postedAt: number;
+  updatedAt?: number;
+}
+
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  blocks: SlackBlock[];
+  thread_ts?: string;
+  at: number;
+}
+
+export interface FakeSlackOptions {
+  /** user group id → member user ids (usergroups.users.list). */
+  groups?: Record<string, string[]>;
+  /** Channels chat.postMessage refuses with `not_in_channel`. */
+  closedChannels?: string[];
+  botUserId?: string;
+}
+
+export interface FakeSlack {
+  url: string;
+  /** SLACK_API_URL for the bot: `<url>/api/`. */
+  apiUrl: string;
+  calls: FakeCall[];
+  messages: FakeMessage[];
+  ephemerals: FakeEphemeral[];
+  /** Bodies posted to response_url (`<url>/respond/<id>`). */
+  responses: { id: string; body: Record<string, unknown>; at: number }[];
+  rejected: { method: string; problems: string[] }[];
+  /** The next `count` calls of `method` answer HTTP 429 with `Retry-After: retryAfter`. */
+  rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  /** Thread replies under `ts` in `channel`, oldest first. */
+  thread(channel: string, ts: string): FakeMessage[];
+  roots(channel?: string): FakeMessage[];
+  message(channel: string, ts: string): FakeMessage | undefined;
+  waitFor<T>(check: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Every text a message shows, blocks included (for assertions). */
+export function messageText(m: { text: string; blocks: SlackBlock[] }): string {
+  const out: string[] = [m.text];
+  const walk = (v: unknown) => {
+    if (!v || typeof v !== 'object') return;
+    if (Array.isArray(v)) return v.forEach(walk);
+    const o = v as Record<string, unknown>;
+    if (typeof o.text === 'string') out.push(o.text);
+    for (const [k, x] of Object.entries(o)) if (k !== 'text' || typeof x !== 'string') walk(x);
+  };
+  walk(m.blocks);
+  return out.join('\n');
+}
+
+/** Buttons of a message: action_id, value, label, confirm present. */
+export function buttonsOf(m: { blocks: SlackBlock[] }): { action_id: string; value: string; text: string; confirm: boolean }[] {
+  return m.blocks
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => (b.elements as Record<string, unknown>[]).map((e) => ({ action_id: String(e.action_id), value: String(e.value ?? ''), text: String((e.text as { text: string }).text), confirm: Boolean(e.confirm) })));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if ((contentType ?? '').includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(raw)) {
+    // WebClient sends objects (blocks, view) as JSON strings.
+    out[k] = /^[[{]/.test(v) ? safeJson(v) : v;
+  }
+  return out;
+}
+
+function safeJson(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const calls: FakeCall[] = [];
+  const messages: FakeMessage[] = [];
+  const ephemerals: FakeEphemeral[] = [];
+  const responses: FakeSlack['responses'] = [];
+  const rejected: FakeSlack['rejected'] = [];
+  const limits = new Map<string, { count: number; retryAfter: number }>();
+  const closed = new Set(options.closedChannels ?? []);
+  const botUserId = options.botUserId ?? 'UBOT';
+  let seq = 0;
+  const nextTs = () => {
+    seq++;
+    return `${Math.floor(Date.now() / 1000)}.${String(seq).padStart(6, '0')}`;
+  };
+  const find = (channel: string, ts: string) => messages.find((m) => m.channel === channel && m.ts === ts);
+
+  const checked = (method: string, args: Record<string, unknown>): string[] => {
+    const problems = checkSlackMessage({ text: String(args.text ?? ''), blocks: (args.blocks as SlackBlock[] | undefined) ?? [] });
+    if (problems.length > 0) rejected.push({ method, problems });
+    return problems;
+  };
+
+  const api = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'pod-doctor', team_id: 'T0FAKE', user_id: botUserId, bot_id: 'B0FAKE' };
+      case 'chat.postMessage': {
+        const channel = String(args.channel ?? '');
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (closed.has(channel)) return { ok: false, error: 'not_in_channel' };
+        if (checked(method, args).length > 0) return { ok: false, error: 'invalid_blocks' };
+        const thread = args.thread_ts ? String(args.thread_ts) : undefined;
+        if (thread && !find(channel, thread)) return { ok: false, error: 'thread_not_found' };
+        const ts = nextTs();
+        const m: FakeMessage = { channel, ts, ...(thread ? { thread_ts: thread } : {}), text: String(args.text ?? ''), blocks: (args.blocks as SlackBlock[]) ?? [], history: [], postedAt: Date.now() };
+        messages.push(m);
+        return { ok: true, channel, ts, message: { type: 'message', user: botUserId, text: m.text, ts, ...(thread ? { thread_ts: thread } : {}) } };
+      }
+      case 'chat.update': {
+        const m = find(String(args.channel), String(args.ts));
+        if (!m) return { ok: false, error: 'message_not_found' };
+        if (checked(method, args).length > 0) return { ok: false, error: 'invalid_blocks' };
+        m.history.push({ text: m.text, blocks: m.blocks });
+        m.text = String(args.text ?? '');
+        m.blocks = (args.blocks as SlackBlock[]) ?? [];
+        m.updatedAt = Date.now();
+        return { ok: true, channel: m.channel, ts: m.ts, text: m.text };
+      }
+      case 'chat.postEphemeral': {
+        if (checked(method, args).length > 0) return { ok: false, error: 'invalid_blocks' };
+        ephemerals.push({ channel: String(args.channel), user: String(args.user), text: String(args.text ?? ''), blocks: (args.blocks as SlackBlock[]) ?? [], ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}), at: Date.now() });
+        return { ok: true, message_ts: nextTs() };
+      }
+      case 'usergroups.users.list': {
+        const users = options.groups?.[String(args.usergroup)];
+        return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
+      }
+      case 'views.open':
+        return { ok: true, view: { id: `V${seq++}` } };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const raw = await readBody(req);
+      if (url.pathname.startsWith('/respond/')) {
+        responses.push({ id: url.pathname.slice('/respond/'.length), body: safeJson(raw) as Record<string, unknown>, at: Date.now() });
+        return send(res, 200, { ok: true });
+      }
+      const m = /^\/api\/([a-zA-Z.]+)$/.exec(url.pathname);
+      if (!m || req.method !== 'POST') return send(res, 404, { ok: false, error: 'unknown_method' });
+      const method = m[1]!;
+      const auth = req.headers.authorization?.replace(/^Bearer\s+/i, '');
+      const args = parseArgs(raw, req.headers['content-type']);
+      const token = auth ?? (typeof args.token === 'string' ? args.token : undefined);
+      calls.push({ method, args, ...(token ? { token } : {}), at: Date.now() });
+      const limit = limits.get(method);
+      if (limit && limit.count > 0) {
+        limit.count--;
+        return send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
+      }
+      if (!token) return send(res, 200, { ok: false, error: 'not_authed' });
+      return send(res, 200, api(method, args));
+    })().catch((err: unknown) => send(res, 500, { ok: false, error: String(err) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    calls,
+    messages,
+    ephemerals,
+    responses,
+    rejected,
+    rateLimit(method, count, retryAfterSeconds) {
+      limits.set(method, { count, retryAfter: retryAfterSeconds });
+    },
+    thread: (channel, ts) => messages.filter((m) => m.channel === channel && m.thread_ts === ts),
+    roots: (channel) => messages.filter((m) => !m.thread_ts && (channel === undefined || m.channel === channel)),
+    message: find,
+    async waitFor(check, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = check();
+        if (v) return v;
+        if (Date.now() > deadline) throw new Error(`fake slack: condition not met within ${timeoutMs} ms (${calls.length} calls: ${calls.slice(-8).map((c) => c.method).join(', ')})`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---- signed requests to the bot, as Slack sends them ----
+
+/** `X-Slack-Signature` / `X-Slack-Request-Timestamp` for `body` (HMAC-SHA256 of `v0:<ts>:<body>`). */
+export function slackSignature(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const sig = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
+  return { 'x-slack-signature': `v0=${sig}`, 'x-slack-request-timestamp': String(timestamp) };
+}
+
+export interface SlashCommandInput {
+  text: string;
+  user?: string;
+  channel?: string;
+  command?: string;
+  responseUrl?: string;
+  triggerId?: string;
+}
+
+/** A slash command's form body. */
+export function slashCommandBody(input: SlashCommandInput): string {
+  return new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: 'T0FAKE',
+    team_domain: 'fake',
+    channel_id: input.channel ?? 'C0TEST',
+    channel_name: 'incidents',
+    user_id: input.user ?? 'U0ALICE',
+    user_name: 'alice',
+    command: input.command ?? '/pod-doctor',
+    text: input.text,
+    api_app_id: 'A0FAKE',
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl ?? 'http://127.0.0.1:9/respond/none',
+    trigger_id: input.triggerId ?? '123.456.abc',
+  }).toString();
+}
+
+/** A button click's form body (`payload=<block_actions JSON>`). */
+export function blockActionBody(input: { actionId: string; value: string; user: string; channel: string; messageTs: string; threadTs?: string; triggerId?: string }): string {
+  const payload = {
+    type: 'block_actions',
+    team: { id: 'T0FAKE', domain: 'fake' },
+    user: { id: input.user, username: input.user.toLowerCase(), team_id: 'T0FAKE' },
+    api_app_id: 'A0FAKE',
+    token: 'legacy-verification-token',
+    container: { type: 'message', message_ts: input.messageTs, channel_id: input.channel, is_ephemeral: false, ...(input.threadTs ? { thread_ts: input.threadTs } : {}) },
+    trigger_id: input.triggerId ?? '123.456.def',
+    channel: { id: input.channel, name: 'incidents' },
+    message: { type: 'message', ts: input.messageTs, text: '' },
+    response_url: 'http://127.0.0.1:9/respond/none',
+    actions: [{ type: 'button', action_id: input.actionId, block_id: 'pd0', value: input.value, text: { type: 'plain_text', text: 'x' }, action_ts: String(Date.now() / 1000) }],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** A modal submission's form body. */
+export function viewSubmissionBody(input: { callbackId: string; privateMetadata: string; user: string; values: Record<string, Record<string, { type: string; value: string }>> }): string {
+  const payload = {
+    type: 'view_submission',
+    team: { id: 'T0FAKE', domain: 'fake' },
+    user: { id: input.user, username: input.user.toLowerCase(), team_id: 'T0FAKE' },
+    api_app_id: 'A0FAKE',
+    token: 'legacy-verification-token',
+    trigger_id: '123.456.ghi',
+    view: { id: 'V1', type: 'modal', callback_id: input.callbackId, private_metadata: input.privateMetadata, state: { values: input.values }, hash: 'h', title: { type: 'plain_text', text: 't' }, blocks: [] },
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** POST a form body to the bot's /slack/events, signed with `secret` (or with `headers` as given). */
+export async function postSigned(botUrl: string, body: string, secret: string, options: { timestamp?: number; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${botUrl}/slack/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(options.headers ?? slackSignature(secret, body, options.timestamp)) },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text, ms: performance.now() - started };
+}
