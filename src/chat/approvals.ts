@@ -262,7 +262,9 @@ export class ApproverPolicy {
 
   constructor(private readonly options: ApproverPolicyOptions) {}
 
+  /** Who may decide, for messages; `*` when everyone may (the console). */
   listFor(override?: readonly string[]): readonly string[] {
+    if (this.options.allowAll) return ['*'];
     return override && override.length > 0 ? override : this.options.approvers;
   }
 

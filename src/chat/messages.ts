@@ -25,7 +25,11 @@ export function compactSubjects(subjects: readonly string[], count: number, show
   return `${count} ${noun}: ${head.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-function approverList(ids: readonly string[]): string {
+/** `*`: anyone who can press the button (the console, where the local user decides). */
+export const ANYONE = '*';
+
+export function approverList(ids: readonly string[]): string {
+  if (ids.includes(ANYONE)) return 'anyone here';
   if (ids.length === 0) return 'nobody (set POD_DOCTOR_APPROVERS)';
   return ids.map((id) => (isGroupId(id) ? `user group ${id}` : userRef(id))).join(', ');
 }

@@ -15,6 +15,7 @@ import { ApprovalStore, type ApprovalRecord, type ApproverPolicy } from './appro
 import { defaultNamespaceFor, parseCommand } from './command.js';
 import {
   approvalMessage,
+  approverList,
   badInputMessage,
   clock,
   findingsMessage,
@@ -428,7 +429,7 @@ export class ChatService {
     if (!(await this.options.approvers.may(user, plan.approvers))) {
       log.warn({ decision: 'approve', allowed: false }, 'approval refused: not an approver');
       this.options.metrics?.decisions.inc({ decision: 'refused' });
-      await this.tell(channel, user, `You may not approve ${what}. Approvers: ${this.options.approvers.listFor(plan.approvers).join(', ') || 'none configured (POD_DOCTOR_APPROVERS)'}.`, 'warning', thread);
+      await this.tell(channel, user, `You may not approve ${what}. Approvers: ${approverList(this.options.approvers.listFor(plan.approvers))}.`, 'warning', thread);
       await this.noteThreads(record, noteMessage(this.cluster, `${userRef(user)} tried to approve ${plan.playbook.id} but is not an approver; nothing was run.`, 'warning'));
       return;
     }
@@ -485,7 +486,7 @@ export class ChatService {
     if (!(await this.options.approvers.may(user, plan?.approvers))) {
       log.warn({ decision: 'deny', allowed: false }, 'denial refused: not an approver');
       this.options.metrics?.decisions.inc({ decision: 'refused' });
-      await this.tell(channel, user, `You may not decide on this fix. Approvers: ${this.options.approvers.listFor(plan?.approvers).join(', ') || 'none configured'}.`);
+      await this.tell(channel, user, `You may not decide on this fix. Approvers: ${approverList(this.options.approvers.listFor(plan?.approvers))}.`);
       return false;
     }
     const out = await this.approvals.deny(planId, user, reason);

@@ -2,13 +2,14 @@
 // kube-apiserver from the envtest harness, behind one interface, plus what the suite needs to
 // compare them: which API operation a request was, and object projections without the fields
 // every server fills in differently (uids, resourceVersions, timestamps).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { stringify as toYaml } from 'yaml';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments, stringify as toYaml } from 'yaml';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { operationKey } from '../../src/collect/operations.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
@@ -37,19 +38,72 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-/** A real API server without scheduler and controllers: the same thing the sim models. */
-export async function realBackend(): Promise<Backend & { cp: ControlPlane }> {
-  const cp = await startControlPlane({ controllers: false, serviceAccountAdmission: false });
+/** The identities of deploy/base/serviceaccounts.yaml, as token users of the envtest API server. */
+export const PRODUCT_ACCOUNTS = {
+  diagnose: 'system:serviceaccount:pod-doctor:pod-doctor-diagnose',
+  remediate: 'system:serviceaccount:pod-doctor:pod-doctor-remediate',
+} as const;
+
+/** The RBAC the deployment installs (generated from src/collect/operations.ts), check-secrets opt-in included. */
+const RBAC_MANIFESTS = ['deploy/base/rbac-diagnose.yaml', 'deploy/base/rbac-remediate.yaml', 'deploy/components/check-secrets/rbac.yaml'];
+
+/** Applies the RBAC manifests; returns the files applied (none before deploy/ has them). */
+export async function applyRbac(cp: ControlPlane): Promise<string[]> {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const applied: string[] = [];
+  for (const file of RBAC_MANIFESTS) {
+    const full = path.join(root, file);
+    if (!existsSync(full)) continue;
+    for (const doc of parseAllDocuments(readFileSync(full, 'utf8'))) {
+      const obj = doc.toJS() as KubeObject | null;
+      if (!obj?.kind) continue;
+      const plural = { ClusterRole: 'clusterroles', ClusterRoleBinding: 'clusterrolebindings' }[obj.kind as string];
+      if (!plural) throw new Error(`${file}: unexpected ${obj.kind} (only cluster-wide RBAC is applied)`);
+      await cp.client.create(`/apis/rbac.authorization.k8s.io/v1/${plural}`, obj);
+    }
+    applied.push(file);
+  }
+  if (applied.length > 0) {
+    // The RBAC authorizer learns new bindings from its informer: wait until they apply.
+    for (const user of Object.values(PRODUCT_ACCOUNTS)) {
+      const probe = new KubeClient(cp.url, cp.tokenFor(user), cp.caPem);
+      await cp.client.waitFor(`RBAC for ${user} in effect`, () => probe.request('GET', '/api/v1/nodes'), (r) => r.status === 200, { timeoutMs: 20_000 });
+      probe.close();
+    }
+  }
+  return applied;
+}
+
+/** Token users for PRODUCT_ACCOUNTS (pass to startControlPlane). */
+export const PRODUCT_SERVICE_ACCOUNTS = [
+  { namespace: 'pod-doctor', name: 'pod-doctor-diagnose' },
+  { namespace: 'pod-doctor', name: 'pod-doctor-remediate' },
+];
+
+/**
+ * A real API server without scheduler and controllers: the same thing the sim models. The
+ * product's requests go out as the remediation worker's service account under the deployed
+ * RBAC, so a permission the manifests lack shows up as a 403 the sim does not give.
+ */
+export async function realBackend(): Promise<Backend & { cp: ControlPlane; rbac: string[] }> {
+  const cp = await startControlPlane({
+    controllers: false,
+    serviceAccountAdmission: false,
+    serviceAccounts: PRODUCT_SERVICE_ACCOUNTS,
+  });
   try {
     const logs = await KubeletLogServer.start(cp);
     const requests: Backend['requests'] = [];
     cp.client.onRequest = (method, url) => requests.push({ method, url });
-    const proxy = await recordingProxy(cp.url, cp.adminToken, cp.caPem);
+    const rbac = await applyRbac(cp);
+    const token = rbac.length > 0 ? cp.tokenFor(PRODUCT_ACCOUNTS.remediate) : cp.adminToken;
+    const proxy = await recordingProxy(cp.url, token, cp.caPem);
     cp.onStop(() => proxy.close());
     const product = productSource(proxy.kubeconfigPath);
     return {
       name: 'real',
       cp,
+      rbac,
       client: cp.client,
       ...product,
       kubeconfigPath: proxy.kubeconfigPath,

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
-import { lifecycle, names, operationOf, outcome, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
-import { findBinaries, sleep, type KubeObject, type KubeResponse } from './harness.js';
+import { lifecycle, names, operationOf, outcome, PRODUCT_ACCOUNTS, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
+import { findBinaries, sleep, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
 
 const bins = findBinaries();
 const missing = 'missing' in bins ? bins.missing : undefined;
@@ -722,13 +722,13 @@ const CASES: Case[] = [
 
 describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like kube-apiserver 1.20', () => {
   let sim: Backend;
-  let real: Backend;
+  let real: Backend & { cp: ControlPlane; rbac: string[] };
   const results = new Map<string, { sim: Outcome; real: Outcome }>();
 
   beforeAll(async () => {
     const t0 = Date.now();
     [sim, real] = await Promise.all([simBackend(), realBackend()]);
-    console.log(`[envtest] fidelity: real API server up in ${Date.now() - t0} ms`);
+    console.log(`[envtest] fidelity: real API server up in ${Date.now() - t0} ms; product requests as ${real.rbac.length ? `${PRODUCT_ACCOUNTS.remediate} under ${real.rbac.join(', ')}` : 'admin (no RBAC manifests in deploy/)'}`);
     // A Calico cluster: the CRD the sim always serves.
     await real.client.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -767,6 +767,34 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
       results.set(c.name, { sim: s, real: r });
       expect(s, `the simulated API differs from kube-apiserver in "${c.name}"`).toEqual(r);
     });
+  });
+
+  it('the deployed RBAC lets each identity do exactly its role (SubjectAccessReview on the real authorizer)', async () => {
+    if (real.rbac.length === 0) return;
+    const can = async (user: string, op: (typeof API_OPERATIONS)[number], verb: string) => {
+      const review = await real.client.create('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user,
+          groups: ['system:serviceaccounts', 'system:serviceaccounts:pod-doctor', 'system:authenticated'],
+          resourceAttributes: { group: op.group, version: op.version, resource: op.resource, ...(op.subresource ? { subresource: op.subresource } : {}), verb, ...(op.namespaced ? { namespace: 'shop' } : {}) },
+        },
+      });
+      return review.status?.allowed === true;
+    };
+    // The bot (diagnose) reads, Secrets excepted; the worker (remediate) does everything (the Secrets opt-in is installed here).
+    const diagnoseKeys = new Set(API_OPERATIONS.filter((o) => o.role === 'diagnose' && !o.optIn).flatMap((o) => o.verbs.map((v) => operationKey(o, v))));
+    const wrong: string[] = [];
+    for (const op of API_OPERATIONS) {
+      for (const verb of op.verbs) {
+        const key = operationKey(op, verb);
+        const diagnoseMay = diagnoseKeys.has(key);
+        if ((await can(PRODUCT_ACCOUNTS.diagnose, op, verb)) !== diagnoseMay) wrong.push(`${PRODUCT_ACCOUNTS.diagnose} ${diagnoseMay ? 'cannot' : 'can'} ${key}`);
+        if (!(await can(PRODUCT_ACCOUNTS.remediate, op, verb))) wrong.push(`${PRODUCT_ACCOUNTS.remediate} cannot ${key}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('covers every API operation the product performs (src/collect/operations.ts), and the list is exact', () => {

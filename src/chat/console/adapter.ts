@@ -110,10 +110,11 @@ export class ConsoleAdapter implements ChatAdapter {
   }
 
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
-    const n = this.register(ref, message);
+    const n = this.register(ref, message) ?? this.numbers.get(ref.ts);
     const t = this.threadNumbers.get(ref.ts);
     const where = t !== undefined ? `thread ${t}` : n !== undefined ? `#${n}` : 'message';
-    const buttons = n !== undefined ? `  (${message.parts.flatMap((p) => (p.kind === 'actions' ? p.buttons.map((b) => `${b.action} ${n}`) : [])).join(', ')})` : '';
+    const names = message.parts.flatMap((p) => (p.kind === 'actions' ? p.buttons.map((b) => `${b.action} ${n}`) : []));
+    const buttons = names.length > 0 ? `  (${names.join(', ')})` : '';
     this.write([this.c('dim', `  ↻ ${where} updated: `) + this.text(message.text) + buttons]);
   }
 

@@ -1,0 +1,168 @@
+// bench:slack — the Slack edge under a burst. `pod-doctor bot` runs as its own process (HTTP
+// mode, in-process worker, exactly as deployed) against a fake Slack Web API and a simulated
+// cluster of 600 pods (250 broken by five seeded root causes). The bench sends 200 concurrent,
+// correctly signed `/pod-doctor <ns>/<pod>` commands for 200 different broken pods, spread over
+// 20 channels, and watches the fake Slack API for each pod's findings in its thread.
+// Prints one JSON object as its last line:
+//   ack_p99_ms                 request sent → HTTP 200 (Slack's limit is 3,000 ms; goal ≤ 50)
+//   first_finding_p95_ms       request sent → findings posted in the thread, for the same burst
+//                              (goal ≤ 1,000)
+//   paced_first_finding_p95_ms the same at a steady 10 commands/s (what one user sees on a quiet bot)
+// Env: BENCH_COMMANDS (200), BENCH_CHANNELS (20), BENCH_REDIS_URL / REDIS_URL.
+// The bot gets a Kubernetes API budget (POD_DOCTOR_API_RATE) the simulated API can serve and a
+// per-channel chat budget above the burst: the bench measures pod-doctor, not the rate limits.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { redisFromUrl } from '../src/jobs/queues.js';
+import { shiftTimes } from '../src/sim/scenarios.js';
+import { startSim } from '../src/sim/server.js';
+import { NOW } from '../test/helpers/factories.js';
+import { messageText, postSigned, slashCommandBody, startFakeSlack } from '../test/helpers/fake-slack.js';
+import { buildStormCluster } from './storm-cluster.js';
+
+const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 200);
+const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 20);
+const PACED = 50;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECRET = 'bench-signing-secret-0123456789';
+const PREFIX = `pdbench-slack-${process.pid}`;
+const BIN = fileURLToPath(new URL('../src/bin/pod-doctor.ts', import.meta.url));
+
+const say = (msg: string) => process.stderr.write(`bench:slack: ${msg}\n`);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function pct(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
+}
+
+const slack = await startFakeSlack();
+const cluster = buildStormCluster({ total: 600, broken: 250 + PACED, nodes: 20 });
+const sim = await startSim({ objects: shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)) });
+const dir = mkdtempSync(join(tmpdir(), 'pd-bench-slack-'));
+await sim.writeKubeconfig(join(dir, 'kubeconfig'));
+
+const bot = spawn(process.execPath, ['--import', 'tsx', BIN, 'bot'], {
+  env: {
+    ...process.env,
+    SLACK_BOT_TOKEN: 'xoxb-bench',
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    KUBECONFIG: join(dir, 'kubeconfig'),
+    REDIS_URL,
+    POD_DOCTOR_REDIS_PREFIX: PREFIX,
+    POD_DOCTOR_CLUSTER: 'bench',
+    POD_DOCTOR_API_RATE: '100000',
+    POD_DOCTOR_API_BURST: '100000',
+    POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+    POD_DOCTOR_CHAT_BURST: '100',
+    POD_DOCTOR_WORKER_CONCURRENCY: '16',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const port = await new Promise<number>((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('the bot did not start within 60 s')), 60_000);
+  bot.once('exit', (code) => reject(new Error(`the bot exited with ${code}`)));
+  createInterface({ input: bot.stdout! }).on('line', (line) => {
+    const m = /Slack on :(\d+)\/slack\/events/.exec(line);
+    if (m) {
+      clearTimeout(timer);
+      resolve(Number(m[1]));
+    }
+  });
+});
+const botUrl = `http://127.0.0.1:${port}`;
+say(`bot on ${botUrl}, ${cluster.broken.length} broken pods in the simulated cluster`);
+
+/** Findings posted for `target` (the thread message that quotes it). */
+const findingsAt = new Map<string, number>();
+const watch = setInterval(() => {
+  for (const m of slack.messages) {
+    if (!m.thread_ts) continue;
+    const hit = /^\[bench\] ([a-z0-9-]+\/[a-z0-9.-]+): /.exec(m.text);
+    if (hit && !findingsAt.has(hit[1]!) && /Diagnosis of /.test(messageText(m))) findingsAt.set(hit[1]!, m.postedAt);
+  }
+}, 5);
+
+async function command(target: string, channel: string): Promise<{ sent: number; ackMs: number; status: number }> {
+  const sent = Date.now();
+  const res = await postSigned(botUrl, slashCommandBody({ text: target, channel, user: 'U0BENCH' }), SECRET);
+  return { sent, ackMs: res.ms, status: res.status };
+}
+
+async function waitFindings(targets: string[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (targets.some((t) => !findingsAt.has(t)) && Date.now() < deadline) await sleep(20);
+}
+
+const targets = cluster.broken.map((b) => `${b.target.namespace}/${b.target.name}`);
+const warm = targets.slice(0, 10);
+const burst = targets.slice(10, 10 + COMMANDS);
+const paced = targets.slice(10 + COMMANDS, 10 + COMMANDS + PACED);
+
+try {
+  // Warm-up: connections, JIT, the bot's first auth.test.
+  await Promise.all(warm.map((t, i) => command(t, `C0WARM${i % 3}`)));
+  await waitFindings(warm, 30_000);
+
+  say(`burst: ${burst.length} concurrent commands over ${CHANNELS} channels`);
+  const sent = await Promise.all(burst.map((t, i) => command(t, `C0BENCH${String(i % CHANNELS).padStart(3, '0')}`)));
+  const failed = sent.filter((s) => s.status !== 200).length;
+  await waitFindings(burst, 120_000);
+  const burstFirst = burst.map((t, i) => (findingsAt.get(t) ?? Number.NaN) - sent[i]!.sent).filter((n) => Number.isFinite(n));
+
+  say(`paced: ${paced.length} commands at 10/s`);
+  const pacedSent: { target: string; sent: number }[] = [];
+  for (const [i, t] of paced.entries()) {
+    void command(t, `C0PACED${i % 5}`).then((r) => pacedSent.push({ target: t, sent: r.sent }));
+    await sleep(100);
+  }
+  await waitFindings(paced, 60_000);
+  const pacedFirst = pacedSent.map((p) => (findingsAt.get(p.target) ?? Number.NaN) - p.sent).filter((n) => Number.isFinite(n));
+
+  const result = {
+    commands: burst.length,
+    channels: CHANNELS,
+    non_200: failed,
+    ack_p50_ms: pct(sent.map((s) => s.ackMs), 50),
+    ack_p99_ms: pct(sent.map((s) => s.ackMs), 99),
+    ack_max_ms: pct(sent.map((s) => s.ackMs), 100),
+    findings_posted: burstFirst.length,
+    first_finding_p50_ms: pct(burstFirst, 50),
+    first_finding_p95_ms: pct(burstFirst, 95),
+    paced_first_finding_p95_ms: pct(pacedFirst, 95),
+    slack_rejected: slack.rejected.length,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} finally {
+  clearInterval(watch);
+  bot.kill('SIGTERM');
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      bot.kill('SIGKILL');
+      r(undefined);
+    }, 15_000);
+    bot.once('exit', () => {
+      clearTimeout(t);
+      r(undefined);
+    });
+  });
+  const redis = redisFromUrl(REDIS_URL, {}, { role: 'producer' });
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (found.length > 0) await redis.del(...found);
+  } while (cursor !== '0');
+  redis.disconnect();
+  await slack.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,115 @@
+// The console chat and `npm run demo`: the scripted tour when stdin is not a terminal, an
+// interactive session typed line by line, and a clear word when Redis is not there.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/chat/command.js';
+import { demoCommand, kubeletFinished } from '../../src/cli/demo.js';
+import { loadScenarios } from '../../src/sim/scenarios.js';
+import { SCENARIO_ROOT } from '../../src/cli/demo.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function capture(): PassThrough & { text(): string } {
+  const out = new PassThrough() as PassThrough & { text(): string };
+  let buf = '';
+  out.on('data', (c: Buffer) => (buf += c.toString()));
+  out.text = () => buf;
+  return out;
+}
+
+async function until(check: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('parseCommand', () => {
+  it.each([
+    ['', undefined, { kind: 'help' }],
+    ['help', undefined, { kind: 'help' }],
+    ['shop/web-1', undefined, { kind: 'diagnose', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['web-1', 'shop', { kind: 'diagnose', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['node/worker-2', undefined, { kind: 'diagnose', target: { kind: 'node', name: 'worker-2' } }],
+    ['ns/reports', undefined, { kind: 'diagnose', target: { kind: 'namespace', name: 'reports' } }],
+    ['  shop/web-1  ', undefined, { kind: 'diagnose', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+  ] as const)('%j (default namespace %s)', (text, ns, expected) => {
+    expect(parseCommand(text, ns)).toEqual(expected);
+  });
+
+  it.each([
+    ['web-1', undefined, /no default namespace/],
+    ['Shop/web-1', undefined, /not a valid namespace name/],
+    ['shop/web_1', undefined, /not a valid pod name/],
+    ['a/b/c', undefined, /too many "\/"/],
+    ['shop/web-1 shop/web-2', undefined, /more than one target/],
+    [`shop/${'a'.repeat(254)}`, undefined, /not a valid pod name/],
+    [`shop/${'a'.repeat(400)}`, undefined, /too long/],
+  ] as const)('refuses %j', (text, ns, problem) => {
+    const out = parseCommand(text, ns);
+    expect(out.kind).toBe('error');
+    expect(out.kind === 'error' ? out.problem : '').toMatch(problem);
+  });
+});
+
+describe('pod-doctor demo', () => {
+  it('takes the scripted tour when stdin is not a terminal: every seed incident, one fix approved and verified, exit 0', { timeout: 120_000 }, async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const input = new PassThrough();
+    const code = await demoCommand([], { stdout, stderr, env: { REDIS_URL, LOG_LEVEL: 'silent', USER: 'dana' } }, { input });
+    expect(code, stderr.text()).toBe(0);
+    const out = stdout.text();
+    const seeds = (await loadScenarios(SCENARIO_ROOT)).filter((s) => s.meta.seed !== undefined);
+    for (const s of seeds) {
+      expect(out).toContain(`dana> /pod-doctor ${s.meta.target}`);
+      expect(out).toContain(`Diagnosis of ${s.meta.target} (cluster demo)`);
+      if (s.meta.first) expect(out).toContain(`[${s.meta.first}]`);
+    }
+    expect(out).toMatch(/Fixed by remove-finalizers: verified by a new diagnosis \(reports\/report-6f7d8-xk2lq is gone\)/);
+    expect(out).toContain('Tour finished.');
+  });
+
+  it('chats line by line on a terminal: diagnose, approve as the local user, quit', { timeout: 120_000 }, async () => {
+    const stdout = capture();
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const running = demoCommand(['--user', 'erin'], { stdout, stderr: capture(), env: { REDIS_URL, LOG_LEVEL: 'silent' } }, { input });
+    await until(() => stdout.text().includes('Try one of these'));
+    input.write('list\n');
+    await until(() => stdout.text().includes('/pod-doctor reports/report-6f7d8-xk2lq\n'));
+    input.write('/pod-doctor Reports/x\n');
+    await until(() => stdout.text().includes('not a valid target'));
+    input.write('/pod-doctor reports/report-6f7d8-xk2lq\n');
+    await until(() => /\[approve (\d+)\] Approve: Remove the finalizers/.test(stdout.text()));
+    const n = /\[approve (\d+)\] Approve: Remove the finalizers/.exec(stdout.text())![1];
+    input.write('approve 99\n');
+    await until(() => stdout.text().includes('no "approve" button on message 99'));
+    input.write(`approve ${n}\n`);
+    await until(() => stdout.text().includes('Fixed by remove-finalizers'));
+    input.write(`approve ${n}\n`);
+    await until(() => /no "approve" button|Already/.test(stdout.text().split('Fixed by remove-finalizers').at(-1) ?? ''));
+    input.write('quit\n');
+    expect(await running).toBe(0);
+    expect(stdout.text()).toContain('@erin approved remove-finalizers');
+  });
+
+  it('says how to start Redis when nothing answers on REDIS_URL', async () => {
+    const stderr = capture();
+    const code = await demoCommand([], { stdout: capture(), stderr, env: { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'silent' } }, { input: new PassThrough() });
+    expect(code).toBe(2);
+    expect(stderr.text()).toContain('redis-server --daemonize yes --bind 127.0.0.1 --port 6379');
+    expect(stderr.text()).toContain('redis://127.0.0.1:1');
+  });
+
+  it('lets only the finalizers hold a pod whose containers all exited (the kubelet is simulated away)', () => {
+    const pod = (terminated: boolean, finalizers: string[]) => ({
+      kind: 'Pod',
+      metadata: { name: 'p', deletionTimestamp: '2026-11-21T09:30:00Z', deletionGracePeriodSeconds: 30, finalizers },
+      status: { containerStatuses: [{ state: terminated ? { terminated: { exitCode: 0 } } : { running: {} } }] },
+    });
+    expect(kubeletFinished([pod(true, ['f'])])[0]!.metadata?.deletionGracePeriodSeconds).toBe(0);
+    expect(kubeletFinished([pod(false, ['f'])])[0]!.metadata?.deletionGracePeriodSeconds).toBe(30);
+    expect(kubeletFinished([pod(true, [])])[0]!.metadata?.deletionGracePeriodSeconds).toBe(30);
+  });
+});

@@ -1,0 +1,33 @@
+import { PassThrough } from 'node:stream';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import http from 'node:http';
+import { botCommand } from './src/cli/bot.js';
+import { startFakeSlack, slashCommandBody, slackSignature } from './test/helpers/fake-slack.js';
+import { startSim } from './src/sim/server.js';
+import { pino } from 'pino';
+const slack = await startFakeSlack();
+const sim = await startSim({ objects: [] });
+const dir = mkdtempSync(join(tmpdir(), 'x-'));
+await sim.writeKubeconfig(join(dir, 'kc'));
+let port = 0; let stop!: () => void;
+const ready = new Promise<void>((r) => { void botCommand(process.argv.includes('--noworker') ? ['--no-worker'] : [], { stdout: new PassThrough(), stderr: new PassThrough(), env: { SLACK_BOT_TOKEN: 'xoxb-x', SLACK_SIGNING_SECRET: 'secret-secret', SLACK_API_URL: slack.apiUrl, PORT: '0', KUBECONFIG: join(dir, 'kc'), POD_DOCTOR_REDIS_PREFIX: 'tmpack' + process.pid, LOG_LEVEL: 'silent', POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100', POD_DOCTOR_CHAT_BURST: '100' } }, { logger: pino({ level: 'silent' }), stopSignal: new Promise((s) => (stop = () => s(1))), onReady: (i) => { port = i.port; r(); } }); });
+await ready;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+function post(body: string): Promise<number> {
+  const h = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...slackSignature('secret-secret', body) };
+  const t = performance.now();
+  return new Promise((resolve, reject) => { const req = http.request({ host: '127.0.0.1', port, path: '/slack/events', method: 'POST', headers: h, agent }, (res) => { res.resume(); res.on('end', () => resolve(performance.now() - t)); }); req.on('error', reject); req.end(body); });
+}
+const mode = process.argv[2] ?? 'help';
+const text = (i: number) => mode === 'help' ? 'help' : `shop/pod-${i}`;
+for (let i = 0; i < 20; i++) await post(slashCommandBody({ text: text(1000 + i), channel: 'C0X' }));
+const seq: number[] = [];
+for (let i = 0; i < 50; i++) seq.push(await post(slashCommandBody({ text: text(2000 + i), channel: 'C0X' })));
+seq.sort((a, b) => a - b);
+console.log('sequential p50', seq[25]!.toFixed(2), 'p99', seq[49]!.toFixed(2));
+const conc = await Promise.all(Array.from({ length: 200 }, (_, i) => post(slashCommandBody({ text: text(i), channel: 'C0X' + (i % 20) }))));
+conc.sort((a, b) => a - b);
+console.log('concurrent p50', conc[100]!.toFixed(1), 'p99', conc[197]!.toFixed(1));
+stop(); setTimeout(() => process.exit(0), 3000);
