@@ -1,12 +1,11 @@
 // Asks the node agent of a pod's node for its facts. Whatever goes wrong — no URL, refused
 // connection, timeout, 401, 5xx, a malformed answer — becomes a Gap naming the node check that
 // could not run; this function never throws, so the API half of every rule still reports.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { z } from 'zod';
 import type { Gap, Node, Pod } from '../diagnosis/types.js';
 import { OUTCOME_SCHEMAS, PROBE_NAMES, podRefSchema, type PodRef } from '../probes/index.js';
 import type { AgentFacts, ProbeName } from '../probes/types.js';
+import { agentPost } from './agent-http.js';
 import type { AgentLookup } from './snapshot.js';
 
 export interface AgentLocatorConfig {
@@ -74,51 +73,6 @@ export function podRefFor(pod: Pod): PodRef | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-type HttpResult = { kind: 'response'; status: number; body: string } | { kind: 'error'; reason: string };
-
-function post(url: URL, body: string, token: string, timeoutMs: number, ca?: string): Promise<HttpResult> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (r: HttpResult) => {
-      if (!settled) {
-        settled = true;
-        clearTimeout(timer);
-        resolve(r);
-      }
-    };
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json' },
-        ...(ca ? { ca } : {}),
-      },
-      (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_RESPONSE) {
-            req.destroy();
-            done({ kind: 'error', reason: `answer larger than ${MAX_RESPONSE} bytes` });
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err) => done({ kind: 'error', reason: err.message }));
-      },
-    );
-    const timer = setTimeout(() => {
-      done({ kind: 'error', reason: `no answer within ${timeoutMs}ms` });
-      req.destroy();
-    }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'error', reason: `unreachable: ${err.code ?? err.message}` }));
-    req.end(body);
-  });
-}
-
 const responseSchema = z.object({ node: z.string(), probes: z.record(z.string(), z.unknown()) });
 
 function errorText(body: string): string {
@@ -140,7 +94,7 @@ export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?:
     return { gaps: [{ check, reason: `bad agent URL "${input.url}"` }] };
   }
   const body = JSON.stringify({ pod: input.pod, ...(input.probes ? { probes: input.probes } : {}) });
-  const res = await post(url, body, input.token, input.timeoutMs, input.ca);
+  const res = await agentPost({ url, body, token: input.token, timeoutMs: input.timeoutMs, maxResponseBytes: MAX_RESPONSE, ca: input.ca });
   if (res.kind === 'error') return { gaps: [{ check, reason: `${url.origin} ${res.reason}` }] };
   if (res.status === 401 || res.status === 403) return { gaps: [{ check, reason: `the agent refused our token (HTTP ${res.status})` }] };
   if (res.status >= 500) return { gaps: [{ check, reason: `the agent failed (HTTP ${res.status}${errorText(res.body)})` }] };

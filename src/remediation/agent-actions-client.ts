@@ -1,10 +1,9 @@
 // Worker side of the node agent's actions: `POST /v1/actions/<name>` on the agent of the node,
 // with the same bearer token and locator as the probes. Unlike the probe client, failures throw:
 // a step that could not act must fail, with the agent's reason (a 403 says why it refused).
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { ACTION_REQUESTS, actionResponseSchema, type ActionRequest, type ActionResponse, type AgentActionName } from '../agent/actions/types.js';
 import { agentUrlFor, type AgentLocatorConfig } from '../collect/agent-client.js';
+import { agentPost } from '../collect/agent-http.js';
 import type { Node } from '../diagnosis/types.js';
 
 export interface AgentActionsClientConfig extends AgentLocatorConfig {
@@ -31,34 +30,6 @@ export class AgentActionError extends Error {
 
 const MAX_RESPONSE = 256 * 1024;
 
-function post(url: URL, body: string, token: string, timeoutMs: number, ca?: string, signal?: AbortSignal): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json' },
-        ...(ca ? { ca } : {}),
-        ...(signal ? { signal } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size <= MAX_RESPONSE) chunks.push(c);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs}ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 export class AgentActionsClient {
   constructor(private readonly config: AgentActionsClientConfig) {}
 
@@ -70,12 +41,8 @@ export class AgentActionsClient {
     const base = agentUrlFor(node ?? nodeName, this.config);
     if (!base) throw new AgentActionError(`no agent URL for node ${nodeName} (no static entry and no host IP for the template)`, 0, nodeName, action);
     const url = new URL(`/v1/actions/${action}`, base);
-    let res: { status: number; body: string };
-    try {
-      res = await post(url, JSON.stringify(body), this.config.token, this.config.timeoutMs ?? 120_000, this.config.ca, signal);
-    } catch (err) {
-      throw new AgentActionError(`node agent on ${nodeName} (${url.origin}) unreachable: ${err instanceof Error ? err.message : String(err)}`, 0, nodeName, action);
-    }
+    const res = await agentPost({ url, body: JSON.stringify(body), token: this.config.token, timeoutMs: this.config.timeoutMs ?? 120_000, maxResponseBytes: MAX_RESPONSE, ca: this.config.ca, signal });
+    if (res.kind === 'error') throw new AgentActionError(`node agent on ${nodeName} (${url.origin}) unreachable: ${res.reason}`, 0, nodeName, action);
     let json: unknown;
     try {
       json = JSON.parse(res.body);
