@@ -122,7 +122,9 @@ write('seed-003-nginx-ipv6',{'title':'nginx exits: listen [::] on a node without
 
 # ---------- seed 003: finalizers foregroundDeletion ----------
 N='worker-2'
-p=pod('report-6f7d8-xk2lq','reports',node_name=N,created=7200,meta_extra={'deletionTimestamp':ago(1800),'deletionGracePeriodSeconds':30,'finalizers':['foregroundDeletion']})
+# The kubelet has stopped the containers and sent its final delete (grace 0): only the
+# finalizer holds the object, as in a real cluster.
+p=pod('report-6f7d8-xk2lq','reports',node_name=N,created=7200,meta_extra={'deletionTimestamp':ago(1800),'deletionGracePeriodSeconds':0,'finalizers':['foregroundDeletion']})
 p['status']['phase']='Succeeded'
 p['status']['containerStatuses'][0]['state']={'terminated':{'exitCode':0,'reason':'Completed','startedAt':ago(7000),'finishedAt':ago(1790)}}
 p['status']['containerStatuses'][0]['ready']=False
@@ -135,6 +137,7 @@ nsobj=ns('legacy-team','Terminating',meta={'deletionTimestamp':ago(7200)},status
   {'type':'NamespaceDeletionContentFailure','status':'False','reason':'ContentDeleted','message':'All content successfully deleted, may be waiting on finalization','lastTransitionTime':ago(7190)},
   {'type':'NamespaceContentRemaining','status':'True','reason':'SomeResourcesRemain','message':'Some resources are remaining: pods. has 1 resource instances','lastTransitionTime':ago(7190)},
   {'type':'NamespaceFinalizersRemaining','status':'True','reason':'SomeFinalizersRemain','message':'Some content in the namespace has finalizers remaining: example.com/backup in 1 resource instances','lastTransitionTime':ago(7190)}]})
-left=pod('backup-agent-0','legacy-team',node_name='worker-1',created=86400*30,meta_extra={'deletionTimestamp':ago(7100),'deletionGracePeriodSeconds':30,'finalizers':['example.com/backup']})
+left=pod('backup-agent-0','legacy-team',node_name='worker-1',created=86400*30,meta_extra={'deletionTimestamp':ago(7100),'deletionGracePeriodSeconds':0,'finalizers':['example.com/backup']},
+         statuses=[{'name':'web','ready':False,'restartCount':0,'image':'registry.example.com/shop/web:1.4.2','imageID':'x','containerID':'containerd://'+hexid('bk'),'state':{'terminated':{'exitCode':0,'reason':'Completed','startedAt':ago(86400*30),'finishedAt':ago(7090)}}}])
 objs=[nsobj,node('worker-1'),left]
 write('seed-003-namespace-terminating',{'title':'Namespace stuck Terminating: a pod with a finalizer remains','seed':'003','target':'ns/legacy-team','first':'namespace.terminating'},objs)

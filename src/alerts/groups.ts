@@ -38,6 +38,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { lua, runScript } from '../jobs/lua.js';
+import { consumeStream, type StreamConsumer } from '../jobs/streams.js';
 import type { RedisClient } from '../jobs/queues.js';
 import { alertKeys, groupIdOf } from './keys.js';
 import { AlertStatus, Fingerprint, type WebhookAlert } from './schema.js';
@@ -587,55 +588,11 @@ export interface ConsumeGroupEventsOptions {
  * are claimed by another. Per group, handle events in stream order (one consumer per cluster,
  * or serialise by groupId) so a thread exists before it is updated.
  */
-export function consumeAlertGroupEvents(options: ConsumeGroupEventsOptions): { stop: () => Promise<void>; done: Promise<void> } {
-  const { redis, group, consumer, handler } = options;
-  const stream = alertKeys.stream(options.prefix, options.cluster);
-  const claimIdleMs = options.claimIdleMs ?? 60_000;
-  const blockMs = options.blockMs ?? 2000;
-  let stopped = false;
-
-  const handle = async (entries: [string, string[]][]) => {
-    for (const [id, fields] of entries) {
-      const event = parseGroupEventFields(fields);
-      try {
-        if (event) await handler(event, id);
-        else options.logger?.warn({ entry: id }, 'alert group event not understood, skipped');
-        await redis.xack(stream, group, id);
-      } catch (err) {
-        options.logger?.error({ err, entry: id }, 'alert group event handler failed');
-      }
-    }
-  };
-
-  const done = (async () => {
-    try {
-      await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
-    } catch (err) {
-      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
-    }
-    let lastClaim = 0;
-    while (!stopped) {
-      try {
-        if (Date.now() - lastClaim > claimIdleMs / 2) {
-          lastClaim = Date.now();
-          const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, [string, string[]][]];
-          await handle(claimed[1] ?? []);
-        }
-        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, [string, string[]][]][] | null;
-        if (res) for (const [, entries] of res) await handle(entries);
-      } catch (err) {
-        if (stopped) break;
-        options.logger?.error({ err }, 'alert group stream read failed');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  })();
-
-  return {
-    done,
-    stop: async () => {
-      stopped = true;
-      await done.catch(() => undefined);
-    },
-  };
+export function consumeAlertGroupEvents(options: ConsumeGroupEventsOptions): StreamConsumer {
+  return consumeStream({
+    ...options,
+    stream: alertKeys.stream(options.prefix, options.cluster),
+    decode: (fields) => parseGroupEventFields(fields) ?? undefined,
+    label: 'alert group event',
+  });
 }

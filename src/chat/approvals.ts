@@ -33,8 +33,6 @@ export interface ApprovalRecord {
   expiresAt: number;
   approvals: Decision[];
   denied?: Decision & { reason?: string };
-  /** Opaque id of the thread the plan belongs to. */
-  threadId: string;
   prompts: PromptRef[];
   /** Final words of the run (fixed / not fixed / refused…), once known. */
   outcome?: { ok: boolean; text: string };
@@ -120,7 +118,6 @@ export interface NewApproval {
   requester?: string;
   requireDifferent: boolean;
   expiresAt: number;
-  threadId: string;
 }
 
 function parseRecord(planId: string, h: Record<string, string>): ApprovalRecord | null {
@@ -155,7 +152,6 @@ function parseRecord(planId: string, h: Record<string, string>): ApprovalRecord 
     expiresAt: Number(h.expiresAt),
     approvals,
     ...(h.deniedBy ? { denied: { user: h.deniedBy, at: Number(h.deniedAt), ...(h.denyReason ? { reason: h.denyReason } : {}) } } : {}),
-    threadId: h.threadId ?? '',
     prompts,
     ...(outcome ? { outcome } : {}),
   };
@@ -185,7 +181,6 @@ export class ApprovalStore {
         requester: a.requester ?? '',
         requireDifferent: a.requireDifferent ? '1' : '0',
         expiresAt: String(a.expiresAt),
-        threadId: a.threadId,
       })
       .expireat(key, Math.ceil(a.expiresAt / 1000) + KEEP_AFTER_EXPIRY_S)
       .exec();

@@ -158,7 +158,7 @@ function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function statusParts(plan: Plan, a: ApprovalRecord, now: number): Part[] {
+function statusParts(a: ApprovalRecord, now: number): Part[] {
   const who = a.approvals.map((d) => `${userRef(d.user)} at ${clock(d.at)}`).join(' and ');
   switch (a.status) {
     case 'pending':
@@ -203,7 +203,7 @@ export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: readon
   parts.push({ kind: 'code', label: 'Dry run: exactly what will be done', lines: plan.dryRun });
   const then = [`diagnose ${t} again`, ...(plan.verify.length ? [`fixed when ${plan.verify.join(', ')} no longer report${plan.verify.length > 1 ? '' : 's'}`] : []), ...plan.expect.map(describeCheck)];
   parts.push({ kind: 'section', label: 'Then', text: then.join('; ') });
-  parts.push(...statusParts(plan, a, now));
+  parts.push(...statusParts(a, now));
   const open = a.status === 'pending' && now < a.expiresAt;
   if (open) {
     const approve: Button = {
@@ -319,4 +319,68 @@ export function notFoundMessage(cluster: string, target: Target, message: string
       ? `Check the namespace and the exact pod name (\`kubectl get pods -n ${target.namespace}\`); pods of a Deployment have generated names.${defaultNamespace && defaultNamespace === target.namespace ? ` This channel's default namespace is ${defaultNamespace}; name another one as <namespace>/<pod>.` : ''}`
       : 'Check the name.';
   return noteMessage(cluster, `${t} was not found on cluster ${cluster}. ${message ?? ''}`.trim(), 'warning', [{ kind: 'context', text: hint }]);
+}
+
+// ---- Alertmanager groups ----
+
+/** One root cause among a group's diagnoses (storm grouping), for the group's summary. */
+export interface GroupCause {
+  key: string;
+  title: string;
+  rule: string;
+  severity: Severity;
+  count: number;
+  subjects: string[];
+}
+
+/** What the parent of an Alertmanager group's thread summarises. */
+export interface AlertGroupState {
+  cluster: string;
+  groupId: string;
+  episode: number;
+  status: 'firing' | 'resolved';
+  receiver?: string;
+  groupLabels: Record<string, string>;
+  byAlertname: Record<string, number>;
+  /** Every alert name the group had (the resolved summary still names them). */
+  alertnames: string[];
+  firing: number;
+  resolved: number;
+  notDiagnosable: number;
+  truncatedAlerts: number;
+  causes: GroupCause[];
+  /** Diagnoses that found nothing wrong, targets that were gone, diagnoses that failed. */
+  healthy: number;
+  notFound: number;
+  failed: number;
+  since: string;
+  updatedAt: string;
+}
+
+function labelsText(labels: Record<string, string>): string {
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  return parts.length ? `{${parts.join(', ')}}` : '{}';
+}
+
+/** Causes shown on a group's parent, most pods first. */
+export const GROUP_CAUSES_SHOWN = 8;
+
+export function alertGroupRootMessage(s: AlertGroupState): ChatMessage {
+  const firingNames = Object.entries(s.byAlertname).filter(([, c]) => c > 0);
+  const names: [string, number][] = firingNames.length > 0 && s.status === 'firing' ? firingNames.sort((a, b) => b[1] - a[1]) : (s.alertnames ?? []).map((n) => [n, 0]);
+  const nameText = names.length ? names.slice(0, 4).map(([n, c]) => (c > 1 ? `${n} (${c})` : n)).join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '') : 'alerts';
+  const counts = `${s.firing} firing${s.resolved ? `, ${s.resolved} resolved` : ''}${s.notDiagnosable ? `, ${s.notDiagnosable} not diagnosable` : ''}${s.truncatedAlerts ? `, ${s.truncatedAlerts} left out by Alertmanager` : ''}`;
+  const head = s.status === 'resolved' ? `Resolved: ${nameText}` : `${nameText}: ${counts}`;
+  const parts: Part[] = [{ kind: 'section', text: head, tone: s.status === 'resolved' ? 'ok' : s.causes.some((c) => c.severity === 'critical') ? 'critical' : 'warning' }];
+  const causes = [...s.causes].sort((a, b) => b.count - a.count);
+  if (causes.length > 0) {
+    const items = causes.slice(0, GROUP_CAUSES_SHOWN).map((c) => `${SEVERITY_WORD[c.severity]} ${c.title} — ${compactSubjects(c.subjects, c.count)}`);
+    if (causes.length > GROUP_CAUSES_SHOWN) items.push(`… and ${causes.length - GROUP_CAUSES_SHOWN} more root causes`);
+    parts.push({ kind: 'list', label: causes.length === 1 ? 'Root cause' : `Root causes (${causes.length})`, items });
+  }
+  const other = [s.healthy ? `${s.healthy} with no problem found` : '', s.notFound ? `${s.notFound} already gone` : '', s.failed ? `${s.failed} could not be diagnosed` : ''].filter(Boolean);
+  if (other.length) parts.push({ kind: 'context', text: `Diagnosed: ${other.join(', ')}` });
+  parts.push({ kind: 'context', text: `pod-doctor · cluster ${s.cluster} · Alertmanager group ${labelsText(s.groupLabels)}${s.receiver ? ` · receiver ${s.receiver}` : ''} · since ${clock(s.since)} · updated ${clock(s.updatedAt)} · details in the thread` });
+  const top = causes[0];
+  return { text: `[${s.cluster}] ${head}${top ? ` — ${top.title}${causes.length > 1 ? ` (+${causes.length - 1} more causes)` : ''}` : ''}`, parts };
 }

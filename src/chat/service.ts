@@ -25,16 +25,19 @@ import {
   notFoundMessage,
   rootMessage,
   runEventNote,
+  alertGroupRootMessage,
+  type AlertGroupState,
   type IncidentState,
   type PlanOffer,
   type RootState,
 } from './messages.js';
 import type { ChatMetrics } from './metrics.js';
-import type { ChatRunEvent, RemediationPort } from './remediation.js';
+import type { ChatRunEvent } from '../remediation/run-events.js';
+import type { RemediationPort } from './remediation.js';
 import { DeliveryLog, ThreadStore, type ThreadRecord } from './threads.js';
 import { userRef, type ChatAdapter, type ChatMessage, type MessageRef } from './types.js';
 
-export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState);
+export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState) | ({ kind: 'alert-group' } & AlertGroupState);
 
 export interface ChatServiceOptions {
   adapter: ChatAdapter;
@@ -97,7 +100,7 @@ export class ChatService {
     return this.options.cluster;
   }
 
-  private get adapter(): ChatAdapter {
+  get adapter(): ChatAdapter {
     return this.options.adapter;
   }
 
@@ -108,12 +111,12 @@ export class ChatService {
   // ---- commands ----
 
   /** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
-  command(text: string, channel: string): CommandReply {
+  command(text: string, channel: string, options: { count?: boolean } = {}): CommandReply {
     const ns = this.defaultNamespace(channel);
     const parsed = parseCommand(text, ns);
     if (parsed.kind === 'help') return { kind: 'reply', message: helpMessage(this.cluster, ns) };
     if (parsed.kind === 'error') {
-      this.options.metrics?.commands.inc({ outcome: 'bad-input' });
+      if (options.count ?? true) this.options.metrics?.commands.inc({ outcome: 'bad-input' });
       return { kind: 'reply', message: badInputMessage(this.cluster, parsed.problem, ns) };
     }
     return { kind: 'diagnose', target: parsed.target };
@@ -159,8 +162,15 @@ export class ChatService {
 
   // ---- thread parents ----
 
-  private render(s: ThreadState): ChatMessage {
-    return s.kind === 'incident' ? incidentRootMessage(s) : rootMessage(s);
+  render(s: ThreadState): ChatMessage {
+    switch (s.kind) {
+      case 'incident':
+        return incidentRootMessage(s);
+      case 'alert-group':
+        return alertGroupRootMessage(s);
+      case 'diagnosis':
+        return rootMessage(s);
+    }
   }
 
   /**
@@ -234,7 +244,7 @@ export class ChatService {
   }
 
   /** Plans for the top findings with a playbook, made once per job (stored for redeliveries). */
-  private async offersFor(result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {
+  async offersFor(result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {
     const d = result.diagnosis;
     const port = this.options.remediation;
     if (result.status !== 'diagnosed' || !d || !port) return [];
@@ -259,7 +269,6 @@ export class ChatService {
           ...(requester ? { requester } : {}),
           requireDifferent: Boolean(this.options.requireDifferentApprover),
           expiresAt: Math.min(Date.parse(plan.expiresAt), this.now() + ttlMs),
-          threadId: '',
         });
         offers.push({ fingerprint: f.fingerprint, playbook, planId: plan.id });
         this.log.info({ jobId: result.jobId, planId: plan.id, playbook, rule: f.rule, approvals: plan.approvals, risk: plan.risk }, 'fix proposed');
@@ -292,7 +301,9 @@ export class ChatService {
     const defaultNs = this.defaultNamespace(g.channel);
     if (result.status === 'not-found') {
       await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, status: 'not-found', ...(result.message ? { message: result.message } : {}) } : s));
-      for (const user of g.users) await this.adapter.ephemeral(g.channel, user, notFoundMessage(this.cluster, result.job.target, result.message, defaultNs), parent);
+      for (const user of g.users) {
+        await this.adapter.ephemeral(g.channel, user, notFoundMessage(this.cluster, result.job.target, result.message, defaultNs), parent).catch((err: unknown) => this.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply failed'));
+      }
       return;
     }
     if (result.status === 'failed' || !result.diagnosis) {
@@ -308,7 +319,7 @@ export class ChatService {
     await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...rootFromDiagnosis(d, result) } : s));
   }
 
-  private async postPrompts(parent: MessageRef, offers: PlanOffer[]): Promise<void> {
+  async postPrompts(parent: MessageRef, offers: PlanOffer[]): Promise<void> {
     const port = this.options.remediation;
     if (!port) return;
     for (const o of offers) {

@@ -4,14 +4,18 @@
 // its cluster in-process (diagnoses, and approved remediations).
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
 import { WebClient } from '@slack/web-api';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { startExpansionWorker } from '../alerts/expand.js';
+import { consumeAlertGroupEvents } from '../alerts/groups.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
+import { AlertGroupChat } from '../chat/alerts.js';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { createChatMetrics } from '../chat/metrics.js';
-import { consumeRunEvents, RedisRunEventSink, remediateProcessor, remediationPort } from '../chat/remediation.js';
+import { remediationPort } from '../chat/remediation.js';
+import { consumeRunEvents } from '../remediation/run-events.js';
+import { startWorkerRole } from './worker-role.js';
 import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
@@ -20,11 +24,10 @@ import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { loadConfig, type Config } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
-import { apiBucket, ChatLimiter, rateLimitedSource } from '../jobs/limits.js';
+import { ChatLimiter } from '../jobs/limits.js';
 import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from '../jobs/queues.js';
 import { ClusterName } from '../jobs/schemas.js';
 import { consumeResults } from '../jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../jobs/worker.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
 import { runnerFromConfig } from '../remediation/index.js';
@@ -119,8 +122,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
   const kube = new KubeSource(kc);
+  const version = kc.makeApiClient(k8s.VersionApi);
   const agent = agentLookupFromConfig(config);
-  const diagnoseOptions = { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds };
   // Playbooks are validated here: a bad file stops startup.
   const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster, playbookDir: values.playbooks ?? config.playbookDir }, kube, redis, ...(agent ? { agent } : {}), logger });
   const remediation = remediationPort(runner, playbooks);
@@ -146,38 +149,34 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     defaultNamespaces: config.defaultNamespaces,
     remediation,
     ...(config.incidentChannel ? { incidentChannel: config.incidentChannel } : {}),
+    // Alert-started results go to their Alertmanager group's thread.
+    onAlertResult: (result) => alertChat.result(result),
     metrics: chatMetrics,
   });
+  const alertChat = new AlertGroupChat(service, { logger, ...(config.incidentChannel ? { fallbackChannel: config.incidentChannel } : {}) });
 
-  let workers: RunningWorkers | undefined;
-  if (withWorker) {
-    const workerRedis = connect('worker');
-    workers = await startWorkers({
-      connection: workerRedis,
-      cluster,
-      concurrency: config.workerConcurrency,
-      source: rateLimitedSource(kube, apiBucket(workerRedis, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst })),
-      ...(agent ? { agent } : {}),
-      // In-process: results go straight to the chat flows (idempotent by job id).
-      sink: { deliver: (result) => service.deliver(result) },
-      remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, settings.prefix), cluster),
-      remediateConcurrency: config.remediateConcurrency,
-      logger,
-      prefix: settings.prefix,
-      lockDurationMs: config.jobLockMs,
-      stalledIntervalMs: config.jobStalledCheckMs,
-      incidentTtlSeconds: config.incidentTtlSeconds,
-      diagnose: diagnoseOptions,
-      metrics,
-      handleSignals: false,
-    });
-  }
-  // Workload alerts (a Deployment's unhealthy pods…) are expanded next to the cluster credentials.
-  const expansion = withWorker && config.alertmanagerToken ? startExpansionWorker({ connection: connect('worker'), cluster, source: kube, queues, logger }) : undefined;
+  // In-process: results go straight to the chat flows (idempotent by job id).
+  const workers = withWorker
+    ? await startWorkerRole({
+        config,
+        cluster,
+        connection: connect('worker'),
+        settings,
+        queues,
+        kube,
+        ...(agent ? { agent } : {}),
+        sink: { deliver: (result) => service.deliver(result) },
+        runner,
+        concurrency: config.workerConcurrency,
+        logger,
+        metrics,
+      })
+    : undefined;
   // Results and run events of separate workers (and of other replicas' workers) come by stream.
   const consumer = `${hostname()}-${process.pid}`;
   const results = consumeResults({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (r) => service.deliver(r), logger });
   const runEvents = consumeRunEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e) => service.runEvent(e), logger });
+  const alertEvents = consumeAlertGroupEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e, id) => alertChat.event(e, id), logger });
 
   const routes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
@@ -185,10 +184,18 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
       path: '/readyz',
       method: ['GET'],
       handler: (_req, res) => {
-        redis
-          .ping()
-          .then(() => routeText(res, 200, 'redis: ok\n'))
-          .catch((err: unknown) => routeText(res, 503, `redis: ${err instanceof Error ? err.message : String(err)}\n`));
+        // Ready when Redis and the Kubernetes API answer (the bot proposes plans against live state).
+        const check = async (name: string, probe: () => Promise<unknown>) => {
+          try {
+            await probe();
+            return { ok: true, line: `${name}: ok` };
+          } catch (err) {
+            return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
+          }
+        };
+        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode())]).then((checks) =>
+          routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
+        );
       },
     },
     { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry) },
@@ -221,8 +228,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   logger.info({ signal }, 'bot stopping');
   await bot.stop();
   await workers?.close();
-  await expansion?.close();
-  await Promise.all([results.stop(), runEvents.stop()]);
+  await Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]);
   await alertmanager?.close();
   await queues.close();
   await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));

@@ -10,7 +10,8 @@ import * as k8s from '@kubernetes/client-node';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { ConsoleAdapter } from '../chat/console/adapter.js';
 import { CONSOLE_HELP, handleConsoleLine, runConsoleChat, type ConsoleChatOptions } from '../chat/console/repl.js';
-import { consumeRunEvents, RedisRunEventSink, remediateProcessor, remediationPort } from '../chat/remediation.js';
+import { remediationPort } from '../chat/remediation.js';
+import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { ChatService } from '../chat/service.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
@@ -70,20 +71,6 @@ async function redisProblem(config: Config): Promise<string | null> {
   }
 }
 
-/**
- * The simulated cluster has no kubelet. A pod whose containers all exited has had the kubelet's
- * final delete in a real cluster (grace period 0): only its finalizers hold it, and removing them
- * deletes it, as the remove-finalizers playbook expects.
- */
-export function kubeletFinished(objects: KubeObject[]): KubeObject[] {
-  return objects.map((o) => {
-    if (o.kind !== 'Pod' || !o.metadata?.deletionTimestamp || !(o.metadata.finalizers ?? []).length) return o;
-    const statuses = ((o.status as { containerStatuses?: { state?: { terminated?: unknown } }[] } | undefined)?.containerStatuses ?? []);
-    if (statuses.length === 0 || !statuses.every((c) => c.state?.terminated)) return o;
-    return { ...o, metadata: { ...o.metadata, deletionGracePeriodSeconds: 0 } };
-  });
-}
-
 async function deleteKeys(redis: RedisClient, prefix: string): Promise<void> {
   let cursor = '0';
   do {
@@ -124,8 +111,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
   const logger = createLogger({ level: io.env.LOG_LEVEL ?? 'warn' }).child({ role: 'demo' });
   const scenarios: Scenario[] = (await loadScenarios(values.dir ?? SCENARIO_ROOT))
-    .filter((s) => values.all || s.meta.seed !== undefined)
-    .map((s) => ({ ...s, objects: kubeletFinished(s.objects) }));
+    .filter((s) => values.all || s.meta.seed !== undefined);
   const now = Date.now();
   const cluster = await startScenarioCluster(scenarios, { shiftMs: (s) => now - Date.parse(s.meta.now) });
 

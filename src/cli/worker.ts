@@ -8,19 +8,18 @@ import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { loadConfig } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
-import { apiBucket, rateLimitedSource } from '../jobs/limits.js';
 import { JobQueues, jobSettingsFromConfig, redisFromUrl } from '../jobs/queues.js';
 import { ClusterName } from '../jobs/schemas.js';
 import { RedisStreamSink } from '../jobs/sink.js';
-import { startWorkers, type RemediateProcessor } from '../jobs/worker.js';
-import { startExpansionWorker } from '../alerts/expand.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
+import { runnerFromConfig } from '../remediation/index.js';
+import { startWorkerRole } from './worker-role.js';
 import type { CliIo } from './diagnose.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
-  Runs diagnosis (and, when a playbook runner is wired in, remediation) jobs of one cluster.
+  Runs the diagnosis and (approved) remediation jobs of one cluster, and expands workload alerts.
   --cluster NAME      cluster whose queues to serve (default: $POD_DOCTOR_CLUSTER)
   --concurrency N     diagnoses at once in this process (default: $POD_DOCTOR_WORKER_CONCURRENCY)
   --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
@@ -29,8 +28,6 @@ export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concur
   Redis: $REDIS_URL (+ $POD_DOCTOR_REDIS_OPTIONS for Sentinel/Cluster).`;
 
 export interface WorkerDeps {
-  /** The playbook runner; without it this process runs diagnoses only. */
-  remediate?: RemediateProcessor;
   /** Resolves when the process should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
 }
@@ -83,32 +80,28 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
   // ioredis reconnects on its own; without a listener it would print every attempt.
   redis.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
   const settings = jobSettingsFromConfig(config);
-  const source = rateLimitedSource(new KubeSource(kc), apiBucket(redis, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst }));
+  const kube = new KubeSource(kc);
+  const agent = agentLookupFromConfig(config);
   const metrics = createMetrics({ defaultMetrics: true });
   const queues = new JobQueues(redis, settings, logger);
   metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
-  const workers = await startWorkers({
-    connection: redis,
+  // Playbooks are validated here: a bad file stops startup.
+  const { runner } = await runnerFromConfig({ config: { ...config, cluster }, kube, redis, ...(agent ? { agent } : {}), logger });
+  const workers = await startWorkerRole({
+    config,
     cluster,
-    concurrency,
-    source,
-    agent: agentLookupFromConfig(config),
+    connection: redis,
+    settings,
+    queues,
+    kube,
+    ...(agent ? { agent } : {}),
     sink: new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
-    ...(deps.remediate ? { remediate: deps.remediate } : {}),
-    remediateConcurrency: config.remediateConcurrency,
+    runner,
+    concurrency,
     logger,
-    prefix: settings.prefix,
-    lockDurationMs: config.jobLockMs,
-    stalledIntervalMs: config.jobStalledCheckMs,
-    incidentTtlSeconds: config.incidentTtlSeconds,
-    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
     metrics,
-    handleSignals: false,
   });
-  // Workload alerts (deployment/statefulset/... labels) become pod diagnoses here, next to
-  // the cluster credentials the bot does not hold.
-  const expansion = startExpansionWorker({ connection: redis, cluster, source, queues, logger });
   const version = kc.makeApiClient(k8s.VersionApi);
   const ops = await serveOps({
     port,
@@ -118,13 +111,12 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
       kubernetes: () => version.getCode(),
     },
   });
-  logger.info({ concurrency, port: ops.port, api: source.description }, 'worker started');
+  logger.info({ concurrency, port: ops.port, api: kube.description }, 'worker started');
   io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port}\n`);
 
   const signal = await (deps.stopSignal ?? untilSignal());
   logger.info({ signal }, 'worker stopping: finishing running jobs');
   await workers.close();
-  await expansion.close();
   await ops.close();
   await queues.close();
   await redis.quit().catch(() => redis.disconnect());

@@ -3,10 +3,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
-import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
-import { canonicalTimes } from './wire.js';
+import { canonicalTimes, fromClient } from './wire.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 
 export interface KubeConfigOptions {
@@ -30,11 +29,6 @@ export function loadKubeConfig(opts: KubeConfigOptions = {}): k8s.KubeConfig {
   return kc;
 }
 
-/** client-node objects → wire JSON, using the generated attribute maps (not JSON.stringify). */
-export function toWire<T>(obj: unknown, type: string): T {
-  return canonicalTimes(ObjectSerializer.serialize(obj, type) as T);
-}
-
 export function apiStatus(err: unknown): number | undefined {
   if (err instanceof k8s.ApiException) return err.code;
   return undefined;
@@ -49,13 +43,13 @@ async function orNull<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-const OWNER_READERS: Record<OwnerKind, { type: string; read: (s: KubeSource, ns: string, name: string) => Promise<unknown> }> = {
-  ReplicaSet: { type: 'V1ReplicaSet', read: (s, namespace, name) => s.apps.readNamespacedReplicaSet({ namespace, name }) },
-  Deployment: { type: 'V1Deployment', read: (s, namespace, name) => s.apps.readNamespacedDeployment({ namespace, name }) },
-  StatefulSet: { type: 'V1StatefulSet', read: (s, namespace, name) => s.apps.readNamespacedStatefulSet({ namespace, name }) },
-  DaemonSet: { type: 'V1DaemonSet', read: (s, namespace, name) => s.apps.readNamespacedDaemonSet({ namespace, name }) },
-  Job: { type: 'V1Job', read: (s, namespace, name) => s.batch.readNamespacedJob({ namespace, name }) },
-  CronJob: { type: 'V1CronJob', read: (s, namespace, name) => s.batch.readNamespacedCronJob({ namespace, name }) },
+const OWNER_READERS: Record<OwnerKind, { read: (s: KubeSource, ns: string, name: string) => Promise<unknown> }> = {
+  ReplicaSet: { read: (s, namespace, name) => s.apps.readNamespacedReplicaSet({ namespace, name }) },
+  Deployment: { read: (s, namespace, name) => s.apps.readNamespacedDeployment({ namespace, name }) },
+  StatefulSet: { read: (s, namespace, name) => s.apps.readNamespacedStatefulSet({ namespace, name }) },
+  DaemonSet: { read: (s, namespace, name) => s.apps.readNamespacedDaemonSet({ namespace, name }) },
+  Job: { read: (s, namespace, name) => s.batch.readNamespacedJob({ namespace, name }) },
+  CronJob: { read: (s, namespace, name) => s.batch.readNamespacedCronJob({ namespace, name }) },
 };
 
 const MAX_NAMES = 20;
@@ -79,27 +73,27 @@ export class KubeSource implements FactSource {
 
   async getPod(namespace: string, name: string): Promise<Pod | null> {
     const pod = await orNull(this.core.readNamespacedPod({ namespace, name }));
-    return pod ? toWire<Pod>(pod, 'V1Pod') : null;
+    return pod ? fromClient<Pod>(pod) : null;
   }
 
   async listPodEvents(namespace: string, name: string): Promise<Event[]> {
     const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${name}` });
-    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+    return list.items.map((e) => fromClient<Event>(e));
   }
 
   async getNode(name: string): Promise<Node | null> {
     const node = await orNull(this.core.readNode({ name }));
-    return node ? toWire<Node>(node, 'V1Node') : null;
+    return node ? fromClient<Node>(node) : null;
   }
 
   async listNodeEvents(name: string): Promise<Event[]> {
     const list = await this.core.listEventForAllNamespaces({ fieldSelector: `involvedObject.kind=Node,involvedObject.name=${name}` });
-    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+    return list.items.map((e) => fromClient<Event>(e));
   }
 
   async listNodes(): Promise<Node[]> {
     const list = await this.core.listNode({});
-    return list.items.map((n) => toWire<Node>(n, 'V1Node'));
+    return list.items.map((n) => fromClient<Node>(n));
   }
 
   async listPods(query: PodQuery): Promise<Pod[]> {
@@ -107,23 +101,23 @@ export class KubeSource implements FactSource {
     const list = query.namespace
       ? await this.core.listNamespacedPod({ namespace: query.namespace, fieldSelector, labelSelector: query.labelSelector })
       : await this.core.listPodForAllNamespaces({ fieldSelector, labelSelector: query.labelSelector });
-    return list.items.map((p) => toWire<Pod>(p, 'V1Pod'));
+    return list.items.map((p) => fromClient<Pod>(p));
   }
 
   async getNamespace(name: string): Promise<Namespace | null> {
     const ns = await orNull(this.core.readNamespace({ name }));
-    return ns ? toWire<Namespace>(ns, 'V1Namespace') : null;
+    return ns ? fromClient<Namespace>(ns) : null;
   }
 
   async getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null> {
     const reader = OWNER_READERS[kind];
     const obj = await orNull(reader.read(this, namespace, name));
-    return obj ? toWire<KubeObject>(obj, reader.type) : null;
+    return obj ? fromClient<KubeObject>(obj) : null;
   }
 
   async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
     const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
-    return list.items.map((e) => toWire<Event>(e, 'CoreV1Event'));
+    return list.items.map((e) => fromClient<Event>(e));
   }
 
   async configMapExists(namespace: string, name: string): Promise<boolean> {
@@ -136,12 +130,12 @@ export class KubeSource implements FactSource {
 
   async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
     const pvc = await orNull(this.core.readNamespacedPersistentVolumeClaim({ namespace, name }));
-    return pvc ? toWire<PersistentVolumeClaim>(pvc, 'V1PersistentVolumeClaim') : null;
+    return pvc ? fromClient<PersistentVolumeClaim>(pvc) : null;
   }
 
   async getLease(namespace: string, name: string): Promise<Lease | null> {
     const lease = await orNull(this.coordination.readNamespacedLease({ namespace, name }));
-    return lease ? toWire<Lease>(lease, 'V1Lease') : null;
+    return lease ? fromClient<Lease>(lease) : null;
   }
 
   async listWorkloadEndpoints(namespace: string): Promise<KubeObject[] | null> {

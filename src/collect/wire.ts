@@ -30,3 +30,27 @@ export function mapTimes<T>(value: T, map: (time: string) => string): T {
 export function canonicalTimes<T>(value: T): T {
   return mapTimes(value, canonicalTime);
 }
+
+/**
+ * client-node model objects → wire JSON in one pass: Dates become canonical strings, unset
+ * fields disappear. The generated models use the JSON field names for every kind pod-doctor
+ * reads (only CRD schemas, ListMeta.continue and a few others are renamed); a test checks
+ * this against client-node's own ObjectSerializer.
+ */
+export function fromClient<T>(value: unknown): T {
+  return copy(value) as T;
+}
+
+function copy(value: unknown): unknown {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().replace('.000Z', 'Z');
+  if (Array.isArray(value)) return value.map(copy);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const raw = (value as Record<string, unknown>)[key];
+    // MicroTime fields (lease renewTime, event eventTime) stay strings in client-node.
+    const v = typeof raw === 'string' && TIME_KEYS.has(key) ? canonicalTime(raw) : copy(raw);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}

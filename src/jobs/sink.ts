@@ -3,6 +3,7 @@
 // a job re-run after its worker died delivers again with the same job id and incident, so
 // consumers make posting idempotent by job id.
 import type { Logger } from 'pino';
+import { consumeStream, jsonField, type StreamConsumer } from './streams.js';
 import { keys, type RedisClient } from './queues.js';
 import type { DiagnoseResult } from './schemas.js';
 
@@ -71,56 +72,12 @@ export interface ConsumeResultsOptions {
  * and acknowledged after its handler resolves; a crashed consumer's entries are claimed by
  * another after `claimIdleMs`. Returns a stop function.
  */
-export function consumeResults(options: ConsumeResultsOptions): { stop: () => Promise<void>; done: Promise<void> } {
-  const { redis, group, consumer, handler } = options;
-  const stream = keys.results(options.prefix, options.cluster);
-  const claimIdleMs = options.claimIdleMs ?? 60_000;
-  const blockMs = options.blockMs ?? 2000;
-  let stopped = false;
-
-  const handle = async (entries: [string, string[]][]) => {
-    for (const [id, fields] of entries) {
-      const i = fields.indexOf('result');
-      const raw = i >= 0 ? fields[i + 1] : undefined;
-      try {
-        if (raw) await handler(JSON.parse(raw) as DiagnoseResult);
-        await redis.xack(stream, group, id);
-      } catch (err) {
-        // Left pending: retried by the claim loop after claimIdleMs.
-        options.logger?.error({ err, entry: id }, 'result handler failed');
-      }
-    }
-  };
-
-  const done = (async () => {
-    try {
-      await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
-    } catch (err) {
-      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
-    }
-    let lastClaim = 0;
-    while (!stopped) {
-      try {
-        if (Date.now() - lastClaim > claimIdleMs / 2) {
-          lastClaim = Date.now();
-          const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, [string, string[]][]];
-          await handle(claimed[1] ?? []);
-        }
-        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, [string, string[]][]][] | null;
-        if (res) for (const [, entries] of res) await handle(entries);
-      } catch (err) {
-        if (stopped) break;
-        options.logger?.error({ err }, 'results stream read failed');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  })();
-
-  return {
-    done,
-    stop: async () => {
-      stopped = true;
-      await done.catch(() => undefined);
-    },
-  };
+export function consumeResults(options: ConsumeResultsOptions): StreamConsumer {
+  return consumeStream({
+    ...options,
+    stream: keys.results(options.prefix, options.cluster),
+    decode: jsonField<DiagnoseResult>('result'),
+    handler: (result) => options.handler(result),
+    label: 'results',
+  });
 }

@@ -36,7 +36,7 @@ describe('ApprovalStore', () => {
   const create = async (c: Partial<Case> = {}) => {
     const planId = `pl_test${String(n++).padStart(12, '0')}`;
     if (!c.unknown) {
-      await store.create({ planId, cluster: 'c1', required: c.required ?? 1, ...(c.requester ? { requester: c.requester } : {}), requireDifferent: c.requireDifferent ?? false, expiresAt: Date.now() + (c.expiresInMs ?? 60_000), threadId: 't' });
+      await store.create({ planId, cluster: 'c1', required: c.required ?? 1, ...(c.requester ? { requester: c.requester } : {}), requireDifferent: c.requireDifferent ?? false, expiresAt: Date.now() + (c.expiresInMs ?? 60_000) });
     }
     return planId;
   };

@@ -69,7 +69,7 @@ function plan(patch: Partial<Plan> = {}): Plan {
   };
 }
 
-const pending: ApprovalRecord = { planId: 'pl_AAAAAAAAAAAAAAAA', cluster: 'prod-eu-1', status: 'pending', required: 1, requireDifferent: false, expiresAt: Date.parse('2026-11-21T10:15:00Z'), approvals: [], threadId: '', prompts: [] };
+const pending: ApprovalRecord = { planId: 'pl_AAAAAAAAAAAAAAAA', cluster: 'prod-eu-1', status: 'pending', required: 1, requireDifferent: false, expiresAt: Date.parse('2026-11-21T10:15:00Z'), approvals: [], prompts: [] };
 const NOW = Date.parse('2026-11-21T10:01:00Z');
 
 describe('Block Kit limits', () => {

@@ -231,6 +231,16 @@ describe('SlackAdapter against the fake Web API', () => {
     expect(await redis.exists(keys.chatPause(prefix, 'C0OTHER'))).toBe(0);
   });
 
+  it('waits out a 429 on updates too', async () => {
+    const adapter = adapterFor(new ChatLimiter(redis, prefix, { ratePerSecond: 100, burst: 100 }));
+    const ref = await adapter.postRoot('C0UPD', { text: '[c1] v1', parts: [{ kind: 'section', text: 'v1' }] });
+    slack.rateLimit('chat.update', 1, 1);
+    const started = Date.now();
+    await adapter.update(ref, { text: '[c1] v2', parts: [{ kind: 'section', text: 'v2' }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(slack.message('C0UPD', ref.ts)?.text).toBe('[c1] v2');
+  });
+
   it('splits long thread posts into several messages, all accepted', async () => {
     const adapter = adapterFor();
     const root = await adapter.postRoot('C1', { text: '[c1] root', parts: [{ kind: 'section', text: 'root' }] });

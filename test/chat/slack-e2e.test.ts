@@ -37,10 +37,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     prefix = testPrefix('chat-e2e');
     slack = await startFakeSlack({ groups: { S0SRE: ['U0BOB', 'U0CAROL'] } });
     const scenario = await loadScenario(SCENARIO);
-    // The kubelet has finished with the pod (its container exited): its final delete set the
-    // grace period to 0, so only the finalizer holds it, and removing it deletes the pod.
-    const objects = scenario.objects.map((o) => (o.kind === 'Pod' ? { ...o, metadata: { ...o.metadata, deletionGracePeriodSeconds: 0 } } : o));
-    sim = await startSim({ objects: shiftTimes(objects, Date.now() - Date.parse(scenario.meta.now)) });
+    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
     dir = mkdtempSync(join(tmpdir(), 'pd-chat-e2e-'));
     writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
     const env = {
@@ -110,6 +107,19 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     await new Promise((r) => setTimeout(r, 200));
     expect(await counts()).toEqual(before);
     expect(slack.messages).toHaveLength(0);
+  });
+
+  it('serves /healthz, /readyz and /metrics next to /slack/events', async () => {
+    const get = async (path: string) => {
+      const res = await fetch(`${botUrl}${path}`);
+      return { status: res.status, text: await res.text() };
+    };
+    expect(await get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
+    expect(await get('/readyz')).toEqual({ status: 200, text: 'redis: ok\nkubernetes: ok\n' });
+    const metrics = await get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('pod_doctor_chat_ack_seconds');
+    expect((await get('/nope')).status).toBe(404);
   });
 
   it('answers help and bad input in the acknowledgement itself (ephemeral), queueing nothing', async () => {

@@ -52,9 +52,10 @@ export class SlackAdapter implements ChatAdapter {
         if (!isRateLimited(err) || attempt >= this.attempts) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
         this.options.logger.warn({ channel, retryAfter, attempt }, 'slack rate limited; pausing the channel');
+        // Posts to this channel from every process wait out the pause (acquire() sees it);
+        // this call itself waits here unless its next acquire() will.
         if (this.options.limiter) await this.options.limiter.pause(channel, retryAfter);
-        else await new Promise((r) => setTimeout(r, retryAfter * 1000));
-        // With a limiter, acquire() waits out the pause; without, the sleep above did.
+        if (!posting || !this.options.limiter) await new Promise((r) => setTimeout(r, retryAfter * 1000));
       }
     }
   }

@@ -9,9 +9,9 @@ import { PodDoctorError } from '../../errors.js';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import { noteMessage } from '../messages.js';
-import type { ChatMessage } from '../types.js';
 import { loadBolt, socketModeUnavailable } from './bolt.js';
-import { ACTION_IDS, actionKind, renderSingle } from './blocks/render.js';
+import { ACTION_IDS, actionKind } from './blocks/render.js';
+import { ACKED, ackSlashCommandsFirst, ephemeralBody } from './fast-ack.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export type { CustomRoute };
@@ -63,11 +63,6 @@ export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, 
   routes.push({ path, method: ['POST'], handler });
 }
 
-function ephemeralBody(m: ChatMessage) {
-  const r = renderSingle(m);
-  return { response_type: 'ephemeral' as const, text: r.text, blocks: r.blocks as never };
-}
-
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   const { App, HTTPReceiver } = loadBolt();
   const logger = o.logger.child({ component: 'slack' });
@@ -83,19 +78,22 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
     if (!o.signingSecret) throw new PodDoctorError('BAD_CONFIG', 'HTTP mode needs SLACK_SIGNING_SECRET');
     const receiver = new HTTPReceiver({ signingSecret: o.signingSecret, endpoints: '/slack/events', customRoutes: o.routes, logger: blog, processBeforeResponse: false });
     app = new App({ token: o.botToken, receiver, clientOptions, logger: blog });
+    ackSlashCommandsFirst({ receiver, app, signingSecret: o.signingSecret, service: o.service, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
   }
   const { service, metrics } = o;
 
-  app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
+  app.command(/^\/pod-doctor/, async ({ command, ack, respond, context }) => {
     const started = performance.now();
-    const reply = service.command(command.text, command.channel_id);
+    // Already answered over HTTP by the fast path (its ack is a no-op here).
+    const acked = context[ACKED] === true;
+    const reply = service.command(command.text, command.channel_id, { count: !acked });
     if (reply.kind === 'reply') {
       await ack(ephemeralBody(reply.message));
-      metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+      if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
       return;
     }
     await ack();
-    metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+    if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
     try {
       await service.startDiagnosis({
         channel: command.channel_id,

@@ -1,0 +1,208 @@
+// Alertmanager groups in chat: one thread per group (and episode: a group that resolved and
+// fires again gets a new thread) in the channel its route picked. The parent summarises the
+// group (alert counts, the root causes its diagnoses found, each with its pods listed
+// compactly); the thread gets what changed (alerts added or resolved, workloads expanded) and
+// the findings of each root cause once, with its approval prompt: a storm of hundreds of
+// alerts behind one cause is one set of findings and one growing list of pods.
+// Events arrive on the alert-groups stream (src/alerts/groups.ts) and diagnoses on the results
+// stream, in any order: whichever comes first creates the thread.
+import type { Logger } from 'pino';
+import type { AlertGroupEvent } from '../alerts/groups.js';
+import { formatTarget } from '../diagnosis/target.js';
+import { primaryFinding } from '../jobs/incidents.js';
+import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
+import { compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
+import type { ChatService, ThreadState } from './service.js';
+import { DeliveryLog, type ThreadRecord } from './threads.js';
+import type { MessageRef } from './types.js';
+
+export interface AlertGroupChatOptions {
+  /** Channel for groups whose route named none (POD_DOCTOR_INCIDENT_CHANNEL). */
+  fallbackChannel?: string;
+  logger: Logger;
+  /** Alerts listed per notification in the thread; the rest are counted. */
+  listed?: number;
+}
+
+type GroupThread = ThreadRecord<ThreadState>;
+
+const MAX_CAUSES = 50;
+const SUBJECTS_KEPT = 5;
+
+function emptyState(cluster: string, groupId: string, episode: number, now: string): AlertGroupState {
+  return { cluster, groupId, episode, status: 'firing', groupLabels: {}, byAlertname: {}, alertnames: [], firing: 0, resolved: 0, notDiagnosable: 0, truncatedAlerts: 0, causes: [], healthy: 0, notFound: 0, failed: 0, since: now, updatedAt: now };
+}
+
+export class AlertGroupChat {
+  private readonly deliveries: DeliveryLog;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly service: ChatService,
+    private readonly options: AlertGroupChatOptions,
+  ) {
+    this.deliveries = new DeliveryLog(service.options.redis, service.options.queues.prefix);
+    this.log = options.logger.child({ component: 'alert-groups', cluster: service.cluster });
+  }
+
+  private get prefix(): string {
+    return this.service.options.queues.prefix;
+  }
+
+  private episodeKey(groupId: string): string {
+    return `${this.prefix}:chat:alert-episode:${this.service.cluster}:${groupId}`;
+  }
+
+  private async currentEpisode(groupId: string): Promise<number> {
+    return Number(await this.service.options.redis.get(this.episodeKey(groupId))) || 1;
+  }
+
+  private channelOf(channel: string | null | undefined): string | undefined {
+    return channel ?? this.options.fallbackChannel;
+  }
+
+  /** The group's thread for `episode`, creating its parent if nobody has. */
+  private async thread(channel: string, groupId: string, episode: number): Promise<GroupThread> {
+    const { thread } = await this.service.threads.ensure(channel, `alert-group:${groupId}:${episode}`, async () => {
+      const state: ThreadState = { kind: 'alert-group', ...emptyState(this.service.cluster, groupId, episode, new Date().toISOString()) };
+      return { ref: await this.service.adapter.postRoot(channel, this.service.render(state)), state };
+    });
+    return thread;
+  }
+
+  private patch(thread: GroupThread, mutate: (s: AlertGroupState) => AlertGroupState): Promise<void> {
+    return this.service.patchRoot(thread.id, (s) => (s.kind === 'alert-group' ? { kind: 'alert-group', ...mutate(s) } : s));
+  }
+
+  // ---- group events ----
+
+  /** One event of the alert-groups stream; `id` (the stream entry id) makes it idempotent. */
+  async event(e: AlertGroupEvent, id: string): Promise<void> {
+    const channel = this.channelOf(e.channel);
+    if (!channel) {
+      this.log.warn({ groupId: e.groupId, type: e.type }, 'alert group has no channel (no route, no POD_DOCTOR_INCIDENT_CHANNEL); not posted');
+      return;
+    }
+    if (e.type === 'group-opened') {
+      // A new episode: later results of this group go to its new thread.
+      await this.service.options.redis.set(this.episodeKey(e.groupId), String(e.episode), 'EX', 30 * 86_400);
+    }
+    const thread = await this.thread(channel, e.groupId, e.episode);
+    const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
+    await this.deliveries.once(`${this.service.cluster}:alert-event:${id}:${channel}`, async () => {
+      const note = this.note(e);
+      if (note) await this.service.adapter.postInThread(parent, noteMessage(this.service.cluster, note.text, note.tone));
+    });
+    if (e.type === 'targets-expanded') return;
+    await this.patch(thread, (s) => ({
+      ...s,
+      receiver: e.receiver,
+      groupLabels: e.groupLabels,
+      byAlertname: e.summary.byAlertname,
+      alertnames: [...new Set([...(s.alertnames ?? []), ...Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)')])].slice(0, 50),
+      firing: e.summary.firing,
+      resolved: e.summary.resolved,
+      notDiagnosable: e.summary.notDiagnosable,
+      truncatedAlerts: e.summary.truncatedAlerts,
+      status: e.type === 'group-resolved' ? 'resolved' : e.type === 'group-opened' || e.type === 'alerts-added' ? 'firing' : s.status,
+    }));
+  }
+
+  private note(e: AlertGroupEvent): { text: string; tone: 'pending' | 'ok' | 'warning' | 'neutral' } | null {
+    const listed = this.options.listed ?? 10;
+    switch (e.type) {
+      case 'group-opened':
+        return { text: `Alertmanager group ${e.reopened ? 'fires again' : 'opened'} (receiver ${e.receiver}): ${e.summary.firing} firing. Diagnoses follow in this thread.`, tone: 'pending' };
+      case 'alerts-added': {
+        const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : '(no target)'}${a.summary ? `: ${a.summary}` : ''}`);
+        const more = e.alerts.length - shown.length + e.omitted;
+        const nd = e.notDiagnosable.slice(0, 5).map((n) => `${n.alertname}: ${n.reason}`);
+        const parts = [
+          e.alerts.length + e.omitted > 0 ? `${e.alerts.length + e.omitted} alert${e.alerts.length + e.omitted === 1 ? '' : 's'} firing: ${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}.` : '',
+          e.notDiagnosable.length ? `Not diagnosable: ${nd.join('; ')}${e.notDiagnosable.length > nd.length ? ` and ${e.notDiagnosable.length - nd.length} more` : ''}.` : '',
+        ].filter(Boolean);
+        return parts.length ? { text: parts.join(' '), tone: 'warning' } : null;
+      }
+      case 'alerts-resolved': {
+        const n = e.alerts.length + e.omitted;
+        const cancelled = e.alerts.reduce((sum, a) => sum + a.cancelledJobs, 0);
+        const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : ''}`.trim());
+        return { text: `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`, tone: 'ok' };
+      }
+      case 'truncated':
+        return { text: `Alertmanager left ${e.truncatedAlerts} alerts of this group out of its notification (max_alerts): the counts here are lower bounds.`, tone: 'warning' };
+      case 'group-resolved':
+        return { text: 'Every alert of this group has resolved.', tone: 'ok' };
+      case 'targets-expanded': {
+        const w = `${e.workload.kind} ${e.workload.namespace}/${e.workload.name}`;
+        if (e.error) return { text: `${w} (${e.alertname}): could not list its pods: ${e.error}`, tone: 'warning' };
+        if (e.pods.length === 0) return { text: `${w} (${e.alertname}): ${e.total} pods, none unhealthy now.`, tone: 'neutral' };
+        return { text: `${w} (${e.alertname}): ${e.unhealthy} of ${e.total} pods unhealthy; diagnosing ${e.pods.map((p) => `${p.name} (${p.reason})`).join(', ')}${e.unhealthy > e.pods.length ? ` (${e.unhealthy - e.pods.length} more unhealthy pods not diagnosed: POD_DOCTOR_ALERT_MAX_PODS)` : ''}.`, tone: 'pending' };
+      }
+    }
+  }
+
+  // ---- diagnosis results ----
+
+  /** A result some alert asked for: into its group's thread, grouped by root cause. */
+  async result(result: DiagnoseResult): Promise<void> {
+    const alerts = result.requesters.filter((r): r is AlertRequester => r.kind === 'alert');
+    const groups = new Map<string, { channel: string; groupId: string }>();
+    for (const a of alerts) {
+      const channel = this.channelOf(a.channel);
+      if (!channel || !a.groupId) continue;
+      groups.set(`${channel}|${a.groupId}`, { channel, groupId: a.groupId });
+    }
+    if (groups.size === 0) {
+      // Older payloads without group ids: one thread per incident, as without the webhook.
+      if (this.options.fallbackChannel) await this.service.deliverIncident(this.options.fallbackChannel, result, await this.service.offersFor(result));
+      return;
+    }
+    const offers = await this.service.offersFor(result);
+    for (const g of groups.values()) {
+      const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId));
+      await this.deliveries.once(`${this.service.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
+    }
+  }
+
+  private async post(thread: GroupThread, result: DiagnoseResult, offers: Awaited<ReturnType<ChatService['offersFor']>>): Promise<void> {
+    const d = result.diagnosis;
+    const primary = d ? primaryFinding(d) : undefined;
+    if (result.status !== 'diagnosed' || !d || !primary) {
+      const kind = result.status === 'not-found' ? 'notFound' : result.status === 'failed' ? 'failed' : 'healthy';
+      await this.patch(thread, (s) => ({ ...s, [kind]: s[kind] + 1 }));
+      return;
+    }
+    const incident = result.incident;
+    const key = incident?.id ?? `${primary.rule}|${primary.causeKey}`;
+    const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
+    // The findings of each root cause once per thread; later pods only grow its list.
+    await this.deliveries.once(`${this.service.cluster}:alert-cause:${thread.id}:${key}`, async () => {
+      await this.service.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, ...(incident ? { incident } : {}), note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}` }));
+      await this.service.postPrompts(parent, offers);
+    });
+    const subject = primary.subject;
+    await this.patch(thread, (s) => {
+      const causes = [...s.causes];
+      const i = causes.findIndex((c) => c.key === key);
+      const current: GroupCause = i >= 0 ? causes[i]! : { key, title: primary.title, rule: primary.rule, severity: primary.severity, count: 0, subjects: [] };
+      const subjects = incident ? incident.subjects.slice(0, SUBJECTS_KEPT) : current.subjects.includes(subject) ? current.subjects : [...current.subjects, subject].slice(0, SUBJECTS_KEPT);
+      const next = { ...current, subjects, count: Math.max(incident?.count ?? 0, current.count + (current.subjects.includes(subject) ? 0 : 1)) };
+      if (i >= 0) causes[i] = next;
+      else if (causes.length < MAX_CAUSES) causes.push(next);
+      return { ...s, causes };
+    });
+    this.log.info({ jobId: result.jobId, threadId: thread.id, cause: key, pods: compactSubjects([subject], 1) }, 'alert diagnosis posted');
+  }
+}
+
+function targetText(t: { kind: 'pod'; namespace: string; name: string } | { kind: 'node'; name: string } | { kind: 'workload'; workloadKind: string; namespace: string; name: string }): string {
+  switch (t.kind) {
+    case 'pod':
+      return `${t.namespace}/${t.name}`;
+    case 'node':
+      return `node/${t.name}`;
+    case 'workload':
+      return `${t.workloadKind} ${t.namespace}/${t.name}`;
+  }
+}

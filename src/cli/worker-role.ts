@@ -1,0 +1,64 @@
+// The worker role, shared by `pod-doctor worker` and the bot's in-process worker: diagnosis
+// and remediation workers for one cluster, plus the expansion of workload alerts into pods,
+// all built the same way from configuration.
+import type { Logger } from 'pino';
+import { startExpansionWorker } from '../alerts/expand.js';
+import type { KubeSource } from '../collect/kube-source.js';
+import type { AgentLookup } from '../collect/snapshot.js';
+import type { Config } from '../config/schema.js';
+import { apiBucket, rateLimitedSource } from '../jobs/limits.js';
+import type { JobQueues, JobSettings, RedisClient } from '../jobs/queues.js';
+import type { ResultSink } from '../jobs/sink.js';
+import { startWorkers } from '../jobs/worker.js';
+import type { JobMetrics } from '../metrics/metrics.js';
+import { RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
+import type { Runner } from '../remediation/runner.js';
+
+export interface WorkerRoleOptions {
+  config: Config;
+  cluster: string;
+  /** A connection that waits through reconnects (role `worker`). */
+  connection: RedisClient;
+  settings: JobSettings;
+  queues: JobQueues;
+  kube: KubeSource;
+  agent?: AgentLookup;
+  sink: ResultSink;
+  runner: Pick<Runner, 'runPlan'>;
+  concurrency: number;
+  logger: Logger;
+  metrics: JobMetrics;
+}
+
+export async function startWorkerRole(options: WorkerRoleOptions): Promise<{ close(): Promise<void> }> {
+  const { config, cluster, connection, settings, kube, logger } = options;
+  // Every worker of a cluster shares one API budget (a Redis token bucket).
+  const source = rateLimitedSource(kube, apiBucket(connection, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst }));
+  const workers = await startWorkers({
+    connection,
+    cluster,
+    concurrency: options.concurrency,
+    source,
+    ...(options.agent ? { agent: options.agent } : {}),
+    sink: options.sink,
+    remediate: remediateProcessor(options.runner, new RedisRunEventSink(connection, settings.prefix), cluster),
+    remediateConcurrency: config.remediateConcurrency,
+    logger,
+    prefix: settings.prefix,
+    lockDurationMs: config.jobLockMs,
+    stalledIntervalMs: config.jobStalledCheckMs,
+    incidentTtlSeconds: config.incidentTtlSeconds,
+    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
+    metrics: options.metrics,
+    handleSignals: false,
+  });
+  // Workload alerts (a Deployment's unhealthy pods...) become pod diagnoses next to the
+  // cluster credentials the bot may not hold.
+  const expansion = startExpansionWorker({ connection, cluster, source, queues: options.queues, logger });
+  return {
+    async close() {
+      await workers.close();
+      await expansion.close();
+    },
+  };
+}

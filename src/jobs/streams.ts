@@ -1,0 +1,91 @@
+// Redis streams with consumer groups: how results, run events and alert group events travel
+// from workers to bot processes. Each entry is handled by one consumer and acknowledged only
+// after its handler resolved; entries a crashed consumer left unacknowledged are claimed by
+// another after `claimIdleMs`. One loop for every stream, so they all behave the same.
+import type { Logger } from 'pino';
+import type { RedisClient } from './queues.js';
+
+type Entry = [id: string, fields: string[]];
+
+export interface StreamConsumerOptions<T> {
+  /** A dedicated connection: XREADGROUP blocks it. */
+  redis: RedisClient;
+  stream: string;
+  group: string;
+  consumer: string;
+  /** Decodes an entry's fields; undefined means "not understood": logged, acknowledged, skipped. */
+  decode: (fields: string[]) => T | undefined;
+  handler: (value: T, id: string) => Promise<void>;
+  logger?: Logger;
+  /** What the log lines call this stream (e.g. "results"). */
+  label: string;
+  claimIdleMs?: number;
+  blockMs?: number;
+}
+
+export interface StreamConsumer {
+  stop: () => Promise<void>;
+  done: Promise<void>;
+}
+
+/** The JSON value stored under `field` in a stream entry. */
+export function jsonField<T>(field: string): (fields: string[]) => T | undefined {
+  return (fields) => {
+    const i = fields.indexOf(field);
+    const raw = i >= 0 ? fields[i + 1] : undefined;
+    return raw === undefined ? undefined : (JSON.parse(raw) as T);
+  };
+}
+
+export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsumer {
+  const { redis, stream, group, consumer, handler, logger, label } = options;
+  const claimIdleMs = options.claimIdleMs ?? 60_000;
+  const blockMs = options.blockMs ?? 2000;
+  let stopped = false;
+
+  const handle = async (entries: Entry[]) => {
+    for (const [id, fields] of entries) {
+      try {
+        const value = options.decode(fields);
+        if (value === undefined) logger?.warn({ entry: id }, `${label} entry not understood, skipped`);
+        else await handler(value, id);
+        await redis.xack(stream, group, id);
+      } catch (err) {
+        // Left pending: retried by the claim loop after claimIdleMs.
+        logger?.error({ err, entry: id }, `${label} handler failed`);
+      }
+    }
+  };
+
+  const done = (async () => {
+    try {
+      await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+    }
+    let lastClaim = 0;
+    while (!stopped) {
+      try {
+        if (Date.now() - lastClaim > claimIdleMs / 2) {
+          lastClaim = Date.now();
+          const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, Entry[]];
+          await handle(claimed[1] ?? []);
+        }
+        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, Entry[]][] | null;
+        if (res) for (const [, entries] of res) await handle(entries);
+      } catch (err) {
+        if (stopped) break;
+        logger?.error({ err }, `${label} stream read failed`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })();
+
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await done.catch(() => undefined);
+    },
+  };
+}

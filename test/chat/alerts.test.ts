@@ -1,0 +1,109 @@
+// Alertmanager → the bot's webhook → diagnoses → one Slack thread per alert group: a storm of
+// pod alerts behind one root cause is one thread, one set of findings and one compact pod
+// list; resolving the alerts updates the thread. Fake Slack Web API, simulated cluster.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botCommand } from '../../src/cli/bot.js';
+import { shiftTimes } from '../../src/sim/scenarios.js';
+import { startSim, type Sim } from '../../src/sim/server.js';
+import { buildStormCluster } from '../../bench/storm-cluster.js';
+import { NOW } from '../helpers/factories.js';
+import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
+import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
+import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
+
+const CHANNEL = 'C0ALERTS';
+
+describe('Alertmanager groups in Slack', () => {
+  let slack: FakeSlack;
+  let sim: Sim;
+  let dir: string;
+  let prefix: string;
+  let botUrl = '';
+  let stop: () => void;
+  let exited: Promise<number>;
+  const redis = connect();
+  const cluster = buildStormCluster({ total: 100, broken: 80, nodes: 3 });
+  const lost = cluster.broken.filter((b) => b.cause === 'lost-node').slice(0, 15);
+
+  beforeAll(async () => {
+    prefix = testPrefix('chat-alerts');
+    slack = await startFakeSlack();
+    sim = await startSim({ objects: shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)) });
+    dir = mkdtempSync(join(tmpdir(), 'pd-chat-alerts-'));
+    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      KUBECONFIG: join(dir, 'kubeconfig'),
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      POD_DOCTOR_REDIS_PREFIX: prefix,
+      POD_DOCTOR_CLUSTER: 'alerts',
+      ALERTMANAGER_TOKEN: TOKEN,
+      POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
+      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+      POD_DOCTOR_CHAT_BURST: '100',
+      LOG_LEVEL: 'silent',
+    };
+    await new Promise<void>((resolve) => {
+      exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
+        stopSignal: new Promise((r) => (stop = () => r('test'))),
+        logger: silent,
+        onReady: (info) => {
+          botUrl = `http://127.0.0.1:${info.port}`;
+          resolve();
+        },
+      });
+      exited.catch(() => resolve());
+    });
+    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+  });
+
+  afterAll(async () => {
+    stop?.();
+    await exited?.catch(() => undefined);
+    await slack?.close();
+    await sim?.close();
+    await cleanup(redis, prefix);
+    redis.disconnect();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('posts a storm as one thread with one set of findings per root cause, and follows the group to resolved', { timeout: 60_000 }, async () => {
+    expect(lost.length).toBe(15);
+    const alerts = lost.map((b) => podAlert(b.target.namespace, b.target.name, { alertname: 'KubePodNotReady' }));
+    const fired = await post(`${botUrl}/alertmanager`, JSON.stringify(payload(alerts)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` });
+    expect(fired.status).toBe(200);
+
+    const root = await slack.waitFor(() => slack.roots(CHANNEL)[0]);
+    // Every pod diagnosed and grouped under the one cause on the parent message.
+    await slack.waitFor(() => /15 pods: shop\/lost-node-\d+, shop\/lost-node-\d+, shop\/lost-node-\d+ and 12 more/.test(messageText(slack.message(CHANNEL, root.ts)!)), 30_000);
+    const parent = slack.message(CHANNEL, root.ts)!;
+    expect(parent.text).toMatch(/^\[alerts\] KubePodNotReady \(15\): 15 firing/);
+    expect(messageText(parent)).toMatch(/Root cause/);
+    expect(slack.roots(CHANNEL)).toHaveLength(1);
+
+    const thread = slack.thread(CHANNEL, root.ts);
+    const findings = thread.filter((m) => /Diagnosis of /.test(messageText(m)));
+    expect(findings).toHaveLength(1);
+    expect(messageText(findings[0]!)).toContain('terminating.node-lost');
+    expect(thread.some((m) => /15 alerts firing: KubePodNotReady shop\/lost-node-/.test(m.text))).toBe(true);
+
+    // The same notification again (an HA replica): nothing new in the thread.
+    const before = slack.messages.length;
+    await post(`${botUrl}/alertmanager`, JSON.stringify(payload(alerts)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(slack.messages.length).toBe(before);
+
+    const resolved = alerts.map((a) => ({ ...a, status: 'resolved' as const, endsAt: new Date().toISOString() }));
+    expect((await post(`${botUrl}/alertmanager`, JSON.stringify(payload(resolved)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    await slack.waitFor(() => /^\[alerts\] Resolved: KubePodNotReady/.test(slack.message(CHANNEL, root.ts)!.text));
+    await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Every alert of this group has resolved/.test(m.text)));
+    expect(slack.rejected).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+// `pod-doctor bot` refuses to start without what its Slack mode needs, saying everything at once.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { socketModeUnavailable } from '../../src/chat/slack/bolt.js';
+import { botCommand, checkSlackConfig } from '../../src/cli/bot.js';
+import { loadConfig } from '../../src/config/schema.js';
+import { isPodDoctorError } from '../../src/errors.js';
+
+const io = () => ({ stdout: new PassThrough(), stderr: new PassThrough() });
+
+describe('bot configuration', () => {
+  it.each([
+    ['nothing set', {}, [/SLACK_BOT_TOKEN is not set/, /SLACK_SIGNING_SECRET is not set/]],
+    ['HTTP mode without a signing secret', { SLACK_BOT_TOKEN: 'xoxb-1' }, [/SLACK_SIGNING_SECRET is not set/]],
+    ['Socket Mode without an app token', { SLACK_BOT_TOKEN: 'xoxb-1', POD_DOCTOR_SLACK_MODE: 'socket' }, [/SLACK_APP_TOKEN is not set/]],
+  ] as const)('refuses %s', (_name, env, problems) => {
+    let error: unknown;
+    try {
+      checkSlackConfig(loadConfig(env));
+    } catch (err) {
+      error = err;
+    }
+    expect(isPodDoctorError(error, 'BAD_CONFIG')).toBe(true);
+    for (const p of problems) expect((error as Error).message).toMatch(p);
+  });
+
+  it.each([
+    ['HTTP mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret' }],
+    ['Socket Mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', POD_DOCTOR_SLACK_MODE: 'socket' }],
+  ] as const)('accepts %s', (_name, env) => {
+    expect(() => checkSlackConfig(loadConfig(env))).not.toThrow();
+  });
+
+  it('rejects malformed tokens and URLs by name', () => {
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxp-user-token', SLACK_APP_TOKEN: 'nope', SLACK_API_URL: 'ftp://x', PORT: '70000' })).toThrow(/SLACK_BOT_TOKEN[\s\S]*SLACK_APP_TOKEN[\s\S]*SLACK_API_URL[\s\S]*PORT/);
+  });
+
+  it('stops a misconfigured start with BAD_CONFIG naming every problem (exit 2 from the CLI)', async () => {
+    await expect(botCommand([], { ...io(), env: { POD_DOCTOR_SLACK_MODE: 'socket' } })).rejects.toThrow(/SLACK_BOT_TOKEN is not set[\s\S]*SLACK_APP_TOKEN is not set/);
+  });
+
+  it('knows whether Socket Mode can run on this Node', () => {
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const supported = major > 22 || (major === 22 && minor >= 19);
+    const problem = socketModeUnavailable();
+    if (supported) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(/Socket Mode is not available on Node .*needs Node >= 22\.19/);
+  });
+});
