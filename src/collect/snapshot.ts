@@ -115,10 +115,14 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   const pending = !nodeName;
   const tasks: Promise<unknown>[] = [];
 
-  if (nodeName && (needs.has('node') || needs.has('agent'))) {
+  if (nodeName && (needs.has('node') || needs.has('agent') || needs.has('nodeEvents'))) {
     tasks.push(
       guard(`node ${nodeName}`, () => source.getNode(nodeName), null).then(async (node) => {
         if (node) snapshot.node = node;
+        // The node's own events tell only about a node in trouble or a pod it evicted.
+        if (needs.has('nodeEvents') && (!node || nodeIsNotReady(node) || pod.status?.reason === 'Evicted')) {
+          snapshot.nodeEvents = sortEvents(await guard(`events of node ${nodeName}`, () => source.listNodeEvents(nodeName), [] as Event[]));
+        }
         // Node-level facts come after the node: its address locates the agent.
         if (node && needs.has('agent')) {
           if (options.agent) {
@@ -132,9 +136,6 @@ export async function collectSnapshot(source: FactSource, target: Target, option
         }
       }),
     );
-  }
-  if (nodeName && needs.has('nodeEvents')) {
-    tasks.push(guard(`events of node ${nodeName}`, () => source.listNodeEvents(nodeName), [] as Event[]).then((e) => (snapshot.nodeEvents = sortEvents(e))));
   }
   if (nodeName && needs.has('podsOnNode')) {
     tasks.push(guard(`pods on node ${nodeName}`, () => source.listPods({ nodeName }), [] as Pod[]).then((p) => (snapshot.podsOnNode = p.filter(isActive))));
