@@ -1,7 +1,6 @@
 // `pod-doctor bot` refuses to start without what its Slack mode needs, saying everything at once.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { socketModeUnavailable } from '../../src/chat/slack/bolt.js';
 import { botCommand, checkSlackConfig } from '../../src/cli/bot.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
@@ -39,11 +38,4 @@ describe('bot configuration', () => {
     await expect(botCommand([], { ...io(), env: { POD_DOCTOR_SLACK_MODE: 'socket' } })).rejects.toThrow(/SLACK_BOT_TOKEN is not set[\s\S]*SLACK_APP_TOKEN is not set/);
   });
 
-  it('knows whether Socket Mode can run on this Node', () => {
-    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-    const supported = major > 22 || (major === 22 && minor >= 19);
-    const problem = socketModeUnavailable();
-    if (supported) expect(problem).toBeUndefined();
-    else expect(problem).toMatch(/Socket Mode is not available on Node .*needs Node >= 22\.19/);
-  });
 });

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { checkSlackMessage } from '../../src/chat/slack/blocks/limits.js';
 import type { SlackBlock } from '../../src/chat/slack/blocks/render.js';
 
@@ -45,6 +46,15 @@ export interface FakeSlackOptions {
   botUserId?: string;
 }
 
+/** Slack's Socket Mode side: `apps.connections.open` hands out this WebSocket. */
+export interface FakeSocket {
+  /** Resolves when an app is connected (after `hello`). */
+  connected(): Promise<void>;
+  /** Sends an envelope (`slash_commands`, `interactive`, …) and resolves with the app's ack. */
+  send(type: string, payload: Record<string, unknown>): Promise<{ envelope_id: string; payload?: unknown; at: number }>;
+  connections: number;
+}
+
 export interface FakeSlack {
   url: string;
   /** SLACK_API_URL for the bot: `<url>/api/`. */
@@ -62,6 +72,7 @@ export interface FakeSlack {
   roots(channel?: string): FakeMessage[];
   message(channel: string, ts: string): FakeMessage | undefined;
   waitFor<T>(check: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  socket: FakeSocket;
   close(): Promise<void>;
 }
 
@@ -174,6 +185,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'views.open':
         return { ok: true, view: { id: `V${seq++}` } };
+      case 'apps.connections.open':
+        return { ok: true, url: `${url.replace('http:', 'ws:')}/socket` };
       default:
         return { ok: false, error: 'unknown_method' };
     }
@@ -206,6 +219,37 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  // Socket Mode: one WebSocket per app connection; envelopes out, acks (envelope_id) back.
+  const wss = new WebSocketServer({ server, path: '/socket' });
+  const sockets = new Set<WebSocket>();
+  const waitingAcks = new Map<string, (ack: { envelope_id: string; payload?: unknown; at: number }) => void>();
+  let onConnected: (() => void) | undefined;
+  const connected = new Promise<void>((resolve) => (onConnected = resolve));
+  wss.on('connection', (ws) => {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('message', (data) => {
+      const ack = safeJson(String(data)) as { envelope_id?: string; payload?: unknown };
+      if (ack?.envelope_id) waitingAcks.get(ack.envelope_id)?.({ envelope_id: ack.envelope_id, payload: ack.payload, at: Date.now() });
+    });
+    ws.send(JSON.stringify({ type: 'hello', num_connections: sockets.size, connection_info: { app_id: 'A0FAKE' }, debug_info: { host: 'fake', approximate_connection_time: 18060 } }));
+    onConnected?.();
+  });
+  const socket: FakeSocket = {
+    connected: () => connected,
+    get connections() {
+      return sockets.size;
+    },
+    send(type, payload) {
+      const ws = [...sockets][0];
+      if (!ws) return Promise.reject(new Error('fake slack: no Socket Mode connection'));
+      const envelopeId = `env-${++seq}`;
+      const acked = new Promise<{ envelope_id: string; payload?: unknown; at: number }>((resolve) => waitingAcks.set(envelopeId, resolve));
+      ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api', retry_attempt: 0, retry_reason: '' }));
+      return acked;
+    },
+  };
+
   return {
     url,
     apiUrl: `${url}/api/`,
@@ -229,8 +273,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    socket,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const ws of sockets) ws.terminate();
+        wss.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

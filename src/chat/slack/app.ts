@@ -3,13 +3,12 @@
 // acknowledgement itself, which needs no I/O) and only then calls into the chat flows.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App as BoltApp, BlockAction, ButtonAction, CustomRoute, Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, type App as BoltApp, type BlockAction, type ButtonAction, type CustomRoute, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import { noteMessage } from '../messages.js';
-import { loadBolt, socketModeUnavailable } from './bolt.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
 import { ACKED, ackSlashCommandsFirst, ephemeralBody } from './fast-ack.js';
 
@@ -42,7 +41,6 @@ export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** Bolt's logger interface over pino (Bolt logs strings). */
 export function boltLogger(logger: Logger): BoltLogger {
-  const { LogLevel } = loadBolt();
   let level = LogLevel.INFO;
   const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
   return {
@@ -64,14 +62,11 @@ export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, 
 }
 
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
-  const { App, HTTPReceiver } = loadBolt();
   const logger = o.logger.child({ component: 'slack' });
   const blog = boltLogger(logger);
   const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog };
   let app: BoltApp;
   if (o.mode === 'socket') {
-    const problem = socketModeUnavailable();
-    if (problem) throw new PodDoctorError('BAD_CONFIG', problem);
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
     app = new App({ token: o.botToken, appToken: o.appToken, socketMode: true, customRoutes: o.routes, installerOptions: { port: o.port, clientOptions }, clientOptions, logger: blog });
   } else {

@@ -6,12 +6,11 @@
 // then does the work, with a no-op ack). Everything else, and anything not correctly signed,
 // goes to Bolt untouched: Bolt answers 401 for bad signatures and old timestamps.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { App, HTTPReceiver } from '@slack/bolt';
+import { isValidSlackRequest, type App, type HTTPReceiver } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import type { ChatMessage } from '../types.js';
-import { loadBolt } from './bolt.js';
 import { renderSingle } from './blocks/render.js';
 
 /** Marks requests already answered (Bolt puts custom properties into the listener's context). */
@@ -45,7 +44,6 @@ export interface FastAckOptions {
 }
 
 export function ackSlashCommandsFirst(o: FastAckOptions): void {
-  const { isValidSlackRequest } = loadBolt();
   const bolt = o.receiver.requestListener;
   const path = o.path ?? '/slack/events';
   // Answered commands wait here for Bolt while requests keep arriving (a burst is answered
