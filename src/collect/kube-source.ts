@@ -52,6 +52,48 @@ const OWNER_READERS: Record<OwnerKind, { read: (s: KubeSource, ns: string, name:
   CronJob: { read: (s, namespace, name) => s.batch.readNamespacedCronJob({ namespace, name }) },
 };
 
+/**
+ * client-node 1.x builds a new http(s).Agent for every request, so every API call opens a new
+ * connection (and a new TLS handshake). This middleware swaps in one keep-alive agent per set
+ * of TLS options, built from the very options client-node computed for the request; proxy
+ * agents are left alone.
+ */
+function keepAliveMiddleware(): k8s.Middleware {
+  const pool = new Map<string, http.Agent>();
+  return {
+    pre: async (ctx) => {
+      const agent = ctx.getAgent();
+      if (!agent || (agent.constructor !== http.Agent && agent.constructor !== https.Agent)) return ctx;
+      const options = (agent as http.Agent & { options: https.AgentOptions }).options;
+      const secure = agent instanceof https.Agent;
+      const key = JSON.stringify([secure, options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized]);
+      let shared = pool.get(key);
+      if (!shared) {
+        const pooled = { ...options, keepAlive: true, maxSockets: 64 };
+        shared = secure ? new https.Agent(pooled) : new http.Agent(pooled);
+        pool.set(key, shared);
+      }
+      ctx.setAgent(shared);
+      return ctx;
+    },
+    post: async (response) => response,
+  };
+}
+
+type ApiConstructor<T> = new (config: k8s.Configuration) => T;
+
+/** Like `kc.makeApiClient`, with connections reused across requests. */
+export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>): T {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
+  const config = k8s.createConfiguration({
+    baseServer: new k8s.ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    promiseMiddleware: [keepAliveMiddleware()],
+  });
+  return new api(config);
+}
+
 const MAX_NAMES = 20;
 
 export class KubeSource implements FactSource {
@@ -64,11 +106,11 @@ export class KubeSource implements FactSource {
 
   constructor(readonly kc: k8s.KubeConfig) {
     this.description = kc.getCurrentCluster()?.server ?? 'cluster';
-    this.core = kc.makeApiClient(k8s.CoreV1Api);
-    this.apps = kc.makeApiClient(k8s.AppsV1Api);
-    this.batch = kc.makeApiClient(k8s.BatchV1Api);
-    this.coordination = kc.makeApiClient(k8s.CoordinationV1Api);
-    this.custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    this.core = pooledApiClient(kc, k8s.CoreV1Api);
+    this.apps = pooledApiClient(kc, k8s.AppsV1Api);
+    this.batch = pooledApiClient(kc, k8s.BatchV1Api);
+    this.coordination = pooledApiClient(kc, k8s.CoordinationV1Api);
+    this.custom = pooledApiClient(kc, k8s.CustomObjectsApi);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod | null> {
