@@ -4,6 +4,7 @@
 // others wait for the stored ts. Each thread has an opaque id (re-run buttons carry it) and a
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lua, runScript } from '../jobs/lua.js';
 import type { RedisClient } from '../jobs/queues.js';
 import type { MessageRef } from './types.js';
 
@@ -25,7 +26,7 @@ export interface ThreadStoreOptions {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // KEYS: 1 lock. ARGV: 1 token. Delete the lock only if we still hold it.
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RELEASE = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1);
 
 export class ThreadStore<S = unknown> {
   private readonly ttl: number;
@@ -79,7 +80,7 @@ export class ThreadStore<S = unknown> {
             .exec();
           return { thread, created: true };
         } finally {
-          await this.redis.eval(RELEASE, 1, lockKey, token);
+          await runScript(this.redis, RELEASE, [lockKey], [token]);
         }
       }
       if (Date.now() > deadline) throw new Error(`thread ${scope} in ${channel}: its parent was not created within ${this.lockMs * 2} ms`);
@@ -118,11 +119,11 @@ export class ThreadStore<S = unknown> {
 // ---- idempotent delivery ----
 
 // KEYS: 1 delivery key. ARGV: 1 token, 2 lock ms. Returns 'go' (we post), 'done', or 'busy'.
-const CLAIM = `local v = redis.call('GET', KEYS[1])
+const CLAIM = lua(`local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'done' end
 if v then return 'busy' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
-return 'go'`;
+return 'go'`, 1);
 
 /**
  * "Post this once": results are delivered at least once (a job re-run after a crash delivers
@@ -146,14 +147,14 @@ export class DeliveryLog {
     const deadline = Date.now() + this.lockMs * 2;
     for (;;) {
       const token = randomUUID();
-      const claim = String(await this.redis.eval(CLAIM, 1, key, token, String(this.lockMs)));
+      const claim = String(await runScript(this.redis, CLAIM, [key], [token, String(this.lockMs)]));
       if (claim === 'done') return 'duplicate';
       if (claim === 'go') {
         try {
           await post();
         } catch (err) {
           // Let a retry (the job's or the stream's) post it again.
-          await this.redis.eval(RELEASE, 1, key, token);
+          await runScript(this.redis, RELEASE, [key], [token]);
           throw err;
         }
         await this.redis.set(key, 'done', 'EX', this.keepSeconds);

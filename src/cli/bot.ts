@@ -21,17 +21,16 @@ import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
-import { loadConfig, type Config } from '../config/schema.js';
-import { RULES } from '../diagnosis/rules/index.js';
+import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { ChatLimiter } from '../jobs/limits.js';
 import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from '../jobs/queues.js';
-import { ClusterName } from '../jobs/schemas.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import type { CliIo } from './diagnose.js';
+import { commandConfig, clusterOf } from './config.js';
 
 export const BOT_USAGE = `Usage: pod-doctor bot [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
@@ -94,10 +93,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     io.stdout.write(`${BOT_USAGE}\n`);
     return 0;
   }
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   checkSlackConfig(config);
-  const cluster = values.cluster ?? config.cluster;
-  if (!ClusterName.safeParse(cluster).success) throw new PodDoctorError('BAD_INPUT', `--cluster "${cluster}" is not a DNS-1123 label`);
+  const cluster = clusterOf(values.cluster, config);
   const port = values.port !== undefined ? Number(values.port) : config.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${values.port}" is not a port number`);
   const withWorker = !values['no-worker'];

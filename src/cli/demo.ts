@@ -15,8 +15,7 @@ import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../reme
 import { ChatService } from '../chat/service.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
-import { loadConfig, type Config } from '../config/schema.js';
-import { RULES } from '../diagnosis/rules/index.js';
+import type { Config } from '../config/schema.js';
 import { parseTarget } from '../diagnosis/target.js';
 import type { KubeObject } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
@@ -28,6 +27,7 @@ import { runnerFromConfig } from '../remediation/index.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import type { CliIo } from './diagnose.js';
+import { commandConfig } from './config.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 
@@ -97,7 +97,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     io.stdout.write(`${DEMO_USAGE}\n`);
     return 0;
   }
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   const user = values.user ?? config.consoleUser ?? (io.env.USER && /^[A-Za-z0-9._-]{1,64}$/.test(io.env.USER) ? io.env.USER : 'operator');
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(user)) throw new PodDoctorError('BAD_INPUT', `--user "${user}": letters, digits, ".", "_" and "-" only`);
   const problem = await redisProblem(config);

@@ -4,13 +4,12 @@ import { diagnoseTarget } from '../collect/diagnose.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
-import { loadConfig } from '../config/schema.js';
-import { RULES } from '../diagnosis/rules/index.js';
 import { parseTarget } from '../diagnosis/target.js';
 import { PodDoctorError } from '../errors.js';
 import { diagnosisJson, renderDiagnosisText } from '../render/text.js';
 import { loadObjects } from '../sim/load.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { commandConfig } from './config.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
   --kubeconfig FILE   kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
@@ -45,7 +44,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   if (positionals.length !== 1) throw new PodDoctorError('BAD_TARGET', `expected one target, got ${positionals.length}\n${DIAGNOSE_USAGE}`);
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   const target = parseTarget(positionals[0]!);
   let now: (() => Date) | undefined;
   if (values.now) {

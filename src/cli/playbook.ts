@@ -6,8 +6,7 @@ import { parseArgs } from 'node:util';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { diagnoseTarget } from '../collect/diagnose.js';
-import { loadConfig, type Config } from '../config/schema.js';
-import { RULES } from '../diagnosis/rules/index.js';
+import type { Config } from '../config/schema.js';
 import { formatTarget, parseTarget } from '../diagnosis/target.js';
 import { PodDoctorError } from '../errors.js';
 import { AgentActionsClient } from '../remediation/agent-actions-client.js';
@@ -16,6 +15,7 @@ import { renderPlanText } from '../remediation/plan.js';
 import { createRunner, type RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
+import { commandConfig } from './config.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules
@@ -68,7 +68,7 @@ export async function playbookCommand(argv: string[], io: CliIo): Promise<number
 
 async function listCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, dir: { type: 'string' } } });
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   const playbooks = await loadPlaybooks(playbookDir(config, values.dir));
   if (values.json) {
     const out = playbooks.map((p) => ({
@@ -95,7 +95,7 @@ async function listCommand(argv: string[], io: CliIo): Promise<number> {
 async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
   if (positionals.length > 1) throw new PodDoctorError('BAD_INPUT', `expected at most one directory\n${PLAYBOOK_USAGE}`);
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   const dir = positionals[0] ?? playbookDir(config, undefined);
   const { playbooks, issues } = await validatePlaybookDir(dir);
   if (issues.length > 0) {
@@ -124,7 +124,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1 || !values.target) throw new PodDoctorError('BAD_INPUT', `expected a playbook id and --target\n${PLAYBOOK_USAGE}`);
   const id = positionals[0]!;
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
+  const config = commandConfig(io.env);
   const playbooks = await loadPlaybooks(playbookDir(config, values.dir));
   const playbook = playbooks.find((p) => p.id === id);
   if (!playbook) throw new PodDoctorError('BAD_INPUT', `no playbook "${id}" (known: ${playbooks.map((p) => p.id).join(', ')})`);

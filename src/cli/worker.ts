@@ -5,11 +5,8 @@ import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
-import { loadConfig } from '../config/schema.js';
-import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig, redisFromUrl } from '../jobs/queues.js';
-import { ClusterName } from '../jobs/schemas.js';
 import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
@@ -17,6 +14,7 @@ import { serveOps } from '../metrics/server.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { startWorkerRole } from './worker-role.js';
 import type { CliIo } from './diagnose.js';
+import { commandConfig, clusterOf } from './config.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
   Runs the diagnosis and (approved) remediation jobs of one cluster, and expands workload alerts.
@@ -67,9 +65,8 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     io.stdout.write(`${WORKER_USAGE}\n`);
     return 0;
   }
-  const config = loadConfig(io.env, RULES.map((r) => r.meta.id));
-  const cluster = values.cluster ?? config.cluster;
-  if (!ClusterName.safeParse(cluster).success) throw new PodDoctorError('BAD_INPUT', `--cluster "${cluster}" is not a DNS-1123 label`);
+  const config = commandConfig(io.env);
+  const cluster = clusterOf(values.cluster, config);
   const concurrency = positiveInt('--concurrency', values.concurrency) ?? config.workerConcurrency;
   if (concurrency < 1) throw new PodDoctorError('BAD_INPUT', '--concurrency must be at least 1');
   const port = positiveInt('--port', values.port) ?? config.metricsPort;

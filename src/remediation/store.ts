@@ -2,6 +2,7 @@
 // a crash; a run lock with SET NX PX keeps two runners off one run, and every state write is
 // checked against the lock token in a Lua script so a runner that lost its lock cannot write).
 // The operator CLI uses the in-memory store (one process, nobody to share with).
+import { lua, runScript } from '../jobs/lua.js';
 import type { RedisClient } from '../jobs/queues.js';
 import type { Plan } from './plan.js';
 
@@ -53,18 +54,18 @@ export const storeKeys = {
 };
 
 // KEYS[1] lock, KEYS[2] run hash; ARGV[1] token, ARGV[2] ttl seconds, ARGV[3..] field/value pairs.
-const GUARDED_HSET = `
+const GUARDED_HSET = lua(`
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('hset', KEYS[2], unpack(ARGV, 3))
 redis.call('expire', KEYS[2], tonumber(ARGV[2]))
-return 1`;
-const RENEW = `
+return 1`, 2);
+const RENEW = lua(`
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('pexpire', KEYS[1], tonumber(ARGV[2]))
-return 1`;
-const RELEASE = `
+return 1`, 1);
+const RELEASE = lua(`
 if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
-return 1`;
+return 1`, 1);
 
 function parseJson<T>(text: string | undefined): T | undefined {
   if (text === undefined) return undefined;
@@ -108,11 +109,11 @@ export class RedisRunStore implements RunStore {
   }
 
   async renewLock(runId: string, token: string, ms: number): Promise<boolean> {
-    return Number(await this.redis.eval(RENEW, 1, storeKeys.lock(this.prefix, this.cluster, runId), token, String(Math.round(ms)))) === 1;
+    return Number(await runScript(this.redis, RENEW, [storeKeys.lock(this.prefix, this.cluster, runId)], [token, String(Math.round(ms))])) === 1;
   }
 
   async releaseLock(runId: string, token: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, storeKeys.lock(this.prefix, this.cluster, runId), token);
+    await runScript(this.redis, RELEASE, [storeKeys.lock(this.prefix, this.cluster, runId)], [token]);
   }
 
   async readRun(runId: string): Promise<RunRecord | null> {
@@ -121,7 +122,7 @@ export class RedisRunStore implements RunStore {
 
   private async guarded(runId: string, token: string, fields: Record<string, string>): Promise<boolean> {
     const args = Object.entries(fields).flat();
-    const ok = await this.redis.eval(GUARDED_HSET, 2, storeKeys.lock(this.prefix, this.cluster, runId), storeKeys.run(this.prefix, this.cluster, runId), token, String(this.runTtlSeconds), ...args);
+    const ok = await runScript(this.redis, GUARDED_HSET, [storeKeys.lock(this.prefix, this.cluster, runId), storeKeys.run(this.prefix, this.cluster, runId)], [token, String(this.runTtlSeconds), ...args]);
     return Number(ok) === 1;
   }
 
