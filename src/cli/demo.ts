@@ -3,7 +3,9 @@
 // in-process worker and the console chat: type `/pod-doctor ns/pod`, read the findings,
 // `approve <n>`. The same flows as Slack (threads, approvals, expiry, once-only runs). When
 // stdin is not a terminal it takes a scripted tour of every seed incident and exits.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
@@ -97,11 +99,19 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     io.stdout.write(`${DEMO_USAGE}\n`);
     return 0;
   }
-  const config = commandConfig(io.env);
+  let config = commandConfig(io.env);
   const user = values.user ?? config.consoleUser ?? (io.env.USER && /^[A-Za-z0-9._-]{1,64}$/.test(io.env.USER) ? io.env.USER : 'operator');
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(user)) throw new PodDoctorError('BAD_INPUT', `--user "${user}": letters, digits, ".", "_" and "-" only`);
-  const problem = await redisProblem(config);
+  let problem = await redisProblem(config);
+  // No REDIS_URL given and nothing on the default: a throwaway redis-server, when installed.
+  const privateRedis = problem && !io.env.REDIS_URL ? await startPrivateRedis() : undefined;
+  if (privateRedis) {
+    config = { ...config, redisUrl: privateRedis.url };
+    problem = await redisProblem(config);
+    io.stdout.write(`pod-doctor demo: no Redis on 127.0.0.1:6379, using a private redis-server on ${privateRedis.url} (no persistence; stopped on exit).\n`);
+  }
   if (problem) {
+    await privateRedis?.stop();
     io.stderr.write(`${redisHelp(config.redisUrl, problem)}\n`);
     return 2;
   }
@@ -199,8 +209,41 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     await cluster.close();
     await deleteKeys(redis, prefix).catch(() => undefined);
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    await privateRedis?.stop();
   }
   return code;
+}
+
+/** redis-server on a free loopback port, keeping nothing on disk; undefined if not installed. */
+async function startPrivateRedis(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const started = await new Promise<boolean>((resolve) => {
+    proc.once('error', () => resolve(false));
+    proc.once('exit', () => resolve(false));
+    setTimeout(() => resolve(true), 300);
+  });
+  if (!started) return undefined;
+  // Even if the demo dies (closed pipe, uncaught error), its private Redis goes with it.
+  const killOnExit = () => proc.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      process.off('exit', killOnExit);
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The scripted tour: every seed incident diagnosed in turn, then one fix approved and run. */
