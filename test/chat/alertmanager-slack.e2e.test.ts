@@ -1,0 +1,151 @@
+// The whole chain of issue 8: the real Alertmanager (Debian's prometheus-alertmanager, installed
+// by .ci/run) sends its webhook with the bearer token to `pod-doctor bot`, which queues the
+// alerts, diagnoses the pods against the simulated cluster, and opens one thread per alert group
+// on the fake Slack Web API; resolving the alerts in Alertmanager updates the thread.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botCommand } from '../../src/cli/bot.js';
+import type { KubeObject } from '../../src/diagnosis/types.js';
+import { startSim, type Sim } from '../../src/sim/server.js';
+import { crashedPod, node } from '../helpers/factories.js';
+import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
+import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
+import { TOKEN } from '../alerts/helpers.js';
+
+const BIN = process.env.ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
+const CHANNEL = 'C0ONCALL';
+const POD = 'api-7d9f8c6b5-x2k4q';
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe.skipIf(!existsSync(BIN))('real Alertmanager → pod-doctor bot → Slack thread', () => {
+  let slack: FakeSlack;
+  let sim: Sim;
+  let dir: string;
+  let prefix: string;
+  let botUrl = '';
+  let stop: () => void;
+  let exited: Promise<number>;
+  let am: ChildProcess | undefined;
+  let amUrl = '';
+  let amLog = '';
+  const redis = connect();
+
+  beforeAll(async () => {
+    prefix = testPrefix('am-slack');
+    slack = await startFakeSlack();
+    // Real timestamps: Alertmanager and the bot run on the wall clock.
+    sim = await startSim({ objects: [node({ metadata: { name: 'node-1' } }), crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: POD, creationTimestamp: new Date(Date.now() - 3600_000).toISOString() } })] as KubeObject[] });
+    dir = mkdtempSync(join(tmpdir(), 'pd-am-slack-'));
+    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      KUBECONFIG: join(dir, 'kubeconfig'),
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      POD_DOCTOR_REDIS_PREFIX: prefix,
+      POD_DOCTOR_CLUSTER: 'am',
+      ALERTMANAGER_TOKEN: TOKEN,
+      POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
+      LOG_LEVEL: 'silent',
+    };
+    await new Promise<void>((resolve) => {
+      exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
+        stopSignal: new Promise((r) => (stop = () => r('test'))),
+        logger: silent,
+        onReady: (info) => {
+          botUrl = `http://127.0.0.1:${info.port}`;
+          resolve();
+        },
+      });
+      exited.catch(() => resolve());
+    });
+    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+
+    // Alertmanager configured like deploy/alertmanager/alertmanager.yml, pointed at the bot.
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+    writeFileSync(
+      join(dir, 'alertmanager.yml'),
+      `route:
+  receiver: pod-doctor
+  group_by: ['alertname', 'namespace']
+  group_wait: 1s
+  group_interval: 2s
+  repeat_interval: 1h
+receivers:
+  - name: pod-doctor
+    webhook_configs:
+      - url: ${botUrl}/alertmanager
+        send_resolved: true
+        http_config:
+          authorization:
+            type: Bearer
+            credentials_file: ${tokenFile}
+`,
+    );
+    const port = await freePort();
+    amUrl = `http://127.0.0.1:${port}`;
+    am = spawn(BIN, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='], { stdio: ['ignore', 'pipe', 'pipe'] });
+    am.stdout?.on('data', (d: Buffer) => (amLog += d.toString()));
+    am.stderr?.on('data', (d: Buffer) => (amLog += d.toString()));
+    await eventually(async () => (await fetch(`${amUrl}/-/ready`).catch(() => undefined))?.ok, 20_000, 100);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (am && am.exitCode === null) {
+      const gone = new Promise((r) => am!.once('exit', r));
+      am.kill('SIGTERM');
+      await gone;
+    }
+    stop?.();
+    await exited?.catch(() => undefined);
+    await slack?.close();
+    await sim?.close();
+    await cleanup(redis, prefix);
+    redis.disconnect();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens a thread with the findings, then marks it resolved', { timeout: 90_000 }, async () => {
+    const startsAt = new Date(Date.now() - 60_000).toISOString();
+    const alert = (endsAt?: string) => [
+      {
+        labels: { alertname: 'KubePodCrashLooping', namespace: 'shop', pod: POD, container: 'web', reason: 'CrashLoopBackOff', severity: 'warning', job: 'kube-state-metrics' },
+        annotations: { summary: 'Pod is crash looping.' },
+        startsAt,
+        ...(endsAt ? { endsAt } : {}),
+      },
+    ];
+    const post = (body: unknown) => fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post(alert())).status).toBe(200);
+
+    const root = await slack.waitFor(() => slack.roots(CHANNEL)[0], 45_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${amLog.slice(-2000)}`);
+    });
+    const findings = await slack.waitFor(() => slack.thread(CHANNEL, root.ts).find((m) => messageText(m).includes('crash.oomkilled')), 30_000);
+    expect(messageText(findings)).toContain(`shop/${POD}`);
+    expect(slack.roots(CHANNEL)).toHaveLength(1);
+
+    // Resolved in Alertmanager: its next notification (send_resolved) updates the same thread.
+    expect((await post(alert(new Date().toISOString()))).status).toBe(200);
+    await slack.waitFor(() => /Resolved/.test(slack.message(CHANNEL, root.ts)!.text), 45_000);
+    await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Every alert of this group has resolved/.test(m.text)), 30_000);
+    expect(slack.roots(CHANNEL)).toHaveLength(1);
+    expect(slack.rejected).toEqual([]);
+  });
+});
