@@ -44,3 +44,5 @@ export type MountHolder = ProbeResults['mount-holders']['holders'][number];
 export type MountCheck = ProbeResults['fs-mounts']['mounts'][number];
 export type RuntimeContainer = ProbeResults['runtime']['docker']['containers'][number];
 export type JournalMatch = ProbeResults['journal']['matches'][number];
+export type StaticPods = NonNullable<ProbeResults['host']['staticPods']>;
+export type StaticPodManifest = StaticPods['manifests'][number];

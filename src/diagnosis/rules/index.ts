@@ -40,6 +40,7 @@ import { rule as crashAppExit } from './crash-app-exit.js';
 import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
 import { rule as configMissingReference } from './config-missing-reference.js';
 import { rule as evictedNodePressure } from './evicted-node-pressure.js';
+import { rule as staticPodStale } from './static-pod-stale.js';
 
 export const RULES: readonly Rule[] = [
   terminatingFinalizers,
@@ -81,6 +82,7 @@ export const RULES: readonly Rule[] = [
   crashIpv6Disabled,
   configMissingReference,
   evictedNodePressure,
+  staticPodStale,
 ];
 
 export function ruleById(id: string): Rule | undefined {
