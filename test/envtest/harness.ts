@@ -79,8 +79,18 @@ export interface ControlPlane {
   onStop(fn: () => void | Promise<void>): void;
   logPath(component: Component): string;
   logTail(component: Component, lines?: number): string;
+  /**
+   * Stops one controller process (SIGTERM to its process group, SIGKILL after 5 s), as when
+   * kube-scheduler or kube-controller-manager dies on a control-plane node; the rest keeps running.
+   */
+  stopComponent(component: RestartableComponent): Promise<void>;
+  /** Starts a stopped component again with the same flags and waits until it is healthy. */
+  startComponent(component: RestartableComponent): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Components a test may stop and start again (etcd and the API server hold the cluster itself). */
+export type RestartableComponent = 'kube-scheduler' | 'kube-controller-manager';
 
 // ---------------------------------------------------------------- binaries
 
@@ -376,6 +386,8 @@ interface Proc {
   child: ChildProcess;
   log: string;
   exited: boolean;
+  /** Stopped on purpose by stopComponent() (its log says so rather than "exited"). */
+  stopping?: boolean;
 }
 
 const live = new Set<{ kill: () => void }>();
@@ -436,9 +448,15 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   installExitHandlers();
   live.add(handle);
 
-  const launch = (name: Component, bin: string, args: string[]): Proc => {
+  // What each component was started with, so startComponent() can start it again.
+  const launched = new Map<Component, { bin: string; args: string[]; healthUrl: string }>();
+  const writePgids = () => writeFileSync(path.join(dir, 'pgids'), procs.map((p) => `${p.child.pid}\n`).join(''));
+
+  const launch = (name: Component, bin: string, args: string[], healthUrl = ''): Proc => {
+    launched.set(name, { bin, args, healthUrl });
     const log = path.join(dir, `${name}.log`);
-    writeFileSync(log, `$ ${bin} ${args.join(' ')}\n`);
+    // A restarted component appends to its log: the first run's lines stay for post-mortems.
+    appendFileSync(log, `${existsSync(log) ? '\n' : ''}$ ${bin} ${args.join(' ')}\n`);
     const out = openSync(log, 'a');
     // detached: own process group, so stop() can kill the component and anything it forks.
     const child = spawn(bin, args, { cwd: dir, detached: true, stdio: ['ignore', out, out] });
@@ -446,7 +464,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const p: Proc = { name, child, log, exited: false };
     child.on('exit', (code, sig) => {
       p.exited = true;
-      if (!stopped) appendFileSync(log, `\n[harness] ${name} exited code=${code} signal=${sig}\n`);
+      if (!stopped) appendFileSync(log, `\n[harness] ${name} ${p.stopping ? 'stopped by the test' : 'exited'} code=${code} signal=${sig}\n`);
     });
     child.unref();
     procs.push(p);
@@ -568,7 +586,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         '--secure-port=0',
         '--v=1',
         ...(opts.extraSchedulerArgs ?? []),
-      ]);
+      ], `http://127.0.0.1:${schedPort}/healthz`);
       const cm = launch('kube-controller-manager', path.join(binDir, 'kube-controller-manager'), [
         `--kubeconfig=${path.join(dir, 'kube-controller-manager.kubeconfig')}`,
         '--leader-elect=false',
@@ -589,7 +607,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         '--pod-eviction-timeout=10s',
         '--v=1',
         ...(opts.extraControllerManagerArgs ?? []),
-      ]);
+      ], `http://127.0.0.1:${cmPort}/healthz`);
       await Promise.all([waitHealthy(sched, `http://127.0.0.1:${schedPort}/healthz`), waitHealthy(cm, `http://127.0.0.1:${cmPort}/healthz`)]);
       if (saAdmission) {
         // Controllers are really working once the token controller has given `default` a token.
@@ -643,6 +661,36 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       onStop: (fn) => void stopHooks.unshift(fn),
       logPath: (c) => path.join(dir, `${c}.log`),
       logTail: (c, lines = 40) => tail(path.join(dir, `${c}.log`), lines),
+      async stopComponent(component) {
+        const running = procs.filter((p) => p.name === component && !p.exited);
+        if (running.length === 0) throw new Error(`${component} is not running`);
+        for (const p of running) {
+          p.stopping = true;
+          killGroup(p.child.pid, 'SIGTERM');
+        }
+        const deadline = Date.now() + 5000;
+        while (running.some((p) => !p.exited) && Date.now() < deadline) await sleep(50);
+        for (const p of running) if (!p.exited) killGroup(p.child.pid, 'SIGKILL');
+        const reap = Date.now() + 3000;
+        while (running.some((p) => !p.exited) && Date.now() < reap) await sleep(20);
+        if (running.some((p) => !p.exited)) throw new Error(`${component} did not exit after SIGKILL`);
+        // Forget the dead process group: its id may be reused by an unrelated process.
+        for (const p of running) procs.splice(procs.indexOf(p), 1);
+        writePgids();
+      },
+      async startComponent(component) {
+        if (procs.some((p) => p.name === component && !p.exited)) throw new Error(`${component} is already running`);
+        const spec = launched.get(component);
+        if (!spec) throw new Error(`${component} was never started (controllers: false?)`);
+        const p = launch(component, spec.bin, spec.args, spec.healthUrl);
+        const s = Date.now();
+        for (;;) {
+          if (p.exited) throw new Error(`${component} exited on restart:\n${tail(p.log, 40)}`);
+          if ((await httpGetStatus(spec.healthUrl)) === 200) break;
+          if (Date.now() - s > 60_000) throw new Error(`${component} not healthy at ${spec.healthUrl} after restart:\n${tail(p.log, 40)}`);
+          await sleep(100);
+        }
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

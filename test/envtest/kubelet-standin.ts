@@ -2,7 +2,8 @@
 // objects, keeps the ones a scenario wants alive (node status + Lease renewals), completes
 // deletions on live nodes, and writes the pod states only a kubelet produces (through the
 // status subresource) with the core/v1 events a kubelet records. Formats follow
-// ../shared/reference/kubernetes-facts.md (current kubelet wording).
+// ../shared/reference/kubernetes-facts.md, in the wording of a current kubelet (containerd) or of
+// the 1.20 kubelet this control plane belongs to (dockershim).
 //
 // Node lifecycle facts for scenarios (harness timings: monitor 2s, grace 10s):
 // - a stopped node turns Ready=Unknown and gets the unreachable NoSchedule + NoExecute taints
@@ -44,7 +45,44 @@ interface Wording {
   pullBackOffWaiting: (image: string, error: string) => string;
   crashLoopEvent: (c: string, podRef: string) => string;
   reporting: boolean;
+  /** The kubelet's default sandbox (pause) image of that era. */
+  pauseImage: string;
+  /** RunPodSandbox error when the pause image is not on the node and the registry refuses the pull. */
+  sandboxImageAuthError: (image: string) => string;
+  /** RunPodSandbox error when the sandbox's init process is killed at start (a memory limit of a few bytes). */
+  sandboxKilledAtStart: (pod: string) => string;
+  /** A container whose start fails because its subPath source under volume-subpaths/ is gone. */
+  subPathGone: (p: SubPathFacts) => { terminated: { exitCode: number; reason: string; message: string }; event: string };
+  /** Eviction message (pkg/kubelet/eviction/helpers.go of that era) for one container using more than its request. */
+  evictionMessage: (e: EvictionFacts) => string;
+  /** Terminated state of a container the eviction killed (exit code 137). */
+  evictedContainer: { reason: string; message?: string };
+  /** Pod conditions added since: PodReadyToStartContainers (1.29), DisruptionTarget on kubelet eviction (1.26). */
+  readyToStartCondition: boolean;
+  disruptionTarget: boolean;
 }
+
+interface SubPathFacts {
+  podUid: string;
+  volume: string;
+  container: string;
+  /** Index of the volumeMount in the container's volumeMounts (the kubelet's volume-subpaths/<vol>/<c>/<index>). */
+  index: number;
+  mountPath: string;
+  containerId: string;
+}
+
+interface EvictionFacts {
+  resource: string;
+  container: string;
+  usage: string;
+  request: string;
+  threshold: string;
+  available: string;
+}
+
+/** A subPath source as the kubelet prepares it. */
+const subPathSource = (p: SubPathFacts) => `/var/lib/kubelet/pods/${p.podUid}/volume-subpaths/${p.volume}/${p.container}/${p.index}`;
 
 export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
   current: {
@@ -58,6 +96,24 @@ export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
     pullBackOffWaiting: (image, error) => `Back-off pulling image "${image}": ErrImagePull: ${error}`,
     crashLoopEvent: (c, podRef) => `Back-off restarting failed container ${c} in pod ${podRef}`,
     reporting: true,
+    pauseImage: 'registry.k8s.io/pause:3.9',
+    // containerd's CRI: ensure the sandbox image, pull it, resolve the reference (401 from the registry).
+    sandboxImageAuthError: (image) => {
+      const ref = fullImageRef(image);
+      return `rpc error: code = Unknown desc = failed to get sandbox image "${image}": failed to pull image "${image}": failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": unexpected status from HEAD request to ${manifestUrl(image)}: 401 Unauthorized`;
+    },
+    // runc >= 1.1 names the OOM kill of its init; containerd wraps the task creation.
+    sandboxKilledAtStart: () =>
+      'rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?): unknown',
+    subPathGone: (p) => {
+      const message = `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "${subPathSource(p)}" to rootfs at "${p.mountPath}": mount ${subPathSource(p)}:${p.mountPath} (via /proc/self/fd/6), flags: 0x5001: no such file or directory: unknown`;
+      return { terminated: { exitCode: 128, reason: 'StartError', message }, event: `Error: ${message}` };
+    },
+    evictionMessage: (e) =>
+      `The node was low on resource: ${e.resource}. Threshold quantity: ${e.threshold}, available: ${e.available}. Container ${e.container} was using ${e.usage}, request is ${e.request}, has larger consumption of ${e.resource}. `,
+    evictedContainer: { reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' },
+    readyToStartCondition: true,
+    disruptionTarget: true,
   },
   'v1.20': {
     kubeletVersion: 'v1.20.2',
@@ -70,6 +126,26 @@ export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
     pullBackOffWaiting: (image) => `Back-off pulling image "${image}"`,
     crashLoopEvent: () => 'Back-off restarting failed container',
     reporting: false,
+    pauseImage: 'k8s.gcr.io/pause:3.2',
+    // dockershim ensureSandboxImageExists: `failed pulling image %q: %v` around dockerd's answer.
+    sandboxImageAuthError: (image) => `rpc error: code = Unknown desc = failed pulling image "${image}": Error response from daemon: Get ${manifestUrl(image)}: unauthorized: authentication required`,
+    // dockershim RunPodSandbox `failed to start sandbox container for pod %q: %v`; runc of the docker 18/19 era (seed 003).
+    sandboxKilledAtStart: (pod) =>
+      `rpc error: code = Unknown desc = failed to start sandbox container for pod "${pod}": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:301: running exec setns process for init caused \\"signal: killed\\"": unknown`,
+    // docker reports a container that never ran as ContainerCannotRun (exit 128, message = State.Error);
+    // dockershim's StartContainer wraps it as `failed to start container %q: %v` with the container ID.
+    subPathGone: (p) => {
+      const merged = `/var/lib/docker/overlay2/${imageDigest(p.containerId)}/merged`;
+      const message = `OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:402: container init caused \\"rootfs_linux.go:58: mounting \\\\\\"${subPathSource(p)}\\\\\\" to rootfs \\\\\\"${merged}\\\\\\" at \\\\\\"${merged}${p.mountPath}\\\\\\" caused \\\\\\"no such file or directory\\\\\\"\\"": unknown`;
+      return {
+        terminated: { exitCode: 128, reason: 'ContainerCannotRun', message },
+        event: `Error: failed to start container "${p.containerId.replace(/^docker:\/\//, '')}": Error response from daemon: ${message}`,
+      };
+    },
+    evictionMessage: (e) => `The node was low on resource: ${e.resource}. Container ${e.container} was using ${e.usage}, which exceeds its request of ${e.request}. `,
+    evictedContainer: { reason: 'Error' },
+    readyToStartCondition: false,
+    disruptionTarget: false,
   },
 };
 
@@ -85,17 +161,35 @@ export interface KubeletStandInOptions {
   kubeletPort?: number;
 }
 
+export type PressureCondition = 'MemoryPressure' | 'DiskPressure' | 'PIDPressure';
+
+/** The kubelet's words for its pressure conditions (pkg/kubelet/nodestatus/setters.go) and the resource it reclaims. */
+const PRESSURE: Record<PressureCondition, { resource: string; ok: [string, string]; bad: [string, string] }> = {
+  MemoryPressure: { resource: 'memory', ok: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'], bad: ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'] },
+  DiskPressure: { resource: 'ephemeral-storage', ok: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'], bad: ['KubeletHasDiskPressure', 'kubelet has disk pressure'] },
+  PIDPressure: { resource: 'pids', ok: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'], bad: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available'] },
+};
+
+/**
+ * Why a deleted pod is never confirmed gone. `kill-hangs`: the kubelet starts the kill (Killing
+ * "Stopping container <c>") and it never finishes. `worker-blocked`: the pod worker is stuck in
+ * an earlier sync (a postStart exec that never returns), so the kill does not even start.
+ */
+export type DeletionHang = 'kill-hangs' | 'worker-blocked';
+
 interface NodeState {
   spec: StandInNodeSpec;
   uid: string;
   alive: boolean;
   bootID: string;
   podSeq: number;
+  pressure: Set<PressureCondition>;
 }
 
 type Pod = KubeObject;
 
-const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+const now = () => isoSeconds(new Date());
 /** metav1.MicroTime (Lease renewTime) has microseconds. */
 const microNow = () => new Date().toISOString().replace(/Z$/, '000Z');
 const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
@@ -109,6 +203,17 @@ export function fullImageRef(image: string): string {
   let ref = hasRegistry ? image : image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
   if (!/[:@][^/]*$/.test(ref.slice(ref.lastIndexOf('/')))) ref += ':latest';
   return ref;
+}
+
+/** The manifest URL a runtime asks the registry for (docker.io is served by registry-1.docker.io). */
+export function manifestUrl(image: string): string {
+  const ref = fullImageRef(image);
+  const slash = ref.indexOf('/');
+  const host = ref.slice(0, slash) === 'docker.io' ? 'registry-1.docker.io' : ref.slice(0, slash);
+  const path = ref.slice(slash + 1);
+  const at = path.indexOf('@');
+  const [repo, tag] = at >= 0 ? [path.slice(0, at), path.slice(at + 1)] : [path.slice(0, path.lastIndexOf(':')), path.slice(path.lastIndexOf(':') + 1)];
+  return `https://${host}/v2/${repo}/manifests/${tag}`;
 }
 
 /** CrashLoopBackOff delay after `restarts` restarts: 10s doubling, capped at 5m, Go duration text. */
@@ -134,6 +239,8 @@ export class KubeletStandIn {
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private readonly deletionSent = new Set<string>();
+  /** `<ns>/<name>` of pods whose deletion this kubelet never confirms. */
+  private readonly hung = new Map<string, DeletionHang>();
   private eventSeq = 0;
   /** Errors from the background heartbeat (tests can assert it stays empty). */
   readonly errors: string[] = [];
@@ -178,7 +285,7 @@ export class KubeletStandIn {
       metadata: { name: spec.name, labels, annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
       spec: { ...(spec.taints ? { taints: spec.taints } : {}), ...(spec.unschedulable ? { unschedulable: true } : {}) },
     });
-    const state: NodeState = { spec, uid: created.metadata!.uid, alive: true, bootID: cryptoUuid(), podSeq: 0 };
+    const state: NodeState = { spec, uid: created.metadata!.uid, alive: true, bootID: cryptoUuid(), podSeq: 0, pressure: new Set() };
     this.nodes.set(spec.name, state);
     await this.postNodeStatus(state, true);
     await this.renewLease(state);
@@ -237,7 +344,7 @@ export class KubeletStandIn {
         try {
           await this.renewLease(state);
           await this.postNodeStatus(state, false);
-          if (this.completeDeletions) await this.finishDeletions(state);
+          await this.handleDeletions(state);
         } catch (err) {
           if (this.errors.length < 50) this.errors.push(`${state.spec.name}: ${String(err)}`);
         }
@@ -279,9 +386,10 @@ export class KubeletStandIn {
           capacity,
           allocatable,
           conditions: [
-            cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-            cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-            cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+            ...(Object.keys(PRESSURE) as PressureCondition[]).map((type) => {
+              const [reason, message] = state.pressure.has(type) ? PRESSURE[type].bad : PRESSURE[type].ok;
+              return cond(type, state.pressure.has(type) ? 'True' : 'False', reason, message);
+            }),
             cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
           ],
           // Loopback: nothing (e.g. `kubectl logs` through the API server) may dial out of this machine.
@@ -325,12 +433,72 @@ export class KubeletStandIn {
     }
   }
 
-  /** A kubelet confirms graceful deletion (grace 0 + UID precondition) once containers are gone. */
-  private async finishDeletions(state: NodeState): Promise<void> {
+  /**
+   * Node pressure as the kubelet's eviction manager reports it: the condition turns True (False
+   * again with `on: false`) in the next status updates, with the node events
+   * `NodeHasInsufficientMemory` ("Node <n> status is now: ...") and `EvictionThresholdMet`
+   * ("Attempting to reclaim memory"). The node lifecycle controller then taints the node
+   * (`node.kubernetes.io/memory-pressure:NoSchedule`).
+   */
+  async setNodePressure(name: string, condition: PressureCondition, on = true): Promise<KubeObject> {
+    const state = this.node(name);
+    if (on) state.pressure.add(condition);
+    else state.pressure.delete(condition);
+    await this.postNodeStatus(state, false);
+    const word = condition === 'MemoryPressure' ? (on ? 'NodeHasInsufficientMemory' : 'NodeHasSufficientMemory') : condition === 'DiskPressure' ? (on ? 'NodeHasDiskPressure' : 'NodeHasNoDiskPressure') : on ? 'NodeHasInsufficientPID' : 'NodeHasSufficientPID';
+    await this.nodeEvent(name, { reason: word, message: `Node ${name} status is now: ${word}` });
+    if (on) await this.nodeEvent(name, { reason: 'EvictionThresholdMet', type: 'Warning', message: `Attempting to reclaim ${PRESSURE[condition].resource}` });
+    return this.client.get(`/api/v1/nodes/${name}`);
+  }
+
+  /** An event about the Node, as the kubelet records it (namespace default, involvedObject uid = node name). */
+  async nodeEvent(name: string, e: { reason: string; message: string; type?: 'Normal' | 'Warning'; count?: number }): Promise<KubeObject> {
+    const t = now();
+    const nano = BigInt(Date.now()) * 1_000_000n + BigInt(this.eventSeq++ % 1_000_000);
+    return this.client.create('/api/v1/namespaces/default/events', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${name}.${nano.toString(16)}`, namespace: 'default' },
+      involvedObject: { kind: 'Node', name, uid: name },
+      reason: e.reason,
+      message: e.message,
+      type: e.type ?? 'Normal',
+      source: { component: 'kubelet', host: name },
+      firstTimestamp: t,
+      lastTimestamp: t,
+      count: e.count ?? 1,
+      ...(this.wording.reporting ? { reportingComponent: 'kubelet', reportingInstance: name } : {}),
+    });
+  }
+
+  /**
+   * This kubelet never confirms the deletion of the pod (see DeletionHang): it stays Terminating
+   * on a Ready node, as when the runtime cannot kill its containers.
+   */
+  hangDeletion(namespace: string, name: string, how: DeletionHang = 'kill-hangs'): void {
+    this.hung.set(`${namespace}/${name}`, how);
+  }
+
+  /**
+   * A kubelet confirms graceful deletion (grace 0 + UID precondition) once containers are gone;
+   * for a pod whose deletion hangs it only records the start of the kill, once.
+   */
+  private async handleDeletions(state: NodeState): Promise<void> {
     const pods = await this.client.list('/api/v1/pods', { fieldSelector: `spec.nodeName=${state.spec.name}` });
     for (const p of pods.items) {
       const uid = p.metadata?.uid as string;
       if (!p.metadata?.deletionTimestamp || this.deletionSent.has(uid)) continue;
+      const hang = this.hung.get(`${p.metadata.namespace}/${p.metadata.name}`);
+      if (hang) {
+        this.deletionSent.add(uid);
+        if (hang === 'kill-hangs') {
+          for (const s of (p.status?.containerStatuses ?? []) as any[]) {
+            if (s.state?.running) await this.event(p, { reason: 'Killing', message: `Stopping container ${s.name}`, fieldPath: `spec.containers{${s.name}}` });
+          }
+        }
+        continue;
+      }
+      if (!this.completeDeletions) continue;
       this.deletionSent.add(uid);
       const res = await this.client.request('DELETE', podPath(p.metadata.namespace, p.metadata.name), {
         body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } },
@@ -422,13 +590,40 @@ export class KubeletStandIn {
     name: string,
     opts: { container?: string; restartCount?: number; exitCode?: number; reason?: string } = {},
   ): Promise<Pod> {
+    return this.podCrashLoop(namespace, name, {
+      ...(opts.container ? { container: opts.container } : {}),
+      ...(opts.restartCount !== undefined ? { restartCount: opts.restartCount } : {}),
+      terminated: { exitCode: opts.exitCode ?? 137, reason: opts.reason ?? 'OOMKilled' },
+    });
+  }
+
+  /**
+   * A crash loop: phase Running, waiting CrashLoopBackOff (`back-off <d> restarting failed
+   * container=<c> pod=<pod>_<ns>(<uid>)`), the last run in lastState.terminated, restartCount,
+   * and the events of every start: Pulled (already present), Created, then Started (or, when
+   * the runtime could not start the container, `Failed` with its error), and BackOff.
+   */
+  async podCrashLoop(
+    namespace: string,
+    name: string,
+    opts: {
+      container?: string;
+      restartCount?: number;
+      terminated: { exitCode: number; reason: string; message?: string };
+      /** How long the last run lasted (default 20 s; 0 for a container that never started). */
+      ranSeconds?: number;
+      /** startedAt as the runtime reports a container that never started (containerd: the epoch). */
+      startedAt?: string;
+      /** The `Failed` event text when the start itself failed (no Started event then). */
+      startFailed?: string;
+    },
+  ): Promise<Pod> {
     const pod = await this.boundPod(namespace, name);
     const c = this.container(pod, opts.container);
     const restarts = opts.restartCount ?? 5;
     const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
     const finished = new Date(Date.now() - 5_000);
-    const startedAt = new Date(finished.getTime() - 20_000);
-    const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const startedAt = opts.startedAt ?? isoSeconds(new Date(finished.getTime() - (opts.ranSeconds ?? 20) * 1000));
     const cid = containerId(this.wording.runtime);
     const result = await this.writeStatus(pod, {
       phase: 'Running',
@@ -444,10 +639,11 @@ export class KubeletStandIn {
         state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backOffText(restarts)} restarting failed container=${c.name} pod=${podRef}` } },
         lastState: {
           terminated: {
-            exitCode: opts.exitCode ?? 137,
-            reason: opts.reason ?? 'OOMKilled',
-            startedAt: iso(startedAt),
-            finishedAt: iso(finished),
+            exitCode: opts.terminated.exitCode,
+            reason: opts.terminated.reason,
+            ...(opts.terminated.message ? { message: opts.terminated.message } : {}),
+            startedAt,
+            finishedAt: isoSeconds(finished),
             containerID: cid,
           },
         },
@@ -456,9 +652,269 @@ export class KubeletStandIn {
     const fieldPath = `spec.containers{${c.name}}`;
     await this.event(pod, { reason: 'Pulled', message: `Container image "${c.image}" already present on machine`, fieldPath, count: restarts + 1 });
     await this.event(pod, { reason: 'Created', message: this.wording.created(c.name), fieldPath, count: restarts + 1 });
-    await this.event(pod, { reason: 'Started', message: this.wording.started(c.name), fieldPath, count: restarts + 1 });
+    if (opts.startFailed) await this.event(pod, { reason: 'Failed', type: 'Warning', message: opts.startFailed, fieldPath, count: restarts + 1 });
+    else await this.event(pod, { reason: 'Started', message: this.wording.started(c.name), fieldPath, count: restarts + 1 });
     await this.event(pod, { reason: 'BackOff', type: 'Warning', message: this.wording.crashLoopEvent(c.name, podRef), fieldPath, count: restarts * 3 });
     return result;
+  }
+
+  /**
+   * A liveness probe that keeps failing: Unhealthy `Liveness probe failed: <output>` (failureThreshold
+   * per run), Killing `Container <c> failed liveness probe, will be restarted`, and the crash loop
+   * that follows (exit 137 after the kill). The last run lasted just the probe's budget
+   * (initialDelaySeconds + periodSeconds × failureThreshold): the app never passed a probe.
+   */
+  async podLivenessProbeFailing(
+    namespace: string,
+    name: string,
+    opts: { container?: string; restartCount?: number; output?: string; exitCode?: number } = {},
+  ): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container) as { name: string; image: string; livenessProbe?: any };
+    const probe = c.livenessProbe;
+    if (!probe) throw new Error(`container ${c.name} of pod ${namespace}/${name} has no livenessProbe`);
+    const restarts = opts.restartCount ?? 4;
+    const threshold = probe.failureThreshold ?? 3;
+    const budget = (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * threshold;
+    const fieldPath = `spec.containers{${c.name}}`;
+    await this.event(pod, { reason: 'Unhealthy', type: 'Warning', message: `Liveness probe failed: ${opts.output ?? 'HTTP probe failed with statuscode: 503'}`, fieldPath, count: threshold * restarts });
+    await this.event(pod, { reason: 'Killing', message: `Container ${c.name} failed liveness probe, will be restarted`, fieldPath, count: restarts });
+    return this.podCrashLoop(namespace, name, { container: c.name, restartCount: restarts, terminated: { exitCode: opts.exitCode ?? 137, reason: 'Error' }, ranSeconds: budget + 1 });
+  }
+
+  /**
+   * The subPath source the kubelet prepared under `volume-subpaths/` is gone (an earlier container
+   * died unnoticed, seed 003): every start fails while mounting it into the rootfs (docker
+   * ContainerCannotRun / containerd StartError, exit 128) and the container crash-loops.
+   */
+  async podSubPathMissing(namespace: string, name: string, opts: { container?: string; restartCount?: number } = {}): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container) as { name: string; image: string; volumeMounts?: Array<{ name: string; mountPath: string; subPath?: string }> };
+    const mounts = c.volumeMounts ?? [];
+    const index = mounts.findIndex((m) => m.subPath);
+    const mount = mounts[index];
+    if (!mount) throw new Error(`container ${c.name} of pod ${namespace}/${name} mounts no subPath`);
+    const gone = this.wording.subPathGone({
+      podUid: pod.metadata.uid,
+      volume: mount.name,
+      container: c.name,
+      index,
+      mountPath: mount.mountPath,
+      containerId: containerId(this.wording.runtime),
+    });
+    return this.podCrashLoop(namespace, name, {
+      container: c.name,
+      ...(opts.restartCount !== undefined ? { restartCount: opts.restartCount } : {}),
+      terminated: gone.terminated,
+      ranSeconds: 0,
+      ...(this.wording.runtime === 'containerd' ? { startedAt: '1970-01-01T00:00:00Z' } : {}),
+      startFailed: gone.event,
+    });
+  }
+
+  /**
+   * The container cannot be created because a ConfigMap, Secret or key it references is missing:
+   * phase Pending, waiting CreateContainerConfigError with the kubelet's error (`configmap "x" not
+   * found`, `couldn't find key K in ConfigMap ns/x`), and on every sync Pulled (already present)
+   * and `Failed` `Error: <error>`.
+   */
+  async podCreateContainerConfigError(namespace: string, name: string, opts: { container?: string; error: string; count?: number }): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container);
+    const count = opts.count ?? 6;
+    const result = await this.writeStatus(pod, {
+      phase: 'Pending',
+      conditions: this.conditions(pod, [c.name]),
+      containerStatuses: this.otherStatuses(pod, c.name, {
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: { waiting: { reason: 'CreateContainerConfigError', message: opts.error } },
+        lastState: {},
+      }),
+    });
+    const fieldPath = `spec.containers{${c.name}}`;
+    await this.event(pod, { reason: 'Pulled', message: `Container image "${c.image}" already present on machine`, fieldPath, count });
+    await this.event(pod, { reason: 'Failed', type: 'Warning', message: `Error: ${opts.error}`, fieldPath, count });
+    return result;
+  }
+
+  /**
+   * The runtime cannot inspect the image on the node (its local copy is damaged, seed 003):
+   * waiting ImageInspectError `Failed to inspect image "<img>": <error>`, events InspectFailed with
+   * the same text and `Failed` `Error: ImageInspectError`. The default error is dockerd's (the
+   * kubelet wording is the same in both eras; containerd reports damaged images when it creates
+   * the container instead).
+   */
+  async podImageInspectError(namespace: string, name: string, opts: { container?: string; error?: string; count?: number } = {}): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container);
+    const count = opts.count ?? 12;
+    const error = opts.error ?? 'rpc error: code = Unknown desc = Error response from daemon: readlink /var/lib/docker/overlay2: invalid argument';
+    const message = `Failed to inspect image "${c.image}": ${error}`;
+    const result = await this.writeStatus(pod, {
+      phase: 'Pending',
+      conditions: this.conditions(pod, [c.name]),
+      containerStatuses: this.otherStatuses(pod, c.name, {
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: { waiting: { reason: 'ImageInspectError', message } },
+        lastState: {},
+      }),
+    });
+    const fieldPath = `spec.containers{${c.name}}`;
+    await this.event(pod, { reason: 'InspectFailed', type: 'Warning', message, fieldPath, count });
+    await this.event(pod, { reason: 'Failed', type: 'Warning', message: 'Error: ImageInspectError', fieldPath, count });
+    return result;
+  }
+
+  /**
+   * The pod sandbox cannot be created: phase Pending, no IP, every container waiting
+   * ContainerCreating, and `FailedCreatePodSandBox` `Failed to create pod sandbox: <CRI error>` on
+   * every sync. The default error: the pause image is missing and the registry refuses its pull.
+   */
+  async podSandboxCreateFailed(namespace: string, name: string, opts: { error?: string; count?: number; pauseImage?: string } = {}): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const error = opts.error ?? this.wording.sandboxImageAuthError(opts.pauseImage ?? this.wording.pauseImage);
+    const result = await this.writeCreating(pod);
+    await this.event(pod, { reason: 'FailedCreatePodSandBox', type: 'Warning', message: `Failed to create pod sandbox: ${error}`, count: opts.count ?? 8 });
+    return result;
+  }
+
+  /**
+   * The sandbox is killed as it starts (a memory limit of a few bytes, seed 003): the kubelet finds
+   * it dead at each sync, records SandboxChanged `Pod sandbox changed, it will be killed and
+   * re-created.`, and the new one fails again: FailedCreatePodSandBox with the runtime's
+   * "signal: killed" (docker) / "container init was OOM-killed" (runc >= 1.1). Containers stay
+   * ContainerCreating.
+   */
+  async podSandboxKilledAtStart(namespace: string, name: string, opts: { count?: number } = {}): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const count = opts.count ?? 14;
+    const result = await this.writeCreating(pod);
+    await this.event(pod, { reason: 'SandboxChanged', message: 'Pod sandbox changed, it will be killed and re-created.', count });
+    await this.event(pod, { reason: 'FailedCreatePodSandBox', type: 'Warning', message: `Failed to create pod sandbox: ${this.wording.sandboxKilledAtStart(pod.metadata.name)}`, count });
+    return result;
+  }
+
+  /**
+   * The first container's postStart exec hook never returns (docker exec with hostPID or
+   * shareProcessNamespace, kubernetes#92214; seed 002): the kubelet wrote the pod status before
+   * it started the containers (all waiting ContainerCreating, phase Pending) and is now stuck in
+   * that sync: Created and Started for the hooked container, nothing for the next ones. Its
+   * deletion will never be confirmed either (hangDeletion 'worker-blocked').
+   */
+  async podPostStartHung(namespace: string, name: string): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const hooked = (pod.spec.containers as Array<{ name: string; image: string; lifecycle?: any }>).find((c) => c.lifecycle?.postStart?.exec);
+    if (!hooked) throw new Error(`pod ${namespace}/${name} has no container with a postStart exec hook`);
+    const result = await this.writeCreating(pod);
+    const fieldPath = `spec.containers{${hooked.name}}`;
+    await this.event(pod, { reason: 'Pulled', message: `Container image "${hooked.image}" already present on machine`, fieldPath });
+    await this.event(pod, { reason: 'Created', message: this.wording.created(hooked.name), fieldPath });
+    await this.event(pod, { reason: 'Started', message: this.wording.started(hooked.name), fieldPath });
+    this.hangDeletion(namespace, name, 'worker-blocked');
+    return result;
+  }
+
+  /**
+   * Evicted by the kubelet under node pressure (pkg/kubelet/eviction): the `Evicted` event and
+   * the status phase Failed, reason Evicted, message `The node was low on resource: <r>. ...`
+   * (that era's wording), `Killing` for its containers, which end terminated with exit code 137;
+   * current kubelets add the DisruptionTarget condition (TerminationByKubelet). Put the node under
+   * pressure first (setNodePressure).
+   */
+  async podEvicted(
+    namespace: string,
+    name: string,
+    opts: { container?: string; usage: string; request?: string; threshold?: string; available?: string },
+  ): Promise<Pod> {
+    const pod = await this.boundPod(namespace, name);
+    const c = this.container(pod, opts.container) as { name: string; image: string; resources?: any };
+    const state = this.nodes.get(pod.spec.nodeName)!;
+    const pressure = [...state.pressure][0];
+    if (!pressure) throw new Error(`node ${pod.spec.nodeName} is under no pressure: call setNodePressure first`);
+    const resource = PRESSURE[pressure].resource;
+    const message = this.wording.evictionMessage({
+      resource,
+      container: c.name,
+      usage: opts.usage,
+      request: opts.request ?? String(c.resources?.requests?.[resource] ?? '0'),
+      threshold: opts.threshold ?? '100Mi',
+      available: opts.available ?? '86352Ki',
+    });
+    await this.event(pod, { reason: 'Evicted', type: 'Warning', message });
+    const t = now();
+    const finished = new Date();
+    const result = await this.writeStatus(pod, {
+      phase: 'Failed',
+      reason: 'Evicted',
+      message,
+      conditions: [
+        ...this.conditions(pod, (pod.spec.containers as Array<{ name: string }>).map((x) => x.name)),
+        ...(this.wording.disruptionTarget ? [{ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: t, reason: 'TerminationByKubelet', message }] : []),
+      ],
+      containerStatuses: (pod.spec.containers as Array<{ name: string; image: string }>).map((x) => {
+        const prev = (pod.status?.containerStatuses ?? []).find((s: any) => s.name === x.name);
+        return {
+          name: x.name,
+          image: x.image,
+          imageID: prev?.imageID ?? `${fullImageRef(x.image).replace(/:[^:/]*$/, '')}@sha256:${imageDigest(x.image)}`,
+          containerID: prev?.containerID ?? containerId(this.wording.runtime),
+          ready: false,
+          started: false,
+          restartCount: prev?.restartCount ?? 0,
+          state: {
+            terminated: {
+              exitCode: 137,
+              ...this.wording.evictedContainer,
+              startedAt: prev?.state?.running?.startedAt ?? isoSeconds(new Date(finished.getTime() - 3_600_000)),
+              finishedAt: isoSeconds(finished),
+              ...(prev?.containerID ? { containerID: prev.containerID } : {}),
+            },
+          },
+          lastState: {},
+        };
+      }),
+    });
+    for (const x of pod.spec.containers as Array<{ name: string }>) {
+      await this.event(pod, { reason: 'Killing', message: `Stopping container ${x.name}`, fieldPath: `spec.containers{${x.name}}` });
+    }
+    return result;
+  }
+
+  /** Pending before any container runs: all waiting ContainerCreating, no IP (no sandbox yet). */
+  private async writeCreating(pod: Pod): Promise<Pod> {
+    const containers = pod.spec.containers as Array<{ name: string; image: string }>;
+    const names = containers.map((c) => c.name);
+    return this.writeStatus(
+      pod,
+      {
+        phase: 'Pending',
+        conditions: [
+          ...(this.wording.readyToStartCondition ? [{ type: 'PodReadyToStartContainers', status: 'False', lastProbeTime: null, lastTransitionTime: now() }] : []),
+          ...this.conditions(pod, names),
+        ],
+        containerStatuses: containers.map((c) => ({
+          name: c.name,
+          image: c.image,
+          imageID: '',
+          ready: false,
+          started: false,
+          restartCount: 0,
+          state: { waiting: { reason: 'ContainerCreating' } },
+          lastState: {},
+        })),
+      },
+      { ip: false },
+    );
   }
 
   /** Any other container state: writes the given container status fields over a default. */
@@ -562,16 +1018,16 @@ export class KubeletStandIn {
     return [{ type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: t }, readyCond('Ready'), readyCond('ContainersReady'), scheduled];
   }
 
-  private async writeStatus(pod: Pod, status: Record<string, unknown>): Promise<Pod> {
+  /** `ip: false`: no sandbox yet, so no pod IP. */
+  private async writeStatus(pod: Pod, status: Record<string, unknown>, { ip = true }: { ip?: boolean } = {}): Promise<Pod> {
     const state = this.nodes.get(pod.spec.nodeName)!;
-    const podIP = pod.status?.podIP ?? `10.244.${[...this.nodes.keys()].indexOf(pod.spec.nodeName) + 1}.${++state.podSeq + 1}`;
+    const podIP = ip ? (pod.status?.podIP ?? `10.244.${[...this.nodes.keys()].indexOf(pod.spec.nodeName) + 1}.${++state.podSeq + 1}`) : undefined;
     return this.client.patch(
       `${podPath(pod.metadata.namespace, pod.metadata.name)}/status`,
       {
         status: {
           hostIP: '127.0.0.1',
-          podIP,
-          podIPs: [{ ip: podIP }],
+          ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
           startTime: pod.status?.startTime ?? now(),
           ...status,
         },

@@ -1,10 +1,11 @@
 // Integration scenarios on a real control plane: each catalogue failure the control plane can
-// produce for real is built through the API (the real scheduler's FailedScheduling, the real
-// node lifecycle controller and taint manager, real finalizer and namespace semantics, real
-// Deployment→ReplicaSet→Pod chains, the ReplicaSet controller's FailedCreate) and the kubelet
-// stand-in writes what only a kubelet can (image pull and crash states, container logs through
-// the pods/log proxy). `pod-doctor diagnose` must rank the expected rule first, and
-// `pod-doctor playbook run` must change the real cluster as the playbook says.
+// produce for real is built through the API (the real scheduler's FailedScheduling, a stopped
+// kube-scheduler and its stale lease, the real node lifecycle controller and taint manager, real
+// finalizer and namespace semantics, real Deployment→ReplicaSet→Pod chains, the ReplicaSet
+// controller's FailedCreate) and the kubelet stand-in writes what only a kubelet can (image pull,
+// config, probe, mount, sandbox and crash states, evictions under node pressure, deletions it
+// never confirms, container logs through the pods/log proxy). `pod-doctor diagnose` must rank the
+// expected rule first, and `pod-doctor playbook run` must change the real cluster as the playbook says.
 //
 // Diagnoses are evaluated ten minutes ahead (`--now`): the rules stay silent while a pod has only
 // just become Pending or Terminating, and waiting that long for real is not a test.
@@ -17,7 +18,7 @@ import { runCli } from '../../src/cli/main.js';
 import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { startSim } from '../../src/sim/server.js';
-import { findBinaries, startControlPlane, type ControlPlane, type KubeObject } from './harness.js';
+import { findBinaries, sleep, startControlPlane, type ControlPlane, type KubeObject } from './harness.js';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from './backends.js';
 import { KubeletLogServer } from './kubelet-logs.js';
 import { KubeletStandIn, podPath } from './kubelet-standin.js';
@@ -136,18 +137,24 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
    * Diagnoses `target` and checks `rule` comes first; returns that finding. The simulated API
    * fed the same objects must come to the same findings, word for word.
    */
-  async function expectFirst(target: string, rule: string): Promise<FindingJson> {
-    const at = ahead();
-    const d = await diagnose(target, diagnoseKubeconfig, at);
+  async function expectFirst(target: string, rule: string, aheadMs = AHEAD_MS): Promise<FindingJson> {
+    const d = await diagnoseChecked(target, aheadMs);
     const ranked = d.findings.map((f) => `${f.rule} (${f.severity})`);
-    log(`diagnose ${target}`, ranked);
+    expect(d.findings[0]?.rule, `findings for ${target}: ${ranked.join(', ') || 'none'}; gaps: ${JSON.stringify(d.skipped)}`).toBe(rule);
+    return d.findings[0]!;
+  }
+
+  /** Diagnoses `target` as the bot does, with no RBAC gaps and the same words through the simulated API. */
+  async function diagnoseChecked(target: string, aheadMs = AHEAD_MS): Promise<DiagnosisJson> {
+    const at = new Date(Date.now() + aheadMs).toISOString();
+    const d = await diagnose(target, diagnoseKubeconfig, at);
+    log(`diagnose ${target}`, d.findings.map((f) => `${f.rule} (${f.severity})`));
     // A permission the deployed RBAC lacks is not an error but a gap in the facts: none allowed.
     expect(d.skipped.filter((g) => /HTTP 40[13]/.test(g.reason)), 'facts the diagnose identity may not read').toEqual([]);
-    expect(d.findings[0]?.rule, `findings for ${target}: ${ranked.join(', ') || 'none'}; gaps: ${JSON.stringify(d.skipped)}`).toBe(rule);
     const viaSim = await diagnoseThroughSim(target, at);
     const words = (x: DiagnosisJson) => x.findings.map((f) => ({ rule: f.rule, severity: f.severity, title: f.title, cause: f.cause, evidence: f.evidence }));
     expect(words(viaSim), `the simulated API serving the same objects diagnoses ${target} differently`).toEqual(words(d));
-    return d.findings[0]!;
+    return d;
   }
 
   async function playbook(id: string, target: string): Promise<{ code: number | null; result: any; events: any[]; plan: any }> {
@@ -201,7 +208,15 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
   beforeAll(async () => {
     const t0 = Date.now();
-    cp = await startControlPlane({ serviceAccounts: PRODUCT_SERVICE_ACCOUNTS });
+    cp = await startControlPlane({
+      serviceAccounts: PRODUCT_SERVICE_ACCOUNTS,
+      // As kubeadm runs it: leader election on a Lease (kube-system/kube-scheduler), renewed every
+      // 2 s, which pending.scheduler-down reads. The rule calls a lease stale after 4 lease
+      // durations; diagnoses here look AHEAD_MS (10 min) into the future, so with the default 15 s
+      // lease a renewing scheduler would look dead in every pending scenario. 180 s (stale after
+      // 12 min) keeps a live one alive from there; the scheduler-down scenario looks further ahead.
+      extraSchedulerArgs: ['--leader-elect=true', '--leader-elect-resource-lock=leases', '--leader-elect-lease-duration=180s'],
+    });
     timings['control plane start'] = cp.startMs;
     log('control plane started in ms', cp.startMs);
     const rbac = await applyRbac(cp);
@@ -307,6 +322,37 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(f.title).toContain('dedicated');
       expect(f.cause).toContain('node-gpu');
     });
+
+    it('pending.scheduler-down: kube-scheduler stopped, a new pod gets no FailedScheduling and the scheduler lease goes stale; a restarted scheduler places it', async () => {
+      const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler';
+      const held = await client().waitFor('kube-scheduler holds its lease', () => client().get(leasePath), (l) => Boolean(l.spec?.holderIdentity && l.spec?.renewTime));
+      log('kube-scheduler lease before the stop', held.spec);
+      await cp.stopComponent('kube-scheduler');
+      await cp.createNamespace('nosched');
+      await createPod(pod('web', 'nosched', { pool: 'a' }));
+      const frozen = (await client().get(leasePath)).spec.renewTime as string;
+      // Two renewal periods of a live leader (2 s each): nothing renews, nothing tries the pod.
+      await sleep(4500);
+      expect((await client().get(leasePath)).spec.renewTime).toBe(frozen);
+      const waiting = await client().get(podPath('nosched', 'web'));
+      expect(waiting.spec.nodeName).toBeUndefined();
+      expect(waiting.status.conditions ?? []).toEqual([]);
+      expect((await client().list('/api/v1/namespaces/nosched/events')).items).toEqual([]);
+
+      // 20 minutes on: past the 12 minutes (4 × 180 s lease) after which the rule calls the lease stale.
+      const f = await expectFirst('nosched/web', 'pending.scheduler-down', 20 * 60_000);
+      log('pending.scheduler-down cause', f.cause);
+      expect(f.severity).toBe('critical');
+      expect(f.title).toBe('No kube-scheduler is running: pods stay Pending without a node');
+      expect(f.cause).toContain('its leader lease kube-system/kube-scheduler was last renewed');
+
+      // Back up: the dead holder's lease would keep the new instance waiting for its 180 s, so the
+      // stale lease goes first (what an operator in a hurry does too).
+      await client().delete(leasePath);
+      await cp.startComponent('kube-scheduler');
+      const placed = await bound('nosched', 'web');
+      expect(placed.spec.nodeName).toBe('node-a');
+    });
   });
 
   // ------------------------------------------------------------------ finalizers and namespaces
@@ -411,6 +457,26 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       { rule: 'image.untrusted-ca', image: 'registry.corp.example/shop/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.corp.example/v2/: x509: certificate signed by unknown authority' },
       { rule: 'image.registry-unreachable', image: 'registry.gone.example/shop/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.gone.example/v2/: dial tcp: lookup registry.gone.example on 10.0.0.10:53: no such host' },
       { rule: 'image.corrupt-blob', image: 'registry.example.com/shop/broken:1.0', error: 'rpc error: code = Unknown desc = error pulling image configuration: unknown blob' },
+      // The kubelet's own pull limiter (registryPullQPS 5 / registryBurst 10), seed 003: the same words in every era.
+      { rule: 'image.pull-throttled', image: '172.27.129.211:35000/filebeat-with-module:6.0.0', error: 'pull QPS exceeded' },
+      // Docker Hub's rate limit through containerd; a current kubelet drops the `rpc error: code = Unknown` prefix.
+      {
+        rule: 'image.pull-throttled',
+        image: 'busybox:1.36',
+        error:
+          'failed to pull and unpack image "docker.io/library/busybox:1.36": failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/busybox/manifests/sha256:50aa4698fa6262977cff89181b2664b99d8a56dbca847bf62f2ef04854597cf8: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
+        style: 'current',
+      },
+      // dockershim cancels a pull without progress for --image-pull-progress-deadline (1m).
+      { rule: 'image.pull-timeout', image: 'registry.example.com/ml/trainer:2.3', error: 'rpc error: code = Unknown desc = context canceled' },
+      // containerd: the kubelet's CRI call is cancelled mid-download (a non-Unknown code keeps its prefix).
+      {
+        rule: 'image.pull-timeout',
+        image: 'registry.example.com/ml/trainer:2.4',
+        error:
+          'rpc error: code = Canceled desc = failed to pull and unpack image "registry.example.com/ml/trainer:2.4": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://registry.example.com/v2/ml/trainer/blobs/sha256:9b1e2f4c0d7a4b6f8e3c5a1d2b9f0e7c6a5d4b3c2e1f0a9b8c7d6e5f4a3b2c1d": context canceled',
+        style: 'current',
+      },
     ];
 
     it.each(IMAGE_CASES.map((c, i) => ({ ...c, style: c.style ?? 'v1.20', i })))('$rule ($style wording): ImagePullBackOff with the kubelet events', async ({ rule, image, error, style, i }) => {
@@ -441,6 +507,232 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(f.cause).toContain('ECONNREFUSED');
       expect(f.evidence.some((e) => e.source.startsWith('logs app (previous)'))).toBe(true);
       expect(logs.requests.some((r) => r.startsWith('/containerLogs/exit/api/app?') && r.includes('previous=true'))).toBe(true);
+    });
+  });
+
+  describe('other kubelet states written by the stand-in: configuration, probes, mounts, logs, sandboxes, evictions, stuck kills', () => {
+    /** Both wording eras: the v1.20 kubelet on docker (node-a) and a current one on containerd (node-now). */
+    const ERAS = [
+      { style: 'v1.20' as const, pool: 'a', node: 'node-a' },
+      { style: 'current' as const, pool: 'now', node: 'node-now' },
+    ];
+    const standIn = (style: 'v1.20' | 'current') => (style === 'current' ? kubeletNow : kubelet);
+
+    it('config.missing-reference: CreateContainerConfigError `configmap "app-config" not found`, confirmed by a lookup through the real API; gone once the ConfigMap exists', async () => {
+      await cp.createNamespace('cfg');
+      await createPod(
+        pod('api', 'cfg', {
+          pool: 'a',
+          container: { env: [{ name: 'DB_HOST', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'DB_HOST' } } }] },
+        }),
+      );
+      await kubelet.podCreateContainerConfigError('cfg', 'api', { error: 'configmap "app-config" not found' });
+      const f = await expectFirst('cfg/api', 'config.missing-reference');
+      expect(f.title).toBe('Missing ConfigMap app-config for container app');
+      expect(f.cause).toContain('ConfigMap cfg/app-config (used by env DB_HOST of container app)');
+      // The diagnose identity looked the ConfigMap up itself (metadata only) and found nothing.
+      expect(f.evidence).toContainEqual({ source: 'ConfigMap cfg/app-config (configMaps lookup)', text: 'does not exist' });
+
+      // Created now: the kubelet's message is stale until its next sync, and the lookup says so.
+      await client().create('/api/v1/namespaces/cfg/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config', namespace: 'cfg' }, data: { DB_HOST: 'db.cfg.svc' } });
+      const after = await diagnoseChecked('cfg/api');
+      expect(after.findings.map((x) => x.rule)).not.toContain('config.missing-reference');
+    });
+
+    it('image.corrupt-local: ImageInspectError / InspectFailed "readlink ... invalid argument" from dockerd (seed 003)', async () => {
+      await cp.createNamespace('inspect');
+      const image = 'docker02:35000/env/develop/prophet/app/pms.tar:develop-175';
+      await createPod(pod('pms', 'inspect', { pool: 'a', image }));
+      await kubelet.podImageInspectError('inspect', 'pms', { error: 'rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument' });
+      const f = await expectFirst('inspect/pms', 'image.corrupt-local');
+      expect(f.severity).toBe('error');
+      expect(f.title).toBe(`Local copy of image ${image} on node node-a is corrupt`);
+      expect(f.playbook).toBe('repull-image');
+      expect(f.evidence.some((e) => e.text.includes('readlink /mnt/disk0/docker/data/overlay2: invalid argument'))).toBe(true);
+    });
+
+    it.each(ERAS)('crash.probe-failing ($style): Unhealthy "Liveness probe failed" then Killing, restarts and back-off', async ({ style, pool }) => {
+      const ns = `probe-${pool}`;
+      await cp.createNamespace(ns);
+      await createPod(
+        pod('web', ns, {
+          pool,
+          container: {
+            ports: [{ containerPort: 8080 }],
+            livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3 },
+          },
+        }),
+      );
+      await standIn(style).podLivenessProbeFailing(ns, 'web', { output: 'HTTP probe failed with statuscode: 404', restartCount: 4 });
+      const f = await expectFirst(`${ns}/web`, 'crash.probe-failing');
+      expect(f.title).toBe('Liveness probe keeps killing container app (HTTP GET http://:8080/healthz)');
+      expect(f.cause).toContain('"HTTP probe failed with statuscode: 404"');
+      expect(f.cause).toContain('restarted "app" 4 times');
+    });
+
+    it.each(ERAS)('crash.subpath-missing ($style): the subPath source under volume-subpaths/ is gone, every start fails mounting it; recreate-pod replaces the pod', async ({ style, pool }) => {
+      const ns = `subpath-${pool}`;
+      await cp.createNamespace(ns);
+      await client().create(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'metricbeat-config', namespace: ns }, data: { 'metricbeat.yml': 'metricbeat.modules: []\n' } });
+      await client().create(`/apis/apps/v1/namespaces/${ns}/deployments`, {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'metricbeat', namespace: ns },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'metricbeat' } },
+          template: {
+            metadata: { labels: { app: 'metricbeat' } },
+            spec: {
+              nodeSelector: { 'pod-doctor.test/pool': pool },
+              containers: [
+                { name: 'metricbeat', image: 'docker.elastic.co/beats/metricbeat:7.17.0', volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }] },
+              ],
+              volumes: [{ name: 'config', configMap: { name: 'metricbeat-config' } }],
+            },
+          },
+        },
+      });
+      const placed = await client().waitFor(
+        'the metricbeat pod bound',
+        () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
+        (l) => l.items.length === 1 && Boolean(l.items[0]!.spec?.nodeName),
+      );
+      const name = placed.items[0]!.metadata.name as string;
+      const p = await standIn(style).podSubPathMissing(ns, name, { restartCount: 3 });
+      log(`subPath failure (${style})`, p.status.containerStatuses[0].lastState.terminated);
+      const f = await expectFirst(`${ns}/${name}`, 'crash.subpath-missing');
+      expect(f.title).toBe('Container metricbeat cannot start: subPath of volume config is gone');
+      expect(f.cause).toContain('volume-subpaths/config/metricbeat/0');
+      expect(f.playbook).toBe('recreate-pod');
+
+      // The kubelet (stand-in) confirms the graceful delete; the ReplicaSet controller creates a fresh pod.
+      const run = await playbook('recreate-pod', `${ns}/${name}`);
+      expect(run.result.steps.map((x: any) => `${x.action}:${x.state}`)).toEqual(['delete:done', 'wait:done']);
+      expect(run.result.verification.outcome).toBe('fixed');
+      expect(await client().find(podPath(ns, name))).toBeNull();
+      const replaced = await client().waitFor(
+        'a replacement pod from the ReplicaSet',
+        () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
+        (l) => l.items.length === 1 && l.items[0]!.metadata.name !== name,
+      );
+      log(`recreate-pod (${style})`, `${name} → ${replaced.items[0]!.metadata.name}`);
+    });
+
+    it.each(ERAS)('crash.ipv6-disabled ($style): nginx exits on `listen [::]:8000`, read from the previous log through the pods/log proxy', async ({ style, pool }) => {
+      const ns = `ipv6-${pool}`;
+      await cp.createNamespace(ns);
+      await createPod(pod('nginx', ns, { pool, image: 'nginx:1.25.3' }));
+      logs.setLog(
+        ns,
+        'nginx',
+        'app',
+        [
+          '/docker-entrypoint.sh: Configuration complete; ready for start up',
+          '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)',
+          'nginx: [emerg] socket() [::]:8000 failed (97: Address family not supported by protocol)',
+        ],
+        { previous: true },
+      );
+      await standIn(style).podCrashLoop(ns, 'nginx', { restartCount: 5, terminated: { exitCode: 1, reason: 'Error' }, ranSeconds: 1 });
+      const f = await expectFirst(`${ns}/nginx`, 'crash.ipv6-disabled');
+      expect(f.title).toContain('fails to listen on [::]:8000');
+      expect(f.evidence[0]).toEqual({ source: 'logs app (previous)', text: '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)' });
+      expect(logs.requests.some((r) => r.startsWith(`/containerLogs/${ns}/nginx/app?`) && r.includes('previous=true'))).toBe(true);
+    });
+
+    it.each(ERAS)('evicted.node-pressure ($style): MemoryPressure on the node, the pod Failed/Evicted for using 1.4Gi over a 128Mi request', async ({ style, pool }) => {
+      const k = standIn(style);
+      const node = `pressure-${pool}`;
+      await k.registerNode({ name: node, labels: { 'pod-doctor.test/pool': node } });
+      const ns = `evict-${pool}`;
+      await cp.createNamespace(ns);
+      await createPod(pod('worker', ns, { pool: node, container: { resources: { requests: { memory: '128Mi', cpu: '100m' } } } }));
+      await k.podRunning(ns, 'worker');
+      await k.setNodePressure(node, 'MemoryPressure');
+      // The real node lifecycle controller taints the node for the condition (TaintNodesByCondition).
+      const tainted = await client().waitFor(
+        `${node} tainted memory-pressure`,
+        () => client().get(`/api/v1/nodes/${node}`),
+        (n) => (n.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/memory-pressure'),
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      log(`${node} taints`, tainted.spec.taints);
+      const evicted = await k.podEvicted(ns, 'worker', { usage: '1502208Ki' });
+      log(`evicted (${style})`, evicted.status.message);
+      const f = await expectFirst(`${ns}/worker`, 'evicted.node-pressure');
+      expect(f.severity).toBe('error');
+      expect(f.title).toBe(`Pod evicted: node ${node} was low on memory`);
+      expect(f.cause).toContain('MemoryPressure is still True');
+      expect(f.evidence.map((e) => e.source)).toContain(`node ${node} taints`);
+    });
+
+    it.each(ERAS)('sandbox.create-failed ($style): FailedCreatePodSandBox, the pause image is missing and its pull is refused', async ({ style, pool, node }) => {
+      const ns = `sandbox-${pool}`;
+      await cp.createNamespace(ns);
+      await createPod(pod('dnsutils', ns, { pool }));
+      const pause = style === 'current' ? 'registry.corp.example/k8s/pause:3.9' : 'docker02:35000/rhel7/pod-infrastructure:latest';
+      await standIn(style).podSandboxCreateFailed(ns, 'dnsutils', { pauseImage: pause });
+      const f = await expectFirst(`${ns}/dnsutils`, 'sandbox.create-failed');
+      expect(f.title).toBe(`Sandbox image cannot be pulled on ${node}`);
+      expect(f.cause).toContain(pause);
+    });
+
+    it.each(ERAS)('resources.memory-units ($style): `memory: 1024m` accepted by the real API, the sandbox is killed at start and re-created', async ({ style, pool }) => {
+      const ns = `units-${pool}`;
+      await cp.createNamespace(ns);
+      const created = await createPod(pod('web', ns, { pool, container: { resources: { limits: { memory: '1024m' } } } }));
+      // Stored as written (requests defaulted from the limit): 1.024 bytes.
+      expect(created.spec.containers[0].resources).toEqual({ limits: { memory: '1024m' }, requests: { memory: '1024m' } });
+      await standIn(style).podSandboxKilledAtStart(ns, 'web');
+      const f = await expectFirst(`${ns}/web`, 'resources.memory-units');
+      expect(f.title).toContain('meant 1024Mi?');
+      expect(f.cause).toContain('Pod sandbox changed, it will be killed and re-created.');
+    });
+
+    it('terminating.stuck: deleted on a Ready node, no finalizer; the kubelet starts the kill and never confirms it', async () => {
+      await cp.createNamespace('stuck');
+      await createPod(pod('api', 'stuck', { pool: 'a' }));
+      await kubelet.podRunning('stuck', 'api');
+      kubelet.hangDeletion('stuck', 'api');
+      await client().delete(podPath('stuck', 'api'));
+      await client().waitFor(
+        'Killing event from the stand-in',
+        () => client().list('/api/v1/namespaces/stuck/events', { fieldSelector: 'involvedObject.name=api,reason=Killing' }),
+        (l) => l.items.length > 0,
+      );
+      const p = await client().get(podPath('stuck', 'api'));
+      expect(p.metadata.deletionGracePeriodSeconds).toBe(30);
+      expect(p.metadata.finalizers ?? []).toEqual([]);
+      const f = await expectFirst('stuck/api', 'terminating.stuck');
+      expect(f.title).toMatch(/^Pod deletion stuck for .+ on node-a; the blocker is on the node$/);
+    });
+
+    it('terminating.exec-hang: hostPID + postStart exec on docker; stuck ContainerCreating, then deleted and never gone', async () => {
+      await cp.createNamespace('exechang');
+      await createPod(
+        pod('agent', 'exechang', {
+          pool: 'a',
+          spec: {
+            hostPID: true,
+            containers: [
+              { name: 'agent', image: 'registry.example.com/ops/node-agent:4.2', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/opt/agent/register.sh'] } } } },
+              // The container the hook blocks: the kubelet never gets to start it.
+              { name: 'shipper', image: 'registry.example.com/ops/log-shipper:1.9' },
+            ],
+          },
+        }),
+      );
+      await kubelet.podPostStartHung('exechang', 'agent');
+      await client().delete(podPath('exechang', 'agent'));
+      const p = await client().get(podPath('exechang', 'agent'));
+      expect(p.metadata.deletionTimestamp).toBeTruthy();
+      const f = await expectFirst('exechang/agent', 'terminating.exec-hang');
+      expect(f.title).toBe('Pod stuck: postStart exec hung in docker (hostPID: true, kubernetes#92214)');
+      expect(f.playbook).toBe('remove-stuck-containers');
+      // Still there a heartbeat later: the stand-in never confirms it.
+      await sleep(2500);
+      expect((await client().get(podPath('exechang', 'agent'))).metadata.deletionTimestamp).toBeTruthy();
     });
   });
 
