@@ -8,14 +8,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botCommand } from '../../src/cli/bot.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, node } from '../helpers/factories.js';
+import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../jobs/helpers.js';
 import { TOKEN } from '../alerts/helpers.js';
 
 const BIN = process.env.ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
@@ -36,8 +35,7 @@ describe.skipIf(!existsSync(BIN))('real Alertmanager → pod-doctor bot → Slac
   let dir: string;
   let prefix: string;
   let botUrl = '';
-  let stop: () => void;
-  let exited: Promise<number>;
+  let bot: TestBot | undefined;
   let am: ChildProcess | undefined;
   let amUrl = '';
   let amLog = '';
@@ -63,18 +61,8 @@ describe.skipIf(!existsSync(BIN))('real Alertmanager → pod-doctor bot → Slac
       POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
       LOG_LEVEL: 'silent',
     };
-    await new Promise<void>((resolve) => {
-      exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
-        stopSignal: new Promise((r) => (stop = () => r('test'))),
-        logger: silent,
-        onReady: (info) => {
-          botUrl = `http://127.0.0.1:${info.port}`;
-          resolve();
-        },
-      });
-      exited.catch(() => resolve());
-    });
-    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+    bot = await startTestBot(env);
+    botUrl = bot.url;
 
     // Alertmanager configured like deploy/alertmanager/alertmanager.yml, pointed at the bot.
     const tokenFile = join(dir, 'token');
@@ -112,8 +100,7 @@ receivers:
       am.kill('SIGTERM');
       await gone;
     }
-    stop?.();
-    await exited?.catch(() => undefined);
+    await bot?.stop();
     await slack?.close();
     await sim?.close();
     await cleanup(redis, prefix);

@@ -4,14 +4,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botCommand } from '../../src/cli/bot.js';
 import { shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { buildStormCluster } from '../../bench/storm-cluster.js';
 import { NOW } from '../helpers/factories.js';
-import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
 
@@ -23,8 +22,7 @@ describe('Alertmanager groups in Slack', () => {
   let dir: string;
   let prefix: string;
   let botUrl = '';
-  let stop: () => void;
-  let exited: Promise<number>;
+  let bot: TestBot | undefined;
   const redis = connect();
   const cluster = buildStormCluster({ total: 100, broken: 80, nodes: 3 });
   const lost = cluster.broken.filter((b) => b.cause === 'lost-node').slice(0, 15);
@@ -50,23 +48,12 @@ describe('Alertmanager groups in Slack', () => {
       POD_DOCTOR_CHAT_BURST: '100',
       LOG_LEVEL: 'silent',
     };
-    await new Promise<void>((resolve) => {
-      exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
-        stopSignal: new Promise((r) => (stop = () => r('test'))),
-        logger: silent,
-        onReady: (info) => {
-          botUrl = `http://127.0.0.1:${info.port}`;
-          resolve();
-        },
-      });
-      exited.catch(() => resolve());
-    });
-    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+    bot = await startTestBot(env);
+    botUrl = bot.url;
   });
 
   afterAll(async () => {
-    stop?.();
-    await exited?.catch(() => undefined);
+    await bot?.stop();
     await slack?.close();
     await sim?.close();
     await cleanup(redis, prefix);

@@ -5,16 +5,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENY_REASON_CALLBACK } from '../../src/chat/slack/app.js';
 import { ACTION_IDS } from '../../src/chat/slack/blocks/render.js';
 import type { ChatService } from '../../src/chat/service.js';
-import { botCommand } from '../../src/cli/bot.js';
 import { JobQueues, DEFAULT_JOB_SETTINGS } from '../../src/jobs/queues.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { blockActionBody, buttonsOf, messageText, postSigned, slackSignature, slashCommandBody, startFakeSlack, viewSubmissionBody, type FakeMessage, type FakeSlack } from '../helpers/fake-slack.js';
 
 const SECRET = 'test-signing-secret-0123456789';
@@ -28,8 +27,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
   let dir: string;
   let prefix: string;
   let botUrl = '';
-  let stop: () => void;
-  let exited: Promise<number>;
+  let bot: TestBot | undefined;
   let service: ChatService;
   const redis = connect();
 
@@ -55,26 +53,13 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
       POD_DOCTOR_CHAT_BURST: '100',
       LOG_LEVEL: 'silent',
     };
-    const stdout = new PassThrough();
-    const ready = new Promise<void>((resolve) => {
-      exited = botCommand([], { stdout, stderr: new PassThrough(), env }, {
-        stopSignal: new Promise((r) => (stop = () => r('test'))),
-        logger: silent,
-        onReady: (info) => {
-          botUrl = `http://127.0.0.1:${info.port}`;
-          service = info.service;
-          resolve();
-        },
-      });
-      exited.catch(() => resolve());
-    });
-    await ready;
-    if (!botUrl) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);
+    bot = await startTestBot(env);
+    botUrl = bot.url;
+    service = bot.service;
   });
 
   afterAll(async () => {
-    stop?.();
-    await exited?.catch(() => undefined);
+    await bot?.stop();
     await slack?.close();
     await sim?.close();
     await cleanup(redis, prefix);
