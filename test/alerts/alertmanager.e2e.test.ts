@@ -4,11 +4,8 @@
 // cluster (KubeSource over startSim), their results carry the alert requester, and resolving
 // them produces alerts-resolved and group-resolved events. (The Slack thread on top of these
 // events is the chat side's end-to-end test.)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
@@ -26,19 +23,10 @@ import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, NOW, node, pod } from '../helpers/factories.js';
 import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
 import { TOKEN } from './helpers.js';
+import { ALERTMANAGER_BIN, HAVE_ALERTMANAGER, startRealAlertmanager, type RealAlertmanager } from './real-alertmanager.js';
 
-const BIN = process.env.ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
-const HAVE_ALERTMANAGER = existsSync(BIN);
 if (!HAVE_ALERTMANAGER) {
-  console.warn(`alertmanager end-to-end test skipped: ${BIN} is missing (apt-get install prometheus-alertmanager, as .ci/run does)`);
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  console.warn(`alertmanager end-to-end test skipped: ${ALERTMANAGER_BIN} is missing (apt-get install prometheus-alertmanager, as .ci/run does)`);
 }
 
 const owned = (p: Pod, rs: string): Pod => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: 'rs-uid', controller: true }] } });
@@ -61,9 +49,7 @@ function simObjects(): KubeObject[] {
 
 describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis', () => {
   let dir: string;
-  let am: ChildProcess | undefined;
-  let amUrl: string;
-  let amLog = '';
+  let am: RealAlertmanager | undefined;
   let sim: Sim;
   let redis: RedisClient;
   let prefix: string;
@@ -97,48 +83,11 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
     workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink: new RedisStreamSink(redis, prefix), logger: silent, prefix, handleSignals: false, diagnose: { now: () => new Date(NOW) } });
     expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
 
-    const tokenFile = join(dir, 'token');
-    await writeFile(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-    const config = `route:
-  receiver: pod-doctor
-  group_by: ['alertname', 'namespace']
-  group_wait: 1s
-  group_interval: 2s
-  repeat_interval: 1h
-receivers:
-  - name: pod-doctor
-    webhook_configs:
-      - url: ${server.url}/alertmanager
-        send_resolved: true
-        max_alerts: 500
-        http_config:
-          authorization:
-            type: Bearer
-            credentials_file: ${tokenFile}
-`;
-    await writeFile(join(dir, 'alertmanager.yml'), config);
-    const port = await freePort();
-    amUrl = `http://127.0.0.1:${port}`;
-    am = spawn(BIN, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address=', '--log.level=debug'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    am.stdout?.on('data', (d: Buffer) => (amLog += d.toString()));
-    am.stderr?.on('data', (d: Buffer) => (amLog += d.toString()));
-    await eventually(async () => {
-      try {
-        return (await fetch(`${amUrl}/-/ready`)).ok;
-      } catch {
-        return false;
-      }
-    }, 20_000, 100).catch((err: Error) => {
-      throw new Error(`alertmanager did not become ready: ${err.message}\n${amLog.slice(-2000)}`);
-    });
+    am = await startRealAlertmanager({ dir, webhookUrl: `${server.url}/alertmanager`, token: TOKEN, maxAlerts: 500 });
   }, 60_000);
 
   afterAll(async () => {
-    if (am && am.exitCode === null) {
-      const exited = new Promise((r) => am!.once('exit', r));
-      am.kill('SIGTERM');
-      await exited;
-    }
+    await am?.stop();
     await expander?.close();
     await workers?.close();
     await server?.close();
@@ -167,7 +116,7 @@ receivers:
     }));
 
   async function postAlerts(body: unknown): Promise<void> {
-    const res = await fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await am!.postAlerts(body);
     expect(res.status, await res.text()).toBe(200);
   }
 
@@ -184,7 +133,7 @@ receivers:
       const names = rs.map((r) => (r.job.target.kind === 'pod' ? r.job.target.name : ''));
       return names.includes('api-7d9f8c6b5-x2k4q') && names.includes('web-5f6b7c8d9-bbbbb') ? rs : undefined;
     }, 45_000, 200).catch((err: Error) => {
-      throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${amLog.slice(-3000)}`);
+      throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${am?.log().slice(-3000) ?? ''}`);
     });
     expect(done).toHaveLength(2);
     for (const r of done) {
@@ -223,7 +172,7 @@ receivers:
       const l = await events();
       return l.filter((e) => e.type === 'group-resolved').length === 3 ? l : undefined;
     }, 30_000, 200).catch((err: Error) => {
-      throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${amLog.slice(-3000)}`);
+      throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${am?.log().slice(-3000) ?? ''}`);
     });
     const resolved = list.filter((e) => e.type === 'alerts-resolved');
     expect(resolved.flatMap((e) => (e.type === 'alerts-resolved' ? e.alerts.map((a) => a.alertname) : [])).sort()).toEqual(['KubeCPUOvercommit', 'KubeDeploymentReplicasMismatch', 'KubePodCrashLooping']);

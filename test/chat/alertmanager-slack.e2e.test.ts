@@ -2,10 +2,7 @@
 // by .ci/run) sends its webhook with the bearer token to `pod-doctor bot`, which queues the
 // alerts, diagnoses the pods against the simulated cluster, and opens one thread per alert group
 // on the fake Slack Web API; resolving the alerts in Alertmanager updates the thread.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,31 +11,20 @@ import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, node } from '../helpers/factories.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { cleanup, connect, eventually, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
 import { TOKEN } from '../alerts/helpers.js';
+import { HAVE_ALERTMANAGER, startRealAlertmanager, type RealAlertmanager } from '../alerts/real-alertmanager.js';
 
-const BIN = process.env.ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
 const CHANNEL = 'C0ONCALL';
 const POD = 'api-7d9f8c6b5-x2k4q';
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-describe.skipIf(!existsSync(BIN))('real Alertmanager → pod-doctor bot → Slack thread', () => {
+describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Slack thread', () => {
   let slack: FakeSlack;
   let sim: Sim;
   let dir: string;
   let prefix: string;
-  let botUrl = '';
   let bot: TestBot | undefined;
-  let am: ChildProcess | undefined;
-  let amUrl = '';
-  let amLog = '';
+  let am: RealAlertmanager | undefined;
   const redis = connect();
 
   beforeAll(async () => {
@@ -62,44 +48,13 @@ describe.skipIf(!existsSync(BIN))('real Alertmanager → pod-doctor bot → Slac
       LOG_LEVEL: 'silent',
     };
     bot = await startTestBot(env);
-    botUrl = bot.url;
 
     // Alertmanager configured like deploy/alertmanager/alertmanager.yml, pointed at the bot.
-    const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-    writeFileSync(
-      join(dir, 'alertmanager.yml'),
-      `route:
-  receiver: pod-doctor
-  group_by: ['alertname', 'namespace']
-  group_wait: 1s
-  group_interval: 2s
-  repeat_interval: 1h
-receivers:
-  - name: pod-doctor
-    webhook_configs:
-      - url: ${botUrl}/alertmanager
-        send_resolved: true
-        http_config:
-          authorization:
-            type: Bearer
-            credentials_file: ${tokenFile}
-`,
-    );
-    const port = await freePort();
-    amUrl = `http://127.0.0.1:${port}`;
-    am = spawn(BIN, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='], { stdio: ['ignore', 'pipe', 'pipe'] });
-    am.stdout?.on('data', (d: Buffer) => (amLog += d.toString()));
-    am.stderr?.on('data', (d: Buffer) => (amLog += d.toString()));
-    await eventually(async () => (await fetch(`${amUrl}/-/ready`).catch(() => undefined))?.ok, 20_000, 100);
+    am = await startRealAlertmanager({ dir, webhookUrl: `${bot.url}/alertmanager`, token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {
-    if (am && am.exitCode === null) {
-      const gone = new Promise((r) => am!.once('exit', r));
-      am.kill('SIGTERM');
-      await gone;
-    }
+    await am?.stop();
     await bot?.stop();
     await slack?.close();
     await sim?.close();
@@ -118,11 +73,11 @@ receivers:
         ...(endsAt ? { endsAt } : {}),
       },
     ];
-    const post = (body: unknown) => fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) => am!.postAlerts(body);
     expect((await post(alert())).status).toBe(200);
 
     const root = await slack.waitFor(() => slack.roots(CHANNEL)[0], 45_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${amLog.slice(-2000)}`);
+      throw new Error(`${err.message}\n${am?.log().slice(-2000) ?? ''}`);
     });
     const findings = await slack.waitFor(() => slack.thread(CHANNEL, root.ts).find((m) => messageText(m).includes('crash.oomkilled')), 30_000);
     expect(messageText(findings)).toContain(`shop/${POD}`);

@@ -7,7 +7,7 @@ import type { AlertRequester, Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, silent, testPrefix } from './helpers.js';
+import { eventually, scriptedSource, silent, closeJobsEnv, openJobsEnv } from './helpers.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;
 const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
@@ -30,17 +30,12 @@ describe('enqueueDiagnosis', () => {
   let workers: RunningWorkers | undefined;
 
   beforeEach(() => {
-    redis = connect();
-    prefix = testPrefix('dedup');
-    queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix, backoffMs: 20 });
+    ({ redis, prefix, queues } = openJobsEnv('dedup', { backoffMs: 20 }));
   });
 
   afterEach(async () => {
-    await workers?.close();
+    await closeJobsEnv({ redis, prefix, queues }, workers);
     workers = undefined;
-    await queues.close();
-    await cleanup(redis, prefix);
-    redis.disconnect();
   });
 
   const start = async (sink: MemorySink, gate?: Promise<void>) => {

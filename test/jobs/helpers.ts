@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { FactSource } from '../../src/collect/source.js';
 import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
-import { redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl, type JobSettings, type RedisClient } from '../../src/jobs/queues.js';
+import type { RunningWorkers } from '../../src/jobs/worker.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -27,6 +28,27 @@ export async function cleanup(redis: RedisClient, prefix: string): Promise<void>
 }
 
 export const silent: Logger = pino({ level: 'silent' });
+
+export interface JobsEnv {
+  redis: RedisClient;
+  prefix: string;
+  queues: JobQueues;
+}
+
+/** A connection, a fresh key prefix and queues on it: what each job test starts from. */
+export function openJobsEnv(name: string, settings: Partial<JobSettings> = {}): JobsEnv {
+  const redis = connect();
+  const prefix = testPrefix(name);
+  return { redis, prefix, queues: new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix, ...settings }) };
+}
+
+/** Stops the test's workers, then removes every key it wrote. */
+export async function closeJobsEnv(env: JobsEnv, workers: RunningWorkers | undefined): Promise<void> {
+  await workers?.close();
+  await env.queues.close();
+  await cleanup(env.redis, env.prefix);
+  env.redis.disconnect();
+}
 
 export type Call = keyof Omit<FactSource, 'description'>;
 

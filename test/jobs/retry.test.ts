@@ -3,14 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { PodDoctorError } from '../../src/errors.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import { JobQueues, type RedisClient } from '../../src/jobs/queues.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { classifyError, startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { node, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, silent, testPrefix, type Call } from './helpers.js';
+import { connect, eventually, scriptedSource, silent, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;
 const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
@@ -40,17 +40,12 @@ describe('retries', () => {
   let workers: RunningWorkers | undefined;
 
   beforeEach(() => {
-    redis = connect();
-    prefix = testPrefix('retry');
-    queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix, attempts: 4, backoffMs: 20 });
+    ({ redis, prefix, queues } = openJobsEnv('retry', { attempts: 4, backoffMs: 20 }));
   });
 
   afterEach(async () => {
-    await workers?.close();
+    await closeJobsEnv({ redis, prefix, queues }, workers);
     workers = undefined;
-    await queues.close();
-    await cleanup(redis, prefix);
-    redis.disconnect();
   });
 
   const run = async (before: (call: Call) => void | Promise<void>, extra: { gapRetries?: number; attempts?: number } = {}) => {

@@ -3,13 +3,13 @@ import type { AgentLookup } from '../../src/collect/snapshot.js';
 import { rule as terminatingMountBusy } from '../../src/diagnosis/rules/terminating-mount-busy.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import { JobQueues, type RedisClient } from '../../src/jobs/queues.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { RemediateJob } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { lostNode, node, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, silent, testPrefix } from './helpers.js';
+import { eventually, scriptedSource, silent, closeJobsEnv, openJobsEnv } from './helpers.js';
 
 describe('worker routing', () => {
   let redis: RedisClient;
@@ -18,17 +18,12 @@ describe('worker routing', () => {
   let workers: RunningWorkers | undefined;
 
   beforeEach(() => {
-    redis = connect();
-    prefix = testPrefix('routing');
-    queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix, attempts: 4, backoffMs: 20 });
+    ({ redis, prefix, queues } = openJobsEnv('routing', { attempts: 4, backoffMs: 20 }));
   });
 
   afterEach(async () => {
-    await workers?.close();
+    await closeJobsEnv({ redis, prefix, queues }, workers);
     workers = undefined;
-    await queues.close();
-    await cleanup(redis, prefix);
-    redis.disconnect();
   });
 
   it('routes remediation jobs to the injected runner, once per proposal, and refuses bad payloads', async () => {
