@@ -4,16 +4,17 @@
 // correctly signed `/pod-doctor <ns>/<pod>` commands for 200 different broken pods, spread over
 // 20 channels, and watches the fake Slack API for each pod's findings in its thread.
 // Prints one JSON object as its last line:
-//   ack_p99_ms                 request sent → HTTP 200 (Slack's limit is 3,000 ms; goal ≤ 50)
+//   ack_p99_ms                 request written → HTTP 200 (Slack's limit is 3,000 ms; goal ≤ 50)
 //   first_finding_p95_ms       request sent → findings posted in the thread, for the same burst
 //                              (goal ≤ 1,000)
 //   paced_first_finding_p95_ms the same at a steady 10 commands/s (what one user sees on a quiet bot)
-// Env: BENCH_COMMANDS (200), BENCH_CHANNELS (20), BENCH_REDIS_URL / REDIS_URL.
+//   bot_cpu_ms_per_command     CPU time of pod-doctor (bot, and worker if split) for the burst / commands
+// Env: BENCH_COMMANDS (200), BENCH_CHANNELS (20), BENCH_REDIS_URL / REDIS_URL, BENCH_BOT_NODE_ARGS.
 // The bot gets a Kubernetes API budget (POD_DOCTOR_API_RATE) the simulated API can serve and a
 // per-channel chat budget above the burst: the bench measures pod-doctor, not the rate limits.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,6 +37,29 @@ const BIN = fileURLToPath(new URL('../src/bin/pod-doctor.ts', import.meta.url));
 const say = (msg: string) => process.stderr.write(`bench:slack: ${msg}\n`);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** SIGTERM, then SIGKILL if it has not exited within 15 s. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** CPU ms a process has used so far (user + system, from /proc; NaN where there is none). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function pct(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -44,30 +68,35 @@ function pct(values: number[], p: number): number {
 
 const slack = await startFakeSlack();
 const cluster = buildStormCluster({ total: 600, broken: 250 + PACED, nodes: 20 });
-const sim = await startSim({ objects: shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)) });
+// Whole seconds: the API server serves metav1.Time at second precision.
+const sim = await startSim({ objects: shiftTimes(cluster.objects, Math.round((Date.now() - Date.parse(NOW)) / 1000) * 1000) });
 const dir = mkdtempSync(join(tmpdir(), 'pd-bench-slack-'));
 await sim.writeKubeconfig(join(dir, 'kubeconfig'));
 
-const bot = spawn(process.execPath, ['--import', 'tsx', BIN, 'bot'], {
-  env: {
-    ...process.env,
-    SLACK_BOT_TOKEN: 'xoxb-bench',
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    KUBECONFIG: join(dir, 'kubeconfig'),
-    REDIS_URL,
-    POD_DOCTOR_REDIS_PREFIX: PREFIX,
-    POD_DOCTOR_CLUSTER: 'bench',
-    POD_DOCTOR_API_RATE: '100000',
-    POD_DOCTOR_API_BURST: '100000',
-    POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-    POD_DOCTOR_CHAT_BURST: '100',
-    POD_DOCTOR_WORKER_CONCURRENCY: '16',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+// BENCH_BOT_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the bot process.
+const botNodeArgs = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// BENCH_SPLIT=1 measures the split deployment instead: `bot --no-worker` plus one `worker`.
+const split = process.env.BENCH_SPLIT === '1';
+const env = {
+  ...process.env,
+  SLACK_BOT_TOKEN: 'xoxb-bench',
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  POD_DOCTOR_METRICS_PORT: '0',
+  KUBECONFIG: join(dir, 'kubeconfig'),
+  REDIS_URL,
+  POD_DOCTOR_REDIS_PREFIX: PREFIX,
+  POD_DOCTOR_CLUSTER: 'bench',
+  POD_DOCTOR_API_RATE: '100000',
+  POD_DOCTOR_API_BURST: '100000',
+  POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+  POD_DOCTOR_CHAT_BURST: '100',
+  POD_DOCTOR_WORKER_CONCURRENCY: '16',
+  LOG_LEVEL: 'warn',
+};
+const bot = spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'bot', ...(split ? ['--no-worker'] : [])], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const worker = split ? spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
 const port = await new Promise<number>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error('the bot did not start within 60 s')), 60_000);
   bot.once('exit', (code) => reject(new Error(`the bot exited with ${code}`)));
@@ -84,8 +113,11 @@ say(`bot on ${botUrl}, ${cluster.broken.length} broken pods in the simulated clu
 
 /** Findings posted for `target` (the thread message that quotes it). */
 const findingsAt = new Map<string, number>();
+let scanned = 0;
 const watch = setInterval(() => {
-  for (const m of slack.messages) {
+  // Only the messages posted since the last look: the list grows to a few thousand.
+  for (; scanned < slack.messages.length; scanned++) {
+    const m = slack.messages[scanned]!;
     if (!m.thread_ts) continue;
     const hit = /^\[bench\] ([a-z0-9-]+\/[a-z0-9.-]+): /.exec(m.text);
     if (hit && !findingsAt.has(hit[1]!) && /Diagnosis of /.test(messageText(m))) findingsAt.set(hit[1]!, m.postedAt);
@@ -95,24 +127,43 @@ const watch = setInterval(() => {
 // Keep-alive sockets, opened during the warm-up: the burst measures the bot, not TCP handshakes.
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
-/** One signed slash command; resolves when the bot's HTTP answer is complete. */
-function post(body: string): Promise<{ status: number; ms: number }> {
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...slackSignature(SECRET, body) };
-  const started = performance.now();
+interface Signed {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A signed slash command, built ahead (HMAC and all): the clock measures the bot, not the bench. */
+function signed(text: string, channel: string): Signed {
+  const body = slashCommandBody({ text, channel, user: 'U0BENCH' });
+  return { body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...slackSignature(SECRET, body) } };
+}
+
+/**
+ * Sends one command; resolves when the bot's HTTP answer is complete. The clock starts when
+ * the request gets its socket and is written (Node writes requests of one burst after the
+ * loop that creates them): the ack time is the bot's, not the time this process took to
+ * create the other 199 requests.
+ */
+function post(cmd: Signed): Promise<{ status: number; ms: number; sent: number }> {
+  let started = performance.now();
+  let sent = Date.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/slack/events', method: 'POST', headers, agent }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: '/slack/events', method: 'POST', headers: cmd.headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, sent }));
+    });
+    req.once('socket', () => {
+      started = performance.now();
+      sent = Date.now();
     });
     req.on('error', reject);
-    req.end(body);
+    req.end(cmd.body);
   });
 }
 
-async function command(target: string, channel: string): Promise<{ sent: number; ackMs: number; status: number }> {
-  const sent = Date.now();
-  const res = await post(slashCommandBody({ text: process.env.BENCH_TEXT ?? target, channel, user: 'U0BENCH' }));
-  return { sent, ackMs: res.ms, status: res.status };
+async function command(cmd: Signed): Promise<{ sent: number; ackMs: number; status: number }> {
+  const res = await post(cmd);
+  return { sent: res.sent, ackMs: res.ms, status: res.status };
 }
 
 async function waitFindings(targets: string[], ms: number): Promise<void> {
@@ -127,27 +178,36 @@ const paced = targets.slice(10 + COMMANDS, 10 + COMMANDS + PACED);
 
 try {
   // Warm-up: the bot's first auth.test, JIT, and one keep-alive socket per concurrent command.
-  await Promise.all(warm.map((t, i) => command(t, `C0WARM${i % 3}`)));
+  await Promise.all(warm.map((t, i) => command(signed(t, `C0WARM${i % 3}`))));
   await waitFindings(warm, 30_000);
-  await Promise.all(burst.map(() => post(slashCommandBody({ text: 'help', channel: 'C0WARM0', user: 'U0BENCH' }))));
+  await Promise.all(burst.map(() => post(signed('help', 'C0WARM0'))));
   await sleep(500);
 
   say(`burst: ${burst.length} concurrent commands over ${CHANNELS} channels`);
-  const sent = await Promise.all(burst.map((t, i) => command(t, `C0BENCH${String(i % CHANNELS).padStart(3, '0')}`)));
+  const cpuBefore = [cpuMs(bot.pid), worker ? cpuMs(worker.pid) : 0];
+  const benchBefore = process.cpuUsage();
+  const burstStarted = performance.now();
+  const commands = burst.map((t, i) => signed(process.env.BENCH_TEXT ?? t, `C0BENCH${String(i % CHANNELS).padStart(3, '0')}`));
+  const sent = await Promise.all(commands.map((c) => command(c)));
   const failed = sent.filter((s) => s.status !== 200).length;
   await waitFindings(burst, 120_000);
+  const botCpu = cpuMs(bot.pid) - cpuBefore[0]!;
+  const workerCpu = worker ? cpuMs(worker.pid) - cpuBefore[1]! : 0;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const burstMs = performance.now() - burstStarted;
   const burstFirst = burst.map((t, i) => (findingsAt.get(t) ?? Number.NaN) - sent[i]!.sent).filter((n) => Number.isFinite(n));
 
   say(`paced: ${paced.length} commands at 10/s`);
   const pacedSent: { target: string; sent: number }[] = [];
   for (const [i, t] of paced.entries()) {
-    void command(t, `C0PACED${i % 5}`).then((r) => pacedSent.push({ target: t, sent: r.sent }));
+    void command(signed(t, `C0PACED${i % 5}`)).then((r) => pacedSent.push({ target: t, sent: r.sent }));
     await sleep(100);
   }
   await waitFindings(paced, 60_000);
   const pacedFirst = pacedSent.map((p) => (findingsAt.get(p.target) ?? Number.NaN) - p.sent).filter((n) => Number.isFinite(n));
 
   const result = {
+    deployment: split ? 'split' : 'single-process',
     commands: burst.length,
     channels: CHANNELS,
     non_200: failed,
@@ -158,22 +218,16 @@ try {
     first_finding_p50_ms: pct(burstFirst, 50),
     first_finding_p95_ms: pct(burstFirst, 95),
     paced_first_finding_p95_ms: pct(pacedFirst, 95),
+    bot_cpu_ms_per_command: Math.round(((botCpu + workerCpu) / burst.length) * 100) / 100,
+    burst_ms: Math.round(burstMs),
+    bench_process_busy: Math.round(((benchCpu.user + benchCpu.system) / 1000 / burstMs) * 100) / 100,
+    ...(worker ? { worker_cpu_ms_per_command: Math.round((workerCpu / burst.length) * 100) / 100 } : {}),
     slack_rejected: slack.rejected.length,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
   clearInterval(watch);
-  bot.kill('SIGTERM');
-  await new Promise((r) => {
-    const t = setTimeout(() => {
-      bot.kill('SIGKILL');
-      r(undefined);
-    }, 15_000);
-    bot.once('exit', () => {
-      clearTimeout(t);
-      r(undefined);
-    });
-  });
+  await Promise.all([bot, ...(worker ? [worker] : [])].map(stop));
   const redis = redisFromUrl(REDIS_URL, {}, { role: 'producer' });
   let cursor = '0';
   do {

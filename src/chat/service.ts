@@ -248,11 +248,12 @@ export class ChatService {
     const d = result.diagnosis;
     const port = this.options.remediation;
     if (result.status !== 'diagnosed' || !d || !port) return [];
+    const candidates = d.findings.filter((f) => f.playbook).slice(0, this.options.maxOffers ?? 3);
+    if (candidates.length === 0) return [];
     const key = `${this.options.queues.prefix}:chat:offers:${this.cluster}:${result.jobId}`;
     const stored = await this.options.redis.get(key);
     if (stored) return JSON.parse(stored) as PlanOffer[];
     const offers: PlanOffer[] = [];
-    const candidates = d.findings.filter((f) => f.playbook).slice(0, this.options.maxOffers ?? 3);
     for (const f of candidates) {
       const playbook = f.playbook!;
       if (!port.playbook(playbook)) {

@@ -1,7 +1,7 @@
 // Threads in Redis: which chat message is the parent of which diagnosis or incident, created
 // exactly once even when several bot replicas (or the slash handler and the result consumer)
-// race for it: SET NX takes a short lock, the winner posts the parent and stores its ts, the
-// others wait for the stored ts. Each thread has an opaque id (re-run buttons carry it) and a
+// race for it: one script either finds the thread or takes a short lock, the winner posts the
+// parent and stores its ts (releasing the lock in the same script), the others wait for it. Each thread has an opaque id (re-run buttons carry it) and a
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { lua, runScript } from '../jobs/lua.js';
@@ -27,6 +27,23 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // KEYS: 1 lock. ARGV: 1 token. Delete the lock only if we still hold it.
 const RELEASE = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1);
+
+// KEYS: 1 scope, 2 lock. ARGV: 1 token, 2 lock ms.
+// Returns the scope's thread id if there is one, 'go' if the caller now holds the lock (and must
+// create the parent), '' if another process holds it.
+const CLAIM_SCOPE = lua(`local id = redis.call('GET', KEYS[1])
+if id then return id end
+if redis.call('SET', KEYS[2], ARGV[1], 'PX', tonumber(ARGV[2]), 'NX') then return 'go' end
+return ''`, 2);
+
+// KEYS: 1 thread hash, 2 by-ts key, 3 scope, 4 lock. ARGV: 1 token, 2 ttl s, 3 id, 4 channel,
+// 5 ts, 6 state JSON. Stores a created thread and releases the lock, in one round trip.
+const COMMIT = lua(`redis.call('HSET', KEYS[1], 'channel', ARGV[4], 'ts', ARGV[5], 'state', ARGV[6])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+redis.call('SET', KEYS[2], ARGV[3], 'EX', tonumber(ARGV[2]))
+redis.call('SET', KEYS[3], ARGV[3], 'EX', tonumber(ARGV[2]))
+if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
+return 1`, 4);
 
 export class ThreadStore<S = unknown> {
   private readonly ttl: number;
@@ -56,32 +73,26 @@ export class ThreadStore<S = unknown> {
     const lockKey = `${scopeKey}:lock`;
     const deadline = Date.now() + this.lockMs * 2;
     for (;;) {
-      const existing = await this.redis.get(scopeKey);
-      if (existing) {
-        const thread = await this.get(existing);
-        if (thread) return { thread, created: false };
-      }
       const token = randomUUID();
-      if ((await this.redis.set(lockKey, token, 'PX', this.lockMs, 'NX')) === 'OK') {
+      const claim = String(await runScript(this.redis, CLAIM_SCOPE, [scopeKey, lockKey], [token, this.lockMs]));
+      if (claim === 'go') {
+        let committed = false;
         try {
-          // Re-check: the previous holder may have finished between our GET and SET.
-          const again = await this.redis.get(scopeKey);
-          const t = again ? await this.get(again) : null;
-          if (t) return { thread: t, created: false };
           const id = randomBytes(9).toString('base64url');
           const { ref, state } = await create(id);
-          const thread: ThreadRecord<S> = { id, channel: ref.channel, ts: ref.ts, state };
-          await this.redis
-            .multi()
-            .hset(this.k.thread(id), { channel: ref.channel, ts: ref.ts, state: JSON.stringify(state) })
-            .expire(this.k.thread(id), this.ttl)
-            .set(this.k.byTs(ref.channel, ref.ts), id, 'EX', this.ttl)
-            .set(scopeKey, id, 'EX', this.ttl)
-            .exec();
-          return { thread, created: true };
+          await runScript(this.redis, COMMIT, [this.k.thread(id), this.k.byTs(ref.channel, ref.ts), scopeKey, lockKey], [token, this.ttl, id, ref.channel, ref.ts, JSON.stringify(state)]);
+          committed = true;
+          return { thread: { id, channel: ref.channel, ts: ref.ts, state }, created: true };
         } finally {
-          await runScript(this.redis, RELEASE, [lockKey], [token]);
+          if (!committed) await runScript(this.redis, RELEASE, [lockKey], [token]);
         }
+      }
+      if (claim !== '') {
+        const thread = await this.get(claim);
+        if (thread) return { thread, created: false };
+        // The scope outlived its thread (they expire together, give or take): forget it, retry.
+        await runScript(this.redis, RELEASE, [scopeKey], [claim]);
+        continue;
       }
       if (Date.now() > deadline) throw new Error(`thread ${scope} in ${channel}: its parent was not created within ${this.lockMs * 2} ms`);
       await sleep(25);

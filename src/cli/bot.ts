@@ -19,6 +19,7 @@ import { startWorkerRole } from './worker-role.js';
 import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
+import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
@@ -126,8 +127,11 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster, playbookDir: values.playbooks ?? config.playbookDir }, kube, redis, ...(agent ? { agent } : {}), logger });
   const remediation = remediationPort(runner, playbooks);
 
+  // One keep-alive pool to Slack for this client and Bolt's.
+  const slackFetch = keepAliveFetch();
   const client = new WebClient(config.slackBotToken, {
     slackApiUrl: config.slackApiUrl,
+    fetch: slackFetch,
     logger: boltLogger(logger.child({ component: 'slack-web-api' })),
     // 429s go through the shared per-channel pause (SlackAdapter), not a private sleep.
     rejectRateLimitedCalls: true,
@@ -217,6 +221,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     service,
     logger,
     metrics: chatMetrics,
+    fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
   io.stdout.write(`pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process' : 'off'}, ${playbooks.length} playbooks\n`);

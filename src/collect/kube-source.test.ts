@@ -1,29 +1,43 @@
-// KubeSource's transport: client-node 1.x would open a new connection per request; ours reuse
-// one keep-alive agent, with the TLS options client-node computed.
+// KubeSource's transport: reads go to the REST API directly, over one keep-alive agent (client-node
+// 1.x alone opens a new connection per request), with client-node's auth; answers keep their
+// wire form; statuses become what the collector expects (null, an ApiException with the code).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeSource } from './kube-source.js';
+import { apiStatus, KubeSource } from './kube-source.js';
 
-describe('KubeSource connections', () => {
+const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code });
+
+describe('KubeSource reads', () => {
   let server: http.Server;
   let connections = 0;
-  let requests = 0;
+  const seen: { url: string; accept?: string; auth?: string }[] = [];
   let kc: k8s.KubeConfig;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      requests++;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-11-21T10:00:00Z' } }));
+      seen.push({ url: req.url ?? '', accept: req.headers.accept, auth: req.headers.authorization });
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const reply = (code: number, body: unknown) => {
+        res.writeHead(code, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
+        res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      };
+      if (path === '/api/v1/namespaces/shop/pods/web') return reply(200, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-11-21T10:00:00Z' }, spec: { extra: { kept: true } } });
+      if (path === '/api/v1/namespaces/shop/events') return reply(200, { kind: 'EventList', items: [{ reason: 'Failed', eventTime: '2026-11-21T09:37:12.000000Z', involvedObject: { kind: 'Pod', name: 'web' } }] });
+      if (path === '/api/v1/namespaces/shop/configmaps/app-config') return reply(200, { kind: 'PartialObjectMetadata', metadata: { name: 'app-config' } });
+      if (path === '/api/v1/namespaces/shop/pods/web/log') return reply(400, status(400, 'BadRequest', 'previous terminated container "web" in pod "web" not found'));
+      if (path === '/api/v1/nodes') return reply(403, status(403, 'Forbidden', 'nodes is forbidden: User "pod-doctor" cannot list resource "nodes"'));
+      if (path.startsWith('/apis/crd.projectcalico.org/')) return reply(404, '404 page not found\n');
+      if (path === '/api/v1/pods') return reply(500, 'etcdserver: request timed out');
+      return reply(404, status(404, 'NotFound', `not found: ${path}`));
     });
     server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     kc = new k8s.KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true }],
-      users: [{ name: 'u', token: 't' }],
+      users: [{ name: 'u', token: 't0ken' }],
       contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
       currentContext: 'x',
     });
@@ -34,11 +48,12 @@ describe('KubeSource connections', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('reuses connections across requests', async () => {
+  it('reuses connections across requests and sends the kubeconfig token', async () => {
     const source = new KubeSource(kc);
+    const before = connections;
     for (let i = 0; i < 20; i++) expect(await source.getPod('shop', 'web')).toMatchObject({ metadata: { name: 'web', creationTimestamp: '2026-11-21T10:00:00Z' } });
-    expect(requests).toBe(20);
-    expect(connections).toBeLessThanOrEqual(2);
+    expect(connections - before).toBeLessThanOrEqual(2);
+    expect(seen.at(-1)?.auth).toBe('Bearer t0ken');
   });
 
   it('(client-node on its own opens one connection per request)', async () => {
@@ -46,5 +61,43 @@ describe('KubeSource connections', () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
     for (let i = 0; i < 5; i++) await core.readNamespacedPod({ name: 'web', namespace: 'shop' });
     expect(connections - before).toBe(5);
+  });
+
+  it('keeps the JSON as it came, with canonical times, and sends selectors as query parameters', async () => {
+    const source = new KubeSource(kc);
+    expect(await source.getPod('shop', 'web')).toMatchObject({ spec: { extra: { kept: true } } });
+    expect(await source.listPodEvents('shop', 'web')).toEqual([{ reason: 'Failed', eventTime: '2026-11-21T09:37:12Z', involvedObject: { kind: 'Pod', name: 'web' } }]);
+    const url = new URL(seen.at(-1)!.url, 'http://x');
+    expect(url.searchParams.get('fieldSelector')).toBe('involvedObject.kind=Pod,involvedObject.name=web');
+  });
+
+  it('maps statuses: 404 → null for one object, Status bodies into ApiException, 400 log → null', async () => {
+    const source = new KubeSource(kc);
+    expect(await source.getPod('shop', 'gone')).toBeNull();
+    expect(await source.getNode('n1')).toBeNull();
+    expect(await source.listWorkloadEndpoints('shop')).toBeNull();
+    expect(await source.podLog('shop', 'web', 'web', true, 20)).toBeNull();
+    const forbidden = await source.listNodes().catch((e: unknown) => e);
+    expect(forbidden).toBeInstanceOf(k8s.ApiException);
+    expect(apiStatus(forbidden)).toBe(403);
+    expect((forbidden as k8s.ApiException<{ message: string }>).body.message).toMatch(/cannot list resource "nodes"/);
+    const failed = await source.listPods({}).catch((e: unknown) => e);
+    expect(apiStatus(failed)).toBe(500);
+    expect((failed as k8s.ApiException<string>).body).toBe('etcdserver: request timed out');
+  });
+
+  it('asks for metadata only when checking that a ConfigMap or Secret exists', async () => {
+    const source = new KubeSource(kc);
+    expect(await source.configMapExists('shop', 'app-config')).toBe(true);
+    expect(seen.at(-1)?.accept).toMatch(/^application\/json;as=PartialObjectMetadata;g=meta\.k8s\.io;v=v1/);
+    expect(await source.secretExists('shop', 'db')).toBe(false);
+    expect(seen.at(-1)?.accept).toMatch(/as=PartialObjectMetadata;/);
+  });
+
+  it('reports a refused connection as a network error the collector treats as unreachable', async () => {
+    const dead = new k8s.KubeConfig();
+    dead.loadFromOptions({ clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: true }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+    const err = await new KubeSource(dead).getPod('shop', 'web').catch((e: unknown) => e);
+    expect((err as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });
 });

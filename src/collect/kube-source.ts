@@ -5,7 +5,7 @@ import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
-import { canonicalTimes, fromClient } from './wire.js';
+import { canonicalizeInPlace } from './wire.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 
 export interface KubeConfigOptions {
@@ -43,37 +43,44 @@ async function orNull<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-const OWNER_READERS: Record<OwnerKind, { read: (s: KubeSource, ns: string, name: string) => Promise<unknown> }> = {
-  ReplicaSet: { read: (s, namespace, name) => s.apps.readNamespacedReplicaSet({ namespace, name }) },
-  Deployment: { read: (s, namespace, name) => s.apps.readNamespacedDeployment({ namespace, name }) },
-  StatefulSet: { read: (s, namespace, name) => s.apps.readNamespacedStatefulSet({ namespace, name }) },
-  DaemonSet: { read: (s, namespace, name) => s.apps.readNamespacedDaemonSet({ namespace, name }) },
-  Job: { read: (s, namespace, name) => s.batch.readNamespacedJob({ namespace, name }) },
-  CronJob: { read: (s, namespace, name) => s.batch.readNamespacedCronJob({ namespace, name }) },
+/** Where each owner kind is read (group/version and plural). */
+const OWNER_PATHS: Record<OwnerKind, string> = {
+  ReplicaSet: 'apis/apps/v1/namespaces/{ns}/replicasets',
+  Deployment: 'apis/apps/v1/namespaces/{ns}/deployments',
+  StatefulSet: 'apis/apps/v1/namespaces/{ns}/statefulsets',
+  DaemonSet: 'apis/apps/v1/namespaces/{ns}/daemonsets',
+  Job: 'apis/batch/v1/namespaces/{ns}/jobs',
+  CronJob: 'apis/batch/v1/namespaces/{ns}/cronjobs',
 };
 
 /**
- * client-node 1.x builds a new http(s).Agent for every request, so every API call opens a new
- * connection (and a new TLS handshake). This middleware swaps in one keep-alive agent per set
- * of TLS options, built from the very options client-node computed for the request; proxy
- * agents are left alone.
+ * One keep-alive agent per set of TLS options. client-node 1.x builds a new http(s).Agent for
+ * every request (so every call would open a new connection and TLS handshake); this swaps in
+ * a shared one built from the very options client-node computed. Proxy agents are left alone.
  */
-function keepAliveMiddleware(): k8s.Middleware {
-  const pool = new Map<string, http.Agent>();
+class AgentPool {
+  private readonly pool = new Map<string, http.Agent>();
+
+  pooled(agent: http.Agent | undefined): http.Agent | undefined {
+    if (!agent || (agent.constructor !== http.Agent && agent.constructor !== https.Agent)) return agent;
+    const options = (agent as http.Agent & { options: https.AgentOptions }).options;
+    const secure = agent instanceof https.Agent;
+    const key = JSON.stringify([secure, options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized, options.servername]);
+    let shared = this.pool.get(key);
+    if (!shared) {
+      const pooled = { ...options, keepAlive: true, maxSockets: 64 };
+      shared = secure ? new https.Agent(pooled) : new http.Agent(pooled);
+      this.pool.set(key, shared);
+    }
+    return shared;
+  }
+}
+
+function keepAliveMiddleware(pool: AgentPool): k8s.Middleware {
   return {
     pre: async (ctx) => {
-      const agent = ctx.getAgent();
-      if (!agent || (agent.constructor !== http.Agent && agent.constructor !== https.Agent)) return ctx;
-      const options = (agent as http.Agent & { options: https.AgentOptions }).options;
-      const secure = agent instanceof https.Agent;
-      const key = JSON.stringify([secure, options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized]);
-      let shared = pool.get(key);
-      if (!shared) {
-        const pooled = { ...options, keepAlive: true, maxSockets: 64 };
-        shared = secure ? new https.Agent(pooled) : new http.Agent(pooled);
-        pool.set(key, shared);
-      }
-      ctx.setAgent(shared);
+      const agent = pool.pooled(ctx.getAgent() as http.Agent | undefined);
+      if (agent) ctx.setAgent(agent);
       return ctx;
     },
     post: async (response) => response,
@@ -83,114 +90,114 @@ function keepAliveMiddleware(): k8s.Middleware {
 type ApiConstructor<T> = new (config: k8s.Configuration) => T;
 
 /** Like `kc.makeApiClient`, with connections reused across requests. */
-export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>): T {
+export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, pool = new AgentPool()): T {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
   const config = k8s.createConfiguration({
     baseServer: new k8s.ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
-    promiseMiddleware: [keepAliveMiddleware()],
+    promiseMiddleware: [keepAliveMiddleware(pool)],
   });
   return new api(config);
 }
 
 const MAX_NAMES = 20;
+const JSON_ACCEPT = 'application/json';
+const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** A read that gets no answer at all in this time is abandoned (the collector's own limit is shorter). */
+const READ_TIMEOUT_MS = 60_000;
 
+type Query = Record<string, string | number | boolean | undefined>;
+type Items<T> = { items?: T[] };
+
+const enc = encodeURIComponent;
+
+/**
+ * Reads go straight to the REST API and keep the JSON as it came (wire form, timestamps
+ * canonical): client-node's typed models would deserialize every field into classes and Dates
+ * only for the collector to turn them back, which is most of a diagnosis' CPU. Auth, TLS and
+ * proxies still come from client-node's KubeConfig; writes (playbook steps) use its typed APIs.
+ */
 export class KubeSource implements FactSource {
   readonly description: string;
+  /** Typed clients for the playbook steps' writes. */
   readonly core: k8s.CoreV1Api;
   readonly apps: k8s.AppsV1Api;
-  readonly batch: k8s.BatchV1Api;
-  readonly coordination: k8s.CoordinationV1Api;
-  readonly custom: k8s.CustomObjectsApi;
+  private readonly agents = new AgentPool();
+  private readonly server: URL;
 
   constructor(readonly kc: k8s.KubeConfig) {
-    this.description = kc.getCurrentCluster()?.server ?? 'cluster';
-    this.core = pooledApiClient(kc, k8s.CoreV1Api);
-    this.apps = pooledApiClient(kc, k8s.AppsV1Api);
-    this.batch = pooledApiClient(kc, k8s.BatchV1Api);
-    this.coordination = pooledApiClient(kc, k8s.CoordinationV1Api);
-    this.custom = pooledApiClient(kc, k8s.CustomObjectsApi);
+    const server = kc.getCurrentCluster()?.server;
+    if (!server) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
+    this.description = server;
+    this.server = new URL(server.endsWith('/') ? server : `${server}/`);
+    this.core = pooledApiClient(kc, k8s.CoreV1Api, this.agents);
+    this.apps = pooledApiClient(kc, k8s.AppsV1Api, this.agents);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod | null> {
-    const pod = await orNull(this.core.readNamespacedPod({ namespace, name }));
-    return pod ? fromClient<Pod>(pod) : null;
+    return this.object<Pod>(`api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`);
   }
 
   async listPodEvents(namespace: string, name: string): Promise<Event[]> {
-    const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${name}` });
-    return list.items.map((e) => fromClient<Event>(e));
+    return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${name}` });
   }
 
   async getNode(name: string): Promise<Node | null> {
-    const node = await orNull(this.core.readNode({ name }));
-    return node ? fromClient<Node>(node) : null;
+    return this.object<Node>(`api/v1/nodes/${enc(name)}`);
   }
 
   async listNodeEvents(name: string): Promise<Event[]> {
-    const list = await this.core.listEventForAllNamespaces({ fieldSelector: `involvedObject.kind=Node,involvedObject.name=${name}` });
-    return list.items.map((e) => fromClient<Event>(e));
+    return this.items<Event>('api/v1/events', { fieldSelector: `involvedObject.kind=Node,involvedObject.name=${name}` });
   }
 
   async listNodes(): Promise<Node[]> {
-    const list = await this.core.listNode({});
-    return list.items.map((n) => fromClient<Node>(n));
+    return this.items<Node>('api/v1/nodes');
   }
 
   async listPods(query: PodQuery): Promise<Pod[]> {
-    const fieldSelector = query.nodeName ? `spec.nodeName=${query.nodeName}` : undefined;
-    const list = query.namespace
-      ? await this.core.listNamespacedPod({ namespace: query.namespace, fieldSelector, labelSelector: query.labelSelector })
-      : await this.core.listPodForAllNamespaces({ fieldSelector, labelSelector: query.labelSelector });
-    return list.items.map((p) => fromClient<Pod>(p));
+    const path = query.namespace ? `api/v1/namespaces/${enc(query.namespace)}/pods` : 'api/v1/pods';
+    return this.items<Pod>(path, { fieldSelector: query.nodeName ? `spec.nodeName=${query.nodeName}` : undefined, labelSelector: query.labelSelector });
   }
 
   async getNamespace(name: string): Promise<Namespace | null> {
-    const ns = await orNull(this.core.readNamespace({ name }));
-    return ns ? fromClient<Namespace>(ns) : null;
+    return this.object<Namespace>(`api/v1/namespaces/${enc(name)}`);
   }
 
   async getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null> {
-    const reader = OWNER_READERS[kind];
-    const obj = await orNull(reader.read(this, namespace, name));
-    return obj ? fromClient<KubeObject>(obj) : null;
+    return this.object<KubeObject>(`${OWNER_PATHS[kind].replace('{ns}', enc(namespace))}/${enc(name)}`);
   }
 
   async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
-    const list = await this.core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
-    return list.items.map((e) => fromClient<Event>(e));
+    return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }
 
   async configMapExists(namespace: string, name: string): Promise<boolean> {
-    return (await this.metadataOnly(`/api/v1/namespaces/${namespace}/configmaps/${name}`)) !== null;
+    return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/configmaps/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
   }
 
   async secretExists(namespace: string, name: string): Promise<boolean> {
-    return (await this.metadataOnly(`/api/v1/namespaces/${namespace}/secrets/${name}`)) !== null;
+    // Metadata only: the server never sends the secret's data.
+    return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/secrets/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
   }
 
   async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
-    const pvc = await orNull(this.core.readNamespacedPersistentVolumeClaim({ namespace, name }));
-    return pvc ? fromClient<PersistentVolumeClaim>(pvc) : null;
+    return this.object<PersistentVolumeClaim>(`api/v1/namespaces/${enc(namespace)}/persistentvolumeclaims/${enc(name)}`);
   }
 
   async getLease(namespace: string, name: string): Promise<Lease | null> {
-    const lease = await orNull(this.coordination.readNamespacedLease({ namespace, name }));
-    return lease ? fromClient<Lease>(lease) : null;
+    return this.object<Lease>(`apis/coordination.k8s.io/v1/namespaces/${enc(namespace)}/leases/${enc(name)}`);
   }
 
   async listWorkloadEndpoints(namespace: string): Promise<KubeObject[] | null> {
-    const list = await orNull(
-      this.custom.listNamespacedCustomObject({ group: 'crd.projectcalico.org', version: 'v1', namespace, plural: 'workloadendpoints' }),
-    );
-    if (!list) return null;
-    return ((list as { items?: KubeObject[] }).items ?? []).map((o) => canonicalTimes(o));
+    const list = await this.object<Items<KubeObject>>(`apis/crd.projectcalico.org/v1/namespaces/${enc(namespace)}/workloadendpoints`);
+    return list ? (list.items ?? []) : null;
   }
 
   async podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null> {
     try {
-      const text = await this.core.readNamespacedPodLog({ namespace, name: pod, container, previous, tailLines });
+      const text = await this.get(`api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/log`, { container, previous, tailLines }, 'text/plain, */*');
       return text.split('\n').filter((l) => l.length > 0);
     } catch (err) {
       // 400 "previous terminated container not found" and 404 mean: no such log.
@@ -201,55 +208,73 @@ export class KubeSource implements FactSource {
   }
 
   async listNamespaceContents(namespace: string): Promise<NamespaceContent[]> {
-    const names = (items: { metadata?: { name?: string } }[]) => items.map((i) => i.metadata?.name ?? '').filter(Boolean).slice(0, MAX_NAMES);
-    const lists: [string, Promise<{ items: { metadata?: { name?: string } }[] }>][] = [
-      ['Pod', this.core.listNamespacedPod({ namespace })],
-      ['Service', this.core.listNamespacedService({ namespace })],
-      ['PersistentVolumeClaim', this.core.listNamespacedPersistentVolumeClaim({ namespace })],
-      ['Deployment', this.apps.listNamespacedDeployment({ namespace })],
-      ['StatefulSet', this.apps.listNamespacedStatefulSet({ namespace })],
-      ['DaemonSet', this.apps.listNamespacedDaemonSet({ namespace })],
-      ['Job', this.batch.listNamespacedJob({ namespace })],
+    // Names only (metadata lists, one page): what is left, not every object of a large namespace.
+    const ns = enc(namespace);
+    const lists: [string, string][] = [
+      ['Pod', `api/v1/namespaces/${ns}/pods`],
+      ['Service', `api/v1/namespaces/${ns}/services`],
+      ['PersistentVolumeClaim', `api/v1/namespaces/${ns}/persistentvolumeclaims`],
+      ['Deployment', `apis/apps/v1/namespaces/${ns}/deployments`],
+      ['StatefulSet', `apis/apps/v1/namespaces/${ns}/statefulsets`],
+      ['DaemonSet', `apis/apps/v1/namespaces/${ns}/daemonsets`],
+      ['Job', `apis/batch/v1/namespaces/${ns}/jobs`],
     ];
-    const results = await Promise.allSettled(lists.map(([, p]) => p));
+    const results = await Promise.allSettled(lists.map(([, path]) => this.get(path, { limit: MAX_NAMES }, METADATA_LIST_ACCEPT)));
     const out: NamespaceContent[] = [];
     results.forEach((r, i) => {
       if (r.status !== 'fulfilled') return;
-      const found = names(r.value.items);
-      if (found.length > 0) out.push({ kind: lists[i]![0], names: found });
+      const items = (JSON.parse(r.value) as Items<{ metadata?: { name?: string } }>).items ?? [];
+      const names = items.map((item) => item.metadata?.name ?? '').filter(Boolean).slice(0, MAX_NAMES);
+      if (names.length > 0) out.push({ kind: lists[i]![0], names });
     });
     return out;
   }
 
-  /** GET with `as=PartialObjectMetadata`: the server returns metadata only, never data. */
-  private async metadataOnly(path: string): Promise<Record<string, unknown> | null> {
-    const server = this.kc.getCurrentCluster()?.server;
-    if (!server) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no server');
-    const url = new URL(path, server.endsWith('/') ? server : `${server}/`);
-    url.pathname = new URL(server).pathname.replace(/\/$/, '') + path;
-    const opts: https.RequestOptions = {
-      method: 'GET',
-      headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' },
-    };
+  /** GET one object; null on 404. */
+  private async object<T>(path: string, query: Query = {}): Promise<T | null> {
+    return orNull(this.json<T>(path, query));
+  }
+
+  /** GET a list's items (a 404 is an error: the resource is not served). */
+  private async items<T>(path: string, query: Query = {}): Promise<T[]> {
+    return (await this.json<Items<T>>(path, query)).items ?? [];
+  }
+
+  private async json<T>(path: string, query: Query): Promise<T> {
+    return canonicalizeInPlace(JSON.parse(await this.get(path, query, JSON_ACCEPT)) as T);
+  }
+
+  /**
+   * GET `path` (relative to the server URL) with the kubeconfig's auth and TLS: the body as
+   * text, or an ApiException (code = HTTP status, body = the Status object) for any other answer.
+   */
+  private async get(path: string, query: Query, accept: string): Promise<string> {
+    const url = new URL(path, this.server);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    const opts: https.RequestOptions = { method: 'GET', headers: { accept } };
     await this.kc.applyToHTTPSOptions(opts);
+    opts.agent = this.agents.pooled(opts.agent as http.Agent | undefined);
+    opts.timeout = READ_TIMEOUT_MS;
     const mod = url.protocol === 'https:' ? https : http;
-    return await new Promise((resolve, reject) => {
+    return await new Promise<string>((resolve, reject) => {
       const req = mod.request(url, opts, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        res.setEncoding('utf8');
+        let body = '';
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('error', reject);
         res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode === 404) return resolve(null);
-          if (!res.statusCode || res.statusCode >= 300) {
-            return reject(new k8s.ApiException(res.statusCode ?? 0, `GET ${path} failed`, body, {}));
-          }
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) return resolve(body);
+          let detail: unknown = body;
           try {
-            resolve(JSON.parse(body) as Record<string, unknown>);
-          } catch (err) {
-            reject(err);
+            detail = JSON.parse(body);
+          } catch {
+            // not a Status object: keep the text
           }
+          reject(new k8s.ApiException(status, `GET ${url.pathname}: HTTP ${status}`, detail, res.headers as Record<string, string>));
         });
       });
+      req.on('timeout', () => req.destroy(new Error(`GET ${url.pathname} timed out after ${READ_TIMEOUT_MS} ms`)));
       req.on('error', reject);
       req.end();
     });

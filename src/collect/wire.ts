@@ -1,6 +1,6 @@
 // Canonical wire form for timestamps. The API sends `2026-11-21T09:30:00Z` (metav1.Time) or
-// `...09:37:12.000000Z` (MicroTime); client-node turns both into Date and back into
-// `...000Z`. Both fact sources pass objects through here so findings quote identical text.
+// `...09:37:12.000000Z` (MicroTime); saved YAML may hold either or an offset. Both fact sources
+// pass objects through here so findings quote identical text.
 
 /** Fields that hold metav1.Time / MicroTime values in the objects pod-doctor reads. */
 export const TIME_KEYS: ReadonlySet<string> = new Set([
@@ -32,25 +32,21 @@ export function canonicalTimes<T>(value: T): T {
 }
 
 /**
- * client-node model objects → wire JSON in one pass: Dates become canonical strings, unset
- * fields disappear. The generated models use the JSON field names for every kind pod-doctor
- * reads (only CRD schemas, ListMeta.continue and a few others are renamed); a test checks
- * this against client-node's own ObjectSerializer.
+ * canonicalTimes for an object nobody else holds (a freshly parsed API answer): rewritten in
+ * place, no copy. metav1.Time arrives canonical already (`…:00Z`, 20 characters) and is left
+ * alone; MicroTime and fractions are parsed.
  */
-export function fromClient<T>(value: unknown): T {
-  return copy(value) as T;
-}
-
-function copy(value: unknown): unknown {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().replace('.000Z', 'Z');
-  if (Array.isArray(value)) return value.map(copy);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key in value) {
-    const raw = (value as Record<string, unknown>)[key];
-    // MicroTime fields (lease renewTime, event eventTime) stay strings in client-node.
-    const v = typeof raw === 'string' && TIME_KEYS.has(key) ? canonicalTime(raw) : copy(raw);
-    if (v !== undefined) out[key] = v;
+export function canonicalizeInPlace<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (const v of value) canonicalizeInPlace(v);
+  } else if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      const v = o[k];
+      if (typeof v === 'string') {
+        if (TIME_KEYS.has(k) && !(v.length === 20 && v.endsWith('Z'))) o[k] = canonicalTime(v);
+      } else if (v !== null && typeof v === 'object') canonicalizeInPlace(v);
+    }
   }
-  return out;
+  return value;
 }

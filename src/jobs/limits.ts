@@ -14,7 +14,8 @@ export interface BucketRate {
 
 // KEYS: 1 bucket hash, 2 pause key (checked only when ARGV[4] == '1').
 // ARGV: 1 rate per ms, 2 burst, 3 tokens wanted, 4 check pause.
-// Returns {kind, ms}: kind 0 = reserved (wait ms, then go), 1 = paused (wait ms, then ask again).
+// Returns {kind, ms, left}: kind 0 = reserved (wait ms, then go), 1 = paused (wait ms, then ask
+// again); left = tokens after the reservation (a string: Lua numbers reply as integers).
 const TAKE = lua(
   `${LUA_NOW_MS}
 local rate, burst, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -27,15 +28,21 @@ local ts = tonumber(redis.call('HGET', KEYS[1], 'ts') or now)
 tokens = math.min(burst, tokens + math.max(0, now - ts) * rate) - n
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'ts', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
-if tokens >= 0 then return {0, 0} end
-return {0, math.ceil(-tokens / rate)}`,
+if tokens >= 0 then return {0, 0, tostring(tokens)} end
+return {0, math.ceil(-tokens / rate), tostring(tokens)}`,
   2,
 );
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A token bucket shared through Redis by every process that uses the same key. */
+/**
+ * A token bucket shared through Redis by every process that uses the same key. Takes asked for
+ * in the same turn of the event loop (a collector starting its calls, several jobs at once)
+ * share one round trip: n tokens are reserved together and each caller waits for its own.
+ */
 export class TokenBucket {
+  private batch: { resolve: (ms: number) => void; reject: (err: unknown) => void }[] | undefined;
+
   constructor(
     private readonly redis: RedisClient,
     readonly key: string,
@@ -46,9 +53,32 @@ export class TokenBucket {
 
   /** Take one token, waiting as long as needed. Resolves with the ms waited. */
   async take(): Promise<number> {
-    const [, ms] = await runScript<[number, number]>(this.redis, TAKE, [this.key, this.key], [this.rate.ratePerSecond / 1000, this.rate.burst, 1, '0']);
+    const ms = await new Promise<number>((resolve, reject) => {
+      if (!this.batch) {
+        this.batch = [];
+        setImmediate(() => void this.reserve());
+      }
+      this.batch.push({ resolve, reject });
+    });
     if (ms > 0) await sleep(ms);
     return ms;
+  }
+
+  private async reserve(): Promise<void> {
+    const waiters = this.batch ?? [];
+    this.batch = undefined;
+    const n = waiters.length;
+    const perMs = this.rate.ratePerSecond / 1000;
+    try {
+      const [, , left] = await runScript<[number, number, string]>(this.redis, TAKE, [this.key, this.key], [perMs, this.rate.burst, n, '0']);
+      // Waiter i gets the (i+1)-th token: what is left after it decides whether it waits.
+      waiters.forEach((w, i) => {
+        const after = Number(left) + (n - 1 - i);
+        w.resolve(after >= 0 ? 0 : Math.ceil(-after / perMs));
+      });
+    } catch (err) {
+      for (const w of waiters) w.reject(err);
+    }
   }
 }
 

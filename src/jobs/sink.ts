@@ -65,6 +65,8 @@ export interface ConsumeResultsOptions {
   /** Entries another consumer took but did not ack for this long are taken over (ms). */
   claimIdleMs?: number;
   blockMs?: number;
+  /** Results delivered at once (default 16): each delivery waits on Slack and Redis. */
+  concurrency?: number;
 }
 
 /**
@@ -74,6 +76,7 @@ export interface ConsumeResultsOptions {
  */
 export function consumeResults(options: ConsumeResultsOptions): StreamConsumer {
   return consumeStream({
+    concurrency: 16,
     ...options,
     stream: keys.results(options.prefix, options.cluster),
     decode: jsonField<DiagnoseResult>('result'),

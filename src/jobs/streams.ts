@@ -21,6 +21,11 @@ export interface StreamConsumerOptions<T> {
   label: string;
   claimIdleMs?: number;
   blockMs?: number;
+  /**
+   * Entries handled at once (default 1: in stream order). Results of different jobs are
+   * independent; run events and alert group events keep their order.
+   */
+  concurrency?: number;
 }
 
 export interface StreamConsumer {
@@ -43,18 +48,31 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
   const blockMs = options.blockMs ?? 2000;
   let stopped = false;
 
-  const handle = async (entries: Entry[]) => {
-    for (const [id, fields] of entries) {
-      try {
-        const value = options.decode(fields);
-        if (value === undefined) logger?.warn({ entry: id }, `${label} entry not understood, skipped`);
-        else await handler(value, id);
-        await redis.xack(stream, group, id);
-      } catch (err) {
-        // Left pending: retried by the claim loop after claimIdleMs.
-        logger?.error({ err, entry: id }, `${label} handler failed`);
-      }
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  let inFlight = 0;
+  let freed: (() => void) | undefined;
+  const handleOne = async ([id, fields]: Entry) => {
+    try {
+      const value = options.decode(fields);
+      if (value === undefined) logger?.warn({ entry: id }, `${label} entry not understood, skipped`);
+      else await handler(value, id);
+      await redis.xack(stream, group, id);
+    } catch (err) {
+      // Left pending: retried by the claim loop after claimIdleMs.
+      logger?.error({ err, entry: id }, `${label} handler failed`);
     }
+  };
+  // Handlers run in the background, at most `concurrency` at once; the loop reads only as many
+  // entries as there are free slots, so a slow delivery never holds back the ones behind it.
+  const start = (entry: Entry) => {
+    inFlight++;
+    void handleOne(entry).finally(() => {
+      inFlight--;
+      freed?.();
+    });
+  };
+  const slots = async (want: number) => {
+    while (inFlight > concurrency - want) await new Promise<void>((resolve) => (freed = resolve));
   };
 
   const done = (async () => {
@@ -66,19 +84,27 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
     let lastClaim = 0;
     while (!stopped) {
       try {
+        await slots(1);
         if (Date.now() - lastClaim > claimIdleMs / 2) {
           lastClaim = Date.now();
+          // Claimed entries may be many: wait for room for each.
           const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, Entry[]];
-          await handle(claimed[1] ?? []);
+          for (const entry of claimed[1] ?? []) {
+            await slots(1);
+            start(entry);
+          }
         }
-        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, Entry[]][] | null;
-        if (res) for (const [, entries] of res) await handle(entries);
+        await slots(1);
+        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', concurrency - inFlight, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, Entry[]][] | null;
+        if (res) for (const [, entries] of res) for (const entry of entries) start(entry);
       } catch (err) {
         if (stopped) break;
         logger?.error({ err }, `${label} stream read failed`);
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
+    // Let running handlers finish (and acknowledge) before the caller closes the connection.
+    await slots(concurrency);
   })();
 
   return {

@@ -120,6 +120,20 @@ describe('chat flows', () => {
     }
   });
 
+  it('lets the next caller create the parent after a failed creation, and after the thread itself expired', async () => {
+    const store = new ThreadStore<{ n: number }>(redis, prefix);
+    await expect(store.ensure('C2', 'job:c1:j2', async () => Promise.reject(new Error('slack down')))).rejects.toThrow('slack down');
+    const first = await store.ensure('C2', 'job:c1:j2', async () => ({ ref: { channel: 'C2', ts: '2.0' }, state: { n: 1 } }));
+    expect(first.created).toBe(true);
+    expect((await store.ensure('C2', 'job:c1:j2', async () => ({ ref: { channel: 'C2', ts: '9.9' }, state: { n: 9 } }))).thread).toEqual(first.thread);
+    // The thread hash is gone but the scope still points at it: a new parent, not a hang.
+    await redis.del(`${prefix}:chat:thread:${first.thread.id}`);
+    const again = await store.ensure('C2', 'job:c1:j2', async () => ({ ref: { channel: 'C2', ts: '3.0' }, state: { n: 2 } }));
+    expect(again.created).toBe(true);
+    expect(again.thread.ts).toBe('3.0');
+    expect(await store.byTs('C2', '3.0')).toEqual(again.thread);
+  });
+
   it('posts once per delivery id, and again after a failed attempt', async () => {
     const log = new DeliveryLog(redis, prefix);
     let posts = 0;

@@ -420,17 +420,25 @@ export class KubeletStandIn {
     const name = state.spec.name;
     const leasePath = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`;
     const spec = { holderIdentity: name, leaseDurationSeconds: this.leaseDurationSeconds, renewTime: microNow() };
-    const res = await this.client.request('PATCH', leasePath, { body: { spec }, contentType: 'application/merge-patch+json' });
+    const patch = () => this.client.request('PATCH', leasePath, { body: { spec }, contentType: 'application/merge-patch+json' });
+    let res = await patch();
     if (res.status === 404) {
-      await this.client.create('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: state.uid }] },
-        spec,
+      const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
+      const created = await this.client.request('POST', leases, {
+        body: {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: state.uid }] },
+          spec,
+        },
       });
-    } else if (res.status >= 300) {
-      throw new KubeHttpError('PATCH', leasePath, res.status, res.body);
+      if (created.status < 300) return;
+      // 409: the heartbeat timer's renewal for this node created it between our PATCH and POST
+      // (registerNode and tick run concurrently); renew the one that won.
+      if (created.status !== 409) throw new KubeHttpError('POST', leases, created.status, created.body);
+      res = await patch();
     }
+    if (res.status >= 300) throw new KubeHttpError('PATCH', leasePath, res.status, res.body);
   }
 
   /**

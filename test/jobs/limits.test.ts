@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { apiBucket, ChatLimiter, rateLimitedSource, TokenBucket } from '../../src/jobs/limits.js';
@@ -32,6 +33,29 @@ describe('shared limits', () => {
     await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).take()));
     // 12 tokens, 2 in the bucket, 10 more at 10/s: at least ~1 s, whoever asks.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('serves takes asked for together with one round trip, each waiting for its own token', async () => {
+    const rate = { ratePerSecond: 20, burst: 4 };
+    const bucket = apiBucket(one, prefix, 'c1', rate);
+    await bucket.take(); // loads the script
+    // Commands that name this bucket, as Redis sees them (other test files share the server).
+    const monitor = await (connect() as Redis).monitor();
+    const calls: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.includes(bucket.key)) calls.push(String(args[0]).toLowerCase());
+    });
+    await sleep(50);
+    const waits = await Promise.all(Array.from({ length: 7 }, () => bucket.take()));
+    await sleep(50);
+    monitor.disconnect();
+    expect(calls).toEqual(['evalsha']);
+    // What the bucket holds (3 or 4: it refilled meanwhile) goes at once, then one every 50 ms.
+    const now = waits.filter((w) => w === 0).length;
+    expect(now).toBeGreaterThanOrEqual(3);
+    expect(now).toBeLessThanOrEqual(4);
+    for (let i = now + 1; i < 7; i++) expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1]! + 45);
+    expect(waits[6]).toBeGreaterThanOrEqual(100);
   });
 
   it('gives each cluster its own API budget', async () => {

@@ -67,6 +67,40 @@ describe('results stream', () => {
       await consumer.stop();
     }
   });
+
+  it('delivers results side by side: a slow one holds back none of the others, never more than the limit at once', async () => {
+    const sink = new RedisStreamSink(redis, prefix);
+    for (let i = 0; i < 10; i++) await sink.deliver(result(`j${i}`));
+    let inFlight = 0;
+    let peak = 0;
+    const done: string[] = [];
+    const consumer = consumeResults({
+      redis: reader,
+      prefix,
+      cluster: 'c1',
+      group: 'bot',
+      consumer: 'bot-1',
+      blockMs: 100,
+      concurrency: 4,
+      handler: async (r) => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, r.jobId === 'j0' ? 600 : 50));
+        inFlight--;
+        done.push(r.jobId);
+      },
+    });
+    try {
+      await eventually(async () => done.length === 10, 10_000);
+      expect(peak).toBe(4);
+      // Nine 50 ms deliveries on three free slots finish long before the 600 ms one.
+      expect(done.at(-1)).toBe('j0');
+    } finally {
+      await consumer.stop();
+    }
+    // stop() waited for the last handler's acknowledgement.
+    const pending = (await redis.xpending(keys.results(prefix, 'c1'), 'bot')) as [number, ...unknown[]];
+    expect(pending[0]).toBe(0);
+  });
 });
 
 describe('metrics and health endpoints', () => {

@@ -11,6 +11,7 @@ import type { ChatService } from '../service.js';
 import { noteMessage } from '../messages.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
 import { ACKED, ackSlashCommandsFirst, ephemeralBody } from './fast-ack.js';
+import { keepAliveFetch } from './http-fetch.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export type { CustomRoute };
@@ -28,6 +29,8 @@ export interface SlackBotOptions {
   service: ChatService;
   logger: Logger;
   metrics?: ChatMetrics;
+  /** Transport for Web API calls and respond() (default: a new keepAliveFetch()). */
+  fetch?: typeof fetch;
 }
 
 export interface SlackBot {
@@ -44,7 +47,10 @@ export function boltLogger(logger: Logger): BoltLogger {
   let level = LogLevel.INFO;
   const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
   return {
-    debug: (...msg: unknown[]) => logger.debug(text(msg)),
+    // WebClient logs every request body at debug: skip the text when nobody reads it.
+    debug: (...msg: unknown[]) => {
+      if (logger.isLevelEnabled('debug')) logger.debug(text(msg));
+    },
     info: (...msg: unknown[]) => logger.info(text(msg)),
     warn: (...msg: unknown[]) => logger.warn(text(msg)),
     error: (...msg: unknown[]) => logger.error(text(msg)),
@@ -64,7 +70,7 @@ export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, 
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   const logger = o.logger.child({ component: 'slack' });
   const blog = boltLogger(logger);
-  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog };
+  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog, fetch: o.fetch ?? keepAliveFetch() };
   let app: BoltApp;
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
