@@ -186,8 +186,13 @@ export class AlertGroupChat {
       const causes = [...s.causes];
       const i = causes.findIndex((c) => c.key === key);
       const current: GroupCause = i >= 0 ? causes[i]! : { key, title: primary.title, rule: primary.rule, severity: primary.severity, count: 0, subjects: [] };
-      const subjects = incident ? incident.subjects.slice(0, SUBJECTS_KEPT) : current.subjects.includes(subject) ? current.subjects : [...current.subjects, subject].slice(0, SUBJECTS_KEPT);
-      const next = { ...current, subjects, count: Math.max(incident?.count ?? 0, current.count + (current.subjects.includes(subject) ? 0 : 1)) };
+      // The incident's count is exact and only grows, but results arrive in any order (an older
+      // one carries a smaller count): keep the largest seen. Without an incident, count new subjects.
+      const next = incident
+        ? { ...current, subjects: incident.count >= current.count ? incident.subjects.slice(0, SUBJECTS_KEPT) : current.subjects, count: Math.max(current.count, incident.count) }
+        : current.subjects.includes(subject)
+          ? current
+          : { ...current, subjects: [...current.subjects, subject].slice(0, SUBJECTS_KEPT), count: current.count + 1 };
       if (i >= 0) causes[i] = next;
       else if (causes.length < MAX_CAUSES) causes.push(next);
       return { ...s, causes };

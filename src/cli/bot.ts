@@ -20,6 +20,7 @@ import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
+import { SlackApi } from '../chat/slack/web-api.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
@@ -138,7 +139,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     retryConfig: { retries: 3, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     timeout: 10_000,
   });
-  const adapter = new SlackAdapter({ client, limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }), logger });
+  // chat.* on every diagnosis go through the lean caller; Bolt and the rest use WebClient.
+  const api = new SlackApi({ token: config.slackBotToken!, apiUrl: config.slackApiUrl }); // checked by checkSlackConfig
+  const adapter = new SlackAdapter({ client, api, limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }), logger });
   const service = new ChatService({
     adapter,
     redis,
@@ -235,5 +238,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   await alertmanager?.close();
   await queues.close();
   await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  api.close();
   return 0;
 }

@@ -6,7 +6,7 @@ import { startExpansionWorker } from '../alerts/expand.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
-import { apiBucket, rateLimitedSource } from '../jobs/limits.js';
+import { apiBucket } from '../jobs/limits.js';
 import type { JobQueues, JobSettings, RedisClient } from '../jobs/queues.js';
 import type { ResultSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
@@ -32,8 +32,10 @@ export interface WorkerRoleOptions {
 
 export async function startWorkerRole(options: WorkerRoleOptions): Promise<{ close(): Promise<void> }> {
   const { config, cluster, connection, settings, kube, logger } = options;
-  // Every worker of a cluster shares one API budget (a Redis token bucket).
-  const source = rateLimitedSource(kube, apiBucket(connection, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst }));
+  // Every worker of a cluster shares one API budget (a Redis token bucket), spent only on reads
+  // that reach the API server.
+  const bucket = apiBucket(connection, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst });
+  const source = kube.throttled(() => bucket.take());
   const workers = await startWorkers({
     connection,
     cluster,

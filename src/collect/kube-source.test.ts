@@ -94,6 +94,53 @@ describe('KubeSource reads', () => {
     expect(seen.at(-1)?.accept).toMatch(/as=PartialObjectMetadata;/);
   });
 
+  it('shares identical reads between diagnosis views only when they started after the diagnosis was asked for', async () => {
+    const source = new KubeSource(kc);
+    const count = () => seen.filter((r) => r.url === '/api/v1/namespaces/shop/pods/web').length;
+    const asked = Date.now();
+    const before = count();
+    const [a, b] = await Promise.all([source.sharing(asked).getPod('shop', 'web'), source.sharing(asked).getPod('shop', 'web')]);
+    expect(count() - before).toBe(1);
+    // One parsed answer, frozen all the way down: a write by one diagnosis throws instead of
+    // showing up in another's snapshot.
+    expect(a).toBe(b);
+    expect(Object.isFrozen(a?.metadata)).toBe(true);
+    expect(() => {
+      (a as { metadata: { name: string } }).metadata.name = 'other';
+    }).toThrow(TypeError);
+    // Finished reads are reused too, by a diagnosis asked for before they started...
+    await source.sharing(asked).getPod('shop', 'web');
+    expect(count() - before).toBe(1);
+    // ...but not by one asked for after: it must see the cluster as of its request.
+    await source.sharing(Date.now() + 1).getPod('shop', 'web');
+    expect(count() - before).toBe(2);
+    // The source itself (playbook checks, verification) never reuses a read, and its answers
+    // are the caller's own.
+    expect(Object.isFrozen(await source.getPod('shop', 'web'))).toBe(false);
+    expect(count() - before).toBe(3);
+    expect(source.readStats).toEqual({ shared: 2, fetched: 2 });
+  });
+
+  it('does not keep failed reads', async () => {
+    const source = new KubeSource(kc).sharing(Date.now());
+    const before = seen.filter((r) => r.url === '/api/v1/pods').length;
+    for (let i = 0; i < 2; i++) expect(apiStatus(await source.listPods({}).catch((e: unknown) => e))).toBe(500);
+    expect(seen.filter((r) => r.url === '/api/v1/pods').length - before).toBe(2);
+  });
+
+  it('spends the API budget only on reads sent to the server', async () => {
+    let taken = 0;
+    const source = new KubeSource(kc).throttled(async () => void taken++);
+    const before = seen.length;
+    await source.getNode('n1');
+    await source.getPod('shop', 'web');
+    expect(taken).toBe(2);
+    const asked = Date.now();
+    await Promise.all([source.sharing(asked).getNamespace('shop'), source.sharing(asked).getNamespace('shop'), source.sharing(asked).getNamespace('shop')]);
+    expect(taken).toBe(3);
+    expect(seen.length - before).toBe(3);
+  });
+
   it('reports a refused connection as a network error the collector treats as unreachable', async () => {
     const dead = new k8s.KubeConfig();
     dead.loadFromOptions({ clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: true }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });

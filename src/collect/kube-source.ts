@@ -5,6 +5,7 @@ import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { ReadCache } from './read-cache.js';
 import { canonicalizeInPlace } from './wire.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 
@@ -126,6 +127,13 @@ export class KubeSource implements FactSource {
   readonly apps: k8s.AppsV1Api;
   private readonly agents = new AgentPool();
   private readonly server: URL;
+  private readonly reads = new ReadCache();
+  // Views (`sharing`, `throttled`) are Object.create(this) with one of these set: everything
+  // else (connections, clients, the read cache) stays shared with the source they came from.
+  /** Reads may be shared with other diagnoses that started at or after this (see ReadCache). */
+  private since: number | undefined = undefined;
+  /** Waited for before every request sent to the API server (shared reads take nothing). */
+  private throttle: (() => Promise<unknown>) | undefined = undefined;
 
   constructor(readonly kc: k8s.KubeConfig) {
     const server = kc.getCurrentCluster()?.server;
@@ -230,6 +238,29 @@ export class KubeSource implements FactSource {
     return out;
   }
 
+  /**
+   * This source for one diagnosis asked for at `since` (ms since the epoch): its reads may reuse
+   * an identical read another diagnosis started at or after that moment. The view shares
+   * everything else (connections, clients) with this source; writes are never shared.
+   */
+  sharing(since: number): KubeSource {
+    const view = Object.create(this) as KubeSource;
+    view.since = since;
+    return view;
+  }
+
+  /** This source with every read sent to the API server waiting for `take()` first (an API budget). */
+  throttled(take: () => Promise<unknown>): KubeSource {
+    const view = Object.create(this) as KubeSource;
+    view.throttle = take;
+    return view;
+  }
+
+  /** Reads answered by another diagnosis' request, and reads sent to the API server. */
+  get readStats(): Readonly<ReadCache['stats']> {
+    return this.reads.stats;
+  }
+
   /** GET one object; null on 404. */
   private async object<T>(path: string, query: Query = {}): Promise<T | null> {
     return orNull(this.json<T>(path, query));
@@ -240,17 +271,32 @@ export class KubeSource implements FactSource {
     return (await this.json<Items<T>>(path, query)).items ?? [];
   }
 
-  private async json<T>(path: string, query: Query): Promise<T> {
-    return canonicalizeInPlace(JSON.parse(await this.get(path, query, JSON_ACCEPT)) as T);
+  /** GET JSON, times canonical; in a `sharing` view the answer may be shared, so it is frozen. */
+  private json<T>(path: string, query: Query): Promise<T> {
+    const url = this.url(path, query);
+    const shared = this.since !== undefined;
+    const read = async () => canonicalizeInPlace(JSON.parse(await this.fetch(url, JSON_ACCEPT)) as T, shared);
+    return shared ? this.reads.read(`json ${url.href}`, this.since!, read) : read();
   }
 
   /**
    * GET `path` (relative to the server URL) with the kubeconfig's auth and TLS: the body as
    * text, or an ApiException (code = HTTP status, body = the Status object) for any other answer.
    */
-  private async get(path: string, query: Query, accept: string): Promise<string> {
+  private get(path: string, query: Query, accept: string): Promise<string> {
+    const url = this.url(path, query);
+    if (this.since === undefined) return this.fetch(url, accept);
+    return this.reads.read(`${accept} ${url.href}`, this.since, () => this.fetch(url, accept));
+  }
+
+  private url(path: string, query: Query): URL {
     const url = new URL(path, this.server);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  private async fetch(url: URL, accept: string): Promise<string> {
+    if (this.throttle) await this.throttle();
     const opts: https.RequestOptions = { method: 'GET', headers: { accept } };
     await this.kc.applyToHTTPSOptions(opts);
     opts.agent = this.agents.pooled(opts.agent as http.Agent | undefined);

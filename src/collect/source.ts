@@ -37,4 +37,9 @@ export interface FactSource {
   podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null>;
   /** What is left in a namespace: kind → names (bounded). */
   listNamespaceContents(namespace: string): Promise<NamespaceContent[]>;
+  /**
+   * Optional: this source for a diagnosis asked for at `since` (ms since the epoch), whose
+   * reads may be shared with concurrent diagnoses as long as they started at or after `since`.
+   */
+  sharing?(since: number): FactSource;
 }

@@ -18,6 +18,16 @@ describe('canonical times', () => {
     }
   });
 
+  it('with freeze, also freezes every object and array on the way (answers shared between diagnoses)', () => {
+    const isDeepFrozen = (v: unknown): boolean => v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(isDeepFrozen));
+    for (const o of objects.slice(0, 40)) {
+      const frozen = canonicalizeInPlace(structuredClone(o), true);
+      expect(frozen).toEqual(canonicalTimes(o));
+      expect(isDeepFrozen(frozen), `${o.kind} ${o.metadata?.name}`).toBe(true);
+    }
+    expect(Object.isFrozen(canonicalizeInPlace({ a: {} }))).toBe(false);
+  });
+
   it('rewrites MicroTime, fractions and offsets; keeps canonical values and non-time fields', () => {
     const raw = {
       metadata: { name: '2026-11-21T10:00:00.5Z', creationTimestamp: '2026-11-21T10:00:00Z', deletionTimestamp: '2026-11-21T11:00:00+01:00' },

@@ -34,19 +34,22 @@ export function canonicalTimes<T>(value: T): T {
 /**
  * canonicalTimes for an object nobody else holds (a freshly parsed API answer): rewritten in
  * place, no copy. metav1.Time arrives canonical already (`…:00Z`, 20 characters) and is left
- * alone; MicroTime and fractions are parsed.
+ * alone; MicroTime and fractions are parsed. With `freeze`, every object and array is frozen
+ * on the way (answers shared between diagnoses: a stray write throws instead of leaking).
  */
-export function canonicalizeInPlace<T>(value: T): T {
+export function canonicalizeInPlace<T>(value: T, freeze = false): T {
   if (Array.isArray(value)) {
-    for (const v of value) canonicalizeInPlace(v);
+    for (const v of value) canonicalizeInPlace(v, freeze);
+    if (freeze) Object.freeze(value);
   } else if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
     for (const k in o) {
       const v = o[k];
       if (typeof v === 'string') {
         if (TIME_KEYS.has(k) && !(v.length === 20 && v.endsWith('Z'))) o[k] = canonicalTime(v);
-      } else if (v !== null && typeof v === 'object') canonicalizeInPlace(v);
+      } else if (v !== null && typeof v === 'object') canonicalizeInPlace(v, freeze);
     }
+    if (freeze) Object.freeze(o);
   }
   return value;
 }

@@ -310,8 +310,17 @@ function eventsOfContainer(events: readonly Event[], s: NamedStatus, image: stri
   });
 }
 
+/** Per snapshot: every image.* rule asks, and classifying means a dozen regexes per message. */
+const failuresOf = new WeakMap<Snapshot, readonly PullFailure[]>();
+
 /** Every container whose last pull failed, classified with the best text available. */
-export function pullFailures(snapshot: Snapshot): PullFailure[] {
+export function pullFailures(snapshot: Snapshot): readonly PullFailure[] {
+  let failures = failuresOf.get(snapshot);
+  if (!failures) failuresOf.set(snapshot, (failures = classifyPullFailures(snapshot)));
+  return failures;
+}
+
+function classifyPullFailures(snapshot: Snapshot): PullFailure[] {
   const pod = snapshot.pod;
   if (!pod) return [];
   const out: PullFailure[] = [];

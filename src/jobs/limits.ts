@@ -1,7 +1,6 @@
 // Shared limits: token buckets in Redis, so every process of every role draws from the same
 // budget. A call reserves its token and learns how long to wait (tokens may go negative, so
 // waiters are served in arrival order without polling Redis). The clock is Redis' own TIME.
-import type { FactSource } from '../collect/source.js';
 import { LUA_NOW_MS, lua, runScript } from './lua.js';
 import { keys, type RedisClient } from './queues.js';
 
@@ -85,34 +84,6 @@ export class TokenBucket {
 /** The Kubernetes API budget of one cluster, shared by all its workers. */
 export function apiBucket(redis: RedisClient, prefix: string, cluster: string, rate: BucketRate): TokenBucket {
   return new TokenBucket(redis, keys.apiBucket(prefix, cluster), rate);
-}
-
-/** A FactSource that takes a token before every API call. */
-export function rateLimitedSource(source: FactSource, bucket: { take(): Promise<unknown> }): FactSource {
-  const limited = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      await bucket.take();
-      return call.apply(source, args);
-    };
-  return {
-    description: source.description,
-    getPod: limited(source.getPod),
-    listPodEvents: limited(source.listPodEvents),
-    getNode: limited(source.getNode),
-    listNodeEvents: limited(source.listNodeEvents),
-    listNodes: limited(source.listNodes),
-    listPods: limited(source.listPods),
-    getNamespace: limited(source.getNamespace),
-    getOwner: limited(source.getOwner),
-    listOwnerEvents: limited(source.listOwnerEvents),
-    configMapExists: limited(source.configMapExists),
-    secretExists: limited(source.secretExists),
-    getPvc: limited(source.getPvc),
-    getLease: limited(source.getLease),
-    listWorkloadEndpoints: limited(source.listWorkloadEndpoints),
-    podLog: limited(source.podLog),
-    listNamespaceContents: limited(source.listNamespaceContents),
-  } satisfies FactSource;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface StartWorkersOptions {
   cluster: string;
   /** Diagnosis jobs this process runs at once. */
   concurrency?: number;
-  /** Facts of this cluster; wrap it with rateLimitedSource to share the API budget. */
+  /** Facts of this cluster (KubeSource.throttled shares the cluster's API budget between workers). */
   source: FactSource;
   agent?: AgentLookup;
   sink: ResultSink;
@@ -174,7 +174,9 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     const transientAgentGaps: Gap[] = [];
     let diagnosis: Diagnosis;
     try {
-      diagnosis = await diagnoseTarget(source, data.target, { ...options.diagnose, cluster, agent: observingAgent(options.agent, transientAgentGaps) });
+      // Concurrent diagnoses share identical reads that started after this job was enqueued
+      // (job.timestamp, the producer's clock): as fresh as reading alone, a fraction of the load.
+      diagnosis = await diagnoseTarget(source.sharing?.(job.timestamp) ?? source, data.target, { ...options.diagnose, cluster, agent: observingAgent(options.agent, transientAgentGaps) });
     } catch (err) {
       const cls = classifyError(err);
       metrics?.failures.inc({ queue: diagnoseQueue, class: cls });

@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/diagnosis/types.js';
-import { apiBucket, ChatLimiter, rateLimitedSource, TokenBucket } from '../../src/jobs/limits.js';
+import { apiBucket, ChatLimiter, TokenBucket } from '../../src/jobs/limits.js';
 import type { RedisClient } from '../../src/jobs/queues.js';
-import { node, pod } from '../helpers/factories.js';
-import { cleanup, connect, scriptedSource, sleep, testPrefix } from './helpers.js';
+import { cleanup, connect, sleep, testPrefix } from './helpers.js';
 
 // Rates are chosen so the lower bounds asserted here are far from what an unlimited run takes
 // (a few ms), and no upper bounds are asserted: a loaded machine only makes waits longer.
@@ -67,19 +65,6 @@ describe('shared limits', () => {
     ]);
     // Shared by mistake, the second three would wait ~3 s.
     expect(Date.now() - started).toBeLessThan(1500);
-  });
-
-  it('takes a token for every API call of a rate-limited source', async () => {
-    const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
-    const inner = scriptedSource(objects);
-    let taken = 0;
-    const limited = rateLimitedSource(inner, { take: async () => void taken++ });
-    expect((await limited.getPod('shop', 'web-1'))?.metadata?.name).toBe('web-1');
-    await limited.listPods({ nodeName: 'node-1' });
-    await limited.getNode('node-1');
-    expect(taken).toBe(3);
-    expect(inner.calls).toEqual(['getPod', 'listPods', 'getNode']);
-    expect(limited.description).toBe(inner.description);
   });
 
   it('paces chat posts per channel across two limiter instances, without holding back other channels', async () => {

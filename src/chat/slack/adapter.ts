@@ -8,9 +8,14 @@ import type { ChatLimiter } from '../../jobs/limits.js';
 import type { ChatAdapter, ChatMessage, MessageRef } from '../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
+import type { SlackApi } from './web-api.js';
+
+type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';
 
 export interface SlackAdapterOptions {
   client: WebClient;
+  /** The lean caller for the chat.* methods every diagnosis uses (else `client` makes them). */
+  api?: Pick<SlackApi, 'call'>;
   limiter?: ChatLimiter;
   logger: Logger;
   /** Attempts of one call through 429s (default 5). */
@@ -60,12 +65,16 @@ export class SlackAdapter implements ChatAdapter {
     }
   }
 
+  private chat(method: ChatMethod, args: Record<string, unknown>): Promise<{ channel?: unknown; ts?: unknown }> {
+    return this.options.api ? this.options.api.call(method, args) : (this.options.client.apiCall(method, args) as Promise<{ channel?: unknown; ts?: unknown }>);
+  }
+
   private async post(channel: string, m: SlackMessage, threadTs?: string): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
     const res = await this.call(channel, true, () =>
-      this.options.client.chat.postMessage({ channel, text: msg.text, blocks: msg.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false, unfurl_media: false }),
+      this.chat('chat.postMessage', { channel, text: msg.text, blocks: msg.blocks, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false, unfurl_media: false }),
     );
-    return { channel: res.channel ?? channel, ts: res.ts ?? '' };
+    return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
   }
 
   async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
@@ -80,14 +89,12 @@ export class SlackAdapter implements ChatAdapter {
 
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.update');
-    await this.call(ref.channel, false, () => this.options.client.chat.update({ channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks as never }));
+    await this.call(ref.channel, false, () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
   }
 
   async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
-    await this.call(channel, false, () =>
-      this.options.client.chat.postEphemeral({ channel, user, text: msg.text, blocks: msg.blocks as never, ...(thread ? { thread_ts: thread.ts } : {}) }),
-    );
+    await this.call(channel, false, () => this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }));
   }
 
   /** Members of a user group (approver lists name groups by id). */

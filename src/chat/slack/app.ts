@@ -74,11 +74,11 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   let app: BoltApp;
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
-    app = new App({ token: o.botToken, appToken: o.appToken, socketMode: true, customRoutes: o.routes, installerOptions: { port: o.port, clientOptions }, clientOptions, logger: blog });
+    app = new App({ token: o.botToken, appToken: o.appToken, socketMode: true, customRoutes: o.routes, installerOptions: { port: o.port, clientOptions }, clientOptions, logger: blog, convoStore: false });
   } else {
     if (!o.signingSecret) throw new PodDoctorError('BAD_CONFIG', 'HTTP mode needs SLACK_SIGNING_SECRET');
     const receiver = new HTTPReceiver({ signingSecret: o.signingSecret, endpoints: '/slack/events', customRoutes: o.routes, logger: blog, processBeforeResponse: false });
-    app = new App({ token: o.botToken, receiver, clientOptions, logger: blog });
+    app = new App({ token: o.botToken, receiver, clientOptions, logger: blog, convoStore: false });
     ackSlashCommandsFirst({ receiver, app, signingSecret: o.signingSecret, service: o.service, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
   }
   const { service, metrics } = o;
