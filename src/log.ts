@@ -30,3 +30,21 @@ export function createLogger(options: { level?: string; name?: string; destinati
 
 /** The process-wide logger; logs go to stderr so CLI output on stdout stays clean. */
 export const log: Logger = createLogger();
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+export type ScopedLogger = Record<Level, (obj: unknown, msg?: string) => void>;
+
+/**
+ * `logger.child(bindings)` made on first use: pino serializes and redacts a child's bindings
+ * when the child is created, so a child per job or command costs CPU on every one of a burst
+ * even when nothing is logged at the level set.
+ */
+export function scoped(logger: Logger, bindings: Record<string, unknown>): ScopedLogger {
+  let child: Logger | undefined;
+  const at = (level: Level) => (obj: unknown, msg?: string) => {
+    if (!logger.isLevelEnabled(level)) return;
+    child ??= logger.child(bindings);
+    child[level](obj, msg);
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

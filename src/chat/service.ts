@@ -36,6 +36,7 @@ import type { ChatRunEvent } from '../remediation/run-events.js';
 import type { RemediationPort } from './remediation.js';
 import { DeliveryLog, ThreadStore, type ThreadRecord } from './threads.js';
 import { userRef, type ChatAdapter, type ChatMessage, type MessageRef } from './types.js';
+import { scoped } from '../log.js';
 
 export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState) | ({ kind: 'alert-group' } & AlertGroupState);
 
@@ -128,7 +129,7 @@ export class ChatService {
    */
   async startDiagnosis(input: { channel: string; user: string; target: Target; respond?: (m: ChatMessage) => Promise<void> }): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
     const { channel, user, target } = input;
-    const log = this.log.child({ user, channel, target: formatTarget(target) });
+    const log = scoped(this.log, { user, channel, target: formatTarget(target) });
     const { jobId, deduplicated } = await enqueueDiagnosis(this.options.queues, {
       cluster: this.cluster,
       target,
@@ -209,7 +210,7 @@ export class ChatService {
 
   /** Post a result to everyone who asked for it. Safe to call again with the same result. */
   async deliver(result: DiagnoseResult): Promise<void> {
-    const log = this.log.child({ jobId: result.jobId, target: formatTarget(result.job.target), status: result.status });
+    const log = scoped(this.log, { jobId: result.jobId, target: formatTarget(result.job.target), status: result.status });
     const slack = result.requesters.filter((r): r is Extract<Requester, { kind: 'slack' }> => r.kind === 'slack');
     const groups = new Map<string, { channel: string; threadTs?: string; users: string[] }>();
     for (const r of slack) {

@@ -15,7 +15,7 @@ import { ApproverPolicy } from '../chat/approvals.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { remediationPort } from '../chat/remediation.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
-import { startWorkerRole } from './worker-role.js';
+import { startWorkerThread } from './worker-host.js';
 import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
@@ -160,24 +160,21 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   });
   const alertChat = new AlertGroupChat(service, { logger, ...(config.incidentChannel ? { fallbackChannel: config.incidentChannel } : {}) });
 
-  // In-process: results go straight to the chat flows (idempotent by job id).
-  const workers = withWorker
-    ? await startWorkerRole({
-        config,
-        cluster,
-        connection: connect('worker'),
-        settings,
-        queues,
-        kube,
-        ...(agent ? { agent } : {}),
-        sink: { deliver: (result) => service.deliver(result) },
-        runner,
-        concurrency: config.workerConcurrency,
+  // The in-process worker runs on its own thread: diagnoses use the second core, never the
+  // event loop that acks and posts.
+  const workerThread = withWorker
+    ? await startWorkerThread({
+        data: {
+          argv: ['--cluster', cluster, ...(values.kubeconfig ? ['--kubeconfig', values.kubeconfig] : []), ...(values.context ? ['--context', values.context] : [])],
+          // A caller's logger (tests: silent) sets the thread's level too.
+          env: { ...io.env, ...(values.playbooks ? { POD_DOCTOR_PLAYBOOK_DIR: values.playbooks } : {}), ...(deps.logger ? { LOG_LEVEL: deps.logger.level } : {}) },
+        },
         logger,
-        metrics,
+        // Results come straight back over the port, idempotent by job id like every delivery.
+        onResult: (result) => service.deliver(result),
       })
     : undefined;
-  // Results and run events of separate workers (and of other replicas' workers) come by stream.
+  // Results and run events of the workers (this bot's thread, separate ones, other replicas') come by stream.
   const consumer = `${hostname()}-${process.pid}`;
   const results = consumeResults({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (r) => service.deliver(r), logger });
   const runEvents = consumeRunEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e) => service.runEvent(e), logger });
@@ -203,7 +200,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         );
       },
     },
-    { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry) },
+    { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined) },
   ];
   let alertmanager: ReturnType<typeof createAlertmanagerHandler> | undefined;
   if (config.alertmanagerToken) {
@@ -227,17 +224,20 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
-  io.stdout.write(`pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process' : 'off'}, ${playbooks.length} playbooks\n`);
+  io.stdout.write(`pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`);
   deps.onReady?.({ port: bot.port, service });
 
-  const signal = await (deps.stopSignal ?? untilSignal());
-  logger.info({ signal }, 'bot stopping');
+  // A bot whose worker died would take commands and never answer them: stop, and let the
+  // orchestrator restart it.
+  const outcome = await Promise.race([(deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })), workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined)]);
+  if ('err' in outcome) logger.error({ err: outcome.err }, 'bot stopping: its worker thread ended');
+  else logger.info({ signal: outcome.signal }, 'bot stopping');
   await bot.stop();
-  await workers?.close();
+  await workerThread?.stop();
   await Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]);
   await alertmanager?.close();
   await queues.close();
   await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
   api.close();
-  return 0;
+  return 'err' in outcome ? 1 : 0;
 }

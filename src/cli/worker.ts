@@ -3,11 +3,12 @@
 // out: to Redis and to the cluster's API (and node agents). Serves /metrics, /healthz, /readyz.
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig, redisFromUrl } from '../jobs/queues.js';
-import { RedisStreamSink } from '../jobs/sink.js';
+import { RedisStreamSink, type ResultSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
@@ -28,6 +29,12 @@ export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concur
 export interface WorkerDeps {
   /** Resolves when the process should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
+  /**
+   * Run inside the bot (its worker thread): no ops server and no process or queue metrics (the
+   * bot serves those); `onStarted` gets this worker's registry for the bot's /metrics; results
+   * go to `sink` (the bot itself) instead of the results stream.
+   */
+  embedded?: { onStarted(info: { registry: Registry }): void; sink?: ResultSink };
 }
 
 function positiveInt(flag: string, value: string | undefined): number | undefined {
@@ -79,9 +86,10 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
   const settings = jobSettingsFromConfig(config);
   const kube = new KubeSource(kc);
   const agent = agentLookupFromConfig(config);
-  const metrics = createMetrics({ defaultMetrics: true });
+  const embedded = deps.embedded;
+  const metrics = createMetrics({ defaultMetrics: !embedded });
   const queues = new JobQueues(redis, settings, logger);
-  metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
+  if (!embedded) metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
   // Playbooks are validated here: a bad file stops startup.
   const { runner } = await runnerFromConfig({ config: { ...config, cluster }, kube, redis, ...(agent ? { agent } : {}), logger });
@@ -93,28 +101,34 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     queues,
     kube,
     ...(agent ? { agent } : {}),
-    sink: new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
+    sink: embedded?.sink ?? new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
     runner,
     concurrency,
     logger,
     metrics,
   });
-  const version = kc.makeApiClient(k8s.VersionApi);
-  const ops = await serveOps({
-    port,
-    registry: metrics.registry,
-    readiness: {
-      redis: () => redis.ping(),
-      kubernetes: () => version.getCode(),
-    },
-  });
-  logger.info({ concurrency, port: ops.port, api: kube.description }, 'worker started');
-  io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port}\n`);
+  let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  if (embedded) {
+    embedded.onStarted({ registry: metrics.registry });
+    logger.info({ concurrency, api: kube.description }, 'worker started (in the bot)');
+  } else {
+    const version = kc.makeApiClient(k8s.VersionApi);
+    ops = await serveOps({
+      port,
+      registry: metrics.registry,
+      readiness: {
+        redis: () => redis.ping(),
+        kubernetes: () => version.getCode(),
+      },
+    });
+    logger.info({ concurrency, port: ops.port, api: kube.description }, 'worker started');
+    io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port}\n`);
+  }
 
   const signal = await (deps.stopSignal ?? untilSignal());
   logger.info({ signal }, 'worker stopping: finishing running jobs');
   await workers.close();
-  await ops.close();
+  await ops?.close();
   await queues.close();
   await redis.quit().catch(() => redis.disconnect());
   return 0;

@@ -21,6 +21,7 @@ import { joinIncident, primaryFinding } from './incidents.js';
 import { DEFAULT_PREFIX, queueName, type RedisClient } from './queues.js';
 import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
+import { scoped } from '../log.js';
 
 export type RemediateProcessor = (job: RemediateJob, ctx: { jobId: string; logger: Logger }) => Promise<unknown>;
 
@@ -152,7 +153,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       logger.error({ jobId, err }, 'invalid diagnose job');
       throw err;
     }
-    const log = logger.child({ jobId, cluster, target: formatTarget(data.target), reason: data.reason });
+    const log = scoped(logger, { jobId, cluster, target: formatTarget(data.target), reason: data.reason });
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const observe = (status: string) => metrics?.jobDuration.observe({ queue: diagnoseQueue, status }, Number(process.hrtime.bigint() - started) / 1e9);
 

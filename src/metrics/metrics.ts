@@ -3,7 +3,7 @@
 // from Redis when scraped, not tracked in memory, so every replica reports the same truth.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Queue } from 'bullmq';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type FailureClass = 'transient' | 'permanent' | 'invalid' | 'unknown';
 
@@ -84,10 +84,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): JobMe
 }
 
 /** `GET /metrics` in the Prometheus text format. */
-export function metricsHandler(registry: Registry): (req: IncomingMessage, res: ServerResponse) => void {
+export function metricsHandler(registry: Registry, more?: () => Promise<unknown[]>): (req: IncomingMessage, res: ServerResponse) => void {
+  // `more`: metrics of another registry in this process (the bot's worker thread), summed in.
+  const render = more ? async () => AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), await more()]).metrics() : () => registry.metrics();
   return (_req, res) => {
-    registry
-      .metrics()
+    render()
       .then((body) => {
         res.writeHead(200, { 'content-type': registry.contentType });
         res.end(body);

@@ -208,5 +208,12 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     // Every message named the cluster and none broke Slack's limits.
     expect(slack.rejected).toEqual([]);
     for (const m of slack.messages) expect(m.text).toContain('[e2e]');
+
+    // The in-process worker runs on its own thread; the bot's /metrics sums its metrics in.
+    const metrics = await (await fetch(`${botUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{[^}]*status="diagnosed"[^}]*\} [1-9]/m);
+    expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{queue="remediate[^}]*\} 1$/m);
+    // Process metrics come from the bot alone (the thread shares the process: they would double).
+    expect(metrics.match(/^pod_doctor_process_cpu_user_seconds_total /gm)).toHaveLength(1);
   });
 });

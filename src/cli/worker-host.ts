@@ -1,0 +1,89 @@
+// The bot's side of its worker thread (src/cli/worker-thread.ts): start it, wait until its
+// workers run, ask it for its metrics, stop it (running jobs finish), and notice if it dies.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { DiagnoseResult } from '../jobs/schemas.js';
+import type { FromWorker, ToWorker, WorkerThreadData } from './worker-thread.js';
+
+export interface WorkerThread {
+  /** This worker's metrics (prom-client JSON) for the bot's /metrics. */
+  metrics(): Promise<unknown[]>;
+  /** Settles with the reason if the thread ends before `stop()`: the bot cannot diagnose then. */
+  readonly died: Promise<Error>;
+  stop(): Promise<void>;
+}
+
+export interface WorkerThreadOptions {
+  data: WorkerThreadData;
+  logger: Logger;
+  /** Deliver a result (to chat); a rejection fails the job, which is then retried. */
+  onResult(result: DiagnoseResult): Promise<void>;
+}
+
+export async function startWorkerThread({ data, logger, onResult }: WorkerThreadOptions): Promise<WorkerThread> {
+  // The built bot runs the .js; from source (tsx, vitest) the thread registers tsx's loader
+  // itself first (a worker does not inherit it, and `--import` in execArgv is not applied).
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './worker-thread.ts' : './worker-thread.js', import.meta.url);
+  const options = { workerData: data, name: 'pod-doctor-worker' };
+  const worker = fromSource
+    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
+    : new Worker(entry, options);
+  let stopping = false;
+  let nextId = 0;
+  const waiting = new Map<number, (json: unknown[]) => void>();
+  let onDied!: (err: Error) => void;
+  const died = new Promise<Error>((resolve) => (onDied = resolve));
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  let firstError: Error | undefined;
+  worker.on('error', (err) => {
+    firstError ??= err;
+    logger.error({ err }, 'worker thread failed');
+  });
+  void exited.then((code) => {
+    for (const resolve of waiting.values()) resolve([]);
+    waiting.clear();
+    if (!stopping) onDied(firstError ?? new Error(`the worker thread exited (code ${code})`));
+  });
+
+  const send = (m: ToWorker) => worker.postMessage(m);
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (m: FromWorker) => {
+      if (m.kind === 'result') {
+        onResult(m.result).then(
+          () => send({ kind: 'delivered', id: m.id }),
+          (err: unknown) => send({ kind: 'delivered', id: m.id, error: err instanceof Error ? err.message : String(err) }),
+        );
+      } else if (m.kind === 'started') {
+        resolve();
+      } else if (m.kind === 'metrics') {
+        waiting.get(m.id)?.(m.json);
+        waiting.delete(m.id);
+      }
+    };
+    worker.on('message', onMessage);
+    void died.then(reject);
+  });
+
+  return {
+    died,
+    metrics() {
+      if (stopping) return Promise.resolve([]);
+      const id = ++nextId;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        send({ kind: 'metrics', id });
+      });
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      send({ kind: 'stop' });
+      // Running jobs finish first (as for `pod-doctor worker` on SIGTERM); the lock lets another
+      // worker take over a job that outlives this.
+      const timeout = setTimeout(() => void worker.terminate(), 60_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
