@@ -138,8 +138,11 @@ function stepContext(b: Backend): StepContext {
 
 /** Step kinds that act through the node agent or not at all: no Kubernetes request of their own. */
 const NON_KUBERNETES_STEPS = new Set(['restart-unit', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet', 'wait', 'rediagnose']);
-/** KubeSource members that are not FactSource reads of their own (helpers of the others). */
-const SOURCE_HELPERS = new Set(['constructor', 'object', 'items', 'json', 'get']);
+/**
+ * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
+ * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.
+ */
+const SOURCE_HELPERS = new Set(['constructor', 'object', 'items', 'json', 'get', 'url', 'fetch', 'sharing', 'throttled', 'readStats']);
 const stepsRun = new Set<string>();
 
 /** Runs a playbook step with the product's code: its detail line, or the failure and its HTTP status. */
