@@ -174,7 +174,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         onResult: (result) => service.deliver(result),
       })
     : undefined;
-  // Results and run events of the workers (this bot's thread, separate ones, other replicas') come by stream.
+  // Results of separate workers (and of other replicas' threads) come by stream; run events of
+  // every worker, this bot's thread included.
   const consumer = `${hostname()}-${process.pid}`;
   const results = consumeResults({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (r) => service.deliver(r), logger });
   const runEvents = consumeRunEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e) => service.runEvent(e), logger });
