@@ -97,9 +97,9 @@ type Corkable = NodeJS.WritableStream & { cork(): void; uncork(): void };
  */
 export function coalesceWrites(redis: Redis): void {
   redis.on('connect', () => {
+    // Every connect brings a new socket (ioredis makes one per connection attempt).
     const socket = redis.stream as Corkable | undefined;
-    if (!socket || (socket as Corkable & { podDoctorCorks?: true }).podDoctorCorks) return;
-    (socket as Corkable & { podDoctorCorks?: true }).podDoctorCorks = true;
+    if (!socket) return;
     const write = socket.write;
     let corked = false;
     const uncork = () => {

@@ -23,25 +23,19 @@ export type SlackApiResult = Record<string, unknown> & { ok: true; channel?: str
 
 /** What WebClient throws, with the same fields. */
 export class SlackApiError extends Error {
+  readonly data?: Record<string, unknown>;
+  readonly retryAfter?: number;
+  readonly statusCode?: number;
+  readonly original?: unknown;
+
   constructor(
     message: string,
     readonly code: ErrorCode,
-    readonly extra: { data?: Record<string, unknown>; retryAfter?: number; statusCode?: number; original?: unknown } = {},
+    extra: { data?: Record<string, unknown>; retryAfter?: number; statusCode?: number; original?: unknown } = {},
   ) {
     super(message);
     this.name = 'SlackApiError';
-  }
-  get data() {
-    return this.extra.data;
-  }
-  get retryAfter() {
-    return this.extra.retryAfter;
-  }
-  get statusCode() {
-    return this.extra.statusCode;
-  }
-  get original() {
-    return this.extra.original;
+    Object.assign(this, extra);
   }
 }
 
