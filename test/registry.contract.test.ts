@@ -1,6 +1,7 @@
 // The registry equals the files: every rule file is registered, ids match file names,
-// every rule has its own test file, and ids follow the catalogue's `area.name` shape.
-import { readdirSync, readFileSync } from 'node:fs';
+// every rule has its own test file, ids have the `area.name` shape, and no published id is
+// ever renamed or dropped (findings, alert routes and rule overrides name them).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleFileName } from '../src/diagnosis/rule.js';
@@ -9,9 +10,21 @@ import { RULES } from '../src/diagnosis/rules/index.js';
 const dir = join(import.meta.dirname, '../src/diagnosis/rules');
 const files = readdirSync(dir);
 const ruleFiles = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts');
-const catalogue = readFileSync(join(import.meta.dirname, '../../shared/CATALOGUE.md'), 'utf8');
-/** Ids pod-doctor adds to the catalogue (it allows new `area.name` ids; none is renamed). */
-const ADDED_IDS = ['terminating.stuck'];
+/**
+ * Ids already published (the failure-mode catalogue the product started from, 2026-11). New
+ * rules need not be listed here; this list only guards against renaming or removing one.
+ */
+const PUBLISHED_IDS = [
+  'terminating.finalizers', 'terminating.node-lost', 'terminating.mount-busy', 'terminating.runtime-hung', 'terminating.exec-hang',
+  'terminating.subpath-umount-busy', 'terminating.cni-teardown', 'terminating.status-lag', 'terminating.stuck',
+  'pending.scheduler-down', 'pending.unschedulable-selector', 'pending.insufficient-resources', 'pending.too-many-pods',
+  'pending.hostport-conflict', 'pending.taint', 'pending.pvc', 'sandbox.create-failed', 'resources.memory-units',
+  'image.not-found', 'image.auth', 'image.insecure-registry', 'image.untrusted-ca', 'image.registry-unreachable',
+  'image.corrupt-blob', 'image.pull-throttled', 'image.pull-timeout', 'image.corrupt-local',
+  'crash.oomkilled', 'crash.subpath-missing', 'crash.probe-failing', 'crash.app-exit', 'crash.ipv6-disabled',
+  'config.missing-reference', 'evicted.node-pressure', 'admission.rejected', 'node.notready-cascade',
+  'node.runtime-unresponsive', 'network.calico-endpoint-missing', 'namespace.terminating', 'static-pod.stale',
+];
 
 describe('rule registry', () => {
   it('registers exactly the rule files', () => {
@@ -25,11 +38,12 @@ describe('rule registry', () => {
   it('gives every rule a test file beside it', () => {
     for (const r of RULES) expect(files).toContain(`${ruleFileName(r.meta.id)}.test.ts`);
   });
-  it('uses catalogue ids', () => {
-    for (const r of RULES) {
-      if (ADDED_IDS.includes(r.meta.id)) expect(catalogue).not.toContain(`\`${r.meta.id}\``);
-      else expect(catalogue, r.meta.id).toContain(`\`${r.meta.id}\``);
-    }
+  it('keeps every published id', () => {
+    const ids = new Set(RULES.map((r) => r.meta.id));
+    expect(PUBLISHED_IDS.filter((id) => !ids.has(id))).toEqual([]);
+  });
+  it('suggests only playbooks that exist', () => {
+    for (const r of RULES) if (r.meta.playbook) expect(existsSync(join(import.meta.dirname, '../playbooks', `${r.meta.playbook}.yaml`)), `${r.meta.id} → ${r.meta.playbook}`).toBe(true);
   });
   it('has meta a human can read', () => {
     for (const r of RULES) {
@@ -39,3 +53,17 @@ describe('rule registry', () => {
     }
   });
 });
+
+// A fresh clone has nothing beside the repository: no code or test may read a path above it.
+describe('the repository stands alone', () => {
+  const root = join(import.meta.dirname, '..');
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|js|mjs|sh|py)$/.test(e.name) ? [join(dir, e.name)] : []));
+  it('has no reference to ../shared in src/, test/, scripts/ or bench/', () => {
+    const offenders = ['src', 'test', 'scripts', 'bench']
+      .flatMap((d) => walk(join(root, d)))
+      .filter((f) => /\.\.\/(\.\.\/)*shared\//.test(readFileSync(f, 'utf8')));
+    expect(offenders.map((f) => f.slice(root.length + 1))).toEqual([]);
+  });
+});
+

@@ -123,6 +123,23 @@ export function selectorOf(owner: KubeObject): string | null {
   return parts.length > 0 ? parts.join(',') : null;
 }
 
+/** How many pods the workload wants now; undefined when its object does not say. */
+export function desiredPods(owner: KubeObject): number | undefined {
+  const spec = owner.spec ?? {};
+  const status = owner.status ?? {};
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  switch (owner.kind) {
+    case 'Deployment':
+    case 'StatefulSet':
+    case 'ReplicaSet':
+      return num(spec.replicas) ?? 1;
+    case 'DaemonSet':
+      return num(status.desiredNumberScheduled);
+    default:
+      return undefined;
+  }
+}
+
 /** Whether the pod's controller (if it names one) is this workload. */
 export function ownedBy(pod: Pod, workload: WorkloadRef): boolean {
   const ref = (pod.metadata?.ownerReferences ?? []).find((r) => r.controller) ?? pod.metadata?.ownerReferences?.[0];
@@ -217,6 +234,7 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
   };
 
   let picked: ReturnType<typeof pickUnhealthyPods>;
+  let desired: number | undefined;
   try {
     const owner = await source.getOwner(w.namespace, w.kind, w.name);
     if (!owner) return await fail(`${w.kind} ${w.namespace}/${w.name} not found`);
@@ -224,6 +242,7 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
     if (!selector) return await fail(`${w.kind} ${w.namespace}/${w.name} has no usable pod selector`);
     const pods = await source.listPods({ namespace: w.namespace, labelSelector: selector });
     picked = pickUnhealthyPods(pods, w, job.maxPods);
+    desired = desiredPods(owner);
   } catch (err) {
     const cls = classifyError(err);
     if ((cls === 'transient' || cls === 'unknown') && !opts.lastAttempt) throw err;
@@ -242,6 +261,19 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
     });
     await queues.redis.multi().sadd(jobsKey, jobId).pexpire(jobsKey, queues.settings.alertDedupMs).exec();
     pods.push({ name: target.name, jobId, reason });
+  }
+  // Pods missing rather than unhealthy (a quota or admission refusal): nothing to pick, so the
+  // namespace is diagnosed, which reads the workloads' FailedCreate events and conditions.
+  if (picked.picked.length === 0 && desired !== undefined && picked.total < desired) {
+    const target = { kind: 'namespace' as const, name: w.namespace };
+    const { jobId } = await enqueueDiagnosis(queues, {
+      cluster: job.cluster,
+      target,
+      reason: 'alert',
+      requester: { ...r, fingerprint: podFingerprint(r.fingerprint, targetKey(target)), alertFingerprint: r.fingerprint, workload: workloadText(w) },
+    });
+    await queues.redis.multi().sadd(jobsKey, jobId).pexpire(jobsKey, queues.settings.alertDedupMs).exec();
+    pods.push({ name: `ns/${w.namespace}`, jobId, reason: `${picked.total} of ${desired} pods exist` });
   }
   // Resolved while we were listing: the resolve's cancel may have run before our jobs existed.
   if (pods.length > 0 && (await isResolved(queues.redis, prefix, job.cluster, r.fingerprint, r.startsAt))) {

@@ -181,6 +181,10 @@ export class KubeSource implements FactSource {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }
 
+  async listNamespaceWarnings(namespace: string): Promise<Event[]> {
+    return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: 'type=Warning' });
+  }
+
   async configMapExists(namespace: string, name: string): Promise<boolean> {
     return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/configmaps/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
   }

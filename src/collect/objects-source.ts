@@ -95,6 +95,10 @@ export class ObjectsSource implements FactSource {
     return this.events((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
   }
 
+  async listNamespaceWarnings(namespace: string): Promise<Event[]> {
+    return this.events((e) => e.type === 'Warning' && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
+  }
+
   async configMapExists(namespace: string, name: string): Promise<boolean> {
     return this.find('ConfigMap', namespace, name) !== null;
   }

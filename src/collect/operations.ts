@@ -51,7 +51,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     role: 'diagnose',
     namespaced: true,
     allNamespaces: true,
-    usedBy: ['KubeSource.listPodEvents / listOwnerEvents (fieldSelector involvedObject.kind,name)', 'KubeSource.listNodeEvents (all namespaces)'],
+    usedBy: [
+      'KubeSource.listPodEvents / listOwnerEvents (fieldSelector involvedObject.kind,name)',
+      'KubeSource.listNamespaceWarnings (fieldSelector type=Warning)',
+      'KubeSource.listNodeEvents (all namespaces)',
+    ],
   },
   { group: '', version: 'v1', resource: 'nodes', verbs: ['get', 'list'], role: 'diagnose', namespaced: false, usedBy: ['KubeSource.getNode', 'KubeSource.listNodes'] },
   { group: '', version: 'v1', resource: 'namespaces', verbs: ['get'], role: 'diagnose', namespaced: false, usedBy: ['KubeSource.getNamespace'] },

@@ -80,9 +80,12 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   if (target.kind === 'namespace') {
     const ns = await fetchRequired(() => source.getNamespace(target.name), `namespace "${target.name}" not found`, source, timeoutMs);
     snapshot.namespace = ns;
-    if (ns.status?.phase === 'Terminating') {
-      snapshot.namespaceContents = await guard('namespace contents', () => source.listNamespaceContents(target.name), []);
-    }
+    const [contents, owners] = await Promise.all([
+      ns.status?.phase === 'Terminating' ? guard('namespace contents', () => source.listNamespaceContents(target.name), []) : undefined,
+      needs.has('owners') ? collectNamespaceOwners(source, target.name, guard) : undefined,
+    ]);
+    if (contents) snapshot.namespaceContents = contents;
+    if (owners) snapshot.owners = owners;
     return snapshot;
   }
 
@@ -257,9 +260,37 @@ async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, 
 type Guard = <T>(check: string, run: () => Promise<T>, fallback: T) => Promise<T>;
 
 async function collectOwners(source: FactSource, pod: Pod, guard: Guard): Promise<OwnerFact[]> {
-  const namespace = pod.metadata?.namespace ?? 'default';
+  return ownerChain(source, pod.metadata?.namespace ?? 'default', pod.metadata?.ownerReferences ?? [], guard);
+}
+
+/** Workloads a namespace target looks at: those named by its Warning events, bounded. */
+const MAX_NAMESPACE_OWNERS = 10;
+
+/**
+ * A namespace's workloads in trouble, from its Warning events: a ReplicaSet's FailedCreate
+ * (quota, PodSecurity, webhooks) leaves no pod to diagnose, only the owner's events and
+ * conditions. Each named owner is read with its chain (ReplicaSet → Deployment).
+ */
+async function collectNamespaceOwners(source: FactSource, namespace: string, guard: Guard): Promise<OwnerFact[]> {
+  const warnings = await guard('warning events of the namespace', () => source.listNamespaceWarnings(namespace), [] as Event[]);
+  const named = new Map<string, { kind: string; name: string }>();
+  for (const e of sortEvents(warnings).reverse()) {
+    const { kind, name } = e.involvedObject;
+    if (kind && name && OWNER_KINDS.includes(kind as OwnerKind)) named.set(`${kind}/${name}`, { kind, name });
+  }
+  const chains = await Promise.all(
+    [...named.values()].slice(0, MAX_NAMESPACE_OWNERS).map((o) => ownerChain(source, namespace, [{ apiVersion: '', kind: o.kind, name: o.name, uid: '', controller: true }], guard)),
+  );
+  // A Deployment reached from two of its ReplicaSets is listed once.
+  const seen = new Set<string>();
+  return chains.flat().filter((o) => !seen.has(`${o.kind}/${o.name}`) && seen.add(`${o.kind}/${o.name}`));
+}
+
+type OwnerRef = NonNullable<NonNullable<Pod['metadata']>['ownerReferences']>[number];
+
+async function ownerChain(source: FactSource, namespace: string, start: OwnerRef[], guard: Guard): Promise<OwnerFact[]> {
   const owners: OwnerFact[] = [];
-  let refs = pod.metadata?.ownerReferences ?? [];
+  let refs = start;
   // ReplicaSet → Deployment, Job → CronJob: at most two hops.
   for (let depth = 0; depth < 2; depth++) {
     const ref = refs.find((r) => r.controller) ?? refs[0];

@@ -26,6 +26,8 @@ export interface FactSource {
   getNamespace(name: string): Promise<Namespace | null>;
   getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
   listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
+  /** Warning events of one namespace (fieldSelector type=Warning): what a namespace target reads. */
+  listNamespaceWarnings(namespace: string): Promise<Event[]>;
   configMapExists(namespace: string, name: string): Promise<boolean>;
   /** Existence only, through a metadata-only request: secret data is never read. */
   secretExists(namespace: string, name: string): Promise<boolean>;

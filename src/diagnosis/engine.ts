@@ -3,7 +3,7 @@
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
 import { rankAndMerge } from './ranking.js';
 import { subjectOf } from './facts.js';
-import type { Diagnosis, FactName, Finding, FindingDraft, Snapshot } from './types.js';
+import { SEVERITY_ORDER, type Diagnosis, type FactName, type Finding, type FindingDraft, type Snapshot } from './types.js';
 
 export interface EngineOptions {
   rules: readonly Rule[];
@@ -37,21 +37,26 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
   const ctx: RuleContext = { ...DEFAULT_RULE_CONTEXT, ...options.ctx };
   const findings: Finding[] = [];
   const ruleErrors: Diagnosis['ruleErrors'] = [];
-  for (const rule of options.rules) {
-    const override = options.overrides?.[rule.meta.id];
-    if (override?.enabled === false) continue;
-    let result;
-    try {
-      result = rule.check(snapshot, ctx);
-    } catch (err) {
-      ruleErrors.push({ rule: rule.meta.id, error: err instanceof Error ? err.message : String(err) });
-      continue;
+  const run = (rules: readonly Rule[]) => {
+    for (const rule of rules) {
+      const override = options.overrides?.[rule.meta.id];
+      if (override?.enabled === false) continue;
+      let result;
+      try {
+        result = rule.check(snapshot, ctx);
+      } catch (err) {
+        ruleErrors.push({ rule: rule.meta.id, error: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      if (!result) continue;
+      for (const draft of Array.isArray(result) ? result : [result]) {
+        findings.push(toFinding(rule, draft, snapshot, override?.severity));
+      }
     }
-    if (!result) continue;
-    for (const draft of Array.isArray(result) ? result : [result]) {
-      findings.push(toFinding(rule, draft, snapshot, override?.severity));
-    }
-  }
+  };
+  run(options.rules.filter((r) => !r.meta.fallback));
+  // Catch-alls speak only when nothing specific did (a rule that threw counts as silent).
+  if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(options.rules.filter((r) => r.meta.fallback));
   return {
     target: snapshot.target,
     cluster: snapshot.cluster,

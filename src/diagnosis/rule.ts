@@ -15,7 +15,14 @@ export type RuleCategory =
   | 'node'
   | 'network'
   | 'namespace'
-  | 'static-pod';
+  | 'static-pod'
+  | 'readiness'
+  | 'init'
+  | 'container'
+  | 'lifecycle'
+  | 'security'
+  | 'volume'
+  | 'pod';
 
 export interface RuleMeta {
   /** Catalogue id, e.g. `terminating.finalizers`; the file name is the id with dashes. */
@@ -39,6 +46,11 @@ export interface RuleMeta {
   supersedes?: string[];
   /** One paragraph for the README table and the chat "why?" text. */
   doc: string;
+  /**
+   * A catch-all: runs only when no other rule found anything of severity warning or worse, so
+   * a visibly broken pod never gets an empty answer and a specific cause is never drowned.
+   */
+  fallback?: boolean;
 }
 
 export interface RuleContext {

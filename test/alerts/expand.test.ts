@@ -142,6 +142,39 @@ describe('workload alerts end to end (memory source)', () => {
     if (expanded.type === 'targets-expanded') expect(expanded.pods.map((p) => p.name).sort()).toEqual(['web-abc-cfg', 'web-abc-oom']);
   });
 
+  it('diagnoses the namespace when the workload has no pods at all (admission refuses them)', async () => {
+    await intake.accept(body());
+    const rs: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-abc', namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u', controller: true }] },
+      spec: { replicas: 3 },
+      status: { replicas: 0 },
+    };
+    const refused = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'web-abc.1', namespace: 'shop' },
+      involvedObject: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', namespace: 'shop' },
+      reason: 'FailedCreate',
+      type: 'Warning',
+      count: 12,
+      message: 'Error creating: pods "web-abc-x7k2p" is forbidden: exceeded quota: compute-resources, requested: requests.cpu=2, used: requests.cpu=8, limited: requests.cpu=8',
+      firstTimestamp: '2026-11-21T09:30:00Z',
+      lastTimestamp: '2026-11-21T09:59:00Z',
+      source: { component: 'replicaset-controller' },
+    } satisfies KubeObject;
+    const source = selectingSource([node(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' }, status: { phase: 'Active' } }, deployment('web', { app: 'web' }), rs, refused]);
+    const sink = new MemorySink();
+    workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink, logger: silent, prefix, handleSignals: false, diagnose: { now: () => new Date(NOW) } });
+    expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
+    const [result] = await sink.waitFor((rs) => rs.length >= 1);
+    expect(result?.job.target).toEqual({ kind: 'namespace', name: 'shop' });
+    expect(result?.diagnosis?.findings[0]).toMatchObject({ rule: 'admission.rejected', params: { policy: 'quota', policyName: 'compute-resources' } });
+    const expanded = await eventually(async () => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'));
+    if (expanded.type === 'targets-expanded') expect(expanded.pods).toEqual([expect.objectContaining({ name: 'ns/shop', reason: '0 of 3 pods exist' })]);
+  });
+
   it('says so when the workload does not exist', async () => {
     await intake.accept(body());
     const source = selectingSource([node()]);

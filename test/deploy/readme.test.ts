@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SETTINGS } from '../../src/config/schema.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
-import { beginMarker, cell, endMarker, renderConfigSection, renderRulesSection, replaceSection, ReadmeError, settingDefault, staleSections } from '../../scripts/gen-readme.js';
+import { beginMarker, cell, endMarker, renderConfigSection, renderRulesDoc, renderRulesSection, replaceSection, ReadmeError, rulesDocStale, settingDefault, staleSections } from '../../scripts/gen-readme.js';
 import { REPO } from './helpers.js';
 
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -21,6 +21,15 @@ describe('README.md', () => {
 
   it('is up to date with the config schema and the rule registry (npm run readme)', () => {
     expect(staleSections(readme)).toEqual([]);
+  });
+
+  it('has docs/rules.md up to date, every rule under its family with its doc', () => {
+    expect(rulesDocStale(REPO)).toBe(false);
+    const doc = renderRulesDoc();
+    for (const r of RULES) {
+      expect(doc.split('\n').filter((l) => l === `### \`${r.meta.id}\``), r.meta.id).toHaveLength(1);
+      expect(doc).toContain(cell(r.meta.doc));
+    }
   });
 });
 

@@ -224,7 +224,7 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'events: list by involvedObject (KubeSource.listPodEvents / listNodeEvents / listOwnerEvents)',
+    name: 'events: list by involvedObject and type (KubeSource.listPodEvents / listNodeEvents / listOwnerEvents / listNamespaceWarnings)',
     async run(b, ns) {
       const p = await createPod(b, ns, pod('web'));
       const nodeName = `${ns}-node`;
@@ -259,6 +259,8 @@ const CASES: Case[] = [
         productPod: await product(() => b.source.listPodEvents(ns, 'web'), (es) => es.map((e) => e.reason).sort()),
         productNode: await product(() => b.source.listNodeEvents(nodeName), (es) => es.map((e) => e.reason)),
         productOwner: await product(() => b.source.listOwnerEvents(ns, 'ReplicaSet', 'web'), (es) => es.map((e) => stripVolatile(e))),
+        warnings: await evList(`/api/v1/namespaces/${ns}/events`, 'type=Warning'),
+        productWarnings: await product(() => b.source.listNamespaceWarnings(ns), (es) => es.map((e) => e.reason).sort()),
       };
     },
   },

@@ -1,9 +1,8 @@
 // A kubelet stand-in for envtest: the control plane has no kubelet, so this registers Node
 // objects, keeps the ones a scenario wants alive (node status + Lease renewals), completes
 // deletions on live nodes, and writes the pod states only a kubelet produces (through the
-// status subresource) with the core/v1 events a kubelet records. Formats follow
-// ../shared/reference/kubernetes-facts.md, in the wording of a current kubelet (containerd) or of
-// the 1.20 kubelet this control plane belongs to (dockershim).
+// status subresource) with the core/v1 events a kubelet records, in the wording of a current
+// kubelet (containerd) or of the 1.20 kubelet this control plane belongs to (dockershim).
 //
 // Node lifecycle facts for scenarios (harness timings: monitor 2s, grace 10s):
 // - a stopped node turns Ready=Unknown and gets the unreachable NoSchedule + NoExecute taints

@@ -1,0 +1,146 @@
+import { defineRule } from '../rule.js';
+import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
+import type { Event, Evidence, Pod, Snapshot } from '../types.js';
+
+// The answer for a pod that is visibly broken in a way no rule knows. An empty answer reads as
+// "healthy" in chat, which is the worst thing to tell an SRE at 3 a.m.; this says plainly that
+// no rule matched and quotes what the cluster shows, so the human starts from the facts.
+
+/** Creating containers (image pull, volume mounts) this long is normal. */
+const CREATING_GRACE_SECONDS = 180;
+/** Running but not Ready this long is not a slow start any more. */
+const NOT_READY_SECONDS = 300;
+/** Restarts and Warning events within this window count. */
+const RECENT_SECONDS = 3600;
+/** Waiting reasons that are part of a normal start. */
+const STARTING = new Set(['ContainerCreating', 'PodInitializing']);
+
+interface Sign {
+  /** One line for the cause. */
+  text: string;
+  evidence?: Evidence;
+}
+
+/** Seconds since the pod was created (scheduling counts) or, with `started`, since the kubelet took it. */
+function ageOf(snapshot: Snapshot, pod: Pod, started = false): number | undefined {
+  const created = pod.metadata?.creationTimestamp;
+  return secondsSince(snapshot, started ? (pod.status?.startTime ?? created) : (created ?? pod.status?.startTime));
+}
+
+function readyCondition(pod: Pod) {
+  return pod.status?.conditions?.find((c) => c.type === 'Ready');
+}
+
+/** What makes this pod unhealthy now; empty for a healthy, finished or still-starting pod. */
+export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds: number): Sign[] {
+  const signs: Sign[] = [];
+  const phase = pod.status?.phase;
+  const age = ageOf(snapshot, pod);
+  const onNode = ageOf(snapshot, pod, true);
+  if (phase === 'Failed' || phase === 'Unknown') {
+    const why = [pod.status?.reason, pod.status?.message].filter(Boolean).join(': ');
+    signs.push({ text: `phase ${phase}${why ? ` (${clip(why, 200)})` : ''}`, evidence: { source: 'pod.status.phase', text: `${phase}${why ? `: ${clip(why)}` : ''}` } });
+  }
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (phase === 'Pending' && !pod.spec?.nodeName && (age ?? 0) > pendingGraceSeconds) {
+    signs.push({
+      text: `not scheduled for ${formatDuration(age ?? 0)}`,
+      evidence: { source: 'pod.status.conditions[PodScheduled]', text: [scheduled?.reason, scheduled?.message].filter(Boolean).join(': ') || 'no PodScheduled condition' },
+    });
+  }
+  for (const s of containerStatuses(pod)) {
+    const waiting = s.status.state?.waiting;
+    const what = `${s.init ? 'init container' : 'container'} ${s.status.name}`;
+    if (waiting?.reason && (!STARTING.has(waiting.reason) || (onNode ?? 0) > CREATING_GRACE_SECONDS)) {
+      signs.push({
+        text: `${what} waiting: ${waiting.reason}${!STARTING.has(waiting.reason) ? '' : ` for ${formatDuration(onNode ?? 0)}`}`,
+        evidence: statusEvidence(s, 'state', `waiting: ${waiting.reason}${waiting.message ? `: ${clip(waiting.message)}` : ''}`),
+      });
+    }
+    const term = s.status.state?.terminated;
+    // A terminated init container with exit 0 is done, and so is any container of a finished pod.
+    if (term && term.exitCode !== 0 && phase !== 'Succeeded') {
+      signs.push({ text: `${what} terminated: ${term.reason ?? 'Error'} (exit ${term.exitCode})`, evidence: statusEvidence(s, 'state', `terminated: ${term.reason ?? 'Error'}, exit code ${term.exitCode}${term.message ? `: ${clip(term.message)}` : ''}`) });
+    }
+    const last = s.status.lastState?.terminated;
+    const lastAgo = secondsSince(snapshot, last?.finishedAt);
+    if ((s.status.restartCount ?? 0) > 0 && last && lastAgo !== undefined && lastAgo <= RECENT_SECONDS) {
+      signs.push({
+        text: `${what} restarted ${s.status.restartCount} time${s.status.restartCount === 1 ? '' : 's'}, last ${formatDuration(lastAgo)} ago (${last.reason ?? 'exit'} ${last.exitCode})`,
+        evidence: statusEvidence(s, 'lastState', `terminated: ${last.reason ?? 'Error'}, exit code ${last.exitCode}, finished ${last.finishedAt}${last.message ? `: ${clip(last.message)}` : ''}`),
+      });
+    }
+  }
+  const ready = readyCondition(pod);
+  const notReadyFor = ready?.status === 'False' ? secondsSince(snapshot, ready.lastTransitionTime) : undefined;
+  if (phase === 'Running' && notReadyFor !== undefined && notReadyFor > NOT_READY_SECONDS) {
+    signs.push({ text: `Running but not Ready for ${formatDuration(notReadyFor)}`, evidence: { source: 'pod.status.conditions[Ready]', text: [ready?.reason, ready?.message].filter(Boolean).join(': ') || 'False' } });
+  }
+  return signs;
+}
+
+/**
+ * Warning events still relevant: seen in the last hour and, for a Ready pod, after it became
+ * Ready (probe failures during a rollout's start are history once the pod is Ready).
+ */
+export function recentWarnings(snapshot: Snapshot, pod: Pod): Event[] {
+  const ready = readyCondition(pod);
+  const readySince = ready?.status === 'True' ? ms(ready.lastTransitionTime) : undefined;
+  const seen = new Set<string>();
+  return newestFirst(snapshot.events).filter((e) => {
+    if (e.type !== 'Warning') return false;
+    const ago = secondsSince(snapshot, eventTime(e));
+    if (ago === undefined || ago > RECENT_SECONDS) return false;
+    if (readySince !== undefined && (ms(eventTime(e)) ?? 0) <= readySince + 5000) return false;
+    const key = `${e.reason}|${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'pod.unexplained',
+    title: 'Pod is unhealthy and no rule explains why',
+    category: 'pod',
+    severity: 'warning',
+    needs: ['pod', 'events'],
+    priority: 1,
+    fallback: true,
+    doc: 'The catch-all: the pod is visibly unhealthy (a waiting reason past a short grace, phase Failed/Unknown, not Ready for minutes, restarts or Warning events in the last hour) but no specific rule matched. Quotes the waiting/terminated reasons and the recent Warning events and says plainly that no rule matched, so a broken pod never gets an empty answer.',
+  },
+  check(snapshot, ctx) {
+    const pod = snapshot.pod;
+    if (!pod || snapshot.target.kind !== 'pod') return null;
+    // Being deleted: within the grace period that is normal, past it the terminating rules speak.
+    if (isDeleting(pod) || pod.status?.phase === 'Succeeded') return null;
+    const signs = unhealthySigns(snapshot, pod, ctx.pendingGraceSeconds);
+    // A pod still starting (Pending within its grace) has Warning events on the way up
+    // (FailedScheduling while the autoscaler adds a node): they count once the grace is over.
+    const age = ageOf(snapshot, pod) ?? Infinity;
+    const starting = pod.status?.phase === 'Pending' && age <= Math.max(ctx.pendingGraceSeconds, CREATING_GRACE_SECONDS);
+    const warnings = starting ? [] : recentWarnings(snapshot, pod);
+    if (signs.length === 0 && warnings.length === 0) return null;
+    const ns = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    const summary = signs.length > 0 ? signs.map((s) => s.text).join('; ') : `${warnings.length} Warning event${warnings.length === 1 ? '' : 's'} in the last hour`;
+    const evidence: Evidence[] = [...signs.flatMap((s) => (s.evidence ? [s.evidence] : [])), ...warnings.slice(0, 5).map((e) => ({ ...eventEvidence(e), text: clip(e.message ?? '') }))];
+    const missed = snapshot.gaps.map((g) => g.check);
+    const firstReason = signs[0]?.text.replace(/ for .*$/, '') ?? warnings[0]?.reason ?? 'warnings';
+    return {
+      title: `${name} is unhealthy (${clip(signs[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)}); no rule matched`,
+      cause:
+        `The pod is unhealthy: ${clip(summary, 500)}. None of pod-doctor's rules recognises this, so it cannot name a root cause; ` +
+        `the evidence below is exactly what the cluster reports.${missed.length > 0 ? ` Some checks could not run (${missed.join(', ')}), which may be why.` : ''}`,
+      evidence,
+      advice: [
+        `Read the quoted reasons and messages first: \`kubectl describe pod -n ${ns} ${name}\` shows the same events in order.`,
+        `For containers that restarted or exited: \`kubectl logs -n ${ns} ${name} -c <container> --previous\`.`,
+        "If this is a failure mode pod-doctor should know, add a rule for it (src/diagnosis/rules/) with this pod's events as its fixture.",
+      ],
+      causeKey: `pod/${ns}/${name}:unexplained:${firstReason}`,
+      params: { signs: signs.length, warnings: warnings.length },
+    };
+  },
+});
