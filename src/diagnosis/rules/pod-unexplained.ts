@@ -71,6 +71,11 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
       });
     }
   }
+  // 1.26+: why the pod is being disrupted (preemption, eviction, node shutdown, taint manager).
+  const disruption = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
+  if (disruption && signs.length > 0) {
+    signs.push({ text: `disrupted: ${disruption.reason ?? 'DisruptionTarget'}`, evidence: { source: 'pod.status.conditions[DisruptionTarget]', text: [disruption.reason, disruption.message].filter(Boolean).join(': ') } });
+  }
   const ready = readyCondition(pod);
   const notReadyFor = ready?.status === 'False' ? secondsSince(snapshot, ready.lastTransitionTime) : undefined;
   if (phase === 'Running' && notReadyFor !== undefined && notReadyFor > NOT_READY_SECONDS) {
