@@ -1,9 +1,9 @@
 // Facts from saved objects (`diagnose --from`): the same questions as KubeSource, answered
 // from memory with the API server's matching rules, for post-mortems without a cluster.
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
-import { matchesLabelSelector } from '../sim/selectors.js';
+import { matchesLabelSelector } from '../kube/selectors.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
-import { canonicalTimes } from './wire.js';
+import { canonicalTimes } from '../kube/wire.js';
 
 /** A saved container log (fixtures and post-mortems); not a Kubernetes API kind. */
 export interface PodLogDoc {

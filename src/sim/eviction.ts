@@ -9,7 +9,7 @@ import type { KubeObject } from '../diagnosis/types.js';
 import { clone, formatTime, isObject } from './json.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef } from './resources.js';
-import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from './selectors.js';
+import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import { errors, failure, successStatus, type StatusBody } from './status.js';
 import type { DeleteOptions } from './validation.js';
 

@@ -7,7 +7,7 @@ import type { KubeObject } from '../diagnosis/types.js';
 import { clone, deepEqual, formatTime, isObject, meta, type JsonObject, type JsonValue } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { apiVersionOf, fieldGetter, groupKind, groupResource, type ResourceDef } from './resources.js';
-import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from './selectors.js';
+import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from '../kube/selectors.js';
 import { ApiError, deletedStatus, errors, failure, required, type StatusBody } from './status.js';
 import type { ObjectStore } from './store.js';
 import { applyDefaults, dropEmpty, prepareForCreate, prepareForFinalize, prepareForStatusUpdate, prepareForUpdate, validateCreate, validateUpdate } from './strategies.js';

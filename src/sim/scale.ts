@@ -6,7 +6,7 @@ import { clone, isObject, meta, type JsonObject } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { patchFailure, patchType, type Registry } from './registry.js';
 import { groupResource, type ResourceDef } from './resources.js';
-import { formatSelector, type LabelSelectorObject } from './selectors.js';
+import { formatSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import { SMP } from './smp-schemas.js';
 import { errors, invalidValue, required } from './status.js';
 

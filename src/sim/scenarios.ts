@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { KubeObject } from '../diagnosis/types.js';
-import { canonicalTime, mapTimes } from '../collect/wire.js';
+import { canonicalTime, mapTimes } from '../kube/wire.js';
 import { loadObjects } from './load.js';
 
 export const ScenarioMeta = z.object({

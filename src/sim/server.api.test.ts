@@ -254,6 +254,15 @@ describe('metadata-only reads', () => {
     expect(res.text).not.toContain('aHVudGVyMg');
   });
 
+  it.each([
+    ['labelSelector', 'a%3D-x', /^unable to parse requirement: invalid label value: "-x": at key: "a"/],
+    ['fieldSelector', 'foo', /^invalid selector: 'foo'; can't understand 'foo'$/],
+  ])('answers a %s it cannot parse with 400 BadRequest and the server\'s message', async (param, value, message) => {
+    const res = await rawRequest(sim, 'GET', `/api/v1/namespaces/shop/pods?${param}=${value}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringMatching(message) });
+  });
+
   it('answers 406 when nothing acceptable is offered', async () => {
     const res = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/secrets/db-password', { accept: 'application/vnd.kubernetes.protobuf' });
     expect(res.status).toBe(406);

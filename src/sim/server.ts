@@ -29,7 +29,7 @@ import {
 } from './request.js';
 import { apiVersionOf, ResourceTable, type ResourceDef } from './resources.js';
 import { getScale, patchScale, updateScale } from './scale.js';
-import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { parseFieldSelector, parseLabelSelector, SelectorError } from '../kube/selectors.js';
 import { ApiError, errors } from './status.js';
 import { ObjectStore } from './store.js';
 import { toTable } from './tables.js';
@@ -368,11 +368,17 @@ async function body(req: IncomingMessage): Promise<unknown> {
 }
 
 function selection(q: URLSearchParams, namespace: string | undefined): { namespace?: string; labels: ReturnType<typeof parseLabelSelector>; fields: ReturnType<typeof parseFieldSelector> } {
-  return {
-    ...(namespace !== undefined ? { namespace } : {}),
-    labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
-    fields: parseFieldSelector(q.get('fieldSelector') ?? undefined),
-  };
+  try {
+    return {
+      ...(namespace !== undefined ? { namespace } : {}),
+      labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
+      fields: parseFieldSelector(q.get('fieldSelector') ?? undefined),
+    };
+  } catch (err) {
+    // The real server answers a selector it cannot parse with 400 BadRequest and this message.
+    if (err instanceof SelectorError) throw errors.badRequest(err.message);
+    throw err;
+  }
 }
 
 function list(ctx: HandlerContext, res: ServerResponse, q: URLSearchParams, def: ResourceDef, rp: ResourcePath, accept: string | undefined): void {

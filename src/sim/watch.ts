@@ -9,7 +9,7 @@ import type { KubeObject } from '../diagnosis/types.js';
 import { present, type Registry } from './registry.js';
 import { apiVersionOf, fieldGetter, type ResourceDef } from './resources.js';
 import { partialMetadata } from './request.js';
-import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from './selectors.js';
+import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from '../kube/selectors.js';
 import { ApiError, errors, failure } from './status.js';
 import type { Change } from './store.js';
 

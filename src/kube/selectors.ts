@@ -1,7 +1,11 @@
 // Label and field selectors with the grammar of k8s.io/apimachinery/pkg/labels and
 // pkg/fields: `a=b,c!=d,e in (x,y),f notin (z),g,!h` and `spec.nodeName=node-1`.
-import { errors } from './status.js';
-import { isQualifiedName, isValidLabelValue } from './validation.js';
+import { isQualifiedName, isValidLabelValue } from './names.js';
+
+/** A selector the API server refuses; its message is the server's (the simulator answers it as a 400 BadRequest). */
+export class SelectorError extends Error {
+  readonly code = 'BAD_SELECTOR';
+}
 
 export type LabelOp = 'in' | 'notin' | 'exists' | '!' | '=' | '!=' | 'gt' | 'lt';
 
@@ -83,17 +87,17 @@ class LabelParser {
     for (;;) {
       const { tok, lit } = this.look(true);
       if (tok === 'eos') return reqs;
-      if (tok !== 'id' && tok !== '!') throw errors.badRequest(`found '${lit}', expected: !, identifier, or 'end of string'`);
+      if (tok !== 'id' && tok !== '!') throw new SelectorError(`found '${lit}', expected: !, identifier, or 'end of string'`);
       try {
         reqs.push(this.requirement());
       } catch (err) {
-        throw errors.badRequest(`unable to parse requirement: ${(err as Error).message}`);
+        throw new SelectorError(`unable to parse requirement: ${(err as Error).message}`);
       }
       const sep = this.take(true);
       if (sep.tok === 'eos') return reqs;
-      if (sep.tok !== ',') throw errors.badRequest(`found '${sep.lit}', expected: ',' or 'end of string'`);
+      if (sep.tok !== ',') throw new SelectorError(`found '${sep.lit}', expected: ',' or 'end of string'`);
       const after = this.look(true);
-      if (after.tok !== 'id' && after.tok !== '!') throw errors.badRequest(`found '${after.lit}', expected: identifier after ','`);
+      if (after.tok !== 'id' && after.tok !== '!') throw new SelectorError(`found '${after.lit}', expected: identifier after ','`);
     }
   }
 
@@ -195,7 +199,7 @@ function checkValue(key: string, value: string): void {
   if (errs.length) throw new Error(`invalid label value: ${JSON.stringify(value)}: at key: ${JSON.stringify(key)}: ${errs.join('; ')}`);
 }
 
-/** Parses a `labelSelector` query value; throws a 400 ApiError with the real server's message. */
+/** Parses a `labelSelector` query value; throws a SelectorError with the real server's message. */
 export function parseLabelSelector(selector: string | undefined): LabelRequirement[] {
   if (!selector) return [];
   return new LabelParser(lex(selector)).parse();
@@ -316,7 +320,7 @@ export function parseFieldSelector(selector: string | undefined): FieldRequireme
       matched = true;
       break;
     }
-    if (!matched) throw errors.badRequest(`invalid selector: '${selector}'; can't understand '${term}'`);
+    if (!matched) throw new SelectorError(`invalid selector: '${selector}'; can't understand '${term}'`);
   }
   return reqs;
 }

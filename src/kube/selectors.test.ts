@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSelector, matchesLabelSelector, matchFields, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { ApiError } from './status.js';
+import { formatSelector, matchesLabelSelector, matchFields, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 
 const labels = { app: 'web', tier: 'front', version: '3' };
 
@@ -46,13 +45,13 @@ describe('label selectors', () => {
     ['a=b!', "found '!', expected: ',' or 'end of string'"],
   ])('rejects %j with a 400 BadRequest', (selector, message) => {
     const err = catchError(() => parseLabelSelector(selector));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toMatchObject({ code: 400, reason: 'BadRequest', message });
+    expect(err).toBeInstanceOf(SelectorError);
+    expect((err as SelectorError).message).toBe(message);
   });
 
   it('validates label values like labels.NewRequirement', () => {
-    const err = catchError(() => parseLabelSelector('a=-x')) as ApiError;
-    expect(err.status.message).toMatch(/^unable to parse requirement: invalid label value: "-x": at key: "a": a valid label must be/);
+    const err = catchError(() => parseLabelSelector('a=-x')) as SelectorError;
+    expect(err.message).toMatch(/^unable to parse requirement: invalid label value: "-x": at key: "a": a valid label must be/);
   });
 });
 
@@ -70,8 +69,9 @@ describe('field selectors', () => {
   });
 
   it('rejects a term without operator', () => {
-    const err = catchError(() => parseFieldSelector('foo')) as ApiError;
-    expect(err.status).toMatchObject({ code: 400, message: "invalid selector: 'foo'; can't understand 'foo'" });
+    const err = catchError(() => parseFieldSelector('foo')) as SelectorError;
+    expect(err).toBeInstanceOf(SelectorError);
+    expect(err.message).toBe("invalid selector: 'foo'; can't understand 'foo'");
   });
 
   it('matches with equality and inequality', () => {
