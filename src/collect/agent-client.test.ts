@@ -74,12 +74,12 @@ describe('fetchAgentFacts', () => {
     expect(facts?.node).toBe(NODE);
     const mh = facts?.probes['mount-holders'];
     expect(mh?.ok && mh.holders[0]?.unit).toBe('ntpd.service');
-    expect(gaps).toEqual([{ check: `node agent on ${NODE}: journal`, reason: expect.stringMatching(/no log source readable/) }]);
+    expect(gaps).toEqual([{ check: `node agent on ${NODE}: journal`, reason: expect.stringMatching(/no log source readable/), kind: 'failed', origin: 'agent' }]);
   });
 
   it('wrong token → a gap, not a throw', async () => {
     const r = await fetchAgentFacts({ url: agent.url, token: 'wrong-token-0123456789', timeoutMs: 2000, pod: POD, node: NODE });
-    expect(r).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: 'the agent refused our token (HTTP 401)' }] });
+    expect(r).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: 'the agent refused our token (HTTP 401)', kind: 'unauthorized', origin: 'agent' }] });
   });
 
   it('unreachable → a gap', async () => {
@@ -87,7 +87,7 @@ describe('fetchAgentFacts', () => {
     await new Promise((r) => server.close(r));
     const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
     expect(r.facts).toBeUndefined();
-    expect(r.gaps[0]?.reason).toMatch(/unreachable: ECONNREFUSED/);
+    expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(/unreachable: ECONNREFUSED/), kind: 'unreachable', origin: 'agent' });
   });
 
   it('no answer → a gap after the timeout', async () => {
@@ -96,21 +96,21 @@ describe('fetchAgentFacts', () => {
     const started = performance.now();
     const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 300, pod: POD, node: NODE });
     expect(performance.now() - started).toBeLessThan(1500);
-    expect(r.gaps[0]?.reason).toMatch(/no answer within 300ms/);
+    expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(/no answer within 300ms/), kind: 'timeout' });
   });
 
   it.each([
-    ['5xx', 500, '{"error":"internal error"}', /the agent failed \(HTTP 500: internal error\)/],
-    ['400', 400, '{"error":"pod.uid: expected a pod UID"}', /refused the request \(HTTP 400: pod.uid/],
-    ['not JSON', 200, '<html>', /not JSON/],
-    ['wrong shape', 200, '{"hello":1}', /unexpected shape/],
-    ['another node answered', 200, '{"node":"other-node","probes":{}}', /reports node "other-node"/],
-  ])('%s → a gap', async (_name, status, body, reason) => {
+    ['5xx', 500, '{"error":"internal error"}', /the agent failed \(HTTP 500: internal error\)/, 'server-error'],
+    ['400', 400, '{"error":"pod.uid: expected a pod UID"}', /refused the request \(HTTP 400: pod.uid/, 'failed'],
+    ['not JSON', 200, '<html>', /not JSON/, 'bad-response'],
+    ['wrong shape', 200, '{"hello":1}', /unexpected shape/, 'bad-response'],
+    ['another node answered', 200, '{"node":"other-node","probes":{}}', /reports node "other-node"/, 'not-configured'],
+  ])('%s → a gap of its kind', async (_name, status, body, reason, kind) => {
     const { url, server } = await stub((respond) => respond(status, body));
     stubs.push(server);
     const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
     expect(r.facts).toBeUndefined();
-    expect(r.gaps[0]?.reason).toMatch(reason);
+    expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(reason), kind, origin: 'agent' });
   });
 
   it('a malformed probe result is dropped with a gap', async () => {
@@ -151,7 +151,7 @@ describe('createAgentLookup', () => {
   const p = pod({ metadata: { uid: POD.uid, name: POD.name, namespace: 'default' }, spec: { nodeName: NODE } });
   const n = node({ metadata: { name: NODE } });
   it('no token configured: the node check is skipped with a reason', async () => {
-    expect(await createAgentLookup({ agentUrls: { [NODE]: agent.url } }).fetch({ node: n, pod: p })).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: expect.stringMatching(/no agent token/) }] });
+    expect(await createAgentLookup({ agentUrls: { [NODE]: agent.url } }).fetch({ node: n, pod: p })).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: expect.stringMatching(/no agent token/), kind: 'not-configured', origin: 'agent' }] });
   });
   it('static map + token: facts from the agent', async () => {
     const r = await createAgentLookup({ agentUrls: { [NODE]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 8000, probes: ['host'] }).fetch({ node: n, pod: p });

@@ -2,7 +2,7 @@
 // connection, timeout, 401, 5xx, a malformed answer — becomes a Gap naming the node check that
 // could not run; this function never throws, so the API half of every rule still reports.
 import { z } from 'zod';
-import type { Gap, Node, Pod } from '../diagnosis/types.js';
+import { gapKindOfStatus, type Gap, type GapKind, type Node, type Pod } from '../diagnosis/types.js';
 import { OUTCOME_SCHEMAS, PROBE_NAMES, podRefSchema, type PodRef } from '../probes/index.js';
 import type { AgentFacts, ProbeName } from '../probes/types.js';
 import { agentPost } from './agent-http.js';
@@ -87,27 +87,28 @@ function errorText(body: string): string {
 /** POST /v1/probes on the node's agent. Never throws: failures come back as gaps. */
 export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?: AgentFacts; gaps: Gap[] }> {
   const check = `node agent on ${input.node}`;
+  const gap = (reason: string, kind: GapKind, name = check): Gap => ({ check: name, reason, kind, origin: 'agent' });
   let url: URL;
   try {
     url = new URL('/v1/probes', input.url);
   } catch {
-    return { gaps: [{ check, reason: `bad agent URL "${input.url}"` }] };
+    return { gaps: [gap(`bad agent URL "${input.url}"`, 'not-configured')] };
   }
   const body = JSON.stringify({ pod: input.pod, ...(input.probes ? { probes: input.probes } : {}) });
   const res = await agentPost({ url, body, token: input.token, timeoutMs: input.timeoutMs, maxResponseBytes: MAX_RESPONSE, ca: input.ca });
-  if (res.kind === 'error') return { gaps: [{ check, reason: `${url.origin} ${res.reason}` }] };
-  if (res.status === 401 || res.status === 403) return { gaps: [{ check, reason: `the agent refused our token (HTTP ${res.status})` }] };
-  if (res.status >= 500) return { gaps: [{ check, reason: `the agent failed (HTTP ${res.status}${errorText(res.body)})` }] };
-  if (res.status !== 200) return { gaps: [{ check, reason: `the agent refused the request (HTTP ${res.status}${errorText(res.body)})` }] };
+  if (res.kind === 'error') return { gaps: [gap(`${url.origin} ${res.reason}`, res.failure === 'timeout' ? 'timeout' : res.failure === 'too-large' ? 'bad-response' : res.failure === 'aborted' ? 'failed' : 'unreachable')] };
+  if (res.status === 401 || res.status === 403) return { gaps: [gap(`the agent refused our token (HTTP ${res.status})`, 'unauthorized')] };
+  if (res.status >= 500) return { gaps: [gap(`the agent failed (HTTP ${res.status}${errorText(res.body)})`, 'server-error')] };
+  if (res.status !== 200) return { gaps: [gap(`the agent refused the request (HTTP ${res.status}${errorText(res.body)})`, gapKindOfStatus(res.status))] };
   let json: unknown;
   try {
     json = JSON.parse(res.body);
   } catch {
-    return { gaps: [{ check, reason: 'the agent answered with something that is not JSON' }] };
+    return { gaps: [gap('the agent answered with something that is not JSON', 'bad-response')] };
   }
   const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) return { gaps: [{ check, reason: 'the agent answered in an unexpected shape' }] };
-  if (parsed.data.node !== input.node) return { gaps: [{ check, reason: `the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"` }] };
+  if (!parsed.success) return { gaps: [gap('the agent answered in an unexpected shape', 'bad-response')] };
+  if (parsed.data.node !== input.node) return { gaps: [gap(`the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"`, 'not-configured')] };
 
   const gaps: Gap[] = [];
   const probes: Record<string, unknown> = {};
@@ -116,11 +117,12 @@ export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?:
     if (raw === undefined) continue;
     const outcome = OUTCOME_SCHEMAS[name].safeParse(raw);
     if (!outcome.success) {
-      gaps.push({ check: `${check}: ${name}`, reason: 'malformed probe result' });
+      gaps.push(gap('malformed probe result', 'bad-response', `${check}: ${name}`));
       continue;
     }
     const data = outcome.data as { ok?: unknown; error?: unknown };
-    if (!data.ok) gaps.push({ check: `${check}: ${name}`, reason: String(data.error) });
+    // A probe that ran and failed (a hung runtime, a missing file) is a fact about the node, not a retryable error.
+    if (!data.ok) gaps.push(gap(String(data.error), 'failed', `${check}: ${name}`));
     probes[name] = outcome.data;
   }
   return { facts: { node: parsed.data.node, probes: probes as AgentFacts['probes'] }, gaps };
@@ -132,11 +134,12 @@ export function createAgentLookup(config: AgentClientConfig): AgentLookup {
     async fetch({ node, pod }) {
       const name = nodeName(node);
       const check = `node agent on ${name}`;
-      if (!config.agentToken) return { gaps: [{ check, reason: 'no agent token configured (POD_DOCTOR_AGENT_TOKEN)' }] };
+      const gap = (reason: string): Gap => ({ check, reason, kind: 'not-configured', origin: 'agent' });
+      if (!config.agentToken) return { gaps: [gap('no agent token configured (POD_DOCTOR_AGENT_TOKEN)')] };
       const url = agentUrlFor(node, config, { hostIP: pod.status?.hostIP });
-      if (!url) return { gaps: [{ check, reason: 'no agent URL for this node (no static entry and no host IP for the template)' }] };
+      if (!url) return { gaps: [gap('no agent URL for this node (no static entry and no host IP for the template)')] };
       const ref = podRefFor(pod);
-      if (!ref) return { gaps: [{ check, reason: 'the pod has no UID of the expected form' }] };
+      if (!ref) return { gaps: [gap('the pod has no UID of the expected form')] };
       return fetchAgentFacts({ url, token: config.agentToken, timeoutMs: config.agentTimeoutMs ?? 8000, pod: ref, node: name, probes: config.probes, ca: config.agentCa });
     },
   };

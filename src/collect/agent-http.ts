@@ -15,7 +15,9 @@ export interface AgentPost {
   signal?: AbortSignal;
 }
 
-export type AgentPostResult = { kind: 'response'; status: number; body: string } | { kind: 'error'; reason: string };
+export type AgentPostResult =
+  | { kind: 'response'; status: number; body: string }
+  | { kind: 'error'; reason: string; failure: 'timeout' | 'unreachable' | 'too-large' | 'aborted' };
 
 /** Never rejects: a refused connection, a timeout or an oversized answer is an `error` result. */
 export function agentPost(input: AgentPost): Promise<AgentPostResult> {
@@ -43,20 +45,20 @@ export function agentPost(input: AgentPost): Promise<AgentPostResult> {
           size += c.length;
           if (size > input.maxResponseBytes) {
             req.destroy();
-            done({ kind: 'error', reason: `answer larger than ${input.maxResponseBytes} bytes` });
+            done({ kind: 'error', reason: `answer larger than ${input.maxResponseBytes} bytes`, failure: 'too-large' });
             return;
           }
           chunks.push(c);
         });
         res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err) => done({ kind: 'error', reason: err.message }));
+        res.on('error', (err) => done({ kind: 'error', reason: err.message, failure: 'unreachable' }));
       },
     );
     const timer = setTimeout(() => {
-      done({ kind: 'error', reason: `no answer within ${input.timeoutMs}ms` });
+      done({ kind: 'error', reason: `no answer within ${input.timeoutMs}ms`, failure: 'timeout' });
       req.destroy();
     }, input.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'error', reason: err.name === 'AbortError' ? 'aborted' : `unreachable: ${err.code ?? err.message}` }));
+    req.on('error', (err: NodeJS.ErrnoException) => done(err.name === 'AbortError' ? { kind: 'error', reason: 'aborted', failure: 'aborted' } : { kind: 'error', reason: `unreachable: ${err.code ?? err.message}`, failure: 'unreachable' }));
     req.end(input.body);
   });
 }

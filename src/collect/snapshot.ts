@@ -4,7 +4,7 @@
 import { containerStatuses } from '../diagnosis/facts.js';
 import { parseQuantity } from '../diagnosis/quantity.js';
 import type { AgentFacts } from '../probes/types.js';
-import type { Event, FactName, Gap, KubeObject, LogTail, Node, OwnerFact, Pod, Snapshot, Target } from '../diagnosis/types.js';
+import { gapKindOfStatus, type Event, type FactName, type Gap, type GapKind, type KubeObject, type LogTail, type Node, type OwnerFact, type Pod, type Snapshot, type Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
 
@@ -45,6 +45,15 @@ function describeError(err: unknown): string {
   return e?.message ?? String(err);
 }
 
+/** What kind of failure a collection error is, decided here so that nothing parses gap text later. */
+function gapKindOf(err: unknown): GapKind {
+  if (err instanceof CallTimeout) return 'timeout';
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'number') return gapKindOfStatus(code);
+  if (isUnreachable(err)) return 'unreachable';
+  return /timed? ?out|ETIMEDOUT/i.test(`${String(code ?? '')} ${(err as Error)?.message ?? ''}`) ? 'timeout' : 'failed';
+}
+
 /** Network-level failures that mean "the cluster is not there", not "this call failed". */
 function isUnreachable(err: unknown): boolean {
   const text = `${(err as { code?: unknown })?.code ?? ''} ${(err as Error)?.message ?? ''} ${String((err as { cause?: { code?: string } })?.cause?.code ?? '')}`;
@@ -58,7 +67,7 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   const needs = options.needs;
 
   /** Run one call; on failure record a gap and return the fallback. */
-  const guard = async <T>(check: string, run: () => Promise<T>, fallback: T): Promise<T> => {
+  const guard = async <T>(check: string, run: () => Promise<T>, fallback: T, origin: Gap['origin'] = 'api'): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
@@ -68,7 +77,7 @@ export async function collectSnapshot(source: FactSource, target: Target, option
         }),
       ]);
     } catch (err) {
-      gaps.push({ check, reason: describeError(err) });
+      gaps.push({ check, reason: describeError(err), kind: gapKindOf(err), origin });
       return fallback;
     } finally {
       clearTimeout(timer);
@@ -130,11 +139,11 @@ export async function collectSnapshot(source: FactSource, target: Target, option
         if (node && needs.has('agent')) {
           if (options.agent) {
             const agent = options.agent;
-            const result = await guard(`node agent on ${nodeName}`, () => agent.fetch({ node, pod }), { gaps: [] as Gap[] });
+            const result = await guard(`node agent on ${nodeName}`, () => agent.fetch({ node, pod }), { gaps: [] as Gap[] }, 'agent');
             if (result.facts) snapshot.agent = result.facts;
             gaps.push(...result.gaps);
           } else if (options.agentSkipReason) {
-            gaps.push({ check: `node agent on ${nodeName}`, reason: options.agentSkipReason });
+            gaps.push({ check: `node agent on ${nodeName}`, reason: options.agentSkipReason, kind: 'unavailable', origin: 'agent' });
           }
         }
       }),
@@ -257,7 +266,7 @@ async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, 
   }
 }
 
-type Guard = <T>(check: string, run: () => Promise<T>, fallback: T) => Promise<T>;
+type Guard = <T>(check: string, run: () => Promise<T>, fallback: T, origin?: Gap['origin']) => Promise<T>;
 
 async function collectOwners(source: FactSource, pod: Pod, guard: Guard): Promise<OwnerFact[]> {
   return ownerChain(source, pod.metadata?.namespace ?? 'default', pod.metadata?.ownerReferences ?? [], guard);

@@ -15,7 +15,7 @@ export function probeMissingReason(snapshot: Snapshot, name: ProbeName): string 
   const outcome = snapshot.agent?.probes[name];
   if (outcome?.ok) return undefined;
   if (outcome && !outcome.ok) return outcome.error;
-  const gap = snapshot.gaps.find((g) => g.check.startsWith('node agent'));
+  const gap = snapshot.gaps.find((g) => g.origin === 'agent');
   if (gap) return gap.reason;
   return snapshot.agent ? `the ${name} probe was not run` : 'no node agent facts were collected';
 }

@@ -91,10 +91,42 @@ export interface Finding {
   merged: string[];
 }
 
+/**
+ * Why a check could not run, decided where the failure is seen (never parsed back from text):
+ * `timeout`, `unreachable`, `server-error` and `throttled` may pass on a retry; the others will not.
+ */
+export type GapKind =
+  | 'forbidden'
+  | 'unauthorized'
+  | 'not-found'
+  | 'timeout'
+  | 'unreachable'
+  | 'server-error'
+  | 'throttled'
+  | 'bad-response'
+  | 'not-configured'
+  | 'unavailable'
+  | 'failed';
+
+export const TRANSIENT_GAP_KINDS: ReadonlySet<GapKind> = new Set(['timeout', 'unreachable', 'server-error', 'throttled']);
+
 /** A check that could not run: a forbidden or failed API call, an unreachable agent. */
 export interface Gap {
   check: string;
   reason: string;
+  kind: GapKind;
+  /** Where the check runs: the Kubernetes API or the node agent. */
+  origin: 'api' | 'agent';
+}
+
+/** The kind of a failed HTTP exchange, from its status code. */
+export function gapKindOfStatus(status: number): GapKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'throttled';
+  if (status >= 500) return 'server-error';
+  return 'failed';
 }
 
 /** A workload controller in the pod's owner chain, nearest first. */

@@ -13,7 +13,7 @@ import { diagnoseTarget, type DiagnoseOptions } from '../collect/diagnose.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
 import { formatTarget } from '../diagnosis/target.js';
-import type { Diagnosis, Gap } from '../diagnosis/types.js';
+import { TRANSIENT_GAP_KINDS, type Diagnosis, type Gap } from '../diagnosis/types.js';
 import { isPodDoctorError, PodDoctorError } from '../errors.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { closeJob, markActive } from './dedup.js';
@@ -96,7 +96,7 @@ export function classifyError(err: unknown): FailureClass {
   return 'unknown';
 }
 
-const TRANSIENT_GAP = /HTTP (5\d\d|429)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|socket hang up|timed out|no answer within|unreachable/i;
+const transientGap = (g: Gap): boolean => TRANSIENT_GAP_KINDS.has(g.kind);
 
 class TransientGapsError extends Error {
   constructor(readonly gaps: Gap[]) {
@@ -118,7 +118,7 @@ function observingAgent(agent: AgentLookup | undefined, transient: Gap[]): Agent
   return {
     async fetch(input) {
       const result = await agent.fetch(input);
-      if (nodeReady(input.node)) transient.push(...result.gaps.filter((g) => TRANSIENT_GAP.test(g.reason)));
+      if (nodeReady(input.node)) transient.push(...result.gaps.filter(transientGap));
       return result;
     },
   };
@@ -199,7 +199,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       throw err;
     }
 
-    const transient = [...diagnosis.skipped.filter((g) => !g.check.startsWith('node agent') && TRANSIENT_GAP.test(g.reason)), ...transientAgentGaps];
+    const transient = [...diagnosis.skipped.filter((g) => g.origin === 'api' && transientGap(g)), ...transientAgentGaps];
     if (transient.length > 0 && job.attemptsMade < gapRetries && !lastAttempt) {
       metrics?.failures.inc({ queue: diagnoseQueue, class: 'transient' });
       log.warn({ gaps: transient }, 'diagnosis incomplete, will retry');

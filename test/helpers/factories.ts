@@ -1,6 +1,6 @@
 // Factories for wire-format Kubernetes objects and snapshots. Tests describe only what
 // differs from a healthy default, so each case reads as the failure it models.
-import type { Event, KubeObject, Node, Pod, Snapshot, Target } from '../../src/diagnosis/types.js';
+import type { Event, Gap, KubeObject, Node, Pod, Snapshot, Target } from '../../src/diagnosis/types.js';
 
 export const NOW = '2026-11-21T10:00:00Z';
 
@@ -165,6 +165,11 @@ export function event(about: Pod | KubeObject, init: EventInit): Event {
     reportingComponent: init.component ?? 'kubelet',
     reportingInstance: init.host ?? '',
   };
+}
+
+/** A gap of the node agent check, as the agent client records it. */
+export function agentGap(node: string, reason: string, kind: Gap['kind'] = 'unreachable'): Gap {
+  return { check: `node agent on ${node}`, reason, kind, origin: 'agent' };
 }
 
 export function target(p: Pod): Target {

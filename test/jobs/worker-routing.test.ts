@@ -8,7 +8,7 @@ import { waitForResult } from '../../src/jobs/results.js';
 import type { RemediateJob } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
-import { lostNode, node, NOW, pod } from '../helpers/factories.js';
+import { agentGap, lostNode, node, NOW, pod } from '../helpers/factories.js';
 import { eventually, scriptedSource, silent, closeJobsEnv, openJobsEnv } from './helpers.js';
 
 describe('worker routing', () => {
@@ -59,7 +59,7 @@ describe('worker routing', () => {
     const agent: AgentLookup = {
       async fetch({ node: n }) {
         asked.push(n.metadata?.name ?? '');
-        return { gaps: [{ check: `node agent on ${n.metadata?.name}`, reason: 'http://10.0.0.1:9477 unreachable: ECONNREFUSED' }] };
+        return { gaps: [agentGap(n.metadata?.name ?? '', 'http://10.0.0.1:9477 unreachable: ECONNREFUSED', 'unreachable')] };
       },
     };
     workers = await startWorkers({ connection: redis, cluster: 'c1', source: scriptedSource(objects), agent, sink: new MemorySink(), logger: silent, prefix, handleSignals: false, gapRetries: 2, diagnose: { rules: [terminatingMountBusy], now: () => new Date(NOW) } });

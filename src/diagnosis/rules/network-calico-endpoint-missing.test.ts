@@ -1,5 +1,5 @@
 import { agent, podNetwork } from '../../../test/helpers/agent.js';
-import { ago, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { calicoVethName, workloadEndpointName } from '../../probes/calico.js';
 import type { KubeObject } from '../types.js';
@@ -52,7 +52,7 @@ testRule(rule, {
     },
     {
       name: 'API only: endpoint belongs to an earlier pod (other IP); node check named',
-      snapshot: snapshot(live(), { workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.66')], gaps: [{ check: 'node agent on dev-slave-107', reason: 'unreachable: ECONNREFUSED' }] }),
+      snapshot: snapshot(live(), { workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.66')], gaps: [agentGap('dev-slave-107', 'unreachable: ECONNREFUSED', 'unreachable')] }),
       expect: { severity: 'error', mentions: [/192\.168\.8\.66/, /pod-network could not run/] },
     },
     {

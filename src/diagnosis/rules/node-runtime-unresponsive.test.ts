@@ -1,5 +1,5 @@
 import { agent, fsMounts, mountCheck, runtime } from '../../../test/helpers/agent.js';
-import { ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './node-runtime-unresponsive.js';
 
@@ -30,7 +30,7 @@ testRule(rule, {
   invalid: [
     {
       name: 'PLEG is not healthy from the API alone (containerd era); node check named',
-      snapshot: snapshot(pod(), { node: plegNode('containerd://1.6.20'), gaps: [{ check: 'node agent on node-1', reason: 'no answer within 8000ms' }] }),
+      snapshot: snapshot(pod(), { node: plegNode('containerd://1.6.20'), gaps: [agentGap('node-1', 'no answer within 8000ms', 'timeout')] }),
       expect: { severity: 'error', causeKey: 'node/node-1:runtime/containerd', mentions: [/PLEG is not healthy/, /runtime, fs-mounts could not run/] },
     },
     {

@@ -73,7 +73,7 @@ testRule(rule, {
     },
     {
       name: 'phase Unknown, and it says which checks could not run',
-      snapshot: { ...snapshot(pod({ status: { phase: 'Unknown', reason: 'NodeLost', message: 'Node node-1 which was running pod web is unresponsive' } })), gaps: [{ check: 'node', reason: 'forbidden' }] },
+      snapshot: { ...snapshot(pod({ status: { phase: 'Unknown', reason: 'NodeLost', message: 'Node node-1 which was running pod web is unresponsive' } })), gaps: [{ check: 'node', reason: 'HTTP 403 (forbidden)', kind: 'forbidden', origin: 'api' }] },
       expect: { mentions: [/phase Unknown/, /could not run \(node\)/] },
     },
   ],

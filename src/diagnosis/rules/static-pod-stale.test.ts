@@ -1,5 +1,5 @@
 import { agent, host } from '../../../test/helpers/agent.js';
-import { ago, containerStatus, lostNode, pod, snapshot, uid } from '../../../test/helpers/factories.js';
+import { agentGap, ago, containerStatus, lostNode, pod, snapshot, uid } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { argvHash, redactArgs } from '../../probes/host.js';
 import type { StaticPodManifest, StaticPods } from '../../probes/types.js';
@@ -73,7 +73,7 @@ testRule(rule, {
     { name: 'mirror pod that matches its manifest (written before the kubelet saw it)', snapshot: onNode(mirror(), dir([etcd, manifest('kube-apiserver.yaml')])) },
     { name: 'matching by hash: the redacted --token-auth-file in the manifest text is no difference', snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml', { mtimeAgo: SEEN_AGO + 5 })])) },
     { name: 'edited 30s ago: the kubelet may still be at it', snapshot: onNode(mirror(), dir([etcd, edited(30)])) },
-    { name: 'agent unreachable: nothing to compare, the gap says so', snapshot: snapshot(mirror(), { gaps: [{ check: `node agent on ${NODE}`, reason: 'unreachable: ECONNREFUSED' }] }) },
+    { name: 'agent unreachable: nothing to compare, the gap says so', snapshot: snapshot(mirror(), { gaps: [agentGap(NODE, 'unreachable: ECONNREFUSED', 'unreachable')] }) },
     { name: 'an agent too old to report static pods', snapshot: onNode(mirror(), undefined) },
     { name: 'the manifest dir is only the kubeadm guess and holds no such pod', snapshot: onNode(mirror(), dir([etcd], { source: 'default' })) },
     { name: 'the listing was cut short', snapshot: onNode(mirror(), dir([etcd], { truncated: true })) },

@@ -1,5 +1,5 @@
 import { agent, container, journal, line, podNetwork, runtime } from '../../../test/helpers/agent.js';
-import { ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-cni-teardown.js';
 
@@ -63,7 +63,7 @@ testRule(rule, {
       name: 'the old pod itself, stuck Terminating (API event, containerd-era agent unreachable)',
       snapshot: snapshot(stuckPod, {
         events: [event(stuckPod, { reason: 'FailedKillPod', count: 40, message: 'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"' })],
-        gaps: [{ check: 'node agent on dev-slave-107', reason: 'unreachable: EHOSTUNREACH' }],
+        gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
       }),
       expect: { severity: 'error', playbook: null, mentions: [/40 failures/, /journal could not run/] },
     },

@@ -1,5 +1,5 @@
 import { agent, container, failed, holder, host, journal, line, mountHolders, runtime } from '../../../test/helpers/agent.js';
-import { ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-mount-busy.js';
 
@@ -47,7 +47,7 @@ testRule(rule, {
       name: "the pod's own processes and the host namespace are not holders",
       snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([holder({ ownPod: true }), holder({ pid: 1, hostNamespace: true })]), journal: journal([]) }) }),
     },
-    { name: 'agent unreachable and no busy event', snapshot: snapshot(stuck(), { gaps: [{ check: 'node agent on node-1', reason: 'unreachable: ECONNREFUSED' }] }) },
+    { name: 'agent unreachable and no busy event', snapshot: snapshot(stuck(), { gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')] }) },
   ],
   invalid: [
     {
@@ -75,7 +75,7 @@ testRule(rule, {
       name: 'agent unreachable: the API event still reports, naming the check that could not run',
       snapshot: snapshot(stuck(), {
         events: [event(stuck(), { reason: 'FailedKillPod', message: `error killing pod: failed to "KillContainer" for "web": remove ${MERGED}: device or resource busy`, count: 12 })],
-        gaps: [{ check: 'node agent on node-1', reason: 'unreachable: ECONNREFUSED' }],
+        gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
       expect: { severity: 'warning', playbook: null, mentions: [/mount-holders could not run on node-1 \(unreachable: ECONNREFUSED\)/] },
     },

@@ -1,5 +1,5 @@
 import { agent, container, failed, fsMounts, journal, line, mountCheck, processes, runtime } from '../../../test/helpers/agent.js';
-import { ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-runtime-hung.js';
 
@@ -61,7 +61,7 @@ testRule(rule, {
     },
     {
       name: 'API half only (agent unreachable): kill deadline and lstat still reported, node checks named',
-      snapshot: snapshot(stuck(), { events: [killDocker(), lstat()], gaps: [{ check: 'node agent on node-1', reason: 'no answer within 8000ms' }] }),
+      snapshot: snapshot(stuck(), { events: [killDocker(), lstat()], gaps: [agentGap('node-1', 'no answer within 8000ms', 'timeout')] }),
       expect: { severity: 'error', playbook: null, causeKey: 'node/node-1:runtime/kill', mentions: [/fs-mounts, processes, runtime could not run on node-1 \(no answer within 8000ms\)/, /process 30849/] },
     },
     {

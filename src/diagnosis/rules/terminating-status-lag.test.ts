@@ -1,5 +1,5 @@
 import { agent, container, host, runtime } from '../../../test/helpers/agent.js';
-import { ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-status-lag.js';
 
@@ -32,7 +32,7 @@ testRule(rule, {
     },
     {
       name: 'ContainerCreating while the container runs; agent unreachable (defaults of an old kubelet assumed)',
-      snapshot: snapshot(creating, { node: oldKubelet, podsOnNode: busy, gaps: [{ check: 'node agent on node-1', reason: 'unreachable' }] }),
+      snapshot: snapshot(creating, { node: oldKubelet, podsOnNode: busy, gaps: [agentGap('node-1', 'unreachable', 'unreachable')] }),
       expect: { severity: 'info', mentions: [/ContainerCreating/, /host, runtime could not run/] },
     },
   ],

@@ -1,11 +1,11 @@
-import { ago, lostNode, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, lostNode, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-stuck.js';
 
 const deleted = (deletedAgo: number, more: Parameters<typeof pod>[0] = {}) =>
   pod({ ...more, metadata: { deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30, ...(more.metadata ?? {}) } });
 
-const agentGap = { check: 'node agent on node-1', reason: 'connect ECONNREFUSED 10.0.0.11:9477' };
+const refused = agentGap('node-1', 'connect ECONNREFUSED 10.0.0.11:9477', 'unreachable');
 
 testRule(rule, {
   valid: [
@@ -22,13 +22,13 @@ testRule(rule, {
           spec: { nodeName: 'node-1' },
           status: { containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'x', imageID: '', containerID: 'docker://e6b7378c58a3', state: { terminated: { exitCode: 137, reason: 'Error' } } }] },
         }),
-        { gaps: [agentGap] },
+        { gaps: [refused] },
       ),
       expect: { severity: 'warning', causeKey: 'node/node-1:stuck-deletion', mentions: [/55d/, /could not run on node-1/, /ECONNREFUSED/, /terminated \(Error\)/] },
     },
     {
       name: 'containerd pod stuck, no agent configured',
-      snapshot: snapshot(deleted(1800), { gaps: [{ check: 'node agent on node-1', reason: 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)' }] }),
+      snapshot: snapshot(deleted(1800), { gaps: [agentGap('node-1', 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)', 'not-configured')] }),
       expect: { mentions: [/30m/, /containerd/, /POD_DOCTOR_AGENT_TOKEN/] },
     },
   ],

@@ -1,5 +1,5 @@
 import { agent, holder, host, journal, line, mountHolders, runtime } from '../../../test/helpers/agent.js';
-import { ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-subpath-umount-busy.js';
 
@@ -21,7 +21,7 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod on an old node', snapshot: snapshot(pod(), { node: oldNode }) },
     { name: 'deleted recently, in grace', snapshot: snapshot(withSubPath(-10), { node: oldNode, agent: agent('node-1', { journal: journal([busyLine]) }) }) },
-    { name: 'stuck on the old pair but no subPath volumes and no log line', snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(3600) } }), { node: oldNode, gaps: [{ check: 'node agent on node-1', reason: 'unreachable' }] }) },
+    { name: 'stuck on the old pair but no subPath volumes and no log line', snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(3600) } }), { node: oldNode, gaps: [agentGap('node-1', 'unreachable', 'unreachable')] }) },
     { name: 'stuck with subPath on the old pair but the kubelet log was read and is clean', snapshot: snapshot(withSubPath(), { node: oldNode, agent: agent('node-1', { journal: journal([]) }) }) },
   ],
   invalid: [
@@ -38,7 +38,7 @@ testRule(rule, {
     },
     {
       name: 'agent unreachable: versions from the API suggest it, the log check is named',
-      snapshot: snapshot(withSubPath(), { node: oldNode, gaps: [{ check: 'node agent on node-1', reason: 'unreachable: ECONNREFUSED' }] }),
+      snapshot: snapshot(withSubPath(), { node: oldNode, gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')] }),
       expect: { severity: 'warning', mentions: [/journal could not run on node-1/, /docker 17\.3\.2/] },
     },
     {

@@ -1,0 +1,48 @@
+// Gaps carry their kind from where the failure is seen: the retry policy and the chat text read
+// the kind, never the reason's wording.
+import { describe, expect, it } from 'vitest';
+import { node, pod } from '../../test/helpers/factories.js';
+import { scriptedSource, sleep } from '../../test/jobs/helpers.js';
+import type { KubeObject } from '../diagnosis/types.js';
+import { collectSnapshot } from './snapshot.js';
+
+const objects = [pod({ spec: { nodeName: 'node-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
+const target = { kind: 'pod' as const, namespace: 'shop', name: 'web-7d9f8c6b5-x2k4q' };
+
+describe('collectSnapshot gaps', () => {
+  it.each([
+    ['403 (RBAC)', { code: 403, body: '{"message":"nodes \\"node-1\\" is forbidden"}' }, 'forbidden'],
+    ['404', { code: 404, body: '{"message":"not found"}' }, 'not-found'],
+    ['429', { code: 429, body: '' }, 'throttled'],
+    ['503', { code: 503, body: '{"message":"etcdserver: leader changed"}' }, 'server-error'],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:6443'), { code: 'ECONNREFUSED' }), 'unreachable'],
+    ['anything else', new Error('unexpected end of JSON input'), 'failed'],
+  ])('a %s on the node read is a gap of kind %s', async (_name, error, kind) => {
+    const source = scriptedSource(objects, (call) => {
+      if (call === 'getNode') throw error;
+    });
+    const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node']) });
+    expect(s.gaps).toEqual([expect.objectContaining({ check: 'node node-1', kind, origin: 'api' })]);
+  });
+
+  it('a read slower than the time limit is a timeout gap', async () => {
+    const source = scriptedSource(objects, async (call) => {
+      if (call === 'getNode') await sleep(500);
+    });
+    const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node']), timeoutMs: 50 });
+    expect(s.gaps).toEqual([{ check: 'node node-1', reason: 'timed out after 50 ms', kind: 'timeout', origin: 'api' }]);
+  });
+
+  it('an agent lookup that fails is the agent\'s gap', async () => {
+    const s = await collectSnapshot(scriptedSource(objects), target, {
+      cluster: 'c1',
+      needs: new Set(['pod', 'events', 'node', 'agent']),
+      agent: {
+        fetch: async () => {
+          throw new Error('socket hang up');
+        },
+      },
+    });
+    expect(s.gaps).toEqual([expect.objectContaining({ check: 'node agent on node-1', kind: 'unreachable', origin: 'agent' })]);
+  });
+});
