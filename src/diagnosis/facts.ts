@@ -13,10 +13,15 @@ export function subjectOf(target: Target): string {
   }
 }
 
+/**
+ * Milliseconds since the epoch; undefined when absent or the zero time: a runtime reports
+ * `1970-01-01T00:00:00Z` (or Go's `0001-01-01`) for a container that never ran, and no
+ * duration may be computed from that.
+ */
 export function ms(time: string | undefined | null): number | undefined {
   if (!time) return undefined;
   const t = Date.parse(time);
-  return Number.isNaN(t) ? undefined : t;
+  return Number.isNaN(t) || t <= 0 ? undefined : t;
 }
 
 /** Seconds from `time` to the snapshot's `now`; undefined when the time is missing. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ago, containerStatus, crashedPod, event, logTail, pod, snapshot, terminated, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { rule } from './crash-app-exit.js';
+import { exitMeaning, rule } from './crash-app-exit.js';
 
 const JOB_OWNER = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-29', uid: 'job-uid', controller: true }];
 
@@ -147,5 +147,42 @@ describe('crash.app-exit in the engine', () => {
   it('a restartPolicy Never crash is reported even though the pod is Failed', () => {
     const d = diagnose(snapshot(neverRestart), { rules: [rule] });
     expect(d.findings.map((f) => f.rule)).toEqual(['crash.app-exit']);
+  });
+});
+
+describe('crash.app-exit facts', () => {
+  it.each([
+    [137, /SIGKILL/],
+    [143, /SIGTERM/],
+    [130, /killed by signal 2/],
+    [255, /application-defined/],
+    [200, /application-defined/],
+  ])('exit code %i means %s', (code, meaning) => {
+    expect(exitMeaning(code)).toMatch(meaning);
+  });
+
+  it('prints no duration for a container that never ran (startedAt is the zero time)', () => {
+    const p = crashedPod({ exitCode: 128, reason: 'StartError', message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/server": stat /app/server: no such file or directory: unknown' });
+    const status = p.status?.containerStatuses?.[0];
+    if (status?.lastState?.terminated) status.lastState.terminated.startedAt = '1970-01-01T00:00:00Z';
+    const f = diagnose(snapshot(p), { rules: [rule] }).findings[0];
+    expect(f?.cause).not.toMatch(/after running/);
+    expect(f?.evidence.map((e) => e.text).join('\n')).not.toMatch(/ran \d/);
+  });
+
+  it('names an init container that crashes as one', () => {
+    const p = pod({
+      spec: { initContainers: [{ name: 'migrate', image: 'registry.example.com/shop/migrate:41' }] },
+      status: {
+        phase: 'Pending',
+        initContainerStatuses: [
+          containerStatus({ name: 'migrate', ready: false, restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=migrate pod=web_shop(u)' } }, lastState: { terminated: terminated({ exitCode: 1 }) } }),
+        ],
+        containerStatuses: [containerStatus({ ready: false, started: false, state: { waiting: { reason: 'PodInitializing' } } })],
+      },
+    });
+    const f = diagnose(snapshot(p), { rules: [rule] }).findings[0];
+    expect(f?.title).toMatch(/^Init container migrate/);
+    expect(f?.evidence[0]?.source).toMatch(/initContainerStatuses\[migrate\]/);
   });
 });

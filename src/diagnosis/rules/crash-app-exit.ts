@@ -53,6 +53,21 @@ function abnormal(t: Terminated | undefined): t is Terminated {
   return t !== undefined && (t.exitCode !== 0 || t.reason === 'OOMKilled') && t.reason !== 'ContainerStatusUnknown';
 }
 
+// The kubelet's kill after a failed liveness/startup probe (current and <= 1.13 wording).
+const PROBE_KILL = /failed (?:liveness|startup) probe/i;
+
+/**
+ * A graceful app exits 0 on the SIGTERM of a probe kill: that restart is a crash all the same.
+ * Told apart from a normal exit by the kubelet's Killing event for this container.
+ */
+function killedByProbe(snapshot: Snapshot, s: NamedStatus, t: Terminated | undefined): t is Terminated {
+  if (!t || t.exitCode !== 0) return false;
+  const path = `spec.${s.init ? 'initContainers' : 'containers'}{${s.status.name}}`;
+  return snapshot.events.some(
+    (e) => e.reason === 'Killing' && PROBE_KILL.test(e.message ?? '') && (e.involvedObject?.fieldPath ? e.involvedObject.fieldPath === path : new RegExp(`\\b${escapeRe(s.status.name)}\\b`).test(e.message ?? '')),
+  );
+}
+
 /** Native sidecar (init container with restartPolicy Always) or a well-known injected proxy. */
 function sidecarLike(s: NamedStatus, spec: Container | undefined): boolean {
   if (s.init) return spec?.restartPolicy === 'Always';
@@ -112,7 +127,7 @@ export function crashes(snapshot: Snapshot): Crash[] {
       });
       continue;
     }
-    if (abnormal(current)) {
+    if (abnormal(current) || killedByProbe(snapshot, s, current)) {
       // Killed on the way out of a deleted pod, or a sidecar stopped after the work was done.
       if (deleting || stoppedAfterMain(pod, s, spec, current, all)) continue;
       // With restartPolicy Always/OnFailure this state is the moment before the restart.
@@ -120,7 +135,7 @@ export function crashes(snapshot: Snapshot): Crash[] {
       out.push({ ...base, term: current, termField: 'state', final, flapping: false });
       continue;
     }
-    if (st.state?.running && abnormal(last)) {
+    if (st.state?.running && (abnormal(last) || killedByProbe(snapshot, s, last))) {
       const since = secondsSince(snapshot, last.finishedAt);
       if (since !== undefined && since <= RECENT_CRASH_SECONDS && base.restarts >= 2) {
         out.push({ ...base, term: last, termField: 'lastState', final: false, flapping: true });
@@ -225,8 +240,9 @@ const EXIT_MEANING: Record<number, string> = {
   143: 'SIGTERM: it was asked to stop and did',
 };
 
+/** 128+N is "killed by signal N" only for real signal numbers (1–64); 255 and the like are the app's own codes. */
 export function exitMeaning(code: number): string {
-  return EXIT_MEANING[code] ?? (code > 128 ? `killed by signal ${code - 128}` : 'an application-defined error code');
+  return EXIT_MEANING[code] ?? (code > 128 && code <= 192 ? `killed by signal ${code - 128}` : 'an application-defined error code');
 }
 
 // What the last log lines usually mean, so the advice follows the log (catalogue: "advise by the log").
@@ -268,7 +284,9 @@ export const rule = defineRule({
       const message = t?.message?.trim();
       const started = t?.reason === 'StartError' || t?.reason === 'ContainerCannotRun' || c.waiting?.reason === 'RunContainerError';
       const image = c.spec?.image ?? c.s.status.image;
-      const ran = t ? (ms(t.finishedAt) ?? 0) - (ms(t.startedAt) ?? 0) : 0;
+      const start = ms(t?.startedAt);
+      const end = ms(t?.finishedAt);
+      const ran = start !== undefined && end !== undefined ? end - start : 0;
 
       const what = code === undefined ? 'fails to start' : started ? `fails to start (exit code ${code})` : `exited with code ${code}${t?.reason && t.reason !== 'Error' ? ` (${t.reason})` : ''}`;
       const state = c.final

@@ -99,3 +99,20 @@ describe('crash.probe-failing', () => {
     expect(advice).toMatch(/timeoutSeconds=1/);
   });
 });
+
+describe('crash.probe-failing, graceful apps', () => {
+  it('catches a probe kill whose container exits 0 after SIGTERM (the app shuts down cleanly)', () => {
+    const p = crashedPod({ exitCode: 0, reason: 'Completed', restarts: 5, ranSeconds: 40 }, withProbe(httpProbe));
+    const events = [
+      event(p, { reason: 'Unhealthy', count: 15, fieldPath: 'spec.containers{web}', message: 'Liveness probe failed: HTTP probe failed with statuscode: 503' }),
+      event(p, { reason: 'Killing', type: 'Normal', count: 5, fieldPath: 'spec.containers{web}', message: 'Container web failed liveness probe, will be restarted' }),
+    ];
+    const d = diagnose(snapshot(p, { events }), { rules: [appExit, rule] });
+    expect(d.findings.map((f) => f.rule)).toEqual(['crash.probe-failing']);
+    expect(d.findings[0]?.cause).toMatch(/exit code 0/);
+  });
+  it('leaves a normal exit 0 without a probe kill alone', () => {
+    const p = crashedPod({ exitCode: 0, reason: 'Completed', restarts: 5 }, withProbe(httpProbe));
+    expect(diagnose(snapshot(p), { rules: [rule] }).findings).toEqual([]);
+  });
+});

@@ -96,7 +96,9 @@ export const rule = defineRule({
 
       // How long the container lived against the probe's budget: killed at the first chance
       // means the app is slower to start than the probe allows.
-      const ran = c.term ? ((ms(c.term.finishedAt) ?? 0) - (ms(c.term.startedAt) ?? 0)) / 1000 : undefined;
+      const startedMs = ms(c.term?.startedAt);
+      const finishedMs = ms(c.term?.finishedAt);
+      const ran = startedMs !== undefined && finishedMs !== undefined ? (finishedMs - startedMs) / 1000 : undefined;
       const budget = probe ? (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) : undefined;
       const killedEarly = ran !== undefined && budget !== undefined && ran > 0 && ran <= budget + (probe?.periodSeconds ?? 10) * 1.5;
       const timing =
