@@ -41,6 +41,8 @@ import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
 import { rule as configMissingReference } from './config-missing-reference.js';
 import { rule as evictedNodePressure } from './evicted-node-pressure.js';
 import { rule as staticPodStale } from './static-pod-stale.js';
+import { rule as containerStartError } from './container-start-error.js';
+import { rule as imageWrongArch } from './image-wrong-arch.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -84,6 +86,8 @@ export const RULES: readonly Rule[] = [
   configMissingReference,
   evictedNodePressure,
   staticPodStale,
+  containerStartError,
+  imageWrongArch,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -1,0 +1,123 @@
+import { defineRule } from '../rule.js';
+import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
+import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, type Crash } from './crash-app-exit.js';
+
+// The runtime could not start the container's process: the command does not exist, is not
+// executable, or a path it needs is missing. Wording, newest first:
+//   containerd + runc >= 1.1: `failed to create containerd task: failed to create shim task: OCI runtime
+//     create failed: runc create failed: unable to start container process: exec: "foo": executable
+//     file not found in $PATH: unknown` (terminated reason StartError, exit code 128)
+//   runc 1.0: `... starting container process caused: exec: "foo": executable file not found in $PATH: unknown`
+//   docker: `OCI runtime create failed: container_linux.go:345: starting container process caused
+//     "exec: \"foo\": executable file not found in $PATH": unknown` (ContainerCannotRun, exit 127)
+//   CRI-O: CreateContainerError `container create failed: ... executable file not found in $PATH`
+// A shell entrypoint that cannot find its command exits 127 (`sh: foo: not found`) or 126.
+
+export type StartProblem = 'not-found' | 'permission' | 'no-such-file';
+
+// Only the exec of the process itself: mount errors in the same OCI message (subPath, a missing
+// hostPath file) say "no such file or directory" too and belong to other rules.
+const RUNTIME_START = /exec: \\?"|executable file not found in \$PATH/;
+const SHELL_127 = /(?:^|: )(?:\S+: )?(?:line \d+: )?(\S+): (?:command )?not found$|exec: \S+: not found|can't execute '[^']+': No such file or directory/m;
+
+export function classifyStart(text: string): StartProblem | undefined {
+  if (/exec format error/i.test(text)) return undefined; // image.wrong-arch
+  if (/executable file not found in \$PATH/.test(text)) return 'not-found';
+  if (/permission denied/i.test(text)) return 'permission';
+  if (/no such file or directory/i.test(text)) return 'no-such-file';
+  return undefined;
+}
+
+/** The path the runtime tried to exec: `exec: "foo"` (quotes escaped in docker's wording). */
+export function execPath(text: string): string | undefined {
+  return /exec: \\?"([^"\\]+)\\?"/.exec(text)?.[1] ?? /stat (\/\S+): no such file/.exec(text)?.[1];
+}
+
+export function commandOf(spec: Container | undefined): string {
+  const cmd = spec?.command ?? [];
+  const args = spec?.args ?? [];
+  if (cmd.length === 0 && args.length === 0) return 'the image ENTRYPOINT/CMD (no command or args in the pod spec)';
+  return `${cmd.length > 0 ? `command ${JSON.stringify(cmd)}` : 'the image ENTRYPOINT'}${args.length > 0 ? ` with args ${JSON.stringify(args)}` : ''}`;
+}
+
+interface Hit {
+  name: string;
+  init: boolean;
+  spec?: Container;
+  problem: StartProblem;
+  path?: string;
+  text: string;
+  evidence: Evidence[];
+  crash?: Crash;
+}
+
+function hits(snapshot: Snapshot): Hit[] {
+  const out: Hit[] = [];
+  for (const c of crashes(snapshot)) {
+    const texts = crashTexts(snapshot, c);
+    const runtime = texts.find((t) => RUNTIME_START.test(t.text) && classifyStart(t.text));
+    if (runtime) {
+      out.push({ name: c.name, init: c.s.init, ...(c.spec ? { spec: c.spec } : {}), problem: classifyStart(runtime.text) ?? 'not-found', ...(execPath(runtime.text) ? { path: execPath(runtime.text) } : {}), text: runtime.text, evidence: [runtime.evidence], crash: c });
+      continue;
+    }
+    // A shell entrypoint whose command is missing (127) or not executable (126).
+    const code = c.term?.exitCode;
+    const tail = crashLogs(snapshot, c);
+    const line = tail?.lines.slice(-5).reverse().find((l) => SHELL_127.test(l) || /Permission denied/.test(l));
+    if ((code === 127 || code === 126) && line) {
+      out.push({ name: c.name, init: c.s.init, ...(c.spec ? { spec: c.spec } : {}), problem: code === 126 ? 'permission' : 'not-found', text: line, evidence: [logEvidence(tail!, 5)], crash: c });
+    }
+  }
+  // CRI-O reports it at create time, before any crash.
+  for (const s of containerStatuses(snapshot.pod)) {
+    const w = s.status.state?.waiting;
+    if (w?.reason !== 'CreateContainerError' || !w.message || !RUNTIME_START.test(w.message)) continue;
+    const problem = classifyStart(w.message);
+    if (!problem || out.some((h) => h.name === s.status.name)) continue;
+    const spec = containerSpec(snapshot.pod, s.status.name, s.init);
+    out.push({ name: s.status.name, init: s.init, ...(spec ? { spec } : {}), problem, ...(execPath(w.message) ? { path: execPath(w.message) } : {}), text: w.message, evidence: [statusEvidence(s, 'state', `${w.reason}: ${clip(w.message)}`)] });
+  }
+  return out;
+}
+
+const WHAT: Record<StartProblem, string> = {
+  'not-found': 'is not in the image (not found in $PATH)',
+  permission: 'is not executable (permission denied)',
+  'no-such-file': 'or a file it needs does not exist in the image (no such file or directory)',
+};
+
+export const rule = defineRule({
+  meta: {
+    id: 'container.start-error',
+    title: "The container's command cannot be started",
+    category: 'container',
+    severity: 'error',
+    needs: ['pod', 'events', 'logs'],
+    priority: 52,
+    supersedes: ['crash.app-exit'],
+    doc: 'The runtime cannot exec the container\'s process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    return hits(snapshot).map((h): FindingDraft => {
+      const who = `${h.init ? 'init container' : 'container'} ${h.name}`;
+      const path = h.path ? `"${h.path}"` : 'the command';
+      const image = h.spec?.image ?? '';
+      return {
+        title: `${h.init ? 'Init container' : 'Container'} ${h.name} cannot start: ${h.path ? `${h.path} ` : ''}${h.problem === 'not-found' ? 'not found' : h.problem === 'permission' ? 'permission denied' : 'no such file or directory'}`,
+        cause: `The runtime created ${who} but could not start its process: ${path} ${WHAT[h.problem]}. It runs ${commandOf(h.spec)}${image ? ` from image ${image}` : ''}. Runtime message: "${clip(h.text, 400)}".`,
+        evidence: [...h.evidence, ...(h.spec?.command || h.spec?.args ? [{ source: `pod.spec.${h.init ? 'initContainers' : 'containers'}[${h.name}]`, text: commandOf(h.spec) }] : [])],
+        advice: [
+          h.problem === 'permission'
+            ? `Make ${path} executable in the image (\`chmod +x\` in the Dockerfile, or COPY --chmod=755), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]); check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.`
+            : `Check ${path} exists in the image: \`docker run --rm --entrypoint sh ${image || '<image>'} -c 'ls -l ${h.path ?? '<path>'}; echo $PATH'\`; a distroless or scratch image has no shell, so \`sh -c\` commands fail there too.`,
+          `Fix the command/args in the ${pod?.metadata?.ownerReferences?.[0]?.kind ?? 'pod'} spec (or the image ENTRYPOINT), then roll out; restarting the pod does not help.`,
+        ],
+        prevent: ['Start every new image once in CI with the exact command and args the manifest uses (a smoke test), so a wrong entrypoint never reaches the cluster.'],
+        causeKey: h.crash ? crashKey(pod, h.crash, `start-${h.problem}`) : `workload/${pod?.metadata?.namespace ?? ''}/${h.name}:start-${h.problem}`,
+        params: { container: h.name, problem: h.problem, ...(h.path ? { path: h.path } : {}), ...(image ? { image } : {}) },
+      };
+    });
+  },
+});
