@@ -181,6 +181,10 @@ export class KubeSource implements FactSource {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }
 
+  async listServices(namespace: string): Promise<KubeObject[]> {
+    return this.items<KubeObject>(`api/v1/namespaces/${enc(namespace)}/services`);
+  }
+
   async listNamespaceWarnings(namespace: string): Promise<Event[]> {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: 'type=Warning' });
   }

@@ -72,7 +72,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     usedBy: ['KubeSource.secretExists (as=PartialObjectMetadata)'],
   },
   { group: '', version: 'v1', resource: 'persistentvolumeclaims', verbs: ['get', 'list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getPvc', 'KubeSource.listNamespaceContents'] },
-  { group: '', version: 'v1', resource: 'services', verbs: ['list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.listNamespaceContents'] },
+  { group: '', version: 'v1', resource: 'services', verbs: ['list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.listServices', 'KubeSource.listNamespaceContents'] },
   { group: 'apps', version: 'v1', resource: 'replicasets', verbs: ['get'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getOwner(ReplicaSet)'] },
   { group: 'apps', version: 'v1', resource: 'deployments', verbs: ['get', 'list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getOwner(Deployment)', 'KubeSource.listNamespaceContents'] },
   { group: 'apps', version: 'v1', resource: 'statefulsets', verbs: ['get', 'list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getOwner(StatefulSet)', 'KubeSource.listNamespaceContents'] },

@@ -211,6 +211,19 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       guard('kube-scheduler lease', () => source.getLease('kube-system', 'kube-scheduler'), null).then((l) => (snapshot.schedulerLease = l)),
     );
   }
+  const unready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True';
+  if (needs.has('services') && pod.status?.phase === 'Running' && unready) {
+    tasks.push(
+      guard('services of the namespace', () => source.listServices(target.namespace), [] as KubeObject[]).then((all) => {
+        const labels = pod.metadata?.labels ?? {};
+        // A Service selects the pod when every pair of its selector is among the pod's labels.
+        snapshot.services = all.filter((s) => {
+          const selector = (s.spec as { selector?: Record<string, string> } | undefined)?.selector;
+          return selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+        });
+      }),
+    );
+  }
   if (needs.has('workloadEndpoints') && pod.status?.podIP && pod.status.phase === 'Running') {
     tasks.push(
       guard('calico workload endpoints', () => source.listWorkloadEndpoints(target.namespace), null as KubeObject[] | null).then((w) => {
@@ -318,8 +331,9 @@ async function ownerChain(source: FactSource, namespace: string, start: OwnerRef
 async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Guard): Promise<LogTail[]> {
   const namespace = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
-  // Only containers that have terminated (now or before a restart) have a story to tell.
-  const wanted = containerStatuses(pod).filter((s) => s.status.lastState?.terminated || s.status.state?.terminated);
+  // Containers that have terminated (now or before a restart) have a story to tell, and so has
+  // an init container still running: it is what the pod waits for.
+  const wanted = containerStatuses(pod).filter((s) => s.status.lastState?.terminated || s.status.state?.terminated || (s.init && s.status.state?.running));
   const tails = await Promise.all(
     wanted.map(async (s) => {
       const previous = Boolean(s.status.lastState?.terminated) && !s.status.state?.terminated;

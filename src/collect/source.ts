@@ -26,6 +26,8 @@ export interface FactSource {
   getNamespace(name: string): Promise<Namespace | null>;
   getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
   listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
+  /** Services of one namespace (the readiness rule looks for the ones selecting the pod). */
+  listServices(namespace: string): Promise<KubeObject[]>;
   /** Warning events of one namespace (fieldSelector type=Warning): what a namespace target reads. */
   listNamespaceWarnings(namespace: string): Promise<Event[]>;
   configMapExists(namespace: string, name: string): Promise<boolean>;

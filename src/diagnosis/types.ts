@@ -187,6 +187,8 @@ export interface Snapshot {
   /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
   schedulerPods?: Pod[];
   schedulerLease?: Lease | null;
+  /** Services of the pod's namespace whose selector matches the pod (collected for a Running, unready pod). */
+  services?: KubeObject[];
   /** Calico WorkloadEndpoints in the pod's namespace (crd.projectcalico.org/v1), when installed. */
   workloadEndpoints?: KubeObject[];
   /** Recently scheduled pods of the pod's workload across nodes (cascade detection). */
@@ -211,6 +213,7 @@ export type FactName =
   | 'secrets'
   | 'pvcs'
   | 'scheduler'
+  | 'services'
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'

@@ -341,7 +341,7 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'namespace contents: lists of pods, services, claims, workloads (KubeSource.listNamespaceContents)',
+    name: 'namespace contents: lists of pods, services, claims, workloads (KubeSource.listNamespaceContents / listServices)',
     async run(b, ns) {
       await createPod(b, ns, pod('web'));
       await must(b.client.request('POST', `/api/v1/namespaces/${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } }), 'service');
@@ -356,7 +356,11 @@ const CASES: Case[] = [
         const r = await b.client.request('GET', path.replace('NS', ns));
         lists[path.split('/').pop()!] = r.status === 200 ? { kind: r.body.kind, names: names(r.body) } : outcome(r);
       }
-      return { lists, product: await product(() => b.source.listNamespaceContents(ns), (c) => c) };
+      return {
+        lists,
+        product: await product(() => b.source.listNamespaceContents(ns), (c) => c),
+        services: await product(() => b.source.listServices(ns), (s) => s.map((x) => ({ name: x.metadata?.name, selector: (x.spec as { selector?: unknown } | undefined)?.selector }))),
+      };
     },
   },
   {

@@ -71,6 +71,7 @@ export function memorySource(objects: KubeObject[]): FactSource {
     getNamespace: async (name) => find('Namespace', undefined, name) as never,
     getOwner: async (ns, kind, name) => find(kind, ns, name),
     listOwnerEvents: async (_ns, kind, name) => events(kind, name),
+    listServices: async (ns) => objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === ns),
     listNamespaceWarnings: async (ns) => (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
     configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,
     secretExists: async (ns, name) => find('Secret', ns, name) !== null,
@@ -98,7 +99,7 @@ export function scriptedSource(objects: KubeObject[], before?: (call: Call, args
     };
   const names: Call[] = [
     'getPod', 'listPodEvents', 'getNode', 'listNodeEvents', 'listNodes', 'listPods', 'getNamespace', 'getOwner',
-    'listOwnerEvents', 'listNamespaceWarnings', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
+    'listOwnerEvents', 'listNamespaceWarnings', 'listServices', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
   ];
   const source = { description: inner.description, calls } as Record<string, unknown>;
   for (const n of names) source[n] = wrap(n);

@@ -43,6 +43,9 @@ import { rule as evictedNodePressure } from './evicted-node-pressure.js';
 import { rule as staticPodStale } from './static-pod-stale.js';
 import { rule as containerStartError } from './container-start-error.js';
 import { rule as imageWrongArch } from './image-wrong-arch.js';
+import { rule as readinessFailing } from './readiness-failing.js';
+import { rule as initWaitingDependency } from './init-waiting-dependency.js';
+import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -88,6 +91,9 @@ export const RULES: readonly Rule[] = [
   staticPodStale,
   containerStartError,
   imageWrongArch,
+  readinessFailing,
+  initWaitingDependency,
+  lifecyclePoststartFailed,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -1,0 +1,90 @@
+import { defineRule } from '../rule.js';
+import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
+import type { Container, Evidence, FindingDraft } from '../types.js';
+import { containerSpec, logEvidence } from './crash-app-exit.js';
+
+// An init container that runs (or keeps restarting) for a long time holds the whole pod in
+// `Init:0/N`: typically a wait loop for a Service or DNS name (`until nslookup db; do sleep 2;
+// done`, `wait-for-it db:5432`, `while ! nc -z db 5432`). Init containers that crash are the
+// crash rules' (they read init containers too); this one is about waiting.
+
+/** An init container running this long is waiting for something, not doing a quick setup step. */
+export const INIT_WAIT_SECONDS = 300;
+
+const WAIT_LOG = /waiting for|wait(?:ing)? on|can't resolve|could not resolve|nslookup: can't|server can't find|NXDOMAIN|no such host|Name or service not known|connection refused|Connection refused|timed out|not (?:yet )?(?:ready|available)|retrying|Operation timed out/i;
+
+/** Host names (and ports) the command or its log mentions: what the container waits for. */
+export function dependencyOf(spec: Container | undefined, lines: string[]): string | undefined {
+  const text = [...(spec?.command ?? []), ...(spec?.args ?? [])].join(' ');
+  const patterns = [
+    /nslookup\s+([a-z0-9][a-z0-9.-]*)/i,
+    /wait-for(?:-it)?(?:\.sh)?\s+(?:-t\s+\d+\s+)?([a-z0-9][a-z0-9.-]*(?::\d+)?)/i,
+    /nc\s+(?:-\S+\s+)*([a-z0-9][a-z0-9.-]*)\s+(\d+)/i,
+    /(?:curl|wget)\s+(?:-\S+\s+)*(?:https?:\/\/)?([a-z0-9][a-z0-9.-]*(?::\d+)?)/i,
+    /pg_isready\s+(?:-\S+\s+)*-h\s+([a-z0-9][a-z0-9.-]*)/i,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m?.[1]) return m[2] ? `${m[1]}:${m[2]}` : m[1];
+  }
+  for (const line of [...lines].reverse()) {
+    const m = /(?:waiting for|can't resolve|no such host|server can't find|lookup)\s+'?([a-z0-9][a-z0-9.-]*\.[a-z0-9.-]+|[a-z0-9-]+)'?/i.exec(line);
+    if (m?.[1]) return m[1];
+  }
+  return undefined;
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'init.waiting-dependency',
+    title: 'Init container waits for a dependency',
+    category: 'init',
+    severity: 'warning',
+    needs: ['pod', 'events', 'logs'],
+    priority: 34,
+    doc: `An init container has been running for more than ${INIT_WAIT_SECONDS / 60} minutes (the pod shows Init:N/M and its app containers never start): usually a wait loop for a Service or DNS name that does not answer. Names the dependency from the command or the log, and quotes the init container's last log lines.`,
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending') return null;
+    const inits = pod.spec?.initContainers ?? [];
+    const out: FindingDraft[] = [];
+    for (const s of containerStatuses(pod)) {
+      if (!s.init) continue;
+      const running = s.status.state?.running;
+      // A native sidecar (restartPolicy Always) runs for the pod's whole life by design.
+      const spec = containerSpec(pod, s.status.name, true);
+      if (!running || spec?.restartPolicy === 'Always') continue;
+      const runningFor = secondsSince(snapshot, running.startedAt);
+      if (runningFor === undefined || runningFor < INIT_WAIT_SECONDS) continue;
+      const tail = (snapshot.logs ?? []).find((l) => l.container === s.status.name && !l.previous && l.lines.length > 0);
+      const lines = tail?.lines ?? [];
+      const dependency = dependencyOf(spec, lines);
+      const done = (pod.status?.initContainerStatuses ?? []).filter((x) => x.state?.terminated?.exitCode === 0).length;
+      const evidence: Evidence[] = [statusEvidence(s, 'state', `running since ${running.startedAt ?? '?'} (${formatDuration(runningFor)})`)];
+      if (tail) evidence.push(logEvidence(tail, 8));
+      if (spec?.command || spec?.args) evidence.push({ source: `pod.spec.initContainers[${s.status.name}]`, text: clip([...(spec.command ?? []), ...(spec.args ?? [])].join(' '), 400) });
+      const waitingLog = lines.some((l) => WAIT_LOG.test(l));
+      out.push({
+        title: `Init container ${s.status.name} has been waiting ${formatDuration(runningFor)}${dependency ? ` for ${dependency}` : ''} (Init:${done}/${inits.length})`,
+        cause:
+          `The pod cannot start its app containers until init container "${s.status.name}" finishes, and it has been running for ${formatDuration(runningFor)}` +
+          (dependency ? `, apparently waiting for ${dependency}` : '') +
+          (lines.length > 0 ? `. Its last log line${lines.length > 1 ? 's' : ''}: "${clip(lines.slice(-3).join(' ⏎ '), 300)}"` : '. It has written no log lines') +
+          (waitingLog || dependency ? '. The dependency does not answer (missing Service, wrong name or namespace, or the dependency itself is down).' : '.'),
+        evidence,
+        advice: [
+          dependency
+            ? `Check that ${dependency} exists and answers: kubectl get svc,endpoints -A | grep ${dependency.split(/[.:]/)[0]}; a Service in another namespace needs <name>.<namespace>.svc.`
+            : `See what it waits for: kubectl logs -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${s.status.name}.`,
+          'If the dependency is up, test name resolution from the pod\'s namespace (kubectl run -it --rm dns-test --image=busybox:1.36 -- nslookup <name>) and NetworkPolicies that may block it.',
+          'Give the wait loop a timeout so the pod fails visibly instead of waiting forever.',
+        ],
+        prevent: ['Prefer app-level retries over init-container wait loops, or bound them with a timeout and an activeDeadlineSeconds.'],
+        causeKey: `workload/${pod.metadata?.namespace ?? ''}/${s.status.name}:init-wait${dependency ? `:${dependency}` : ''}`,
+        params: { container: s.status.name, ...(dependency ? { dependency } : {}) },
+      });
+    }
+    return out;
+  },
+});
