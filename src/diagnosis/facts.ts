@@ -1,6 +1,6 @@
 // Pure helpers rules share to read a snapshot: time, events, container states, node state.
 // Rules stay short by asking questions here instead of walking objects themselves.
-import type { ContainerStatus, Event, Evidence, Node, Pod, Snapshot, Target } from './types.js';
+import type { Container, ContainerStatus, Event, Evidence, Node, Pod, Snapshot, Target } from './types.js';
 
 export function subjectOf(target: Target): string {
   switch (target.kind) {
@@ -155,4 +155,28 @@ export function runtimeOf(snapshot: Snapshot): string | undefined {
 /** Quote at most `max` characters, marking the cut, so findings stay readable. */
 export function clip(text: string, max = 600): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Containers waiting with one of `reasons`, each with its spec. */
+export function waitingWith(pod: Pod | undefined, ...reasons: string[]): (NamedStatus & { reason: string; message: string; spec?: Container })[] {
+  return containerStatuses(pod).flatMap((s) => {
+    const w = s.status.state?.waiting;
+    if (!w?.reason || !reasons.includes(w.reason)) return [];
+    const spec = (s.init ? pod?.spec?.initContainers : pod?.spec?.containers)?.find((c) => c.name === s.status.name);
+    return [{ ...s, reason: w.reason, message: w.message ?? '', ...(spec ? { spec } : {}) }];
+  });
+}
+
+/** The pod's events about container `name` (by fieldPath, else by its quoted name), newest first. */
+export function eventsOfContainer(snapshot: Snapshot, s: NamedStatus, reasons: string[]): Event[] {
+  const path = `spec.${s.init ? 'initContainers' : 'containers'}{${s.status.name}}`;
+  const single = (snapshot.pod?.spec?.containers?.length ?? 0) + (snapshot.pod?.spec?.initContainers?.length ?? 0) === 1;
+  return newestFirst(
+    snapshot.events.filter((e) => {
+      if (!reasons.includes(e.reason ?? '')) return false;
+      const fp = e.involvedObject?.fieldPath;
+      if (fp) return fp === path;
+      return single || (e.message ?? '').includes(s.status.name);
+    }),
+  );
 }

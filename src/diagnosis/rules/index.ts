@@ -46,6 +46,10 @@ import { rule as imageWrongArch } from './image-wrong-arch.js';
 import { rule as readinessFailing } from './readiness-failing.js';
 import { rule as initWaitingDependency } from './init-waiting-dependency.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
+import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
+import { rule as imageInvalidName } from './image-invalid-name.js';
+import { rule as imageNeverPull } from './image-never-pull.js';
+import { rule as containerCreateError } from './container-create-error.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -94,6 +98,10 @@ export const RULES: readonly Rule[] = [
   readinessFailing,
   initWaitingDependency,
   lifecyclePoststartFailed,
+  securityRunAsNonRoot,
+  imageInvalidName,
+  imageNeverPull,
+  containerCreateError,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
+import { testRule } from '../../../test/helpers/rule-tester.js';
+import { diagnose } from '../engine.js';
+import { RULES } from './index.js';
+import { rule } from './container-create-error.js';
+
+const RESERVED =
+  'failed to reserve container name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0": name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is reserved for "4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"';
+
+testRule(rule, {
+  valid: [
+    { name: 'healthy pod', snapshot: snapshot(pod()) },
+    {
+      name: 'CreateContainerError for an exec problem (container.start-error)',
+      snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: runc create failed: unable to start container process: exec: "python": executable file not found in $PATH')),
+    },
+  ],
+  invalid: [
+    {
+      name: 'containerd: name still reserved after a timed-out create',
+      snapshot: snapshot(waitingPod('CreateContainerError', RESERVED), {
+        events: [
+          event(pod(), { reason: 'Failed', count: 3, lastSeenAgo: 900, fieldPath: 'spec.containers{web}', message: 'Error: context deadline exceeded' }),
+          event(pod(), { reason: 'Failed', count: 41, lastSeenAgo: 20, fieldPath: 'spec.containers{web}', message: `Error: ${RESERVED}` }),
+        ],
+      }),
+      expect: { params: { problem: 'name-reserved', node: 'node-1' }, causeKey: 'node/node-1:create-name-reserved', mentions: [/is reserved for/, /not of the pod spec/] },
+    },
+    {
+      name: 'kubelet: context deadline exceeded',
+      snapshot: snapshot(waitingPod('CreateContainerError', 'context deadline exceeded')),
+      expect: { params: { problem: 'deadline' }, mentions: [/timed out/] },
+    },
+    {
+      name: 'docker era: name conflict',
+      snapshot: snapshot(
+        waitingPod('CreateContainerError', 'Error response from daemon: Conflict. The container name "/k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c_0" is already in use by container "e6b7378c58a3". You have to remove (or rename) that container to be able to reuse that name.'),
+        { node: node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://19.3.15' } } }) },
+      ),
+      expect: { params: { problem: 'name-conflict' }, mentions: [/already in use/] },
+    },
+  ],
+});
+
+describe('container.create-error in the full registry', () => {
+  it('ranks first for a disk-full node', () => {
+    const d = diagnose(snapshot(waitingPod('CreateContainerError', 'failed to create containerd container: failed to prepare extraction snapshot "extract-1": mkdir /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/new-1: no space left on device')), { rules: RULES });
+    expect(d.findings[0]).toMatchObject({ rule: 'container.create-error', params: { problem: 'disk-full' } });
+  });
+});

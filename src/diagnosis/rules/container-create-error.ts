@@ -1,0 +1,79 @@
+import { defineRule } from '../rule.js';
+import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
+import type { Evidence, FindingDraft } from '../types.js';
+
+// CreateContainerError that is not about the pod's configuration: the runtime on the node failed
+// to create the container. Wording:
+//   containerd: failed to reserve container name "web_web-7d9f_shop_<uid>_0": name "web_web-7d9f_shop_<uid>_0"
+//     is reserved for "4f1c0e9d..."  (a previous create timed out and still holds the name)
+//   kubelet: context deadline exceeded  (the CRI CreateContainer call outlived the kubelet's timeout)
+//   containerd: failed to create containerd container: ... no space left on device / failed to mount rootfs
+//   docker: Error response from daemon: Conflict. The container name "/k8s_web_..." is already in use by container "..."
+// Exec problems (executable not found...) are container.start-error's.
+
+type Kind = 'name-reserved' | 'deadline' | 'disk-full' | 'name-conflict' | 'runtime';
+
+function classify(message: string): Kind | undefined {
+  if (/exec: \\?"|executable file not found/.test(message)) return undefined;
+  if (/failed to reserve container name/.test(message)) return 'name-reserved';
+  if (/is already in use by container/.test(message)) return 'name-conflict';
+  if (/context deadline exceeded|DeadlineExceeded/.test(message)) return 'deadline';
+  if (/no space left on device/i.test(message)) return 'disk-full';
+  return 'runtime';
+}
+
+const EXPLAIN: Record<Kind, string> = {
+  'name-reserved': 'An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. It happens when the node\'s disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).',
+  deadline: 'The container runtime did not finish creating the container within the kubelet\'s timeout (context deadline exceeded): containerd/dockerd on this node is overloaded or blocked (slow disk, hung mounts, too many concurrent creates).',
+  'disk-full': 'The node\'s disk (the runtime\'s root, usually /var/lib/containerd or /var/lib/docker) is full, so the container\'s writable layer cannot be created.',
+  'name-conflict': 'Docker still has a container with the name the kubelet wants, left behind by an earlier attempt; the kubelet cannot create the new one until it is removed.',
+  runtime: 'The container runtime on the node refused to create the container; its error is quoted below.',
+};
+
+export const rule = defineRule({
+  meta: {
+    id: 'container.create-error',
+    title: 'The runtime on the node fails to create the container',
+    category: 'container',
+    severity: 'error',
+    needs: ['pod', 'events', 'node'],
+    priority: 54,
+    doc: 'Waiting reason CreateContainerError for a runtime reason, not the pod\'s configuration: containerd\'s "failed to reserve container name ... is reserved for", "context deadline exceeded", "no space left on device", docker\'s name conflicts. Says when it is a problem of the node\'s runtime and what to check there.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    const nodeName = pod?.spec?.nodeName ?? '';
+    const runtime = runtimeOf(snapshot) ?? 'containerd';
+    const out: FindingDraft[] = [];
+    for (const s of waitingWith(pod, 'CreateContainerError')) {
+      const events = eventsOfContainer(snapshot, s, ['Failed']);
+      const message = s.message || (events[0]?.message ?? '').replace(/^Error: /, '');
+      const kind = classify(message);
+      if (!kind) continue;
+      const evidence: Evidence[] = [statusEvidence(s, 'state', `CreateContainerError${s.message ? `: ${clip(s.message)}` : ''}`)];
+      if (events[0]) evidence.push(eventEvidence(events[0]));
+      const tries = events.reduce((n, e) => n + eventCount(e), 0);
+      const nodeSide = kind !== 'runtime' || /containerd|dockerd|daemon|shim|snapshotter|overlay/i.test(message);
+      const cli = runtime === 'docker' ? 'docker' : 'crictl';
+      out.push({
+        title: `${s.status.name}: ${runtime} on ${nodeName || 'the node'} fails to create the container (${kind === 'name-reserved' ? 'name still reserved' : kind === 'deadline' ? 'timed out' : kind === 'disk-full' ? 'disk full' : kind === 'name-conflict' ? 'name in use' : clip(message, 60)})`,
+        cause: `${EXPLAIN[kind]}${tries > 1 ? ` The kubelet has tried ${tries} times.` : ''} Runtime message: "${clip(message, 400)}".${nodeSide ? ` This is a problem of the container runtime on ${nodeName || 'the node'}, not of the pod spec.` : ''}`,
+        evidence,
+        advice: [
+          kind === 'name-reserved'
+            ? `On ${nodeName || 'the node'}: \`crictl ps -a --name ${s.status.name}\` and \`journalctl -u containerd --since -1h | grep -i ${s.status.name}\`; if the reservation never clears, restart containerd (running containers survive it).`
+            : kind === 'disk-full'
+              ? `Free space on ${nodeName || 'the node'} (\`df -h /var/lib/${runtime === 'docker' ? 'docker' : 'containerd'}\`; \`${cli} rmi --prune\`), then the kubelet retries by itself.`
+              : kind === 'name-conflict'
+                ? `Remove the leftover container on ${nodeName || 'the node'}: \`docker ps -a | grep k8s_${s.status.name}_\`, then \`docker rm -f <id>\`.`
+                : `Check the runtime on ${nodeName || 'the node'}: \`journalctl -u ${runtime === 'docker' ? 'docker' : 'containerd'} --since -1h\`, disk I/O (\`iostat -x 1\`) and hung mounts (\`${cli} info\` must answer quickly).`,
+          'If the node stays unhealthy, cordon it and delete the pod so it is created elsewhere.',
+        ],
+        prevent: ['Watch container-runtime latency on nodes (kubelet_runtime_operations_duration_seconds) and keep the runtime\'s disk on fast storage with free space alerts.'],
+        causeKey: `node/${nodeName}:create-${kind}`,
+        params: { container: s.status.name, problem: kind, ...(nodeName ? { node: nodeName } : {}) },
+      });
+    }
+    return out;
+  },
+});
