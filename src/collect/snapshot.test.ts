@@ -45,4 +45,14 @@ describe('collectSnapshot gaps', () => {
     });
     expect(s.gaps).toEqual([expect.objectContaining({ check: 'node agent on node-1', kind: 'unreachable', origin: 'agent' })]);
   });
+
+  it('reads the other pods a Multi-Attach event names (volumeUsers)', async () => {
+    const other = pod({ metadata: { name: 'web-0-old', namespace: 'shop' }, spec: { nodeName: 'node-2' } });
+    const me = pod({ metadata: { uid: 'me' }, spec: { nodeName: 'node-1' } });
+    const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: 'shop' }, involvedObject: { kind: 'Pod', name: me.metadata?.name ?? '', namespace: 'shop', uid: 'me' }, reason: 'FailedAttachVolume', type: 'Warning', message: 'Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-0-old, ghost-pod' };
+    const source = scriptedSource([me, other, ev] as KubeObject[]);
+    const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'volumeUsers']) });
+    expect(s.volumeUsers?.map((p) => p.metadata?.name)).toEqual(['web-0-old']);
+    expect(source.calls.filter((c) => c === 'getPod')).toHaveLength(3);
+  });
 });

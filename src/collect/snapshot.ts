@@ -231,6 +231,21 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       }),
     );
   }
+  if (needs.has('volumeUsers')) {
+    // `Multi-Attach error for volume "pvc-x" Volume is already used by pod(s) web-0, web-1`: read those pods.
+    const named = new Set<string>();
+    for (const e of snapshot.events) {
+      const list = /Volume is already used by pods? ?\(?s?\)? ?([^:]+?)(?:$|\s*:)/.exec(e.message ?? '')?.[1];
+      for (const n of (list ?? '').split(/,\s*/)) if (/^[a-z0-9][a-z0-9.-]*$/.test(n.trim()) && n.trim() !== target.name) named.add(n.trim());
+    }
+    if (named.size > 0) {
+      tasks.push(
+        Promise.all([...named].slice(0, 5).map((n) => guard(`pod ${n} (volume user)`, () => source.getPod(target.namespace, n), null))).then((ps) => {
+          snapshot.volumeUsers = ps.filter((p): p is Pod => p !== null);
+        }),
+      );
+    }
+  }
   if (needs.has('logs')) {
     tasks.push(collectLogs(source, pod, options.logTailLines ?? 20, guard).then((l) => (snapshot.logs = l)));
   }

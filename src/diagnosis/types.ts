@@ -187,6 +187,8 @@ export interface Snapshot {
   /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
   schedulerPods?: Pod[];
   schedulerLease?: Lease | null;
+  /** Other pods a Multi-Attach event names as users of the pod's volume. */
+  volumeUsers?: Pod[];
   /** Services of the pod's namespace whose selector matches the pod (collected for a Running, unready pod). */
   services?: KubeObject[];
   /** Calico WorkloadEndpoints in the pod's namespace (crd.projectcalico.org/v1), when installed. */
@@ -214,6 +216,7 @@ export type FactName =
   | 'pvcs'
   | 'scheduler'
   | 'services'
+  | 'volumeUsers'
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'

@@ -50,6 +50,8 @@ import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
 import { rule as imageInvalidName } from './image-invalid-name.js';
 import { rule as imageNeverPull } from './image-never-pull.js';
 import { rule as containerCreateError } from './container-create-error.js';
+import { rule as volumeMultiAttach } from './volume-multi-attach.js';
+import { rule as volumeMountFailed } from './volume-mount-failed.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -102,6 +104,8 @@ export const RULES: readonly Rule[] = [
   imageInvalidName,
   imageNeverPull,
   containerCreateError,
+  volumeMultiAttach,
+  volumeMountFailed,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

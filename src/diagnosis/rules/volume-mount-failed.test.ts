@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { event, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
+import { testRule } from '../../../test/helpers/rule-tester.js';
+import { diagnose } from '../engine.js';
+import { RULES } from './index.js';
+import { rule } from './volume-mount-failed.js';
+
+const withVolumes = {
+  spec: {
+    volumes: [
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } },
+      { name: 'share', nfs: { server: '10.0.0.5', path: '/exports/share' } },
+    ],
+  },
+};
+const creating = waitingPod('ContainerCreating', undefined, withVolumes);
+const mount = (message: string, init: { reason?: string; lastSeenAgo?: number; count?: number } = {}) =>
+  event(creating, { reason: init.reason ?? 'FailedMount', count: init.count ?? 9, lastSeenAgo: init.lastSeenAgo ?? 30, firstSeenAgo: 1200, message });
+const TIMED_OUT = 'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x2k4q]: timed out waiting for the condition';
+
+testRule(rule, {
+  valid: [
+    { name: 'healthy pod', snapshot: snapshot(pod(withVolumes)) },
+    { name: 'a missing configmap volume (config.missing-reference)', snapshot: snapshot(creating, { events: [mount('MountVolume.SetUp failed for volume "config" : configmap "web-config" not found')] }) },
+    { name: 'old mount failures, pod Running now', snapshot: snapshot(pod(withVolumes), { events: [mount(TIMED_OUT, { lastSeenAgo: 7200 })] }) },
+  ],
+  invalid: [
+    {
+      name: 'CSI driver not registered on the node (the specific error beats the timeout summary)',
+      snapshot: snapshot(creating, {
+        events: [
+          mount('MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers', { lastSeenAgo: 60 }),
+          mount(TIMED_OUT, { lastSeenAgo: 20, count: 6 }),
+        ],
+      }),
+      expect: { params: { node: 'node-1', problem: 'driver-missing', volume: 'pvc-0a1b2c3d', driver: 'ebs.csi.aws.com' }, mentions: [/not found in the list of registered CSI drivers/, /CSI driver not registered/] },
+    },
+    {
+      name: 'NFS server times out (mount exit status 32)',
+      snapshot: snapshot(creating, {
+        events: [
+          mount(
+            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs 10.0.0.5:/exports/share /var/lib/kubelet/pods/6f1c2d3e/volumes/kubernetes.io~nfs/share\nOutput: mount.nfs: Connection timed out',
+          ),
+        ],
+      }),
+      expect: { params: { problem: 'nfs-timeout', volume: 'share', driver: 'nfs' }, mentions: [/mount.nfs: Connection timed out/] },
+    },
+    {
+      name: 'attach times out in the CSI controller',
+      snapshot: snapshot(creating, { events: [mount('AttachVolume.Attach failed for volume "pvc-9f8e" : rpc error: code = DeadlineExceeded desc = context deadline exceeded', { reason: 'FailedAttachVolume' })] }),
+      expect: { params: { problem: 'deadline' } },
+    },
+    {
+      name: 'only the summary is left',
+      snapshot: snapshot(creating, { events: [mount(TIMED_OUT)] }),
+      expect: { params: { problem: 'timed-out', volume: 'data', driver: 'PersistentVolumeClaim data-db-0' } },
+    },
+  ],
+});
+
+describe('volume.mount-failed in the full registry', () => {
+  it('ranks first for a pod stuck ContainerCreating on an iSCSI login failure', () => {
+    const d = diagnose(
+      snapshot(creating, { events: [mount('MountVolume.WaitForAttach failed for volume "lun-7" : failed to get any path for iscsi disk, last err seen:\niscsi: failed to sendtargets to portal 10.0.0.9:3260 output: iscsiadm: cannot make connection to 10.0.0.9: Connection refused')] }),
+      { rules: RULES },
+    );
+    expect(d.findings[0]).toMatchObject({ rule: 'volume.mount-failed', params: { problem: 'iscsi' } });
+  });
+});

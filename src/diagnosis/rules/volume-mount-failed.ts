@@ -1,0 +1,94 @@
+import { defineRule } from '../rule.js';
+import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import type { Event, Evidence, FindingDraft, Pod } from '../types.js';
+
+// The kubelet (FailedMount) or the attach/detach controller (FailedAttachVolume) cannot make a
+// volume available, so the pod stays ContainerCreating. Wording (1.24+ first):
+//   MountVolume.MountDevice failed for volume "pvc-1" : kubernetes.io/csi: attacher.MountDevice failed to create
+//     newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers
+//   Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x]: timed out waiting for the condition
+//   MountVolume.SetUp failed for volume "share" : mount failed: exit status 32 ... Output: mount.nfs: Connection timed out
+//   mount.nfs: access denied by server while mounting 10.0.0.5:/exports/share
+//   AttachVolume.Attach failed for volume "pvc-1" : rpc error: code = DeadlineExceeded desc = context deadline exceeded
+//   MountVolume.WaitForAttach failed ... iscsiadm: cannot make connection to 10.0.0.9: Connection refused
+// ConfigMap/Secret "not found" mounts are config.missing-reference's; Multi-Attach is volume.multi-attach's.
+
+type Problem = 'driver-missing' | 'nfs-timeout' | 'nfs-denied' | 'iscsi' | 'deadline' | 'fs-corrupt' | 'timed-out' | 'other';
+
+function classify(text: string): Problem {
+  if (/not found in the list of registered CSI drivers|driver name \S+ not found/.test(text)) return 'driver-missing';
+  if (/mount\.nfs: (?:Connection timed out|Connection refused|No route to host)/.test(text)) return 'nfs-timeout';
+  if (/access denied by server/.test(text)) return 'nfs-denied';
+  if (/iscsi|iscsiadm/i.test(text)) return 'iscsi';
+  if (/wrong fs type|bad superblock|structure needs cleaning|fsck/i.test(text)) return 'fs-corrupt';
+  if (/DeadlineExceeded|context deadline exceeded/.test(text)) return 'deadline';
+  if (/timed out waiting for the condition/.test(text)) return 'timed-out';
+  return 'other';
+}
+
+const SKIP = /Multi-Attach error|(?:configmap|secret) "[^"]+" not found|couldn't find key|object "[^"]+"\/"[^"]+" not registered/i;
+
+/** The driver behind a volume: CSI driver name, or the in-tree plugin, from the message or the pod spec. */
+function driverOf(text: string, pod: Pod, volume: string | undefined): string | undefined {
+  const named = /driver name (\S+) not found/.exec(text)?.[1] ?? /kubernetes\.io[/~](csi|nfs|iscsi|rbd|cephfs|glusterfs|aws-ebs|gce-pd|azure-disk|azure-file)/.exec(text)?.[1];
+  if (named) return named;
+  const v = pod.spec?.volumes?.find((x) => x.name === volume);
+  if (v?.csi?.driver) return v.csi.driver;
+  if (v?.nfs) return 'nfs';
+  if (v?.iscsi) return 'iscsi';
+  if (v?.persistentVolumeClaim) return `PersistentVolumeClaim ${v.persistentVolumeClaim.claimName}`;
+  return undefined;
+}
+
+const ADVICE: Record<Problem, (driver: string | undefined, node: string) => string> = {
+  'driver-missing': (d, n) => `The CSI driver ${d ?? ''} is not registered on ${n}: check its node plugin DaemonSet has a Ready pod there (kubectl get pods -A -o wide | grep ${n} | grep -i csi) and \`kubectl get csinode ${n} -o yaml\` lists it.`,
+  'nfs-timeout': (_d, n) => `The NFS server does not answer from ${n}: check the server address and export, firewall rules for 2049/tcp (and 111 for NFSv3), and that ${n} has nfs-common/nfs-utils installed.`,
+  'nfs-denied': (_d, n) => `The NFS server refuses ${n}: add the node's address (or its subnet) to the export's allowed clients (/etc/exports), and check the path exists.`,
+  iscsi: (_d, n) => `The iSCSI target does not accept ${n}: check the portal address and port 3260 from the node, the initiator name allowed on the target, and iscsid running on the node.`,
+  'fs-corrupt': () => 'The volume\'s filesystem cannot be mounted (wrong type or damaged): check the PV\'s fsType, and run fsck on the volume from a maintenance host before using it again.',
+  deadline: (d) => `The storage driver${d ? ` (${d})` : ''} did not answer in time: check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.`,
+  'timed-out': (_d, n) => `The kubelet on ${n} gave up waiting for the volume: an earlier step (attach, the CSI node plugin, the network to the storage) is failing; the events before this one and the CSI node plugin's logs on ${n} say which.`,
+  other: (d, n) => `Read the mount error quoted above; check the storage driver${d ? ` ${d}` : ''} on ${n} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).`,
+};
+
+export const rule = defineRule({
+  meta: {
+    id: 'volume.mount-failed',
+    title: 'A volume cannot be attached or mounted',
+    category: 'volume',
+    severity: 'error',
+    needs: ['pod', 'events'],
+    priority: 57,
+    doc: 'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", "Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", "rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending' || !pod.spec?.nodeName) return null;
+    const node = pod.spec.nodeName;
+    const failures = newestFirst(snapshot.events).filter((e: Event) => (e.reason === 'FailedMount' || e.reason === 'FailedAttachVolume') && !SKIP.test(e.message ?? ''));
+    const recent = failures.filter((e) => (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= 900);
+    if (recent.length === 0) return null;
+    // The most specific message wins: "timed out waiting" only summarises what failed before it.
+    const ranked = [...recent].sort((a, b) => Number(classify(a.message ?? '') === 'timed-out') - Number(classify(b.message ?? '') === 'timed-out'));
+    const main = ranked[0]!;
+    const message = main.message ?? '';
+    const problem = classify(message);
+    const volume = /for volume "([^"]+)"/.exec(message)?.[1] ?? /unmounted volumes=\[([^\] ]+)/.exec(message)?.[1];
+    const driver = driverOf(message, pod, volume);
+    const since = secondsSince(snapshot, failures[failures.length - 1]?.firstTimestamp ?? eventTime(failures[failures.length - 1]!));
+    const evidence: Evidence[] = [{ ...eventEvidence(main), text: clip(message, 900) }];
+    const summary = recent.find((e) => e !== main && classify(e.message ?? '') === 'timed-out');
+    if (summary) evidence.push(eventEvidence(summary));
+    const count = failures.reduce((n, e) => n + eventCount(e), 0);
+    const what = problem === 'driver-missing' ? 'CSI driver not registered' : problem === 'nfs-timeout' ? 'NFS server unreachable' : problem === 'nfs-denied' ? 'NFS access denied' : problem === 'iscsi' ? 'iSCSI login failed' : problem === 'fs-corrupt' ? 'filesystem cannot be mounted' : problem === 'deadline' ? 'storage driver timed out' : problem === 'timed-out' ? 'timed out waiting' : 'mount error';
+    return {
+      title: `Volume ${volume ?? '?'} cannot be mounted on ${node}: ${what}`,
+      cause: `The ${main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : 'kubelet on ' + node + ' cannot mount'} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
+      evidence,
+      advice: [ADVICE[problem](driver, node), `kubectl describe pod -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} shows every mount attempt; the kubelet retries by itself once the cause is fixed.`],
+      prevent: ['Monitor the storage driver (CSI node plugins on every node, NFS/iSCSI servers) and alert on FailedMount events, not only on pods that stay Pending.'],
+      causeKey: `node/${node}:volume-${problem}:${driver ?? volume ?? ''}`,
+      params: { node, problem, ...(volume ? { volume } : {}), ...(driver ? { driver } : {}) },
+    } satisfies FindingDraft;
+  },
+});
