@@ -53,7 +53,7 @@ describe('parseFitError', () => {
     const fit = parseFitError(
       "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
     );
-    expect(fit?.reasons.map((r) => r.kind)).toEqual(['taint', 'other']);
+    expect(fit?.reasons.map((r) => r.kind)).toEqual(['taint', 'pod-affinity']);
     expect(fit?.reasons[0]?.taint).toBeUndefined();
     expect(fit?.postFilter).toMatch(/^no new claims/);
   });

@@ -7,7 +7,7 @@ import type { RuleContext } from './rule.js';
 import type { Evidence, Node, Pod, Severity, Snapshot } from './types.js';
 
 /** What a scheduler reason is about; one pending.* rule per kind. */
-export type FitReasonKind = 'resources' | 'pods' | 'selector' | 'taint' | 'hostport' | 'volume' | 'unschedulable' | 'other';
+export type FitReasonKind = 'resources' | 'pods' | 'selector' | 'taint' | 'hostport' | 'volume' | 'volume-limit' | 'pod-affinity' | 'unschedulable' | 'other';
 
 export interface FitReason {
   /** Nodes that failed for this reason (all nodes for a PreFilter message). */
@@ -40,6 +40,9 @@ const CLASSIFY: [RegExp, FitReasonKind][] = [
   // ≤1.17 `had taints that...`, 1.18 `had taint {k: v}, that...`, ≈1.24 `had untolerated taint {k: v}`, 1.35 `taint(s)`.
   [/had taints? .*that the pod didn't tolerate|had untolerated taint|^PodToleratesNodeTaints$/, 'taint'],
   [/didn't have free ports|^PodFitsHostPorts$/, 'hostport'],
+  // ≥1.20 `didn't match pod affinity rules` / `pod anti-affinity rules` / `didn't satisfy existing pods anti-affinity rules`; older `pod affinity/anti-affinity`.
+  [/didn't match pod (?:anti-)?affinity|didn't satisfy existing pods anti-affinity|^MatchInterPodAffinity$/, 'pod-affinity'],
+  [/exceed max volume count|^Max\w*VolumeCount\w*$/, 'volume-limit'],
   [
     /PersistentVolumeClaim|persistentvolumeclaim|persistent volumes to bind|volume node affinity conflict|PersistentVolume's node affinity|enough free storage|non-existent pv|^NoVolumeZoneConflict$|^VolumeBinding/,
     'volume',

@@ -52,6 +52,8 @@ import { rule as imageNeverPull } from './image-never-pull.js';
 import { rule as containerCreateError } from './container-create-error.js';
 import { rule as volumeMultiAttach } from './volume-multi-attach.js';
 import { rule as volumeMountFailed } from './volume-mount-failed.js';
+import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
+import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -106,6 +108,8 @@ export const RULES: readonly Rule[] = [
   containerCreateError,
   volumeMultiAttach,
   volumeMountFailed,
+  pendingPodAffinity,
+  pendingVolumeLimit,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -1,5 +1,7 @@
+import { describe, expect, it } from 'vitest';
 import { cloudNode, completedJobPod, daemonSetPod, failedScheduling, lostNode, node, pod, snapshot, unscheduledPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
+import { diagnose } from '../engine.js';
 import { rule } from './pending-taint.js';
 
 const gpuNode = (name: string) => node({ metadata: { name }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
@@ -50,4 +52,14 @@ testRule(rule, {
       expect: { severity: 'error', causeKey: 'taint:node-role.kubernetes.io/control-plane' },
     },
   ],
+});
+
+describe('pending.taint and system taints', () => {
+  it('never advises tolerating CriticalAddonsOnly', () => {
+    const p = unscheduledPod('0/2 nodes are available: 2 node(s) had untolerated taint {CriticalAddonsOnly: true}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.');
+    const nodes = ['sys-1', 'sys-2'].map((n) => node({ metadata: { name: n }, spec: { taints: [{ key: 'CriticalAddonsOnly', value: 'true', effect: 'NoSchedule' }] } }));
+    const advice = diagnose(snapshot(p, { nodes }), { rules: [rule] }).findings[0]?.advice.join('\n') ?? '';
+    expect(advice).toMatch(/do not tolerate it/);
+    expect(advice).not.toMatch(/add a toleration for CriticalAddonsOnly/);
+  });
 });

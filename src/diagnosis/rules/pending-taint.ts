@@ -15,6 +15,9 @@ import type { Evidence } from '../types.js';
 /** Taints the node lifecycle controller / cloud set for a node condition: fix the node, don't tolerate. */
 const CONDITION_TAINT = /^node\.kubernetes\.io\/(not-ready|unreachable|memory-pressure|disk-pressure|pid-pressure|network-unavailable|unschedulable|out-of-service)$|^node\.cloudprovider\.kubernetes\.io\/uninitialized$/;
 
+/** Taints that reserve nodes for the system: workloads must not tolerate them to get scheduled. */
+const SYSTEM_TAINT = /^CriticalAddonsOnly$/;
+
 export const rule = defineRule({
   meta: {
     id: 'pending.taint',
@@ -64,8 +67,12 @@ export const rule = defineRule({
 
     const conditionTaints = keys.filter((k) => CONDITION_TAINT.test(k));
     const controlPlane = keys.filter((k) => CONTROL_PLANE_TAINTS.includes(k));
-    const custom = keys.filter((k) => !conditionTaints.includes(k) && !controlPlane.includes(k));
+    const reserved = keys.filter((k) => SYSTEM_TAINT.test(k));
+    const custom = keys.filter((k) => !conditionTaints.includes(k) && !controlPlane.includes(k) && !reserved.includes(k));
     const advice: string[] = [];
+    if (reserved.length) {
+      advice.push(`${reserved.join(', ')} reserve${reserved.length > 1 ? '' : 's'} nodes for cluster add-ons: do not tolerate it in application workloads; give them nodes of their own (a node pool without that taint).`);
+    }
     if (conditionTaints.length) {
       advice.push(`${conditionTaints.join(', ')} ${conditionTaints.length > 1 ? 'are' : 'is'} set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.`);
     }
