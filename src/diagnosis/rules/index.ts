@@ -54,6 +54,8 @@ import { rule as volumeMultiAttach } from './volume-multi-attach.js';
 import { rule as volumeMountFailed } from './volume-mount-failed.js';
 import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
+import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
+import { rule as nodeNotReady } from './node-not-ready.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -110,6 +112,8 @@ export const RULES: readonly Rule[] = [
   volumeMountFailed,
   pendingPodAffinity,
   pendingVolumeLimit,
+  admissionKubeletRejected,
+  nodeNotReady,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

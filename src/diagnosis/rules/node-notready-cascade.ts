@@ -80,6 +80,8 @@ export const rule = defineRule({
     // Explains many stuck pods and NotReady nodes at once; ranks above the per-pod terminating rules.
     // It does not supersede terminating.node-lost: stuck pods still need that finding's force-delete path.
     priority: 85,
+    // One node's NotReady is a symptom of the cascade: fold node.not-ready into it.
+    supersedes: ['node.not-ready'],
     doc: 'Several nodes turned NotReady within minutes, each shortly after pods of one workload were scheduled onto it, and that workload mounts a shared FUSE/network volume (glusterfs, nfs, cephfs, flexVolume, such CSI drivers): the workload takes down every node it lands on (000).',
   },
   check(snapshot) {

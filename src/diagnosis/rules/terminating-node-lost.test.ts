@@ -14,6 +14,18 @@ const lostEvents = (p: Pod) => [
 
 testRule(rule, {
   valid: [
+    {
+      name: 'kubelet alive but NotReady (PLEG, fresh heartbeat): not lost, no force delete',
+      snapshot: snapshot(deleted(600), {
+        node: node({
+          status: {
+            conditions: [
+              { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s', lastHeartbeatTime: ago(5), lastTransitionTime: ago(700) },
+            ],
+          },
+        }),
+      }),
+    },
     { name: 'healthy running pod', snapshot: snapshot(pod()) },
     { name: 'deleted on a lost node, still inside its grace period', snapshot: snapshot(deleted(-20), { node: lostNode() }) },
     { name: 'stuck deletion on a healthy node (another rule)', snapshot: snapshot(deleted(600)) },
@@ -46,19 +58,6 @@ testRule(rule, {
       name: 'old cluster: status.reason NodeLost (STATUS Unknown), node object not collected',
       snapshot: snapshot(deleted(7200, { status: { reason: 'NodeLost', message: 'Node node-1 which was running pod web-7d9f8c6b5-x2k4q is unresponsive' } }), { node: undefined }),
       expect: { causeKey: 'node/node-1', mentions: [/NodeLost: Node node-1 which was running pod/] },
-    },
-    {
-      name: 'kubelet alive but NotReady (PLEG): Ready=False',
-      snapshot: snapshot(deleted(600), {
-        node: node({
-          status: {
-            conditions: [
-              { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s', lastHeartbeatTime: ago(5), lastTransitionTime: ago(700) },
-            ],
-          },
-        }),
-      }),
-      expect: { severity: 'error', mentions: [/reports NotReady \(PLEG is not healthy/] },
     },
   ],
 });

@@ -15,6 +15,16 @@ import {
 import type { Evidence } from '../types.js';
 
 const LOST_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+/** A heartbeat older than this (the node-monitor grace is 40 s, 50 s on 1.32+) means the kubelet is gone. */
+const STALE_HEARTBEAT_SECONDS = 180;
+
+function kubeletSilent(snapshot: Parameters<typeof secondsSince>[0], node: Parameters<typeof nodeCondition>[0]): boolean {
+  if (!nodeNotReady(node)) return false;
+  const ready = nodeCondition(node, 'Ready');
+  if (ready?.status === 'Unknown') return true;
+  const heartbeat = secondsSince(snapshot, ready?.lastHeartbeatTime);
+  return heartbeat === undefined || heartbeat > STALE_HEARTBEAT_SECONDS;
+}
 
 export const rule = defineRule({
   meta: {
@@ -36,7 +46,10 @@ export const rule = defineRule({
     if (!pod || isFinished(pod) || !isStuckTerminating(snapshot, pod)) return null;
     const node = snapshot.node;
     const nodeLostReason = pod.status?.reason === 'NodeLost';
-    if (!nodeNotReady(node) && !nodeLostReason) return null;
+    // Lost means the kubelet stopped posting (Ready Unknown, or a stale heartbeat). A kubelet that
+    // still reports NotReady (PLEG unhealthy, runtime down) can confirm the kill once its runtime
+    // recovers: force-deleting then would be wrong, node.runtime-unresponsive/node.not-ready speak.
+    if (!kubeletSilent(snapshot, node) && !nodeLostReason) return null;
 
     const nodeName = pod.spec?.nodeName ?? node?.metadata?.name ?? '?';
     const ready = nodeCondition(node, 'Ready');
