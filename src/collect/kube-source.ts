@@ -185,6 +185,12 @@ export class KubeSource implements FactSource {
     return this.items<KubeObject>(`api/v1/namespaces/${enc(namespace)}/services`);
   }
 
+  async listDisruptionBudgets(namespace: string): Promise<KubeObject[]> {
+    const v1 = await orNull(this.items<KubeObject>(`apis/policy/v1/namespaces/${enc(namespace)}/poddisruptionbudgets`));
+    // policy/v1 is served from 1.21; older servers only have v1beta1 (same fields we read).
+    return v1 ?? this.items<KubeObject>(`apis/policy/v1beta1/namespaces/${enc(namespace)}/poddisruptionbudgets`);
+  }
+
   async listNamespaceWarnings(namespace: string): Promise<Event[]> {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: 'type=Warning' });
   }

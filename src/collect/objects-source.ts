@@ -99,6 +99,10 @@ export class ObjectsSource implements FactSource {
     return this.all('Service').filter((o) => o.metadata?.namespace === namespace);
   }
 
+  async listDisruptionBudgets(namespace: string): Promise<KubeObject[]> {
+    return this.all('PodDisruptionBudget').filter((o) => o.metadata?.namespace === namespace);
+  }
+
   async listNamespaceWarnings(namespace: string): Promise<Event[]> {
     return this.events((e) => e.type === 'Warning' && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
   }

@@ -55,4 +55,16 @@ describe('collectSnapshot gaps', () => {
     expect(s.volumeUsers?.map((p) => p.metadata?.name)).toEqual(['web-0-old']);
     expect(source.calls.filter((c) => c === 'getPod')).toHaveLength(3);
   });
+
+  it('reads the budgets selecting the pod when its node is cordoned', async () => {
+    const cordoned = node({ metadata: { name: 'node-1' }, spec: { unschedulable: true } });
+    const budget = (name: string, matchLabels: Record<string, string>) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: 'shop' }, spec: { selector: { matchLabels } }, status: { disruptionsAllowed: 0 } });
+    const source = scriptedSource([pod({ spec: { nodeName: 'node-1' } }), cordoned, budget('web', { app: 'web' }), budget('db', { app: 'db' })] as KubeObject[]);
+    const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node', 'disruptionBudgets']) });
+    expect(s.disruptionBudgets?.map((b) => b.metadata?.name)).toEqual(['web']);
+    const uncordoned = scriptedSource(objects);
+    await collectSnapshot(uncordoned, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node', 'disruptionBudgets']) });
+    expect(uncordoned.calls).not.toContain('listDisruptionBudgets');
+  });
 });
+

@@ -6,7 +6,14 @@ import { parseQuantity } from '../diagnosis/quantity.js';
 import type { AgentFacts } from '../probes/types.js';
 import { gapKindOfStatus, type Event, type FactName, type Gap, type GapKind, type KubeObject, type LogTail, type Node, type OwnerFact, type Pod, type Snapshot, type Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
+
+/** A PDB selects a pod by its label selector; an empty selector selects every pod of the namespace (policy/v1). */
+function selects(selector: LabelSelectorObject | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!selector) return false;
+  return matchLabels(requirementsFromSelector(selector), labels);
+}
 
 export interface AgentLookup {
   fetch(input: { node: Node; pod: Pod }): Promise<{ facts?: AgentFacts; gaps: Gap[] }>;
@@ -131,6 +138,11 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     tasks.push(
       guard(`node ${nodeName}`, () => source.getNode(nodeName), null).then(async (node) => {
         if (node) snapshot.node = node;
+        // A cordoned node is being drained: the budgets that may refuse this pod's eviction.
+        if (node?.spec?.unschedulable && needs.has('disruptionBudgets')) {
+          const all = await guard('pod disruption budgets', () => source.listDisruptionBudgets(target.namespace), [] as KubeObject[]);
+          snapshot.disruptionBudgets = all.filter((b) => selects((b.spec as { selector?: LabelSelectorObject } | undefined)?.selector, pod.metadata?.labels));
+        }
         // The node's own events tell only about a node in trouble or a pod it evicted.
         if (needs.has('nodeEvents') && (!node || nodeIsNotReady(node) || pod.status?.reason === 'Evicted')) {
           snapshot.nodeEvents = sortEvents(await guard(`events of node ${nodeName}`, () => source.listNodeEvents(nodeName), [] as Event[]));

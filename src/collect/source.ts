@@ -28,6 +28,8 @@ export interface FactSource {
   listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
   /** Services of one namespace (the readiness rule looks for the ones selecting the pod). */
   listServices(namespace: string): Promise<KubeObject[]>;
+  /** PodDisruptionBudgets of one namespace (policy/v1, or policy/v1beta1 on servers before 1.21). */
+  listDisruptionBudgets(namespace: string): Promise<KubeObject[]>;
   /** Warning events of one namespace (fieldSelector type=Warning): what a namespace target reads. */
   listNamespaceWarnings(namespace: string): Promise<Event[]>;
   configMapExists(namespace: string, name: string): Promise<boolean>;

@@ -187,6 +187,8 @@ export interface Snapshot {
   /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
   schedulerPods?: Pod[];
   schedulerLease?: Lease | null;
+  /** PodDisruptionBudgets of the pod's namespace whose selector matches it (collected on a cordoned node). */
+  disruptionBudgets?: KubeObject[];
   /** Other pods a Multi-Attach event names as users of the pod's volume. */
   volumeUsers?: Pod[];
   /** Services of the pod's namespace whose selector matches the pod (collected for a Running, unready pod). */
@@ -217,6 +219,7 @@ export type FactName =
   | 'scheduler'
   | 'services'
   | 'volumeUsers'
+  | 'disruptionBudgets'
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'

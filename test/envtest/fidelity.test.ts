@@ -626,6 +626,7 @@ const CASES: Case[] = [
         'pdb',
       );
       out.blockedByPdb = outcome(await evict('running', body('running', 'policy/v1beta1', r.metadata.uid)));
+      out.budgets = await product(() => b.source.listDisruptionBudgets(ns), (bs) => bs.map((x) => ({ name: x.metadata?.name, minAvailable: (x.spec as { minAvailable?: unknown } | undefined)?.minAvailable })));
       out.afterBlocked = lifecycle(await getPod(b, ns, 'running'));
       out.absent = outcome(await evict('absent', body('absent', 'policy/v1beta1')));
       const s = await createPod(b, ns, pod('stepped'));

@@ -56,6 +56,7 @@ import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
 import { rule as nodeNotReady } from './node-not-ready.js';
+import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -114,6 +115,7 @@ export const RULES: readonly Rule[] = [
   pendingVolumeLimit,
   admissionKubeletRejected,
   nodeNotReady,
+  nodeDrainBlockedPdb,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];
