@@ -1,7 +1,9 @@
-import { ago, cloudNode, completedJobPod, daemonSetPod, event, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { describe, expect, it } from 'vitest';
+import { ago, cloudNode, completedJobPod, daemonSetPod, event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { agent, host, journal, line } from '../../../test/helpers/agent.js';
 import type { Pod } from '../types.js';
+import { diagnose } from '../engine.js';
 import { rule } from './sandbox-create-failed.js';
 
 /** Scheduled, sandbox not created: Pending, container waiting ContainerCreating. */
@@ -95,4 +97,26 @@ testRule(rule, {
       expect: { causeKey: 'cni:calico', params: { kind: 'cni', plugin: 'calico' }, mentions: [/in CNI plugin calico on 172/, /calico\/node container is running/] },
     },
   ],
+});
+
+describe('sandbox.create-failed advice follows the evidence', () => {
+  it('an i/o timeout pulling the pause image is a network path problem, not credentials', () => {
+    const p = waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(900) } });
+    const d = diagnose(
+      snapshot(p, {
+        events: [
+          event(p, {
+            reason: 'FailedCreatePodSandBox',
+            count: 14,
+            message:
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": failed to do request: Head "https://registry.k8s.io/v2/pause/manifests/3.9": dial tcp 34.96.108.209:443: i/o timeout',
+          }),
+        ],
+      }),
+      { rules: [rule] },
+    );
+    const f = d.findings[0];
+    expect(f?.cause).toMatch(/network path problem/);
+    expect(f?.advice[0]).not.toMatch(/credentials/);
+  });
 });

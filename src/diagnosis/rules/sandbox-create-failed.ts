@@ -104,9 +104,21 @@ export const rule = defineRule({
     let causeKey: string;
     if (imageMissing) {
       const img = sandboxImage ?? 'the pause image';
-      cause = `${runtime} on ${nodeName} cannot get the sandbox (pause) image ${img}: it is not on the node and pulling it fails (often registry authentication or no route to the registry), so no pod can start there. ${nodeCheck}`;
+      // Advise by what the pull error says: a timeout is the network path, a 401 the credentials.
+      const said = [message, ...fromNode.lines.map((m) => m.line)].join('\n');
+      const pullClass = /i\/o timeout|dial tcp|no such host|connection refused|TLS handshake timeout|no route to host|network is unreachable/i.test(said)
+        ? 'network'
+        : /401|403|unauthorized|authentication required|denied/i.test(said)
+          ? 'auth'
+          : 'unknown';
+      const why = pullClass === 'network' ? 'the node cannot reach the registry (a network path problem: firewall, proxy, DNS or egress, not credentials)' : pullClass === 'auth' ? 'the registry refuses the runtime\'s credentials' : 'often registry authentication or no route to the registry';
+      cause = `${runtime} on ${nodeName} cannot get the sandbox (pause) image ${img}: it is not on the node and pulling it fails (${why}), so no pod can start there. ${nodeCheck}`;
       advice = [
-        `Load ${img} on ${nodeName} from a node that has it (\`docker save\`/\`ctr -n k8s.io images export\`, then load/import), or give the runtime credentials for that registry.`,
+        pullClass === 'network'
+          ? `From ${nodeName}, check the path to the registry of ${img} (\`curl -v https://<registry>/v2/\`, DNS, HTTP(S)_PROXY of the runtime service, egress firewall), or load ${img} there from a node that has it (\`ctr -n k8s.io images export\`/\`import\`).`
+          : pullClass === 'auth'
+            ? `Give the runtime credentials for that registry (containerd: registry config auth; docker: /root/.docker/config.json), or load ${img} on ${nodeName} from a node that has it.`
+            : `Load ${img} on ${nodeName} from a node that has it (\`docker save\`/\`ctr -n k8s.io images export\`, then load/import), or give the runtime credentials for that registry.`,
         `Check the kubelet \`--pod-infra-container-image\` (containerd: \`sandbox_image\` / \`sandbox\` in config.toml) on ${nodeName} points at a reachable image.`,
       ];
       causeKey = `sandbox-image:${img}`;
