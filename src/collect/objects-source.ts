@@ -134,7 +134,8 @@ export class ObjectsSource implements FactSource {
     const doc = this.logs.find(
       (l) => l.metadata.namespace === namespace && l.metadata.name === pod && l.container === container && Boolean(l.previous) === previous,
     );
-    return doc ? doc.lines.slice(-tailLines) : null;
+    // As the API path: the server tails raw lines, blank ones are dropped after.
+    return doc ? doc.lines.slice(-tailLines).filter((l) => l.length > 0) : null;
   }
 
   async listNamespaceContents(namespace: string): Promise<NamespaceContent[]> {

@@ -41,7 +41,10 @@ export const rule = defineRule({
     category: 'node',
     severity: 'error',
     needs: ['pod', 'events', 'node', 'nodeEvents'],
-    priority: 42,
+    // Above the pod-level symptoms a NotReady node causes (a sandbox without network, a pull that
+    // never starts), below the node-level causes that explain the NotReady itself.
+    priority: 60,
+    supersedes: ['sandbox.create-failed'],
     doc: "The pod's node reports Ready=False/Unknown for a cause of its own (not a cascade, not PLEG): the CNI plugin not initialized (`container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady ... cni plugin not initialized`), the runtime down, or the kubelet silent. Quotes the node condition and says what to fix on the node; DaemonSet pods included.",
   },
   check(snapshot) {
