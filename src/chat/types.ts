@@ -4,6 +4,7 @@
 //
 // Text in the model is plain text: adapters escape it for their medium. The only markup is a
 // user reference made with `userRef()`, which each adapter renders its own way.
+import { randomBytes } from 'node:crypto';
 
 /** What a button does; its value is always an opaque server-side id. */
 export type ActionKind = 'approve' | 'deny' | 'rerun';
@@ -75,14 +76,19 @@ export interface ChatAdapter {
   ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void>;
 }
 
-const USER_REF = /<@([A-Za-z0-9._-]{1,64})>/g;
+// A user reference is made only by pod-doctor's own flows (the requester, approvers): text from
+// alerts or the cluster may contain `<@U123>`, `<!channel>` and the like, which must stay text.
+// So a reference is framed by private-use characters around a key drawn at start-up that no
+// outside text can know; everything else is plain text that renderers escape.
+const REF_KEY = randomBytes(9).toString('base64url');
+const USER_REF = new RegExp(`\uE000${REF_KEY}@([A-Za-z0-9._-]{1,64})\uE001`, 'g');
 
 /**
- * A mention of a chat user by id in model text. Slack ids (`U…`) and console names are both
- * written `<@id>`; renderers turn it into a mention or a name.
+ * A mention of a chat user by id in model text. Renderers turn it into a mention (Slack ids)
+ * or a name (console); a `<@id>` written by anyone else is shown as text.
  */
 export function userRef(id: string): string {
-  return `<@${id}>`;
+  return `\uE000${REF_KEY}@${id}\uE001`;
 }
 
 /** Split model text into plain runs and user references (for renderers). */
@@ -95,5 +101,6 @@ export function splitUserRefs(text: string): ({ text: string } | { user: string 
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push({ text: text.slice(last) });
-  return out;
+  // A stray frame character (forged or cut) means nothing: drop it rather than show it.
+  return out.map((p) => ('text' in p ? { text: p.text.replace(/[\uE000\uE001]/g, '') } : p));
 }

@@ -13,6 +13,7 @@ import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
+import { HOSTILE, liveControls } from '../helpers/injection.js';
 
 const CHANNEL = 'C0ALERTS';
 
@@ -93,4 +94,21 @@ describe('Alertmanager groups in Slack', () => {
     await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Every alert of this group has resolved/.test(m.text)));
     expect(slack.rejected).toEqual([]);
   });
+
+  it('never turns alert text into a live mention, broadcast or link (receiver, labels, annotations)', { timeout: 60_000 }, async () => {
+    const target = cluster.broken.find((b) => b.cause !== 'lost-node')!.target;
+    const alert = podAlert(target.namespace, target.name, {
+      alertname: 'KubePodCrashLooping',
+      labels: { team: '<!channel>', owner: '<@U0EVIL1>' },
+      annotations: { summary: `Paging ${HOSTILE.join(' ')}`, description: '<!here> <https://evil.example|runbook>' },
+    });
+    const body = payload([alert], { receiver: 'pod-doctor <!everyone>', groupKey: '{}:{alertname="KubePodCrashLooping", team="<!channel>"}', groupLabels: { team: '<!channel>' } });
+    expect((await post(`${botUrl}/alertmanager`, JSON.stringify(body), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => /KubePodCrashLooping/.test(m.text)));
+    await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Paging/.test(m.text)), 30_000);
+    const posted = slack.messages.filter((m) => m.ts === root.ts || m.thread_ts === root.ts);
+    expect(JSON.stringify(posted)).toContain('&lt;!channel&gt;');
+    expect(posted.flatMap((m) => liveControls({ text: m.text, blocks: m.blocks, history: m.history }))).toEqual([]);
+  });
 });
+

@@ -6,6 +6,7 @@ import type { ApprovalRecord } from '../../src/chat/approvals.js';
 import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, rootMessage, type PlanOffer } from '../../src/chat/messages.js';
 import { checkSlackMessage, LIMITS, truncateVisibly } from '../../src/chat/slack/blocks/limits.js';
 import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from '../../src/chat/slack/blocks/render.js';
+import { userRef } from '../../src/chat/types.js';
 import { diagnoseTarget } from '../../src/collect/diagnose.js';
 import { ObjectsSource } from '../../src/collect/objects-source.js';
 import { parseTarget } from '../../src/diagnosis/target.js';
@@ -143,9 +144,10 @@ describe('Block Kit limits', () => {
     expect(() => renderSingle({ text: '[prod] x', parts: [{ kind: 'actions', buttons: [{ action: 'approve', label: 'A', value: 'v'.repeat(LIMITS.buttonValue + 1) }] }] })).toThrow(/opaque ids/);
   });
 
-  it('escapes user text but keeps mentions', () => {
-    const m = renderSingle(noteMessage('prod', 'U <@U0BOB> said <script> & <!channel>'));
-    expect(messageText(m)).toContain('<@U0BOB> said &lt;script&gt; &amp; &lt;!channel&gt;');
+  it("escapes user text but keeps pod-doctor's own mentions", () => {
+    const m = renderSingle(noteMessage('prod', `U ${userRef('U0BOB')} said <script> & <!channel>`));
+    expect(JSON.stringify(m.blocks)).toContain('<@U0BOB> said &lt;script&gt; &amp; &lt;!channel&gt;');
+    expect(messageText(m)).toContain('said <script> & <!channel>');
   });
 
   it('lists incident pods compactly', () => {

@@ -81,14 +81,18 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
   const prompts = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).filter((m) => buttonsOf(m).some((b) => b.action_id === ACTION_IDS.approve));
   const threadText = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).map(messageText).join('\n');
 
-  it('rejects a bad signature and a timestamp older than five minutes with 401, queueing nothing', async () => {
+  it('rejects a bad signature and a timestamp more than five minutes off (past or future) with 401, queueing nothing', async () => {
     const before = await counts();
     const body = slashCommandBody({ text: POD, channel: CHANNEL });
     const wrongSecret = await postSigned(botUrl, body, 'not-the-secret');
     const unsigned = await postSigned(botUrl, body, SECRET, { headers: {} });
     const stale = await postSigned(botUrl, body, SECRET, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     const tampered = await postSigned(botUrl, body, SECRET, { headers: slackSignature(SECRET, body.replace('report-6f7d8', 'other-6f7d8')) });
-    expect([wrongSecret.status, unsigned.status, stale.status, tampered.status]).toEqual([401, 401, 401, 401]);
+    // Correctly signed, but dated ten minutes ahead: a pre-signed request must not be accepted either,
+    // neither as a command nor as a button click (the path Bolt alone would take).
+    const future = await postSigned(botUrl, body, SECRET, { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
+    const futureClick = await postSigned(botUrl, blockActionBody({ actionId: ACTION_IDS.approve, value: 'x', user: 'U1', channel: CHANNEL, messageTs: '1.1' }), SECRET, { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
+    expect([wrongSecret.status, unsigned.status, stale.status, tampered.status, future.status, futureClick.status]).toEqual([401, 401, 401, 401, 401, 401]);
     await new Promise((r) => setTimeout(r, 200));
     expect(await counts()).toEqual(before);
     expect(slack.messages).toHaveLength(0);

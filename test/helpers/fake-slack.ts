@@ -77,6 +77,7 @@ export interface FakeSlack {
 }
 
 /** Every text a message shows, blocks included (for assertions). */
+/** The text of a message as Slack displays it (entities decoded), fallback and blocks together. */
 export function messageText(m: { text: string; blocks: SlackBlock[] }): string {
   const out: string[] = [m.text];
   const walk = (v: unknown) => {
@@ -87,7 +88,8 @@ export function messageText(m: { text: string; blocks: SlackBlock[] }): string {
     for (const [k, x] of Object.entries(o)) if (k !== 'text' || typeof x !== 'string') walk(x);
   };
   walk(m.blocks);
-  return out.join('\n');
+  // What a person sees: Slack shows &lt; &gt; &amp; as the characters they escape.
+  return out.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
 /** Buttons of a message: action_id, value, label, confirm present. */

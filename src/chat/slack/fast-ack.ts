@@ -90,8 +90,27 @@ export function ackSlashCommandsFirst(o: FastAckOptions): void {
   o.receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    if (req.method !== 'POST' || (q < 0 ? url : url.slice(0, q)) !== path || header(req, 'content-type') !== 'application/x-www-form-urlencoded') {
+    if (req.method !== 'POST' || (q < 0 ? url : url.slice(0, q)) !== path) {
       bolt(req, res);
+      return;
+    }
+    if (header(req, 'content-type') !== 'application/x-www-form-urlencoded') {
+      // Events API (JSON): only the timestamp window is ours to check; Bolt does the rest.
+      const ts = header(req, 'x-slack-request-timestamp');
+      if (ts && /^\d+$/.test(ts) && Math.abs(Date.now() / 1000 - Number(ts)) > MAX_SKEW_SECONDS) {
+        req.resume();
+        res.writeHead(401, { 'content-type': 'text/plain' }).end('stale or future request timestamp');
+        return;
+      }
+      bolt(req, res);
+      return;
+    }
+    // Bolt refuses old timestamps but accepts ones far in the future; refuse both here, before
+    // the body is read or anything is handed on (a replayed or pre-signed request).
+    const ts = header(req, 'x-slack-request-timestamp');
+    if (!ts || !/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > MAX_SKEW_SECONDS) {
+      req.resume();
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('stale or future request timestamp');
       return;
     }
     lastArrival = performance.now();

@@ -162,8 +162,18 @@ function textLength(b: SlackBlock): number {
   return n;
 }
 
+/**
+ * The top-level `text` (notifications, screen readers): Slack parses it as mrkdwn like a
+ * section, so it is escaped the same way; pod-doctor's own user references become names.
+ */
+export function fallbackText(text: string): string {
+  return splitUserRefs(text)
+    .map((p) => ('user' in p ? `@${escape(p.user)}` : escape(p.text)))
+    .join('');
+}
+
 function fallback(text: string, suffix = ''): string {
-  return `${clip(plain(text), LIMITS.fallbackText - suffix.length)}${suffix}`;
+  return `${clip(fallbackText(text), LIMITS.fallbackText - suffix.length)}${suffix}`;
 }
 
 /** Give every block of one message a unique, short block_id. */
