@@ -14,6 +14,7 @@ import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import type { JobQueues } from '../jobs/queues.js';
 import { AlertIntake, type AlertIntakeOptions, type IntakeResult } from './intake.js';
+import { alertDestinationProblem } from './routes.js';
 import { parseWebhookPayload } from './schema.js';
 
 export const DEFAULT_PATH = '/alertmanager';
@@ -44,6 +45,8 @@ export interface AlertmanagerHandler {
 /** Handler options from the loaded configuration; throws BAD_CONFIG when ALERTMANAGER_TOKEN is unset. */
 export function alertmanagerOptionsFromConfig(config: Config, deps: { queues: JobQueues; logger: Logger; clusters?: readonly string[]; registry?: Registry }): AlertmanagerHandlerOptions {
   if (!config.alertmanagerToken) throw new PodDoctorError('BAD_CONFIG', 'ALERTMANAGER_TOKEN is not set: the Alertmanager webhook needs a bearer token');
+  const nowhere = alertDestinationProblem(config);
+  if (nowhere) throw new PodDoctorError('BAD_CONFIG', nowhere);
   return {
     queues: deps.queues,
     logger: deps.logger,

@@ -10,6 +10,7 @@ import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { consumeAlertGroupEvents } from '../alerts/groups.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
+import { alertDestinationProblem } from '../alerts/routes.js';
 import { AlertGroupChat } from '../chat/alerts.js';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { createChatMetrics } from '../chat/metrics.js';
@@ -71,6 +72,8 @@ export function checkSlackConfig(config: Config): void {
   if (!config.slackBotToken) problems.push('SLACK_BOT_TOKEN is not set');
   if (config.slackMode === 'http' && !config.slackSigningSecret) problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
   if (config.slackMode === 'socket' && !config.slackAppToken) problems.push('SLACK_APP_TOKEN is not set (needed in Socket Mode)');
+  const alertProblem = alertDestinationProblem(config);
+  if (alertProblem) problems.push(alertProblem);
   if (problems.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 
@@ -196,7 +199,11 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
             return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
           }
         };
-        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode())]).then((checks) =>
+        // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
+        const alertsLine = config.alertmanagerToken
+          ? [{ ok: true, line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}` }]
+          : [];
+        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode()), ...alertsLine]).then((checks) =>
           routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
         );
       },
