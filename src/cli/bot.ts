@@ -203,7 +203,13 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         const alertsLine = config.alertmanagerToken
           ? [{ ok: true, line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}` }]
           : [];
-        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode()), ...alertsLine]).then((checks) =>
+        // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
+        // connection) means results or alert events are not reaching chat: not ready.
+        const streams = ([['results', results], ['run events', runEvents], ['alert events', alertEvents]] as const).map(([name, c]) => {
+          const h = c.health();
+          return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
+        });
+        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode()), ...streams, ...alertsLine]).then((checks) =>
           routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
         );
       },

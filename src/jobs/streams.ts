@@ -31,6 +31,8 @@ export interface StreamConsumerOptions<T> {
 export interface StreamConsumer {
   stop: () => Promise<void>;
   done: Promise<void>;
+  /** Whether the last read succeeded; `detail` says why not (for /readyz). */
+  health: () => { ok: boolean; detail: string };
 }
 
 /** The JSON value stored under `field` in a stream entry. */
@@ -75,12 +77,17 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
     while (inFlight > concurrency - want) await new Promise<void>((resolve) => (freed = resolve));
   };
 
-  const done = (async () => {
+  let health = { ok: true, detail: 'starting' };
+  const createGroup = async () => {
     try {
       await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
     } catch (err) {
       if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
     }
+  };
+
+  const done = (async () => {
+    await createGroup();
     let lastClaim = 0;
     while (!stopped) {
       try {
@@ -96,10 +103,26 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
         }
         await slots(1);
         const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', concurrency - inFlight, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, Entry[]][] | null;
+        health = { ok: true, detail: 'reading' };
         if (res) for (const [, entries] of res) for (const entry of entries) start(entry);
       } catch (err) {
         if (stopped) break;
-        logger?.error({ err }, `${label} stream read failed`);
+        const message = err instanceof Error ? err.message : String(err);
+        health = { ok: false, detail: message };
+        // Redis lost its data (a restart without persistence, FLUSHALL): the stream and its group
+        // are gone and every read says NOGROUP until the group exists again. Entries added before
+        // the loss are lost with it; new ones are read from the start of the new stream.
+        if (message.includes('NOGROUP')) {
+          logger?.warn({ stream, group }, `${label} consumer group is gone (Redis lost its data); creating it again`);
+          try {
+            await createGroup();
+            continue;
+          } catch (createErr) {
+            logger?.error({ err: createErr }, `${label} consumer group could not be created again`);
+          }
+        } else {
+          logger?.error({ err }, `${label} stream read failed`);
+        }
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
@@ -109,6 +132,7 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
 
   return {
     done,
+    health: () => health,
     stop: async () => {
       stopped = true;
       await done.catch(() => undefined);

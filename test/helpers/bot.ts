@@ -12,13 +12,13 @@ export interface TestBot {
   stop(): Promise<void>;
 }
 
-export async function startTestBot(env: Record<string, string>): Promise<TestBot> {
+export async function startTestBot(env: Record<string, string>, args: string[] = []): Promise<TestBot> {
   let stop!: (reason: string) => void;
   const stopSignal = new Promise<string>((r) => (stop = r));
   let ready: { port: number; service: ChatService } | undefined;
   let exited!: Promise<number>;
   await new Promise<void>((resolve) => {
-    exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
+    exited = botCommand(args, { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
       stopSignal,
       logger: silent,
       onReady: (info) => {

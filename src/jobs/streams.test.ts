@@ -1,0 +1,42 @@
+// A stream consumer survives Redis losing its data: the stream and its group vanish (a restart
+// without persistence, FLUSHALL), every read answers NOGROUP, and the consumer creates the group
+// again instead of failing forever; while it cannot read, its health says so (for /readyz).
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, connect, eventually, testPrefix } from '../../test/jobs/helpers.js';
+import { consumeStream, jsonField, type StreamConsumer } from './streams.js';
+
+describe('consumeStream after Redis lost its data', () => {
+  const admin = connect();
+  const prefix = testPrefix('streams');
+  const stream = `${prefix}:events`;
+  let consumer: StreamConsumer | undefined;
+  let reader: ReturnType<typeof connect> | undefined;
+
+  afterEach(async () => {
+    await consumer?.stop();
+    reader?.disconnect();
+    await cleanup(admin, prefix);
+  });
+
+  it('creates its group again on NOGROUP and reads what comes after; health is false while reads fail', async () => {
+    const seen: string[] = [];
+    reader = connect();
+    consumer = consumeStream<{ n: string }>({ redis: reader, stream, group: 'chat', consumer: 'c1', decode: jsonField('e'), handler: async (v) => void seen.push(v.n), label: 'test', blockMs: 100 });
+    await admin.xadd(stream, '*', 'e', JSON.stringify({ n: 'before' }));
+    await eventually(async () => seen.includes('before'));
+    expect(consumer.health().ok).toBe(true);
+
+    // The key turns into something else: reads fail (WRONGTYPE) and the consumer is not healthy.
+    await admin.del(stream);
+    await admin.set(stream, 'not a stream');
+    await eventually(async () => !consumer!.health().ok, 5000);
+    expect(consumer.health().detail).toMatch(/WRONGTYPE|NOGROUP|UNBLOCKED/);
+
+    // Redis "lost everything": the key is gone, so is the group. The consumer recovers by itself.
+    await admin.del(stream);
+    await eventually(async () => (await admin.exists(stream)) === 1, 5000);
+    await admin.xadd(stream, '*', 'e', JSON.stringify({ n: 'after' }));
+    await eventually(async () => seen.includes('after'), 5000);
+    expect(consumer.health()).toEqual({ ok: true, detail: 'reading' });
+  });
+});
