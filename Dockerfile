@@ -25,7 +25,9 @@ FROM ${NODE_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="pod-doctor" \
       org.opencontainers.image.description="ChatOps incident bot for Kubernetes: bot, worker, node agent" \
       org.opencontainers.image.licenses="Apache-2.0"
+# A small young generation: idle roles keep tens of MB less resident (npm run bench:rss).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=2 \
     POD_DOCTOR_PLAYBOOK_DIR=/app/playbooks
 WORKDIR /app
 RUN groupadd --system --gid 10001 pod-doctor \

@@ -25,7 +25,10 @@ export async function startWorkerThread({ data, logger, onResult }: WorkerThread
   // itself first (a worker does not inherit it, and `--import` in execArgv is not applied).
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './worker-thread.ts' : './worker-thread.js', import.meta.url);
-  const options = { workerData: data, name: 'pod-doctor-worker' };
+  // A small young generation: the thread's allocations are short-lived JSON; the default (tens of
+  // MB of semi-spaces) is most of an idle thread's footprint. Same for the main thread through
+  // NODE_OPTIONS=--max-semi-space-size in the image.
+  const options = { workerData: data, name: 'pod-doctor-worker', resourceLimits: { maxYoungGenerationSizeMb: 6 } };
   const worker = fromSource
     ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { ...options, eval: true })
     : new Worker(entry, options);

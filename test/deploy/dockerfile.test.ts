@@ -134,14 +134,16 @@ describe('Dockerfile', () => {
     expect(JSON.parse(entry[0]!.args)).toEqual(['node', 'dist/bin/pod-doctor.js']);
   });
 
-  it('sets only NODE_ENV and settings the schema knows; the playbook directory is where the playbooks are copied', () => {
+  it('sets only NODE_ENV, NODE_OPTIONS and settings the schema knows; the playbook directory is where the playbooks are copied', () => {
     const env: Record<string, string> = {};
     for (const i of final.instructions.filter((x) => x.keyword === 'ENV')) {
       for (const m of i.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
     }
     const known = new Set(Object.values(SETTINGS).map((s) => s.env as string));
-    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && !known.has(k))).toEqual([]);
+    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && k !== 'NODE_OPTIONS' && !known.has(k))).toEqual([]);
     expect(env.NODE_ENV).toBe('production');
+    // Only V8 heap sizing (bench:rss), never flags that change behaviour.
+    expect(env.NODE_OPTIONS ?? '').toMatch(/^(--max-(semi|old)-space-size=\d+\s*)*$/);
     const workdir = final.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args;
     const playbooks = copies(final).find((i) => /^playbooks\s/.test(i.args))!.args.split(/\s+/)[1]!;
     expect(env.POD_DOCTOR_PLAYBOOK_DIR).toBe(join(workdir ?? '/', playbooks));
