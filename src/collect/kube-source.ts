@@ -181,6 +181,10 @@ export class KubeSource implements FactSource {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }
 
+  async getPersistentVolume(name: string): Promise<KubeObject | null> {
+    return orNull(this.json<KubeObject>(`api/v1/persistentvolumes/${enc(name)}`, {}));
+  }
+
   async listServices(namespace: string): Promise<KubeObject[]> {
     return this.items<KubeObject>(`api/v1/namespaces/${enc(namespace)}/services`);
   }

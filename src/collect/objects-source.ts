@@ -95,6 +95,10 @@ export class ObjectsSource implements FactSource {
     return this.events((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
   }
 
+  async getPersistentVolume(name: string): Promise<KubeObject | null> {
+    return this.find('PersistentVolume', undefined, name);
+  }
+
   async listServices(namespace: string): Promise<KubeObject[]> {
     return this.all('Service').filter((o) => o.metadata?.namespace === namespace);
   }

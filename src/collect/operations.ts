@@ -72,6 +72,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     usedBy: ['KubeSource.secretExists (as=PartialObjectMetadata)'],
   },
   { group: '', version: 'v1', resource: 'persistentvolumeclaims', verbs: ['get', 'list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getPvc', 'KubeSource.listNamespaceContents'] },
+  { group: '', version: 'v1', resource: 'persistentvolumes', verbs: ['get'], role: 'diagnose', namespaced: false, usedBy: ['KubeSource.getPersistentVolume (the volumes bound claims of an unscheduled pod use)'] },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', verbs: ['list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.listDisruptionBudgets (1.21+)'] },
   { group: 'policy', version: 'v1beta1', resource: 'poddisruptionbudgets', verbs: ['list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.listDisruptionBudgets (servers before 1.21)'] },
   { group: '', version: 'v1', resource: 'services', verbs: ['list'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.listServices', 'KubeSource.listNamespaceContents'] },

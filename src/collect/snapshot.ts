@@ -191,9 +191,15 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     const claims = (pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
     if (claims.length > 0) {
       tasks.push(
-        Promise.all(claims.map(async (c) => [c, await guard(`pvc ${c}`, () => source.getPvc(target.namespace, c), null)] as const)).then(
-          (pairs) => (snapshot.pvcs = Object.fromEntries(pairs)),
-        ),
+        Promise.all(claims.map(async (c) => [c, await guard(`pvc ${c}`, () => source.getPvc(target.namespace, c), null)] as const)).then(async (pairs) => {
+          snapshot.pvcs = Object.fromEntries(pairs);
+          // An unscheduled pod's bound volumes may pin it to a zone or host: read their node affinity.
+          const bound = pairs.flatMap(([, pvc]) => (pvc?.spec?.volumeName ? [pvc.spec.volumeName] : []));
+          if (needs.has('volumes') && !pod.spec?.nodeName && bound.length > 0) {
+            const pvs = await Promise.all(bound.map(async (v) => [v, await guard(`persistentvolume ${v}`, () => source.getPersistentVolume(v), null)] as const));
+            snapshot.volumes = Object.fromEntries(pvs);
+          }
+        }),
       );
     }
   }

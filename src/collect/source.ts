@@ -26,6 +26,8 @@ export interface FactSource {
   getNamespace(name: string): Promise<Namespace | null>;
   getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
   listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
+  /** A PersistentVolume (cluster-scoped) by name; null when it does not exist. */
+  getPersistentVolume(name: string): Promise<KubeObject | null>;
   /** Services of one namespace (the readiness rule looks for the ones selecting the pod). */
   listServices(namespace: string): Promise<KubeObject[]>;
   /** PodDisruptionBudgets of one namespace (policy/v1, or policy/v1beta1 on servers before 1.21). */

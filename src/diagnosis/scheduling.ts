@@ -365,6 +365,16 @@ function meets(labels: Record<string, string>, r: Requirement): boolean {
   }
 }
 
+/** Nodes matching a NodeSelector (terms ORed, expressions ANDed), as a PV's nodeAffinity.required. */
+export function nodesMatchingTerms(terms: readonly { matchExpressions?: Requirement[] }[], nodes: readonly Node[]): Node[] {
+  return nodes.filter((n) => terms.some((t) => (t.matchExpressions ?? []).every((r) => meets(n.metadata?.labels ?? {}, r))));
+}
+
+/** `topology.kubernetes.io/zone=eu-west-1a` for each requirement of the terms, for quoting. */
+export function termsText(terms: readonly { matchExpressions?: Requirement[] }[]): string {
+  return terms.map((t) => (t.matchExpressions ?? []).map(requirementText).join(', ')).join(' or ');
+}
+
 export interface SelectorCheck {
   /** The pod's label requirements as written (`disktype=ssd`, `zone In (a, b)`). */
   requirements: string[];

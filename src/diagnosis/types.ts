@@ -187,6 +187,8 @@ export interface Snapshot {
   /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
   schedulerPods?: Pod[];
   schedulerLease?: Lease | null;
+  /** PersistentVolumes bound to the pod's claims, by name (collected for an unscheduled pod). */
+  volumes?: Record<string, KubeObject | null>;
   /** PodDisruptionBudgets of the pod's namespace whose selector matches it (collected on a cordoned node). */
   disruptionBudgets?: KubeObject[];
   /** Other pods a Multi-Attach event names as users of the pod's volume. */
@@ -220,6 +222,7 @@ export type FactName =
   | 'services'
   | 'volumeUsers'
   | 'disruptionBudgets'
+  | 'volumes'
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'

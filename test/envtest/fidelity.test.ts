@@ -341,7 +341,7 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'namespace contents: lists of pods, services, claims, workloads (KubeSource.listNamespaceContents / listServices)',
+    name: 'namespace contents: lists of pods, services, claims, workloads; a PersistentVolume (KubeSource.listNamespaceContents / listServices / getPersistentVolume)',
     async run(b, ns) {
       await createPod(b, ns, pod('web'));
       await must(b.client.request('POST', `/api/v1/namespaces/${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } }), 'service');
@@ -360,6 +360,24 @@ const CASES: Case[] = [
         lists,
         product: await product(() => b.source.listNamespaceContents(ns), (c) => c),
         services: await product(() => b.source.listServices(ns), (s) => s.map((x) => ({ name: x.metadata?.name, selector: (x.spec as { selector?: unknown } | undefined)?.selector }))),
+        volume: await (async () => {
+          const pv = {
+            apiVersion: 'v1',
+            kind: 'PersistentVolume',
+            metadata: { name: `${ns}-pv` },
+            spec: {
+              capacity: { storage: '1Gi' },
+              accessModes: ['ReadWriteOnce'],
+              hostPath: { path: '/tmp/pv' },
+              nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }] }] } },
+            },
+          };
+          await must(b.client.request('POST', '/api/v1/persistentvolumes', { body: pv }), 'pv');
+          return {
+            found: await product(() => b.source.getPersistentVolume(`${ns}-pv`), (v) => (v?.spec as { nodeAffinity?: unknown } | undefined)?.nodeAffinity),
+            missing: await product(() => b.source.getPersistentVolume(`${ns}-no-such-pv`), (v) => v),
+          };
+        })(),
       };
     },
   },

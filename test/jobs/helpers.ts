@@ -71,6 +71,7 @@ export function memorySource(objects: KubeObject[]): FactSource {
     getNamespace: async (name) => find('Namespace', undefined, name) as never,
     getOwner: async (ns, kind, name) => find(kind, ns, name),
     listOwnerEvents: async (_ns, kind, name) => events(kind, name),
+    getPersistentVolume: async (name) => find('PersistentVolume', undefined, name),
     listDisruptionBudgets: async (ns) => objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata?.namespace === ns),
     listServices: async (ns) => objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === ns),
     listNamespaceWarnings: async (ns) => (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
@@ -100,7 +101,7 @@ export function scriptedSource(objects: KubeObject[], before?: (call: Call, args
     };
   const names: Call[] = [
     'getPod', 'listPodEvents', 'getNode', 'listNodeEvents', 'listNodes', 'listPods', 'getNamespace', 'getOwner',
-    'listOwnerEvents', 'listNamespaceWarnings', 'listServices', 'listDisruptionBudgets', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
+    'listOwnerEvents', 'listNamespaceWarnings', 'listServices', 'listDisruptionBudgets', 'getPersistentVolume', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
   ];
   const source = { description: inner.description, calls } as Record<string, unknown>;
   for (const n of names) source[n] = wrap(n);

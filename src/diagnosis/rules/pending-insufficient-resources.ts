@@ -15,6 +15,7 @@ import {
   type NodeUsage,
 } from '../scheduling.js';
 import type { Evidence } from '../types.js';
+import { claimNames, volumePin } from './pending-pvc.js';
 
 export const rule = defineRule({
   meta: {
@@ -22,7 +23,7 @@ export const rule = defineRule({
     title: 'Not scheduled: not enough free cpu/memory/GPU on any node',
     category: 'pending',
     severity: 'error',
-    needs: ['pod', 'events', 'nodes', 'podsOnNode'],
+    needs: ['pod', 'events', 'nodes', 'podsOnNode', 'pvcs', 'volumes'],
     // All FitError-based pending.* rules share one priority: severity picks the dominant cause.
     priority: 55,
     doc: 'FailedScheduling says `Insufficient <resource>`: the pod requests more than any node has left (allocatable minus the requests of pods already there). The finding shows the request against the best node.',
@@ -73,9 +74,12 @@ export const rule = defineRule({
 
     const nodeCount = reasons.reduce((n, r) => n + r.count, 0);
     const others = otherReasons(fit, 'resources');
+    const pinnedByVolume = reasonsOf(fit, 'volume').length > 0 && volumePin(snapshot, claimNames(pod).map((name) => ({ name, pvc: snapshot.pvcs?.[name] }))) !== undefined;
     const gapNote = usage.length === 0 ? ' Node capacity could not be compared: the nodes were not collected.' : '';
     return {
-      severity: rankSeverity(snapshot, fit, 'resources'),
+      // When a bound volume pins the pod to the nodes that lack room, pending.pvc names the real
+      // constraint (room there, not anywhere); this finding is then a detail of it.
+      severity: pinnedByVolume ? 'warning' : rankSeverity(snapshot, fit, 'resources'),
       title: `Pod cannot be scheduled: insufficient ${resources.join(', ')}`,
       cause:
         `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) do not have enough unrequested ${resources.join(' and ')} for it ` +

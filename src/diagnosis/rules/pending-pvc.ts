@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, formatDuration } from '../facts.js';
-import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
-import type { Evidence, PersistentVolumeClaim, Pod } from '../types.js';
+import { nodesMatchingTerms, otherReasons, rankSeverity, reasonsOf, schedulingFailure, termsText } from '../scheduling.js';
+import type { Evidence, PersistentVolumeClaim, Pod, Snapshot } from '../types.js';
 
 /** Claims a pod uses: persistentVolumeClaim volumes and generic ephemeral volumes (`<pod>-<volume>`). */
 export function claimNames(pod: Pod): string[] {
@@ -42,13 +42,25 @@ function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefin
 // Non-FitError scheduler failures about volumes (SchedulerError): binding or provisioning timed out.
 const PREBIND = /VolumeBinding|binding volumes|PersistentVolumeClaim|persistentvolumeclaim/;
 
+/** A bound claim whose PersistentVolume has required node affinity: where the pod can run at all. */
+export function volumePin(snapshot: Snapshot, claims: { name: string; pvc: PersistentVolumeClaim | null | undefined }[]): { claim: string; pv: string; terms: string; nodes: string[] } | undefined {
+  for (const c of claims) {
+    const pvName = c.pvc?.spec?.volumeName;
+    const pv = pvName ? snapshot.volumes?.[pvName] : undefined;
+    const terms = (pv?.spec as { nodeAffinity?: { required?: { nodeSelectorTerms?: { matchExpressions?: { key: string; operator: string; values?: string[] }[] }[] } } } | undefined)?.nodeAffinity?.required?.nodeSelectorTerms;
+    if (!pvName || !terms?.length || !snapshot.nodes) continue;
+    return { claim: c.name, pv: pvName, terms: termsText(terms), nodes: nodesMatchingTerms(terms, snapshot.nodes).map((n) => n.metadata?.name ?? '?') };
+  }
+  return undefined;
+}
+
 export const rule = defineRule({
   meta: {
     id: 'pending.pvc',
     title: 'Not scheduled: a PersistentVolumeClaim is not bound',
     category: 'pending',
     severity: 'error',
-    needs: ['pod', 'events', 'pvcs'],
+    needs: ['pod', 'events', 'pvcs', 'volumes', 'nodes'],
     priority: 55,
     doc: 'FailedScheduling says `pod has unbound immediate PersistentVolumeClaims` (or a node-level volume reason: no PV to bind, volume node affinity conflict). The finding names the claim, its storage class, provisioner and phase.',
   },
@@ -74,6 +86,8 @@ export const rule = defineRule({
     const sc = culprit?.pvc ? storageClassOf(culprit.pvc) : undefined;
     const prov = culprit?.pvc ? provisionerOf(culprit.pvc) : undefined;
     const others = fit ? otherReasons(fit, 'volume') : [];
+    const pinned = volumePin(snapshot, claims);
+    if (pinned) evidence.push({ source: `persistentvolume ${pinned.pv} spec.nodeAffinity`, text: `${pinned.terms}; matching nodes: ${pinned.nodes.join(', ') || 'none'}` });
 
     let why: string;
     if (missing.length) why = `claim ${missing.map((c) => c.name).join(', ')} does not exist in namespace ${pod.metadata?.namespace ?? ''}`;
@@ -85,6 +99,12 @@ export const rule = defineRule({
             : `no provisioner has taken it (no storage-provisioner annotation): storage class ${sc} may not exist or has no dynamic provisioner`
           : 'no PersistentVolume matches it and no storage class provisions one'
       }`;
+    } else if (nodeLevel && pinned) {
+      why =
+        `its volume ${pinned.pv} (claim ${pinned.claim}) can only be used on nodes with ${pinned.terms}, ` +
+        (pinned.nodes.length === 0
+          ? 'and no node has that any more (the zone or host is gone)'
+          : `that is ${pinned.nodes.join(', ')}, and ${pinned.nodes.length === 1 ? 'that node is' : 'those nodes are'} ruled out for the other reasons (${others.join(', ') || messageText}): the pod cannot move away from its volume, so those nodes need room (or the volume must move)`);
     } else if (nodeLevel) why = `its claims are bound, but the nodes cannot use their volumes (${messageText}): local or zonal volumes pin the pod to nodes that are ruled out`;
     else why = messageText;
 
@@ -95,13 +115,17 @@ export const rule = defineRule({
           sc ? `Check that storage class ${sc} exists and its provisioner${prov ? ` (${prov})` : ''} is running and has credentials/quota.` : 'Create a matching PersistentVolume or set a storage class (or mark one as default).',
           nodeLevel ? 'For zonal/local volumes, make sure a schedulable node exists in the volume\'s zone/host (volumeBindingMode: WaitForFirstConsumer avoids this for new claims).' : 'Fix the claim (size, access mode, selector) so it can bind.',
         ];
+    // The volume decides where the pod can go: capacity elsewhere does not help.
+    if (pinned && pinned.nodes.length > 0) advice.unshift(`Make room on ${pinned.nodes.join(', ')} (or add a node with ${pinned.terms}): adding capacity in other zones does not help a pod whose volume lives there.`);
+    else if (pinned) advice.unshift(`No node matches ${pinned.terms}: bring a node back there, or restore the data into a new volume where nodes exist.`);
     const causeKey = missing.length
       ? `pvc/${pod.metadata?.namespace ?? ''}/${missing[0]?.name ?? ''}`
       : sc && unbound.length
         ? `storageclass:${sc}`
         : `pvc/${pod.metadata?.namespace ?? ''}/${culprit?.name ?? '?'}`;
     return {
-      severity: fit ? rankSeverity(snapshot, fit, 'volume') : 'error',
+      // A volume that pins the pod is what blocks it, whatever else the message counts.
+      severity: pinned ? 'error' : fit ? rankSeverity(snapshot, fit, 'volume') : 'error',
       title: `Pod cannot be scheduled: ${missing.length ? `claim ${missing[0]?.name} missing` : unbound.length ? `claim ${unbound[0]?.name} is ${unbound[0]?.pvc?.status?.phase ?? 'unbound'}` : 'its volumes cannot be used on any node'}`,
       cause: `The pod has been Pending for ${formatDuration(failure.seconds)}: ${why}.` + (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
       evidence,
