@@ -5,13 +5,15 @@
 // the findings of each root cause once, with its approval prompt: a storm of hundreds of
 // alerts behind one cause is one set of findings and one growing list of pods.
 // Events arrive on the alert-groups stream (src/alerts/groups.ts) and diagnoses on the results
-// stream, in any order: whichever comes first creates the thread.
+// stream, in any order: whichever comes first creates the thread, with the counts it knows.
+// A group costs one message besides its findings: opening, resolving and truncation show on the
+// parent; alerts added and workloads expanded go to one thread note that is edited in place.
 import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/groups.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
-import { compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
+import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
 import type { ChatService, ThreadState } from './service.js';
 import { DeliveryLog, type ThreadRecord } from './threads.js';
 import type { MessageRef } from './types.js';
@@ -28,6 +30,14 @@ type GroupThread = ThreadRecord<ThreadState>;
 
 const MAX_CAUSES = 50;
 const SUBJECTS_KEPT = 5;
+/** Lines the thread's alerts note keeps (newest); older ones are counted. */
+const NOTE_LINES = 12;
+
+interface AlertsNote {
+  ts?: string;
+  lines: string[];
+  dropped: number;
+}
 
 function emptyState(cluster: string, groupId: string, episode: number, now: string): AlertGroupState {
   return { cluster, groupId, episode, status: 'firing', groupLabels: {}, byAlertname: {}, alertnames: [], firing: 0, resolved: 0, notDiagnosable: 0, truncatedAlerts: 0, causes: [], healthy: 0, notFound: 0, failed: 0, since: now, updatedAt: now };
@@ -61,10 +71,10 @@ export class AlertGroupChat {
     return channel ?? this.options.fallbackChannel;
   }
 
-  /** The group's thread for `episode`, creating its parent if nobody has. */
-  private async thread(channel: string, groupId: string, episode: number): Promise<GroupThread> {
+  /** The group's thread for `episode`, creating its parent if nobody has, opened with what `seed` knows. */
+  private async thread(channel: string, groupId: string, episode: number, seed: Partial<AlertGroupState> = {}): Promise<GroupThread> {
     const { thread } = await this.service.threads.ensure(channel, `alert-group:${groupId}:${episode}`, async () => {
-      const state: ThreadState = { kind: 'alert-group', ...emptyState(this.service.cluster, groupId, episode, new Date().toISOString()) };
+      const state: ThreadState = { kind: 'alert-group', ...emptyState(this.service.cluster, groupId, episode, new Date().toISOString()), ...seed };
       return { ref: await this.service.adapter.postRoot(channel, this.service.render(state)), state };
     });
     return thread;
@@ -87,32 +97,70 @@ export class AlertGroupChat {
       // A new episode: later results of this group go to its new thread.
       await this.service.options.redis.set(this.episodeKey(e.groupId), String(e.episode), 'EX', 30 * 86_400);
     }
-    const thread = await this.thread(channel, e.groupId, e.episode);
+    const counts = e.type === 'targets-expanded' ? {} : this.counts(e);
+    const thread = await this.thread(channel, e.groupId, e.episode, counts);
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
     await this.deliveries.once(`${this.service.cluster}:alert-event:${id}:${channel}`, async () => {
       const note = this.note(e);
-      if (note) await this.service.adapter.postInThread(parent, noteMessage(this.service.cluster, note.text, note.tone));
+      if (note) await this.appendNote(thread, parent, note.text, note.tone);
     });
     if (e.type === 'targets-expanded') return;
     await this.patch(thread, (s) => ({
       ...s,
+      ...this.counts(e),
+      alertnames: [...new Set([...(s.alertnames ?? []), ...Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)')])].slice(0, 50),
+      status: e.type === 'group-resolved' ? 'resolved' : e.type === 'group-opened' || e.type === 'alerts-added' ? 'firing' : s.status,
+    }));
+  }
+
+  /** What the parent shows of a group event: its receiver, labels and alert counts. */
+  private counts(e: Exclude<AlertGroupEvent, { type: 'targets-expanded' }>): Partial<AlertGroupState> {
+    return {
       receiver: e.receiver,
       groupLabels: e.groupLabels,
       byAlertname: e.summary.byAlertname,
-      alertnames: [...new Set([...(s.alertnames ?? []), ...Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)')])].slice(0, 50),
+      alertnames: Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)').slice(0, 50),
       firing: e.summary.firing,
       resolved: e.summary.resolved,
       notDiagnosable: e.summary.notDiagnosable,
       truncatedAlerts: e.summary.truncatedAlerts,
-      status: e.type === 'group-resolved' ? 'resolved' : e.type === 'group-opened' || e.type === 'alerts-added' ? 'firing' : s.status,
-    }));
+    };
+  }
+
+  private noteKey(threadId: string): string {
+    return `${this.prefix}:chat:alert-note:${threadId}`;
+  }
+
+  /**
+   * The thread's one alerts note: created by the first line, then edited with each new line
+   * (newest kept, older counted), so a storm of notifications is one message, not hundreds.
+   * Group events are handled in stream order (one at a time), so read-modify-write is safe.
+   */
+  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: 'pending' | 'ok' | 'warning' | 'neutral'): Promise<void> {
+    const redis = this.service.options.redis;
+    const key = this.noteKey(thread.id);
+    const raw = await redis.get(key);
+    const note: AlertsNote = raw ? (JSON.parse(raw) as AlertsNote) : { lines: [], dropped: 0 };
+    note.lines.push(`${clock(new Date())} ${line}`);
+    if (note.lines.length > NOTE_LINES) {
+      note.dropped += note.lines.length - NOTE_LINES;
+      note.lines = note.lines.slice(-NOTE_LINES);
+    }
+    const text = `${note.dropped > 0 ? `(${note.dropped} earlier updates not shown)\n` : ''}${note.lines.join('\n')}`;
+    const message = noteMessage(this.service.cluster, text, tone);
+    if (note.ts) await this.service.adapter.update({ channel: parent.channel, ts: note.ts }, message);
+    else note.ts = (await this.service.adapter.postInThread(parent, message))[0]?.ts;
+    await redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
   }
 
   private note(e: AlertGroupEvent): { text: string; tone: 'pending' | 'ok' | 'warning' | 'neutral' } | null {
     const listed = this.options.listed ?? 10;
     switch (e.type) {
+      // Opening, resolving and truncation are shown on the parent (counts, status), not as notes.
       case 'group-opened':
-        return { text: `Alertmanager group ${e.reopened ? 'fires again' : 'opened'} (receiver ${e.receiver}): ${e.summary.firing} firing. Diagnoses follow in this thread.`, tone: 'pending' };
+      case 'group-resolved':
+      case 'truncated':
+        return null;
       case 'alerts-added': {
         const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : '(no target)'}${a.summary ? `: ${a.summary}` : ''}`);
         const more = e.alerts.length - shown.length + e.omitted;
@@ -129,10 +177,6 @@ export class AlertGroupChat {
         const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : ''}`.trim());
         return { text: `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`, tone: 'ok' };
       }
-      case 'truncated':
-        return { text: `Alertmanager left ${e.truncatedAlerts} alerts of this group out of its notification (max_alerts): the counts here are lower bounds.`, tone: 'warning' };
-      case 'group-resolved':
-        return { text: 'Every alert of this group has resolved.', tone: 'ok' };
       case 'targets-expanded': {
         const w = `${e.workload.kind} ${e.workload.namespace}/${e.workload.name}`;
         if (e.error) return { text: `${w} (${e.alertname}): could not list its pods: ${e.error}`, tone: 'warning' };
@@ -159,8 +203,12 @@ export class AlertGroupChat {
       return;
     }
     const offers = await this.service.offersFor(result);
+    // Before the group's own event arrives, the parent shows what the requesters say: which alerts fire.
+    const byAlertname: Record<string, number> = {};
+    for (const a of alerts) if (a.alertname) byAlertname[a.alertname] = (byAlertname[a.alertname] ?? 0) + 1;
+    const seed: Partial<AlertGroupState> = { byAlertname, alertnames: Object.keys(byAlertname), firing: alerts.length };
     for (const g of groups.values()) {
-      const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId));
+      const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId), seed);
       await this.deliveries.once(`${this.service.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
     }
   }

@@ -69,6 +69,10 @@ describe('Alertmanager groups in Slack', () => {
     expect(fired.status).toBe(200);
 
     const root = await slack.waitFor(() => slack.roots(CHANNEL)[0]);
+    // The parent opens with the group's real alerts, never "alerts: 0 firing".
+    const opened = slack.message(CHANNEL, root.ts)!.history[0] ?? slack.message(CHANNEL, root.ts)!;
+    expect(opened.text).toMatch(/^\[alerts\] KubePodNotReady/);
+    expect(opened.text).not.toMatch(/0 firing/);
     // Every pod diagnosed and grouped under the one cause on the parent message.
     await slack.waitFor(() => /15 pods: shop\/lost-node-\d+, shop\/lost-node-\d+, shop\/lost-node-\d+ and 12 more/.test(messageText(slack.message(CHANNEL, root.ts)!)), 30_000);
     const parent = slack.message(CHANNEL, root.ts)!;
@@ -91,7 +95,11 @@ describe('Alertmanager groups in Slack', () => {
     const resolved = alerts.map((a) => ({ ...a, status: 'resolved' as const, endsAt: new Date().toISOString() }));
     expect((await post(`${botUrl}/alertmanager`, JSON.stringify(payload(resolved)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
     await slack.waitFor(() => /^\[alerts\] Resolved: KubePodNotReady/.test(slack.message(CHANNEL, root.ts)!.text));
-    await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Every alert of this group has resolved/.test(m.text)));
+    // The resolve is on the parent and in the one alerts note (edited in place), not new messages:
+    // the group costs its findings and one note.
+    await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Resolved: 15 alerts/.test(messageText(m))));
+    const others = slack.thread(CHANNEL, root.ts).filter((m) => !/Diagnosis of /.test(messageText(m)) && m.ts !== root.ts);
+    expect(others.filter((m) => !/approve|Approve/.test(messageText(m)))).toHaveLength(1);
     expect(slack.rejected).toEqual([]);
   });
 

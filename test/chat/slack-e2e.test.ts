@@ -104,7 +104,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
       return { status: res.status, text: await res.text() };
     };
     expect(await get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
-    expect(await get('/readyz')).toEqual({ status: 200, text: 'redis: ok\nkubernetes: ok\n' });
+    expect(await get('/readyz')).toEqual({ status: 200, text: 'redis: ok\nkubernetes: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n' });
     const metrics = await get('/metrics');
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain('pod_doctor_chat_ack_seconds');
