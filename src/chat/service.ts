@@ -62,6 +62,11 @@ export interface ChatServiceOptions {
   maxOffers?: number;
   metrics?: ChatMetrics;
   now?: () => number;
+  /**
+   * At most one update of a parent message this often (default 3000 ms): a storm changes a
+   * group's parent hundreds of times, Slack allows about 50 chat.update calls a minute.
+   */
+  rootUpdateIntervalMs?: number;
 }
 
 /** What the adapter shows the person who typed a command, before any I/O. */
@@ -87,6 +92,8 @@ export class ChatService {
   private readonly now: () => number;
   /** Per-thread parent updates: one in flight, the latest state re-rendered after it. */
   private readonly roots = new Map<string, { chain: Promise<void>; flushing?: Promise<void>; dirty: boolean }>();
+  /** When each parent was last updated (kept past its flush, so a later change still waits its turn). */
+  private readonly lastRootUpdate = new Map<string, number>();
 
   constructor(readonly options: ChatServiceOptions) {
     const prefix = options.queues.prefix;
@@ -189,13 +196,23 @@ export class ChatService {
     });
     await e.chain.catch((err: unknown) => this.log.warn({ err, threadId }, 'thread state update failed'));
     e.dirty = true;
-    if (e.flushing) return e.flushing;
+    // The state is saved; the parent follows. A caller waits for the update only when it goes
+    // out now: during a storm the next one waits its turn in the background, so event and result
+    // handlers are never held back by the parent's pacing.
+    const due = (this.lastRootUpdate.get(threadId) ?? 0) + (this.options.rootUpdateIntervalMs ?? 3000) <= Date.now();
+    if (e.flushing) return due ? e.flushing : undefined;
     e.flushing = (async () => {
       try {
+        const interval = this.options.rootUpdateIntervalMs ?? 3000;
         while (e.dirty) {
+          // Changes that arrive meanwhile are rendered together, once (the latest state wins).
+          const wait = (this.lastRootUpdate.get(threadId) ?? 0) + interval - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           e.dirty = false;
           const t = await this.threads.get(threadId);
           if (!t) return;
+          this.lastRootUpdate.set(threadId, Date.now());
+          if (this.lastRootUpdate.size > 10_000) for (const [id, at] of this.lastRootUpdate) if (Date.now() - at > interval) this.lastRootUpdate.delete(id);
           await this.adapter.update({ channel: t.channel, ts: t.ts }, this.render(t.state)).catch((err: unknown) => this.log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message update failed'));
         }
       } finally {
@@ -203,7 +220,7 @@ export class ChatService {
         if (!e.dirty) this.roots.delete(threadId);
       }
     })();
-    return e.flushing;
+    return due ? e.flushing : undefined;
   }
 
   // ---- results ----

@@ -144,8 +144,16 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   });
   // chat.* on every diagnosis go through the lean caller; Bolt and the rest use WebClient.
   const api = new SlackApi({ token: config.slackBotToken!, apiUrl: config.slackApiUrl }); // checked by checkSlackConfig
-  const adapter = new SlackAdapter({ client, api, limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }), logger });
+  const adapter = new SlackAdapter({
+    client,
+    api,
+    limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
+    // Slack's Tier 3 for chat.update: about 50 a minute; stay under it with a small burst.
+    updateLimiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatUpdatesPerMinute / 60, burst: 10 }),
+    logger,
+  });
   const service = new ChatService({
+    rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
     adapter,
     redis,
     queues,

@@ -71,6 +71,8 @@ export const SETTINGS = {
   apiBurst: setting({ env: 'POD_DOCTOR_API_BURST', schema: int(40, 1, 100_000), description: 'Burst of Kubernetes API requests above the rate.', roles: ['bot', 'worker'] }),
   chatPostsPerSecond: setting({ env: 'POD_DOCTOR_CHAT_POSTS_PER_SECOND', schema: z.coerce.number().positive().max(100).default(1), description: 'Chat messages per second per channel, shared by all processes (Slack allows about one).', roles: ['bot', 'worker'] }),
   chatBurst: setting({ env: 'POD_DOCTOR_CHAT_BURST', schema: int(3, 1, 100), description: 'Chat messages a channel may receive at once before the rate applies.', roles: ['bot', 'worker'] }),
+  chatUpdatesPerMinute: setting({ env: 'POD_DOCTOR_CHAT_UPDATES_PER_MINUTE', schema: int(45, 1, 1000), description: 'chat.update calls per minute for the whole workspace (Slack allows about 50, Tier 3); parent messages coalesce their changes to stay within it.', roles: ['bot'] }),
+  rootUpdateSeconds: setting({ env: 'POD_DOCTOR_ROOT_UPDATE_SECONDS', schema: int(3, 0, 60), description: 'At most one update of a thread\'s parent message this often (the latest state wins; the final state is always written).', roles: ['bot'] }),
   resultsMaxLen: setting({ env: 'POD_DOCTOR_RESULTS_MAXLEN', schema: int(100_000, 1000, 10_000_000), description: 'Approximate length the results stream (worker → bot) is trimmed to.', roles: ['worker'] }),
   metricsPort: setting({ env: 'POD_DOCTOR_METRICS_PORT', schema: int(9464, 0, 65_535), description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).', roles: ['worker'] }),
   // Chat (issue 7): the Slack bot and the console demo.

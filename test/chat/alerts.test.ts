@@ -30,7 +30,8 @@ describe('Alertmanager groups in Slack', () => {
 
   beforeAll(async () => {
     prefix = testPrefix('chat-alerts');
-    slack = await startFakeSlack();
+    // Slack's per-method limits enforced: the storm must fit them (0 x 429).
+    slack = await startFakeSlack({ enforceLimits: true });
     sim = await startSim({ objects: shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)) });
     dir = mkdtempSync(join(tmpdir(), 'pd-chat-alerts-'));
     writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
@@ -45,8 +46,6 @@ describe('Alertmanager groups in Slack', () => {
       POD_DOCTOR_CLUSTER: 'alerts',
       ALERTMANAGER_TOKEN: TOKEN,
       POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
       LOG_LEVEL: 'silent',
     };
     bot = await startTestBot(env);
@@ -101,6 +100,12 @@ describe('Alertmanager groups in Slack', () => {
     const others = slack.thread(CHANNEL, root.ts).filter((m) => !/Diagnosis of /.test(messageText(m)) && m.ts !== root.ts);
     expect(others.filter((m) => !/approve|Approve/.test(messageText(m)))).toHaveLength(1);
     expect(slack.rejected).toEqual([]);
+    // Within Slack's limits: no 429, and the parent coalesced its many changes (15 diagnoses,
+    // several group events) into a few updates, at most one per 3 s.
+    expect(slack.throttled).toEqual([]);
+    const rootUpdates = slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === root.ts).map((c) => c.at);
+    const spanS = (rootUpdates.at(-1)! - rootUpdates[0]!) / 1000;
+    expect(rootUpdates.length).toBeLessThanOrEqual(Math.floor(spanS / 3) + 2);
   });
 
   it('never turns alert text into a live mention, broadcast or link (receiver, labels, annotations)', { timeout: 60_000 }, async () => {

@@ -89,7 +89,7 @@ describe('chat flows', () => {
     prefix = testPrefix('chat-flows');
     queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
     adapter = new RecordingAdapter();
-    service = new ChatService({ adapter, redis, queues, cluster: 'c1', logger: silent, approvers: new ApproverPolicy({ approvers: [] }), incidentChannel: 'C0INC' });
+    service = new ChatService({ adapter, redis, queues, cluster: 'c1', logger: silent, approvers: new ApproverPolicy({ approvers: [] }), incidentChannel: 'C0INC', rootUpdateIntervalMs: 0 });
   });
   afterEach(async () => {
     await queues.close();
@@ -253,6 +253,21 @@ describe('SlackAdapter against the fake Web API', () => {
     await adapter.update(ref, { text: '[c1] v2', parts: [{ kind: 'section', text: 'v2' }] });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(slack.message('C0UPD', ref.ts)?.text).toBe('[c1] v2');
+  });
+
+  it("budgets chat.update apart from posts: an update's 429 never holds back a message to the channel", async () => {
+    const posts = new ChatLimiter(redis, prefix, { ratePerSecond: 100, burst: 100 });
+    const updates = new ChatLimiter(redis, `${prefix}-updates`, { ratePerSecond: 100, burst: 100 });
+    const adapter = new SlackAdapter({ client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }), limiter: posts, updateLimiter: updates, logger: silent });
+    const ref = await adapter.postRoot('C0ISO', { text: '[c1] v1', parts: [{ kind: 'section', text: 'v1' }] });
+    slack.rateLimit('chat.update', 1, 2);
+    const updating = adapter.update(ref, { text: '[c1] v2', parts: [{ kind: 'section', text: 'v2' }] });
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await adapter.postRoot('C0ISO', { text: '[c1] another incident', parts: [{ kind: 'section', text: 'x' }] });
+    expect(Date.now() - started).toBeLessThan(500);
+    await updating;
+    expect(slack.message('C0ISO', ref.ts)?.text).toBe('[c1] v2');
   });
 
   it('splits long thread posts into several messages, all accepted', async () => {

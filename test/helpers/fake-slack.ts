@@ -44,7 +44,19 @@ export interface FakeSlackOptions {
   /** Channels chat.postMessage refuses with `not_in_channel`. */
   closedChannels?: string[];
   botUserId?: string;
+  /**
+   * Enforce Slack's documented per-method limits, answering 429 with Retry-After:
+   * chat.postMessage about 1 per second per channel (bursts of up to 5), chat.update Tier 3,
+   * about 50 a minute for the workspace.
+   */
+  enforceLimits?: boolean;
 }
+
+/** Slack's published limits as token buckets: [per second, burst]. */
+export const SLACK_LIMITS: Record<string, { perSecond: number; burst: number; scope: 'channel' | 'workspace' }> = {
+  'chat.postMessage': { perSecond: 1, burst: 5, scope: 'channel' },
+  'chat.update': { perSecond: 50 / 60, burst: 50, scope: 'workspace' },
+};
 
 /** Slack's Socket Mode side: `apps.connections.open` hands out this WebSocket. */
 export interface FakeSocket {
@@ -65,6 +77,10 @@ export interface FakeSlack {
   /** Bodies posted to response_url (`<url>/respond/<id>`). */
   responses: { id: string; body: Record<string, unknown>; at: number }[];
   rejected: { method: string; problems: string[] }[];
+  /** Calls answered 429 because of `enforceLimits`. */
+  throttled: { method: string; channel?: string; at: number }[];
+  /** Calls per method (answered or throttled). */
+  callsByMethod(): Record<string, number>;
   /** The next `count` calls of `method` answer HTTP 429 with `Retry-After: retryAfter`. */
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** Thread replies under `ts` in `channel`, oldest first. */
@@ -139,6 +155,24 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const ephemerals: FakeEphemeral[] = [];
   const responses: FakeSlack['responses'] = [];
   const rejected: FakeSlack['rejected'] = [];
+  const throttled: FakeSlack['throttled'] = [];
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  /** Take one token of the method's bucket; the seconds to wait when there is none. */
+  const take = (method: string, channel: string | undefined): number => {
+    const limit = SLACK_LIMITS[method];
+    if (!limit) return 0;
+    const key = limit.scope === 'channel' ? `${method}|${channel ?? ''}` : method;
+    const now = Date.now() / 1000;
+    const b = buckets.get(key) ?? { tokens: limit.burst, at: now };
+    b.tokens = Math.min(limit.burst, b.tokens + (now - b.at) * limit.perSecond);
+    b.at = now;
+    buckets.set(key, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - b.tokens) / limit.perSecond);
+  };
   const limits = new Map<string, { count: number; retryAfter: number }>();
   const closed = new Set(options.closedChannels ?? []);
   const botUserId = options.botUserId ?? 'UBOT';
@@ -221,6 +255,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         limit.count--;
         return send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
       }
+      if (options.enforceLimits) {
+        const channel = typeof args.channel === 'string' ? args.channel : undefined;
+        const wait = take(method, channel);
+        if (wait > 0) {
+          throttled.push({ method, ...(channel ? { channel } : {}), at: Date.now() });
+          return send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(wait) });
+        }
+      }
       if (!token) return send(res, 200, { ok: false, error: 'not_authed' });
       return send(res, 200, api(method, args));
     })().catch((err: unknown) => send(res, 500, { ok: false, error: String(err) }));
@@ -267,6 +309,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     ephemerals,
     responses,
     rejected,
+    throttled,
+    callsByMethod: () => calls.reduce<Record<string, number>>((out, c) => ({ ...out, [c.method]: (out[c.method] ?? 0) + 1 }), {}),
     rateLimit(method, count, retryAfterSeconds) {
       limits.set(method, { count, retryAfter: retryAfterSeconds });
     },

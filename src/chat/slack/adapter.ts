@@ -16,7 +16,13 @@ export interface SlackAdapterOptions {
   client: WebClient;
   /** The lean caller for the chat.* methods every diagnosis uses (else `client` makes them). */
   api?: Pick<SlackApi, 'call'>;
+  /** chat.postMessage: Slack allows about one message per second per channel. */
   limiter?: ChatLimiter;
+  /**
+   * chat.update has a budget of its own (Slack's Tier 3, about 50 a minute for the workspace):
+   * a burst of updates, or their 429, never holds back new messages to a channel.
+   */
+  updateLimiter?: ChatLimiter;
   logger: Logger;
   /** Attempts of one call through 429s (default 5). */
   attempts?: number;
@@ -47,20 +53,24 @@ export class SlackAdapter implements ChatAdapter {
     return { text, blocks: [{ type: 'section', text: { type: 'plain_text', text: clip(text, LIMITS.sectionText) } }] };
   }
 
-  /** Run a Web API call; on 429 pause the channel for everyone, then try again. */
-  private async call<T>(channel: string, posting: boolean, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Run a Web API call under its budget; on 429 pause that budget for everyone (a channel for
+   * posts, the chat.update budget for updates), then try again. Ephemerals wait only themselves.
+   */
+  private async call<T>(channel: string, kind: 'post' | 'update' | 'other', fn: () => Promise<T>): Promise<T> {
+    const limiter = kind === 'post' ? this.options.limiter : kind === 'update' ? this.options.updateLimiter : undefined;
+    const key = kind === 'update' ? 'chat.update' : channel;
     for (let attempt = 1; ; attempt++) {
-      if (posting) await this.options.limiter?.acquire(channel);
+      await limiter?.acquire(key);
       try {
         return await fn();
       } catch (err) {
         if (!isRateLimited(err) || attempt >= this.attempts) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
-        this.options.logger.warn({ channel, retryAfter, attempt }, 'slack rate limited; pausing the channel');
-        // Posts to this channel from every process wait out the pause (acquire() sees it);
-        // this call itself waits here unless its next acquire() will.
-        if (this.options.limiter) await this.options.limiter.pause(channel, retryAfter);
-        if (!posting || !this.options.limiter) await new Promise((r) => setTimeout(r, retryAfter * 1000));
+        this.options.logger.warn({ channel, kind, retryAfter, attempt }, 'slack rate limited; pausing that budget');
+        // Every process waits out the pause in acquire(); without a limiter this call waits here.
+        if (limiter) await limiter.pause(key, retryAfter);
+        else await new Promise((r) => setTimeout(r, retryAfter * 1000));
       }
     }
   }
@@ -71,7 +81,7 @@ export class SlackAdapter implements ChatAdapter {
 
   private async post(channel: string, m: SlackMessage, threadTs?: string): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
-    const res = await this.call(channel, true, () =>
+    const res = await this.call(channel, 'post', () =>
       this.chat('chat.postMessage', { channel, text: msg.text, blocks: msg.blocks, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false, unfurl_media: false }),
     );
     return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
@@ -89,17 +99,17 @@ export class SlackAdapter implements ChatAdapter {
 
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.update');
-    await this.call(ref.channel, false, () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
+    await this.call(ref.channel, 'update', () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
   }
 
   async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
-    await this.call(channel, false, () => this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }));
+    await this.call(channel, 'other', () => this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }));
   }
 
   /** Members of a user group (approver lists name groups by id). */
   async groupMembers(usergroup: string): Promise<string[]> {
-    const res = await this.call('usergroups', false, () => this.options.client.usergroups.users.list({ usergroup }));
+    const res = await this.call('usergroups', 'other', () => this.options.client.usergroups.users.list({ usergroup }));
     return res.users ?? [];
   }
 }
