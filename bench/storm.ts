@@ -11,7 +11,6 @@
 // (use an existing Redis instead of a private redis-server; peak memory is then a delta).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +23,7 @@ import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
 import { buildStormCluster } from './storm-cluster.js';
+import { freePort } from '../test/jobs/helpers.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const BROKEN = Number(process.env.BENCH_BROKEN ?? 2000);
@@ -36,14 +36,6 @@ const WORKER = fileURLToPath(new URL('./storm-worker.ts', import.meta.url));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (msg: string) => process.stderr.write(`bench:storm: ${msg}\n`);
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** A private Redis with production persistence (AOF, fsync every second). */
 async function privateRedis(): Promise<{ url: string; stop: () => Promise<void> } | null> {

@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
 import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
-import type { KubeObject, Pod } from '../diagnosis/types.js';
+import type { KubeObject, Pod, Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings, type RedisClient } from '../jobs/queues.js';
 import { AlertRequester, ClusterName, targetKey } from '../jobs/schemas.js';
@@ -251,8 +251,8 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
 
   const jobsKey = alertKeys.jobs(prefix, job.cluster, r.fingerprint, r.startsAt);
   const pods: ExpandedPod[] = [];
-  for (const { pod, reason } of picked.picked) {
-    const target = { kind: 'pod' as const, namespace: w.namespace, name: pod.metadata?.name ?? '' };
+  /** One diagnosis answered to the alert, remembered so that the alert's resolve cancels it. */
+  const enqueue = async (target: Target, name: string, reason: string) => {
     const { jobId } = await enqueueDiagnosis(queues, {
       cluster: job.cluster,
       target,
@@ -260,20 +260,16 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
       requester: { ...r, fingerprint: podFingerprint(r.fingerprint, targetKey(target)), alertFingerprint: r.fingerprint, workload: workloadText(w) },
     });
     await queues.redis.multi().sadd(jobsKey, jobId).pexpire(jobsKey, queues.settings.alertDedupMs).exec();
-    pods.push({ name: target.name, jobId, reason });
+    pods.push({ name, jobId, reason });
+  };
+  for (const { pod, reason } of picked.picked) {
+    const name = pod.metadata?.name ?? '';
+    await enqueue({ kind: 'pod', namespace: w.namespace, name }, name, reason);
   }
   // Pods missing rather than unhealthy (a quota or admission refusal): nothing to pick, so the
   // namespace is diagnosed, which reads the workloads' FailedCreate events and conditions.
   if (picked.picked.length === 0 && desired !== undefined && picked.total < desired) {
-    const target = { kind: 'namespace' as const, name: w.namespace };
-    const { jobId } = await enqueueDiagnosis(queues, {
-      cluster: job.cluster,
-      target,
-      reason: 'alert',
-      requester: { ...r, fingerprint: podFingerprint(r.fingerprint, targetKey(target)), alertFingerprint: r.fingerprint, workload: workloadText(w) },
-    });
-    await queues.redis.multi().sadd(jobsKey, jobId).pexpire(jobsKey, queues.settings.alertDedupMs).exec();
-    pods.push({ name: `ns/${w.namespace}`, jobId, reason: `${picked.total} of ${desired} pods exist` });
+    await enqueue({ kind: 'namespace', name: w.namespace }, `ns/${w.namespace}`, `${picked.total} of ${desired} pods exist`);
   }
   // Resolved while we were listing: the resolve's cancel may have run before our jobs existed.
   if (pods.length > 0 && (await isResolved(queues.redis, prefix, job.cluster, r.fingerprint, r.startsAt))) {

@@ -5,7 +5,6 @@
 // other test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -18,18 +17,10 @@ import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { NOW } from '../helpers/factories.js';
 import { messageText, postSigned, slashCommandBody, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { eventually, silent } from '../jobs/helpers.js';
+import { eventually, freePort } from '../jobs/helpers.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0ALERTS';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('a split deployment after Redis lost its data', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-redis-loss-'));

@@ -1,6 +1,7 @@
 // Shared pieces of the job tests: a Redis key prefix per test (so parallel files never
 // collide), cleanup, a silent logger, and a FactSource whose calls can fail or stall on cue.
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { FactSource } from '../../src/collect/source.js';
 import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
@@ -119,4 +120,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await sleep(everyMs);
   }
+}
+
+/** A TCP port free on loopback right now (for a private redis-server and the like). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
 }

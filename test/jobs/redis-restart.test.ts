@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,15 +9,7 @@ import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl } from '../../src/jobs/qu
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, silent, sleep } from './helpers.js';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { eventually, freePort, scriptedSource, silent, sleep } from './helpers.js';
 
 /** A private redis-server that writes every command to its AOF before answering. */
 function startRedis(port: number, dir: string): ChildProcess {
