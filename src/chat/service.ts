@@ -215,12 +215,20 @@ export class ChatService {
           if (this.lastRootUpdate.size > 10_000) for (const [id, at] of this.lastRootUpdate) if (Date.now() - at > interval) this.lastRootUpdate.delete(id);
           await this.adapter.update({ channel: t.channel, ts: t.ts }, this.render(t.state)).catch((err: unknown) => this.log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message update failed'));
         }
+      } catch (err) {
+        // Nobody may be awaiting this flush (it runs in the background during a storm).
+        this.log.warn({ err, threadId }, 'parent message update failed');
       } finally {
         e.flushing = undefined;
         if (!e.dirty) this.roots.delete(threadId);
       }
     })();
     return due ? e.flushing : undefined;
+  }
+
+  /** Resolves once every pending parent update has gone out (before a clean shutdown). */
+  async settle(): Promise<void> {
+    while (this.roots.size > 0) await Promise.all([...this.roots.values()].map((e) => e.flushing ?? e.chain.catch(() => undefined)));
   }
 
   // ---- results ----

@@ -146,6 +146,8 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
   const service = new ChatService({
+    // A terminal has no chat.update limit: parents are redrawn at once.
+    rootUpdateIntervalMs: 0,
     adapter,
     redis,
     queues,
@@ -203,6 +205,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
       code = await tour(chat, scenarios, waitDelivered, io);
     }
   } finally {
+    await service.settle();
     await workers.close();
     await events.stop();
     await queues.close();
