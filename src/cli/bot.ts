@@ -257,6 +257,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   await bot.stop();
   await workerThread?.stop();
   await Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]);
+  // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
+  await Promise.race([service.settle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
   await alertmanager?.close();
   await queues.close();
   await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
