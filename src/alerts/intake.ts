@@ -10,9 +10,10 @@ import { cancelAlertJobs, EXPAND_MEMBER, markResolved } from './cancel.js';
 import { DEFAULT_MAX_PODS, enqueueExpansion, ExpansionQueues } from './expand.js';
 import { DEFAULT_GROUP_SETTINGS, processGroup, type GroupOutcome, type GroupSettings, type GroupWork, type IncomingAlert, type WorkContext } from './groups.js';
 import { alertKeys } from './keys.js';
-import { channelFor, type AlertRoute } from './routes.js';
+import { DEFAULT_LABELS, type AlertRoute, type LabelMapping } from '../config/alerts.js';
+import { channelFor } from './routes.js';
 import { unquoteReceiver, type WebhookPayload } from './schema.js';
-import { clusterFromLabels, DEFAULT_LABELS, targetFromLabels, type LabelMapping } from './targets.js';
+import { clusterFromLabels, targetFromLabels } from './targets.js';
 
 export interface AlertIntakeOptions {
   queues: JobQueues;

@@ -1,19 +1,9 @@
 // Which chat channel an alert's thread goes to: the first route whose receiver and label
 // matchers all match, else the default channel. Matching is per alert, so one Alertmanager
 // group may fan out to several channels (one group state and thread per channel).
-import { z } from 'zod';
+import type { AlertRoute } from '../config/alerts.js';
 import { unquoteReceiver } from './schema.js';
 
-export const AlertRoute = z.strictObject({
-  /** Alertmanager receiver name, as written in alertmanager.yml (unquoted). */
-  receiver: z.string().min(1).max(1024).optional(),
-  /** Exact label values; all must match. */
-  matchers: z.record(z.string().min(1).max(256), z.string().max(4096)).optional(),
-  channel: z.string().min(1).max(256),
-});
-export type AlertRoute = z.infer<typeof AlertRoute>;
-
-export const AlertRoutes = z.array(AlertRoute).max(500);
 
 /** A route without receiver and matchers takes every alert that reaches it. */
 export function isCatchAll(route: AlertRoute): boolean {

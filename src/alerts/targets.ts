@@ -6,43 +6,10 @@
 // Order: namespace+pod → that pod; namespace+deployment/statefulset/daemonset/job_name → the
 // workload (its unhealthy pods are found later, by the worker); node → the node. Anything else
 // is "not diagnosable" with a reason the thread can show.
-import { z } from 'zod';
 import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
 import type { Target } from '../diagnosis/types.js';
+import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 
-export const LABEL_ROLES = ['cluster', 'namespace', 'pod', 'deployment', 'statefulset', 'daemonset', 'job', 'node'] as const;
-export type LabelRole = (typeof LABEL_ROLES)[number];
-export type LabelMapping = Record<LabelRole, readonly string[]>;
-
-/**
- * kube-prometheus names. `job` is the scrape job, so a Job's name is in `job_name`.
- * `cluster` is empty: the cluster label is consulted only when configured, because a
- * single-cluster install often carries an external `cluster` label that matches no name here.
- */
-export const DEFAULT_LABELS: LabelMapping = {
-  cluster: [],
-  namespace: ['namespace'],
-  pod: ['pod'],
-  deployment: ['deployment'],
-  statefulset: ['statefulset'],
-  daemonset: ['daemonset'],
-  job: ['job_name'],
-  node: ['node'],
-};
-
-const labelNames = z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(16)]).transform((v) => (typeof v === 'string' ? [v] : v));
-
-/** `POD_DOCTOR_ALERT_LABELS`: role → label name or names, merged over the defaults. */
-export const LabelMappingOverrides = z.strictObject(Object.fromEntries(LABEL_ROLES.map((r) => [r, labelNames.optional()])) as Record<LabelRole, z.ZodOptional<typeof labelNames>>);
-
-export function labelMapping(overrides: Partial<Record<LabelRole, readonly string[] | undefined>> = {}): LabelMapping {
-  const out = { ...DEFAULT_LABELS };
-  for (const role of LABEL_ROLES) {
-    const names = overrides[role];
-    if (names) out[role] = [...names];
-  }
-  return out;
-}
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alertLabelsSetting, alertRoutesSetting } from '../../src/alerts/config.js';
-import { channelFor, type AlertRoute } from '../../src/alerts/routes.js';
+import { alertLabelsSetting, alertRoutesSetting, DEFAULT_LABELS, labelMapping, type AlertRoute } from '../../src/config/alerts.js';
+import { channelFor } from '../../src/alerts/routes.js';
 import { PAYLOAD_LIMITS, parseWebhookPayload, unquoteReceiver } from '../../src/alerts/schema.js';
-import { clusterFromLabels, DEFAULT_LABELS, labelMapping, targetFromLabels } from '../../src/alerts/targets.js';
+import { clusterFromLabels, targetFromLabels } from '../../src/alerts/targets.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { amAlert, payload, podAlert } from './helpers.js';
 

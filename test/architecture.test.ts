@@ -1,0 +1,104 @@
+// Folders under src/ import downward only: no folder imports (through any chain) a folder that
+// imports it back. A cycle makes "what does this change touch" unanswerable; this test names the
+// folders of any new one and the imports that close it. Tests (*.test.ts) are not counted.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '../src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** The top folder of a file under src/ (`(root)` for files directly in src/). */
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length > 1 ? parts[0]! : '(root)';
+}
+
+/** folder → folder → one import that makes the edge (for the failure message). */
+export function folderGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sources(SRC)) {
+    const from = folderOf(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = normalize(join(dirname(file), m[1]!));
+      if (relative(SRC, target).startsWith('..')) continue;
+      const to = folderOf(target);
+      if (to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${relative(SRC, file)} imports ${m[1]}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one folder (Tarjan). */
+export function cycles(graph: Map<string, Map<string, string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let n = 0;
+  const visit = (v: string) => {
+    index.set(v, n);
+    low.set(v, n++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1) out.push(comp.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('src/ folder imports', () => {
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const g = new Map([
+      ['a', new Map([['b', 'a/x.ts imports ../b/y.js']])],
+      ['b', new Map([['c', '']])],
+      ['c', new Map([['a', '']])],
+      ['d', new Map([['a', '']])],
+    ]);
+    expect(cycles(g)).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('go downward only: no folder cycle', () => {
+    const graph = folderGraph();
+    const found = cycles(graph).map((comp) =>
+      comp.flatMap((from) => comp.filter((to) => graph.get(from)?.has(to)).map((to) => `${from} → ${to} (${graph.get(from)!.get(to)})`)),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('keep the pure and the shared layers free of I/O layers', () => {
+    const graph = folderGraph();
+    const imports = (from: string) => [...(graph.get(from)?.keys() ?? [])].sort();
+    expect(imports('diagnosis').filter((f) => ['collect', 'sim', 'jobs', 'chat', 'alerts', 'cli'].includes(f))).toEqual([]);
+    expect(imports('kube')).toEqual([]);
+    expect(imports('collect')).not.toContain('sim');
+    expect(imports('sim')).not.toContain('collect');
+    expect(imports('config')).not.toContain('alerts');
+  });
+});
