@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ago, event, node, pod, snapshot } from '../../test/helpers/factories.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../../test/helpers/fake-docker.js';
+import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { diagnose } from '../diagnosis/engine.js';
 import { createLogger } from '../log.js';

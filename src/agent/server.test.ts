@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../../test/helpers/fake-docker.js';
+import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { REDACT_PATHS } from '../log.js';
 import { startAgent, type RunningAgent } from './server.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { node, pod } from '../../test/helpers/factories.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../../test/helpers/fake-docker.js';
+import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { startAgent, type RunningAgent } from '../agent/server.js';
 import { createLogger } from '../log.js';
 import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './agent-client.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSelector, matchesLabelSelector, matchFields, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
+import { catchError } from '../../test/helpers/errors.js';
 
 const labels = { app: 'web', tier: 'front', version: '3' };
 
@@ -89,11 +90,3 @@ describe('formatSelector', () => {
   });
 });
 
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

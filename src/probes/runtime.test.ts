@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDockerSpec, startFakeDocker } from '../../test/helpers/fake-docker.js';
+import { loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
 import { runProbe } from './probe.js';
 import { probe, rootfsOf } from './runtime.js';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadObjects, parseDocuments, SimLoadError, splitSpecial } from './load.js';
+import { catchError } from '../../test/helpers/errors.js';
 
 let dir: string;
 
@@ -87,11 +88,3 @@ describe('splitSpecial', () => {
   });
 });
 
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { SMP } from './smp-schemas.js';
+import { catchError } from '../../test/helpers/errors.js';
 
 const pod = (): JsonObject => ({
   metadata: { name: 'p', finalizers: ['example.com/a', 'example.com/b'], labels: { app: 'web' } },
@@ -108,11 +109,3 @@ describe('strategic merge patch', () => {
   });
 });
 
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

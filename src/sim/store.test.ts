@@ -3,6 +3,7 @@ import type { KubeObject } from '../diagnosis/types.js';
 import { ResourceTable } from './resources.js';
 import { ApiError } from './status.js';
 import { ObjectStore, type Change } from './store.js';
+import { catchError } from '../../test/helpers/errors.js';
 
 const table = new ResourceTable();
 const pods = table.lookup('', 'v1', 'pods')!;
@@ -94,11 +95,3 @@ describe('ObjectStore', () => {
   });
 });
 
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

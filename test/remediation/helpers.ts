@@ -24,7 +24,7 @@ import type { Playbook } from '../../src/remediation/schema.js';
 import { MemoryRunStore, RedisRunStore, type RunStore } from '../../src/remediation/store.js';
 import { loadScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from '../helpers/fake-docker.js';
+import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from '../../src/sim/fake-docker.js';
 
 export const INCIDENTS = join(import.meta.dirname, '../fixtures/incidents');
 export const NODES = join(import.meta.dirname, '../fixtures/nodes');
