@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['test/envtest/**', 'node_modules/**'],
+    exclude: ['test/envtest/**', 'test/realnode/**', 'node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds a real Kubernetes control plane (kube-apiserver, kube-scheduler,
-# kube-controller-manager) for test/envtest from Debian's `kubernetes` source
-# package with Debian's Go, fully offline (vendored deps, no module proxy).
+# kube-controller-manager) for test/envtest, and the kubelet plus a static pause
+# binary for test/realnode, from Debian's `kubernetes` source package with
+# Debian's Go, fully offline (vendored deps, no module proxy). One build for both
+# suites: the source is fetched and unpacked once.
 #
-# Output: <cache>/<debian-version>/bin/{kube-apiserver,kube-scheduler,kube-controller-manager}
-#         <cache>/current  (the version the harness should use)
+# Output: <cache>/<debian-version>/bin/{kube-apiserver,kube-scheduler,kube-controller-manager,kubelet,pause}
+#         <cache>/current  (the version the harnesses should use)
 # Cache:  ${POD_DOCTOR_ENVTEST_CACHE:-$HOME/.cache/pod-doctor/envtest} (outside the repo).
 # Idempotent: reuses the binaries when the stamp matches, rebuilds when the
 # Debian source version or this recipe changes. FORCE=1 rebuilds anyway.
@@ -16,10 +18,10 @@ CACHE="${POD_DOCTOR_ENVTEST_CACHE:-$HOME/.cache/pod-doctor/envtest}"
 GO_PKG=golang-1.19-go
 GOROOT_DIR=/usr/lib/go-1.19
 # Bump when the build recipe (patches, flags) changes so cached binaries are rebuilt.
-RECIPE=3
-COMPONENTS=(kube-apiserver kube-scheduler kube-controller-manager)
+RECIPE=4
+COMPONENTS=(kube-apiserver kube-scheduler kube-controller-manager kubelet)
 APT_PACKAGES=(etcd-server "$GO_PKG" rsync dpkg-dev make
-  golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev)
+  golang-github-modern-go-reflect2-dev golang-github-json-iterator-go-dev gcc libc6-dev)
 
 T_TOTAL=$(date +%s.%N)
 declare -a TIMINGS=()
@@ -116,7 +118,7 @@ flock 9
 
 have_binaries() {
   local c
-  for c in "${COMPONENTS[@]}"; do [[ -x $BIN/$c ]] || return 1; done
+  for c in "${COMPONENTS[@]}" pause; do [[ -x $BIN/$c ]] || return 1; done
   [[ -f $BIN/STAMP && "$(cat "$BIN/STAMP")" == "$STAMP_WANT" ]]
 }
 
@@ -196,6 +198,12 @@ build_one() {
 for c in "${COMPONENTS[@]}"; do
   step "go build $c" build_one "$c"
 done
+# The sandbox ("pause") image's only binary, from Kubernetes' own source; static so that
+# a one-file image runs it (test/realnode builds that image with no registry).
+build_pause() {
+  gcc -Os -static -Wall -Werror -DVERSION="v$UPSTREAM-pod-doctor" -o "$STAGE/pause" "$SRC/build/pause/linux/pause.c"
+}
+step "gcc pause (static)" build_pause
 "$STAGE/kube-apiserver" --version >&2
 printf '%s\n' "$STAMP_WANT" >"$STAGE/STAMP"
 rm -rf "$BIN"

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { log } from '../log.js';
 import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
+import { RUNTIME_CHOICES, type HostExecOptions } from './actions/host-exec.js';
 import { createActionHandler, createHostExec } from './actions/index.js';
 import { paramsFromQuery, probeQuerySchema, startAgent } from './server.js';
 
@@ -28,6 +29,9 @@ probes: ${PROBE_NAMES.join(', ')}
 const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --token-file FILE [--proc-root /proc] [--host-root /]
        [--node-name NAME] [--tls-cert FILE --tls-key FILE] [--docker-socket PATH]... [--log-file PATH]...
        [--actions]   (also serve the allow-listed node actions, POST /v1/actions/<name>)
+       [--runtime auto|docker|cri] [--cri-socket PATH]...   (the runtime the actions use; default auto:
+                     Docker if its socket answers, else the first CRI socket that answers; env
+                     POD_DOCTOR_AGENT_RUNTIME, POD_DOCTOR_AGENT_CRI_SOCKET=PATH[,PATH...])
        pod-doctor agent probe <name> ... (run one probe here; see \`pod-doctor agent probe --help\`)
 `;
 
@@ -48,6 +52,22 @@ function probeEnvFrom(values: { 'proc-root'?: string; 'host-root'?: string; 'doc
     ...(values['containerd-socket'] ? { containerdSockets: values['containerd-socket'] } : {}),
     ...(values['log-file'] ? { logFiles: values['log-file'] } : {}),
   };
+}
+
+/**
+ * The runtime the actions use: `--runtime` / `--cri-socket` first, then POD_DOCTOR_AGENT_RUNTIME
+ * and POD_DOCTOR_AGENT_CRI_SOCKET (comma-separated paths). A string is the usage error.
+ */
+export function runtimeOptionsFrom(
+  values: { runtime?: string; 'cri-socket'?: string[] },
+  env: Record<string, string | undefined> = process.env,
+): Pick<HostExecOptions, 'runtime' | 'criSockets'> | string {
+  const raw = values.runtime ?? (env.POD_DOCTOR_AGENT_RUNTIME || undefined);
+  const runtime = z.enum(RUNTIME_CHOICES).optional().safeParse(raw);
+  if (!runtime.success) return `--runtime (or POD_DOCTOR_AGENT_RUNTIME): expected one of ${RUNTIME_CHOICES.join(', ')}, got "${raw ?? ''}"`;
+  const sockets = values['cri-socket'] ?? env.POD_DOCTOR_AGENT_CRI_SOCKET?.split(',').map((p) => p.trim()).filter(Boolean);
+  if (sockets?.some((p) => !p.startsWith('/'))) return '--cri-socket (or POD_DOCTOR_AGENT_CRI_SOCKET): expected absolute paths';
+  return { ...(runtime.data ? { runtime: runtime.data } : {}), ...(sockets && sockets.length > 0 ? { criSockets: sockets } : {}) };
 }
 
 /** `pod-doctor agent probe <name> ...`: 0 when the probe succeeded, 1 when it failed, 2 on bad usage. */
@@ -131,6 +151,8 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         actions: { type: 'boolean' },
+        runtime: { type: 'string' },
+        'cri-socket': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -146,6 +168,11 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
   const port = z.coerce.number().int().min(0).max(65535).default(9477).safeParse(values.port);
   if (!port.success) {
     io.stderr('--port: expected a port number\n');
+    return 2;
+  }
+  const runtime = runtimeOptionsFrom(values);
+  if (typeof runtime === 'string') {
+    io.stderr(`${runtime}\n`);
     return 2;
   }
   let token = process.env.POD_DOCTOR_AGENT_TOKEN;
@@ -170,7 +197,7 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
   const nodeName = values['node-name'] ?? process.env.NODE_NAME ?? hostname();
   // Actions change the node (restart a unit, unmount): only when the operator turns them on.
   const actions = values.actions
-    ? createActionHandler({ exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets }), probeEnv: env, nodeName, log: log.child({ role: 'agent', node: nodeName }) })
+    ? createActionHandler({ exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }), probeEnv: env, nodeName, log: log.child({ role: 'agent', node: nodeName }) })
     : undefined;
   let agent;
   try {

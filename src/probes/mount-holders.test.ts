@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,41 @@ describe('mount-holders on fixture trees', () => {
     expect(out.namespaces[0]?.mounts[0]?.line).toMatch(/^296 183 0:183 \/ \/var\/lib\/docker\/overlay\/98a56d.*\/merged rw,relatime shared:88 - overlay overlay /);
     expect(out.hostMountNamespace).toBe('mnt:[4026531840]');
     expect(out.scanned.processes).toBe(5);
+  });
+
+  it("takes the kubelet's mount namespace as the host's when the kubelet does not run in pid 1's", async () => {
+    // The kubelet in a namespace of its own (RKE1's containerised kubelet; the real-node suite):
+    // its namespace is the reference, and pid 1's copy of the pod's mount is a holder like any other.
+    const root = mkdtempSync(join(tmpdir(), 'pd-proc-'));
+    try {
+      const vol = '/var/lib/kubelet/pods/5f0c1d2e-0000-4000-8000-000000000001/volumes/kubernetes.io~empty-dir/cache';
+      const line = `62 44 0:58 / ${vol} rw,relatime shared:8 - tmpfs tmpfs rw`;
+      const proc = (pid: number, ns: string, comm: string, mounts: string) => {
+        const d = join(root, String(pid));
+        mkdirSync(join(d, 'ns'), { recursive: true });
+        writeFileSync(join(d, 'ns', 'mnt'), ns);
+        writeFileSync(join(d, 'comm'), `${comm}\n`);
+        writeFileSync(join(d, 'cmdline'), `${comm}\0`);
+        writeFileSync(join(d, 'mountinfo'), `41 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n${mounts}`);
+      };
+      writeFileSync(join(root, 'stat'), 'btime 1700000000\n');
+      proc(1, 'mnt:[4026531840]', 'init', `${line}\n`);
+      proc(500, 'mnt:[4026532200]', 'kubelet', `${line}\n`);
+      proc(777, 'mnt:[4026532300]', 'sleep', `${line}\n`);
+      // The holder works inside the mount: that is what makes the kubelet's umount busy.
+      symlinkSync(`${vol}/sessions`, join(root, '777', 'cwd'));
+      const out = await runProbe(probe, { match: ['5f0c1d2e-0000-4000-8000-000000000001'] }, { procRoot: root, hostRoot: root, timeoutMs: 5000 });
+      expect(out.ok, JSON.stringify(out)).toBe(true);
+      if (!out.ok) return;
+      expect(out.hostMountNamespace).toBe('mnt:[4026532200]');
+      expect(out.hostReference).toBe('kubelet (pid 500)');
+      expect(out.holders.map((h) => h.pid).sort()).toEqual([1, 777]);
+      expect(out.holders.some((h) => h.pid === 500)).toBe(false);
+      expect(out.holders.find((h) => h.pid === 777)?.inUse).toEqual([vol]);
+      expect(out.holders.find((h) => h.pid === 1)?.inUse).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('finds nothing for text no mount contains', async () => {

@@ -4,7 +4,7 @@
 //
 // Fast on big nodes: processes sharing a mount namespace are read once (grouped by the ns/mnt
 // inode), files are read through a bounded pool, and lines are only parsed around an indexOf hit.
-import { open } from 'node:fs/promises';
+import { open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { capped, checkAborted, clipText, defineProbe, matchSchema, podUidSchema, type ProbeEnv } from './probe.js';
@@ -15,6 +15,7 @@ import {
   readBootTime,
   readCgroup,
   readCmdline,
+  findKubeletPid,
   readMountNamespace,
   readStat,
   startTimeIso,
@@ -55,7 +56,7 @@ const holder = z.object({
   /** ISO start time from stat field 22 and the boot time. */
   startedAt: z.string().optional(),
   mountNamespace: z.string(),
-  /** True when the holder shares pid 1's mount namespace (the runtime's own view). */
+  /** True when the holder shares the host's mount namespace (the kubelet's, else pid 1's). */
   hostNamespace: z.boolean(),
   /** systemd unit from the cgroup (`ntpd.service`, `docker-<id>.scope`). */
   unit: z.string().optional(),
@@ -72,12 +73,16 @@ const holder = z.object({
   mounts: z.array(z.string()),
   /** Of those, the ones the host namespace no longer has: a leaked copy that pins the mount. */
   notInHost: z.array(z.string()),
+  /** Of those, the ones this process works inside (its cwd or root is there): what makes umount busy. */
+  inUse: z.array(z.string()).default([]),
 });
 export type MountHolder = z.infer<typeof holder>;
 
 export const result = z.object({
   match: z.array(z.string()),
   hostMountNamespace: z.string().optional(),
+  /** Whose mount namespace counts as the host's: the kubelet's, or pid 1's when none runs. */
+  hostReference: z.string().optional(),
   namespaces: z.array(
     z.object({
       mountNamespace: z.string(),
@@ -210,11 +215,13 @@ async function scanNamespace(procRoot: string, group: NsGroup, needles: readonly
 
 export async function scanMountHolders(p: MountHoldersParams, env: ProbeEnv): Promise<MountHoldersResult> {
   const limit = env.concurrency ?? 32;
-  const [pids, bootTime, hostNs] = await Promise.all([
-    listPids(env.procRoot),
-    readBootTime(env.procRoot),
-    readMountNamespace(env.procRoot, 1).then((ns) => ns ?? readMountNamespace(env.procRoot, 'self')),
-  ]);
+  const [pids, bootTime] = await Promise.all([listPids(env.procRoot), readBootTime(env.procRoot)]);
+  // "The host" is the kubelet's mount namespace (it does the unmounts), else pid 1's.
+  const kubeletPid = await findKubeletPid(env.procRoot, pids, { concurrency: limit, signal: env.signal });
+  const hostNs =
+    (kubeletPid !== undefined ? await readMountNamespace(env.procRoot, kubeletPid) : undefined) ??
+    (await readMountNamespace(env.procRoot, 1)) ??
+    (await readMountNamespace(env.procRoot, 'self'));
   checkAborted(env.signal);
   const { groups, unreadable } = await groupByNamespace(env, pids, limit);
   checkAborted(env.signal);
@@ -267,7 +274,13 @@ export async function scanMountHolders(p: MountHoldersParams, env: ProbeEnv): Pr
     for (const pid of ns.pids) candidates.push({ pid, ns });
   }
   const details = await mapPool(candidates.slice(0, MAX_HOLDERS * 2), 16, async ({ pid, ns }): Promise<MountHolder | undefined> => {
-    const [stat, cmdline, cgroup] = await Promise.all([readStat(env.procRoot, pid), readCmdline(env.procRoot, pid), readCgroup(env.procRoot, pid)]);
+    const [stat, cmdline, cgroup, cwd, rootDir] = await Promise.all([
+      readStat(env.procRoot, pid),
+      readCmdline(env.procRoot, pid),
+      readCgroup(env.procRoot, pid),
+      readlink(join(env.procRoot, String(pid), 'cwd')).catch(() => undefined),
+      readlink(join(env.procRoot, String(pid), 'root')).catch(() => undefined),
+    ]);
     if (!stat && !cmdline) return undefined; // exited meanwhile
     const unit = cgroup?.unit;
     const file = unit ? await unitOf(unit) : undefined;
@@ -287,6 +300,7 @@ export async function scanMountHolders(p: MountHoldersParams, env: ProbeEnv): Pr
       ownPod: p.podUid !== undefined && cgroup?.podUid === p.podUid,
       mounts: ns.mounts.map((m) => m.mountPoint),
       notInHost: ns.mounts.map((m) => m.mountPoint).filter((m) => !hostMountPoints.has(m)),
+      inUse: ns.mounts.map((m) => m.mountPoint).filter((m) => [cwd, rootDir].some((d) => d !== undefined && d !== '/' && (d === m || d.startsWith(`${m}/`)))),
     };
   });
   const holders = details
@@ -297,6 +311,7 @@ export async function scanMountHolders(p: MountHoldersParams, env: ProbeEnv): Pr
   return {
     match: p.match,
     hostMountNamespace: hostNs,
+    hostReference: kubeletPid !== undefined ? `kubelet (pid ${kubeletPid})` : 'pid 1',
     namespaces: n.items,
     holders: h.items,
     scanned: { processes: pids.length, namespaces: groups.length, unreadable },

@@ -111,6 +111,25 @@ export async function readMountNamespace(procRoot: string, pid: number | 'self')
   }
 }
 
+/**
+ * The kubelet's pid, if one runs here: its mount namespace is the one whose view counts (it does
+ * the unmounts). That is pid 1's on most nodes, not where the kubelet runs in a container (RKE1,
+ * kind) or in a namespace of its own.
+ */
+export async function findKubeletPid(procRoot: string, pids: readonly number[], options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<number | undefined> {
+  let found: number | undefined;
+  await mapPool(
+    pids,
+    options.concurrency ?? 32,
+    async (pid) => {
+      if (found !== undefined) return;
+      if ((await readText(join(procRoot, String(pid), 'comm')))?.trim() === 'kubelet') found ??= pid;
+    },
+    options.signal,
+  );
+  return found;
+}
+
 export interface CgroupInfo {
   /** The cgroup path of the systemd hierarchy (v1 `name=systemd`) or the unified one (v2). */
   path: string;

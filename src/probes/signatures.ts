@@ -23,8 +23,8 @@ export interface Signature {
   id: SignatureId;
   /** `pod`: kept only when the line names the pod; `node`: kept for any pod on the node. */
   scope: 'pod' | 'node';
-  /** Cheap substring that must be present before the regex runs. */
-  needle: string;
+  /** Cheap substring(s), one of which must be present before the regex runs. */
+  needle: string | readonly string[];
   test: RegExp;
   /** Named groups become the match's captures. */
   extract?: RegExp[];
@@ -43,9 +43,16 @@ export const SIGNATURES: readonly Signature[] = [
   {
     id: 'device-busy',
     scope: 'pod',
-    needle: 'device or resource busy',
-    test: /device or resource busy/,
-    extract: [/(?:remove|unlinkat|rmdir|unmount|umount|Unmount)\s+(?<path>\/[^\s:"\\]+): device or resource busy/, new RegExp(`(?:layer|filesystem for|root filesystem for) (?<containerId>${HEX})`)],
+    // EBUSY from the runtime (Docker, containerd), and umount(8)'s own words when the kubelet's
+    // volume TearDown runs it: `unmount failed: exit status 32 … umount: <dir>: target is busy.`
+    needle: ['device or resource busy', 'target is busy'],
+    test: /device or resource busy|umount: \/[^\s:]+: target is busy/,
+    extract: [
+      /(?:remove|unlinkat|rmdir|unmount|umount|Unmount)\s+(?<path>\/[^\s:"\\]+): device or resource busy/,
+      /umount: (?<path>\/[^\s:"\\]+): target is busy/,
+      /TearDown failed for volume \\?"(?<volume>[^"\\]+)/,
+      new RegExp(`(?:layer|filesystem for|root filesystem for) (?<containerId>${HEX})`),
+    ],
   },
   {
     id: 'kill-deadline',
@@ -152,7 +159,7 @@ export interface SignatureHit {
 export function matchSignatures(line: string): SignatureHit | undefined {
   let hit: SignatureHit | undefined;
   for (const sig of SIGNATURES) {
-    if (!line.includes(sig.needle) || !sig.test.test(line)) continue;
+    if (!(typeof sig.needle === 'string' ? line.includes(sig.needle) : sig.needle.some((n) => line.includes(n))) || !sig.test.test(line)) continue;
     hit ??= { signatures: [], captures: {} };
     hit.signatures.push(sig.id);
     for (const re of sig.extract ?? []) {

@@ -318,7 +318,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Distinct free loopback ports (asked for together so one run never gets the same twice). */
-async function freePorts(n: number): Promise<number[]> {
+export async function freePorts(n: number): Promise<number[]> {
   const ports = new Set<number>();
   while (ports.size < n) ports.add(await freePort());
   return [...ports];

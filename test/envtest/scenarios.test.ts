@@ -12,9 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { startSim } from '../../src/sim/server.js';
@@ -60,30 +59,6 @@ interface FindingJson {
 interface DiagnosisJson {
   findings: FindingJson[];
   skipped: Gap[];
-}
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        append(String(chunk));
-        cb();
-      },
-    });
-  const code = await runCli(args, {
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
-    env: { NO_COLOR: '1', ...env },
-  });
-  return { code, stdout, stderr };
 }
 
 const ahead = () => new Date(Date.now() + AHEAD_MS).toISOString();

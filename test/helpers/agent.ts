@@ -33,6 +33,7 @@ export function holder(patch: Partial<MountHolder> = {}): MountHolder {
       ownPod: false,
       mounts: ['/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged'],
       notInHost: ['/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged'],
+      inUse: [],
     },
     patch,
   );

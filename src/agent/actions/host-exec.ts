@@ -1,17 +1,33 @@
 // The real host operations: commands through execFile (no shell, fixed argv, arguments already
-// validated by the action schemas) and Docker Engine API calls on the runtime's unix socket.
-// In the DaemonSet the agent runs in its own mount namespace with hostPID, so commands enter
-// the host's namespaces through nsenter on pid 1.
+// validated by the action schemas) and container runtime calls on the runtime's unix socket:
+// Docker's Engine API, or CRI (containerd, CRI-O; host-exec-cri.ts, over the client in probes/cri.ts). In the DaemonSet the agent
+// runs in its own mount namespace with hostPID, so commands enter the host's namespaces through
+// nsenter on pid 1.
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { CriClient, describeFailure } from '../../probes/cri.js';
+import { createCriRuntime, type RuntimeOps } from './host-exec-cri.js';
 import { imageRefSchema, mountPathSchema, unitSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
+
+export const RUNTIME_CHOICES = ['auto', 'docker', 'cri'] as const;
+export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 export interface HostExecOptions {
   /** The host's root as the agent sees it; not `/` means "enter pid 1's namespaces". */
   hostRoot: string;
+  /**
+   * Which runtime API lists and removes containers and images. `auto` (default): Docker when a
+   * Docker socket answers `/_ping`, else the first CRI socket that answers `Version`.
+   */
+  runtime?: RuntimeChoice;
   /** Docker API sockets tried in order (default `<hostRoot>/var/run/docker.sock`, `<hostRoot>/run/docker.sock`). */
   dockerSockets?: string[];
-  /** Time limit of one command or docker call (ms, default 60 s). */
+  /**
+   * CRI sockets tried in order (default `<hostRoot>/run/containerd/containerd.sock`,
+   * `<hostRoot>/var/run/containerd/containerd.sock`, `<hostRoot>/var/run/crio/crio.sock`).
+   */
+  criSockets?: string[];
+  /** Time limit of one command or runtime call (ms, default 60 s). */
   timeoutMs?: number;
   /** Time limit of an image pull (ms, default 10 min). */
   pullTimeoutMs?: number;
@@ -33,7 +49,7 @@ function run(argv: readonly string[], timeoutMs: number): Promise<ExecResult> {
   });
 }
 
-type DockerReply = { status: number; body: string } | { status: 0; body: string; error: string };
+type DockerReply = { status: number; body: string } | { status: 0; body: string; error: string; errno?: string; timedOut?: boolean };
 
 function docker(socketPath: string, method: string, path: string, timeoutMs: number): Promise<DockerReply> {
   return new Promise((resolve) => {
@@ -59,9 +75,9 @@ function docker(socketPath: string, method: string, path: string, timeoutMs: num
     });
     const timer = setTimeout(() => {
       req.destroy();
-      done({ status: 0, body: '', error: `docker ${method} ${path.split('?')[0]} did not answer within ${timeoutMs}ms` });
+      done({ status: 0, body: '', error: `docker ${method} ${path.split('?')[0]} did not answer within ${timeoutMs}ms`, timedOut: true });
     }, timeoutMs);
-    req.on('error', (err) => done({ status: 0, body: '', error: err.message }));
+    req.on('error', (err: NodeJS.ErrnoException) => done({ status: 0, body: '', error: err.message, ...(err.code ? { errno: err.code } : {}) }));
     req.end();
   });
 }
@@ -85,33 +101,20 @@ export function splitImageRef(ref: string): { fromImage: string; tag?: string } 
   return { fromImage: ref, tag: 'latest' };
 }
 
-export function createHostExec(options: HostExecOptions): HostExec {
-  const root = options.hostRoot.replace(/\/+$/, '');
-  const enter = options.enterHost ?? root !== '';
-  const prefix = enter ? NSENTER : [];
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const pullTimeoutMs = options.pullTimeoutMs ?? 600_000;
-  const sockets = options.dockerSockets ?? [`${root}/var/run/docker.sock`, `${root}/run/docker.sock`];
+const ABSENT = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
 
+function dockerRuntime(sockets: string[], timeoutMs: number, pullTimeoutMs: number): RuntimeOps {
   const call = async (method: string, path: string, limit = timeoutMs): Promise<DockerReply> => {
     let last: DockerReply = { status: 0, body: '', error: 'no docker socket configured' };
     for (const socket of sockets) {
       last = await docker(socket, method, path, limit);
       // Try the next socket only when this one is not there at all.
-      if (!('error' in last) || !/ENOENT|ECONNREFUSED/.test(last.error)) return last;
+      if (!('error' in last) || !last.errno || !ABSENT.has(last.errno)) return last;
     }
     return last;
   };
 
   return {
-    async restartUnit(unit) {
-      unitSchema.parse(unit);
-      return run([...prefix, 'systemctl', 'restart', unit], timeoutMs);
-    },
-    async lazyUnmount(path) {
-      mountPathSchema.parse(path);
-      return run([...prefix, 'umount', '-l', path], timeoutMs);
-    },
     async listPodContainers(podUid) {
       if (!/^[0-9a-f-]{36}$/i.test(podUid)) throw new Error('bad pod uid');
       const filters = encodeURIComponent(JSON.stringify({ label: [`io.kubernetes.pod.uid=${podUid}`] }));
@@ -149,6 +152,97 @@ export function createHostExec(options: HostExecOptions): HostExec {
         })
         .find(Boolean);
       return failed ? { ok: false, detail: failed, code: 200 } : { ok: true, detail: '', code: 200 };
+    },
+  };
+}
+
+/** How long `auto` waits for a runtime to answer its ping or Version call. */
+const DETECT_TIMEOUT_MS = 5_000;
+
+type Detected = { ops: RuntimeOps; keep: boolean } | { error: string };
+
+export function createHostExec(options: HostExecOptions): HostExec {
+  const root = options.hostRoot.replace(/\/+$/, '');
+  const enter = options.enterHost ?? root !== '';
+  const prefix = enter ? NSENTER : [];
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const pullTimeoutMs = options.pullTimeoutMs ?? 600_000;
+  const choice = options.runtime ?? 'auto';
+  const dockerSockets = options.dockerSockets ?? [`${root}/var/run/docker.sock`, `${root}/run/docker.sock`];
+  const criSockets = options.criSockets ?? [`${root}/run/containerd/containerd.sock`, `${root}/var/run/containerd/containerd.sock`, `${root}/var/run/crio/crio.sock`];
+  const dockerOps = dockerRuntime(dockerSockets, timeoutMs, pullTimeoutMs);
+  const detectMs = Math.min(timeoutMs, DETECT_TIMEOUT_MS);
+
+  const findCri = async (): Promise<Detected> => {
+    const why: string[] = [];
+    for (const socketPath of criSockets) {
+      const client = new CriClient({ socketPath, timeoutMs: detectMs });
+      const v = await client.getVersion();
+      if (v.ok) {
+        // The client that answered, with the call timeout of real work and the API version it found.
+        const worker = new CriClient({ socketPath, timeoutMs, ...(client.apiVersion ? { apiVersion: client.apiVersion } : {}) });
+        return { ops: createCriRuntime(worker, { pullTimeoutMs }), keep: true };
+      }
+      why.push(`${socketPath}: ${describeFailure(v)}`);
+    }
+    return { error: why.length > 0 ? `no CRI runtime answered (${why.join('; ')})` : 'no CRI socket configured' };
+  };
+
+  const detect = async (): Promise<Detected> => {
+    if (choice === 'docker') return { ops: dockerOps, keep: true };
+    if (choice === 'cri') return findCri();
+    let dockerHung = false;
+    for (const socket of dockerSockets) {
+      const ping = await docker(socket, 'GET', '/_ping', detectMs);
+      // Any HTTP/1 answer is Docker's (a CRI socket speaks HTTP/2 only).
+      if (!('error' in ping)) return { ops: dockerOps, keep: true };
+      if (ping.timedOut) dockerHung = true;
+    }
+    const cri = await findCri();
+    if ('error' in cri) return { error: `${dockerHung ? 'docker did not answer /_ping in time and ' : 'no docker socket answered; '}${cri.error}` };
+    // A Docker that hangs now may answer later: decide again next time.
+    return { ...cri, keep: !dockerHung };
+  };
+
+  let chosen: Promise<Detected> | undefined;
+  const runtime = async (): Promise<Detected> => {
+    const current = chosen ?? detect();
+    chosen = current;
+    const d = await current;
+    if ('error' in d || !d.keep) chosen = undefined;
+    return d;
+  };
+  const withRuntime = async (f: (ops: RuntimeOps) => Promise<ExecResult>): Promise<ExecResult> => {
+    const d = await runtime();
+    return 'error' in d ? { ok: false, detail: d.error.slice(0, 500), code: 0 } : f(d.ops);
+  };
+
+  return {
+    async restartUnit(unit) {
+      unitSchema.parse(unit);
+      return run([...prefix, 'systemctl', 'restart', unit], timeoutMs);
+    },
+    async lazyUnmount(path) {
+      mountPathSchema.parse(path);
+      return run([...prefix, 'umount', '-l', path], timeoutMs);
+    },
+    async listPodContainers(podUid) {
+      if (!/^[0-9a-f-]{36}$/i.test(podUid)) throw new Error('bad pod uid');
+      const d = await runtime();
+      if ('error' in d) throw new Error(`cannot list containers: ${d.error}`);
+      return d.ops.listPodContainers(podUid);
+    },
+    async removeContainer(id) {
+      if (!/^[0-9a-f]{12,64}$/.test(id)) throw new Error('bad container id');
+      return withRuntime((ops) => ops.removeContainer(id));
+    },
+    async removeImage(ref) {
+      imageRefSchema.parse(ref);
+      return withRuntime((ops) => ops.removeImage(ref));
+    },
+    async pullImage(ref) {
+      imageRefSchema.parse(ref);
+      return withRuntime((ops) => ops.pullImage(ref));
     },
   };
 }

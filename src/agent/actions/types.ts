@@ -58,7 +58,10 @@ export type ActionResponse = z.infer<typeof actionResponseSchema>;
 export interface ExecResult {
   ok: boolean;
   detail: string;
-  /** HTTP status of a docker API call, exit code of a command. */
+  /**
+   * Exit code of a command; for the runtime (Docker API or CRI) an HTTP-like status: Docker's own,
+   * or from CRI 200 done, 404 not found, 409 in use, 502 refused; 0 when the runtime did not answer.
+   */
   code?: number;
 }
 
@@ -77,13 +80,16 @@ export interface HostExec {
   restartUnit(unit: string): Promise<ExecResult>;
   /** `umount -l <path>` in the host's mount namespace. */
   lazyUnmount(path: string): Promise<ExecResult>;
-  /** Docker API: containers (all states) labelled `io.kubernetes.pod.uid=<uid>`. */
+  /**
+   * The runtime (Docker API or CRI): containers (all states) labelled `io.kubernetes.pod.uid=<uid>`;
+   * through CRI also the pod's sandboxes (named `sandbox:<name>`, state ready/notready).
+   */
   listPodContainers(podUid: string): Promise<HostContainer[]>;
-  /** Docker API: `DELETE /containers/<id>?force=1` (volumes kept). */
+  /** The runtime (Docker API or CRI): force-remove a container, volumes kept (`DELETE /containers/<id>?force=1`; CRI: StopContainer + RemoveContainer, or StopPodSandbox + RemovePodSandbox for a sandbox id). */
   removeContainer(id: string): Promise<ExecResult>;
-  /** Docker API: `DELETE /images/<ref>` (not forced: an image other containers use stays). */
+  /** The runtime (Docker API or CRI): remove an image, not forced: an image other containers use stays (409). */
   removeImage(ref: string): Promise<ExecResult>;
-  /** Docker API: `POST /images/create?fromImage=<ref>`. */
+  /** The runtime (Docker API or CRI): pull an image (`POST /images/create?fromImage=<ref>`; CRI PullImage). */
   pullImage(ref: string): Promise<ExecResult>;
 }
 

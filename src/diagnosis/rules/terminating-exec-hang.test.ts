@@ -1,5 +1,5 @@
 import { ago, cloudNode, completedJobPod, daemonSetPod, node, pod, snapshot } from '../../../test/helpers/factories.js';
-import { agent, container as runtimeContainer, runtime } from '../../../test/helpers/agent.js';
+import { agent, container as runtimeContainer, processes, runtime } from '../../../test/helpers/agent.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { Pod } from '../types.js';
 import { rule } from './terminating-exec-hang.js';
@@ -40,6 +40,29 @@ const khaos = (opts: { sharing?: 'hostPID' | 'shareProcessNamespace' | 'none'; d
     },
   });
 
+/**
+ * Seed 002 as a real containerd node makes it: `agent` crashed once, its restart's postStart hook
+ * never returned, so the status still shows the crash while the new container runs.
+ */
+const CTRD = 'c'.repeat(64);
+const frozen = (): Pod => {
+  const p = khaos({ sharing: 'shareProcessNamespace', phase: 'Running', id: `containerd://${CTRD}` });
+  p.spec!.containers = [container('agent', true), container('main')];
+  p.status!.containerStatuses = [
+    { name: 'agent', ready: false, restartCount: 0, image: 'x', imageID: '', containerID: `containerd://${CTRD}`, started: false, state: { terminated: { exitCode: 1, reason: 'Error', startedAt: ago(3620), finishedAt: ago(3614) } } },
+    running('main', `containerd://${'d'.repeat(64)}`),
+  ];
+  return p;
+};
+const frozenProcesses = (withNewContainer: boolean) =>
+  processes([
+    { id: 'd'.repeat(64), known: true, processCount: 1, initPid: 4100, initState: 'S', initCommand: 'sleep 3600', initAlive: true, zombies: 0, uninterruptible: 0 },
+    // The sandbox is never "unreported".
+    { id: 'e'.repeat(64), known: false, processCount: 1, initPid: 4010, initState: 'S', initCommand: '/pause', initAlive: true, zombies: 0, uninterruptible: 0 },
+    ...(withNewContainer ? [{ id: 'f'.repeat(64), known: false, processCount: 2, initPid: 4300, initState: 'S', initCommand: 'sh -c if [ -f /m/started ]; then exec sleep 3600; fi', initAlive: true, zombies: 0, uninterruptible: 0 }] : []),
+  ]);
+const containerdNode = node({ metadata: { name: 'node-7' }, status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.6.20', kubeletVersion: 'v1.20.2' } } });
+
 testRule(rule, {
   valid: [
     { name: 'healthy running pod', snapshot: snapshot(pod(), { node: dockerNode }) },
@@ -47,6 +70,10 @@ testRule(rule, {
     { name: 'stuck, but no shared PID namespace', snapshot: snapshot(khaos({ sharing: 'none' }), { node: dockerNode }) },
     { name: 'hostPID + postStart, but it had started fully before deletion', snapshot: snapshot(khaos({ phase: 'Running' }), { node: dockerNode }) },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { node: dockerNode }) },
+    {
+      name: 'Running, a hooked container crashed, but the node shows no container the status misses (no frozen sync)',
+      snapshot: snapshot(frozen(), { node: containerdNode, agent: agent('node-7', { processes: frozenProcesses(false) }) }),
+    },
     { name: 'hostPID DaemonSet pod (no postStart) on a healthy GKE node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('gke') }) },
   ],
   invalid: [
@@ -79,6 +106,16 @@ testRule(rule, {
       name: 'containerd: the docker bug does not apply, lower severity',
       snapshot: snapshot(khaos({ sharing: 'shareProcessNamespace', id: `containerd://${'b'.repeat(64)}` }), { node: node({ metadata: { name: 'node-7' } }) }),
       expect: { severity: 'warning', params: { runtime: 'containerd' }, mentions: [/does not apply/, /shareProcessNamespace: true/] },
+    },
+    {
+      name: 'real containerd node: the hook hung after a restart, the status is frozen, the node runs a container the status does not list',
+      snapshot: snapshot(frozen(), { node: containerdNode, agent: agent('node-7', { processes: frozenProcesses(true) }) }),
+      expect: {
+        severity: 'error',
+        playbook: 'remove-stuck-containers',
+        params: { runtime: 'containerd', containers: ['agent'] },
+        mentions: [/never returned after a restart/, /container ffffffffffff of this pod runs \(2 processes/, /last reported: terminated \(Error\)/],
+      },
     },
     {
       name: 'node object not collected: runtime from the container IDs (docker)',

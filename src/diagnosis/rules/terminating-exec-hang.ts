@@ -15,7 +15,7 @@ export const rule = defineRule({
     supersedes: ['terminating.stuck'],
     // No `supersedes`: finalizers would still hold the object after the containers are removed,
     // and node-lost (75) ranks above when the node is gone, since no container can be removed then.
-    doc: 'Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002).',
+    doc: 'Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002). On any runtime a hook that never returns after a container restart freezes the pod\'s status at the previous run and blocks the deletion; the node agent shows the restarted container running although the status does not list it.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -30,7 +30,15 @@ export const rule = defineRule({
     const statuses = containerStatuses(pod);
     const creating = statuses.filter((s) => ['ContainerCreating', 'PodInitializing'].includes(s.status.state?.waiting?.reason ?? ''));
     const neverStarted = (spec?.containers ?? []).filter((c) => !statuses.some((s) => s.status.name === c.name && (s.status.state?.running || s.status.state?.terminated)));
-    if (pod.status?.phase !== 'Pending' && creating.length === 0) return null;
+    // The frozen variant (seed 002 on containerd, for real): a hooked container was restarted, its
+    // hook never returned, and the kubelet's sync for the pod waits on it, so the status still
+    // shows the previous run. The node shows the new container running under the pod's UID
+    // although the status does not list it.
+    const processes = probeResult(snapshot, 'processes');
+    const unreported = (processes?.containers ?? []).filter((c) => !c.known && c.initAlive && !/(^|\/)pause$/.test(c.initCommand?.split(' ')[0] ?? ''));
+    const hookedNotRunning = statuses.filter((s) => hooked.some((h) => h.name === s.status.name) && !s.status.state?.running);
+    const frozen = pod.status?.phase === 'Running' && hookedNotRunning.length > 0 && unreported.length > 0;
+    if (pod.status?.phase !== 'Pending' && creating.length === 0 && !frozen) return null;
 
     const runtime = runtimeOf(snapshot);
     const docker = runtime === 'docker';
@@ -53,6 +61,15 @@ export const rule = defineRule({
     for (const { container, exec } of hangingExecs.slice(0, 2)) {
       evidence.push({ source: `node agent: runtime on ${nodeName}`, text: `exec ${exec.command} in container ${container} still running${exec.startedAt ? ` since ${exec.startedAt}` : ''}` });
     }
+    if (frozen) {
+      for (const s of hookedNotRunning.slice(0, 2)) evidence.push(statusEvidence(s, 'state', `last reported: ${s.status.state?.terminated ? `terminated (${s.status.state.terminated.reason ?? 'exit ' + s.status.state.terminated.exitCode})` : `waiting: ${s.status.state?.waiting?.reason ?? '?'}`}, restartCount ${s.status.restartCount ?? 0}`));
+      for (const c of unreported.slice(0, 2)) {
+        evidence.push({
+          source: `node agent: processes on ${nodeName}`,
+          text: `container ${c.id.slice(0, 12)} of this pod runs (${c.processCount} process${c.processCount === 1 ? '' : 'es'}, init ${c.initCommand ?? '?'}) but the pod's status does not list it: the kubelet started it and never reported it`,
+        });
+      }
+    }
 
     const owner = pod.metadata?.ownerReferences?.[0];
     const ns = pod.metadata?.namespace ?? '';
@@ -74,6 +91,21 @@ export const rule = defineRule({
           'Drop the postStart exec hook (do the work in the entrypoint or an init container), or drop hostPID/shareProcessNamespace from the pod.',
           'Move the node to containerd (dockershim was removed in Kubernetes 1.24).',
         ],
+        causeKey: `exec-hang:${subject}`,
+        params,
+      };
+    }
+    if (frozen) {
+      return {
+        title: `Pod stuck: the postStart hook of ${hookedNotRunning.map((s) => s.status.name).join(', ')} never returned after a restart (runtime ${runtime ?? 'unknown'})`,
+        cause:
+          `The pod runs with ${sharing} and ${hookText}. Container ${hookedNotRunning.map((s) => s.status.name).join(', ')} was restarted and its postStart hook has not returned: exec hooks have no timeout, and the kubelet's work on this pod waits for it, so the pod's status is frozen at the previous run and the deletion is never carried out (Terminating ${formatDuration(overdue)} past its grace period). ` +
+          `The node agent sees the restarted container running under the pod's UID although the status does not list it.`,
+        evidence,
+        advice: [
+          `Remove the pod's containers on ${nodeName} (this ends the hung hook), then force delete the pod: playbook remove-stuck-containers (approval). By hand: \`crictl ps -a --label io.kubernetes.pod.uid=${pod.metadata?.uid ?? '<uid>'}\`, \`crictl stop\` / \`crictl rm\`.`,
+        ],
+        prevent: ['Make postStart hooks short and bounded (`timeout 30 ...`), or move the work into the entrypoint or an init container.'],
         causeKey: `exec-hang:${subject}`,
         params,
       };

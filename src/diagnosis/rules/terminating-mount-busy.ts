@@ -11,9 +11,12 @@ function isServiceUnit(unit: string | undefined): unit is string {
   return unit !== undefined && unit.endsWith('.service');
 }
 
-/** The holder to name first: a systemd service over a container, a leaked copy over a shared one. */
+/**
+ * The holder to name first: a leaked copy or one a process works inside over a passive shared
+ * copy, a systemd service over a container.
+ */
 function rankHolders(holders: MountHolder[]): MountHolder[] {
-  const score = (h: MountHolder) => (h.notInHost.length > 0 ? 4 : 0) + (isServiceUnit(h.unit) ? 2 : 0) + (h.privateTmp ? 1 : 0);
+  const score = (h: MountHolder) => (h.notInHost.length > 0 ? 4 : 0) + ((h.inUse ?? []).length > 0 ? 4 : 0) + (isServiceUnit(h.unit) ? 2 : 0) + (h.privateTmp ? 1 : 0);
   return [...holders].sort((a, b) => score(b) - score(a) || a.pid - b.pid);
 }
 
@@ -115,7 +118,9 @@ export const rule = defineRule({
         ? `${holder.unit} runs in a private mount namespace (${holder.namespaceSettings.join(', ')}) that copied the container's mount when it started${startedAfter ? ` (after the container)` : ''}.`
         : holder.containerId
           ? 'That container mounts the runtime or kubelet directory from the host, so its mount namespace got a copy of this container\'s mount and keeps it.'
-          : 'Its mount namespace got a copy of the container\'s mount and keeps it after the host unmounted it.';
+          : (holder.inUse ?? []).length > 0
+            ? `Its mount namespace got a copy of the mount and the process works inside it (${(holder.inUse ?? [])[0]}), so every unmount of it fails with "target is busy" / "device or resource busy" until the process leaves or exits.`
+            : 'Its mount namespace got a copy of the container\'s mount and keeps it after the host unmounted it.';
     const service = isServiceUnit(holder.unit);
     const host = probeResult(snapshot, 'host');
     const mountFlags = host?.dockerService?.mountFlags;

@@ -1,4 +1,5 @@
-// Remove the pod's containers on its node (docker rm -f), scoped by the container label
+// Remove the pod's containers on its node (docker rm -f, or CRI stop + remove of the containers
+// and the sandbox on containerd/CRI-O), scoped by the container label
 // io.kubernetes.pod.uid. Removing them again removes nothing, so a repeat after a crash is safe.
 import { z } from 'zod';
 import { callAgent, podRef, podScopedParams } from './agent-step.js';
@@ -12,7 +13,7 @@ export const action = defineAction({
   params,
   destructive: true,
   timeoutMs: 90_000,
-  describe: (p) => [`node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f)`],
+  describe: (p) => [`node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`],
   run: (ctx, p) => callAgent(ctx, 'remove-pod-containers', { node: p.node, pod: podRef(p) }),
   recheck: async () => 'not-done',
 });
