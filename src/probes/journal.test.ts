@@ -67,6 +67,16 @@ describe('journal', () => {
 });
 
 describe('signatures', () => {
+  it("the kubelet's volume TearDown failing with umount(8)'s words (a real kubelet 1.20, test/realnode) is device-busy, with path and volume", () => {
+    // Printed by the kubelet of the real-node suite (its root dir shown as /var/lib/kubelet).
+    const line = String.raw`E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache podName:fb153396-24b1-43e2-82ae-2782ebdef33c nodeName:}" failed. No retries permitted until 2026-11-25 13:07:10.274945316 +0000 UTC m=+26.284793951 (durationBeforeRetry 500ms). Error: "UnmountVolume.TearDown failed for volume \"cache\" (UniqueName: \"kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache\") pod \"fb153396-24b1-43e2-82ae-2782ebdef33c\" (UID: \"fb153396-24b1-43e2-82ae-2782ebdef33c\") : unmount failed: exit status 32\nUnmounting arguments: /var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache\nOutput: umount: /var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache: target is busy.\n"`;
+    const hit = matchSignatures(line);
+    expect(hit?.signatures).toEqual(['device-busy']);
+    expect(hit?.captures).toMatchObject({ path: '/var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache', volume: 'cache' });
+    // "target is busy" alone, from something that is not umount(8), is not the signature.
+    expect(matchSignatures('the parking target is busy today')).toBeUndefined();
+  });
+
   it.each([
     ['FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed pulling image "k8s.gcr.io/pause:3.2": unauthorized', ['sandbox-create-failed']],
     ['Error response from daemon: file integrity checksum failed for "etc/anacrontab"', ['image-checksum']],
