@@ -13,6 +13,12 @@ const CLI = join(ROOT, 'dist/bin/pod-doctor.js');
 const SETTLE_MS = 8000;
 // What the image sets (Dockerfile ENV NODE_OPTIONS).
 const NODE_FLAGS = ['--max-semi-space-size=2'];
+/** The agent's own V8 flags: the `command` of deploy/base/agent.yaml (e.g. --lite-mode). */
+function agentFlags(): string[] {
+  const manifest = readFileSync(join(ROOT, 'deploy/base/agent.yaml'), 'utf8');
+  const command = /^\s*command:\s*\[([^\]]*)\]/m.exec(manifest)?.[1] ?? '';
+  return command.split(',').map((s) => s.trim()).filter((s) => s.startsWith('--'));
+}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -21,8 +27,8 @@ function rssMb(pid: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const p: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { env, stdio: 'ignore' });
+async function measure(args: string[], env: NodeJS.ProcessEnv, flags: string[] = []): Promise<number> {
+  const p: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, ...flags, CLI, ...args], { env, stdio: 'ignore' });
   try {
     await sleep(SETTLE_MS);
     if (p.exitCode !== null) throw new Error(`pod-doctor ${args.join(' ')} exited with ${p.exitCode}`);
@@ -55,8 +61,8 @@ async function main(): Promise<void> {
     const bot = await measure(['bot'], env);
     const botSplit = await measure(['bot', '--no-worker'], env);
     const worker = await measure(['worker'], env);
-    const agent = await measure(['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'], env);
-    console.log(JSON.stringify({ bot_rss_mb: bot, bot_split_rss_mb: botSplit, worker_rss_mb: worker, agent_rss_mb: agent, node_flags: NODE_FLAGS.join(' ') }));
+    const agent = await measure(['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'], env, agentFlags());
+    console.log(JSON.stringify({ bot_rss_mb: bot, bot_split_rss_mb: botSplit, worker_rss_mb: worker, agent_rss_mb: agent, node_flags: NODE_FLAGS.join(' '), agent_flags: agentFlags().join(' ') }));
   } finally {
     sim.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

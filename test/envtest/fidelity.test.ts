@@ -137,7 +137,7 @@ function stepContext(b: Backend): StepContext {
 }
 
 /** Step kinds that act through the node agent or not at all: no Kubernetes request of their own. */
-const NON_KUBERNETES_STEPS = new Set(['restart-unit', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet', 'wait', 'rediagnose']);
+const NON_KUBERNETES_STEPS = new Set(['restart-unit', 'stop-mount-holder', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet', 'wait', 'rediagnose']);
 /**
  * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
  * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.

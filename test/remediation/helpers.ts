@@ -108,9 +108,15 @@ export interface RecordingExec extends HostExec {
 /**
  * A HostExec that records every call and answers from the fake docker's spec (removing a
  * container removes it from the spec, so the runtime probe sees it gone). `on` hooks stand in
- * for what the host would do next (a restarted unit drops its mount namespace).
+ * for what the host would do next (a restarted unit drops its mount namespace; a signalled
+ * process leaves the proc tree). A signal is recorded as `SIGTERM <pid>`; liveness checks are
+ * not recorded and answer from `alive` (default: every pid is there).
  */
-export function recordingExec(spec: FakeDockerSpec, on: Partial<Record<keyof HostExec, (arg: string) => void | Promise<void>>> = {}): RecordingExec {
+export function recordingExec(
+  spec: FakeDockerSpec,
+  on: Partial<Record<keyof HostExec, (arg: string) => void | Promise<void>>> = {},
+  alive: (pid: number) => boolean = () => true,
+): RecordingExec {
   const calls: ExecCall[] = [];
   const containers = () => (spec.routes['/containers/json'] as Record<string, unknown>[] | undefined) ?? [];
   const record = async (op: keyof HostExec, arg: string): Promise<void> => {
@@ -123,6 +129,14 @@ export function recordingExec(spec: FakeDockerSpec, on: Partial<Record<keyof Hos
     async restartUnit(unit) {
       await record('restartUnit', unit);
       return ok();
+    },
+    async signalProcess(pid, signal) {
+      if (!alive(pid)) return { ok: false, detail: `no process ${pid}`, code: 404 };
+      await record('signalProcess', `${signal} ${pid}`);
+      return ok();
+    },
+    async processAlive(pid) {
+      return alive(pid);
     },
     async lazyUnmount(path) {
       await record('lazyUnmount', path);
@@ -167,7 +181,8 @@ export interface FixtureAgent {
 
 /**
  * The real agent server (probes + actions) over a temp copy of `test/fixtures/nodes/<seed>`,
- * so a test may change the proc tree (a restarted holder leaves it).
+ * so a test may change the proc tree (a restarted holder leaves it). A pid is alive while its
+ * directory is in that tree.
  */
 export async function fixtureAgent(
   seed: string,
@@ -177,6 +192,8 @@ export async function fixtureAgent(
     on?: (ctx: { procRoot: string; spec: FakeDockerSpec }) => Partial<Record<keyof HostExec, (arg: string) => void | Promise<void>>>;
     /** fs-mounts stat command (default: answers at once). */
     statCommand?: string[];
+    /** stop-mount-holder's wait between SIGTERM and SIGKILL (default 10 s). */
+    stopGraceMs?: number;
   } = {},
 ): Promise<FixtureAgent> {
   const dir = mkdtempSync(join(tmpdir(), `pd-node-${seed}-`));
@@ -185,7 +202,7 @@ export async function fixtureAgent(
   const spec = loadDockerSpec(dir);
   options.editSpec?.(spec);
   const docker = await startFakeDocker(spec);
-  const exec = recordingExec(spec, options.on?.({ procRoot, spec }) ?? {});
+  const exec = recordingExec(spec, options.on?.({ procRoot, spec }) ?? {}, (pid) => existsSync(join(procRoot, String(pid))));
   const probeEnv = {
     procRoot,
     hostRoot: join(dir, 'host'),
@@ -196,7 +213,7 @@ export async function fixtureAgent(
     statCommand: options.statCommand ?? ['true'],
     logFiles: [join(dir, 'host/var/log/messages')].filter((f) => existsSync(f)),
   };
-  const actions = createActionHandler({ exec, probeEnv, nodeName: node, log: quiet });
+  const actions = createActionHandler({ exec, probeEnv, nodeName: node, log: quiet, ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}) });
   const agent = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot, hostRoot: probeEnv.hostRoot, nodeName: node, probeEnv, logger: quiet, actions });
   const lookup = createAgentLookup({ agentToken: TOKEN, agentUrls: { [node]: agent.url }, agentTimeoutMs: 8000 });
   return {

@@ -1,5 +1,5 @@
 // The real host operations: commands through execFile (no shell, fixed argv, arguments already
-// validated by the action schemas) and container runtime calls on the runtime's unix socket:
+// validated by the action schemas), signals through kill(2) (hostPID), and container runtime calls on the runtime's unix socket:
 // Docker's Engine API, or CRI (containerd, CRI-O; host-exec-cri.ts, over the client in probes/cri.ts). In the DaemonSet the agent
 // runs in its own mount namespace with hostPID, so commands enter the host's namespaces through
 // nsenter on pid 1.
@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { CriClient, describeFailure } from '../../probes/cri.js';
 import { createCriRuntime, type RuntimeOps } from './host-exec-cri.js';
-import { imageRefSchema, mountPathSchema, unitSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
+import { imageRefSchema, mountPathSchema, pidSchema, unitSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'cri'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -156,6 +156,35 @@ function dockerRuntime(sockets: string[], timeoutMs: number, pullTimeoutMs: numb
   };
 }
 
+/**
+ * kill(2) from the agent itself: with hostPID its pids are the host's, and no command (nor
+ * nsenter) is needed. ESRCH and EPERM become 404 and 403.
+ */
+export function signalHostProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): ExecResult {
+  pidSchema.parse(pid);
+  if (signal !== 'SIGTERM' && signal !== 'SIGKILL') throw new Error('bad signal');
+  try {
+    process.kill(pid, signal);
+    return { ok: true, detail: '', code: 0 };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return { ok: false, detail: `no process ${pid}`, code: 404 };
+    if (code === 'EPERM') return { ok: false, detail: `not permitted to signal pid ${pid} (the agent needs CAP_KILL for processes of other users)`, code: 403 };
+    return { ok: false, detail: err instanceof Error ? err.message : String(err), code: 500 };
+  }
+}
+
+export function hostProcessAlive(pid: number): boolean {
+  pidSchema.parse(pid);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, we may just not signal it.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** How long `auto` waits for a runtime to answer its ping or Version call. */
 const DETECT_TIMEOUT_MS = 5_000;
 
@@ -221,6 +250,12 @@ export function createHostExec(options: HostExecOptions): HostExec {
     async restartUnit(unit) {
       unitSchema.parse(unit);
       return run([...prefix, 'systemctl', 'restart', unit], timeoutMs);
+    },
+    async signalProcess(pid, signal) {
+      return signalHostProcess(pid, signal);
+    },
+    async processAlive(pid) {
+      return hostProcessAlive(pid);
     },
     async lazyUnmount(path) {
       mountPathSchema.parse(path);

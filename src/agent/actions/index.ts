@@ -11,6 +11,7 @@ import { action as removeImage } from './remove-image.js';
 import { action as removePodContainers } from './remove-pod-containers.js';
 import { action as restartKubelet } from './restart-kubelet.js';
 import { action as restartUnit } from './restart-unit.js';
+import { action as stopMountHolder } from './stop-mount-holder.js';
 import {
   ACTION_REQUESTS,
   AGENT_ACTIONS,
@@ -24,6 +25,7 @@ import {
 
 export const AGENT_ACTION_DEFS: { [K in AgentActionName]: AgentActionDef<K> } = {
   'restart-unit': restartUnit,
+  'stop-mount-holder': stopMountHolder,
   'remove-pod-containers': removePodContainers,
   'lazy-unmount': lazyUnmount,
   'remove-image': removeImage,
@@ -57,9 +59,10 @@ export function createActionHandler(options: AgentActionsOptions & { probeEnv: A
     log: options.log,
     grants: new Map(),
     pullGrantMs: options.pullGrantMs ?? 30 * 60_000,
+    stopGraceMs: options.stopGraceMs ?? 10_000,
     now: options.now ?? Date.now,
   };
-  // One action at a time on a node: two restarts or unmounts must not interleave.
+  // One action at a time on a node: two restarts, unmounts or stops must not interleave.
   let queue: Promise<unknown> = Promise.resolve();
 
   return async (name, rawBody, log = options.log) => {

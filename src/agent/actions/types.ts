@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { podRefSchema, type AgentProbeEnv } from '../../probes/index.js';
 
-export const AGENT_ACTIONS = ['restart-unit', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet'] as const;
+export const AGENT_ACTIONS = ['restart-unit', 'stop-mount-holder', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet'] as const;
 export type AgentActionName = (typeof AGENT_ACTIONS)[number];
 
 export function isAgentActionName(name: string): name is AgentActionName {
@@ -28,12 +28,15 @@ export const imageRefSchema = z
     /^[A-Za-z0-9]+([._-][A-Za-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-]{1,2}[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$/,
     'expected an image reference',
   );
+/** A host process id (pid_max is at most 2^22). */
+export const pidSchema = z.number().int().positive().max(4_194_304);
 const containerIdText = z.string().regex(/^[0-9a-f]{12,64}$/, 'expected a container id (12-64 hex digits)');
 
 const podScoped = { node: nodeNameSchema, pod: podRefSchema.strict() };
 
 export const ACTION_REQUESTS = {
   'restart-unit': z.object({ ...podScoped, unit: unitSchema }).strict(),
+  'stop-mount-holder': z.object({ ...podScoped, pid: pidSchema }).strict(),
   'remove-pod-containers': z.object({ ...podScoped, containerIds: z.array(containerIdText).max(32).optional() }).strict(),
   'lazy-unmount': z.object({ ...podScoped, mount: mountPathSchema }).strict(),
   'remove-image': z.object({ ...podScoped, image: imageRefSchema }).strict(),
@@ -78,6 +81,13 @@ export interface HostContainer {
 export interface HostExec {
   /** `systemctl restart <unit>` on the host. */
   restartUnit(unit: string): Promise<ExecResult>;
+  /**
+   * Send a signal to a host process (the agent runs with hostPID, so pids are the host's).
+   * `code`: 0 sent, 404 no such process (ESRCH), 403 not permitted (EPERM: the agent lacks CAP_KILL).
+   */
+  signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): Promise<ExecResult>;
+  /** Whether a host process with this pid exists (`kill(pid, 0)`; a zombie still counts). */
+  processAlive(pid: number): Promise<boolean>;
   /** `umount -l <path>` in the host's mount namespace. */
   lazyUnmount(path: string): Promise<ExecResult>;
   /**
@@ -97,6 +107,8 @@ export interface AgentActionsOptions {
   exec: HostExec;
   /** How long a removed image may be pulled again for the pod it was removed for (default 30 min). */
   pullGrantMs?: number;
+  /** How long stop-mount-holder waits after SIGTERM before SIGKILL (default 10 s). */
+  stopGraceMs?: number;
 }
 
 export interface ActionEnv {
@@ -107,6 +119,8 @@ export interface ActionEnv {
   /** Images removed for a pod (`<uid> <image>` → expiry ms): pull-image may fetch them again. */
   grants: Map<string, number>;
   pullGrantMs: number;
+  /** How long stop-mount-holder waits after SIGTERM before SIGKILL. */
+  stopGraceMs: number;
   now(): number;
 }
 

@@ -11,6 +11,9 @@ function isServiceUnit(unit: string | undefined): unit is string {
   return unit !== undefined && unit.endsWith('.service');
 }
 
+/** The finding's `holderKind` param: what the playbooks' guards tell apart. */
+export type HolderKind = 'service' | 'container' | 'process';
+
 /**
  * The holder to name first: a leaked copy or one a process works inside over a passive shared
  * copy, a systemd service over a container.
@@ -122,6 +125,9 @@ export const rule = defineRule({
             ? `Its mount namespace got a copy of the mount and the process works inside it (${(holder.inUse ?? [])[0]}), so every unmount of it fails with "target is busy" / "device or resource busy" until the process leaves or exits.`
             : 'Its mount namespace got a copy of the container\'s mount and keeps it after the host unmounted it.';
     const service = isServiceUnit(holder.unit);
+    // What can release it: a service is restarted (release-mount-holder), a process in no
+    // service is stopped (stop-mount-holder), a container's pod is for its owner to restart.
+    const holderKind: HolderKind = service ? 'service' : holder.containerId || holder.podUid ? 'container' : 'process';
     const host = probeResult(snapshot, 'host');
     const mountFlags = host?.dockerService?.mountFlags;
     if (host?.dockerService) {
@@ -139,21 +145,26 @@ export const rule = defineRule({
             `Restart ${holder.unit} on ${node} (\`systemctl restart ${holder.unit}\`) to drop its copy of the mount: playbook release-mount-holder (approval).`,
             'The runtime then removes the container and the pod goes away; no force delete is needed.',
           ]
-        : [
-            holder.containerId
-              ? `Restart the pod that owns container ${shortId(holder.containerId)} on ${node}, or remove its hostPath mount of the runtime/kubelet directory.`
-              : `Find who runs pid ${holder.pid} on ${node} and restart it.`,
-            'The runtime then removes the container and the pod goes away.',
-          ],
+        : holderKind === 'container'
+          ? [
+              holder.containerId
+                ? `Restart the pod that owns container ${shortId(holder.containerId)} on ${node}, or remove its hostPath mount of the runtime/kubelet directory.`
+                : `Restart pod ${holder.podUid ?? '?'} on ${node}, which owns pid ${holder.pid}.`,
+              'The runtime then removes the container and the pod goes away.',
+            ]
+          : [
+              `Stop pid ${holder.pid} on ${node} (\`kill ${holder.pid}\`): it is part of no systemd service${holder.unit ? ` (${holder.unit})` : ''}, so nothing starts it again: playbook stop-mount-holder (approval; SIGKILL if it ignores SIGTERM for 10s). If another supervisor runs it, stop it there instead.`,
+              'The kubelet and the runtime can then unmount, and the pod goes away.',
+            ],
       prevent: [
         mountFlags === undefined && host?.dockerService
           ? `docker.service on ${node} sets no MountFlags (${host.dockerService.unitFile}): add MountFlags=slave so service namespaces stop receiving container mounts.`
           : 'Set MountFlags=slave in docker.service so service namespaces stop receiving container mounts (or move to containerd).',
         holder.privateTmp ? `Set PrivateTmp=false for ${holder.unit} if it does not need a private /tmp.` : 'Do not mount /var/lib/docker or /var/lib/kubelet into containers.',
       ],
-      playbook: service ? undefined : null,
+      playbook: holderKind === 'service' ? undefined : holderKind === 'process' ? 'stop-mount-holder' : null,
       causeKey: `node/${node}:holder/${service ? holder.unit : holder.containerId ? `container/${shortId(holder.containerId)}` : `pid/${holder.pid}`}`,
-      params: { node, pid: holder.pid, mount, ...(holder.unit ? { unit: holder.unit } : {}) },
+      params: { node, pid: holder.pid, mount, holderKind, ...(holder.unit ? { unit: holder.unit } : {}) },
     } satisfies FindingDraft;
   },
 });

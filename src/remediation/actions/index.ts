@@ -8,6 +8,7 @@ import { action as cordon } from './cordon.js';
 import { action as scale } from './scale.js';
 import { action as clearNamespaceFinalizers } from './clear-namespace-finalizers.js';
 import { action as restartUnit } from './restart-unit.js';
+import { action as stopMountHolder } from './stop-mount-holder.js';
 import { action as removePodContainers } from './remove-pod-containers.js';
 import { action as lazyUnmount } from './lazy-unmount.js';
 import { action as removeImage } from './remove-image.js';
@@ -27,6 +28,7 @@ const list: ActionDef[] = [
   scale,
   clearNamespaceFinalizers,
   restartUnit,
+  stopMountHolder,
   removePodContainers,
   lazyUnmount,
   removeImage,
