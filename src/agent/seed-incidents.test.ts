@@ -108,7 +108,7 @@ describe('seed incidents on the node', () => {
     const { diagnosis } = await diagnoseSeed('001', n, p, { now: '2019-01-30T12:00:00Z' });
     const first = diagnosis.findings[0]!;
     expect(first.rule, JSON.stringify(diagnosis.findings.map((f) => f.rule))).toBe('terminating.mount-busy');
-    expect(first.params).toEqual({ node: 'c3-a05-136-45-4.com', pid: 2725007, unit: 'ntpd.service', mount: '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged' });
+    expect(first.params).toEqual({ node: 'c3-a05-136-45-4.com', pid: 2725007, unit: 'ntpd.service', holderKind: 'service', mount: '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged' });
     expect(first.playbook).toBe('release-mount-holder');
     expect(first.causeKey).toBe('node/c3-a05-136-45-4.com:holder/ntpd.service');
     // The real mountinfo line, the holder, its unit file, the docker log line and status.

@@ -91,7 +91,7 @@ describe('runtime (docker API over a unix socket)', () => {
     expect(out).toMatchObject({ ok: true, docker: { state: 'hung', timedOut: ['/_ping'] } });
   });
 
-  it('no socket: absent; a stale socket file: unreachable; containerd: connect only', async () => {
+  it('no socket: absent; a stale socket file: unreachable; a containerd that accepts and never answers CRI: hung', async () => {
     const stale = join(dir, 'stale.sock');
     const server = createServer();
     await new Promise<void>((r) => server.listen(stale, r));
@@ -100,7 +100,7 @@ describe('runtime (docker API over a unix socket)', () => {
     writeFileSync(stale, '');
     const containerd = await silentSocket('containerd.sock');
     const out = await runProbe(probe, {}, env('001', { dockerSockets: [join(dir, 'missing.sock')], containerdSockets: [containerd] }));
-    expect(out).toMatchObject({ ok: true, docker: { state: 'absent' }, containerd: { state: 'ok', socket: containerd } });
+    expect(out).toMatchObject({ ok: true, docker: { state: 'absent' }, containerd: { state: 'hung', socket: containerd, timedOut: ['Version'] } });
     const out2 = await runProbe(probe, {}, env('001', { dockerSockets: [stale] }));
     expect(out2).toMatchObject({ ok: true, docker: { state: 'unreachable' } });
   });

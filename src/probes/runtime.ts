@@ -1,14 +1,15 @@
 // runtime: is the container runtime answering, and what does it say about the pod's containers?
 // Docker is asked through its HTTP API on the unix socket (ping, version, storage driver, the
 // pod's containers by label, their state — "Removal In Progress", Dead — and their running
-// execs). containerd only gets a socket connect check: its API is gRPC, which the agent does not
-// speak, so "reachable" is all we claim for it. Every call has its own timeout, and a call that
-// connects but never answers marks the runtime as hung (`docker ps` hanging in seed 000).
+// execs). containerd (or CRI-O) is asked over CRI (gRPC, ./cri.ts): Version, and the pod's
+// containers and sandboxes by label. Every call has its own timeout, and a call that connects
+// but never answers marks the runtime as hung (`docker ps` hanging in seed 000, `crictl ps`).
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CONTAINER_STATES, CriClient, SANDBOX_STATES, describeFailure } from './cri.js';
 import { capped, clipText, containerIdSchema, defineProbe, podUidSchema, type ProbeEnv } from './probe.js';
 import { readBootTime, readStat, startTimeIso } from './proc.js';
 
@@ -60,6 +61,19 @@ export type RuntimeContainer = z.infer<typeof container>;
 
 const runtimeState = z.enum(['ok', 'hung', 'unreachable', 'absent', 'error']);
 
+const criContainer = z.object({
+  id: z.string(),
+  /** Kubernetes container name; the sandbox is `POD`. */
+  containerName: z.string(),
+  sandbox: z.boolean(),
+  /** created, running, exited, unknown; sandboxes ready / notready. */
+  state: z.string(),
+  attempt: z.number().optional(),
+  createdAt: z.string().optional(),
+  image: z.string().optional(),
+});
+export type CriContainerFacts = z.infer<typeof criContainer>;
+
 export const result = z.object({
   docker: z.object({
     socket: z.string().optional(),
@@ -81,6 +95,15 @@ export const result = z.object({
     state: runtimeState,
     detail: z.string().optional(),
     note: z.string(),
+    /** From CRI `Version` (runtime.v1 or v1alpha2): e.g. containerd 1.6.20, API v1. */
+    version: z.string().optional(),
+    runtimeName: z.string().optional(),
+    apiVersion: z.string().optional(),
+    pingMs: z.number().optional(),
+    /** CRI calls that connected but did not answer within the call timeout. */
+    timedOut: z.array(z.string()).default([]),
+    /** The pod's containers and sandboxes as the runtime lists them (label io.kubernetes.pod.uid). */
+    containers: z.array(criContainer).default([]),
   }),
 });
 export type RuntimeResult = z.infer<typeof result>;
@@ -286,26 +309,66 @@ async function inspectDocker(socket: string, p: RuntimeParams, env: ProbeEnv, ca
   };
 }
 
+const nsToIso = (ns: bigint): string | undefined => (ns > 0n ? new Date(Number(ns / 1_000_000n)).toISOString() : undefined);
+
+/**
+ * containerd (or CRI-O) over CRI: `Version` says whether the runtime answers at all (a socket
+ * that accepts and never answers is "hung", what `crictl ps` hanging looks like), then the
+ * pod's containers and sandboxes.
+ */
+async function inspectCri(socket: string, p: RuntimeParams, callTimeoutMs: number, note: string): Promise<RuntimeResult['containerd']> {
+  const base = { socket, note, timedOut: [] as string[], containers: [] as CriContainerFacts[] };
+  const connected = await socketConnect(socket, callTimeoutMs);
+  if (connected.state !== 'ok') return { ...base, ...connected };
+  const client = new CriClient({ socketPath: socket, timeoutMs: callTimeoutMs });
+  const t0 = performance.now();
+  const version = await client.getVersion();
+  if (!version.ok) {
+    if (version.kind === 'timeout') return { ...base, state: 'hung', detail: `CRI Version did not answer within ${callTimeoutMs}ms`, timedOut: ['Version'] };
+    // Docker's own containerd runs with the CRI plugin disabled: reachable, but no CRI.
+    return { ...base, state: version.kind === 'status' ? 'ok' : 'error', detail: `CRI: ${describeFailure(version)}` };
+  }
+  const pingMs = Math.round(performance.now() - t0);
+  const facts = { ...base, state: 'ok' as const, version: version.value.runtimeVersion, runtimeName: version.value.runtimeName, apiVersion: version.value.runtimeApiVersion, pingMs };
+  if (!p.podUid) return facts;
+  const selector = { labelSelector: { 'io.kubernetes.pod.uid': p.podUid } };
+  const [containers, sandboxes] = await Promise.all([client.listContainers(selector), client.listPodSandbox(selector)]);
+  const timedOut = [...(!containers.ok && containers.kind === 'timeout' ? ['ListContainers'] : []), ...(!sandboxes.ok && sandboxes.kind === 'timeout' ? ['ListPodSandbox'] : [])];
+  const list: CriContainerFacts[] = [
+    ...(sandboxes.ok ? sandboxes.value : []).map((b) => ({ id: b.id, containerName: 'POD', sandbox: true, state: SANDBOX_STATES[b.state] ?? String(b.state), attempt: b.metadata?.attempt, createdAt: nsToIso(b.createdAt) })),
+    ...(containers.ok ? containers.value : []).map((c) => ({
+      id: c.id,
+      containerName: c.metadata?.name ?? c.labels['io.kubernetes.container.name'] ?? '?',
+      sandbox: false,
+      state: CONTAINER_STATES[c.state] ?? String(c.state),
+      attempt: c.metadata?.attempt,
+      createdAt: nsToIso(c.createdAt),
+      image: c.image?.image || c.imageRef || undefined,
+    })),
+  ];
+  return { ...facts, timedOut, containers: list.slice(0, MAX_CONTAINERS), ...(timedOut.length ? { state: 'hung' as const, detail: `CRI ${timedOut.join(', ')} did not answer within ${callTimeoutMs}ms` } : {}) };
+}
+
 export async function checkRuntime(p: RuntimeParams, env: ProbeEnv): Promise<RuntimeResult> {
   const callTimeoutMs = env.runtimeCallTimeoutMs ?? 2000;
   const dockerSockets = env.dockerSockets ?? [join(env.hostRoot, 'var/run/docker.sock'), join(env.hostRoot, 'run/docker.sock')];
   const containerdSockets = env.containerdSockets ?? [join(env.hostRoot, 'run/containerd/containerd.sock')];
   const [dockerSocket, containerdSocket] = await Promise.all([firstExisting(dockerSockets), firstExisting(containerdSockets)]);
-  const note = 'containerd speaks gRPC, which the agent does not: only a socket connect is checked, not whether its API answers.';
+  const note = 'Asked over CRI (gRPC on its socket): Version, and the pod\'s containers and sandboxes by label.';
   const [docker, containerd] = await Promise.all([
     dockerSocket
       ? inspectDocker(dockerSocket, p, env, callTimeoutMs)
       : Promise.resolve({ state: 'absent' as const, detail: `no socket at ${dockerSockets.join(' or ')}`, timedOut: [], callTimeoutMs, containers: [], truncated: false }),
     containerdSocket
-      ? socketConnect(containerdSocket, callTimeoutMs).then((r) => ({ socket: containerdSocket, ...r, note }))
-      : Promise.resolve({ state: 'absent' as const, detail: `no socket at ${containerdSockets.join(' or ')}`, note }),
+      ? inspectCri(containerdSocket, p, callTimeoutMs, note)
+      : Promise.resolve({ state: 'absent' as const, detail: `no socket at ${containerdSockets.join(' or ')}`, note, timedOut: [], containers: [] }),
   ]);
   return { docker, containerd };
 }
 
 export const probe = defineProbe({
   name: 'runtime',
-  description: "Docker (HTTP API on its socket) and containerd (socket connect only) reachable within a timeout; version, storage driver, the pod's containers, their states and running execs.",
+  description: "Docker (HTTP API on its socket) and containerd/CRI-O (CRI over gRPC) reachable within a timeout; version, storage driver, the pod's containers and sandboxes, their states and (Docker) running execs.",
   params,
   result,
   timeoutMs: 8000,

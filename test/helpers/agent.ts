@@ -82,7 +82,7 @@ export function container(patch: Partial<RuntimeContainer> = {}): RuntimeContain
 export function runtime(patch: { docker?: Partial<ProbeResults['runtime']['docker']>; containerd?: Partial<ProbeResults['runtime']['containerd']> } = {}): Ok<'runtime'> {
   return ok<'runtime'>({
     docker: { socket: '/var/run/docker.sock', state: 'ok', pingMs: 2, version: '20.10.24', apiVersion: '1.41', storageDriver: 'overlay2', timedOut: [], callTimeoutMs: 2000, containers: [], truncated: false, ...patch.docker },
-    containerd: { state: 'absent', note: 'socket connect only', ...patch.containerd },
+    containerd: { state: 'absent', note: 'no containerd socket', timedOut: [], containers: [], ...patch.containerd },
   });
 }
 

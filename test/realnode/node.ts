@@ -330,6 +330,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             '--actions',
             '--runtime', 'cri',
             '--cri-socket', criSocket,
+            '--containerd-socket', criSocket,
             '--log-file', path.join(dir, 'kubelet.log'),
             '--log-file', path.join(dir, 'containerd.log'),
           ],

@@ -137,6 +137,13 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     const logs = await client().request('GET', `${podPath('smoke', 'hello')}/log`, { accept: '*/*' });
     expect(logs.status, JSON.stringify(logs.body)).toBe(200);
     expect(String(logs.body)).toContain('hello from a real node');
+    // The agent's runtime probe asks containerd over CRI and lists the pod's sandbox and container.
+    const agent = await node.startAgent();
+    const answer = (await (await fetch(`${agent.url}/v1/probes/runtime?podUid=${p.metadata.uid}`, { headers: { authorization: `Bearer ${agent.token}` } })).json()) as any;
+    const cri = answer.probes?.runtime?.containerd;
+    log('agent runtime probe (containerd)', cri ?? answer);
+    expect(cri).toMatchObject({ state: 'ok', runtimeName: 'containerd', apiVersion: 'v1' });
+    expect(cri.containers.map((c: any) => `${c.containerName}:${c.state}`).sort()).toEqual(['POD:ready', 'app:running']);
     // A healthy pod on a real node gets no finding.
     const d = await diagnose('smoke/hello');
     expect(d.findings.filter((f) => f.severity !== 'info')).toEqual([]);
@@ -279,6 +286,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     // pod is force deleted; the hung hook goes with its container.
     const run = await playbook('remove-stuck-containers', 'seed002/worker');
     expect(run.result.status).toBe('completed');
+    expect(run.result.verification?.outcome, 'the verification diagnosis').toBe('fixed');
     expect(JSON.stringify(run.result.steps)).toMatch(/removed \d+ container/);
     await gone('seed002', 'worker');
     await client().waitFor('the hung hook process gone', async () => hookPids(), (pids) => pids.length === 0, { timeoutMs: 30_000, intervalMs: 500 });
@@ -306,6 +314,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
       expect(evidenceText(f)).toMatch(/Kubelet stopped posting node status|NodeStatusUnknown|not ready|NotReady/i);
       const run = await playbook('force-delete-pod', 'lost/orphan');
       expect(run.result.status).toBe('completed');
+      expect(run.result.verification?.outcome, 'the verification diagnosis').toBe('fixed');
       await gone('lost', 'orphan');
     } finally {
       await node.startKubelet();

@@ -42,7 +42,7 @@ describe('playbook registry', () => {
 
   it('ships the catalogue playbooks, each with an end-to-end test', () => {
     expect(ids.sort()).toEqual(
-      ['clear-namespace-finalizers', 'contain-cascade', 'force-delete-pod', 'recreate-pod', 'release-mount-holder', 'remove-finalizers', 'remove-stuck-containers', 'repull-image', 'restart-kubelet', 'unhang-fuse-mount'].sort(),
+      ['clear-namespace-finalizers', 'contain-cascade', 'force-delete-pod', 'recreate-pod', 'release-mount-holder', 'remove-finalizers', 'remove-stuck-containers', 'repull-image', 'restart-kubelet', 'stop-mount-holder', 'unhang-fuse-mount'].sort(),
     );
     const e2e = readFileSync(join(import.meta.dirname, 'playbooks.test.ts'), 'utf8');
     for (const id of ids) expect(e2e, id).toMatch(new RegExp(`describe\\('${id}[ ')]`));

@@ -1,7 +1,7 @@
 // Each catalogue playbook against the simulated cluster (and, for node actions, the real node
 // agent over a fixture proc tree with a recording HostExec): the plan is proposed from a real
 // diagnosis, the state really changes, and the verifying diagnosis no longer reports the rule.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PatchStrategy } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,57 @@ describe('release-mount-holder (seed 001, node agent)', () => {
     expect(agent.exec.calls).toEqual([{ op: 'restartUnit', arg: 'ntpd.service' }]);
     expect(result.steps[0]?.detail).toMatch(/restarted ntpd\.service \(pid 2725007 held \/var\/lib\/docker\/overlay\/98a56d/);
     expect(result.verification).toMatchObject({ outcome: 'fixed', targetGone: true });
+  });
+});
+
+describe('stop-mount-holder (seed 001 with the holder a plain process, node agent)', () => {
+  /** Seed 001's holder as a process in no systemd service: an ssh session's `unshare -m … sleep`. */
+  const asPlainProcess = (procRoot: string) => {
+    const dir = join(procRoot, '2725007');
+    writeFileSync(join(dir, 'cgroup'), '11:memory:/user.slice\n10:cpu,cpuacct:/user.slice\n1:name=systemd:/user.slice/user-0.slice/session-3.scope\n');
+    writeFileSync(join(dir, 'cmdline'), 'sleep\u0000100000\u0000');
+    writeFileSync(join(dir, 'comm'), 'sleep\n');
+    writeFileSync(join(dir, 'stat'), readFileSync(join(dir, 'stat'), 'utf8').replace('(ntpd)', '(sleep)'));
+  };
+
+  it('stops the process that holds the mount (SIGTERM); the kubelet then finishes the deletion; release-mount-holder is refused', async () => {
+    cluster = await scenarioCluster('seed-001-ntpd-mount-busy');
+    const p = targetPod(cluster);
+    const node = p.spec?.nodeName ?? '';
+    const ref = `${p.metadata?.namespace}/${p.metadata?.name}`;
+    // The process exits on SIGTERM: it leaves the proc tree.
+    agent = await fixtureAgent('001', node, {
+      on: ({ procRoot }) => ({ signalProcess: (arg) => (arg === 'SIGTERM 2725007' ? rmSync(join(procRoot, '2725007'), { recursive: true }) : undefined) }),
+    });
+    asPlainProcess(agent.procRoot);
+    const holderGone = () => !existsSync(join(agent!.procRoot, '2725007'));
+    standIn = kubeletStandIn(cluster.kube, holderGone);
+    const h = harness(cluster, { agent });
+
+    // The finding names the process and this playbook; the service playbook refuses it.
+    await expect(propose(h, 'terminating.mount-busy', 'release-mount-holder')).rejects.toThrow(/release-mount-holder refused: pid 2725007 is part of no systemd service \(session-3\.scope\): use stop-mount-holder/);
+    const { plan, finding } = await propose(h, 'terminating.mount-busy', 'stop-mount-holder');
+    expect(finding.playbook).toBe('stop-mount-holder');
+    expect(finding.params).toMatchObject({ pid: 2725007, holderKind: 'process', unit: 'session-3.scope' });
+    expect(plan).toMatchObject({ risk: 'high', approvals: 1 });
+    expect(plan.dryRun[0]).toBe(
+      `1. node agent on ${node}: kill -TERM 2725007, then -KILL if it is still there after 10s (only if pid 2725007 still holds a mount of pod ${ref} and is no service, pod process or node daemon)`,
+    );
+    expect(agent.exec.calls).toEqual([]);
+
+    const result = await h.runner.runPlan(plan.id);
+    expect(result.status, JSON.stringify(result)).toBe('completed');
+    expect(agent.exec.calls).toEqual([{ op: 'signalProcess', arg: 'SIGTERM 2725007' }]);
+    expect(result.steps[0]?.detail).toMatch(/stopped pid 2725007 \(sleep 100000\), which held \/var\/lib\/docker\/overlay\/98a56d.*: it exited [0-9.]+s after SIGTERM/);
+    expect(result.verification).toMatchObject({ outcome: 'fixed', targetGone: true });
+  });
+
+  it('is not offered for a systemd service (seed 001 as it was: ntpd.service)', async () => {
+    cluster = await scenarioCluster('seed-001-ntpd-mount-busy');
+    agent = await fixtureAgent('001', targetPod(cluster).spec?.nodeName ?? '');
+    const h = harness(cluster, { agent });
+    await expect(propose(h, 'terminating.mount-busy', 'stop-mount-holder')).rejects.toThrow(/stop-mount-holder refused: pid 2725007 runs in the systemd service ntpd\.service: use release-mount-holder/);
+    expect(agent.exec.calls).toEqual([]);
   });
 });
 

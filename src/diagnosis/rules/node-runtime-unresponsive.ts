@@ -43,7 +43,7 @@ export const rule = defineRule({
     const cause = [
       pleg ? `The kubelet on ${node} reports "${pleg.message}": its periodic relist of containers through the runtime takes longer than the threshold.` : '',
       dockerDown && docker ? `The docker API on ${node} ${docker.state === 'hung' ? 'accepts connections but does not answer' : 'refuses connections'} (${docker.detail ?? docker.state}).` : '',
-      containerdDown && containerd ? `containerd's socket on ${node} ${containerd.state === 'hung' ? 'does not accept connections in time' : 'refuses connections'} (${containerd.detail ?? ''}).` : '',
+      containerdDown && containerd ? `containerd on ${node} ${containerd.state === 'hung' ? 'does not answer in time' : 'refuses connections'} (${containerd.detail ?? ''}).` : '',
       hung.length > 0 ? `${hung.length} FUSE/network mount(s) do not answer stat (${hung.map((m) => `${m.fsType} ${m.mountPoint}`).slice(0, 2).join(', ')}): the usual reason a runtime hangs.` : '',
       'Pods on this node can neither start nor stop until the runtime answers again.',
       missing ?? '',

@@ -1,6 +1,7 @@
+import { describe, expect, it } from 'vitest';
 import { agent, container, failed, holder, host, journal, line, mountHolders, runtime } from '../../../test/helpers/agent.js';
 import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
-import { testRule } from '../../../test/helpers/rule-tester.js';
+import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-mount-busy.js';
 
 const MERGED = '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged';
@@ -34,6 +35,28 @@ const containerHolder = holder({
   notInHost: [`/host${TASK}`],
 });
 
+// containerd era, the real-node reproduction: `unshare -m --propagation slave … sleep`, started by
+// hand (no systemd service), works inside the pod's emptyDir, so the kubelet's umount is busy.
+const VOL = '/var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache';
+const UMOUNT_BUSY = String.raw`E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache}" failed. Error: "UnmountVolume.TearDown failed for volume "cache" : unmount failed: exit status 32
+Unmounting arguments: ${VOL}
+Output: umount: ${VOL}: target is busy.
+"`;
+const processHolder = (patch: Parameters<typeof holder>[0] = {}) =>
+  holder({
+    pid: 31337,
+    command: 'sleep 100000',
+    unit: undefined,
+    unitFile: undefined,
+    privateTmp: undefined,
+    namespaceSettings: [],
+    mounts: [VOL],
+    notInHost: [],
+    inUse: [VOL],
+    ...patch,
+  });
+const busyVolume = (h: ReturnType<typeof holder>) => agent('node-1', { 'mount-holders': mountHolders([h]), journal: journal([line(UMOUNT_BUSY, ['device-busy'], { path: VOL })]) });
+
 testRule(rule, {
   valid: [
     { name: 'healthy running pod, even with a holder somewhere', snapshot: snapshot(pod(), { agent: seed001 }) },
@@ -57,14 +80,35 @@ testRule(rule, {
         severity: 'critical',
         playbook: 'release-mount-holder',
         causeKey: 'node/node-1:holder/ntpd.service',
-        params: { node: 'node-1', unit: 'ntpd.service', pid: 2725007, mount: MERGED },
+        params: { node: 'node-1', unit: 'ntpd.service', pid: 2725007, mount: MERGED, holderKind: 'service' },
         mentions: [/ntpd\.service/, /PrivateTmp=true/, /\/usr\/sbin\/ntpd -u ntp:ntp -g/, /device or resource busy/, /Removal In Progress/, /MountFlags/, /mnt:\[4026532601\]/],
       },
     },
     {
       name: 'containerd: a container mounting /run/containerd holds the task rootfs',
       snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([containerHolder]), journal: journal([]) }) }),
-      expect: { severity: 'critical', playbook: null, causeKey: 'node/node-1:holder/container/7d2b6f0c1e9a', params: { pid: 48213 }, mentions: [/container 7d2b6f0c1e9a/, /rootfs/] },
+      expect: { severity: 'critical', playbook: null, causeKey: 'node/node-1:holder/container/7d2b6f0c1e9a', params: { pid: 48213, holderKind: 'container' }, mentions: [/container 7d2b6f0c1e9a/, /rootfs/] },
+    },
+    {
+      name: 'a process in no systemd service (unshare -m … sleep) works inside the emptyDir: stop-mount-holder',
+      snapshot: snapshot(stuck(), { agent: busyVolume(processHolder()) }),
+      expect: {
+        severity: 'critical',
+        playbook: 'stop-mount-holder',
+        causeKey: 'node/node-1:holder/pid/31337',
+        params: { node: 'node-1', pid: 31337, mount: VOL, holderKind: 'process' },
+        mentions: [/pid 31337 \(pid 31337\) holds/, /no systemd unit/, /works inside it/],
+      },
+    },
+    {
+      name: 'the same process started by hand over ssh (a session scope, not a service): stop-mount-holder',
+      snapshot: snapshot(stuck(), { agent: busyVolume(processHolder({ unit: 'session-3.scope' })) }),
+      expect: { playbook: 'stop-mount-holder', params: { pid: 31337, unit: 'session-3.scope', holderKind: 'process' }, mentions: [/unit session-3\.scope/] },
+    },
+    {
+      name: 'the same mount held by a systemd service: release-mount-holder, not stop-mount-holder',
+      snapshot: snapshot(stuck(), { agent: busyVolume(processHolder({ unit: 'backup-agent.service', command: '/usr/bin/backup-agent' })) }),
+      expect: { playbook: 'release-mount-holder', params: { pid: 31337, unit: 'backup-agent.service', holderKind: 'service' }, mentions: [/of the service backup-agent\.service/] },
     },
     {
       name: 'busy line but no holder found now',
@@ -85,4 +129,27 @@ testRule(rule, {
       expect: { severity: 'warning', mentions: [/did not finish within 5000ms/] },
     },
   ],
+});
+
+describe('terminating.mount-busy advice names the playbook that fits the holder', () => {
+  const advice = (h: ReturnType<typeof holder>) => findingsOf(rule, snapshot(stuck(), { agent: busyVolume(h) }))[0]?.advice.join('\n') ?? '';
+
+  it('a process in no service: stop it (stop-mount-holder), never release-mount-holder', () => {
+    for (const text of [advice(processHolder()), advice(processHolder({ unit: 'session-3.scope' }))]) {
+      expect(text).toMatch(/Stop pid 31337 on node-1 \(`kill 31337`\): it is part of no systemd service.*playbook stop-mount-holder/);
+      expect(text).not.toMatch(/release-mount-holder/);
+    }
+  });
+
+  it('a service: restart it (release-mount-holder)', () => {
+    const text = advice(processHolder({ unit: 'backup-agent.service', command: '/usr/bin/backup-agent' }));
+    expect(text).toMatch(/systemctl restart backup-agent\.service.*playbook release-mount-holder/);
+    expect(text).not.toMatch(/stop-mount-holder/);
+  });
+
+  it("a container: restart its pod, no playbook", () => {
+    const text = advice(containerHolder);
+    expect(text).toMatch(/Restart the pod that owns container 7d2b6f0c1e9a/);
+    expect(text).not.toMatch(/playbook/);
+  });
 });

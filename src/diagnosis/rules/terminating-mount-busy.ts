@@ -12,7 +12,7 @@ function isServiceUnit(unit: string | undefined): unit is string {
 }
 
 /** The finding's `holderKind` param: what the playbooks' guards tell apart. */
-export type HolderKind = 'service' | 'container' | 'process';
+type HolderKind = 'service' | 'container' | 'process';
 
 /**
  * The holder to name first: a leaked copy or one a process works inside over a passive shared
