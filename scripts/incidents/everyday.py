@@ -4,7 +4,7 @@
 # the events.k8s.io shape with eventTime/series), old resolved warnings, sidecars.
 import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen import *
-from scenarios3 import pending_pod
+from seed_003 import pending_pod
 
 _sev=[0]
 def sev(obj, reason, message, type_='Warning', count=2, last=30, first=600, controller='kubelet', instance='', action=None, fieldPath=None):

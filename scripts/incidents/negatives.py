@@ -1,6 +1,6 @@
 import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen import *
-from scenarios3 import pending_pod
+from seed_003 import pending_pod
 
 def neg(slug,title,target,objs): write('healthy-'+slug,{'title':title,'target':target,'first':None},objs)
 
