@@ -6,7 +6,7 @@ import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
 import { parseTarget } from '../diagnosis/target.js';
 import { PodDoctorError } from '../errors.js';
-import { diagnosisJson, renderDiagnosisText } from '../render/text.js';
+import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { loadObjects } from '../sim/load.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { commandConfig } from './config.js';

@@ -1,11 +1,11 @@
-// Terminal rendering of a diagnosis: the CLI and the console chat adapter print this.
+// Terminal text of a diagnosis and the JSON shape, for `pod-doctor diagnose` (the console chat
+// renders the same findings through the chat message model instead).
+import { paint } from '../chat/console/style.js';
+import type { Tone } from '../chat/types.js';
 import { formatTarget } from '../diagnosis/target.js';
-import type { Diagnosis, Finding, Severity } from '../diagnosis/types.js';
+import type { Diagnosis, Finding } from '../diagnosis/types.js';
 
-const CODES = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', yellow: '\x1b[33m', blue: '\x1b[34m', magenta: '\x1b[35m', cyan: '\x1b[36m' };
-type Style = keyof typeof CODES;
-
-const SEVERITY_STYLE: Record<Severity, Style> = { critical: 'magenta', error: 'red', warning: 'yellow', info: 'blue' };
+type Style = Tone | 'bold' | 'dim';
 
 export interface TextOptions {
   color?: boolean;
@@ -14,10 +14,10 @@ export interface TextOptions {
 }
 
 export function renderFindingText(f: Finding, options: TextOptions = {}, index?: number): string {
-  const c = (style: Style, s: string) => (options.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const c = (style: Style, s: string) => paint(style, s, Boolean(options.color));
   const lines: string[] = [];
   const num = options.numbered && index !== undefined ? `${index + 1}. ` : '';
-  lines.push(`${num}${c(SEVERITY_STYLE[f.severity], f.severity.toUpperCase())} ${c('bold', f.title)} ${c('dim', `[${f.rule}]`)}`);
+  lines.push(`${num}${c(f.severity, f.severity.toUpperCase())} ${c('bold', f.title)} ${c('dim', `[${f.rule}]`)}`);
   lines.push(`   ${f.cause}`);
   if (f.evidence.length > 0) {
     lines.push(`   ${c('bold', 'Evidence')}`);
@@ -31,13 +31,13 @@ export function renderFindingText(f: Finding, options: TextOptions = {}, index?:
     lines.push(`   ${c('bold', 'Prevent')}`);
     for (const p of f.prevent) lines.push(`     - ${p}`);
   }
-  if (f.playbook) lines.push(`   ${c('cyan', `Playbook: ${f.playbook}`)} (needs approval)`);
+  if (f.playbook) lines.push(`   ${c('pending', `Playbook: ${f.playbook}`)} (needs approval)`);
   if (f.merged.length > 0) lines.push(`   ${c('dim', `Also explains: ${f.merged.join(', ')}`)}`);
   return lines.join('\n');
 }
 
 export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): string {
-  const c = (style: Style, s: string) => (options.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const c = (style: Style, s: string) => paint(style, s, Boolean(options.color));
   const out: string[] = [c('bold', `pod-doctor: ${formatTarget(d.target)} on cluster ${d.cluster}`)];
   if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
   d.findings.forEach((f, i) => out.push('', renderFindingText(f, options, i)));
@@ -45,7 +45,7 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
     out.push('', c('dim', 'Checks that could not run:'));
     for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));
   }
-  for (const e of d.ruleErrors) out.push(c('red', `rule ${e.rule} failed: ${e.error}`));
+  for (const e of d.ruleErrors) out.push(c('error', `rule ${e.rule} failed: ${e.error}`));
   return out.join('\n');
 }
 

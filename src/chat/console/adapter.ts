@@ -1,6 +1,6 @@
 // The chat adapter for a terminal (`npm run demo`): messages print as text, threads are
 // numbered, and each message with buttons gets a number the user types (`approve 3`).
-import { SEVERITY_STYLE_CODES } from './style.js';
+import { paint } from './style.js';
 import { splitUserRefs, type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, type Tone } from '../types.js';
 
 export interface ConsoleAdapterOptions {
@@ -32,9 +32,7 @@ export class ConsoleAdapter implements ChatAdapter {
   constructor(private readonly options: ConsoleAdapterOptions) {}
 
   private c(tone: Tone | 'bold' | 'dim', s: string): string {
-    if (!this.options.color) return s;
-    const code = tone === 'bold' ? '\x1b[1m' : tone === 'dim' ? '\x1b[2m' : SEVERITY_STYLE_CODES[tone];
-    return code ? `${code}${s}\x1b[0m` : s;
+    return paint(tone, s, Boolean(this.options.color));
   }
 
   private write(lines: string[]): void {
