@@ -13,12 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli.js';
+import { cli, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
 import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { startSim } from '../../src/sim/server.js';
 import { findBinaries, sleep, startControlPlane, type ControlPlane, type KubeObject } from './harness.js';
-import type { Gap } from '../../src/diagnosis/types.js';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from './backends.js';
 import { KubeletLogServer } from './kubelet-logs.js';
 import { KubeletStandIn, podPath } from './kubelet-standin.js';
@@ -47,19 +46,6 @@ const EXPORTED: Array<[string, string, string]> = [
   ['/apis/coordination.k8s.io/v1/leases', 'coordination.k8s.io/v1', 'Lease'],
 ];
 const log = (label: string, value: unknown) => console.log(`[envtest] ${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-
-interface FindingJson {
-  rule: string;
-  severity: string;
-  title: string;
-  cause: string;
-  evidence: Array<{ source: string; text: string }>;
-  playbook?: string;
-}
-interface DiagnosisJson {
-  findings: FindingJson[];
-  skipped: Gap[];
-}
 
 const ahead = () => new Date(Date.now() + AHEAD_MS).toISOString();
 

@@ -1,6 +1,7 @@
 // `pod-doctor <args>` in this process, its output captured: what the integration suites run.
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
+import type { Gap } from '../../src/diagnosis/types.js';
 
 export interface CliResult {
   code: number | null;
@@ -24,4 +25,18 @@ export async function cli(args: string[], env: Record<string, string> = {}): Pro
     env: { NO_COLOR: '1', ...env },
   });
   return { code, stdout, stderr };
+}
+
+/** What `pod-doctor diagnose --json` prints, as far as the integration suites read it. */
+export interface FindingJson {
+  rule: string;
+  severity: string;
+  title: string;
+  cause: string;
+  evidence: Array<{ source: string; text: string }>;
+  playbook?: string;
+}
+export interface DiagnosisJson {
+  findings: FindingJson[];
+  skipped: Gap[];
 }

@@ -7,10 +7,9 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gap } from '../../src/diagnosis/types.js';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from '../envtest/backends.js';
 import { sleep, type KubeObject } from '../envtest/harness.js';
-import { cli } from '../helpers/cli.js';
+import { cli, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
 import { BUSYBOX, findRealNode, NODE_NAME, startRealNode, type RealNode } from './node.js';
 
 const found = findRealNode();
@@ -20,19 +19,6 @@ if (missing) console.warn(`[realnode] SKIPPED: ${missing}`);
 const AHEAD_MS = 10 * 60_000;
 const ahead = (ms = AHEAD_MS) => new Date(Date.now() + ms).toISOString();
 const log = (label: string, value: unknown) => console.log(`[realnode] ${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-
-interface FindingJson {
-  rule: string;
-  severity: string;
-  title: string;
-  cause: string;
-  evidence: Array<{ source: string; text: string }>;
-  playbook?: string;
-}
-interface DiagnosisJson {
-  findings: FindingJson[];
-  skipped: Gap[];
-}
 
 describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc make the incidents, diagnose and playbooks handle them', () => {
   let node: RealNode;
