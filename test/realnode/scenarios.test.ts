@@ -215,7 +215,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     await gone('fin', 'held');
   });
 
-  it('seed 001 for real: a process in another mount namespace pins the pod\'s mount; the agent names its pid', async () => {
+  it('seed 001 for real: a process in another mount namespace pins the pod\'s mount; the agent names its pid, stop-mount-holder frees it', async () => {
     await node.cp.createNamespace('seed001');
     await createPod(
       pod('web', 'seed001', { command: ['sh', '-c', 'echo session > /cache/s1; exec sleep 3600'], volumeMounts: [{ name: 'cache', mountPath: '/cache' }] }, { volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] }),
@@ -233,10 +233,14 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     // The kubelet's own words (1.20): UnmountVolume.TearDown failed ... target is busy.
     await client().waitFor('TearDown failure in the kubelet log', async () => node.tail(node.kubeletLog, 4000), (t) => /UnmountVolume\.TearDown failed|target is busy|device or resource busy/.test(t), { timeoutMs: 90_000, intervalMs: 1000 });
     const f = await expectFirst('seed001/web', 'terminating.mount-busy', { timeoutMs: 90_000 });
-    expect(evidenceText(f)).toContain(String(holder.pid));
-    // The holder is gone (as after restarting the service that pinned it): the kubelet finishes.
-    process.kill(holder.pid!, 'SIGKILL');
+    expect(f.title).toContain(`pid ${holder.pid}`);
+    // Not a systemd service: the fix offered stops that process (the agent re-checks it first).
+    expect(f.playbook).toBe('stop-mount-holder');
+    const run = await playbook('stop-mount-holder', 'seed001/web');
+    expect(run.result.status).toBe('completed');
+    expect(run.result.verification?.outcome, 'the verification diagnosis').toBe('fixed');
     await gone('seed001', 'web', 120_000);
+    expect(() => process.kill(holder.pid!, 0), 'the holder is gone').toThrow();
   });
 
   it('seed 002 for real: a postStart exec hook that never returns after a restart freezes the pod; deleted, it stays Terminating', async () => {
