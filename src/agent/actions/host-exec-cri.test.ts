@@ -522,9 +522,22 @@ describe('createHostExec with a CRI runtime', () => {
     try {
       const viaCri = createHostExec({ hostRoot: '/', runtime: 'auto', dockerSockets: [join(dir, 'docker.sock')], criSockets: [join(dir, 'crio.sock'), fake.socket], timeoutMs: 2000 });
       expect((await viaCri.listPodContainers(UID)).map((c) => c.id)).toEqual([WEB, SIDECAR, SANDBOX]);
-      const viaDocker = createHostExec({ hostRoot: '/', dockerSockets: [docker.socket], criSockets: [fake.socket], timeoutMs: 2000 });
-      expect(await viaDocker.listPodContainers(UID)).toEqual([]);
+      // Docker answers too but holds none of the pod's containers (a node moved to containerd
+      // that kept Docker): the pod's containers are the CRI runtime's, and so are the removals.
+      const both = createHostExec({ hostRoot: '/', dockerSockets: [docker.socket], criSockets: [fake.socket], timeoutMs: 2000 });
+      expect((await both.listPodContainers(UID)).map((c) => c.id)).toEqual([WEB, SIDECAR, SANDBOX]);
       expect(docker.requests[0]).toBe('/_ping');
+      expect(docker.requests.some((r) => r.startsWith('/containers/json'))).toBe(true);
+      expect(await both.removeContainer(WEB)).toMatchObject({ ok: true });
+      expect(fake.calls).toContain('v1 RemoveContainer');
+      // A pod Docker does hold stays Docker's.
+      const dockerOnly = await startFakeDocker({ routes: { '/_ping': 'OK', '/containers/json': [{ Id: 'a'.repeat(64), Image: 'nginx:1.25', State: 'running', Labels: { 'io.kubernetes.pod.uid': UID } }] } });
+      try {
+        const viaDocker = createHostExec({ hostRoot: '/', dockerSockets: [dockerOnly.socket], criSockets: [fake.socket], timeoutMs: 2000 });
+        expect((await viaDocker.listPodContainers(UID)).map((c) => c.id)).toEqual(['a'.repeat(64)]);
+      } finally {
+        await dockerOnly.close();
+      }
       const nothing = createHostExec({ hostRoot: '/', dockerSockets: [join(dir, 'docker.sock')], criSockets: [join(dir, 'crio.sock')], timeoutMs: 2000 });
       expect(await nothing.removeContainer(WEB)).toMatchObject({ ok: false, code: 0, detail: expect.stringMatching(/no CRI runtime answered/) });
     } finally {

@@ -17,7 +17,9 @@ export interface HostExecOptions {
   hostRoot: string;
   /**
    * Which runtime API lists and removes containers and images. `auto` (default): Docker when a
-   * Docker socket answers `/_ping`, else the first CRI socket that answers `Version`.
+   * Docker socket answers `/_ping`, else the first CRI socket that answers `Version`; and when
+   * both answer, the one that holds the pod's containers (a node moved from Docker to containerd
+   * often keeps Docker running beside the kubelet's containerd).
    */
   runtime?: RuntimeChoice;
   /** Docker API sockets tried in order (default `<hostRoot>/var/run/docker.sock`, `<hostRoot>/run/docker.sock`). */
@@ -202,6 +204,15 @@ export function createHostExec(options: HostExecOptions): HostExec {
   const dockerOps = dockerRuntime(dockerSockets, timeoutMs, pullTimeoutMs);
   const detectMs = Math.min(timeoutMs, DETECT_TIMEOUT_MS);
 
+  let criFound: Promise<Detected> | undefined;
+  const findCriOnce = (): Promise<Detected> => {
+    const found = criFound ?? findCri();
+    criFound = found;
+    void found.then((d) => {
+      if ('error' in d) criFound = undefined;
+    });
+    return found;
+  };
   const findCri = async (): Promise<Detected> => {
     const why: string[] = [];
     for (const socketPath of criSockets) {
@@ -233,6 +244,10 @@ export function createHostExec(options: HostExecOptions): HostExec {
     return { ...cri, keep: !dockerHung };
   };
 
+  // Which runtime listed a container, and which one last held a pod's containers: removals and
+  // image calls go to that one (actions list the pod's containers first).
+  const owners = new Map<string, RuntimeOps>();
+  let podRuntime: RuntimeOps | undefined;
   let chosen: Promise<Detected> | undefined;
   const runtime = async (): Promise<Detected> => {
     const current = chosen ?? detect();
@@ -265,19 +280,30 @@ export function createHostExec(options: HostExecOptions): HostExec {
       if (!/^[0-9a-f-]{36}$/i.test(podUid)) throw new Error('bad pod uid');
       const d = await runtime();
       if ('error' in d) throw new Error(`cannot list containers: ${d.error}`);
-      return d.ops.listPodContainers(podUid);
+      let ops = d.ops;
+      let list = await ops.listPodContainers(podUid);
+      if (list.length === 0 && choice === 'auto' && ops === dockerOps) {
+        // Docker answers but holds none of the pod's containers: ask the CRI runtime beside it.
+        const cri = await findCriOnce();
+        const theirs = 'error' in cri ? [] : await cri.ops.listPodContainers(podUid).catch(() => []);
+        if (!('error' in cri) && theirs.length > 0) [ops, list] = [cri.ops, theirs];
+      }
+      for (const c of list) owners.set(c.id, ops);
+      if (list.length > 0) podRuntime = ops;
+      return list;
     },
     async removeContainer(id) {
       if (!/^[0-9a-f]{12,64}$/.test(id)) throw new Error('bad container id');
-      return withRuntime((ops) => ops.removeContainer(id));
+      const ops = owners.get(id) ?? [...owners].find(([known]) => known.startsWith(id))?.[1];
+      return ops ? ops.removeContainer(id) : withRuntime((o) => o.removeContainer(id));
     },
     async removeImage(ref) {
       imageRefSchema.parse(ref);
-      return withRuntime((ops) => ops.removeImage(ref));
+      return podRuntime ? podRuntime.removeImage(ref) : withRuntime((ops) => ops.removeImage(ref));
     },
     async pullImage(ref) {
       imageRefSchema.parse(ref);
-      return withRuntime((ops) => ops.pullImage(ref));
+      return podRuntime ? podRuntime.pullImage(ref) : withRuntime((ops) => ops.pullImage(ref));
     },
   };
 }
