@@ -224,7 +224,7 @@ describe('wiring from the config schema', () => {
     const config = loadConfig({ POD_DOCTOR_REDIS_PREFIX: prefix, POD_DOCTOR_CLUSTER: 'prod-eu', POD_DOCTOR_PLAN_TTL_SECONDS: '120' });
     const events: string[] = [];
     const { runner, playbooks } = await runnerFromConfig({ config, kube: cluster.kube, redis: client, logger: quiet, onEvent: (e) => void events.push(e.type) });
-    expect(playbooks).toHaveLength(10);
+    expect(playbooks).toHaveLength(11);
     const h = harness(cluster);
     const diagnosis = await h.diagnose();
     const plan = await runner.proposePlan(diagnosis.findings[0]!, diagnosis, playbooks.find((p) => p.id === 'force-delete-pod')!);
