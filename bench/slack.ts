@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { redisFromUrl } from '../src/jobs/queues.js';
+import { keyPattern, redisFromUrl } from '../src/jobs/queues.js';
 import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
@@ -231,7 +231,7 @@ try {
   const redis = redisFromUrl(REDIS_URL, {}, { role: 'producer' });
   let cursor = '0';
   do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    const [next, found] = await redis.scan(cursor, 'MATCH', keyPattern(PREFIX), 'COUNT', 1000);
     cursor = next;
     if (found.length > 0) await redis.del(...found);
   } while (cursor !== '0');

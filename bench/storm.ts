@@ -9,36 +9,81 @@
 //   redis_peak_mb  peak memory of the (private) Redis
 // Env: BENCH_PODS, BENCH_BROKEN, BENCH_ALERTS, BENCH_CONCURRENCY (per worker), BENCH_REDIS_URL
 // (use an existing Redis instead of a private redis-server; peak memory is then a delta).
+// Flags: --clusters N spreads the broken pods over N Kubernetes clusters (c1..cN, one worker
+// process each; default 1 cluster with two workers); --redis cluster runs a private Redis
+// Cluster (3 primaries + 3 replicas, AOF every second) instead of one redis-server, and adds
+// keys_per_shard; --redis sentinel runs a primary, a replica and three sentinels. The edge waits for a replica (WAIT) as the bot does when replicas exist
+// (BENCH_WAIT_REPLICAS=0: it does not).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
+import { parseArgs } from 'node:util';
+import type { Cluster } from 'ioredis';
 import { enqueueDiagnosis } from '../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, keys, redisFromUrl } from '../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues, keyPattern, keys, redisFromUrl, type RedisClient } from '../src/jobs/queues.js';
 import type { AlertRequester, DiagnoseResult } from '../src/jobs/schemas.js';
 import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
 import { buildStormCluster } from './storm-cluster.js';
 import { freePort } from '../test/jobs/helpers.js';
+import { startRedisCluster, startSentinel } from '../test/helpers/redis-topology.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const BROKEN = Number(process.env.BENCH_BROKEN ?? 2000);
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const CLUSTER = 'bench';
-const PREFIX = `pdbench-${process.pid}`;
+const FLAGS = parseArgs({ options: { redis: { type: 'string', default: 'single' }, clusters: { type: 'string', default: '1' } } }).values;
+const MODE = FLAGS.redis === 'cluster' || FLAGS.redis === 'sentinel' ? FLAGS.redis : 'single';
+const N_CLUSTERS = Math.max(1, Number(FLAGS.clusters) || 1);
+const CLUSTERS = N_CLUSTERS === 1 ? ['bench'] : Array.from({ length: N_CLUSTERS }, (_, i) => `c${i + 1}`);
+const WORKERS_PER_CLUSTER = N_CLUSTERS === 1 ? 2 : 1;
+// A private Redis Cluster gets the default prefix, so the slots (and keys_per_shard) repeat.
+const PREFIX = MODE === 'cluster' ? 'pod-doctor' : `pdbench-${process.pid}`;
 const DEADLINE_S = 180;
 const WORKER = fileURLToPath(new URL('./storm-worker.ts', import.meta.url));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (msg: string) => process.stderr.write(`bench:storm: ${msg}\n`);
 
+interface PrivateRedis {
+  url: string;
+  /** POD_DOCTOR_REDIS_OPTIONS for a Redis Cluster. */
+  options?: { clusterNodes: { host: string; port: number }[] } | { sentinels: { host: string; port: number }[]; name: string };
+  stop: () => Promise<void>;
+}
+
+/** A private Redis Cluster (3 primaries, 3 replicas) with the same persistence. */
+async function privateCluster(): Promise<PrivateRedis> {
+  const topo = await startRedisCluster({ primaries: 3, replicasPerPrimary: 1, serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'] });
+  return { url: 'redis://unused:6379', options: { clusterNodes: topo.clusterNodes }, stop: () => topo.stop() };
+}
+
+/** A private Sentinel setup: primary, one replica, three sentinels. */
+async function privateSentinel(): Promise<PrivateRedis> {
+  const topo = await startSentinel({ serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'] });
+  return { url: 'redis://unused:6379', options: topo.options, stop: () => topo.stop() };
+}
+
+/** Memory (sum over primaries) and keys per primary. */
+async function shardStats(redis: RedisClient): Promise<{ usedBytes: number; peakBytes: number; keys: number[] }> {
+  const nodes = MODE === 'cluster' ? (redis as Cluster).nodes('master') : [redis];
+  const infos = await Promise.all(nodes.map(async (n) => ({ info: await n.info('memory'), keys: Number(await n.dbsize()) })));
+  const field = (info: string, f: string) => Number(new RegExp(`^${f}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return {
+    usedBytes: infos.reduce((a, i) => a + field(i.info, 'used_memory'), 0),
+    peakBytes: infos.reduce((a, i) => a + field(i.info, 'used_memory_peak'), 0),
+    keys: infos.map((i) => i.keys),
+  };
+}
+
 /** A private Redis with production persistence (AOF, fsync every second). */
-async function privateRedis(): Promise<{ url: string; stop: () => Promise<void> } | null> {
+async function privateRedis(): Promise<PrivateRedis | null> {
+  if (MODE === 'cluster') return privateCluster();
+  if (MODE === 'sentinel') return privateSentinel();
   if (process.env.BENCH_REDIS_URL) return null;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-redis-'));
@@ -61,8 +106,11 @@ async function privateRedis(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
+/** Broken pod i lives in cluster i mod N (each cluster gets every seeded cause). */
+const clusterOf = (i: number) => CLUSTERS[i % CLUSTERS.length]!;
+
 /** Each broken pod fires two alerts; each notification arrives from two Alertmanager replicas, and one is re-sent with its group. */
-function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], total: number): { target: (typeof broken)[number]['target']; requester: AlertRequester }[] {
+function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], total: number): { cluster: string; target: (typeof broken)[number]['target']; requester: AlertRequester }[] {
   const startsAt = new Date(Date.now() - 120_000).toISOString();
   const first: ReturnType<typeof notifications> = [];
   const resend: ReturnType<typeof notifications> = [];
@@ -77,8 +125,9 @@ function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], t
     });
     const a = alert('KubePodNotReady', 0);
     const c = alert('KubeContainerWaiting', 1);
-    first.push({ target: b.target, requester: a }, { target: b.target, requester: a }, { target: b.target, requester: c }, { target: b.target, requester: c });
-    resend.push({ target: b.target, requester: a });
+    const cluster = clusterOf(i);
+    first.push({ cluster, target: b.target, requester: a }, { cluster, target: b.target, requester: a }, { cluster, target: b.target, requester: c }, { cluster, target: b.target, requester: c });
+    resend.push({ cluster, target: b.target, requester: a });
   });
   // Deterministic shuffle: replicas and pods interleave as they would on the wire.
   let seed = 42;
@@ -90,11 +139,12 @@ function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], t
   return [...first, ...resend].slice(0, total);
 }
 
-function spawnWorker(kubeconfig: string, redisUrl: string): { proc: ChildProcess; ready: Promise<void>; exited: Promise<unknown> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER, '--cluster', CLUSTER, '--concurrency', String(CONCURRENCY), '--kubeconfig', kubeconfig, '--port', '0'], {
+function spawnWorker(kubeconfig: string, redisUrl: string, cluster: string, redisOptions?: object): { proc: ChildProcess; ready: Promise<void>; exited: Promise<unknown> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER, '--cluster', cluster, '--concurrency', String(CONCURRENCY), '--kubeconfig', kubeconfig, '--port', '0'], {
     env: {
       ...process.env,
       REDIS_URL: redisUrl,
+      ...(redisOptions ? { POD_DOCTOR_REDIS_OPTIONS: JSON.stringify(redisOptions) } : {}),
       POD_DOCTOR_REDIS_PREFIX: PREFIX,
       POD_DOCTOR_API_RATE: '100000',
       POD_DOCTOR_API_BURST: '10000',
@@ -116,13 +166,17 @@ function spawnWorker(kubeconfig: string, redisUrl: string): { proc: ChildProcess
 async function main(): Promise<void> {
   const own = await privateRedis();
   const redisUrl = own?.url ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const redis = redisFromUrl(redisUrl, {}, { role: 'worker' }) as Redis;
-  const baseline = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
+  const redis = redisFromUrl(redisUrl, own?.options ?? {}, { role: 'worker' });
+  // A Cluster client knows its primaries once it has read the slots.
+  if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
+  const baseline = (await shardStats(redis)).usedBytes;
   let peak = baseline;
+  let keysPerShard: number[] = [];
   const sampler = setInterval(() => {
-    void redis.info('memory').then((info) => {
-      peak = Math.max(peak, Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0));
-    });
+    void shardStats(redis).then((st) => {
+      peak = Math.max(peak, st.usedBytes);
+      if (st.keys.reduce((a, b) => a + b, 0) > keysPerShard.reduce((a, b) => a + b, 0)) keysPerShard = st.keys;
+    }, () => undefined);
   }, 200);
 
   const cluster = buildStormCluster({ total: PODS, broken: BROKEN, nodes: 100 });
@@ -131,12 +185,12 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
-  say(`${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${sim.url}; redis ${own ? 'private' : redisUrl}`);
+  say(`${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${sim.url}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}` : redisUrl}`);
 
-  const workers = [spawnWorker(kubeconfig, redisUrl), spawnWorker(kubeconfig, redisUrl)];
+  const workers = CLUSTERS.flatMap((c) => Array.from({ length: WORKERS_PER_CLUSTER }, () => spawnWorker(kubeconfig, redisUrl, c, own?.options)));
   try {
     await Promise.all(workers.map((w) => w.ready));
-    const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, backoffMs: 500 });
+    const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, backoffMs: 500, waitReplicas: Number(process.env.BENCH_WAIT_REPLICAS ?? 1) });
     const sent = notifications(cluster.broken, ALERTS);
     const noteKey = (r: AlertRequester) => `${r.fingerprint}|${r.status}|${r.startsAt}`;
     const accepted = new Set<string>();
@@ -148,14 +202,16 @@ async function main(): Promise<void> {
     const incidentOf = new Map<string, string>();
     const incidents = new Set<string>();
     let results = 0;
-    let lastId = '0-0';
-    const stream = keys.results(PREFIX, CLUSTER);
+    const lastIds = new Map(CLUSTERS.map((c) => [c, '0-0']));
     const readResults = async () => {
+      for (const c of CLUSTERS) await readStream(c);
+    };
+    const readStream = async (c: string) => {
       for (;;) {
-        const batch = await redis.xrange(stream, `(${lastId}`, '+', 'COUNT', 1000);
+        const batch = await redis.xrange(keys.results(PREFIX, c), `(${lastIds.get(c)}`, '+', 'COUNT', 1000);
         if (batch.length === 0) return;
         for (const [id, fields] of batch) {
-          lastId = id;
+          lastIds.set(c, id);
           const raw = fields[fields.indexOf('result') + 1];
           if (!raw) continue;
           const r = JSON.parse(raw) as DiagnoseResult;
@@ -163,7 +219,7 @@ async function main(): Promise<void> {
           for (const q of r.requesters) if (q.kind === 'alert') answered.add(noteKey(q));
           if (r.incident) {
             incidents.add(r.incident.id);
-            if (r.job.target.kind === 'pod') incidentOf.set(`${r.job.target.namespace}/${r.job.target.name}`, r.incident.id);
+            if (r.job.target.kind === 'pod') incidentOf.set(`${r.job.cluster}/${r.job.target.namespace}/${r.job.target.name}`, r.incident.id);
           }
         }
       }
@@ -176,7 +232,9 @@ async function main(): Promise<void> {
         while (next < sent.length) {
           const n = sent[next++]!;
           try {
-            const res = await enqueueDiagnosis(queues, { cluster: CLUSTER, target: n.target, reason: 'alert', requester: n.requester });
+            const res = await enqueueDiagnosis(queues, { cluster: n.cluster, target: n.target, reason: 'alert', requester: n.requester });
+            // What the webhook does before answering 200 (a no-op without replicas).
+            await queues.confirmReplicated(n.cluster);
             accepted.add(noteKey(n.requester));
             jobs.add(res.jobId);
           } catch {
@@ -199,12 +257,15 @@ async function main(): Promise<void> {
     }
     const drain = ((drainedAt || Date.now()) - started) / 1000;
     const lost = [...accepted].filter((k) => !answered.has(k)).length;
-    const expected = new Map(cluster.causes.map((c) => [c.name, `${CLUSTER}|${c.rule}|${c.causeKey}`]));
-    const misgrouped = cluster.broken.filter((b) => incidentOf.get(`${b.target.namespace}/${b.target.name}`) !== expected.get(b.cause)).length;
+    const expected = (c: string, cause: string) => {
+      const seeded = cluster.causes.find((x) => x.name === cause);
+      return seeded ? `${c}|${seeded.rule}|${seeded.causeKey}` : undefined;
+    };
+    const misgrouped = cluster.broken.filter((b, i) => incidentOf.get(`${clusterOf(i)}/${b.target.namespace}/${b.target.name}`) !== expected(clusterOf(i), b.cause)).length;
     await queues.close();
     clearInterval(sampler);
-    const info = await redis.info('memory');
-    const peakBytes = own ? Number(/used_memory_peak:(\d+)/.exec(info)?.[1] ?? peak) : peak - baseline;
+    const stats = await shardStats(redis);
+    const peakBytes = own ? stats.peakBytes || peak : peak - baseline;
     const cpu = process.cpuUsage();
     say(`drained in ${drain.toFixed(1)} s; ${results} results; ${incidents.size} incidents; ${misgrouped} pods misgrouped; bench+sim process cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
 
@@ -213,7 +274,7 @@ async function main(): Promise<void> {
         drain_s: Math.round(drain * 10) / 10,
         lost,
         incidents: incidents.size,
-        seeded_causes: cluster.causes.length,
+        seeded_causes: cluster.causes.length * CLUSTERS.length,
         redis_peak_mb: Math.round((peakBytes / 1024 / 1024) * 10) / 10,
         alerts: sent.length,
         pods: PODS,
@@ -223,6 +284,10 @@ async function main(): Promise<void> {
         results,
         misgrouped,
         enqueue_s: Math.round(enqueuedS * 10) / 10,
+        enqueue_per_s: Math.round(sent.length / enqueuedS),
+        redis: MODE,
+        clusters: CLUSTERS.length,
+        keys_per_shard: keysPerShard,
         workers: workers.length,
         concurrency_per_worker: CONCURRENCY,
       }),
@@ -239,7 +304,7 @@ async function main(): Promise<void> {
     } else {
       let cursor = '0';
       do {
-        const [c, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+        const [c, found] = await redis.scan(cursor, 'MATCH', keyPattern(PREFIX), 'COUNT', 1000);
         cursor = c;
         if (found.length) await redis.del(...found);
       } while (cursor !== '0');

@@ -18,7 +18,7 @@ import type { FactSource } from '../collect/source.js';
 import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
 import type { KubeObject, Pod, Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings, type RedisClient } from '../jobs/queues.js';
+import { clusterTag, DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings, type RedisClient } from '../jobs/queues.js';
 import { AlertRequester, ClusterName, targetKey } from '../jobs/schemas.js';
 import { classifyError } from '../jobs/worker.js';
 import { cancelAlertJobs, isResolved } from './cancel.js';
@@ -74,7 +74,7 @@ export class ExpansionQueues {
   queue(cluster: string): Queue<ExpandJob> {
     let q = this.open.get(cluster);
     if (!q) {
-      q = new Queue<ExpandJob>(expandQueueName(cluster), { connection: this.redis, prefix: this.settings.prefix, defaultJobOptions: expandJobOptions(this.settings) });
+      q = new Queue<ExpandJob>(expandQueueName(cluster), { connection: this.redis, prefix: clusterTag(this.settings.prefix, cluster), defaultJobOptions: expandJobOptions(this.settings) });
       q.on('error', (err) => this.logger?.warn({ err, queue: expandQueueName(cluster) }, 'queue error'));
       this.open.set(cluster, q);
     }
@@ -321,7 +321,7 @@ export function startExpansionWorker(options: ExpansionWorkerOptions): RunningEx
     },
     {
       connection,
-      prefix: queues.prefix,
+      prefix: clusterTag(queues.prefix, cluster),
       concurrency: options.concurrency ?? 2,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,

@@ -95,6 +95,9 @@ export class AlertIntake {
         ),
       ),
     );
+    // Answer "accepted" only once a replica holds what this notification wrote (a failover
+    // must not take back an acknowledged alert); ReplicationError makes the webhook answer 503.
+    await Promise.all([...new Set([...parts.values()].map((p) => p.cluster))].map((c) => this.options.queues.confirmReplicated(c)));
     const sum = (f: (g: GroupOutcome) => number) => groups.reduce((n, g) => n + f(g), 0);
     return {
       alerts: payload.alerts.length,

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/groups.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
+import { sharedTag } from '../jobs/queues.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
 import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
 import type { ChatService, ThreadState } from './service.js';
@@ -60,7 +61,7 @@ export class AlertGroupChat {
   }
 
   private episodeKey(groupId: string): string {
-    return `${this.prefix}:chat:alert-episode:${this.service.cluster}:${groupId}`;
+    return `${sharedTag(this.prefix)}:chat:alert-episode:${this.service.cluster}:${groupId}`;
   }
 
   private async currentEpisode(groupId: string): Promise<number> {
@@ -128,7 +129,7 @@ export class AlertGroupChat {
   }
 
   private noteKey(threadId: string): string {
-    return `${this.prefix}:chat:alert-note:${threadId}`;
+    return `${sharedTag(this.prefix)}:chat:alert-note:${threadId}`;
   }
 
   /**

@@ -5,7 +5,7 @@
 // id too, so even a repeated hand-off enqueues once.
 import type { Logger } from 'pino';
 import { LUA_NOW_MS, lua, runScript } from '../jobs/lua.js';
-import type { RedisClient } from '../jobs/queues.js';
+import { sharedTag, type RedisClient } from '../jobs/queues.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'running' | 'done' | 'denied' | 'expired';
 
@@ -167,7 +167,7 @@ export class ApprovalStore {
   ) {}
 
   private key(planId: string): string {
-    return `${this.prefix}:chat:approval:${planId}`;
+    return `${sharedTag(this.prefix)}:chat:approval:${planId}`;
   }
 
   async create(a: NewApproval): Promise<void> {

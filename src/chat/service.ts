@@ -8,7 +8,7 @@ import { formatTarget } from '../diagnosis/target.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../jobs/dedup.js';
 import { primaryFinding } from '../jobs/incidents.js';
-import type { JobQueues, RedisClient } from '../jobs/queues.js';
+import { sharedTag, type JobQueues, type RedisClient } from '../jobs/queues.js';
 import type { DiagnoseResult, Requester } from '../jobs/schemas.js';
 import { isPlanId, type Plan } from '../remediation/plan.js';
 import { ApprovalStore, type ApprovalRecord, type ApproverPolicy } from './approvals.js';
@@ -143,6 +143,8 @@ export class ChatService {
       reason: 'slash',
       requester: { kind: 'slack', user, channel },
     });
+    // Not "queued" before a replica holds it (ReplicationError: the user is told to retry).
+    await this.options.queues.confirmReplicated(this.cluster);
     this.options.metrics?.commands.inc({ outcome: deduplicated ? 'joined' : 'queued' });
     log.info({ jobId, deduplicated }, 'diagnosis requested');
     try {
@@ -276,7 +278,7 @@ export class ChatService {
     if (result.status !== 'diagnosed' || !d || !port) return [];
     const candidates = d.findings.filter((f) => f.playbook).slice(0, this.options.maxOffers ?? 3);
     if (candidates.length === 0) return [];
-    const key = `${this.options.queues.prefix}:chat:offers:${this.cluster}:${result.jobId}`;
+    const key = `${sharedTag(this.options.queues.prefix)}:chat:offers:${this.cluster}:${result.jobId}`;
     const stored = await this.options.redis.get(key);
     if (stored) return JSON.parse(stored) as PlanOffer[];
     const offers: PlanOffer[] = [];
@@ -417,6 +419,7 @@ export class ChatService {
       reason: 'rerun',
       requester: { kind: 'slack', user, channel: thread.channel, threadTs: thread.ts },
     });
+    await this.options.queues.confirmReplicated(this.cluster);
     this.log.info({ user, jobId, deduplicated, target: formatTarget(target) }, 're-run requested');
     await this.adapter.postInThread(parent, noteMessage(this.cluster, `${userRef(user)} asked to diagnose ${formatTarget(target)} again…`, 'pending'));
   }
@@ -504,6 +507,7 @@ export class ChatService {
         this.options.metrics?.decisions.inc({ decision: 'approve' });
         // Enqueue first: the job id is the plan id, so this happens once however often it is called.
         await enqueueRemediation(this.options.queues, { cluster: this.cluster, proposalId: planId });
+        await this.options.queues.confirmReplicated(this.cluster);
         await this.refreshPrompts(planId, plan);
         const by = out.record.approvals.map((a) => userRef(a.user)).join(' and ');
         await this.noteThreads(out.record, noteMessage(this.cluster, `${by} approved ${plan.playbook.id} at ${clock(out.record.approvals.at(-1)?.at ?? this.now())}; running it.`, 'pending'));

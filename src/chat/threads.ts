@@ -5,7 +5,7 @@
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { lua, runScript } from '../jobs/lua.js';
-import type { RedisClient } from '../jobs/queues.js';
+import { sharedTag, type RedisClient } from '../jobs/queues.js';
 import type { MessageRef } from './types.js';
 
 export interface ThreadRecord<S = unknown> {
@@ -59,9 +59,9 @@ export class ThreadStore<S = unknown> {
   }
 
   private k = {
-    scope: (channel: string, scope: string) => `${this.prefix}:chat:scope:${channel}:${scope}`,
-    thread: (id: string) => `${this.prefix}:chat:thread:${id}`,
-    byTs: (channel: string, ts: string) => `${this.prefix}:chat:ts:${channel}:${ts}`,
+    scope: (channel: string, scope: string) => `${sharedTag(this.prefix)}:chat:scope:${channel}:${scope}`,
+    thread: (id: string) => `${sharedTag(this.prefix)}:chat:thread:${id}`,
+    byTs: (channel: string, ts: string) => `${sharedTag(this.prefix)}:chat:ts:${channel}:${ts}`,
   };
 
   /**
@@ -149,7 +149,7 @@ export class DeliveryLog {
   ) {}
 
   private key(id: string): string {
-    return `${this.prefix}:chat:delivered:${id}`;
+    return `${sharedTag(this.prefix)}:chat:delivered:${id}`;
   }
 
   /** Run `post` unless this delivery already happened; waits while another process posts it. */

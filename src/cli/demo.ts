@@ -21,7 +21,7 @@ import type { Config } from '../config/schema.js';
 import { parseTarget } from '../diagnosis/target.js';
 import type { KubeObject } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from '../jobs/queues.js';
+import { JobQueues, jobSettingsFromConfig, keyPattern, redisFromUrl, type RedisClient } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { createLogger } from '../log.js';
@@ -76,7 +76,7 @@ async function redisProblem(config: Config): Promise<string | null> {
 async function deleteKeys(redis: RedisClient, prefix: string): Promise<void> {
   let cursor = '0';
   do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, found] = await redis.scan(cursor, 'MATCH', keyPattern(prefix), 'COUNT', 1000);
     cursor = next;
     if (found.length > 0) await redis.del(...found);
   } while (cursor !== '0');

@@ -1,10 +1,13 @@
 // Queues keyed by cluster, Redis connections, and the names of every Redis key this module
-// owns. One prefix covers BullMQ's keys and ours, so `{pod-doctor}` puts all of them in one
-// Redis Cluster slot (BullMQ needs a queue's keys in one slot; our Lua scripts need theirs).
+// owns. Every key carries a Redis Cluster hash tag: `{<prefix>:<cluster>}` for one Kubernetes
+// cluster's keys (its BullMQ queues, dedup, incidents, streams, locks: one slot per cluster,
+// so clusters spread over the shards) and `{<prefix>}` for keys shared by all clusters (chat).
+// BullMQ needs a queue's keys in one slot; our Lua scripts only ever touch keys of one tag.
 import { Queue, type JobsOptions } from 'bullmq';
 import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import { ReplicaBarrier, type Confirmation } from './replication.js';
 import type { DiagnoseJob, RemediateJob } from './schemas.js';
 
 export const DEFAULT_PREFIX = 'pod-doctor';
@@ -20,18 +23,44 @@ export function queueName(kind: QueueKind, cluster: string): string {
   return `${kind}.${cluster}`;
 }
 
-/** Redis keys outside BullMQ, all under the one prefix. Parts are structured, never rendered text. */
+/** The configured prefix without braces: `{pod-doctor}` (the old Cluster advice) and `pod-doctor` name the same keys. */
+export function barePrefix(prefix: string): string {
+  return prefix.replace(/[{}]/g, '');
+}
+
+/**
+ * `{pod-doctor:prod-eu}`: the hash tag, and the start of every key, of one Kubernetes cluster
+ * (its BullMQ prefix too). Cluster names are DNS labels, so no cluster's tag equals another's
+ * or the shared one.
+ */
+export function clusterTag(prefix: string, cluster: string): string {
+  return `{${barePrefix(prefix)}:${cluster}}`;
+}
+
+/** `{pod-doctor}`: the hash tag of keys shared by every cluster (chat threads, limits, approvals). */
+export function sharedTag(prefix: string): string {
+  return `{${barePrefix(prefix)}}`;
+}
+
+/** SCAN pattern matching every key of a prefix, per-cluster and shared (cleanup, the demo). */
+export function keyPattern(prefix: string): string {
+  return `{${barePrefix(prefix)}[:}]*`;
+}
+
+/** Redis keys outside BullMQ. Parts are structured, never rendered text. */
 export const keys = {
-  dedup: (prefix: string, cluster: string, target: string) => `${prefix}:${cluster}:dedup:${target}`,
-  requesters: (prefix: string, cluster: string, jobId: string) => `${prefix}:${cluster}:requesters:${jobId}`,
-  requestersPrefix: (prefix: string, cluster: string) => `${prefix}:${cluster}:requesters:`,
-  alert: (prefix: string, cluster: string, fingerprint: string, status: string, startsAt: string) => `${prefix}:${cluster}:alert:${fingerprint}:${status}:${startsAt}`,
-  incident: (prefix: string, cluster: string, rule: string, causeKey: string) => `${prefix}:${cluster}:incident:${rule}|${causeKey}`,
-  incidents: (prefix: string, cluster: string) => `${prefix}:${cluster}:incidents`,
-  apiBucket: (prefix: string, cluster: string) => `${prefix}:${cluster}:bucket:api`,
-  chatBucket: (prefix: string, channel: string) => `${prefix}:chat:bucket:${channel}`,
-  chatPause: (prefix: string, channel: string) => `${prefix}:chat:pause:${channel}`,
-  results: (prefix: string, cluster: string) => `${prefix}:${cluster}:results`,
+  dedup: (prefix: string, cluster: string, target: string) => `${clusterTag(prefix, cluster)}:dedup:${target}`,
+  requesters: (prefix: string, cluster: string, jobId: string) => `${clusterTag(prefix, cluster)}:requesters:${jobId}`,
+  requestersPrefix: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:requesters:`,
+  alert: (prefix: string, cluster: string, fingerprint: string, status: string, startsAt: string) => `${clusterTag(prefix, cluster)}:alert:${fingerprint}:${status}:${startsAt}`,
+  incident: (prefix: string, cluster: string, rule: string, causeKey: string) => `${clusterTag(prefix, cluster)}:incident:${rule}|${causeKey}`,
+  incidents: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:incidents`,
+  apiBucket: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:bucket:api`,
+  results: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:results`,
+  /** Shared keys: `{pod-doctor}:chat:<what>:...` (one slot for every cluster's chat state). */
+  chat: (prefix: string, ...parts: string[]) => `${sharedTag(prefix)}:chat:${parts.join(':')}`,
+  chatBucket: (prefix: string, channel: string) => keys.chat(prefix, 'bucket', channel),
+  chatPause: (prefix: string, channel: string) => keys.chat(prefix, 'pause', channel),
 };
 
 export interface RedisFromUrlOptions {
@@ -79,7 +108,10 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
       ...retries,
       redisOptions: { ...fromUrl, ...redisOptions, ...retries },
     };
-    return new Cluster(nodes, clusterOptions);
+    const cluster = new Cluster(nodes, clusterOptions);
+    // Each node connection coalesces its writes, as a single connection does.
+    cluster.on('+node', (node: Redis) => coalesceWrites(node));
+    return cluster;
   }
   // Options win over what the URL says only where the URL is silent (ioredis' rule).
   const redis = new Redis(url, { ...(rest as RedisOptions), ...retries });
@@ -127,6 +159,9 @@ export interface JobSettings {
   /** Completed jobs are kept this long so late `waitForResult` callers and re-adds find them. */
   keepCompletedSeconds: number;
   keepFailedSeconds: number;
+  /** Replicas that must confirm an enqueue before the edge answers (0: do not wait). */
+  waitReplicas: number;
+  waitMs: number;
 }
 
 export const DEFAULT_JOB_SETTINGS: JobSettings = {
@@ -137,6 +172,8 @@ export const DEFAULT_JOB_SETTINGS: JobSettings = {
   alertDedupMs: 86_400_000,
   keepCompletedSeconds: 3600,
   keepFailedSeconds: 7 * 86_400,
+  waitReplicas: 1,
+  waitMs: 500,
 };
 
 export function jobSettingsFromConfig(config: Config): JobSettings {
@@ -147,6 +184,8 @@ export function jobSettingsFromConfig(config: Config): JobSettings {
     backoffMs: config.jobBackoffMs,
     dedupWindowMs: config.dedupWindowSeconds * 1000,
     alertDedupMs: config.alertDedupSeconds * 1000,
+    waitReplicas: config.redisWaitReplicas,
+    waitMs: config.redisWaitMs,
   };
 }
 
@@ -174,12 +213,15 @@ export function remediateJobOptions(s: JobSettings): JobsOptions {
  */
 export class JobQueues {
   private readonly open = new Map<string, Queue>();
+  private readonly barrier: ReplicaBarrier;
 
   constructor(
     readonly redis: RedisClient,
     readonly settings: JobSettings = DEFAULT_JOB_SETTINGS,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.barrier = new ReplicaBarrier(redis, { replicas: settings.waitReplicas, timeoutMs: settings.waitMs });
+  }
 
   get prefix(): string {
     return this.settings.prefix;
@@ -193,6 +235,15 @@ export class JobQueues {
     return this.queue('remediate', cluster) as Queue<RemediateJob>;
   }
 
+  /**
+   * Call after enqueueing for `cluster`, before answering "accepted": waits until a replica
+   * of the primary holding the cluster's slot has this connection's writes (`WAIT`), and
+   * throws ReplicationError if none confirms in `waitMs`. A no-op without replicas.
+   */
+  confirmReplicated(cluster: string): Promise<Confirmation> {
+    return this.barrier.confirm(clusterTag(this.settings.prefix, cluster));
+  }
+
   /** Every queue opened so far (metrics read their depth). */
   all(): Queue[] {
     return [...this.open.values()];
@@ -204,7 +255,7 @@ export class JobQueues {
     if (!q) {
       q = new Queue(name, {
         connection: this.redis,
-        prefix: this.settings.prefix,
+        prefix: clusterTag(this.settings.prefix, cluster),
         defaultJobOptions: kind === 'diagnose' ? diagnoseJobOptions(this.settings) : remediateJobOptions(this.settings),
       });
       // Failing commands also reject for the caller; this listener keeps the emitter from throwing.

@@ -118,6 +118,21 @@ export interface Incident {
   subjects: string[];
 }
 
+/**
+ * A fix the worker proposed for a finding: a plan it made against the live cluster and stored
+ * (the bot renders it and records approvals, it never proposes), or why none is offered.
+ */
+export interface PlanOffer {
+  fingerprint: string;
+  playbook: string;
+  planId?: string;
+  /** Approvals the plan needs, its risk and when it expires (for the approval record). */
+  approvals?: 1 | 2;
+  risk?: string;
+  expiresAt?: string;
+  notOffered?: string;
+}
+
 export interface DiagnoseResult {
   job: DiagnoseJob;
   jobId: string;
@@ -127,4 +142,6 @@ export interface DiagnoseResult {
   /** Everyone who asked while this job was open (slash users, alert notifications). */
   requesters: Requester[];
   incident?: Incident;
+  /** Fixes proposed for the top findings that name a playbook (made once, with the diagnosis). */
+  offers?: PlanOffer[];
 }

@@ -18,7 +18,7 @@ import { isPodDoctorError, PodDoctorError } from '../errors.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
-import { DEFAULT_PREFIX, queueName, type RedisClient } from './queues.js';
+import { clusterTag, DEFAULT_PREFIX, queueName, type RedisClient } from './queues.js';
 import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
 import { scoped } from '../log.js';
@@ -133,7 +133,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
   const incidentSettings = { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 };
   const common = {
     connection,
-    prefix,
+    prefix: clusterTag(prefix, cluster),
     lockDuration: options.lockDurationMs ?? 30_000,
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: options.maxStalledCount ?? 2,

@@ -2,7 +2,7 @@
 // and publishes the run's events on a Redis stream that the bot turns into thread messages.
 // The bot only enqueues; workers change the cluster.
 import type { Logger } from 'pino';
-import type { RedisClient } from '../jobs/queues.js';
+import { clusterTag, type RedisClient } from '../jobs/queues.js';
 import { consumeStream, jsonField, type StreamConsumer } from '../jobs/streams.js';
 import type { RemediateProcessor } from '../jobs/worker.js';
 import type { RunEvent, Runner, RunResult } from './runner.js';
@@ -20,7 +20,7 @@ export interface RunEventSink {
 }
 
 export function runEventsKey(prefix: string, cluster: string): string {
-  return `${prefix}:${cluster}:run-events`;
+  return `${clusterTag(prefix, cluster)}:run-events`;
 }
 
 export class RedisRunEventSink implements RunEventSink {

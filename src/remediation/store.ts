@@ -3,7 +3,7 @@
 // checked against the lock token in a Lua script so a runner that lost its lock cannot write).
 // The operator CLI uses the in-memory store (one process, nobody to share with).
 import { lua, runScript } from '../jobs/lua.js';
-import type { RedisClient } from '../jobs/queues.js';
+import { clusterTag, type RedisClient } from '../jobs/queues.js';
 import type { Plan } from './plan.js';
 
 export type StepState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
@@ -48,9 +48,9 @@ export interface RunStore {
 }
 
 export const storeKeys = {
-  plan: (prefix: string, cluster: string, planId: string) => `${prefix}:${cluster}:plan:${planId}`,
-  run: (prefix: string, cluster: string, runId: string) => `${prefix}:${cluster}:run:${runId}`,
-  lock: (prefix: string, cluster: string, runId: string) => `${prefix}:${cluster}:run:${runId}:lock`,
+  plan: (prefix: string, cluster: string, planId: string) => `${clusterTag(prefix, cluster)}:plan:${planId}`,
+  run: (prefix: string, cluster: string, runId: string) => `${clusterTag(prefix, cluster)}:run:${runId}`,
+  lock: (prefix: string, cluster: string, runId: string) => `${clusterTag(prefix, cluster)}:run:${runId}:lock`,
 };
 
 // KEYS[1] lock, KEYS[2] run hash; ARGV[1] token, ARGV[2] ttl seconds, ARGV[3..] field/value pairs.

@@ -6,7 +6,7 @@ import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/gro
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload, type WebhookPayload } from '../../src/alerts/schema.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, keys, queueName, type RedisClient } from '../../src/jobs/queues.js';
+import { clusterTag, DEFAULT_JOB_SETTINGS, JobQueues, keys, queueName, type RedisClient } from '../../src/jobs/queues.js';
 import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
 import { amAlert, payload, podAlert, type AmAlert } from './helpers.js';
 
@@ -124,7 +124,7 @@ describe('alert groups', () => {
     const running = new Promise<void>((r) => {
       release = r;
     });
-    const worker = new Worker(queueName('diagnose', 'c1'), async () => running, { connection: connect(), prefix });
+    const worker = new Worker(queueName('diagnose', 'c1'), async () => running, { connection: connect(), prefix: clusterTag(prefix, 'c1') });
     try {
       const a = podAlert('shop', 'web-1');
       const r = await intake.accept(parsed(payload([a])));

@@ -198,7 +198,7 @@ describe('malformed webhook requests', () => {
     const counts = await queues.diagnose('c1').getJobCounts('waiting', 'delayed', 'active', 'prioritized', 'completed', 'failed');
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
     expect(await redis.xlen(alertKeys.stream(prefix, 'c1'))).toBe(0);
-    expect(await redis.keys(`${prefix}:c1:alert-group:*`)).toEqual([]);
+    expect(await redis.keys(`{${prefix}:c1}:alert-group:*`)).toEqual([]);
 
     // Still serving: a valid notification afterwards is queued.
     const ok = await post(url, JSON.stringify(payload([podAlert('shop', 'web-after')])));

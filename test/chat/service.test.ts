@@ -127,7 +127,7 @@ describe('chat flows', () => {
     expect(first.created).toBe(true);
     expect((await store.ensure('C2', 'job:c1:j2', async () => ({ ref: { channel: 'C2', ts: '9.9' }, state: { n: 9 } }))).thread).toEqual(first.thread);
     // The thread hash is gone but the scope still points at it: a new parent, not a hang.
-    await redis.del(`${prefix}:chat:thread:${first.thread.id}`);
+    await redis.del(`{${prefix}}:chat:thread:${first.thread.id}`);
     const again = await store.ensure('C2', 'job:c1:j2', async () => ({ ref: { channel: 'C2', ts: '3.0' }, state: { n: 2 } }));
     expect(again.created).toBe(true);
     expect(again.thread.ts).toBe('3.0');

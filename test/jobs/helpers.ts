@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { FactSource } from '../../src/collect/source.js';
 import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl, type JobSettings, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues, keyPattern, redisFromUrl, type JobSettings, type RedisClient } from '../../src/jobs/queues.js';
 import type { RunningWorkers } from '../../src/jobs/worker.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,7 +22,7 @@ export function connect(url = REDIS_URL, role: 'worker' | 'producer' = 'worker')
 export async function cleanup(redis: RedisClient, prefix: string): Promise<void> {
   let cursor = '0';
   do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, found] = await redis.scan(cursor, 'MATCH', keyPattern(prefix), 'COUNT', 1000);
     cursor = next;
     if (found.length > 0) await redis.del(...found);
   } while (cursor !== '0');

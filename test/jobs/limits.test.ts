@@ -98,7 +98,7 @@ describe('shared limits', () => {
     // A shorter pause never cuts a longer one short.
     await a.pause('C-ops', 1);
     await a.pause('C-ops', 0.01);
-    expect(await one.pttl(`${prefix}:chat:pause:C-ops`)).toBeGreaterThan(500);
+    expect(await one.pttl(`{${prefix}}:chat:pause:C-ops`)).toBeGreaterThan(500);
   });
 
   it('refuses a bucket that could never hand out a token', () => {

@@ -16,7 +16,7 @@ import type { AgentLookup } from '../../src/collect/snapshot.js';
 import { nodeNotReady } from '../../src/diagnosis/facts.js';
 import { parseTarget } from '../../src/diagnosis/target.js';
 import type { Diagnosis, KubeObject, Pod, Target } from '../../src/diagnosis/types.js';
-import { redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+import { keyPattern, redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
 import { AgentActionsClient } from '../../src/remediation/agent-actions-client.js';
 import { loadPlaybooks } from '../../src/remediation/load.js';
 import { createRunner, type RunEvent, type Runner, type RunnerDeps } from '../../src/remediation/runner.js';
@@ -277,7 +277,7 @@ export function testPrefix(name: string): string {
 export async function cleanup(client: RedisClient, prefix: string): Promise<void> {
   let cursor = '0';
   do {
-    const [next, found] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, found] = await client.scan(cursor, 'MATCH', keyPattern(prefix), 'COUNT', 1000);
     cursor = next;
     if (found.length > 0) await client.del(...found);
   } while (cursor !== '0');

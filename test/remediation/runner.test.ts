@@ -218,7 +218,7 @@ describe('a plan runs once', () => {
 });
 
 describe('wiring from the config schema', () => {
-  it('runnerFromConfig keeps plans and runs under <prefix>:<cluster>:plan|run:<id>; concurrent runs execute once', async () => {
+  it('runnerFromConfig keeps plans and runs under {<prefix>:<cluster>}:plan|run:<id>; concurrent runs execute once', async () => {
     cluster = await lostNodeCluster();
     prefix = testPrefix('config');
     const config = loadConfig({ POD_DOCTOR_REDIS_PREFIX: prefix, POD_DOCTOR_CLUSTER: 'prod-eu', POD_DOCTOR_PLAN_TTL_SECONDS: '120' });
@@ -228,12 +228,12 @@ describe('wiring from the config schema', () => {
     const h = harness(cluster);
     const diagnosis = await h.diagnose();
     const plan = await runner.proposePlan(diagnosis.findings[0]!, diagnosis, playbooks.find((p) => p.id === 'force-delete-pod')!);
-    expect(await client.ttl(`${prefix}:prod-eu:plan:${plan.id}`)).toBeGreaterThan(100);
+    expect(await client.ttl(`{${prefix}:prod-eu}:plan:${plan.id}`)).toBeGreaterThan(100);
     const [a, b] = await Promise.all([runner.runPlan(plan.id), runner.runPlan(plan.id)]);
     expect([a.status, b.status].sort()).toEqual(['busy', 'completed']);
     expect(events.filter((t) => t === 'step-started')).toHaveLength(2);
-    expect(await client.hget(`${prefix}:prod-eu:run:${plan.id}`, '0')).toBe('done');
-    expect(await client.ttl(`${prefix}:prod-eu:run:${plan.id}`)).toBeGreaterThan(7 * 86_400 - 60);
+    expect(await client.hget(`{${prefix}:prod-eu}:run:${plan.id}`, '0')).toBe('done');
+    expect(await client.ttl(`{${prefix}:prod-eu}:run:${plan.id}`)).toBeGreaterThan(7 * 86_400 - 60);
   });
 });
 

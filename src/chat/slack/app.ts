@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type App as BoltApp, type BlockAction, type ButtonAction, type CustomRoute, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
+import { ReplicationError } from '../../jobs/replication.js';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import { noteMessage } from '../messages.js';
@@ -106,7 +107,8 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       });
     } catch (err) {
       logger.error({ err, user: command.user_id, channel: command.channel_id }, 'slash command failed after ack');
-      await respond(ephemeralBody(noteMessage(service.cluster, 'Something went wrong queueing the diagnosis (Redis unreachable?). Try again in a moment.', 'error'))).catch(() => undefined);
+      const why = err instanceof ReplicationError ? 'Redis did not confirm the diagnosis was stored safely (failover?).' : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
+      await respond(ephemeralBody(noteMessage(service.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
     }
   });
 
