@@ -2,7 +2,7 @@
 // cluster, both in its parts and in its plain-text fallback.
 import { formatTarget } from '../diagnosis/target.js';
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
-import type { Incident } from '../jobs/schemas.js';
+import type { Incident, PlanOffer } from '../jobs/schemas.js';
 import { describeCheck, type Plan } from '../remediation/plan.js';
 import type { RunEvent } from '../remediation/runner.js';
 import { isGroupId, type ApprovalRecord } from './approvals.js';
@@ -90,13 +90,8 @@ export function rootMessage(s: RootState): ChatMessage {
 
 // ---- findings ----
 
-export interface PlanOffer {
-  fingerprint: string;
-  /** The plan's id, or why no plan is offered. */
-  planId?: string;
-  playbook: string;
-  notOffered?: string;
-}
+/** A fix the worker proposed for a finding (its plan id), or why none is offered. */
+export type { PlanOffer } from '../jobs/schemas.js';
 
 export interface FindingsOptions {
   /** Opaque id of the thread (the re-run button carries it). */

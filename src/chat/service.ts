@@ -271,46 +271,29 @@ export class ChatService {
     if (failures.length > 0) throw failures[0];
   }
 
-  /** Plans for the top findings with a playbook, made once per job (stored for redeliveries). */
+  /**
+   * The fixes the worker proposed with this result: each offered plan gets its approval record
+   * (who asked, how many approvers, when it expires) the first time the result is delivered.
+   */
   async offersFor(result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {
-    const d = result.diagnosis;
-    const port = this.options.remediation;
-    if (result.status !== 'diagnosed' || !d || !port) return [];
-    const candidates = d.findings.filter((f) => f.playbook).slice(0, this.options.maxOffers ?? 3);
-    if (candidates.length === 0) return [];
+    if (result.status !== 'diagnosed' || !result.diagnosis) return [];
+    const offers = result.offers ?? [];
+    if (!offers.some((o) => o.planId)) return offers;
+    // Once per job: a redelivery, or the alert group's thread after the requesters' threads,
+    // must not reset who asked.
     const key = `${sharedTag(this.options.queues.prefix)}:chat:offers:${this.cluster}:${result.jobId}`;
-    const stored = await this.options.redis.get(key);
-    if (stored) return JSON.parse(stored) as PlanOffer[];
-    const offers: PlanOffer[] = [];
-    for (const f of candidates) {
-      const playbook = f.playbook!;
-      if (!port.playbook(playbook)) {
-        offers.push({ fingerprint: f.fingerprint, playbook, notOffered: 'this playbook is not installed' });
-        continue;
-      }
-      try {
-        const plan = await port.proposePlan(f, d);
-        const ttlMs = (this.options.approvalTtlSeconds ?? 900) * 1000;
-        await this.approvals.create({
-          planId: plan.id,
-          cluster: this.cluster,
-          required: plan.approvals,
-          ...(requester ? { requester } : {}),
-          requireDifferent: Boolean(this.options.requireDifferentApprover),
-          expiresAt: Math.min(Date.parse(plan.expiresAt), this.now() + ttlMs),
-        });
-        offers.push({ fingerprint: f.fingerprint, playbook, planId: plan.id });
-        this.log.info({ jobId: result.jobId, planId: plan.id, playbook, rule: f.rule, approvals: plan.approvals, risk: plan.risk }, 'fix proposed');
-      } catch (err) {
-        const why = err instanceof Error ? err.message : String(err);
-        offers.push({ fingerprint: f.fingerprint, playbook, notOffered: why.length > 300 ? `${why.slice(0, 300)}…` : why });
-        this.log.info({ jobId: result.jobId, playbook, rule: f.rule, reason: why }, 'fix not proposed');
-      }
-    }
-    // First writer wins; a concurrent delivery's plans simply expire unused.
-    if ((await this.options.redis.set(key, JSON.stringify(offers), 'EX', 7 * 86_400, 'NX')) !== 'OK') {
-      const theirs = await this.options.redis.get(key);
-      if (theirs) return JSON.parse(theirs) as PlanOffer[];
+    if ((await this.options.redis.set(key, '1', 'EX', 7 * 86_400, 'NX')) !== 'OK') return offers;
+    const ttlMs = (this.options.approvalTtlSeconds ?? 900) * 1000;
+    for (const o of offers) {
+      if (!o.planId) continue;
+      await this.approvals.create({
+        planId: o.planId,
+        cluster: this.cluster,
+        required: o.approvals ?? 1,
+        ...(requester ? { requester } : {}),
+        requireDifferent: Boolean(this.options.requireDifferentApprover),
+        expiresAt: Math.min(o.expiresAt ? Date.parse(o.expiresAt) : Number.POSITIVE_INFINITY, this.now() + ttlMs),
+      });
     }
     return offers;
   }

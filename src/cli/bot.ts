@@ -22,8 +22,7 @@ import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { SlackApi } from '../chat/slack/web-api.js';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
-import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
+import { loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { ChatLimiter } from '../jobs/limits.js';
@@ -31,7 +30,8 @@ import { JobQueues, jobSettingsFromConfig, redisFromUrl, type RedisClient } from
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { runnerFromConfig } from '../remediation/index.js';
+import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
+import { RedisRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
 
@@ -106,7 +106,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const withWorker = !values['no-worker'];
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
-  const kc = loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext });
 
   // Connections: one for commands (fails fast), one for the worker (waits through reconnects),
   // one per blocking stream reader.
@@ -124,12 +123,12 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const chatMetrics = createChatMetrics(metrics.registry);
   metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
-  const kube = new KubeSource(kc);
-  const version = kc.makeApiClient(k8s.VersionApi);
-  const agent = agentLookupFromConfig(config);
+  // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
+  // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
+  const version = withWorker ? loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }).makeApiClient(k8s.VersionApi) : undefined;
   // Playbooks are validated here: a bad file stops startup.
-  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster, playbookDir: values.playbooks ?? config.playbookDir }, kube, redis, ...(agent ? { agent } : {}), logger });
-  const remediation = remediationPort(runner, playbooks);
+  const playbooks = await loadPlaybooks(values.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
+  const remediation = remediationPort(new RedisRunStore(redis, cluster, settings.prefix), playbooks);
 
   // One keep-alive pool to Slack for this client and Bolt's.
   const slackFetch = keepAliveFetch();
@@ -217,7 +216,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
           const h = c.health();
           return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
         });
-        void Promise.all([check('redis', () => redis.ping()), check('kubernetes', () => version.getCode()), ...streams, ...alertsLine]).then((checks) =>
+        void Promise.all([check('redis', () => redis.ping()), ...(version ? [check('kubernetes', () => version.getCode())] : []), ...streams, ...alertsLine]).then((checks) =>
           routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
         );
       },

@@ -26,6 +26,8 @@ import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { createLogger } from '../log.js';
 import { runnerFromConfig } from '../remediation/index.js';
+import { offerProposer } from '../remediation/offers.js';
+import { RedisRunStore } from '../remediation/store.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import type { CliIo } from './diagnose.js';
@@ -158,7 +160,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,
     defaultNamespaces: config.defaultNamespaces,
-    remediation: remediationPort(runner, playbooks),
+    remediation: remediationPort(new RedisRunStore(redis, CLUSTER, prefix), playbooks),
   });
 
   const delivered = new Map<string, () => void>();
@@ -176,6 +178,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
         delivered.get(result.jobId)?.();
       },
     },
+    proposeOffers: offerProposer({ runner, playbooks, logger }),
     remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, prefix), CLUSTER),
     logger,
     prefix,

@@ -11,8 +11,10 @@ import type { JobQueues, JobSettings, RedisClient } from '../jobs/queues.js';
 import type { ResultSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import type { JobMetrics } from '../metrics/metrics.js';
+import { offerProposer } from '../remediation/offers.js';
 import { RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import type { Runner } from '../remediation/runner.js';
+import type { Playbook } from '../remediation/schema.js';
 
 export interface WorkerRoleOptions {
   config: Config;
@@ -24,7 +26,9 @@ export interface WorkerRoleOptions {
   kube: KubeSource;
   agent?: AgentLookup;
   sink: ResultSink;
-  runner: Pick<Runner, 'runPlan'>;
+  runner: Pick<Runner, 'runPlan' | 'proposePlan'>;
+  /** The installed playbooks: the worker proposes the fixes with each diagnosis. */
+  playbooks: readonly Playbook[];
   concurrency: number;
   logger: Logger;
   metrics: JobMetrics;
@@ -43,6 +47,7 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<{ clo
     source,
     ...(options.agent ? { agent: options.agent } : {}),
     sink: options.sink,
+    proposeOffers: offerProposer({ runner: options.runner, playbooks: options.playbooks, logger }),
     remediate: remediateProcessor(options.runner, new RedisRunEventSink(connection, settings.prefix), cluster),
     remediateConcurrency: config.remediateConcurrency,
     logger,

@@ -92,7 +92,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
   if (!embedded) metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
   // Playbooks are validated here: a bad file stops startup.
-  const { runner } = await runnerFromConfig({ config: { ...config, cluster }, kube, redis, ...(agent ? { agent } : {}), logger });
+  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster }, kube, redis, ...(agent ? { agent } : {}), logger });
   const workers = await startWorkerRole({
     config,
     cluster,
@@ -103,6 +103,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     ...(agent ? { agent } : {}),
     sink: embedded?.sink ?? new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
     runner,
+    playbooks,
     concurrency,
     logger,
     metrics,

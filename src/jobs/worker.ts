@@ -19,7 +19,7 @@ import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
 import { clusterTag, DEFAULT_PREFIX, queueName, type RedisClient } from './queues.js';
-import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type RemediateJob } from './schemas.js';
+import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
 import { scoped } from '../log.js';
 
@@ -35,6 +35,11 @@ export interface StartWorkersOptions {
   source: FactSource;
   agent?: AgentLookup;
   sink: ResultSink;
+  /**
+   * Proposes the fixes for a diagnosis (plans stored for approval): the worker decides what to
+   * offer, chat only renders it. Without it results carry no offers.
+   */
+  proposeOffers?: (diagnosis: Diagnosis, context: { jobId: string }) => Promise<PlanOffer[]>;
   /** The playbook runner; without it no remediation worker is started. */
   remediate?: RemediateProcessor;
   remediateConcurrency?: number;
@@ -164,8 +169,17 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
         incident = await joinIncident(connection, incidentSettings, { cluster, jobId, finding: primary });
         metrics?.incidents.inc({ cluster, outcome: incident.created ? 'created' : 'joined' });
       }
+      let offers: PlanOffer[] = [];
+      if (partial.status === 'diagnosed' && partial.diagnosis && options.proposeOffers) {
+        try {
+          offers = await options.proposeOffers(partial.diagnosis, { jobId });
+        } catch (err) {
+          // The diagnosis still goes out; its findings show without buttons.
+          log.warn({ err }, 'fixes could not be proposed');
+        }
+      }
       const requesters = await closeJob(connection, prefix, data, jobId);
-      const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}) };
+      const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}), ...(offers.length > 0 ? { offers } : {}) };
       await sink.deliver(result);
       return result;
     };

@@ -232,7 +232,9 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
     const agentClients = workloads.filter((w) => w.spec.template?.metadata?.labels?.['pod-doctor/agent-client'] === 'true').map((w) => w.metadata?.name);
     if (variant.overlay === 'split') {
       expect(botContainer().args).toEqual(['bot', '--no-worker']);
-      expect(podSpecOf(bot()).serviceAccountName).toBe('pod-doctor-diagnose');
+      // The split bot never calls the API: its own identity, no token mounted.
+      expect(podSpecOf(bot()).serviceAccountName).toBe('pod-doctor-bot');
+      expect(podSpecOf(bot()).automountServiceAccountToken).toBe(false);
       expect(worker?.kind).toBe('Deployment');
       expect(podSpecOf(worker!).containers![0]!.args).toEqual(['worker']);
       expect(podSpecOf(worker!).serviceAccountName).toBe('pod-doctor-remediate');

@@ -130,10 +130,12 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))('identities in %s', (_,
     expect(rights(runner)).toEqual(expected(...sets));
   });
 
-  it('the bot without a worker only reads; the agent has no Kubernetes rights', () => {
+  it('the bot without a worker has no Kubernetes rights (the workers propose the fixes); neither has the agent', () => {
     if (variant.overlay === 'split') {
-      expect(identity('pod-doctor-bot')).toBe('pod-doctor-diagnose');
-      expect(rights('pod-doctor-diagnose')).toEqual(expected('diagnose'));
+      expect(identity('pod-doctor-bot')).toBe('pod-doctor-bot');
+      expect(rights('pod-doctor-bot')).toEqual([]);
+      const botSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find((s) => s.metadata?.name === 'pod-doctor-bot');
+      expect(botSa?.automountServiceAccountToken).toBe(false);
     }
     expect(rights(identity('pod-doctor-agent')!)).toEqual([]);
     const agentSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find((s) => s.metadata?.name === 'pod-doctor-agent');
