@@ -4,7 +4,6 @@
 // its cluster in-process (diagnoses, and approved remediations).
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import * as k8s from '@kubernetes/client-node';
 import { WebClient } from '@slack/web-api';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
@@ -22,7 +21,6 @@ import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { SlackApi } from '../chat/slack/web-api.js';
-import { loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { ChatLimiter } from '../jobs/limits.js';
@@ -34,6 +32,11 @@ import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { RedisRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
+
+async function kubeVersionApi(kubeconfig: string | undefined, context: string | undefined) {
+  const [k8s, { loadKubeConfig }] = await Promise.all([import('@kubernetes/client-node'), import('../collect/kube-source.js')]);
+  return loadKubeConfig({ kubeconfig, context }).makeApiClient(k8s.VersionApi);
+}
 
 export const BOT_USAGE = `Usage: pod-doctor bot [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
@@ -125,7 +128,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
 
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
-  const version = withWorker ? loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }).makeApiClient(k8s.VersionApi) : undefined;
+  // Loaded only then: the Kubernetes client is most of a split bot's memory otherwise.
+  const version = withWorker ? await kubeVersionApi(values.kubeconfig ?? config.kubeconfig, values.context ?? config.kubeContext) : undefined;
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(values.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
   const remediation = remediationPort(new RedisRunStore(redis, cluster, settings.prefix), playbooks);
