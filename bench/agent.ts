@@ -42,11 +42,20 @@ function mountinfo(pid: number): string {
   ];
   for (let i = lines.length; i < MOUNTS; i++) {
     const layer = hex(pid * MOUNTS + i);
-    if (i % 3 === 0) lines.push(`${100 + i} 41 0:${60 + i} / /var/lib/kubelet/pods/${hex(i, 8)}-0000-4000-8000-${hex(pid, 12)}/volumes/kubernetes.io~secret/token-${i} rw,relatime shared:${100 + i} - tmpfs tmpfs rw,size=16384k`);
-    else lines.push(`${100 + i} 41 0:${60 + i} / /var/lib/docker/overlay2/${layer}/merged rw,relatime shared:${100 + i} - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/${hex(i, 26).toUpperCase()}:/var/lib/docker/overlay2/l/${hex(i + 1, 26).toUpperCase()},upperdir=/var/lib/docker/overlay2/${layer}/diff,workdir=/var/lib/docker/overlay2/${layer}/work`);
+    if (i % 3 === 0)
+      lines.push(
+        `${100 + i} 41 0:${60 + i} / /var/lib/kubelet/pods/${hex(i, 8)}-0000-4000-8000-${hex(pid, 12)}/volumes/kubernetes.io~secret/token-${i} rw,relatime shared:${100 + i} - tmpfs tmpfs rw,size=16384k`,
+      );
+    else
+      lines.push(
+        `${100 + i} 41 0:${60 + i} / /var/lib/docker/overlay2/${layer}/merged rw,relatime shared:${100 + i} - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/${hex(i, 26).toUpperCase()}:/var/lib/docker/overlay2/l/${hex(i + 1, 26).toUpperCase()},upperdir=/var/lib/docker/overlay2/${layer}/diff,workdir=/var/lib/docker/overlay2/${layer}/work`,
+      );
   }
   // A few namespaces (service units started after that container) keep the target's merged dir.
-  if (pid % 400 === 7) lines.push(`296 183 0:183 / /var/lib/docker/overlay/${TARGET}/merged rw,relatime shared:88 - overlay overlay rw,lowerdir=/var/lib/docker/overlay/5e2a/root,upperdir=/var/lib/docker/overlay/${TARGET}/upper,workdir=/var/lib/docker/overlay/${TARGET}/work`);
+  if (pid % 400 === 7)
+    lines.push(
+      `296 183 0:183 / /var/lib/docker/overlay/${TARGET}/merged rw,relatime shared:88 - overlay overlay rw,lowerdir=/var/lib/docker/overlay/5e2a/root,upperdir=/var/lib/docker/overlay/${TARGET}/upper,workdir=/var/lib/docker/overlay/${TARGET}/work`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -101,11 +110,15 @@ function median(xs: number[]): number {
 function post(url: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
-    const req = request(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      `${url}${path}`,
+      { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -113,7 +126,16 @@ function post(url: string, path: string, body: unknown): Promise<{ status: numbe
 
 /** Child mode: serve the agent on the tree and print its URL. */
 async function serve(procRoot: string): Promise<void> {
-  const agent = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot, hostRoot: procRoot, nodeName: 'bench', logger: createLogger({ level: 'silent' }), probeEnv: { dockerSockets: [], containerdSockets: [], logFiles: [] } });
+  const agent = await startAgent({
+    port: 0,
+    host: '127.0.0.1',
+    token: TOKEN,
+    procRoot,
+    hostRoot: procRoot,
+    nodeName: 'bench',
+    logger: createLogger({ level: 'silent' }),
+    probeEnv: { dockerSockets: [], containerdSockets: [], logFiles: [] },
+  });
   process.stdout.write(`${agent.url}\n`);
   process.once('SIGTERM', () => void agent.close().then(() => process.exit(0)));
 }
@@ -135,7 +157,9 @@ async function main(): Promise<void> {
       if (i > 0) times.push(ms); // the first run warms the page cache and the JIT
     }
     const scanMs = median(times);
-    console.log(`mount-holders: ${PROCESSES} processes x ${MOUNTS} mounts, ${PROCESSES} distinct namespaces; runs ${times.map((t) => t.toFixed(0)).join(', ')} ms; ${holders} holders found`);
+    console.log(
+      `mount-holders: ${PROCESSES} processes x ${MOUNTS} mounts, ${PROCESSES} distinct namespaces; runs ${times.map((t) => t.toFixed(0)).join(', ')} ms; ${holders} holders found`,
+    );
 
     // The agent in its own process: one scan over HTTP, then idle, then its resident set.
     const [cmd, ...args] = await agentCommand(root);
@@ -152,7 +176,10 @@ async function main(): Promise<void> {
       });
       const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
       const before = rssOf(child.pid!);
-      const res = await post(url, '/v1/probes', { pod: { uid: '00000000-0000-4000-8000-000000000001', namespace: 'bench', name: 'bench-0', containerIds: [TARGET] }, probes: ['mount-holders'] });
+      const res = await post(url, '/v1/probes', {
+        pod: { uid: '00000000-0000-4000-8000-000000000001', namespace: 'bench', name: 'bench-0', containerIds: [TARGET] },
+        probes: ['mount-holders'],
+      });
       if (res.status !== 200) throw new Error(`agent answered ${res.status}: ${res.body.slice(0, 200)}`);
       await new Promise((r) => setTimeout(r, 2000));
       const rssKb = rssOf(child.pid!);

@@ -17,15 +17,75 @@ function variedSnapshot(i: number): Snapshot {
   const name = `app-${i}`;
   switch (i % 10) {
     case 0: {
-      const p = pod({ metadata: { name }, spec: { nodeName: undefined }, status: { phase: 'Pending', containerStatuses: undefined, conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.' }] } });
-      return snapshot(p, { node: undefined, nodes: [node({ metadata: { name: 'n1' } }), node({ metadata: { name: 'n2' } })], events: [event(p, { reason: 'FailedScheduling', message: '0/4 nodes are available: 3 Insufficient cpu.', component: 'default-scheduler', count: 6 })] });
+      const p = pod({
+        metadata: { name },
+        spec: { nodeName: undefined },
+        status: {
+          phase: 'Pending',
+          containerStatuses: undefined,
+          conditions: [
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message:
+                '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.',
+            },
+          ],
+        },
+      });
+      return snapshot(p, {
+        node: undefined,
+        nodes: [node({ metadata: { name: 'n1' } }), node({ metadata: { name: 'n2' } })],
+        events: [event(p, { reason: 'FailedScheduling', message: '0/4 nodes are available: 3 Insufficient cpu.', component: 'default-scheduler', count: 6 })],
+      });
     }
     case 1: {
-      const p = pod({ metadata: { name }, status: { phase: 'Pending', containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example.com/shop/web:9": ErrImagePull: failed to pull and unpack image "registry.example.com/shop/web:9": failed to resolve reference "registry.example.com/shop/web:9": registry.example.com/shop/web:9: not found' } } }] } });
-      return snapshot(p, { events: [event(p, { reason: 'Failed', message: 'Failed to pull image "registry.example.com/shop/web:9": rpc error: code = NotFound desc = not found' })] });
+      const p = pod({
+        metadata: { name },
+        status: {
+          phase: 'Pending',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              image: 'x',
+              imageID: '',
+              state: {
+                waiting: {
+                  reason: 'ImagePullBackOff',
+                  message:
+                    'Back-off pulling image "registry.example.com/shop/web:9": ErrImagePull: failed to pull and unpack image "registry.example.com/shop/web:9": failed to resolve reference "registry.example.com/shop/web:9": registry.example.com/shop/web:9: not found',
+                },
+              },
+            },
+          ],
+        },
+      });
+      return snapshot(p, {
+        events: [
+          event(p, { reason: 'Failed', message: 'Failed to pull image "registry.example.com/shop/web:9": rpc error: code = NotFound desc = not found' }),
+        ],
+      });
     }
     case 2: {
-      const p = pod({ metadata: { name }, status: { containerStatuses: [{ name: 'web', ready: false, restartCount: 7, image: 'x', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container=web' } }, lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: ago(400), finishedAt: ago(300) } } }] } });
+      const p = pod({
+        metadata: { name },
+        status: {
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 7,
+              image: 'x',
+              imageID: '',
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container=web' } },
+              lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: ago(400), finishedAt: ago(300) } },
+            },
+          ],
+        },
+      });
       return snapshot(p, { logs: [{ container: 'web', previous: true, lines: ['starting', 'allocating cache'] }] });
     }
     case 3: {
@@ -62,9 +122,18 @@ function bigCluster(): { objects: KubeObject[]; targets: string[] } {
   for (let i = 0; i < 5000; i++) {
     const namespace = ['shop', 'pay', 'search', 'ml'][i % 4]!;
     const s = variedSnapshot(i % 25 === 0 ? i / 25 : 5);
-    const p = { ...s.pod!, metadata: { ...s.pod!.metadata, name: `pod-${i}`, namespace, uid: `uid-${i}` }, spec: { ...s.pod!.spec, nodeName: s.pod!.spec?.nodeName ? `node-${i % 200}` : undefined } } as Pod;
+    const p = {
+      ...s.pod!,
+      metadata: { ...s.pod!.metadata, name: `pod-${i}`, namespace, uid: `uid-${i}` },
+      spec: { ...s.pod!.spec, nodeName: s.pod!.spec?.nodeName ? `node-${i % 200}` : undefined },
+    } as Pod;
     objects.push(p as KubeObject);
-    for (const e of s.events) objects.push({ ...e, metadata: { ...e.metadata, name: `pod-${i}.${e.metadata?.name?.split('.')[1] ?? 'e'}`, namespace }, involvedObject: { ...e.involvedObject, name: `pod-${i}`, namespace, uid: `uid-${i}` } } as KubeObject);
+    for (const e of s.events)
+      objects.push({
+        ...e,
+        metadata: { ...e.metadata, name: `pod-${i}.${e.metadata?.name?.split('.')[1] ?? 'e'}`, namespace },
+        involvedObject: { ...e.involvedObject, name: `pod-${i}`, namespace, uid: `uid-${i}` },
+      } as KubeObject);
     if (i % 25 === 0 || i % 97 === 0) targets.push(`${namespace}/pod-${i}`);
   }
   return { objects, targets };

@@ -17,7 +17,10 @@ const NODE_FLAGS = ['--max-semi-space-size=2'];
 function agentFlags(): string[] {
   const manifest = readFileSync(join(ROOT, 'deploy/base/agent.yaml'), 'utf8');
   const command = /^\s*command:\s*\[([^\]]*)\]/m.exec(manifest)?.[1] ?? '';
-  return command.split(',').map((s) => s.trim()).filter((s) => s.startsWith('--'));
+  return command
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('--'));
 }
 
 function rssMb(pid: number): number {
@@ -43,7 +46,9 @@ async function measure(args: string[], env: NodeJS.ProcessEnv, flags: string[] =
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench:rss does)');
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-rss-'));
-  const sim = spawn(process.execPath, [CLI, 'sim', join(ROOT, 'test/fixtures/incidents/crash-liveness-probe'), '--write-kubeconfig', join(dir, 'kubeconfig')], { stdio: 'ignore' });
+  const sim = spawn(process.execPath, [CLI, 'sim', join(ROOT, 'test/fixtures/incidents/crash-liveness-probe'), '--write-kubeconfig', join(dir, 'kubeconfig')], {
+    stdio: 'ignore',
+  });
   try {
     await sleep(3000);
     writeFileSync(join(dir, 'token'), 'bench-agent-token-0123456789');
@@ -62,7 +67,16 @@ async function main(): Promise<void> {
     const botSplit = await measure(['bot', '--no-worker'], env);
     const worker = await measure(['worker'], env);
     const agent = await measure(['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'], env, agentFlags());
-    console.log(JSON.stringify({ bot_rss_mb: bot, bot_split_rss_mb: botSplit, worker_rss_mb: worker, agent_rss_mb: agent, node_flags: NODE_FLAGS.join(' '), agent_flags: agentFlags().join(' ') }));
+    console.log(
+      JSON.stringify({
+        bot_rss_mb: bot,
+        bot_split_rss_mb: botSplit,
+        worker_rss_mb: worker,
+        agent_rss_mb: agent,
+        node_flags: NODE_FLAGS.join(' '),
+        agent_flags: agentFlags().join(' '),
+      }),
+    );
   } finally {
     sim.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

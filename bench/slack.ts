@@ -95,7 +95,10 @@ const env = {
   POD_DOCTOR_WORKER_CONCURRENCY: '16',
   LOG_LEVEL: 'warn',
 };
-const bot = spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'bot', ...(split ? ['--no-worker'] : [])], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const bot = spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'bot', ...(split ? ['--no-worker'] : [])], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const worker = split ? spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
 const port = await new Promise<number>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error('the bot did not start within 60 s')), 60_000);
@@ -135,7 +138,10 @@ interface Signed {
 /** A signed slash command, built ahead (HMAC and all): the clock measures the bot, not the bench. */
 function signed(text: string, channel: string): Signed {
   const body = slashCommandBody({ text, channel, user: 'U0BENCH' });
-  return { body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...slackSignature(SECRET, body) } };
+  return {
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...slackSignature(SECRET, body) },
+  };
 }
 
 /**
@@ -211,9 +217,18 @@ try {
     commands: burst.length,
     channels: CHANNELS,
     non_200: failed,
-    ack_p50_ms: pct(sent.map((s) => s.ackMs), 50),
-    ack_p99_ms: pct(sent.map((s) => s.ackMs), 99),
-    ack_max_ms: pct(sent.map((s) => s.ackMs), 100),
+    ack_p50_ms: pct(
+      sent.map((s) => s.ackMs),
+      50,
+    ),
+    ack_p99_ms: pct(
+      sent.map((s) => s.ackMs),
+      99,
+    ),
+    ack_max_ms: pct(
+      sent.map((s) => s.ackMs),
+      100,
+    ),
     findings_posted: burstFirst.length,
     first_finding_p50_ms: pct(burstFirst, 50),
     first_finding_p95_ms: pct(burstFirst, 95),

@@ -37,7 +37,10 @@ const BREAKERS: (Omit<SeededCause, 'causeKey'> & { causeKey: (ns: string) => str
     causeKey: () => 'node/node-lost',
     share: 0.25,
     pods: 0,
-    make: (name, namespace) => ({ pod: pod({ metadata: { name, namespace, deletionTimestamp: ago(600), deletionGracePeriodSeconds: 30 }, spec: { nodeName: 'node-lost' } }), events: [] }),
+    make: (name, namespace) => ({
+      pod: pod({ metadata: { name, namespace, deletionTimestamp: ago(600), deletionGracePeriodSeconds: 30 }, spec: { nodeName: 'node-lost' } }),
+      events: [],
+    }),
   },
   {
     name: 'registry-auth',
@@ -59,7 +62,16 @@ const BREAKERS: (Omit<SeededCause, 'causeKey'> & { causeKey: (ns: string) => str
     make: (name, namespace, nodeName) => {
       const p = waitingPod('CreateContainerConfigError', 'configmap "app-config" not found', {
         metadata: { name, namespace },
-        spec: { nodeName, containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', env: [{ name: 'DB_HOST', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'DB_HOST' } } }] }] },
+        spec: {
+          nodeName,
+          containers: [
+            {
+              name: 'web',
+              image: 'registry.example.com/shop/web:1.4.2',
+              env: [{ name: 'DB_HOST', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'DB_HOST' } } }],
+            },
+          ],
+        },
       });
       return { pod: p, events: [event(p, { reason: 'Failed', count: 12, message: 'Error: configmap "app-config" not found', host: nodeName })] };
     },
@@ -71,7 +83,10 @@ const BREAKERS: (Omit<SeededCause, 'causeKey'> & { causeKey: (ns: string) => str
     share: 0.1,
     pods: 0,
     make: (name, namespace) => {
-      const p = unscheduledPod(SCHEDULING, { metadata: { name, namespace }, spec: { containers: [{ name: 'web', image: 'registry.example.com/ml/train:3', resources: { requests: { cpu: '64', memory: '1Gi' } } }] } });
+      const p = unscheduledPod(SCHEDULING, {
+        metadata: { name, namespace },
+        spec: { containers: [{ name: 'web', image: 'registry.example.com/ml/train:3', resources: { requests: { cpu: '64', memory: '1Gi' } } }] },
+      });
       return { pod: p, events: [failedScheduling(p, SCHEDULING)] };
     },
   },
@@ -82,7 +97,10 @@ const BREAKERS: (Omit<SeededCause, 'causeKey'> & { causeKey: (ns: string) => str
     share: 0.2,
     pods: 0,
     make: (name, namespace, nodeName) => ({
-      pod: pod({ metadata: { name, namespace, deletionTimestamp: ago(900), deletionGracePeriodSeconds: 30, finalizers: ['example.com/cleanup'] }, spec: { nodeName } }),
+      pod: pod({
+        metadata: { name, namespace, deletionTimestamp: ago(900), deletionGracePeriodSeconds: 30, finalizers: ['example.com/cleanup'] },
+        spec: { nodeName },
+      }),
       events: [],
     }),
   },

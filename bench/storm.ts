@@ -58,7 +58,11 @@ interface PrivateRedis {
 
 /** A private Redis Cluster (3 primaries, 3 replicas) with the same persistence. */
 async function privateCluster(): Promise<PrivateRedis> {
-  const topo = await startRedisCluster({ primaries: 3, replicasPerPrimary: 1, serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'] });
+  const topo = await startRedisCluster({
+    primaries: 3,
+    replicasPerPrimary: 1,
+    serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'],
+  });
   return { url: 'redis://unused:6379', options: { clusterNodes: topo.clusterNodes }, stop: () => topo.stop() };
 }
 
@@ -87,7 +91,26 @@ async function privateRedis(): Promise<PrivateRedis | null> {
   if (process.env.BENCH_REDIS_URL) return null;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-redis-'));
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir, '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--dir',
+      dir,
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: 'ignore' },
+  );
   const failed = await new Promise<boolean>((resolve) => {
     proc.once('error', () => resolve(true));
     setTimeout(() => resolve(false), 300);
@@ -110,7 +133,10 @@ async function privateRedis(): Promise<PrivateRedis | null> {
 const clusterOf = (i: number) => CLUSTERS[i % CLUSTERS.length]!;
 
 /** Each broken pod fires two alerts; each notification arrives from two Alertmanager replicas, and one is re-sent with its group. */
-function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], total: number): { cluster: string; target: (typeof broken)[number]['target']; requester: AlertRequester }[] {
+function notifications(
+  broken: ReturnType<typeof buildStormCluster>['broken'],
+  total: number,
+): { cluster: string; target: (typeof broken)[number]['target']; requester: AlertRequester }[] {
   const startsAt = new Date(Date.now() - 120_000).toISOString();
   const first: ReturnType<typeof notifications> = [];
   const resend: ReturnType<typeof notifications> = [];
@@ -126,7 +152,12 @@ function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], t
     const a = alert('KubePodNotReady', 0);
     const c = alert('KubeContainerWaiting', 1);
     const cluster = clusterOf(i);
-    first.push({ cluster, target: b.target, requester: a }, { cluster, target: b.target, requester: a }, { cluster, target: b.target, requester: c }, { cluster, target: b.target, requester: c });
+    first.push(
+      { cluster, target: b.target, requester: a },
+      { cluster, target: b.target, requester: a },
+      { cluster, target: b.target, requester: c },
+      { cluster, target: b.target, requester: c },
+    );
     resend.push({ cluster, target: b.target, requester: a });
   });
   // Deterministic shuffle: replicas and pods interleave as they would on the wire.
@@ -139,21 +170,30 @@ function notifications(broken: ReturnType<typeof buildStormCluster>['broken'], t
   return [...first, ...resend].slice(0, total);
 }
 
-function spawnWorker(kubeconfig: string, redisUrl: string, cluster: string, redisOptions?: object): { proc: ChildProcess; ready: Promise<void>; exited: Promise<unknown> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER, '--cluster', cluster, '--concurrency', String(CONCURRENCY), '--kubeconfig', kubeconfig, '--port', '0'], {
-    env: {
-      ...process.env,
-      REDIS_URL: redisUrl,
-      ...(redisOptions ? { POD_DOCTOR_REDIS_OPTIONS: JSON.stringify(redisOptions) } : {}),
-      POD_DOCTOR_REDIS_PREFIX: PREFIX,
-      POD_DOCTOR_API_RATE: '100000',
-      POD_DOCTOR_API_BURST: '10000',
-      POD_DOCTOR_API_TIMEOUT_MS: '30000',
-      LOG_LEVEL: 'warn',
-      POD_DOCTOR_AGENT_TOKEN: '',
+function spawnWorker(
+  kubeconfig: string,
+  redisUrl: string,
+  cluster: string,
+  redisOptions?: object,
+): { proc: ChildProcess; ready: Promise<void>; exited: Promise<unknown> } {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', WORKER, '--cluster', cluster, '--concurrency', String(CONCURRENCY), '--kubeconfig', kubeconfig, '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        REDIS_URL: redisUrl,
+        ...(redisOptions ? { POD_DOCTOR_REDIS_OPTIONS: JSON.stringify(redisOptions) } : {}),
+        POD_DOCTOR_REDIS_PREFIX: PREFIX,
+        POD_DOCTOR_API_RATE: '100000',
+        POD_DOCTOR_API_BURST: '10000',
+        POD_DOCTOR_API_TIMEOUT_MS: '30000',
+        LOG_LEVEL: 'warn',
+        POD_DOCTOR_AGENT_TOKEN: '',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (line.startsWith('pod-doctor worker:')) resolve();
@@ -173,10 +213,13 @@ async function main(): Promise<void> {
   let peak = baseline;
   let keysPerShard: number[] = [];
   const sampler = setInterval(() => {
-    void shardStats(redis).then((st) => {
-      peak = Math.max(peak, st.usedBytes);
-      if (st.keys.reduce((a, b) => a + b, 0) > keysPerShard.reduce((a, b) => a + b, 0)) keysPerShard = st.keys;
-    }, () => undefined);
+    void shardStats(redis).then(
+      (st) => {
+        peak = Math.max(peak, st.usedBytes);
+        if (st.keys.reduce((a, b) => a + b, 0) > keysPerShard.reduce((a, b) => a + b, 0)) keysPerShard = st.keys;
+      },
+      () => undefined,
+    );
   }, 200);
 
   const cluster = buildStormCluster({ total: PODS, broken: BROKEN, nodes: 100 });
@@ -185,12 +228,19 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
-  say(`${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${sim.url}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}` : redisUrl}`);
+  say(
+    `${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${sim.url}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}` : redisUrl}`,
+  );
 
   const workers = CLUSTERS.flatMap((c) => Array.from({ length: WORKERS_PER_CLUSTER }, () => spawnWorker(kubeconfig, redisUrl, c, own?.options)));
   try {
     await Promise.all(workers.map((w) => w.ready));
-    const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, backoffMs: 500, waitReplicas: Number(process.env.BENCH_WAIT_REPLICAS ?? 1) });
+    const queues = new JobQueues(redis, {
+      ...DEFAULT_JOB_SETTINGS,
+      prefix: PREFIX,
+      backoffMs: 500,
+      waitReplicas: Number(process.env.BENCH_WAIT_REPLICAS ?? 1),
+    });
     const sent = notifications(cluster.broken, ALERTS);
     const noteKey = (r: AlertRequester) => `${r.fingerprint}|${r.status}|${r.startsAt}`;
     const accepted = new Set<string>();
@@ -261,13 +311,17 @@ async function main(): Promise<void> {
       const seeded = cluster.causes.find((x) => x.name === cause);
       return seeded ? `${c}|${seeded.rule}|${seeded.causeKey}` : undefined;
     };
-    const misgrouped = cluster.broken.filter((b, i) => incidentOf.get(`${clusterOf(i)}/${b.target.namespace}/${b.target.name}`) !== expected(clusterOf(i), b.cause)).length;
+    const misgrouped = cluster.broken.filter(
+      (b, i) => incidentOf.get(`${clusterOf(i)}/${b.target.namespace}/${b.target.name}`) !== expected(clusterOf(i), b.cause),
+    ).length;
     await queues.close();
     clearInterval(sampler);
     const stats = await shardStats(redis);
     const peakBytes = own ? stats.peakBytes || peak : peak - baseline;
     const cpu = process.cpuUsage();
-    say(`drained in ${drain.toFixed(1)} s; ${results} results; ${incidents.size} incidents; ${misgrouped} pods misgrouped; bench+sim process cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+    say(
+      `drained in ${drain.toFixed(1)} s; ${results} results; ${incidents.size} incidents; ${misgrouped} pods misgrouped; bench+sim process cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+    );
 
     console.log(
       JSON.stringify({

@@ -25,7 +25,7 @@ export const RBAC_FILES: readonly RbacFile[] = [
     file: 'deploy/base/rbac-diagnose.yaml',
     clusterRole: 'pod-doctor-diagnose',
     purpose: [
-      'What collecting a diagnosis (and checking a plan\'s preconditions) reads. Read-only: no writes,',
+      "What collecting a diagnosis (and checking a plan's preconditions) reads. Read-only: no writes,",
       'no Secrets.',
       'configmaps `get` is only ever sent as a metadata-only request (as=PartialObjectMetadata),',
       'but RBAC cannot restrict `get` to metadata: this role could read ConfigMap data.',

@@ -5,7 +5,15 @@ import { createLogger, scoped } from './log.js';
 function capture(level: string) {
   const out = new PassThrough();
   const lines: Record<string, unknown>[] = [];
-  out.on('data', (b: Buffer) => lines.push(...b.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)));
+  out.on('data', (b: Buffer) =>
+    lines.push(
+      ...b
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ),
+  );
   return { logger: createLogger({ level, destination: out }), lines };
 }
 

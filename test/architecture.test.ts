@@ -22,7 +22,7 @@ function folderOf(file: string): string {
 }
 
 /** folder → folder → one import that makes the edge (for the failure message). */
-export function folderGraph(): Map<string, Map<string, string>> {
+function folderGraph(): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
   for (const file of sources(SRC)) {
     const from = folderOf(file);
@@ -40,7 +40,7 @@ export function folderGraph(): Map<string, Map<string, string>> {
 }
 
 /** Strongly connected components with more than one folder (Tarjan). */
-export function cycles(graph: Map<string, Map<string, string>>): string[][] {
+function cycles(graph: Map<string, Map<string, string>>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];

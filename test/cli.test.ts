@@ -27,7 +27,11 @@ describe('pod-doctor diagnose', () => {
     const { code, out, err } = await run(['diagnose', 'reports/report-6f7d8-xk2lq', '--from', FIXTURE, '--json', '--now', '2026-11-21T10:00:00Z']);
     expect(err).toBe('');
     expect(code).toBe(0);
-    const json = JSON.parse(out) as { target: unknown; findings: { rule: string; evidence: { source: string; text: string }[]; advice: string[]; playbook: string | null }[]; skipped: unknown[] };
+    const json = JSON.parse(out) as {
+      target: unknown;
+      findings: { rule: string; evidence: { source: string; text: string }[]; advice: string[]; playbook: string | null }[];
+      skipped: unknown[];
+    };
     expect(json.target).toEqual({ kind: 'pod', namespace: 'reports', name: 'report-6f7d8-xk2lq' });
     expect(json.findings[0]?.rule).toBe('terminating.finalizers');
     expect(json.findings[0]?.playbook).toBe('remove-finalizers');
@@ -40,6 +44,7 @@ describe('pod-doctor diagnose', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/foregroundDeletion/);
     expect(out).toMatch(/Playbook: remove-finalizers/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what is checked
     expect(out).not.toMatch(/\x1b\[/); // no colour when not a TTY
   });
 

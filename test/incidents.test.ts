@@ -22,7 +22,17 @@ const scenarios = await loadScenarios(ROOT);
 
 /** What must be identical between the two paths (everything a user sees). */
 function comparable(d: Diagnosis) {
-  return d.findings.map((f) => ({ rule: f.rule, severity: f.severity, title: f.title, cause: f.cause, evidence: f.evidence, advice: f.advice, playbook: f.playbook, causeKey: f.causeKey, merged: f.merged }));
+  return d.findings.map((f) => ({
+    rule: f.rule,
+    severity: f.severity,
+    title: f.title,
+    cause: f.cause,
+    evidence: f.evidence,
+    advice: f.advice,
+    playbook: f.playbook,
+    causeKey: f.causeKey,
+    merged: f.merged,
+  }));
 }
 
 async function viaFiles(s: Scenario): Promise<Diagnosis> {
@@ -48,7 +58,11 @@ function expectRanked(d: Diagnosis, first: string | null, also: readonly string[
 describe('incident fixtures', () => {
   it('exist: seeds, positives and at least eight negatives', () => {
     expect(scenarios.filter((s) => s.meta.first === null).length).toBeGreaterThanOrEqual(8);
-    for (const seed of ['000', '001', '002', '003', '004']) expect(scenarios.some((s) => s.meta.seed === seed), seed).toBe(true);
+    for (const seed of ['000', '001', '002', '003', '004'])
+      expect(
+        scenarios.some((s) => s.meta.seed === seed),
+        seed,
+      ).toBe(true);
   });
 
   describe.each(scenarios.map((s) => [s.slug, s] as const))('%s', (_slug, s) => {

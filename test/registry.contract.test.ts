@@ -15,15 +15,46 @@ const ruleFiles = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts
  * rules need not be listed here; this list only guards against renaming or removing one.
  */
 const PUBLISHED_IDS = [
-  'terminating.finalizers', 'terminating.node-lost', 'terminating.mount-busy', 'terminating.runtime-hung', 'terminating.exec-hang',
-  'terminating.subpath-umount-busy', 'terminating.cni-teardown', 'terminating.status-lag', 'terminating.stuck',
-  'pending.scheduler-down', 'pending.unschedulable-selector', 'pending.insufficient-resources', 'pending.too-many-pods',
-  'pending.hostport-conflict', 'pending.taint', 'pending.pvc', 'sandbox.create-failed', 'resources.memory-units',
-  'image.not-found', 'image.auth', 'image.insecure-registry', 'image.untrusted-ca', 'image.registry-unreachable',
-  'image.corrupt-blob', 'image.pull-throttled', 'image.pull-timeout', 'image.corrupt-local',
-  'crash.oomkilled', 'crash.subpath-missing', 'crash.probe-failing', 'crash.app-exit', 'crash.ipv6-disabled',
-  'config.missing-reference', 'evicted.node-pressure', 'admission.rejected', 'node.notready-cascade',
-  'node.runtime-unresponsive', 'network.calico-endpoint-missing', 'namespace.terminating', 'static-pod.stale',
+  'terminating.finalizers',
+  'terminating.node-lost',
+  'terminating.mount-busy',
+  'terminating.runtime-hung',
+  'terminating.exec-hang',
+  'terminating.subpath-umount-busy',
+  'terminating.cni-teardown',
+  'terminating.status-lag',
+  'terminating.stuck',
+  'pending.scheduler-down',
+  'pending.unschedulable-selector',
+  'pending.insufficient-resources',
+  'pending.too-many-pods',
+  'pending.hostport-conflict',
+  'pending.taint',
+  'pending.pvc',
+  'sandbox.create-failed',
+  'resources.memory-units',
+  'image.not-found',
+  'image.auth',
+  'image.insecure-registry',
+  'image.untrusted-ca',
+  'image.registry-unreachable',
+  'image.corrupt-blob',
+  'image.pull-throttled',
+  'image.pull-timeout',
+  'image.corrupt-local',
+  'crash.oomkilled',
+  'crash.subpath-missing',
+  'crash.probe-failing',
+  'crash.app-exit',
+  'crash.ipv6-disabled',
+  'config.missing-reference',
+  'evicted.node-pressure',
+  'admission.rejected',
+  'node.notready-cascade',
+  'node.runtime-unresponsive',
+  'network.calico-endpoint-missing',
+  'namespace.terminating',
+  'static-pod.stale',
 ];
 
 describe('rule registry', () => {
@@ -43,7 +74,9 @@ describe('rule registry', () => {
     expect(PUBLISHED_IDS.filter((id) => !ids.has(id))).toEqual([]);
   });
   it('suggests only playbooks that exist', () => {
-    for (const r of RULES) if (r.meta.playbook) expect(existsSync(join(import.meta.dirname, '../playbooks', `${r.meta.playbook}.yaml`)), `${r.meta.id} → ${r.meta.playbook}`).toBe(true);
+    for (const r of RULES)
+      if (r.meta.playbook)
+        expect(existsSync(join(import.meta.dirname, '../playbooks', `${r.meta.playbook}.yaml`)), `${r.meta.id} → ${r.meta.playbook}`).toBe(true);
   });
   it('has meta a human can read', () => {
     for (const r of RULES) {
@@ -58,7 +91,9 @@ describe('rule registry', () => {
 describe('the repository stands alone', () => {
   const root = join(import.meta.dirname, '..');
   const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|js|mjs|sh|py)$/.test(e.name) ? [join(dir, e.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : /\.(ts|js|mjs|sh|py)$/.test(e.name) ? [join(dir, e.name)] : [],
+    );
   it('has no reference to ../shared in src/, test/, scripts/ or bench/', () => {
     const offenders = ['src', 'test', 'scripts', 'bench']
       .flatMap((d) => walk(join(root, d)))
@@ -66,4 +101,3 @@ describe('the repository stands alone', () => {
     expect(offenders.map((f) => f.slice(root.length + 1))).toEqual([]);
   });
 });
-

@@ -13,7 +13,19 @@ function io() {
 describe('pod-doctor agent probe', () => {
   it('runs one probe on a fixture tree and prints its outcome as JSON', async () => {
     const { io: cio, out } = io();
-    const code = await runProbeCli(['mount-holders', '--proc-root', join(FIXTURES, '001/proc'), '--host-root', join(FIXTURES, '001/host'), '--match', '98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36', '--json'], cio);
+    const code = await runProbeCli(
+      [
+        'mount-holders',
+        '--proc-root',
+        join(FIXTURES, '001/proc'),
+        '--host-root',
+        join(FIXTURES, '001/host'),
+        '--match',
+        '98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36',
+        '--json',
+      ],
+      cio,
+    );
     expect(code).toBe(0);
     const json = JSON.parse(out.join('')) as { ok: boolean; holders: { pid: number; unit: string; privateTmp: boolean }[] };
     expect(json.holders[0]).toMatchObject({ pid: 2725007, unit: 'ntpd.service', privateTmp: true });
@@ -21,7 +33,10 @@ describe('pod-doctor agent probe', () => {
 
   it('agentMain dispatches `agent probe`', async () => {
     const { io: cio, out } = io();
-    const code = await agentMain(['agent', 'probe', 'processes', '--proc-root', join(FIXTURES, '000/proc'), '--pod-uid', '2b8e5882-5146-11e9-b3b3-525400dd6f19', '--json'], cio);
+    const code = await agentMain(
+      ['agent', 'probe', 'processes', '--proc-root', join(FIXTURES, '000/proc'), '--pod-uid', '2b8e5882-5146-11e9-b3b3-525400dd6f19', '--json'],
+      cio,
+    );
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toMatchObject({ ok: true, zombies: [{ pid: 31238 }] });
   });

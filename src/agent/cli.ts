@@ -44,7 +44,13 @@ const envOptions = {
   'log-file': { type: 'string', multiple: true },
 } as const;
 
-function probeEnvFrom(values: { 'proc-root'?: string; 'host-root'?: string; 'docker-socket'?: string[]; 'containerd-socket'?: string[]; 'log-file'?: string[] }): AgentProbeEnv {
+function probeEnvFrom(values: {
+  'proc-root'?: string;
+  'host-root'?: string;
+  'docker-socket'?: string[];
+  'containerd-socket'?: string[];
+  'log-file'?: string[];
+}): AgentProbeEnv {
   return {
     procRoot: values['proc-root'] ?? '/proc',
     hostRoot: values['host-root'] ?? '/',
@@ -65,7 +71,11 @@ export function runtimeOptionsFrom(
   const raw = values.runtime ?? (env.POD_DOCTOR_AGENT_RUNTIME || undefined);
   const runtime = z.enum(RUNTIME_CHOICES).optional().safeParse(raw);
   if (!runtime.success) return `--runtime (or POD_DOCTOR_AGENT_RUNTIME): expected one of ${RUNTIME_CHOICES.join(', ')}, got "${raw ?? ''}"`;
-  const sockets = values['cri-socket'] ?? env.POD_DOCTOR_AGENT_CRI_SOCKET?.split(',').map((p) => p.trim()).filter(Boolean);
+  const sockets =
+    values['cri-socket'] ??
+    env.POD_DOCTOR_AGENT_CRI_SOCKET?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
   if (sockets?.some((p) => !p.startsWith('/'))) return '--cri-socket (or POD_DOCTOR_AGENT_CRI_SOCKET): expected absolute paths';
   return { ...(runtime.data ? { runtime: runtime.data } : {}), ...(sockets && sockets.length > 0 ? { criSockets: sockets } : {}) };
 }
@@ -197,7 +207,12 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
   const nodeName = values['node-name'] ?? process.env.NODE_NAME ?? hostname();
   // Actions change the node (restart a unit, unmount): only when the operator turns them on.
   const actions = values.actions
-    ? createActionHandler({ exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }), probeEnv: env, nodeName, log: log.child({ role: 'agent', node: nodeName }) })
+    ? createActionHandler({
+        exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }),
+        probeEnv: env,
+        nodeName,
+        log: log.child({ role: 'agent', node: nodeName }),
+      })
     : undefined;
   let agent;
   try {

@@ -35,7 +35,14 @@ async function diagnoseSeed(seed: string, nodeObj: Node, p: Pod, more: Partial<S
     hostRoot: join(dir, 'host'),
     nodeName,
     logger: createLogger({ level: 'silent' }),
-    probeEnv: { dockerSockets: [docker.socket], containerdSockets: [], logFiles: [join(dir, 'host/var/log/messages')], runtimeCallTimeoutMs: 400, statTimeoutMs: 400, ...more.probeEnv },
+    probeEnv: {
+      dockerSockets: [docker.socket],
+      containerdSockets: [],
+      logFiles: [join(dir, 'host/var/log/messages')],
+      runtimeCallTimeoutMs: 400,
+      statTimeoutMs: 400,
+      ...more.probeEnv,
+    },
   });
   running.push({ agent, docker });
   const lookup = createAgentLookup({ agentUrls: { [nodeName]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 10_000 });
@@ -66,13 +73,36 @@ describe('seed incidents on the node', () => {
       message: 'PLEG is not healthy: pleg was last seen active 3m12.36s ago; threshold is 3m0s',
     });
     const p = pod({
-      metadata: { uid: '2b8e5882-5146-11e9-b3b3-525400dd6f19', name: 'xxxx-xxxxx-index-task-569f775985-2qv8x', namespace: 'xxx-xxxx', deletionTimestamp: ago(1800), deletionGracePeriodSeconds: 30 },
+      metadata: {
+        uid: '2b8e5882-5146-11e9-b3b3-525400dd6f19',
+        name: 'xxxx-xxxxx-index-task-569f775985-2qv8x',
+        namespace: 'xxx-xxxx',
+        deletionTimestamp: ago(1800),
+        deletionGracePeriodSeconds: 30,
+      },
       spec: { nodeName: 'kube-cluster-node-xxx' },
-      status: { containerStatuses: [{ name: 'xxxx-xxxxx-index-task', ready: false, restartCount: 0, image: 'xxxx.xxxx.com/hindex/xxxx-xxxxx-index-task', imageID: '', containerID: 'docker://17619dcf545c0936b5a5bad416c1fe50064547f49ba3f34721baf4201f242c1b', state: { running: { startedAt: ago(864000) } } }] },
+      status: {
+        containerStatuses: [
+          {
+            name: 'xxxx-xxxxx-index-task',
+            ready: false,
+            restartCount: 0,
+            image: 'xxxx.xxxx.com/hindex/xxxx-xxxxx-index-task',
+            imageID: '',
+            containerID: 'docker://17619dcf545c0936b5a5bad416c1fe50064547f49ba3f34721baf4201f242c1b',
+            state: { running: { startedAt: ago(864000) } },
+          },
+        ],
+      },
     });
     const events: Event[] = [
       event(p, { reason: 'Killing', type: 'Normal', count: 35, message: 'Killing container with id docker://xxxx-xxxxx-index-task:Need to kill Pod' }),
-      event(p, { reason: 'FailedKillPod', count: 4, message: 'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"' }),
+      event(p, {
+        reason: 'FailedKillPod',
+        count: 4,
+        message:
+          'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"',
+      }),
       event(p, {
         reason: 'FailedPreStopHook',
         count: 5,
@@ -81,7 +111,10 @@ describe('seed incidents on the node', () => {
       }),
     ];
     // stat(2) on a glusterfs mount whose server is gone never returns.
-    const { diagnosis, facts } = await diagnoseSeed('000', n, p, { events, probeEnv: { statCommand: [process.execPath, '-e', "if (process.argv[1].includes('glusterfs')) setTimeout(() => {}, 60000)"] } });
+    const { diagnosis, facts } = await diagnoseSeed('000', n, p, {
+      events,
+      probeEnv: { statCommand: [process.execPath, '-e', "if (process.argv[1].includes('glusterfs')) setTimeout(() => {}, 60000)"] },
+    });
     const first = diagnosis.findings[0]!;
     expect(first.rule, JSON.stringify(diagnosis.findings.map((f) => f.rule))).toBe('terminating.runtime-hung');
     expect(first.severity).toBe('critical');
@@ -98,17 +131,40 @@ describe('seed incidents on the node', () => {
   it('001: ntpd (PrivateTmp) holds the overlay merged dir → terminating.mount-busy naming pid, unit, mount', async () => {
     const n = dockerNode('c3-a05-136-45-4.com', 'docker://17.9.1', '3.10.0-327.el7.x86_64');
     const p = pod({
-      metadata: { uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b', name: 'httpserver-prod-1-6cb97dfbcc-f9flb', namespace: 'default', creationTimestamp: '2018-12-11T06:19:50Z', deletionTimestamp: '2019-01-30T06:57:00Z', deletionGracePeriodSeconds: 30 },
+      metadata: {
+        uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b',
+        name: 'httpserver-prod-1-6cb97dfbcc-f9flb',
+        namespace: 'default',
+        creationTimestamp: '2018-12-11T06:19:50Z',
+        deletionTimestamp: '2019-01-30T06:57:00Z',
+        deletionGracePeriodSeconds: 30,
+      },
       spec: { nodeName: 'c3-a05-136-45-4.com' },
       status: {
         startTime: '2018-12-11T06:19:55Z',
-        containerStatuses: [{ name: 'golang-httpserver', ready: false, restartCount: 0, image: 'golang-httpserver', imageID: '', containerID: 'docker://e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9', state: { terminated: { exitCode: 137, reason: 'Error', startedAt: '2018-12-11T06:20:01Z', finishedAt: '2019-01-30T06:57:30Z' } } }],
+        containerStatuses: [
+          {
+            name: 'golang-httpserver',
+            ready: false,
+            restartCount: 0,
+            image: 'golang-httpserver',
+            imageID: '',
+            containerID: 'docker://e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9',
+            state: { terminated: { exitCode: 137, reason: 'Error', startedAt: '2018-12-11T06:20:01Z', finishedAt: '2019-01-30T06:57:30Z' } },
+          },
+        ],
       },
     });
     const { diagnosis } = await diagnoseSeed('001', n, p, { now: '2019-01-30T12:00:00Z' });
     const first = diagnosis.findings[0]!;
     expect(first.rule, JSON.stringify(diagnosis.findings.map((f) => f.rule))).toBe('terminating.mount-busy');
-    expect(first.params).toEqual({ node: 'c3-a05-136-45-4.com', pid: 2725007, unit: 'ntpd.service', holderKind: 'service', mount: '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged' });
+    expect(first.params).toEqual({
+      node: 'c3-a05-136-45-4.com',
+      pid: 2725007,
+      unit: 'ntpd.service',
+      holderKind: 'service',
+      mount: '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged',
+    });
     expect(first.playbook).toBe('release-mount-holder');
     expect(first.causeKey).toBe('node/c3-a05-136-45-4.com:holder/ntpd.service');
     // The real mountinfo line, the holder, its unit file, the docker log line and status.
@@ -125,7 +181,14 @@ describe('seed incidents on the node', () => {
     const n = dockerNode('node-172-16-3-21', 'docker://19.3.15', '4.19.91-24.1.al7.x86_64');
     const hook = { postStart: { exec: { command: ['/bin/sh', '-c', '/opt/khaos/post-start.sh'] } } };
     const p = pod({
-      metadata: { uid: '1da9e4f1-a5d4-40db-b8bc-4db1d27ca458', name: 'khaos-guardian-bmzsk', namespace: 'khaos', deletionTimestamp: ago(3600), deletionGracePeriodSeconds: 30, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'khaos-guardian', uid: 'd5e0c1a2-0000-4000-8000-000000000002', controller: true }] },
+      metadata: {
+        uid: '1da9e4f1-a5d4-40db-b8bc-4db1d27ca458',
+        name: 'khaos-guardian-bmzsk',
+        namespace: 'khaos',
+        deletionTimestamp: ago(3600),
+        deletionGracePeriodSeconds: 30,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'khaos-guardian', uid: 'd5e0c1a2-0000-4000-8000-000000000002', controller: true }],
+      },
       spec: {
         nodeName: 'node-172-16-3-21',
         hostPID: true,
@@ -138,16 +201,33 @@ describe('seed incidents on the node', () => {
       },
       status: {
         phase: 'Pending',
-        containerStatuses: ['khaos-agent', 'khaos-collector', 'khaos-injector', 'khaos-reporter'].map((name) => ({ name, ready: false, restartCount: 0, image: '', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } })),
+        containerStatuses: ['khaos-agent', 'khaos-collector', 'khaos-injector', 'khaos-reporter'].map((name) => ({
+          name,
+          ready: false,
+          restartCount: 0,
+          image: '',
+          imageID: '',
+          state: { waiting: { reason: 'ContainerCreating' } },
+        })),
       },
     });
     const { diagnosis, facts } = await diagnoseSeed('002', n, p);
     expect(diagnosis.findings[0]?.rule, JSON.stringify(diagnosis.findings.map((f) => f.rule))).toBe('terminating.exec-hang');
-    const mine = ['terminating.mount-busy', 'terminating.runtime-hung', 'terminating.subpath-umount-busy', 'terminating.cni-teardown', 'network.calico-endpoint-missing', 'node.runtime-unresponsive'];
+    const mine = [
+      'terminating.mount-busy',
+      'terminating.runtime-hung',
+      'terminating.subpath-umount-busy',
+      'terminating.cni-teardown',
+      'network.calico-endpoint-missing',
+      'node.runtime-unresponsive',
+    ];
     expect(diagnosis.findings.filter((f) => mine.includes(f.rule))).toEqual([]);
     // The node fact the finding can use: an exec still running in an exited container.
     const rt = facts?.probes.runtime;
-    expect(rt?.ok && rt.docker.containers.find((c) => c.containerName === 'khaos-agent')).toMatchObject({ state: 'exited', execs: [{ running: true, pid: 40533 }] });
+    expect(rt?.ok && rt.docker.containers.find((c) => c.containerName === 'khaos-agent')).toMatchObject({
+      state: 'exited',
+      execs: [{ running: true, pid: 40533 }],
+    });
   });
 
   it('004: the stale teardown of a same-named StatefulSet pod deleted its endpoint → terminating.cni-teardown absorbing calico-endpoint-missing', async () => {
@@ -159,23 +239,46 @@ describe('seed incidents on the node', () => {
       status: {
         podIP: '192.168.8.34',
         startTime: ago(600),
-        containerStatuses: [{ name: 'stateful-pod', ready: true, restartCount: 0, image: 'reg.lijiaocn.cn/lijiaocn/etcd:3.2', imageID: '', containerID: 'docker://50fbf6844903a7d2c9e1b5f3a8d6c4e2b0f9a7c5e3d1b8f6a4c2e0d9b7f5a3c1', state: { running: { startedAt: ago(590) } } }],
+        containerStatuses: [
+          {
+            name: 'stateful-pod',
+            ready: true,
+            restartCount: 0,
+            image: 'reg.lijiaocn.cn/lijiaocn/etcd:3.2',
+            imageID: '',
+            containerID: 'docker://50fbf6844903a7d2c9e1b5f3a8d6c4e2b0f9a7c5e3d1b8f6a4c2e0d9b7f5a3c1',
+            state: { running: { startedAt: ago(590) } },
+          },
+        ],
       },
     });
-    const etcd = pod({ metadata: { uid: 'f8d1e7d4-df36-11e7-9d36-5254b24cbf5e', name: 'etcd1-0', namespace: 'lijiaob' }, spec: { nodeName: 'dev-slave-107' }, status: { podIP: '192.168.8.12' } });
+    const etcd = pod({
+      metadata: { uid: 'f8d1e7d4-df36-11e7-9d36-5254b24cbf5e', name: 'etcd1-0', namespace: 'lijiaob' },
+      spec: { nodeName: 'dev-slave-107' },
+      status: { podIP: '192.168.8.12' },
+    });
     const wep: KubeObject = {
       apiVersion: 'crd.projectcalico.org/v1',
       kind: 'WorkloadEndpoint',
       metadata: { name: workloadEndpointName('dev-slave-107', 'etcd1-0'), namespace: 'lijiaob' },
       spec: { orchestrator: 'k8s', node: 'dev-slave-107', pod: 'etcd1-0', endpoint: 'eth0', interfaceName: 'cali9118ebbb10b', ipNetworks: ['192.168.8.12/32'] },
     };
-    const { diagnosis, facts } = await diagnoseSeed('004', n, p, { workloadEndpoints: [wep], podsOnNode: [p, etcd], owners: [{ kind: 'StatefulSet', name: 'stateful-new-pod', events: [] }] });
+    const { diagnosis, facts } = await diagnoseSeed('004', n, p, {
+      workloadEndpoints: [wep],
+      podsOnNode: [p, etcd],
+      owners: [{ kind: 'StatefulSet', name: 'stateful-new-pod', events: [] }],
+    });
     const first = diagnosis.findings[0]!;
     expect(first.rule, JSON.stringify(diagnosis.findings.map((f) => f.rule))).toBe('terminating.cni-teardown');
     expect(first.merged).toContain('network.calico-endpoint-missing');
     expect(first.severity).toBe('critical');
     expect(first.playbook).toBe('recreate-pod');
-    expect(first.params).toMatchObject({ node: 'dev-slave-107', namespace: 'lijiaob', pod: 'stateful-new-pod-0', sandbox: '41857f70ed13326dbc2c04e7d8e7c56c28f83df67e82e76d2fb4d74b7ab24659' });
+    expect(first.params).toMatchObject({
+      node: 'dev-slave-107',
+      namespace: 'lijiaob',
+      pod: 'stateful-new-pod-0',
+      sandbox: '41857f70ed13326dbc2c04e7d8e7c56c28f83df67e82e76d2fb4d74b7ab24659',
+    });
     const all = text(first);
     expect(all).toMatch(/NetworkPlugin cni failed to teardown pod "stateful-new-pod-0_lijiaob" network: resource does not exist: WorkloadEndpoint/);
     expect(all).toMatch(/Delete Key: \/calico\/v1\/host\/dev-slave-107\/workload\/k8s\/lijiaob\.stateful-new-pod-0\/endpoint\/eth0/);
@@ -188,17 +291,31 @@ describe('seed incidents on the node', () => {
 
   it('an unreachable agent: the API halves still report and say which node checks could not run', async () => {
     const p = pod({
-      metadata: { uid: '2b8e5882-5146-11e9-b3b3-525400dd6f19', name: 'xxxx-xxxxx-index-task-569f775985-2qv8x', namespace: 'xxx-xxxx', deletionTimestamp: ago(1800) },
+      metadata: {
+        uid: '2b8e5882-5146-11e9-b3b3-525400dd6f19',
+        name: 'xxxx-xxxxx-index-task-569f775985-2qv8x',
+        namespace: 'xxx-xxxx',
+        deletionTimestamp: ago(1800),
+      },
       spec: { nodeName: 'kube-cluster-node-xxx' },
     });
     const n = dockerNode('kube-cluster-node-xxx', 'docker://1.13.1', '3.10.0-957.el7.x86_64');
     const lookup = createAgentLookup({ agentUrls: { 'kube-cluster-node-xxx': 'http://127.0.0.1:1' }, agentToken: TOKEN, agentTimeoutMs: 2000 });
     const { facts, gaps } = await lookup.fetch({ node: n, pod: p });
     expect(facts).toBeUndefined();
-    const events = [event(p, { reason: 'FailedKillPod', count: 4, message: 'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"' })];
+    const events = [
+      event(p, {
+        reason: 'FailedKillPod',
+        count: 4,
+        message:
+          'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"',
+      }),
+    ];
     const d = diagnose(snapshot(p, { node: n, events, gaps }), { rules: RULES });
     expect(d.findings[0]?.rule).toBe('terminating.runtime-hung');
-    expect(d.findings[0]?.cause).toMatch(/fs-mounts, processes, runtime could not run on kube-cluster-node-xxx \(http:\/\/127\.0\.0\.1:1 unreachable: ECONNREFUSED\)/);
+    expect(d.findings[0]?.cause).toMatch(
+      /fs-mounts, processes, runtime could not run on kube-cluster-node-xxx \(http:\/\/127\.0\.0\.1:1 unreachable: ECONNREFUSED\)/,
+    );
     expect(d.skipped).toEqual(gaps);
   });
 });

@@ -9,7 +9,12 @@ import { startAgent, type RunningAgent } from './server.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'test-token-0123456789abcdef';
-const POD = { uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b', namespace: 'default', name: 'httpserver-prod-1-6cb97dfbcc-f9flb', containerIds: ['e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9'] };
+const POD = {
+  uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b',
+  namespace: 'default',
+  name: 'httpserver-prod-1-6cb97dfbcc-f9flb',
+  containerIds: ['e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9'],
+};
 
 interface Res {
   status: number;
@@ -147,7 +152,7 @@ describe('agent API: input', () => {
 });
 
 describe('agent API: probes', () => {
-  it('POST /v1/probes runs the pipeline: the runtime\'s layer dir leads mount-holders to ntpd', async () => {
+  it("POST /v1/probes runs the pipeline: the runtime's layer dir leads mount-holders to ntpd", async () => {
     const res = await call(agent, 'POST', '/v1/probes', { body: JSON.stringify({ pod: POD }) });
     expect(res.status).toBe(200);
     const json = res.json() as { node: string; probes: Record<string, { ok: boolean; holders?: { pid: number; unit?: string }[] }> };
@@ -207,7 +212,17 @@ describe('agent API: actions', () => {
 
 describe('agent API: bounds', () => {
   it('bounds the response: the largest probe result gives way to a failure note', async () => {
-    const small = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot: join(FIXTURES, '001', 'proc'), hostRoot: join(FIXTURES, '001', 'host'), nodeName: 'n1', maxResponseBytes: 3000, probeEnv: { dockerSockets: [docker.socket], containerdSockets: [] }, logger });
+    const small = await startAgent({
+      port: 0,
+      host: '127.0.0.1',
+      token: TOKEN,
+      procRoot: join(FIXTURES, '001', 'proc'),
+      hostRoot: join(FIXTURES, '001', 'host'),
+      nodeName: 'n1',
+      maxResponseBytes: 3000,
+      probeEnv: { dockerSockets: [docker.socket], containerdSockets: [] },
+      logger,
+    });
     try {
       const res = await call(small, 'POST', '/v1/probes', { body: JSON.stringify({ pod: POD }) });
       expect(res.status).toBe(200);

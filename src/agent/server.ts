@@ -52,7 +52,10 @@ export interface RunningAgent {
 export const probeRequestSchema = z
   .object({
     pod: podRefSchema.strict(),
-    probes: z.array(z.enum(PROBE_NAMES as [ProbeName, ...ProbeName[]])).max(PROBE_NAMES.length).optional(),
+    probes: z
+      .array(z.enum(PROBE_NAMES as [ProbeName, ...ProbeName[]]))
+      .max(PROBE_NAMES.length)
+      .optional(),
   })
   .strict();
 export type ProbeRequest = z.input<typeof probeRequestSchema>;
@@ -199,7 +202,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
       // Ready when the host views the probes read are there (a DaemonSet missing its mounts is not).
       const checks = await Promise.all(
-        [['proc', options.procRoot], ['host', options.hostRoot]].map(async ([name, dir]) => {
+        [
+          ['proc', options.procRoot],
+          ['host', options.hostRoot],
+        ].map(async ([name, dir]) => {
           try {
             await access(dir!, fsConstants.R_OK);
             return [name, 'ok'] as const;

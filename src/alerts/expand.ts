@@ -74,7 +74,11 @@ export class ExpansionQueues {
   queue(cluster: string): Queue<ExpandJob> {
     let q = this.open.get(cluster);
     if (!q) {
-      q = new Queue<ExpandJob>(expandQueueName(cluster), { connection: this.redis, prefix: clusterTag(this.settings.prefix, cluster), defaultJobOptions: expandJobOptions(this.settings) });
+      q = new Queue<ExpandJob>(expandQueueName(cluster), {
+        connection: this.redis,
+        prefix: clusterTag(this.settings.prefix, cluster),
+        defaultJobOptions: expandJobOptions(this.settings),
+      });
       q.on('error', (err) => this.logger?.warn({ err, queue: expandQueueName(cluster) }, 'queue error'));
       this.open.set(cluster, q);
     }
@@ -166,14 +170,23 @@ export function unhealthyReason(pod: Pod): string | null {
 const RANK: Record<string, number> = { Terminating: 0, Pending: 2, NotReady: 3, Unknown: 3 };
 
 /** Unhealthy pods of the workload, worst first (waiting reasons and failures, then Pending, NotReady), bounded. */
-export function pickUnhealthyPods(pods: Pod[], workload: WorkloadRef, max: number): { picked: { pod: Pod; reason: string }[]; unhealthy: number; total: number } {
+export function pickUnhealthyPods(
+  pods: Pod[],
+  workload: WorkloadRef,
+  max: number,
+): { picked: { pod: Pod; reason: string }[]; unhealthy: number; total: number } {
   const owned = pods.filter((p) => ownedBy(p, workload));
   const bad = owned.flatMap((pod) => {
     const reason = unhealthyReason(pod);
     return reason ? [{ pod, reason }] : [];
   });
   const restarts = (p: Pod) => (p.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0);
-  bad.sort((a, b) => (RANK[a.reason] ?? 1) - (RANK[b.reason] ?? 1) || restarts(b.pod) - restarts(a.pod) || (a.pod.metadata?.name ?? '').localeCompare(b.pod.metadata?.name ?? ''));
+  bad.sort(
+    (a, b) =>
+      (RANK[a.reason] ?? 1) - (RANK[b.reason] ?? 1) ||
+      restarts(b.pod) - restarts(a.pod) ||
+      (a.pod.metadata?.name ?? '').localeCompare(b.pod.metadata?.name ?? ''),
+  );
   return { picked: bad.slice(0, max), unhealthy: bad.length, total: owned.length };
 }
 
@@ -312,11 +325,15 @@ export function startExpansionWorker(options: ExpansionWorkerOptions): RunningEx
     name,
     async (job: Job<ExpandJob, ExpandOutcome>) => {
       const parsed = ExpandJobSchema.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`invalid expansion job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new UnrecoverableError(`invalid expansion job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       if (parsed.data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${parsed.data.cluster}" on a worker of "${cluster}"`);
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const outcome = await expandWorkload(deps, parsed.data, { lastAttempt });
-      logger.info({ jobId: job.id, workload: workloadText(parsed.data.workload), status: outcome.status, pods: outcome.pods.length, unhealthy: outcome.unhealthy }, 'workload alert expanded');
+      logger.info(
+        { jobId: job.id, workload: workloadText(parsed.data.workload), status: outcome.status, pods: outcome.pods.length, unhealthy: outcome.unhealthy },
+        'workload alert expanded',
+      );
       return outcome;
     },
     {

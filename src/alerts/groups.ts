@@ -116,7 +116,13 @@ export type ExpandedPod = z.infer<typeof ExpandedPod>;
 
 export const AlertGroupEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('group-opened'), ...NotificationBase, commonLabels: Labels, reopened: z.boolean() }),
-  z.object({ type: z.literal('alerts-added'), ...NotificationBase, alerts: z.array(AlertItem), notDiagnosable: z.array(NotDiagnosableItem), omitted: z.number().int() }),
+  z.object({
+    type: z.literal('alerts-added'),
+    ...NotificationBase,
+    alerts: z.array(AlertItem),
+    notDiagnosable: z.array(NotDiagnosableItem),
+    omitted: z.number().int(),
+  }),
   z.object({ type: z.literal('alerts-resolved'), ...NotificationBase, alerts: z.array(ResolvedItem), omitted: z.number().int() }),
   z.object({ type: z.literal('truncated'), ...NotificationBase, truncatedAlerts: z.number().int() }),
   z.object({ type: z.literal('group-resolved'), ...NotificationBase }),
@@ -381,7 +387,13 @@ function classify(alert: WebhookAlert, prev: AlertRecord | undefined): Change {
 }
 
 /** Apply one notification's alerts (already split by cluster and channel) to their group. */
-export async function processGroup(redis: RedisClient, settings: GroupSettings, input: GroupInput, work: GroupWork, now: () => number = Date.now): Promise<GroupOutcome> {
+export async function processGroup(
+  redis: RedisClient,
+  settings: GroupSettings,
+  input: GroupInput,
+  work: GroupWork,
+  now: () => number = Date.now,
+): Promise<GroupOutcome> {
   const groupId = groupIdOf(input.cluster, input.channel, input.groupKey);
   const key = alertKeys.group(settings.prefix, input.cluster, groupId);
   const stream = alertKeys.stream(settings.prefix, input.cluster);
@@ -397,7 +409,11 @@ export async function processGroup(redis: RedisClient, settings: GroupSettings, 
     const repeats = changes.filter((c) => c.change === 'repeat').length;
     if (repeats === changes.length && !truncChanged) {
       // Nothing new (an HA duplicate or a repeat_interval resend): keep the state alive only.
-      await redis.multi().hset(key, 'reason', input.notificationReason ?? '').pexpire(key, state.status === 'firing' ? settings.ttlMs : settings.resolvedKeepMs).exec();
+      await redis
+        .multi()
+        .hset(key, 'reason', input.notificationReason ?? '')
+        .pexpire(key, state.status === 'firing' ? settings.ttlMs : settings.resolvedKeepMs)
+        .exec();
       return { groupId, episode: state.episode, events: [], added: 0, resolved: 0, repeats, notDiagnosable: 0, jobs: 0, cancelled: 0, attempts: attempt };
     }
 
@@ -436,7 +452,8 @@ export async function processGroup(redis: RedisClient, settings: GroupSettings, 
       };
       if (change === 'new') {
         if (a.target.kind === 'none') {
-          if (!rec.listed) notDiagnosable.push({ fingerprint: a.alert.fingerprint, alertname: rec.name, reason: a.target.reason, labels: boundedLabels(a.alert.labels) });
+          if (!rec.listed)
+            notDiagnosable.push({ fingerprint: a.alert.fingerprint, alertname: rec.name, reason: a.target.reason, labels: boundedLabels(a.alert.labels) });
           rec.listed = true;
         } else {
           added.push(toItem(a, ns, workOf.get(a.alert.fingerprint)));
@@ -474,34 +491,55 @@ export async function processGroup(redis: RedisClient, settings: GroupSettings, 
     const events: AlertGroupEvent[] = [];
     if (opening) events.push({ ...base, type: 'group-opened', commonLabels: boundedLabels(input.commonLabels), reopened: state.episode > 0 });
     if (added.length > 0 || notDiagnosable.length > 0) {
-      events.push({ ...base, type: 'alerts-added', alerts: added.slice(0, maxItems), notDiagnosable: notDiagnosable.slice(0, maxItems), omitted: Math.max(0, added.length - maxItems) + Math.max(0, notDiagnosable.length - maxItems) });
+      events.push({
+        ...base,
+        type: 'alerts-added',
+        alerts: added.slice(0, maxItems),
+        notDiagnosable: notDiagnosable.slice(0, maxItems),
+        omitted: Math.max(0, added.length - maxItems) + Math.max(0, notDiagnosable.length - maxItems),
+      });
     }
-    if (resolved.length > 0) events.push({ ...base, type: 'alerts-resolved', alerts: resolved.slice(0, maxItems), omitted: Math.max(0, resolved.length - maxItems) });
-    if (truncChanged && input.truncatedAlerts > 0 && (firingNow || events.length > 0)) events.push({ ...base, type: 'truncated', truncatedAlerts: input.truncatedAlerts });
+    if (resolved.length > 0)
+      events.push({ ...base, type: 'alerts-resolved', alerts: resolved.slice(0, maxItems), omitted: Math.max(0, resolved.length - maxItems) });
+    if (truncChanged && input.truncatedAlerts > 0 && (firingNow || events.length > 0))
+      events.push({ ...base, type: 'truncated', truncatedAlerts: input.truncatedAlerts });
     if (prevFiring > 0 && !firingNow) events.push({ ...base, type: 'group-resolved' });
 
     sets.push(
-      'status', firingNow ? 'firing' : 'resolved',
-      'episode', String(episode),
-      'truncated', String(input.truncatedAlerts),
-      'reason', input.notificationReason ?? '',
-      'cluster', input.cluster,
-      'channel', input.channel ?? '',
-      'groupKey', input.groupKey,
-      'receiver', input.receiver,
+      'status',
+      firingNow ? 'firing' : 'resolved',
+      'episode',
+      String(episode),
+      'truncated',
+      String(input.truncatedAlerts),
+      'reason',
+      input.notificationReason ?? '',
+      'cluster',
+      input.cluster,
+      'channel',
+      input.channel ?? '',
+      'groupKey',
+      input.groupKey,
+      'receiver',
+      input.receiver,
     );
     const eventArgs = events.flatMap((e) => [e.type, groupId, JSON.stringify(e)]);
-    const applied = await runScript<number>(redis, COMMIT, [key, stream], [
-      state.version,
-      firingNow ? settings.ttlMs : settings.resolvedKeepMs,
-      settings.streamMaxLen,
-      sets.length / 2,
-      dels.length,
-      events.length,
-      ...sets,
-      ...dels,
-      ...eventArgs,
-    ]);
+    const applied = await runScript<number>(
+      redis,
+      COMMIT,
+      [key, stream],
+      [
+        state.version,
+        firingNow ? settings.ttlMs : settings.resolvedKeepMs,
+        settings.streamMaxLen,
+        sets.length / 2,
+        dels.length,
+        events.length,
+        ...sets,
+        ...dels,
+        ...eventArgs,
+      ],
+    );
     if (applied !== 1) {
       settings.logger?.debug({ groupId, attempt }, 'alert group changed meanwhile, applying again');
       continue;
@@ -528,8 +566,25 @@ export async function groupEpisode(redis: RedisClient, prefix: string, cluster: 
   return Number((await redis.hget(alertKeys.group(prefix, cluster, groupId), 'episode')) ?? 0) || 0;
 }
 
-export async function appendGroupEvent(redis: RedisClient, prefix: string, event: AlertGroupEvent, maxLen = DEFAULT_GROUP_SETTINGS.streamMaxLen): Promise<string> {
-  const id = await redis.xadd(alertKeys.stream(prefix, event.cluster), 'MAXLEN', '~', String(maxLen), '*', 'type', event.type, 'groupId', event.groupId, 'event', JSON.stringify(event));
+export async function appendGroupEvent(
+  redis: RedisClient,
+  prefix: string,
+  event: AlertGroupEvent,
+  maxLen = DEFAULT_GROUP_SETTINGS.streamMaxLen,
+): Promise<string> {
+  const id = await redis.xadd(
+    alertKeys.stream(prefix, event.cluster),
+    'MAXLEN',
+    '~',
+    String(maxLen),
+    '*',
+    'type',
+    event.type,
+    'groupId',
+    event.groupId,
+    'event',
+    JSON.stringify(event),
+  );
   return id ?? '';
 }
 
@@ -555,7 +610,10 @@ export function parseGroupEventFields(fields: string[]): AlertGroupEvent | null 
 }
 
 /** Events after `after` (exclusive; default: from the start), oldest first. */
-export async function readAlertGroupEvents(redis: RedisClient, options: { prefix: string; cluster: string; after?: string; count?: number }): Promise<StoredGroupEvent[]> {
+export async function readAlertGroupEvents(
+  redis: RedisClient,
+  options: { prefix: string; cluster: string; after?: string; count?: number },
+): Promise<StoredGroupEvent[]> {
   const stream = alertKeys.stream(options.prefix, options.cluster);
   const start = options.after ? `(${options.after}` : '-';
   const entries = (await redis.xrange(stream, start, '+', 'COUNT', options.count ?? 1000)) as [string, string[]][];

@@ -43,7 +43,10 @@ export interface AlertmanagerHandler {
 }
 
 /** Handler options from the loaded configuration; throws BAD_CONFIG when ALERTMANAGER_TOKEN is unset. */
-export function alertmanagerOptionsFromConfig(config: Config, deps: { queues: JobQueues; logger: Logger; clusters?: readonly string[]; registry?: Registry }): AlertmanagerHandlerOptions {
+export function alertmanagerOptionsFromConfig(
+  config: Config,
+  deps: { queues: JobQueues; logger: Logger; clusters?: readonly string[]; registry?: Registry },
+): AlertmanagerHandlerOptions {
   if (!config.alertmanagerToken) throw new PodDoctorError('BAD_CONFIG', 'ALERTMANAGER_TOKEN is not set: the Alertmanager webhook needs a bearer token');
   const nowhere = alertDestinationProblem(config);
   if (nowhere) throw new PodDoctorError('BAD_CONFIG', nowhere);
@@ -129,7 +132,12 @@ function discard(req: IncomingMessage, cap: number): void {
 function send(res: ServerResponse, code: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const text = `${JSON.stringify(body)}\n`;
-  res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store', ...headers });
+  res.writeHead(code, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -158,7 +166,12 @@ export function createAlertmanagerHandler(options: AlertmanagerHandlerOptions): 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const intake = new AlertIntake(options);
   const requests = counter(options.registry, 'pod_doctor_alertmanager_requests_total', 'Alertmanager webhook requests by HTTP status.', ['code'] as const);
-  const alertsSeen = counter(options.registry, 'pod_doctor_alertmanager_alerts_total', 'Alerts received on the webhook by outcome: added (new or re-fired), repeat, resolved, not-diagnosable.', ['outcome'] as const);
+  const alertsSeen = counter(
+    options.registry,
+    'pod_doctor_alertmanager_alerts_total',
+    'Alerts received on the webhook by outcome: added (new or re-fired), repeat, resolved, not-diagnosable.',
+    ['outcome'] as const,
+  );
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
@@ -173,7 +186,8 @@ export function createAlertmanagerHandler(options: AlertmanagerHandlerOptions): 
     if (req.method !== 'POST') return reject(405, 'only POST', { allow: 'POST' });
     const token = presentedToken(req.headers.authorization);
     // Equal-length digests: the comparison takes the same time whatever was sent.
-    if (token === null || !timingSafeEqual(digest(token), expected)) return reject(401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer realm="pod-doctor"' });
+    if (token === null || !timingSafeEqual(digest(token), expected))
+      return reject(401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer realm="pod-doctor"' });
     if (!isJsonContentType(req.headers['content-type'])) return reject(415, 'expected Content-Type: application/json');
     const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity') return reject(415, `unsupported Content-Encoding: ${encoding.slice(0, 40)}`);

@@ -67,7 +67,10 @@ export class AlertIntake {
     const parts = new Map<string, { cluster: string; channel: string | null; alerts: IncomingAlert[] }>();
     for (const alert of payload.alerts) {
       const { cluster, unknown } = clusterFromLabels(alert.labels, this.labels, options.cluster, options.clusters ?? []);
-      const target = unknown !== undefined ? { kind: 'none' as const, reason: `cluster ${JSON.stringify(unknown.slice(0, 63))} is not served by this pod-doctor` } : targetFromLabels(alert.labels, this.labels);
+      const target =
+        unknown !== undefined
+          ? { kind: 'none' as const, reason: `cluster ${JSON.stringify(unknown.slice(0, 63))} is not served by this pod-doctor` }
+          : targetFromLabels(alert.labels, this.labels);
       const channel = channelFor({ receiver: payload.receiver, labels: alert.labels }, options.routes ?? [], options.defaultChannel);
       const key = `${cluster}\n${channel ?? ''}`;
       let part = parts.get(key);
@@ -138,7 +141,12 @@ export class AlertIntake {
         return { jobIds: [jobId] };
       }
       if (target.kind === 'workload') {
-        const id = await enqueueExpansion(this.expansion, { cluster: ctx.cluster, workload: target.workload, requester, maxPods: this.options.maxPodsPerWorkload ?? DEFAULT_MAX_PODS });
+        const id = await enqueueExpansion(this.expansion, {
+          cluster: ctx.cluster,
+          workload: target.workload,
+          requester,
+          maxPods: this.options.maxPodsPerWorkload ?? DEFAULT_MAX_PODS,
+        });
         await remember(`${EXPAND_MEMBER}${id}`);
         return { jobIds: [], expansionJobId: id };
       }

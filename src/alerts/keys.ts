@@ -11,13 +11,17 @@ export const alertKeys = {
   /** Job ids queued for one firing alert (set): diagnose job ids, `expand:<id>` for workload expansions. */
   jobs: (prefix: string, cluster: string, fingerprint: string, startsAt: string) => `${clusterTag(prefix, cluster)}:alert-jobs:${fingerprint}:${startsAt}`,
   /** Present once the alert (fingerprint, startsAt) resolved: its queued work may be cancelled. */
-  resolved: (prefix: string, cluster: string, fingerprint: string, startsAt: string) => `${clusterTag(prefix, cluster)}:alert-resolved:${fingerprint}:${startsAt}`,
+  resolved: (prefix: string, cluster: string, fingerprint: string, startsAt: string) =>
+    `${clusterTag(prefix, cluster)}:alert-resolved:${fingerprint}:${startsAt}`,
   resolvedPrefix: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:alert-resolved:`,
 };
 
 /** Stable id of a group: (cluster, channel, groupKey) hashed, since group keys are long free text. */
 export function groupIdOf(cluster: string, channel: string | null, groupKey: string): string {
-  return createHash('sha256').update(`${cluster}\n${channel ?? ''}\n${groupKey}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${cluster}\n${channel ?? ''}\n${groupKey}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** Per-pod fingerprint of a workload alert: the same alert may ask for several pods. */

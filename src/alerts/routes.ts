@@ -4,7 +4,6 @@
 import type { AlertRoute } from '../config/alerts.js';
 import { unquoteReceiver } from './schema.js';
 
-
 /** A route without receiver and matchers takes every alert that reaches it. */
 export function isCatchAll(route: AlertRoute): boolean {
   return route.receiver === undefined && Object.keys(route.matchers ?? {}).length === 0;
@@ -14,12 +13,20 @@ export function isCatchAll(route: AlertRoute): boolean {
  * Why the webhook could accept an alert and post it nowhere, or undefined when every alert has a
  * channel: a default channel, or a catch-all route.
  */
-export function alertDestinationProblem(config: { alertmanagerToken?: string | undefined; alertChannel?: string | undefined; alertRoutes: readonly AlertRoute[] }): string | undefined {
+export function alertDestinationProblem(config: {
+  alertmanagerToken?: string | undefined;
+  alertChannel?: string | undefined;
+  alertRoutes: readonly AlertRoute[];
+}): string | undefined {
   if (!config.alertmanagerToken || config.alertChannel || config.alertRoutes.some(isCatchAll)) return undefined;
   return `ALERTMANAGER_TOKEN enables the Alertmanager webhook, but ${config.alertRoutes.length > 0 ? 'alerts no POD_DOCTOR_ALERT_ROUTES entry matches' : 'alerts'} would have no channel: set POD_DOCTOR_ALERT_CHANNEL (or end POD_DOCTOR_ALERT_ROUTES with a route that has only a channel)`;
 }
 
-export function channelFor(input: { receiver: string; labels: Record<string, string> }, routes: readonly AlertRoute[], defaultChannel: string | undefined): string | null {
+export function channelFor(
+  input: { receiver: string; labels: Record<string, string> },
+  routes: readonly AlertRoute[],
+  defaultChannel: string | undefined,
+): string | null {
   const receiver = unquoteReceiver(input.receiver);
   for (const route of routes) {
     if (route.receiver !== undefined && route.receiver !== receiver && route.receiver !== input.receiver) continue;

@@ -10,7 +10,6 @@ import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
 import type { Target } from '../diagnosis/types.js';
 import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 
-
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
 
 export interface WorkloadRef {
@@ -76,7 +75,12 @@ export function targetFromLabels(labels: Record<string, string>, mapping: LabelM
 }
 
 /** The alert's cluster: the configured cluster label if present, else the default. Null: a cluster not served here. */
-export function clusterFromLabels(labels: Record<string, string>, mapping: LabelMapping, defaultCluster: string, served: readonly string[]): { cluster: string; unknown?: string } {
+export function clusterFromLabels(
+  labels: Record<string, string>,
+  mapping: LabelMapping,
+  defaultCluster: string,
+  served: readonly string[],
+): { cluster: string; unknown?: string } {
   const c = pick(labels, mapping, 'cluster');
   if (!c || c.value === defaultCluster || served.includes(c.value)) return { cluster: c?.value ?? defaultCluster };
   return { cluster: defaultCluster, unknown: c.value };

@@ -41,7 +41,25 @@ interface AlertsNote {
 }
 
 function emptyState(cluster: string, groupId: string, episode: number, now: string): AlertGroupState {
-  return { cluster, groupId, episode, status: 'firing', groupLabels: {}, byAlertname: {}, alertnames: [], firing: 0, resolved: 0, notDiagnosable: 0, truncatedAlerts: 0, causes: [], healthy: 0, notFound: 0, failed: 0, since: now, updatedAt: now };
+  return {
+    cluster,
+    groupId,
+    episode,
+    status: 'firing',
+    groupLabels: {},
+    byAlertname: {},
+    alertnames: [],
+    firing: 0,
+    resolved: 0,
+    notDiagnosable: 0,
+    truncatedAlerts: 0,
+    causes: [],
+    healthy: 0,
+    notFound: 0,
+    failed: 0,
+    since: now,
+    updatedAt: now,
+  };
 }
 
 export class AlertGroupChat {
@@ -120,7 +138,9 @@ export class AlertGroupChat {
       receiver: e.receiver,
       groupLabels: e.groupLabels,
       byAlertname: e.summary.byAlertname,
-      alertnames: Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)').slice(0, 50),
+      alertnames: Object.keys(e.summary.byAlertname)
+        .filter((n) => n !== '(other)')
+        .slice(0, 50),
       firing: e.summary.firing,
       resolved: e.summary.resolved,
       notDiagnosable: e.summary.notDiagnosable,
@@ -163,12 +183,18 @@ export class AlertGroupChat {
       case 'truncated':
         return null;
       case 'alerts-added': {
-        const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : '(no target)'}${a.summary ? `: ${a.summary}` : ''}`);
+        const shown = e.alerts
+          .slice(0, listed)
+          .map((a) => `${a.alertname} ${a.target ? targetText(a.target) : '(no target)'}${a.summary ? `: ${a.summary}` : ''}`);
         const more = e.alerts.length - shown.length + e.omitted;
         const nd = e.notDiagnosable.slice(0, 5).map((n) => `${n.alertname}: ${n.reason}`);
         const parts = [
-          e.alerts.length + e.omitted > 0 ? `${e.alerts.length + e.omitted} alert${e.alerts.length + e.omitted === 1 ? '' : 's'} firing: ${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}.` : '',
-          e.notDiagnosable.length ? `Not diagnosable: ${nd.join('; ')}${e.notDiagnosable.length > nd.length ? ` and ${e.notDiagnosable.length - nd.length} more` : ''}.` : '',
+          e.alerts.length + e.omitted > 0
+            ? `${e.alerts.length + e.omitted} alert${e.alerts.length + e.omitted === 1 ? '' : 's'} firing: ${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}.`
+            : '',
+          e.notDiagnosable.length
+            ? `Not diagnosable: ${nd.join('; ')}${e.notDiagnosable.length > nd.length ? ` and ${e.notDiagnosable.length - nd.length} more` : ''}.`
+            : '',
         ].filter(Boolean);
         return parts.length ? { text: parts.join(' '), tone: 'warning' } : null;
       }
@@ -176,13 +202,19 @@ export class AlertGroupChat {
         const n = e.alerts.length + e.omitted;
         const cancelled = e.alerts.reduce((sum, a) => sum + a.cancelledJobs, 0);
         const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : ''}`.trim());
-        return { text: `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`, tone: 'ok' };
+        return {
+          text: `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`,
+          tone: 'ok',
+        };
       }
       case 'targets-expanded': {
         const w = `${e.workload.kind} ${e.workload.namespace}/${e.workload.name}`;
         if (e.error) return { text: `${w} (${e.alertname}): could not list its pods: ${e.error}`, tone: 'warning' };
         if (e.pods.length === 0) return { text: `${w} (${e.alertname}): ${e.total} pods, none unhealthy now.`, tone: 'neutral' };
-        return { text: `${w} (${e.alertname}): ${e.unhealthy} of ${e.total} pods unhealthy; diagnosing ${e.pods.map((p) => `${p.name} (${p.reason})`).join(', ')}${e.unhealthy > e.pods.length ? ` (${e.unhealthy - e.pods.length} more unhealthy pods not diagnosed: POD_DOCTOR_ALERT_MAX_PODS)` : ''}.`, tone: 'pending' };
+        return {
+          text: `${w} (${e.alertname}): ${e.unhealthy} of ${e.total} pods unhealthy; diagnosing ${e.pods.map((p) => `${p.name} (${p.reason})`).join(', ')}${e.unhealthy > e.pods.length ? ` (${e.unhealthy - e.pods.length} more unhealthy pods not diagnosed: POD_DOCTOR_ALERT_MAX_PODS)` : ''}.`,
+          tone: 'pending',
+        };
       }
     }
   }
@@ -227,7 +259,15 @@ export class AlertGroupChat {
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
     // The findings of each root cause once per thread; later pods only grow its list.
     await this.deliveries.once(`${this.service.cluster}:alert-cause:${thread.id}:${key}`, async () => {
-      await this.service.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, ...(incident ? { incident } : {}), note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}` }));
+      await this.service.adapter.postInThread(
+        parent,
+        findingsMessage(d, {
+          threadId: thread.id,
+          offers,
+          ...(incident ? { incident } : {}),
+          note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
+        }),
+      );
       await this.service.postPrompts(parent, offers);
     });
     const subject = primary.subject;
@@ -238,7 +278,11 @@ export class AlertGroupChat {
       // The incident's count is exact and only grows, but results arrive in any order (an older
       // one carries a smaller count): keep the largest seen. Without an incident, count new subjects.
       const next = incident
-        ? { ...current, subjects: incident.count >= current.count ? incident.subjects.slice(0, SUBJECTS_KEPT) : current.subjects, count: Math.max(current.count, incident.count) }
+        ? {
+            ...current,
+            subjects: incident.count >= current.count ? incident.subjects.slice(0, SUBJECTS_KEPT) : current.subjects,
+            count: Math.max(current.count, incident.count),
+          }
         : current.subjects.includes(subject)
           ? current
           : { ...current, subjects: [...current.subjects, subject].slice(0, SUBJECTS_KEPT), count: current.count + 1 };
@@ -250,7 +294,12 @@ export class AlertGroupChat {
   }
 }
 
-function targetText(t: { kind: 'pod'; namespace: string; name: string } | { kind: 'node'; name: string } | { kind: 'workload'; workloadKind: string; namespace: string; name: string }): string {
+function targetText(
+  t:
+    | { kind: 'pod'; namespace: string; name: string }
+    | { kind: 'node'; name: string }
+    | { kind: 'workload'; workloadKind: string; namespace: string; name: string },
+): string {
   switch (t.kind) {
     case 'pod':
       return `${t.namespace}/${t.name}`;

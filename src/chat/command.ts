@@ -16,10 +16,12 @@ export function defaultNamespaceFor(map: Readonly<Record<string, string>>, chann
 export function parseCommand(text: string, defaultNamespace?: string): ParsedCommand {
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0 || (words.length === 1 && HELP.has(words[0]!.toLowerCase()))) return { kind: 'help' };
-  if (words.length > 1) return { kind: 'error', problem: `"${text.trim().slice(0, 200)}" is more than one target. Give one: <namespace>/<pod>, <pod>, node/<name> or ns/<name>.` };
+  if (words.length > 1)
+    return { kind: 'error', problem: `"${text.trim().slice(0, 200)}" is more than one target. Give one: <namespace>/<pod>, <pod>, node/<name> or ns/<name>.` };
   const word = words[0]!;
   // namespace (63) + "/" + name (253): anything longer cannot name an object.
-  if (word.length > 317) return { kind: 'error', problem: `"${word.slice(0, 40)}…" is too long to name a pod, node or namespace (names have at most 253 characters).` };
+  if (word.length > 317)
+    return { kind: 'error', problem: `"${word.slice(0, 40)}…" is too long to name a pod, node or namespace (names have at most 253 characters).` };
   try {
     return { kind: 'diagnose', target: parseTarget(word, defaultNamespace) };
   } catch (err) {

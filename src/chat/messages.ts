@@ -84,7 +84,10 @@ export function rootMessage(s: RootState): ChatMessage {
   if (s.remediation) parts.push({ kind: 'section', text: s.remediation.text, tone: s.remediation.ok === null ? 'pending' : s.remediation.ok ? 'ok' : 'error' });
   if (s.incident && s.incident.count > 1) parts.push({ kind: 'context', text: `Same root cause: ${compactSubjects(s.incident.subjects, s.incident.count)}` });
   const who = s.requestedBy.length > 0 ? ` · asked by ${s.requestedBy.map(userRef).join(', ')}` : s.origin === 'alert' ? ' · from an alert' : '';
-  parts.push({ kind: 'context', text: `pod-doctor · cluster ${s.cluster} · ${formatTarget(s.target)}${who}${s.status === 'diagnosing' ? '' : ' · details in the thread'} · ${clock(s.updatedAt)}` });
+  parts.push({
+    kind: 'context',
+    text: `pod-doctor · cluster ${s.cluster} · ${formatTarget(s.target)}${who}${s.status === 'diagnosing' ? '' : ' · details in the thread'} · ${clock(s.updatedAt)}`,
+  });
   return { text: `[${s.cluster}] ${line.plain}${s.remediation ? ` — ${s.remediation.text}` : ''}`, parts };
 }
 
@@ -124,12 +127,23 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
   const parts: Part[] = [{ kind: 'header', text: `Diagnosis of ${t} (cluster ${d.cluster})` }];
   if (options.note) parts.push({ kind: 'context', text: options.note });
   if (options.incident && options.incident.count > 1) {
-    parts.push({ kind: 'section', label: 'Incident', text: `Same root cause as other pods — ${compactSubjects(options.incident.subjects, options.incident.count)}`, tone: 'warning' });
+    parts.push({
+      kind: 'section',
+      label: 'Incident',
+      text: `Same root cause as other pods — ${compactSubjects(options.incident.subjects, options.incident.count)}`,
+      tone: 'warning',
+    });
   }
   if (d.findings.length === 0) parts.push({ kind: 'section', text: 'No problem found: nothing the rules know of is wrong with it.', tone: 'ok' });
   d.findings.forEach((f, i) => {
     if (i > 0) parts.push({ kind: 'divider' });
-    parts.push(...findingParts(f, i, options.offers?.find((o) => o.fingerprint === f.fingerprint)));
+    parts.push(
+      ...findingParts(
+        f,
+        i,
+        options.offers?.find((o) => o.fingerprint === f.fingerprint),
+      ),
+    );
   });
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
@@ -157,9 +171,19 @@ function statusParts(a: ApprovalRecord, now: number): Part[] {
   const who = a.approvals.map((d) => `${userRef(d.user)} at ${clock(d.at)}`).join(' and ');
   switch (a.status) {
     case 'pending':
-      if (now >= a.expiresAt) return [{ kind: 'section', text: `Expired at ${clock(a.expiresAt)} without approval. Re-run the diagnosis for a new proposal.`, tone: 'neutral' }];
-      if (a.approvals.length === 0) return [{ kind: 'section', text: `Waiting for ${a.required === 2 ? 'two approvers' : 'an approver'} (expires ${clock(a.expiresAt)}).`, tone: 'pending' }];
-      return [{ kind: 'section', text: `Approved by ${who} (${a.approvals.length}/${a.required}); waiting for ${a.required - a.approvals.length} more approver (a different person; expires ${clock(a.expiresAt)}).`, tone: 'pending' }];
+      if (now >= a.expiresAt)
+        return [{ kind: 'section', text: `Expired at ${clock(a.expiresAt)} without approval. Re-run the diagnosis for a new proposal.`, tone: 'neutral' }];
+      if (a.approvals.length === 0)
+        return [
+          { kind: 'section', text: `Waiting for ${a.required === 2 ? 'two approvers' : 'an approver'} (expires ${clock(a.expiresAt)}).`, tone: 'pending' },
+        ];
+      return [
+        {
+          kind: 'section',
+          text: `Approved by ${who} (${a.approvals.length}/${a.required}); waiting for ${a.required - a.approvals.length} more approver (a different person; expires ${clock(a.expiresAt)}).`,
+          tone: 'pending',
+        },
+      ];
     case 'approved':
       return [{ kind: 'section', text: `Approved by ${who}. Queued to run…`, tone: 'pending' }];
     case 'running':
@@ -170,7 +194,13 @@ function statusParts(a: ApprovalRecord, now: number): Part[] {
         { kind: 'section', text: a.outcome?.text ?? 'Finished.', tone: a.outcome?.ok ? 'ok' : 'error' },
       ];
     case 'denied':
-      return [{ kind: 'section', text: `Denied by ${userRef(a.denied?.user ?? '?')} at ${clock(a.denied?.at ?? now)}${a.denied?.reason ? `: ${a.denied.reason}` : ''}. Nothing was changed.`, tone: 'neutral' }];
+      return [
+        {
+          kind: 'section',
+          text: `Denied by ${userRef(a.denied?.user ?? '?')} at ${clock(a.denied?.at ?? now)}${a.denied?.reason ? `: ${a.denied.reason}` : ''}. Nothing was changed.`,
+          tone: 'neutral',
+        },
+      ];
     case 'expired':
       return [{ kind: 'section', text: `Expired at ${clock(a.expiresAt)} without approval. Re-run the diagnosis for a new proposal.`, tone: 'neutral' }];
   }
@@ -194,9 +224,14 @@ export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: readon
       { label: 'Playbook', value: plan.playbook.id },
     ],
   });
-  if (plan.preconditions.length > 0) parts.push({ kind: 'list', label: 'Re-checked right before the first step', items: plan.preconditions.map(describeCheck) });
+  if (plan.preconditions.length > 0)
+    parts.push({ kind: 'list', label: 'Re-checked right before the first step', items: plan.preconditions.map(describeCheck) });
   parts.push({ kind: 'code', label: 'Dry run: exactly what will be done', lines: plan.dryRun });
-  const then = [`diagnose ${t} again`, ...(plan.verify.length ? [`fixed when ${plan.verify.join(', ')} no longer report${plan.verify.length > 1 ? '' : 's'}`] : []), ...plan.expect.map(describeCheck)];
+  const then = [
+    `diagnose ${t} again`,
+    ...(plan.verify.length ? [`fixed when ${plan.verify.join(', ')} no longer report${plan.verify.length > 1 ? '' : 's'}`] : []),
+    ...plan.expect.map(describeCheck),
+  ];
   parts.push({ kind: 'section', label: 'Then', text: then.join('; ') });
   parts.push(...statusParts(a, now));
   const open = a.status === 'pending' && now < a.expiresAt;
@@ -247,13 +282,25 @@ export function runEventNote(cluster: string, plan: Pick<Plan, 'playbook' | 'ste
       return null;
     case 'step-finished':
       if (e.state === 'failed') return noteMessage(cluster, `Step ${e.index + 1}/${steps} (${e.action}) failed: ${e.error ?? 'unknown error'}`, 'error');
-      return noteMessage(cluster, `Step ${e.index + 1}/${steps} (${e.action}) ${e.state === 'skipped' ? 'skipped' : 'done'}: ${e.detail ?? ''}`.trim(), 'neutral');
+      return noteMessage(
+        cluster,
+        `Step ${e.index + 1}/${steps} (${e.action}) ${e.state === 'skipped' ? 'skipped' : 'done'}: ${e.detail ?? ''}`.trim(),
+        'neutral',
+      );
     case 'stopped':
       return noteMessage(cluster, `Stopped: ${e.reason}`, 'error');
     case 'verified': {
-      const now = e.targetGone ? `${plan ? formatTarget(plan.target) : 'the target'} is gone` : e.findings.length === 0 ? 'no findings' : `findings now: ${e.findings.map((f) => `${f.rule} (${f.severity})`).join(', ')}`;
+      const now = e.targetGone
+        ? `${plan ? formatTarget(plan.target) : 'the target'} is gone`
+        : e.findings.length === 0
+          ? 'no findings'
+          : `findings now: ${e.findings.map((f) => `${f.rule} (${f.severity})`).join(', ')}`;
       if (e.outcome === 'fixed') return noteMessage(cluster, `Fixed by ${name}: verified by a new diagnosis (${now}).`, 'ok');
-      return noteMessage(cluster, `Not fixed by ${name}: ${e.remaining.length ? `still reported: ${e.remaining.join(', ')}` : 'an expected state does not hold'} (${now}).`, 'error');
+      return noteMessage(
+        cluster,
+        `Not fixed by ${name}: ${e.remaining.length ? `still reported: ${e.remaining.join(', ')}` : 'an expected state does not hold'} (${now}).`,
+        'error',
+      );
     }
     case 'run-finished':
       return null;
@@ -277,7 +324,10 @@ export function incidentRootMessage(s: IncidentState): ChatMessage {
     parts: [
       { kind: 'section', text: `Incident · ${SEVERITY_WORD[s.finding.severity]} · ${s.finding.title}`, tone: s.finding.severity },
       { kind: 'section', label: 'Affected', text: pods },
-      { kind: 'context', text: `pod-doctor · cluster ${s.cluster} · ${s.finding.rule} · since ${clock(s.incident.createdAt)} · updated ${clock(s.updatedAt)} · details in the thread` },
+      {
+        kind: 'context',
+        text: `pod-doctor · cluster ${s.cluster} · ${s.finding.rule} · since ${clock(s.incident.createdAt)} · updated ${clock(s.updatedAt)} · details in the thread`,
+      },
     ],
   };
 }
@@ -362,20 +412,35 @@ export const GROUP_CAUSES_SHOWN = 8;
 
 export function alertGroupRootMessage(s: AlertGroupState): ChatMessage {
   const firingNames = Object.entries(s.byAlertname).filter(([, c]) => c > 0);
-  const names: [string, number][] = firingNames.length > 0 && s.status === 'firing' ? firingNames.sort((a, b) => b[1] - a[1]) : (s.alertnames ?? []).map((n) => [n, 0]);
-  const nameText = names.length ? names.slice(0, 4).map(([n, c]) => (c > 1 ? `${n} (${c})` : n)).join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '') : 'alerts';
+  const names: [string, number][] =
+    firingNames.length > 0 && s.status === 'firing' ? firingNames.sort((a, b) => b[1] - a[1]) : (s.alertnames ?? []).map((n) => [n, 0]);
+  const nameText = names.length
+    ? names
+        .slice(0, 4)
+        .map(([n, c]) => (c > 1 ? `${n} (${c})` : n))
+        .join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '')
+    : 'alerts';
   const counts = `${s.firing} firing${s.resolved ? `, ${s.resolved} resolved` : ''}${s.notDiagnosable ? `, ${s.notDiagnosable} not diagnosable` : ''}${s.truncatedAlerts ? `, ${s.truncatedAlerts} left out by Alertmanager` : ''}`;
   const head = s.status === 'resolved' ? `Resolved: ${nameText}` : `${nameText}: ${counts}`;
-  const parts: Part[] = [{ kind: 'section', text: head, tone: s.status === 'resolved' ? 'ok' : s.causes.some((c) => c.severity === 'critical') ? 'critical' : 'warning' }];
+  const parts: Part[] = [
+    { kind: 'section', text: head, tone: s.status === 'resolved' ? 'ok' : s.causes.some((c) => c.severity === 'critical') ? 'critical' : 'warning' },
+  ];
   const causes = [...s.causes].sort((a, b) => b.count - a.count);
   if (causes.length > 0) {
     const items = causes.slice(0, GROUP_CAUSES_SHOWN).map((c) => `${SEVERITY_WORD[c.severity]} ${c.title} — ${compactSubjects(c.subjects, c.count)}`);
     if (causes.length > GROUP_CAUSES_SHOWN) items.push(`… and ${causes.length - GROUP_CAUSES_SHOWN} more root causes`);
     parts.push({ kind: 'list', label: causes.length === 1 ? 'Root cause' : `Root causes (${causes.length})`, items });
   }
-  const other = [s.healthy ? `${s.healthy} with no problem found` : '', s.notFound ? `${s.notFound} already gone` : '', s.failed ? `${s.failed} could not be diagnosed` : ''].filter(Boolean);
+  const other = [
+    s.healthy ? `${s.healthy} with no problem found` : '',
+    s.notFound ? `${s.notFound} already gone` : '',
+    s.failed ? `${s.failed} could not be diagnosed` : '',
+  ].filter(Boolean);
   if (other.length) parts.push({ kind: 'context', text: `Diagnosed: ${other.join(', ')}` });
-  parts.push({ kind: 'context', text: `pod-doctor · cluster ${s.cluster} · Alertmanager group ${labelsText(s.groupLabels)}${s.receiver ? ` · receiver ${s.receiver}` : ''} · since ${clock(s.since)} · updated ${clock(s.updatedAt)} · details in the thread` });
+  parts.push({
+    kind: 'context',
+    text: `pod-doctor · cluster ${s.cluster} · Alertmanager group ${labelsText(s.groupLabels)}${s.receiver ? ` · receiver ${s.receiver}` : ''} · since ${clock(s.since)} · updated ${clock(s.updatedAt)} · details in the thread`,
+  });
   const top = causes[0];
   return { text: `[${s.cluster}] ${head}${top ? ` — ${top.title}${causes.length > 1 ? ` (+${causes.length - 1} more causes)` : ''}` : ''}`, parts };
 }

@@ -73,7 +73,19 @@ export interface ChatServiceOptions {
 export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target };
 
 /** Slack platform errors that retrying will not fix: log and drop the delivery. */
-const PERMANENT_CHAT_ERRORS = new Set(['channel_not_found', 'not_in_channel', 'is_archived', 'invalid_auth', 'account_inactive', 'token_revoked', 'missing_scope', 'restricted_action', 'team_access_not_granted', 'msg_too_long', 'invalid_blocks']);
+const PERMANENT_CHAT_ERRORS = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'missing_scope',
+  'restricted_action',
+  'team_access_not_granted',
+  'msg_too_long',
+  'invalid_blocks',
+]);
 
 export function chatErrorCode(err: unknown): string | undefined {
   return (err as { data?: { error?: string } })?.data?.error;
@@ -134,7 +146,12 @@ export class ChatService {
    * After the acknowledgement: enqueue the diagnosis and open its thread (or join the one
    * already open for the same job in this channel).
    */
-  async startDiagnosis(input: { channel: string; user: string; target: Target; respond?: (m: ChatMessage) => Promise<void> }): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+  async startDiagnosis(input: {
+    channel: string;
+    user: string;
+    target: Target;
+    respond?: (m: ChatMessage) => Promise<void>;
+  }): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
     const { channel, user, target } = input;
     const log = scoped(this.log, { user, channel, target: formatTarget(target) });
     const { jobId, deduplicated } = await enqueueDiagnosis(this.options.queues, {
@@ -151,20 +168,40 @@ export class ChatService {
       const { thread, created } = await this.jobThread(channel, jobId, target, { origin: 'slash', requestedBy: [user] });
       if (!created && thread.state.kind === 'diagnosis' && !thread.state.requestedBy.includes(user)) {
         await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, requestedBy: [...s.requestedBy, user] } : s));
-        await this.adapter.ephemeral(channel, user, noteMessage(this.cluster, `${formatTarget(target)} is already being diagnosed here; the findings will appear in the thread.`, 'pending'), thread);
+        await this.adapter.ephemeral(
+          channel,
+          user,
+          noteMessage(this.cluster, `${formatTarget(target)} is already being diagnosed here; the findings will appear in the thread.`, 'pending'),
+          thread,
+        );
       }
       return { jobId, thread };
     } catch (err) {
       log.warn({ err, code: chatErrorCode(err) }, 'could not open the thread');
-      const why = chatErrorCode(err) === 'not_in_channel' || chatErrorCode(err) === 'channel_not_found' ? 'I cannot post in this channel: invite me (`/invite @pod-doctor`) or use a public channel.' : 'I could not post in this channel; try again in a moment.';
+      const why =
+        chatErrorCode(err) === 'not_in_channel' || chatErrorCode(err) === 'channel_not_found'
+          ? 'I cannot post in this channel: invite me (`/invite @pod-doctor`) or use a public channel.'
+          : 'I could not post in this channel; try again in a moment.';
       await input.respond?.(noteMessage(this.cluster, `${why} (${formatTarget(target)} is being diagnosed anyway.)`, 'warning')).catch(() => undefined);
       return { jobId };
     }
   }
 
-  private async jobThread(channel: string, jobId: string, target: Target, init: Pick<RootState, 'origin' | 'requestedBy'>): Promise<{ thread: ThreadRecord<ThreadState>; created: boolean }> {
+  private async jobThread(
+    channel: string,
+    jobId: string,
+    target: Target,
+    init: Pick<RootState, 'origin' | 'requestedBy'>,
+  ): Promise<{ thread: ThreadRecord<ThreadState>; created: boolean }> {
     return this.threads.ensure(channel, `job:${this.cluster}:${jobId}`, async () => {
-      const state: ThreadState = { kind: 'diagnosis', cluster: this.cluster, target, status: 'diagnosing', updatedAt: new Date(this.now()).toISOString(), ...init };
+      const state: ThreadState = {
+        kind: 'diagnosis',
+        cluster: this.cluster,
+        target,
+        status: 'diagnosing',
+        updatedAt: new Date(this.now()).toISOString(),
+        ...init,
+      };
       const ref = await this.adapter.postRoot(channel, rootMessage(state));
       return { ref, state };
     });
@@ -215,7 +252,9 @@ export class ChatService {
           if (!t) return;
           this.lastRootUpdate.set(threadId, Date.now());
           if (this.lastRootUpdate.size > 10_000) for (const [id, at] of this.lastRootUpdate) if (Date.now() - at > interval) this.lastRootUpdate.delete(id);
-          await this.adapter.update({ channel: t.channel, ts: t.ts }, this.render(t.state)).catch((err: unknown) => this.log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message update failed'));
+          await this.adapter
+            .update({ channel: t.channel, ts: t.ts }, this.render(t.state))
+            .catch((err: unknown) => this.log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message update failed'));
         }
       } catch (err) {
         // Nobody may be awaiting this flush (it runs in the background during a storm).
@@ -250,7 +289,9 @@ export class ChatService {
     const failures: unknown[] = [];
     for (const g of groups.values()) {
       try {
-        const outcome = await this.deliveries.once(`${this.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`, () => this.deliverToChannel(result, g, offers));
+        const outcome = await this.deliveries.once(`${this.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`, () =>
+          this.deliverToChannel(result, g, offers),
+        );
         log.info({ channel: g.channel, users: g.users, outcome }, 'result delivered');
       } catch (err) {
         if (isPermanentChatError(err)) log.error({ err, channel: g.channel, code: chatErrorCode(err) }, 'result not deliverable to this channel; dropped');
@@ -312,20 +353,30 @@ export class ChatService {
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
     const defaultNs = this.defaultNamespace(g.channel);
     if (result.status === 'not-found') {
-      await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, status: 'not-found', ...(result.message ? { message: result.message } : {}) } : s));
+      await this.patchRoot(thread.id, (s) =>
+        s.kind === 'diagnosis' ? { ...s, status: 'not-found', ...(result.message ? { message: result.message } : {}) } : s,
+      );
       for (const user of g.users) {
-        await this.adapter.ephemeral(g.channel, user, notFoundMessage(this.cluster, result.job.target, result.message, defaultNs), parent).catch((err: unknown) => this.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply failed'));
+        await this.adapter
+          .ephemeral(g.channel, user, notFoundMessage(this.cluster, result.job.target, result.message, defaultNs), parent)
+          .catch((err: unknown) => this.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply failed'));
       }
       return;
     }
     if (result.status === 'failed' || !result.diagnosis) {
-      await this.adapter.postInThread(parent, noteMessage(this.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'));
+      await this.adapter.postInThread(
+        parent,
+        noteMessage(this.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'),
+      );
       await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, status: 'failed', ...(result.message ? { message: result.message } : {}) } : s));
       return;
     }
     const d = result.diagnosis;
     const note = result.job.reason === 'rerun' ? `Re-run asked by ${g.users.map(userRef).join(', ')}` : undefined;
-    await this.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }));
+    await this.adapter.postInThread(
+      parent,
+      findingsMessage(d, { threadId: thread.id, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+    );
     this.options.metrics?.findingsPosted.inc();
     await this.postPrompts(parent, offers);
     await this.patchRoot(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...rootFromDiagnosis(d, result) } : s));
@@ -350,7 +401,13 @@ export class ChatService {
     const primary = d ? primaryFinding(d) : undefined;
     if (!incident || !d || !primary) return;
     const { thread, created } = await this.threads.ensure(channel, `incident:${incident.id}`, async () => {
-      const state: ThreadState = { kind: 'incident', cluster: this.cluster, incident, finding: { title: primary.title, rule: primary.rule, severity: primary.severity, cause: primary.cause }, updatedAt: new Date(this.now()).toISOString() };
+      const state: ThreadState = {
+        kind: 'incident',
+        cluster: this.cluster,
+        incident,
+        finding: { title: primary.title, rule: primary.rule, severity: primary.severity, cause: primary.cause },
+        updatedAt: new Date(this.now()).toISOString(),
+      };
       return { ref: await this.adapter.postRoot(channel, incidentRootMessage(state)), state };
     });
     if (created) {
@@ -382,14 +439,22 @@ export class ChatService {
     return { kind: 'done' };
   }
 
-  private async tell(channel: string | undefined, user: string, text: string, tone: Parameters<typeof noteMessage>[2] = 'warning', thread?: MessageRef): Promise<void> {
+  private async tell(
+    channel: string | undefined,
+    user: string,
+    text: string,
+    tone: Parameters<typeof noteMessage>[2] = 'warning',
+    thread?: MessageRef,
+  ): Promise<void> {
     if (!channel) return;
-    await this.adapter.ephemeral(channel, user, noteMessage(this.cluster, text, tone), thread).catch((err: unknown) => this.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed'));
+    await this.adapter
+      .ephemeral(channel, user, noteMessage(this.cluster, text, tone), thread)
+      .catch((err: unknown) => this.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed'));
   }
 
   async rerun(threadId: string, user: string, channel?: string): Promise<void> {
     const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await this.threads.get(threadId) : null;
-    if (!thread || thread.state.kind !== 'diagnosis') {
+    if (thread?.state.kind !== 'diagnosis') {
       this.log.info({ user, threadId }, 're-run refused: unknown thread');
       await this.tell(channel, user, 'This thread is too old to re-run from here; use /pod-doctor again.');
       return;
@@ -419,7 +484,13 @@ export class ChatService {
     const record = await this.approvals.get(planId);
     if (!p || !record) return;
     const msg = approvalMessage(p, record, this.options.approvers.listFor(p.approvers), this.now());
-    await Promise.all(record.prompts.map((r) => this.adapter.update({ channel: r.channel, ts: r.ts }, msg).catch((err: unknown) => this.log.warn({ err, planId, code: chatErrorCode(err) }, 'prompt update failed'))));
+    await Promise.all(
+      record.prompts.map((r) =>
+        this.adapter
+          .update({ channel: r.channel, ts: r.ts }, msg)
+          .catch((err: unknown) => this.log.warn({ err, planId, code: chatErrorCode(err) }, 'prompt update failed')),
+      ),
+    );
   }
 
   /** A line in every thread the plan was offered in. */
@@ -429,7 +500,9 @@ export class ChatService {
       const key = `${p.channel}|${p.threadTs}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      await this.adapter.postInThread({ channel: p.channel, ts: p.threadTs }, message).catch((err: unknown) => this.log.warn({ err, code: chatErrorCode(err) }, 'thread note failed'));
+      await this.adapter
+        .postInThread({ channel: p.channel, ts: p.threadTs }, message)
+        .catch((err: unknown) => this.log.warn({ err, code: chatErrorCode(err) }, 'thread note failed'));
     }
   }
 
@@ -453,8 +526,17 @@ export class ChatService {
     if (!(await this.options.approvers.may(user, plan.approvers))) {
       log.warn({ decision: 'approve', allowed: false }, 'approval refused: not an approver');
       this.options.metrics?.decisions.inc({ decision: 'refused' });
-      await this.tell(channel, user, `You may not approve ${what}. Approvers: ${approverList(this.options.approvers.listFor(plan.approvers))}.`, 'warning', thread);
-      await this.noteThreads(record, noteMessage(this.cluster, `${userRef(user)} tried to approve ${plan.playbook.id} but is not an approver; nothing was run.`, 'warning'));
+      await this.tell(
+        channel,
+        user,
+        `You may not approve ${what}. Approvers: ${approverList(this.options.approvers.listFor(plan.approvers))}.`,
+        'warning',
+        thread,
+      );
+      await this.noteThreads(
+        record,
+        noteMessage(this.cluster, `${userRef(user)} tried to approve ${plan.playbook.id} but is not an approver; nothing was run.`, 'warning'),
+      );
       return;
     }
     const out = await this.approvals.approve(planId, user);
@@ -469,12 +551,24 @@ export class ChatService {
         return;
       case 'not-pending':
         log.info({ decision: 'approve', status: out.record.status }, 'approval ignored: already decided');
-        await this.tell(channel, user, `Already ${out.record.status}${out.record.approvals.length ? ` (approved by ${out.record.approvals.map((a) => userRef(a.user)).join(', ')})` : ''}${out.record.denied ? ` (denied by ${userRef(out.record.denied.user)})` : ''}.`, 'neutral', thread);
+        await this.tell(
+          channel,
+          user,
+          `Already ${out.record.status}${out.record.approvals.length ? ` (approved by ${out.record.approvals.map((a) => userRef(a.user)).join(', ')})` : ''}${out.record.denied ? ` (denied by ${userRef(out.record.denied.user)})` : ''}.`,
+          'neutral',
+          thread,
+        );
         await this.refreshPrompts(planId, plan);
         return;
       case 'requester':
         log.info({ decision: 'approve' }, 'approval refused: requester may not approve');
-        await this.tell(channel, user, 'You asked for this diagnosis, so a different person must approve its fix (POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER).', 'warning', thread);
+        await this.tell(
+          channel,
+          user,
+          'You asked for this diagnosis, so a different person must approve its fix (POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER).',
+          'warning',
+          thread,
+        );
         return;
       case 'duplicate':
         await this.tell(channel, user, `You already approved ${what}; a second, different approver is needed.`, 'neutral', thread);
@@ -483,7 +577,14 @@ export class ChatService {
         log.info({ decision: 'approve', count: out.record.approvals.length, required: out.record.required }, 'approval recorded');
         this.options.metrics?.decisions.inc({ decision: 'approve' });
         await this.refreshPrompts(planId, plan);
-        await this.noteThreads(out.record, noteMessage(this.cluster, `${userRef(user)} approved ${plan.playbook.id} (${out.record.approvals.length}/${out.record.required}); one more approver needed, a different person.`, 'pending'));
+        await this.noteThreads(
+          out.record,
+          noteMessage(
+            this.cluster,
+            `${userRef(user)} approved ${plan.playbook.id} (${out.record.approvals.length}/${out.record.required}); one more approver needed, a different person.`,
+            'pending',
+          ),
+        );
         return;
       case 'approved': {
         log.info({ decision: 'approve', approvers: out.record.approvals.map((a) => a.user) }, 'plan approved; handing to the runner');
@@ -493,7 +594,10 @@ export class ChatService {
         await this.options.queues.confirmReplicated(this.cluster);
         await this.refreshPrompts(planId, plan);
         const by = out.record.approvals.map((a) => userRef(a.user)).join(' and ');
-        await this.noteThreads(out.record, noteMessage(this.cluster, `${by} approved ${plan.playbook.id} at ${clock(out.record.approvals.at(-1)?.at ?? this.now())}; running it.`, 'pending'));
+        await this.noteThreads(
+          out.record,
+          noteMessage(this.cluster, `${by} approved ${plan.playbook.id} at ${clock(out.record.approvals.at(-1)?.at ?? this.now())}; running it.`, 'pending'),
+        );
         await this.remediationLine(out.record, { ok: null, text: `Fix approved by ${by}: running ${plan.playbook.id}…` });
         return;
       }
@@ -516,14 +620,26 @@ export class ChatService {
     }
     const out = await this.approvals.deny(planId, user, reason);
     if (out.kind !== 'denied') {
-      await this.tell(channel, user, out.kind === 'expired' ? 'This proposal has expired.' : out.kind === 'unknown' ? 'This proposal is unknown.' : `Already ${out.record.status}.`, 'neutral');
+      await this.tell(
+        channel,
+        user,
+        out.kind === 'expired' ? 'This proposal has expired.' : out.kind === 'unknown' ? 'This proposal is unknown.' : `Already ${out.record.status}.`,
+        'neutral',
+      );
       if (out.kind !== 'unknown') await this.refreshPrompts(planId, plan);
       return false;
     }
     log.info({ decision: 'deny', reason: reason || undefined }, 'plan denied');
     this.options.metrics?.decisions.inc({ decision: 'deny' });
     await this.refreshPrompts(planId, plan);
-    await this.noteThreads(out.record, noteMessage(this.cluster, `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? this.now())}${reason ? `: ${reason}` : ''}. Nothing was changed.`, 'neutral'));
+    await this.noteThreads(
+      out.record,
+      noteMessage(
+        this.cluster,
+        `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? this.now())}${reason ? `: ${reason}` : ''}. Nothing was changed.`,
+        'neutral',
+      ),
+    );
     await this.remediationLine(out.record, { ok: false, text: `Fix denied by ${userRef(user)}${reason ? `: ${reason}` : ''}` });
     return true;
   }
@@ -564,7 +680,13 @@ export class ChatService {
     }
     let outcome: { ok: boolean; text: string } | undefined;
     if (ev.type === 'verified') {
-      outcome = ev.outcome === 'fixed' ? { ok: true, text: `Fixed by ${name}: verified by a new diagnosis at ${clock(ev.at)}.` } : { ok: false, text: `Not fixed by ${name}: ${ev.remaining.length ? `still reported: ${ev.remaining.join(', ')}` : 'an expected state does not hold'}.` };
+      outcome =
+        ev.outcome === 'fixed'
+          ? { ok: true, text: `Fixed by ${name}: verified by a new diagnosis at ${clock(ev.at)}.` }
+          : {
+              ok: false,
+              text: `Not fixed by ${name}: ${ev.remaining.length ? `still reported: ${ev.remaining.join(', ')}` : 'an expected state does not hold'}.`,
+            };
     } else if (ev.type === 'refused') {
       outcome = { ok: false, text: `Not run: ${ev.reason}. Nothing was changed.` };
     } else if (ev.type === 'run-finished' && ev.status !== 'completed' && ev.status !== 'busy') {
@@ -585,7 +707,9 @@ function rootFromDiagnosis(d: Diagnosis, result: DiagnoseResult): Partial<RootSt
   return {
     status: 'diagnosed',
     findings: d.findings.length,
-    ...(first ? { severity: first.severity, primaryTitle: first.title, primaryRule: first.rule } : { severity: undefined, primaryTitle: undefined, primaryRule: undefined }),
+    ...(first
+      ? { severity: first.severity, primaryTitle: first.title, primaryRule: first.rule }
+      : { severity: undefined, primaryTitle: undefined, primaryRule: undefined }),
     ...(result.incident && result.incident.count > 1 ? { incident: { count: result.incident.count, subjects: result.incident.subjects } } : {}),
     message: undefined,
   };

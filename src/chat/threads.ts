@@ -31,19 +31,25 @@ const RELEASE = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
 // KEYS: 1 scope, 2 lock. ARGV: 1 token, 2 lock ms.
 // Returns the scope's thread id if there is one, 'go' if the caller now holds the lock (and must
 // create the parent), '' if another process holds it.
-const CLAIM_SCOPE = lua(`local id = redis.call('GET', KEYS[1])
+const CLAIM_SCOPE = lua(
+  `local id = redis.call('GET', KEYS[1])
 if id then return id end
 if redis.call('SET', KEYS[2], ARGV[1], 'PX', tonumber(ARGV[2]), 'NX') then return 'go' end
-return ''`, 2);
+return ''`,
+  2,
+);
 
 // KEYS: 1 thread hash, 2 by-ts key, 3 scope, 4 lock. ARGV: 1 token, 2 ttl s, 3 id, 4 channel,
 // 5 ts, 6 state JSON. Stores a created thread and releases the lock, in one round trip.
-const COMMIT = lua(`redis.call('HSET', KEYS[1], 'channel', ARGV[4], 'ts', ARGV[5], 'state', ARGV[6])
+const COMMIT = lua(
+  `redis.call('HSET', KEYS[1], 'channel', ARGV[4], 'ts', ARGV[5], 'state', ARGV[6])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
 redis.call('SET', KEYS[2], ARGV[3], 'EX', tonumber(ARGV[2]))
 redis.call('SET', KEYS[3], ARGV[3], 'EX', tonumber(ARGV[2]))
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
-return 1`, 4);
+return 1`,
+  4,
+);
 
 export class ThreadStore<S = unknown> {
   private readonly ttl: number;
@@ -68,7 +74,11 @@ export class ThreadStore<S = unknown> {
    * The thread of `scope` in `channel`, creating its parent with `create` if nobody has.
    * `created` is true for exactly one caller.
    */
-  async ensure(channel: string, scope: string, create: (id: string) => Promise<{ ref: MessageRef; state: S }>): Promise<{ thread: ThreadRecord<S>; created: boolean }> {
+  async ensure(
+    channel: string,
+    scope: string,
+    create: (id: string) => Promise<{ ref: MessageRef; state: S }>,
+  ): Promise<{ thread: ThreadRecord<S>; created: boolean }> {
     const scopeKey = this.k.scope(channel, scope);
     const lockKey = `${scopeKey}:lock`;
     const deadline = Date.now() + this.lockMs * 2;
@@ -80,7 +90,12 @@ export class ThreadStore<S = unknown> {
         try {
           const id = randomBytes(9).toString('base64url');
           const { ref, state } = await create(id);
-          await runScript(this.redis, COMMIT, [this.k.thread(id), this.k.byTs(ref.channel, ref.ts), scopeKey, lockKey], [token, this.ttl, id, ref.channel, ref.ts, JSON.stringify(state)]);
+          await runScript(
+            this.redis,
+            COMMIT,
+            [this.k.thread(id), this.k.byTs(ref.channel, ref.ts), scopeKey, lockKey],
+            [token, this.ttl, id, ref.channel, ref.ts, JSON.stringify(state)],
+          );
           committed = true;
           return { thread: { id, channel: ref.channel, ts: ref.ts, state }, created: true };
         } finally {
@@ -130,11 +145,14 @@ export class ThreadStore<S = unknown> {
 // ---- idempotent delivery ----
 
 // KEYS: 1 delivery key. ARGV: 1 token, 2 lock ms. Returns 'go' (we post), 'done', or 'busy'.
-const CLAIM = lua(`local v = redis.call('GET', KEYS[1])
+const CLAIM = lua(
+  `local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'done' end
 if v then return 'busy' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
-return 'go'`, 1);
+return 'go'`,
+  1,
+);
 
 /**
  * "Post this once": results are delivered at least once (a job re-run after a crash delivers

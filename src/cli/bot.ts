@@ -73,7 +73,8 @@ function untilSignal(): Promise<NodeJS.Signals> {
 export function checkSlackConfig(config: Config): void {
   const problems: string[] = [];
   if (!config.slackBotToken) problems.push('SLACK_BOT_TOKEN is not set');
-  if (config.slackMode === 'http' && !config.slackSigningSecret) problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
+  if (config.slackMode === 'http' && !config.slackSigningSecret)
+    problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
   if (config.slackMode === 'socket' && !config.slackAppToken) problems.push('SLACK_APP_TOKEN is not set (needed in Socket Mode)');
   const alertProblem = alertDestinationProblem(config);
   if (alertProblem) problems.push(alertProblem);
@@ -162,7 +163,12 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     queues,
     cluster,
     logger,
-    approvers: new ApproverPolicy({ approvers: config.approvers, resolveGroup: (g) => adapter.groupMembers(g), cacheMs: config.usergroupCacheSeconds * 1000, logger }),
+    approvers: new ApproverPolicy({
+      approvers: config.approvers,
+      resolveGroup: (g) => adapter.groupMembers(g),
+      cacheMs: config.usergroupCacheSeconds * 1000,
+      logger,
+    }),
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,
     defaultNamespaces: config.defaultNamespaces,
@@ -179,9 +185,18 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const workerThread = withWorker
     ? await startWorkerThread({
         data: {
-          argv: ['--cluster', cluster, ...(values.kubeconfig ? ['--kubeconfig', values.kubeconfig] : []), ...(values.context ? ['--context', values.context] : [])],
+          argv: [
+            '--cluster',
+            cluster,
+            ...(values.kubeconfig ? ['--kubeconfig', values.kubeconfig] : []),
+            ...(values.context ? ['--context', values.context] : []),
+          ],
           // A caller's logger (tests: silent) sets the thread's level too.
-          env: { ...io.env, ...(values.playbooks ? { POD_DOCTOR_PLAYBOOK_DIR: values.playbooks } : {}), ...(deps.logger ? { LOG_LEVEL: deps.logger.level } : {}) },
+          env: {
+            ...io.env,
+            ...(values.playbooks ? { POD_DOCTOR_PLAYBOOK_DIR: values.playbooks } : {}),
+            ...(deps.logger ? { LOG_LEVEL: deps.logger.level } : {}),
+          },
         },
         logger,
         // Results come straight back over the port, idempotent by job id like every delivery.
@@ -191,9 +206,33 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // Results of separate workers (and of other replicas' threads) come by stream; run events of
   // every worker, this bot's thread included.
   const consumer = `${hostname()}-${process.pid}`;
-  const results = consumeResults({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (r) => service.deliver(r), logger });
-  const runEvents = consumeRunEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e) => service.runEvent(e), logger });
-  const alertEvents = consumeAlertGroupEvents({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer, handler: (e, id) => alertChat.event(e, id), logger });
+  const results = consumeResults({
+    redis: connect('worker'),
+    prefix: settings.prefix,
+    cluster,
+    group: 'chat',
+    consumer,
+    handler: (r) => service.deliver(r),
+    logger,
+  });
+  const runEvents = consumeRunEvents({
+    redis: connect('worker'),
+    prefix: settings.prefix,
+    cluster,
+    group: 'chat',
+    consumer,
+    handler: (e) => service.runEvent(e),
+    logger,
+  });
+  const alertEvents = consumeAlertGroupEvents({
+    redis: connect('worker'),
+    prefix: settings.prefix,
+    cluster,
+    group: 'chat',
+    consumer,
+    handler: (e, id) => alertChat.event(e, id),
+    logger,
+  });
 
   const routes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
@@ -212,17 +251,31 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         };
         // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
         const alertsLine = config.alertmanagerToken
-          ? [{ ok: true, line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}` }]
+          ? [
+              {
+                ok: true,
+                line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
+              },
+            ]
           : [];
         // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
         // connection) means results or alert events are not reaching chat: not ready.
-        const streams = ([['results', results], ['run events', runEvents], ['alert events', alertEvents]] as const).map(([name, c]) => {
+        const streams = (
+          [
+            ['results', results],
+            ['run events', runEvents],
+            ['alert events', alertEvents],
+          ] as const
+        ).map(([name, c]) => {
           const h = c.health();
           return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
         });
-        void Promise.all([check('redis', () => redis.ping()), ...(version ? [check('kubernetes', () => version.getCode())] : []), ...streams, ...alertsLine]).then((checks) =>
-          routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
-        );
+        void Promise.all([
+          check('redis', () => redis.ping()),
+          ...(version ? [check('kubernetes', () => version.getCode())] : []),
+          ...streams,
+          ...alertsLine,
+        ]).then((checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`));
       },
     },
     { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined) },
@@ -249,12 +302,17 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
-  io.stdout.write(`pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`);
+  io.stdout.write(
+    `pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
+  );
   deps.onReady?.({ port: bot.port, service });
 
   // A bot whose worker died would take commands and never answer them: stop, and let the
   // orchestrator restart it.
-  const outcome = await Promise.race([(deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })), workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined)]);
+  const outcome = await Promise.race([
+    (deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })),
+    workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined),
+  ]);
   if ('err' in outcome) logger.error({ err: outcome.err }, 'bot stopping: its worker thread ended');
   else logger.info({ signal: outcome.signal }, 'bot stopping');
   await bot.stop();

@@ -6,7 +6,10 @@ import { PodDoctorError } from '../errors.js';
 import { ClusterName } from '../jobs/schemas.js';
 
 export function commandConfig(env: Record<string, string | undefined>): Config {
-  return loadConfig(env, RULES.map((r) => r.meta.id));
+  return loadConfig(
+    env,
+    RULES.map((r) => r.meta.id),
+  );
 }
 
 /** `--cluster` when given, else POD_DOCTOR_CLUSTER; a DNS-1123 label, as it keys queues. */

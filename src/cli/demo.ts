@@ -19,7 +19,6 @@ import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { parseTarget } from '../diagnosis/target.js';
-import type { KubeObject } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig, keyPattern, redisFromUrl, type RedisClient } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
@@ -62,7 +61,11 @@ export function redisHelp(url: string, why: string): string {
 
 /** Ping Redis once without the reconnect loop; the reason it failed, or null. */
 async function redisProblem(config: Config): Promise<string | null> {
-  const probe = redisFromUrl(config.redisUrl, { ...config.redisOptions, lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false }, { role: 'producer' });
+  const probe = redisFromUrl(
+    config.redisUrl,
+    { ...config.redisOptions, lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false },
+    { role: 'producer' },
+  );
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -122,8 +125,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const interactive = Boolean(input.isTTY) && !values.script;
   const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
   const logger = createLogger({ level: io.env.LOG_LEVEL ?? 'warn' }).child({ role: 'demo' });
-  const scenarios: Scenario[] = (await loadScenarios(values.dir ?? SCENARIO_ROOT))
-    .filter((s) => values.all || s.meta.seed !== undefined);
+  const scenarios: Scenario[] = (await loadScenarios(values.dir ?? SCENARIO_ROOT)).filter((s) => values.all || s.meta.seed !== undefined);
   const now = Date.now();
   const cluster = await startScenarioCluster(scenarios, { shiftMs: (s) => now - Date.parse(s.meta.now) });
 
@@ -144,7 +146,13 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const kube = new KubeSource(kc);
   const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000 });
   // No agent token in the runner: node actions (restart a unit…) are never run on this machine.
-  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined }, kube, redis, agent, logger });
+  const { runner, playbooks } = await runnerFromConfig({
+    config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined },
+    kube,
+    redis,
+    agent,
+    logger,
+  });
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
   const service = new ChatService({
@@ -184,7 +192,16 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     prefix,
     handleSignals: false,
   });
-  const events = consumeRunEvents({ redis: connect('worker'), prefix, cluster: CLUSTER, group: 'demo', consumer: 'demo', handler: (e) => service.runEvent(e), logger, blockMs: 300 });
+  const events = consumeRunEvents({
+    redis: connect('worker'),
+    prefix,
+    cluster: CLUSTER,
+    group: 'demo',
+    consumer: 'demo',
+    handler: (e) => service.runEvent(e),
+    logger,
+    blockMs: 300,
+  });
   const waitDelivered = (jobId: string, ms = 60_000) =>
     done.has(jobId)
       ? Promise.resolve()
@@ -200,7 +217,9 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const chat: ConsoleChatOptions = { service, adapter, user, channel: CHANNEL, list: () => targets };
   let code = 0;
   try {
-    io.stdout.write(`pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`);
+    io.stdout.write(
+      `pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`,
+    );
     if (interactive) {
       io.stdout.write(`${CONSOLE_HELP}\n\nTry one of these (type \`list\` to see them again):\n${targets.map((t) => `  /pod-doctor ${t}`).join('\n')}\n`);
       await runConsoleChat({ ...chat, input, output: io.stdout });
@@ -268,7 +287,9 @@ async function tour(chat: ConsoleChatOptions, scenarios: Scenario[], waitDeliver
     if (!approve) continue;
     const plan = await service.options.remediation?.getPlan(approve.value);
     if (plan?.playbook.id !== 'remove-finalizers') continue;
-    io.stdout.write(`\n${'='.repeat(78)}\nApproving the proposed fix for ${plan.target.kind === 'pod' ? `${plan.target.namespace}/${plan.target.name}` : plan.target.name}\n${user}> approve ${n}\n`);
+    io.stdout.write(
+      `\n${'='.repeat(78)}\nApproving the proposed fix for ${plan.target.kind === 'pod' ? `${plan.target.namespace}/${plan.target.name}` : plan.target.name}\n${user}> approve ${n}\n`,
+    );
     await handleConsoleLine(`approve ${n}`, chat);
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline && (await service.approvals.get(approve.value))?.status !== 'done') await sleep(100);

@@ -40,7 +40,7 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
   const c = (style: Style, s: string) => paint(style, s, Boolean(options.color));
   const out: string[] = [c('bold', `pod-doctor: ${formatTarget(d.target)} on cluster ${d.cluster}`)];
   if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
-  d.findings.forEach((f, i) => out.push('', renderFindingText(f, options, i)));
+  for (const [i, f] of d.findings.entries()) out.push('', renderFindingText(f, options, i));
   if (d.skipped.length > 0) {
     out.push('', c('dim', 'Checks that could not run:'));
     for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));

@@ -9,17 +9,38 @@ type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 // Each command loads its own modules when it runs: the node agent on every node must not carry
 // the Kubernetes client, Bolt and BullMQ it never uses (about 60 MB of resident memory).
 export const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  diagnose: { run: async (argv, io) => (await import('./diagnose.js')).diagnoseCommand(argv, io), summary: 'diagnose a pod, node or namespace (or saved YAML with --from)' },
+  diagnose: {
+    run: async (argv, io) => (await import('./diagnose.js')).diagnoseCommand(argv, io),
+    summary: 'diagnose a pod, node or namespace (or saved YAML with --from)',
+  },
   sim: { run: async (argv, io) => (await import('./sim.js')).simCommand(argv, io), summary: 'serve saved objects as a simulated Kubernetes API on loopback' },
   demo: { run: async (argv, io) => (await import('./demo.js')).demoCommand(argv, io), summary: 'simulated cluster with the seed incidents and console chat' },
-  agent: { run: async (argv) => (await import('../agent/cli.js')).agentMain(argv), summary: 'node agent: serve authenticated probes (DaemonSet), or `agent probe <name>` once' },
-  worker: { run: async (argv, io) => (await import('./worker.js')).workerCommand(argv, io), summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)' },
-  bot: { run: async (argv, io) => (await import('./bot.js')).botCommand(argv, io), summary: 'Slack bot: /pod-doctor, findings in threads, approve/deny buttons (+ in-process worker)' },
-  playbook: { run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io), summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)' },
+  agent: {
+    run: async (argv) => (await import('../agent/cli.js')).agentMain(argv),
+    summary: 'node agent: serve authenticated probes (DaemonSet), or `agent probe <name>` once',
+  },
+  worker: {
+    run: async (argv, io) => (await import('./worker.js')).workerCommand(argv, io),
+    summary: 'run diagnosis and remediation workers for a cluster (BullMQ on Redis)',
+  },
+  bot: {
+    run: async (argv, io) => (await import('./bot.js')).botCommand(argv, io),
+    summary: 'Slack bot: /pod-doctor, findings in threads, approve/deny buttons (+ in-process worker)',
+  },
+  playbook: {
+    run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
+    summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',
+  },
 };
 
 function usage(): string {
-  return ['Usage: pod-doctor <command> [options]', '', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`), '', 'Run `pod-doctor <command> --help` for its options.'].join('\n');
+  return [
+    'Usage: pod-doctor <command> [options]',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
+    '',
+    'Run `pod-doctor <command> --help` for its options.',
+  ].join('\n');
 }
 
 /** Returns the exit code, or null for long-running commands that exit on their own. */

@@ -87,7 +87,9 @@ async function listCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const width = Math.max(...playbooks.map((p) => p.id.length));
   for (const p of playbooks) {
-    io.stdout.write(`${p.id.padEnd(width)}  risk ${p.risk.padEnd(6)}  approvals ${p.approvals}  ${p.title}\n${' '.repeat(width)}  matches ${p.matches.join(', ')}; steps ${p.steps.map((s) => s.action).join(' → ')}\n`);
+    io.stdout.write(
+      `${p.id.padEnd(width)}  risk ${p.risk.padEnd(6)}  approvals ${p.approvals}  ${p.title}\n${' '.repeat(width)}  matches ${p.matches.join(', ')}; steps ${p.steps.map((s) => s.action).join(' → ')}\n`,
+    );
   }
   return 0;
 }
@@ -138,7 +140,12 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const kube = new KubeSource(loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }));
   const cluster = values.cluster ?? config.cluster;
   const agent = agentLookupFromConfig(config);
-  const diagnoseOptions = { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds };
+  const diagnoseOptions = {
+    overrides: config.rules,
+    checkSecrets: config.checkSecrets,
+    timeoutMs: config.apiTimeoutMs,
+    pendingGraceSeconds: config.pendingGraceSeconds,
+  };
 
   const diagnosis = await diagnoseTarget(kube, target, {
     ...diagnoseOptions,
@@ -187,6 +194,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (!values.json) io.stdout.write(`${renderPlanText(plan)}\n`);
   const result = await runner.runPlan(plan.id);
   if (values.json) io.stdout.write(`${JSON.stringify({ plan, result, events }, null, 2)}\n`);
-  else if (result.status !== 'completed' && result.reason && !events.some((e) => e.type === 'refused' || e.type === 'stopped')) io.stdout.write(`${result.status}: ${result.reason}\n`);
+  else if (result.status !== 'completed' && result.reason && !events.some((e) => e.type === 'refused' || e.type === 'stopped'))
+    io.stdout.write(`${result.status}: ${result.reason}\n`);
   return result.status === 'completed' && result.verification?.outcome === 'fixed' ? 0 : 1;
 }

@@ -33,7 +33,9 @@ export async function simCommand(argv: string[], io: CliIo): Promise<number | nu
   const objects = await loadObjects(positionals);
   const sim = await startSim({ objects, port, token: values.token });
   if (values['write-kubeconfig']) await sim.writeKubeconfig(values['write-kubeconfig']);
-  io.stdout.write(`simulated cluster: ${sim.url} (${objects.length} objects)${values['write-kubeconfig'] ? `, kubeconfig ${values['write-kubeconfig']}` : ''}\n`);
+  io.stdout.write(
+    `simulated cluster: ${sim.url} (${objects.length} objects)${values['write-kubeconfig'] ? `, kubeconfig ${values['write-kubeconfig']}` : ''}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

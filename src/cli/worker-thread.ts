@@ -38,7 +38,8 @@ const sink: ResultSink = {
 const stopped = new Promise<string>((resolve) => {
   port.on('message', (m: ToWorker) => {
     if (m.kind === 'stop') resolve('bot stopping');
-    else if (m.kind === 'metrics') void (registry?.getMetricsAsJSON() ?? Promise.resolve([])).then((json) => port.postMessage({ kind: 'metrics', id: m.id, json } satisfies FromWorker));
+    else if (m.kind === 'metrics')
+      void (registry?.getMetricsAsJSON() ?? Promise.resolve([])).then((json) => port.postMessage({ kind: 'metrics', id: m.id, json } satisfies FromWorker));
     else if (m.kind === 'delivered') {
       const d = deliveries.get(m.id);
       deliveries.delete(m.id);
@@ -48,15 +49,19 @@ const stopped = new Promise<string>((resolve) => {
   });
 });
 
-await workerCommand(data.argv, { stdout: new PassThrough(), stderr: process.stderr, env: data.env }, {
-  stopSignal: stopped,
-  embedded: {
-    sink,
-    onStarted: (info) => {
-      registry = info.registry;
-      port.postMessage({ kind: 'started' } satisfies FromWorker);
+await workerCommand(
+  data.argv,
+  { stdout: new PassThrough(), stderr: process.stderr, env: data.env },
+  {
+    stopSignal: stopped,
+    embedded: {
+      sink,
+      onStarted: (info) => {
+        registry = info.registry;
+        port.postMessage({ kind: 'started' } satisfies FromWorker);
+      },
     },
   },
-});
+);
 // The bot's `stop` listener keeps the port open; close it so the thread can end.
 port.close();

@@ -14,7 +14,12 @@ import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './ag
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'client-test-token-0123456789';
 const NODE = 'c3-a05-136-45-4.com';
-const POD = { uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b', namespace: 'default', name: 'httpserver-prod-1-6cb97dfbcc-f9flb', containerIds: ['e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9'] };
+const POD = {
+  uid: '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b',
+  namespace: 'default',
+  name: 'httpserver-prod-1-6cb97dfbcc-f9flb',
+  containerIds: ['e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9'],
+};
 
 /** A plain HTTP server answering every request with `handler`'s status and body (or never). */
 async function stub(handler: (respond: (status: number, body: string) => void) => void): Promise<{ url: string; server: Server }> {
@@ -50,12 +55,32 @@ afterAll(async () => {
 });
 
 describe('agentUrlFor', () => {
-  const n = node({ metadata: { name: 'node-7' }, status: { addresses: [{ type: 'Hostname', address: 'node-7' }, { type: 'InternalIP', address: '10.0.3.7' }] } });
+  const n = node({
+    metadata: { name: 'node-7' },
+    status: {
+      addresses: [
+        { type: 'Hostname', address: 'node-7' },
+        { type: 'InternalIP', address: '10.0.3.7' },
+      ],
+    },
+  });
   it.each([
-    ['static map wins', 'node-7', { agentUrls: { 'node-7': 'http://127.0.0.1:19001' }, agentUrlTemplate: 'http://{hostIP}:9477' }, {}, 'http://127.0.0.1:19001'],
+    [
+      'static map wins',
+      'node-7',
+      { agentUrls: { 'node-7': 'http://127.0.0.1:19001' }, agentUrlTemplate: 'http://{hostIP}:9477' },
+      {},
+      'http://127.0.0.1:19001',
+    ],
     ['template with the node InternalIP', n, { agentUrlTemplate: 'http://{hostIP}:9477' }, {}, 'http://10.0.3.7:9477'],
     ['template with the pod hostIP hint', 'node-7', { agentUrlTemplate: 'https://{hostIP}:9477' }, { hostIP: '10.0.3.8' }, 'https://10.0.3.8:9477'],
-    ['template by node name (a headless Service)', 'node-7', { agentUrlTemplate: 'http://pod-doctor-agent-{nodeName}.pod-doctor:9477' }, {}, 'http://pod-doctor-agent-node-7.pod-doctor:9477'],
+    [
+      'template by node name (a headless Service)',
+      'node-7',
+      { agentUrlTemplate: 'http://pod-doctor-agent-{nodeName}.pod-doctor:9477' },
+      {},
+      'http://pod-doctor-agent-node-7.pod-doctor:9477',
+    ],
     ['no host IP known', 'node-7', { agentUrlTemplate: 'http://{hostIP}:9477' }, {}, undefined],
     ['nothing configured', 'node-7', {}, {}, undefined],
   ])('%s', (_name, which, config, hints, want) => expect(agentUrlFor(which, config, hints)).toBe(want));
@@ -64,7 +89,12 @@ describe('agentUrlFor', () => {
 describe('podRefFor', () => {
   it('strips runtime prefixes and keeps IPv4', () => {
     const p = pod({ metadata: { uid: POD.uid }, status: { podIP: '10.244.1.12' } });
-    expect(podRefFor(p)).toMatchObject({ uid: POD.uid, namespace: 'shop', containerIds: ['4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d'], podIp: '10.244.1.12' });
+    expect(podRefFor(p)).toMatchObject({
+      uid: POD.uid,
+      namespace: 'shop',
+      containerIds: ['4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d'],
+      podIp: '10.244.1.12',
+    });
   });
 });
 
@@ -74,7 +104,9 @@ describe('fetchAgentFacts', () => {
     expect(facts?.node).toBe(NODE);
     const mh = facts?.probes['mount-holders'];
     expect(mh?.ok && mh.holders[0]?.unit).toBe('ntpd.service');
-    expect(gaps).toEqual([{ check: `node agent on ${NODE}: journal`, reason: expect.stringMatching(/no log source readable/), kind: 'failed', origin: 'agent' }]);
+    expect(gaps).toEqual([
+      { check: `node agent on ${NODE}: journal`, reason: expect.stringMatching(/no log source readable/), kind: 'failed', origin: 'agent' },
+    ]);
   });
 
   it('wrong token → a gap, not a throw', async () => {
@@ -114,7 +146,12 @@ describe('fetchAgentFacts', () => {
   });
 
   it('a malformed probe result is dropped with a gap', async () => {
-    const { url, server } = await stub((respond) => respond(200, JSON.stringify({ node: NODE, probes: { host: { ok: true, durationMs: 1, kernel: 5 }, processes: { ok: false, error: 'boom', durationMs: 1 } } })));
+    const { url, server } = await stub((respond) =>
+      respond(
+        200,
+        JSON.stringify({ node: NODE, probes: { host: { ok: true, durationMs: 1, kernel: 5 }, processes: { ok: false, error: 'boom', durationMs: 1 } } }),
+      ),
+    );
     stubs.push(server);
     const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
     expect(r.facts?.probes.host).toBeUndefined();
@@ -127,9 +164,38 @@ describe('TLS', () => {
   it('talks to an agent serving TLS with a private CA', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pd-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
       const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-      const tls = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, tls: { cert, key: readFileSync(join(dir, 'key.pem')) }, procRoot: join(FIXTURES, '001', 'proc'), hostRoot: join(FIXTURES, '001', 'host'), nodeName: NODE, logger: createLogger({ level: 'silent' }) });
+      const tls = await startAgent({
+        port: 0,
+        host: '127.0.0.1',
+        token: TOKEN,
+        tls: { cert, key: readFileSync(join(dir, 'key.pem')) },
+        procRoot: join(FIXTURES, '001', 'proc'),
+        hostRoot: join(FIXTURES, '001', 'host'),
+        nodeName: NODE,
+        logger: createLogger({ level: 'silent' }),
+      });
       try {
         expect(tls.url).toMatch(/^https:/);
         const ok = await fetchAgentFacts({ url: tls.url, token: TOKEN, timeoutMs: 5000, pod: POD, node: NODE, probes: ['host'], ca: cert });
@@ -151,10 +217,15 @@ describe('createAgentLookup', () => {
   const p = pod({ metadata: { uid: POD.uid, name: POD.name, namespace: 'default' }, spec: { nodeName: NODE } });
   const n = node({ metadata: { name: NODE } });
   it('no token configured: the node check is skipped with a reason', async () => {
-    expect(await createAgentLookup({ agentUrls: { [NODE]: agent.url } }).fetch({ node: n, pod: p })).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: expect.stringMatching(/no agent token/), kind: 'not-configured', origin: 'agent' }] });
+    expect(await createAgentLookup({ agentUrls: { [NODE]: agent.url } }).fetch({ node: n, pod: p })).toEqual({
+      gaps: [{ check: `node agent on ${NODE}`, reason: expect.stringMatching(/no agent token/), kind: 'not-configured', origin: 'agent' }],
+    });
   });
   it('static map + token: facts from the agent', async () => {
-    const r = await createAgentLookup({ agentUrls: { [NODE]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 8000, probes: ['host'] }).fetch({ node: n, pod: p });
+    const r = await createAgentLookup({ agentUrls: { [NODE]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 8000, probes: ['host'] }).fetch({
+      node: n,
+      pod: p,
+    });
     expect(r.facts?.probes.host).toMatchObject({ ok: true, kernel: '3.10.0-327.el7.x86_64' });
     expect(r.gaps).toEqual([]);
   });

@@ -60,9 +60,7 @@ export function agentUrlFor(node: string | Node, config: AgentLocatorConfig, hin
 /** The pod as the agent wants it: UID, names, container ids without the runtime prefix, IPv4. */
 export function podRefFor(pod: Pod): PodRef | undefined {
   const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
-  const ids = statuses
-    .map((s) => s.containerID?.replace(/^[a-z-]+:\/\//, ''))
-    .filter((id): id is string => Boolean(id && /^[0-9a-f]{12,64}$/.test(id)));
+  const ids = statuses.map((s) => s.containerID?.replace(/^[a-z-]+:\/\//, '')).filter((id): id is string => Boolean(id && /^[0-9a-f]{12,64}$/.test(id)));
   const parsed = podRefSchema.safeParse({
     uid: pod.metadata?.uid,
     namespace: pod.metadata?.namespace,
@@ -96,7 +94,15 @@ export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?:
   }
   const body = JSON.stringify({ pod: input.pod, ...(input.probes ? { probes: input.probes } : {}) });
   const res = await agentPost({ url, body, token: input.token, timeoutMs: input.timeoutMs, maxResponseBytes: MAX_RESPONSE, ca: input.ca });
-  if (res.kind === 'error') return { gaps: [gap(`${url.origin} ${res.reason}`, res.failure === 'timeout' ? 'timeout' : res.failure === 'too-large' ? 'bad-response' : res.failure === 'aborted' ? 'failed' : 'unreachable')] };
+  if (res.kind === 'error')
+    return {
+      gaps: [
+        gap(
+          `${url.origin} ${res.reason}`,
+          res.failure === 'timeout' ? 'timeout' : res.failure === 'too-large' ? 'bad-response' : res.failure === 'aborted' ? 'failed' : 'unreachable',
+        ),
+      ],
+    };
   if (res.status === 401 || res.status === 403) return { gaps: [gap(`the agent refused our token (HTTP ${res.status})`, 'unauthorized')] };
   if (res.status >= 500) return { gaps: [gap(`the agent failed (HTTP ${res.status}${errorText(res.body)})`, 'server-error')] };
   if (res.status !== 200) return { gaps: [gap(`the agent refused the request (HTTP ${res.status}${errorText(res.body)})`, gapKindOfStatus(res.status))] };
@@ -108,7 +114,8 @@ export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?:
   }
   const parsed = responseSchema.safeParse(json);
   if (!parsed.success) return { gaps: [gap('the agent answered in an unexpected shape', 'bad-response')] };
-  if (parsed.data.node !== input.node) return { gaps: [gap(`the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"`, 'not-configured')] };
+  if (parsed.data.node !== input.node)
+    return { gaps: [gap(`the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"`, 'not-configured')] };
 
   const gaps: Gap[] = [];
   const probes: Record<string, unknown> = {};
@@ -140,7 +147,15 @@ export function createAgentLookup(config: AgentClientConfig): AgentLookup {
       if (!url) return { gaps: [gap('no agent URL for this node (no static entry and no host IP for the template)')] };
       const ref = podRefFor(pod);
       if (!ref) return { gaps: [gap('the pod has no UID of the expected form')] };
-      return fetchAgentFacts({ url, token: config.agentToken, timeoutMs: config.agentTimeoutMs ?? 8000, pod: ref, node: name, probes: config.probes, ca: config.agentCa });
+      return fetchAgentFacts({
+        url,
+        token: config.agentToken,
+        timeoutMs: config.agentTimeoutMs ?? 8000,
+        pod: ref,
+        node: name,
+        probes: config.probes,
+        ca: config.agentCa,
+      });
     },
   };
 }

@@ -34,7 +34,12 @@ export function agentPost(input: AgentPost): Promise<AgentPostResult> {
       input.url,
       {
         method: 'POST',
-        headers: { authorization: `Bearer ${input.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(input.body), accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${input.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(input.body),
+          accept: 'application/json',
+        },
         ...(input.ca ? { ca: input.ca } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       },
@@ -58,7 +63,13 @@ export function agentPost(input: AgentPost): Promise<AgentPostResult> {
       done({ kind: 'error', reason: `no answer within ${input.timeoutMs}ms`, failure: 'timeout' });
       req.destroy();
     }, input.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done(err.name === 'AbortError' ? { kind: 'error', reason: 'aborted', failure: 'aborted' } : { kind: 'error', reason: `unreachable: ${err.code ?? err.message}`, failure: 'unreachable' }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done(
+        err.name === 'AbortError'
+          ? { kind: 'error', reason: 'aborted', failure: 'aborted' }
+          : { kind: 'error', reason: `unreachable: ${err.code ?? err.message}`, failure: 'unreachable' },
+      ),
+    );
     req.end(input.body);
   });
 }

@@ -23,10 +23,21 @@ describe('KubeSource reads', () => {
         res.writeHead(code, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
-      if (path === '/api/v1/namespaces/shop/pods/web') return reply(200, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-11-21T10:00:00Z' }, spec: { extra: { kept: true } } });
-      if (path === '/api/v1/namespaces/shop/events') return reply(200, { kind: 'EventList', items: [{ reason: 'Failed', eventTime: '2026-11-21T09:37:12.000000Z', involvedObject: { kind: 'Pod', name: 'web' } }] });
+      if (path === '/api/v1/namespaces/shop/pods/web')
+        return reply(200, {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-11-21T10:00:00Z' },
+          spec: { extra: { kept: true } },
+        });
+      if (path === '/api/v1/namespaces/shop/events')
+        return reply(200, {
+          kind: 'EventList',
+          items: [{ reason: 'Failed', eventTime: '2026-11-21T09:37:12.000000Z', involvedObject: { kind: 'Pod', name: 'web' } }],
+        });
       if (path === '/api/v1/namespaces/shop/configmaps/app-config') return reply(200, { kind: 'PartialObjectMetadata', metadata: { name: 'app-config' } });
-      if (path === '/api/v1/namespaces/shop/pods/web/log') return reply(400, status(400, 'BadRequest', 'previous terminated container "web" in pod "web" not found'));
+      if (path === '/api/v1/namespaces/shop/pods/web/log')
+        return reply(400, status(400, 'BadRequest', 'previous terminated container "web" in pod "web" not found'));
       if (path === '/api/v1/nodes') return reply(403, status(403, 'Forbidden', 'nodes is forbidden: User "pod-doctor" cannot list resource "nodes"'));
       if (path.startsWith('/apis/crd.projectcalico.org/')) return reply(404, '404 page not found\n');
       if (path === '/api/v1/pods') return reply(500, 'etcdserver: request timed out');
@@ -51,7 +62,8 @@ describe('KubeSource reads', () => {
   it('reuses connections across requests and sends the kubeconfig token', async () => {
     const source = new KubeSource(kc);
     const before = connections;
-    for (let i = 0; i < 20; i++) expect(await source.getPod('shop', 'web')).toMatchObject({ metadata: { name: 'web', creationTimestamp: '2026-11-21T10:00:00Z' } });
+    for (let i = 0; i < 20; i++)
+      expect(await source.getPod('shop', 'web')).toMatchObject({ metadata: { name: 'web', creationTimestamp: '2026-11-21T10:00:00Z' } });
     expect(connections - before).toBeLessThanOrEqual(2);
     expect(seen.at(-1)?.auth).toBe('Bearer t0ken');
   });
@@ -66,7 +78,9 @@ describe('KubeSource reads', () => {
   it('keeps the JSON as it came, with canonical times, and sends selectors as query parameters', async () => {
     const source = new KubeSource(kc);
     expect(await source.getPod('shop', 'web')).toMatchObject({ spec: { extra: { kept: true } } });
-    expect(await source.listPodEvents('shop', 'web')).toEqual([{ reason: 'Failed', eventTime: '2026-11-21T09:37:12Z', involvedObject: { kind: 'Pod', name: 'web' } }]);
+    expect(await source.listPodEvents('shop', 'web')).toEqual([
+      { reason: 'Failed', eventTime: '2026-11-21T09:37:12Z', involvedObject: { kind: 'Pod', name: 'web' } },
+    ]);
     const url = new URL(seen.at(-1)!.url, 'http://x');
     expect(url.searchParams.get('fieldSelector')).toBe('involvedObject.kind=Pod,involvedObject.name=web');
   });
@@ -143,7 +157,12 @@ describe('KubeSource reads', () => {
 
   it('reports a refused connection as a network error the collector treats as unreachable', async () => {
     const dead = new k8s.KubeConfig();
-    dead.loadFromOptions({ clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: true }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+    dead.loadFromOptions({
+      clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: true }],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
     const err = await new KubeSource(dead).getPod('shop', 'web').catch((e: unknown) => e);
     expect((err as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });

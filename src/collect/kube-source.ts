@@ -66,7 +66,16 @@ class AgentPool {
     if (!agent || (agent.constructor !== http.Agent && agent.constructor !== https.Agent)) return agent;
     const options = (agent as http.Agent & { options: https.AgentOptions }).options;
     const secure = agent instanceof https.Agent;
-    const key = JSON.stringify([secure, options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized, options.servername]);
+    const key = JSON.stringify([
+      secure,
+      options.ca,
+      options.cert,
+      options.key,
+      options.pfx,
+      options.passphrase,
+      options.rejectUnauthorized,
+      options.servername,
+    ]);
     let shared = this.pool.get(key);
     if (!shared) {
       const pooled = { ...options, keepAlive: true, maxSockets: 64 };
@@ -250,7 +259,10 @@ export class KubeSource implements FactSource {
     results.forEach((r, i) => {
       if (r.status !== 'fulfilled') return;
       const items = (JSON.parse(r.value) as Items<{ metadata?: { name?: string } }>).items ?? [];
-      const names = items.map((item) => item.metadata?.name ?? '').filter(Boolean).slice(0, MAX_NAMES);
+      const names = items
+        .map((item) => item.metadata?.name ?? '')
+        .filter(Boolean)
+        .slice(0, MAX_NAMES);
       if (names.length > 0) out.push({ kind: lists[i]![0], names });
     });
     return out;

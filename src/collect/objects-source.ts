@@ -59,7 +59,9 @@ export class ObjectsSource implements FactSource {
   }
 
   async listPodEvents(namespace: string, name: string): Promise<Event[]> {
-    return this.events((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
+    return this.events(
+      (e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,
+    );
   }
 
   async getNode(name: string): Promise<Node | null> {
@@ -92,7 +94,9 @@ export class ObjectsSource implements FactSource {
   }
 
   async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
-    return this.events((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
+    return this.events(
+      (e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,
+    );
   }
 
   async getPersistentVolume(name: string): Promise<KubeObject | null> {

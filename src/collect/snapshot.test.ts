@@ -33,7 +33,7 @@ describe('collectSnapshot gaps', () => {
     expect(s.gaps).toEqual([{ check: 'node node-1', reason: 'timed out after 50 ms', kind: 'timeout', origin: 'api' }]);
   });
 
-  it('an agent lookup that fails is the agent\'s gap', async () => {
+  it("an agent lookup that fails is the agent's gap", async () => {
     const s = await collectSnapshot(scriptedSource(objects), target, {
       cluster: 'c1',
       needs: new Set(['pod', 'events', 'node', 'agent']),
@@ -49,7 +49,15 @@ describe('collectSnapshot gaps', () => {
   it('reads the other pods a Multi-Attach event names (volumeUsers)', async () => {
     const other = pod({ metadata: { name: 'web-0-old', namespace: 'shop' }, spec: { nodeName: 'node-2' } });
     const me = pod({ metadata: { uid: 'me' }, spec: { nodeName: 'node-1' } });
-    const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: 'shop' }, involvedObject: { kind: 'Pod', name: me.metadata?.name ?? '', namespace: 'shop', uid: 'me' }, reason: 'FailedAttachVolume', type: 'Warning', message: 'Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-0-old, ghost-pod' };
+    const ev = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e1', namespace: 'shop' },
+      involvedObject: { kind: 'Pod', name: me.metadata?.name ?? '', namespace: 'shop', uid: 'me' },
+      reason: 'FailedAttachVolume',
+      type: 'Warning',
+      message: 'Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-0-old, ghost-pod',
+    };
     const source = scriptedSource([me, other, ev] as KubeObject[]);
     const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'volumeUsers']) });
     expect(s.volumeUsers?.map((p) => p.metadata?.name)).toEqual(['web-0-old']);
@@ -58,8 +66,19 @@ describe('collectSnapshot gaps', () => {
 
   it('reads the budgets selecting the pod when its node is cordoned', async () => {
     const cordoned = node({ metadata: { name: 'node-1' }, spec: { unschedulable: true } });
-    const budget = (name: string, matchLabels: Record<string, string>) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: 'shop' }, spec: { selector: { matchLabels } }, status: { disruptionsAllowed: 0 } });
-    const source = scriptedSource([pod({ spec: { nodeName: 'node-1' } }), cordoned, budget('web', { app: 'web' }), budget('db', { app: 'db' })] as KubeObject[]);
+    const budget = (name: string, matchLabels: Record<string, string>) => ({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name, namespace: 'shop' },
+      spec: { selector: { matchLabels } },
+      status: { disruptionsAllowed: 0 },
+    });
+    const source = scriptedSource([
+      pod({ spec: { nodeName: 'node-1' } }),
+      cordoned,
+      budget('web', { app: 'web' }),
+      budget('db', { app: 'db' }),
+    ] as KubeObject[]);
     const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node', 'disruptionBudgets']) });
     expect(s.disruptionBudgets?.map((b) => b.metadata?.name)).toEqual(['web']);
     const uncordoned = scriptedSource(objects);
@@ -67,4 +86,3 @@ describe('collectSnapshot gaps', () => {
     expect(uncordoned.calls).not.toContain('listDisruptionBudgets');
   });
 });
-

@@ -4,7 +4,20 @@
 import { containerStatuses } from '../diagnosis/facts.js';
 import { parseQuantity } from '../diagnosis/quantity.js';
 import type { AgentFacts } from '../probes/types.js';
-import { gapKindOfStatus, type Event, type FactName, type Gap, type GapKind, type KubeObject, type LogTail, type Node, type OwnerFact, type Pod, type Snapshot, type Target } from '../diagnosis/types.js';
+import {
+  gapKindOfStatus,
+  type Event,
+  type FactName,
+  type Gap,
+  type GapKind,
+  type KubeObject,
+  type LogTail,
+  type Node,
+  type OwnerFact,
+  type Pod,
+  type Snapshot,
+  type Target,
+} from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
@@ -181,9 +194,9 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     const names = referencedSecrets(pod);
     if (names.length > 0) {
       tasks.push(
-        Promise.all(names.map(async (n) => [n, await guard(`secret ${n} (metadata only)`, () => source.secretExists(target.namespace, n), true)] as const)).then(
-          (pairs) => (snapshot.secrets = Object.fromEntries(pairs)),
-        ),
+        Promise.all(
+          names.map(async (n) => [n, await guard(`secret ${n} (metadata only)`, () => source.secretExists(target.namespace, n), true)] as const),
+        ).then((pairs) => (snapshot.secrets = Object.fromEntries(pairs))),
       );
     }
   }
@@ -196,7 +209,9 @@ export async function collectSnapshot(source: FactSource, target: Target, option
           // An unscheduled pod's bound volumes may pin it to a zone or host: read their node affinity.
           const bound = pairs.flatMap(([, pvc]) => (pvc?.spec?.volumeName ? [pvc.spec.volumeName] : []));
           if (needs.has('volumes') && !pod.spec?.nodeName && bound.length > 0) {
-            const pvs = await Promise.all(bound.map(async (v) => [v, await guard(`persistentvolume ${v}`, () => source.getPersistentVolume(v), null)] as const));
+            const pvs = await Promise.all(
+              bound.map(async (v) => [v, await guard(`persistentvolume ${v}`, () => source.getPersistentVolume(v), null)] as const),
+            );
             snapshot.volumes = Object.fromEntries(pvs);
           }
         }),
@@ -219,7 +234,11 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     );
   }
   if (needs.has('hostPortPods') && requestsHostPorts(pod)) {
-    tasks.push(guard('host port users', () => source.listPods({}), [] as Pod[]).then((p) => (snapshot.hostPortPods = p.filter((x) => isActive(x) && requestsHostPorts(x) && x.metadata?.uid !== uid))));
+    tasks.push(
+      guard('host port users', () => source.listPods({}), [] as Pod[]).then(
+        (p) => (snapshot.hostPortPods = p.filter((x) => isActive(x) && requestsHostPorts(x) && x.metadata?.uid !== uid)),
+      ),
+    );
   }
   if (pending && needs.has('scheduler')) {
     tasks.push(
@@ -275,7 +294,11 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   if (snapshot.node && nodeIsNotReady(snapshot.node) && needs.has('workloadPods')) {
     const selector = ownerSelector(snapshot.owners);
     if (selector) {
-      followUps.push(guard('pods of the workload', () => source.listPods({ namespace: target.namespace, labelSelector: selector }), [] as Pod[]).then((p) => (snapshot.workloadPods = p)));
+      followUps.push(
+        guard('pods of the workload', () => source.listPods({ namespace: target.namespace, labelSelector: selector }), [] as Pod[]).then(
+          (p) => (snapshot.workloadPods = p),
+        ),
+      );
       if (!snapshot.nodes && needs.has('nodes')) followUps.push(guard('nodes', () => source.listNodes(), [] as Node[]).then((n) => (snapshot.nodes = n)));
     }
   }
@@ -334,7 +357,9 @@ async function collectNamespaceOwners(source: FactSource, namespace: string, gua
     if (kind && name && OWNER_KINDS.includes(kind as OwnerKind)) named.set(`${kind}/${name}`, { kind, name });
   }
   const chains = await Promise.all(
-    [...named.values()].slice(0, MAX_NAMESPACE_OWNERS).map((o) => ownerChain(source, namespace, [{ apiVersion: '', kind: o.kind, name: o.name, uid: '', controller: true }], guard)),
+    [...named.values()]
+      .slice(0, MAX_NAMESPACE_OWNERS)
+      .map((o) => ownerChain(source, namespace, [{ apiVersion: '', kind: o.kind, name: o.name, uid: '', controller: true }], guard)),
   );
   // A Deployment reached from two of its ReplicaSets is listed once.
   const seen = new Set<string>();
@@ -399,7 +424,11 @@ function capacityCandidates(nodes: Node[]): string[] {
   if (nodes.length <= SMALL_CLUSTER) return nodes.map(name).filter(Boolean);
   const top = (resource: 'cpu' | 'memory') =>
     [...usable]
-      .sort((a, b) => (parseQuantity(b.status?.allocatable?.[resource] ?? '0') || 0) - (parseQuantity(a.status?.allocatable?.[resource] ?? '0') || 0) || name(a).localeCompare(name(b)))
+      .sort(
+        (a, b) =>
+          (parseQuantity(b.status?.allocatable?.[resource] ?? '0') || 0) - (parseQuantity(a.status?.allocatable?.[resource] ?? '0') || 0) ||
+          name(a).localeCompare(name(b)),
+      )
       .slice(0, CANDIDATES_PER_RESOURCE)
       .map(name);
   return [...new Set([...top('cpu'), ...top('memory')])].filter(Boolean);

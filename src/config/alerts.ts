@@ -37,7 +37,9 @@ export const DEFAULT_LABELS: LabelMapping = {
 const labelNames = z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(16)]).transform((v) => (typeof v === 'string' ? [v] : v));
 
 /** `POD_DOCTOR_ALERT_LABELS`: role → label name or names, merged over the defaults. */
-export const LabelMappingOverrides = z.strictObject(Object.fromEntries(LABEL_ROLES.map((r) => [r, labelNames.optional()])) as Record<LabelRole, z.ZodOptional<typeof labelNames>>);
+export const LabelMappingOverrides = z.strictObject(
+  Object.fromEntries(LABEL_ROLES.map((r) => [r, labelNames.optional()])) as Record<LabelRole, z.ZodOptional<typeof labelNames>>,
+);
 
 export function labelMapping(overrides: Partial<Record<LabelRole, readonly string[] | undefined>> = {}): LabelMapping {
   const out = { ...DEFAULT_LABELS };
@@ -69,7 +71,11 @@ function jsonSetting<T>(schema: z.ZodType<T>, empty: T, expected: string) {
 }
 
 /** `{"namespace":["exported_namespace","namespace"],"pod":"kubernetes_pod_name"}` → the full mapping. */
-export const alertLabelsSetting = jsonSetting<LabelMapping>(LabelMappingOverrides.transform((o) => labelMapping(o)), labelMapping(), 'an object of role → label name(s)');
+export const alertLabelsSetting = jsonSetting<LabelMapping>(
+  LabelMappingOverrides.transform((o) => labelMapping(o)),
+  labelMapping(),
+  'an object of role → label name(s)',
+);
 
 /** `[{"receiver":"pod-doctor","matchers":{"severity":"critical"},"channel":"C0123"}]`. */
 export const alertRoutesSetting = jsonSetting<AlertRoute[]>(AlertRoutes, [], 'a list of {receiver?, matchers?, channel}');

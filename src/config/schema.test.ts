@@ -13,8 +13,23 @@ describe('loadConfig', () => {
   });
 
   it('parses typed values', () => {
-    const c = loadConfig({ POD_DOCTOR_CLUSTER: 'prod-eu', POD_DOCTOR_CHECK_SECRETS: 'true', POD_DOCTOR_API_TIMEOUT_MS: '1500', POD_DOCTOR_RULES: 'crash.app-exit=off,image.auth=warning', POD_DOCTOR_AGENT_URLS: '{"n1":"http://127.0.0.1:1"}' }, ['crash.app-exit', 'image.auth']);
-    expect(c).toMatchObject({ cluster: 'prod-eu', checkSecrets: true, apiTimeoutMs: 1500, rules: { 'crash.app-exit': { enabled: false }, 'image.auth': { severity: 'warning' } }, agentUrls: { n1: 'http://127.0.0.1:1' } });
+    const c = loadConfig(
+      {
+        POD_DOCTOR_CLUSTER: 'prod-eu',
+        POD_DOCTOR_CHECK_SECRETS: 'true',
+        POD_DOCTOR_API_TIMEOUT_MS: '1500',
+        POD_DOCTOR_RULES: 'crash.app-exit=off,image.auth=warning',
+        POD_DOCTOR_AGENT_URLS: '{"n1":"http://127.0.0.1:1"}',
+      },
+      ['crash.app-exit', 'image.auth'],
+    );
+    expect(c).toMatchObject({
+      cluster: 'prod-eu',
+      checkSecrets: true,
+      apiTimeoutMs: 1500,
+      rules: { 'crash.app-exit': { enabled: false }, 'image.auth': { severity: 'warning' } },
+      agentUrls: { n1: 'http://127.0.0.1:1' },
+    });
   });
 
   it('reports every bad variable at once', () => {

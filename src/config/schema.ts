@@ -32,7 +32,10 @@ const ruleOverrides = z
   .default('')
   .transform((text, ctx) => {
     const out: Record<string, { enabled?: boolean; severity?: 'critical' | 'error' | 'warning' | 'info' }> = {};
-    for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [id, value] = part.split('=') as [string, string | undefined];
       if (value === 'off') out[id] = { enabled: false };
       else if (value === 'critical' || value === 'error' || value === 'warning' || value === 'info') out[id] = { severity: value };
@@ -42,71 +45,456 @@ const ruleOverrides = z
   });
 
 export const SETTINGS = {
-  cluster: setting({ env: 'POD_DOCTOR_CLUSTER', schema: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('default'), description: 'Name of the cluster this process serves; queues and messages are keyed by it.', roles: ['bot', 'worker', 'cli'] }),
-  kubeconfig: setting({ env: 'KUBECONFIG', schema: z.string().optional(), description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.', roles: ['worker', 'cli'] }),
-  kubeContext: setting({ env: 'POD_DOCTOR_KUBE_CONTEXT', schema: z.string().optional(), description: 'kubeconfig context to use (default: current-context).', roles: ['worker', 'cli'] }),
-  apiTimeoutMs: setting({ env: 'POD_DOCTOR_API_TIMEOUT_MS', schema: int(5000, 100, 120_000), description: 'Timeout of each Kubernetes API call while collecting facts (ms).', roles: ['worker', 'cli'] }),
-  checkSecrets: setting({ env: 'POD_DOCTOR_CHECK_SECRETS', schema: bool(false), description: 'Check that referenced Secrets and imagePullSecrets exist (metadata-only requests; needs the opt-in RBAC rule). Secret data is never read.', roles: ['worker', 'cli'] }),
-  pendingGraceSeconds: setting({ env: 'POD_DOCTOR_PENDING_GRACE_SECONDS', schema: int(60, 0, 86_400), description: 'A pod must be Pending this long before Pending rules report it.', roles: ['worker', 'cli'] }),
-  rules: setting({ env: 'POD_DOCTOR_RULES', schema: ruleOverrides, description: 'Per-rule overrides, e.g. `crash.app-exit=off,image.pull-throttled=info`. Unknown ids are an error.', roles: ['worker', 'cli'] }),
-  agentUrlTemplate: setting({ env: 'POD_DOCTOR_AGENT_URL_TEMPLATE', schema: z.string().default('http://{hostIP}:9477'), description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in.', roles: ['worker', 'cli'] }),
-  agentUrls: setting({ env: 'POD_DOCTOR_AGENT_URLS', schema: z.string().default('').transform((s, ctx) => parseJsonMap(s, ctx)), description: 'JSON map node name → agent URL; overrides the template (used by the simulated cluster).', roles: ['worker', 'cli'] }),
-  agentToken: setting({ env: 'POD_DOCTOR_AGENT_TOKEN', schema: z.string().optional(), description: 'Bearer token for the node agents (from a Secret). Unset: node checks are skipped.', secret: true, roles: ['worker', 'agent', 'cli'] }),
-  nodeName: setting({ env: 'NODE_NAME', schema: z.string().optional(), description: 'The node an agent runs on (the DaemonSet sets it from spec.nodeName); default: the host name.', roles: ['agent'] }),
-  agentTimeoutMs: setting({ env: 'POD_DOCTOR_AGENT_TIMEOUT_MS', schema: int(8000, 100, 120_000), description: 'Timeout of one node agent request (ms).', roles: ['worker', 'cli'] }),
+  cluster: setting({
+    env: 'POD_DOCTOR_CLUSTER',
+    schema: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
+      .default('default'),
+    description: 'Name of the cluster this process serves; queues and messages are keyed by it.',
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  kubeconfig: setting({
+    env: 'KUBECONFIG',
+    schema: z.string().optional(),
+    description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.',
+    roles: ['worker', 'cli'],
+  }),
+  kubeContext: setting({
+    env: 'POD_DOCTOR_KUBE_CONTEXT',
+    schema: z.string().optional(),
+    description: 'kubeconfig context to use (default: current-context).',
+    roles: ['worker', 'cli'],
+  }),
+  apiTimeoutMs: setting({
+    env: 'POD_DOCTOR_API_TIMEOUT_MS',
+    schema: int(5000, 100, 120_000),
+    description: 'Timeout of each Kubernetes API call while collecting facts (ms).',
+    roles: ['worker', 'cli'],
+  }),
+  checkSecrets: setting({
+    env: 'POD_DOCTOR_CHECK_SECRETS',
+    schema: bool(false),
+    description: 'Check that referenced Secrets and imagePullSecrets exist (metadata-only requests; needs the opt-in RBAC rule). Secret data is never read.',
+    roles: ['worker', 'cli'],
+  }),
+  pendingGraceSeconds: setting({
+    env: 'POD_DOCTOR_PENDING_GRACE_SECONDS',
+    schema: int(60, 0, 86_400),
+    description: 'A pod must be Pending this long before Pending rules report it.',
+    roles: ['worker', 'cli'],
+  }),
+  rules: setting({
+    env: 'POD_DOCTOR_RULES',
+    schema: ruleOverrides,
+    description: 'Per-rule overrides, e.g. `crash.app-exit=off,image.pull-throttled=info`. Unknown ids are an error.',
+    roles: ['worker', 'cli'],
+  }),
+  agentUrlTemplate: setting({
+    env: 'POD_DOCTOR_AGENT_URL_TEMPLATE',
+    schema: z.string().default('http://{hostIP}:9477'),
+    description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in.',
+    roles: ['worker', 'cli'],
+  }),
+  agentUrls: setting({
+    env: 'POD_DOCTOR_AGENT_URLS',
+    schema: z
+      .string()
+      .default('')
+      .transform((s, ctx) => parseJsonMap(s, ctx)),
+    description: 'JSON map node name → agent URL; overrides the template (used by the simulated cluster).',
+    roles: ['worker', 'cli'],
+  }),
+  agentToken: setting({
+    env: 'POD_DOCTOR_AGENT_TOKEN',
+    schema: z.string().optional(),
+    description: 'Bearer token for the node agents (from a Secret). Unset: node checks are skipped.',
+    secret: true,
+    roles: ['worker', 'agent', 'cli'],
+  }),
+  nodeName: setting({
+    env: 'NODE_NAME',
+    schema: z.string().optional(),
+    description: 'The node an agent runs on (the DaemonSet sets it from spec.nodeName); default: the host name.',
+    roles: ['agent'],
+  }),
+  agentTimeoutMs: setting({
+    env: 'POD_DOCTOR_AGENT_TIMEOUT_MS',
+    schema: int(8000, 100, 120_000),
+    description: 'Timeout of one node agent request (ms).',
+    roles: ['worker', 'cli'],
+  }),
   // Jobs: Redis, queues, dedup, storm grouping, limits, metrics.
-  redisUrl: setting({ env: 'REDIS_URL', schema: z.string().regex(/^rediss?:\/\//, 'expected redis:// or rediss://').default('redis://127.0.0.1:6379'), description: 'Redis for queues, dedup, incidents and shared rate limits (`redis://` or `rediss://` for TLS; credentials may be in the URL).', secret: true, roles: ['bot', 'worker'] }),
-  redisOptions: setting({ env: 'POD_DOCTOR_REDIS_OPTIONS', schema: z.string().default('').transform((s, ctx) => parseJsonObject(s, ctx)), description: 'JSON passed through to ioredis: `{"sentinels":[{"host":"s1","port":26379}],"name":"mymaster"}` for Sentinel, `{"clusterNodes":[{"host":"r1","port":6379}]}` for Redis Cluster.', secret: true, roles: ['bot', 'worker'] }),
-  redisPrefix: setting({ env: 'POD_DOCTOR_REDIS_PREFIX', schema: z.string().regex(/^[^\s:]+$/, 'no spaces or ":"').default('pod-doctor'), description: 'Prefix of every Redis key. Keys carry a Redis Cluster hash tag per Kubernetes cluster (`{pod-doctor:<cluster>}`: its queues, dedup, incidents, streams) and one for shared chat state (`{pod-doctor}`); braces given here are ignored.', roles: ['bot', 'worker'] }),
-  redisWaitReplicas: setting({ env: 'POD_DOCTOR_REDIS_WAIT_REPLICAS', schema: int(1, 0, 5), description: 'Replicas that must confirm an enqueue (Redis `WAIT`) before the webhook answers 200 or a command is acknowledged as queued; otherwise 503 / "try again". Applies only when the primary has replicas (capped at those connected); 0 turns it off.', roles: ['bot'] }),
-  redisWaitMs: setting({ env: 'POD_DOCTOR_REDIS_WAIT_MS', schema: int(500, 10, 10_000), description: 'How long an enqueue waits for replicas to confirm (POD_DOCTOR_REDIS_WAIT_REPLICAS) before answering 503.', roles: ['bot'] }),
-  dedupWindowSeconds: setting({ env: 'POD_DOCTOR_DEDUP_WINDOW_SECONDS', schema: int(120, 1, 86_400), description: 'Requests for the same cluster and target within this many seconds of a queued or running diagnosis share it; every requester gets its result.', roles: ['bot', 'worker'] }),
-  alertDedupSeconds: setting({ env: 'POD_DOCTOR_ALERT_DEDUP_SECONDS', schema: int(86_400, 60, 7 * 86_400), description: 'How long an alert notification (fingerprint, status, startsAt) is remembered, so HA and group re-sends enqueue nothing.', roles: ['bot'] }),
-  workerConcurrency: setting({ env: 'POD_DOCTOR_WORKER_CONCURRENCY', schema: int(8, 1, 256), description: 'Diagnosis jobs one worker process runs at once.', roles: ['bot', 'worker'] }),
-  remediateConcurrency: setting({ env: 'POD_DOCTOR_REMEDIATE_CONCURRENCY', schema: int(1, 1, 64), description: 'Remediation jobs one worker process runs at once.', roles: ['bot', 'worker'] }),
-  jobAttempts: setting({ env: 'POD_DOCTOR_JOB_ATTEMPTS', schema: int(5, 1, 50), description: 'Attempts of a diagnosis job on transient errors (API 5xx, timeouts, unreachable cluster or agent); permanent errors are not retried.', roles: ['bot', 'worker'] }),
-  jobBackoffMs: setting({ env: 'POD_DOCTOR_JOB_BACKOFF_MS', schema: int(2000, 10, 600_000), description: 'First retry delay of a failed diagnosis (ms); doubles with each attempt.', roles: ['bot', 'worker'] }),
-  jobLockMs: setting({ env: 'POD_DOCTOR_JOB_LOCK_MS', schema: int(30_000, 500, 600_000), description: 'Lock of a running job (ms), renewed at half; a killed worker\'s jobs are taken over once it lapses.', roles: ['bot', 'worker'] }),
-  jobStalledCheckMs: setting({ env: 'POD_DOCTOR_JOB_STALLED_CHECK_MS', schema: int(30_000, 200, 600_000), description: 'How often workers look for jobs whose worker died (ms).', roles: ['bot', 'worker'] }),
-  incidentTtlSeconds: setting({ env: 'POD_DOCTOR_INCIDENT_TTL_SECONDS', schema: int(21_600, 60, 30 * 86_400), description: 'An incident (pods sharing one root cause) is forgotten this long after its last new pod.', roles: ['worker'] }),
-  apiRatePerSecond: setting({ env: 'POD_DOCTOR_API_RATE', schema: z.coerce.number().positive().max(100_000).default(20), description: 'Kubernetes API requests per second across all workers of a cluster (token bucket in Redis).', roles: ['bot', 'worker'] }),
-  apiBurst: setting({ env: 'POD_DOCTOR_API_BURST', schema: int(40, 1, 100_000), description: 'Burst of Kubernetes API requests above the rate.', roles: ['bot', 'worker'] }),
-  chatPostsPerSecond: setting({ env: 'POD_DOCTOR_CHAT_POSTS_PER_SECOND', schema: z.coerce.number().positive().max(100).default(1), description: 'Chat messages per second per channel, shared by all processes (Slack allows about one).', roles: ['bot', 'worker'] }),
-  chatBurst: setting({ env: 'POD_DOCTOR_CHAT_BURST', schema: int(3, 1, 100), description: 'Chat messages a channel may receive at once before the rate applies.', roles: ['bot', 'worker'] }),
-  chatUpdatesPerMinute: setting({ env: 'POD_DOCTOR_CHAT_UPDATES_PER_MINUTE', schema: int(45, 1, 1000), description: 'chat.update calls per minute for the whole workspace (Slack allows about 50, Tier 3); parent messages coalesce their changes to stay within it.', roles: ['bot'] }),
-  rootUpdateSeconds: setting({ env: 'POD_DOCTOR_ROOT_UPDATE_SECONDS', schema: int(3, 0, 60), description: 'At most one update of a thread\'s parent message this often (the latest state wins; the final state is always written).', roles: ['bot'] }),
-  resultsMaxLen: setting({ env: 'POD_DOCTOR_RESULTS_MAXLEN', schema: int(100_000, 1000, 10_000_000), description: 'Approximate length the results stream (worker → bot) is trimmed to.', roles: ['worker'] }),
-  metricsPort: setting({ env: 'POD_DOCTOR_METRICS_PORT', schema: int(9464, 0, 65_535), description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).', roles: ['worker'] }),
+  redisUrl: setting({
+    env: 'REDIS_URL',
+    schema: z
+      .string()
+      .regex(/^rediss?:\/\//, 'expected redis:// or rediss://')
+      .default('redis://127.0.0.1:6379'),
+    description: 'Redis for queues, dedup, incidents and shared rate limits (`redis://` or `rediss://` for TLS; credentials may be in the URL).',
+    secret: true,
+    roles: ['bot', 'worker'],
+  }),
+  redisOptions: setting({
+    env: 'POD_DOCTOR_REDIS_OPTIONS',
+    schema: z
+      .string()
+      .default('')
+      .transform((s, ctx) => parseJsonObject(s, ctx)),
+    description:
+      'JSON passed through to ioredis: `{"sentinels":[{"host":"s1","port":26379}],"name":"mymaster"}` for Sentinel, `{"clusterNodes":[{"host":"r1","port":6379}]}` for Redis Cluster.',
+    secret: true,
+    roles: ['bot', 'worker'],
+  }),
+  redisPrefix: setting({
+    env: 'POD_DOCTOR_REDIS_PREFIX',
+    schema: z
+      .string()
+      .regex(/^[^\s:]+$/, 'no spaces or ":"')
+      .default('pod-doctor'),
+    description:
+      'Prefix of every Redis key. Keys carry a Redis Cluster hash tag per Kubernetes cluster (`{pod-doctor:<cluster>}`: its queues, dedup, incidents, streams) and one for shared chat state (`{pod-doctor}`); braces given here are ignored.',
+    roles: ['bot', 'worker'],
+  }),
+  redisWaitReplicas: setting({
+    env: 'POD_DOCTOR_REDIS_WAIT_REPLICAS',
+    schema: int(1, 0, 5),
+    description:
+      'Replicas that must confirm an enqueue (Redis `WAIT`) before the webhook answers 200 or a command is acknowledged as queued; otherwise 503 / "try again". Applies only when the primary has replicas (capped at those connected); 0 turns it off.',
+    roles: ['bot'],
+  }),
+  redisWaitMs: setting({
+    env: 'POD_DOCTOR_REDIS_WAIT_MS',
+    schema: int(500, 10, 10_000),
+    description: 'How long an enqueue waits for replicas to confirm (POD_DOCTOR_REDIS_WAIT_REPLICAS) before answering 503.',
+    roles: ['bot'],
+  }),
+  dedupWindowSeconds: setting({
+    env: 'POD_DOCTOR_DEDUP_WINDOW_SECONDS',
+    schema: int(120, 1, 86_400),
+    description:
+      'Requests for the same cluster and target within this many seconds of a queued or running diagnosis share it; every requester gets its result.',
+    roles: ['bot', 'worker'],
+  }),
+  alertDedupSeconds: setting({
+    env: 'POD_DOCTOR_ALERT_DEDUP_SECONDS',
+    schema: int(86_400, 60, 7 * 86_400),
+    description: 'How long an alert notification (fingerprint, status, startsAt) is remembered, so HA and group re-sends enqueue nothing.',
+    roles: ['bot'],
+  }),
+  workerConcurrency: setting({
+    env: 'POD_DOCTOR_WORKER_CONCURRENCY',
+    schema: int(8, 1, 256),
+    description: 'Diagnosis jobs one worker process runs at once.',
+    roles: ['bot', 'worker'],
+  }),
+  remediateConcurrency: setting({
+    env: 'POD_DOCTOR_REMEDIATE_CONCURRENCY',
+    schema: int(1, 1, 64),
+    description: 'Remediation jobs one worker process runs at once.',
+    roles: ['bot', 'worker'],
+  }),
+  jobAttempts: setting({
+    env: 'POD_DOCTOR_JOB_ATTEMPTS',
+    schema: int(5, 1, 50),
+    description: 'Attempts of a diagnosis job on transient errors (API 5xx, timeouts, unreachable cluster or agent); permanent errors are not retried.',
+    roles: ['bot', 'worker'],
+  }),
+  jobBackoffMs: setting({
+    env: 'POD_DOCTOR_JOB_BACKOFF_MS',
+    schema: int(2000, 10, 600_000),
+    description: 'First retry delay of a failed diagnosis (ms); doubles with each attempt.',
+    roles: ['bot', 'worker'],
+  }),
+  jobLockMs: setting({
+    env: 'POD_DOCTOR_JOB_LOCK_MS',
+    schema: int(30_000, 500, 600_000),
+    description: "Lock of a running job (ms), renewed at half; a killed worker's jobs are taken over once it lapses.",
+    roles: ['bot', 'worker'],
+  }),
+  jobStalledCheckMs: setting({
+    env: 'POD_DOCTOR_JOB_STALLED_CHECK_MS',
+    schema: int(30_000, 200, 600_000),
+    description: 'How often workers look for jobs whose worker died (ms).',
+    roles: ['bot', 'worker'],
+  }),
+  incidentTtlSeconds: setting({
+    env: 'POD_DOCTOR_INCIDENT_TTL_SECONDS',
+    schema: int(21_600, 60, 30 * 86_400),
+    description: 'An incident (pods sharing one root cause) is forgotten this long after its last new pod.',
+    roles: ['worker'],
+  }),
+  apiRatePerSecond: setting({
+    env: 'POD_DOCTOR_API_RATE',
+    schema: z.coerce.number().positive().max(100_000).default(20),
+    description: 'Kubernetes API requests per second across all workers of a cluster (token bucket in Redis).',
+    roles: ['bot', 'worker'],
+  }),
+  apiBurst: setting({
+    env: 'POD_DOCTOR_API_BURST',
+    schema: int(40, 1, 100_000),
+    description: 'Burst of Kubernetes API requests above the rate.',
+    roles: ['bot', 'worker'],
+  }),
+  chatPostsPerSecond: setting({
+    env: 'POD_DOCTOR_CHAT_POSTS_PER_SECOND',
+    schema: z.coerce.number().positive().max(100).default(1),
+    description: 'Chat messages per second per channel, shared by all processes (Slack allows about one).',
+    roles: ['bot', 'worker'],
+  }),
+  chatBurst: setting({
+    env: 'POD_DOCTOR_CHAT_BURST',
+    schema: int(3, 1, 100),
+    description: 'Chat messages a channel may receive at once before the rate applies.',
+    roles: ['bot', 'worker'],
+  }),
+  chatUpdatesPerMinute: setting({
+    env: 'POD_DOCTOR_CHAT_UPDATES_PER_MINUTE',
+    schema: int(45, 1, 1000),
+    description:
+      'chat.update calls per minute for the whole workspace (Slack allows about 50, Tier 3); parent messages coalesce their changes to stay within it.',
+    roles: ['bot'],
+  }),
+  rootUpdateSeconds: setting({
+    env: 'POD_DOCTOR_ROOT_UPDATE_SECONDS',
+    schema: int(3, 0, 60),
+    description: "At most one update of a thread's parent message this often (the latest state wins; the final state is always written).",
+    roles: ['bot'],
+  }),
+  resultsMaxLen: setting({
+    env: 'POD_DOCTOR_RESULTS_MAXLEN',
+    schema: int(100_000, 1000, 10_000_000),
+    description: 'Approximate length the results stream (worker → bot) is trimmed to.',
+    roles: ['worker'],
+  }),
+  metricsPort: setting({
+    env: 'POD_DOCTOR_METRICS_PORT',
+    schema: int(9464, 0, 65_535),
+    description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).',
+    roles: ['worker'],
+  }),
   // Chat: the Slack bot and the console demo.
-  slackBotToken: setting({ env: 'SLACK_BOT_TOKEN', schema: z.string().regex(/^xoxb-/, 'expected a bot token (xoxb-…)').optional(), description: 'Slack bot token (xoxb-…). Required by `pod-doctor bot`.', secret: true, roles: ['bot'] }),
-  slackSigningSecret: setting({ env: 'SLACK_SIGNING_SECRET', schema: z.string().min(8).optional(), description: 'Slack signing secret: every HTTP request on /slack/events is verified with it (HMAC-SHA256, at most 5 minutes old). Required in HTTP mode.', secret: true, roles: ['bot'] }),
-  slackAppToken: setting({ env: 'SLACK_APP_TOKEN', schema: z.string().regex(/^xapp-/, 'expected an app-level token (xapp-…)').optional(), description: 'Slack app-level token (xapp-…, scope connections:write). Required in Socket Mode.', secret: true, roles: ['bot'] }),
-  slackApiUrl: setting({ env: 'SLACK_API_URL', schema: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'), description: 'Base URL of the Slack Web API (GovSlack: https://slack-gov.com/api/; tests: a local fake).', roles: ['bot'] }),
-  slackMode: setting({ env: 'POD_DOCTOR_SLACK_MODE', schema: z.enum(['http', 'socket']).default('http'), description: '`http`: Slack posts to /slack/events (needs SLACK_SIGNING_SECRET and a public URL). `socket`: Socket Mode over a WebSocket (needs SLACK_APP_TOKEN, no inbound traffic).', roles: ['bot'] }),
-  port: setting({ env: 'PORT', schema: int(3000, 0, 65_535), description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz, /metrics and the Alertmanager webhook (0: a free one).', roles: ['bot'] }),
-  approvers: setting({ env: 'POD_DOCTOR_APPROVERS', schema: z.string().default('').transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'))), description: 'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list). A playbook\'s own `approvers` override it. Empty: nobody may approve in Slack.', roles: ['bot'] }),
-  requireDifferentApprover: setting({ env: 'POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER', schema: bool(false), description: 'The person who asked for the diagnosis may not approve its fix.', roles: ['bot'] }),
-  approvalTtlSeconds: setting({ env: 'POD_DOCTOR_APPROVAL_TTL_SECONDS', schema: int(900, 30, 86_400), description: 'A proposed fix must be approved within this many seconds; then its buttons stop working and a new diagnosis makes a new proposal.', roles: ['bot', 'worker'] }),
-  usergroupCacheSeconds: setting({ env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS', schema: int(60, 0, 3600), description: 'How long the members of an approver user group are cached.', roles: ['bot'] }),
-  defaultNamespaces: setting({ env: 'POD_DOCTOR_DEFAULT_NAMESPACES', schema: z.string().default('').transform((s) => Object.fromEntries(s.split(',').map((x) => x.trim()).filter(Boolean).map((x) => x.split('=').map((y) => y.trim()) as [string, string]))).pipe(z.record(z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'), z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name').max(63))), description: 'Namespace of `/pod-doctor <pod>` per channel: `C0123ABC=shop,C0456DEF=pay,*=default` (`*`: every other channel). Unset: a namespace is always required.', roles: ['bot'] }),
-  incidentChannel: setting({ env: 'POD_DOCTOR_INCIDENT_CHANNEL', schema: z.string().regex(/^[CG][A-Z0-9]{2,20}$/, 'expected a channel id (C…, G…)').optional(), description: 'Channel for incident threads of diagnoses nobody asked for in chat (alerts without a route): one thread per root cause.', roles: ['bot'] }),
-  consoleUser: setting({ env: 'POD_DOCTOR_CONSOLE_USER', schema: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(), description: 'Name of the local user in the console chat (`npm run demo`); default: $USER, else "operator".', roles: ['cli'] }),
+  slackBotToken: setting({
+    env: 'SLACK_BOT_TOKEN',
+    schema: z
+      .string()
+      .regex(/^xoxb-/, 'expected a bot token (xoxb-…)')
+      .optional(),
+    description: 'Slack bot token (xoxb-…). Required by `pod-doctor bot`.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  slackSigningSecret: setting({
+    env: 'SLACK_SIGNING_SECRET',
+    schema: z.string().min(8).optional(),
+    description: 'Slack signing secret: every HTTP request on /slack/events is verified with it (HMAC-SHA256, at most 5 minutes old). Required in HTTP mode.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  slackAppToken: setting({
+    env: 'SLACK_APP_TOKEN',
+    schema: z
+      .string()
+      .regex(/^xapp-/, 'expected an app-level token (xapp-…)')
+      .optional(),
+    description: 'Slack app-level token (xapp-…, scope connections:write). Required in Socket Mode.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  slackApiUrl: setting({
+    env: 'SLACK_API_URL',
+    schema: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+    description: 'Base URL of the Slack Web API (GovSlack: https://slack-gov.com/api/; tests: a local fake).',
+    roles: ['bot'],
+  }),
+  slackMode: setting({
+    env: 'POD_DOCTOR_SLACK_MODE',
+    schema: z.enum(['http', 'socket']).default('http'),
+    description:
+      '`http`: Slack posts to /slack/events (needs SLACK_SIGNING_SECRET and a public URL). `socket`: Socket Mode over a WebSocket (needs SLACK_APP_TOKEN, no inbound traffic).',
+    roles: ['bot'],
+  }),
+  port: setting({
+    env: 'PORT',
+    schema: int(3000, 0, 65_535),
+    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz, /metrics and the Alertmanager webhook (0: a free one).',
+    roles: ['bot'],
+  }),
+  approvers: setting({
+    env: 'POD_DOCTOR_APPROVERS',
+    schema: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'))),
+    description:
+      "Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list). A playbook's own `approvers` override it. Empty: nobody may approve in Slack.",
+    roles: ['bot'],
+  }),
+  requireDifferentApprover: setting({
+    env: 'POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER',
+    schema: bool(false),
+    description: 'The person who asked for the diagnosis may not approve its fix.',
+    roles: ['bot'],
+  }),
+  approvalTtlSeconds: setting({
+    env: 'POD_DOCTOR_APPROVAL_TTL_SECONDS',
+    schema: int(900, 30, 86_400),
+    description: 'A proposed fix must be approved within this many seconds; then its buttons stop working and a new diagnosis makes a new proposal.',
+    roles: ['bot', 'worker'],
+  }),
+  usergroupCacheSeconds: setting({
+    env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS',
+    schema: int(60, 0, 3600),
+    description: 'How long the members of an approver user group are cached.',
+    roles: ['bot'],
+  }),
+  defaultNamespaces: setting({
+    env: 'POD_DOCTOR_DEFAULT_NAMESPACES',
+    schema: z
+      .string()
+      .default('')
+      .transform((s) =>
+        Object.fromEntries(
+          s
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .map((x) => x.split('=').map((y) => y.trim()) as [string, string]),
+        ),
+      )
+      .pipe(
+        z.record(
+          z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'),
+          z
+            .string()
+            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
+            .max(63),
+        ),
+      ),
+    description:
+      'Namespace of `/pod-doctor <pod>` per channel: `C0123ABC=shop,C0456DEF=pay,*=default` (`*`: every other channel). Unset: a namespace is always required.',
+    roles: ['bot'],
+  }),
+  incidentChannel: setting({
+    env: 'POD_DOCTOR_INCIDENT_CHANNEL',
+    schema: z
+      .string()
+      .regex(/^[CG][A-Z0-9]{2,20}$/, 'expected a channel id (C…, G…)')
+      .optional(),
+    description: 'Channel for incident threads of diagnoses nobody asked for in chat (alerts without a route): one thread per root cause.',
+    roles: ['bot'],
+  }),
+  consoleUser: setting({
+    env: 'POD_DOCTOR_CONSOLE_USER',
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/)
+      .optional(),
+    description: 'Name of the local user in the console chat (`npm run demo`); default: $USER, else "operator".',
+    roles: ['cli'],
+  }),
   // Playbooks: remediation plans and runs.
-  playbookDir: setting({ env: 'POD_DOCTOR_PLAYBOOK_DIR', schema: z.string().optional(), description: 'Directory of playbook YAML files (default: the playbooks/ shipped with pod-doctor). Every file is validated at startup; a bad one stops it.', roles: ['bot', 'worker', 'cli'] }),
-  planTtlSeconds: setting({ env: 'POD_DOCTOR_PLAN_TTL_SECONDS', schema: int(3600, 60, 7 * 86_400), description: 'How long a proposed remediation plan can be approved and run; then it expires and a new diagnosis makes a new one.', roles: ['bot', 'worker'] }),
-  runTtlSeconds: setting({ env: 'POD_DOCTOR_RUN_TTL_SECONDS', schema: int(7 * 86_400, 3600, 90 * 86_400), description: 'How long a run\'s step record is kept in Redis (its "already ran" and crash-recovery memory).', roles: ['worker'] }),
-  runLockMs: setting({ env: 'POD_DOCTOR_RUN_LOCK_MS', schema: int(30_000, 1000, 600_000), description: 'Lease of a run lock (ms), renewed at a third; a crashed runner\'s run can be resumed once it lapses.', roles: ['worker'] }),
-  maxStepTimeoutSeconds: setting({ env: 'POD_DOCTOR_MAX_STEP_TIMEOUT_SECONDS', schema: int(900, 10, 86_400), description: 'Upper bound on any playbook step\'s time limit (steps have their own, shorter ones).', roles: ['worker', 'cli'] }),
-  agentActionTimeoutMs: setting({ env: 'POD_DOCTOR_AGENT_ACTION_TIMEOUT_MS', schema: int(120_000, 1000, 900_000), description: 'Timeout of one node agent action request (ms): unit restarts, unmounts, image removal and pulls.', roles: ['worker', 'cli'] }),
+  playbookDir: setting({
+    env: 'POD_DOCTOR_PLAYBOOK_DIR',
+    schema: z.string().optional(),
+    description: 'Directory of playbook YAML files (default: the playbooks/ shipped with pod-doctor). Every file is validated at startup; a bad one stops it.',
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  planTtlSeconds: setting({
+    env: 'POD_DOCTOR_PLAN_TTL_SECONDS',
+    schema: int(3600, 60, 7 * 86_400),
+    description: 'How long a proposed remediation plan can be approved and run; then it expires and a new diagnosis makes a new one.',
+    roles: ['bot', 'worker'],
+  }),
+  runTtlSeconds: setting({
+    env: 'POD_DOCTOR_RUN_TTL_SECONDS',
+    schema: int(7 * 86_400, 3600, 90 * 86_400),
+    description: 'How long a run\'s step record is kept in Redis (its "already ran" and crash-recovery memory).',
+    roles: ['worker'],
+  }),
+  runLockMs: setting({
+    env: 'POD_DOCTOR_RUN_LOCK_MS',
+    schema: int(30_000, 1000, 600_000),
+    description: "Lease of a run lock (ms), renewed at a third; a crashed runner's run can be resumed once it lapses.",
+    roles: ['worker'],
+  }),
+  maxStepTimeoutSeconds: setting({
+    env: 'POD_DOCTOR_MAX_STEP_TIMEOUT_SECONDS',
+    schema: int(900, 10, 86_400),
+    description: "Upper bound on any playbook step's time limit (steps have their own, shorter ones).",
+    roles: ['worker', 'cli'],
+  }),
+  agentActionTimeoutMs: setting({
+    env: 'POD_DOCTOR_AGENT_ACTION_TIMEOUT_MS',
+    schema: int(120_000, 1000, 900_000),
+    description: 'Timeout of one node agent action request (ms): unit restarts, unmounts, image removal and pulls.',
+    roles: ['worker', 'cli'],
+  }),
   // Alertmanager webhook: served by `pod-doctor bot` when ALERTMANAGER_TOKEN is set.
-  alertmanagerToken: setting({ env: 'ALERTMANAGER_TOKEN', schema: z.string().min(16, 'use at least 16 characters').max(4096).optional(), description: 'Bearer token Alertmanager sends (`http_config.authorization.credentials_file`). Unset: the Alertmanager webhook is not served.', secret: true, roles: ['bot'] }),
-  alertmanagerPath: setting({ env: 'POD_DOCTOR_ALERTMANAGER_PATH', schema: z.string().regex(/^\/[A-Za-z0-9._~\/-]*$/, 'expected an absolute URL path').default('/alertmanager'), description: 'Path of the Alertmanager webhook on the bot\'s HTTP server.', roles: ['bot'] }),
-  alertmanagerMaxBytes: setting({ env: 'POD_DOCTOR_ALERTMANAGER_MAX_BYTES', schema: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024), description: 'Largest webhook body accepted (bytes); larger ones get 413. About 1 KiB per alert: pair it with `max_alerts` in alertmanager.yml.', roles: ['bot'] }),
-  alertLabels: setting({ env: 'POD_DOCTOR_ALERT_LABELS', schema: alertLabelsSetting, description: 'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. Defaults: kube-prometheus names (`job_name` for Jobs); `cluster` unset.', roles: ['bot'] }),
-  alertRoutes: setting({ env: 'POD_DOCTOR_ALERT_ROUTES', schema: alertRoutesSetting, description: 'JSON list of `{receiver?, matchers?: {label: value}, channel}`: the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.', roles: ['bot'] }),
-  alertChannel: setting({ env: 'POD_DOCTOR_ALERT_CHANNEL', schema: z.string().regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name').optional(), description: 'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise.', roles: ['bot'] }),
-  alertMaxPods: setting({ env: 'POD_DOCTOR_ALERT_MAX_PODS', schema: int(20, 1, 500), description: 'Unhealthy pods diagnosed per workload alert (Deployment, StatefulSet, DaemonSet, Job).', roles: ['bot', 'worker'] }),
-  logLevel: setting({ env: 'LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), description: 'pino log level.', roles: ['bot', 'worker', 'agent', 'cli'] }),
+  alertmanagerToken: setting({
+    env: 'ALERTMANAGER_TOKEN',
+    schema: z.string().min(16, 'use at least 16 characters').max(4096).optional(),
+    description: 'Bearer token Alertmanager sends (`http_config.authorization.credentials_file`). Unset: the Alertmanager webhook is not served.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  alertmanagerPath: setting({
+    env: 'POD_DOCTOR_ALERTMANAGER_PATH',
+    schema: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~/-]*$/, 'expected an absolute URL path')
+      .default('/alertmanager'),
+    description: "Path of the Alertmanager webhook on the bot's HTTP server.",
+    roles: ['bot'],
+  }),
+  alertmanagerMaxBytes: setting({
+    env: 'POD_DOCTOR_ALERTMANAGER_MAX_BYTES',
+    schema: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    description: 'Largest webhook body accepted (bytes); larger ones get 413. About 1 KiB per alert: pair it with `max_alerts` in alertmanager.yml.',
+    roles: ['bot'],
+  }),
+  alertLabels: setting({
+    env: 'POD_DOCTOR_ALERT_LABELS',
+    schema: alertLabelsSetting,
+    description:
+      'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. Defaults: kube-prometheus names (`job_name` for Jobs); `cluster` unset.',
+    roles: ['bot'],
+  }),
+  alertRoutes: setting({
+    env: 'POD_DOCTOR_ALERT_ROUTES',
+    schema: alertRoutesSetting,
+    description:
+      'JSON list of `{receiver?, matchers?: {label: value}, channel}`: the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.',
+    roles: ['bot'],
+  }),
+  alertChannel: setting({
+    env: 'POD_DOCTOR_ALERT_CHANNEL',
+    schema: z
+      .string()
+      .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
+      .optional(),
+    description:
+      'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise.',
+    roles: ['bot'],
+  }),
+  alertMaxPods: setting({
+    env: 'POD_DOCTOR_ALERT_MAX_PODS',
+    schema: int(20, 1, 500),
+    description: 'Unhealthy pods diagnosed per workload alert (Deployment, StatefulSet, DaemonSet, Job).',
+    roles: ['bot', 'worker'],
+  }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    description: 'pino log level.',
+    roles: ['bot', 'worker', 'agent', 'cli'],
+  }),
 } as const;
 
 function parseJsonMap(text: string, ctx: z.RefinementCtx): Record<string, string> {

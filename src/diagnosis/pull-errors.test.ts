@@ -49,7 +49,13 @@ const TABLE: Row[] = [
     ref: 'docker.io/library/nginx:doesnotexist',
   },
   // CRI-O
-  { text: 'rpc error: code = Unknown desc = reading manifest v9 in quay.io/acme/api: manifest unknown', cls: 'not-found', image: 'quay.io/acme/api:v9', registry: 'quay.io', runtime: 'cri-o' },
+  {
+    text: 'rpc error: code = Unknown desc = reading manifest v9 in quay.io/acme/api: manifest unknown',
+    cls: 'not-found',
+    image: 'quay.io/acme/api:v9',
+    registry: 'quay.io',
+    runtime: 'cri-o',
+  },
   {
     text: 'Failed to pull image "quay.io/acme/api:v9": initializing source docker://quay.io/acme/api:v9: reading manifest v9 in quay.io/acme/api: manifest unknown',
     cls: 'not-found',
@@ -69,7 +75,11 @@ const TABLE: Row[] = [
     hint: 'pull-access-denied',
     ref: 'docker.io/hystax/deactivatorg:2025051201-public',
   },
-  { text: 'pull access denied, repository does not exist or may require authorization: authorization failed: no basic auth credentials', cls: 'auth', hint: 'pull-access-denied' },
+  {
+    text: 'pull access denied, repository does not exist or may require authorization: authorization failed: no basic auth credentials',
+    cls: 'auth',
+    hint: 'pull-access-denied',
+  },
   {
     text: "Error response from daemon: pull access denied for suedostcargo-web, repository does not exist or may require 'docker login': denied: requested access to the resource is denied",
     cls: 'auth',
@@ -85,7 +95,12 @@ const TABLE: Row[] = [
   },
   { text: 'failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized', cls: 'auth' },
   { text: 'unexpected status code https://<reg>/v2/<repo>/manifests/<tag>: 401 Unauthorized', cls: 'auth' },
-  { text: 'Error response from daemon: Get "https://gcr.io/v2/...": unauthorized: authentication required', cls: 'auth', registry: 'gcr.io', runtime: 'docker' },
+  {
+    text: 'Error response from daemon: Get "https://gcr.io/v2/...": unauthorized: authentication required',
+    cls: 'auth',
+    registry: 'gcr.io',
+    runtime: 'docker',
+  },
   { text: 'no basic auth credentials', cls: 'auth', hint: 'no-credentials' },
   // plain-HTTP registry
   {
@@ -93,9 +108,23 @@ const TABLE: Row[] = [
     cls: 'insecure-registry',
     registry: 'localhost:7439',
   },
-  { text: 'Head https://registry:5000/v2/hello-app/manifests/1.0: http: server gave HTTP response to HTTPS client', cls: 'insecure-registry', registry: 'registry:5000', image: 'registry:5000/hello-app:1.0' },
-  { text: 'Error response from daemon: Get "https://192.168.1.10:1234/v2/": http: server gave HTTP response to HTTPS client', cls: 'insecure-registry', registry: '192.168.1.10:1234' },
-  { text: 'error pinging local-repo:4000: Get "https://local-repo:4000/v2/": http: server gave HTTP response to HTTPS client', cls: 'insecure-registry', registry: 'local-repo:4000', runtime: 'cri-o' },
+  {
+    text: 'Head https://registry:5000/v2/hello-app/manifests/1.0: http: server gave HTTP response to HTTPS client',
+    cls: 'insecure-registry',
+    registry: 'registry:5000',
+    image: 'registry:5000/hello-app:1.0',
+  },
+  {
+    text: 'Error response from daemon: Get "https://192.168.1.10:1234/v2/": http: server gave HTTP response to HTTPS client',
+    cls: 'insecure-registry',
+    registry: '192.168.1.10:1234',
+  },
+  {
+    text: 'error pinging local-repo:4000: Get "https://local-repo:4000/v2/": http: server gave HTTP response to HTTPS client',
+    cls: 'insecure-registry',
+    registry: 'local-repo:4000',
+    runtime: 'cri-o',
+  },
   // TLS / private CA
   {
     text: 'failed to do request: Head "https://registry.k8s.io/v2/coredns/coredns/manifests/v1.11.1": tls: failed to verify certificate: x509: certificate signed by unknown authority',
@@ -104,9 +133,17 @@ const TABLE: Row[] = [
     registry: 'registry.k8s.io',
     image: 'registry.k8s.io/coredns/coredns:v1.11.1',
   },
-  { text: '... tls: failed to verify certificate: x509: certificate is valid for a.example, not cr.strrl.dev', cls: 'untrusted-ca', hint: 'x509-name-mismatch' },
+  {
+    text: '... tls: failed to verify certificate: x509: certificate is valid for a.example, not cr.strrl.dev',
+    cls: 'untrusted-ca',
+    hint: 'x509-name-mismatch',
+  },
   { text: '... x509: certificate signed by unknown authority', cls: 'untrusted-ca' },
-  { text: 'Error response from daemon: Get https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority', cls: 'untrusted-ca', registry: '10.78.0.228:5000' },
+  {
+    text: 'Error response from daemon: Get https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority',
+    cls: 'untrusted-ca',
+    registry: '10.78.0.228:5000',
+  },
   {
     text: 'Failed to pull image "X": failed to pull and unpack image "X": failed to resolve reference "X": failed to do request: Head "https://.../v2/.../manifests/0.0.18": tls: failed to verify certificate: x509: ...',
     cls: 'untrusted-ca',
@@ -143,10 +180,23 @@ const TABLE: Row[] = [
     hint: 'dns',
     registry: 'registry.example.com',
   },
-  { text: 'Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: server misbehaving', cls: 'registry-unreachable', hint: 'dns', registry: 'docker.io' },
-  { text: 'Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: no such host', cls: 'registry-unreachable', hint: 'dns' },
+  {
+    text: 'Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: server misbehaving',
+    cls: 'registry-unreachable',
+    hint: 'dns',
+    registry: 'docker.io',
+  },
+  {
+    text: 'Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: no such host',
+    cls: 'registry-unreachable',
+    hint: 'dns',
+  },
   { text: '... read udp 192.168.49.2:48049->192.168.49.1:53: i/o timeout', cls: 'registry-unreachable', hint: 'dns' },
-  { text: 'image pull failed for registry.example.com/app:1.0 because the registry is unavailable: connection timed out', cls: 'registry-unreachable', registry: 'registry.example.com' },
+  {
+    text: 'image pull failed for registry.example.com/app:1.0 because the registry is unavailable: connection timed out',
+    cls: 'registry-unreachable',
+    registry: 'registry.example.com',
+  },
   // rate limits
   {
     text: 'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/busybox:latest": failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/busybox/manifests/sha256:50aa...: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
@@ -160,7 +210,11 @@ const TABLE: Row[] = [
     hint: 'registry-rate-limit',
   },
   // blob missing
-  { text: 'failed to copy: httpReadSeeker: failed open: content at https://<reg>/v2/<repo>/blobs/sha256:<d> not found: not found', cls: 'corrupt-blob', hint: 'blob-missing' },
+  {
+    text: 'failed to copy: httpReadSeeker: failed open: content at https://<reg>/v2/<repo>/blobs/sha256:<d> not found: not found',
+    cls: 'corrupt-blob',
+    hint: 'blob-missing',
+  },
   { text: 'error pulling image configuration: unknown blob', cls: 'corrupt-blob', hint: 'unknown-blob' },
   { text: 'blob unknown: blob unknown to registry', cls: 'corrupt-blob' },
   {

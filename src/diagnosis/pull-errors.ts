@@ -2,16 +2,7 @@
 // containerd CRI, CRI-O; kubelet with and without the gRPC prefix, the v1.32+ back-off
 // message that carries the last error), and one helper the thin `image.*` rules share.
 import type { RuleContext } from './rule.js';
-import {
-  containerStatuses,
-  eventCount,
-  eventEvidence,
-  eventTime,
-  newestFirst,
-  secondsSince,
-  statusEvidence,
-  type NamedStatus,
-} from './facts.js';
+import { containerStatuses, eventCount, eventEvidence, eventTime, newestFirst, secondsSince, statusEvidence, type NamedStatus } from './facts.js';
 import type { Event, Evidence, FindingDraft, Pod, Severity, Snapshot } from './types.js';
 
 export type PullErrorClass =
@@ -89,26 +80,50 @@ const PATTERNS: Pattern[] = [
   { cls: 'untrusted-ca', hint: 'x509-expired', re: /x509: certificate has expired or is not yet valid/i },
   { cls: 'untrusted-ca', hint: 'tls-verify', re: /tls: failed to verify certificate(?:: x509: [^:]+)?/i },
   { cls: 'insecure-registry', hint: 'http-registry', re: /server gave HTTP response to HTTPS client/i },
-  { cls: 'registry-unreachable', hint: 'dns', re: /lookup \S+(?: on \S+)?: (?:no such host|server misbehaving)|dial tcp: lookup \S+[^"]*|read udp \S+:53: i\/o timeout/i },
+  {
+    cls: 'registry-unreachable',
+    hint: 'dns',
+    re: /lookup \S+(?: on \S+)?: (?:no such host|server misbehaving)|dial tcp: lookup \S+[^"]*|read udp \S+:53: i\/o timeout/i,
+  },
   { cls: 'registry-unreachable', hint: 'connection-refused', re: /dial tcp \S+: (?:connect|getsockopt): connection refused/i },
   { cls: 'registry-unreachable', hint: 'no-route', re: /no route to host|network is unreachable/i },
   { cls: 'registry-unreachable', hint: 'dial-timeout', re: /dial tcp \S+: i\/o timeout|i\/o timeout/i },
-  { cls: 'registry-unreachable', hint: 'connect-timeout', re: /request canceled while waiting for connection(?: \(Client\.Timeout exceeded while awaiting headers\))?|Client\.Timeout exceeded while awaiting headers|TLS handshake timeout/i },
+  {
+    cls: 'registry-unreachable',
+    hint: 'connect-timeout',
+    re: /request canceled while waiting for connection(?: \(Client\.Timeout exceeded while awaiting headers\))?|Client\.Timeout exceeded while awaiting headers|TLS handshake timeout/i,
+  },
   { cls: 'registry-unreachable', hint: 'connection-reset', re: /connection reset by peer/i },
   { cls: 'registry-unreachable', hint: 'registry-unavailable', re: /because the registry is unavailable|no available registry endpoint/i },
-  { cls: 'auth', hint: 'pull-access-denied', re: /pull access denied(?: for \S+?)?, repository does not exist or may require (?:authorization|'docker login')|does not exist or no pull access/i },
+  {
+    cls: 'auth',
+    hint: 'pull-access-denied',
+    re: /pull access denied(?: for \S+?)?, repository does not exist or may require (?:authorization|'docker login')|does not exist or no pull access/i,
+  },
   { cls: 'auth', hint: 'no-credentials', re: /no basic auth credentials/i },
   { cls: 'auth', hint: 'unauthorized', re: /unauthorized: [^:]+|401 Unauthorized|authentication required|failed to authorize/i },
   { cls: 'auth', hint: 'denied', re: /(?<!permission )denied: [^:]+|403 Forbidden|insufficient_scope/i },
   { cls: 'corrupt-blob', hint: 'unknown-blob', re: /(?:error pulling image configuration: )?unknown blob|blob unknown(?: to registry)?/i },
   { cls: 'corrupt-blob', hint: 'blob-missing', re: /\/blobs\/\S+ not found/i },
-  { cls: 'corrupt-blob', hint: 'digest-mismatch', re: /unexpected commit digest \S+ expected \S+|filesystem layer verification failed|digest (?:did not match|mismatch)/i },
-  { cls: 'not-found', hint: 'manifest-unknown', re: /manifest for \S+ not found(?:: manifest unknown)?|manifest unknown|reading manifest \S+ in \S+: manifest unknown/i },
+  {
+    cls: 'corrupt-blob',
+    hint: 'digest-mismatch',
+    re: /unexpected commit digest \S+ expected \S+|filesystem layer verification failed|digest (?:did not match|mismatch)/i,
+  },
+  {
+    cls: 'not-found',
+    hint: 'manifest-unknown',
+    re: /manifest for \S+ not found(?:: manifest unknown)?|manifest unknown|reading manifest \S+ in \S+: manifest unknown/i,
+  },
   { cls: 'not-found', hint: 'name-unknown', re: /name unknown(?:: [^:]+)?|repository name not known to registry/i },
   { cls: 'not-found', hint: 'not-found', re: /\/manifests\/\S+ not found|: not found\b|repository \S+ not found|image not known|not found: not found/i },
   { cls: 'corrupt-blob', hint: 'image-configuration', re: /error pulling image configuration/i },
   { cls: 'timeout', hint: 'deadline', re: /code = DeadlineExceeded|context deadline exceeded/i },
-  { cls: 'timeout', hint: 'canceled', re: /code = Canceled|context canceled|request canceled|Cancel(?:l?ing)? (?:pulling|request for) image|no progress for \S+/i },
+  {
+    cls: 'timeout',
+    hint: 'canceled',
+    re: /code = Canceled|context canceled|request canceled|Cancel(?:l?ing)? (?:pulling|request for) image|no progress for \S+/i,
+  },
 ];
 
 // Wrappers the kubelet and runtimes put around the runtime's own text, outer first.
@@ -350,7 +365,15 @@ function classifyPullFailures(snapshot: Snapshot): PullFailure[] {
     }
     // Keep the spec's image as the subject even when the runtime quoted a normalised one.
     const parsed = parseImageRef(specImage);
-    if (parsed) error = { ...error, image: specImage, registry: parsed.registry, ref: parsed.ref, repository: parsed.repository, ...(parsed.tag ? { tag: parsed.tag } : {}) };
+    if (parsed)
+      error = {
+        ...error,
+        image: specImage,
+        registry: parsed.registry,
+        ref: parsed.ref,
+        repository: parsed.repository,
+        ...(parsed.tag ? { tag: parsed.tag } : {}),
+      };
 
     const evidence: Evidence[] = [statusEvidence(s, 'state', statusLine)];
     if (fromEvent) evidence.push(eventEvidence(fromEvent));
@@ -388,12 +411,7 @@ export interface PullWording {
  * add evidence, params and the cause key. Pods sharing one cause key (an alert storm
  * behind one registry) become one incident.
  */
-export function pullFindings(
-  snapshot: Snapshot,
-  ctx: RuleContext,
-  select: (f: PullFailure) => boolean,
-  word: (f: PullFailure) => PullWording,
-): FindingDraft[] {
+export function pullFindings(snapshot: Snapshot, ctx: RuleContext, select: (f: PullFailure) => boolean, word: (f: PullFailure) => PullWording): FindingDraft[] {
   const drafts = new Map<string, FindingDraft>();
   for (const f of pullFailures(snapshot)) {
     if (!select(f)) continue;

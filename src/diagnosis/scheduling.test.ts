@@ -9,7 +9,13 @@ import { node, pod, snapshot, unscheduledPod } from '../../test/helpers/factorie
 describe('parseFitError', () => {
   it('reads the pre-1.9 predicates wording', () => {
     const fit = parseFitError('No nodes are available that match all of the following predicates:: PodFitsHostPorts (1), PodToleratesNodeTaints (1).');
-    expect(fit).toMatchObject({ era: 'predicates', reasons: [{ count: 1, kind: 'hostport' }, { count: 1, kind: 'taint' }] });
+    expect(fit).toMatchObject({
+      era: 'predicates',
+      reasons: [
+        { count: 1, kind: 'hostport' },
+        { count: 1, kind: 'taint' },
+      ],
+    });
     expect(parseFitError('No nodes are available that match all of the predicates: Insufficient pods (3).')?.reasons).toEqual([
       { count: 3, text: 'Insufficient pods', kind: 'pods', resource: 'pods' },
     ]);
@@ -26,7 +32,9 @@ describe('parseFitError', () => {
   });
 
   it('reads the 1.18 taint wording with its comma inside the reason', () => {
-    const fit = parseFitError("0/5 nodes are available: 2 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 3 node(s) didn't match node selector.");
+    const fit = parseFitError(
+      "0/5 nodes are available: 2 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 3 node(s) didn't match node selector.",
+    );
     expect(fit?.reasons).toEqual([
       { count: 2, text: "node(s) had taint {dedicated: gpu}, that the pod didn't tolerate", kind: 'taint', taint: { key: 'dedicated', value: 'gpu' } },
       { count: 3, text: "node(s) didn't match node selector", kind: 'selector' },
@@ -35,7 +43,7 @@ describe('parseFitError', () => {
 
   it('drops the preemption part and keeps valueless taints', () => {
     const fit = parseFitError(
-      "0/3 nodes are available: 1 node(s) had untolerated taint {machine-check-exception: memory}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+      '0/3 nodes are available: 1 node(s) had untolerated taint {machine-check-exception: memory}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
     );
     expect(fit?.reasons).toHaveLength(2);
     expect(fit?.reasons[0]?.taint).toEqual({ key: 'machine-check-exception', value: 'memory' });
@@ -59,12 +67,16 @@ describe('parseFitError', () => {
   });
 
   it('tolerates the doubled final period of some 1.26–1.28 builds', () => {
-    const fit = parseFitError("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..");
+    const fit = parseFitError(
+      "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
+    );
     expect(fit?.reasons).toEqual([{ count: 3, text: "node(s) didn't match Pod's node affinity/selector", kind: 'selector' }]);
   });
 
   it('counts a PreFilter message against all nodes', () => {
-    const fit = parseFitError('0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.');
+    const fit = parseFitError(
+      '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+    );
     expect(fit?.reasons).toEqual([{ count: 3, text: 'pod has unbound immediate PersistentVolumeClaims', kind: 'volume', preFilter: true }]);
   });
 
@@ -113,7 +125,13 @@ describe('requests, tolerations, selectors', () => {
     const p = pod({ spec: { nodeSelector: { disktype: 'ssd' } } });
     expect(selectorCheck(p, nodes, false)).toEqual({ requirements: ['disktype=ssd'], unmet: ['disktype=ssd'], matching: [] });
     const ds = pod({
-      spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }] }] } } } },
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }] }] },
+          },
+        },
+      },
     });
     expect(selectorCheck(ds, nodes, true)).toBeUndefined();
   });
@@ -121,7 +139,7 @@ describe('requests, tolerations, selectors', () => {
 
 describe('several causes in one message', () => {
   const message =
-    "0/3 nodes are available: 1 node(s) had untolerated taint {machine-check-exception: memory}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.";
+    '0/3 nodes are available: 1 node(s) had untolerated taint {machine-check-exception: memory}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';
   const p = unscheduledPod(message, { spec: { containers: [{ name: 'web', image: 'x', resources: { requests: { cpu: '3' } } }] } });
   const nodes = [
     node({ metadata: { name: 'n1' }, spec: { taints: [{ key: 'machine-check-exception', value: 'memory', effect: 'NoSchedule' }] } }),
@@ -138,10 +156,14 @@ describe('several causes in one message', () => {
   });
 
   it('does not let a satisfiable selector or the control-plane taint outrank the real cause', () => {
-    const msg = "0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.";
+    const msg =
+      "0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.";
     const q = unscheduledPod(msg, { spec: { nodeSelector: { pool: 'big' } } });
     const five = [
-      node({ metadata: { name: 'cp', labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } }),
+      node({
+        metadata: { name: 'cp', labels: { 'node-role.kubernetes.io/control-plane': '' } },
+        spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
+      }),
       node({ metadata: { name: 'big-1', labels: { pool: 'big' } } }),
       node({ metadata: { name: 'big-2', labels: { pool: 'big' } } }),
       node({ metadata: { name: 's1' } }),

@@ -66,7 +66,10 @@ function classify(text: string, count: number, preFilter: boolean): FitReason {
 
 // Messages over 1024 bytes are cut by the events API with ` ...`; some builds print `..`.
 function tidy(s: string): string {
-  return s.replace(/\s*\.\.\.$/, '').replace(/[.\s]+$/, '').trim();
+  return s
+    .replace(/\s*\.\.\.$/, '')
+    .replace(/[.\s]+$/, '')
+    .trim();
 }
 
 /** Parse a FailedScheduling / PodScheduled=False message; undefined when it is not a FitError. */
@@ -260,20 +263,22 @@ export function nodeUsage(snapshot: Snapshot): NodeUsage[] {
   }
   // Requests are known only for the nodes whose pods were collected.
   const known = snapshot.capacityNodes ? new Set(snapshot.capacityNodes) : undefined;
-  return (snapshot.nodes ?? []).filter((n) => !pods || !known || known.has(n.metadata?.name ?? '')).map((node) => {
-    const name = node.metadata?.name ?? '?';
-    const allocatable: Resources = {};
-    add(allocatable, node.status?.allocatable);
-    const usage: NodeUsage = { name, node, allocatable, cordoned: node.spec?.unschedulable === true };
-    if (pods) {
-      const onNode = byNode.get(name) ?? [];
-      const requested: Resources = {};
-      for (const p of onNode) add(requested, podRequests(p));
-      usage.requested = requested;
-      usage.podCount = onNode.length;
-    }
-    return usage;
-  });
+  return (snapshot.nodes ?? [])
+    .filter((n) => !pods || !known || known.has(n.metadata?.name ?? ''))
+    .map((node) => {
+      const name = node.metadata?.name ?? '?';
+      const allocatable: Resources = {};
+      add(allocatable, node.status?.allocatable);
+      const usage: NodeUsage = { name, node, allocatable, cordoned: node.spec?.unschedulable === true };
+      if (pods) {
+        const onNode = byNode.get(name) ?? [];
+        const requested: Resources = {};
+        for (const p of onNode) add(requested, podRequests(p));
+        usage.requested = requested;
+        usage.podCount = onNode.length;
+      }
+      return usage;
+    });
 }
 
 /** Free = allocatable − requested, or allocatable when requests are unknown. */
@@ -404,9 +409,7 @@ export function selectorCheck(pod: Pod, nodes: readonly Node[], isDaemonSetPod: 
   const nodeOk = (n: Node) => selector.every((r) => meets(labelsOf(n), r)) && (userTerms.length === 0 || userTerms.some((t) => termOk(n, t)));
 
   const all = [...selector, ...userTerms.flatMap((t) => [...t.labels, ...t.fields])];
-  const unmet = all
-    .filter((r) => !nodes.some((n) => meets(r.key === 'metadata.name' ? fieldsOf(n) : labelsOf(n), r)))
-    .map(requirementText);
+  const unmet = all.filter((r) => !nodes.some((n) => meets(r.key === 'metadata.name' ? fieldsOf(n) : labelsOf(n), r))).map(requirementText);
   return {
     requirements: [...new Set(all.map(requirementText))],
     unmet: [...new Set(unmet)],
@@ -436,9 +439,7 @@ export function narrowingKinds(snapshot: Snapshot, fit: FitError): Set<FitReason
   const taints = reasonsOf(fit, 'taint');
   if (taints.length > 0) {
     const named = taints.every((r) => r.taint !== undefined);
-    const keys = named
-      ? taints.map((r) => r.taint?.key ?? '')
-      : (nodes ?? []).flatMap((n) => untoleratedTaints(pod, n).map((t) => t.key));
+    const keys = named ? taints.map((r) => r.taint?.key ?? '') : (nodes ?? []).flatMap((n) => untoleratedTaints(pod, n).map((t) => t.key));
     if (keys.length > 0 && keys.every((k) => CONTROL_PLANE_TAINTS.includes(k))) out.add('taint');
   }
   return out;

@@ -8,13 +8,7 @@ import type { AgentFacts } from '../probes/types.js';
  * client-node's model types say `Date`; the collector converts responses back to wire
  * form so that a snapshot from the API and one from saved YAML (`--from`) are identical.
  */
-export type Wire<T> = T extends Date
-  ? string
-  : T extends (infer U)[]
-    ? Wire<U>[]
-    : T extends object
-      ? { [K in keyof T]: Wire<T[K]> }
-      : T;
+export type Wire<T> = T extends Date ? string : T extends (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
 
 export type Pod = Wire<k8s.V1Pod>;
 export type Node = Wire<k8s.V1Node>;
@@ -35,10 +29,7 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
-export type Target =
-  | { kind: 'pod'; namespace: string; name: string }
-  | { kind: 'node'; name: string }
-  | { kind: 'namespace'; name: string };
+export type Target = { kind: 'pod'; namespace: string; name: string } | { kind: 'node'; name: string } | { kind: 'namespace'; name: string };
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 export const SEVERITY_ORDER: Record<Severity, number> = { critical: 4, error: 3, warning: 2, info: 1 };

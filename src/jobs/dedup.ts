@@ -118,17 +118,22 @@ export async function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequ
   const alertKey = alert ? keys.alert(prefix, job.cluster, alert.fingerprint, alert.status, alert.startsAt) : dedupKey;
   // Facts collected before a verify/rerun request may predate the fix it checks.
   const joinActive = job.reason === 'verify' || job.reason === 'rerun' ? '0' : '1';
-  const [outcome, jobId] = await runScript<[string, string]>(queues.redis, ADMIT, [dedupKey, alertKey], [
-    randomUUID(),
-    job.requester ? JSON.stringify(job.requester) : '',
-    dedupWindowMs,
-    alertDedupMs,
-    joinActive,
-    keys.requestersPrefix(prefix, job.cluster),
-    REQUESTERS_TTL_MS,
-    alert ? '1' : '0',
-    MAX_REQUESTERS,
-  ]);
+  const [outcome, jobId] = await runScript<[string, string]>(
+    queues.redis,
+    ADMIT,
+    [dedupKey, alertKey],
+    [
+      randomUUID(),
+      job.requester ? JSON.stringify(job.requester) : '',
+      dedupWindowMs,
+      alertDedupMs,
+      joinActive,
+      keys.requestersPrefix(prefix, job.cluster),
+      REQUESTERS_TTL_MS,
+      alert ? '1' : '0',
+      MAX_REQUESTERS,
+    ],
+  );
   if (outcome === 'dup-closed') return { jobId, deduplicated: true };
   // new, joined, dup-open: make sure the job exists (a no-op when it does).
   await queues.diagnose(job.cluster).add('diagnose', job, { jobId });

@@ -52,7 +52,8 @@ export const keys = {
   dedup: (prefix: string, cluster: string, target: string) => `${clusterTag(prefix, cluster)}:dedup:${target}`,
   requesters: (prefix: string, cluster: string, jobId: string) => `${clusterTag(prefix, cluster)}:requesters:${jobId}`,
   requestersPrefix: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:requesters:`,
-  alert: (prefix: string, cluster: string, fingerprint: string, status: string, startsAt: string) => `${clusterTag(prefix, cluster)}:alert:${fingerprint}:${status}:${startsAt}`,
+  alert: (prefix: string, cluster: string, fingerprint: string, status: string, startsAt: string) =>
+    `${clusterTag(prefix, cluster)}:alert:${fingerprint}:${status}:${startsAt}`,
   incident: (prefix: string, cluster: string, rule: string, causeKey: string) => `${clusterTag(prefix, cluster)}:incident:${rule}|${causeKey}`,
   incidents: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:incidents`,
   apiBucket: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:bucket:api`,

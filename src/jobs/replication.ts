@@ -139,7 +139,8 @@ export class ReplicaBarrier {
     let barrier = this.nodes.get(node);
     if (!barrier) this.nodes.set(node, (barrier = new NodeBarrier(node, this.settings)));
     const out = await barrier.confirm();
-    if (out.acked < out.needed) throw new ReplicationError(`${out.acked} of ${out.needed} replicas confirmed the write within ${this.settings.timeoutMs} ms`, out);
+    if (out.acked < out.needed)
+      throw new ReplicationError(`${out.acked} of ${out.needed} replicas confirmed the write within ${this.settings.timeoutMs} ms`, out);
     return out;
   }
 }

@@ -19,7 +19,10 @@ export const TargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('namespace'), name: label }),
 ]) satisfies z.ZodType<Target>;
 
-const isoTime = z.string().max(64).refine((s) => !Number.isNaN(Date.parse(s)), 'not an RFC 3339 time');
+const isoTime = z
+  .string()
+  .max(64)
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'not an RFC 3339 time');
 const text = (max: number) => z.string().min(1).max(max);
 
 export const SlackRequester = z.object({
@@ -41,10 +44,16 @@ export const AlertRequester = z.object({
   /** Chat channel of the group thread (absent: no route matched and no default channel). */
   channel: text(256).optional(),
   /** Stable id of the group state (cluster, channel, groupKey); the same id is in the alert-groups events. */
-  groupId: z.string().regex(/^[0-9a-f]{1,64}$/).optional(),
+  groupId: z
+    .string()
+    .regex(/^[0-9a-f]{1,64}$/)
+    .optional(),
   alertname: text(256).optional(),
   /** Set for one pod of a workload alert: then `fingerprint` is per pod and this is the alert's. */
-  alertFingerprint: z.string().regex(/^[0-9A-Za-z]{1,64}$/).optional(),
+  alertFingerprint: z
+    .string()
+    .regex(/^[0-9A-Za-z]{1,64}$/)
+    .optional(),
   /** The workload alert this pod was found through: `deployment/ns/name`. */
   workload: text(512).optional(),
 });

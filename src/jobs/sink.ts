@@ -48,7 +48,17 @@ export class RedisStreamSink implements ResultSink {
   ) {}
 
   async deliver(result: DiagnoseResult): Promise<void> {
-    await this.redis.xadd(keys.results(this.prefix, result.job.cluster), 'MAXLEN', '~', String(this.maxLen), '*', 'jobId', result.jobId, 'result', JSON.stringify(result));
+    await this.redis.xadd(
+      keys.results(this.prefix, result.job.cluster),
+      'MAXLEN',
+      '~',
+      String(this.maxLen),
+      '*',
+      'jobId',
+      result.jobId,
+      'result',
+      JSON.stringify(result),
+    );
   }
 }
 

@@ -21,7 +21,16 @@ describe('consumeStream after Redis lost its data', () => {
   it('creates its group again on NOGROUP and reads what comes after; health is false while reads fail', async () => {
     const seen: string[] = [];
     reader = connect();
-    consumer = consumeStream<{ n: string }>({ redis: reader, stream, group: 'chat', consumer: 'c1', decode: jsonField('e'), handler: async (v) => void seen.push(v.n), label: 'test', blockMs: 100 });
+    consumer = consumeStream<{ n: string }>({
+      redis: reader,
+      stream,
+      group: 'chat',
+      consumer: 'c1',
+      decode: jsonField('e'),
+      handler: async (v) => void seen.push(v.n),
+      label: 'test',
+      blockMs: 100,
+    });
     await admin.xadd(stream, '*', 'e', JSON.stringify({ n: 'before' }));
     await eventually(async () => seen.includes('before'));
     expect(consumer.health().ok).toBe(true);

@@ -102,7 +102,9 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
           }
         }
         await slots(1);
-        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', concurrency - inFlight, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, Entry[]][] | null;
+        const res = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', concurrency - inFlight, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as
+          | [string, Entry[]][]
+          | null;
         health = { ok: true, detail: 'reading' };
         if (res) for (const [, entries] of res) for (const entry of entries) start(entry);
       } catch (err) {

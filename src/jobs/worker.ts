@@ -14,7 +14,7 @@ import type { AgentLookup } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { TRANSIENT_GAP_KINDS, type Diagnosis, type Gap } from '../diagnosis/types.js';
-import { isPodDoctorError, PodDoctorError } from '../errors.js';
+import { isPodDoctorError, type PodDoctorError } from '../errors.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
@@ -191,7 +191,11 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     try {
       // Concurrent diagnoses share identical reads that started after this job was enqueued
       // (job.timestamp, the producer's clock): as fresh as reading alone, a fraction of the load.
-      diagnosis = await diagnoseTarget(source.sharing?.(job.timestamp) ?? source, data.target, { ...options.diagnose, cluster, agent: observingAgent(options.agent, transientAgentGaps) });
+      diagnosis = await diagnoseTarget(source.sharing?.(job.timestamp) ?? source, data.target, {
+        ...options.diagnose,
+        cluster,
+        agent: observingAgent(options.agent, transientAgentGaps),
+      });
     } catch (err) {
       const cls = classifyError(err);
       metrics?.failures.inc({ queue: diagnoseQueue, class: cls });
@@ -223,7 +227,16 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     for (const f of diagnosis.findings) metrics?.findings.inc({ rule: f.rule, severity: f.severity });
     const result = await finish({ status: 'diagnosed', diagnosis });
     observe('diagnosed');
-    log.info({ findings: diagnosis.findings.length, primary: diagnosis.findings[0]?.rule, incident: result.incident?.id, created: result.incident?.created, requesters: result.requesters.length }, 'diagnosis delivered');
+    log.info(
+      {
+        findings: diagnosis.findings.length,
+        primary: diagnosis.findings[0]?.rule,
+        incident: result.incident?.id,
+        created: result.incident?.created,
+        requesters: result.requesters.length,
+      },
+      'diagnosis delivered',
+    );
     return result;
   };
 

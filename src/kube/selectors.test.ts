@@ -85,8 +85,9 @@ describe('field selectors', () => {
 
 describe('formatSelector', () => {
   it('renders a LabelSelector like labels.Selector.String()', () => {
-    expect(formatSelector({ matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }] })).toBe('a=1,b=2,c in (x,y)');
+    expect(formatSelector({ matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }] })).toBe(
+      'a=1,b=2,c in (x,y)',
+    );
     expect(formatSelector(undefined)).toBe('');
   });
 });
-

@@ -32,7 +32,19 @@ interface Scanned {
 }
 
 const SYMBOLS = new Set(['=', '!', '(', ')', ',', '>', '<']);
-const KEYWORDS: Record<string, Tok> = { ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(' };
+const KEYWORDS: Record<string, Tok> = {
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  in: 'in',
+  '<': '<',
+  '!=': '!=',
+  notin: 'notin',
+  '(': '(',
+};
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 
 function lex(s: string): Scanned[] {
@@ -121,7 +133,7 @@ class LabelParser {
       case 'notin':
         values = this.values();
         if (values.length === 0) throw new Error("for 'in', 'notin' operators, values set can't be empty");
-        values.forEach((v) => checkValue(key, v));
+        for (const v of values) checkValue(key, v);
         return { key, op: opTok.tok, values };
       case '=':
       case '==':
@@ -299,13 +311,13 @@ function splitUnescaped(s: string, sep: string): string[] {
   return parts;
 }
 
-function unescape(s: string): string {
+function unescapeValue(s: string): string {
   return s.replace(/\\(.)/g, '$1');
 }
 
 /** Parses a `fieldSelector` query value (syntax only; supported labels are checked per resource). */
 export function parseFieldSelector(selector: string | undefined): FieldRequirement[] {
-  if (!selector || !selector.trim()) return [];
+  if (!selector?.trim()) return [];
   const reqs: FieldRequirement[] = [];
   for (const term of splitUnescaped(selector, ',')) {
     if (!term) continue;
@@ -314,8 +326,8 @@ export function parseFieldSelector(selector: string | undefined): FieldRequireme
     for (const op of ['!=', '==', '='] as const) {
       const idx = indexOfUnescaped(term, op);
       if (idx < 0) continue;
-      const field = unescape(term.slice(0, idx)).trim();
-      const value = unescape(term.slice(idx + op.length));
+      const field = unescapeValue(term.slice(0, idx)).trim();
+      const value = unescapeValue(term.slice(idx + op.length));
       reqs.push({ field, op: op === '!=' ? '!=' : '=', value });
       matched = true;
       break;

@@ -4,9 +4,26 @@
 
 /** Fields that hold metav1.Time / MicroTime values in the objects pod-doctor reads. */
 export const TIME_KEYS: ReadonlySet<string> = new Set([
-  'creationTimestamp', 'deletionTimestamp', 'lastTimestamp', 'firstTimestamp', 'eventTime', 'lastObservedTime',
-  'startedAt', 'finishedAt', 'startTime', 'lastTransitionTime', 'lastHeartbeatTime', 'lastProbeTime',
-  'renewTime', 'acquireTime', 'timeAdded', 'lastUpdateTime', 'completionTime', 'lastScheduleTime', 'lastSuccessfulTime', 'time',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'lastTimestamp',
+  'firstTimestamp',
+  'eventTime',
+  'lastObservedTime',
+  'startedAt',
+  'finishedAt',
+  'startTime',
+  'lastTransitionTime',
+  'lastHeartbeatTime',
+  'lastProbeTime',
+  'renewTime',
+  'acquireTime',
+  'timeAdded',
+  'lastUpdateTime',
+  'completionTime',
+  'lastScheduleTime',
+  'lastSuccessfulTime',
+  'time',
 ]);
 
 /** RFC 3339 in UTC, second precision when the fraction is zero, else milliseconds. */

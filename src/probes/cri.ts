@@ -360,7 +360,16 @@ export const CriContainer = codec<CriContainer>({
       .map(9, v.annotations)
       .string(10, v.imageId),
   read: (r) => {
-    const out: CriContainer = { id: r.string(1), podSandboxId: r.string(2), imageRef: r.string(5), state: r.num(6), createdAt: r.int64(7), labels: r.map(8), annotations: r.map(9), imageId: r.string(10) };
+    const out: CriContainer = {
+      id: r.string(1),
+      podSandboxId: r.string(2),
+      imageRef: r.string(5),
+      state: r.num(6),
+      createdAt: r.int64(7),
+      labels: r.map(8),
+      annotations: r.map(9),
+      imageId: r.string(10),
+    };
     const metadata = readSub(ContainerMetadata, r.message(3));
     if (metadata) out.metadata = metadata;
     const image = readSub(ImageSpec, r.message(4));
@@ -445,7 +454,14 @@ export const CriPodSandbox = codec<CriPodSandbox>({
       .map(6, v.annotations)
       .string(7, v.runtimeHandler),
   read: (r) => {
-    const out: CriPodSandbox = { id: r.string(1), state: r.num(3), createdAt: r.int64(4), labels: r.map(5), annotations: r.map(6), runtimeHandler: r.string(7) };
+    const out: CriPodSandbox = {
+      id: r.string(1),
+      state: r.num(3),
+      createdAt: r.int64(4),
+      labels: r.map(5),
+      annotations: r.map(6),
+      runtimeHandler: r.string(7),
+    };
     const metadata = readSub(PodSandboxMetadata, r.message(2));
     if (metadata) out.metadata = metadata;
     return out;
@@ -716,7 +732,8 @@ export function grpcUnary(socketPath: string, path: string, request: Uint8Array,
       const code = Number(grpcStatus);
       if (!Number.isInteger(code)) return finish({ kind: 'failed', message: `${path}: bad grpc-status ${grpcStatus}` });
       if (code !== GRPC_STATUS.OK) return finish({ kind: 'status', code, message: grpcMessageText(grpcMessage) || grpcStatusName(code) });
-      if (!contentType.startsWith('application/grpc')) return finish({ kind: 'failed', message: `${path}: not a gRPC reply (content-type ${contentType || 'none'})` });
+      if (!contentType.startsWith('application/grpc'))
+        return finish({ kind: 'failed', message: `${path}: not a gRPC reply (content-type ${contentType || 'none'})` });
       try {
         const [message] = grpcUnframe(Buffer.concat(chunks));
         return finish({ kind: 'ok', message: message ?? Buffer.alloc(0) });
@@ -771,12 +788,22 @@ export class CriClient {
     return this.version;
   }
 
-  private async call<Req, Res>(service: Service, method: string, req: Codec<Req>, value: Req, res: Codec<Res>, timeoutMs = this.timeoutMs): Promise<CriResult<Res>> {
+  private async call<Req, Res>(
+    service: Service,
+    method: string,
+    req: Codec<Req>,
+    value: Req,
+    res: Codec<Res>,
+    timeoutMs = this.timeoutMs,
+  ): Promise<CriResult<Res>> {
     const body = req.encode(value);
     const versions = this.version ? [this.version] : CRI_API_VERSIONS;
     let outcome: GrpcOutcome = { kind: 'failed', message: 'no API version to try' };
     for (const version of versions) {
-      outcome = await grpcUnary(this.socketPath, `/runtime.${version}.${service}/${method}`, body, { timeoutMs, ...(this.maxBytes ? { maxBytes: this.maxBytes } : {}) });
+      outcome = await grpcUnary(this.socketPath, `/runtime.${version}.${service}/${method}`, body, {
+        timeoutMs,
+        ...(this.maxBytes ? { maxBytes: this.maxBytes } : {}),
+      });
       if (outcome.kind === 'status' && outcome.code === GRPC_STATUS.UNIMPLEMENTED && !this.version) continue;
       // Any other gRPC answer proves the service exists at this version.
       if (outcome.kind === 'ok' || outcome.kind === 'status') this.version = version;
@@ -806,7 +833,14 @@ export class CriClient {
 
   /** `timeoutSeconds` is the grace period before the runtime kills; the call may take that long. */
   stopContainer(containerId: string, timeoutSeconds: number): Promise<CriResult<Record<string, never>>> {
-    return this.call('RuntimeService', 'StopContainer', StopContainerRequest, { containerId, timeout: timeoutSeconds }, Empty, this.timeoutMs + timeoutSeconds * 1000);
+    return this.call(
+      'RuntimeService',
+      'StopContainer',
+      StopContainerRequest,
+      { containerId, timeout: timeoutSeconds },
+      Empty,
+      this.timeoutMs + timeoutSeconds * 1000,
+    );
   }
 
   removeContainer(containerId: string): Promise<CriResult<Record<string, never>>> {

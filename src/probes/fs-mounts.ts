@@ -47,7 +47,12 @@ export const result = z.object({
 export type FsMountsResult = z.infer<typeof result>;
 
 /** Run the stat command on `path`; resolve `hung` after `timeoutMs` without waiting for the child. */
-export function statWithTimeout(command: readonly string[], path: string, timeoutMs: number, signal?: AbortSignal): Promise<{ state: 'ok' | 'hung' | 'error'; detail?: string; ms: number }> {
+export function statWithTimeout(
+  command: readonly string[],
+  path: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ state: 'ok' | 'hung' | 'error'; detail?: string; ms: number }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -18,7 +18,14 @@ describe('host', () => {
       kernel: '3.10.0-327.el7.x86_64',
       os: 'CentOS Linux release 7.2.1511 (Core)',
       dockerService: { unitFile: '/usr/lib/systemd/system/docker.service', mountFlags: undefined, dropIns: [] },
-      kubelet: { pid: 1322, settings: { maxPods: { value: 110, source: 'flag' }, podInfraContainerImage: { value: 'k8s.gcr.io/pause:3.1', source: 'flag' }, kubeAPIQPS: { source: 'unset' } } },
+      kubelet: {
+        pid: 1322,
+        settings: {
+          maxPods: { value: 110, source: 'flag' },
+          podInfraContainerImage: { value: 'k8s.gcr.io/pause:3.1', source: 'flag' },
+          kubeAPIQPS: { source: 'unset' },
+        },
+      },
     });
   });
 
@@ -42,10 +49,21 @@ describe('host', () => {
 
 describe('flags', () => {
   it('--a=b, --a b, bare --a', () => {
-    expect(Object.fromEntries(parseFlags(['--max-pods=250', '--kube-api-qps', '20', '--serialize-image-pulls', '--v=2']))).toEqual({ 'max-pods': '250', 'kube-api-qps': '20', 'serialize-image-pulls': 'true', v: '2' });
+    expect(Object.fromEntries(parseFlags(['--max-pods=250', '--kube-api-qps', '20', '--serialize-image-pulls', '--v=2']))).toEqual({
+      'max-pods': '250',
+      'kube-api-qps': '20',
+      'serialize-image-pulls': 'true',
+      v: '2',
+    });
   });
   it('redacts credentials in the kubelet command line', () => {
-    expect(redactArgs(['/usr/bin/kubelet', '--token=abc', '--bootstrap-token', 'xyz', '--max-pods=10'])).toEqual(['/usr/bin/kubelet', '--token=[redacted]', '--bootstrap-token', '[redacted]', '--max-pods=10']);
+    expect(redactArgs(['/usr/bin/kubelet', '--token=abc', '--bootstrap-token', 'xyz', '--max-pods=10'])).toEqual([
+      '/usr/bin/kubelet',
+      '--token=[redacted]',
+      '--bootstrap-token',
+      '[redacted]',
+      '--max-pods=10',
+    ]);
   });
 });
 
@@ -64,7 +82,11 @@ describe('static pods', () => {
     const api = sp?.manifests[1];
     expect(api?.mtime).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
     expect(api?.error).toBeUndefined();
-    expect(api?.pod).toMatchObject({ name: 'kube-apiserver', namespace: 'kube-system', containers: [{ name: 'kube-apiserver', init: false, image: 'registry.k8s.io/kube-apiserver:v1.31.4' }] });
+    expect(api?.pod).toMatchObject({
+      name: 'kube-apiserver',
+      namespace: 'kube-system',
+      containers: [{ name: 'kube-apiserver', init: false, image: 'registry.k8s.io/kube-apiserver:v1.31.4' }],
+    });
     const c = api?.pod?.containers[0];
     expect(c?.command?.[0]).toBe('kube-apiserver');
     expect(c?.command).toContain('--audit-log-maxage=30');
@@ -81,13 +103,20 @@ describe('static pods', () => {
   it('seed 001: no --pod-manifest-path, no config file, no kubeadm dir', async () => {
     const out = await runProbe(probe, {}, env('001'));
     if (!out.ok) throw new Error(out.error);
-    expect(out.staticPods).toEqual({ path: '/etc/kubernetes/manifests', source: 'default', manifests: [], truncated: false, error: '/etc/kubernetes/manifests does not exist on the node' });
+    expect(out.staticPods).toEqual({
+      path: '/etc/kubernetes/manifests',
+      source: 'default',
+      manifests: [],
+      truncated: false,
+      error: '/etc/kubernetes/manifests does not exist on the node',
+    });
   });
 
   describe('on a scratch host root', () => {
     let root = '';
     const penv = () => ({ procRoot: join(root, 'proc'), hostRoot: join(root, 'host'), timeoutMs: 3000 });
-    const pod = (name: string, extra = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: ${name}\n    image: example/${name}:1\n${extra}`;
+    const pod = (name: string, extra = '') =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: ${name}\n    image: example/${name}:1\n${extra}`;
     beforeAll(async () => {
       root = await mkdtemp(join(tmpdir(), 'pod-doctor-static-'));
       await mkdir(join(root, 'host/srv/manifests'), { recursive: true });
@@ -133,7 +162,12 @@ describe('static pods', () => {
         if (!out.ok) throw new Error(out.error);
         return out.staticPods;
       };
-      expect(await run('--pod-manifest-path=/srv/manifests/', '--max-pods=50')).toMatchObject({ path: '/srv/manifests/', source: 'flag', kind: 'dir', manifests: [{ file: 'big.yaml' }, { file: 'haproxy.yaml' }, { file: 'keepalived.yaml' }] });
+      expect(await run('--pod-manifest-path=/srv/manifests/', '--max-pods=50')).toMatchObject({
+        path: '/srv/manifests/',
+        source: 'flag',
+        kind: 'dir',
+        manifests: [{ file: 'big.yaml' }, { file: 'haproxy.yaml' }, { file: 'keepalived.yaml' }],
+      });
       expect(await run('--config', '/etc/kubernetes/manifests')).toMatchObject({ path: '/etc/kubernetes/manifests', source: 'flag', kind: 'dir' });
     });
 
@@ -149,18 +183,31 @@ describe('static pods', () => {
     ['a Deployment', 'kind: Deployment\nmetadata: {name: x}', 'not a Pod (kind: Deployment)'],
     ['no name', 'kind: Pod\nspec: {containers: [{name: a}]}', 'metadata.name is missing'],
     ['no containers', 'kind: Pod\nmetadata: {name: x}\nspec: {containers: []}', 'spec.containers is empty'],
-    ['a number in args', 'kind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: a, image: b, args: [--port, 8080]}]}', 'container a: args must be a list of strings (the kubelet rejects this manifest)'],
+    [
+      'a number in args',
+      'kind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: a, image: b, args: [--port, 8080]}]}',
+      'container a: args must be a list of strings (the kubelet rejects this manifest)',
+    ],
   ])('rejects %s the way the kubelet would', (_name, text, error) => {
     expect(manifestPod(parseYaml(text))).toEqual({ error });
   });
 
   it('redacts credentials across command and args, hashes what was written, and omits argv over budget', () => {
-    const doc = parseYaml('kind: Pod\nmetadata: {name: vip, namespace: kube-system}\nspec:\n  initContainers: [{name: init, image: busybox}]\n  containers:\n  - {name: vip, image: kube-vip:0.8, command: [kube-vip, --auth-token], args: [s3cr3t, --password=hunter2, manager]}');
+    const doc = parseYaml(
+      'kind: Pod\nmetadata: {name: vip, namespace: kube-system}\nspec:\n  initContainers: [{name: init, image: busybox}]\n  containers:\n  - {name: vip, image: kube-vip:0.8, command: [kube-vip, --auth-token], args: [s3cr3t, --password=hunter2, manager]}',
+    );
     const pod = manifestPod(doc);
     if ('error' in pod) throw new Error(pod.error);
     expect(pod.containers).toEqual([
       { name: 'init', init: true, image: 'busybox', argvHash: argvHash(undefined, undefined) },
-      { name: 'vip', init: false, image: 'kube-vip:0.8', command: ['kube-vip', '--auth-token'], args: ['[redacted]', '--password=[redacted]', 'manager'], argvHash: argvHash(['kube-vip', '--auth-token'], ['s3cr3t', '--password=hunter2', 'manager']) },
+      {
+        name: 'vip',
+        init: false,
+        image: 'kube-vip:0.8',
+        command: ['kube-vip', '--auth-token'],
+        args: ['[redacted]', '--password=[redacted]', 'manager'],
+        argvHash: argvHash(['kube-vip', '--auth-token'], ['s3cr3t', '--password=hunter2', 'manager']),
+      },
     ]);
     const tight = manifestPod(doc, { argvChars: 10 });
     if ('error' in tight) throw new Error(tight.error);

@@ -99,9 +99,7 @@ export type StaticPods = z.infer<typeof staticPodsSchema>;
 export const result = z.object({
   kernel: z.string().optional(),
   os: z.string().optional(),
-  dockerService: z
-    .object({ unitFile: z.string(), mountFlags: z.string().optional(), dropIns: z.array(z.string()) })
-    .optional(),
+  dockerService: z.object({ unitFile: z.string(), mountFlags: z.string().optional(), dropIns: z.array(z.string()) }).optional(),
   kubelet: z.object({
     pid: z.number().optional(),
     command: z.string().optional(),
@@ -174,7 +172,9 @@ const errText = (err: unknown) => (err instanceof Error ? err.message : String(e
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
   if (isRecord(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -185,7 +185,9 @@ export function canonicalJson(value: unknown): string {
  * A rule can recompute it from a mirror pod's container to compare without the text.
  */
 export function argvHash(command: readonly string[] | undefined, args: readonly string[] | undefined): string {
-  return createHash('sha256').update(canonicalJson({ args: args ?? [], command: command ?? [] })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ args: args ?? [], command: command ?? [] }))
+    .digest('hex');
 }
 
 /**
@@ -337,7 +339,12 @@ export async function readStaticPods(env: ProbeEnv, path: string, source: Static
  * (relative to that file), else a pre-1.10 kubelet's --config naming the manifest dir itself,
  * else the kubeadm default (marked `default`: the kubelet may read none).
  */
-async function staticPodPath(env: ProbeEnv, flags: Map<string, string>, config: Record<string, unknown>, configPath: string | undefined): Promise<{ path: string; source: StaticPods['source'] }> {
+async function staticPodPath(
+  env: ProbeEnv,
+  flags: Map<string, string>,
+  config: Record<string, unknown>,
+  configPath: string | undefined,
+): Promise<{ path: string; source: StaticPods['source'] }> {
   const flag = flags.get('pod-manifest-path');
   if (flag !== undefined && flag !== 'true') return { path: flag, source: 'flag' };
   const field = config.staticPodPath;
@@ -411,7 +418,8 @@ export async function inspectHost(_p: z.infer<typeof params>, env: ProbeEnv): Pr
 
 export const probe = defineProbe({
   name: 'host',
-  description: 'Kernel version, docker.service MountFlags, kubelet settings (--max-pods, --kube-api-qps, --registry-qps, --pod-infra-container-image) from its command line or --config file, and the static pod manifests in its --pod-manifest-path / staticPodPath (name, mtime, images, command hashes).',
+  description:
+    'Kernel version, docker.service MountFlags, kubelet settings (--max-pods, --kube-api-qps, --registry-qps, --pod-infra-container-image) from its command line or --config file, and the static pod manifests in its --pod-manifest-path / staticPodPath (name, mtime, images, command hashes).',
   params,
   result,
   timeoutMs: 3000,

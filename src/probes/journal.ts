@@ -93,10 +93,13 @@ function runJournalctl(env: ProbeEnv, options: { command?: string; directory?: s
     const child = spawn(options.command ?? 'journalctl', args, { stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('journalctl did not finish in time'));
-    }, Math.max(500, env.timeoutMs - 500));
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error('journalctl did not finish in time'));
+      },
+      Math.max(500, env.timeoutMs - 500),
+    );
     child.stdout.on('data', (c: Buffer) => {
       size += c.length;
       chunks.push(c);
@@ -173,7 +176,8 @@ export async function scanJournal(p: JournalParams, env: ProbeEnv): Promise<Jour
 
 export const probe = defineProbe({
   name: 'journal',
-  description: "Recent kubelet/runtime log lines about the pod's UID, containers and sandboxes, matched against catalogue signatures (device busy, KillContainerError deadline, lstat ns, subPath cleanup, CNI teardown, sandbox creation, image checksum).",
+  description:
+    "Recent kubelet/runtime log lines about the pod's UID, containers and sandboxes, matched against catalogue signatures (device busy, KillContainerError deadline, lstat ns, subPath cleanup, CNI teardown, sandbox creation, image checksum).",
   params,
   result,
   timeoutMs: 8000,

@@ -43,7 +43,9 @@ describe('mount-holders on fixture trees', () => {
       notInHost: [`/var/lib/docker/overlay/${LAYER}/merged`],
     });
     // The real mountinfo line is quoted as read.
-    expect(out.namespaces[0]?.mounts[0]?.line).toMatch(/^296 183 0:183 \/ \/var\/lib\/docker\/overlay\/98a56d.*\/merged rw,relatime shared:88 - overlay overlay /);
+    expect(out.namespaces[0]?.mounts[0]?.line).toMatch(
+      /^296 183 0:183 \/ \/var\/lib\/docker\/overlay\/98a56d.*\/merged rw,relatime shared:88 - overlay overlay /,
+    );
     expect(out.hostMountNamespace).toBe('mnt:[4026531840]');
     expect(out.scanned.processes).toBe(5);
   });
@@ -88,7 +90,7 @@ describe('mount-holders on fixture trees', () => {
     expect(out).toMatchObject({ ok: true, holders: [], namespaces: [] });
   });
 
-  it('lists the host namespace but never as a holder; marks the pod\'s own processes', async () => {
+  it("lists the host namespace but never as a holder; marks the pod's own processes", async () => {
     const uid = '2b8e5882-5146-11e9-b3b3-525400dd6f19';
     const out = await runProbe(probe, { match: [uid], podUid: uid }, env('000'));
     if (!out.ok) throw new Error(out.error);

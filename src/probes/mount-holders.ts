@@ -303,9 +303,7 @@ export async function scanMountHolders(p: MountHoldersParams, env: ProbeEnv): Pr
       inUse: ns.mounts.map((m) => m.mountPoint).filter((m) => [cwd, rootDir].some((d) => d !== undefined && d !== '/' && (d === m || d.startsWith(`${m}/`)))),
     };
   });
-  const holders = details
-    .filter((h) => h !== undefined)
-    .sort((a, b) => Number(a.ownPod) - Number(b.ownPod) || a.pid - b.pid);
+  const holders = details.filter((h) => h !== undefined).sort((a, b) => Number(a.ownPod) - Number(b.ownPod) || a.pid - b.pid);
   const h = capped(holders, MAX_HOLDERS);
   const n = capped(namespaces, MAX_NAMESPACES);
   return {

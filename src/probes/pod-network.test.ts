@@ -19,16 +19,23 @@ describe('calico names', () => {
 });
 
 describe('parsing /proc/net', () => {
-  it('little-endian hex addresses', () => expect([hexToIp('0101FEA9'), hexToIp('00000000'), hexToIp('0C08A8C0')]).toEqual(['169.254.1.1', '0.0.0.0', '192.168.8.12']));
+  it('little-endian hex addresses', () =>
+    expect([hexToIp('0101FEA9'), hexToIp('00000000'), hexToIp('0C08A8C0')]).toEqual(['169.254.1.1', '0.0.0.0', '192.168.8.12']));
   it('neighbour states', () => {
-    const arp = parseArp('IP address HW type Flags HW address Mask Device\n169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0\n10.0.0.1 0x1 0x2 52:54:00:12:35:02 * eth0\n169.254.1.1 0x1 0x6 ee:ee:ee:ee:ee:ee * eth1\n');
+    const arp = parseArp(
+      'IP address HW type Flags HW address Mask Device\n169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0\n10.0.0.1 0x1 0x2 52:54:00:12:35:02 * eth0\n169.254.1.1 0x1 0x6 ee:ee:ee:ee:ee:ee * eth1\n',
+    );
     expect(arp.map((n) => n.state)).toEqual(['incomplete', 'complete', 'permanent']);
   });
 });
 
 describe('pod-network', () => {
   it('seed 004: default via 169.254.1.1, neighbour incomplete; host veths listed', async () => {
-    const out = await runProbe(probe, { podUid: '35b722f5-dfad-11e7-9a8f-52549da43ad9', namespace: 'lijiaob', name: 'stateful-new-pod-0', podIp: '192.168.8.34' }, env('004'));
+    const out = await runProbe(
+      probe,
+      { podUid: '35b722f5-dfad-11e7-9a8f-52549da43ad9', namespace: 'lijiaob', name: 'stateful-new-pod-0', podIp: '192.168.8.34' },
+      env('004'),
+    );
     if (!out.ok) throw new Error(out.error);
     expect(out.pid).toBe(21740);
     expect(out.pod).toMatchObject({
@@ -36,7 +43,12 @@ describe('pod-network', () => {
       defaultRoute: { iface: 'eth0', gateway: '169.254.1.1' },
       gateway: { ip: '169.254.1.1', state: 'incomplete', entry: { line: '169.254.1.1      0x1         0x0         00:00:00:00:00:00     *        eth0' } },
     });
-    expect(out.host).toMatchObject({ caliInterfaces: ['cali9118ebbb10b', 'cali91dded39638', 'calie0a5d64c6f1'], expectedInterface: 'cali91dded39638', expectedPresent: true, arpForPodIp: [] });
+    expect(out.host).toMatchObject({
+      caliInterfaces: ['cali9118ebbb10b', 'cali91dded39638', 'calie0a5d64c6f1'],
+      expectedInterface: 'cali91dded39638',
+      expectedPresent: true,
+      arpForPodIp: [],
+    });
     expect(out.host.routeForPodIp).toBeUndefined();
   });
 

@@ -43,9 +43,7 @@ export const result = z.object({
       defaultRoute: route.optional(),
       routes: z.array(route),
       /** The default gateway's neighbour entry; `missing` when the table has none. */
-      gateway: z
-        .object({ ip: z.string(), state: z.enum(['complete', 'incomplete', 'permanent', 'missing']), entry: neighbour.optional() })
-        .optional(),
+      gateway: z.object({ ip: z.string(), state: z.enum(['complete', 'incomplete', 'permanent', 'missing']), entry: neighbour.optional() }).optional(),
       calicoGateway: z.boolean(),
       interfaces: z.array(z.string()),
     })
@@ -177,7 +175,8 @@ export async function inspectPodNetwork(p: PodNetworkParams, env: ProbeEnv): Pro
 
 export const probe = defineProbe({
   name: 'pod-network',
-  description: "The pod's default route and gateway neighbour state (Calico 169.254.1.1) through a pod process's /proc/<pid>/net, and the host's cali* interfaces.",
+  description:
+    "The pod's default route and gateway neighbour state (Calico 169.254.1.1) through a pod process's /proc/<pid>/net, and the host's cali* interfaces.",
   params,
   result,
   timeoutMs: 3000,

@@ -53,8 +53,14 @@ export const matchSchema = z
   .regex(/^[A-Za-z0-9._/~:@+-]+$/, 'expected an id, UUID or path of [A-Za-z0-9._/~:@+-]')
   .refine((s) => !s.split('/').includes('..'), 'must not contain ".."');
 
-export const namespaceSchema = z.string().max(63).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name');
-export const podNameSchema = z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a pod name');
+export const namespaceSchema = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name');
+export const podNameSchema = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a pod name');
 export const ipv4Schema = z.string().regex(/^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/, 'expected an IPv4 address');
 
 /** Outcome of a failed probe: the rules say which node check could not run and why. */
@@ -100,7 +106,11 @@ export async function runProbe<P extends z.ZodType, R extends z.ZodObject>(
   const elapsed = () => Math.round(performance.now() - started);
   const parsed = probe.params.safeParse(rawParams ?? {});
   if (!parsed.success) {
-    return { ok: false, error: `bad parameters: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ')}`, durationMs: elapsed() };
+    return {
+      ok: false,
+      error: `bad parameters: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ')}`,
+      durationMs: elapsed(),
+    };
   }
   const timeoutMs = env.timeoutMs > 0 ? env.timeoutMs : probe.timeoutMs;
   const controller = new AbortController();
@@ -119,7 +129,8 @@ export async function runProbe<P extends z.ZodType, R extends z.ZodObject>(
       return { ok: false, error: `${probe.name} did not finish within ${timeoutMs}ms`, durationMs: elapsed(), timedOut: true };
     }
     const checked = probe.result.safeParse(first);
-    if (!checked.success) return { ok: false, error: `${probe.name} produced an invalid result: ${checked.error.issues[0]?.message ?? ''}`, durationMs: elapsed() };
+    if (!checked.success)
+      return { ok: false, error: `${probe.name} produced an invalid result: ${checked.error.issues[0]?.message ?? ''}`, durationMs: elapsed() };
     return { ...(checked.data as z.output<R>), ok: true, durationMs: elapsed() };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err), durationMs: elapsed() };

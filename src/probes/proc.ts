@@ -116,7 +116,11 @@ export async function readMountNamespace(procRoot: string, pid: number | 'self')
  * the unmounts). That is pid 1's on most nodes, not where the kubelet runs in a container (RKE1,
  * kind) or in a namespace of its own.
  */
-export async function findKubeletPid(procRoot: string, pids: readonly number[], options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<number | undefined> {
+export async function findKubeletPid(
+  procRoot: string,
+  pids: readonly number[],
+  options: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<number | undefined> {
   let found: number | undefined;
   await mapPool(
     pids,
@@ -229,7 +233,11 @@ export function unescapeMount(s: string): string {
 }
 
 /** Pids whose cgroup names the pod (both spellings of its UID), in pid order, at most `max`. */
-export async function findPodPids(procRoot: string, podUid: string, options: { concurrency?: number; signal?: AbortSignal; max?: number } = {}): Promise<number[]> {
+export async function findPodPids(
+  procRoot: string,
+  podUid: string,
+  options: { concurrency?: number; signal?: AbortSignal; max?: number } = {},
+): Promise<number[]> {
   const needles = podCgroupNeedles(podUid);
   const pids = await listPids(procRoot);
   const hits = await mapPool(

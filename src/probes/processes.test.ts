@@ -14,7 +14,9 @@ describe('processes', () => {
     expect(out.containers).toEqual([
       { id: cid, known: true, processCount: 2, initPid: 31238, initState: 'Z', initCommand: '[java]', initAlive: false, zombies: 1, uninterruptible: 0 },
     ]);
-    expect(out.zombies).toEqual([expect.objectContaining({ pid: 31238, ppid: 31221, state: 'Z', command: '[java] <defunct>', startedAt: '2019-03-28T10:42:35.000Z', containerId: cid })]);
+    expect(out.zombies).toEqual([
+      expect.objectContaining({ pid: 31238, ppid: 31221, state: 'Z', command: '[java] <defunct>', startedAt: '2019-03-28T10:42:35.000Z', containerId: cid }),
+    ]);
     // A live member to enter the network namespace through: not the zombie.
     expect(out.samplePid).toBe(31284);
   });

@@ -114,15 +114,13 @@ export async function scanProcesses(p: ProcessesParams, env: ProbeEnv): Promise<
     if (list) list.push(row);
     else byContainer.set(key, [row]);
   }
-  const resolveId = (id: string) => [...byContainer.keys()].find((k) => k && k.startsWith(id)) ?? id;
+  const resolveId = (id: string) => [...byContainer.keys()].find((k) => k?.startsWith(id)) ?? id;
   const ids = new Set<string>([...p.containerIds.map(resolveId), ...[...byContainer.keys()].filter(Boolean)]);
   const containers: ContainerProcesses[] = [];
   for (const id of ids) {
     const members = byContainer.get(id) ?? [];
     const memberPids = new Set(members.map((m) => m.stat.pid));
-    const init = members
-      .filter((m) => !memberPids.has(m.stat.ppid))
-      .sort((a, b) => a.stat.startTicks - b.stat.startTicks || a.stat.pid - b.stat.pid)[0];
+    const init = members.filter((m) => !memberPids.has(m.stat.ppid)).sort((a, b) => a.stat.startTicks - b.stat.startTicks || a.stat.pid - b.stat.pid)[0];
     containers.push({
       id,
       known: p.containerIds.some((c) => id.startsWith(c)),
@@ -137,8 +135,14 @@ export async function scanProcesses(p: ProcessesParams, env: ProbeEnv): Promise<
   }
 
   const podRows = [...inPod.values()];
-  const zombies = capped(podRows.filter((r) => r.row.stat.state === 'Z'), MAX_LISTED);
-  const dState = capped(podRows.filter((r) => r.row.stat.state === 'D'), MAX_LISTED);
+  const zombies = capped(
+    podRows.filter((r) => r.row.stat.state === 'Z'),
+    MAX_LISTED,
+  );
+  const dState = capped(
+    podRows.filter((r) => r.row.stat.state === 'D'),
+    MAX_LISTED,
+  );
   const nodeD = live.filter((r) => r.stat.state === 'D');
   const sample = podRows.find((r) => r.row.stat.state !== 'Z' && r.row.stat.state !== 'X');
   return {

@@ -29,7 +29,13 @@ async function silentSocket(name: string): Promise<string> {
   return path;
 }
 
-const env = (seed: string, more: object) => ({ procRoot: join(FIXTURES, seed, 'proc'), hostRoot: join(FIXTURES, seed, 'host'), timeoutMs: 8000, containerdSockets: [join(dir, 'none.sock')], ...more });
+const env = (seed: string, more: object) => ({
+  procRoot: join(FIXTURES, seed, 'proc'),
+  hostRoot: join(FIXTURES, seed, 'host'),
+  timeoutMs: 8000,
+  containerdSockets: [join(dir, 'none.sock')],
+  ...more,
+});
 
 describe('runtime (docker API over a unix socket)', () => {
   it('seed 001: the container is Removal In Progress; its overlay layer is reported for mount-holders', async () => {
@@ -51,7 +57,9 @@ describe('runtime (docker API over a unix socket)', () => {
       ]);
       expect(out.containerd).toMatchObject({ state: 'absent', note: expect.stringMatching(/gRPC/) });
       // The pod's containers are asked for by label, as dockerd filters them.
-      expect(docker.requests.find((r) => r.startsWith('/containers/json'))).toContain(encodeURIComponent('io.kubernetes.pod.uid=9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b'));
+      expect(docker.requests.find((r) => r.startsWith('/containers/json'))).toContain(
+        encodeURIComponent('io.kubernetes.pod.uid=9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b'),
+      );
     } finally {
       await docker.close();
     }
@@ -63,7 +71,10 @@ describe('runtime (docker API over a unix socket)', () => {
       const out = await runProbe(probe, { podUid: '1da9e4f1-a5d4-40db-b8bc-4db1d27ca458' }, env('002', { dockerSockets: [docker.socket] }));
       if (!out.ok) throw new Error(out.error);
       const agent = out.docker.containers.find((c) => c.containerName === 'khaos-agent');
-      expect(agent).toMatchObject({ state: 'exited', execs: [{ running: true, pid: 40533, command: '/bin/sh -c /opt/khaos/post-start.sh', startedAt: '2022-06-10T08:00:02.000Z' }] });
+      expect(agent).toMatchObject({
+        state: 'exited',
+        execs: [{ running: true, pid: 40533, command: '/bin/sh -c /opt/khaos/post-start.sh', startedAt: '2022-06-10T08:00:02.000Z' }],
+      });
       expect(out.docker.containers.find((c) => c.sandbox)).toMatchObject({ containerName: 'POD', state: 'running', pid: 4300 });
     } finally {
       await docker.close();
@@ -74,10 +85,19 @@ describe('runtime (docker API over a unix socket)', () => {
     const docker = await startFakeDocker(loadDockerSpec(join(FIXTURES, '000')));
     try {
       const started = performance.now();
-      const out = await runProbe(probe, { podUid: '2b8e5882-5146-11e9-b3b3-525400dd6f19' }, env('000', { dockerSockets: [docker.socket], runtimeCallTimeoutMs: 300 }));
+      const out = await runProbe(
+        probe,
+        { podUid: '2b8e5882-5146-11e9-b3b3-525400dd6f19' },
+        env('000', { dockerSockets: [docker.socket], runtimeCallTimeoutMs: 300 }),
+      );
       expect(performance.now() - started).toBeLessThan(2000);
       if (!out.ok) throw new Error(out.error);
-      expect(out.docker).toMatchObject({ state: 'hung', version: '1.13.1', timedOut: ['/containers/json'], detail: expect.stringMatching(/did not answer within 300ms although \/_ping did/) });
+      expect(out.docker).toMatchObject({
+        state: 'hung',
+        version: '1.13.1',
+        timedOut: ['/containers/json'],
+        detail: expect.stringMatching(/did not answer within 300ms although \/_ping did/),
+      });
     } finally {
       await docker.close();
     }
@@ -109,7 +129,13 @@ describe('runtime (docker API over a unix socket)', () => {
 describe('rootfsOf', () => {
   it.each([
     [{ Data: { MergedDir: '/var/lib/docker/overlay2/abc/merged' } }, { mount: '/var/lib/docker/overlay2/abc/merged' }],
-    [{ Data: { DeviceName: 'docker-253:0-1049380-7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e' } }, { mount: '/var/lib/docker/devicemapper/mnt/7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e', layerId: '7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e' }],
+    [
+      { Data: { DeviceName: 'docker-253:0-1049380-7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e' } },
+      {
+        mount: '/var/lib/docker/devicemapper/mnt/7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e',
+        layerId: '7a2c4e6f8b0d1c3e5a7f9b2d4c6e8a0f1b3d5c7e9a2b4d6f8c0e1a3b5d7f9c2e',
+      },
+    ],
     [{}, {}],
   ])('%j', (graph, want) => expect(rootfsOf(graph)).toMatchObject(want));
 });

@@ -272,7 +272,12 @@ async function inspectDocker(socket: string, p: RuntimeParams, env: ProbeEnv, ca
               id: execId,
               running: x.Running === true,
               pid: pid || undefined,
-              command: clipText([str(pc.entrypoint), ...(Array.isArray(pc.arguments) ? pc.arguments.filter((a): a is string => typeof a === 'string') : [])].filter(Boolean).join(' '), 300),
+              command: clipText(
+                [str(pc.entrypoint), ...(Array.isArray(pc.arguments) ? pc.arguments.filter((a): a is string => typeof a === 'string') : [])]
+                  .filter(Boolean)
+                  .join(' '),
+                300,
+              ),
               exitCode: typeof x.ExitCode === 'number' ? x.ExitCode : null,
               startedAt: st ? startTimeIso(bootTime, st.startTicks) : undefined,
             };
@@ -329,13 +334,30 @@ async function inspectCri(socket: string, p: RuntimeParams, callTimeoutMs: numbe
     return { ...base, state: version.kind === 'status' ? 'ok' : 'error', detail: `CRI: ${describeFailure(version)}` };
   }
   const pingMs = Math.round(performance.now() - t0);
-  const facts = { ...base, state: 'ok' as const, version: version.value.runtimeVersion, runtimeName: version.value.runtimeName, apiVersion: version.value.runtimeApiVersion, pingMs };
+  const facts = {
+    ...base,
+    state: 'ok' as const,
+    version: version.value.runtimeVersion,
+    runtimeName: version.value.runtimeName,
+    apiVersion: version.value.runtimeApiVersion,
+    pingMs,
+  };
   if (!p.podUid) return facts;
   const selector = { labelSelector: { 'io.kubernetes.pod.uid': p.podUid } };
   const [containers, sandboxes] = await Promise.all([client.listContainers(selector), client.listPodSandbox(selector)]);
-  const timedOut = [...(!containers.ok && containers.kind === 'timeout' ? ['ListContainers'] : []), ...(!sandboxes.ok && sandboxes.kind === 'timeout' ? ['ListPodSandbox'] : [])];
+  const timedOut = [
+    ...(!containers.ok && containers.kind === 'timeout' ? ['ListContainers'] : []),
+    ...(!sandboxes.ok && sandboxes.kind === 'timeout' ? ['ListPodSandbox'] : []),
+  ];
   const list: CriContainerFacts[] = [
-    ...(sandboxes.ok ? sandboxes.value : []).map((b) => ({ id: b.id, containerName: 'POD', sandbox: true, state: SANDBOX_STATES[b.state] ?? String(b.state), attempt: b.metadata?.attempt, createdAt: nsToIso(b.createdAt) })),
+    ...(sandboxes.ok ? sandboxes.value : []).map((b) => ({
+      id: b.id,
+      containerName: 'POD',
+      sandbox: true,
+      state: SANDBOX_STATES[b.state] ?? String(b.state),
+      attempt: b.metadata?.attempt,
+      createdAt: nsToIso(b.createdAt),
+    })),
     ...(containers.ok ? containers.value : []).map((c) => ({
       id: c.id,
       containerName: c.metadata?.name ?? c.labels['io.kubernetes.container.name'] ?? '?',
@@ -346,7 +368,12 @@ async function inspectCri(socket: string, p: RuntimeParams, callTimeoutMs: numbe
       image: c.image?.image || c.imageRef || undefined,
     })),
   ];
-  return { ...facts, timedOut, containers: list.slice(0, MAX_CONTAINERS), ...(timedOut.length ? { state: 'hung' as const, detail: `CRI ${timedOut.join(', ')} did not answer within ${callTimeoutMs}ms` } : {}) };
+  return {
+    ...facts,
+    timedOut,
+    containers: list.slice(0, MAX_CONTAINERS),
+    ...(timedOut.length ? { state: 'hung' as const, detail: `CRI ${timedOut.join(', ')} did not answer within ${callTimeoutMs}ms` } : {}),
+  };
 }
 
 export async function checkRuntime(p: RuntimeParams, env: ProbeEnv): Promise<RuntimeResult> {
@@ -354,11 +381,18 @@ export async function checkRuntime(p: RuntimeParams, env: ProbeEnv): Promise<Run
   const dockerSockets = env.dockerSockets ?? [join(env.hostRoot, 'var/run/docker.sock'), join(env.hostRoot, 'run/docker.sock')];
   const containerdSockets = env.containerdSockets ?? [join(env.hostRoot, 'run/containerd/containerd.sock')];
   const [dockerSocket, containerdSocket] = await Promise.all([firstExisting(dockerSockets), firstExisting(containerdSockets)]);
-  const note = 'Asked over CRI (gRPC on its socket): Version, and the pod\'s containers and sandboxes by label.';
+  const note = "Asked over CRI (gRPC on its socket): Version, and the pod's containers and sandboxes by label.";
   const [docker, containerd] = await Promise.all([
     dockerSocket
       ? inspectDocker(dockerSocket, p, env, callTimeoutMs)
-      : Promise.resolve({ state: 'absent' as const, detail: `no socket at ${dockerSockets.join(' or ')}`, timedOut: [], callTimeoutMs, containers: [], truncated: false }),
+      : Promise.resolve({
+          state: 'absent' as const,
+          detail: `no socket at ${dockerSockets.join(' or ')}`,
+          timedOut: [],
+          callTimeoutMs,
+          containers: [],
+          truncated: false,
+        }),
     containerdSocket
       ? inspectCri(containerdSocket, p, callTimeoutMs, note)
       : Promise.resolve({ state: 'absent' as const, detail: `no socket at ${containerdSockets.join(' or ')}`, note, timedOut: [], containers: [] }),
@@ -368,7 +402,8 @@ export async function checkRuntime(p: RuntimeParams, env: ProbeEnv): Promise<Run
 
 export const probe = defineProbe({
   name: 'runtime',
-  description: "Docker (HTTP API on its socket) and containerd/CRI-O (CRI over gRPC) reachable within a timeout; version, storage driver, the pod's containers and sandboxes, their states and (Docker) running execs.",
+  description:
+    "Docker (HTTP API on its socket) and containerd/CRI-O (CRI over gRPC) reachable within a timeout; version, storage driver, the pod's containers and sandboxes, their states and (Docker) running execs.",
   params,
   result,
   timeoutMs: 8000,

@@ -41,7 +41,15 @@ export class AgentActionsClient {
     const base = agentUrlFor(node ?? nodeName, this.config);
     if (!base) throw new AgentActionError(`no agent URL for node ${nodeName} (no static entry and no host IP for the template)`, 0, nodeName, action);
     const url = new URL(`/v1/actions/${action}`, base);
-    const res = await agentPost({ url, body: JSON.stringify(body), token: this.config.token, timeoutMs: this.config.timeoutMs ?? 120_000, maxResponseBytes: MAX_RESPONSE, ca: this.config.ca, signal });
+    const res = await agentPost({
+      url,
+      body: JSON.stringify(body),
+      token: this.config.token,
+      timeoutMs: this.config.timeoutMs ?? 120_000,
+      maxResponseBytes: MAX_RESPONSE,
+      ca: this.config.ca,
+      signal,
+    });
     if (res.kind === 'error') throw new AgentActionError(`node agent on ${nodeName} (${url.origin}) unreachable: ${res.reason}`, 0, nodeName, action);
     let json: unknown;
     try {

@@ -102,7 +102,8 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
     case 'pod-gone': {
       const pod = await live.pod();
       if (!pod) return result(true, `pod ${name} is gone`);
-      if (planUid && pod.metadata?.uid !== planUid) return result(true, `pod ${name} (uid ${planUid}) is gone; a new pod of that name has uid ${pod.metadata?.uid ?? '?'}`);
+      if (planUid && pod.metadata?.uid !== planUid)
+        return result(true, `pod ${name} (uid ${planUid}) is gone; a new pod of that name has uid ${pod.metadata?.uid ?? '?'}`);
       return result(false, `pod ${name} still exists${pod.metadata?.deletionTimestamp ? ' (Terminating)' : ''}`);
     }
     case 'pod-uid-is': {
@@ -110,7 +111,9 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
       const want = str(c.uid);
       if (!pod) return result(false, `pod ${name} no longer exists`);
       const uid = pod.metadata?.uid ?? '';
-      return uid === want ? result(true, `pod ${name} is still uid ${want}`) : result(false, `pod ${name} was recreated: its UID is now ${uid}, the plan was made for ${want}`);
+      return uid === want
+        ? result(true, `pod ${name} is still uid ${want}`)
+        : result(false, `pod ${name} was recreated: its UID is now ${uid}, the plan was made for ${want}`);
     }
     case 'pod-still-terminating': {
       const pod = await live.pod();
@@ -132,13 +135,17 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
       const pod = await live.pod();
       if (!pod) return result(false, `pod ${name} no longer exists`);
       const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
-      return owner ? result(true, `pod ${name} is managed by ${owner.kind} ${owner.name}`) : result(false, `pod ${name} has no controller: deleting it would not bring it back`);
+      return owner
+        ? result(true, `pod ${name} is managed by ${owner.kind} ${owner.name}`)
+        : result(false, `pod ${name} has no controller: deleting it would not bring it back`);
     }
     case 'pod-on-node': {
       const pod = await live.pod();
       const want = str(c.node);
       if (!pod) return result(false, `pod ${name} no longer exists`);
-      return pod.spec?.nodeName === want ? result(true, `pod ${name} is on ${want}`) : result(false, `pod ${name} is now on ${pod.spec?.nodeName ?? 'no node'}, not ${want}`);
+      return pod.spec?.nodeName === want
+        ? result(true, `pod ${name} is on ${want}`)
+        : result(false, `pod ${name} is now on ${pod.spec?.nodeName ?? 'no node'}, not ${want}`);
     }
     case 'node-not-ready':
     case 'node-ready':
@@ -153,7 +160,9 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
         if (c.check === 'node-exists') {
           (node ? fine : failures).push(node ? `node ${n} exists` : `node ${n} no longer exists`);
         } else if (c.check === 'node-cordoned') {
-          (node?.spec?.unschedulable ? fine : failures).push(node ? `node ${n} is ${node.spec?.unschedulable ? '' : 'not '}cordoned` : `node ${n} no longer exists`);
+          (node?.spec?.unschedulable ? fine : failures).push(
+            node ? `node ${n} is ${node.spec?.unschedulable ? '' : 'not '}cordoned` : `node ${n} no longer exists`,
+          );
         } else if (!node) {
           // A deleted Node never comes back: its pods are garbage-collected, its kubelet cannot act.
           (c.check === 'node-not-ready' ? fine : failures).push(`node ${n} no longer exists`);
@@ -170,7 +179,9 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
       const d = await live.diagnosis();
       if (!d) return result(false, `the target no longer exists, so ${rule} no longer applies`);
       const hit = d.findings.some((f) => f.rule === rule || f.merged.includes(rule));
-      return hit ? result(true, `a new diagnosis still reports ${rule}`) : result(false, `a new diagnosis no longer reports ${rule}: ${d.findings.map((f) => f.rule).join(', ') || 'no findings'}`);
+      return hit
+        ? result(true, `a new diagnosis still reports ${rule}`)
+        : result(false, `a new diagnosis no longer reports ${rule}: ${d.findings.map((f) => f.rule).join(', ') || 'no findings'}`);
     }
     case 'owner-kind-is':
     case 'owner-kind-is-not': {
@@ -182,7 +193,9 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
       const kind = str(c.kind);
       const has = kinds.has(kind);
       const owners = [...kinds].join(', ') || 'no owner';
-      return c.check === 'owner-kind-is' ? result(has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`) : result(!has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`);
+      return c.check === 'owner-kind-is'
+        ? result(has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`)
+        : result(!has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`);
     }
     case 'has-finalizers': {
       const pod = await live.pod();
@@ -200,7 +213,9 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
       if (c.check === 'namespace-gone') return ns ? result(false, `namespace ${nsName} still exists`) : result(true, `namespace ${nsName} is gone`);
       if (!ns) return result(false, `namespace ${nsName} no longer exists`);
       const terminating = ns.status?.phase === 'Terminating' || Boolean(ns.metadata?.deletionTimestamp);
-      return terminating ? result(true, `namespace ${nsName} is still Terminating`) : result(false, `namespace ${nsName} is not being deleted (phase ${ns.status?.phase ?? '?'})`);
+      return terminating
+        ? result(true, `namespace ${nsName} is still Terminating`)
+        : result(false, `namespace ${nsName} is not being deleted (phase ${ns.status?.phase ?? '?'})`);
     }
     case 'workload-replicas': {
       const ns = str(c.namespace);
@@ -225,7 +240,11 @@ export async function evaluateCheck(check: ResolvedCheck, live: LiveState, param
 }
 
 /** Evaluate in order; stops at the first check that does not hold (later ones may depend on it). */
-export async function evaluateAll(checks: readonly ResolvedCheck[], live: LiveState, params: Record<string, ParamValue>): Promise<{ ok: boolean; results: CheckResult[]; failed?: CheckResult }> {
+export async function evaluateAll(
+  checks: readonly ResolvedCheck[],
+  live: LiveState,
+  params: Record<string, ParamValue>,
+): Promise<{ ok: boolean; results: CheckResult[]; failed?: CheckResult }> {
   const results: CheckResult[] = [];
   for (const c of checks) {
     const r = await evaluateCheck(c, live, params);

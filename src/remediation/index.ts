@@ -12,7 +12,18 @@ import { createRunner, type Runner, type RunEventHandler } from './runner.js';
 import type { Playbook } from './schema.js';
 import { RedisRunStore } from './store.js';
 
-export { createRunner, resolveParams, type FindingSummary, type Runner, type RunnerDeps, type RunEvent, type RunEventHandler, type RunResult, type StepReport, type Verification } from './runner.js';
+export {
+  createRunner,
+  resolveParams,
+  type FindingSummary,
+  type Runner,
+  type RunnerDeps,
+  type RunEvent,
+  type RunEventHandler,
+  type RunResult,
+  type StepReport,
+  type Verification,
+} from './runner.js';
 export { describeCheck, isPlanId, renderPlanText, type Plan, type PlanStep } from './plan.js';
 export { defaultPlaybookDir, formatIssue, loadPlaybooks, PlaybookLoadError, validatePlaybook, validatePlaybookDir, type PlaybookIssue } from './load.js';
 export { playbookSchema, type Playbook } from './schema.js';

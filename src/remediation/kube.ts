@@ -5,8 +5,14 @@ import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
 import type { Pod } from '../diagnosis/types.js';
 
-export const namespaceName = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name').max(63);
-export const objectName = z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS-1123 name').max(253);
+export const namespaceName = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
+  .max(63);
+export const objectName = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS-1123 name')
+  .max(253);
 export const uidValue = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UID');
 
 /** client-node 1.4.0 picks the first patch type it knows (JSON patch); say which one we send. */

@@ -57,7 +57,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /** Samples per parameter type: a placeholder fits a step field if one sample of its type does. */
 const SAMPLES: Record<ParamType, unknown[]> = {
-  string: ['x', 'node-1', 'ntpd.service', '/var/lib/kubelet/pods/x/volumes/y', '00000000-0000-4000-8000-000000000000', 'registry.example.com/app:1', 'Deployment', 'terminating.finalizers', 'a'.repeat(64)],
+  string: [
+    'x',
+    'node-1',
+    'ntpd.service',
+    '/var/lib/kubelet/pods/x/volumes/y',
+    '00000000-0000-4000-8000-000000000000',
+    'registry.example.com/app:1',
+    'Deployment',
+    'terminating.finalizers',
+    'a'.repeat(64),
+  ],
   'string[]': [[], ['x'], ['a'.repeat(64)], ['node-1']],
   number: [0, 1, 30],
   boolean: [true, false],
@@ -86,8 +96,8 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
 
   const expected = basename(file).replace(/\.ya?ml$/, '');
   if (pb.id !== expected) add('id', `id "${pb.id}" must equal the file name "${expected}"`);
-  pb.matches.forEach((id, i) => rule(`matches[${i}]`, id));
-  pb.verify.forEach((id, i) => rule(`verify[${i}]`, id));
+  for (const [i, id] of pb.matches.entries()) rule(`matches[${i}]`, id);
+  for (const [i, id] of pb.verify.entries()) rule(`verify[${i}]`, id);
 
   for (const name of placeholders(pb.summary)) if (!declared.has(name)) add('summary', `placeholder {${name}} names no declared parameter`);
 
@@ -105,7 +115,8 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
       const field = `${at}[${i}]`;
       for (const [key, value] of Object.entries(c)) {
         if (key === 'check') continue;
-        for (const s of stringsIn(value)) for (const name of placeholders(s)) if (!declared.has(name)) add(`${field}.${key}`, `placeholder {${name}} names no declared parameter`);
+        for (const s of stringsIn(value))
+          for (const name of placeholders(s)) if (!declared.has(name)) add(`${field}.${key}`, `placeholder {${name}} names no declared parameter`);
       }
       if (c.check === 'finding-present') rule(`${field}.rule`, c.rule);
       if (c.check === 'param-is' && !declared.has(c.param)) add(`${field}.param`, `"${c.param}" is not a declared parameter`);
@@ -141,7 +152,8 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
         const name = whole[1] ?? '';
         const decl = params[name];
         if (!decl) add(`${at}.with.${key}`, `placeholder {${name}} names no declared parameter`);
-        else if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success)) add(`${at}.with.${key}`, `parameter ${name} is ${decl.type}, which ${step.action}.${key} does not accept`);
+        else if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success))
+          add(`${at}.with.${key}`, `parameter ${name} is ${decl.type}, which ${step.action}.${key} does not accept`);
         continue;
       }
       const embedded = stringsIn(value).flatMap(placeholders);
@@ -158,14 +170,19 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
       if (key in step.with) continue;
       const decl = params[key];
       if (decl) {
-        if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success)) add(`${at}.with`, `parameter ${key} is ${decl.type}, which ${step.action}.${key} does not accept (set ${key} in \`with\`)`);
+        if (!SAMPLES[decl.type].some((s) => field.safeParse(s).success))
+          add(`${at}.with`, `parameter ${key} is ${decl.type}, which ${step.action}.${key} does not accept (set ${key} in \`with\`)`);
       } else if (!field.safeParse(undefined).success) {
         add(`${at}.with`, `${step.action} needs "${key}": set it in \`with\` or declare a parameter "${key}"`);
       }
     }
     // Literal-only steps can be checked whole (cross-field rules such as wait's `until`).
     const literal = Object.fromEntries(Object.entries(step.with).filter(([, v]) => stringsIn(v).flatMap(placeholders).length === 0));
-    const inherited = Object.fromEntries(Object.keys(shape).filter((k) => !(k in step.with) && params[k]).map((k) => [k, SAMPLES[params[k]!.type].find((s) => shape[k]!.safeParse(s).success)]));
+    const inherited = Object.fromEntries(
+      Object.keys(shape)
+        .filter((k) => !(k in step.with) && params[k])
+        .map((k) => [k, SAMPLES[params[k]!.type].find((s) => shape[k]!.safeParse(s).success)]),
+    );
     const placeholderKeys = Object.keys(step.with).filter((k) => !(k in literal));
     // Whole-step rules only once each field is fine, so one mistake is reported once.
     if (placeholderKeys.length === 0 && issues.length === before) {
@@ -175,7 +192,8 @@ function crossCheck(pb: Playbook, file: string, ruleIds: ReadonlySet<string>, ac
       }
     }
     if (step.action === 'wait' && typeof step.with.rule === 'string' && !WHOLE_PLACEHOLDER.test(step.with.rule)) rule(`${at}.with.rule`, step.with.rule);
-    if (step.action === 'rediagnose' && Array.isArray(step.with.requireGone)) step.with.requireGone.forEach((r, j) => typeof r === 'string' && rule(`${at}.with.requireGone[${j}]`, r));
+    if (step.action === 'rediagnose' && Array.isArray(step.with.requireGone))
+      for (const [j, r] of step.with.requireGone.entries()) if (typeof r === 'string') rule(`${at}.with.requireGone[${j}]`, r);
   });
   return issues;
 }
@@ -189,7 +207,11 @@ export function validatePlaybook(text: string, file: string, options: LoadOption
   const parsed = playbookSchema.safeParse(doc.toJS());
   if (!parsed.success) {
     return {
-      issues: parsed.error.issues.map((i) => ({ file, field: formatPath(i.path), message: /received undefined$/.test(i.message) ? 'required field is missing' : i.message })),
+      issues: parsed.error.issues.map((i) => ({
+        file,
+        field: formatPath(i.path),
+        message: /received undefined$/.test(i.message) ? 'required field is missing' : i.message,
+      })),
     };
   }
   const ruleIds = new Set(options.ruleIds ?? RULES.map((r) => r.meta.id));

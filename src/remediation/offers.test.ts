@@ -19,7 +19,14 @@ const finding = (rule: string, playbook: string | null, n: number): Finding => (
   params: {},
   merged: [],
 });
-const diagnosis = (findings: Finding[]): Diagnosis => ({ target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, cluster: 'prod', findings, skipped: [], ruleErrors: [], at: '2026-11-25T10:00:00Z' });
+const diagnosis = (findings: Finding[]): Diagnosis => ({
+  target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+  cluster: 'prod',
+  findings,
+  skipped: [],
+  ruleErrors: [],
+  at: '2026-11-25T10:00:00Z',
+});
 
 describe('offerProposer: the worker proposes the fixes with the diagnosis', () => {
   it('a plan for each of the top findings with a playbook; why not, where none can be made', async () => {
@@ -48,8 +55,19 @@ describe('offerProposer: the worker proposes the fixes with the diagnosis', () =
     // Only findings with a playbook count toward the three; the fourth is not proposed at all.
     expect(proposed).toEqual(['terminating.finalizers→remove-finalizers', 'terminating.node-lost→force-delete-pod']);
     expect(offers).toEqual([
-      { fingerprint: 'terminating.finalizers|pod/shop/web-1|k1', playbook: 'remove-finalizers', planId: 'plan-1', approvals: 2, risk: 'medium', expiresAt: '2026-11-25T10:15:00Z' },
-      { fingerprint: 'terminating.node-lost|pod/shop/web-3|k3', playbook: 'force-delete-pod', notOffered: 'cannot propose force-delete-pod: pod shop/web-3 no longer exists' },
+      {
+        fingerprint: 'terminating.finalizers|pod/shop/web-1|k1',
+        playbook: 'remove-finalizers',
+        planId: 'plan-1',
+        approvals: 2,
+        risk: 'medium',
+        expiresAt: '2026-11-25T10:15:00Z',
+      },
+      {
+        fingerprint: 'terminating.node-lost|pod/shop/web-3|k3',
+        playbook: 'force-delete-pod',
+        notOffered: 'cannot propose force-delete-pod: pod shop/web-3 no longer exists',
+      },
       { fingerprint: 'image.corrupt-local|pod/shop/web-4|k4', playbook: 'not-a-playbook', notOffered: 'this playbook is not installed' },
     ]);
   });

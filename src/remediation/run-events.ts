@@ -53,7 +53,11 @@ export function remediateProcessor(runner: Pick<Runner, 'runPlan'>, sink: RunEve
       },
     });
     const event: RunEvent = finished ?? { type: 'run-finished', runId: result.runId, at: new Date().toISOString(), status: result.status };
-    await sink.publish({ cluster, event, result: { status: result.status, ...(result.reason ? { reason: result.reason } : {}), ...(result.alreadyRan ? { alreadyRan: true } : {}) } });
+    await sink.publish({
+      cluster,
+      event,
+      result: { status: result.status, ...(result.reason ? { reason: result.reason } : {}), ...(result.alreadyRan ? { alreadyRan: true } : {}) },
+    });
     logger.info({ planId: job.proposalId, status: result.status, outcome: result.verification?.outcome }, 'remediation job finished');
     return { status: result.status, outcome: result.verification?.outcome ?? null };
   };

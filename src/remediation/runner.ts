@@ -70,7 +70,15 @@ export type RunEvent =
   | (EventBase & { type: 'run-started'; planId: string; playbook: string; target: Target; resumed: boolean })
   | (EventBase & { type: 'refused'; planId: string; reason: string; check?: string })
   | (EventBase & { type: 'step-started'; index: number; action: string; description: string[]; destructive: boolean })
-  | (EventBase & { type: 'step-finished'; index: number; action: string; state: 'done' | 'failed' | 'skipped'; detail?: string; error?: string; durationMs: number })
+  | (EventBase & {
+      type: 'step-finished';
+      index: number;
+      action: string;
+      state: 'done' | 'failed' | 'skipped';
+      detail?: string;
+      error?: string;
+      durationMs: number;
+    })
   | (EventBase & { type: 'stopped'; index?: number; reason: string })
   | (EventBase & { type: 'verified'; outcome: Verification['outcome']; remaining: string[]; findings: FindingSummary[]; targetGone: boolean })
   | (EventBase & { type: 'run-finished'; status: RunResult['status'] });
@@ -138,7 +146,8 @@ function targetNamespace(t: Target): string | undefined {
 /** Resolve every declared parameter from the finding, the target or live state. */
 export async function resolveParams(playbook: Playbook, finding: Finding, target: Target, live: LiveState): Promise<Record<string, ParamValue>> {
   const out: Record<string, ParamValue> = {};
-  const missingPod = () => new PodDoctorError('TARGET_NOT_FOUND', `cannot propose ${playbook.id}: pod ${targetNamespace(target)}/${target.name} no longer exists`);
+  const missingPod = () =>
+    new PodDoctorError('TARGET_NOT_FOUND', `cannot propose ${playbook.id}: pod ${targetNamespace(target)}/${target.name} no longer exists`);
   const liveValue = async (decl: Extract<ParamDecl, { from: 'live' }>): Promise<unknown> => {
     if (decl.value.startsWith('pod.')) {
       const pod = await live.pod();
@@ -175,7 +184,10 @@ export async function resolveParams(playbook: Playbook, finding: Finding, target
     else raw = await liveValue(decl);
     let value = coerce(raw, decl.type);
     if (raw !== undefined && raw !== null && value === undefined) {
-      throw new PodDoctorError('BAD_INPUT', `cannot propose ${playbook.id}: parameter ${name} (${paramOrigin(decl)}) is ${JSON.stringify(raw)}, not a ${decl.type}`);
+      throw new PodDoctorError(
+        'BAD_INPUT',
+        `cannot propose ${playbook.id}: parameter ${name} (${paramOrigin(decl)}) is ${JSON.stringify(raw)}, not a ${decl.type}`,
+      );
     }
     if (value === undefined && decl.default !== undefined) value = coerce(decl.default, decl.type);
     if (value === undefined) {
@@ -216,11 +228,24 @@ export function createRunner(deps: RunnerDeps): Runner {
     for (const [i, guard] of playbook.guards.entries()) {
       const [when] = resolveChecks([guard.when], params, playbook.id, `guards[${i}].when`);
       if (!when || !(await evaluateCheck(when, live, params)).ok) continue;
-      if (guard.refuse) throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} refused: ${interpolate(guard.warning ?? `guard ${when.check} holds`, params)}`);
+      if (guard.refuse)
+        throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} refused: ${interpolate(guard.warning ?? `guard ${when.check} holds`, params)}`);
       if (guard.approvals === 2) approvals = 2;
       if (guard.warning) warnings.push(interpolate(guard.warning.trim(), params));
     }
-    const plan = buildPlan({ cluster: deps.cluster, playbook, finding, target, params, warnings, approvals, actions, now: now(), ttlSeconds: planTtlSeconds, maxStepTimeoutMs: deps.maxStepTimeoutMs ?? 15 * 60_000 });
+    const plan = buildPlan({
+      cluster: deps.cluster,
+      playbook,
+      finding,
+      target,
+      params,
+      warnings,
+      approvals,
+      actions,
+      now: now(),
+      ttlSeconds: planTtlSeconds,
+      maxStepTimeoutMs: deps.maxStepTimeoutMs ?? 15 * 60_000,
+    });
     // Offer nothing that would be refused: the live state must already satisfy the preconditions
     // (a finding-present check is the finding in hand).
     const pre = await evaluateAll(
@@ -257,20 +282,27 @@ export function createRunner(deps: RunnerDeps): Runner {
     }
     const stop = new AbortController();
     let lockLost = false;
-    const renew = setInterval(() => {
-      deps.store
-        .renewLock(runId, token, lockMs)
-        .then((ok) => {
-          if (!ok && !lockLost) {
-            lockLost = true;
-            stop.abort(new Error('lost the run lock'));
-          }
-        })
-        .catch((err: unknown) => runLog.warn({ err }, 'run lock renewal failed'));
-    }, Math.max(50, Math.floor(lockMs / 3)));
+    const renew = setInterval(
+      () => {
+        deps.store
+          .renewLock(runId, token, lockMs)
+          .then((ok) => {
+            if (!ok && !lockLost) {
+              lockLost = true;
+              stop.abort(new Error('lost the run lock'));
+            }
+          })
+          .catch((err: unknown) => runLog.warn({ err }, 'run lock renewal failed'));
+      },
+      Math.max(50, Math.floor(lockMs / 3)),
+    );
     renew.unref();
 
-    const lost = (): RunResult => ({ ...base, status: 'busy', reason: 'lost the run lock (this runner stalled past its lease); stopped without touching anything more' });
+    const lost = (): RunResult => ({
+      ...base,
+      status: 'busy',
+      reason: 'lost the run lock (this runner stalled past its lease); stopped without touching anything more',
+    });
 
     try {
       const record = await deps.store.readRun(runId);
@@ -281,7 +313,12 @@ export function createRunner(deps: RunnerDeps): Runner {
       const plan = record?.plan ?? (await deps.store.loadPlan(planId));
       if (!plan) return { ...base, status: 'not-found', reason: 'no such plan, or it expired before it was run' };
       const resumed = record?.status === 'running';
-      const reports: StepReport[] = plan.steps.map((s, i) => ({ index: i, action: s.action, state: record?.steps[i]?.state ?? 'pending', ...(record?.steps[i]?.info.detail ? { detail: record.steps[i]?.info.detail } : {}) }));
+      const reports: StepReport[] = plan.steps.map((s, i) => ({
+        index: i,
+        action: s.action,
+        state: record?.steps[i]?.state ?? 'pending',
+        ...(record?.steps[i]?.info.detail ? { detail: record.steps[i]?.info.detail } : {}),
+      }));
       const finish = async (status: RunStatus, extra: Partial<RunResult>): Promise<RunResult> => {
         const result: RunResult = { ...base, steps: reports, status, ...extra };
         if (!(await deps.store.finishRun(runId, token, status, result))) return lost();
@@ -356,7 +393,8 @@ export function createRunner(deps: RunnerDeps): Runner {
             const reason = `step ${i + 1} (${step.action}) may have run before the runner stopped; check manually`;
             report.state = 'failed';
             report.error = reason;
-            if (!(await deps.store.setStep(runId, token, i, 'failed', { ...record?.steps[i]?.info, error: reason, resumed: 'not repeated: destructive' }))) return lost();
+            if (!(await deps.store.setStep(runId, token, i, 'failed', { ...record?.steps[i]?.info, error: reason, resumed: 'not repeated: destructive' })))
+              return lost();
             await emit({ type: 'stopped', runId, at: stamp(), index: i, reason });
             return await finish('stopped', { reason });
           }
@@ -364,7 +402,15 @@ export function createRunner(deps: RunnerDeps): Runner {
             const detail = `already took effect before the runner stopped; not run again`;
             report.state = 'done';
             report.detail = detail;
-            if (!(await deps.store.setStep(runId, token, i, 'done', { ...record?.steps[i]?.info, detail, resumed: 'found done by its re-check', finishedAt: stamp() }))) return lost();
+            if (
+              !(await deps.store.setStep(runId, token, i, 'done', {
+                ...record?.steps[i]?.info,
+                detail,
+                resumed: 'found done by its re-check',
+                finishedAt: stamp(),
+              }))
+            )
+              return lost();
             await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'skipped', detail, durationMs: 0 });
             continue;
           }
@@ -391,7 +437,9 @@ export function createRunner(deps: RunnerDeps): Runner {
               action.run(ctxFor(controller.signal), parsed.data as never),
               new Promise<never>((_, reject) => {
                 timer = setTimeout(() => {
-                  const why = new StepError(`did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`);
+                  const why = new StepError(
+                    `did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`,
+                  );
                   controller.abort(why);
                   reject(why);
                 }, step.timeoutMs);
@@ -426,7 +474,15 @@ export function createRunner(deps: RunnerDeps): Runner {
       }
 
       const verification = await verify(plan);
-      await emit({ type: 'verified', runId, at: verification.at, outcome: verification.outcome, remaining: verification.remaining, findings: verification.findings, targetGone: verification.targetGone });
+      await emit({
+        type: 'verified',
+        runId,
+        at: verification.at,
+        outcome: verification.outcome,
+        remaining: verification.remaining,
+        findings: verification.findings,
+        targetGone: verification.targetGone,
+      });
       return await finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
     } catch (err) {
       runLog.error({ err }, 'run crashed');
@@ -445,10 +501,13 @@ export function createRunner(deps: RunnerDeps): Runner {
     } catch (err) {
       if ((err as { code?: string }).code !== 'TARGET_NOT_FOUND') error = `the verifying diagnosis failed: ${errorText(err)}`;
     }
-    const remaining = d ? [...new Set(d.findings.filter((f) => plan.verify.includes(f.rule) || f.merged.some((r) => plan.verify.includes(r))).map((f) => f.rule))] : [];
+    const remaining = d
+      ? [...new Set(d.findings.filter((f) => plan.verify.includes(f.rule) || f.merged.some((r) => plan.verify.includes(r))).map((f) => f.rule))]
+      : [];
     const live = new LiveState(deps.kube, plan.target, () => (d ? Promise.resolve(d) : diagnose(plan.target)), now);
     const expect: CheckResult[] = [];
-    for (const c of plan.expect) expect.push(await evaluateCheck(c, live, plan.params).catch((err: unknown) => ({ check: c.check, ok: false, reason: errorText(err) })));
+    for (const c of plan.expect)
+      expect.push(await evaluateCheck(c, live, plan.params).catch((err: unknown) => ({ check: c.check, ok: false, reason: errorText(err) })));
     const fixed = !error && remaining.length === 0 && expect.every((e) => e.ok);
     return {
       outcome: fixed ? 'fixed' : 'not-fixed',

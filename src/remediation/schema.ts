@@ -143,7 +143,10 @@ export const playbookSchema = z
     risk: z.enum(['low', 'medium', 'high']),
     approvals: z.union([z.literal(1), z.literal(2)]),
     /** Per-playbook Slack approvers (user ids U…/W…, user-group ids S…), overriding POD_DOCTOR_APPROVERS. */
-    approvers: z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected a Slack user id (U…, W…) or user-group id (S…)')).min(1).optional(),
+    approvers: z
+      .array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected a Slack user id (U…, W…) or user-group id (S…)'))
+      .min(1)
+      .optional(),
     /** Target kinds a plan may be made for (default: pod). */
     targets: z.array(z.enum(TARGET_KINDS)).min(1).default(['pod']),
     params: z.record(paramName, paramSchema).default({}),
@@ -156,7 +159,10 @@ export const playbookSchema = z
     expect: z.array(checkSchema).default([]),
   })
   .strict()
-  .refine((p) => p.verify.length > 0 || p.expect.length > 0, { message: 'a playbook must say how to verify it: `verify` rule ids or `expect` checks', path: ['verify'] });
+  .refine((p) => p.verify.length > 0 || p.expect.length > 0, {
+    message: 'a playbook must say how to verify it: `verify` rule ids or `expect` checks',
+    path: ['verify'],
+  });
 
 export type Playbook = z.infer<typeof playbookSchema>;
 export type PlaybookInput = z.input<typeof playbookSchema>;

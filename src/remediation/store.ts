@@ -54,18 +54,27 @@ export const storeKeys = {
 };
 
 // KEYS[1] lock, KEYS[2] run hash; ARGV[1] token, ARGV[2] ttl seconds, ARGV[3..] field/value pairs.
-const GUARDED_HSET = lua(`
+const GUARDED_HSET = lua(
+  `
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('hset', KEYS[2], unpack(ARGV, 3))
 redis.call('expire', KEYS[2], tonumber(ARGV[2]))
-return 1`, 2);
-const RENEW = lua(`
+return 1`,
+  2,
+);
+const RENEW = lua(
+  `
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('pexpire', KEYS[1], tonumber(ARGV[2]))
-return 1`, 1);
-const RELEASE = lua(`
+return 1`,
+  1,
+);
+const RELEASE = lua(
+  `
 if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
-return 1`, 1);
+return 1`,
+  1,
+);
 
 function parseJson<T>(text: string | undefined): T | undefined {
   if (text === undefined) return undefined;
@@ -122,13 +131,18 @@ export class RedisRunStore implements RunStore {
 
   private async guarded(runId: string, token: string, fields: Record<string, string>): Promise<boolean> {
     const args = Object.entries(fields).flat();
-    const ok = await runScript(this.redis, GUARDED_HSET, [storeKeys.lock(this.prefix, this.cluster, runId), storeKeys.run(this.prefix, this.cluster, runId)], [token, String(this.runTtlSeconds), ...args]);
+    const ok = await runScript(
+      this.redis,
+      GUARDED_HSET,
+      [storeKeys.lock(this.prefix, this.cluster, runId), storeKeys.run(this.prefix, this.cluster, runId)],
+      [token, String(this.runTtlSeconds), ...args],
+    );
     return Number(ok) === 1;
   }
 
   startRun(runId: string, token: string, plan: Plan): Promise<boolean> {
     const fields: Record<string, string> = { status: 'running', plan: JSON.stringify(plan), startedAt: new Date().toISOString() };
-    plan.steps.forEach((_, i) => (fields[String(i)] = 'pending'));
+    for (let i = 0; i < plan.steps.length; i++) fields[String(i)] = 'pending';
     return this.guarded(runId, token, fields);
   }
 
@@ -191,7 +205,7 @@ export class MemoryRunStore implements RunStore {
 
   async startRun(runId: string, token: string, plan: Plan): Promise<boolean> {
     const fields: Record<string, string> = { status: 'running', plan: JSON.stringify(plan) };
-    plan.steps.forEach((_, i) => (fields[String(i)] = 'pending'));
+    for (let i = 0; i < plan.steps.length; i++) fields[String(i)] = 'pending';
     return this.guarded(runId, token, fields);
   }
 

@@ -57,7 +57,6 @@ describe('startScenarioCluster: the seed incidents in one cluster', () => {
     const mentioned = d.findings.flatMap((f) => [f.rule, ...f.merged]);
     for (const r of s.meta.also) expect(mentioned).toContain(r);
   });
-
 });
 
 describe('startScenarioCluster: time shift', () => {
@@ -82,7 +81,8 @@ describe('startScenarioCluster: time shift', () => {
 });
 
 describe('startScenarioCluster: scenarios that do not fit one cluster', () => {
-  const nodeObj = (name: string, kernel: string): KubeObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { nodeInfo: { kernelVersion: kernel } } } as KubeObject);
+  const nodeObj = (name: string, kernel: string): KubeObject =>
+    ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { nodeInfo: { kernelVersion: kernel } } }) as KubeObject;
   const scenario = (slug: string, objects: KubeObject[], extra: Partial<Scenario['meta']> = {}): Scenario => ({
     slug,
     dir: join(ROOT, slug),

@@ -90,7 +90,9 @@ export function mergeScenarioObjects(scenarios: readonly Scenario[], shiftOf: (s
       const first = seen.get(key);
       if (first) {
         if (!isDeepStrictEqual(first.object, o)) {
-          throw new Error(`scenarios ${first.slug} and ${s.slug} define ${key} differently (${firstDifference(first.object, o)}); one cluster cannot hold both`);
+          throw new Error(
+            `scenarios ${first.slug} and ${s.slug} define ${key} differently (${firstDifference(first.object, o)}); one cluster cannot hold both`,
+          );
         }
         continue;
       }
@@ -132,7 +134,10 @@ async function shiftedTree(tree: string, deltaMs: number): Promise<string> {
   const statPath = join(dir, 'proc/stat');
   const stat = await readFile(statPath, 'utf8').catch(() => undefined);
   if (stat !== undefined) {
-    await writeFile(statPath, stat.replace(/^btime (\d+)$/m, (_, t: string) => `btime ${Number(t) + Math.round(deltaMs / 1000)}`));
+    await writeFile(
+      statPath,
+      stat.replace(/^btime (\d+)$/m, (_, t: string) => `btime ${Number(t) + Math.round(deltaMs / 1000)}`),
+    );
   }
   return dir;
 }
@@ -164,7 +169,9 @@ export async function startScenarioCluster(scenarios: readonly Scenario[], opts:
     const shift = shiftOf(s);
     const other = nodes.get(node);
     if (other && (other.tree !== tree || other.shift !== shift)) {
-      throw new Error(`scenarios ${other.slug} and ${s.slug} both put node ${node} in the cluster with ${other.tree !== tree ? `different trees (${other.tree}, ${tree})` : 'different time shifts'}`);
+      throw new Error(
+        `scenarios ${other.slug} and ${s.slug} both put node ${node} in the cluster with ${other.tree !== tree ? `different trees (${other.tree}, ${tree})` : 'different time shifts'}`,
+      );
     }
     if (!other) nodes.set(node, { node, tree, slug: s.slug, shift });
   }

@@ -69,7 +69,9 @@ function consumeDisruption(registry: Registry, pdbDef: ResourceDef, pdb: KubeObj
   const status = pdb.status ?? {};
   const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
   if (num(status.observedGeneration) < (pdb.metadata?.generation ?? 0)) {
-    throw errors.tooManyRequests(VIOLATION, 0, [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} is still being processed by the server.` }]);
+    throw errors.tooManyRequests(VIOLATION, 0, [
+      { reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} is still being processed by the server.` },
+    ]);
   }
   const allowed = num(status.disruptionsAllowed);
   if (allowed < 0) throw errors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, pdbName, 'pdb disruptions allowed is negative');

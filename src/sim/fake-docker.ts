@@ -48,7 +48,16 @@ export async function startFakeDocker(spec: FakeDockerSpec): Promise<FakeDocker>
       const filters = JSON.parse(url.searchParams.get('filters') ?? '{}') as { label?: string[] };
       const list = (spec.routes['/containers/json'] as unknown[] | undefined) ?? [];
       const wanted = filters.label ?? [];
-      send(res, 200, list.filter((c) => wanted.every((l) => { const [k, v] = l.split('='); return labelsOf(c)[k!] === v; })));
+      send(
+        res,
+        200,
+        list.filter((c) =>
+          wanted.every((l) => {
+            const [k, v] = l.split('=');
+            return labelsOf(c)[k!] === v;
+          }),
+        ),
+      );
       return;
     }
     if (path in spec.routes) send(res, 200, spec.routes[path]);

@@ -12,7 +12,16 @@ beforeAll(async () => {
   await mkdir(join(dir, 'nested', 'deeper'), { recursive: true });
   await writeFile(
     join(dir, 'a.yaml'),
-    ['apiVersion: v1', 'kind: Node', 'metadata: {name: node-1, uid: fixed-uid, resourceVersion: "42"}', '---', '---', 'apiVersion: v1', 'kind: Namespace', 'metadata: {name: shop}'].join('\n'),
+    [
+      'apiVersion: v1',
+      'kind: Node',
+      'metadata: {name: node-1, uid: fixed-uid, resourceVersion: "42"}',
+      '---',
+      '---',
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata: {name: shop}',
+    ].join('\n'),
   );
   await writeFile(join(dir, 'nested', 'b.json'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'shop' } }));
   await writeFile(
@@ -84,7 +93,8 @@ describe('splitSpecial', () => {
   });
 
   it('rejects a malformed PodLog', () => {
-    expect(() => splitSpecial([{ apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { name: 'p', namespace: 'shop' }, lines: 'x' }])).toThrow(SimLoadError);
+    expect(() => splitSpecial([{ apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { name: 'p', namespace: 'shop' }, lines: 'x' }])).toThrow(
+      SimLoadError,
+    );
   });
 });
-

@@ -103,7 +103,7 @@ function kubeletCheck(pod: KubeObject, container: string, previous: boolean): vo
   const last = isObject(status.lastState) ? status.lastState : {};
   const lastTerminated = isObject(last.terminated) ? last.terminated : undefined;
   if (previous) {
-    if (!lastTerminated || !lastTerminated.containerID) {
+    if (!lastTerminated?.containerID) {
       throw errors.badRequest(`previous terminated container "${container}" in pod "${podName}" not found`);
     }
     return;

@@ -19,7 +19,12 @@ interface Condition {
 const OK: Condition[] = [
   { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
   { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
-  { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+  {
+    type: 'NamespaceDeletionContentFailure',
+    status: 'False',
+    reason: 'ContentDeleted',
+    message: 'All content successfully deleted, may be waiting on finalization',
+  },
   { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
   { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
 ];
@@ -65,7 +70,7 @@ export class NamespaceController {
     const nsDef = store.table.lookup('', 'v1', 'namespaces');
     if (!nsDef) return;
     const ns = store.get(nsDef, undefined, name);
-    if (!ns || ns.status?.phase !== 'Terminating') return;
+    if (ns?.status?.phase !== 'Terminating') return;
 
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();

@@ -39,7 +39,11 @@ describe('JSON patch (RFC 6902)', () => {
     ['a failed test', [{ op: 'test', path: '/metadata/name', value: 'q' }], 'testing value /metadata/name failed: test failed'],
     ['removing a missing key', [{ op: 'remove', path: '/metadata/annotations' }], 'Unable to remove nonexistent key: annotations: missing value'],
     ['removing under a missing parent', [{ op: 'remove', path: '/nope/x' }], 'remove operation does not apply: doc is missing path: "/nope/x": missing value'],
-    ['replacing a missing key', [{ op: 'replace', path: '/metadata/nope', value: 1 }], 'replace operation does not apply: doc is missing key: /metadata/nope: missing value'],
+    [
+      'replacing a missing key',
+      [{ op: 'replace', path: '/metadata/nope', value: 1 }],
+      'replace operation does not apply: doc is missing key: /metadata/nope: missing value',
+    ],
     ['an unknown op', [{ op: 'frob', path: '/x' }], 'Unexpected kind: frob'],
   ])('rejects %s (422)', (_name, ops, message) => {
     const err = catchError(() => applyJsonPatch(pod(), ops)) as PatchError;
@@ -68,7 +72,11 @@ describe('strategic merge patch', () => {
     ['finalizers null clears', { metadata: { finalizers: null } }, undefined],
     ['finalizers [] is a no-op (set merge of nothing)', { metadata: { finalizers: [] } }, ['example.com/a', 'example.com/b']],
     ['$deleteFromPrimitiveList removes values', { metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/a'] } }, ['example.com/b']],
-    ['a new finalizer goes first (normalizeElementOrder)', { metadata: { finalizers: ['example.com/c'] } }, ['example.com/c', 'example.com/a', 'example.com/b']],
+    [
+      'a new finalizer goes first (normalizeElementOrder)',
+      { metadata: { finalizers: ['example.com/c'] } },
+      ['example.com/c', 'example.com/a', 'example.com/b'],
+    ],
     ['$patch: replace on the list', { metadata: { finalizers: [{ $patch: 'replace' }, 'example.com/z'] } }, ['example.com/z']],
   ])('metadata.finalizers: %s', (_name, patch, expected) => {
     expect(meta(smp(patch)).finalizers).toEqual(expected);
@@ -76,18 +84,45 @@ describe('strategic merge patch', () => {
 
   it('merges containers by name and their env by name', () => {
     const out = smp({ spec: { containers: [{ name: 'app', image: 'app:2', env: [{ name: 'B', value: '2' }] }] } });
-    expect(spec(out).containers).toEqual([{ name: 'app', image: 'app:2', env: [{ name: 'B', value: '2' }, { name: 'A', value: '1' }] }]);
+    expect(spec(out).containers).toEqual([
+      {
+        name: 'app',
+        image: 'app:2',
+        env: [
+          { name: 'B', value: '2' },
+          { name: 'A', value: '1' },
+        ],
+      },
+    ]);
   });
 
   it('deletes a container with $patch: delete and keeps server order for untouched ones', () => {
     const base = pod();
     (base.spec as JsonObject).containers = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
-    const out = applyStrategicMergePatch(base, { spec: { containers: [{ name: 'b', $patch: 'delete' }, { name: 'c', image: 'x' }] } }, SMP.pod);
+    const out = applyStrategicMergePatch(
+      base,
+      {
+        spec: {
+          containers: [
+            { name: 'b', $patch: 'delete' },
+            { name: 'c', image: 'x' },
+          ],
+        },
+      },
+      SMP.pod,
+    );
     expect(spec(out).containers).toEqual([{ name: 'a' }, { name: 'c', image: 'x' }]);
   });
 
   it('merges status conditions by type', () => {
-    const out = smp({ status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }] } });
+    const out = smp({
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'PodScheduled', status: 'True' },
+        ],
+      },
+    });
     expect((out.status as JsonObject).conditions).toEqual([
       { type: 'Ready', status: 'True' },
       { type: 'PodScheduled', status: 'True' },
@@ -108,4 +143,3 @@ describe('strategic merge patch', () => {
     expect(err.message).toBe('map: map[image:x] does not contain declared merge key: name');
   });
 });
-

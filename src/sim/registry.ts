@@ -10,7 +10,16 @@ import { apiVersionOf, fieldGetter, groupKind, groupResource, type ResourceDef }
 import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from '../kube/selectors.js';
 import { ApiError, deletedStatus, errors, failure, required, type StatusBody } from './status.js';
 import type { ObjectStore } from './store.js';
-import { applyDefaults, dropEmpty, prepareForCreate, prepareForFinalize, prepareForStatusUpdate, prepareForUpdate, validateCreate, validateUpdate } from './strategies.js';
+import {
+  applyDefaults,
+  dropEmpty,
+  prepareForCreate,
+  prepareForFinalize,
+  prepareForStatusUpdate,
+  prepareForUpdate,
+  validateCreate,
+  validateUpdate,
+} from './strategies.js';
 import { validateDeleteOptions, type DeleteOptions } from './validation.js';
 
 export type WriteMode = 'main' | 'status' | 'finalize';
@@ -131,7 +140,8 @@ export class Registry {
     const obj = this.decode(def, body);
     const m = meta(obj);
     if (def.namespaced) {
-      if (m.namespace && m.namespace !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (m.namespace && m.namespace !== namespace)
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
       m.namespace = namespace ?? '';
     } else {
       delete m.namespace;
@@ -180,10 +190,12 @@ export class Registry {
 
   /** Decodes a request body into the resource's kind (apiVersion/kind defaulted, checked when given). */
   private decode(def: ResourceDef, body: unknown): KubeObject {
-    if (!isObject(body)) throw errors.badRequest('Object \'Kind\' is missing in \'' + JSON.stringify(body) + '\'');
+    if (!isObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
     const obj = clone(body) as KubeObject;
     if (obj.apiVersion !== undefined && !def.versions.some((v) => apiVersionOf(def.group, v) === obj.apiVersion)) {
-      throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(def.group, def.versions[0] ?? '')})`);
+      throw errors.badRequest(
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(def.group, def.versions[0] ?? '')})`,
+      );
     }
     if (obj.kind !== undefined && obj.kind !== def.kind) {
       throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${def.kind})`);
@@ -223,7 +235,11 @@ export class Registry {
     const wantRv = next.metadata?.resourceVersion;
     if (wantRv && wantRv !== existing.metadata?.resourceVersion) throw errors.modified(groupResource(def), name);
     const prepared =
-      mode === 'status' ? prepareForStatusUpdate(def, next, existing) : mode === 'finalize' ? prepareForFinalize(next, existing) : prepareForUpdate(def, next, existing);
+      mode === 'status'
+        ? prepareForStatusUpdate(def, next, existing)
+        : mode === 'finalize'
+          ? prepareForFinalize(next, existing)
+          : prepareForUpdate(def, next, existing);
     meta(prepared).resourceVersion = existing.metadata?.resourceVersion ?? '';
     dropEmpty(def, prepared);
     const errs = validateUpdate(def, prepared, existing);
@@ -405,7 +421,8 @@ function checkName(def: ResourceDef, obj: KubeObject, namespace: string | undefi
   const m = meta(obj);
   if (m.name !== name) throw errors.badRequest(`the name of the object (${m.name ?? ''}) does not match the name on the URL (${name})`);
   if (def.namespaced) {
-    if (m.namespace && m.namespace !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (m.namespace && m.namespace !== namespace)
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     m.namespace = namespace ?? '';
   } else {
     delete m.namespace;
@@ -449,7 +466,7 @@ function gcFinalizers(def: ResourceDef, finalizers: readonly string[], o: Delete
     orphan = o.propagationPolicy === 'Orphan';
     foreground = o.propagationPolicy === 'Foreground';
   } else {
-    orphan = has('orphan') && !has('foregroundDeletion') ? true : false;
+    orphan = !!(has('orphan') && !has('foregroundDeletion'));
     foreground = has('foregroundDeletion') && !orphan;
   }
   const next = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
@@ -546,6 +563,7 @@ function decodeContinue(token: string): { rv: number; start: string } {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (isObject(parsed) && parsed.v === 'meta.k8s.io/v1' && typeof parsed.rv === 'number' && typeof parsed.start === 'string') {
       // `start` is the last key plus "\0": everything strictly after the last key.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the token's own NUL separator
       return { rv: parsed.rv, start: parsed.start.replace(/\u0000$/, '') };
     }
   } catch {

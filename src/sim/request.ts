@@ -62,7 +62,11 @@ export function boolParam(q: URLSearchParams, name: string): boolean | undefined
 
 export function isDryRun(q: URLSearchParams): boolean {
   const values = q.getAll('dryRun');
-  for (const v of values) if (v !== 'All') throw errors.invalid({ group: 'meta.k8s.io', kind: 'CreateOptions' }, '', [{ type: 'FieldValueNotSupported', field: 'dryRun', value: v, detail: 'supported values: "All"' }]);
+  for (const v of values)
+    if (v !== 'All')
+      throw errors.invalid({ group: 'meta.k8s.io', kind: 'CreateOptions' }, '', [
+        { type: 'FieldValueNotSupported', field: 'dryRun', value: v, detail: 'supported values: "All"' },
+      ]);
   return values.length > 0;
 }
 

@@ -46,10 +46,12 @@ export interface ResourceDef {
   custom?: boolean;
 }
 
-const str = (path: string): FieldGetter => (o) => {
-  const v = getPath(o, path);
-  return v === undefined || v === null ? '' : String(v);
-};
+const str =
+  (path: string): FieldGetter =>
+  (o) => {
+    const v = getPath(o, path);
+    return v === undefined || v === null ? '' : String(v);
+  };
 
 /** Storage identity shared by all served versions: `apps/deployments`, `/pods`. */
 export function storageKey(def: ResourceDef): string {
@@ -172,8 +174,28 @@ const BUILTIN: ResourceDef[] = [
     returnsDeletedObject: true,
     nameRule: 'label',
   },
-  { group: '', versions: ['v1'], resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], subresources: [], statusSubresource: false, smp: SMP.generic },
-  { group: '', versions: ['v1'], resource: 'secrets', kind: 'Secret', namespaced: true, subresources: [], statusSubresource: false, fields: { type: str('type') }, smp: SMP.generic },
+  {
+    group: '',
+    versions: ['v1'],
+    resource: 'configmaps',
+    kind: 'ConfigMap',
+    namespaced: true,
+    shortNames: ['cm'],
+    subresources: [],
+    statusSubresource: false,
+    smp: SMP.generic,
+  },
+  {
+    group: '',
+    versions: ['v1'],
+    resource: 'secrets',
+    kind: 'Secret',
+    namespaced: true,
+    subresources: [],
+    statusSubresource: false,
+    fields: { type: str('type') },
+    smp: SMP.generic,
+  },
   {
     group: '',
     versions: ['v1'],
@@ -212,7 +234,18 @@ const BUILTIN: ResourceDef[] = [
     allowCreateOnUpdate: true,
     nameRule: 'label',
   },
-  { group: '', versions: ['v1'], resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], subresources: [], statusSubresource: false, smp: SMP.generic, allowCreateOnUpdate: true },
+  {
+    group: '',
+    versions: ['v1'],
+    resource: 'endpoints',
+    kind: 'Endpoints',
+    namespaced: true,
+    shortNames: ['ep'],
+    subresources: [],
+    statusSubresource: false,
+    smp: SMP.generic,
+    allowCreateOnUpdate: true,
+  },
   {
     group: '',
     versions: ['v1'],
@@ -242,7 +275,16 @@ const BUILTIN: ResourceDef[] = [
     fields: { 'status.successful': (o) => String(getPath(o, 'status.succeeded') ?? 0) },
     smp: SMP.workload,
   },
-  { group: 'coordination.k8s.io', versions: ['v1'], resource: 'leases', kind: 'Lease', namespaced: true, subresources: [], statusSubresource: false, smp: SMP.generic },
+  {
+    group: 'coordination.k8s.io',
+    versions: ['v1'],
+    resource: 'leases',
+    kind: 'Lease',
+    namespaced: true,
+    subresources: [],
+    statusSubresource: false,
+    smp: SMP.generic,
+  },
   {
     // kube-apiserver 1.20 serves policy/v1beta1 only; client-node 1.4 speaks policy/v1. Both share storage.
     group: 'policy',
@@ -318,7 +360,17 @@ export class ResourceTable {
     const { group, version } = splitApiVersion(apiVersion);
     const lower = kind.toLowerCase();
     const resource = lower.endsWith('s') ? `${lower}es` : lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
-    const def: ResourceDef = { group, versions: [version], resource, kind, namespaced, subresources: [], statusSubresource: false, generation: 'all', custom: true };
+    const def: ResourceDef = {
+      group,
+      versions: [version],
+      resource,
+      kind,
+      namespaced,
+      subresources: [],
+      statusSubresource: false,
+      generation: 'all',
+      custom: true,
+    };
     this.add(def);
     return def;
   }

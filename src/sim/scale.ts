@@ -43,10 +43,12 @@ export function getScale(registry: Registry, def: ResourceDef, namespace: string
 export function updateScale(registry: Registry, def: ResourceDef, namespace: string, name: string, body: unknown, dryRun = false): KubeObject {
   if (!isObject(body)) throw errors.badRequest('the body of the request must be a Scale object');
   const scale = clone(body) as KubeObject;
-  if (scale.kind !== undefined && scale.kind !== 'Scale') throw errors.badRequest(`the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`);
+  if (scale.kind !== undefined && scale.kind !== 'Scale')
+    throw errors.badRequest(`the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`);
   const m = meta(scale);
   if (m.name !== name) throw errors.badRequest(`the name of the object (${m.name ?? ''}) does not match the name on the URL (${name})`);
-  if (m.namespace && m.namespace !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (m.namespace && m.namespace !== namespace)
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   return applyScale(registry, def, namespace, name, scale, dryRun);
 }
 
@@ -80,7 +82,8 @@ export function patchScale(
   }
   if (!isObject(patched)) throw errors.badRequest('the patched Scale is not an object');
   const scale = patched as KubeObject;
-  if (scale.metadata?.name !== name) throw errors.badRequest(`the name of the object (${scale.metadata?.name ?? ''}) does not match the name on the URL (${name})`);
+  if (scale.metadata?.name !== name)
+    throw errors.badRequest(`the name of the object (${scale.metadata?.name ?? ''}) does not match the name on the URL (${name})`);
   return applyScale(registry, def, namespace, name, scale, dryRun);
 }
 

@@ -16,12 +16,35 @@ const fixtures: KubeObject[] = [
   { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-2' } },
   { ...testPod('web-1', 'shop', { labels: { app: 'web', tier: 'front' }, nodeName: 'node-1' }), status: { phase: 'Running' } },
   { ...testPod('web-2', 'shop', { labels: { app: 'web', tier: 'back' }, nodeName: 'node-2' }), status: { phase: 'Running' } },
-  { ...testPod('db-1', 'shop', { labels: { app: 'db' }, nodeName: 'node-1' }), metadata: { name: 'db-1', namespace: 'shop', uid: 'uid-db-1', labels: { app: 'db' } }, status: { phase: 'Pending' } },
+  {
+    ...testPod('db-1', 'shop', { labels: { app: 'db' }, nodeName: 'node-1' }),
+    metadata: { name: 'db-1', namespace: 'shop', uid: 'uid-db-1', labels: { app: 'db' } },
+    status: { phase: 'Pending' },
+  },
   { ...testPod('job-1', 'batch', { nodeName: 'node-2' }), status: { phase: 'Succeeded' } },
-  { apiVersion: 'v1', kind: 'Event', metadata: { name: 'db-1.1', namespace: 'shop' }, involvedObject: { kind: 'Pod', name: 'db-1', namespace: 'shop', uid: 'uid-db-1' }, reason: 'FailedScheduling', type: 'Warning' },
-  { apiVersion: 'v1', kind: 'Event', metadata: { name: 'web-1.1', namespace: 'shop' }, involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'shop', uid: 'other' }, reason: 'Pulled', type: 'Normal' },
+  {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'db-1.1', namespace: 'shop' },
+    involvedObject: { kind: 'Pod', name: 'db-1', namespace: 'shop', uid: 'uid-db-1' },
+    reason: 'FailedScheduling',
+    type: 'Warning',
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'web-1.1', namespace: 'shop' },
+    involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'shop', uid: 'other' },
+    reason: 'Pulled',
+    type: 'Normal',
+  },
   { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-password', namespace: 'shop' }, type: 'Opaque', data: { password: 'aHVudGVyMg==' } },
-  { apiVersion: 'crd.projectcalico.org/v1', kind: 'WorkloadEndpoint', metadata: { name: 'node--1-k8s-web--1-eth0', namespace: 'shop' }, spec: { pod: 'web-1', node: 'node-1' } },
+  {
+    apiVersion: 'crd.projectcalico.org/v1',
+    kind: 'WorkloadEndpoint',
+    metadata: { name: 'node--1-k8s-web--1-eth0', namespace: 'shop' },
+    spec: { pod: 'web-1', node: 'node-1' },
+  },
 ];
 
 beforeAll(async () => {
@@ -104,7 +127,15 @@ describe('lists and selectors', () => {
   it('rejects an unsupported field label with 400 like the real server', async () => {
     const err = await c.core.listNamespacedPod({ namespace: 'shop', fieldSelector: 'spec.foo=bar' }).catch((e: unknown) => e);
     expect((err as k8s.ApiException<unknown>).code).toBe(400);
-    expect(statusOf(err)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'field label not supported: spec.foo', reason: 'BadRequest', code: 400 });
+    expect(statusOf(err)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'field label not supported: spec.foo',
+      reason: 'BadRequest',
+      code: 400,
+    });
   });
 
   it('pages with limit/continue and reports the list resourceVersion', async () => {
@@ -120,7 +151,12 @@ describe('lists and selectors', () => {
   it('omits apiVersion/kind from typed list items but keeps them for custom resources', async () => {
     const pods = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/pods');
     expect((pods.json as { items: KubeObject[] }).items[0]?.kind).toBeUndefined();
-    const weps = (await c.custom.listNamespacedCustomObject({ group: 'crd.projectcalico.org', version: 'v1', namespace: 'shop', plural: 'workloadendpoints' })) as {
+    const weps = (await c.custom.listNamespacedCustomObject({
+      group: 'crd.projectcalico.org',
+      version: 'v1',
+      namespace: 'shop',
+      plural: 'workloadendpoints',
+    })) as {
       items: KubeObject[];
     };
     expect(weps.items[0]).toMatchObject({ apiVersion: 'crd.projectcalico.org/v1', kind: 'WorkloadEndpoint', spec: { pod: 'web-1' } });
@@ -156,7 +192,10 @@ describe('writes', () => {
       status: 'Failure',
       message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
       reason: 'Invalid',
-      details: { kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] },
+      details: {
+        kind: 'ConfigMap',
+        causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }],
+      },
       code: 422,
     });
   });
@@ -179,7 +218,10 @@ describe('writes', () => {
 
   it('rejects changes to a pod spec other than images', async () => {
     const err = await c.core
-      .patchNamespacedPod({ name: 'web-1', namespace: 'shop', body: { spec: { nodeName: 'node-2' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch))
+      .patchNamespacedPod(
+        { name: 'web-1', namespace: 'shop', body: { spec: { nodeName: 'node-2' } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      )
       .catch((e: unknown) => e);
     expect(statusOf(err)).toMatchObject({ code: 422, reason: 'Invalid' });
     expect(String(statusOf(err).message)).toContain('pod updates may not change fields other than `spec.containers[*].image`');
@@ -210,7 +252,8 @@ describe('writes', () => {
   });
 
   it('deletes a selected collection and answers with the objects as they were', async () => {
-    for (const n of ['a', 'b']) await c.core.createNamespacedConfigMap({ namespace: 'shop', body: { metadata: { name: `bulk-${n}`, labels: { bulk: 'yes' } } } });
+    for (const n of ['a', 'b'])
+      await c.core.createNamespacedConfigMap({ namespace: 'shop', body: { metadata: { name: `bulk-${n}`, labels: { bulk: 'yes' } } } });
     const res = await c.core.deleteCollectionNamespacedConfigMap({ namespace: 'shop', labelSelector: 'bulk=yes' });
     expect(res).toBeDefined();
     expect((await c.core.listNamespacedConfigMap({ namespace: 'shop', labelSelector: 'bulk=yes' })).items).toHaveLength(0);
@@ -250,14 +293,18 @@ describe('metadata-only reads', () => {
 
   it('returns PartialObjectMetadataList for lists', async () => {
     const res = await rawRequest(sim, 'GET', '/api/v1/namespaces/shop/secrets', { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
-    expect(res.json).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'db-password' } }] });
+    expect(res.json).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'db-password' } }],
+    });
     expect(res.text).not.toContain('aHVudGVyMg');
   });
 
   it.each([
     ['labelSelector', 'a%3D-x', /^unable to parse requirement: invalid label value: "-x": at key: "a"/],
     ['fieldSelector', 'foo', /^invalid selector: 'foo'; can't understand 'foo'$/],
-  ])('answers a %s it cannot parse with 400 BadRequest and the server\'s message', async (param, value, message) => {
+  ])("answers a %s it cannot parse with 400 BadRequest and the server's message", async (param, value, message) => {
     const res = await rawRequest(sim, 'GET', `/api/v1/namespaces/shop/pods?${param}=${value}`);
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringMatching(message) });
@@ -298,7 +345,11 @@ describe('discovery and the generic object API', () => {
     const groups = (await rawRequest(sim, 'GET', '/apis')).json as { groups: { name: string }[] };
     expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'policy', 'crd.projectcalico.org']);
     const core = (await rawRequest(sim, 'GET', '/api/v1')).json as { resources: { name: string; namespaced: boolean; kind: string; verbs: string[] }[] };
-    expect(core.resources.find((r) => r.name === 'pods')).toMatchObject({ namespaced: true, kind: 'Pod', verbs: expect.arrayContaining(['get', 'list', 'watch']) });
+    expect(core.resources.find((r) => r.name === 'pods')).toMatchObject({
+      namespaced: true,
+      kind: 'Pod',
+      verbs: expect.arrayContaining(['get', 'list', 'watch']),
+    });
     expect(core.resources.find((r) => r.name === 'pods/eviction')).toMatchObject({ kind: 'Eviction', verbs: ['create'] });
     expect(core.resources.find((r) => r.name === 'nodes')).toMatchObject({ namespaced: false });
     const apps = (await rawRequest(sim, 'GET', '/apis/apps/v1')).json as { resources: { name: string; kind: string }[] };

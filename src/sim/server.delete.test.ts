@@ -90,9 +90,19 @@ describe('finalizers', () => {
     ['a merge patch setting finalizers: []', { metadata: { finalizers: [] } }, merge],
     ['a strategic $deleteFromPrimitiveList', { metadata: { '$deleteFromPrimitiveList/finalizers': fin } }, strategic],
     ['a strategic finalizers: null', { metadata: { finalizers: null } }, strategic],
-    ['a JSON patch (client-node default content type)', [{ op: 'test', path: '/metadata/finalizers/0', value: fin[0] }, { op: 'remove', path: '/metadata/finalizers' }], undefined],
+    [
+      'a JSON patch (client-node default content type)',
+      [
+        { op: 'test', path: '/metadata/finalizers/0', value: fin[0] },
+        { op: 'remove', path: '/metadata/finalizers' },
+      ],
+      undefined,
+    ],
   ])('are removed by %s, which completes the deletion', async (name, body, options) => {
-    const pod = `fin-${name.replace(/[^a-z]+/g, '-').slice(0, 40).replace(/-$/, '')}`;
+    const pod = `fin-${name
+      .replace(/[^a-z]+/g, '-')
+      .slice(0, 40)
+      .replace(/-$/, '')}`;
     await create(testPod(pod, 'shop', { finalizers: fin }));
     await c.core.deleteNamespacedPod({ name: pod, namespace: 'shop' });
     const patched = await c.core.patchNamespacedPod({ name: pod, namespace: 'shop', body }, options);
@@ -137,7 +147,13 @@ describe('other objects', () => {
   it('are removed at once and answered with a Success Status', async () => {
     const cm = await c.core.createNamespacedConfigMap({ namespace: 'shop', body: { metadata: { name: 'plain' } } });
     const res = await rawRequest(sim, 'DELETE', '/api/v1/namespaces/shop/configmaps/plain');
-    expect(res.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'plain', kind: 'configmaps', uid: cm.metadata?.uid } });
+    expect(res.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'plain', kind: 'configmaps', uid: cm.metadata?.uid },
+    });
   });
 
   it.each([
@@ -177,7 +193,11 @@ describe('namespace termination', () => {
       status: 'Failure',
       message: 'configmaps "new" is forbidden: unable to create new content in namespace doomed because it is being terminated',
       reason: 'Forbidden',
-      details: { name: 'new', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }] },
+      details: {
+        name: 'new',
+        kind: 'configmaps',
+        causes: [{ reason: 'NamespaceTerminating', message: 'namespace doomed is being terminated', field: 'metadata.namespace' }],
+      },
       code: 403,
     });
 
@@ -227,13 +247,23 @@ describe('namespace controller (opt-in)', () => {
       (n) => (n.status?.conditions ?? []).some((x) => x.type === 'NamespaceFinalizersRemaining' && x.status === 'True'),
     );
     const byType = Object.fromEntries((ns.status?.conditions ?? []).map((x) => [x.type, x]));
-    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: pods. has 1 resource instances' });
-    expect(byType.NamespaceFinalizersRemaining).toMatchObject({ message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
+    expect(byType.NamespaceContentRemaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: pods. has 1 resource instances',
+    });
+    expect(byType.NamespaceFinalizersRemaining).toMatchObject({
+      message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+    });
     expect((await cc.core.listNamespacedConfigMap({ namespace: 'team' })).items).toHaveLength(0);
 
     await cc.core.patchNamespacedPod({ name: 'stuck', namespace: 'team', body: { metadata: { finalizers: null } } }, merge);
     const code = await until(
-      () => cc.core.readNamespace({ name: 'team' }).then(() => 200, (e: k8s.ApiException<unknown>) => e.code),
+      () =>
+        cc.core.readNamespace({ name: 'team' }).then(
+          () => 200,
+          (e: k8s.ApiException<unknown>) => e.code,
+        ),
       (v) => v === 404,
     );
     expect(code).toBe(404);

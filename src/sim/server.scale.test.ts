@@ -15,7 +15,13 @@ function fixtures(): KubeObject[] {
     const ns = `team-${p % 10}`;
     const pod = testPod(`pod-${p}`, ns, { nodeName: `node-${p % NODES}`, labels: { app: `app-${p % 50}` } });
     out.push({ ...pod, metadata: { ...pod.metadata, uid: `uid-${p}` } });
-    out.push({ apiVersion: 'v1', kind: 'Event', metadata: { name: `pod-${p}.1`, namespace: ns }, involvedObject: { kind: 'Pod', name: `pod-${p}`, namespace: ns, uid: `uid-${p}` }, reason: 'Scheduled' });
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `pod-${p}.1`, namespace: ns },
+      involvedObject: { kind: 'Pod', name: `pod-${p}`, namespace: ns, uid: `uid-${p}` },
+      reason: 'Scheduled',
+    });
   }
   return out;
 }

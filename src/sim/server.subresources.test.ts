@@ -21,18 +21,40 @@ const fixtures: KubeObject[] = [
   running('fresh-pdb', { app: 'fresh' }),
   {
     ...testPod('crashy', 'shop', { nodeName: 'node-1' }),
-    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'x' }, { name: 'sidecar', image: 'y' }], initContainers: [{ name: 'init', image: 'z' }] },
+    spec: {
+      nodeName: 'node-1',
+      containers: [
+        { name: 'app', image: 'x' },
+        { name: 'sidecar', image: 'y' },
+      ],
+      initContainers: [{ name: 'init', image: 'z' }],
+    },
     status: {
       phase: 'Running',
       containerStatuses: [
-        { name: 'app', restartCount: 3, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, containerID: 'containerd://abc' } } },
+        {
+          name: 'app',
+          restartCount: 3,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          lastState: { terminated: { exitCode: 1, containerID: 'containerd://abc' } },
+        },
         { name: 'sidecar', restartCount: 0, state: { running: {} } },
       ],
     },
   },
   { ...testPod('undefaulted', 'shop', { nodeName: 'node-1' }), status: { phase: 'Pending' } },
-  { ...testPod('pulling', 'shop', { nodeName: 'node-1' }), status: { phase: 'Pending', containerStatuses: [{ name: 'app', state: { waiting: { reason: 'ImagePullBackOff' } } }] } },
-  { apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { namespace: 'shop', name: 'crashy' }, container: 'app', previous: true, lines: ['starting', 'loading config', 'panic: boom', 'exit 1'] },
+  {
+    ...testPod('pulling', 'shop', { nodeName: 'node-1' }),
+    status: { phase: 'Pending', containerStatuses: [{ name: 'app', state: { waiting: { reason: 'ImagePullBackOff' } } }] },
+  },
+  {
+    apiVersion: 'pod-doctor.dev/v1',
+    kind: 'PodLog',
+    metadata: { namespace: 'shop', name: 'crashy' },
+    container: 'app',
+    previous: true,
+    lines: ['starting', 'loading config', 'panic: boom', 'exit 1'],
+  },
   { apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { namespace: 'shop', name: 'crashy' }, container: 'app', lines: ['starting'] },
   { apiVersion: 'pod-doctor.dev/v1', kind: 'PodLog', metadata: { namespace: 'shop', name: 'web-1' }, lines: ['GET / 200', 'GET /health 200'] },
   {
@@ -46,7 +68,11 @@ const fixtures: KubeObject[] = [
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace: 'shop', generation: 4 },
-    spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'x' }] } } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'x' }] } },
+    },
     status: { replicas: 3, readyReplicas: 3 },
   },
 ];
@@ -65,18 +91,36 @@ afterAll(async () => {
 
 describe('status subresource', () => {
   it('ignores status in main-resource writes', async () => {
-    const pod = await c.core.patchNamespacedPod({ name: 'web-1', namespace: 'shop', body: { metadata: { labels: { x: 'y' } }, status: { phase: 'Failed' } } }, merge);
+    const pod = await c.core.patchNamespacedPod(
+      { name: 'web-1', namespace: 'shop', body: { metadata: { labels: { x: 'y' } }, status: { phase: 'Failed' } } },
+      merge,
+    );
     expect(pod.metadata?.labels).toMatchObject({ x: 'y' });
     expect(pod.status?.phase).toBe('Running');
   });
 
   it('ignores spec in status writes and merges conditions by type', async () => {
     await c.core.patchNamespacedPodStatus(
-      { name: 'web-1', namespace: 'shop', body: { spec: { containers: [{ name: 'app', image: 'evil' }] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+      {
+        name: 'web-1',
+        namespace: 'shop',
+        body: { spec: { containers: [{ name: 'app', image: 'evil' }] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      },
       strategic,
     );
     const pod = await c.core.patchNamespacedPodStatus(
-      { name: 'web-1', namespace: 'shop', body: { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] } } },
+      {
+        name: 'web-1',
+        namespace: 'shop',
+        body: {
+          status: {
+            conditions: [
+              { type: 'Ready', status: 'False' },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+          },
+        },
+      },
       strategic,
     );
     expect(pod.spec?.containers[0]?.image).toBe('registry.example.com/app:1.0');
@@ -87,7 +131,13 @@ describe('status subresource', () => {
     // Fixtures are loaded as written (no imagePullPolicy, terminationMessagePath...); a status
     // write keeps that spec and must not be refused as a spec change.
     const patched = await c.core.patchNamespacedPodStatus(
-      { name: 'undefaulted', namespace: 'shop', body: { status: { phase: 'Running', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }] } } },
+      {
+        name: 'undefaulted',
+        namespace: 'shop',
+        body: {
+          status: { phase: 'Running', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }] },
+        },
+      },
       merge,
     );
     expect(patched.status?.phase).toBe('Running');
@@ -96,7 +146,10 @@ describe('status subresource', () => {
 
   it('replaces status with PUT on nodes and keeps it on a main PUT', async () => {
     const node = await c.core.readNode({ name: 'node-1' });
-    const updated = await c.core.replaceNodeStatus({ name: 'node-1', body: { ...node, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' }] } } });
+    const updated = await c.core.replaceNodeStatus({
+      name: 'node-1',
+      body: { ...node, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+    });
     expect(updated.spec?.unschedulable).toBeUndefined();
     expect(updated.status?.conditions?.[0]?.status).toBe('False');
     const main = await c.core.replaceNode({ name: 'node-1', body: { ...updated, spec: { unschedulable: true }, status: { conditions: [] } } });
@@ -117,7 +170,11 @@ describe('scale subresource', () => {
     const dep = await c.apps.readNamespacedDeployment({ name: 'web', namespace: 'shop' });
     expect(dep.spec?.replicas).toBe(5);
     expect(dep.metadata?.generation).toBe(5);
-    const replaced = await c.apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'shop', body: { metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 0 } } });
+    const replaced = await c.apps.replaceNamespacedDeploymentScale({
+      name: 'web',
+      namespace: 'shop',
+      body: { metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 0 } },
+    });
     expect(replaced.spec?.replicas).toBeUndefined(); // omitempty in autoscaling/v1
     expect((await c.apps.readNamespacedDeployment({ name: 'web', namespace: 'shop' })).spec?.replicas).toBe(0);
   });
@@ -128,13 +185,18 @@ describe('scale subresource', () => {
   ])('rejects %s', async (_name, body, code) => {
     const err = await c.apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'shop', body }).catch((e: unknown) => e);
     expect((err as k8s.ApiException<unknown>).code).toBe(code);
-    if (code === 422) expect(statusOf(err).message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    if (code === 422)
+      expect(statusOf(err).message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
   });
 });
 
 describe('eviction', () => {
   const evict = (name: string) =>
-    c.core.createNamespacedPodEviction({ name, namespace: 'shop', body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: 'shop' } } });
+    c.core.createNamespacedPodEviction({
+      name,
+      namespace: 'shop',
+      body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: 'shop' } },
+    });
 
   it('deletes gracefully and answers 201 Success', async () => {
     const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/web-1/eviction', {
@@ -171,20 +233,28 @@ describe('eviction', () => {
       body: { metadata: { name: 'fresh' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'fresh' } } } },
     });
     const err = await evict('fresh-pdb').catch((e: unknown) => e);
-    expect(statusOf(err)).toMatchObject({ code: 429, details: { causes: [{ message: 'The disruption budget fresh is still being processed by the server.' }] } });
+    expect(statusOf(err)).toMatchObject({
+      code: 429,
+      details: { causes: [{ message: 'The disruption budget fresh is still being processed by the server.' }] },
+    });
   });
 
   it('refuses a policy/v1 Eviction as kube-apiserver 1.20 does (policy/v1 came in 1.22)', async () => {
-    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'crashy' } } });
+    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', {
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'crashy' } },
+    });
     expect(res.json).toMatchObject({
       code: 400,
       reason: 'BadRequest',
-      message: 'Eviction in version "v1" cannot be handled as a Eviction: no kind "Eviction" is registered for version "policy/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
+      message:
+        'Eviction in version "v1" cannot be handled as a Eviction: no kind "Eviction" is registered for version "policy/v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
     });
   });
 
   it('answers 400 when the body names another pod', async () => {
-    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', { body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'other' } } });
+    const res = await rawRequest(sim, 'POST', '/api/v1/namespaces/shop/pods/crashy/eviction', {
+      body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'other' } },
+    });
     expect(res.json).toMatchObject({ code: 400, message: 'name in URL does not match name in Eviction object' });
   });
 });

@@ -300,7 +300,8 @@ async function dispatch(
         if (mode === 'finalize') throw errors.methodNotAllowed();
         const repr = negotiate(accept, 'get');
         const obj = registry.get(def, ns, name);
-        if (repr.as === 'table') return sendJson(res, 200, toTable(def, [obj], ctx.now(), { resourceVersion: obj.metadata?.resourceVersion ?? '' }, repr.version));
+        if (repr.as === 'table')
+          return sendJson(res, 200, toTable(def, [obj], ctx.now(), { resourceVersion: obj.metadata?.resourceVersion ?? '' }, repr.version));
         return sendJson(res, 200, repr.as === 'metadata' ? partialMetadata(obj) : present(def, version, obj));
       }
       case 'PUT': {
@@ -367,7 +368,10 @@ async function body(req: IncomingMessage): Promise<unknown> {
   return decodeBody(await readBody(req), req.headers['content-type']);
 }
 
-function selection(q: URLSearchParams, namespace: string | undefined): { namespace?: string; labels: ReturnType<typeof parseLabelSelector>; fields: ReturnType<typeof parseFieldSelector> } {
+function selection(
+  q: URLSearchParams,
+  namespace: string | undefined,
+): { namespace?: string; labels: ReturnType<typeof parseLabelSelector>; fields: ReturnType<typeof parseFieldSelector> } {
   try {
     return {
       ...(namespace !== undefined ? { namespace } : {}),
@@ -430,4 +434,3 @@ function startWatch(ctx: HandlerContext, req: IncomingMessage, res: ServerRespon
   ctx.watches.add(stop);
   res.on('close', () => ctx.watches.delete(stop));
 }
-

@@ -92,12 +92,7 @@ export class ApiError extends Error {
 
 // --- field errors (k8s.io/apimachinery/pkg/util/validation/field) ---
 
-export type FieldErrorType =
-  | 'FieldValueRequired'
-  | 'FieldValueInvalid'
-  | 'FieldValueForbidden'
-  | 'FieldValueNotSupported'
-  | 'FieldValueDuplicate';
+export type FieldErrorType = 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
 
 export interface FieldError {
   type: FieldErrorType;
@@ -152,7 +147,11 @@ export const errors = {
   },
   conflict(gr: GroupResource, name: string, why: string): ApiError {
     return new ApiError(
-      failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} ${JSON.stringify(name)}: ${why}`, { name, group: gr.group, kind: gr.resource }),
+      failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} ${JSON.stringify(name)}: ${why}`, {
+        name,
+        group: gr.group,
+        kind: gr.resource,
+      }),
     );
   },
   /** The optimistic-concurrency failure of an update with a stale resourceVersion. */

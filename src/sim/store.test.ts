@@ -12,7 +12,12 @@ const events = table.lookup('', 'v1', 'events')!;
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const newStore = (historyLimit?: number) => new ObjectStore({ now: () => NOW, table, ...(historyLimit ? { historyLimit } : {}) });
-const pod = (name: string, nodeName?: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'shop' }, spec: nodeName ? { nodeName } : {} });
+const pod = (name: string, nodeName?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'shop' },
+  spec: nodeName ? { nodeName } : {},
+});
 
 describe('ObjectStore', () => {
   it('assigns uid, creationTimestamp and a growing global resourceVersion', () => {
@@ -48,7 +53,12 @@ describe('ObjectStore', () => {
 
   it('lists in namespace/name order', () => {
     const store = newStore();
-    for (const [ns, name] of [['b', 'x'], ['a', 'z'], ['a', 'y']] as const) store.create(pods, { ...pod(name), metadata: { name, namespace: ns } });
+    for (const [ns, name] of [
+      ['b', 'x'],
+      ['a', 'z'],
+      ['a', 'y'],
+    ] as const)
+      store.create(pods, { ...pod(name), metadata: { name, namespace: ns } });
     expect(store.list(pods).map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual(['a/y', 'a/z', 'b/x']);
     expect(store.list(pods, { namespace: 'a' })).toHaveLength(2);
   });
@@ -94,4 +104,3 @@ describe('ObjectStore', () => {
     expect(err.status.message).toMatch(/^too old resource version: 1 \(\d+\)$/);
   });
 });
-

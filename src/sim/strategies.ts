@@ -213,7 +213,8 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject): void {
     // TaintNodesByCondition admission: a new node is not ready until its kubelet says so.
     const spec: JsonObject = { ...(obj.spec as JsonObject | undefined) };
     const taints = Array.isArray(spec.taints) ? [...spec.taints] : [];
-    if (!taints.some((t) => isObject(t) && t.key === 'node.kubernetes.io/not-ready')) taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
+    if (!taints.some((t) => isObject(t) && t.key === 'node.kubernetes.io/not-ready'))
+      taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
     spec.taints = taints;
     obj.spec = spec;
   } else if (def.group === 'policy') {

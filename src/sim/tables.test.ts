@@ -33,18 +33,35 @@ describe('pod STATUS column', () => {
   };
 
   it.each([
-    ['a crash-looping container', { phase: 'Running', containerStatuses: [{ restartCount: 7, state: { waiting: { reason: 'CrashLoopBackOff' } } }] }, ['p', '0/1', 'CrashLoopBackOff', 7, '5m']],
-    ['a ready container', { phase: 'Running', containerStatuses: [{ ready: true, restartCount: 0, state: { running: {} } }] }, ['p', '1/1', 'Running', 0, '5m']],
-    ['an OOM-killed container', { phase: 'Running', containerStatuses: [{ restartCount: 1, state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }] }, ['p', '0/1', 'OOMKilled', 1, '5m']],
+    [
+      'a crash-looping container',
+      { phase: 'Running', containerStatuses: [{ restartCount: 7, state: { waiting: { reason: 'CrashLoopBackOff' } } }] },
+      ['p', '0/1', 'CrashLoopBackOff', 7, '5m'],
+    ],
+    [
+      'a ready container',
+      { phase: 'Running', containerStatuses: [{ ready: true, restartCount: 0, state: { running: {} } }] },
+      ['p', '1/1', 'Running', 0, '5m'],
+    ],
+    [
+      'an OOM-killed container',
+      { phase: 'Running', containerStatuses: [{ restartCount: 1, state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }] },
+      ['p', '0/1', 'OOMKilled', 1, '5m'],
+    ],
     ['an evicted pod', { phase: 'Failed', reason: 'Evicted' }, ['p', '0/1', 'Evicted', 0, '5m']],
   ])('shows %s', (_name, status, cells) => {
     expect(row(status)).toEqual(cells);
   });
 
   it('shows an init container waiting and a Terminating pod', () => {
-    expect(row({ phase: 'Pending', initContainerStatuses: [{ state: { waiting: { reason: 'ImagePullBackOff' } } }] }, { spec: { initContainers: [{ name: 'i' }] } })?.[2]).toBe(
-      'Init:ImagePullBackOff',
-    );
-    expect(row({ phase: 'Running' }, { metadata: { name: 'p', creationTimestamp: '2026-11-21T09:55:00Z', deletionTimestamp: '2026-11-21T09:59:00Z' } })?.[2]).toBe('Terminating');
+    expect(
+      row(
+        { phase: 'Pending', initContainerStatuses: [{ state: { waiting: { reason: 'ImagePullBackOff' } } }] },
+        { spec: { initContainers: [{ name: 'i' }] } },
+      )?.[2],
+    ).toBe('Init:ImagePullBackOff');
+    expect(
+      row({ phase: 'Running' }, { metadata: { name: 'p', creationTimestamp: '2026-11-21T09:55:00Z', deletionTimestamp: '2026-11-21T09:59:00Z' } })?.[2],
+    ).toBe('Terminating');
   });
 });

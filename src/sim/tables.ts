@@ -67,7 +67,8 @@ function podCells(pod: KubeObject, now: Date): Cell[] {
     const term = isObject(state.terminated) ? state.terminated : undefined;
     const wait = isObject(state.waiting) ? state.waiting : undefined;
     if (term && Number(term.exitCode ?? 0) === 0) continue;
-    if (term) reason = term.reason ? `Init:${String(term.reason)}` : term.signal ? `Init:Signal:${String(term.signal)}` : `Init:ExitCode:${String(term.exitCode ?? 0)}`;
+    if (term)
+      reason = term.reason ? `Init:${String(term.reason)}` : term.signal ? `Init:Signal:${String(term.signal)}` : `Init:ExitCode:${String(term.exitCode ?? 0)}`;
     else if (wait?.reason && wait.reason !== 'PodInitializing') reason = `Init:${String(wait.reason)}`;
     else reason = `Init:${i}/${list(spec.initContainers).length}`;
     initializing = true;
@@ -168,11 +169,32 @@ function eventCells(e: KubeObject, now: Date): Cell[] {
 
 const PRINTERS: Record<string, Printer> = {
   '/pods': {
-    columns: [NAME, { name: 'Ready', type: 'string' }, { name: 'Status', type: 'string' }, { name: 'Restarts', type: 'integer' }, AGE, wide('IP'), wide('Node'), wide('Nominated Node'), wide('Readiness Gates')],
+    columns: [
+      NAME,
+      { name: 'Ready', type: 'string' },
+      { name: 'Status', type: 'string' },
+      { name: 'Restarts', type: 'integer' },
+      AGE,
+      wide('IP'),
+      wide('Node'),
+      wide('Nominated Node'),
+      wide('Readiness Gates'),
+    ],
     cells: podCells,
   },
   '/nodes': {
-    columns: [NAME, { name: 'Status', type: 'string' }, { name: 'Roles', type: 'string' }, AGE, { name: 'Version', type: 'string' }, wide('Internal-IP'), wide('External-IP'), wide('OS-Image'), wide('Kernel-Version'), wide('Container-Runtime')],
+    columns: [
+      NAME,
+      { name: 'Status', type: 'string' },
+      { name: 'Roles', type: 'string' },
+      AGE,
+      { name: 'Version', type: 'string' },
+      wide('Internal-IP'),
+      wide('External-IP'),
+      wide('OS-Image'),
+      wide('Kernel-Version'),
+      wide('Container-Runtime'),
+    ],
     cells: nodeCells,
   },
   '/namespaces': {
@@ -196,7 +218,11 @@ const PRINTERS: Record<string, Printer> = {
   },
   '/configmaps': {
     columns: [NAME, { name: 'Data', type: 'integer' }, AGE],
-    cells: (o, now) => [o.metadata?.name ?? '', Object.keys({ ...(o.data as object), ...(o.binaryData as object) }).length, since(o.metadata?.creationTimestamp, now)],
+    cells: (o, now) => [
+      o.metadata?.name ?? '',
+      Object.keys({ ...(o.data as object), ...(o.binaryData as object) }).length,
+      since(o.metadata?.creationTimestamp, now),
+    ],
   },
   '/secrets': {
     columns: [NAME, { name: 'Type', type: 'string' }, { name: 'Data', type: 'integer' }, AGE],
@@ -218,7 +244,8 @@ function printerFor(def: ResourceDef): Printer {
   const p = PRINTERS[`${def.group}/${def.resource}`];
   if (p) return p;
   // rest.NewDefaultTableConvertor for custom resources; Name/Age for other built-ins.
-  if (def.custom) return { columns: [NAME, { name: 'Created At', type: 'date' }], cells: (o) => [o.metadata?.name ?? '', String(o.metadata?.creationTimestamp ?? '')] };
+  if (def.custom)
+    return { columns: [NAME, { name: 'Created At', type: 'date' }], cells: (o) => [o.metadata?.name ?? '', String(o.metadata?.creationTimestamp ?? '')] };
   return { columns: [NAME, AGE], cells: (o, now) => [o.metadata?.name ?? '', since(o.metadata?.creationTimestamp, now)] };
 }
 
@@ -230,6 +257,9 @@ export function toTable(def: ResourceDef, items: KubeObject[], now: Date, listMe
     apiVersion: `meta.k8s.io/${tableVersion}`,
     metadata: listMeta,
     columnDefinitions: printer.columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: c.priority ?? 0 })),
-    rows: items.map((o) => ({ cells: printer.cells(o, now), object: { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${tableVersion}`, metadata: o.metadata ?? {} } })),
+    rows: items.map((o) => ({
+      cells: printer.cells(o, now),
+      object: { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${tableVersion}`, metadata: o.metadata ?? {} },
+    })),
   };
 }

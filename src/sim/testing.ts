@@ -90,7 +90,11 @@ export type TestPod = {
   spec: { nodeName?: string; containers: { name: string; image: string }[] };
 };
 
-export function testPod(name: string, namespace = 'default', extra: { labels?: Record<string, string>; nodeName?: string; finalizers?: string[] } = {}): TestPod {
+export function testPod(
+  name: string,
+  namespace = 'default',
+  extra: { labels?: Record<string, string>; nodeName?: string; finalizers?: string[] } = {},
+): TestPod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

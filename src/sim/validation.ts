@@ -29,7 +29,8 @@ export function validateFinalizers(finalizers: readonly string[] | undefined, fi
   (finalizers ?? []).forEach((f, i) => {
     const path = `${field}[${i}]`;
     for (const msg of isQualifiedName(f)) errs.push(invalidValue(path, f, msg));
-    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) errs.push(invalidValue(path, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f))
+      errs.push(invalidValue(path, f, 'name is neither a standard finalizer name nor is it fully qualified'));
   });
   return errs;
 }

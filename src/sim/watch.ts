@@ -53,7 +53,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
   } else if (/^\d+$/.test(rv)) {
     fromRv = Number(rv);
   } else {
-    throw new ApiError(failure(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`));
+    throw new ApiError(
+      failure(500, '', `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`),
+    );
   }
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
@@ -87,7 +89,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, registry: 
       if (now && before) write('MODIFIED', c.object);
       else if (now) write('ADDED', c.object);
       // Leaving the selection: the cacher sends the previous content at the new resourceVersion.
-      else if (before && c.previous) write('DELETED', { ...c.previous, metadata: { ...c.previous.metadata, resourceVersion: c.object.metadata?.resourceVersion } });
+      else if (before && c.previous)
+        write('DELETED', { ...c.previous, metadata: { ...c.previous.metadata, resourceVersion: c.object.metadata?.resourceVersion } });
     } else if (before || now) {
       write('DELETED', c.object);
     }

@@ -29,7 +29,10 @@ if (!HAVE_ALERTMANAGER) {
   console.warn(`alertmanager end-to-end test skipped: ${ALERTMANAGER_BIN} is missing (apt-get install prometheus-alertmanager, as .ci/run does)`);
 }
 
-const owned = (p: Pod, rs: string): Pod => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: 'rs-uid', controller: true }] } });
+const owned = (p: Pod, rs: string): Pod => ({
+  ...p,
+  metadata: { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: 'rs-uid', controller: true }] },
+});
 
 function simObjects(): KubeObject[] {
   return [
@@ -39,7 +42,11 @@ function simObjects(): KubeObject[] {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'shop', uid: 'dep-uid', creationTimestamp: '2026-11-20T10:00:00Z' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2' }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2' }] } },
+      },
       status: { replicas: 2, availableReplicas: 1 },
     },
     owned(pod({ metadata: { name: 'web-5f6b7c8d9-aaaaa', labels: { app: 'web' } } }), 'web-5f6b7c8d9'),
@@ -80,7 +87,16 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
     const kc = new k8s.KubeConfig();
     kc.loadFromString(sim.kubeconfig());
     const source = new KubeSource(kc);
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink: new RedisStreamSink(redis, prefix), logger: silent, prefix, handleSignals: false, diagnose: { now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source,
+      sink: new RedisStreamSink(redis, prefix),
+      logger: silent,
+      prefix,
+      handleSignals: false,
+      diagnose: { now: () => new Date(NOW) },
+    });
     expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
 
     am = await startRealAlertmanager({ dir, webhookUrl: `${server.url}/alertmanager`, token: TOKEN, maxAlerts: 500 });
@@ -104,7 +120,15 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
   const startsAt = new Date(Date.now() - 60_000).toISOString();
   const alerts = (endsAt?: string) =>
     [
-      { alertname: 'KubePodCrashLooping', namespace: 'shop', pod: 'api-7d9f8c6b5-x2k4q', container: 'web', reason: 'CrashLoopBackOff', severity: 'warning', job: 'kube-state-metrics' },
+      {
+        alertname: 'KubePodCrashLooping',
+        namespace: 'shop',
+        pod: 'api-7d9f8c6b5-x2k4q',
+        container: 'web',
+        reason: 'CrashLoopBackOff',
+        severity: 'warning',
+        job: 'kube-state-metrics',
+      },
       { alertname: 'KubeDeploymentReplicasMismatch', namespace: 'shop', deployment: 'web', severity: 'warning', job: 'kube-state-metrics' },
       { alertname: 'KubeCPUOvercommit', severity: 'warning', resource: 'cpu' },
     ].map((labels) => ({
@@ -122,17 +146,23 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
 
   const events = async (): Promise<AlertGroupEvent[]> => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event);
   const results = async (): Promise<DiagnoseResult[]> =>
-    ((await redis.xrange(keys.results(prefix, 'c1'), '-', '+')) as [string, string[]][]).map(([, fields]) => JSON.parse(fields[fields.indexOf('result') + 1]!) as DiagnoseResult);
+    ((await redis.xrange(keys.results(prefix, 'c1'), '-', '+')) as [string, string[]][]).map(
+      ([, fields]) => JSON.parse(fields[fields.indexOf('result') + 1]!) as DiagnoseResult,
+    );
 
   it('diagnoses what the alerts point at, then resolves their groups', { timeout: 90_000 }, async () => {
     await postAlerts(alerts());
 
     // Diagnoses of the crash-looping pod and of the Deployment's unhealthy pod arrive on the results stream.
-    const done = await eventually(async () => {
-      const rs = await results();
-      const names = rs.map((r) => (r.job.target.kind === 'pod' ? r.job.target.name : ''));
-      return names.includes('api-7d9f8c6b5-x2k4q') && names.includes('web-5f6b7c8d9-bbbbb') ? rs : undefined;
-    }, 45_000, 200).catch((err: Error) => {
+    const done = await eventually(
+      async () => {
+        const rs = await results();
+        const names = rs.map((r) => (r.job.target.kind === 'pod' ? r.job.target.name : ''));
+        return names.includes('api-7d9f8c6b5-x2k4q') && names.includes('web-5f6b7c8d9-bbbbb') ? rs : undefined;
+      },
+      45_000,
+      200,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${am?.log().slice(-3000) ?? ''}`);
     });
     expect(done).toHaveLength(2);
@@ -140,7 +170,13 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
       expect(r.status).toBe('diagnosed');
       expect(r.diagnosis?.findings[0]?.rule).toBe('crash.oomkilled');
       expect(r.requesters).toHaveLength(1);
-      expect(r.requesters[0]).toMatchObject({ kind: 'alert', status: 'firing', receiver: 'pod-doctor', channel: 'C0ALERTS', startsAt: expect.stringMatching(/^\d{4}-/) });
+      expect(r.requesters[0]).toMatchObject({
+        kind: 'alert',
+        status: 'firing',
+        receiver: 'pod-doctor',
+        channel: 'C0ALERTS',
+        startsAt: expect.stringMatching(/^\d{4}-/),
+      });
     }
     const api = done.find((r) => r.job.target.kind === 'pod' && r.job.target.name === 'api-7d9f8c6b5-x2k4q')!;
     expect(api.requesters[0]).toMatchObject({ alertname: 'KubePodCrashLooping', groupKey: '{}:{alertname="KubePodCrashLooping", namespace="shop"}' });
@@ -158,24 +194,46 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → webhook → diagnosis
     // One group per (alertname, namespace); the alert without a target is listed as such.
     let list = await events();
     const opened = list.filter((e) => e.type === 'group-opened');
-    expect(opened.map((e) => e.groupKey).sort()).toEqual(['{}:{alertname="KubeCPUOvercommit"}', '{}:{alertname="KubeDeploymentReplicasMismatch", namespace="shop"}', '{}:{alertname="KubePodCrashLooping", namespace="shop"}']);
+    expect(opened.map((e) => e.groupKey).sort()).toEqual([
+      '{}:{alertname="KubeCPUOvercommit"}',
+      '{}:{alertname="KubeDeploymentReplicasMismatch", namespace="shop"}',
+      '{}:{alertname="KubePodCrashLooping", namespace="shop"}',
+    ]);
     const crashAdded = list.find((e) => e.type === 'alerts-added' && e.alerts.some((a) => a.alertname === 'KubePodCrashLooping'));
     expect(crashAdded?.groupId).toBe(api.requesters[0]?.kind === 'alert' ? api.requesters[0].groupId : 'missing');
-    expect(crashAdded?.type === 'alerts-added' && crashAdded.alerts[0]).toMatchObject({ target: { kind: 'pod', namespace: 'shop', name: 'api-7d9f8c6b5-x2k4q' }, jobIds: [api.jobId] });
+    expect(crashAdded?.type === 'alerts-added' && crashAdded.alerts[0]).toMatchObject({
+      target: { kind: 'pod', namespace: 'shop', name: 'api-7d9f8c6b5-x2k4q' },
+      jobIds: [api.jobId],
+    });
     const overcommit = list.find((e) => e.type === 'alerts-added' && e.notDiagnosable.length > 0);
-    expect(overcommit?.type === 'alerts-added' && overcommit.notDiagnosable[0]).toMatchObject({ alertname: 'KubeCPUOvercommit', reason: expect.stringMatching(/no target labels/) });
-    expect(list.find((e) => e.type === 'targets-expanded')).toMatchObject({ workload: { kind: 'Deployment', namespace: 'shop', name: 'web' }, unhealthy: 1, total: 2 });
+    expect(overcommit?.type === 'alerts-added' && overcommit.notDiagnosable[0]).toMatchObject({
+      alertname: 'KubeCPUOvercommit',
+      reason: expect.stringMatching(/no target labels/),
+    });
+    expect(list.find((e) => e.type === 'targets-expanded')).toMatchObject({
+      workload: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      unhealthy: 1,
+      total: 2,
+    });
 
     // Resolve: the same alerts again, ended a second ago.
     await postAlerts(alerts(new Date(Date.now() - 1000).toISOString()));
-    list = await eventually(async () => {
-      const l = await events();
-      return l.filter((e) => e.type === 'group-resolved').length === 3 ? l : undefined;
-    }, 30_000, 200).catch((err: Error) => {
+    list = await eventually(
+      async () => {
+        const l = await events();
+        return l.filter((e) => e.type === 'group-resolved').length === 3 ? l : undefined;
+      },
+      30_000,
+      200,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; webhook calls: ${JSON.stringify(seen)}\n${am?.log().slice(-3000) ?? ''}`);
     });
     const resolved = list.filter((e) => e.type === 'alerts-resolved');
-    expect(resolved.flatMap((e) => (e.type === 'alerts-resolved' ? e.alerts.map((a) => a.alertname) : [])).sort()).toEqual(['KubeCPUOvercommit', 'KubeDeploymentReplicasMismatch', 'KubePodCrashLooping']);
+    expect(resolved.flatMap((e) => (e.type === 'alerts-resolved' ? e.alerts.map((a) => a.alertname) : [])).sort()).toEqual([
+      'KubeCPUOvercommit',
+      'KubeDeploymentReplicasMismatch',
+      'KubePodCrashLooping',
+    ]);
     for (const e of resolved) if (e.type === 'alerts-resolved') expect(e.alerts.every((a) => a.status === 'resolved' && a.endsAt !== null)).toBe(true);
     expect(list.filter((e) => e.type === 'group-resolved').every((e) => e.summary.firing === 0)).toBe(true);
   });

@@ -28,7 +28,10 @@ function selectingSource(objects: KubeObject[]): FactSource {
     ...inner,
     listPods: async (q) => {
       const pods = await inner.listPods(q);
-      const reqs = (q.labelSelector ?? '').split(',').filter(Boolean).map((r) => r.split('=') as [string, string]);
+      const reqs = (q.labelSelector ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((r) => r.split('=') as [string, string]);
       return pods.filter((p) => reqs.every(([k, v]) => p.metadata?.labels?.[k] === v));
     },
   };
@@ -37,7 +40,19 @@ function selectingSource(objects: KubeObject[]): FactSource {
 describe('workload expansion helpers', () => {
   it.each([
     ['matchLabels', { matchLabels: { app: 'web', tier: 'fe' } }, 'app=web,tier=fe'],
-    ['expressions', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'track', operator: 'In', values: ['stable', 'canary'] }, { key: 'legacy', operator: 'DoesNotExist' }, { key: 'zone', operator: 'Exists' }, { key: 'env', operator: 'NotIn', values: ['dev'] }] }, 'app=web,track in (stable,canary),!legacy,zone,env notin (dev)'],
+    [
+      'expressions',
+      {
+        matchLabels: { app: 'web' },
+        matchExpressions: [
+          { key: 'track', operator: 'In', values: ['stable', 'canary'] },
+          { key: 'legacy', operator: 'DoesNotExist' },
+          { key: 'zone', operator: 'Exists' },
+          { key: 'env', operator: 'NotIn', values: ['dev'] },
+        ],
+      },
+      'app=web,track in (stable,canary),!legacy,zone,env notin (dev)',
+    ],
     ['an empty selector (would match everything)', {}, null],
     ['no selector', undefined, null],
   ])('selectorOf: %s', (_n, selector, expected) => {
@@ -106,11 +121,17 @@ describe('workload alerts end to end (memory source)', () => {
     deployment('web', { app: 'web' }),
     withOwner(pod({ metadata: { name: 'web-abc-ok', labels: { app: 'web' } } }), 'web-abc'),
     withOwner(crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: 'web-abc-oom', labels: { app: 'web' } } }), 'web-abc'),
-    withOwner(waitingPod('CreateContainerConfigError', 'configmap "web-config" not found', { metadata: { name: 'web-abc-cfg', labels: { app: 'web' } } }), 'web-abc'),
+    withOwner(
+      waitingPod('CreateContainerConfigError', 'configmap "web-config" not found', { metadata: { name: 'web-abc-cfg', labels: { app: 'web' } } }),
+      'web-abc',
+    ),
     crashedPod({ exitCode: 1 }, { metadata: { name: 'other-1', labels: { app: 'other' } } }),
   ];
 
-  const mismatch = amAlert({ alertname: 'KubeDeploymentReplicasMismatch', labels: { namespace: 'shop', deployment: 'web', instance: '10.244.1.12:8443', container: 'kube-rbac-proxy-main' } });
+  const mismatch = amAlert({
+    alertname: 'KubeDeploymentReplicasMismatch',
+    labels: { namespace: 'shop', deployment: 'web', instance: '10.244.1.12:8443', container: 'kube-rbac-proxy-main' },
+  });
   const body = () => {
     const r = parseWebhookPayload(payload([mismatch], { groupKey: '{}:{alertname="KubeDeploymentReplicasMismatch"}' }));
     if (!r.ok) throw new Error(r.reason);
@@ -124,7 +145,16 @@ describe('workload alerts end to end (memory source)', () => {
 
     const sink = new MemorySink();
     const source = selectingSource(objects());
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink, logger: silent, prefix, handleSignals: false, diagnose: { now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source,
+      sink,
+      logger: silent,
+      prefix,
+      handleSignals: false,
+      diagnose: { now: () => new Date(NOW) },
+    });
     expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
 
     const results = await sink.waitFor((rs) => rs.length >= 2);
@@ -134,11 +164,29 @@ describe('workload alerts end to end (memory source)', () => {
     ]);
     const oom = results.find((x) => x.job.target.kind === 'pod' && x.job.target.name === 'web-abc-oom')!;
     expect(oom.diagnosis?.findings[0]?.rule).toBe('crash.oomkilled');
-    expect(oom.requesters).toEqual([expect.objectContaining({ kind: 'alert', alertFingerprint: mismatch.fingerprint, workload: 'deployment/shop/web', channel: 'C0ALERTS', alertname: 'KubeDeploymentReplicasMismatch' })]);
+    expect(oom.requesters).toEqual([
+      expect.objectContaining({
+        kind: 'alert',
+        alertFingerprint: mismatch.fingerprint,
+        workload: 'deployment/shop/web',
+        channel: 'C0ALERTS',
+        alertname: 'KubeDeploymentReplicasMismatch',
+      }),
+    ]);
     expect(new Set(results.map((x) => x.requesters[0]?.kind === 'alert' && x.requesters[0].fingerprint)).size).toBe(2);
 
-    const expanded = await eventually(async () => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'));
-    expect(expanded).toMatchObject({ fingerprint: mismatch.fingerprint, workload: { kind: 'Deployment', namespace: 'shop', name: 'web' }, unhealthy: 2, total: 3, error: null, channel: 'C0ALERTS', episode: 1 });
+    const expanded = await eventually(async () =>
+      (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'),
+    );
+    expect(expanded).toMatchObject({
+      fingerprint: mismatch.fingerprint,
+      workload: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      unhealthy: 2,
+      total: 3,
+      error: null,
+      channel: 'C0ALERTS',
+      episode: 1,
+    });
     if (expanded.type === 'targets-expanded') expect(expanded.pods.map((p) => p.name).sort()).toEqual(['web-abc-cfg', 'web-abc-oom']);
   });
 
@@ -147,7 +195,11 @@ describe('workload alerts end to end (memory source)', () => {
     const rs: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: 'web-abc', namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u', controller: true }] },
+      metadata: {
+        name: 'web-abc',
+        namespace: 'shop',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u', controller: true }],
+      },
       spec: { replicas: 3 },
       status: { replicas: 0 },
     };
@@ -159,19 +211,37 @@ describe('workload alerts end to end (memory source)', () => {
       reason: 'FailedCreate',
       type: 'Warning',
       count: 12,
-      message: 'Error creating: pods "web-abc-x7k2p" is forbidden: exceeded quota: compute-resources, requested: requests.cpu=2, used: requests.cpu=8, limited: requests.cpu=8',
+      message:
+        'Error creating: pods "web-abc-x7k2p" is forbidden: exceeded quota: compute-resources, requested: requests.cpu=2, used: requests.cpu=8, limited: requests.cpu=8',
       firstTimestamp: '2026-11-21T09:30:00Z',
       lastTimestamp: '2026-11-21T09:59:00Z',
       source: { component: 'replicaset-controller' },
     } satisfies KubeObject;
-    const source = selectingSource([node(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' }, status: { phase: 'Active' } }, deployment('web', { app: 'web' }), rs, refused]);
+    const source = selectingSource([
+      node(),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' }, status: { phase: 'Active' } },
+      deployment('web', { app: 'web' }),
+      rs,
+      refused,
+    ]);
     const sink = new MemorySink();
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink, logger: silent, prefix, handleSignals: false, diagnose: { now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source,
+      sink,
+      logger: silent,
+      prefix,
+      handleSignals: false,
+      diagnose: { now: () => new Date(NOW) },
+    });
     expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
     const [result] = await sink.waitFor((rs) => rs.length >= 1);
     expect(result?.job.target).toEqual({ kind: 'namespace', name: 'shop' });
     expect(result?.diagnosis?.findings[0]).toMatchObject({ rule: 'admission.rejected', params: { policy: 'quota', policyName: 'compute-resources' } });
-    const expanded = await eventually(async () => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'));
+    const expanded = await eventually(async () =>
+      (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'),
+    );
     if (expanded.type === 'targets-expanded') expect(expanded.pods).toEqual([expect.objectContaining({ name: 'ns/shop', reason: '0 of 3 pods exist' })]);
   });
 
@@ -179,7 +249,9 @@ describe('workload alerts end to end (memory source)', () => {
     await intake.accept(body());
     const source = selectingSource([node()]);
     expander = startExpansionWorker({ connection: redis, cluster: 'c1', source, queues, logger: silent });
-    const expanded = await eventually(async () => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'));
+    const expanded = await eventually(async () =>
+      (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event).find((e) => e.type === 'targets-expanded'),
+    );
     expect(expanded).toMatchObject({ error: 'Deployment shop/web not found', pods: [] });
   });
 
@@ -187,7 +259,9 @@ describe('workload alerts end to end (memory source)', () => {
     await intake.accept(body());
     const id = expansionJobId('c1', mismatch.fingerprint, mismatch.startsAt);
     expect(await intake.expansion.queue('c1').getJobState(id)).toBe('waiting');
-    const resolved = parseWebhookPayload(payload([{ ...mismatch, status: 'resolved', endsAt: '2026-11-21T10:05:00Z' }], { groupKey: '{}:{alertname="KubeDeploymentReplicasMismatch"}' }));
+    const resolved = parseWebhookPayload(
+      payload([{ ...mismatch, status: 'resolved', endsAt: '2026-11-21T10:05:00Z' }], { groupKey: '{}:{alertname="KubeDeploymentReplicasMismatch"}' }),
+    );
     if (!resolved.ok) throw new Error(resolved.reason);
     expect(await intake.accept(resolved.payload)).toMatchObject({ resolved: 1, cancelled: 1 });
     expect(await intake.expansion.queue('c1').getJob(id)).toBeUndefined();

@@ -25,7 +25,8 @@ describe('alert groups', () => {
   let intake: AlertIntake;
 
   const events = async (): Promise<AlertGroupEvent[]> => (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event);
-  const ofType = <T extends AlertGroupEvent['type']>(list: AlertGroupEvent[], type: T) => list.filter((e): e is Extract<AlertGroupEvent, { type: T }> => e.type === type);
+  const ofType = <T extends AlertGroupEvent['type']>(list: AlertGroupEvent[], type: T) =>
+    list.filter((e): e is Extract<AlertGroupEvent, { type: T }> => e.type === type);
   const counts = () => queues.diagnose('c1').getJobCounts('waiting', 'delayed', 'active', 'prioritized');
 
   beforeEach(() => {
@@ -49,11 +50,32 @@ describe('alert groups', () => {
     const list = await events();
     expect(list.map((e) => e.type)).toEqual(['group-opened', 'alerts-added']);
     const added = ofType(list, 'alerts-added')[0]!;
-    expect(added).toMatchObject({ cluster: 'c1', channel: 'C0ALERTS', groupKey: '{}:{namespace="shop"}', episode: 1, notificationReason: 'first notification', receiver: 'pod-doctor' });
-    expect(added.alerts[0]).toMatchObject({ fingerprint: a.fingerprint, alertname: 'KubePodCrashLooping', target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, endsAt: null, severity: 'warning' });
+    expect(added).toMatchObject({
+      cluster: 'c1',
+      channel: 'C0ALERTS',
+      groupKey: '{}:{namespace="shop"}',
+      episode: 1,
+      notificationReason: 'first notification',
+      receiver: 'pod-doctor',
+    });
+    expect(added.alerts[0]).toMatchObject({
+      fingerprint: a.fingerprint,
+      alertname: 'KubePodCrashLooping',
+      target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+      endsAt: null,
+      severity: 'warning',
+    });
     const job = await queues.diagnose('c1').getJob(added.alerts[0]!.jobIds[0]!);
     expect(job?.data).toMatchObject({ reason: 'alert', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } });
-    expect(job?.data.requester).toMatchObject({ kind: 'alert', fingerprint: a.fingerprint, status: 'firing', startsAt: a.startsAt, channel: 'C0ALERTS', groupId: added.groupId, alertname: 'KubePodCrashLooping' });
+    expect(job?.data.requester).toMatchObject({
+      kind: 'alert',
+      fingerprint: a.fingerprint,
+      status: 'firing',
+      startsAt: a.startsAt,
+      channel: 'C0ALERTS',
+      groupId: added.groupId,
+      alertname: 'KubePodCrashLooping',
+    });
   });
 
   it('treats HA duplicates (same fingerprint, status, startsAt) as one: one job, events once', async () => {
@@ -98,7 +120,12 @@ describe('alert groups', () => {
   });
 
   it('keeps a job someone else asked for, and one another firing alert still needs', async () => {
-    const slack = await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' } });
+    const slack = await enqueueDiagnosis(queues, {
+      cluster: 'c1',
+      target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+      reason: 'slash',
+      requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+    });
     const crash = podAlert('shop', 'web-1');
     await intake.accept(parsed(payload([crash])));
     await intake.accept(parsed(payload([resolvedCopy(crash)])));
@@ -112,7 +139,10 @@ describe('alert groups', () => {
     await intake.accept(parsed(g1([notReady])));
     const second = await intake.accept(parsed(g2([looping])));
     expect(second.jobs).toBe(1);
-    const jobId = (await events()).filter((e) => e.type === 'alerts-added').flatMap((e) => (e.type === 'alerts-added' ? e.alerts : [])).find((x) => x.fingerprint === notReady.fingerprint)!.jobIds[0]!;
+    const jobId = (await events())
+      .filter((e) => e.type === 'alerts-added')
+      .flatMap((e) => (e.type === 'alerts-added' ? e.alerts : []))
+      .find((x) => x.fingerprint === notReady.fingerprint)!.jobIds[0]!;
     expect(await intake.accept(parsed(g1([resolvedCopy(notReady)])))).toMatchObject({ resolved: 1, cancelled: 0 });
     expect(await queues.diagnose('c1').getJob(jobId)).toBeDefined();
     expect(await intake.accept(parsed(g2([resolvedCopy(looping)])))).toMatchObject({ resolved: 1, cancelled: 1 });
@@ -147,7 +177,9 @@ describe('alert groups', () => {
     expect(list.map((e) => e.type)).toEqual(['group-opened', 'alerts-added']);
     const added = ofType(list, 'alerts-added')[0]!;
     expect(added.alerts).toEqual([]);
-    expect(added.notDiagnosable).toEqual([expect.objectContaining({ fingerprint: watchdog.fingerprint, alertname: 'KubeCPUOvercommit', reason: expect.stringMatching(/no target labels/) })]);
+    expect(added.notDiagnosable).toEqual([
+      expect.objectContaining({ fingerprint: watchdog.fingerprint, alertname: 'KubeCPUOvercommit', reason: expect.stringMatching(/no target labels/) }),
+    ]);
     expect(added.summary).toMatchObject({ firing: 1, diagnosable: 0, notDiagnosable: 1 });
     // Re-fired later (new startsAt) next to a diagnosable alert: not listed again.
     await intake.accept(parsed(payload([{ ...watchdog, startsAt: '2026-11-21T11:00:00Z' }, podAlert('shop', 'web-1')])));
@@ -203,7 +235,13 @@ describe('alert groups', () => {
   });
 
   it('splits a group by channel route, one state and thread id each', async () => {
-    const routed = new AlertIntake({ queues, cluster: 'c1', logger: silent, routes: [{ matchers: { severity: 'critical' }, channel: 'C0CRIT' }], defaultChannel: 'C0ALERTS' });
+    const routed = new AlertIntake({
+      queues,
+      cluster: 'c1',
+      logger: silent,
+      routes: [{ matchers: { severity: 'critical' }, channel: 'C0CRIT' }],
+      defaultChannel: 'C0ALERTS',
+    });
     try {
       await routed.accept(parsed(payload([podAlert('shop', 'web-1', { labels: { severity: 'critical' } }), podAlert('shop', 'web-2')])));
       const opened = ofType(await events(), 'group-opened');

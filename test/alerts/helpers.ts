@@ -35,12 +35,22 @@ export interface AmAlert {
 }
 
 export function amAlert(init: AlertInit = {}): AmAlert {
-  const labels: Record<string, string> = { alertname: init.alertname ?? 'KubePodCrashLooping', severity: 'warning', prometheus: 'monitoring/k8s', job: 'kube-state-metrics', ...init.labels };
+  const labels: Record<string, string> = {
+    alertname: init.alertname ?? 'KubePodCrashLooping',
+    severity: 'warning',
+    prometheus: 'monitoring/k8s',
+    job: 'kube-state-metrics',
+    ...init.labels,
+  };
   const status = init.status ?? 'firing';
   return {
     status,
     labels,
-    annotations: { summary: 'Pod is crash looping.', runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping', ...init.annotations },
+    annotations: {
+      summary: 'Pod is crash looping.',
+      runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping',
+      ...init.annotations,
+    },
     startsAt: init.startsAt ?? '2026-11-21T09:45:30.123456789Z',
     endsAt: init.endsAt ?? (status === 'firing' ? '0001-01-01T00:00:00Z' : '2026-11-21T10:05:00Z'),
     generatorURL: 'http://prometheus-k8s-0:9090/graph?g0.expr=max_over_time%28kube_pod_container_status_waiting_reason%5B5m%5D%29&g0.tab=1',

@@ -2,7 +2,13 @@
 // right thing), 200 only after the jobs are in Redis, 503 when Redis is not there.
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alertmanagerOptionsFromConfig, createAlertmanagerHandler, startAlertmanagerServer, type AlertmanagerHandler, type AlertmanagerServer } from '../../src/alerts/http.js';
+import {
+  alertmanagerOptionsFromConfig,
+  createAlertmanagerHandler,
+  startAlertmanagerServer,
+  type AlertmanagerHandler,
+  type AlertmanagerServer,
+} from '../../src/alerts/http.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
 import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
@@ -78,10 +84,14 @@ describe('alertmanager handler', () => {
     expect((await post(url, big)).status).toBe(413);
     // Chunked, no Content-Length: cut off while reading.
     const streamed = await new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'transfer-encoding': 'chunked' }, agent: false },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 10; i++) req.write('x'.repeat(MAX / 4));
       req.end();

@@ -111,7 +111,11 @@ function generate(count: number): Case[] {
     () => {
       const b = validBody();
       const which = int(4);
-      if (which === 0) b.alerts[0]!.labels = { ...b.alerts[0]!.labels, [pick(['pod', 'namespace', 'big', 'alertname'])]: 'x'.repeat(PAYLOAD_LIMITS.labelValue + 1 + int(5000)) };
+      if (which === 0)
+        b.alerts[0]!.labels = {
+          ...b.alerts[0]!.labels,
+          [pick(['pod', 'namespace', 'big', 'alertname'])]: 'x'.repeat(PAYLOAD_LIMITS.labelValue + 1 + int(5000)),
+        };
       else if (which === 1) b.alerts[0]!.labels = { ...b.alerts[0]!.labels, ['l'.repeat(PAYLOAD_LIMITS.labelName + 1)]: 'v' };
       else if (which === 2) b.alerts[0]!.labels = Object.fromEntries(Array.from({ length: PAYLOAD_LIMITS.labelsPerAlert + 1 }, (_, i) => [`l${i}`, 'v']));
       else (b as Record<string, unknown>).groupKey = 'k'.repeat(PAYLOAD_LIMITS.groupKey + 1);
@@ -119,7 +123,15 @@ function generate(count: number): Case[] {
     },
     // wrong content type (a valid body: only the header is wrong)
     () => {
-      const type = pick(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonp', '']);
+      const type = pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/jsonp',
+        '',
+      ]);
       const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };
       if (type) headers['content-type'] = type;
       return { kind: 'content-type', body: JSON.stringify(validBody()), headers, expect: 415 };

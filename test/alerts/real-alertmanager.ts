@@ -52,7 +52,17 @@ ${options.maxAlerts !== undefined ? `        max_alerts: ${options.maxAlerts}\n`
   );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const am = spawn(ALERTMANAGER_BIN, [`--config.file=${config}`, `--storage.path=${join(options.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address=', '--log.level=debug'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const am = spawn(
+    ALERTMANAGER_BIN,
+    [
+      `--config.file=${config}`,
+      `--storage.path=${join(options.dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+      '--log.level=debug',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let log = '';
   am.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   am.stderr?.on('data', (d: Buffer) => (log += d.toString()));

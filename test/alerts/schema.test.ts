@@ -63,15 +63,60 @@ describe('targets from labels', () => {
   const exported = labelMapping({ namespace: ['exported_namespace', 'namespace'], pod: ['exported_pod', 'kubernetes_pod_name', 'pod'] });
 
   it.each([
-    ['KubePodCrashLooping', { namespace: 'prod', pod: 'api-7d9f8c6b5-x2k4q', container: 'api' }, DEFAULT_LABELS, { kind: 'pod', target: { kind: 'pod', namespace: 'prod', name: 'api-7d9f8c6b5-x2k4q' } }],
-    ['KubeDeploymentReplicasMismatch', { namespace: 'shop', deployment: 'web', instance: '10.0.0.1:8443' }, DEFAULT_LABELS, { kind: 'workload', workload: { kind: 'Deployment', namespace: 'shop', name: 'web' } }],
-    ['KubeStatefulSetReplicasMismatch', { namespace: 'db', statefulset: 'pg' }, DEFAULT_LABELS, { kind: 'workload', workload: { kind: 'StatefulSet', namespace: 'db', name: 'pg' } }],
-    ['KubeDaemonSetRolloutStuck', { namespace: 'kube-system', daemonset: 'calico-node' }, DEFAULT_LABELS, { kind: 'workload', workload: { kind: 'DaemonSet', namespace: 'kube-system', name: 'calico-node' } }],
-    ['KubeJobFailed (job is the scrape job)', { namespace: 'batch', job_name: 'nightly-28512345', job: 'kube-state-metrics' }, DEFAULT_LABELS, { kind: 'workload', workload: { kind: 'Job', namespace: 'batch', name: 'nightly-28512345' } }],
-    ['KubeNodeNotReady', { node: 'ip-10-0-1-23.eu-west-1.compute.internal', condition: 'Ready' }, DEFAULT_LABELS, { kind: 'node', target: { kind: 'node', name: 'ip-10-0-1-23.eu-west-1.compute.internal' } }],
-    ['exported_namespace wins over the scrape namespace', { namespace: 'monitoring', exported_namespace: 'shop', exported_pod: 'web-1' }, exported, { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
-    ['kubernetes_pod_name', { namespace: 'shop', kubernetes_pod_name: 'web-2' }, exported, { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-2' } }],
-    ['pod beats node', { namespace: 'shop', pod: 'web-3', node: 'node-1' }, DEFAULT_LABELS, { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-3' } }],
+    [
+      'KubePodCrashLooping',
+      { namespace: 'prod', pod: 'api-7d9f8c6b5-x2k4q', container: 'api' },
+      DEFAULT_LABELS,
+      { kind: 'pod', target: { kind: 'pod', namespace: 'prod', name: 'api-7d9f8c6b5-x2k4q' } },
+    ],
+    [
+      'KubeDeploymentReplicasMismatch',
+      { namespace: 'shop', deployment: 'web', instance: '10.0.0.1:8443' },
+      DEFAULT_LABELS,
+      { kind: 'workload', workload: { kind: 'Deployment', namespace: 'shop', name: 'web' } },
+    ],
+    [
+      'KubeStatefulSetReplicasMismatch',
+      { namespace: 'db', statefulset: 'pg' },
+      DEFAULT_LABELS,
+      { kind: 'workload', workload: { kind: 'StatefulSet', namespace: 'db', name: 'pg' } },
+    ],
+    [
+      'KubeDaemonSetRolloutStuck',
+      { namespace: 'kube-system', daemonset: 'calico-node' },
+      DEFAULT_LABELS,
+      { kind: 'workload', workload: { kind: 'DaemonSet', namespace: 'kube-system', name: 'calico-node' } },
+    ],
+    [
+      'KubeJobFailed (job is the scrape job)',
+      { namespace: 'batch', job_name: 'nightly-28512345', job: 'kube-state-metrics' },
+      DEFAULT_LABELS,
+      { kind: 'workload', workload: { kind: 'Job', namespace: 'batch', name: 'nightly-28512345' } },
+    ],
+    [
+      'KubeNodeNotReady',
+      { node: 'ip-10-0-1-23.eu-west-1.compute.internal', condition: 'Ready' },
+      DEFAULT_LABELS,
+      { kind: 'node', target: { kind: 'node', name: 'ip-10-0-1-23.eu-west-1.compute.internal' } },
+    ],
+    [
+      'exported_namespace wins over the scrape namespace',
+      { namespace: 'monitoring', exported_namespace: 'shop', exported_pod: 'web-1' },
+      exported,
+      { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-1' } },
+    ],
+    [
+      'kubernetes_pod_name',
+      { namespace: 'shop', kubernetes_pod_name: 'web-2' },
+      exported,
+      { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-2' } },
+    ],
+    [
+      'pod beats node',
+      { namespace: 'shop', pod: 'web-3', node: 'node-1' },
+      DEFAULT_LABELS,
+      { kind: 'pod', target: { kind: 'pod', namespace: 'shop', name: 'web-3' } },
+    ],
   ] as const)('%s', (_name, labels, mapping, expected) => {
     expect(targetFromLabels(labels as Record<string, string>, mapping)).toEqual(expected);
   });

@@ -40,9 +40,13 @@ describe('alert storm', () => {
 
   it('makes one group whose diagnoses share one incident', { timeout: 60_000 }, async () => {
     const namespaces = ['shop', 'pay', 'search'];
-    const stuck = Array.from({ length: PODS }, (_, i) => pod({ metadata: { name: `app-${i}`, namespace: namespaces[i % 3], deletionTimestamp: '2026-11-21T09:40:00Z' }, spec: { nodeName: 'node-2' } }));
+    const stuck = Array.from({ length: PODS }, (_, i) =>
+      pod({ metadata: { name: `app-${i}`, namespace: namespaces[i % 3], deletionTimestamp: '2026-11-21T09:40:00Z' }, spec: { nodeName: 'node-2' } }),
+    );
     const objects = [...stuck, lostNode('node-2')] as KubeObject[];
-    const alerts = stuck.map((p) => podAlert(p.metadata!.namespace!, p.metadata!.name!, { alertname: 'KubePodNotReady', labels: { container: '', reason: '' } }));
+    const alerts = stuck.map((p) =>
+      podAlert(p.metadata!.namespace!, p.metadata!.name!, { alertname: 'KubePodNotReady', labels: { container: '', reason: '' } }),
+    );
     const parsed = parseWebhookPayload(payload(alerts, { groupKey: '{}:{alertname="KubePodNotReady"}', groupLabels: { alertname: 'KubePodNotReady' } }));
     if (!parsed.ok) throw new Error(parsed.reason);
 
@@ -51,10 +55,24 @@ describe('alert storm', () => {
     const events = (await readAlertGroupEvents(redis, { prefix, cluster: 'c1' })).map((e) => e.event);
     expect(events.map((e) => e.type)).toEqual(['group-opened', 'alerts-added']);
     const opened = events[0]!;
-    expect(opened.type === 'group-opened' && opened.summary).toMatchObject({ firing: PODS, byAlertname: { KubePodNotReady: PODS }, byNamespace: { shop: PODS / 3, pay: PODS / 3, search: PODS / 3 } });
+    expect(opened.type === 'group-opened' && opened.summary).toMatchObject({
+      firing: PODS,
+      byAlertname: { KubePodNotReady: PODS },
+      byNamespace: { shop: PODS / 3, pay: PODS / 3, search: PODS / 3 },
+    });
 
     const sink = new MemorySink();
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source: memorySource(objects), sink, logger: silent, prefix, handleSignals: false, concurrency: 16, diagnose: { now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source: memorySource(objects),
+      sink,
+      logger: silent,
+      prefix,
+      handleSignals: false,
+      concurrency: 16,
+      diagnose: { now: () => new Date(NOW) },
+    });
     const results = await sink.waitFor((rs) => rs.length >= PODS, 45_000);
     expect(results.every((x) => x.diagnosis?.findings[0]?.rule === 'terminating.node-lost')).toBe(true);
     expect(new Set(results.map((x) => x.incident?.id))).toEqual(new Set(['c1|terminating.node-lost|node/node-2']));

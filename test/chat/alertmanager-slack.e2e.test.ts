@@ -31,7 +31,12 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Sl
     prefix = testPrefix('am-slack');
     slack = await startFakeSlack();
     // Real timestamps: Alertmanager and the bot run on the wall clock.
-    sim = await startSim({ objects: [node({ metadata: { name: 'node-1' } }), crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: POD, creationTimestamp: new Date(Date.now() - 3600_000).toISOString() } })] as KubeObject[] });
+    sim = await startSim({
+      objects: [
+        node({ metadata: { name: 'node-1' } }),
+        crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: POD, creationTimestamp: new Date(Date.now() - 3600_000).toISOString() } }),
+      ] as KubeObject[],
+    });
     dir = mkdtempSync(join(tmpdir(), 'pd-am-slack-'));
     writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
     const env = {
@@ -67,7 +72,15 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Sl
     const startsAt = new Date(Date.now() - 60_000).toISOString();
     const alert = (endsAt?: string) => [
       {
-        labels: { alertname: 'KubePodCrashLooping', namespace: 'shop', pod: POD, container: 'web', reason: 'CrashLoopBackOff', severity: 'warning', job: 'kube-state-metrics' },
+        labels: {
+          alertname: 'KubePodCrashLooping',
+          namespace: 'shop',
+          pod: POD,
+          container: 'web',
+          reason: 'CrashLoopBackOff',
+          severity: 'warning',
+          job: 'kube-state-metrics',
+        },
         annotations: { summary: 'Pod is crash looping.' },
         startsAt,
         ...(endsAt ? { endsAt } : {}),
@@ -76,9 +89,11 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Sl
     const post = (body: unknown) => am!.postAlerts(body);
     expect((await post(alert())).status).toBe(200);
 
-    const root = await slack.waitFor(() => slack.roots(CHANNEL)[0], 45_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${am?.log().slice(-2000) ?? ''}`);
-    });
+    const root = await slack
+      .waitFor(() => slack.roots(CHANNEL)[0], 45_000)
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\n${am?.log().slice(-2000) ?? ''}`);
+      });
     const findings = await slack.waitFor(() => slack.thread(CHANNEL, root.ts).find((m) => messageText(m).includes('crash.oomkilled')), 30_000);
     expect(messageText(findings)).toContain(`shop/${POD}`);
     expect(slack.roots(CHANNEL)).toHaveLength(1);

@@ -64,7 +64,10 @@ describe('Alertmanager groups in Slack', () => {
   it('posts a storm as one thread with one set of findings per root cause, and follows the group to resolved', { timeout: 60_000 }, async () => {
     expect(lost.length).toBe(15);
     const alerts = lost.map((b) => podAlert(b.target.namespace, b.target.name, { alertname: 'KubePodNotReady' }));
-    const fired = await post(`${botUrl}/alertmanager`, JSON.stringify(payload(alerts)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` });
+    const fired = await post(`${botUrl}/alertmanager`, JSON.stringify(payload(alerts)), {
+      'content-type': 'application/json',
+      authorization: `Bearer ${TOKEN}`,
+    });
     expect(fired.status).toBe(200);
 
     const root = await slack.waitFor(() => slack.roots(CHANNEL)[0]);
@@ -73,7 +76,10 @@ describe('Alertmanager groups in Slack', () => {
     expect(opened.text).toMatch(/^\[alerts\] KubePodNotReady/);
     expect(opened.text).not.toMatch(/0 firing/);
     // Every pod diagnosed and grouped under the one cause on the parent message.
-    await slack.waitFor(() => /15 pods: shop\/lost-node-\d+, shop\/lost-node-\d+, shop\/lost-node-\d+ and 12 more/.test(messageText(slack.message(CHANNEL, root.ts)!)), 30_000);
+    await slack.waitFor(
+      () => /15 pods: shop\/lost-node-\d+, shop\/lost-node-\d+, shop\/lost-node-\d+ and 12 more/.test(messageText(slack.message(CHANNEL, root.ts)!)),
+      30_000,
+    );
     const parent = slack.message(CHANNEL, root.ts)!;
     expect(parent.text).toMatch(/^\[alerts\] KubePodNotReady \(15\): 15 firing/);
     expect(messageText(parent)).toMatch(/Root cause/);
@@ -92,7 +98,10 @@ describe('Alertmanager groups in Slack', () => {
     expect(slack.messages.length).toBe(before);
 
     const resolved = alerts.map((a) => ({ ...a, status: 'resolved' as const, endsAt: new Date().toISOString() }));
-    expect((await post(`${botUrl}/alertmanager`, JSON.stringify(payload(resolved)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect(
+      (await post(`${botUrl}/alertmanager`, JSON.stringify(payload(resolved)), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }))
+        .status,
+    ).toBe(200);
     await slack.waitFor(() => /^\[alerts\] Resolved: KubePodNotReady/.test(slack.message(CHANNEL, root.ts)!.text));
     // The resolve is on the parent and in the one alerts note (edited in place), not new messages:
     // the group costs its findings and one note.
@@ -115,8 +124,14 @@ describe('Alertmanager groups in Slack', () => {
       labels: { team: '<!channel>', owner: '<@U0EVIL1>' },
       annotations: { summary: `Paging ${HOSTILE.join(' ')}`, description: '<!here> <https://evil.example|runbook>' },
     });
-    const body = payload([alert], { receiver: 'pod-doctor <!everyone>', groupKey: '{}:{alertname="KubePodCrashLooping", team="<!channel>"}', groupLabels: { team: '<!channel>' } });
-    expect((await post(`${botUrl}/alertmanager`, JSON.stringify(body), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    const body = payload([alert], {
+      receiver: 'pod-doctor <!everyone>',
+      groupKey: '{}:{alertname="KubePodCrashLooping", team="<!channel>"}',
+      groupLabels: { team: '<!channel>' },
+    });
+    expect((await post(`${botUrl}/alertmanager`, JSON.stringify(body), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(
+      200,
+    );
     const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => /KubePodCrashLooping/.test(m.text)));
     await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /Paging/.test(m.text)), 30_000);
     const posted = slack.messages.filter((m) => m.ts === root.ts || m.thread_ts === root.ts);
@@ -124,4 +139,3 @@ describe('Alertmanager groups in Slack', () => {
     expect(posted.flatMap((m) => liveControls({ text: m.text, blocks: m.blocks, history: m.history }))).toEqual([]);
   });
 });
-

@@ -18,14 +18,78 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'one approval runs a one-approver plan', steps: [['approve', 'U1', 'approved']], final: 'approved' },
-  { name: 'a two-approver plan needs two different people', required: 2, steps: [['approve', 'U1', 'recorded'], ['approve', 'U1', 'duplicate'], ['approve', 'U2', 'approved']], final: 'approved' },
-  { name: 'the requester may not approve when so configured', requester: 'U1', requireDifferent: true, steps: [['approve', 'U1', 'requester'], ['approve', 'U2', 'approved']], final: 'approved' },
-  { name: 'the requester may approve when not configured', requester: 'U1', requireDifferent: false, steps: [['approve', 'U1', 'approved']], final: 'approved' },
-  { name: 'an expired plan can be neither approved nor denied', expiresInMs: -1000, steps: [['approve', 'U1', 'expired'], ['deny', 'U1', 'expired']], final: 'expired' },
-  { name: 'a denied plan stays denied', steps: [['deny', 'U1', 'denied'], ['approve', 'U2', 'not-pending'], ['deny', 'U2', 'not-pending']], final: 'denied' },
-  { name: 'an approved plan cannot be denied', steps: [['approve', 'U1', 'approved'], ['deny', 'U2', 'not-pending'], ['approve', 'U2', 'not-pending']], final: 'approved' },
-  { name: 'a half-approved plan can still be denied', required: 2, steps: [['approve', 'U1', 'recorded'], ['deny', 'U2', 'denied'], ['approve', 'U3', 'not-pending']], final: 'denied' },
-  { name: 'an unknown plan', unknown: true, steps: [['approve', 'U1', 'unknown'], ['deny', 'U1', 'unknown']] },
+  {
+    name: 'a two-approver plan needs two different people',
+    required: 2,
+    steps: [
+      ['approve', 'U1', 'recorded'],
+      ['approve', 'U1', 'duplicate'],
+      ['approve', 'U2', 'approved'],
+    ],
+    final: 'approved',
+  },
+  {
+    name: 'the requester may not approve when so configured',
+    requester: 'U1',
+    requireDifferent: true,
+    steps: [
+      ['approve', 'U1', 'requester'],
+      ['approve', 'U2', 'approved'],
+    ],
+    final: 'approved',
+  },
+  {
+    name: 'the requester may approve when not configured',
+    requester: 'U1',
+    requireDifferent: false,
+    steps: [['approve', 'U1', 'approved']],
+    final: 'approved',
+  },
+  {
+    name: 'an expired plan can be neither approved nor denied',
+    expiresInMs: -1000,
+    steps: [
+      ['approve', 'U1', 'expired'],
+      ['deny', 'U1', 'expired'],
+    ],
+    final: 'expired',
+  },
+  {
+    name: 'a denied plan stays denied',
+    steps: [
+      ['deny', 'U1', 'denied'],
+      ['approve', 'U2', 'not-pending'],
+      ['deny', 'U2', 'not-pending'],
+    ],
+    final: 'denied',
+  },
+  {
+    name: 'an approved plan cannot be denied',
+    steps: [
+      ['approve', 'U1', 'approved'],
+      ['deny', 'U2', 'not-pending'],
+      ['approve', 'U2', 'not-pending'],
+    ],
+    final: 'approved',
+  },
+  {
+    name: 'a half-approved plan can still be denied',
+    required: 2,
+    steps: [
+      ['approve', 'U1', 'recorded'],
+      ['deny', 'U2', 'denied'],
+      ['approve', 'U3', 'not-pending'],
+    ],
+    final: 'denied',
+  },
+  {
+    name: 'an unknown plan',
+    unknown: true,
+    steps: [
+      ['approve', 'U1', 'unknown'],
+      ['deny', 'U1', 'unknown'],
+    ],
+  },
 ];
 
 describe('ApprovalStore', () => {
@@ -36,7 +100,14 @@ describe('ApprovalStore', () => {
   const create = async (c: Partial<Case> = {}) => {
     const planId = `pl_test${String(n++).padStart(12, '0')}`;
     if (!c.unknown) {
-      await store.create({ planId, cluster: 'c1', required: c.required ?? 1, ...(c.requester ? { requester: c.requester } : {}), requireDifferent: c.requireDifferent ?? false, expiresAt: Date.now() + (c.expiresInMs ?? 60_000) });
+      await store.create({
+        planId,
+        cluster: 'c1',
+        required: c.required ?? 1,
+        ...(c.requester ? { requester: c.requester } : {}),
+        requireDifferent: c.requireDifferent ?? false,
+        expiresAt: Date.now() + (c.expiresInMs ?? 60_000),
+      });
     }
     return planId;
   };

@@ -70,7 +70,16 @@ function plan(patch: Partial<Plan> = {}): Plan {
   };
 }
 
-const pending: ApprovalRecord = { planId: 'pl_AAAAAAAAAAAAAAAA', cluster: 'prod-eu-1', status: 'pending', required: 1, requireDifferent: false, expiresAt: Date.parse('2026-11-21T10:15:00Z'), approvals: [], prompts: [] };
+const pending: ApprovalRecord = {
+  planId: 'pl_AAAAAAAAAAAAAAAA',
+  cluster: 'prod-eu-1',
+  status: 'pending',
+  required: 1,
+  requireDifferent: false,
+  expiresAt: Date.parse('2026-11-21T10:15:00Z'),
+  approvals: [],
+  prompts: [],
+};
 const NOW = Date.parse('2026-11-21T10:01:00Z');
 
 describe('Block Kit limits', () => {
@@ -80,7 +89,13 @@ describe('Block Kit limits', () => {
 
   it.each(scenarios.map((s) => [s.slug, s] as const))('%s: every message fits', async (_slug, s) => {
     const d = await diagnoseTarget(new ObjectsSource(s.objects), parseTarget(s.meta.target), { cluster: 'fixture', now: () => new Date(s.meta.now) });
-    const offers: PlanOffer[] = d.findings.filter((f) => f.playbook).map((f, i) => ({ fingerprint: f.fingerprint, playbook: f.playbook!, ...(i === 0 ? { planId: 'pl_AAAAAAAAAAAAAAAA' } : { notOffered: 'precondition does not hold' }) }));
+    const offers: PlanOffer[] = d.findings
+      .filter((f) => f.playbook)
+      .map((f, i) => ({
+        fingerprint: f.fingerprint,
+        playbook: f.playbook!,
+        ...(i === 0 ? { planId: 'pl_AAAAAAAAAAAAAAAA' } : { notOffered: 'precondition does not hold' }),
+      }));
     const findings = renderMessages(findingsMessage(d, { threadId: 'abcdefghijkl', offers }));
     expectFits(findings);
     // One message for a real diagnosis; the re-run button last; the cluster named.
@@ -91,13 +106,33 @@ describe('Block Kit limits', () => {
     for (const f of d.findings) expect(messageText(last)).toContain(f.rule);
 
     const first = d.findings[0];
-    const root = renderSingle(rootMessage({ cluster: 'fixture', target: d.target, requestedBy: ['U0ALICE'], origin: 'slash', status: 'diagnosed', ...(first ? { severity: first.severity, primaryTitle: first.title, primaryRule: first.rule } : {}), findings: d.findings.length, updatedAt: s.meta.now }));
+    const root = renderSingle(
+      rootMessage({
+        cluster: 'fixture',
+        target: d.target,
+        requestedBy: ['U0ALICE'],
+        origin: 'slash',
+        status: 'diagnosed',
+        ...(first ? { severity: first.severity, primaryTitle: first.title, primaryRule: first.rule } : {}),
+        findings: d.findings.length,
+        updatedAt: s.meta.now,
+      }),
+    );
     expectFits([root]);
     expect(root.text).toContain('fixture');
   });
 
   it('splits 100 findings with 10,000-character evidence across messages, each within limits, truncated visibly', () => {
-    const huge = diagnosis(Array.from({ length: 100 }, (_, i) => finding(i, { evidence: [{ source: 'kubelet log', text: `line ${'x'.repeat(120)}\n`.repeat(80).slice(0, 10_000) }, { source: 's'.repeat(5000), text: '<'.repeat(10_000) }] })));
+    const huge = diagnosis(
+      Array.from({ length: 100 }, (_, i) =>
+        finding(i, {
+          evidence: [
+            { source: 'kubelet log', text: `line ${'x'.repeat(120)}\n`.repeat(80).slice(0, 10_000) },
+            { source: 's'.repeat(5000), text: '<'.repeat(10_000) },
+          ],
+        }),
+      ),
+    );
     const messages = renderMessages(findingsMessage(huge, { threadId: 'abcdefghijkl' }));
     expectFits(messages);
     expect(messages.length).toBeLessThanOrEqual(MAX_MESSAGES_PER_POST);
@@ -106,7 +141,7 @@ describe('Block Kit limits', () => {
     expect(all).toMatch(/… \(truncated: \d+ more blocks not shown/);
     // The re-run button survives, in the last message.
     expect(messages.at(-1)!.blocks.at(-1)).toMatchObject({ type: 'actions', elements: [{ action_id: ACTION_IDS.rerun }] });
-    messages.forEach((m, i) => expect(m.text).toContain(`(part ${i + 1}/${messages.length})`));
+    for (const [i, m] of messages.entries()) expect(m.text).toContain(`(part ${i + 1}/${messages.length})`);
   });
 
   it('keeps single messages (updates, prompts) within limits and the buttons on them', () => {
@@ -133,15 +168,27 @@ describe('Block Kit limits', () => {
     ['a context', { kind: 'context' as const, text: 'c'.repeat(9000) }],
     ['fields', { kind: 'fields' as const, fields: Array.from({ length: 30 }, (_, i) => ({ label: `f${i}`, value: 'v'.repeat(3000) })) }],
     ['a list', { kind: 'list' as const, items: Array.from({ length: 500 }, (_, i) => `item ${i} ${'y'.repeat(100)}`) }],
-    ['code', { kind: 'code' as const, lines: Array.from({ length: 2000 }, () => '```' + 'z'.repeat(50)) }],
-    ['buttons', { kind: 'actions' as const, buttons: Array.from({ length: 40 }, (_, i) => ({ action: 'approve' as const, label: `Approve: ${'b'.repeat(200)} ${i}`, value: 'pl_AAAAAAAAAAAAAAAA' })) }],
+    ['code', { kind: 'code' as const, lines: Array.from({ length: 2000 }, () => `\`\`\`${'z'.repeat(50)}`) }],
+    [
+      'buttons',
+      {
+        kind: 'actions' as const,
+        buttons: Array.from({ length: 40 }, (_, i) => ({
+          action: 'approve' as const,
+          label: `Approve: ${'b'.repeat(200)} ${i}`,
+          value: 'pl_AAAAAAAAAAAAAAAA',
+        })),
+      },
+    ],
   ])('never exceeds a limit with %s', (_name, part) => {
     expectFits(renderMessages({ text: `[prod] ${'t'.repeat(10_000)}`, parts: [part] }));
     expectFits([renderSingle({ text: '[prod] t', parts: [part, part] })]);
   });
 
   it('refuses to put anything but an opaque id in a button', () => {
-    expect(() => renderSingle({ text: '[prod] x', parts: [{ kind: 'actions', buttons: [{ action: 'approve', label: 'A', value: 'v'.repeat(LIMITS.buttonValue + 1) }] }] })).toThrow(/opaque ids/);
+    expect(() =>
+      renderSingle({ text: '[prod] x', parts: [{ kind: 'actions', buttons: [{ action: 'approve', label: 'A', value: 'v'.repeat(LIMITS.buttonValue + 1) }] }] }),
+    ).toThrow(/opaque ids/);
   });
 
   it("escapes user text but keeps pod-doctor's own mentions", () => {
@@ -151,8 +198,25 @@ describe('Block Kit limits', () => {
   });
 
   it('lists incident pods compactly', () => {
-    const incident: Incident = { id: 'prod|image.auth|k', cluster: 'prod', rule: 'image.auth', causeKey: 'k', created: true, firstJobId: 'j', createdAt: '2026-11-21T10:00:00Z', count: 12, subjects: ['pod/shop/web-1', 'pod/shop/web-2', 'pod/shop/web-3', 'pod/shop/web-4'] };
-    const m = renderSingle(incidentRootMessage({ cluster: 'prod', incident, finding: { title: 'Image pull unauthorized', rule: 'image.auth', severity: 'error', cause: 'c' }, updatedAt: '2026-11-21T10:05:00Z' }));
+    const incident: Incident = {
+      id: 'prod|image.auth|k',
+      cluster: 'prod',
+      rule: 'image.auth',
+      causeKey: 'k',
+      created: true,
+      firstJobId: 'j',
+      createdAt: '2026-11-21T10:00:00Z',
+      count: 12,
+      subjects: ['pod/shop/web-1', 'pod/shop/web-2', 'pod/shop/web-3', 'pod/shop/web-4'],
+    };
+    const m = renderSingle(
+      incidentRootMessage({
+        cluster: 'prod',
+        incident,
+        finding: { title: 'Image pull unauthorized', rule: 'image.auth', severity: 'error', cause: 'c' },
+        updatedAt: '2026-11-21T10:05:00Z',
+      }),
+    );
     expectFits([m]);
     expect(messageText(m)).toContain('12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more');
   });

@@ -12,10 +12,19 @@ describe('bot configuration', () => {
     ['nothing set', {}, [/SLACK_BOT_TOKEN is not set/, /SLACK_SIGNING_SECRET is not set/]],
     ['HTTP mode without a signing secret', { SLACK_BOT_TOKEN: 'xoxb-1' }, [/SLACK_SIGNING_SECRET is not set/]],
     ['Socket Mode without an app token', { SLACK_BOT_TOKEN: 'xoxb-1', POD_DOCTOR_SLACK_MODE: 'socket' }, [/SLACK_APP_TOKEN is not set/]],
-    ['the Alertmanager webhook with no alert channel', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret', ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef' }, [/alerts would have no channel: set POD_DOCTOR_ALERT_CHANNEL/]],
+    [
+      'the Alertmanager webhook with no alert channel',
+      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret', ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef' },
+      [/alerts would have no channel: set POD_DOCTOR_ALERT_CHANNEL/],
+    ],
     [
       'alert routes without a catch-all and no default channel',
-      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret', ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef', POD_DOCTOR_ALERT_ROUTES: '[{"matchers":{"team":"db"},"channel":"C0DB"}]' },
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'secret-secret',
+        ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef',
+        POD_DOCTOR_ALERT_ROUTES: '[{"matchers":{"team":"db"},"channel":"C0DB"}]',
+      },
       [/alerts no POD_DOCTOR_ALERT_ROUTES entry matches would have no channel/],
     ],
   ] as const)('refuses %s', (_name, env, problems) => {
@@ -32,21 +41,37 @@ describe('bot configuration', () => {
   it.each([
     ['HTTP mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret' }],
     ['Socket Mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', POD_DOCTOR_SLACK_MODE: 'socket' }],
-    ['the webhook with a default alert channel', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret', ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef', POD_DOCTOR_ALERT_CHANNEL: 'C0ALERTS' }],
+    [
+      'the webhook with a default alert channel',
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'secret-secret',
+        ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef',
+        POD_DOCTOR_ALERT_CHANNEL: 'C0ALERTS',
+      },
+    ],
     [
       'the webhook with a catch-all route',
-      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret-secret', ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef', POD_DOCTOR_ALERT_ROUTES: '[{"matchers":{"team":"db"},"channel":"C0DB"},{"channel":"C0ALL"}]' },
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'secret-secret',
+        ALERTMANAGER_TOKEN: 'am-token-0123456789abcdef',
+        POD_DOCTOR_ALERT_ROUTES: '[{"matchers":{"team":"db"},"channel":"C0DB"},{"channel":"C0ALL"}]',
+      },
     ],
   ] as const)('accepts %s', (_name, env) => {
     expect(() => checkSlackConfig(loadConfig(env))).not.toThrow();
   });
 
   it('rejects malformed tokens and URLs by name', () => {
-    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxp-user-token', SLACK_APP_TOKEN: 'nope', SLACK_API_URL: 'ftp://x', PORT: '70000' })).toThrow(/SLACK_BOT_TOKEN[\s\S]*SLACK_APP_TOKEN[\s\S]*SLACK_API_URL[\s\S]*PORT/);
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: 'xoxp-user-token', SLACK_APP_TOKEN: 'nope', SLACK_API_URL: 'ftp://x', PORT: '70000' })).toThrow(
+      /SLACK_BOT_TOKEN[\s\S]*SLACK_APP_TOKEN[\s\S]*SLACK_API_URL[\s\S]*PORT/,
+    );
   });
 
   it('stops a misconfigured start with BAD_CONFIG naming every problem (exit 2 from the CLI)', async () => {
-    await expect(botCommand([], { ...io(), env: { POD_DOCTOR_SLACK_MODE: 'socket' } })).rejects.toThrow(/SLACK_BOT_TOKEN is not set[\s\S]*SLACK_APP_TOKEN is not set/);
+    await expect(botCommand([], { ...io(), env: { POD_DOCTOR_SLACK_MODE: 'socket' } })).rejects.toThrow(
+      /SLACK_BOT_TOKEN is not set[\s\S]*SLACK_APP_TOKEN is not set/,
+    );
   });
-
 });

@@ -97,7 +97,11 @@ describe('pod-doctor demo', () => {
 
   it('says how to start Redis when nothing answers on REDIS_URL', async () => {
     const stderr = capture();
-    const code = await demoCommand([], { stdout: capture(), stderr, env: { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'silent' } }, { input: new PassThrough() });
+    const code = await demoCommand(
+      [],
+      { stdout: capture(), stderr, env: { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'silent' } },
+      { input: new PassThrough() },
+    );
     expect(code).toBe(2);
     expect(stderr.text()).toContain('redis-server --daemonize yes --bind 127.0.0.1 --port 6379');
     expect(stderr.text()).toContain('redis://127.0.0.1:1');

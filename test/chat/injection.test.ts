@@ -27,7 +27,14 @@ function finding(evil: string): Finding {
 }
 
 function diagnosis(evil: string): Diagnosis {
-  return { target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, cluster: 'prod', findings: [finding(evil)], skipped: [{ check: `node ${evil}`, reason: evil, kind: 'failed', origin: 'api' }], ruleErrors: [], at: '2026-11-21T10:00:00Z' };
+  return {
+    target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+    cluster: 'prod',
+    findings: [finding(evil)],
+    skipped: [{ check: `node ${evil}`, reason: evil, kind: 'failed', origin: 'api' }],
+    ruleErrors: [],
+    at: '2026-11-21T10:00:00Z',
+  };
 }
 
 function group(evil: string): AlertGroupState {
@@ -56,7 +63,10 @@ function group(evil: string): AlertGroupState {
 describe('untrusted text in Slack payloads', () => {
   describe.each(HOSTILE)('%s', (evil) => {
     it.each([
-      ['findings (title, cause, evidence, advice, prevent, subject, skipped checks)', () => findingsMessage(diagnosis(evil), { threadId: 't1', note: `re-run because ${evil}` })],
+      [
+        'findings (title, cause, evidence, advice, prevent, subject, skipped checks)',
+        () => findingsMessage(diagnosis(evil), { threadId: 't1', note: `re-run because ${evil}` }),
+      ],
       ['an alert group root (receiver, labels, alert names, cause titles, subjects)', () => alertGroupRootMessage(group(evil))],
       ['a thread note (alert summaries, deny reasons)', () => noteMessage('prod', `KubePodCrashLooping shop/web: ${evil}`, 'warning')],
     ])('stays text in %s, blocks and fallback', (_what, build) => {

@@ -71,7 +71,7 @@ describe('a split deployment after Redis lost its data', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('recreates the stream groups, says so in /readyz meanwhile, then posts an alert thread and a command\'s findings', { timeout: 90_000 }, async () => {
+  it("recreates the stream groups, says so in /readyz meanwhile, then posts an alert thread and a command's findings", { timeout: 90_000 }, async () => {
     const ready = async () => (await fetch(`${bot!.url}/readyz`)).status;
     await eventually(async () => (await ready()) === 200, 20_000);
 
@@ -82,7 +82,10 @@ describe('a split deployment after Redis lost its data', () => {
     await eventually(async () => (await ready()) === 200, 20_000);
 
     const alert = podAlert(target.namespace, target.name, { alertname: 'KubePodCrashLooping' });
-    expect((await post(`${bot!.url}/alertmanager`, JSON.stringify(payload([alert])), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect(
+      (await post(`${bot!.url}/alertmanager`, JSON.stringify(payload([alert])), { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }))
+        .status,
+    ).toBe(200);
     const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => /KubePodCrashLooping/.test(m.text)), 30_000);
     await slack.waitFor(() => slack.thread(CHANNEL, root.ts).some((m) => /crash\.probe-failing/.test(messageText(m))), 30_000);
 

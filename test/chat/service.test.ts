@@ -67,7 +67,14 @@ function finding(patch: Partial<Finding> = {}): Finding {
 
 function result(jobId: string, patch: Partial<DiagnoseResult> = {}, name = 'web-1'): DiagnoseResult {
   const target = { kind: 'pod' as const, namespace: 'shop', name };
-  const diagnosis: Diagnosis = { target, cluster: 'c1', findings: [finding({ subject: `pod/shop/${name}` })], skipped: [], ruleErrors: [], at: new Date().toISOString() };
+  const diagnosis: Diagnosis = {
+    target,
+    cluster: 'c1',
+    findings: [finding({ subject: `pod/shop/${name}` })],
+    skipped: [],
+    ruleErrors: [],
+    at: new Date().toISOString(),
+  };
   return {
     job: { v: 1, cluster: 'c1', target, reason: 'slash', requestedAt: new Date().toISOString() },
     jobId,
@@ -89,7 +96,16 @@ describe('chat flows', () => {
     prefix = testPrefix('chat-flows');
     queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
     adapter = new RecordingAdapter();
-    service = new ChatService({ adapter, redis, queues, cluster: 'c1', logger: silent, approvers: new ApproverPolicy({ approvers: [] }), incidentChannel: 'C0INC', rootUpdateIntervalMs: 0 });
+    service = new ChatService({
+      adapter,
+      redis,
+      queues,
+      cluster: 'c1',
+      logger: silent,
+      approvers: new ApproverPolicy({ approvers: [] }),
+      incidentChannel: 'C0INC',
+      rootUpdateIntervalMs: 0,
+    });
   });
   afterEach(async () => {
     await queues.close();
@@ -168,9 +184,17 @@ describe('chat flows', () => {
       ],
     });
     await service.deliver(r);
-    expect(adapter.of('root').map((p) => p.channel).sort()).toEqual(['C1', 'C2']);
+    expect(
+      adapter
+        .of('root')
+        .map((p) => p.channel)
+        .sort(),
+    ).toEqual(['C1', 'C2']);
     expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(2);
-    const c1 = adapter.of('update').filter((p) => p.channel === 'C1').at(-1)!;
+    const c1 = adapter
+      .of('update')
+      .filter((p) => p.channel === 'C1')
+      .at(-1)!;
     expect(JSON.stringify(c1.message.parts)).toContain(JSON.stringify(`asked by ${userRef('U0ALICE')}, ${userRef('U0BOB')}`).slice(1, -1));
   });
 
@@ -184,11 +208,27 @@ describe('chat flows', () => {
   });
 
   it('opens one thread per incident and keeps its pod list current', async () => {
-    const base: Omit<Incident, 'count' | 'subjects' | 'created'> = { id: 'c1|image.auth|image/ghcr.io/acme/private:auth', cluster: 'c1', rule: 'image.auth', causeKey: 'image/ghcr.io/acme/private:auth', firstJobId: 'a-1', createdAt: new Date().toISOString() };
-    const alert = { kind: 'alert' as const, groupKey: '{}:{alertname="KubePodNotReady"}', fingerprint: 'abc', status: 'firing' as const, startsAt: '2026-11-21T09:58:00Z', receiver: 'pod-doctor' };
+    const base: Omit<Incident, 'count' | 'subjects' | 'created'> = {
+      id: 'c1|image.auth|image/ghcr.io/acme/private:auth',
+      cluster: 'c1',
+      rule: 'image.auth',
+      causeKey: 'image/ghcr.io/acme/private:auth',
+      firstJobId: 'a-1',
+      createdAt: new Date().toISOString(),
+    };
+    const alert = {
+      kind: 'alert' as const,
+      groupKey: '{}:{alertname="KubePodNotReady"}',
+      fingerprint: 'abc',
+      status: 'firing' as const,
+      startsAt: '2026-11-21T09:58:00Z',
+      receiver: 'pod-doctor',
+    };
     const subjects = Array.from({ length: 12 }, (_, i) => `pod/shop/web-${i + 1}`);
     for (let i = 1; i <= 12; i++) {
-      await service.deliver(result(`a-${i}`, { requesters: [alert], incident: { ...base, created: i === 1, count: i, subjects: subjects.slice(0, Math.min(i, 5)) } }, `web-${i}`));
+      await service.deliver(
+        result(`a-${i}`, { requesters: [alert], incident: { ...base, created: i === 1, count: i, subjects: subjects.slice(0, Math.min(i, 5)) } }, `web-${i}`),
+      );
     }
     const roots = adapter.of('root');
     expect(roots).toHaveLength(1);
@@ -228,7 +268,11 @@ describe('SlackAdapter against the fake Web API', () => {
   });
 
   const adapterFor = (limiter?: ChatLimiter) =>
-    new SlackAdapter({ client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }), logger: silent, ...(limiter ? { limiter } : {}) });
+    new SlackAdapter({
+      client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }),
+      logger: silent,
+      ...(limiter ? { limiter } : {}),
+    });
 
   it('on 429 pauses the channel for Retry-After (for every process) and posts again', async () => {
     const limiter = new ChatLimiter(redis, prefix, { ratePerSecond: 100, burst: 100 });
@@ -258,7 +302,12 @@ describe('SlackAdapter against the fake Web API', () => {
   it("budgets chat.update apart from posts: an update's 429 never holds back a message to the channel", async () => {
     const posts = new ChatLimiter(redis, prefix, { ratePerSecond: 100, burst: 100 });
     const updates = new ChatLimiter(redis, `${prefix}-updates`, { ratePerSecond: 100, burst: 100 });
-    const adapter = new SlackAdapter({ client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }), limiter: posts, updateLimiter: updates, logger: silent });
+    const adapter = new SlackAdapter({
+      client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }),
+      limiter: posts,
+      updateLimiter: updates,
+      logger: silent,
+    });
     const ref = await adapter.postRoot('C0ISO', { text: '[c1] v1', parts: [{ kind: 'section', text: 'v1' }] });
     slack.rateLimit('chat.update', 1, 2);
     const updating = adapter.update(ref, { text: '[c1] v2', parts: [{ kind: 'section', text: 'v2' }] });
@@ -273,7 +322,10 @@ describe('SlackAdapter against the fake Web API', () => {
   it('splits long thread posts into several messages, all accepted', async () => {
     const adapter = adapterFor();
     const root = await adapter.postRoot('C1', { text: '[c1] root', parts: [{ kind: 'section', text: 'root' }] });
-    const refs = await adapter.postInThread(root, { text: '[c1] long', parts: Array.from({ length: 120 }, (_, i) => ({ kind: 'section' as const, text: `paragraph ${i} ${'x'.repeat(400)}` })) });
+    const refs = await adapter.postInThread(root, {
+      text: '[c1] long',
+      parts: Array.from({ length: 120 }, (_, i) => ({ kind: 'section' as const, text: `paragraph ${i} ${'x'.repeat(400)}` })),
+    });
     expect(refs.length).toBeGreaterThan(1);
     expect(slack.thread('C1', root.ts)).toHaveLength(refs.length);
     expect(slack.rejected).toEqual([]);

@@ -14,7 +14,18 @@ import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
-import { blockActionBody, buttonsOf, messageText, postSigned, slackSignature, slashCommandBody, startFakeSlack, viewSubmissionBody, type FakeMessage, type FakeSlack } from '../helpers/fake-slack.js';
+import {
+  blockActionBody,
+  buttonsOf,
+  messageText,
+  postSigned,
+  slackSignature,
+  slashCommandBody,
+  startFakeSlack,
+  viewSubmissionBody,
+  type FakeMessage,
+  type FakeSlack,
+} from '../helpers/fake-slack.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0INCIDENT';
@@ -71,13 +82,21 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
   const counts = async () => {
     const q = queues();
     try {
-      const [d, r] = await Promise.all([q.diagnose('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'), q.remediate('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed')]);
+      const [d, r] = await Promise.all([
+        q.diagnose('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'),
+        q.remediate('e2e').getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed'),
+      ]);
       return { diagnose: Object.values(d).reduce((a, b) => a + b, 0), remediate: Object.values(r).reduce((a, b) => a + b, 0) };
     } finally {
       await q.close();
     }
   };
-  const click = (actionId: string, value: string, user: string, m: FakeMessage) => postSigned(botUrl, blockActionBody({ actionId, value, user, channel: m.channel, messageTs: m.ts, ...(m.thread_ts ? { threadTs: m.thread_ts } : {}) }), SECRET);
+  const click = (actionId: string, value: string, user: string, m: FakeMessage) =>
+    postSigned(
+      botUrl,
+      blockActionBody({ actionId, value, user, channel: m.channel, messageTs: m.ts, ...(m.thread_ts ? { threadTs: m.thread_ts } : {}) }),
+      SECRET,
+    );
   const prompts = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).filter((m) => buttonsOf(m).some((b) => b.action_id === ACTION_IDS.approve));
   const threadText = (root: FakeMessage) => slack.thread(CHANNEL, root.ts).map(messageText).join('\n');
 
@@ -91,7 +110,12 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     // Correctly signed, but dated ten minutes ahead: a pre-signed request must not be accepted either,
     // neither as a command nor as a button click (the path Bolt alone would take).
     const future = await postSigned(botUrl, body, SECRET, { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
-    const futureClick = await postSigned(botUrl, blockActionBody({ actionId: ACTION_IDS.approve, value: 'x', user: 'U1', channel: CHANNEL, messageTs: '1.1' }), SECRET, { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
+    const futureClick = await postSigned(
+      botUrl,
+      blockActionBody({ actionId: ACTION_IDS.approve, value: 'x', user: 'U1', channel: CHANNEL, messageTs: '1.1' }),
+      SECRET,
+      { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 },
+    );
     expect([wrongSecret.status, unsigned.status, stale.status, tampered.status, future.status, futureClick.status]).toEqual([401, 401, 401, 401, 401, 401]);
     await new Promise((r) => setTimeout(r, 200));
     expect(await counts()).toEqual(before);
@@ -104,7 +128,10 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
       return { status: res.status, text: await res.text() };
     };
     expect(await get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
-    expect(await get('/readyz')).toEqual({ status: 200, text: 'redis: ok\nkubernetes: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n' });
+    expect(await get('/readyz')).toEqual({
+      status: 200,
+      text: 'redis: ok\nkubernetes: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n',
+    });
     const metrics = await get('/metrics');
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain('pod_doctor_chat_ack_seconds');
@@ -141,7 +168,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     expect(root.text).toContain('[e2e]');
   });
 
-  it('slash command → findings in a thread → deny with a reason → re-run → non-approver refused → approved once → fixed and verified', { timeout: 60_000 }, async () => {
+  it('slash command → findings in a thread → deny with a reason → re-run → non-approver refused → approved once → fixed and verified', {
+    timeout: 60_000,
+  }, async () => {
     // A bare pod name: this channel's default namespace is `reports`.
     const ack = await postSigned(botUrl, slashCommandBody({ text: 'report-6f7d8-xk2lq', channel: CHANNEL, user: 'U0ALICE' }), SECRET);
     expect(ack.status).toBe(200);
@@ -170,10 +199,21 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     await click(ACTION_IDS.deny, deny1!.value, 'U0BOB', prompt1);
     const opened = await slack.waitFor(() => slack.calls.find((c) => c.method === 'views.open'));
     expect((opened.args.view as { private_metadata: string }).private_metadata).toBe(deny1!.value);
-    await postSigned(botUrl, viewSubmissionBody({ callbackId: DENY_REASON_CALLBACK, privateMetadata: deny1!.value, user: 'U0BOB', values: { reason: { reason: { type: 'plain_text_input', value: 'the report controller is being redeployed' } } } }), SECRET);
+    await postSigned(
+      botUrl,
+      viewSubmissionBody({
+        callbackId: DENY_REASON_CALLBACK,
+        privateMetadata: deny1!.value,
+        user: 'U0BOB',
+        values: { reason: { reason: { type: 'plain_text_input', value: 'the report controller is being redeployed' } } },
+      }),
+      SECRET,
+    );
     await slack.waitFor(() => /<@U0BOB> denied remove-finalizers/.test(threadText(root)));
     await slack.waitFor(() => /Reason for the denial by <@U0BOB>: the report controller is being redeployed/.test(threadText(root)));
-    await slack.waitFor(() => /Denied by <@U0BOB>/.test(messageText(slack.message(CHANNEL, prompt1.ts)!)) && buttonsOf(slack.message(CHANNEL, prompt1.ts)!).length === 0);
+    await slack.waitFor(
+      () => /Denied by <@U0BOB>/.test(messageText(slack.message(CHANNEL, prompt1.ts)!)) && buttonsOf(slack.message(CHANNEL, prompt1.ts)!).length === 0,
+    );
     // A late approval of the denied plan does nothing.
     await click(ACTION_IDS.approve, approve1!.value, 'U0CAROL', prompt1);
     await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0CAROL' && /Already denied/.test(messageText(e))));
@@ -195,9 +235,14 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     expect((await service.approvals.get(approve2.value))?.status).toBe('pending');
 
     // Two approvers (members of the S0SRE group) click at the same moment: it runs once.
-    const [a, b] = await Promise.all([click(ACTION_IDS.approve, approve2.value, 'U0BOB', prompt2), click(ACTION_IDS.approve, approve2.value, 'U0CAROL', prompt2)]);
+    const [a, b] = await Promise.all([
+      click(ACTION_IDS.approve, approve2.value, 'U0BOB', prompt2),
+      click(ACTION_IDS.approve, approve2.value, 'U0CAROL', prompt2),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    await slack.waitFor(() => slack.ephemerals.find((e) => (e.user === 'U0BOB' || e.user === 'U0CAROL') && /Already (approved|running|done)/.test(messageText(e))));
+    await slack.waitFor(() =>
+      slack.ephemerals.find((e) => (e.user === 'U0BOB' || e.user === 'U0CAROL') && /Already (approved|running|done)/.test(messageText(e))),
+    );
     expect((await counts()).remediate).toBe(1);
 
     // The run and its verification are reported in the thread; the pod is gone from the cluster.

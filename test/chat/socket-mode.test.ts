@@ -43,7 +43,11 @@ describe('pod-doctor bot in Socket Mode', () => {
       POD_DOCTOR_CLUSTER: 'socket',
       LOG_LEVEL: 'silent',
     };
-    exited = botCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, { stopSignal: new Promise((r) => (stop = () => r('test'))), logger: silent });
+    exited = botCommand(
+      [],
+      { stdout: new PassThrough(), stderr: new PassThrough(), env },
+      { stopSignal: new Promise((r) => (stop = () => r('test'))), logger: silent },
+    );
     await Promise.race([slack.socket.connected(), exited.then((code) => Promise.reject(new Error(`bot exited with ${code}`)))]);
   });
 

@@ -1,7 +1,3 @@
-// The checks test/deploy applies to manifests, as functions that return problems (empty =
-// fine), so the tests can also feed them broken manifests and see them fail.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { SETTINGS } from '../../src/config/schema.js';
 import {
@@ -11,7 +7,6 @@ import {
   isWorkload,
   objectsOfKind,
   podSpecOf,
-  REPO,
   rolesOf,
   SECRET_NAME,
   type Container,
@@ -56,7 +51,7 @@ function fieldProblems(value: unknown, type: string, path: string, out: string[]
   const array = /^Array<(.+)>$/.exec(type);
   if (array) {
     if (!Array.isArray(value)) out.push(`${path}: expected a list`);
-    else value.forEach((v, i) => fieldProblems(v, array[1]!, `${path}[${i}]`, out));
+    else for (const [i, v] of value.entries()) fieldProblems(v, array[1]!, `${path}[${i}]`, out);
     return;
   }
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
@@ -344,7 +339,8 @@ export function configMapProblems(objects: readonly KubeObject[]): string[] {
   for (const key of Object.keys(cm.data ?? {})) {
     const setting = SETTING_BY_ENV.get(key);
     if (!setting) out.push(`${CONFIG_MAP}.${key} is not a setting`);
-    else if (!(setting.roles as readonly string[]).some((r) => roles.has(r as Role))) out.push(`${CONFIG_MAP}.${key} is read by ${setting.roles.join(', ')}, and no container loading it runs those`);
+    else if (!(setting.roles as readonly string[]).some((r) => roles.has(r as Role)))
+      out.push(`${CONFIG_MAP}.${key} is read by ${setting.roles.join(', ')}, and no container loading it runs those`);
   }
   return out;
 }

@@ -10,20 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/schema.js';
 import { containersOf, isPodDoctorImage, isWorkload, renderLocal, REPO, VARIANTS } from './helpers.js';
 
-export interface Instruction {
+interface Instruction {
   keyword: string;
   args: string;
   line: number;
 }
 
-export interface Stage {
+interface Stage {
   from: string;
   name?: string;
   instructions: Instruction[];
 }
 
 /** Instructions grouped by stage, with line continuations joined, comments dropped and FROM's ARGs filled in. */
-export function parseDockerfile(text: string): { globalArgs: Record<string, string>; stages: Stage[] } {
+function parseDockerfile(text: string): { globalArgs: Record<string, string>; stages: Stage[] } {
   const instructions: Instruction[] = [];
   let pending: Instruction | undefined;
   text.split('\n').forEach((raw, i) => {
@@ -60,7 +60,7 @@ export function parseDockerfile(text: string): { globalArgs: Record<string, stri
 }
 
 /** .dockerignore semantics: patterns in order, the last match wins, `!` re-includes, a directory match covers what is inside. */
-export function dockerIgnored(patterns: readonly string[], path: string): boolean {
+function dockerIgnored(patterns: readonly string[], path: string): boolean {
   let ignored = false;
   for (const raw of patterns) {
     const negate = raw.startsWith('!');
@@ -68,7 +68,9 @@ export function dockerIgnored(patterns: readonly string[], path: string): boolea
     const re = new RegExp(
       `^${p
         .split('')
-        .map((ch, i, all) => (ch === '*' ? (all[i + 1] === '*' ? '' : all[i - 1] === '*' ? '.*' : '[^/]*') : ch === '?' ? '[^/]' : /[.+^${}()|[\]\\]/.test(ch) ? `\\${ch}` : ch))
+        .map((ch, i, all) =>
+          ch === '*' ? (all[i + 1] === '*' ? '' : all[i - 1] === '*' ? '.*' : '[^/]*') : ch === '?' ? '[^/]' : /[.+^${}()|[\]\\]/.test(ch) ? `\\${ch}` : ch,
+        )
         .join('')
         .replace(/\.\*\//g, '(?:.*/)?')}(?:/.*)?$`,
     );
@@ -87,7 +89,10 @@ const final = stages[stages.length - 1]!;
 const runs = (s: Stage) => s.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 const copies = (s: Stage) => s.instructions.filter((i) => i.keyword === 'COPY' || i.keyword === 'ADD');
 const stageNamed = (name: string | undefined) => stages.find((s) => s.name === name);
-const settingDefault = (env: string) => Object.values(SETTINGS).find((s) => s.env === env)!.schema.parse(undefined) as unknown;
+const settingDefault = (env: string) =>
+  Object.values(SETTINGS)
+    .find((s) => s.env === env)!
+    .schema.parse(undefined) as unknown;
 
 describe('Dockerfile', () => {
   it('is multi-stage, every stage named, on one small Node 20 image', () => {
@@ -145,7 +150,9 @@ describe('Dockerfile', () => {
     // Only V8 heap sizing (bench:rss), never flags that change behaviour.
     expect(env.NODE_OPTIONS ?? '').toMatch(/^(--max-(semi|old)-space-size=\d+\s*)*$/);
     const workdir = final.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args;
-    const playbooks = copies(final).find((i) => /^playbooks\s/.test(i.args))!.args.split(/\s+/)[1]!;
+    const playbooks = copies(final)
+      .find((i) => /^playbooks\s/.test(i.args))!
+      .args.split(/\s+/)[1]!;
     expect(env.POD_DOCTOR_PLAYBOOK_DIR).toBe(join(workdir ?? '/', playbooks));
   });
 
@@ -156,7 +163,11 @@ describe('Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets in', () => {
-    const sources = stages.flatMap((s) => copies(s).filter((i) => !i.args.startsWith('--from')).flatMap((i) => i.args.split(/\s+/).slice(0, -1)));
+    const sources = stages.flatMap((s) =>
+      copies(s)
+        .filter((i) => !i.args.startsWith('--from'))
+        .flatMap((i) => i.args.split(/\s+/).slice(0, -1)),
+    );
     expect(sources.length).toBeGreaterThan(3);
     for (const src of sources) {
       expect(existsSync(join(REPO, src)), src).toBe(true);
@@ -166,16 +177,25 @@ describe('Dockerfile', () => {
 });
 
 describe('.dockerignore', () => {
-  it.each([['src/bin/pod-doctor.ts'], ['src/config/schema.ts'], ['playbooks/remove-finalizers.yaml'], ['package-lock.json'], ['tsconfig.build.json']])('lets in %s', (path) => {
-    expect(dockerIgnored(ignore, path)).toBe(false);
-  });
-
-  it.each([['node_modules/zod/package.json'], ['dist/bin/pod-doctor.js'], ['.git/HEAD'], ['test/cli.test.ts'], ['src/config/schema.test.ts'], ['deploy/base/secrets.example.yaml'], ['.env'], ['README.md']])(
-    'keeps out %s',
+  it.each([['src/bin/pod-doctor.ts'], ['src/config/schema.ts'], ['playbooks/remove-finalizers.yaml'], ['package-lock.json'], ['tsconfig.build.json']])(
+    'lets in %s',
     (path) => {
-      expect(dockerIgnored(ignore, path)).toBe(true);
+      expect(dockerIgnored(ignore, path)).toBe(false);
     },
   );
+
+  it.each([
+    ['node_modules/zod/package.json'],
+    ['dist/bin/pod-doctor.js'],
+    ['.git/HEAD'],
+    ['test/cli.test.ts'],
+    ['src/config/schema.test.ts'],
+    ['deploy/base/secrets.example.yaml'],
+    ['.env'],
+    ['README.md'],
+  ])('keeps out %s', (path) => {
+    expect(dockerIgnored(ignore, path)).toBe(true);
+  });
 
   it('matches like Docker does (checked on a few patterns)', () => {
     expect(dockerIgnored(['*', '!src/', '**/*.test.ts'], 'src/a/b.test.ts')).toBe(true);
@@ -237,11 +257,14 @@ describe('npm run build, in the layout of the image', () => {
     }
   }
 
-  it.each([...commands].map(([command, flags]) => [command, [...flags]] as const))('`%s --help` answers and knows the flags the manifests pass', (command, flags) => {
-    const r = run([command, '--help']);
-    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
-    for (const flag of flags) expect(`${r.stdout}${r.stderr}`, `${command} ${flag}`).toContain(flag);
-  });
+  it.each([...commands].map(([command, flags]) => [command, [...flags]] as const))(
+    '`%s --help` answers and knows the flags the manifests pass',
+    (command, flags) => {
+      const r = run([command, '--help']);
+      expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+      for (const flag of flags) expect(`${r.stdout}${r.stderr}`, `${command} ${flag}`).toContain(flag);
+    },
+  );
 
   it('loads the playbooks shipped in the image', () => {
     const r = run(['playbook', 'validate']);

@@ -188,7 +188,9 @@ export const VARIANTS: readonly Variant[] = [
 ];
 
 export function componentNames(): string[] {
-  return readdirSync(join(DEPLOY, 'components')).filter((n) => statSync(join(DEPLOY, 'components', n)).isDirectory()).sort();
+  return readdirSync(join(DEPLOY, 'components'))
+    .filter((n) => statSync(join(DEPLOY, 'components', n)).isDirectory())
+    .sort();
 }
 
 export interface Kubectl {
@@ -366,7 +368,10 @@ function transform(dir: string, k: LocalKustomization, input: KubeObject[]): Kub
 
 function applyPatch(objects: KubeObject[], patch: KubeObject): KubeObject[] {
   const i = objects.findIndex(
-    (o) => o.kind === patch.kind && o.metadata?.name === patch.metadata?.name && (!patch.metadata?.namespace || !o.metadata?.namespace || o.metadata.namespace === patch.metadata.namespace),
+    (o) =>
+      o.kind === patch.kind &&
+      o.metadata?.name === patch.metadata?.name &&
+      (!patch.metadata?.namespace || !o.metadata?.namespace || o.metadata.namespace === patch.metadata.namespace),
   );
   if (i < 0) throw new Error(`patch target ${patch.kind} ${patch.metadata?.name} not found`);
   if ((patch as { $patch?: string }).$patch === 'delete') return objects.filter((_, j) => j !== i);
@@ -420,7 +425,12 @@ export function normalizeRender(objects: readonly KubeObject[]): Record<string, 
       const items = v.map(norm);
       return items.every(isMap) ? [...items].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : items;
     }
-    if (isMap(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])]));
+    if (isMap(v))
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, norm(v[k])]),
+      );
     return v;
   };
   return Object.fromEntries(objects.map((o) => [`${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`, norm(o)]));

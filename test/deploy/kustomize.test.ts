@@ -39,6 +39,8 @@ describe('the local renderer', () => {
   });
 
   it('refuses a patch whose target does not exist, like kustomize', () => {
-    expect(() => renderLocal({ name: 'x', overlay: 'single-process', components: ['worker-hpa'] })).toThrow(/patch target Deployment pod-doctor-worker not found/);
+    expect(() => renderLocal({ name: 'x', overlay: 'single-process', components: ['worker-hpa'] })).toThrow(
+      /patch target Deployment pod-doctor-worker not found/,
+    );
   });
 });

@@ -72,19 +72,24 @@ describe('the kustomize tree, file by file', () => {
 
   it('every path a kustomization names exists', () => {
     const known = new Set([...yamlFiles(), ...dirs]);
-    const missing = refs.flatMap((r) => [...r.files, ...r.dirs, ...r.patches].filter((p) => !known.has(p)).map((p) => `${relative(DEPLOY, r.dir)} → ${relative(DEPLOY, p)}`));
+    const missing = refs.flatMap((r) =>
+      [...r.files, ...r.dirs, ...r.patches].filter((p) => !known.has(p)).map((p) => `${relative(DEPLOY, r.dir)} → ${relative(DEPLOY, p)}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('every manifest is used by a kustomization, except the Secret template', () => {
-    const unused = files
-      .filter((f) => !f.rel.endsWith('kustomization.yaml') && !patchFiles.has(f.file) && !resourceFiles.has(f.file))
-      .map((f) => f.rel);
+    const unused = files.filter((f) => !f.rel.endsWith('kustomization.yaml') && !patchFiles.has(f.file) && !resourceFiles.has(f.file)).map((f) => f.rel);
     expect(unused).toEqual(['base/secrets.example.yaml']);
   });
 
   it('has the two overlays', () => {
-    expect(dirs.map((d) => relative(DEPLOY, d)).filter((d) => d.startsWith('overlays/')).sort()).toEqual(['overlays/single-process', 'overlays/split']);
+    expect(
+      dirs
+        .map((d) => relative(DEPLOY, d))
+        .filter((d) => d.startsWith('overlays/'))
+        .sort(),
+    ).toEqual(['overlays/single-process', 'overlays/split']);
   });
 
   it('resource files have apiVersion, kind, metadata.name and namespace, and only fields the API knows', () => {
@@ -126,13 +131,22 @@ describe('the kustomize tree, file by file', () => {
 
 describe('the Secret template', () => {
   it('holds only secret settings', () => {
-    const secretEnvs = new Set(Object.values(SETTINGS).filter((s) => 'secret' in s && s.secret).map((s) => s.env as string));
+    const secretEnvs = new Set(
+      Object.values(SETTINGS)
+        .filter((s) => 'secret' in s && s.secret)
+        .map((s) => s.env as string),
+    );
     expect(Object.keys(template).filter((k) => !secretEnvs.has(k))).toEqual([]);
   });
 
   it('is valid configuration as shipped (placeholders included)', () => {
     const cm = parseYamlFile(join(DEPLOY, 'base/config.yaml')).docs[0] as { data: Record<string, string> };
-    expect(() => loadConfig({ ...cm.data, ...template }, RULES.map((r) => r.meta.id))).not.toThrow();
+    expect(() =>
+      loadConfig(
+        { ...cm.data, ...template },
+        RULES.map((r) => r.meta.id),
+      ),
+    ).not.toThrow();
   });
 
   it('is not applied by any kustomization', () => {
@@ -164,7 +178,9 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   });
 
   it('everything but the node agent meets the Pod Security restricted profile', () => {
-    const problems = workloads.filter((w) => w.metadata?.name !== 'pod-doctor-agent').flatMap((w) => restrictedProblems(w).map((p) => `${w.kind}/${w.metadata?.name}: ${p}`));
+    const problems = workloads
+      .filter((w) => w.metadata?.name !== 'pod-doctor-agent')
+      .flatMap((w) => restrictedProblems(w).map((p) => `${w.kind}/${w.metadata?.name}: ${p}`));
     expect(problems).toEqual([]);
   });
 
@@ -179,7 +195,9 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   });
 
   it('every variable is a setting of the role the container runs, and every required one is set', () => {
-    const problems = workloads.flatMap((w) => podDoctor(w).map((c) => [w, c] as const)).flatMap(([w, c]) => envProblems(c, objects, template).map((p) => `${w.metadata?.name}/${c.name}: ${p}`));
+    const problems = workloads
+      .flatMap((w) => podDoctor(w).map((c) => [w, c] as const))
+      .flatMap(([w, c]) => envProblems(c, objects, template).map((p) => `${w.metadata?.name}/${c.name}: ${p}`));
     expect(problems).toEqual([]);
     expect(configMapProblems(objects)).toEqual([]);
   });
@@ -189,7 +207,14 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
       for (const c of podDoctor(w)) {
         const { vars } = containerEnv(c, objects, template);
         const env = Object.fromEntries([...vars].filter(([, v]) => v.value !== undefined).map(([k, v]) => [k, v.value]));
-        expect(() => loadConfig(env, RULES.map((r) => r.meta.id)), `${w.metadata?.name}/${c.name}`).not.toThrow();
+        expect(
+          () =>
+            loadConfig(
+              env,
+              RULES.map((r) => r.meta.id),
+            ),
+          `${w.metadata?.name}/${c.name}`,
+        ).not.toThrow();
       }
     }
   });
@@ -219,7 +244,7 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   it('probes: liveness on /healthz; readiness on /readyz where the process serves it', () => {
     for (const w of workloads) {
       for (const c of podDoctor(w)) {
-        const role = rolesOf(c).command;
+        const _role = rolesOf(c).command;
         expect(c.livenessProbe?.httpGet?.path, `${w.metadata?.name} liveness`).toBe('/healthz');
         const ready = '/readyz';
         expect(c.readinessProbe?.httpGet?.path, `${w.metadata?.name} readiness`).toBe(ready);
@@ -250,7 +275,8 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   });
 
   it('PodDisruptionBudgets and the Services select pods that exist', () => {
-    const selects = (selector: Record<string, string>) => workloads.filter((w) => Object.entries(selector).every(([k, v]) => w.spec.template?.metadata?.labels?.[k] === v));
+    const selects = (selector: Record<string, string>) =>
+      workloads.filter((w) => Object.entries(selector).every(([k, v]) => w.spec.template?.metadata?.labels?.[k] === v));
     for (const pdb of objectsOfKind<KubeObject & { spec: { selector: { matchLabels: Record<string, string> } } }>(objects, 'PodDisruptionBudget')) {
       expect(selects(pdb.spec.selector.matchLabels).length, pdb.metadata?.name).toBe(1);
     }
@@ -268,24 +294,39 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
     }
     expect(redis?.kind).toBe('StatefulSet');
     const conf = named(objectsOfKind<KubeObject & { data: Record<string, string> }>(objects, 'ConfigMap'), 'pod-doctor-redis')!.data['redis.conf']!;
-    const setting = (key: string) => conf.split('\n').find((l) => l.startsWith(`${key} `))?.slice(key.length + 1).trim();
+    const setting = (key: string) =>
+      conf
+        .split('\n')
+        .find((l) => l.startsWith(`${key} `))
+        ?.slice(key.length + 1)
+        .trim();
     expect(setting('appendonly')).toBe('yes');
     expect(setting('appendfsync')).toBe('everysec');
     expect(setting('maxmemory-policy')).toBe('noeviction');
-    const mib = (q: string) => (q.endsWith('Mi') ? Number.parseInt(q, 10) : q.endsWith('Gi') ? Number.parseInt(q, 10) * 1024 : q.endsWith('mb') ? Number.parseInt(q, 10) : Number.NaN);
+    const mib = (q: string) =>
+      q.endsWith('Mi') ? Number.parseInt(q, 10) : q.endsWith('Gi') ? Number.parseInt(q, 10) * 1024 : q.endsWith('mb') ? Number.parseInt(q, 10) : Number.NaN;
     const c = podSpecOf(redis!).containers![0]!;
     expect(mib(setting('maxmemory') ?? '')).toBeLessThan(mib(c.resources!.limits!.memory!));
     expect(setting('dir')).toBe('/data');
     const claims = (redis!.spec as { volumeClaimTemplates?: { metadata: { name: string } }[] }).volumeClaimTemplates ?? [];
     expect(c.volumeMounts?.find((m) => m.mountPath === '/data')?.name).toBe(claims[0]?.metadata.name);
     expect(template.REDIS_URL).toBe(`redis://pod-doctor-redis:${c.ports?.[0]?.containerPort}`);
-    const policy = named(objectsOfKind<KubeObject & { spec: { ingress: { from: { podSelector: { matchExpressions: { key: string; values: string[] }[] } }[] }[] } }>(objects, 'NetworkPolicy'), 'pod-doctor-redis');
+    const policy = named(
+      objectsOfKind<KubeObject & { spec: { ingress: { from: { podSelector: { matchExpressions: { key: string; values: string[] }[] } }[] }[] } }>(
+        objects,
+        'NetworkPolicy',
+      ),
+      'pod-doctor-redis',
+    );
     const components = policy?.spec.ingress[0]?.from[0]?.podSelector.matchExpressions.find((e) => e.key === 'app.kubernetes.io/component')?.values;
     expect(components).toEqual(['bot', 'worker']);
   });
 
   it('the worker autoscaler owns the replica count when present', () => {
-    const hpa = named(objectsOfKind<KubeObject & { spec: { scaleTargetRef: { kind: string; name: string } } }>(objects, 'HorizontalPodAutoscaler'), 'pod-doctor-worker');
+    const hpa = named(
+      objectsOfKind<KubeObject & { spec: { scaleTargetRef: { kind: string; name: string } } }>(objects, 'HorizontalPodAutoscaler'),
+      'pod-doctor-worker',
+    );
     const worker = byName('pod-doctor-worker');
     expect(Boolean(hpa)).toBe(variant.components.includes('worker-hpa'));
     if (hpa) {
@@ -325,7 +366,11 @@ describe('the checks themselves fail on broken manifests', () => {
 
   it('an unknown variable, a secret from a plain value, a missing required one', () => {
     const c = podSpecOf(worker()).containers![0]!;
-    c.env = [...(c.env ?? []).filter((e) => e.name !== 'POD_DOCTOR_AGENT_TOKEN'), { name: 'POD_DOCTOR_NO_SUCH', value: '1' }, { name: 'REDIS_URL', value: 'redis://x:6379' }];
+    c.env = [
+      ...(c.env ?? []).filter((e) => e.name !== 'POD_DOCTOR_AGENT_TOKEN'),
+      { name: 'POD_DOCTOR_NO_SUCH', value: '1' },
+      { name: 'REDIS_URL', value: 'redis://x:6379' },
+    ];
     const problems = envProblems(c, objects, template).join('\n');
     expect(problems).toMatch(/POD_DOCTOR_NO_SUCH is not a setting/);
     expect(problems).toMatch(/REDIS_URL is secret but comes from a value/);

@@ -5,7 +5,19 @@
 import { describe, expect, it } from 'vitest';
 import { API_OPERATIONS, NON_RESOURCE_OPERATIONS, type ApiOperation } from '../../src/collect/operations.js';
 import { RBAC_FILES, renderRbacFile, syncRbac } from '../../scripts/gen-rbac.js';
-import { detectKubectl, isWorkload, kustomizeTreeFiles, NAMESPACE, objectsOfKind, podSpecOf, renderLocal, renderVariant, VARIANTS, type KubeObject, type Variant } from './helpers.js';
+import {
+  detectKubectl,
+  isWorkload,
+  kustomizeTreeFiles,
+  NAMESPACE,
+  objectsOfKind,
+  podSpecOf,
+  renderLocal,
+  renderVariant,
+  VARIANTS,
+  type KubeObject,
+  type Variant,
+} from './helpers.js';
 
 interface PolicyRule {
   apiGroups?: string[];
@@ -24,14 +36,17 @@ function opKeys(ops: readonly ApiOperation[]): string[] {
 }
 
 function ruleKeys(rules: readonly PolicyRule[]): string[] {
-  const keys = rules.flatMap((r) => (r.apiGroups ?? []).flatMap((g) => (r.resources ?? []).flatMap((res) => (r.verbs ?? []).map((v) => `${g ? `${g} ` : ''}${res} ${v}`))));
+  const keys = rules.flatMap((r) =>
+    (r.apiGroups ?? []).flatMap((g) => (r.resources ?? []).flatMap((res) => (r.verbs ?? []).map((v) => `${g ? `${g} ` : ''}${res} ${v}`))),
+  );
   return [...new Set(keys)].sort();
 }
 
 function wildcardProblems(role: ClusterRole): string[] {
   return (role.rules ?? []).flatMap((r, i) => {
     const out: string[] = [];
-    for (const field of ['apiGroups', 'resources', 'verbs'] as const) if (r[field]?.some((x) => x.includes('*'))) out.push(`rules[${i}].${field} has a wildcard`);
+    for (const field of ['apiGroups', 'resources', 'verbs'] as const)
+      if (r[field]?.some((x) => x.includes('*'))) out.push(`rules[${i}].${field} has a wildcard`);
     if (r.nonResourceURLs) out.push(`rules[${i}] grants nonResourceURLs`);
     if (!r.verbs?.length || !r.resources?.length || !r.apiGroups?.length) out.push(`rules[${i}] is incomplete`);
     return out;
@@ -87,7 +102,9 @@ describe('RBAC and the operations list (src/collect/operations.ts)', () => {
   it.each(RBAC_FILES.map((spec) => [spec.clusterRole, spec] as const))('the binding of %s names its service accounts', (name, spec) => {
     const binding = bindings.find((b) => b.metadata?.name === name);
     expect(binding?.roleRef).toMatchObject({ kind: 'ClusterRole', name });
-    expect((binding?.subjects ?? []).map((s) => `${s.kind}:${s.namespace}/${s.name}`).sort()).toEqual(spec.serviceAccounts.map((sa) => `ServiceAccount:${NAMESPACE}/${sa}`).sort());
+    expect((binding?.subjects ?? []).map((s) => `${s.kind}:${s.namespace}/${s.name}`).sort()).toEqual(
+      spec.serviceAccounts.map((sa) => `ServiceAccount:${NAMESPACE}/${sa}`).sort(),
+    );
   });
 
   it('the RBAC files are what `npm run rbac` generates (comments name the code that needs each rule)', () => {
@@ -99,7 +116,10 @@ describe('RBAC and the operations list (src/collect/operations.ts)', () => {
     const role = clusterRoles.find((r) => r.metadata?.name === spec.clusterRole)!;
     const fewer = API_OPERATIONS.filter((o) => spec.select(o)).slice(1);
     expect(opKeys(fewer)).not.toEqual(ruleKeys(role.rules ?? []));
-    const more: ApiOperation[] = [...API_OPERATIONS.filter((o) => spec.select(o)), { group: '', version: 'v1', resource: 'secrets', verbs: ['delete'], role: 'remediate', namespaced: true, usedBy: ['x'] }];
+    const more: ApiOperation[] = [
+      ...API_OPERATIONS.filter((o) => spec.select(o)),
+      { group: '', version: 'v1', resource: 'secrets', verbs: ['delete'], role: 'remediate', namespaced: true, usedBy: ['x'] },
+    ];
     expect(opKeys(more)).not.toEqual(ruleKeys(role.rules ?? []));
     expect(renderRbacFile(spec, more)).toContain('resources: ["secrets"]');
     expect(wildcardProblems({ rules: [{ apiGroups: ['*'], resources: ['pods'], verbs: ['get'] }] })).toEqual(['rules[0].apiGroups has a wildcard']);
@@ -134,11 +154,15 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))('identities in %s', (_,
     if (variant.overlay === 'split') {
       expect(identity('pod-doctor-bot')).toBe('pod-doctor-bot');
       expect(rights('pod-doctor-bot')).toEqual([]);
-      const botSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find((s) => s.metadata?.name === 'pod-doctor-bot');
+      const botSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find(
+        (s) => s.metadata?.name === 'pod-doctor-bot',
+      );
       expect(botSa?.automountServiceAccountToken).toBe(false);
     }
     expect(rights(identity('pod-doctor-agent')!)).toEqual([]);
-    const agentSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find((s) => s.metadata?.name === 'pod-doctor-agent');
+    const agentSa = objectsOfKind<KubeObject & { automountServiceAccountToken?: boolean }>(objects, 'ServiceAccount').find(
+      (s) => s.metadata?.name === 'pod-doctor-agent',
+    );
     expect(agentSa?.automountServiceAccountToken).toBe(false);
   });
 

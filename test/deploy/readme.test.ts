@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SETTINGS } from '../../src/config/schema.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
-import { beginMarker, cell, endMarker, renderConfigSection, renderRulesDoc, renderRulesSection, replaceSection, ReadmeError, rulesDocStale, settingDefault, staleSections } from '../../scripts/gen-readme.js';
+import {
+  beginMarker,
+  cell,
+  endMarker,
+  renderConfigSection,
+  renderRulesDoc,
+  renderRulesSection,
+  replaceSection,
+  ReadmeError,
+  rulesDocStale,
+  settingDefault,
+  staleSections,
+} from '../../scripts/gen-readme.js';
 import { REPO } from './helpers.js';
 
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -27,7 +39,10 @@ describe('README.md', () => {
     expect(rulesDocStale(REPO)).toBe(false);
     const doc = renderRulesDoc();
     for (const r of RULES) {
-      expect(doc.split('\n').filter((l) => l === `### \`${r.meta.id}\``), r.meta.id).toHaveLength(1);
+      expect(
+        doc.split('\n').filter((l) => l === `### \`${r.meta.id}\``),
+        r.meta.id,
+      ).toHaveLength(1);
       expect(doc).toContain(cell(r.meta.doc));
     }
   });
@@ -56,7 +71,14 @@ describe('the generated sections', () => {
 
   it('show defaults as an operator writes them', () => {
     expect(settingDefault(z.string().default('x'))).toEqual({ kind: 'value', value: 'x' });
-    expect(settingDefault(z.enum(['true', 'false']).default('false').transform((v) => v === 'true'))).toEqual({ kind: 'value', value: 'false' });
+    expect(
+      settingDefault(
+        z
+          .enum(['true', 'false'])
+          .default('false')
+          .transform((v) => v === 'true'),
+      ),
+    ).toEqual({ kind: 'value', value: 'false' });
     expect(settingDefault(z.string().optional())).toEqual({ kind: 'unset' });
     expect(settingDefault(z.string())).toEqual({ kind: 'required' });
     expect(cell('a | b\nc')).toBe('a \\| b c');

@@ -67,7 +67,12 @@ export async function applyRbac(cp: ControlPlane): Promise<string[]> {
     // The RBAC authorizer learns new bindings from its informer: wait until they apply.
     for (const user of Object.values(PRODUCT_ACCOUNTS)) {
       const probe = new KubeClient(cp.url, cp.tokenFor(user), cp.caPem);
-      await cp.client.waitFor(`RBAC for ${user} in effect`, () => probe.request('GET', '/api/v1/nodes'), (r) => r.status === 200, { timeoutMs: 20_000 });
+      await cp.client.waitFor(
+        `RBAC for ${user} in effect`,
+        () => probe.request('GET', '/api/v1/nodes'),
+        (r) => r.status === 200,
+        { timeoutMs: 20_000 },
+      );
       probe.close();
     }
   }
@@ -165,7 +170,11 @@ function productSource(kubeconfigPath: string): { source: KubeSource; sourceCall
  * A loopback HTTP proxy in front of an API server that records every request, so the suite
  * sees exactly what the product's client-node calls send. It adds the bearer token itself.
  */
-async function recordingProxy(upstream: string, token: string, ca?: string): Promise<{ kubeconfigPath: string; requests: Backend['requests']; close(): Promise<void> }> {
+async function recordingProxy(
+  upstream: string,
+  token: string,
+  ca?: string,
+): Promise<{ kubeconfigPath: string; requests: Backend['requests']; close(): Promise<void> }> {
   const requests: Backend['requests'] = [];
   const base = new URL(upstream);
   const mod = base.protocol === 'https:' ? https : http;

@@ -83,7 +83,16 @@ async function createNode(b: Backend, name: string, labels: Record<string, strin
             { type: 'Hostname', address: name },
           ],
           daemonEndpoints: { kubeletEndpoint: { Port: b.kubeletPort } },
-          conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'True',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+              lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+            },
+          ],
         },
       },
     }),
@@ -113,7 +122,9 @@ async function markRunning(b: Backend, ns: string, name: string, opts: { restart
               started: true,
               restartCount: opts.restarted ? 1 : 0,
               state: { running: { startedAt: t } },
-              lastState: opts.restarted ? { terminated: { exitCode: 1, reason: 'Error', startedAt: t, finishedAt: t, containerID: `containerd://${'c'.repeat(64)}` } } : {},
+              lastState: opts.restarted
+                ? { terminated: { exitCode: 1, reason: 'Error', startedAt: t, finishedAt: t, containerID: `containerd://${'c'.repeat(64)}` } }
+                : {},
             },
           ],
         },
@@ -137,7 +148,17 @@ function stepContext(b: Backend): StepContext {
 }
 
 /** Step kinds that act through the node agent or not at all: no Kubernetes request of their own. */
-const NON_KUBERNETES_STEPS = new Set(['restart-unit', 'stop-mount-holder', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet', 'wait', 'rediagnose']);
+const NON_KUBERNETES_STEPS = new Set([
+  'restart-unit',
+  'stop-mount-holder',
+  'remove-pod-containers',
+  'lazy-unmount',
+  'remove-image',
+  'pull-image',
+  'restart-kubelet',
+  'wait',
+  'rediagnose',
+]);
 /**
  * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
  * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.
@@ -189,7 +210,10 @@ const CASES: Case[] = [
         duplicate: outcome(dup),
         get: outcome(got),
         absent: outcome(absent),
-        product: await product(() => b.source.getPod(ns, 'web'), (p) => stripVolatile(p)),
+        product: await product(
+          () => b.source.getPod(ns, 'web'),
+          (p) => stripVolatile(p),
+        ),
         productAbsent: await product(() => b.source.getPod(ns, 'absent')),
       };
     },
@@ -218,8 +242,14 @@ const CASES: Case[] = [
         schedulerPods: await listed({ labelSelector: 'component=kube-scheduler' }),
         badField: outcome(await list({ fieldSelector: 'spec.image=x' })),
         badLabel: outcome(await list({ labelSelector: 'app==' })),
-        productNs: await product(() => b.source.listPods({ namespace: ns, labelSelector: 'app=web' }), (ps) => ps.map((p) => p.metadata?.name).sort()),
-        productNode: await product(() => b.source.listPods({ nodeName: n1 }), (ps) => ps.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).sort()),
+        productNs: await product(
+          () => b.source.listPods({ namespace: ns, labelSelector: 'app=web' }),
+          (ps) => ps.map((p) => p.metadata?.name).sort(),
+        ),
+        productNode: await product(
+          () => b.source.listPods({ nodeName: n1 }),
+          (ps) => ps.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).sort(),
+        ),
       };
     },
   },
@@ -243,9 +273,24 @@ const CASES: Case[] = [
       });
       const podRef = { apiVersion: 'v1', kind: 'Pod', namespace: ns, name: 'web', uid: p.metadata.uid };
       await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('web.1', ns, podRef, 'FailedScheduling') }), 'event');
-      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('web.2', ns, { ...podRef, uid: '00000000-0000-4000-8000-000000000001' }, 'Old') }), 'event');
-      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/events`, { body: event('rs.1', ns, { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: ns, name: 'web' }, 'FailedCreate') }), 'event');
-      await must(b.client.request('POST', '/api/v1/namespaces/default/events', { body: event(`${nodeName}.1`, 'default', { kind: 'Node', name: nodeName, uid: nodeName }, 'NodeNotReady') }), 'event');
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/events`, {
+          body: event('web.2', ns, { ...podRef, uid: '00000000-0000-4000-8000-000000000001' }, 'Old'),
+        }),
+        'event',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/events`, {
+          body: event('rs.1', ns, { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: ns, name: 'web' }, 'FailedCreate'),
+        }),
+        'event',
+      );
+      await must(
+        b.client.request('POST', '/api/v1/namespaces/default/events', {
+          body: event(`${nodeName}.1`, 'default', { kind: 'Node', name: nodeName, uid: nodeName }, 'NodeNotReady'),
+        }),
+        'event',
+      );
       const evList = async (path: string, fieldSelector: string) => {
         const r = await b.client.request('GET', path, { query: { fieldSelector } });
         return r.status === 200 ? names(r.body) : outcome(r);
@@ -256,11 +301,23 @@ const CASES: Case[] = [
         owner: await evList(`/api/v1/namespaces/${ns}/events`, 'involvedObject.kind=ReplicaSet,involvedObject.name=web'),
         node: await evList('/api/v1/events', `involvedObject.kind=Node,involvedObject.name=${nodeName}`),
         badField: await evList('/api/v1/events', 'involvedObject.color=red'),
-        productPod: await product(() => b.source.listPodEvents(ns, 'web'), (es) => es.map((e) => e.reason).sort()),
-        productNode: await product(() => b.source.listNodeEvents(nodeName), (es) => es.map((e) => e.reason)),
-        productOwner: await product(() => b.source.listOwnerEvents(ns, 'ReplicaSet', 'web'), (es) => es.map((e) => stripVolatile(e))),
+        productPod: await product(
+          () => b.source.listPodEvents(ns, 'web'),
+          (es) => es.map((e) => e.reason).sort(),
+        ),
+        productNode: await product(
+          () => b.source.listNodeEvents(nodeName),
+          (es) => es.map((e) => e.reason),
+        ),
+        productOwner: await product(
+          () => b.source.listOwnerEvents(ns, 'ReplicaSet', 'web'),
+          (es) => es.map((e) => stripVolatile(e)),
+        ),
         warnings: await evList(`/api/v1/namespaces/${ns}/events`, 'type=Warning'),
-        productWarnings: await product(() => b.source.listNamespaceWarnings(ns), (es) => es.map((e) => e.reason).sort()),
+        productWarnings: await product(
+          () => b.source.listNamespaceWarnings(ns),
+          (es) => es.map((e) => e.reason).sort(),
+        ),
       };
     },
   },
@@ -278,9 +335,15 @@ const CASES: Case[] = [
         kubeletPort: got.body.status?.daemonEndpoints?.kubeletEndpoint?.Port === b.kubeletPort,
         absent: outcome(await b.client.request('GET', `/api/v1/nodes/${ns}-absent`)),
         list: names(listed.body),
-        product: await product(() => b.source.getNode(name), (n) => stripVolatile({ labels: n?.metadata?.labels, taints: n?.spec?.taints })),
+        product: await product(
+          () => b.source.getNode(name),
+          (n) => stripVolatile({ labels: n?.metadata?.labels, taints: n?.spec?.taints }),
+        ),
         productAbsent: await product(() => b.source.getNode(`${ns}-absent`)),
-        productList: await product(() => b.source.listNodes(), (ns2) => ns2.map((n) => n.metadata?.name).filter((n) => n === name)),
+        productList: await product(
+          () => b.source.listNodes(),
+          (ns2) => ns2.map((n) => n.metadata?.name).filter((n) => n === name),
+        ),
       };
     },
   },
@@ -292,7 +355,10 @@ const CASES: Case[] = [
         get: outcome(got),
         stored: stripVolatile({ spec: got.body.spec, status: got.body.status }),
         absent: outcome(await b.client.request('GET', `/api/v1/namespaces/${ns}-absent`)),
-        product: await product(() => b.source.getNamespace(ns), (n) => n?.status?.phase),
+        product: await product(
+          () => b.source.getNamespace(ns),
+          (n) => n?.status?.phase,
+        ),
         productAbsent: await product(() => b.source.getNamespace(`${ns}-absent`)),
       };
     },
@@ -304,13 +370,38 @@ const CASES: Case[] = [
       const template = { metadata: { labels }, spec: { containers: [{ name: 'app', image: IMAGE }] } };
       const selector = { matchLabels: labels };
       const apps = `/apis/apps/v1/namespaces/${ns}`;
-      await must(b.client.request('POST', `${apps}/deployments`, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector, template } } }), 'deployment');
-      await must(b.client.request('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-1' }, spec: { replicas: 2, selector, template } } }), 'replicaset');
-      await must(b.client.request('POST', `${apps}/statefulsets`, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', replicas: 1, selector, template } } }), 'statefulset');
-      await must(b.client.request('POST', `${apps}/daemonsets`, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector, template } } }), 'daemonset');
+      await must(
+        b.client.request('POST', `${apps}/deployments`, {
+          body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector, template } },
+        }),
+        'deployment',
+      );
+      await must(
+        b.client.request('POST', `${apps}/replicasets`, {
+          body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-1' }, spec: { replicas: 2, selector, template } },
+        }),
+        'replicaset',
+      );
+      await must(
+        b.client.request('POST', `${apps}/statefulsets`, {
+          body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', replicas: 1, selector, template } },
+        }),
+        'statefulset',
+      );
+      await must(
+        b.client.request('POST', `${apps}/daemonsets`, {
+          body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector, template } },
+        }),
+        'daemonset',
+      );
       await must(
         b.client.request('POST', `/apis/batch/v1/namespaces/${ns}/jobs`, {
-          body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: IMAGE }] } } } },
+          body: {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            metadata: { name: 'once' },
+            spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: IMAGE }] } } },
+          },
         }),
         'job',
       );
@@ -319,7 +410,10 @@ const CASES: Case[] = [
         return r.status === 200 ? { status: 200, spec: stripVolatile(r.body.spec) } : outcome(r);
       };
       const owner = (kind: 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob', name: string) =>
-        product(() => b.source.getOwner(ns, kind, name), (o) => (o ? { kind: o.kind, name: o.metadata?.name } : null));
+        product(
+          () => b.source.getOwner(ns, kind, name),
+          (o) => (o ? { kind: o.kind, name: o.metadata?.name } : null),
+        );
       return {
         deployment: await get(`${apps}/deployments/web`),
         replicaset: await get(`${apps}/replicasets/web-1`),
@@ -344,22 +438,45 @@ const CASES: Case[] = [
     name: 'namespace contents: lists of pods, services, claims, workloads; a PersistentVolume (KubeSource.listNamespaceContents / listServices / getPersistentVolume)',
     async run(b, ns) {
       await createPod(b, ns, pod('web'));
-      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } }), 'service');
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/services`, {
+          body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+        }),
+        'service',
+      );
       await must(
         b.client.request('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
-          body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          body: {
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
         }),
         'pvc',
       );
       const lists: Record<string, unknown> = {};
-      for (const path of ['/api/v1/namespaces/NS/services', '/api/v1/namespaces/NS/persistentvolumeclaims', '/apis/apps/v1/namespaces/NS/deployments', '/apis/apps/v1/namespaces/NS/statefulsets', '/apis/apps/v1/namespaces/NS/daemonsets', '/apis/batch/v1/namespaces/NS/jobs']) {
+      for (const path of [
+        '/api/v1/namespaces/NS/services',
+        '/api/v1/namespaces/NS/persistentvolumeclaims',
+        '/apis/apps/v1/namespaces/NS/deployments',
+        '/apis/apps/v1/namespaces/NS/statefulsets',
+        '/apis/apps/v1/namespaces/NS/daemonsets',
+        '/apis/batch/v1/namespaces/NS/jobs',
+      ]) {
         const r = await b.client.request('GET', path.replace('NS', ns));
         lists[path.split('/').pop()!] = r.status === 200 ? { kind: r.body.kind, names: names(r.body) } : outcome(r);
       }
       return {
         lists,
-        product: await product(() => b.source.listNamespaceContents(ns), (c) => c),
-        services: await product(() => b.source.listServices(ns), (s) => s.map((x) => ({ name: x.metadata?.name, selector: (x.spec as { selector?: unknown } | undefined)?.selector }))),
+        product: await product(
+          () => b.source.listNamespaceContents(ns),
+          (c) => c,
+        ),
+        services: await product(
+          () => b.source.listServices(ns),
+          (s) => s.map((x) => ({ name: x.metadata?.name, selector: (x.spec as { selector?: unknown } | undefined)?.selector })),
+        ),
         volume: await (async () => {
           const pv = {
             apiVersion: 'v1',
@@ -369,13 +486,21 @@ const CASES: Case[] = [
               capacity: { storage: '1Gi' },
               accessModes: ['ReadWriteOnce'],
               hostPath: { path: '/tmp/pv' },
-              nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }] }] } },
+              nodeAffinity: {
+                required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }] }] },
+              },
             },
           };
           await must(b.client.request('POST', '/api/v1/persistentvolumes', { body: pv }), 'pv');
           return {
-            found: await product(() => b.source.getPersistentVolume(`${ns}-pv`), (v) => (v?.spec as { nodeAffinity?: unknown } | undefined)?.nodeAffinity),
-            missing: await product(() => b.source.getPersistentVolume(`${ns}-no-such-pv`), (v) => v),
+            found: await product(
+              () => b.source.getPersistentVolume(`${ns}-pv`),
+              (v) => (v?.spec as { nodeAffinity?: unknown } | undefined)?.nodeAffinity,
+            ),
+            missing: await product(
+              () => b.source.getPersistentVolume(`${ns}-no-such-pv`),
+              (v) => v,
+            ),
           };
         })(),
       };
@@ -384,11 +509,23 @@ const CASES: Case[] = [
   {
     name: 'configmaps and secrets: metadata-only get (KubeSource.configMapExists / secretExists)',
     async run(b, ns) {
-      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { k: 'v' } } }), 'configmap');
-      await must(b.client.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } } }), 'secret');
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { k: 'v' } },
+        }),
+        'configmap',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
+          body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } },
+        }),
+        'secret',
+      );
       const metaGet = async (path: string) => {
         const r = await b.client.request('GET', path, { accept: META_ONLY });
-        return r.status === 200 ? { status: 200, kind: r.body.kind, apiVersion: r.body.apiVersion, keys: Object.keys(r.body).sort(), name: r.body.metadata?.name } : outcome(r);
+        return r.status === 200
+          ? { status: 200, kind: r.body.kind, apiVersion: r.body.apiVersion, keys: Object.keys(r.body).sort(), name: r.body.metadata?.name }
+          : outcome(r);
       };
       return {
         configmap: await metaGet(`/api/v1/namespaces/${ns}/configmaps/cfg`),
@@ -408,13 +545,23 @@ const CASES: Case[] = [
     async run(b, ns) {
       await must(
         b.client.request('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
-          body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          body: {
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            metadata: { name: 'data' },
+            spec: { storageClassName: 'fast', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
         }),
         'pvc',
       );
       await must(
         b.client.request('POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, {
-          body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler' }, spec: { holderIdentity: 'sched-1', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.000000Z' } },
+          body: {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: 'kube-scheduler' },
+            spec: { holderIdentity: 'sched-1', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.000000Z' },
+          },
         }),
         'lease',
       );
@@ -426,9 +573,15 @@ const CASES: Case[] = [
         lease: { ...outcome(lease), spec: lease.body.spec },
         leaseAbsent: outcome(await b.client.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/absent`)),
         products: {
-          pvc: await product(() => b.source.getPvc(ns, 'data'), (p) => ({ phase: p?.status?.phase, sc: p?.spec?.storageClassName })),
+          pvc: await product(
+            () => b.source.getPvc(ns, 'data'),
+            (p) => ({ phase: p?.status?.phase, sc: p?.spec?.storageClassName }),
+          ),
           pvcAbsent: await product(() => b.source.getPvc(ns, 'absent')),
-          lease: await product(() => b.source.getLease(ns, 'kube-scheduler'), (l) => ({ holder: l?.spec?.holderIdentity, renew: l?.spec?.renewTime })),
+          lease: await product(
+            () => b.source.getLease(ns, 'kube-scheduler'),
+            (l) => ({ holder: l?.spec?.holderIdentity, renew: l?.spec?.renewTime }),
+          ),
           leaseAbsent: await product(() => b.source.getLease(ns, 'absent')),
         },
       };
@@ -439,14 +592,22 @@ const CASES: Case[] = [
     async run(b, ns) {
       const path = `/apis/crd.projectcalico.org/v1/namespaces/${ns}/workloadendpoints`;
       const empty = await b.client.request('GET', path);
-      const wep = { apiVersion: 'crd.projectcalico.org/v1', kind: 'WorkloadEndpoint', metadata: { name: 'node--1-k8s-web-eth0' }, spec: { pod: 'web', node: 'node-1', ipNetworks: ['10.244.1.5/32'] } };
+      const wep = {
+        apiVersion: 'crd.projectcalico.org/v1',
+        kind: 'WorkloadEndpoint',
+        metadata: { name: 'node--1-k8s-web-eth0' },
+        spec: { pod: 'web', node: 'node-1', ipNetworks: ['10.244.1.5/32'] },
+      };
       const created = await b.client.request('POST', path, { body: wep });
       const listed = await b.client.request('GET', path);
       return {
         empty: { ...outcome(empty), items: empty.body?.items?.length },
         create: outcome(created),
         list: { ...outcome(listed), names: names(listed.body), itemKinds: (listed.body.items ?? []).map((i: KubeObject) => i.kind) },
-        product: await product(() => b.source.listWorkloadEndpoints(ns), (l) => l?.map((w) => w.spec)),
+        product: await product(
+          () => b.source.listWorkloadEndpoints(ns),
+          (l) => l?.map((w) => w.spec),
+        ),
       };
     },
   },
@@ -462,7 +623,8 @@ const CASES: Case[] = [
       await markRunning(b, ns, 'fresh');
       b.setLog(ns, 'restarted', 'app', ['starting', 'panic: boom'], true);
       b.setLog(ns, 'restarted', 'app', ['starting again'], false);
-      const log = async (name: string, query: Record<string, string | number | boolean>) => outcome(await b.client.request('GET', `${podPath(ns, name)}/log`, { query }));
+      const log = async (name: string, query: Record<string, string | number | boolean>) =>
+        outcome(await b.client.request('GET', `${podPath(ns, name)}/log`, { query }));
       const text = async (name: string, query: Record<string, string | number | boolean>) => {
         const r = await b.client.request('GET', `${podPath(ns, name)}/log`, { query });
         return { status: r.status, body: r.body };
@@ -476,9 +638,18 @@ const CASES: Case[] = [
         unscheduled: await text('unscheduled', { container: 'app' }),
         absentPod: await log('absent', { container: 'app' }),
         products: {
-          previous: await product(() => b.source.podLog(ns, 'restarted', 'app', true, 20), (l) => l),
-          previousAbsent: await product(() => b.source.podLog(ns, 'fresh', 'app', true, 20), (l) => l),
-          badContainer: await product(() => b.source.podLog(ns, 'fresh', 'nope', false, 20), (l) => l),
+          previous: await product(
+            () => b.source.podLog(ns, 'restarted', 'app', true, 20),
+            (l) => l,
+          ),
+          previousAbsent: await product(
+            () => b.source.podLog(ns, 'fresh', 'app', true, 20),
+            (l) => l,
+          ),
+          badContainer: await product(
+            () => b.source.podLog(ns, 'fresh', 'nope', false, 20),
+            (l) => l,
+          ),
         },
       };
     },
@@ -488,7 +659,8 @@ const CASES: Case[] = [
     async run(b, ns) {
       const fin = ['example.com/a', 'example.com/b'];
       const p = await createPod(b, ns, pod('held', { finalizers: fin }));
-      const jsonPatch = (name: string, ops: unknown[]) => b.client.request('PATCH', podPath(ns, name), { body: ops, contentType: 'application/json-patch+json' });
+      const jsonPatch = (name: string, ops: unknown[]) =>
+        b.client.request('PATCH', podPath(ns, name), { body: ops, contentType: 'application/json-patch+json' });
       const removeOps = (uid: string, list: string[]) => [
         { op: 'test', path: '/metadata/uid', value: uid },
         { op: 'test', path: '/metadata/finalizers', value: list },
@@ -528,14 +700,36 @@ const CASES: Case[] = [
     async run(b, ns) {
       const nodeName = `${ns}-node`;
       await createNode(b, nodeName);
-      const p = await createPod(b, ns, pod('web', { labels: { app: 'web' }, containers: [{ name: 'app', image: IMAGE, ports: [{ containerPort: 80 }] }, { name: 'side', image: IMAGE }] }));
+      const p = await createPod(
+        b,
+        ns,
+        pod('web', {
+          labels: { app: 'web' },
+          containers: [
+            { name: 'app', image: IMAGE, ports: [{ containerPort: 80 }] },
+            { name: 'side', image: IMAGE },
+          ],
+        }),
+      );
       const patch = (path: string, body: unknown, type: string) => b.client.request('PATCH', path, { body, contentType: type });
       const merge = await patch(podPath(ns, 'web'), { metadata: { labels: { tier: 'front', app: null } } }, 'application/merge-patch+json');
-      const smp = await patch(podPath(ns, 'web'), { spec: { containers: [{ name: 'side', image: 'registry.example.com/side:2' }] } }, 'application/strategic-merge-patch+json');
-      const stale = await patch(podPath(ns, 'web'), { metadata: { resourceVersion: p.metadata.resourceVersion, labels: { x: 'y' } } }, 'application/merge-patch+json');
+      const smp = await patch(
+        podPath(ns, 'web'),
+        { spec: { containers: [{ name: 'side', image: 'registry.example.com/side:2' }] } },
+        'application/strategic-merge-patch+json',
+      );
+      const stale = await patch(
+        podPath(ns, 'web'),
+        { metadata: { resourceVersion: p.metadata.resourceVersion, labels: { x: 'y' } } },
+        'application/merge-patch+json',
+      );
       const immutable = await patch(podPath(ns, 'web'), { spec: { nodeName: 'elsewhere' } }, 'application/merge-patch+json');
       const badType = await b.client.request('PATCH', podPath(ns, 'web'), { body: { a: 1 }, contentType: 'application/json' });
-      const nodeSmp = await patch(`/api/v1/nodes/${nodeName}`, { metadata: { labels: { role: 'x' } }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }, 'application/strategic-merge-patch+json');
+      const nodeSmp = await patch(
+        `/api/v1/nodes/${nodeName}`,
+        { metadata: { labels: { role: 'x' } }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } },
+        'application/strategic-merge-patch+json',
+      );
       const cordon = await patch(`/api/v1/nodes/${nodeName}`, { spec: { unschedulable: true } }, 'application/merge-patch+json');
       return {
         merge: { ...outcome(merge), labels: merge.body.metadata?.labels },
@@ -543,7 +737,11 @@ const CASES: Case[] = [
         stale: outcome(stale),
         // Not modelled: the real message ends with a Go diff of the pod spec.
         immutable: outcome(immutable, { message: false, details: false }),
-        immutableCauses: immutable.body?.details?.causes?.map((c: KubeObject) => ({ field: c.field, reason: c.reason, message: String(c.message).split('\n')[0] })),
+        immutableCauses: immutable.body?.details?.causes?.map((c: KubeObject) => ({
+          field: c.field,
+          reason: c.reason,
+          message: String(c.message).split('\n')[0],
+        })),
         badType: outcome(badType),
         nodeSmp: { ...outcome(nodeSmp), labels: nodeSmp.body.metadata?.labels?.role, taints: stripVolatile(nodeSmp.body.spec?.taints) },
         cordon: { ...outcome(cordon), unschedulable: cordon.body.spec?.unschedulable, taints: stripVolatile(cordon.body.spec?.taints) },
@@ -566,7 +764,11 @@ const CASES: Case[] = [
       out.longerGrace = { ...outcome(longer), ...lifecycle(longer.body) };
       const shorter = await del('graceful', { gracePeriodSeconds: 5 }, { gracePeriodSeconds: 5 });
       out.shorterGrace = { ...outcome(shorter), ...lifecycle(shorter.body) };
-      const wrongUid = await del('graceful', { gracePeriodSeconds: 0, preconditions: { uid: '00000000-0000-4000-8000-000000000000' } }, { gracePeriodSeconds: 0 });
+      const wrongUid = await del(
+        'graceful',
+        { gracePeriodSeconds: 0, preconditions: { uid: '00000000-0000-4000-8000-000000000000' } },
+        { gracePeriodSeconds: 0 },
+      );
       out.wrongUid = outcome(wrongUid);
       const force = await del('graceful', { gracePeriodSeconds: 0, preconditions: { uid: a.metadata.uid } }, { gracePeriodSeconds: 0 });
       out.force = { ...outcome(force), kindOfBody: force.body?.kind };
@@ -602,16 +804,36 @@ const CASES: Case[] = [
       await createPod(b, ns, pod('web', { node: `${ns}-node`, labels: { app: 'web' } }));
       const status = await b.client.request('PATCH', `${podPath(ns, 'web')}/status`, {
         contentType: 'application/merge-patch+json',
-        body: { metadata: { labels: { via: 'status' } }, spec: { activeDeadlineSeconds: 5 }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
+        body: {
+          metadata: { labels: { via: 'status' } },
+          spec: { activeDeadlineSeconds: 5 },
+          status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+        },
       });
-      const main = await b.client.request('PATCH', podPath(ns, 'web'), { contentType: 'application/merge-patch+json', body: { metadata: { labels: { via: 'main' } }, status: { phase: 'Failed' } } });
-      const put = await b.client.request('PUT', `${podPath(ns, 'web')}/status`, { body: { ...main.body, status: { ...main.body.status, phase: 'Succeeded' } } });
-      const view = (r: KubeResponse) => ({ ...outcome(r), phase: r.body.status?.phase, labels: r.body.metadata?.labels, deadline: r.body.spec?.activeDeadlineSeconds, ready: stripVolatile(r.body.status?.conditions) });
+      const main = await b.client.request('PATCH', podPath(ns, 'web'), {
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { labels: { via: 'main' } }, status: { phase: 'Failed' } },
+      });
+      const put = await b.client.request('PUT', `${podPath(ns, 'web')}/status`, {
+        body: { ...main.body, status: { ...main.body.status, phase: 'Succeeded' } },
+      });
+      const view = (r: KubeResponse) => ({
+        ...outcome(r),
+        phase: r.body.status?.phase,
+        labels: r.body.metadata?.labels,
+        deadline: r.body.spec?.activeDeadlineSeconds,
+        ready: stripVolatile(r.body.status?.conditions),
+      });
       return {
         statusPatch: view(status),
         mainPatch: view(main),
         statusPut: view(put),
-        statusOfAbsent: outcome(await b.client.request('PATCH', `${podPath(ns, 'absent')}/status`, { contentType: 'application/merge-patch+json', body: { status: { phase: 'Running' } } })),
+        statusOfAbsent: outcome(
+          await b.client.request('PATCH', `${podPath(ns, 'absent')}/status`, {
+            contentType: 'application/merge-patch+json',
+            body: { status: { phase: 'Running' } },
+          }),
+        ),
       };
     },
   },
@@ -619,7 +841,12 @@ const CASES: Case[] = [
     name: 'eviction: Pending and Running pods, PodDisruptionBudget, preconditions (evict step)',
     async run(b, ns) {
       const evict = (name: string, body: unknown) => b.client.request('POST', `${podPath(ns, name)}/eviction`, { body });
-      const body = (name: string, apiVersion: string, uid?: string) => ({ apiVersion, kind: 'Eviction', metadata: { name, namespace: ns }, ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}) });
+      const body = (name: string, apiVersion: string, uid?: string) => ({
+        apiVersion,
+        kind: 'Eviction',
+        metadata: { name, namespace: ns },
+        ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}),
+      });
       const out: Outcome = {};
       const p1 = await createPod(b, ns, pod('pending-v1'));
       const v1 = await evict('pending-v1', body('pending-v1', 'policy/v1', p1.metadata.uid));
@@ -639,12 +866,20 @@ const CASES: Case[] = [
       out.wrongUid = outcome(await evict('running', body('running', 'policy/v1beta1', '00000000-0000-4000-8000-000000000000')));
       await must(
         b.client.request('POST', `/apis/policy/v1beta1/namespaces/${ns}/poddisruptionbudgets`, {
-          body: { apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } },
+          body: {
+            apiVersion: 'policy/v1beta1',
+            kind: 'PodDisruptionBudget',
+            metadata: { name: 'web' },
+            spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+          },
         }),
         'pdb',
       );
       out.blockedByPdb = outcome(await evict('running', body('running', 'policy/v1beta1', r.metadata.uid)));
-      out.budgets = await product(() => b.source.listDisruptionBudgets(ns), (bs) => bs.map((x) => ({ name: x.metadata?.name, minAvailable: (x.spec as { minAvailable?: unknown } | undefined)?.minAvailable })));
+      out.budgets = await product(
+        () => b.source.listDisruptionBudgets(ns),
+        (bs) => bs.map((x) => ({ name: x.metadata?.name, minAvailable: (x.spec as { minAvailable?: unknown } | undefined)?.minAvailable })),
+      );
       out.afterBlocked = lifecycle(await getPod(b, ns, 'running'));
       out.absent = outcome(await evict('absent', body('absent', 'policy/v1beta1')));
       const s = await createPod(b, ns, pod('stepped'));
@@ -658,13 +893,32 @@ const CASES: Case[] = [
     name: 'scale subresource of Deployment, StatefulSet, ReplicaSet (scale step)',
     async run(b, ns) {
       const labels = { app: 'web' };
-      const spec = (replicas: number) => ({ replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: IMAGE }] } } });
+      const spec = (replicas: number) => ({
+        replicas,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: IMAGE }] } },
+      });
       const apps = `/apis/apps/v1/namespaces/${ns}`;
-      await must(b.client.request('POST', `${apps}/deployments`, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: spec(2) } }), 'deployment');
-      await must(b.client.request('POST', `${apps}/statefulsets`, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { ...spec(3), serviceName: 'db' } } }), 'statefulset');
-      await must(b.client.request('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: spec(2) } }), 'replicaset');
+      await must(
+        b.client.request('POST', `${apps}/deployments`, { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: spec(2) } }),
+        'deployment',
+      );
+      await must(
+        b.client.request('POST', `${apps}/statefulsets`, {
+          body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { ...spec(3), serviceName: 'db' } },
+        }),
+        'statefulset',
+      );
+      await must(
+        b.client.request('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: spec(2) } }),
+        'replicaset',
+      );
       const out: Outcome = {};
-      for (const [resource, name] of [['deployments', 'web'], ['statefulsets', 'db'], ['replicasets', 'rs']] as const) {
+      for (const [resource, name] of [
+        ['deployments', 'web'],
+        ['statefulsets', 'db'],
+        ['replicasets', 'rs'],
+      ] as const) {
         const path = `${apps}/${resource}/${name}/scale`;
         const got = await b.client.request('GET', path);
         const patched = await b.client.request('PATCH', path, { body: { spec: { replicas: 0 } }, contentType: 'application/merge-patch+json' });
@@ -675,7 +929,12 @@ const CASES: Case[] = [
           parentReplicas: parent.body.spec?.replicas,
           negative: outcome(await b.client.request('PATCH', path, { body: { spec: { replicas: -1 } }, contentType: 'application/merge-patch+json' })),
           absent: outcome(await b.client.request('GET', `${apps}/${resource}/absent/scale`)),
-          patchAbsent: outcome(await b.client.request('PATCH', `${apps}/${resource}/absent/scale`, { body: { spec: { replicas: 0 } }, contentType: 'application/merge-patch+json' })),
+          patchAbsent: outcome(
+            await b.client.request('PATCH', `${apps}/${resource}/absent/scale`, {
+              body: { spec: { replicas: 0 } },
+              contentType: 'application/merge-patch+json',
+            }),
+          ),
         };
       }
       out.steps = {
@@ -701,9 +960,15 @@ const CASES: Case[] = [
       out.deleteAgain = { ...outcome(again), phase: again.body.status?.phase };
       out.createInTerminating = outcome(await b.client.request('POST', podsPath(sub), { body: pod('late') }));
       const ns1 = await b.client.request('GET', `/api/v1/namespaces/${sub}`);
-      const stale = { ...ns1.body, metadata: { ...ns1.body.metadata, resourceVersion: String(Number(ns1.body.metadata.resourceVersion) - 1) }, spec: { finalizers: [] } };
+      const stale = {
+        ...ns1.body,
+        metadata: { ...ns1.body.metadata, resourceVersion: String(Number(ns1.body.metadata.resourceVersion) - 1) },
+        spec: { finalizers: [] },
+      };
       out.staleFinalize = outcome(await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: stale }));
-      out.wrongName = outcome(await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: { ...ns1.body, metadata: { name: 'other' }, spec: { finalizers: [] } } }));
+      out.wrongName = outcome(
+        await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: { ...ns1.body, metadata: { name: 'other' }, spec: { finalizers: [] } } }),
+      );
       const fin = await b.client.request('PUT', `/api/v1/namespaces/${sub}/finalize`, { body: { ...ns1.body, spec: { finalizers: [] } } });
       out.finalize = { ...outcome(fin), phase: fin.body.status?.phase, spec: fin.body.spec };
       out.afterFinalize = outcome(await b.client.request('GET', `/api/v1/namespaces/${sub}`));
@@ -716,7 +981,11 @@ const CASES: Case[] = [
       out.step = await runStep(b, 'clear-namespace-finalizers', { namespace: sub2 });
       out.afterStep = outcome(await b.client.request('GET', `/api/v1/namespaces/${sub2}`));
       out.stepGone = await runStep(b, 'clear-namespace-finalizers', { namespace: sub2 });
-      out.finalizeAbsent = outcome(await b.client.request('PUT', `/api/v1/namespaces/${ns}-absent/finalize`, { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${ns}-absent` }, spec: { finalizers: [] } } }));
+      out.finalizeAbsent = outcome(
+        await b.client.request('PUT', `/api/v1/namespaces/${ns}-absent/finalize`, {
+          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${ns}-absent` }, spec: { finalizers: [] } },
+        }),
+      );
       return out;
     },
   },
@@ -733,7 +1002,10 @@ const CASES: Case[] = [
             .split('\n')
             .filter(Boolean)
             .map((l) => JSON.parse(l) as KubeObject)
-            .map((e) => `${e.type} ${e.object?.metadata?.name} ${e.object?.metadata?.labels?.app ?? '-'}${e.object?.metadata?.deletionTimestamp ? ' deleting' : ''}`),
+            .map(
+              (e) =>
+                `${e.type} ${e.object?.metadata?.name} ${e.object?.metadata?.labels?.app ?? '-'}${e.object?.metadata?.deletionTimestamp ? ' deleting' : ''}`,
+            ),
         }));
       const fromRv = watch({ resourceVersion: rv });
       const initial = watch({ labelSelector: 'app=web' });
@@ -756,7 +1028,9 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
   beforeAll(async () => {
     const t0 = Date.now();
     [sim, real] = await Promise.all([simBackend(), realBackend()]);
-    console.log(`[envtest] fidelity: real API server up in ${Date.now() - t0} ms; product requests as ${real.rbac.length ? `${PRODUCT_ACCOUNTS.remediate} under ${real.rbac.join(', ')}` : 'admin (no RBAC manifests in deploy/)'}`);
+    console.log(
+      `[envtest] fidelity: real API server up in ${Date.now() - t0} ms; product requests as ${real.rbac.length ? `${PRODUCT_ACCOUNTS.remediate} under ${real.rbac.join(', ')}` : 'admin (no RBAC manifests in deploy/)'}`,
+    );
     // A Calico cluster: the CRD the sim always serves.
     await real.client.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -788,7 +1062,10 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
     it(c.name, async () => {
       const ns = `fid-${i}`;
       const onBoth = async (b: Backend) => {
-        await must(b.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } }), `namespace ${ns}`);
+        await must(
+          b.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } }),
+          `namespace ${ns}`,
+        );
         return c.run(b, ns);
       };
       const [s, r] = await Promise.all([onBoth(sim), onBoth(real)]);
@@ -806,7 +1083,14 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
         spec: {
           user,
           groups: ['system:serviceaccounts', 'system:serviceaccounts:pod-doctor', 'system:authenticated'],
-          resourceAttributes: { group: op.group, version: op.version, resource: op.resource, ...(op.subresource ? { subresource: op.subresource } : {}), verb, ...(op.namespaced ? { namespace: 'shop' } : {}) },
+          resourceAttributes: {
+            group: op.group,
+            version: op.version,
+            resource: op.resource,
+            ...(op.subresource ? { subresource: op.subresource } : {}),
+            verb,
+            ...(op.namespaced ? { namespace: 'shop' } : {}),
+          },
         },
       });
       return review.status?.allowed === true;
@@ -818,7 +1102,8 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
       for (const verb of op.verbs) {
         const key = operationKey(op, verb);
         const diagnoseMay = diagnoseKeys.has(key);
-        if ((await can(PRODUCT_ACCOUNTS.diagnose, op, verb)) !== diagnoseMay) wrong.push(`${PRODUCT_ACCOUNTS.diagnose} ${diagnoseMay ? 'cannot' : 'can'} ${key}`);
+        if ((await can(PRODUCT_ACCOUNTS.diagnose, op, verb)) !== diagnoseMay)
+          wrong.push(`${PRODUCT_ACCOUNTS.diagnose} ${diagnoseMay ? 'cannot' : 'can'} ${key}`);
         if (!(await can(PRODUCT_ACCOUNTS.remediate, op, verb))) wrong.push(`${PRODUCT_ACCOUNTS.remediate} cannot ${key}`);
       }
     }
@@ -838,9 +1123,15 @@ describe.skipIf(missing !== undefined)('fidelity: the simulated API answers like
     expect([...new Set(unlisted)], 'the product made requests API_OPERATIONS does not list').toEqual([]);
     // Every read of KubeSource and every Kubernetes step kind ran against both servers.
     const methods = Object.getOwnPropertyNames(KubeSource.prototype).filter((m) => !SOURCE_HELPERS.has(m));
-    expect(methods.filter((m) => !real.sourceCalls.has(m) || !sim.sourceCalls.has(m)), 'KubeSource methods no case calls').toEqual([]);
+    expect(
+      methods.filter((m) => !real.sourceCalls.has(m) || !sim.sourceCalls.has(m)),
+      'KubeSource methods no case calls',
+    ).toEqual([]);
     const kubeSteps = Object.keys(ACTIONS).filter((k) => !NON_KUBERNETES_STEPS.has(k));
-    expect(kubeSteps.filter((k) => !stepsRun.has(k)), 'step kinds no case runs (or list them in NON_KUBERNETES_STEPS)').toEqual([]);
+    expect(
+      kubeSteps.filter((k) => !stepsRun.has(k)),
+      'step kinds no case runs (or list them in NON_KUBERNETES_STEPS)',
+    ).toEqual([]);
     expect(API_OPERATIONS.length).toBeGreaterThan(10);
     expect(operationKey({ group: '', version: 'v1', resource: 'pods', subresource: 'eviction' }, 'create')).toBe('v1 pods/eviction create');
   });

@@ -186,7 +186,8 @@ export class KubeClient {
   ) {
     this.base = new URL(url);
     this.mod = this.base.protocol === 'http:' ? http : https;
-    this.agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets: 16 }) : new https.Agent({ ca, keepAlive: true, maxSockets: 16 });
+    this.agent =
+      this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets: 16 }) : new https.Agent({ ca, keepAlive: true, maxSockets: 16 });
   }
 
   /** Called before each request (the fidelity suite records which API operations ran). */
@@ -196,8 +197,7 @@ export class KubeClient {
     const u = new URL(apiPath, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     this.onRequest?.(method, u);
-    const payload =
-      opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     return new Promise((resolve, reject) => {
       const req = this.mod.request(
         u,
@@ -207,9 +207,7 @@ export class KubeClient {
           headers: {
             ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
             Accept: opts.accept ?? 'application/json',
-            ...(payload !== undefined
-              ? { 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(payload) }
-              : {}),
+            ...(payload !== undefined ? { 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
           },
           timeout: opts.timeoutMs ?? 30_000,
         },
@@ -332,8 +330,23 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 async function generateCerts(dir: string): Promise<void> {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   await openssl(
-    ['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3650', '-subj', '/CN=pod-doctor-envtest-ca',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature'],
+    [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=pod-doctor-envtest-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+    ],
     dir,
   );
   await openssl(['req', ...ec, '-keyout', 'apiserver.key', '-out', 'apiserver.csr', '-subj', '/CN=kube-apiserver'], dir);
@@ -348,8 +361,23 @@ async function generateCerts(dir: string): Promise<void> {
     ].join('\n'),
   );
   await openssl(
-    ['x509', '-req', '-in', 'apiserver.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'apiserver.crt',
-      '-days', '3650', '-extfile', 'apiserver.ext'],
+    [
+      'x509',
+      '-req',
+      '-in',
+      'apiserver.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'apiserver.crt',
+      '-days',
+      '3650',
+      '-extfile',
+      'apiserver.ext',
+    ],
     dir,
   );
   await openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'sa.key'], dir);
@@ -489,7 +517,14 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     // A watchdog outlives a SIGKILLed test process: it kills the groups and removes the dir.
     watchdog = spawn(
       'bash',
-      ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; [ -f "$2/pgids" ] && while read -r g; do kill -KILL -- "-$g" 2>/dev/null; done < "$2/pgids"; [ "$3" = 1 ] || rm -rf "$2"', 'watchdog', String(process.pid), dir, keepDir ? '1' : '0'],
+      [
+        '-c',
+        'while kill -0 "$1" 2>/dev/null; do sleep 1; done; [ -f "$2/pgids" ] && while read -r g; do kill -KILL -- "-$g" 2>/dev/null; done < "$2/pgids"; [ "$3" = 1 ] || rm -rf "$2"',
+        'watchdog',
+        String(process.pid),
+        dir,
+        keepDir ? '1' : '0',
+      ],
       { detached: true, stdio: 'ignore' },
     );
     watchdog.unref();
@@ -512,7 +547,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     }
     writeFileSync(
       path.join(dir, 'tokens.csv'),
-      [...tokens].map(([name, t], i) => `${t.token},${name},uid-${i}${t.groups.length ? `,"${t.groups.join(',')}"` : ''}`).join('\n') + '\n',
+      `${[...tokens].map(([name, t], i) => `${t.token},${name},uid-${i}${t.groups.length ? `,"${t.groups.join(',')}"` : ''}`).join('\n')}\n`,
       { mode: 0o600 },
     );
     const adminToken = tokens.get('admin')!.token;
@@ -578,36 +613,46 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     if (withControllers) {
       s = Date.now();
-      const sched = launch('kube-scheduler', path.join(binDir, 'kube-scheduler'), [
-        `--kubeconfig=${path.join(dir, 'kube-scheduler.kubeconfig')}`,
-        '--leader-elect=false',
-        '--address=127.0.0.1',
-        `--port=${schedPort}`,
-        '--secure-port=0',
-        '--v=1',
-        ...(opts.extraSchedulerArgs ?? []),
-      ], `http://127.0.0.1:${schedPort}/healthz`);
-      const cm = launch('kube-controller-manager', path.join(binDir, 'kube-controller-manager'), [
-        `--kubeconfig=${path.join(dir, 'kube-controller-manager.kubeconfig')}`,
-        '--leader-elect=false',
-        '--address=127.0.0.1',
-        `--port=${cmPort}`,
-        '--secure-port=0',
-        '--controllers=*',
-        '--use-service-account-credentials=false',
-        `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
-        `--root-ca-file=${path.join(dir, 'ca.crt')}`,
-        `--cluster-signing-cert-file=${path.join(dir, 'ca.crt')}`,
-        `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`,
-        '--cluster-name=envtest',
-        `--node-monitor-period=${opts.nodeMonitorPeriod ?? '2s'}`,
-        `--node-monitor-grace-period=${opts.nodeMonitorGracePeriod ?? '10s'}`,
-        `--node-startup-grace-period=${opts.nodeStartupGracePeriod ?? '20s'}`,
-        // Only used without taint-based eviction; with it, tolerationSeconds decides.
-        '--pod-eviction-timeout=10s',
-        '--v=1',
-        ...(opts.extraControllerManagerArgs ?? []),
-      ], `http://127.0.0.1:${cmPort}/healthz`);
+      const sched = launch(
+        'kube-scheduler',
+        path.join(binDir, 'kube-scheduler'),
+        [
+          `--kubeconfig=${path.join(dir, 'kube-scheduler.kubeconfig')}`,
+          '--leader-elect=false',
+          '--address=127.0.0.1',
+          `--port=${schedPort}`,
+          '--secure-port=0',
+          '--v=1',
+          ...(opts.extraSchedulerArgs ?? []),
+        ],
+        `http://127.0.0.1:${schedPort}/healthz`,
+      );
+      const cm = launch(
+        'kube-controller-manager',
+        path.join(binDir, 'kube-controller-manager'),
+        [
+          `--kubeconfig=${path.join(dir, 'kube-controller-manager.kubeconfig')}`,
+          '--leader-elect=false',
+          '--address=127.0.0.1',
+          `--port=${cmPort}`,
+          '--secure-port=0',
+          '--controllers=*',
+          '--use-service-account-credentials=false',
+          `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
+          `--root-ca-file=${path.join(dir, 'ca.crt')}`,
+          `--cluster-signing-cert-file=${path.join(dir, 'ca.crt')}`,
+          `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`,
+          '--cluster-name=envtest',
+          `--node-monitor-period=${opts.nodeMonitorPeriod ?? '2s'}`,
+          `--node-monitor-grace-period=${opts.nodeMonitorGracePeriod ?? '10s'}`,
+          `--node-startup-grace-period=${opts.nodeStartupGracePeriod ?? '20s'}`,
+          // Only used without taint-based eviction; with it, tolerationSeconds decides.
+          '--pod-eviction-timeout=10s',
+          '--v=1',
+          ...(opts.extraControllerManagerArgs ?? []),
+        ],
+        `http://127.0.0.1:${cmPort}/healthz`,
+      );
       await Promise.all([waitHealthy(sched, `http://127.0.0.1:${schedPort}/healthz`), waitHealthy(cm, `http://127.0.0.1:${cmPort}/healthz`)]);
       if (saAdmission) {
         // Controllers are really working once the token controller has given `default` a token.

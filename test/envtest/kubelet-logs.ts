@@ -116,7 +116,8 @@ export function validateContainerLogStatus(pod: KubeObject, container: string, p
   if (terminated) return terminated.containerID || last?.containerID ? undefined : `container "${container}" in pod "${podName}" is terminated`;
   if (last) return last.containerID ? undefined : `container "${container}" in pod "${podName}" is terminated`;
   if (waiting) {
-    const why = waiting.reason === 'ErrImagePull' ? "image can't be pulled" : waiting.reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : waiting.reason;
+    const why =
+      waiting.reason === 'ErrImagePull' ? "image can't be pulled" : waiting.reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : waiting.reason;
     return `container "${container}" in pod "${podName}" is waiting to start: ${why}`;
   }
   return `container "${container}" in pod "${podName}" is waiting to start - no logs yet`;

@@ -13,7 +13,7 @@
 //   "master disruption mode", removes the NoExecute taints and stops evicting.
 import { createHash, randomBytes } from 'node:crypto';
 import type { ControlPlane, KubeClient, KubeObject } from './harness.js';
-import { KubeHttpError, sleep } from './harness.js';
+import { KubeHttpError } from './harness.js';
 
 export interface StandInNodeSpec {
   name: string;
@@ -127,7 +127,8 @@ export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
     reporting: false,
     pauseImage: 'k8s.gcr.io/pause:3.2',
     // dockershim ensureSandboxImageExists: `failed pulling image %q: %v` around dockerd's answer.
-    sandboxImageAuthError: (image) => `rpc error: code = Unknown desc = failed pulling image "${image}": Error response from daemon: Get ${manifestUrl(image)}: unauthorized: authentication required`,
+    sandboxImageAuthError: (image) =>
+      `rpc error: code = Unknown desc = failed pulling image "${image}": Error response from daemon: Get ${manifestUrl(image)}: unauthorized: authentication required`,
     // dockershim RunPodSandbox `failed to start sandbox container for pod %q: %v`; runc of the docker 18/19 era (seed 003).
     sandboxKilledAtStart: (pod) =>
       `rpc error: code = Unknown desc = failed to start sandbox container for pod "${pod}": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:301: running exec setns process for init caused \\"signal: killed\\"": unknown`,
@@ -141,7 +142,8 @@ export const KUBELET_WORDING: Record<KubeletStyle, Wording> = {
         event: `Error: failed to start container "${p.containerId.replace(/^docker:\/\//, '')}": Error response from daemon: ${message}`,
       };
     },
-    evictionMessage: (e) => `The node was low on resource: ${e.resource}. Container ${e.container} was using ${e.usage}, which exceeds its request of ${e.request}. `,
+    evictionMessage: (e) =>
+      `The node was low on resource: ${e.resource}. Container ${e.container} was using ${e.usage}, which exceeds its request of ${e.request}. `,
     evictedContainer: { reason: 'Error' },
     readyToStartCondition: false,
     disruptionTarget: false,
@@ -164,9 +166,21 @@ export type PressureCondition = 'MemoryPressure' | 'DiskPressure' | 'PIDPressure
 
 /** The kubelet's words for its pressure conditions (pkg/kubelet/nodestatus/setters.go) and the resource it reclaims. */
 const PRESSURE: Record<PressureCondition, { resource: string; ok: [string, string]; bad: [string, string] }> = {
-  MemoryPressure: { resource: 'memory', ok: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'], bad: ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'] },
-  DiskPressure: { resource: 'ephemeral-storage', ok: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'], bad: ['KubeletHasDiskPressure', 'kubelet has disk pressure'] },
-  PIDPressure: { resource: 'pids', ok: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'], bad: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available'] },
+  MemoryPressure: {
+    resource: 'memory',
+    ok: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+    bad: ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'],
+  },
+  DiskPressure: {
+    resource: 'ephemeral-storage',
+    ok: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+    bad: ['KubeletHasDiskPressure', 'kubelet has disk pressure'],
+  },
+  PIDPressure: {
+    resource: 'pids',
+    ok: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+    bad: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available'],
+  },
 };
 
 /**
@@ -191,7 +205,10 @@ const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const now = () => isoSeconds(new Date());
 /** metav1.MicroTime (Lease renewTime) has microseconds. */
 const microNow = () => new Date().toISOString().replace(/Z$/, '000Z');
-const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+const hex = (n: number) =>
+  randomBytes(Math.ceil(n / 2))
+    .toString('hex')
+    .slice(0, n);
 const containerId = (runtime: Wording['runtime'] = 'containerd') => `${runtime}://${hex(64)}`;
 const imageDigest = (image: string) => createHash('sha256').update(image).digest('hex');
 
@@ -452,7 +469,18 @@ export class KubeletStandIn {
     if (on) state.pressure.add(condition);
     else state.pressure.delete(condition);
     await this.postNodeStatus(state, false);
-    const word = condition === 'MemoryPressure' ? (on ? 'NodeHasInsufficientMemory' : 'NodeHasSufficientMemory') : condition === 'DiskPressure' ? (on ? 'NodeHasDiskPressure' : 'NodeHasNoDiskPressure') : on ? 'NodeHasInsufficientPID' : 'NodeHasSufficientPID';
+    const word =
+      condition === 'MemoryPressure'
+        ? on
+          ? 'NodeHasInsufficientMemory'
+          : 'NodeHasSufficientMemory'
+        : condition === 'DiskPressure'
+          ? on
+            ? 'NodeHasDiskPressure'
+            : 'NodeHasNoDiskPressure'
+          : on
+            ? 'NodeHasInsufficientPID'
+            : 'NodeHasSufficientPID';
     await this.nodeEvent(name, { reason: word, message: `Node ${name} status is now: ${word}` });
     if (on) await this.nodeEvent(name, { reason: 'EvictionThresholdMet', type: 'Warning', message: `Attempting to reclaim ${PRESSURE[condition].resource}` });
     return this.client.get(`/api/v1/nodes/${name}`);
@@ -554,11 +582,7 @@ export class KubeletStandIn {
    * `Back-off pulling image "<img>"` before), and the event sequence
    * Pulling → Failed → Failed(ErrImagePull) → BackOff → Failed(ImagePullBackOff).
    */
-  async podImagePullBackOff(
-    namespace: string,
-    name: string,
-    opts: { container?: string; error?: string; count?: number } = {},
-  ): Promise<Pod> {
+  async podImagePullBackOff(namespace: string, name: string, opts: { container?: string; error?: string; count?: number } = {}): Promise<Pod> {
     const pod = await this.boundPod(namespace, name);
     const c = this.container(pod, opts.container);
     const error = opts.error ?? this.wording.notFound(c.image);
@@ -684,9 +708,20 @@ export class KubeletStandIn {
     const threshold = probe.failureThreshold ?? 3;
     const budget = (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * threshold;
     const fieldPath = `spec.containers{${c.name}}`;
-    await this.event(pod, { reason: 'Unhealthy', type: 'Warning', message: `Liveness probe failed: ${opts.output ?? 'HTTP probe failed with statuscode: 503'}`, fieldPath, count: threshold * restarts });
+    await this.event(pod, {
+      reason: 'Unhealthy',
+      type: 'Warning',
+      message: `Liveness probe failed: ${opts.output ?? 'HTTP probe failed with statuscode: 503'}`,
+      fieldPath,
+      count: threshold * restarts,
+    });
     await this.event(pod, { reason: 'Killing', message: `Container ${c.name} failed liveness probe, will be restarted`, fieldPath, count: restarts });
-    return this.podCrashLoop(namespace, name, { container: c.name, restartCount: restarts, terminated: { exitCode: opts.exitCode ?? 137, reason: 'Error' }, ranSeconds: budget + 1 });
+    return this.podCrashLoop(namespace, name, {
+      container: c.name,
+      restartCount: restarts,
+      terminated: { exitCode: opts.exitCode ?? 137, reason: 'Error' },
+      ranSeconds: budget + 1,
+    });
   }
 
   /**
@@ -696,7 +731,11 @@ export class KubeletStandIn {
    */
   async podSubPathMissing(namespace: string, name: string, opts: { container?: string; restartCount?: number } = {}): Promise<Pod> {
     const pod = await this.boundPod(namespace, name);
-    const c = this.container(pod, opts.container) as { name: string; image: string; volumeMounts?: Array<{ name: string; mountPath: string; subPath?: string }> };
+    const c = this.container(pod, opts.container) as {
+      name: string;
+      image: string;
+      volumeMounts?: Array<{ name: string; mountPath: string; subPath?: string }>;
+    };
     const mounts = c.volumeMounts ?? [];
     const index = mounts.findIndex((m) => m.subPath);
     const mount = mounts[index];
@@ -807,7 +846,12 @@ export class KubeletStandIn {
     const count = opts.count ?? 14;
     const result = await this.writeCreating(pod);
     await this.event(pod, { reason: 'SandboxChanged', message: 'Pod sandbox changed, it will be killed and re-created.', count });
-    await this.event(pod, { reason: 'FailedCreatePodSandBox', type: 'Warning', message: `Failed to create pod sandbox: ${this.wording.sandboxKilledAtStart(pod.metadata.name)}`, count });
+    await this.event(pod, {
+      reason: 'FailedCreatePodSandBox',
+      type: 'Warning',
+      message: `Failed to create pod sandbox: ${this.wording.sandboxKilledAtStart(pod.metadata.name)}`,
+      count,
+    });
     return result;
   }
 
@@ -865,8 +909,13 @@ export class KubeletStandIn {
       reason: 'Evicted',
       message,
       conditions: [
-        ...this.conditions(pod, (pod.spec.containers as Array<{ name: string }>).map((x) => x.name)),
-        ...(this.wording.disruptionTarget ? [{ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: t, reason: 'TerminationByKubelet', message }] : []),
+        ...this.conditions(
+          pod,
+          (pod.spec.containers as Array<{ name: string }>).map((x) => x.name),
+        ),
+        ...(this.wording.disruptionTarget
+          ? [{ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: t, reason: 'TerminationByKubelet', message }]
+          : []),
       ],
       containerStatuses: (pod.spec.containers as Array<{ name: string; image: string }>).map((x) => {
         const prev = (pod.status?.containerStatuses ?? []).find((s: any) => s.name === x.name);
@@ -906,7 +955,9 @@ export class KubeletStandIn {
       {
         phase: 'Pending',
         conditions: [
-          ...(this.wording.readyToStartCondition ? [{ type: 'PodReadyToStartContainers', status: 'False', lastProbeTime: null, lastTransitionTime: now() }] : []),
+          ...(this.wording.readyToStartCondition
+            ? [{ type: 'PodReadyToStartContainers', status: 'False', lastProbeTime: null, lastTransitionTime: now() }]
+            : []),
           ...this.conditions(pod, names),
         ],
         containerStatuses: containers.map((c) => ({
@@ -931,7 +982,17 @@ export class KubeletStandIn {
     return this.writeStatus(pod, {
       phase,
       conditions: this.conditions(pod, [c.name]),
-      containerStatuses: this.otherStatuses(pod, c.name, { name: c.name, image: c.image, imageID: '', ready: false, started: false, restartCount: 0, state: {}, lastState: {}, ...status }),
+      containerStatuses: this.otherStatuses(pod, c.name, {
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: {},
+        lastState: {},
+        ...status,
+      }),
     });
   }
 
@@ -1017,11 +1078,23 @@ export class KubeletStandIn {
   /** Initialized/Ready/ContainersReady/PodScheduled as the kubelet status manager writes them. */
   private conditions(pod: Pod, unready: string[]): any[] {
     const t = now();
-    const scheduled = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled') ?? { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: t };
+    const scheduled = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled') ?? {
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: t,
+    };
     const readyCond = (type: string) =>
       unready.length === 0
         ? { type, status: 'True', lastProbeTime: null, lastTransitionTime: t }
-        : { type, status: 'False', lastProbeTime: null, lastTransitionTime: t, reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+        : {
+            type,
+            status: 'False',
+            lastProbeTime: null,
+            lastTransitionTime: t,
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${unready.join(' ')}]`,
+          };
     return [{ type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: t }, readyCond('Ready'), readyCond('ContainersReady'), scheduled];
   }
 

@@ -64,7 +64,9 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
   /** As the bot diagnoses: its read-only identity, no Secret checks (deploy/base/serviceaccounts.yaml). */
   async function diagnose(target: string, kubeconfig: string, at: string): Promise<DiagnosisJson> {
-    const res = await cli(['diagnose', target, '--kubeconfig', kubeconfig, '--json', '--now', at, '--cluster', 'envtest'], { POD_DOCTOR_CHECK_SECRETS: 'false' });
+    const res = await cli(['diagnose', target, '--kubeconfig', kubeconfig, '--json', '--now', at, '--cluster', 'envtest'], {
+      POD_DOCTOR_CHECK_SECRETS: 'false',
+    });
     if (res.code !== 0) throw new Error(`pod-doctor diagnose ${target} exited ${res.code}: ${res.stderr}`);
     return JSON.parse(res.stdout) as DiagnosisJson;
   }
@@ -115,9 +117,15 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     for (let attempt = 1; ; attempt++) {
       const at = new Date(Date.now() + aheadMs).toISOString();
       const d = await diagnose(target, diagnoseKubeconfig, at);
-      log(`diagnose ${target}`, d.findings.map((f) => `${f.rule} (${f.severity})`));
+      log(
+        `diagnose ${target}`,
+        d.findings.map((f) => `${f.rule} (${f.severity})`),
+      );
       // A permission the deployed RBAC lacks is not an error but a gap in the facts: none allowed.
-      expect(d.skipped.filter((g) => g.kind === 'forbidden' || g.kind === 'unauthorized'), 'facts the diagnose identity may not read').toEqual([]);
+      expect(
+        d.skipped.filter((g) => g.kind === 'forbidden' || g.kind === 'unauthorized'),
+        'facts the diagnose identity may not read',
+      ).toEqual([]);
       const viaSim = await diagnoseThroughSim(target, at);
       if (attempt < 3 && JSON.stringify(words(viaSim)) !== JSON.stringify(words(d))) continue;
       expect(words(viaSim), `the simulated API serving the same objects diagnoses ${target} differently`).toEqual(words(d));
@@ -127,7 +135,10 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
   async function playbook(id: string, target: string): Promise<{ code: number | null; result: any; events: any[]; plan: any }> {
     // As the worker runs approved plans: its identity, Secret checks on (the opt-in RBAC is installed).
-    const res = await cli(['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'envtest'], { POD_DOCTOR_CHECK_SECRETS: 'true' });
+    const res = await cli(
+      ['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'envtest'],
+      { POD_DOCTOR_CHECK_SECRETS: 'true' },
+    );
     if (!res.stdout.trim().startsWith('{')) throw new Error(`pod-doctor playbook run ${id} exited ${res.code}: ${res.stderr}${res.stdout}`);
     const out = JSON.parse(res.stdout) as { result: any; events: any[]; plan: any };
     log(`playbook ${id} on ${target}`, {
@@ -139,7 +150,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     return { code: res.code, ...out };
   }
 
-  function pod(name: string, namespace: string, o: { pool?: string; spec?: Record<string, unknown>; metadata?: Record<string, unknown>; image?: string; container?: Record<string, unknown> } = {}): KubeObject {
+  function pod(
+    name: string,
+    namespace: string,
+    o: { pool?: string; spec?: Record<string, unknown>; metadata?: Record<string, unknown>; image?: string; container?: Record<string, unknown> } = {},
+  ): KubeObject {
     return {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -171,7 +186,12 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
   }
 
   async function bound(namespace: string, name: string): Promise<KubeObject> {
-    return client().waitFor(`pod ${namespace}/${name} bound`, () => client().get(podPath(namespace, name)), (p) => Boolean(p.spec?.nodeName), { timeoutMs: 60_000 });
+    return client().waitFor(
+      `pod ${namespace}/${name} bound`,
+      () => client().get(podPath(namespace, name)),
+      (p) => Boolean(p.spec?.nodeName),
+      { timeoutMs: 60_000 },
+    );
   }
 
   beforeAll(async () => {
@@ -190,7 +210,12 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     const rbac = await applyRbac(cp);
     diagnoseKubeconfig = rbac.length ? cp.kubeconfigFor(PRODUCT_ACCOUNTS.diagnose) : cp.kubeconfigPath;
     remediateKubeconfig = rbac.length ? cp.kubeconfigFor(PRODUCT_ACCOUNTS.remediate) : cp.kubeconfigPath;
-    log('product identities', rbac.length ? `diagnose as ${PRODUCT_ACCOUNTS.diagnose}, playbooks as ${PRODUCT_ACCOUNTS.remediate}, under ${rbac.join(', ')}` : 'admin (no RBAC manifests in deploy/)');
+    log(
+      'product identities',
+      rbac.length
+        ? `diagnose as ${PRODUCT_ACCOUNTS.diagnose}, playbooks as ${PRODUCT_ACCOUNTS.remediate}, under ${rbac.join(', ')}`
+        : 'admin (no RBAC manifests in deploy/)',
+    );
     logs = await KubeletLogServer.start(cp);
     kubelet = KubeletStandIn.for(cp, { style: 'v1.20', kubeletPort: logs.port });
     kubeletNow = KubeletStandIn.for(cp, { style: 'current', kubeletPort: logs.port });
@@ -243,7 +268,8 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
     it('pending.hostport-conflict: host port 9100 is held by another pod on the only matching node', async () => {
       await cp.createNamespace('ports');
-      const exporter = (name: string) => pod(name, 'ports', { pool: 'a', image: 'quay.io/prometheus/node-exporter:v1.0.1', container: { ports: [{ containerPort: 9100, hostPort: 9100 }] } });
+      const exporter = (name: string) =>
+        pod(name, 'ports', { pool: 'a', image: 'quay.io/prometheus/node-exporter:v1.0.1', container: { ports: [{ containerPort: 9100, hostPort: 9100 }] } });
       await createPod(exporter('exporter-old'));
       await bound('ports', 'exporter-old');
       await kubelet.podRunning('ports', 'exporter-old');
@@ -282,7 +308,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     });
 
     it('pending.taint: the only matching node has a taint the pod does not tolerate', async () => {
-      await kubelet.registerNode({ name: 'node-gpu', labels: { 'pod-doctor.test/pool': 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
+      await kubelet.registerNode({
+        name: 'node-gpu',
+        labels: { 'pod-doctor.test/pool': 'gpu' },
+        taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+      });
       await cp.createNamespace('taint');
       await createPod(pod('trainer', 'taint', { pool: 'gpu' }));
       await unschedulable('taint', 'trainer', /taint \{dedicated: gpu\}/);
@@ -293,7 +323,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
     it('pending.scheduler-down: kube-scheduler stopped, a new pod gets no FailedScheduling and the scheduler lease goes stale; a restarted scheduler places it', async () => {
       const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler';
-      const held = await client().waitFor('kube-scheduler holds its lease', () => client().get(leasePath), (l) => Boolean(l.spec?.holderIdentity && l.spec?.renewTime));
+      const held = await client().waitFor(
+        'kube-scheduler holds its lease',
+        () => client().get(leasePath),
+        (l) => Boolean(l.spec?.holderIdentity && l.spec?.renewTime),
+      );
       log('kube-scheduler lease before the stop', held.spec);
       await cp.stopComponent('kube-scheduler');
       await cp.createNamespace('nosched');
@@ -332,7 +366,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       await kubelet.podRunning('fin', 'held');
       await client().delete(podPath('fin', 'held'));
       // The stand-in confirms the kill (grace 0) like a kubelet; the finalizer keeps the object.
-      const held = await client().waitFor('kubelet confirmed the deletion', () => client().get(podPath('fin', 'held')), (p) => p.metadata?.deletionGracePeriodSeconds === 0);
+      const held = await client().waitFor(
+        'kubelet confirmed the deletion',
+        () => client().get(podPath('fin', 'held')),
+        (p) => p.metadata?.deletionGracePeriodSeconds === 0,
+      );
       expect(held.metadata.finalizers).toEqual(['example.com/backup-hook']);
       const f = await expectFirst('fin/held', 'terminating.finalizers');
       expect(f.playbook).toBe('remove-finalizers');
@@ -357,7 +395,10 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
         (n) => (n.status?.conditions ?? []).some((c: any) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'),
         { timeoutMs: 60_000, intervalMs: 500 },
       );
-      log('namespace doomed conditions', ns.status.conditions.filter((c: any) => c.status === 'True').map((c: any) => `${c.type}: ${c.message}`));
+      log(
+        'namespace doomed conditions',
+        ns.status.conditions.filter((c: any) => c.status === 'True').map((c: any) => `${c.type}: ${c.message}`),
+      );
       const f = await expectFirst('ns/doomed', 'namespace.terminating');
       expect(f.cause).toContain('example.com/archive');
 
@@ -367,7 +408,10 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(await client().find('/api/v1/namespaces/doomed')).toBeNull();
       // What the playbook warns about: the object that held the namespace is orphaned in storage.
       const orphan = await client().find(podPath('doomed', 'keeper'));
-      log('pod left behind by the cleared namespace', orphan ? { finalizers: orphan.metadata.finalizers, deleting: Boolean(orphan.metadata.deletionTimestamp) } : 'gone');
+      log(
+        'pod left behind by the cleared namespace',
+        orphan ? { finalizers: orphan.metadata.finalizers, deleting: Boolean(orphan.metadata.deletionTimestamp) } : 'gone',
+      );
       expect(orphan?.metadata?.finalizers).toEqual(['example.com/archive']);
     });
   });
@@ -383,7 +427,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       spec: { hard: { pods: '1' } },
     });
     // Admission refuses everything ("status unknown for quota") until the quota controller has counted.
-    await client().waitFor('quota status computed', () => client().get('/api/v1/namespaces/quota/resourcequotas/pods-quota'), (q) => q.status?.hard?.pods === '1');
+    await client().waitFor(
+      'quota status computed',
+      () => client().get('/api/v1/namespaces/quota/resourcequotas/pods-quota'),
+      (q) => q.status?.hard?.pods === '1',
+    );
     await client().create('/apis/apps/v1/namespaces/quota/deployments', {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -391,10 +439,17 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: 'shop' } },
-        template: { metadata: { labels: { app: 'shop' } }, spec: { nodeSelector: { 'pod-doctor.test/pool': 'a' }, containers: [{ name: 'shop', image: 'registry.example.com/shop/web:2.1' }] } },
+        template: {
+          metadata: { labels: { app: 'shop' } },
+          spec: { nodeSelector: { 'pod-doctor.test/pool': 'a' }, containers: [{ name: 'shop', image: 'registry.example.com/shop/web:2.1' }] },
+        },
       },
     });
-    const pods = await client().waitFor('one pod of shop', () => client().list('/api/v1/namespaces/quota/pods', { labelSelector: 'app=shop' }), (l) => l.items.length === 1);
+    const pods = await client().waitFor(
+      'one pod of shop',
+      () => client().list('/api/v1/namespaces/quota/pods', { labelSelector: 'app=shop' }),
+      (l) => l.items.length === 1,
+    );
     const name = pods.items[0]!.metadata.name as string;
     await kubelet.podRunning('quota', name);
     const rs = pods.items[0]!.metadata.ownerReferences[0].name as string;
@@ -418,13 +473,41 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
   describe('image pulls and crashes written by the kubelet stand-in through the status subresource', () => {
     const IMAGE_CASES: Array<{ rule: string; image: string; error: string; style?: 'current' }> = [
-      { rule: 'image.not-found', image: 'registry.example.com/shop/api:v9', error: 'rpc error: code = Unknown desc = Error response from daemon: manifest for registry.example.com/shop/api:v9 not found: manifest unknown: manifest unknown' },
+      {
+        rule: 'image.not-found',
+        image: 'registry.example.com/shop/api:v9',
+        error:
+          'rpc error: code = Unknown desc = Error response from daemon: manifest for registry.example.com/shop/api:v9 not found: manifest unknown: manifest unknown',
+      },
       { rule: 'image.not-found', image: 'ghcr.io/acme/api:v9', error: '', style: 'current' },
-      { rule: 'image.auth', image: 'registry.example.com/private/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/private/api/manifests/1.0: unauthorized: authentication required' },
-      { rule: 'image.insecure-registry', image: '10.0.0.50:5000/shop/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://10.0.0.50:5000/v2/: http: server gave HTTP response to HTTPS client' },
-      { rule: 'image.untrusted-ca', image: 'registry.corp.example/shop/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.corp.example/v2/: x509: certificate signed by unknown authority' },
-      { rule: 'image.registry-unreachable', image: 'registry.gone.example/shop/api:1.0', error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.gone.example/v2/: dial tcp: lookup registry.gone.example on 10.0.0.10:53: no such host' },
-      { rule: 'image.corrupt-blob', image: 'registry.example.com/shop/broken:1.0', error: 'rpc error: code = Unknown desc = error pulling image configuration: unknown blob' },
+      {
+        rule: 'image.auth',
+        image: 'registry.example.com/private/api:1.0',
+        error:
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/private/api/manifests/1.0: unauthorized: authentication required',
+      },
+      {
+        rule: 'image.insecure-registry',
+        image: '10.0.0.50:5000/shop/api:1.0',
+        error: 'rpc error: code = Unknown desc = Error response from daemon: Get https://10.0.0.50:5000/v2/: http: server gave HTTP response to HTTPS client',
+      },
+      {
+        rule: 'image.untrusted-ca',
+        image: 'registry.corp.example/shop/api:1.0',
+        error:
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.corp.example/v2/: x509: certificate signed by unknown authority',
+      },
+      {
+        rule: 'image.registry-unreachable',
+        image: 'registry.gone.example/shop/api:1.0',
+        error:
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.gone.example/v2/: dial tcp: lookup registry.gone.example on 10.0.0.10:53: no such host',
+      },
+      {
+        rule: 'image.corrupt-blob',
+        image: 'registry.example.com/shop/broken:1.0',
+        error: 'rpc error: code = Unknown desc = error pulling image configuration: unknown blob',
+      },
       // The kubelet's own pull limiter (registryPullQPS 5 / registryBurst 10), seed 003: the same words in every era.
       { rule: 'image.pull-throttled', image: '172.27.129.211:35000/filebeat-with-module:6.0.0', error: 'pull QPS exceeded' },
       // Docker Hub's rate limit through containerd; a current kubelet drops the `rpc error: code = Unknown` prefix.
@@ -447,16 +530,19 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       },
     ];
 
-    it.each(IMAGE_CASES.map((c, i) => ({ ...c, style: c.style ?? 'v1.20', i })))('$rule ($style wording): ImagePullBackOff with the kubelet events', async ({ rule, image, error, style, i }) => {
-      const ns = `img-${i}`;
-      await cp.createNamespace(ns);
-      const k = style === 'current' ? kubeletNow : kubelet;
-      await createPod(pod('api', ns, { pool: style === 'current' ? 'now' : 'a', image }));
-      await k.podImagePullBackOff(ns, 'api', error ? { error } : {});
-      const f = await expectFirst(`${ns}/api`, rule);
-      // The finding names the image, or for registry-wide causes the registry.
-      expect(f.title + f.cause).toContain(rule === 'image.insecure-registry' ? image.split('/')[0]! : image);
-    });
+    it.each(IMAGE_CASES.map((c, i) => ({ ...c, style: c.style ?? 'v1.20', i })))(
+      '$rule ($style wording): ImagePullBackOff with the kubelet events',
+      async ({ rule, image, error, style, i }) => {
+        const ns = `img-${i}`;
+        await cp.createNamespace(ns);
+        const k = style === 'current' ? kubeletNow : kubelet;
+        await createPod(pod('api', ns, { pool: style === 'current' ? 'now' : 'a', image }));
+        await k.podImagePullBackOff(ns, 'api', error ? { error } : {});
+        const f = await expectFirst(`${ns}/api`, rule);
+        // The finding names the image, or for registry-wide causes the registry.
+        expect(f.title + f.cause).toContain(rule === 'image.insecure-registry' ? image.split('/')[0]! : image);
+      },
+    );
 
     it('crash.oomkilled: CrashLoopBackOff after OOMKilled (exit 137) with a memory limit', async () => {
       await cp.createNamespace('oom');
@@ -469,7 +555,9 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     it('crash.app-exit: exit code 1, the last lines of the previous run read through the pods/log proxy', async () => {
       await cp.createNamespace('exit');
       await createPod(pod('api', 'exit', { pool: 'a' }));
-      logs.setLog('exit', 'api', 'app', ['listening on :8080', 'connecting to postgres at db:5432', 'Error: connect ECONNREFUSED 10.0.0.7:5432'], { previous: true });
+      logs.setLog('exit', 'api', 'app', ['listening on :8080', 'connecting to postgres at db:5432', 'Error: connect ECONNREFUSED 10.0.0.7:5432'], {
+        previous: true,
+      });
       await kubelet.podCrashLoopOOMKilled('exit', 'api', { restartCount: 4, exitCode: 1, reason: 'Error' });
       const f = await expectFirst('exit/api', 'crash.app-exit');
       expect(f.cause).toContain('ECONNREFUSED');
@@ -502,7 +590,12 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(f.evidence).toContainEqual({ source: 'ConfigMap cfg/app-config (configMaps lookup)', text: 'does not exist' });
 
       // Created now: the kubelet's message is stale until its next sync, and the lookup says so.
-      await client().create('/api/v1/namespaces/cfg/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config', namespace: 'cfg' }, data: { DB_HOST: 'db.cfg.svc' } });
+      await client().create('/api/v1/namespaces/cfg/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'app-config', namespace: 'cfg' },
+        data: { DB_HOST: 'db.cfg.svc' },
+      });
       const after = await diagnoseChecked('cfg/api');
       expect(after.findings.map((x) => x.rule)).not.toContain('config.missing-reference');
     });
@@ -511,7 +604,9 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       await cp.createNamespace('inspect');
       const image = 'docker02:35000/env/develop/prophet/app/pms.tar:develop-175';
       await createPod(pod('pms', 'inspect', { pool: 'a', image }));
-      await kubelet.podImageInspectError('inspect', 'pms', { error: 'rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument' });
+      await kubelet.podImageInspectError('inspect', 'pms', {
+        error: 'rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument',
+      });
       const f = await expectFirst('inspect/pms', 'image.corrupt-local');
       expect(f.severity).toBe('error');
       expect(f.title).toBe(`Local copy of image ${image} on node node-a is corrupt`);
@@ -538,125 +633,152 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(f.cause).toContain('restarted "app" 4 times');
     });
 
-    it.each(ERAS)('crash.subpath-missing ($style): the subPath source under volume-subpaths/ is gone, every start fails mounting it; recreate-pod replaces the pod', async ({ style, pool }) => {
-      const ns = `subpath-${pool}`;
-      await cp.createNamespace(ns);
-      await client().create(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'metricbeat-config', namespace: ns }, data: { 'metricbeat.yml': 'metricbeat.modules: []\n' } });
-      await client().create(`/apis/apps/v1/namespaces/${ns}/deployments`, {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'metricbeat', namespace: ns },
-        spec: {
-          replicas: 1,
-          selector: { matchLabels: { app: 'metricbeat' } },
-          template: {
-            metadata: { labels: { app: 'metricbeat' } },
-            spec: {
-              nodeSelector: { 'pod-doctor.test/pool': pool },
-              containers: [
-                { name: 'metricbeat', image: 'docker.elastic.co/beats/metricbeat:7.17.0', volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }] },
-              ],
-              volumes: [{ name: 'config', configMap: { name: 'metricbeat-config' } }],
+    it.each(ERAS)(
+      'crash.subpath-missing ($style): the subPath source under volume-subpaths/ is gone, every start fails mounting it; recreate-pod replaces the pod',
+      async ({ style, pool }) => {
+        const ns = `subpath-${pool}`;
+        await cp.createNamespace(ns);
+        await client().create(`/api/v1/namespaces/${ns}/configmaps`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'metricbeat-config', namespace: ns },
+          data: { 'metricbeat.yml': 'metricbeat.modules: []\n' },
+        });
+        await client().create(`/apis/apps/v1/namespaces/${ns}/deployments`, {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'metricbeat', namespace: ns },
+          spec: {
+            replicas: 1,
+            selector: { matchLabels: { app: 'metricbeat' } },
+            template: {
+              metadata: { labels: { app: 'metricbeat' } },
+              spec: {
+                nodeSelector: { 'pod-doctor.test/pool': pool },
+                containers: [
+                  {
+                    name: 'metricbeat',
+                    image: 'docker.elastic.co/beats/metricbeat:7.17.0',
+                    volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }],
+                  },
+                ],
+                volumes: [{ name: 'config', configMap: { name: 'metricbeat-config' } }],
+              },
             },
           },
-        },
-      });
-      const placed = await client().waitFor(
-        'the metricbeat pod bound',
-        () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
-        (l) => l.items.length === 1 && Boolean(l.items[0]!.spec?.nodeName),
-      );
-      const name = placed.items[0]!.metadata.name as string;
-      const p = await standIn(style).podSubPathMissing(ns, name, { restartCount: 3 });
-      log(`subPath failure (${style})`, p.status.containerStatuses[0].lastState.terminated);
-      const f = await expectFirst(`${ns}/${name}`, 'crash.subpath-missing');
-      expect(f.title).toBe('Container metricbeat cannot start: subPath of volume config is gone');
-      expect(f.cause).toContain('volume-subpaths/config/metricbeat/0');
-      expect(f.playbook).toBe('recreate-pod');
+        });
+        const placed = await client().waitFor(
+          'the metricbeat pod bound',
+          () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
+          (l) => l.items.length === 1 && Boolean(l.items[0]!.spec?.nodeName),
+        );
+        const name = placed.items[0]!.metadata.name as string;
+        const p = await standIn(style).podSubPathMissing(ns, name, { restartCount: 3 });
+        log(`subPath failure (${style})`, p.status.containerStatuses[0].lastState.terminated);
+        const f = await expectFirst(`${ns}/${name}`, 'crash.subpath-missing');
+        expect(f.title).toBe('Container metricbeat cannot start: subPath of volume config is gone');
+        expect(f.cause).toContain('volume-subpaths/config/metricbeat/0');
+        expect(f.playbook).toBe('recreate-pod');
 
-      // The kubelet (stand-in) confirms the graceful delete; the ReplicaSet controller creates a fresh pod.
-      const run = await playbook('recreate-pod', `${ns}/${name}`);
-      expect(run.result.steps.map((x: any) => `${x.action}:${x.state}`)).toEqual(['delete:done', 'wait:done']);
-      expect(run.result.verification.outcome).toBe('fixed');
-      expect(await client().find(podPath(ns, name))).toBeNull();
-      const replaced = await client().waitFor(
-        'a replacement pod from the ReplicaSet',
-        () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
-        (l) => l.items.length === 1 && l.items[0]!.metadata.name !== name,
-      );
-      log(`recreate-pod (${style})`, `${name} → ${replaced.items[0]!.metadata.name}`);
-    });
+        // The kubelet (stand-in) confirms the graceful delete; the ReplicaSet controller creates a fresh pod.
+        const run = await playbook('recreate-pod', `${ns}/${name}`);
+        expect(run.result.steps.map((x: any) => `${x.action}:${x.state}`)).toEqual(['delete:done', 'wait:done']);
+        expect(run.result.verification.outcome).toBe('fixed');
+        expect(await client().find(podPath(ns, name))).toBeNull();
+        const replaced = await client().waitFor(
+          'a replacement pod from the ReplicaSet',
+          () => client().list(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=metricbeat' }),
+          (l) => l.items.length === 1 && l.items[0]!.metadata.name !== name,
+        );
+        log(`recreate-pod (${style})`, `${name} → ${replaced.items[0]!.metadata.name}`);
+      },
+    );
 
-    it.each(ERAS)('crash.ipv6-disabled ($style): nginx exits on `listen [::]:8000`, read from the previous log through the pods/log proxy', async ({ style, pool }) => {
-      const ns = `ipv6-${pool}`;
-      await cp.createNamespace(ns);
-      await createPod(pod('nginx', ns, { pool, image: 'nginx:1.25.3' }));
-      logs.setLog(
-        ns,
-        'nginx',
-        'app',
-        [
-          '/docker-entrypoint.sh: Configuration complete; ready for start up',
-          '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)',
-          'nginx: [emerg] socket() [::]:8000 failed (97: Address family not supported by protocol)',
-        ],
-        { previous: true },
-      );
-      await standIn(style).podCrashLoop(ns, 'nginx', { restartCount: 5, terminated: { exitCode: 1, reason: 'Error' }, ranSeconds: 1 });
-      const f = await expectFirst(`${ns}/nginx`, 'crash.ipv6-disabled');
-      expect(f.title).toContain('fails to listen on [::]:8000');
-      expect(f.evidence[0]).toEqual({ source: 'logs app (previous)', text: '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)' });
-      expect(logs.requests.some((r) => r.startsWith(`/containerLogs/${ns}/nginx/app?`) && r.includes('previous=true'))).toBe(true);
-    });
+    it.each(ERAS)(
+      'crash.ipv6-disabled ($style): nginx exits on `listen [::]:8000`, read from the previous log through the pods/log proxy',
+      async ({ style, pool }) => {
+        const ns = `ipv6-${pool}`;
+        await cp.createNamespace(ns);
+        await createPod(pod('nginx', ns, { pool, image: 'nginx:1.25.3' }));
+        logs.setLog(
+          ns,
+          'nginx',
+          'app',
+          [
+            '/docker-entrypoint.sh: Configuration complete; ready for start up',
+            '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)',
+            'nginx: [emerg] socket() [::]:8000 failed (97: Address family not supported by protocol)',
+          ],
+          { previous: true },
+        );
+        await standIn(style).podCrashLoop(ns, 'nginx', { restartCount: 5, terminated: { exitCode: 1, reason: 'Error' }, ranSeconds: 1 });
+        const f = await expectFirst(`${ns}/nginx`, 'crash.ipv6-disabled');
+        expect(f.title).toContain('fails to listen on [::]:8000');
+        expect(f.evidence[0]).toEqual({
+          source: 'logs app (previous)',
+          text: '2024/05/01 10:15:30 [emerg] 1#1: socket() [::]:8000 failed (97: Address family not supported by protocol)',
+        });
+        expect(logs.requests.some((r) => r.startsWith(`/containerLogs/${ns}/nginx/app?`) && r.includes('previous=true'))).toBe(true);
+      },
+    );
 
-    it.each(ERAS)('evicted.node-pressure ($style): MemoryPressure on the node, the pod Failed/Evicted for using 1.4Gi over a 128Mi request', async ({ style, pool }) => {
-      const k = standIn(style);
-      const node = `pressure-${pool}`;
-      await k.registerNode({ name: node, labels: { 'pod-doctor.test/pool': node } });
-      const ns = `evict-${pool}`;
-      await cp.createNamespace(ns);
-      await createPod(pod('worker', ns, { pool: node, container: { resources: { requests: { memory: '128Mi', cpu: '100m' } } } }));
-      await k.podRunning(ns, 'worker');
-      await k.setNodePressure(node, 'MemoryPressure');
-      // The real node lifecycle controller taints the node for the condition (TaintNodesByCondition).
-      const tainted = await client().waitFor(
-        `${node} tainted memory-pressure`,
-        () => client().get(`/api/v1/nodes/${node}`),
-        (n) => (n.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/memory-pressure'),
-        { timeoutMs: 30_000, intervalMs: 250 },
-      );
-      log(`${node} taints`, tainted.spec.taints);
-      const evicted = await k.podEvicted(ns, 'worker', { usage: '1502208Ki' });
-      log(`evicted (${style})`, evicted.status.message);
-      const f = await expectFirst(`${ns}/worker`, 'evicted.node-pressure');
-      expect(f.severity).toBe('error');
-      expect(f.title).toBe(`Pod evicted: node ${node} was low on memory`);
-      expect(f.cause).toContain('MemoryPressure is still True');
-      expect(f.evidence.map((e) => e.source)).toContain(`node ${node} taints`);
-    });
+    it.each(ERAS)(
+      'evicted.node-pressure ($style): MemoryPressure on the node, the pod Failed/Evicted for using 1.4Gi over a 128Mi request',
+      async ({ style, pool }) => {
+        const k = standIn(style);
+        const node = `pressure-${pool}`;
+        await k.registerNode({ name: node, labels: { 'pod-doctor.test/pool': node } });
+        const ns = `evict-${pool}`;
+        await cp.createNamespace(ns);
+        await createPod(pod('worker', ns, { pool: node, container: { resources: { requests: { memory: '128Mi', cpu: '100m' } } } }));
+        await k.podRunning(ns, 'worker');
+        await k.setNodePressure(node, 'MemoryPressure');
+        // The real node lifecycle controller taints the node for the condition (TaintNodesByCondition).
+        const tainted = await client().waitFor(
+          `${node} tainted memory-pressure`,
+          () => client().get(`/api/v1/nodes/${node}`),
+          (n) => (n.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/memory-pressure'),
+          { timeoutMs: 30_000, intervalMs: 250 },
+        );
+        log(`${node} taints`, tainted.spec.taints);
+        const evicted = await k.podEvicted(ns, 'worker', { usage: '1502208Ki' });
+        log(`evicted (${style})`, evicted.status.message);
+        const f = await expectFirst(`${ns}/worker`, 'evicted.node-pressure');
+        expect(f.severity).toBe('error');
+        expect(f.title).toBe(`Pod evicted: node ${node} was low on memory`);
+        expect(f.cause).toContain('MemoryPressure is still True');
+        expect(f.evidence.map((e) => e.source)).toContain(`node ${node} taints`);
+      },
+    );
 
-    it.each(ERAS)('sandbox.create-failed ($style): FailedCreatePodSandBox, the pause image is missing and its pull is refused', async ({ style, pool, node }) => {
-      const ns = `sandbox-${pool}`;
-      await cp.createNamespace(ns);
-      await createPod(pod('dnsutils', ns, { pool }));
-      const pause = style === 'current' ? 'registry.corp.example/k8s/pause:3.9' : 'docker02:35000/rhel7/pod-infrastructure:latest';
-      await standIn(style).podSandboxCreateFailed(ns, 'dnsutils', { pauseImage: pause });
-      const f = await expectFirst(`${ns}/dnsutils`, 'sandbox.create-failed');
-      expect(f.title).toBe(`Sandbox image cannot be pulled on ${node}`);
-      expect(f.cause).toContain(pause);
-    });
+    it.each(ERAS)(
+      'sandbox.create-failed ($style): FailedCreatePodSandBox, the pause image is missing and its pull is refused',
+      async ({ style, pool, node }) => {
+        const ns = `sandbox-${pool}`;
+        await cp.createNamespace(ns);
+        await createPod(pod('dnsutils', ns, { pool }));
+        const pause = style === 'current' ? 'registry.corp.example/k8s/pause:3.9' : 'docker02:35000/rhel7/pod-infrastructure:latest';
+        await standIn(style).podSandboxCreateFailed(ns, 'dnsutils', { pauseImage: pause });
+        const f = await expectFirst(`${ns}/dnsutils`, 'sandbox.create-failed');
+        expect(f.title).toBe(`Sandbox image cannot be pulled on ${node}`);
+        expect(f.cause).toContain(pause);
+      },
+    );
 
-    it.each(ERAS)('resources.memory-units ($style): `memory: 1024m` accepted by the real API, the sandbox is killed at start and re-created', async ({ style, pool }) => {
-      const ns = `units-${pool}`;
-      await cp.createNamespace(ns);
-      const created = await createPod(pod('web', ns, { pool, container: { resources: { limits: { memory: '1024m' } } } }));
-      // Stored as written (requests defaulted from the limit): 1.024 bytes.
-      expect(created.spec.containers[0].resources).toEqual({ limits: { memory: '1024m' }, requests: { memory: '1024m' } });
-      await standIn(style).podSandboxKilledAtStart(ns, 'web');
-      const f = await expectFirst(`${ns}/web`, 'resources.memory-units');
-      expect(f.title).toContain('meant 1024Mi?');
-      expect(f.cause).toContain('Pod sandbox changed, it will be killed and re-created.');
-    });
+    it.each(ERAS)(
+      'resources.memory-units ($style): `memory: 1024m` accepted by the real API, the sandbox is killed at start and re-created',
+      async ({ style, pool }) => {
+        const ns = `units-${pool}`;
+        await cp.createNamespace(ns);
+        const created = await createPod(pod('web', ns, { pool, container: { resources: { limits: { memory: '1024m' } } } }));
+        // Stored as written (requests defaulted from the limit): 1.024 bytes.
+        expect(created.spec.containers[0].resources).toEqual({ limits: { memory: '1024m' }, requests: { memory: '1024m' } });
+        await standIn(style).podSandboxKilledAtStart(ns, 'web');
+        const f = await expectFirst(`${ns}/web`, 'resources.memory-units');
+        expect(f.title).toContain('meant 1024Mi?');
+        expect(f.cause).toContain('Pod sandbox changed, it will be killed and re-created.');
+      },
+    );
 
     it('terminating.stuck: deleted on a Ready node, no finalizer; the kubelet starts the kill and never confirms it', async () => {
       await cp.createNamespace('stuck');
@@ -684,7 +806,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
           spec: {
             hostPID: true,
             containers: [
-              { name: 'agent', image: 'registry.example.com/ops/node-agent:4.2', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/opt/agent/register.sh'] } } } },
+              {
+                name: 'agent',
+                image: 'registry.example.com/ops/node-agent:4.2',
+                lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/opt/agent/register.sh'] } } },
+              },
               // The container the hook blocks: the kubelet never gets to start it.
               { name: 'shipper', image: 'registry.example.com/ops/log-shipper:1.9' },
             ],
@@ -719,7 +845,10 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       await Promise.all([cp.createNamespace('lost'), cp.createNamespace('cascade')]);
       // A bare pod that tolerates the unreachable taint for 5 s (the default 300 s is too long to wait).
       await createPod(
-        pod('orders', 'lost', { pool: 'lost', spec: { tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }] } }),
+        pod('orders', 'lost', {
+          pool: 'lost',
+          spec: { tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }] },
+        }),
       );
       // A Deployment mounting glusterfs, one pod per node (seed 000).
       await client().create('/apis/apps/v1/namespaces/cascade/deployments', {
@@ -733,7 +862,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
             metadata: { labels: workloadLabels },
             spec: {
               nodeSelector: { 'pod-doctor.test/pool': 'cascade' },
-              affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: workloadLabels }, topologyKey: 'kubernetes.io/hostname' }] } },
+              affinity: {
+                podAntiAffinity: {
+                  requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: workloadLabels }, topologyKey: 'kubernetes.io/hostname' }],
+                },
+              },
               containers: [{ name: 'reader', image: 'registry.example.com/shop/reader:3', volumeMounts: [{ name: 'shared', mountPath: '/data' }] }],
               volumes: [{ name: 'shared', glusterfs: { endpoints: 'glusterfs-cluster', path: 'shared-vol' } }],
             },
@@ -754,13 +887,21 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
 
     it('terminating.node-lost: the taint manager evicts the pod, it stays Terminating; force-delete-pod removes it', async () => {
       const t0 = Date.now();
-      const evicted = await client().waitFor('pod orders marked for deletion by the taint manager', () => client().get(podPath('lost', 'orders')), (p) => Boolean(p.metadata?.deletionTimestamp), {
-        timeoutMs: 90_000,
-        intervalMs: 500,
-      });
+      const evicted = await client().waitFor(
+        'pod orders marked for deletion by the taint manager',
+        () => client().get(podPath('lost', 'orders')),
+        (p) => Boolean(p.metadata?.deletionTimestamp),
+        {
+          timeoutMs: 90_000,
+          intervalMs: 500,
+        },
+      );
       timings['heartbeat stop → taint-manager eviction'] = Date.now() - t0;
       const events = await client().list('/api/v1/namespaces/lost/events', { fieldSelector: 'involvedObject.kind=Pod,involvedObject.name=orders' });
-      log('events of lost/orders', events.items.map((e) => `${e.reason} [${e.source?.component ?? ''}] ${e.message}`));
+      log(
+        'events of lost/orders',
+        events.items.map((e) => `${e.reason} [${e.source?.component ?? ''}] ${e.message}`),
+      );
       expect(evicted.metadata.deletionGracePeriodSeconds).toBe(30);
       const f = await expectFirst('lost/orders', 'terminating.node-lost');
       expect(f.playbook).toBe('force-delete-pod');
@@ -806,7 +947,10 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
         () => client().list('/api/v1/namespaces/cascade/pods', { labelSelector: 'app=gluster-reader' }),
         (l) => l.items.every((p) => p.metadata.deletionTimestamp),
       );
-      log('gluster-reader pods after contain-cascade', left.items.map((p) => `${p.metadata.name} on ${p.spec.nodeName}: deleting`));
+      log(
+        'gluster-reader pods after contain-cascade',
+        left.items.map((p) => `${p.metadata.name} on ${p.spec.nodeName}: deleting`),
+      );
     });
   });
 });

@@ -29,11 +29,23 @@ async function eventsFor(client: KubeClient, namespace: string, name: string, ki
   return list.items;
 }
 
-async function waitEvent(client: KubeClient, namespace: string, name: string, match: (e: KubeObject) => boolean, kind = 'Pod', timeoutMs = 30_000): Promise<KubeObject> {
-  const events = await client.waitFor(`event for ${kind} ${namespace}/${name}`, () => eventsFor(client, namespace, name, kind), (es) => es.some(match), {
-    timeoutMs,
-    intervalMs: 300,
-  });
+async function waitEvent(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  match: (e: KubeObject) => boolean,
+  kind = 'Pod',
+  timeoutMs = 30_000,
+): Promise<KubeObject> {
+  const events = await client.waitFor(
+    `event for ${kind} ${namespace}/${name}`,
+    () => eventsFor(client, namespace, name, kind),
+    (es) => es.some(match),
+    {
+      timeoutMs,
+      intervalMs: 300,
+    },
+  );
   return events.find(match)!;
 }
 
@@ -81,7 +93,12 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
       subjects: [{ kind: 'ServiceAccount', namespace: 'pod-doctor', name: 'diagnose' }],
     });
-    await cp.client.waitFor('RBAC binding effective', () => core.listPodForAllNamespaces().then(() => true), (ok) => ok, { timeoutMs: 10_000 });
+    await cp.client.waitFor(
+      'RBAC binding effective',
+      () => core.listPodForAllNamespaces().then(() => true),
+      (ok) => ok,
+      { timeoutMs: 10_000 },
+    );
   });
 
   it('handles server-side apply (the patched vendored reflect2 does not crash)', async () => {
@@ -99,11 +116,18 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
     await cp.client.create(`/api/v1/namespaces/${NS}/pods`, pod('nowhere', { spec: { nodeSelector: { 'pod-doctor.test/pool': 'nobody-has-this' } } }));
     const ev = await waitEvent(cp.client, NS, 'nowhere', (e) => e.reason === 'FailedScheduling');
     log('FailedScheduling (no nodes)', ev.message);
-    log('FailedScheduling event source', { source: ev.source, reportingComponent: ev.reportingComponent, reportingInstance: ev.reportingInstance, type: ev.type });
+    log('FailedScheduling event source', {
+      source: ev.source,
+      reportingComponent: ev.reportingComponent,
+      reportingInstance: ev.reportingInstance,
+      type: ev.type,
+    });
     expect(ev.type).toBe('Warning');
     // The scheduler records the event and updates the pod condition separately: either may land first.
-    const p = await cp.client.waitFor('pod nowhere PodScheduled condition', () => cp.client.get(podPath(NS, 'nowhere')), (x) =>
-      (x.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled'),
+    const p = await cp.client.waitFor(
+      'pod nowhere PodScheduled condition',
+      () => cp.client.get(podPath(NS, 'nowhere')),
+      (x) => (x.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled'),
     );
     const cond = p.status.conditions.find((c: any) => c.type === 'PodScheduled');
     log('PodScheduled condition (no nodes)', cond);
@@ -166,9 +190,15 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
       (p) => /^0\/2 nodes/.test(p.status.conditions.find((c: any) => c.type === 'PodScheduled')?.message ?? ''),
       { timeoutMs: 70_000, intervalMs: 500 },
     );
-    log('PodScheduled condition (retried pod)', nowhere.status.conditions.find((c: any) => c.type === 'PodScheduled'));
+    log(
+      'PodScheduled condition (retried pod)',
+      nowhere.status.conditions.find((c: any) => c.type === 'PodScheduled'),
+    );
     const events = (await eventsFor(cp.client, NS, 'nowhere')).filter((e) => e.reason === 'FailedScheduling');
-    log('FailedScheduling events of the retried pod', events.map((e) => ({ message: e.message, series: e.series })));
+    log(
+      'FailedScheduling events of the retried pod',
+      events.map((e) => ({ message: e.message, series: e.series })),
+    );
   });
 
   it('the kubelet stand-in writes Running, ImagePullBackOff and CrashLoopBackOff(OOMKilled) with events', async () => {
@@ -225,19 +255,37 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
       { timeoutMs: 40_000, intervalMs: 500 },
     );
     log('seconds from last heartbeat to unreachable taints', ((Date.now() - stoppedAt) / 1000).toFixed(1));
-    log('node-b conditions', node.status.conditions.map((c: any) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message })));
+    log(
+      'node-b conditions',
+      node.status.conditions.map((c: any) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message })),
+    );
     log('node-b taints', node.spec.taints);
-    for (const c of node.status.conditions) expect(c).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+    for (const c of node.status.conditions)
+      expect(c).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
 
-    const evicted = await cp.client.waitFor('pod lost marked for deletion', () => cp.client.get(podPath(NS, 'lost')), (p) => Boolean(p.metadata?.deletionTimestamp), {
-      timeoutMs: 40_000,
-      intervalMs: 500,
-    });
+    const evicted = await cp.client.waitFor(
+      'pod lost marked for deletion',
+      () => cp.client.get(podPath(NS, 'lost')),
+      (p) => Boolean(p.metadata?.deletionTimestamp),
+      {
+        timeoutMs: 40_000,
+        intervalMs: 500,
+      },
+    );
     const podEvents = await eventsFor(cp.client, NS, 'lost');
-    log('events on pod lost', podEvents.map((e) => `${e.type} ${e.reason} [${e.source?.component ?? ''}] ${e.message}`));
+    log(
+      'events on pod lost',
+      podEvents.map((e) => `${e.type} ${e.reason} [${e.source?.component ?? ''}] ${e.message}`),
+    );
     const nodeEvents = await eventsFor(cp.client, 'default', 'node-b', 'Node');
-    log('events on node-b', nodeEvents.map((e) => `${e.type} ${e.reason} [${e.source?.component ?? ''}] ${e.message}`));
-    log('pod lost Ready condition', evicted.status.conditions.find((c: any) => c.type === 'Ready'));
+    log(
+      'events on node-b',
+      nodeEvents.map((e) => `${e.type} ${e.reason} [${e.source?.component ?? ''}] ${e.message}`),
+    );
+    log(
+      'pod lost Ready condition',
+      evicted.status.conditions.find((c: any) => c.type === 'Ready'),
+    );
     await sleep(3000);
     const still = await cp.client.get(podPath(NS, 'lost'));
     expect(still.metadata.deletionTimestamp).toBeTruthy();
@@ -245,12 +293,19 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
   });
 
   it('a pod with a finalizer stays with a deletionTimestamp after delete', async () => {
-    await cp.client.create(`/api/v1/namespaces/${NS}/pods`, pod('held', { metadata: { finalizers: ['pod-doctor.test/hold'] }, spec: { nodeSelector: { 'pod-doctor.test/pool': 'a' } } }));
+    await cp.client.create(
+      `/api/v1/namespaces/${NS}/pods`,
+      pod('held', { metadata: { finalizers: ['pod-doctor.test/hold'] }, spec: { nodeSelector: { 'pod-doctor.test/pool': 'a' } } }),
+    );
     await kubelet.podRunning(NS, 'held');
     await cp.client.delete(podPath(NS, 'held'));
     await sleep(4000); // two stand-in ticks: the kubelet has confirmed the deletion by now
     const held = await cp.client.get(podPath(NS, 'held'));
-    log('held pod metadata', { deletionTimestamp: held.metadata.deletionTimestamp, deletionGracePeriodSeconds: held.metadata.deletionGracePeriodSeconds, finalizers: held.metadata.finalizers });
+    log('held pod metadata', {
+      deletionTimestamp: held.metadata.deletionTimestamp,
+      deletionGracePeriodSeconds: held.metadata.deletionGracePeriodSeconds,
+      finalizers: held.metadata.finalizers,
+    });
     expect(held.metadata.deletionTimestamp).toBeTruthy();
     expect(held.metadata.finalizers).toEqual(['pod-doctor.test/hold']);
   });
@@ -269,7 +324,16 @@ describe.skipIf(missing !== undefined)('envtest smoke: real kube-apiserver, sche
     // and the one on the lost node stay.
     await sleep(5000);
     const left = await cp.client.list(`/api/v1/namespaces/${NS}/pods`);
-    log('pods left in the Terminating namespace', left.items.map((p) => ({ name: p.metadata?.name, node: p.spec?.nodeName, phase: p.status?.phase, deletionTimestamp: p.metadata?.deletionTimestamp, finalizers: p.metadata?.finalizers })));
+    log(
+      'pods left in the Terminating namespace',
+      left.items.map((p) => ({
+        name: p.metadata?.name,
+        node: p.spec?.nodeName,
+        phase: p.status?.phase,
+        deletionTimestamp: p.metadata?.deletionTimestamp,
+        finalizers: p.metadata?.finalizers,
+      })),
+    );
     expect(left.items.map((p) => p.metadata?.name)).toEqual(expect.arrayContaining(['held', 'lost']));
     expect(left.items.every((p) => p.metadata?.deletionTimestamp && (p.spec?.nodeName === 'node-b' || p.metadata?.finalizers?.length))).toBe(true);
   });

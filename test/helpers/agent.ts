@@ -48,7 +48,13 @@ export function mountHolders(holders: MountHolder[]): Ok<'mount-holders'> {
       hostNamespace: h.hostNamespace,
       pidCount: 1,
       pids: [h.pid],
-      mounts: h.mounts.map((m) => ({ mountPoint: m, source: 'overlay', fsType: 'overlay', match: m.split('/').at(-2) ?? m, line: `296 183 0:183 / ${m} rw,relatime shared:88 - overlay overlay rw` })),
+      mounts: h.mounts.map((m) => ({
+        mountPoint: m,
+        source: 'overlay',
+        fsType: 'overlay',
+        match: m.split('/').at(-2) ?? m,
+        line: `296 183 0:183 / ${m} rw,relatime shared:88 - overlay overlay rw`,
+      })),
     })),
     holders,
     scanned: { processes: 200, namespaces: 20, unreadable: 0 },
@@ -76,12 +82,29 @@ export function fsMounts(mounts: MountCheck[]): Ok<'fs-mounts'> {
 }
 
 export function container(patch: Partial<RuntimeContainer> = {}): RuntimeContainer {
-  return merge<RuntimeContainer>({ id: 'e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9', sandbox: false, state: 'running', status: 'Up 2 hours', execs: [] }, patch);
+  return merge<RuntimeContainer>(
+    { id: 'e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9', sandbox: false, state: 'running', status: 'Up 2 hours', execs: [] },
+    patch,
+  );
 }
 
-export function runtime(patch: { docker?: Partial<ProbeResults['runtime']['docker']>; containerd?: Partial<ProbeResults['runtime']['containerd']> } = {}): Ok<'runtime'> {
+export function runtime(
+  patch: { docker?: Partial<ProbeResults['runtime']['docker']>; containerd?: Partial<ProbeResults['runtime']['containerd']> } = {},
+): Ok<'runtime'> {
   return ok<'runtime'>({
-    docker: { socket: '/var/run/docker.sock', state: 'ok', pingMs: 2, version: '20.10.24', apiVersion: '1.41', storageDriver: 'overlay2', timedOut: [], callTimeoutMs: 2000, containers: [], truncated: false, ...patch.docker },
+    docker: {
+      socket: '/var/run/docker.sock',
+      state: 'ok',
+      pingMs: 2,
+      version: '20.10.24',
+      apiVersion: '1.41',
+      storageDriver: 'overlay2',
+      timedOut: [],
+      callTimeoutMs: 2000,
+      containers: [],
+      truncated: false,
+      ...patch.docker,
+    },
     containerd: { state: 'absent', note: 'no containerd socket', timedOut: [], containers: [], ...patch.containerd },
   });
 }
@@ -97,7 +120,16 @@ export function journal(matches: JournalMatch[]): Ok<'journal'> {
 }
 
 export function processes(containers: ProbeResults['processes']['containers'], patch: Partial<ProbeResults['processes']> = {}): Ok<'processes'> {
-  return ok<'processes'>({ podUid: '2b8e5882-5146-11e9-b3b3-525400dd6f19', processes: containers.reduce((n, c) => n + c.processCount, 0), containers, zombies: [], uninterruptible: [], nodeUninterruptible: { count: 0, sample: [] }, truncated: false, ...patch });
+  return ok<'processes'>({
+    podUid: '2b8e5882-5146-11e9-b3b3-525400dd6f19',
+    processes: containers.reduce((n, c) => n + c.processCount, 0),
+    containers,
+    zombies: [],
+    uninterruptible: [],
+    nodeUninterruptible: { count: 0, sample: [] },
+    truncated: false,
+    ...patch,
+  });
 }
 
 export function host(patch: Partial<ProbeResults['host']> = {}): Ok<'host'> {
@@ -108,9 +140,26 @@ export function podNetwork(patch: Partial<ProbeResults['pod-network']> = {}): Ok
   return ok<'pod-network'>({
     pid: 21740,
     pod: {
-      defaultRoute: { iface: 'eth0', destination: '0.0.0.0', gateway: '169.254.1.1', mask: '0.0.0.0', line: 'eth0 00000000 0101FEA9 0003 0 0 0 00000000 0 0 0' },
+      defaultRoute: {
+        iface: 'eth0',
+        destination: '0.0.0.0',
+        gateway: '169.254.1.1',
+        mask: '0.0.0.0',
+        line: 'eth0 00000000 0101FEA9 0003 0 0 0 00000000 0 0 0',
+      },
       routes: [],
-      gateway: { ip: '169.254.1.1', state: 'complete', entry: { ip: '169.254.1.1', hw: 'ee:ee:ee:ee:ee:ee', flags: '0x2', device: 'eth0', state: 'complete', line: '169.254.1.1 0x1 0x2 ee:ee:ee:ee:ee:ee * eth0' } },
+      gateway: {
+        ip: '169.254.1.1',
+        state: 'complete',
+        entry: {
+          ip: '169.254.1.1',
+          hw: 'ee:ee:ee:ee:ee:ee',
+          flags: '0x2',
+          device: 'eth0',
+          state: 'complete',
+          line: '169.254.1.1 0x1 0x2 ee:ee:ee:ee:ee:ee * eth0',
+        },
+      },
       calicoGateway: true,
       interfaces: ['lo', 'eth0'],
     },

@@ -18,14 +18,18 @@ export async function startTestBot(env: Record<string, string>, args: string[] =
   let ready: { port: number; service: ChatService } | undefined;
   let exited!: Promise<number>;
   await new Promise<void>((resolve) => {
-    exited = botCommand(args, { stdout: new PassThrough(), stderr: new PassThrough(), env }, {
-      stopSignal,
-      logger: silent,
-      onReady: (info) => {
-        ready = info;
-        resolve();
+    exited = botCommand(
+      args,
+      { stdout: new PassThrough(), stderr: new PassThrough(), env },
+      {
+        stopSignal,
+        logger: silent,
+        onReady: (info) => {
+          ready = info;
+          resolve();
+        },
       },
-    });
+    );
     exited.catch(() => resolve());
   });
   if (!ready) throw new Error(`bot did not start: ${String(await exited.catch((e: unknown) => e))}`);

@@ -80,7 +80,12 @@ export function node(patch: DeepPartial<Node> = {}): Node {
   const base: Node = {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: patch.metadata?.name ?? 'node-1', uid: uid(), labels: { 'kubernetes.io/hostname': patch.metadata?.name ?? 'node-1' }, creationTimestamp: ago(86400 * 30) },
+    metadata: {
+      name: patch.metadata?.name ?? 'node-1',
+      uid: uid(),
+      labels: { 'kubernetes.io/hostname': patch.metadata?.name ?? 'node-1' },
+      creationTimestamp: ago(86400 * 30),
+    },
     spec: {},
     status: {
       capacity: { cpu: '4', memory: '16Gi', pods: '110' },
@@ -89,7 +94,14 @@ export function node(patch: DeepPartial<Node> = {}): Node {
         { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
         { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
         { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
-        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: ago(10), lastTransitionTime: ago(86400) },
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: ago(10),
+          lastTransitionTime: ago(86400),
+        },
       ],
       nodeInfo: {
         architecture: 'amd64',
@@ -153,7 +165,11 @@ export function event(about: Pod | KubeObject, init: EventInit): Event {
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${involved.name}.${Math.random().toString(16).slice(2, 18).padEnd(16, '0')}`, namespace: involved.namespace ?? 'default', creationTimestamp: first },
+    metadata: {
+      name: `${involved.name}.${Math.random().toString(16).slice(2, 18).padEnd(16, '0')}`,
+      namespace: involved.namespace ?? 'default',
+      creationTimestamp: first,
+    },
     involvedObject: { apiVersion: 'v1', kind: involved.kind, name: involved.name, namespace: involved.namespace, uid: involved.uid, fieldPath: init.fieldPath },
     reason: init.reason,
     message: init.message,
@@ -264,7 +280,12 @@ export function crashedPod(init: CrashInit, patch: DeepPartial<Pod> = {}): Pod {
       ? { terminated: term }
       : now === 'running'
         ? { running: { startedAt: ago((init.finishedAgo ?? 60) - 1) } }
-        : { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${name} pod=${podName}_shop(00000000-0000-4000-8000-000000000001)` } };
+        : {
+            waiting: {
+              reason: 'CrashLoopBackOff',
+              message: `back-off 5m0s restarting failed container=${name} pod=${podName}_shop(00000000-0000-4000-8000-000000000001)`,
+            },
+          };
   const status = containerStatus({
     name,
     ready: now === 'running',
@@ -314,7 +335,8 @@ export function unscheduledPod(message: string | undefined, patch: DeepPartial<P
       podIP: undefined,
       startTime: undefined,
       containerStatuses: undefined,
-      conditions: message === undefined ? [] : [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: ago(ageSeconds - 1) }],
+      conditions:
+        message === undefined ? [] : [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: ago(ageSeconds - 1) }],
     },
   });
   return merge(base, patch);
@@ -327,7 +349,14 @@ export function failedScheduling(p: Pod, message: string, init: Partial<EventIni
 
 /** A healthy node with the extra conditions GKE (node-problem-detector), AKS or EKS add. */
 export function cloudNode(provider: 'gke' | 'aks' | 'eks', name = 'node-1', patch: DeepPartial<Node> = {}): Node {
-  const c = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: ago(20), lastTransitionTime: ago(86400) });
+  const c = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: ago(20),
+    lastTransitionTime: ago(86400),
+  });
   const extra = {
     gke: [
       c('FrequentKubeletRestart', 'False', 'NoFrequentKubeletRestart', 'kubelet is functioning properly'),
@@ -360,7 +389,11 @@ export function cloudNode(provider: 'gke' | 'aks' | 'eks', name = 'node-1', patc
 /** A Job pod that ran to completion (Succeeded, container terminated Completed). */
 export function completedJobPod(patch: DeepPartial<Pod> = {}): Pod {
   const base = pod({
-    metadata: { name: 'report-28791230-x7k2p', labels: { 'batch.kubernetes.io/job-name': 'report-28791230' }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-28791230', uid: uid(), controller: true }] },
+    metadata: {
+      name: 'report-28791230-x7k2p',
+      labels: { 'batch.kubernetes.io/job-name': 'report-28791230' },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-28791230', uid: uid(), controller: true }],
+    },
     spec: { restartPolicy: 'Never' },
     status: {
       phase: 'Succeeded',
@@ -379,15 +412,28 @@ export function completedJobPod(patch: DeepPartial<Pod> = {}): Pod {
 /** A healthy DaemonSet pod in node-exporter style (hostNetwork, hostPID, host port 9100). */
 export function daemonSetPod(patch: DeepPartial<Pod> = {}): Pod {
   const base = pod({
-    metadata: { name: 'node-exporter-8xk2p', namespace: 'monitoring', labels: { app: 'node-exporter' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'node-exporter', uid: uid(), controller: true }] },
+    metadata: {
+      name: 'node-exporter-8xk2p',
+      namespace: 'monitoring',
+      labels: { app: 'node-exporter' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'node-exporter', uid: uid(), controller: true }],
+    },
     spec: {
       hostNetwork: true,
       hostPID: true,
-      containers: [{ name: 'node-exporter', image: 'quay.io/prometheus/node-exporter:v1.8.2', ports: [{ containerPort: 9100, hostPort: 9100, protocol: 'TCP', name: 'metrics' }] }],
+      containers: [
+        {
+          name: 'node-exporter',
+          image: 'quay.io/prometheus/node-exporter:v1.8.2',
+          ports: [{ containerPort: 9100, hostPort: 9100, protocol: 'TCP', name: 'metrics' }],
+        },
+      ],
       tolerations: [{ operator: 'Exists' }],
       affinity: {
         nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }] },
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }],
+          },
         },
       },
     },
@@ -411,7 +457,13 @@ export function pvcObject(name: string, patch: DeepPartial<PvcObject> = {}): Pvc
   const base: PvcObject = {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name, namespace: 'shop', uid: uid(), creationTimestamp: ago(3600), annotations: { 'volume.kubernetes.io/storage-provisioner': 'ebs.csi.aws.com' } },
+    metadata: {
+      name,
+      namespace: 'shop',
+      uid: uid(),
+      creationTimestamp: ago(3600),
+      annotations: { 'volume.kubernetes.io/storage-provisioner': 'ebs.csi.aws.com' },
+    },
     spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'gp3', resources: { requests: { storage: '10Gi' } }, volumeName: `pvc-${uid()}` },
     status: { phase: 'Bound' },
   };

@@ -112,7 +112,14 @@ export function messageText(m: { text: string; blocks: SlackBlock[] }): string {
 export function buttonsOf(m: { blocks: SlackBlock[] }): { action_id: string; value: string; text: string; confirm: boolean }[] {
   return m.blocks
     .filter((b) => b.type === 'actions')
-    .flatMap((b) => (b.elements as Record<string, unknown>[]).map((e) => ({ action_id: String(e.action_id), value: String(e.value ?? ''), text: String((e.text as { text: string }).text), confirm: Boolean(e.confirm) })));
+    .flatMap((b) =>
+      (b.elements as Record<string, unknown>[]).map((e) => ({
+        action_id: String(e.action_id),
+        value: String(e.value ?? ''),
+        text: String((e.text as { text: string }).text),
+        confirm: Boolean(e.confirm),
+      })),
+    );
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -202,7 +209,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const thread = args.thread_ts ? String(args.thread_ts) : undefined;
         if (thread && !find(channel, thread)) return { ok: false, error: 'thread_not_found' };
         const ts = nextTs();
-        const m: FakeMessage = { channel, ts, ...(thread ? { thread_ts: thread } : {}), text: String(args.text ?? ''), blocks: (args.blocks as SlackBlock[]) ?? [], history: [], postedAt: Date.now() };
+        const m: FakeMessage = {
+          channel,
+          ts,
+          ...(thread ? { thread_ts: thread } : {}),
+          text: String(args.text ?? ''),
+          blocks: (args.blocks as SlackBlock[]) ?? [],
+          history: [],
+          postedAt: Date.now(),
+        };
         messages.push(m);
         byTs.set(`${channel}|${ts}`, m);
         return { ok: true, channel, ts, message: { type: 'message', user: botUserId, text: m.text, ts, ...(thread ? { thread_ts: thread } : {}) } };
@@ -219,7 +234,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'chat.postEphemeral': {
         if (checked(method, args).length > 0) return { ok: false, error: 'invalid_blocks' };
-        ephemerals.push({ channel: String(args.channel), user: String(args.user), text: String(args.text ?? ''), blocks: (args.blocks as SlackBlock[]) ?? [], ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}), at: Date.now() });
+        ephemerals.push({
+          channel: String(args.channel),
+          user: String(args.user),
+          text: String(args.text ?? ''),
+          blocks: (args.blocks as SlackBlock[]) ?? [],
+          ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}),
+          at: Date.now(),
+        });
         return { ok: true, message_ts: nextTs() };
       }
       case 'usergroups.users.list': {
@@ -283,7 +305,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const ack = safeJson(String(data)) as { envelope_id?: string; payload?: unknown };
       if (ack?.envelope_id) waitingAcks.get(ack.envelope_id)?.({ envelope_id: ack.envelope_id, payload: ack.payload, at: Date.now() });
     });
-    ws.send(JSON.stringify({ type: 'hello', num_connections: sockets.size, connection_info: { app_id: 'A0FAKE' }, debug_info: { host: 'fake', approximate_connection_time: 18060 } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: sockets.size,
+        connection_info: { app_id: 'A0FAKE' },
+        debug_info: { host: 'fake', approximate_connection_time: 18060 },
+      }),
+    );
     onConnected?.();
   });
   const socket: FakeSocket = {
@@ -310,7 +339,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     responses,
     rejected,
     throttled,
-    callsByMethod: () => calls.reduce<Record<string, number>>((out, c) => ({ ...out, [c.method]: (out[c.method] ?? 0) + 1 }), {}),
+    callsByMethod: () => {
+      const out: Record<string, number> = {};
+      for (const c of calls) out[c.method] = (out[c.method] ?? 0) + 1;
+      return out;
+    },
     rateLimit(method, count, retryAfterSeconds) {
       limits.set(method, { count, retryAfter: retryAfterSeconds });
     },
@@ -322,7 +355,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (;;) {
         const v = check();
         if (v) return v;
-        if (Date.now() > deadline) throw new Error(`fake slack: condition not met within ${timeoutMs} ms (${calls.length} calls: ${calls.slice(-8).map((c) => c.method).join(', ')})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `fake slack: condition not met within ${timeoutMs} ms (${calls.length} calls: ${calls
+              .slice(-8)
+              .map((c) => c.method)
+              .join(', ')})`,
+          );
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -374,25 +413,53 @@ export function slashCommandBody(input: SlashCommandInput): string {
 }
 
 /** A button click's form body (`payload=<block_actions JSON>`). */
-export function blockActionBody(input: { actionId: string; value: string; user: string; channel: string; messageTs: string; threadTs?: string; triggerId?: string }): string {
+export function blockActionBody(input: {
+  actionId: string;
+  value: string;
+  user: string;
+  channel: string;
+  messageTs: string;
+  threadTs?: string;
+  triggerId?: string;
+}): string {
   const payload = {
     type: 'block_actions',
     team: { id: 'T0FAKE', domain: 'fake' },
     user: { id: input.user, username: input.user.toLowerCase(), team_id: 'T0FAKE' },
     api_app_id: 'A0FAKE',
     token: 'legacy-verification-token',
-    container: { type: 'message', message_ts: input.messageTs, channel_id: input.channel, is_ephemeral: false, ...(input.threadTs ? { thread_ts: input.threadTs } : {}) },
+    container: {
+      type: 'message',
+      message_ts: input.messageTs,
+      channel_id: input.channel,
+      is_ephemeral: false,
+      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+    },
     trigger_id: input.triggerId ?? '123.456.def',
     channel: { id: input.channel, name: 'incidents' },
     message: { type: 'message', ts: input.messageTs, text: '' },
     response_url: 'http://127.0.0.1:9/respond/none',
-    actions: [{ type: 'button', action_id: input.actionId, block_id: 'pd0', value: input.value, text: { type: 'plain_text', text: 'x' }, action_ts: String(Date.now() / 1000) }],
+    actions: [
+      {
+        type: 'button',
+        action_id: input.actionId,
+        block_id: 'pd0',
+        value: input.value,
+        text: { type: 'plain_text', text: 'x' },
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
 /** A modal submission's form body. */
-export function viewSubmissionBody(input: { callbackId: string; privateMetadata: string; user: string; values: Record<string, Record<string, { type: string; value: string }>> }): string {
+export function viewSubmissionBody(input: {
+  callbackId: string;
+  privateMetadata: string;
+  user: string;
+  values: Record<string, Record<string, { type: string; value: string }>>;
+}): string {
   const payload = {
     type: 'view_submission',
     team: { id: 'T0FAKE', domain: 'fake' },
@@ -400,13 +467,27 @@ export function viewSubmissionBody(input: { callbackId: string; privateMetadata:
     api_app_id: 'A0FAKE',
     token: 'legacy-verification-token',
     trigger_id: '123.456.ghi',
-    view: { id: 'V1', type: 'modal', callback_id: input.callbackId, private_metadata: input.privateMetadata, state: { values: input.values }, hash: 'h', title: { type: 'plain_text', text: 't' }, blocks: [] },
+    view: {
+      id: 'V1',
+      type: 'modal',
+      callback_id: input.callbackId,
+      private_metadata: input.privateMetadata,
+      state: { values: input.values },
+      hash: 'h',
+      title: { type: 'plain_text', text: 't' },
+      blocks: [],
+    },
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
 /** POST a form body to the bot's /slack/events, signed with `secret` (or with `headers` as given). */
-export async function postSigned(botUrl: string, body: string, secret: string, options: { timestamp?: number; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; ms: number }> {
+export async function postSigned(
+  botUrl: string,
+  body: string,
+  secret: string,
+  options: { timestamp?: number; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; ms: number }> {
   const started = performance.now();
   const res = await fetch(`${botUrl}/slack/events`, {
     method: 'POST',

@@ -84,7 +84,11 @@ export interface RedisNode {
 }
 
 function startServer(dir: string, port: number, extra: string[]): ChildProcess {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir, ...extra], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir, ...extra],
+    { stdio: 'ignore' },
+  );
   return track(child);
 }
 
@@ -116,29 +120,53 @@ export interface RedisClusterTopology {
 }
 
 /** A Redis Cluster of `primaries` primaries with `replicasPerPrimary` replicas each. */
-export async function startRedisCluster(options: { primaries?: number; replicasPerPrimary?: number; nodeTimeoutMs?: number; serverArgs?: string[] } = {}): Promise<RedisClusterTopology> {
+export async function startRedisCluster(
+  options: { primaries?: number; replicasPerPrimary?: number; nodeTimeoutMs?: number; serverArgs?: string[] } = {},
+): Promise<RedisClusterTopology> {
   const primaries = options.primaries ?? 3;
   const perPrimary = options.replicasPerPrimary ?? 1;
   const dir = mkdtempSync(join(tmpdir(), 'pd-rcluster-'));
   const ports = await freePorts(primaries * (1 + perPrimary), true);
   const nodes = ports.map((port) => ({
     port,
-    process: startServer(dir, port, ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`, ...(options.serverArgs ?? [])]),
+    process: startServer(dir, port, [
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(dir, `nodes-${port}.conf`),
+      '--cluster-node-timeout',
+      String(options.nodeTimeoutMs ?? 2000),
+      '--dbfilename',
+      `dump-${port}.rdb`,
+      '--appendfilename',
+      `appendonly-${port}.aof`,
+      '--appenddirname',
+      `aof-${port}`,
+      ...(options.serverArgs ?? []),
+    ]),
   }));
   const stop = async () => {
     for (const n of nodes) n.process.kill('SIGKILL');
-    await Promise.all(nodes.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)));
+    await Promise.all(
+      nodes.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)),
+    );
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     for (const n of nodes) await until(`redis-server :${n.port}`, async () => (await cli(n.port, 'ping')) === 'PONG');
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(perPrimary), '--cluster-yes'], { timeout: 60_000 });
-    await until('cluster state ok', async () => {
-      for (const n of nodes) if (!(await cli(n.port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
-      // Every replica linked to its primary.
-      const roles = await Promise.all(nodes.map((n) => cli(n.port, 'info', 'replication')));
-      return roles.filter((r) => /role:slave/.test(r) && /master_link_status:up/.test(r)).length === primaries * perPrimary;
-    }, 30_000);
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(perPrimary), '--cluster-yes'], {
+      timeout: 60_000,
+    });
+    await until(
+      'cluster state ok',
+      async () => {
+        for (const n of nodes) if (!(await cli(n.port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
+        // Every replica linked to its primary.
+        const roles = await Promise.all(nodes.map((n) => cli(n.port, 'info', 'replication')));
+        return roles.filter((r) => /role:slave/.test(r) && /master_link_status:up/.test(r)).length === primaries * perPrimary;
+      },
+      30_000,
+    );
     for (const p of await primariesOf(nodes[0]!.port)) {
       let i = 0;
       while (!p.slots.some(([a, b]) => keySlot(`warm-${i}`) >= a && keySlot(`warm-${i}`) <= b)) i++;
@@ -179,31 +207,64 @@ export async function startSentinel(options: { name?: string; downAfterMs?: numb
   const all: RedisNode[] = [];
   const stop = async () => {
     for (const n of all) n.process.kill('SIGKILL');
-    await Promise.all(all.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)));
+    await Promise.all(
+      all.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)),
+    );
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const primary = { port: pPort!, process: startServer(dir, pPort!, ['--dbfilename', `dump-${pPort}.rdb`, '--appenddirname', `aof-${pPort}`, ...(options.serverArgs ?? [])]) };
+    const primary = {
+      port: pPort!,
+      process: startServer(dir, pPort!, ['--dbfilename', `dump-${pPort}.rdb`, '--appenddirname', `aof-${pPort}`, ...(options.serverArgs ?? [])]),
+    };
     all.push(primary);
-    const replica = { port: rPort!, process: startServer(dir, rPort!, ['--dbfilename', `dump-${rPort}.rdb`, '--appenddirname', `aof-${rPort}`, '--replicaof', '127.0.0.1', String(pPort), ...(options.serverArgs ?? [])]) };
+    const replica = {
+      port: rPort!,
+      process: startServer(dir, rPort!, [
+        '--dbfilename',
+        `dump-${rPort}.rdb`,
+        '--appenddirname',
+        `aof-${rPort}`,
+        '--replicaof',
+        '127.0.0.1',
+        String(pPort),
+        ...(options.serverArgs ?? []),
+      ]),
+    };
     all.push(replica);
     await until('replica link', async () => /master_link_status:up/.test(await cli(rPort!, 'info', 'replication')));
     await replicasStreaming(pPort!, 'warm');
     const sentinels = sPorts.map((port) => {
       const conf = join(dir, `sentinel-${port}.conf`);
-      writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${pPort} 2`, `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1000}`, `sentinel failover-timeout ${name} 5000`, `sentinel parallel-syncs ${name} 1`, ''].join('\n'));
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${pPort} 2`,
+          `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1000}`,
+          `sentinel failover-timeout ${name} 5000`,
+          `sentinel parallel-syncs ${name} 1`,
+          '',
+        ].join('\n'),
+      );
       const node = { port, process: track(spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' })) };
       all.push(node);
       return node;
     });
-    await until('sentinels see the replica and each other', async () => {
-      for (const s of sentinels) {
-        const info = await cli(s.port, 'sentinel', 'master', name);
-        const field = (k: string) => Number(info.split('\n')[info.split('\n').indexOf(k) + 1]);
-        if (field('num-slaves') < 1 || field('num-other-sentinels') < 2) return false;
-      }
-      return true;
-    }, 30_000);
+    await until(
+      'sentinels see the replica and each other',
+      async () => {
+        for (const s of sentinels) {
+          const info = await cli(s.port, 'sentinel', 'master', name);
+          const field = (k: string) => Number(info.split('\n')[info.split('\n').indexOf(k) + 1]);
+          if (field('num-slaves') < 1 || field('num-other-sentinels') < 2) return false;
+        }
+        return true;
+      },
+      30_000,
+    );
     const currentPrimary = async () => {
       for (const s of sentinels) {
         if (s.process.exitCode !== null) continue;

@@ -92,7 +92,12 @@ describe('enqueueDiagnosis', () => {
     expect(repeat).toEqual({ jobId: sent[0]!.jobId, deduplicated: true });
     // ...but the same alert resolved, or firing again with a new start, is news.
     const resolved = await enqueueDiagnosis(queues, { cluster: 'c1', target, reason: 'alert', requester: alert('a1b2c3', { status: 'resolved' }) });
-    const refired = await enqueueDiagnosis(queues, { cluster: 'c1', target, reason: 'alert', requester: alert('a1b2c3', { startsAt: '2026-11-21T11:00:00Z' }) });
+    const refired = await enqueueDiagnosis(queues, {
+      cluster: 'c1',
+      target,
+      reason: 'alert',
+      requester: alert('a1b2c3', { startsAt: '2026-11-21T11:00:00Z' }),
+    });
     expect(resolved.deduplicated).toBe(false);
     expect(refired).toEqual({ jobId: resolved.jobId, deduplicated: true });
   });

@@ -60,7 +60,10 @@ export type Call = keyof Omit<FactSource, 'description'>;
 export function memorySource(objects: KubeObject[]): FactSource {
   const find = (kind: string, ns: string | undefined, name: string) =>
     objects.find((o) => o.kind === kind && o.metadata?.name === name && (ns === undefined || o.metadata?.namespace === ns)) ?? null;
-  const events = (kind: string, name: string) => objects.filter((o) => o.kind === 'Event' && (o as unknown as Event).involvedObject.kind === kind && (o as unknown as Event).involvedObject.name === name) as unknown as Event[];
+  const events = (kind: string, name: string) =>
+    objects.filter(
+      (o) => o.kind === 'Event' && (o as unknown as Event).involvedObject.kind === kind && (o as unknown as Event).involvedObject.name === name,
+    ) as unknown as Event[];
   return {
     description: 'memory',
     getPod: async (ns, name) => find('Pod', ns, name) as Pod | null,
@@ -68,14 +71,18 @@ export function memorySource(objects: KubeObject[]): FactSource {
     getNode: async (name) => find('Node', undefined, name) as Node | null,
     listNodeEvents: async (name) => events('Node', name),
     listNodes: async () => objects.filter((o) => o.kind === 'Node') as Node[],
-    listPods: async (q) => (objects.filter((o) => o.kind === 'Pod') as Pod[]).filter((p) => (!q.namespace || p.metadata?.namespace === q.namespace) && (!q.nodeName || p.spec?.nodeName === q.nodeName)),
+    listPods: async (q) =>
+      (objects.filter((o) => o.kind === 'Pod') as Pod[]).filter(
+        (p) => (!q.namespace || p.metadata?.namespace === q.namespace) && (!q.nodeName || p.spec?.nodeName === q.nodeName),
+      ),
     getNamespace: async (name) => find('Namespace', undefined, name) as never,
     getOwner: async (ns, kind, name) => find(kind, ns, name),
     listOwnerEvents: async (_ns, kind, name) => events(kind, name),
     getPersistentVolume: async (name) => find('PersistentVolume', undefined, name),
     listDisruptionBudgets: async (ns) => objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata?.namespace === ns),
     listServices: async (ns) => objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === ns),
-    listNamespaceWarnings: async (ns) => (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
+    listNamespaceWarnings: async (ns) =>
+      (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
     configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,
     secretExists: async (ns, name) => find('Secret', ns, name) !== null,
     getPvc: async (ns, name) => find('PersistentVolumeClaim', ns, name) as never,
@@ -101,8 +108,26 @@ export function scriptedSource(objects: KubeObject[], before?: (call: Call, args
       return (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args);
     };
   const names: Call[] = [
-    'getPod', 'listPodEvents', 'getNode', 'listNodeEvents', 'listNodes', 'listPods', 'getNamespace', 'getOwner',
-    'listOwnerEvents', 'listNamespaceWarnings', 'listServices', 'listDisruptionBudgets', 'getPersistentVolume', 'configMapExists', 'secretExists', 'getPvc', 'getLease', 'listWorkloadEndpoints', 'podLog', 'listNamespaceContents',
+    'getPod',
+    'listPodEvents',
+    'getNode',
+    'listNodeEvents',
+    'listNodes',
+    'listPods',
+    'getNamespace',
+    'getOwner',
+    'listOwnerEvents',
+    'listNamespaceWarnings',
+    'listServices',
+    'listDisruptionBudgets',
+    'getPersistentVolume',
+    'configMapExists',
+    'secretExists',
+    'getPvc',
+    'getLease',
+    'listWorkloadEndpoints',
+    'podLog',
+    'listNamespaceContents',
   ];
   const source = { description: inner.description, calls } as Record<string, unknown>;
   for (const n of names) source[n] = wrap(n);

@@ -39,7 +39,9 @@ describe('joinIncident', () => {
 
   it('opens one incident per cause however many workers join at once, and says who opened it', async () => {
     const joins = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => joinIncident(redis, { prefix, ttlSeconds: 60, listed: 10 }, { cluster: 'c1', jobId: `job-${i}`, finding: finding(`pod/shop/p-${i}`) })),
+      Array.from({ length: 40 }, (_, i) =>
+        joinIncident(redis, { prefix, ttlSeconds: 60, listed: 10 }, { cluster: 'c1', jobId: `job-${i}`, finding: finding(`pod/shop/p-${i}`) }),
+      ),
     );
     expect(joins.filter((j) => j.created)).toHaveLength(1);
     const opener = joins.find((j) => j.created)!;
@@ -76,7 +78,7 @@ describe('storm grouping', () => {
   const redisA = connect();
   const redisB = connect();
   const prefix = testPrefix('storm');
-  let running: RunningWorkers[] = [];
+  const running: RunningWorkers[] = [];
 
   afterEach(async () => {
     await Promise.all(running.map((w) => w.close()));
@@ -129,11 +131,23 @@ describe('storm grouping', () => {
       expect(r.incident).toBeDefined();
       byIncident.set(r.incident!.id, [...(byIncident.get(r.incident!.id) ?? []), `pod/shop/${r.job.target.name}`]);
     }
-    expect([...byIncident.keys()].sort()).toEqual(['c1|terminating.finalizers|finalizers:example.com/cleanup', 'c1|terminating.finalizers|finalizers:other.io/protect']);
-    expect(byIncident.get('c1|terminating.finalizers|finalizers:example.com/cleanup')!.sort()).toEqual(cleanupPods.map((p) => `pod/shop/${p.metadata!.name}`).sort());
-    expect(byIncident.get('c1|terminating.finalizers|finalizers:other.io/protect')!.sort()).toEqual(protectPods.map((p) => `pod/shop/${p.metadata!.name}`).sort());
+    expect([...byIncident.keys()].sort()).toEqual([
+      'c1|terminating.finalizers|finalizers:example.com/cleanup',
+      'c1|terminating.finalizers|finalizers:other.io/protect',
+    ]);
+    expect(byIncident.get('c1|terminating.finalizers|finalizers:example.com/cleanup')!.sort()).toEqual(
+      cleanupPods.map((p) => `pod/shop/${p.metadata!.name}`).sort(),
+    );
+    expect(byIncident.get('c1|terminating.finalizers|finalizers:other.io/protect')!.sort()).toEqual(
+      protectPods.map((p) => `pod/shop/${p.metadata!.name}`).sort(),
+    );
     // One thread per incident: exactly one result per incident says "created".
-    expect(sink.results.filter((r) => r.incident!.created).map((r) => r.incident!.id).sort()).toEqual([...byIncident.keys()].sort());
+    expect(
+      sink.results
+        .filter((r) => r.incident!.created)
+        .map((r) => r.incident!.id)
+        .sort(),
+    ).toEqual([...byIncident.keys()].sort());
 
     const stored = await Promise.all((await listIncidents(redisA, prefix, 'c1')).map((id) => readIncident(redisA, prefix, id)));
     expect(stored.map((s) => [s!.id, s!.count]).sort()).toEqual([

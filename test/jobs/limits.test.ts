@@ -89,10 +89,7 @@ describe('shared limits', () => {
     const b = new ChatLimiter(two, prefix, rate);
     await a.pause('C-ops', 1.2);
     const started = Date.now();
-    const [ops, dev] = await Promise.all([
-      b.acquire('C-ops').then(() => Date.now() - started),
-      b.acquire('C-dev').then(() => Date.now() - started),
-    ]);
+    const [ops, dev] = await Promise.all([b.acquire('C-ops').then(() => Date.now() - started), b.acquire('C-dev').then(() => Date.now() - started)]);
     expect(ops).toBeGreaterThanOrEqual(1100);
     expect(dev).toBeLessThan(ops / 2);
     // A shorter pause never cuts a longer one short.

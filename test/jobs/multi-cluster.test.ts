@@ -18,7 +18,7 @@ describe('multi-cluster', () => {
     redis.disconnect();
   });
 
-  it('keys queues by cluster: a cluster\'s workers never take another cluster\'s jobs', async () => {
+  it("keys queues by cluster: a cluster's workers never take another cluster's jobs", async () => {
     expect([queueName('diagnose', 'east'), queueName('remediate', 'west')]).toEqual(['diagnose.east', 'remediate.west']);
     const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
     const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];

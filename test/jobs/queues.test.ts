@@ -21,22 +21,44 @@ describe('redisFromUrl', () => {
   });
 
   it('passes Sentinel options through to ioredis', () => {
-    const r = redisFromUrl('redis://:pw@unused:6379', { sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'mymaster', lazyConnect: true });
+    const r = redisFromUrl('redis://:pw@unused:6379', {
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'mymaster',
+      lazyConnect: true,
+    });
     try {
       expect(r).toBeInstanceOf(Redis);
-      expect((r as Redis).options).toMatchObject({ name: 'mymaster', sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], password: 'pw', maxRetriesPerRequest: null });
+      expect((r as Redis).options).toMatchObject({
+        name: 'mymaster',
+        sentinels: [
+          { host: 's1', port: 26379 },
+          { host: 's2', port: 26379 },
+        ],
+        password: 'pw',
+        maxRetriesPerRequest: null,
+      });
     } finally {
       r.disconnect();
     }
   });
 
-  it('builds an ioredis Cluster from a node list, with the URL\'s credentials and TLS on every node', () => {
+  it("builds an ioredis Cluster from a node list, with the URL's credentials and TLS on every node", () => {
     const r = redisFromUrl('rediss://app:pw@unused:6379', { clusterNodes: ['r1:7000', { host: 'r2', port: 7001 }], lazyConnect: true, scaleReads: 'master' });
     try {
       expect(r).toBeInstanceOf(Cluster);
       const c = r as Cluster;
-      expect((c as unknown as { startupNodes: unknown }).startupNodes).toEqual([{ host: 'r1', port: 7000 }, { host: 'r2', port: 7001 }]);
-      expect(c.options).toMatchObject({ scaleReads: 'master', maxRetriesPerRequest: null, redisOptions: { username: 'app', password: 'pw', tls: {}, maxRetriesPerRequest: null } });
+      expect((c as unknown as { startupNodes: unknown }).startupNodes).toEqual([
+        { host: 'r1', port: 7000 },
+        { host: 'r2', port: 7001 },
+      ]);
+      expect(c.options).toMatchObject({
+        scaleReads: 'master',
+        maxRetriesPerRequest: null,
+        redisOptions: { username: 'app', password: 'pw', tls: {}, maxRetriesPerRequest: null },
+      });
     } finally {
       r.disconnect();
     }
@@ -54,8 +76,21 @@ describe('job settings from configuration', () => {
   });
 
   it('reads every job setting and reports bad ones together', () => {
-    const c = loadConfig({ REDIS_URL: 'rediss://r:6380', POD_DOCTOR_REDIS_OPTIONS: '{"clusterNodes":["r1:7000"]}', POD_DOCTOR_REDIS_PREFIX: '{pod-doctor}', POD_DOCTOR_JOB_ATTEMPTS: '3', POD_DOCTOR_DEDUP_WINDOW_SECONDS: '30', POD_DOCTOR_API_RATE: '7.5' });
-    expect(c).toMatchObject({ redisUrl: 'rediss://r:6380', redisOptions: { clusterNodes: ['r1:7000'] }, redisPrefix: '{pod-doctor}', jobAttempts: 3, apiRatePerSecond: 7.5 });
+    const c = loadConfig({
+      REDIS_URL: 'rediss://r:6380',
+      POD_DOCTOR_REDIS_OPTIONS: '{"clusterNodes":["r1:7000"]}',
+      POD_DOCTOR_REDIS_PREFIX: '{pod-doctor}',
+      POD_DOCTOR_JOB_ATTEMPTS: '3',
+      POD_DOCTOR_DEDUP_WINDOW_SECONDS: '30',
+      POD_DOCTOR_API_RATE: '7.5',
+    });
+    expect(c).toMatchObject({
+      redisUrl: 'rediss://r:6380',
+      redisOptions: { clusterNodes: ['r1:7000'] },
+      redisPrefix: '{pod-doctor}',
+      jobAttempts: 3,
+      apiRatePerSecond: 7.5,
+    });
     expect(jobSettingsFromConfig(c).dedupWindowMs).toBe(30_000);
     let error: unknown;
     try {
@@ -69,7 +104,14 @@ describe('job settings from configuration', () => {
 });
 
 describe('job payloads', () => {
-  const valid = { v: 1, cluster: 'prod', target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' }, requestedAt: '2026-11-21T10:00:00Z' };
+  const valid = {
+    v: 1,
+    cluster: 'prod',
+    target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+    reason: 'slash',
+    requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+    requestedAt: '2026-11-21T10:00:00Z',
+  };
 
   it('accepts a version 1 payload', () => {
     expect(parseDiagnoseJob(valid)).toEqual(valid);
@@ -93,6 +135,10 @@ describe('job payloads', () => {
 
   it('keys targets structurally', () => {
     const t = DiagnoseJobSchema.parse(valid).target;
-    expect([targetKey(t), targetKey({ kind: 'node', name: 'n1' }), targetKey({ kind: 'namespace', name: 'shop' })]).toEqual(['pod/shop/web-1', 'node/n1', 'namespace/shop']);
+    expect([targetKey(t), targetKey({ kind: 'node', name: 'n1' }), targetKey({ kind: 'namespace', name: 'shop' })]).toEqual([
+      'pod/shop/web-1',
+      'node/n1',
+      'namespace/shop',
+    ]);
   });
 });

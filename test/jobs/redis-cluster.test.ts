@@ -46,7 +46,8 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
 
   it('puts each Kubernetes cluster in its own slot and runs the job path there', async () => {
     const primaries = await topo.primaries();
-    const owner = (cluster: string) => primaries.find((p) => p.slots.some(([a, b]) => keySlot(clusterTag(PREFIX, cluster)) >= a && keySlot(clusterTag(PREFIX, cluster)) <= b))!.port;
+    const owner = (cluster: string) =>
+      primaries.find((p) => p.slots.some(([a, b]) => keySlot(clusterTag(PREFIX, cluster)) >= a && keySlot(clusterTag(PREFIX, cluster)) <= b))!.port;
     expect(new Set(CLUSTERS.map(owner)).size).toBe(3);
 
     const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, backoffMs: 50 });
@@ -54,12 +55,21 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
     const objects = [node({ metadata: { name: 'node-1' } }), ...Array.from({ length: 5 }, (_, i) => pod({ metadata: { name: `web-${i}` } }))] as KubeObject[];
     const workerRedis = redisFromUrl(url, { clusterNodes: topo.clusterNodes }, { role: 'worker' });
     workerRedis.on('error', () => undefined);
-    const workers = await Promise.all(CLUSTERS.map((cluster) => startWorkers({ connection: workerRedis, cluster, prefix: PREFIX, source: memorySource(objects), sink, logger: silent, concurrency: 2 })));
+    const workers = await Promise.all(
+      CLUSTERS.map((cluster) =>
+        startWorkers({ connection: workerRedis, cluster, prefix: PREFIX, source: memorySource(objects), sink, logger: silent, concurrency: 2 }),
+      ),
+    );
     try {
       const ids: string[] = [];
       for (const cluster of CLUSTERS) {
         for (let i = 0; i < 5; i++) {
-          const { jobId } = await enqueueDiagnosis(queues, { cluster, target: { kind: 'pod', namespace: 'default', name: `web-${i}` }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' } });
+          const { jobId } = await enqueueDiagnosis(queues, {
+            cluster,
+            target: { kind: 'pod', namespace: 'default', name: `web-${i}` },
+            reason: 'slash',
+            requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+          });
           // A replica confirms (WAIT 1) on the primary owning the cluster's slot.
           expect(await queues.confirmReplicated(cluster)).toEqual({ needed: 1, acked: 1 });
           ids.push(jobId);
@@ -69,7 +79,11 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
       expect(new Set(sink.results.map((r) => r.jobId))).toEqual(new Set(ids));
 
       // Storm grouping (4-key script) and the shared chat keys run in Cluster mode too.
-      const incident = await joinIncident(redis, { prefix: PREFIX, ttlSeconds: 60 }, { cluster: 'prod-eu', jobId: ids[0]!, finding: { rule: 'r', causeKey: 'k', subject: 'default/web-0' } as never });
+      const incident = await joinIncident(
+        redis,
+        { prefix: PREFIX, ttlSeconds: 60 },
+        { cluster: 'prod-eu', jobId: ids[0]!, finding: { rule: 'r', causeKey: 'k', subject: 'default/web-0' } as never },
+      );
       expect(incident.created).toBe(true);
       const limiter = new ChatLimiter(redis, PREFIX, { ratePerSecond: 100, burst: 10 });
       await limiter.acquire('C1');
@@ -79,8 +93,20 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
       expect(await new ApprovalStore(redis, PREFIX).get('pl_none')).toBeNull();
 
       // Keys per shard: every primary holds some, each cluster's keys sit on its owner only.
-      const counts = await Promise.all(primaries.map(async (p) => ({ port: p.port, keys: Number(await (redis as Cluster).nodes('master').find((n) => n.options.port === p.port)!.dbsize()) })));
-      console.log(JSON.stringify({ keysPerShard: counts, owners: Object.fromEntries(CLUSTERS.map((c) => [c, owner(c)])), chatSlot: keySlot(sharedTag(PREFIX)) }));
+      const counts = await Promise.all(
+        primaries.map(async (p) => ({
+          port: p.port,
+          keys: Number(
+            await (redis as Cluster)
+              .nodes('master')
+              .find((n) => n.options.port === p.port)!
+              .dbsize(),
+          ),
+        })),
+      );
+      console.log(
+        JSON.stringify({ keysPerShard: counts, owners: Object.fromEntries(CLUSTERS.map((c) => [c, owner(c)])), chatSlot: keySlot(sharedTag(PREFIX)) }),
+      );
       for (const c of counts) expect(c.keys).toBeGreaterThan(0);
       expect(keySlot(keys.dedup(PREFIX, 'prod-eu', 'x'))).toBe(keySlot(`${clusterTag(PREFIX, 'prod-eu')}:diagnose.prod-eu:wait`));
     } finally {
@@ -101,7 +127,12 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
           for (let i = lane; i < n; i += 8) {
             const t0 = performance.now();
             const cluster = CLUSTERS[i % CLUSTERS.length]!;
-            await enqueueDiagnosis(q, { cluster, target: { kind: 'pod', namespace: tag, name: `p-${i}` }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' } });
+            await enqueueDiagnosis(q, {
+              cluster,
+              target: { kind: 'pod', namespace: tag, name: `p-${i}` },
+              reason: 'slash',
+              requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+            });
             await q.confirmReplicated(cluster);
             times.push(performance.now() - t0);
           }
@@ -117,7 +148,9 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
     console.log(JSON.stringify({ enqueueMs: { withoutWait: without, withWait1: withWait } }));
 
     const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, waitMs: 500 });
-    const victim = (await topo.primaries()).find((p) => p.slots.some(([a, b]) => keySlot(clusterTag(PREFIX, 'prod-eu')) >= a && keySlot(clusterTag(PREFIX, 'prod-eu')) <= b))!;
+    const victim = (await topo.primaries()).find((p) =>
+      p.slots.some(([a, b]) => keySlot(clusterTag(PREFIX, 'prod-eu')) >= a && keySlot(clusterTag(PREFIX, 'prod-eu')) <= b),
+    )!;
     const N = 3000;
     const accepted: { cluster: string; jobId: string; afterKill: boolean }[] = [];
     let refused = 0;
@@ -135,7 +168,12 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
           const cluster = CLUSTERS[i % CLUSTERS.length]!;
           try {
             // What the webhook and the slash command do before answering.
-            const { jobId } = await enqueueDiagnosis(queues, { cluster, target: { kind: 'pod', namespace: 'storm', name: `p-${i}` }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' } });
+            const { jobId } = await enqueueDiagnosis(queues, {
+              cluster,
+              target: { kind: 'pod', namespace: 'storm', name: `p-${i}` },
+              reason: 'slash',
+              requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+            });
             await queues.confirmReplicated(cluster);
             accepted.push({ cluster, jobId, afterKill: killed });
           } catch {
@@ -155,7 +193,19 @@ describe('Redis Cluster (3 primaries + 3 replicas)', () => {
     try {
       const missing: string[] = [];
       for (const a of accepted) if (!(await check.diagnose(a.cluster).getJob(a.jobId))) missing.push(`${a.cluster}/${a.jobId}`);
-      console.log(JSON.stringify({ storm: { requests: N, accepted: accepted.length, refused, killedPrimary: victim.port, found: accepted.length - missing.length, lost: missing.length, victimClusterAcceptedAfterKill: accepted.filter((a) => a.afterKill && a.cluster === 'prod-eu').length } }));
+      console.log(
+        JSON.stringify({
+          storm: {
+            requests: N,
+            accepted: accepted.length,
+            refused,
+            killedPrimary: victim.port,
+            found: accepted.length - missing.length,
+            lost: missing.length,
+            victimClusterAcceptedAfterKill: accepted.filter((a) => a.afterKill && a.cluster === 'prod-eu').length,
+          },
+        }),
+      );
       expect(missing).toEqual([]);
       expect(accepted.length).toBeGreaterThan(N / 2);
       // The killed primary's cluster was served again by its promoted replica.

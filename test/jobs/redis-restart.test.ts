@@ -13,7 +13,9 @@ import { eventually, freePort, scriptedSource, silent, sleep } from './helpers.j
 
 /** A private redis-server that writes every command to its AOF before answering. */
 function startRedis(port: number, dir: string): ChildProcess {
-  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], {
+    stdio: 'ignore',
+  });
 }
 
 async function redisUp(port: number): Promise<void> {
@@ -49,7 +51,10 @@ describe('Redis restarted mid-run', () => {
     await redisUp(port);
 
     const PODS = 60;
-    const objects = [node({ metadata: { name: 'node-1' } }), ...Array.from({ length: PODS }, (_, i) => pod({ metadata: { name: `web-${i}` } }))] as KubeObject[];
+    const objects = [
+      node({ metadata: { name: 'node-1' } }),
+      ...Array.from({ length: PODS }, (_, i) => pod({ metadata: { name: `web-${i}` } })),
+    ] as KubeObject[];
     const producerRedis = redisFromUrl(url, {}, { role: 'producer' });
     const workerRedis = redisFromUrl(url, {}, { role: 'worker' });
     producerRedis.on('error', () => undefined);
@@ -94,7 +99,12 @@ describe('Redis restarted mid-run', () => {
       for (let i = 0; i < PODS; i++) {
         const user = `U${i}`;
         try {
-          const { jobId } = await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: `web-${i}` }, reason: 'slash', requester: { kind: 'slack', user, channel: 'C1' } });
+          const { jobId } = await enqueueDiagnosis(queues, {
+            cluster: 'c1',
+            target: { kind: 'pod', namespace: 'shop', name: `web-${i}` },
+            reason: 'slash',
+            requester: { kind: 'slack', user, channel: 'C1' },
+          });
           accepted.set(user, jobId);
         } catch {
           rejected++; // not accepted: the edge would answer 5xx and the caller retries

@@ -26,7 +26,13 @@ describe('Redis Sentinel (primary + replica + 3 sentinels)', () => {
 
   it('confirms each enqueue on the replica and loses none acknowledged across a failover', async () => {
     const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix: PREFIX, waitMs: 500 });
-    const request = (i: number) => enqueueDiagnosis(queues, { cluster: 'prod-eu', target: { kind: 'pod', namespace: 'storm', name: `p-${i}` }, reason: 'slash', requester: { kind: 'slack', user: 'U1', channel: 'C1' } });
+    const request = (i: number) =>
+      enqueueDiagnosis(queues, {
+        cluster: 'prod-eu',
+        target: { kind: 'pod', namespace: 'storm', name: `p-${i}` },
+        reason: 'slash',
+        requester: { kind: 'slack', user: 'U1', channel: 'C1' },
+      });
     await request(-1);
     expect(await queues.confirmReplicated('prod-eu')).toEqual({ needed: 1, acked: 1 });
 
@@ -63,7 +69,9 @@ describe('Redis Sentinel (primary + replica + 3 sentinels)', () => {
     try {
       const missing: string[] = [];
       for (const id of accepted) if (!(await check.diagnose('prod-eu').getJob(id))) missing.push(id);
-      console.log(JSON.stringify({ sentinelStorm: { requests: N, accepted: accepted.length, refused, found: accepted.length - missing.length, lost: missing.length } }));
+      console.log(
+        JSON.stringify({ sentinelStorm: { requests: N, accepted: accepted.length, refused, found: accepted.length - missing.length, lost: missing.length } }),
+      );
       expect(missing).toEqual([]);
       expect(accepted.length).toBeGreaterThan(N / 4);
     } finally {

@@ -14,7 +14,9 @@ describe('redis connections from redisFromUrl', () => {
     const socket = r.stream as unknown as Spied;
     const one = vi.spyOn(socket, '_write');
     const many = vi.spyOn(socket, '_writev');
-    const replies = await Promise.all(Array.from({ length: n }, (_, i) => (i === 3 ? r.call('nosuchcommand') : r.echo(`m${i}`)).catch((e: Error) => e.message)));
+    const replies = await Promise.all(
+      Array.from({ length: n }, (_, i) => (i === 3 ? r.call('nosuchcommand') : r.echo(`m${i}`)).catch((e: Error) => e.message)),
+    );
     const writes = one.mock.calls.length + many.mock.calls.length;
     one.mockRestore();
     many.mockRestore();

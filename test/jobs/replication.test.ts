@@ -27,7 +27,14 @@ describe('keys and slots', () => {
     const tag = clusterTag('pod-doctor', 'prod-eu');
     expect(tag).toBe('{pod-doctor:prod-eu}');
     expect(clusterTag('{pod-doctor}', 'prod-eu')).toBe(tag);
-    const slots = new Set([keys.dedup('pod-doctor', 'prod-eu', 'pod/a/b'), keys.incidents('pod-doctor', 'prod-eu'), keys.results('pod-doctor', 'prod-eu'), `${tag}:diagnose.prod-eu:wait`].map(keySlot));
+    const slots = new Set(
+      [
+        keys.dedup('pod-doctor', 'prod-eu', 'pod/a/b'),
+        keys.incidents('pod-doctor', 'prod-eu'),
+        keys.results('pod-doctor', 'prod-eu'),
+        `${tag}:diagnose.prod-eu:wait`,
+      ].map(keySlot),
+    );
     expect(slots.size).toBe(1);
     expect(keys.chatBucket('pod-doctor', 'C1')).toBe('{pod-doctor}:chat:bucket:C1');
     expect(keySlot(keys.chatPause('pod-doctor', 'C1'))).toBe(keySlot(sharedTag('pod-doctor')));
@@ -47,7 +54,11 @@ describe('ReplicaBarrier', () => {
     primaryPort = await freePort();
     const replicaPort = await freePort();
     const server = (port: number, extra: string[]) => {
-      const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', `d-${port}.rdb`, ...extra], { stdio: 'ignore' });
+      const p = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', `d-${port}.rdb`, ...extra],
+        { stdio: 'ignore' },
+      );
       procs.push(p);
       return p;
     };

@@ -3,14 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { PodDoctorError } from '../../src/errors.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import type { JobQueues, RedisClient } from '../../src/jobs/queues.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { classifyError, startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { node, pod } from '../helpers/factories.js';
-import { connect, eventually, scriptedSource, silent, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { eventually, scriptedSource, silent, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;
 const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
@@ -52,7 +52,17 @@ describe('retries', () => {
     const source = scriptedSource(objects, before);
     const sink = new MemorySink();
     const metrics = createMetrics();
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source, sink, logger: silent, prefix, metrics, handleSignals: false, gapRetries: extra.gapRetries });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source,
+      sink,
+      logger: silent,
+      prefix,
+      metrics,
+      handleSignals: false,
+      gapRetries: extra.gapRetries,
+    });
     return { source, sink, metrics };
   };
 
@@ -103,7 +113,11 @@ describe('retries', () => {
     expect(job?.attemptsMade).toBe(4);
     expect(source.calls.filter((c) => c === 'getPod')).toHaveLength(4);
     await sink.waitFor((r) => r.length === 1);
-    expect(sink.results[0]).toMatchObject({ status: 'failed', requesters: [user], message: expect.stringMatching(/after 4 attempts.*cannot reach the cluster/) });
+    expect(sink.results[0]).toMatchObject({
+      status: 'failed',
+      requesters: [user],
+      message: expect.stringMatching(/after 4 attempts.*cannot reach the cluster/),
+    });
   });
 
   it('re-collects once when a secondary call timed out, then answers with what it has', async () => {

@@ -142,7 +142,17 @@ describe('metrics and health endpoints', () => {
     expect(await scrape()).toContain('pod_doctor_queue_jobs{queue="diagnose.c1",state="waiting"} 2');
 
     const objects = [stuck, pod({ metadata: { name: 'web-2' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source: scriptedSource(objects), sink: new RedisStreamSink(redis, prefix), logger: silent, prefix, metrics, handleSignals: false, diagnose: { rules: [terminatingFinalizers], now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source: scriptedSource(objects),
+      sink: new RedisStreamSink(redis, prefix),
+      logger: silent,
+      prefix,
+      metrics,
+      handleSignals: false,
+      diagnose: { rules: [terminatingFinalizers], now: () => new Date(NOW) },
+    });
     await eventually(async () => (await queues.diagnose('c1').getJobCounts('completed')).completed === 2);
     const text = await scrape();
     expect(text).toContain('pod_doctor_queue_jobs{queue="diagnose.c1",state="waiting"} 0');

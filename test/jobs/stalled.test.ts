@@ -66,7 +66,12 @@ describe('a worker process killed mid-job', () => {
     child = spawnWorker({ REDIS_URL, PD_PREFIX: prefix, PD_CLUSTER: 'c1', PD_SLOW_MS: '60000', PD_LOCK_MS: '1000', PD_STALLED_MS: '300' });
     await child.next('ready');
 
-    const { jobId } = await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, reason: 'slash', requester: user });
+    const { jobId } = await enqueueDiagnosis(queues, {
+      cluster: 'c1',
+      target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+      reason: 'slash',
+      requester: user,
+    });
     expect((await child.next('active')).jobId).toBe(jobId);
     child.proc.kill('SIGKILL');
     expect(await child.exited).toBe('SIGKILL');
@@ -74,7 +79,17 @@ describe('a worker process killed mid-job', () => {
 
     const sink = new MemorySink();
     const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
-    const survivor = await startWorkers({ connection: redis, cluster: 'c1', source: scriptedSource(objects), sink, logger: silent, prefix, lockDurationMs: 1000, stalledIntervalMs: 300, handleSignals: false });
+    const survivor = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source: scriptedSource(objects),
+      sink,
+      logger: silent,
+      prefix,
+      lockDurationMs: 1000,
+      stalledIntervalMs: 300,
+      handleSignals: false,
+    });
     try {
       await sink.waitFor((r) => r.length >= 1, 15_000);
       expect(sink.results.map((r) => [r.jobId, r.status, r.requesters])).toEqual([[jobId, 'diagnosed', [user]]]);

@@ -38,7 +38,13 @@ describe('pod-doctor worker (split deployment)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'pd-worker-'));
     await writeFile(join(dir, 'kubeconfig'), sim.kubeconfig());
     prefix = testPrefix('worker-cmd');
-    env = { KUBECONFIG: join(dir, 'kubeconfig'), POD_DOCTOR_CLUSTER: 'split', POD_DOCTOR_REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', POD_DOCTOR_METRICS_PORT: '0' };
+    env = {
+      KUBECONFIG: join(dir, 'kubeconfig'),
+      POD_DOCTOR_CLUSTER: 'split',
+      POD_DOCTOR_REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+      POD_DOCTOR_METRICS_PORT: '0',
+    };
     redis = connect();
     const stopSignal = new Promise<string>((resolve) => (stop = () => resolve('test')));
     const out = new PassThrough();
@@ -71,7 +77,10 @@ describe('pod-doctor worker (split deployment)', () => {
       const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster: 'split' }, kube, redis, logger: silent });
       const diagnosis = await diagnoseTarget(kube, parseTarget(TARGET), { cluster: 'split' });
       const plan = await runner.proposePlan(diagnosis.findings[0]!, diagnosis, playbooks.find((p) => p.id === 'remove-finalizers')!);
-      await Promise.all([enqueueRemediation(queues, { cluster: 'split', proposalId: plan.id }), enqueueRemediation(queues, { cluster: 'split', proposalId: plan.id })]);
+      await Promise.all([
+        enqueueRemediation(queues, { cluster: 'split', proposalId: plan.id }),
+        enqueueRemediation(queues, { cluster: 'split', proposalId: plan.id }),
+      ]);
 
       const run = await eventually(async () => {
         const r = await runner.getRun(plan.id);

@@ -3,7 +3,7 @@ import type { AgentLookup } from '../../src/collect/snapshot.js';
 import { rule as terminatingMountBusy } from '../../src/diagnosis/rules/terminating-mount-busy.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
-import { JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import type { JobQueues, RedisClient } from '../../src/jobs/queues.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { RemediateJob } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
@@ -52,7 +52,7 @@ describe('worker routing', () => {
     expect(ran).toHaveLength(1);
   });
 
-  it('retries when a Ready node\'s agent did not answer, but not for a lost node whose agent is expected to be silent', async () => {
+  it("retries when a Ready node's agent did not answer, but not for a lost node whose agent is expected to be silent", async () => {
     const stuck = (name: string, nodeName: string) => pod({ metadata: { name, deletionTimestamp: '2026-11-21T09:40:00Z' }, spec: { nodeName } });
     const objects = [stuck('on-ready', 'node-1'), stuck('on-lost', 'node-2'), node({ metadata: { name: 'node-1' } }), lostNode('node-2')] as KubeObject[];
     const asked: string[] = [];
@@ -62,7 +62,18 @@ describe('worker routing', () => {
         return { gaps: [agentGap(n.metadata?.name ?? '', 'http://10.0.0.1:9477 unreachable: ECONNREFUSED', 'unreachable')] };
       },
     };
-    workers = await startWorkers({ connection: redis, cluster: 'c1', source: scriptedSource(objects), agent, sink: new MemorySink(), logger: silent, prefix, handleSignals: false, gapRetries: 2, diagnose: { rules: [terminatingMountBusy], now: () => new Date(NOW) } });
+    workers = await startWorkers({
+      connection: redis,
+      cluster: 'c1',
+      source: scriptedSource(objects),
+      agent,
+      sink: new MemorySink(),
+      logger: silent,
+      prefix,
+      handleSignals: false,
+      gapRetries: 2,
+      diagnose: { rules: [terminatingMountBusy], now: () => new Date(NOW) },
+    });
 
     const ready = await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'on-ready' }, reason: 'cli' });
     const lost = await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'on-lost' }, reason: 'cli' });

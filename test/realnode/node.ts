@@ -11,7 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { envtestCacheDir, findBinaries, freePorts, sleep, startControlPlane, type ControlPlane, type ControlPlaneOptions, type KubeObject } from '../envtest/harness.js';
+import {
+  envtestCacheDir,
+  findBinaries,
+  freePorts,
+  sleep,
+  startControlPlane,
+  type ControlPlane,
+  type ControlPlaneOptions,
+  type KubeObject,
+} from '../envtest/harness.js';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -21,7 +30,14 @@ export const NODE_NAME = 'pd-node';
 export const BUSYBOX = 'pod-doctor.local/busybox:1.35';
 export const PAUSE = 'pod-doctor.local/pause:3.2';
 /** Sysctls the kubelet sets at start (kernel defaults it wants); saved and restored. */
-const KUBELET_SYSCTLS = ['kernel.panic', 'kernel.panic_on_oops', 'vm.overcommit_memory', 'vm.panic_on_oom', 'kernel.keys.root_maxkeys', 'kernel.keys.root_maxbytes'];
+const KUBELET_SYSCTLS = [
+  'kernel.panic',
+  'kernel.panic_on_oops',
+  'vm.overcommit_memory',
+  'vm.panic_on_oom',
+  'kernel.keys.root_maxkeys',
+  'kernel.keys.root_maxbytes',
+];
 
 export function realnodeCacheDir(): string {
   return process.env.POD_DOCTOR_REALNODE_CACHE ?? path.join(os.homedir(), '.cache', 'pod-doctor', 'realnode');
@@ -39,10 +55,13 @@ export function findRealNode(): { found: Paths } | { missing: string } {
   if (!process.env.POD_DOCTOR_REALNODE_NETNS) return { missing: 'not inside the network namespace of scripts/realnode-run.sh: run `npm run test:realnode`' };
   const bins = findBinaries();
   if ('missing' in bins) return { missing: bins.missing };
-  for (const b of ['kubelet', 'pause']) if (!existsSync(path.join(bins.found.binDir, b))) return { missing: `${b} not in ${bins.found.binDir}: run \`npm run realnode:setup\`` };
-  for (const b of ['/usr/bin/containerd', '/usr/bin/ctr', '/usr/sbin/runc', '/usr/lib/cni/bridge']) if (!existsSync(b)) return { missing: `${b} missing: run \`npm run realnode:setup\`` };
+  for (const b of ['kubelet', 'pause'])
+    if (!existsSync(path.join(bins.found.binDir, b))) return { missing: `${b} not in ${bins.found.binDir}: run \`npm run realnode:setup\`` };
+  for (const b of ['/usr/bin/containerd', '/usr/bin/ctr', '/usr/sbin/runc', '/usr/lib/cni/bridge'])
+    if (!existsSync(b)) return { missing: `${b} missing: run \`npm run realnode:setup\`` };
   const images = path.join(realnodeCacheDir(), 'images');
-  for (const i of ['busybox.tar', 'pause.tar']) if (!existsSync(path.join(images, i))) return { missing: `${i} not in ${images}: run \`npm run realnode:setup\`` };
+  for (const i of ['busybox.tar', 'pause.tar'])
+    if (!existsSync(path.join(images, i))) return { missing: `${i} not in ${images}: run \`npm run realnode:setup\`` };
   return { found: { binDir: bins.found.binDir, etcd: bins.found.etcd, images } };
 }
 
@@ -101,10 +120,24 @@ export async function startRealNode(opts: { controlPlane?: ControlPlaneOptions }
   const teardown = path.join(HERE, 'teardown.sh');
   // Recorded before anything starts: what teardown.sh may remove is only what came after.
   mkdirSync('/var/run/netns', { recursive: true });
-  writeFileSync(path.join(dir, 'netns.before'), readdirSync('/var/run/netns').map((n) => `/var/run/netns/${n}\n`).join(''));
-  writeFileSync(path.join(dir, 'sysctl.saved'), (await Promise.all(KUBELET_SYSCTLS.map(async (k) => [k, await readSysctl(k)] as const))).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}\n`).join(''));
+  writeFileSync(
+    path.join(dir, 'netns.before'),
+    readdirSync('/var/run/netns')
+      .map((n) => `/var/run/netns/${n}\n`)
+      .join(''),
+  );
+  writeFileSync(
+    path.join(dir, 'sysctl.saved'),
+    (await Promise.all(KUBELET_SYSCTLS.map(async (k) => [k, await readSysctl(k)] as const)))
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+  );
   // The watchdog tears the node down if the test process dies without stop().
-  const watchdog = spawn('bash', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; bash "$2" "$3"', 'watchdog', String(process.pid), teardown, dir], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn('bash', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; bash "$2" "$3"', 'watchdog', String(process.pid), teardown, dir], {
+    detached: true,
+    stdio: 'ignore',
+  });
   watchdog.unref();
 
   const procs = new Map<string, ChildProcess>();
@@ -141,7 +174,10 @@ export async function startRealNode(opts: { controlPlane?: ControlPlaneOptions }
 
   try {
     let s = Date.now();
-    cp = await startControlPlane({ ...opts.controlPlane, users: [...(opts.controlPlane?.users ?? []), { name: `system:node:${NODE_NAME}`, groups: ['system:nodes'] }] });
+    cp = await startControlPlane({
+      ...opts.controlPlane,
+      users: [...(opts.controlPlane?.users ?? []), { name: `system:node:${NODE_NAME}`, groups: ['system:nodes'] }],
+    });
     mark('control plane', s);
 
     // Mount propagation as on a real host (here `/` is private): containerd's rootfs mounts and
@@ -204,10 +240,18 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
 `,
     );
     launch('containerd', '/usr/bin/containerd', ['--config', containerdConfig, '--log-level', 'info']);
-    const ctr = async (...args: string[]) => (await run('/usr/bin/ctr', ['--address', criSocket, '--namespace', 'k8s.io', ...args], { timeout: 120_000, maxBuffer: 8 * 1024 * 1024 })).stdout;
+    const ctr = async (...args: string[]) =>
+      (await run('/usr/bin/ctr', ['--address', criSocket, '--namespace', 'k8s.io', ...args], { timeout: 120_000, maxBuffer: 8 * 1024 * 1024 })).stdout;
     for (let i = 0; ; i++) {
       if (!alive('containerd')) throw new Error(`containerd exited during start-up:\n${tailOf(path.join(dir, 'containerd.log'))}`);
-      if (existsSync(criSocket) && (await ctr('version').then(() => true, () => false))) break;
+      if (
+        existsSync(criSocket) &&
+        (await ctr('version').then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
       if (i > 150) throw new Error(`containerd did not answer on ${criSocket}:\n${tailOf(path.join(dir, 'containerd.log'))}`);
       await sleep(100);
     }
@@ -263,7 +307,10 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (!alive('kubelet')) throw new Error(`kubelet exited:\n${tailOf(path.join(dir, 'kubelet.log'))}`);
-        const ok = await fetch(`http://127.0.0.1:${healthzPort}/healthz`).then((r) => r.ok, () => false);
+        const ok = await fetch(`http://127.0.0.1:${healthzPort}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         if (Date.now() > deadline) throw new Error(`kubelet not healthy:\n${tailOf(path.join(dir, 'kubelet.log'))}`);
         await sleep(200);
@@ -275,7 +322,10 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         const node = await cp!.client.get(`/api/v1/nodes/${NODE_NAME}`).catch(() => undefined);
         const ready = (node?.status?.conditions ?? []).find((c: KubeObject) => c.type === 'Ready');
         if (ready?.status === 'True') return node!;
-        if (Date.now() > deadline) throw new Error(`node ${NODE_NAME} not Ready (${ready ? `${ready.reason}: ${ready.message}` : 'not registered'}):\n${tailOf(path.join(dir, 'kubelet.log'))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `node ${NODE_NAME} not Ready (${ready ? `${ready.reason}: ${ready.message}` : 'not registered'}):\n${tailOf(path.join(dir, 'kubelet.log'))}`,
+          );
         await sleep(250);
       }
     };
@@ -323,23 +373,38 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
           [
             path.join(REPO_ROOT, 'src', 'bin', 'pod-doctor.ts'),
             'agent',
-            '--host', '127.0.0.1',
-            '--port', String(port),
-            '--token-file', tokenFile,
-            '--node-name', NODE_NAME,
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(port),
+            '--token-file',
+            tokenFile,
+            '--node-name',
+            NODE_NAME,
             '--actions',
-            '--runtime', 'cri',
-            '--cri-socket', criSocket,
-            '--containerd-socket', criSocket,
-            '--log-file', path.join(dir, 'kubelet.log'),
-            '--log-file', path.join(dir, 'containerd.log'),
+            '--runtime',
+            'cri',
+            '--cri-socket',
+            criSocket,
+            '--containerd-socket',
+            criSocket,
+            '--log-file',
+            path.join(dir, 'kubelet.log'),
+            '--log-file',
+            path.join(dir, 'containerd.log'),
           ],
           { ...process.env, NODE_ENV: 'production' },
         );
         const url = `http://127.0.0.1:${port}`;
         for (let i = 0; ; i++) {
           if (!alive('agent')) throw new Error(`agent exited:\n${tailOf(path.join(dir, 'agent.log'))}`);
-          if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+          if (
+            await fetch(`${url}/healthz`).then(
+              (r) => r.ok,
+              () => false,
+            )
+          )
+            break;
           if (i > 150) throw new Error(`agent not healthy:\n${tailOf(path.join(dir, 'agent.log'))}`);
           await sleep(200);
         }

@@ -28,7 +28,13 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
   const client = () => node.cp.client;
 
   beforeAll(async () => {
-    node = await startRealNode({ controlPlane: { serviceAccounts: PRODUCT_SERVICE_ACCOUNTS, nodeMonitorGracePeriod: '16s', extraSchedulerArgs: ['--leader-elect=true', '--leader-elect-resource-lock=leases', '--leader-elect-lease-duration=180s'] } });
+    node = await startRealNode({
+      controlPlane: {
+        serviceAccounts: PRODUCT_SERVICE_ACCOUNTS,
+        nodeMonitorGracePeriod: '16s',
+        extraSchedulerArgs: ['--leader-elect=true', '--leader-elect-resource-lock=leases', '--leader-elect-lease-duration=180s'],
+      },
+    });
     log('node started (ms)', { total: node.startMs, ...node.timings });
     await applyRbac(node.cp);
     diagnoseKubeconfig = node.cp.kubeconfigFor(PRODUCT_ACCOUNTS.diagnose);
@@ -42,10 +48,16 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
   });
 
   async function diagnose(target: string, at = ahead()): Promise<DiagnosisJson> {
-    const res = await cli(['diagnose', target, '--kubeconfig', diagnoseKubeconfig, '--json', '--now', at, '--cluster', 'realnode'], { POD_DOCTOR_CHECK_SECRETS: 'false', ...agentEnv });
+    const res = await cli(['diagnose', target, '--kubeconfig', diagnoseKubeconfig, '--json', '--now', at, '--cluster', 'realnode'], {
+      POD_DOCTOR_CHECK_SECRETS: 'false',
+      ...agentEnv,
+    });
     if (res.code !== 0) throw new Error(`pod-doctor diagnose ${target} exited ${res.code}: ${res.stderr}`);
     const d = JSON.parse(res.stdout) as DiagnosisJson;
-    log(`diagnose ${target}`, d.findings.map((f) => `${f.rule} (${f.severity})`));
+    log(
+      `diagnose ${target}`,
+      d.findings.map((f) => `${f.rule} (${f.severity})`),
+    );
     return d;
   }
 
@@ -60,16 +72,28 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
       await sleep(2000);
     }
     if (last.findings[0]?.rule !== rule) log(`diagnosis of ${target} (expected ${rule} first)`, last);
-    expect(last.findings.map((f) => f.rule), `findings of ${target}`).toContain(rule);
+    expect(
+      last.findings.map((f) => f.rule),
+      `findings of ${target}`,
+    ).toContain(rule);
     expect(last.findings[0]?.rule, `first finding of ${target}`).toBe(rule);
-    expect(last.skipped.filter((g) => g.kind === 'forbidden' || g.kind === 'unauthorized'), 'facts the diagnose identity may not read').toEqual([]);
+    expect(
+      last.skipped.filter((g) => g.kind === 'forbidden' || g.kind === 'unauthorized'),
+      'facts the diagnose identity may not read',
+    ).toEqual([]);
     const f = last.findings[0]!;
-    log(`${rule} evidence`, f.evidence.map((e) => `${e.source}: ${e.text}`.slice(0, 240)));
+    log(
+      `${rule} evidence`,
+      f.evidence.map((e) => `${e.source}: ${e.text}`.slice(0, 240)),
+    );
     return f;
   }
 
   async function playbook(id: string, target: string): Promise<{ code: number | null; result: any; plan: any }> {
-    const res = await cli(['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'realnode'], { POD_DOCTOR_CHECK_SECRETS: 'true', ...agentEnv });
+    const res = await cli(
+      ['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'realnode'],
+      { POD_DOCTOR_CHECK_SECRETS: 'true', ...agentEnv },
+    );
     if (!res.stdout.trim().startsWith('{')) throw new Error(`pod-doctor playbook run ${id} exited ${res.code}: ${res.stderr}${res.stdout}`);
     const out = JSON.parse(res.stdout) as { result: any; plan: any };
     log(`playbook ${id} on ${target}`, {
@@ -81,12 +105,23 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     return { code: res.code, ...out };
   }
 
-  function pod(name: string, namespace: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): KubeObject {
+  function pod(
+    name: string,
+    namespace: string,
+    container: Record<string, unknown>,
+    spec: Record<string, unknown> = {},
+    metadata: Record<string, unknown> = {},
+  ): KubeObject {
     return {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, namespace, ...metadata },
-      spec: { containers: [{ name: 'app', image: BUSYBOX, imagePullPolicy: 'Never', ...container }], terminationGracePeriodSeconds: 5, automountServiceAccountToken: false, ...spec },
+      spec: {
+        containers: [{ name: 'app', image: BUSYBOX, imagePullPolicy: 'Never', ...container }],
+        terminationGracePeriodSeconds: 5,
+        automountServiceAccountToken: false,
+        ...spec,
+      },
     };
   }
   const podPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/pods/${name}`;
@@ -95,8 +130,14 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
   const waitPod = (ns: string, name: string, what: string, ok: (p: KubeObject) => boolean, timeoutMs = 90_000) =>
     client().waitFor(`pod ${ns}/${name} ${what}`, () => getPod(ns, name), ok, { timeoutMs, intervalMs: 500 });
   const gone = (ns: string, name: string, timeoutMs = 60_000) =>
-    client().waitFor(`pod ${ns}/${name} gone`, () => client().find(podPath(ns, name)), (x) => x === null, { timeoutMs, intervalMs: 500 });
-  const running = (ns: string, name: string) => waitPod(ns, name, 'Running and Ready', (p) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
+    client().waitFor(
+      `pod ${ns}/${name} gone`,
+      () => client().find(podPath(ns, name)),
+      (x) => x === null,
+      { timeoutMs, intervalMs: 500 },
+    );
+  const running = (ns: string, name: string) =>
+    waitPod(ns, name, 'Running and Ready', (p) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True'));
   const waiting = (p: KubeObject, reason: RegExp) => (p.status?.containerStatuses ?? []).some((c: any) => reason.test(c.state?.waiting?.reason ?? ''));
   /** Host pids whose command line is exactly `sleep 100000` (a hung hook). */
   const hookPids = () =>
@@ -125,7 +166,9 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     expect(String(logs.body)).toContain('hello from a real node');
     // The agent's runtime probe asks containerd over CRI and lists the pod's sandbox and container.
     const agent = await node.startAgent();
-    const answer = (await (await fetch(`${agent.url}/v1/probes/runtime?podUid=${p.metadata.uid}`, { headers: { authorization: `Bearer ${agent.token}` } })).json()) as any;
+    const answer = (await (
+      await fetch(`${agent.url}/v1/probes/runtime?podUid=${p.metadata.uid}`, { headers: { authorization: `Bearer ${agent.token}` } })
+    ).json()) as any;
     const cri = answer.probes?.runtime?.containerd;
     log('agent runtime probe (containerd)', cri ?? answer);
     expect(cri).toMatchObject({ state: 'ok', runtimeName: 'containerd', apiVersion: 'v1' });
@@ -146,8 +189,15 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
 
   it('crash.oomkilled: a real 32Mi memory limit kills the container', async () => {
     await node.cp.createNamespace('oom');
-    await createPod(pod('dd', 'oom', { command: ['sh', '-c', 'exec dd if=/dev/zero of=/dev/null bs=256M'], resources: { limits: { memory: '32Mi' }, requests: { memory: '32Mi' } } }));
-    await waitPod('oom', 'dd', 'OOMKilled', (p) => (p.status?.containerStatuses ?? []).some((c: any) => (c.lastState?.terminated?.reason ?? c.state?.terminated?.reason) === 'OOMKilled'));
+    await createPod(
+      pod('dd', 'oom', {
+        command: ['sh', '-c', 'exec dd if=/dev/zero of=/dev/null bs=256M'],
+        resources: { limits: { memory: '32Mi' }, requests: { memory: '32Mi' } },
+      }),
+    );
+    await waitPod('oom', 'dd', 'OOMKilled', (p) =>
+      (p.status?.containerStatuses ?? []).some((c: any) => (c.lastState?.terminated?.reason ?? c.state?.terminated?.reason) === 'OOMKilled'),
+    );
     const f = await expectFirst('oom/dd', 'crash.oomkilled');
     expect(evidenceText(f)).toMatch(/OOMKilled/);
     expect(evidenceText(f)).toMatch(/32Mi|33554432/);
@@ -163,8 +213,10 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
 
   it('pending.unschedulable-selector: a node selector no node has', async () => {
     await node.cp.createNamespace('pending');
-    await createPod(pod('nowhere', 'pending', { command: ['sleep', '3600'] }, { nodeSelector: { 'disktype': 'nvme' } }));
-    await waitPod('pending', 'nowhere', 'unschedulable', (p) => (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False'));
+    await createPod(pod('nowhere', 'pending', { command: ['sleep', '3600'] }, { nodeSelector: { disktype: 'nvme' } }));
+    await waitPod('pending', 'nowhere', 'unschedulable', (p) =>
+      (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False'),
+    );
     const f = await expectFirst('pending/nowhere', 'pending.unschedulable-selector');
     expect(evidenceText(f)).toMatch(/didn't match (Pod's )?node (affinity|selector)/);
   });
@@ -172,7 +224,11 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
   it('image.wrong-arch: an arm64 binary on this amd64 node (exec format error)', async () => {
     await node.cp.createNamespace('arch');
     await createPod(pod('arm', 'arch', { command: ['/usr/local/bin/app-arm64'] }));
-    await waitPod('arch', 'arm', 'failing to start', (p) => (p.status?.containerStatuses ?? []).some((c: any) => c.restartCount > 0 || /exec format error/.test(JSON.stringify(c.state ?? {}) + JSON.stringify(c.lastState ?? {}))));
+    await waitPod('arch', 'arm', 'failing to start', (p) =>
+      (p.status?.containerStatuses ?? []).some(
+        (c: any) => c.restartCount > 0 || /exec format error/.test(JSON.stringify(c.state ?? {}) + JSON.stringify(c.lastState ?? {})),
+      ),
+    );
     const f = await expectFirst('arch/arm', 'image.wrong-arch');
     expect(evidenceText(f)).toMatch(/exec format error/);
   });
@@ -180,7 +236,11 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
   it('container.start-error: a command that is not in the image', async () => {
     await node.cp.createNamespace('start');
     await createPod(pod('nocmd', 'start', { command: ['/app/server', '--port=8080'] }));
-    await waitPod('start', 'nocmd', 'failing to start', (p) => (p.status?.containerStatuses ?? []).some((c: any) => c.restartCount > 0 || /no such file|not found/.test(JSON.stringify(c.state ?? {}) + JSON.stringify(c.lastState ?? {}))));
+    await waitPod('start', 'nocmd', 'failing to start', (p) =>
+      (p.status?.containerStatuses ?? []).some(
+        (c: any) => c.restartCount > 0 || /no such file|not found/.test(JSON.stringify(c.state ?? {}) + JSON.stringify(c.lastState ?? {})),
+      ),
+    );
     const f = await expectFirst('start/nocmd', 'container.start-error');
     expect(evidenceText(f)).toMatch(/\/app\/server/);
   });
@@ -190,7 +250,11 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     await createPod(
       pod('unready', 'ready', {
         command: ['sh', '-c', 'exec sleep 3600'],
-        readinessProbe: { exec: { command: ['sh', '-c', 'echo "db not reachable: dial tcp 10.96.0.20:5432: connection refused"; exit 1'] }, periodSeconds: 2, failureThreshold: 1 },
+        readinessProbe: {
+          exec: { command: ['sh', '-c', 'echo "db not reachable: dial tcp 10.96.0.20:5432: connection refused"; exit 1'] },
+          periodSeconds: 2,
+          failureThreshold: 1,
+        },
       }),
     );
     await waitPod('ready', 'unready', 'Running, not Ready', (p) => p.status?.phase === 'Running');
@@ -206,7 +270,12 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     await createPod(pod('held', 'fin', { command: ['sleep', '3600'] }, {}, { finalizers: ['shop.example.com/drain-sessions'] }));
     await running('fin', 'held');
     await client().delete(podPath('fin', 'held'));
-    await waitPod('fin', 'held', 'Terminating with its containers stopped', (p) => Boolean(p.metadata.deletionTimestamp) && (p.status?.containerStatuses ?? []).every((c: any) => !c.state?.running));
+    await waitPod(
+      'fin',
+      'held',
+      'Terminating with its containers stopped',
+      (p) => Boolean(p.metadata.deletionTimestamp) && (p.status?.containerStatuses ?? []).every((c: any) => !c.state?.running),
+    );
     const f = await expectFirst('fin/held', 'terminating.finalizers');
     expect(evidenceText(f)).toContain('shop.example.com/drain-sessions');
     const run = await playbook('remove-finalizers', 'fin/held');
@@ -215,23 +284,36 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     await gone('fin', 'held');
   });
 
-  it('seed 001 for real: a process in another mount namespace pins the pod\'s mount; the agent names its pid, stop-mount-holder frees it', async () => {
+  it("seed 001 for real: a process in another mount namespace pins the pod's mount; the agent names its pid, stop-mount-holder frees it", async () => {
     await node.cp.createNamespace('seed001');
     await createPod(
-      pod('web', 'seed001', { command: ['sh', '-c', 'echo session > /cache/s1; exec sleep 3600'], volumeMounts: [{ name: 'cache', mountPath: '/cache' }] }, { volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] }),
+      pod(
+        'web',
+        'seed001',
+        { command: ['sh', '-c', 'echo session > /cache/s1; exec sleep 3600'], volumeMounts: [{ name: 'cache', mountPath: '/cache' }] },
+        { volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] },
+      ),
     );
     const p = await running('seed001', 'web');
     const mount = `${node.dir}/kubelet/pods/${p.metadata.uid}/volumes/kubernetes.io~empty-dir/cache`;
     expect(readFileSync('/proc/self/mountinfo', 'utf8')).toContain(mount);
     // A service-like process that entered its own mount namespace (slave: the kubelet's unmount
     // propagates to it, and fails there because the holder works inside the mount).
-    const holder = spawn('unshare', ['-m', '--propagation', 'slave', '--', 'sh', '-c', `cd '${mount}' && exec sleep 100000`], { detached: true, stdio: 'ignore' });
+    const holder = spawn('unshare', ['-m', '--propagation', 'slave', '--', 'sh', '-c', `cd '${mount}' && exec sleep 100000`], {
+      detached: true,
+      stdio: 'ignore',
+    });
     holder.unref();
     node.recordPid(holder.pid!);
     await sleep(500);
     await client().delete(podPath('seed001', 'web'));
     // The kubelet's own words (1.20): UnmountVolume.TearDown failed ... target is busy.
-    await client().waitFor('TearDown failure in the kubelet log', async () => node.tail(node.kubeletLog, 4000), (t) => /UnmountVolume\.TearDown failed|target is busy|device or resource busy/.test(t), { timeoutMs: 90_000, intervalMs: 1000 });
+    await client().waitFor(
+      'TearDown failure in the kubelet log',
+      async () => node.tail(node.kubeletLog, 4000),
+      (t) => /UnmountVolume\.TearDown failed|target is busy|device or resource busy/.test(t),
+      { timeoutMs: 90_000, intervalMs: 1000 },
+    );
     const f = await expectFirst('seed001/web', 'terminating.mount-busy', { timeoutMs: 90_000 });
     expect(f.title).toContain(`pid ${holder.pid}`);
     // Not a systemd service: the fix offered stops that process (the agent re-checks it first).
@@ -263,7 +345,12 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     worker.spec.containers.push({ name: 'main', image: BUSYBOX, imagePullPolicy: 'Never', command: ['sleep', '3600'] });
     await createPod(worker);
     // The hook's process on the node: from here on the kubelet's pod worker waits on it.
-    await client().waitFor('the hung postStart hook (sleep 100000) running on the node', async () => hookPids(), (pids) => pids.length > 0, { timeoutMs: 120_000, intervalMs: 1000 });
+    await client().waitFor(
+      'the hung postStart hook (sleep 100000) running on the node',
+      async () => hookPids(),
+      (pids) => pids.length > 0,
+      { timeoutMs: 120_000, intervalMs: 1000 },
+    );
     await sleep(3000);
     await client().delete(podPath('seed002', 'worker'));
     await sleep(15_000);
@@ -279,7 +366,12 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     expect(run.result.verification?.outcome, 'the verification diagnosis').toBe('fixed');
     expect(JSON.stringify(run.result.steps)).toMatch(/removed \d+ container/);
     await gone('seed002', 'worker');
-    await client().waitFor('the hung hook process gone', async () => hookPids(), (pids) => pids.length === 0, { timeoutMs: 30_000, intervalMs: 500 });
+    await client().waitFor(
+      'the hung hook process gone',
+      async () => hookPids(),
+      (pids) => pids.length === 0,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     const left = await node.ctr('containers', 'list', '-q', `labels."io.kubernetes.pod.uid"==${p.metadata.uid}`);
     expect(left.trim(), "the pod's containers left in containerd").toBe('');
   });

@@ -21,7 +21,11 @@ function podRef(uid: string) {
 }
 
 async function post(agent: FixtureAgent, action: string, body: unknown, token = TOKEN): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${agent.url}/v1/actions/${action}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${agent.url}/v1/actions/${action}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -45,7 +49,7 @@ describe('agent actions on node 001 (ntpd holds a container mount)', () => {
     expect(agent.exec.calls).toEqual([]);
   });
 
-  it('restarts a unit that holds one of the pod\'s mounts now', async () => {
+  it("restarts a unit that holds one of the pod's mounts now", async () => {
     const r = await post(agent, 'restart-unit', { node: 'node-1', pod: podRef(UID_001), unit: 'ntpd.service' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ ok: true, action: 'restart-unit', node: 'node-1', changed: true });
@@ -53,8 +57,16 @@ describe('agent actions on node 001 (ntpd holds a container mount)', () => {
   });
 
   it.each([
-    ['a unit that holds nothing of the pod', { pod: podRef(UID_001), unit: 'crond.service' }, /crond\.service does not hold a mount of pod default\/web-1 .* now; holders now: ntpd\.service/],
-    ['the holder, asked for another pod', { pod: podRef(OTHER), unit: 'ntpd.service' }, /does not hold a mount of pod default\/web-1 \(uid 00000000-0000-4000-8000-00000000abcd\) now/],
+    [
+      'a unit that holds nothing of the pod',
+      { pod: podRef(UID_001), unit: 'crond.service' },
+      /crond\.service does not hold a mount of pod default\/web-1 .* now; holders now: ntpd\.service/,
+    ],
+    [
+      'the holder, asked for another pod',
+      { pod: podRef(OTHER), unit: 'ntpd.service' },
+      /does not hold a mount of pod default\/web-1 \(uid 00000000-0000-4000-8000-00000000abcd\) now/,
+    ],
     ['the kubelet', { pod: podRef(UID_001), unit: 'kubelet.service' }, /kubelet\.service is not a pod-scoped unit/],
     ['the runtime', { pod: podRef(UID_001), unit: 'docker.service' }, /docker\.service is not a pod-scoped unit/],
   ])('refuses to restart %s (403, with the reason)', async (_name, body, reason) => {
@@ -70,7 +82,7 @@ describe('agent actions on node 001 (ntpd holds a container mount)', () => {
     expect(agent.exec.calls).toEqual([]);
   });
 
-  it('removes only containers labelled with the pod\'s UID', async () => {
+  it("removes only containers labelled with the pod's UID", async () => {
     const foreign = await post(agent, 'remove-pod-containers', { node: 'node-1', pod: podRef(UID_001), containerIds: ['ffffffffffff'] });
     expect(foreign.status).toBe(403);
     expect(String(foreign.body.error)).toMatch(/ffffffffffff are not containers of pod/);
@@ -138,7 +150,9 @@ describe('agent lazy-unmount on node 000 (glusterfs)', () => {
   it('refuses paths with ".."', async () => {
     const agent = await fixtureAgent('000', 'node-0');
     try {
-      expect((await post(agent, 'lazy-unmount', { node: 'node-0', pod: podRef(UID_000), mount: `/var/lib/kubelet/pods/${UID_000}/../../etc` })).status).toBe(400);
+      expect((await post(agent, 'lazy-unmount', { node: 'node-0', pod: podRef(UID_000), mount: `/var/lib/kubelet/pods/${UID_000}/../../etc` })).status).toBe(
+        400,
+      );
     } finally {
       await agent.close();
     }
@@ -169,9 +183,24 @@ describe('the real HostExec', () => {
     const inPod = createHostExec({ hostRoot: '/host' });
     expect(await inPod.restartUnit('ntpd.service')).toMatchObject({ ok: true });
     expect(readFileSync(join(bin, 'argv.log'), 'utf8').trim().split('\n')).toEqual([
-      'systemctl', 'restart', 'ntpd.service',
-      'umount', '-l', '/mnt/gluster',
-      'nsenter', '--target', '1', '--mount', '--uts', '--ipc', '--net', '--pid', '--', 'systemctl', 'restart', 'ntpd.service',
+      'systemctl',
+      'restart',
+      'ntpd.service',
+      'umount',
+      '-l',
+      '/mnt/gluster',
+      'nsenter',
+      '--target',
+      '1',
+      '--mount',
+      '--uts',
+      '--ipc',
+      '--net',
+      '--pid',
+      '--',
+      'systemctl',
+      'restart',
+      'ntpd.service',
     ]);
     await expect(onHost.restartUnit('ntpd.service; reboot')).rejects.toThrow();
     await expect(onHost.lazyUnmount('relative/path')).rejects.toThrow();

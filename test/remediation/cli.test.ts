@@ -48,7 +48,10 @@ describe('pod-doctor playbook list / validate', () => {
     // A copy with one step kind nobody registered and one wrongly typed field.
     mkdirSync(dir);
     for (const f of readdirSync(src)) copyFileSync(join(src, f), join(dir, f));
-    writeFileSync(join(dir, 'unhang-fuse-mount.yaml'), readFileSync(join(src, 'unhang-fuse-mount.yaml'), 'utf8').replace('action: lazy-unmount', 'action: umount-everything'));
+    writeFileSync(
+      join(dir, 'unhang-fuse-mount.yaml'),
+      readFileSync(join(src, 'unhang-fuse-mount.yaml'), 'utf8').replace('action: lazy-unmount', 'action: umount-everything'),
+    );
     writeFileSync(join(dir, 'restart-kubelet.yaml'), readFileSync(join(src, 'restart-kubelet.yaml'), 'utf8').replace('approvals: 1', 'approvals: 3'));
     const { code, err } = await run(['playbook', 'validate', dir]);
     expect(code).toBe(1);
@@ -78,7 +81,18 @@ describe('pod-doctor playbook run (operator, own kubeconfig)', () => {
   it('--dry-run prints the plan and changes nothing', async () => {
     const p = targetPod(cluster);
     const ref = `${p.metadata?.namespace}/${p.metadata?.name}`;
-    const { code, out, err } = await run(['playbook', 'run', 'remove-finalizers', '--target', ref, '--dry-run', '--kubeconfig', kubeconfig, '--now', '2026-11-21T10:00:00Z']);
+    const { code, out, err } = await run([
+      'playbook',
+      'run',
+      'remove-finalizers',
+      '--target',
+      ref,
+      '--dry-run',
+      '--kubeconfig',
+      kubeconfig,
+      '--now',
+      '2026-11-21T10:00:00Z',
+    ]);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toContain(`1. PATCH pod ${ref}: remove finalizers [${(p.metadata?.finalizers ?? []).join(', ')}]`);
@@ -88,7 +102,17 @@ describe('pod-doctor playbook run (operator, own kubeconfig)', () => {
 
   it('refuses a playbook for which the target has no finding', async () => {
     const p = targetPod(cluster);
-    const { code, err } = await run(['playbook', 'run', 'force-delete-pod', '--target', `${p.metadata?.namespace}/${p.metadata?.name}`, '--kubeconfig', kubeconfig, '--now', '2026-11-21T10:00:00Z']);
+    const { code, err } = await run([
+      'playbook',
+      'run',
+      'force-delete-pod',
+      '--target',
+      `${p.metadata?.namespace}/${p.metadata?.name}`,
+      '--kubeconfig',
+      kubeconfig,
+      '--now',
+      '2026-11-21T10:00:00Z',
+    ]);
     expect(code).toBe(2);
     expect(err).toMatch(/has no finding that force-delete-pod remediates \(terminating.node-lost\); found: terminating.finalizers/);
   });

@@ -74,7 +74,15 @@ it('SIGKILL between a force delete and the next step: the resumed run does not d
   const plan = await h.runner.proposePlan(finding, diagnosis, book);
 
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts')], {
-    env: { ...process.env, CHILD_KUBECONFIG: join(dir, 'kubeconfig'), CHILD_REDIS_URL: REDIS_URL, CHILD_PREFIX: prefix, CHILD_PLAN_ID: plan.id, CHILD_NOW: NOW, CHILD_LOCK_MS: '400' },
+    env: {
+      ...process.env,
+      CHILD_KUBECONFIG: join(dir, 'kubeconfig'),
+      CHILD_REDIS_URL: REDIS_URL,
+      CHILD_PREFIX: prefix,
+      CHILD_PLAN_ID: plan.id,
+      CHILD_NOW: NOW,
+      CHILD_LOCK_MS: '400',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const seen: string[] = [];

@@ -90,7 +90,8 @@ export function targetPod(cluster: Cluster): Pod {
 /** Label the fake docker's containers with this pod's UID (fixture trees predate scenario edits). */
 export function relabel(uid: string) {
   return (spec: FakeDockerSpec) => {
-    for (const c of (spec.routes['/containers/json'] as { Labels?: Record<string, string> }[] | undefined) ?? []) c.Labels = { ...c.Labels, 'io.kubernetes.pod.uid': uid };
+    for (const c of (spec.routes['/containers/json'] as { Labels?: Record<string, string> }[] | undefined) ?? [])
+      c.Labels = { ...c.Labels, 'io.kubernetes.pod.uid': uid };
   };
 }
 
@@ -147,7 +148,14 @@ export function recordingExec(
       return containers()
         .map((c) => {
           const x = c as { Id: string; Names?: string[]; Image?: string; ImageID?: string; State?: string; Labels?: Record<string, string> };
-          return { id: x.Id, name: x.Names?.[0], image: x.Image ?? '', imageId: x.ImageID, state: x.State ?? '', labels: x.Labels ?? {} } satisfies HostContainer;
+          return {
+            id: x.Id,
+            name: x.Names?.[0],
+            image: x.Image ?? '',
+            imageId: x.ImageID,
+            state: x.State ?? '',
+            labels: x.Labels ?? {},
+          } satisfies HostContainer;
         })
         .filter((c) => c.labels['io.kubernetes.pod.uid'] === uid);
     },
@@ -213,8 +221,24 @@ export async function fixtureAgent(
     statCommand: options.statCommand ?? ['true'],
     logFiles: [join(dir, 'host/var/log/messages')].filter((f) => existsSync(f)),
   };
-  const actions = createActionHandler({ exec, probeEnv, nodeName: node, log: quiet, ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}) });
-  const agent = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot, hostRoot: probeEnv.hostRoot, nodeName: node, probeEnv, logger: quiet, actions });
+  const actions = createActionHandler({
+    exec,
+    probeEnv,
+    nodeName: node,
+    log: quiet,
+    ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}),
+  });
+  const agent = await startAgent({
+    port: 0,
+    host: '127.0.0.1',
+    token: TOKEN,
+    procRoot,
+    hostRoot: probeEnv.hostRoot,
+    nodeName: node,
+    probeEnv,
+    logger: quiet,
+    actions,
+  });
   const lookup = createAgentLookup({ agentToken: TOKEN, agentUrls: { [node]: agent.url }, agentTimeoutMs: 8000 });
   return {
     node,
@@ -252,7 +276,14 @@ export function kubeletStandIn(kube: KubeSource, canFinish: (pod: Pod) => boolea
           if (!m.deletionTimestamp || (m.finalizers ?? []).length > 0 || !pod.spec?.nodeName) continue;
           const node = await kube.getNode(pod.spec.nodeName);
           if (!node || nodeNotReady(node) || !canFinish(pod)) continue;
-          await kube.core.deleteNamespacedPod({ name: m.name ?? '', namespace: m.namespace ?? '', gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0, preconditions: { uid: m.uid } } }).catch(() => undefined);
+          await kube.core
+            .deleteNamespacedPod({
+              name: m.name ?? '',
+              namespace: m.namespace ?? '',
+              gracePeriodSeconds: 0,
+              body: { gracePeriodSeconds: 0, preconditions: { uid: m.uid } },
+            })
+            .catch(() => undefined);
         }
       } catch {
         // the sim is closing
@@ -287,10 +318,14 @@ export function fastSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const t = setTimeout(resolve, Math.min(ms, 40));
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -307,7 +342,12 @@ export function harness(cluster: Cluster, options: { agent?: FixtureAgent; store
   const agentDeps = options.agent
     ? {
         agent: options.agent.lookup,
-        agentActions: new AgentActionsClient({ token: TOKEN, agentUrls: { [options.agent.node]: options.agent.url }, getNode: (n) => cluster.kube.getNode(n), timeoutMs: 20_000 }),
+        agentActions: new AgentActionsClient({
+          token: TOKEN,
+          agentUrls: { [options.agent.node]: options.agent.url },
+          getNode: (n) => cluster.kube.getNode(n),
+          timeoutMs: 20_000,
+        }),
       }
     : {};
   const runner = createRunner({
@@ -324,7 +364,8 @@ export function harness(cluster: Cluster, options: { agent?: FixtureAgent; store
     ...agentDeps,
     ...options.deps,
   });
-  const diagnose = () => diagnoseTarget(cluster.kube, cluster.target, { cluster: 'test', now: cluster.now, ...(options.agent ? { agent: options.agent.lookup } : {}) });
+  const diagnose = () =>
+    diagnoseTarget(cluster.kube, cluster.target, { cluster: 'test', now: cluster.now, ...(options.agent ? { agent: options.agent.lookup } : {}) });
   return { runner, events, store, diagnose };
 }
 

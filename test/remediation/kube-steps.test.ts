@@ -36,26 +36,52 @@ const RS_UID = '11111111-2222-4333-8444-555555555555';
 function workload(): KubeObject[] {
   const labels = { app: 'web' };
   return [
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: '11111111-2222-4333-8444-000000000001' }, spec: { replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop', uid: '11111111-2222-4333-8444-000000000001' },
+      spec: { replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } },
+    },
     {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: 'web-7d9f8c6b5', namespace: 'shop', uid: RS_UID, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '11111111-2222-4333-8444-000000000001', controller: true }] },
+      metadata: {
+        name: 'web-7d9f8c6b5',
+        namespace: 'shop',
+        uid: RS_UID,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '11111111-2222-4333-8444-000000000001', controller: true }],
+      },
       spec: { replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'web:1' }] } } },
     },
-    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop', uid: '11111111-2222-4333-8444-000000000002' }, spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'db:1' }] } } } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'shop', uid: '11111111-2222-4333-8444-000000000002' },
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'db:1' }] } },
+      },
+    },
   ];
 }
 const owned = (name: string, kind = 'ReplicaSet', owner = 'web-7d9f8c6b5'): Pod =>
   pod({ metadata: { name, namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind, name: owner, uid: RS_UID, controller: true }] } });
 
 describe('remove-finalizers', () => {
-  const stuck = () => pod({ metadata: { name: 'web-1', deletionTimestamp: ago(600), deletionGracePeriodSeconds: 0, finalizers: ['example.com/a', 'example.com/b'] } });
+  const stuck = () =>
+    pod({ metadata: { name: 'web-1', deletionTimestamp: ago(600), deletionGracePeriodSeconds: 0, finalizers: ['example.com/a', 'example.com/b'] } });
 
   it('removes the approved list; the API server then deletes the pod', async () => {
     const p = stuck();
     cluster = await objectsCluster([p as KubeObject], 'shop/web-1', NOW);
-    const { describe: text, out } = await run('remove-finalizers', { namespace: 'shop', pod: 'web-1', uid: p.metadata?.uid, finalizers: ['example.com/a', 'example.com/b'] });
+    const { describe: text, out } = await run('remove-finalizers', {
+      namespace: 'shop',
+      pod: 'web-1',
+      uid: p.metadata?.uid,
+      finalizers: ['example.com/a', 'example.com/b'],
+    });
     expect(text).toEqual(['PATCH pod shop/web-1: remove finalizers [example.com/a, example.com/b]']);
     expect(out).toMatchObject({ detail: 'removed finalizers [example.com/a, example.com/b] from pod shop/web-1' });
     expect(await cluster.kube.getPod('shop', 'web-1')).toBeNull();
@@ -69,14 +95,25 @@ describe('remove-finalizers', () => {
     expect((out as Error).message).toMatch(/^the pod changed since approval \(UID or finalizers differ\), nothing was removed: HTTP 422/);
     expect((await cluster.kube.getPod('shop', 'web-1'))?.metadata?.finalizers).toEqual(['example.com/a', 'example.com/b']);
     const action = ACTIONS['remove-finalizers'] as ActionDef;
-    expect(await action.recheck?.(ctx(cluster), action.params.parse({ namespace: 'shop', pod: 'web-1', uid: p.metadata?.uid, finalizers: ['example.com/a'] }))).toBe('unknown');
-    expect(await action.recheck?.(ctx(cluster), action.params.parse({ namespace: 'shop', pod: 'web-1', uid: p.metadata?.uid, finalizers: ['example.com/a', 'example.com/b'] }))).toBe('not-done');
+    expect(
+      await action.recheck?.(ctx(cluster), action.params.parse({ namespace: 'shop', pod: 'web-1', uid: p.metadata?.uid, finalizers: ['example.com/a'] })),
+    ).toBe('unknown');
+    expect(
+      await action.recheck?.(
+        ctx(cluster),
+        action.params.parse({ namespace: 'shop', pod: 'web-1', uid: p.metadata?.uid, finalizers: ['example.com/a', 'example.com/b'] }),
+      ),
+    ).toBe('not-done');
   });
 });
 
 describe('force-delete and delete', () => {
   it('force-delete with another UID is refused by the API server (the pod was recreated)', async () => {
-    cluster = await objectsCluster([pod({ metadata: { name: 'web-1', deletionTimestamp: ago(600), deletionGracePeriodSeconds: 30 } }) as KubeObject], 'shop/web-1', NOW);
+    cluster = await objectsCluster(
+      [pod({ metadata: { name: 'web-1', deletionTimestamp: ago(600), deletionGracePeriodSeconds: 30 } }) as KubeObject],
+      'shop/web-1',
+      NOW,
+    );
     const { out } = await run('force-delete', { namespace: 'shop', pod: 'web-1', uid: '00000000-0000-4000-8000-0000000000ff' });
     expect((out as Error).message).toMatch(/^pod shop\/web-1 was recreated \(UID changed\), not deleted: HTTP 409/);
     expect(await cluster.kube.getPod('shop', 'web-1')).not.toBeNull();
@@ -132,8 +169,12 @@ describe('cordon and scale', () => {
     cluster = await objectsCluster([...workload(), p, s] as KubeObject[], 'shop/web-7d9f8c6b5-x2k4q', NOW);
     expect(await workloadOf(cluster.kube, p)).toEqual({ kind: 'Deployment', name: 'web' });
     expect(await workloadOf(cluster.kube, s)).toEqual({ kind: 'StatefulSet', name: 'db' });
-    expect((await run('scale', { namespace: 'shop', kind: 'Deployment', name: 'web', replicas: 0 })).out).toMatchObject({ detail: 'Deployment shop/web scaled from 4 to 0 replicas' });
-    expect((await run('scale', { namespace: 'shop', kind: 'StatefulSet', name: 'db', replicas: 1 })).out).toMatchObject({ detail: 'StatefulSet shop/db scaled from 3 to 1 replicas' });
+    expect((await run('scale', { namespace: 'shop', kind: 'Deployment', name: 'web', replicas: 0 })).out).toMatchObject({
+      detail: 'Deployment shop/web scaled from 4 to 0 replicas',
+    });
+    expect((await run('scale', { namespace: 'shop', kind: 'StatefulSet', name: 'db', replicas: 1 })).out).toMatchObject({
+      detail: 'StatefulSet shop/db scaled from 3 to 1 replicas',
+    });
     expect((await cluster.kube.getOwner('shop', 'Deployment', 'web'))?.spec?.replicas).toBe(0);
     expect((await cluster.kube.getOwner('shop', 'StatefulSet', 'db'))?.spec?.replicas).toBe(1);
     expect((await run('scale', { namespace: 'shop', kind: 'Deployment', name: 'nope', replicas: 0 })).out).toBeInstanceOf(Error);

@@ -43,7 +43,9 @@ describe('the shipped playbooks', () => {
       'unhang-fuse-mount': 'high/1',
     });
     const force = books.find((b) => b.id === 'force-delete-pod');
-    expect(force?.guards).toEqual([expect.objectContaining({ when: { check: 'owner-kind-is', kind: 'StatefulSet' }, approvals: 2, warning: expect.stringMatching(/split-brain/) })]);
+    expect(force?.guards).toEqual([
+      expect.objectContaining({ when: { check: 'owner-kind-is', kind: 'StatefulSet' }, approvals: 2, warning: expect.stringMatching(/split-brain/) }),
+    ]);
   });
 });
 
@@ -51,18 +53,72 @@ describe('a corrupted playbook file', () => {
   it.each([
     ['wrong type', 'force-delete-pod.yaml', (t: string) => t.replace('risk: high', 'risk: 7'), 'risk', /expected one of "low"\|"medium"\|"high"/],
     ['wrong type (approvals)', 'remove-finalizers.yaml', (t: string) => t.replace('approvals: 1', 'approvals: "one"'), 'approvals', /Invalid input/],
-    ['unknown step kind', 'release-mount-holder.yaml', (t: string) => t.replace('action: restart-unit', 'action: reboot-node'), 'steps[0].action', /unknown step kind "reboot-node"/],
+    [
+      'unknown step kind',
+      'release-mount-holder.yaml',
+      (t: string) => t.replace('action: restart-unit', 'action: reboot-node'),
+      'steps[0].action',
+      /unknown step kind "reboot-node"/,
+    ],
     ['missing field', 'recreate-pod.yaml', (t: string) => t.replace(/^title: .*\n/m, ''), 'title', /required field is missing/],
-    ['missing steps', 'restart-kubelet.yaml', (t: string) => t.replace(/^steps:\n(  .*\n)+/m, ''), 'steps', /required field is missing/],
-    ['dangling rule id', 'repull-image.yaml', (t: string) => t.replace('matches: [image.corrupt-local]', 'matches: [image.corrupt-locall]'), 'matches[0]', /unknown rule id "image.corrupt-locall"/],
-    ['dangling rule id in verify', 'remove-finalizers.yaml', (t: string) => t.replace('verify: [terminating.finalizers]', 'verify: [terminating.finaliser]'), 'verify[0]', /unknown rule id/],
-    ['bad step parameter type', 'repull-image.yaml', (t: string) => t.replace('timeoutSeconds: 300', 'timeoutSeconds: "five"'), 'steps[2].with.timeoutSeconds', /expected number/],
-    ['unknown step parameter', 'contain-cascade.yaml', (t: string) => t.replace('replicas: 0 }', 'replicas: 0, speed: 3 }'), 'steps[1].with.speed', /scale takes no parameter "speed"/],
-    ['parameter of the wrong type for a step', 'restart-kubelet.yaml', (t: string) => t.replace('node: { type: string, from: finding }', 'node: { type: "string[]", from: finding }'), 'steps[0].with', /parameter node is string\[\], which restart-kubelet.node does not accept/],
-    ['undeclared placeholder', 'contain-cascade.yaml', (t: string) => t.replace('Cordon {nodes}', 'Cordon {nodez}'), 'summary', /placeholder \{nodez\} names no declared parameter/],
-    ['unknown check', 'remove-finalizers.yaml', (t: string) => t.replace('check: pod-still-terminating', 'check: pod-is-sad'), 'preconditions[1].check', /Invalid discriminator value/],
+    ['missing steps', 'restart-kubelet.yaml', (t: string) => t.replace(/^steps:\n( {2}.*\n)+/m, ''), 'steps', /required field is missing/],
+    [
+      'dangling rule id',
+      'repull-image.yaml',
+      (t: string) => t.replace('matches: [image.corrupt-local]', 'matches: [image.corrupt-locall]'),
+      'matches[0]',
+      /unknown rule id "image.corrupt-locall"/,
+    ],
+    [
+      'dangling rule id in verify',
+      'remove-finalizers.yaml',
+      (t: string) => t.replace('verify: [terminating.finalizers]', 'verify: [terminating.finaliser]'),
+      'verify[0]',
+      /unknown rule id/,
+    ],
+    [
+      'bad step parameter type',
+      'repull-image.yaml',
+      (t: string) => t.replace('timeoutSeconds: 300', 'timeoutSeconds: "five"'),
+      'steps[2].with.timeoutSeconds',
+      /expected number/,
+    ],
+    [
+      'unknown step parameter',
+      'contain-cascade.yaml',
+      (t: string) => t.replace('replicas: 0 }', 'replicas: 0, speed: 3 }'),
+      'steps[1].with.speed',
+      /scale takes no parameter "speed"/,
+    ],
+    [
+      'parameter of the wrong type for a step',
+      'restart-kubelet.yaml',
+      (t: string) => t.replace('node: { type: string, from: finding }', 'node: { type: "string[]", from: finding }'),
+      'steps[0].with',
+      /parameter node is string\[\], which restart-kubelet.node does not accept/,
+    ],
+    [
+      'undeclared placeholder',
+      'contain-cascade.yaml',
+      (t: string) => t.replace('Cordon {nodes}', 'Cordon {nodez}'),
+      'summary',
+      /placeholder \{nodez\} names no declared parameter/,
+    ],
+    [
+      'unknown check',
+      'remove-finalizers.yaml',
+      (t: string) => t.replace('check: pod-still-terminating', 'check: pod-is-sad'),
+      'preconditions[1].check',
+      /Invalid discriminator value/,
+    ],
     ['unknown field', 'force-delete-pod.yaml', (t: string) => t.replace('risk: high', 'risk: high\nrisky: yes'), '(document)', /Unrecognized key: "risky"/],
-    ['id not the file name', 'remove-finalizers.yaml', (t: string) => t.replace('id: remove-finalizers', 'id: strip-finalizers'), 'id', /must equal the file name "remove-finalizers"/],
+    [
+      'id not the file name',
+      'remove-finalizers.yaml',
+      (t: string) => t.replace('id: remove-finalizers', 'id: strip-finalizers'),
+      'id',
+      /must equal the file name "remove-finalizers"/,
+    ],
     ['YAML syntax', 'recreate-pod.yaml', (t: string) => t.replace('risk: medium', 'risk: [medium'), '(file)', /^YAML: /],
   ])('%s: refused naming the file and the field', async (_name, file, edit, field, message) => {
     const dir = corrupted(file, edit);

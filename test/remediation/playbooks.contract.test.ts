@@ -42,7 +42,19 @@ describe('playbook registry', () => {
 
   it('ships the catalogue playbooks, each with an end-to-end test', () => {
     expect(ids.sort()).toEqual(
-      ['clear-namespace-finalizers', 'contain-cascade', 'force-delete-pod', 'recreate-pod', 'release-mount-holder', 'remove-finalizers', 'remove-stuck-containers', 'repull-image', 'restart-kubelet', 'stop-mount-holder', 'unhang-fuse-mount'].sort(),
+      [
+        'clear-namespace-finalizers',
+        'contain-cascade',
+        'force-delete-pod',
+        'recreate-pod',
+        'release-mount-holder',
+        'remove-finalizers',
+        'remove-stuck-containers',
+        'repull-image',
+        'restart-kubelet',
+        'stop-mount-holder',
+        'unhang-fuse-mount',
+      ].sort(),
     );
     const e2e = readFileSync(join(import.meta.dirname, 'playbooks.test.ts'), 'utf8');
     for (const id of ids) expect(e2e, id).toMatch(new RegExp(`describe\\('${id}[ ')]`));
@@ -50,13 +62,21 @@ describe('playbook registry', () => {
   });
 
   it('registers exactly the step kind files', () => {
-    const files = readdirSync(join(import.meta.dirname, '../../src/remediation/actions')).filter((f) => f.endsWith('.ts') && !['index.ts', 'types.ts', 'agent-step.ts'].includes(f));
-    expect(Object.keys(ACTIONS).map((k) => `${k}.ts`).sort()).toEqual(files.sort());
+    const files = readdirSync(join(import.meta.dirname, '../../src/remediation/actions')).filter(
+      (f) => f.endsWith('.ts') && !['index.ts', 'types.ts', 'agent-step.ts'].includes(f),
+    );
+    expect(
+      Object.keys(ACTIONS)
+        .map((k) => `${k}.ts`)
+        .sort(),
+    ).toEqual(files.sort());
     for (const a of Object.values(ACTIONS)) expect(typeof a.destructive, a.kind).toBe('boolean');
   });
 
   it('registers exactly the agent action files', () => {
-    const files = readdirSync(join(import.meta.dirname, '../../src/agent/actions')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !['index.ts', 'types.ts'].includes(f) && !f.startsWith('host-exec'));
+    const files = readdirSync(join(import.meta.dirname, '../../src/agent/actions')).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !['index.ts', 'types.ts'].includes(f) && !f.startsWith('host-exec'),
+    );
     expect(AGENT_ACTIONS.map((k) => `${k}.ts`).sort()).toEqual(files.sort());
   });
 });

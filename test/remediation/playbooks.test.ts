@@ -62,7 +62,9 @@ describe('force-delete-pod', () => {
     expect(plan.approvals).toBe(2);
     expect(plan.warnings.join(' ')).toMatch(/split-brain/);
     const p = targetPod(cluster);
-    expect(plan.dryRun[0]).toBe(`1. DELETE pod ${p.metadata?.namespace}/${p.metadata?.name} with gracePeriodSeconds=0 (force), precondition uid=${p.metadata?.uid}`);
+    expect(plan.dryRun[0]).toBe(
+      `1. DELETE pod ${p.metadata?.namespace}/${p.metadata?.name} with gracePeriodSeconds=0 (force), precondition uid=${p.metadata?.uid}`,
+    );
 
     const result = await h.runner.runPlan(plan.id);
     expect(result.status, JSON.stringify(result)).toBe('completed');
@@ -72,7 +74,13 @@ describe('force-delete-pod', () => {
 
   it('Deployment pod: one approver, no warning', async () => {
     const p = pod({
-      metadata: { name: 'web-1', namespace: 'shop', deletionTimestamp: ago(900), deletionGracePeriodSeconds: 30, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }] },
+      metadata: {
+        name: 'web-1',
+        namespace: 'shop',
+        deletionTimestamp: ago(900),
+        deletionGracePeriodSeconds: 30,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
+      },
       spec: { nodeName: 'node-9' },
     });
     cluster = await objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
@@ -136,7 +144,9 @@ describe('stop-mount-holder (seed 001 with the holder a plain process, node agen
     const h = harness(cluster, { agent });
 
     // The finding names the process and this playbook; the service playbook refuses it.
-    await expect(propose(h, 'terminating.mount-busy', 'release-mount-holder')).rejects.toThrow(/release-mount-holder refused: pid 2725007 is part of no systemd service \(session-3\.scope\): use stop-mount-holder/);
+    await expect(propose(h, 'terminating.mount-busy', 'release-mount-holder')).rejects.toThrow(
+      /release-mount-holder refused: pid 2725007 is part of no systemd service \(session-3\.scope\): use stop-mount-holder/,
+    );
     const { plan, finding } = await propose(h, 'terminating.mount-busy', 'stop-mount-holder');
     expect(finding.playbook).toBe('stop-mount-holder');
     expect(finding.params).toMatchObject({ pid: 2725007, holderKind: 'process', unit: 'session-3.scope' });
@@ -149,7 +159,9 @@ describe('stop-mount-holder (seed 001 with the holder a plain process, node agen
     const result = await h.runner.runPlan(plan.id);
     expect(result.status, JSON.stringify(result)).toBe('completed');
     expect(agent.exec.calls).toEqual([{ op: 'signalProcess', arg: 'SIGTERM 2725007' }]);
-    expect(result.steps[0]?.detail).toMatch(/stopped pid 2725007 \(sleep 100000\), which held \/var\/lib\/docker\/overlay\/98a56d.*: it exited [0-9.]+s after SIGTERM/);
+    expect(result.steps[0]?.detail).toMatch(
+      /stopped pid 2725007 \(sleep 100000\), which held \/var\/lib\/docker\/overlay\/98a56d.*: it exited [0-9.]+s after SIGTERM/,
+    );
     expect(result.verification).toMatchObject({ outcome: 'fixed', targetGone: true });
   });
 
@@ -157,7 +169,9 @@ describe('stop-mount-holder (seed 001 with the holder a plain process, node agen
     cluster = await scenarioCluster('seed-001-ntpd-mount-busy');
     agent = await fixtureAgent('001', targetPod(cluster).spec?.nodeName ?? '');
     const h = harness(cluster, { agent });
-    await expect(propose(h, 'terminating.mount-busy', 'stop-mount-holder')).rejects.toThrow(/stop-mount-holder refused: pid 2725007 runs in the systemd service ntpd\.service: use release-mount-holder/);
+    await expect(propose(h, 'terminating.mount-busy', 'stop-mount-holder')).rejects.toThrow(
+      /stop-mount-holder refused: pid 2725007 runs in the systemd service ntpd\.service: use release-mount-holder/,
+    );
     expect(agent.exec.calls).toEqual([]);
   });
 });
@@ -244,7 +258,11 @@ describe('repull-image (seed 003 ImageInspectError, node agent)', () => {
           const store = cluster!.sim.store;
           const def = store.table.lookup('', 'v1', 'pods')!;
           const live = structuredClone(store.get(def, p.metadata?.namespace, p.metadata?.name ?? '')!);
-          const statuses = (live.status?.containerStatuses as Record<string, unknown>[]).map((s) => ({ ...s, ready: true, state: { running: { startedAt: NOW } } }));
+          const statuses = ((live.status?.containerStatuses ?? []) as Record<string, unknown>[]).map((s) => ({
+            ...s,
+            ready: true,
+            state: { running: { startedAt: NOW } },
+          }));
           live.status = { ...live.status, containerStatuses: statuses };
           store.update(def, live);
         },
@@ -312,7 +330,14 @@ describe('restart-kubelet (PLEG, node agent)', () => {
       metadata: { name: 'node-3' },
       status: {
         conditions: [
-          { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s', lastHeartbeatTime: ago(5), lastTransitionTime: ago(300) },
+          {
+            type: 'Ready',
+            status: 'False',
+            reason: 'KubeletNotReady',
+            message: 'PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s',
+            lastHeartbeatTime: ago(5),
+            lastTransitionTime: ago(300),
+          },
         ],
       },
     });
@@ -323,7 +348,23 @@ describe('restart-kubelet (PLEG, node agent)', () => {
         restartUnit: async (unit) => {
           if (unit !== 'kubelet.service') return;
           await kube.core.patchNodeStatus(
-            { name: 'node-3', body: [{ op: 'replace', path: '/status/conditions/0', value: { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: NOW, lastTransitionTime: NOW } }] },
+            {
+              name: 'node-3',
+              body: [
+                {
+                  op: 'replace',
+                  path: '/status/conditions/0',
+                  value: {
+                    type: 'Ready',
+                    status: 'True',
+                    reason: 'KubeletReady',
+                    message: 'kubelet is posting ready status',
+                    lastHeartbeatTime: NOW,
+                    lastTransitionTime: NOW,
+                  },
+                },
+              ],
+            },
             patchAs(PatchStrategy.JsonPatch),
           );
         },

@@ -16,7 +16,20 @@ import { storeKeys, type RunStore } from '../../src/remediation/store.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { runnerFromConfig } from '../../src/remediation/index.js';
-import { cleanup, harness, objectsCluster, playbook, propose, quiet, redis, redisStore, scenarioCluster, targetPod, testPrefix, type Cluster } from './helpers.js';
+import {
+  cleanup,
+  harness,
+  objectsCluster,
+  playbook,
+  propose,
+  quiet,
+  redis,
+  redisStore,
+  scenarioCluster,
+  targetPod,
+  testPrefix,
+  type Cluster,
+} from './helpers.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let client: RedisClient;
@@ -43,7 +56,13 @@ function store(name: string): RunStore {
 /** A Deployment pod stuck Terminating on a lost node. */
 async function lostNodeCluster(): Promise<Cluster> {
   const p = pod({
-    metadata: { name: 'web-1', namespace: 'shop', deletionTimestamp: ago(900), deletionGracePeriodSeconds: 30, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }] },
+    metadata: {
+      name: 'web-1',
+      namespace: 'shop',
+      deletionTimestamp: ago(900),
+      deletionGracePeriodSeconds: 30,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
+    },
     spec: { nodeName: 'node-9' },
   });
   return objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
@@ -73,7 +92,10 @@ function testPlaybook(steps: PlaybookInput['steps']) {
 function killable(inner: RunStore): RunStore & { kill(): void } {
   let dead = false;
   const never = new Promise<never>(() => undefined);
-  const wrap = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => (...a: A): Promise<R> => (dead ? never : fn(...a));
+  const wrap =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    (...a: A): Promise<R> =>
+      dead ? never : fn(...a);
   return {
     kill: () => void (dead = true),
     savePlan: wrap(inner.savePlan.bind(inner)),
@@ -100,13 +122,22 @@ describe('preconditions are re-checked against live state before any step', () =
     const def = cluster.sim.store.table.lookup('', 'v1', 'pods')!;
     cluster.sim.store.remove(def, p.metadata?.namespace, p.metadata?.name ?? '');
     const fresh = structuredClone(p) as KubeObject;
-    fresh.metadata = { ...fresh.metadata, uid: undefined, resourceVersion: undefined, deletionTimestamp: undefined, deletionGracePeriodSeconds: undefined, creationTimestamp: undefined };
+    fresh.metadata = {
+      ...fresh.metadata,
+      uid: undefined,
+      resourceVersion: undefined,
+      deletionTimestamp: undefined,
+      deletionGracePeriodSeconds: undefined,
+      creationTimestamp: undefined,
+    };
     const created = await cluster.kube.core.createNamespacedPod({ namespace: p.metadata?.namespace ?? '', body: fresh as never });
     expect(created.metadata?.uid).not.toBe(p.metadata?.uid);
 
     const result = await h.runner.runPlan(plan.id);
     expect(result.status).toBe('refused');
-    expect(result.reason).toBe(`precondition no longer holds: pod ${p.metadata?.namespace}/${p.metadata?.name} was recreated: its UID is now ${created.metadata?.uid}, the plan was made for ${p.metadata?.uid}`);
+    expect(result.reason).toBe(
+      `precondition no longer holds: pod ${p.metadata?.namespace}/${p.metadata?.name} was recreated: its UID is now ${created.metadata?.uid}, the plan was made for ${p.metadata?.uid}`,
+    );
     expect(h.events.map((e) => e.type)).toEqual(['refused', 'run-finished']);
     expect(h.events[0]).toMatchObject({ type: 'refused', check: 'pod-uid-is' });
     expect((await cluster.kube.getPod(p.metadata?.namespace ?? '', p.metadata?.name ?? ''))?.metadata?.finalizers).toEqual(p.metadata?.finalizers);
@@ -124,7 +155,23 @@ describe('preconditions are re-checked against live state before any step', () =
     const live = await cluster.kube.getNode(node);
     const i = live?.status?.conditions?.findIndex((c) => c.type === 'Ready') ?? -1;
     await cluster.kube.core.patchNodeStatus(
-      { name: node, body: [{ op: 'replace', path: `/status/conditions/${i}`, value: { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: NOW, lastTransitionTime: NOW } }] },
+      {
+        name: node,
+        body: [
+          {
+            op: 'replace',
+            path: `/status/conditions/${i}`,
+            value: {
+              type: 'Ready',
+              status: 'True',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+              lastHeartbeatTime: NOW,
+              lastTransitionTime: NOW,
+            },
+          },
+        ],
+      },
       patchAs(PatchStrategy.JsonPatch),
     );
     const result = await h.runner.runPlan(plan.id);
@@ -223,7 +270,13 @@ describe('wiring from the config schema', () => {
     prefix = testPrefix('config');
     const config = loadConfig({ POD_DOCTOR_REDIS_PREFIX: prefix, POD_DOCTOR_CLUSTER: 'prod-eu', POD_DOCTOR_PLAN_TTL_SECONDS: '120' });
     const events: string[] = [];
-    const { runner, playbooks } = await runnerFromConfig({ config, kube: cluster.kube, redis: client, logger: quiet, onEvent: (e) => void events.push(e.type) });
+    const { runner, playbooks } = await runnerFromConfig({
+      config,
+      kube: cluster.kube,
+      redis: client,
+      logger: quiet,
+      onEvent: (e) => void events.push(e.type),
+    });
     expect(playbooks).toHaveLength(11);
     const h = harness(cluster);
     const diagnosis = await h.diagnose();
@@ -251,7 +304,11 @@ describe('steps have a time limit', () => {
     });
     const h = harness(cluster, { store: store('timeout'), deps: { actions: { ...ACTIONS, hang: hang as unknown as ActionDef } } });
     const diagnosis = await h.diagnose();
-    const plan = await h.runner.proposePlan(diagnosis.findings[0]!, diagnosis, testPlaybook([{ action: 'hang', timeoutSeconds: 0.3 }, { action: 'force-delete' }]));
+    const plan = await h.runner.proposePlan(
+      diagnosis.findings[0]!,
+      diagnosis,
+      testPlaybook([{ action: 'hang', timeoutSeconds: 0.3 }, { action: 'force-delete' }]),
+    );
     const started = Date.now();
     const result = await h.runner.runPlan(plan.id);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -327,7 +384,7 @@ describe('a runner that died mid-run is resumed safely', () => {
   });
 
   it('killed during a destructive step without a re-check: stops with "may have run; check manually"', async () => {
-    let kill = () => undefined as void;
+    let kill: () => void = () => {};
     const c = counted({ die: () => kill() });
     const { dying, first, plan, second } = await setup('during', [{ action: 'destroy' }, { action: 'force-delete' }], { destroy: c.action });
     kill = dying.kill;
@@ -349,7 +406,7 @@ describe('a runner that died mid-run is resumed safely', () => {
     ['done', 1, 'skipped'],
     ['not-done', 2, 'done'],
   ] as const)('killed during a destructive step whose re-check says %s: runs it %i time(s) in all', async (verdict, total, state) => {
-    let kill = () => undefined as void;
+    let kill: () => void = () => {};
     const c = counted({ die: () => kill(), recheck: verdict });
     const { dying, first, plan, second } = await setup(`recheck-${verdict}`, [{ action: 'destroy' }, { action: 'force-delete' }], { destroy: c.action });
     kill = dying.kill;

@@ -12,7 +12,7 @@ import { runtimeOptionsFrom } from '../cli.js';
 import {
   ContainerFilter,
   CriClient,
-  CriContainer,
+  type CriContainer,
   GRPC_STATUS,
   ImageRequest,
   ImageStatusRequest,
@@ -103,14 +103,34 @@ describe('CRI protobuf codec', () => {
     expect(ListContainersResponse.decode(ListContainersResponse.encode({ containers: [container, { ...container, id: SIDECAR, createdAt: -5n }] }))).toEqual({
       containers: [container, { ...container, id: SIDECAR, createdAt: -5n }],
     });
-    const sandbox: CriPodSandbox = { id: SANDBOX, metadata: { name: 'web-1', uid: UID, namespace: 'default', attempt: 0 }, state: 1, createdAt: 7n, labels: { [POD_UID_LABEL]: UID }, annotations: {}, runtimeHandler: 'runc' };
+    const sandbox: CriPodSandbox = {
+      id: SANDBOX,
+      metadata: { name: 'web-1', uid: UID, namespace: 'default', attempt: 0 },
+      state: 1,
+      createdAt: 7n,
+      labels: { [POD_UID_LABEL]: UID },
+      annotations: {},
+      runtimeHandler: 'runc',
+    };
     expect(ListPodSandboxResponse.decode(ListPodSandboxResponse.encode({ items: [sandbox] }))).toEqual({ items: [sandbox] });
-    const image: CriImage = { id: NGINX_ID, repoTags: ['docker.io/library/nginx:1.25', 'nginx:latest'], repoDigests: ['docker.io/library/nginx@sha256:abc'], size: 2n ** 40n, username: '', pinned: true };
+    const image: CriImage = {
+      id: NGINX_ID,
+      repoTags: ['docker.io/library/nginx:1.25', 'nginx:latest'],
+      repoDigests: ['docker.io/library/nginx@sha256:abc'],
+      size: 2n ** 40n,
+      username: '',
+      pinned: true,
+    };
     expect(ImageStatusResponse.decode(ImageStatusResponse.encode({ image }))).toEqual({ image });
     expect(ImageStatusResponse.decode(ImageStatusResponse.encode({}))).toEqual({});
-    expect(VersionResponse.decode(VersionResponse.encode({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.2', runtimeApiVersion: 'v1' }))).toMatchObject({ runtimeName: 'containerd', runtimeApiVersion: 'v1' });
+    expect(
+      VersionResponse.decode(VersionResponse.encode({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.2', runtimeApiVersion: 'v1' })),
+    ).toMatchObject({ runtimeName: 'containerd', runtimeApiVersion: 'v1' });
     expect(PullImageResponse.decode(PullImageResponse.encode({ imageRef: NGINX_ID }))).toEqual({ imageRef: NGINX_ID });
-    expect(ImageStatusRequest.decode(ImageStatusRequest.encode({ image: { image: 'nginx:1.25' }, verbose: true }))).toEqual({ image: { image: 'nginx:1.25' }, verbose: true });
+    expect(ImageStatusRequest.decode(ImageStatusRequest.encode({ image: { image: 'nginx:1.25' }, verbose: true }))).toEqual({
+      image: { image: 'nginx:1.25' },
+      verbose: true,
+    });
   });
 
   it('writes the field numbers of the CRI requests', () => {
@@ -134,7 +154,11 @@ describe('CRI protobuf codec', () => {
   });
 
   it('encodes varints at their limits and negative int64 as ten bytes', () => {
-    const w = new ProtoWriter().varint(1, 2n ** 64n - 1n).varint(2, -1n).varint(3, 1).varint(536_870_911, 150);
+    const w = new ProtoWriter()
+      .varint(1, 2n ** 64n - 1n)
+      .varint(2, -1n)
+      .varint(3, 1)
+      .varint(536_870_911, 150);
     const r = ProtoReader.decode(w.finish());
     expect(r.uint(1)).toBe(2n ** 64n - 1n);
     expect(r.int64(2)).toBe(-1n);
@@ -268,7 +292,12 @@ function builtIn(state: FakeState, method: string, body: Buffer, log: (b: unknow
 }
 
 function initialState(): FakeState {
-  const labels = (uid: string, name: string) => ({ [POD_UID_LABEL]: uid, 'io.kubernetes.pod.name': 'web-1', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.container.name': name });
+  const labels = (uid: string, name: string) => ({
+    [POD_UID_LABEL]: uid,
+    'io.kubernetes.pod.name': 'web-1',
+    'io.kubernetes.pod.namespace': 'default',
+    'io.kubernetes.container.name': name,
+  });
   const container = (id: string, sandbox: string, uid: string, name: string, image: CriContainer['image'], state: number): CriContainer => ({
     id,
     podSandboxId: sandbox,
@@ -290,8 +319,24 @@ function initialState(): FakeState {
       container(FOREIGN, FOREIGN_SANDBOX, OTHER_UID, 'db', { image: 'postgres:16' }, 1),
     ],
     sandboxes: [
-      { id: SANDBOX, metadata: { name: 'web-1', uid: UID, namespace: 'default', attempt: 0 }, state: 0, createdAt: 1n, labels: labels(UID, 'POD'), annotations: {}, runtimeHandler: '' },
-      { id: FOREIGN_SANDBOX, metadata: { name: 'db-0', uid: OTHER_UID, namespace: 'default', attempt: 0 }, state: 0, createdAt: 1n, labels: labels(OTHER_UID, 'POD'), annotations: {}, runtimeHandler: '' },
+      {
+        id: SANDBOX,
+        metadata: { name: 'web-1', uid: UID, namespace: 'default', attempt: 0 },
+        state: 0,
+        createdAt: 1n,
+        labels: labels(UID, 'POD'),
+        annotations: {},
+        runtimeHandler: '',
+      },
+      {
+        id: FOREIGN_SANDBOX,
+        metadata: { name: 'db-0', uid: OTHER_UID, namespace: 'default', attempt: 0 },
+        state: 0,
+        createdAt: 1n,
+        labels: labels(OTHER_UID, 'POD'),
+        annotations: {},
+        runtimeHandler: '',
+      },
     ],
     images: [
       { id: NGINX_ID, repoTags: ['docker.io/library/nginx:1.25'], repoDigests: [], size: 1n, username: '', pinned: false },
@@ -321,7 +366,10 @@ async function startFakeCri(options: { versions?: string[]; hangAll?: boolean } 
     }
     if ('status' in reply) {
       // Trailers-only: the status rides in the headers of an ended stream.
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(reply.status), 'grpc-message': encodeURIComponent(reply.message ?? '') }, { endStream: true });
+      stream.respond(
+        { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(reply.status), 'grpc-message': encodeURIComponent(reply.message ?? '') },
+        { endStream: true },
+      );
       return;
     }
     stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
@@ -340,7 +388,8 @@ async function startFakeCri(options: { versions?: string[]; hangAll?: boolean } 
     stream.on('error', () => undefined);
     stream.on('end', () => {
       const m = /^\/runtime\.(v1|v1alpha2)\.(RuntimeService|ImageService)\/(\w+)$/.exec(String(headers[':path']));
-      if (!m || headers['content-type'] !== 'application/grpc' || headers.te !== 'trailers') return answer(stream, { status: GRPC_STATUS.INTERNAL, message: 'bad request' });
+      if (!m || headers['content-type'] !== 'application/grpc' || headers.te !== 'trailers')
+        return answer(stream, { status: GRPC_STATUS.INTERNAL, message: 'bad request' });
       const version = m[1] ?? '';
       const method = m[3] ?? '';
       calls.push(`${version} ${method}`);
@@ -413,7 +462,9 @@ describe('CRI client over a unix socket', () => {
 
   it('says "unreachable" when nothing listens on the socket, "failed" for a non-gRPC server', async () => {
     fake = await startFakeCri();
-    expect(await grpcUnary(join(fake.socket, '..', 'absent.sock'), '/runtime.v1.RuntimeService/Version', Buffer.alloc(0), { timeoutMs: 1000 })).toMatchObject({ kind: 'unreachable' });
+    expect(await grpcUnary(join(fake.socket, '..', 'absent.sock'), '/runtime.v1.RuntimeService/Version', Buffer.alloc(0), { timeoutMs: 1000 })).toMatchObject({
+      kind: 'unreachable',
+    });
     const docker = await startFakeDocker({ routes: {} });
     try {
       expect(await grpcUnary(docker.socket, '/runtime.v1.RuntimeService/Version', Buffer.alloc(0), { timeoutMs: 1000 })).toMatchObject({ kind: 'failed' });
@@ -430,7 +481,12 @@ describe('CRI client over a unix socket', () => {
     expect(!r.ok && failureCode(r)).toBe(409);
     // The same status sent in trailers after (empty) headers.
     fake.override.set('RemoveImage', () => ({ status: GRPC_STATUS.NOT_FOUND, message: 'no such image "nginx:1.25"', inTrailers: true }));
-    expect(await new CriClient({ socketPath: fake.socket, timeoutMs: 1000 }).removeImage('nginx:1.25')).toEqual({ ok: false, kind: 'status', code: GRPC_STATUS.NOT_FOUND, message: 'no such image "nginx:1.25"' });
+    expect(await new CriClient({ socketPath: fake.socket, timeoutMs: 1000 }).removeImage('nginx:1.25')).toEqual({
+      ok: false,
+      kind: 'status',
+      code: GRPC_STATUS.NOT_FOUND,
+      message: 'no such image "nginx:1.25"',
+    });
     expect(failureCode({ kind: 'status', code: GRPC_STATUS.NOT_FOUND, message: 'x' })).toBe(404);
     expect(failureCode({ kind: 'status', code: GRPC_STATUS.INTERNAL, message: 'x' })).toBe(502);
     expect(failureCode({ kind: 'timeout', message: 'x' })).toBe(0);
@@ -447,13 +503,21 @@ describe('createHostExec with a CRI runtime', () => {
   });
   afterEach(async () => fake.close());
 
-  const exec = (more: Parameters<typeof createHostExec>[0] = { hostRoot: '/' }) => createHostExec({ runtime: 'cri', criSockets: [fake.socket], timeoutMs: 2000, ...more });
+  const exec = (more: Parameters<typeof createHostExec>[0] = { hostRoot: '/' }) =>
+    createHostExec({ runtime: 'cri', criSockets: [fake.socket], timeoutMs: 2000, ...more });
 
-  it('lists the pod\'s containers and its sandbox, with names, states, images and labels', async () => {
+  it("lists the pod's containers and its sandbox, with names, states, images and labels", async () => {
     const list = await exec().listPodContainers(UID);
     expect(list).toEqual([
       { id: WEB, name: 'web', image: 'nginx:1.25', imageId: NGINX_ID, state: 'running', labels: expect.objectContaining({ [POD_UID_LABEL]: UID }) },
-      { id: SIDECAR, name: 'envoy', image: 'docker.io/envoyproxy/envoy:v1.31', imageId: ENVOY_ID, state: 'exited', labels: expect.objectContaining({ [POD_UID_LABEL]: UID }) },
+      {
+        id: SIDECAR,
+        name: 'envoy',
+        image: 'docker.io/envoyproxy/envoy:v1.31',
+        imageId: ENVOY_ID,
+        state: 'exited',
+        labels: expect.objectContaining({ [POD_UID_LABEL]: UID }),
+      },
       { id: SANDBOX, name: 'sandbox:web-1', image: '', state: 'ready', labels: expect.objectContaining({ [POD_UID_LABEL]: UID }) },
     ]);
     // The two lists go out together: compare them in a fixed order.
@@ -520,7 +584,13 @@ describe('createHostExec with a CRI runtime', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pd-auto-'));
     const docker = await startFakeDocker({ routes: { '/_ping': 'OK', '/containers/json': [] } });
     try {
-      const viaCri = createHostExec({ hostRoot: '/', runtime: 'auto', dockerSockets: [join(dir, 'docker.sock')], criSockets: [join(dir, 'crio.sock'), fake.socket], timeoutMs: 2000 });
+      const viaCri = createHostExec({
+        hostRoot: '/',
+        runtime: 'auto',
+        dockerSockets: [join(dir, 'docker.sock')],
+        criSockets: [join(dir, 'crio.sock'), fake.socket],
+        timeoutMs: 2000,
+      });
       expect((await viaCri.listPodContainers(UID)).map((c) => c.id)).toEqual([WEB, SIDECAR, SANDBOX]);
       // Docker answers too but holds none of the pod's containers (a node moved to containerd
       // that kept Docker): the pod's containers are the CRI runtime's, and so are the removals.
@@ -531,7 +601,12 @@ describe('createHostExec with a CRI runtime', () => {
       expect(await both.removeContainer(WEB)).toMatchObject({ ok: true });
       expect(fake.calls).toContain('v1 RemoveContainer');
       // A pod Docker does hold stays Docker's.
-      const dockerOnly = await startFakeDocker({ routes: { '/_ping': 'OK', '/containers/json': [{ Id: 'a'.repeat(64), Image: 'nginx:1.25', State: 'running', Labels: { 'io.kubernetes.pod.uid': UID } }] } });
+      const dockerOnly = await startFakeDocker({
+        routes: {
+          '/_ping': 'OK',
+          '/containers/json': [{ Id: 'a'.repeat(64), Image: 'nginx:1.25', State: 'running', Labels: { 'io.kubernetes.pod.uid': UID } }],
+        },
+      });
       try {
         const viaDocker = createHostExec({ hostRoot: '/', dockerSockets: [dockerOnly.socket], criSockets: [fake.socket], timeoutMs: 2000 });
         expect((await viaDocker.listPodContainers(UID)).map((c) => c.id)).toEqual(['a'.repeat(64)]);
@@ -564,9 +639,10 @@ describe('remove-pod-containers through CRI, end to end', () => {
       nodeName: 'node-1',
       log: silent,
     });
-  const body = (containerIds?: string[]) => JSON.stringify({ node: 'node-1', pod: { uid: UID, namespace: 'default', name: 'web-1', containerIds: [] }, ...(containerIds ? { containerIds } : {}) });
+  const body = (containerIds?: string[]) =>
+    JSON.stringify({ node: 'node-1', pod: { uid: UID, namespace: 'default', name: 'web-1', containerIds: [] }, ...(containerIds ? { containerIds } : {}) });
 
-  it('refuses a container whose uid label is another pod\'s, and removes nothing', async () => {
+  it("refuses a container whose uid label is another pod's, and removes nothing", async () => {
     const r = await handler()('remove-pod-containers', body([FOREIGN]));
     expect(r.status).toBe(403);
     expect(r.body.error).toMatch(new RegExp(`container\\(s\\) ${FOREIGN} are not containers of pod default/web-1`));
@@ -574,20 +650,30 @@ describe('remove-pod-containers through CRI, end to end', () => {
     expect(fake.state.containers).toHaveLength(3);
   });
 
-  it('removes the pod\'s containers, then its sandbox, and leaves the other pod alone', async () => {
+  it("removes the pod's containers, then its sandbox, and leaves the other pod alone", async () => {
     const r = await handler()('remove-pod-containers', body());
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ ok: true, changed: true, items: [WEB.slice(0, 12), SIDECAR.slice(0, 12), SANDBOX.slice(0, 12)] });
-    expect(fake.calls.filter((c) => /Stop|Remove/.test(c))).toEqual(['v1 StopContainer', 'v1 RemoveContainer', 'v1 StopContainer', 'v1 RemoveContainer', 'v1 StopPodSandbox', 'v1 RemovePodSandbox']);
+    expect(fake.calls.filter((c) => /Stop|Remove/.test(c))).toEqual([
+      'v1 StopContainer',
+      'v1 RemoveContainer',
+      'v1 StopContainer',
+      'v1 RemoveContainer',
+      'v1 StopPodSandbox',
+      'v1 RemovePodSandbox',
+    ]);
     expect(fake.state.containers.map((c) => c.id)).toEqual([FOREIGN]);
     expect(fake.state.sandboxes.map((s) => s.id)).toEqual([FOREIGN_SANDBOX]);
     const again = await handler()('remove-pod-containers', body());
     expect(again.body).toMatchObject({ changed: false });
   });
 
-  it('remove-image refuses while another pod\'s container still uses the image', async () => {
+  it("remove-image refuses while another pod's container still uses the image", async () => {
     fake.state.containers.push({ ...fake.state.containers[0]!, id: '5a'.repeat(32), podSandboxId: FOREIGN_SANDBOX, labels: { [POD_UID_LABEL]: OTHER_UID } });
-    const r = await handler()('remove-image', JSON.stringify({ node: 'node-1', pod: { uid: UID, namespace: 'default', name: 'web-1', containerIds: [] }, image: 'nginx:1.25' }));
+    const r = await handler()(
+      'remove-image',
+      JSON.stringify({ node: 'node-1', pod: { uid: UID, namespace: 'default', name: 'web-1', containerIds: [] }, image: 'nginx:1.25' }),
+    );
     expect(r.status).toBe(409);
     expect(r.body.error).toMatch(/in use by 1 container/);
     expect(fake.state.containers.map((c) => c.id)).not.toContain(WEB);
@@ -598,7 +684,11 @@ describe('remove-pod-containers through CRI, end to end', () => {
 describe('agent CLI runtime options', () => {
   it.each([
     [{}, {}, {}],
-    [{ runtime: 'cri', 'cri-socket': ['/host/run/k3s/containerd/containerd.sock'] }, {}, { runtime: 'cri', criSockets: ['/host/run/k3s/containerd/containerd.sock'] }],
+    [
+      { runtime: 'cri', 'cri-socket': ['/host/run/k3s/containerd/containerd.sock'] },
+      {},
+      { runtime: 'cri', criSockets: ['/host/run/k3s/containerd/containerd.sock'] },
+    ],
     [{}, { POD_DOCTOR_AGENT_RUNTIME: 'docker', POD_DOCTOR_AGENT_CRI_SOCKET: '/a.sock, /b.sock' }, { runtime: 'docker', criSockets: ['/a.sock', '/b.sock'] }],
     [{ runtime: 'auto' }, { POD_DOCTOR_AGENT_RUNTIME: 'cri' }, { runtime: 'auto' }],
   ])('reads %j with env %j', (values, env, expected) => {

@@ -6,7 +6,7 @@
 // - image removal is not forced: CRI's RemoveImage deletes an image whoever uses it, so an
 //   image any container still references is refused here with 409, as Docker refuses it.
 // Codes are HTTP-like: 200 done, 404 not there, 409 in use, 502 the runtime refused, 0 no answer.
-import { CONTAINER_STATES, CriClient, GRPC_STATUS, SANDBOX_STATES, describeFailure, type CriContainer, type CriFailure } from '../../probes/cri.js';
+import { CONTAINER_STATES, type CriClient, GRPC_STATUS, SANDBOX_STATES, describeFailure, type CriContainer, type CriFailure } from '../../probes/cri.js';
 import { POD_UID_LABEL, imageRefSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
 
 export type RuntimeOps = Pick<HostExec, 'listPodContainers' | 'removeContainer' | 'removeImage' | 'pullImage'>;
@@ -100,7 +100,13 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
         });
       }
       for (const s of sandboxes.value) {
-        out.push({ id: s.id, name: `sandbox:${s.metadata?.name ?? s.id.slice(0, 12)}`, image: '', state: SANDBOX_STATES[s.state] ?? 'unknown', labels: s.labels });
+        out.push({
+          id: s.id,
+          name: `sandbox:${s.metadata?.name ?? s.id.slice(0, 12)}`,
+          image: '',
+          state: SANDBOX_STATES[s.state] ?? 'unknown',
+          labels: s.labels,
+        });
       }
       return out;
     },
@@ -111,14 +117,16 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
       if ('ok' in found) return found;
       if (found.kind === 'container') {
         const stop = await client.stopContainer(found.id, stopSeconds);
-        if (!stop.ok && (failureCode(stop) === 404 || stop.kind === 'timeout' || stop.kind === 'unreachable')) return failed(stop, `cannot stop container ${found.id.slice(0, 12)}`);
+        if (!stop.ok && (failureCode(stop) === 404 || stop.kind === 'timeout' || stop.kind === 'unreachable'))
+          return failed(stop, `cannot stop container ${found.id.slice(0, 12)}`);
         // Any other stop failure: RemoveContainer must force-remove a running container anyway.
         const removed = await client.removeContainer(found.id);
         if (removed.ok) return OK;
         return failed(removed, `cannot remove container ${found.id.slice(0, 12)}${stop.ok ? '' : ` (stop: ${describeFailure(stop)})`}`);
       }
       const stop = await client.stopPodSandbox(found.id);
-      if (!stop.ok && (failureCode(stop) === 404 || stop.kind === 'timeout' || stop.kind === 'unreachable')) return failed(stop, `cannot stop pod sandbox ${found.id.slice(0, 12)}`);
+      if (!stop.ok && (failureCode(stop) === 404 || stop.kind === 'timeout' || stop.kind === 'unreachable'))
+        return failed(stop, `cannot stop pod sandbox ${found.id.slice(0, 12)}`);
       const removed = await client.removePodSandbox(found.id);
       if (removed.ok) return OK;
       return failed(removed, `cannot remove pod sandbox ${found.id.slice(0, 12)}${stop.ok ? '' : ` (stop: ${describeFailure(stop)})`}`);
@@ -136,7 +144,11 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
       const users = all.value.filter((c) => [c.image?.image, c.image?.userSpecifiedImage, c.imageRef, c.imageId].some((n) => n && names.has(n)));
       if (users.length > 0) {
         const ids = users.slice(0, 5).map((c) => c.id.slice(0, 12));
-        return { ok: false, detail: `image ${ref} is in use by ${users.length} container(s): ${ids.join(', ')}${users.length > ids.length ? ', …' : ''}`, code: 409 };
+        return {
+          ok: false,
+          detail: `image ${ref} is in use by ${users.length} container(s): ${ids.join(', ')}${users.length > ids.length ? ', …' : ''}`,
+          code: 409,
+        };
       }
       const removed = await client.removeImage(image.id);
       return removed.ok ? OK : failed(removed, `cannot remove image ${ref}`);

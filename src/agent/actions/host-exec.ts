@@ -122,15 +122,31 @@ function dockerRuntime(sockets: string[], timeoutMs: number, pullTimeoutMs: numb
       const filters = encodeURIComponent(JSON.stringify({ label: [`io.kubernetes.pod.uid=${podUid}`] }));
       const reply = await call('GET', `/containers/json?all=1&filters=${filters}`);
       if (reply.status !== 200) throw new Error(`docker: cannot list containers: ${dockerMessage(reply)}`);
-      const list = JSON.parse(reply.body) as { Id: string; Names?: string[]; Image?: string; ImageID?: string; State?: string; Labels?: Record<string, string> }[];
+      const list = JSON.parse(reply.body) as {
+        Id: string;
+        Names?: string[];
+        Image?: string;
+        ImageID?: string;
+        State?: string;
+        Labels?: Record<string, string>;
+      }[];
       return list.map(
-        (c): HostContainer => ({ id: c.Id, name: c.Names?.[0]?.replace(/^\//, ''), image: c.Image ?? '', imageId: c.ImageID, state: c.State ?? '', labels: c.Labels ?? {} }),
+        (c): HostContainer => ({
+          id: c.Id,
+          name: c.Names?.[0]?.replace(/^\//, ''),
+          image: c.Image ?? '',
+          imageId: c.ImageID,
+          state: c.State ?? '',
+          labels: c.Labels ?? {},
+        }),
       );
     },
     async removeContainer(id) {
       if (!/^[0-9a-f]{12,64}$/.test(id)) throw new Error('bad container id');
       const reply = await call('DELETE', `/containers/${id}?force=1&v=0`);
-      return reply.status === 204 || reply.status === 200 ? { ok: true, detail: '', code: reply.status } : { ok: false, detail: dockerMessage(reply), code: reply.status };
+      return reply.status === 204 || reply.status === 200
+        ? { ok: true, detail: '', code: reply.status }
+        : { ok: false, detail: dockerMessage(reply), code: reply.status };
     },
     async removeImage(ref) {
       imageRefSchema.parse(ref);
@@ -140,7 +156,11 @@ function dockerRuntime(sockets: string[], timeoutMs: number, pullTimeoutMs: numb
     async pullImage(ref) {
       imageRefSchema.parse(ref);
       const { fromImage, tag } = splitImageRef(ref);
-      const reply = await call('POST', `/images/create?fromImage=${encodeURIComponent(fromImage)}${tag ? `&tag=${encodeURIComponent(tag)}` : ''}`, pullTimeoutMs);
+      const reply = await call(
+        'POST',
+        `/images/create?fromImage=${encodeURIComponent(fromImage)}${tag ? `&tag=${encodeURIComponent(tag)}` : ''}`,
+        pullTimeoutMs,
+      );
       if (reply.status !== 200) return { ok: false, detail: dockerMessage(reply), code: reply.status };
       // The API answers 200 and reports failures inside the progress stream.
       const failed = reply.body
@@ -200,7 +220,11 @@ export function createHostExec(options: HostExecOptions): HostExec {
   const pullTimeoutMs = options.pullTimeoutMs ?? 600_000;
   const choice = options.runtime ?? 'auto';
   const dockerSockets = options.dockerSockets ?? [`${root}/var/run/docker.sock`, `${root}/run/docker.sock`];
-  const criSockets = options.criSockets ?? [`${root}/run/containerd/containerd.sock`, `${root}/var/run/containerd/containerd.sock`, `${root}/var/run/crio/crio.sock`];
+  const criSockets = options.criSockets ?? [
+    `${root}/run/containerd/containerd.sock`,
+    `${root}/var/run/containerd/containerd.sock`,
+    `${root}/var/run/crio/crio.sock`,
+  ];
   const dockerOps = dockerRuntime(dockerSockets, timeoutMs, pullTimeoutMs);
   const detectMs = Math.min(timeoutMs, DETECT_TIMEOUT_MS);
 

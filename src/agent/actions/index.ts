@@ -3,7 +3,7 @@
 // validated against a strict schema, must name this node, runs one at a time, and is logged
 // on the node with its outcome; anything outside the allow-list is refused with 403 and why.
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AgentProbeEnv } from '../../probes/index.js';
 import { action as lazyUnmount } from './lazy-unmount.js';
 import { action as pullImage } from './pull-image.js';
@@ -51,7 +51,9 @@ function issues(error: z.ZodError): string {
  * The handler the agent server mounts. `probeEnv` is the agent's own probe environment (the
  * checks re-run the same probes), `nodeName` the node it serves.
  */
-export function createActionHandler(options: AgentActionsOptions & { probeEnv: AgentProbeEnv; nodeName: string; log: Logger; now?: () => number }): ActionHandler {
+export function createActionHandler(
+  options: AgentActionsOptions & { probeEnv: AgentProbeEnv; nodeName: string; log: Logger; now?: () => number },
+): ActionHandler {
   const env: ActionEnv = {
     exec: options.exec,
     probeEnv: options.probeEnv,
@@ -109,7 +111,11 @@ export function createActionHandler(options: AgentActionsOptions & { probeEnv: A
  * One call without a server (tests, `pod-doctor agent` tooling): same checks, same answers.
  * Prefer `createActionHandler` in a long-lived process (it keeps the re-pull grants).
  */
-export async function handleAction(name: string, rawBody: string, env: AgentActionsOptions & { probeEnv: AgentProbeEnv; nodeName: string; log: Logger }): Promise<ActionHttpResult> {
+export async function handleAction(
+  name: string,
+  rawBody: string,
+  env: AgentActionsOptions & { probeEnv: AgentProbeEnv; nodeName: string; log: Logger },
+): Promise<ActionHttpResult> {
   return createActionHandler(env)(name, rawBody);
 }
 

@@ -18,17 +18,25 @@ export const action: AgentActionDef<'lazy-unmount'> = {
       .filter((e) => e !== undefined && e.mountPoint === req.mount);
     const entry = entries[entries.length - 1];
     if (!entry) return { changed: false, detail: `${req.mount} is not mounted`, items: [] };
-    if (!isRemoteFs(entry.fsType)) throw new ActionRefused(403, `${req.mount} is a ${entry.fsType} mount; only FUSE and network mounts are unmounted by this action`);
+    if (!isRemoteFs(entry.fsType))
+      throw new ActionRefused(403, `${req.mount} is a ${entry.fsType} mount; only FUSE and network mounts are unmounted by this action`);
     const ofPod = req.mount.includes(`/pods/${req.pod.uid}/`);
     if (!ofPod) {
       const fs = await runNamedProbe('fs-mounts', { podUid: req.pod.uid }, env.probeEnv);
       const hung = fs.ok && fs.mounts.some((m) => m.mountPoint === req.mount && m.state === 'hung');
       if (!hung) {
-        throw new ActionRefused(403, `${req.mount} is not a mount of pod ${podLabel(req.pod)} and answers stat${fs.ok ? '' : ` (check failed: ${fs.error})`}; refusing to unmount it`);
+        throw new ActionRefused(
+          403,
+          `${req.mount} is not a mount of pod ${podLabel(req.pod)} and answers stat${fs.ok ? '' : ` (check failed: ${fs.error})`}; refusing to unmount it`,
+        );
       }
     }
     const result = await env.exec.lazyUnmount(req.mount);
     if (!result.ok) throw new ActionRefused(502, `umount -l ${req.mount} failed: ${result.detail}`);
-    return { changed: true, detail: `lazily unmounted ${entry.fsType} ${entry.source} at ${req.mount}${ofPod ? '' : ' (it did not answer stat)'}`, items: [req.mount] };
+    return {
+      changed: true,
+      detail: `lazily unmounted ${entry.fsType} ${entry.source} at ${req.mount}${ofPod ? '' : ' (it did not answer stat)'}`,
+      items: [req.mount],
+    };
   },
 };

@@ -9,7 +9,8 @@ export const action: AgentActionDef<'pull-image'> = {
     const granted = (env.grants.get(grantKey(req.pod.uid, req.image)) ?? 0) > env.now();
     if (!granted) {
       const containers = (await env.exec.listPodContainers(req.pod.uid)).filter((c) => c.labels[POD_UID_LABEL] === req.pod.uid);
-      if (!containers.some((c) => c.image === req.image)) throw new ActionRefused(403, `image ${req.image} is not an image of pod ${podLabel(req.pod)} on this node`);
+      if (!containers.some((c) => c.image === req.image))
+        throw new ActionRefused(403, `image ${req.image} is not an image of pod ${podLabel(req.pod)} on this node`);
     }
     const r = await env.exec.pullImage(req.image);
     if (!r.ok) throw new ActionRefused(502, `pull of ${req.image} failed: ${r.detail}`);

@@ -24,8 +24,17 @@ export const action: AgentActionDef<'remove-image'> = {
     // Allow the re-pull (and a repeat of this call) for this pod and image for a while.
     env.grants.set(key, env.now() + env.pullGrantMs);
     const r = await env.exec.removeImage(req.image);
-    if (r.code === 404) return { changed: removed.length > 0, detail: `image ${req.image} was not present${removed.length ? `; removed containers ${removed.join(', ')}` : ''}`, items: removed };
+    if (r.code === 404)
+      return {
+        changed: removed.length > 0,
+        detail: `image ${req.image} was not present${removed.length ? `; removed containers ${removed.join(', ')}` : ''}`,
+        items: removed,
+      };
     if (!r.ok) throw new ActionRefused(r.code === 409 ? 409 : 502, `cannot remove image ${req.image}: ${r.detail}`);
-    return { changed: true, detail: `removed image ${req.image}${removed.length ? ` and the pod's containers using it (${removed.join(', ')})` : ''}`, items: [req.image, ...removed] };
+    return {
+      changed: true,
+      detail: `removed image ${req.image}${removed.length ? ` and the pod's containers using it (${removed.join(', ')})` : ''}`,
+      items: [req.image, ...removed],
+    };
   },
 };

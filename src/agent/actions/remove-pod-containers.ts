@@ -21,7 +21,8 @@ export const action: AgentActionDef<'remove-pod-containers'> = {
       if (r.ok || r.code === 404) removed.push(c.id.slice(0, 12));
       else failed.push(`${c.id.slice(0, 12)}: ${r.detail}`);
     }
-    if (failed.length > 0) throw new ActionRefused(502, `removed ${removed.length} of ${chosen.length} containers of pod ${podLabel(req.pod)}; failed: ${failed.join('; ')}`);
+    if (failed.length > 0)
+      throw new ActionRefused(502, `removed ${removed.length} of ${chosen.length} containers of pod ${podLabel(req.pod)}; failed: ${failed.join('; ')}`);
     return { changed: true, detail: `removed ${removed.length} container(s) of pod ${podLabel(req.pod)}: ${removed.join(', ')}`, items: removed };
   },
 };

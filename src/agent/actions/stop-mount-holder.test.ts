@@ -33,16 +33,44 @@ interface Proc {
 const SESSION = '0::/user.slice/user-0.slice/session-3.scope';
 const PROCS: Proc[] = [
   { pid: 1, comm: 'systemd', argv: ['/sbin/init'], ns: HOST_NS, cgroup: '0::/init.scope', holds: true },
-  { pid: 500, comm: 'kubelet', argv: ['/usr/bin/kubelet', '--config=/var/lib/kubelet/config.yaml'], ns: HOST_NS, cgroup: '0::/system.slice/kubelet.service', holds: true },
+  {
+    pid: 500,
+    comm: 'kubelet',
+    argv: ['/usr/bin/kubelet', '--config=/var/lib/kubelet/config.yaml'],
+    ns: HOST_NS,
+    cgroup: '0::/system.slice/kubelet.service',
+    holds: true,
+  },
   { pid: 501, comm: 'bash', argv: ['-bash'], ns: HOST_NS, cgroup: SESSION, holds: true },
   // The reproduction: a slave mount namespace, working inside the emptyDir.
   { pid: 777, comm: 'sleep', argv: ['sleep', '100000'], ns: 'mnt:[4026532300]', cgroup: SESSION, holds: true, cwd: `${VOL}/sessions` },
   { pid: 778, comm: 'backupd', argv: ['/usr/sbin/backupd', '-f'], ns: 'mnt:[4026532301]', cgroup: '0::/system.slice/backupd.service', holds: true },
   { pid: 779, comm: 'hyperkube', argv: ['/hyperkube', 'kubelet', '--v=2'], ns: 'mnt:[4026532302]', cgroup: SESSION, holds: true },
   { pid: 780, comm: 'sshd', argv: ['sshd: root@pts/0'], ns: 'mnt:[4026532303]', cgroup: SESSION, holds: true },
-  { pid: 781, comm: 'containerd-shim', argv: ['/usr/bin/containerd-shim-runc-v2', '-namespace', 'k8s.io', '-id', 'abc'], ns: 'mnt:[4026532304]', cgroup: SESSION, holds: true },
-  { pid: 888, comm: 'app', argv: ['/app'], ns: 'mnt:[4026532400]', cgroup: `0::/kubepods.slice/kubepods-pod${UID.replace(/-/g, '_')}.slice/cri-containerd-${CID}.scope`, holds: true },
-  { pid: 889, comm: 'node-agent', argv: ['/bin/node-agent'], ns: 'mnt:[4026532401]', cgroup: `0::/kubepods.slice/kubepods-pod${OTHER_UID.replace(/-/g, '_')}.slice/cri-containerd-${'cd'.repeat(32)}.scope`, holds: true },
+  {
+    pid: 781,
+    comm: 'containerd-shim',
+    argv: ['/usr/bin/containerd-shim-runc-v2', '-namespace', 'k8s.io', '-id', 'abc'],
+    ns: 'mnt:[4026532304]',
+    cgroup: SESSION,
+    holds: true,
+  },
+  {
+    pid: 888,
+    comm: 'app',
+    argv: ['/app'],
+    ns: 'mnt:[4026532400]',
+    cgroup: `0::/kubepods.slice/kubepods-pod${UID.replace(/-/g, '_')}.slice/cri-containerd-${CID}.scope`,
+    holds: true,
+  },
+  {
+    pid: 889,
+    comm: 'node-agent',
+    argv: ['/bin/node-agent'],
+    ns: 'mnt:[4026532401]',
+    cgroup: `0::/kubepods.slice/kubepods-pod${OTHER_UID.replace(/-/g, '_')}.slice/cri-containerd-${'cd'.repeat(32)}.scope`,
+    holds: true,
+  },
   { pid: 999, comm: 'sleep', argv: ['sleep', '5'], ns: 'mnt:[4026532500]', cgroup: SESSION },
 ];
 
@@ -60,7 +88,10 @@ function writeTree(root: string): void {
     writeFileSync(join(d, 'cmdline'), `${p.argv.join('\0')}\0`);
     writeFileSync(join(d, 'stat'), statLine(p));
     writeFileSync(join(d, 'cgroup'), `${p.cgroup}\n`);
-    const mounts = ['41 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw', ...(p.holds ? [`62 44 0:58 / ${VOL} rw,relatime shared:8 - tmpfs tmpfs rw`] : [])];
+    const mounts = [
+      '41 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw',
+      ...(p.holds ? [`62 44 0:58 / ${VOL} rw,relatime shared:8 - tmpfs tmpfs rw`] : []),
+    ];
     writeFileSync(join(d, 'mountinfo'), `${mounts.join('\n')}\n`);
     if (p.cwd) symlinkSync(p.cwd, join(d, 'cwd'));
   }
@@ -123,13 +154,33 @@ describe('stop-mount-holder refuses', () => {
 
   it.each([
     ['pid 1', 1, 409, /pid 1 is the node's init; it is never stopped/],
-    ['a kubelet (hyperkube kubelet in a namespace of its own)', 779, 409, /pid 779 \(\/hyperkube kubelet --v=2\) is hyperkube, a node daemon; it is never stopped/],
+    [
+      'a kubelet (hyperkube kubelet in a namespace of its own)',
+      779,
+      409,
+      /pid 779 \(\/hyperkube kubelet --v=2\) is hyperkube, a node daemon; it is never stopped/,
+    ],
     ['sshd', 780, 409, /pid 780 \(sshd: root@pts\/0\) is sshd, a node daemon/],
     ['a containerd shim', 781, 409, /is containerd-shim-runc-v2, a node daemon/],
-    ['a systemd service', 778, 409, /pid 778 \(\/usr\/sbin\/backupd -f\) runs in the systemd service backupd\.service, which would start it again: restart the unit instead \(action restart-unit, playbook release-mount-holder\)/],
+    [
+      'a systemd service',
+      778,
+      409,
+      /pid 778 \(\/usr\/sbin\/backupd -f\) runs in the systemd service backupd\.service, which would start it again: restart the unit instead \(action restart-unit, playbook release-mount-holder\)/,
+    ],
     ["the pod's own process", 888, 403, /pid 888 \(\/app\) is a process of pod shop\/web-1 \(uid fb153396-.*\) itself/],
-    ["another pod's process", 889, 409, /pid 889 \(\/bin\/node-agent\) belongs to pod 00000000-0000-4000-8000-00000000abcd \(container cdcdcdcdcdcd\); restart or delete that pod instead/],
-    ['a process that holds nothing of the pod', 999, 403, /pid 999 does not hold a mount of pod shop\/web-1 .* outside the host mount namespace now; holders now: pid 777 \(session-3\.scope\), pid 778 \(backupd\.service\)/],
+    [
+      "another pod's process",
+      889,
+      409,
+      /pid 889 \(\/bin\/node-agent\) belongs to pod 00000000-0000-4000-8000-00000000abcd \(container cdcdcdcdcdcd\); restart or delete that pod instead/,
+    ],
+    [
+      'a process that holds nothing of the pod',
+      999,
+      403,
+      /pid 999 does not hold a mount of pod shop\/web-1 .* outside the host mount namespace now; holders now: pid 777 \(session-3\.scope\), pid 778 \(backupd\.service\)/,
+    ],
     ['a process in the host mount namespace', 501, 403, /pid 501 does not hold a mount of pod shop\/web-1/],
   ])('%s', async (_name, pid, status, reason) => {
     const { exec, signals } = fakeExec();
@@ -181,7 +232,10 @@ describe('stop-mount-holder stops the holder', () => {
 
   it('never SIGKILLs another process that took the pid after the holder exited', async () => {
     const p = PROCS.find((x) => x.pid === 777)!;
-    const { exec, signals } = fakeExec({ ignoresTerm: [777], onSignal: () => writeFileSync(join(root, '777', 'stat'), statLine({ ...p, comm: 'cron', startTicks: 999_999 })) });
+    const { exec, signals } = fakeExec({
+      ignoresTerm: [777],
+      onSignal: () => writeFileSync(join(root, '777', 'stat'), statLine({ ...p, comm: 'cron', startTicks: 999_999 })),
+    });
     const r = await handler(exec)({ pid: 777 });
     expect(r.body).toMatchObject({ changed: true });
     expect(signals).toEqual(['SIGTERM 777']);

@@ -83,10 +83,16 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
     const critical = nodeCriticalName(holder.command, before.comm);
     if (critical) throw new ActionRefused(409, `pid ${pid} (${holder.command}) is ${critical}, a node daemon; it is never stopped through this action`);
     if (holder.podUid) {
-      throw new ActionRefused(409, `pid ${pid} (${holder.command}) belongs to pod ${holder.podUid}${holder.containerId ? ` (container ${holder.containerId.slice(0, 12)})` : ''}; restart or delete that pod instead`);
+      throw new ActionRefused(
+        409,
+        `pid ${pid} (${holder.command}) belongs to pod ${holder.podUid}${holder.containerId ? ` (container ${holder.containerId.slice(0, 12)})` : ''}; restart or delete that pod instead`,
+      );
     }
     if (holder.unit?.endsWith('.service')) {
-      throw new ActionRefused(409, `pid ${pid} (${holder.command}) runs in the systemd service ${holder.unit}, which would start it again: restart the unit instead (action restart-unit, playbook release-mount-holder)`);
+      throw new ActionRefused(
+        409,
+        `pid ${pid} (${holder.command}) runs in the systemd service ${holder.unit}, which would start it again: restart the unit instead (action restart-unit, playbook release-mount-holder)`,
+      );
     }
 
     const what = `pid ${pid} (${holder.command}), which held ${holder.mounts.join(', ')}`;
@@ -100,10 +106,14 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
       return { changed: true, detail: `stopped ${what}: it exited ${seconds(performance.now() - started)} after SIGTERM`, items: [String(pid)] };
     }
     const kill = await env.exec.signalProcess(pid, 'SIGKILL');
-    if (!kill.ok && kill.code !== 404) throw new ActionRefused(502, `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and SIGKILL failed: ${kill.detail}`);
+    if (!kill.ok && kill.code !== 404)
+      throw new ActionRefused(502, `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and SIGKILL failed: ${kill.detail}`);
     if (!(await waitGone(env, pid, before, KILL_WAIT_MS))) {
       const state = (await readStat(env.probeEnv.procRoot, pid))?.state ?? '?';
-      throw new ActionRefused(502, `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and is still there ${seconds(KILL_WAIT_MS)} after SIGKILL (state ${state}${state === 'D' ? ': uninterruptible, stuck in the kernel' : ''})`);
+      throw new ActionRefused(
+        502,
+        `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and is still there ${seconds(KILL_WAIT_MS)} after SIGKILL (state ${state}${state === 'D' ? ': uninterruptible, stuck in the kernel' : ''})`,
+      );
     }
     return { changed: true, detail: `stopped ${what}: it ignored SIGTERM for ${seconds(env.stopGraceMs)}, killed with SIGKILL`, items: [String(pid)] };
   },

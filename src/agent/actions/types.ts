@@ -5,16 +5,30 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { podRefSchema, type AgentProbeEnv } from '../../probes/index.js';
 
-export const AGENT_ACTIONS = ['restart-unit', 'stop-mount-holder', 'remove-pod-containers', 'lazy-unmount', 'remove-image', 'pull-image', 'restart-kubelet'] as const;
+export const AGENT_ACTIONS = [
+  'restart-unit',
+  'stop-mount-holder',
+  'remove-pod-containers',
+  'lazy-unmount',
+  'remove-image',
+  'pull-image',
+  'restart-kubelet',
+] as const;
 export type AgentActionName = (typeof AGENT_ACTIONS)[number];
 
 export function isAgentActionName(name: string): name is AgentActionName {
   return (AGENT_ACTIONS as readonly string[]).includes(name);
 }
 
-export const nodeNameSchema = z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a node name');
+export const nodeNameSchema = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a node name');
 /** systemd service units only (never scopes, mounts or slices). */
-export const unitSchema = z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9@._:-]*\.service$/, 'expected a systemd service unit name (…​.service)');
+export const unitSchema = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9@._:-]*\.service$/, 'expected a systemd service unit name (…​.service)');
 export const mountPathSchema = z
   .string()
   .max(4096)

@@ -82,12 +82,18 @@ export class ConsoleAdapter implements ChatAdapter {
       n = this.nextAction++;
       this.numbers.set(ref.ts, n);
     }
-    this.actions.set(n, buttons.map((b) => ({ ...b, ref })));
+    this.actions.set(
+      n,
+      buttons.map((b) => ({ ...b, ref })),
+    );
     return n;
   }
 
   private block(prefix: string, message: ChatMessage, n: number | undefined): string[] {
-    return message.parts.flatMap((p) => this.renderPart(p, n)).flatMap((l) => l.split('\n')).map((l) => `${prefix}${l}`);
+    return message.parts
+      .flatMap((p) => this.renderPart(p, n))
+      .flatMap((l) => l.split('\n'))
+      .map((l) => `${prefix}${l}`);
   }
 
   async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
@@ -117,7 +123,11 @@ export class ConsoleAdapter implements ChatAdapter {
   }
 
   async ephemeral(_channel: string, user: string, message: ChatMessage): Promise<void> {
-    this.write(['', this.c('dim', `  (only @${user} sees this)`), ...this.block('  ', message, this.register({ channel: _channel, ts: String(++this.seq) }, message))]);
+    this.write([
+      '',
+      this.c('dim', `  (only @${user} sees this)`),
+      ...this.block('  ', message, this.register({ channel: _channel, ts: String(++this.seq) }, message)),
+    ]);
   }
 
   /** The buttons of action number `n` (what `approve n` / `deny n` / `rerun n` press). */

@@ -82,7 +82,14 @@ export class SlackAdapter implements ChatAdapter {
   private async post(channel: string, m: SlackMessage, threadTs?: string): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
     const res = await this.call(channel, 'post', () =>
-      this.chat('chat.postMessage', { channel, text: msg.text, blocks: msg.blocks, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false, unfurl_media: false }),
+      this.chat('chat.postMessage', {
+        channel,
+        text: msg.text,
+        blocks: msg.blocks,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
     );
     return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
   }
@@ -104,7 +111,9 @@ export class SlackAdapter implements ChatAdapter {
 
   async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
-    await this.call(channel, 'other', () => this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }));
+    await this.call(channel, 'other', () =>
+      this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }),
+    );
   }
 
   /** Members of a user group (approver lists name groups by id). */

@@ -3,7 +3,16 @@
 // acknowledgement itself, which needs no I/O) and only then calls into the chat flows.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type App as BoltApp, type BlockAction, type ButtonAction, type CustomRoute, type Logger as BoltLogger } from '@slack/bolt';
+import {
+  App,
+  HTTPReceiver,
+  LogLevel,
+  type App as BoltApp,
+  type BlockAction,
+  type ButtonAction,
+  type CustomRoute,
+  type Logger as BoltLogger,
+} from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
 import { ReplicationError } from '../../jobs/replication.js';
@@ -75,10 +84,25 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   let app: BoltApp;
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
-    app = new App({ token: o.botToken, appToken: o.appToken, socketMode: true, customRoutes: o.routes, installerOptions: { port: o.port, clientOptions }, clientOptions, logger: blog, convoStore: false });
+    app = new App({
+      token: o.botToken,
+      appToken: o.appToken,
+      socketMode: true,
+      customRoutes: o.routes,
+      installerOptions: { port: o.port, clientOptions },
+      clientOptions,
+      logger: blog,
+      convoStore: false,
+    });
   } else {
     if (!o.signingSecret) throw new PodDoctorError('BAD_CONFIG', 'HTTP mode needs SLACK_SIGNING_SECRET');
-    const receiver = new HTTPReceiver({ signingSecret: o.signingSecret, endpoints: '/slack/events', customRoutes: o.routes, logger: blog, processBeforeResponse: false });
+    const receiver = new HTTPReceiver({
+      signingSecret: o.signingSecret,
+      endpoints: '/slack/events',
+      customRoutes: o.routes,
+      logger: blog,
+      processBeforeResponse: false,
+    });
     app = new App({ token: o.botToken, receiver, clientOptions, logger: blog, convoStore: false });
     ackSlashCommandsFirst({ receiver, app, signingSecret: o.signingSecret, service: o.service, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
   }
@@ -107,7 +131,10 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       });
     } catch (err) {
       logger.error({ err, user: command.user_id, channel: command.channel_id }, 'slash command failed after ack');
-      const why = err instanceof ReplicationError ? 'Redis did not confirm the diagnosis was stored safely (failover?).' : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
+      const why =
+        err instanceof ReplicationError
+          ? 'Redis did not confirm the diagnosis was stored safely (failover?).'
+          : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
       await respond(ephemeralBody(noteMessage(service.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
     }
   });

@@ -37,7 +37,10 @@ describe('validSlackSignature', () => {
     ];
     for (const c of cases) {
       expect(validSlackSignature(SECRET, c.body, c.sig, c.ts), JSON.stringify(c)).toBe(c.ok);
-      const bolt = c.sig && c.ts && /^\d+$/.test(c.ts) ? isValidSlackRequest({ signingSecret: SECRET, body: c.body, headers: { 'x-slack-signature': c.sig, 'x-slack-request-timestamp': Number(c.ts) } }) : false;
+      const bolt =
+        c.sig && c.ts && /^\d+$/.test(c.ts)
+          ? isValidSlackRequest({ signingSecret: SECRET, body: c.body, headers: { 'x-slack-signature': c.sig, 'x-slack-request-timestamp': Number(c.ts) } })
+          : false;
       expect(bolt, `bolt: ${JSON.stringify(c)}`).toBe(c.bolt ?? c.ok);
     }
   });

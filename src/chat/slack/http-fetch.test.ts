@@ -30,7 +30,8 @@ const routes: Record<string, Route> = {
   },
   '/moved': (_req, _body, res) => res.writeHead(302, { location: '/echo' }).end(),
   '/empty': (_req, _body, res) => res.writeHead(204).end(),
-  '/gzip': (_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ ok: true }))),
+  '/gzip': (_req, _body, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ ok: true }))),
   '/hang': (req) => {
     hungSocketClosed = new Promise((resolve) => req.socket.once('close', () => resolve()));
   },
@@ -73,11 +74,20 @@ describe('keepAliveFetch', () => {
     expect(res.ok).toBe(true);
     expect(res.url).toBe(`${base}/echo`);
     const seen = (await res.json()) as Seen;
-    expect(seen).toMatchObject({ method: 'POST', body, headers: { 'content-type': 'application/json; charset=utf-8', authorization: 'Bearer xoxb-1', 'content-length': String(Buffer.byteLength(body)) } });
+    expect(seen).toMatchObject({
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json; charset=utf-8', authorization: 'Bearer xoxb-1', 'content-length': String(Buffer.byteLength(body)) },
+    });
   });
 
   it.each([
-    { name: 'URLSearchParams', body: new URLSearchParams({ channel: 'C1', text: 'a&b' }), type: 'application/x-www-form-urlencoded;charset=UTF-8', sent: 'channel=C1&text=a%26b' },
+    {
+      name: 'URLSearchParams',
+      body: new URLSearchParams({ channel: 'C1', text: 'a&b' }),
+      type: 'application/x-www-form-urlencoded;charset=UTF-8',
+      sent: 'channel=C1&text=a%26b',
+    },
     { name: 'string', body: 'plain', type: 'text/plain;charset=UTF-8', sent: 'plain' },
     { name: 'Buffer', body: Buffer.from('bytes'), type: undefined, sent: 'bytes' },
   ])('gives a $name body the content type fetch would', async ({ body, type, sent }) => {
@@ -186,7 +196,12 @@ describe('WebClient with keepAliveFetch', () => {
 
   it('surfaces a 429 with Retry-After as the rate-limited error', async () => {
     slack.rateLimit('chat.postMessage', 1, 7);
-    const client = new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, fetch: keepAliveFetch(), rejectRateLimitedCalls: true, retryConfig: { retries: 0 } });
+    const client = new WebClient('xoxb-test', {
+      slackApiUrl: slack.apiUrl,
+      fetch: keepAliveFetch(),
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+    });
     const err = await client.chat.postMessage({ channel: 'C0TEST', text: 'x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: ErrorCode.RateLimitedError, retryAfter: 7 } satisfies Partial<WebAPIRateLimitedError>);
   });

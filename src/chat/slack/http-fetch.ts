@@ -68,7 +68,11 @@ function send(agents: Agents, url: URL, init: RequestInit): Promise<Response> {
   if (payload) head['content-length'] = String(payload.byteLength);
 
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers: head, agent: agents[url.protocol as keyof Agents] });
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: init.method ?? 'GET',
+      headers: head,
+      agent: agents[url.protocol as keyof Agents],
+    });
     const onAbort = () => {
       reject(signal?.reason);
       req.destroy();

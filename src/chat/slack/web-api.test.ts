@@ -51,7 +51,12 @@ describe('SlackApi', () => {
       expect(res.ts).toMatch(/^1700000000\.\d{6}$/);
     }
     expect(connections - before).toBe(1);
-    expect(seen[0]).toEqual({ url: '/api/chat.postMessage', auth: 'Bearer xoxb-1', type: 'application/json; charset=utf-8', body: { channel: 'C1', text: 'hi', blocks } });
+    expect(seen[0]).toEqual({
+      url: '/api/chat.postMessage',
+      auth: 'Bearer xoxb-1',
+      type: 'application/json; charset=utf-8',
+      body: { channel: 'C1', text: 'hi', blocks },
+    });
     api.close();
   });
 

@@ -82,13 +82,16 @@ export class SlackApi {
       }
       if (answer.status === 429) {
         const retryAfter = Number.parseInt(String(answer.headers['retry-after'] ?? ''), 10);
-        throw new SlackApiError(`A rate limit was exceeded (url: ${method}, retry-after: ${retryAfter})`, ErrorCode.RateLimitedError, { retryAfter: Number.isFinite(retryAfter) ? retryAfter : 1 });
+        throw new SlackApiError(`A rate limit was exceeded (url: ${method}, retry-after: ${retryAfter})`, ErrorCode.RateLimitedError, {
+          retryAfter: Number.isFinite(retryAfter) ? retryAfter : 1,
+        });
       }
       if (answer.status >= 500 && attempt < this.attempts) {
         await this.backoff(attempt);
         continue;
       }
-      if (answer.status !== 200) throw new SlackApiError(`An HTTP protocol error occurred: statusCode = ${answer.status}`, ErrorCode.HTTPError, { statusCode: answer.status });
+      if (answer.status !== 200)
+        throw new SlackApiError(`An HTTP protocol error occurred: statusCode = ${answer.status}`, ErrorCode.HTTPError, { statusCode: answer.status });
       let data: Record<string, unknown>;
       try {
         data = JSON.parse(answer.body) as Record<string, unknown>;

@@ -18,11 +18,19 @@ testRule(rule, {
     {
       name: 'OutOfcpu (1.24+ wording) with its event',
       snapshot: snapshot(rejected('OutOfcpu', OUT_OF_CPU), { events: [event(pod(), { reason: 'OutOfcpu', message: OUT_OF_CPU })] }),
-      expect: { params: { reason: 'OutOfcpu', node: 'node-1' }, mentions: [/requested: 2000, used: 7500, capacity: 8000/, /8000 cpu in all, 7500 already in use/] },
+      expect: {
+        params: { reason: 'OutOfcpu', node: 'node-1' },
+        mentions: [/requested: 2000, used: 7500, capacity: 8000/, /8000 cpu in all, 7500 already in use/],
+      },
     },
     {
       name: 'UnexpectedAdmissionError from the GPU device plugin',
-      snapshot: snapshot(rejected('UnexpectedAdmissionError', 'Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected')),
+      snapshot: snapshot(
+        rejected(
+          'UnexpectedAdmissionError',
+          'Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected',
+        ),
+      ),
       expect: { mentions: [/device plugin/, /nvidia.com\/gpu/] },
     },
     {

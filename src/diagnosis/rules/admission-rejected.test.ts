@@ -5,9 +5,13 @@ import { rule } from './admission-rejected.js';
 
 const rsObject = (replicas: number, created: number): Partial<KubeObject> => ({ spec: { replicas }, status: { replicas: created } });
 const failedCreate = (kind: string, name: string, message: string, lastSeenAgo = 60, component = `${kind.toLowerCase()}-controller`) =>
-  event({ kind, metadata: { name, namespace: 'shop' } }, { reason: 'FailedCreate', message, count: 12, lastSeenAgo, component, involved: { kind, name, namespace: 'shop' } });
+  event(
+    { kind, metadata: { name, namespace: 'shop' } },
+    { reason: 'FailedCreate', message, count: 12, lastSeenAgo, component, involved: { kind, name, namespace: 'shop' } },
+  );
 
-const quota = 'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: exceeded quota: compute-resources, requested: limits.cpu=2, used: limits.cpu=8, limited: limits.cpu=8';
+const quota =
+  'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: exceeded quota: compute-resources, requested: limits.cpu=2, used: limits.cpu=8, limited: limits.cpu=8';
 const podSecurity =
   'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "db" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "db" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "db" must set securityContext.runAsNonRoot=true)';
 const limitRange = 'Error creating: pods "report-28791230-x7k2p" is forbidden: maximum cpu usage per Container is 2, but limit is 4';
@@ -18,15 +22,34 @@ testRule(rule, {
     { name: 'healthy pod, owner without refusals', snapshot: snapshot(pod(), { owners: [ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(2, 2))] }) },
     {
       name: 'an old quota refusal on a ReplicaSet that has all its pods now',
-      snapshot: snapshot(pod(), { owners: [ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(3, 3), [failedCreate('ReplicaSet', 'web-7d9f8c6b5', quota, 7200)])] }),
+      snapshot: snapshot(pod(), {
+        owners: [ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(3, 3), [failedCreate('ReplicaSet', 'web-7d9f8c6b5', quota, 7200)])],
+      }),
     },
-    { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { owners: [ownerFact('Job', 'report-28791230', undefined, [failedCreate('Job', 'report-28791230', limitRange, 60, 'job-controller')])] }) },
-    { name: 'DaemonSet pod on a healthy GKE node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('gke'), owners: [ownerFact('DaemonSet', 'node-exporter', { status: { desiredNumberScheduled: 3, currentNumberScheduled: 3 } })] }) },
+    {
+      name: 'completed Job pod',
+      snapshot: snapshot(completedJobPod(), {
+        owners: [ownerFact('Job', 'report-28791230', undefined, [failedCreate('Job', 'report-28791230', limitRange, 60, 'job-controller')])],
+      }),
+    },
+    {
+      name: 'DaemonSet pod on a healthy GKE node',
+      snapshot: snapshot(daemonSetPod(), {
+        node: cloudNode('gke'),
+        owners: [ownerFact('DaemonSet', 'node-exporter', { status: { desiredNumberScheduled: 3, currentNumberScheduled: 3 } })],
+      }),
+    },
   ],
   invalid: [
     {
       name: 'ReplicaSet FailedCreate: exceeded quota, the pod never exists',
-      snapshot: snapshot(undefined, { ...missing, owners: [ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(3, 2), [failedCreate('ReplicaSet', 'web-7d9f8c6b5', quota)]), ownerFact('Deployment', 'web')] }),
+      snapshot: snapshot(undefined, {
+        ...missing,
+        owners: [
+          ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(3, 2), [failedCreate('ReplicaSet', 'web-7d9f8c6b5', quota)]),
+          ownerFact('Deployment', 'web'),
+        ],
+      }),
       expect: {
         severity: 'error',
         causeKey: 'quota:shop:compute-resources',
@@ -44,7 +67,10 @@ testRule(rule, {
     },
     {
       name: 'Job FailedCreate: LimitRange maximum per Container (events only, no object)',
-      snapshot: snapshot(undefined, { ...missing, owners: [ownerFact('Job', 'report-28791230', undefined, [failedCreate('Job', 'report-28791230', limitRange, 120, 'job-controller')])] }),
+      snapshot: snapshot(undefined, {
+        ...missing,
+        owners: [ownerFact('Job', 'report-28791230', undefined, [failedCreate('Job', 'report-28791230', limitRange, 120, 'job-controller')])],
+      }),
       expect: { causeKey: 'limitrange:shop:cpu', mentions: [/maximum cpu usage per Container is 2, but limit is 4/] },
     },
     {

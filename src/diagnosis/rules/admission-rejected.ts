@@ -17,7 +17,10 @@ export function parseRejection(message: string): Rejection | undefined {
   if (m) return { policy: 'quota', name: m[1] ?? '', detail: m[2] ?? '' };
   m = /failed quota: ([\w.-]+): (must specify .*)$/s.exec(message);
   if (m) return { policy: 'quota', name: m[1] ?? '', detail: m[2] ?? '' };
-  m = /((?:maximum|minimum) ([\w./-]+) usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]]+|max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [^,\]]+)/.exec(message);
+  m =
+    /((?:maximum|minimum) ([\w./-]+) usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]]+|max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [^,\]]+)/.exec(
+      message,
+    );
   if (m) return { policy: 'limitrange', name: m[2] ?? 'ratio', detail: m[1] ?? '' };
   m = /violates PodSecurity "([^"]+)": (.*)$/s.exec(message);
   if (m) return { policy: 'podsecurity', name: m[1] ?? '', detail: m[2] ?? '' };
@@ -74,7 +77,13 @@ function collect(snapshot: Snapshot): Hit[] {
     const condition = replicaFailure(owner);
     if (condition) {
       const rejection = parseRejection(condition);
-      if (rejection) hits.push({ rejection, owner, ageSeconds: 0, evidence: { source: `${owner.kind} ${owner.name} status.conditions[ReplicaFailure]`, text: clip(condition) } });
+      if (rejection)
+        hits.push({
+          rejection,
+          owner,
+          ageSeconds: 0,
+          evidence: { source: `${owner.kind} ${owner.name} status.conditions[ReplicaFailure]`, text: clip(condition) },
+        });
     }
     if (satisfied === true) continue;
     for (const e of newestFirst(owner.events)) {
@@ -90,7 +99,8 @@ function collect(snapshot: Snapshot): Hit[] {
   for (const e of newestFirst(snapshot.events)) {
     const rejection = parseRejection(e.message ?? '');
     const age = secondsSince(snapshot, eventTime(e));
-    if (rejection && age !== undefined && age <= FRESH_SECONDS) hits.push({ rejection, ageSeconds: age, evidence: { ...eventEvidence(e), text: clip(e.message ?? '') } });
+    if (rejection && age !== undefined && age <= FRESH_SECONDS)
+      hits.push({ rejection, ageSeconds: age, evidence: { ...eventEvidence(e), text: clip(e.message ?? '') } });
   }
   return hits;
 }
@@ -98,15 +108,19 @@ function collect(snapshot: Snapshot): Hit[] {
 const ADVICE: Record<Policy, (r: Rejection, ns: string) => string[]> = {
   quota: (r, ns) =>
     r.detail.startsWith('must specify')
-      ? [`ResourceQuota ${r.name} requires ${r.detail.replace('must specify ', '')} on every container: set them in the workload, or add a LimitRange with defaults in ${ns}.`]
+      ? [
+          `ResourceQuota ${r.name} requires ${r.detail.replace('must specify ', '')} on every container: set them in the workload, or add a LimitRange with defaults in ${ns}.`,
+        ]
       : [`\`kubectl describe resourcequota ${r.name} -n ${ns}\`: lower the workload's requests/limits, delete what uses the quota, or raise the quota.`],
   limitrange: (_r, ns) => [`\`kubectl describe limitrange -n ${ns}\`: bring the container's requests/limits within the LimitRange (or change the LimitRange).`],
   podsecurity: (r, ns) => [
     `Fix the pod's securityContext for each listed violation (runAsNonRoot, allowPrivilegeEscalation=false, capabilities drop ALL, seccompProfile RuntimeDefault...).`,
     `Only if the workload really needs it: relax the namespace label pod-security.kubernetes.io/enforce (now "${r.name}") for ${ns}.`,
   ],
-  psp: () => ['Grant the workload\'s service account `use` on a PodSecurityPolicy that allows it, or fix the spec to fit an allowed policy.'],
-  webhook: (r) => [`The admission webhook ${r.name} refused the pod: read its message and its policy (OPA/Gatekeeper/Kyverno...), then fix the spec or the policy.`],
+  psp: () => ["Grant the workload's service account `use` on a PodSecurityPolicy that allows it, or fix the spec to fit an allowed policy."],
+  webhook: (r) => [
+    `The admission webhook ${r.name} refused the pod: read its message and its policy (OPA/Gatekeeper/Kyverno...), then fix the spec or the policy.`,
+  ],
 };
 
 export const rule = defineRule({

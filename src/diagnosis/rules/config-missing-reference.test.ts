@@ -4,13 +4,18 @@ import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
 import { parseMissing, rule } from './config-missing-reference.js';
 
 const envFromConfigMap = (name: string, key = 'DB_HOST', optional = false) => ({
-  spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', env: [{ name: key, valueFrom: { configMapKeyRef: { name, key, optional } } }] }] },
+  spec: {
+    containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', env: [{ name: key, valueFrom: { configMapKeyRef: { name, key, optional } } }] }],
+  },
 });
 const configError = (message: string, patch = {}) => waitingPod('CreateContainerConfigError', message, patch);
 
 const modern = configError('configmap "app-config" not found', envFromConfigMap('app-config'));
 const old = configError('configmaps "app-config" not found', envFromConfigMap('app-config'));
-const keyMissing = configError('couldn\'t find key DB_HOST in ConfigMap prod/app-config', { metadata: { namespace: 'prod' }, ...envFromConfigMap('app-config') });
+const keyMissing = configError("couldn't find key DB_HOST in ConfigMap prod/app-config", {
+  metadata: { namespace: 'prod' },
+  ...envFromConfigMap('app-config'),
+});
 const secretVolume = waitingPod('ContainerCreating', undefined, {
   spec: { volumes: [{ name: 'secrets', secret: { secretName: 'secret-appsettings' } }] },
 });
@@ -23,7 +28,8 @@ const pvcPod = pod({
         type: 'PodScheduled',
         status: 'False',
         reason: 'Unschedulable',
-        message: '0/3 nodes are available: persistentvolumeclaim "data" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+        message:
+          '0/3 nodes are available: persistentvolumeclaim "data" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
       },
     ],
     containerStatuses: undefined,
@@ -33,12 +39,21 @@ const pvcPod = pod({
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'optional reference to a missing ConfigMap', snapshot: snapshot(pod(envFromConfigMap('feature-flags', 'FLAGS', true)), { configMaps: { 'feature-flags': false } }) },
+    {
+      name: 'optional reference to a missing ConfigMap',
+      snapshot: snapshot(pod(envFromConfigMap('feature-flags', 'FLAGS', true)), { configMaps: { 'feature-flags': false } }),
+    },
     {
       name: 'old FailedMount event; the ConfigMap exists now and the pod runs',
       snapshot: snapshot(pod({ spec: { volumes: [{ name: 'config', configMap: { name: 'app-config' } }] } }), {
         configMaps: { 'app-config': true },
-        events: [event(pod(), { reason: 'FailedMount', lastSeenAgo: 7200, message: 'MountVolume.SetUp failed for volume "config" : configmap "app-config" not found' })],
+        events: [
+          event(pod(), {
+            reason: 'FailedMount',
+            lastSeenAgo: 7200,
+            message: 'MountVolume.SetUp failed for volume "config" : configmap "app-config" not found',
+          }),
+        ],
       }),
     },
     {
@@ -51,7 +66,14 @@ testRule(rule, {
     },
     {
       name: 'kube-root-ca.crt "not registered" is a kubelet cache hiccup, not a missing object',
-      snapshot: snapshot(secretVolume, { events: [event(secretVolume, { reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "kube-api-access-dq7b2" : object "default"/"kube-root-ca.crt" not registered' })] }),
+      snapshot: snapshot(secretVolume, {
+        events: [
+          event(secretVolume, {
+            reason: 'FailedMount',
+            message: 'MountVolume.SetUp failed for volume "kube-api-access-dq7b2" : object "default"/"kube-root-ca.crt" not registered',
+          }),
+        ],
+      }),
     },
   ],
   invalid: [
@@ -62,7 +84,11 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'configmap/shop/app-config',
         params: { kind: 'configmap', name: 'app-config', namespace: 'shop', container: 'web' },
-        mentions: [/ConfigMap shop\/app-config \(used by env DB_HOST of container web\)/, /CreateContainerConfigError: configmap "app-config" not found/, /Error: configmap "app-config" not found/],
+        mentions: [
+          /ConfigMap shop\/app-config \(used by env DB_HOST of container web\)/,
+          /CreateContainerConfigError: configmap "app-config" not found/,
+          /Error: configmap "app-config" not found/,
+        ],
       },
     },
     {
@@ -71,18 +97,34 @@ testRule(rule, {
       expect: { causeKey: 'configmap/shop/app-config' },
     },
     {
-      name: 'missing key: couldn\'t find key DB_HOST in ConfigMap prod/app-config',
+      name: "missing key: couldn't find key DB_HOST in ConfigMap prod/app-config",
       snapshot: snapshot(keyMissing, { configMaps: { 'app-config': true } }),
-      expect: { causeKey: 'configmap/prod/app-config:key/DB_HOST', params: { key: 'DB_HOST', namespace: 'prod' }, mentions: [/key "DB_HOST" of ConfigMap prod\/app-config/] },
+      expect: {
+        causeKey: 'configmap/prod/app-config:key/DB_HOST',
+        params: { key: 'DB_HOST', namespace: 'prod' },
+        mentions: [/key "DB_HOST" of ConfigMap prod\/app-config/],
+      },
     },
     {
       name: 'secret "x" not found in an env reference',
-      snapshot: snapshot(configError('secret "db-creds" not found', { spec: { containers: [{ name: 'web', image: 'x', env: [{ name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db-creds', key: 'password' } } }] }] } })),
+      snapshot: snapshot(
+        configError('secret "db-creds" not found', {
+          spec: { containers: [{ name: 'web', image: 'x', env: [{ name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db-creds', key: 'password' } } }] }] },
+        }),
+      ),
       expect: { causeKey: 'secret/shop/db-creds', params: { kind: 'secret' } },
     },
     {
       name: 'FailedMount for a Secret volume (pod stays ContainerCreating)',
-      snapshot: snapshot(secretVolume, { events: [event(secretVolume, { reason: 'FailedMount', count: 9, message: 'MountVolume.SetUp failed for volume "secrets" : secret "secret-appsettings" not found' })] }),
+      snapshot: snapshot(secretVolume, {
+        events: [
+          event(secretVolume, {
+            reason: 'FailedMount',
+            count: 9,
+            message: 'MountVolume.SetUp failed for volume "secrets" : secret "secret-appsettings" not found',
+          }),
+        ],
+      }),
       expect: { causeKey: 'secret/shop/secret-appsettings', mentions: [/used by volume secrets/, /ContainerCreating/] },
     },
     {
@@ -92,7 +134,9 @@ testRule(rule, {
     },
     {
       name: 'named before the kubelet says so: existence map only',
-      snapshot: snapshot(waitingPod('ContainerCreating', undefined, { spec: { volumes: [{ name: 'config', configMap: { name: 'nginx-conf' } }] } }), { configMaps: { 'nginx-conf': false } }),
+      snapshot: snapshot(waitingPod('ContainerCreating', undefined, { spec: { volumes: [{ name: 'config', configMap: { name: 'nginx-conf' } }] } }), {
+        configMaps: { 'nginx-conf': false },
+      }),
       expect: { severity: 'error', causeKey: 'configmap/shop/nginx-conf', mentions: [/checked against the namespace/] },
     },
   ],
@@ -115,7 +159,11 @@ describe('config.missing-reference', () => {
   it('one finding per missing object, even when kubelet and lookup both report it', () => {
     const p = configError('configmap "app-config" not found', {
       ...envFromConfigMap('app-config'),
-      status: { containerStatuses: [containerStatus({ ready: false, state: { waiting: { reason: 'CreateContainerConfigError', message: 'configmap "app-config" not found' } } })] },
+      status: {
+        containerStatuses: [
+          containerStatus({ ready: false, state: { waiting: { reason: 'CreateContainerConfigError', message: 'configmap "app-config" not found' } } }),
+        ],
+      },
     });
     const found = findingsOf(rule, snapshot(p, { configMaps: { 'app-config': false } }));
     expect(found).toHaveLength(1);

@@ -39,13 +39,17 @@ export function podReferences(pod: Pod): Ref[] {
   for (const c of containers) {
     for (const env of c.env ?? []) {
       const cm = env.valueFrom?.configMapKeyRef;
-      if (cm?.name && !cm.optional) refs.push({ kind: 'configmap', name: cm.name, key: cm.key, via: `env ${env.name} of container ${c.name}`, container: c.name });
+      if (cm?.name && !cm.optional)
+        refs.push({ kind: 'configmap', name: cm.name, key: cm.key, via: `env ${env.name} of container ${c.name}`, container: c.name });
       const sec = env.valueFrom?.secretKeyRef;
-      if (sec?.name && !sec.optional) refs.push({ kind: 'secret', name: sec.name, key: sec.key, via: `env ${env.name} of container ${c.name}`, container: c.name });
+      if (sec?.name && !sec.optional)
+        refs.push({ kind: 'secret', name: sec.name, key: sec.key, via: `env ${env.name} of container ${c.name}`, container: c.name });
     }
     for (const from of c.envFrom ?? []) {
-      if (from.configMapRef?.name && !from.configMapRef.optional) refs.push({ kind: 'configmap', name: from.configMapRef.name, via: `envFrom of container ${c.name}`, container: c.name });
-      if (from.secretRef?.name && !from.secretRef.optional) refs.push({ kind: 'secret', name: from.secretRef.name, via: `envFrom of container ${c.name}`, container: c.name });
+      if (from.configMapRef?.name && !from.configMapRef.optional)
+        refs.push({ kind: 'configmap', name: from.configMapRef.name, via: `envFrom of container ${c.name}`, container: c.name });
+      if (from.secretRef?.name && !from.secretRef.optional)
+        refs.push({ kind: 'secret', name: from.secretRef.name, via: `envFrom of container ${c.name}`, container: c.name });
     }
   }
   for (const v of pod.spec?.volumes ?? []) {
@@ -145,7 +149,11 @@ export const rule = defineRule({
       if (!m) continue;
       // An object the existence map says is there now was created since: the next sync will pass.
       if (!m.key && existence(snapshot, m.kind, m.name) === true) continue;
-      add({ kind: m.kind, name: m.name, ...(m.key ? { key: m.key } : {}), namespace: m.namespace ?? ns, container: s.status.name }, statusEvidence(s, 'state', `CreateContainerConfigError: ${w.message}`), true);
+      add(
+        { kind: m.kind, name: m.name, ...(m.key ? { key: m.key } : {}), namespace: m.namespace ?? ns, container: s.status.name },
+        statusEvidence(s, 'state', `CreateContainerConfigError: ${w.message}`),
+        true,
+      );
     }
     // 2. Recent events while the pod is still blocked (Failed, FailedMount, FailedScheduling).
     if (blocked(pod)) {
@@ -160,14 +168,19 @@ export const rule = defineRule({
       }
       const scheduled = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled' && c.status === 'False');
       const m = scheduled?.message ? parseMissing(scheduled.message) : undefined;
-      if (m && existence(snapshot, m.kind, m.name) !== true) add({ kind: m.kind, name: m.name, namespace: ns }, { source: 'pod.status.conditions[PodScheduled]', text: scheduled?.message ?? '' }, true);
+      if (m && existence(snapshot, m.kind, m.name) !== true)
+        add({ kind: m.kind, name: m.name, namespace: ns }, { source: 'pod.status.conditions[PodScheduled]', text: scheduled?.message ?? '' }, true);
     }
     // 3. Our own existence check over the spec's references (maps present only when collected).
     for (const r of refs) {
       const exists = existence(snapshot, r.kind, r.name);
       if (exists !== false) continue;
       const source = r.kind === 'configmap' ? 'configMaps' : r.kind === 'secret' ? 'secrets' : 'pvcs';
-      add({ kind: r.kind, name: r.name, namespace: ns, ...(r.container ? { container: r.container } : {}) }, { source: `${KIND_WORD[r.kind]} ${ns}/${r.name} (${source} lookup)`, text: 'does not exist' }, false);
+      add(
+        { kind: r.kind, name: r.name, namespace: ns, ...(r.container ? { container: r.container } : {}) },
+        { source: `${KIND_WORD[r.kind]} ${ns}/${r.name} (${source} lookup)`, text: 'does not exist' },
+        false,
+      );
     }
     // Where the pod uses each missing object.
     for (const m of found.values()) {
@@ -204,7 +217,9 @@ export const rule = defineRule({
         cause: `The pod references ${what}${uses}, which does not exist${m.reported ? '' : ' (checked against the namespace)'}. ${effect}${age < ctx.pendingGraceSeconds ? ` The pod is only ${formatDuration(age)} old; the object may still be on its way.` : ''}`,
         evidence: m.evidence,
         advice: [
-          m.key ? `Add key "${m.key}" to ${kindWord} ${m.namespace}/${m.name}, or fix the key name in the pod template.` : `Create it: ${create}; or fix the name in the pod template if it is a typo.`,
+          m.key
+            ? `Add key "${m.key}" to ${kindWord} ${m.namespace}/${m.name}, or fix the key name in the pod template.`
+            : `Create it: ${create}; or fix the name in the pod template if it is a typo.`,
           ...(m.kind !== 'pvc' && !m.key ? [`If the workload can run without it, mark the reference optional: true.`] : []),
           'The kubelet retries on its own; the pod starts once the reference resolves (no restart needed).',
         ],

@@ -13,7 +13,12 @@ testRule(rule, {
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
       name: 'CreateContainerError for an exec problem (container.start-error)',
-      snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: runc create failed: unable to start container process: exec: "python": executable file not found in $PATH')),
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'container create failed: runc create failed: unable to start container process: exec: "python": executable file not found in $PATH',
+        ),
+      ),
     },
   ],
   invalid: [
@@ -25,7 +30,11 @@ testRule(rule, {
           event(pod(), { reason: 'Failed', count: 41, lastSeenAgo: 20, fieldPath: 'spec.containers{web}', message: `Error: ${RESERVED}` }),
         ],
       }),
-      expect: { params: { problem: 'name-reserved', node: 'node-1' }, causeKey: 'node/node-1:create-name-reserved', mentions: [/is reserved for/, /not of the pod spec/] },
+      expect: {
+        params: { problem: 'name-reserved', node: 'node-1' },
+        causeKey: 'node/node-1:create-name-reserved',
+        mentions: [/is reserved for/, /not of the pod spec/],
+      },
     },
     {
       name: 'kubelet: context deadline exceeded',
@@ -35,7 +44,10 @@ testRule(rule, {
     {
       name: 'docker era: name conflict',
       snapshot: snapshot(
-        waitingPod('CreateContainerError', 'Error response from daemon: Conflict. The container name "/k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c_0" is already in use by container "e6b7378c58a3". You have to remove (or rename) that container to be able to reuse that name.'),
+        waitingPod(
+          'CreateContainerError',
+          'Error response from daemon: Conflict. The container name "/k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c_0" is already in use by container "e6b7378c58a3". You have to remove (or rename) that container to be able to reuse that name.',
+        ),
         { node: node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://19.3.15' } } }) },
       ),
       expect: { params: { problem: 'name-conflict' }, mentions: [/already in use/] },
@@ -45,7 +57,15 @@ testRule(rule, {
 
 describe('container.create-error in the full registry', () => {
   it('ranks first for a disk-full node', () => {
-    const d = diagnose(snapshot(waitingPod('CreateContainerError', 'failed to create containerd container: failed to prepare extraction snapshot "extract-1": mkdir /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/new-1: no space left on device')), { rules: RULES });
+    const d = diagnose(
+      snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'failed to create containerd container: failed to prepare extraction snapshot "extract-1": mkdir /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/new-1: no space left on device',
+        ),
+      ),
+      { rules: RULES },
+    );
     expect(d.findings[0]).toMatchObject({ rule: 'container.create-error', params: { problem: 'disk-full' } });
   });
 });

@@ -23,10 +23,14 @@ function classify(message: string): Kind | undefined {
 }
 
 const EXPLAIN: Record<Kind, string> = {
-  'name-reserved': 'An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. It happens when the node\'s disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).',
-  deadline: 'The container runtime did not finish creating the container within the kubelet\'s timeout (context deadline exceeded): containerd/dockerd on this node is overloaded or blocked (slow disk, hung mounts, too many concurrent creates).',
-  'disk-full': 'The node\'s disk (the runtime\'s root, usually /var/lib/containerd or /var/lib/docker) is full, so the container\'s writable layer cannot be created.',
-  'name-conflict': 'Docker still has a container with the name the kubelet wants, left behind by an earlier attempt; the kubelet cannot create the new one until it is removed.',
+  'name-reserved':
+    "An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. It happens when the node's disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).",
+  deadline:
+    "The container runtime did not finish creating the container within the kubelet's timeout (context deadline exceeded): containerd/dockerd on this node is overloaded or blocked (slow disk, hung mounts, too many concurrent creates).",
+  'disk-full':
+    "The node's disk (the runtime's root, usually /var/lib/containerd or /var/lib/docker) is full, so the container's writable layer cannot be created.",
+  'name-conflict':
+    'Docker still has a container with the name the kubelet wants, left behind by an earlier attempt; the kubelet cannot create the new one until it is removed.',
   runtime: 'The container runtime on the node refused to create the container; its error is quoted below.',
 };
 
@@ -69,7 +73,9 @@ export const rule = defineRule({
                 : `Check the runtime on ${nodeName || 'the node'}: \`journalctl -u ${runtime === 'docker' ? 'docker' : 'containerd'} --since -1h\`, disk I/O (\`iostat -x 1\`) and hung mounts (\`${cli} info\` must answer quickly).`,
           'If the node stays unhealthy, cordon it and delete the pod so it is created elsewhere.',
         ],
-        prevent: ['Watch container-runtime latency on nodes (kubelet_runtime_operations_duration_seconds) and keep the runtime\'s disk on fast storage with free space alerts.'],
+        prevent: [
+          "Watch container-runtime latency on nodes (kubelet_runtime_operations_duration_seconds) and keep the runtime's disk on fast storage with free space alerts.",
+        ],
         causeKey: `node/${nodeName}:create-${kind}`,
         params: { container: s.status.name, problem: kind, ...(nodeName ? { node: nodeName } : {}) },
       });

@@ -7,14 +7,22 @@ import { rule } from './container-start-error.js';
 
 const CONTAINERD_NOT_FOUND =
   'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "gunicorn": executable file not found in $PATH: unknown';
-const withCommand = (command: string[], args?: string[]) => ({ spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', command, ...(args ? { args } : {}) }] } });
+const withCommand = (command: string[], args?: string[]) => ({
+  spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', command, ...(args ? { args } : {}) }] },
+});
 
-const notFound = crashedPod({ exitCode: 128, reason: 'StartError', message: CONTAINERD_NOT_FOUND, restarts: 4 }, withCommand(['gunicorn'], ['app:wsgi', '--bind', '0.0.0.0:8080']));
+const notFound = crashedPod(
+  { exitCode: 128, reason: 'StartError', message: CONTAINERD_NOT_FOUND, restarts: 4 },
+  withCommand(['gunicorn'], ['app:wsgi', '--bind', '0.0.0.0:8080']),
+);
 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'an app error exit 1', snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['Error: connect ECONNREFUSED 10.96.0.12:5432'])] }) },
+    {
+      name: 'an app error exit 1',
+      snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['Error: connect ECONNREFUSED 10.96.0.12:5432'])] }),
+    },
     {
       name: 'subPath mount error (no such file, but not the exec)',
       snapshot: snapshot(
@@ -26,13 +34,22 @@ testRule(rule, {
         }),
       ),
     },
-    { name: 'exec format error (image.wrong-arch)', snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['exec /usr/local/bin/server: exec format error'])] }) },
+    {
+      name: 'exec format error (image.wrong-arch)',
+      snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['exec /usr/local/bin/server: exec format error'])] }),
+    },
   ],
   invalid: [
     {
       name: 'containerd: executable file not found in $PATH (StartError, exit 128)',
-      snapshot: snapshot(notFound, { events: [event(notFound, { reason: 'Failed', count: 5, fieldPath: 'spec.containers{web}', message: `Error: ${CONTAINERD_NOT_FOUND}` })] }),
-      expect: { severity: 'error', params: { container: 'web', problem: 'not-found', path: 'gunicorn' }, mentions: [/executable file not found in \$PATH/, /command \["gunicorn"\] with args/] },
+      snapshot: snapshot(notFound, {
+        events: [event(notFound, { reason: 'Failed', count: 5, fieldPath: 'spec.containers{web}', message: `Error: ${CONTAINERD_NOT_FOUND}` })],
+      }),
+      expect: {
+        severity: 'error',
+        params: { container: 'web', problem: 'not-found', path: 'gunicorn' },
+        mentions: [/executable file not found in \$PATH/, /command \["gunicorn"\] with args/],
+      },
     },
     {
       name: 'containerd: the entrypoint script is not executable',
@@ -40,7 +57,8 @@ testRule(rule, {
         crashedPod({
           exitCode: 128,
           reason: 'StartError',
-          message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/docker-entrypoint.sh": permission denied: unknown',
+          message:
+            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/docker-entrypoint.sh": permission denied: unknown',
         }),
       ),
       expect: { params: { problem: 'permission', path: '/docker-entrypoint.sh' }, mentions: [/permission denied/] },
@@ -52,20 +70,26 @@ testRule(rule, {
           exitCode: 127,
           reason: 'ContainerCannotRun',
           runtime: 'docker',
-          message: 'OCI runtime create failed: container_linux.go:345: starting container process caused "exec: \\"/app/server\\": stat /app/server: no such file or directory": unknown',
+          message:
+            'OCI runtime create failed: container_linux.go:345: starting container process caused "exec: \\"/app/server\\": stat /app/server: no such file or directory": unknown',
         }),
       ),
       expect: { params: { problem: 'no-such-file', path: '/app/server' } },
     },
     {
       name: 'a shell entrypoint whose command is missing exits 127',
-      snapshot: snapshot(crashedPod({ exitCode: 127 }, withCommand(['sh', '-c', 'migrate && exec server'])), { logs: [logTail('web', ['sh: migrate: not found'])] }),
+      snapshot: snapshot(crashedPod({ exitCode: 127 }, withCommand(['sh', '-c', 'migrate && exec server'])), {
+        logs: [logTail('web', ['sh: migrate: not found'])],
+      }),
       expect: { params: { problem: 'not-found' }, mentions: [/sh: migrate: not found/, /command \["sh","-c","migrate && exec server"\]/] },
     },
     {
       name: 'CRI-O: CreateContainerError at create time',
       snapshot: snapshot(
-        waitingPod('CreateContainerError', 'container create failed: time="2026-11-21T09:58:01Z" level=error msg="runc create failed: unable to start container process: exec: \\"python\\": executable file not found in $PATH"'),
+        waitingPod(
+          'CreateContainerError',
+          'container create failed: time="2026-11-21T09:58:01Z" level=error msg="runc create failed: unable to start container process: exec: \\"python\\": executable file not found in $PATH"',
+        ),
         { node: undefined },
       ),
       expect: { params: { problem: 'not-found', path: 'python' } },
@@ -93,7 +117,12 @@ describe('container.start-error in the engine', () => {
             name: 'wait-db',
             ready: false,
             restartCount: 3,
-            state: { waiting: { reason: 'RunContainerError', message: 'failed to start containerd task "abc": OCI runtime start failed: exec: "wait-for": executable file not found in $PATH: unknown' } },
+            state: {
+              waiting: {
+                reason: 'RunContainerError',
+                message: 'failed to start containerd task "abc": OCI runtime start failed: exec: "wait-for": executable file not found in $PATH: unknown',
+              },
+            },
           }),
         ],
       },

@@ -58,15 +58,35 @@ function hits(snapshot: Snapshot): Hit[] {
     const texts = crashTexts(snapshot, c);
     const runtime = texts.find((t) => RUNTIME_START.test(t.text) && classifyStart(t.text));
     if (runtime) {
-      out.push({ name: c.name, init: c.s.init, ...(c.spec ? { spec: c.spec } : {}), problem: classifyStart(runtime.text) ?? 'not-found', ...(execPath(runtime.text) ? { path: execPath(runtime.text) } : {}), text: runtime.text, evidence: [runtime.evidence], crash: c });
+      out.push({
+        name: c.name,
+        init: c.s.init,
+        ...(c.spec ? { spec: c.spec } : {}),
+        problem: classifyStart(runtime.text) ?? 'not-found',
+        ...(execPath(runtime.text) ? { path: execPath(runtime.text) } : {}),
+        text: runtime.text,
+        evidence: [runtime.evidence],
+        crash: c,
+      });
       continue;
     }
     // A shell entrypoint whose command is missing (127) or not executable (126).
     const code = c.term?.exitCode;
     const tail = crashLogs(snapshot, c);
-    const line = tail?.lines.slice(-5).reverse().find((l) => SHELL_127.test(l) || /Permission denied/.test(l));
+    const line = tail?.lines
+      .slice(-5)
+      .reverse()
+      .find((l) => SHELL_127.test(l) || /Permission denied/.test(l));
     if ((code === 127 || code === 126) && line) {
-      out.push({ name: c.name, init: c.s.init, ...(c.spec ? { spec: c.spec } : {}), problem: code === 126 ? 'permission' : 'not-found', text: line, evidence: [logEvidence(tail!, 5)], crash: c });
+      out.push({
+        name: c.name,
+        init: c.s.init,
+        ...(c.spec ? { spec: c.spec } : {}),
+        problem: code === 126 ? 'permission' : 'not-found',
+        text: line,
+        evidence: [logEvidence(tail!, 5)],
+        crash: c,
+      });
     }
   }
   // CRI-O reports it at create time, before any crash.
@@ -76,7 +96,15 @@ function hits(snapshot: Snapshot): Hit[] {
     const problem = classifyStart(w.message);
     if (!problem || out.some((h) => h.name === s.status.name)) continue;
     const spec = containerSpec(snapshot.pod, s.status.name, s.init);
-    out.push({ name: s.status.name, init: s.init, ...(spec ? { spec } : {}), problem, ...(execPath(w.message) ? { path: execPath(w.message) } : {}), text: w.message, evidence: [statusEvidence(s, 'state', `${w.reason}: ${clip(w.message)}`)] });
+    out.push({
+      name: s.status.name,
+      init: s.init,
+      ...(spec ? { spec } : {}),
+      problem,
+      ...(execPath(w.message) ? { path: execPath(w.message) } : {}),
+      text: w.message,
+      evidence: [statusEvidence(s, 'state', `${w.reason}: ${clip(w.message)}`)],
+    });
   }
   return out;
 }
@@ -96,7 +124,7 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs'],
     priority: 52,
     supersedes: ['crash.app-exit'],
-    doc: 'The runtime cannot exec the container\'s process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.',
+    doc: "The runtime cannot exec the container's process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -107,14 +135,19 @@ export const rule = defineRule({
       return {
         title: `${h.init ? 'Init container' : 'Container'} ${h.name} cannot start: ${h.path ? `${h.path} ` : ''}${h.problem === 'not-found' ? 'not found' : h.problem === 'permission' ? 'permission denied' : 'no such file or directory'}`,
         cause: `The runtime created ${who} but could not start its process: ${path} ${WHAT[h.problem]}. It runs ${commandOf(h.spec)}${image ? ` from image ${image}` : ''}. Runtime message: "${clip(h.text, 400)}".`,
-        evidence: [...h.evidence, ...(h.spec?.command || h.spec?.args ? [{ source: `pod.spec.${h.init ? 'initContainers' : 'containers'}[${h.name}]`, text: commandOf(h.spec) }] : [])],
+        evidence: [
+          ...h.evidence,
+          ...(h.spec?.command || h.spec?.args ? [{ source: `pod.spec.${h.init ? 'initContainers' : 'containers'}[${h.name}]`, text: commandOf(h.spec) }] : []),
+        ],
         advice: [
           h.problem === 'permission'
             ? `Make ${path} executable in the image (\`chmod +x\` in the Dockerfile, or COPY --chmod=755), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]); check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.`
             : `Check ${path} exists in the image: \`docker run --rm --entrypoint sh ${image || '<image>'} -c 'ls -l ${h.path ?? '<path>'}; echo $PATH'\`; a distroless or scratch image has no shell, so \`sh -c\` commands fail there too.`,
           `Fix the command/args in the ${pod?.metadata?.ownerReferences?.[0]?.kind ?? 'pod'} spec (or the image ENTRYPOINT), then roll out; restarting the pod does not help.`,
         ],
-        prevent: ['Start every new image once in CI with the exact command and args the manifest uses (a smoke test), so a wrong entrypoint never reaches the cluster.'],
+        prevent: [
+          'Start every new image once in CI with the exact command and args the manifest uses (a smoke test), so a wrong entrypoint never reaches the cluster.',
+        ],
         causeKey: h.crash ? crashKey(pod, h.crash, `start-${h.problem}`) : `workload/${pod?.metadata?.namespace ?? ''}/${h.name}:start-${h.problem}`,
         params: { container: h.name, problem: h.problem, ...(h.path ? { path: h.path } : {}), ...(image ? { image } : {}) },
       };

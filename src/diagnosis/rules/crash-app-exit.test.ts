@@ -9,12 +9,19 @@ const JOB_OWNER = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-29', uid
 /** A finished Job pod: `main` exited 0 at t-120s; `sidecar` as given. */
 function jobPod(phase: 'Succeeded' | 'Failed', sidecar: { name: string; exitCode: number; native?: boolean }) {
   const main = containerStatus({ name: 'main', ready: false, state: { terminated: terminated({ exitCode: 0, finishedAgo: 120, ranSeconds: 300 }) } });
-  const side = containerStatus({ name: sidecar.name, ready: false, state: { terminated: terminated({ exitCode: sidecar.exitCode, finishedAgo: 118, ranSeconds: 310 }) } });
+  const side = containerStatus({
+    name: sidecar.name,
+    ready: false,
+    state: { terminated: terminated({ exitCode: sidecar.exitCode, finishedAgo: 118, ranSeconds: 310 }) },
+  });
   return pod({
     metadata: { name: 'report-29-abcde', ownerReferences: JOB_OWNER },
     spec: {
       restartPolicy: 'Never',
-      containers: [{ name: 'main', image: 'registry.example.com/batch/report:3' }, ...(sidecar.native ? [] : [{ name: sidecar.name, image: 'docker.io/istio/proxyv2:1.24.0' }])],
+      containers: [
+        { name: 'main', image: 'registry.example.com/batch/report:3' },
+        ...(sidecar.native ? [] : [{ name: sidecar.name, image: 'docker.io/istio/proxyv2:1.24.0' }]),
+      ],
       ...(sidecar.native ? { initContainers: [{ name: sidecar.name, image: 'docker.io/istio/proxyv2:1.24.0', restartPolicy: 'Always' }] } : {}),
     },
     status: {
@@ -33,16 +40,27 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     { name: 'completed Job pod', snapshot: snapshot(jobPod('Succeeded', { name: 'log-shipper', exitCode: 0 })) },
-    { name: 'completed Job pod whose istio-proxy sidecar was killed (137) after main finished', snapshot: snapshot(jobPod('Failed', { name: 'istio-proxy', exitCode: 137 })) },
-    { name: 'completed Job pod whose unnamed sidecar got SIGTERM (143) after main finished', snapshot: snapshot(jobPod('Failed', { name: 'log-shipper', exitCode: 143 })) },
-    { name: 'native sidecar (init, restartPolicy Always) exited 143 after the Job completed', snapshot: snapshot(jobPod('Succeeded', { name: 'istio-proxy', exitCode: 143, native: true })) },
+    {
+      name: 'completed Job pod whose istio-proxy sidecar was killed (137) after main finished',
+      snapshot: snapshot(jobPod('Failed', { name: 'istio-proxy', exitCode: 137 })),
+    },
+    {
+      name: 'completed Job pod whose unnamed sidecar got SIGTERM (143) after main finished',
+      snapshot: snapshot(jobPod('Failed', { name: 'log-shipper', exitCode: 143 })),
+    },
+    {
+      name: 'native sidecar (init, restartPolicy Always) exited 143 after the Job completed',
+      snapshot: snapshot(jobPod('Succeeded', { name: 'istio-proxy', exitCode: 143, native: true })),
+    },
     {
       name: 'restarted once a day ago, Running and Ready now',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 1, now: 'running', finishedAgo: 86400 })),
     },
     {
       name: 'evicted pod (its containers were killed by the kubelet)',
-      snapshot: snapshot(crashedPod({ exitCode: 137, now: 'terminated' }, { status: { reason: 'Evicted', message: 'The node was low on resource: memory. ' } })),
+      snapshot: snapshot(
+        crashedPod({ exitCode: 137, now: 'terminated' }, { status: { reason: 'Evicted', message: 'The node was low on resource: memory. ' } }),
+      ),
     },
     {
       name: 'deleted pod whose container was killed on shutdown',
@@ -59,7 +77,13 @@ testRule(rule, {
     {
       name: 'CrashLoopBackOff exit 1, containerd, previous logs (new BackOff wording)',
       snapshot: snapshot(crashLoop, {
-        events: [event(crashLoop, { reason: 'BackOff', count: 30, message: 'Back-off restarting failed container web in pod web-7d9f8c6b5-x2k4q_shop(00000000-0000-4000-8000-000000000001)' })],
+        events: [
+          event(crashLoop, {
+            reason: 'BackOff',
+            count: 30,
+            message: 'Back-off restarting failed container web in pod web-7d9f8c6b5-x2k4q_shop(00000000-0000-4000-8000-000000000001)',
+          }),
+        ],
         logs: [logTail('web', ['starting web 1.4.2', 'connecting to postgres at db:5432', 'FATAL: password authentication failed for user "shop"'])],
       }),
       expect: {
@@ -71,10 +95,16 @@ testRule(rule, {
     },
     {
       name: 'docker era: old BackOff wording, DNS failure in the log',
-      snapshot: snapshot(crashedPod({ exitCode: 1, runtime: 'docker' }, { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: 'rs', controller: true }] } }), {
-        events: [event(pod(), { reason: 'BackOff', count: 25616, message: 'Back-off restarting failed container' })],
-        logs: [logTail('web', ['panic: dial tcp: lookup mysql.prod on 10.96.0.10:53: no such host'])],
-      }),
+      snapshot: snapshot(
+        crashedPod(
+          { exitCode: 1, runtime: 'docker' },
+          { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: 'rs', controller: true }] } },
+        ),
+        {
+          events: [event(pod(), { reason: 'BackOff', count: 25616, message: 'Back-off restarting failed container' })],
+          logs: [logTail('web', ['panic: dial tcp: lookup mysql.prod on 10.96.0.10:53: no such host'])],
+        },
+      ),
       expect: { causeKey: 'workload/shop/ReplicaSet/web-7d9f8c6b5/web:exit-1', mentions: [/no such host/, /^Back-off restarting failed container$/m] },
     },
     {
@@ -104,7 +134,9 @@ testRule(rule, {
                 name: 'migrate',
                 ready: false,
                 restartCount: 4,
-                state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=migrate pod=web-7d9f8c6b5-x2k4q_shop(u)' } },
+                state: {
+                  waiting: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=migrate pod=web-7d9f8c6b5-x2k4q_shop(u)' },
+                },
                 lastState: { terminated: terminated({ exitCode: 1 }) },
               }),
             ],
@@ -123,7 +155,12 @@ testRule(rule, {
       name: 'a legacy sidecar that crash-loops while the app still runs is a crash',
       snapshot: snapshot(
         pod({
-          spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2' }, { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.24.0' }] },
+          spec: {
+            containers: [
+              { name: 'web', image: 'registry.example.com/shop/web:1.4.2' },
+              { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.24.0' },
+            ],
+          },
           status: {
             containerStatuses: [
               containerStatus(),
@@ -162,7 +199,12 @@ describe('crash.app-exit facts', () => {
   });
 
   it('prints no duration for a container that never ran (startedAt is the zero time)', () => {
-    const p = crashedPod({ exitCode: 128, reason: 'StartError', message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/server": stat /app/server: no such file or directory: unknown' });
+    const p = crashedPod({
+      exitCode: 128,
+      reason: 'StartError',
+      message:
+        'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/server": stat /app/server: no such file or directory: unknown',
+    });
     const status = p.status?.containerStatuses?.[0];
     if (status?.lastState?.terminated) status.lastState.terminated.startedAt = '1970-01-01T00:00:00Z';
     const f = diagnose(snapshot(p), { rules: [rule] }).findings[0];
@@ -176,7 +218,13 @@ describe('crash.app-exit facts', () => {
       status: {
         phase: 'Pending',
         initContainerStatuses: [
-          containerStatus({ name: 'migrate', ready: false, restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=migrate pod=web_shop(u)' } }, lastState: { terminated: terminated({ exitCode: 1 }) } }),
+          containerStatus({
+            name: 'migrate',
+            ready: false,
+            restartCount: 4,
+            state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 1m20s restarting failed container=migrate pod=web_shop(u)' } },
+            lastState: { terminated: terminated({ exitCode: 1 }) },
+          }),
         ],
         containerStatuses: [containerStatus({ ready: false, started: false, state: { waiting: { reason: 'PodInitializing' } } })],
       },

@@ -40,7 +40,8 @@ export const RECENT_CRASH_SECONDS = 900;
 
 // Well-known legacy sidecars (regular containers injected beside the app) that are
 // stopped with SIGTERM/SIGKILL once the main container of a Job finished.
-const SIDECAR_NAMES = /^(istio-proxy|linkerd-proxy|envoy(-sidecar)?|cloud-sql-proxy|cloudsql-proxy|vault-agent|consul-(connect-)?(envoy|dataplane)|daprd|kuma-sidecar|otel-collector|fluent-bit)$/;
+const SIDECAR_NAMES =
+  /^(istio-proxy|linkerd-proxy|envoy(-sidecar)?|cloud-sql-proxy|cloudsql-proxy|vault-agent|consul-(connect-)?(envoy|dataplane)|daprd|kuma-sidecar|otel-collector|fluent-bit)$/;
 
 const CRASH_WAITING = new Set(['CrashLoopBackOff', 'RunContainerError']);
 
@@ -61,10 +62,13 @@ const PROBE_KILL = /failed (?:liveness|startup) probe/i;
  * Told apart from a normal exit by the kubelet's Killing event for this container.
  */
 function killedByProbe(snapshot: Snapshot, s: NamedStatus, t: Terminated | undefined): t is Terminated {
-  if (!t || t.exitCode !== 0) return false;
+  if (t?.exitCode !== 0) return false;
   const path = `spec.${s.init ? 'initContainers' : 'containers'}{${s.status.name}}`;
   return snapshot.events.some(
-    (e) => e.reason === 'Killing' && PROBE_KILL.test(e.message ?? '') && (e.involvedObject?.fieldPath ? e.involvedObject.fieldPath === path : new RegExp(`\\b${escapeRe(s.status.name)}\\b`).test(e.message ?? '')),
+    (e) =>
+      e.reason === 'Killing' &&
+      PROBE_KILL.test(e.message ?? '') &&
+      (e.involvedObject?.fieldPath ? e.involvedObject.fieldPath === path : new RegExp(`\\b${escapeRe(s.status.name)}\\b`).test(e.message ?? '')),
   );
 }
 
@@ -195,7 +199,8 @@ export function crashEvidence(snapshot: Snapshot, c: Crash): Evidence[] {
   const out: Evidence[] = [];
   if (c.term) out.push(statusEvidence(c.s, c.termField, describeTermination(snapshot, c.term)));
   if (c.waiting) out.push(statusEvidence(c.s, 'state', `${c.waiting.reason}${c.waiting.message ? `: ${c.waiting.message}` : ''}`));
-  if (c.restarts > 0) out.push({ source: `pod.status.${c.s.init ? 'initContainerStatuses' : 'containerStatuses'}[${c.name}].restartCount`, text: String(c.restarts) });
+  if (c.restarts > 0)
+    out.push({ source: `pod.status.${c.s.init ? 'initContainerStatuses' : 'containerStatuses'}[${c.name}].restartCount`, text: String(c.restarts) });
   return out;
 }
 
@@ -203,7 +208,8 @@ export function crashEvidence(snapshot: Snapshot, c: Crash): Evidence[] {
 export function crashTexts(snapshot: Snapshot, c: Crash): { evidence: Evidence; text: string }[] {
   const out: { evidence: Evidence; text: string }[] = [];
   if (c.waiting?.message) out.push({ text: c.waiting.message, evidence: statusEvidence(c.s, 'state', `${c.waiting.reason}: ${c.waiting.message}`) });
-  if (c.term?.message) out.push({ text: c.term.message, evidence: statusEvidence(c.s, c.termField, `${c.term.reason ?? 'terminated'}: ${clip(c.term.message)}`) });
+  if (c.term?.message)
+    out.push({ text: c.term.message, evidence: statusEvidence(c.s, c.termField, `${c.term.reason ?? 'terminated'}: ${clip(c.term.message)}`) });
   for (const e of containerEvents(snapshot, c, ['Failed', 'FailedStart', 'BackOff'])) {
     if (e.message) out.push({ text: e.message, evidence: eventEvidence(e) });
   }
@@ -247,21 +253,47 @@ export function exitMeaning(code: number): string {
 
 // What the last log lines usually mean, so the advice follows the log (catalogue: "advise by the log").
 const LOG_HINTS: [RegExp, string][] = [
-  [/no such host|Name or service not known|Temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|UnknownHostException/i, 'A host name does not resolve: check the dependency\'s Service name and namespace, and cluster DNS (CoreDNS).'],
-  [/connection refused|ECONNREFUSED|Connection refused/i, 'A dependency refused the connection: check that it runs and that host and port are right; add retries so start order does not matter.'],
-  [/(?:password authentication failed|Access denied for user|authentication failed|invalid credentials|401 Unauthorized)/i, 'Credentials are rejected: check the Secret the app reads and that it matches the dependency.'],
-  [/permission denied|EACCES|Operation not permitted/i, 'A permission is missing: check runAsUser/fsGroup, file modes in the image and readOnlyRootFilesystem.'],
+  [
+    /no such host|Name or service not known|Temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|UnknownHostException/i,
+    "A host name does not resolve: check the dependency's Service name and namespace, and cluster DNS (CoreDNS).",
+  ],
+  [
+    /connection refused|ECONNREFUSED|Connection refused/i,
+    'A dependency refused the connection: check that it runs and that host and port are right; add retries so start order does not matter.',
+  ],
+  [
+    /(?:password authentication failed|Access denied for user|authentication failed|invalid credentials|401 Unauthorized)/i,
+    'Credentials are rejected: check the Secret the app reads and that it matches the dependency.',
+  ],
+  [
+    /permission denied|EACCES|Operation not permitted/i,
+    'A permission is missing: check runAsUser/fsGroup, file modes in the image and readOnlyRootFilesystem.',
+  ],
   [/exec format error/i, 'The image was built for another CPU architecture than the node: publish a multi-arch image.'],
-  [/executable file not found|no such file or directory/i, 'A file or command the container needs is missing: check command/args, the entrypoint and mounted paths.'],
+  [
+    /executable file not found|no such file or directory/i,
+    'A file or command the container needs is missing: check command/args, the entrypoint and mounted paths.',
+  ],
   [/address already in use|EADDRINUSE/i, 'The port is already in use: two processes (or hostNetwork pods) listen on it.'],
-  [/OutOfMemoryError|JavaScript heap out of memory|Cannot allocate memory/i, 'The runtime\'s own heap limit was reached: raise -Xmx/MaxRAMPercentage or --max-old-space-size with the container limit.'],
-  [/panic:|Traceback \(most recent call last\)|Exception in thread|Unhandled exception|FATAL/i, 'The application crashed with a stack trace: fix the bug or the input it names, or roll back to the last good version.'],
-  [/(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|required)|missing required (?:env|environment|config)/i, 'A required setting is missing: check env, envFrom and the ConfigMap/Secret the app expects.'],
+  [
+    /OutOfMemoryError|JavaScript heap out of memory|Cannot allocate memory/i,
+    "The runtime's own heap limit was reached: raise -Xmx/MaxRAMPercentage or --max-old-space-size with the container limit.",
+  ],
+  [
+    /panic:|Traceback \(most recent call last\)|Exception in thread|Unhandled exception|FATAL/i,
+    'The application crashed with a stack trace: fix the bug or the input it names, or roll back to the last good version.',
+  ],
+  [
+    /(?:environment variable|env var)\S* \S+ (?:is )?(?:not set|required)|missing required (?:env|environment|config)/i,
+    'A required setting is missing: check env, envFrom and the ConfigMap/Secret the app expects.',
+  ],
 ];
 
 export function logAdvice(lines: string[]): string[] {
   const text = lines.join('\n');
-  return LOG_HINTS.filter(([re]) => re.test(text)).map(([, advice]) => advice).slice(0, 2);
+  return LOG_HINTS.filter(([re]) => re.test(text))
+    .map(([, advice]) => advice)
+    .slice(0, 2);
 }
 
 export const rule = defineRule({
@@ -288,17 +320,23 @@ export const rule = defineRule({
       const end = ms(t?.finishedAt);
       const ran = start !== undefined && end !== undefined ? end - start : 0;
 
-      const what = code === undefined ? 'fails to start' : started ? `fails to start (exit code ${code})` : `exited with code ${code}${t?.reason && t.reason !== 'Error' ? ` (${t.reason})` : ''}`;
+      const what =
+        code === undefined
+          ? 'fails to start'
+          : started
+            ? `fails to start (exit code ${code})`
+            : `exited with code ${code}${t?.reason && t.reason !== 'Error' ? ` (${t.reason})` : ''}`;
       const state = c.final
         ? 'it will not be restarted (restartPolicy Never or the pod failed)'
         : c.flapping
           ? `it is running again after ${c.restarts} restarts, the last one ${formatDuration(secondsSince(snapshot, t?.finishedAt) ?? 0)} ago`
           : `it has restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'} and waits in ${c.waiting?.reason ?? 'back-off'}`;
-      const said = lines.length > 0
-        ? ` The last log line${lines.length > 1 ? 's' : ''} of the crashed run: "${clip(lines.slice(-3).join(' ⏎ '), 400)}".`
-        : message
-          ? ` Its termination message: "${clip(message, 400)}".`
-          : ' No log lines of the crashed run were collected.';
+      const said =
+        lines.length > 0
+          ? ` The last log line${lines.length > 1 ? 's' : ''} of the crashed run: "${clip(lines.slice(-3).join(' ⏎ '), 400)}".`
+          : message
+            ? ` Its termination message: "${clip(message, 400)}".`
+            : ' No log lines of the crashed run were collected.';
 
       const evidence = crashEvidence(snapshot, c);
       if (tail) evidence.push(logEvidence(tail));

@@ -30,7 +30,10 @@ const nodeApp = crashedPod(
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'crash with another log', snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['listen tcp :8080: bind: address already in use'])] }) },
+    {
+      name: 'crash with another log',
+      snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['listen tcp :8080: bind: address already in use'])] }),
+    },
     {
       name: 'IPv6 warning in the logs of a running, healthy container',
       snapshot: snapshot(pod(), { logs: [logTail('web', ['warn: [::]:8080 failed (97: Address family not supported by protocol), using 0.0.0.0'], false)] }),
@@ -41,7 +44,14 @@ testRule(rule, {
       name: 'docker era nginx (seed 003): socket() [::]:8000 failed (97)',
       snapshot: snapshot(nginx, {
         logs: nginxLogs,
-        node: node({ status: { addresses: [{ type: 'InternalIP', address: '172.27.129.237' }, { type: 'Hostname', address: 'node-1' }] } }),
+        node: node({
+          status: {
+            addresses: [
+              { type: 'InternalIP', address: '172.27.129.237' },
+              { type: 'Hostname', address: 'node-1' },
+            ],
+          },
+        }),
       }),
       expect: {
         severity: 'error',

@@ -29,7 +29,9 @@ export const rule = defineRule({
     for (const c of crashes(snapshot)) {
       const tail = crashLogs(snapshot, c);
       const sources: { evidence: Evidence; text: string }[] = [
-        ...(tail ? tail.lines.map((l) => ({ text: l, evidence: { source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: clip(l, 400) } })) : []),
+        ...(tail
+          ? tail.lines.map((l) => ({ text: l, evidence: { source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: clip(l, 400) } }))
+          : []),
         ...crashTexts(snapshot, c),
       ];
       const hit = sources.find((s) => NO_IPV6.test(s.text) && (LISTEN_V6.test(s.text) || /socket\(\)|listen|bind/i.test(s.text)));
@@ -41,7 +43,12 @@ export const rule = defineRule({
       const podV6 = (pod?.status?.podIPs ?? []).some((p) => p.ip?.includes(':'));
       const image = c.spec?.image ?? c.s.status.image;
       const nodeEvidence: Evidence[] = snapshot.node
-        ? [{ source: `node ${node ?? ''} status.addresses`, text: (snapshot.node.status?.addresses ?? []).map((a) => `${a.type}=${a.address}`).join(', ') || '(none)' }]
+        ? [
+            {
+              source: `node ${node ?? ''} status.addresses`,
+              text: (snapshot.node.status?.addresses ?? []).map((a) => `${a.type}=${a.address}`).join(', ') || '(none)',
+            },
+          ]
         : [];
       out.push({
         title: `Container ${c.name} fails to listen on ${listen}: node ${node ?? ''} has no IPv6`,

@@ -6,25 +6,45 @@ import { rule as appExit } from './crash-app-exit.js';
 import { rule } from './crash-oomkilled.js';
 
 const resources = (limit: string | undefined, request: string) => ({
-  spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', resources: { requests: { memory: request }, ...(limit ? { limits: { memory: limit } } : {}) } }] },
+  spec: {
+    containers: [
+      {
+        name: 'web',
+        image: 'registry.example.com/shop/web:1.4.2',
+        resources: { requests: { memory: request }, ...(limit ? { limits: { memory: limit } } : {}) },
+      },
+    ],
+  },
 });
 
 // Appendix A: CrashLoopBackOff after OOM (containerd, k8s >= 1.28).
 const containerdOom = crashedPod({ exitCode: 137, reason: 'OOMKilled', restarts: 7 }, resources('256Mi', '128Mi'));
 // Seed 003 (docker era): State Terminated OOMKilled exit code 2, limits memory 1G, requests 500M, restarts 3.
-const dockerOom = crashedPod({ exitCode: 2, reason: 'OOMKilled', restarts: 3, now: 'terminated', runtime: 'docker' }, { ...resources('1G', '500M'), status: { phase: 'Running' } });
+const dockerOom = crashedPod(
+  { exitCode: 2, reason: 'OOMKilled', restarts: 3, now: 'terminated', runtime: 'docker' },
+  { ...resources('1G', '500M'), status: { phase: 'Running' } },
+);
 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'OOMKilled once 20h ago, Running and Ready now', snapshot: snapshot(crashedPod({ exitCode: 137, reason: 'OOMKilled', restarts: 1, now: 'running', finishedAgo: 72000 })) },
+    {
+      name: 'OOMKilled once 20h ago, Running and Ready now',
+      snapshot: snapshot(crashedPod({ exitCode: 137, reason: 'OOMKilled', restarts: 1, now: 'running', finishedAgo: 72000 })),
+    },
     { name: 'crash with another reason', snapshot: snapshot(crashedPod({ exitCode: 1 })) },
   ],
   invalid: [
     {
       name: 'containerd: CrashLoopBackOff after OOM at a 256Mi limit',
       snapshot: snapshot(containerdOom, {
-        events: [event(containerdOom, { reason: 'BackOff', count: 12, message: 'Back-off restarting failed container web in pod web-7d9f8c6b5-x2k4q_shop(00000000-0000-4000-8000-000000000001)' })],
+        events: [
+          event(containerdOom, {
+            reason: 'BackOff',
+            count: 12,
+            message: 'Back-off restarting failed container web in pod web-7d9f8c6b5-x2k4q_shop(00000000-0000-4000-8000-000000000001)',
+          }),
+        ],
         logs: [logTail('web', ['loaded 1200000 rows into cache'])],
       }),
       expect: {
@@ -41,7 +61,9 @@ testRule(rule, {
     },
     {
       name: 'restartPolicy Never Job without a memory limit: the node ran out',
-      snapshot: snapshot(crashedPod({ exitCode: 137, reason: 'OOMKilled', now: 'terminated' }, { ...resources(undefined, '64Mi'), spec: { restartPolicy: 'Never' } })),
+      snapshot: snapshot(
+        crashedPod({ exitCode: 137, reason: 'OOMKilled', now: 'terminated' }, { ...resources(undefined, '64Mi'), spec: { restartPolicy: 'Never' } }),
+      ),
       expect: { mentions: [/no memory limit/, /will not be restarted/] },
     },
   ],

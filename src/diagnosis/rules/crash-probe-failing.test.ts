@@ -12,8 +12,19 @@ const withProbe = (probe: Record<string, unknown>, kind: 'livenessProbe' | 'star
 const httpProbe = { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3 };
 const killedEarly = crashedPod({ exitCode: 137, restarts: 6, ranSeconds: 36 }, withProbe(httpProbe));
 const containerdEvents = [
-  event(killedEarly, { reason: 'Unhealthy', count: 21, fieldPath: 'spec.containers{web}', message: 'Liveness probe failed: Get "http://10.244.1.12:8080/healthz": dial tcp 10.244.1.12:8080: connect: connection refused' }),
-  event(killedEarly, { reason: 'Killing', type: 'Normal', count: 6, fieldPath: 'spec.containers{web}', message: 'Container web failed liveness probe, will be restarted' }),
+  event(killedEarly, {
+    reason: 'Unhealthy',
+    count: 21,
+    fieldPath: 'spec.containers{web}',
+    message: 'Liveness probe failed: Get "http://10.244.1.12:8080/healthz": dial tcp 10.244.1.12:8080: connect: connection refused',
+  }),
+  event(killedEarly, {
+    reason: 'Killing',
+    type: 'Normal',
+    count: 6,
+    fieldPath: 'spec.containers{web}',
+    message: 'Container web failed liveness probe, will be restarted',
+  }),
 ];
 
 testRule(rule, {
@@ -22,7 +33,12 @@ testRule(rule, {
     {
       name: 'crash-looping with readiness failures only (no probe kill, exit 1)',
       snapshot: snapshot(crashedPod({ exitCode: 1 }, withProbe(httpProbe)), {
-        events: [event(pod(), { reason: 'Unhealthy', message: 'Readiness probe failed: Get "http://10.244.0.163:3000/api/health": dial tcp 10.244.0.163:3000: connect: connection refused' })],
+        events: [
+          event(pod(), {
+            reason: 'Unhealthy',
+            message: 'Readiness probe failed: Get "http://10.244.0.163:3000/api/health": dial tcp 10.244.0.163:3000: connect: connection refused',
+          }),
+        ],
       }),
     },
     {
@@ -51,18 +67,29 @@ testRule(rule, {
     },
     {
       name: 'docker era (<= 1.13): old Killing wording, 404 on the probe path',
-      snapshot: snapshot(crashedPod({ exitCode: 137, restarts: 12, ranSeconds: 600, runtime: 'docker' }, withProbe({ ...httpProbe, httpGet: { path: '/health', port: 8080 } })), {
-        events: [
-          event(pod(), { reason: 'Unhealthy', count: 36, message: 'Liveness probe failed: HTTP probe failed with statuscode: 404' }),
-          event(pod(), { reason: 'Killing', type: 'Normal', count: 12, message: 'Killing container with id docker://web:Container failed liveness probe.. Container will be killed and recreated.' }),
-        ],
-      }),
+      snapshot: snapshot(
+        crashedPod({ exitCode: 137, restarts: 12, ranSeconds: 600, runtime: 'docker' }, withProbe({ ...httpProbe, httpGet: { path: '/health', port: 8080 } })),
+        {
+          events: [
+            event(pod(), { reason: 'Unhealthy', count: 36, message: 'Liveness probe failed: HTTP probe failed with statuscode: 404' }),
+            event(pod(), {
+              reason: 'Killing',
+              type: 'Normal',
+              count: 12,
+              message: 'Killing container with id docker://web:Container failed liveness probe.. Container will be killed and recreated.',
+            }),
+          ],
+        },
+      ),
       expect: { mentions: [/statuscode: 404/, /Killing container with id docker:\/\/web/, /\/health /] },
     },
     {
       name: 'startup probe kills a slow starter, running again between kills',
       snapshot: snapshot(
-        crashedPod({ exitCode: 143, restarts: 4, now: 'running', finishedAgo: 30, ranSeconds: 30 }, withProbe({ tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 6 }, 'startupProbe')),
+        crashedPod(
+          { exitCode: 143, restarts: 4, now: 'running', finishedAgo: 30, ranSeconds: 30 },
+          withProbe({ tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 6 }, 'startupProbe'),
+        ),
         {
           events: [
             event(pod(), { reason: 'Unhealthy', count: 24, message: 'Startup probe failed: dial tcp 10.244.1.12:8080: connect: connection refused' }),
@@ -75,7 +102,12 @@ testRule(rule, {
     {
       name: 'Killing events aged out: liveness failures plus exit 137 suffice; probe on an undeclared port',
       snapshot: snapshot(crashedPod({ exitCode: 137 }, withProbe({ httpGet: { path: '/healthz', port: 9090 }, timeoutSeconds: 1 })), {
-        events: [event(pod(), { reason: 'Unhealthy', message: 'Liveness probe failed: Get "http://10.1.2.3:9090/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)' })],
+        events: [
+          event(pod(), {
+            reason: 'Unhealthy',
+            message: 'Liveness probe failed: Get "http://10.1.2.3:9090/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+          }),
+        ],
       }),
       expect: { mentions: [/context deadline exceeded/] },
     },
@@ -91,7 +123,14 @@ describe('crash.probe-failing', () => {
   it('names an undeclared probe port and a too-short timeout', () => {
     const p = crashedPod({ exitCode: 137 }, withProbe({ httpGet: { path: '/healthz', port: 9090 } }));
     const d = diagnose(
-      snapshot(p, { events: [event(p, { reason: 'Unhealthy', message: 'Liveness probe failed: Get "http://10.1.2.3:9090/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)' })] }),
+      snapshot(p, {
+        events: [
+          event(p, {
+            reason: 'Unhealthy',
+            message: 'Liveness probe failed: Get "http://10.1.2.3:9090/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+          }),
+        ],
+      }),
       { rules: [rule] },
     );
     const advice = d.findings[0]?.advice.join('\n') ?? '';
@@ -105,7 +144,13 @@ describe('crash.probe-failing, graceful apps', () => {
     const p = crashedPod({ exitCode: 0, reason: 'Completed', restarts: 5, ranSeconds: 40 }, withProbe(httpProbe));
     const events = [
       event(p, { reason: 'Unhealthy', count: 15, fieldPath: 'spec.containers{web}', message: 'Liveness probe failed: HTTP probe failed with statuscode: 503' }),
-      event(p, { reason: 'Killing', type: 'Normal', count: 5, fieldPath: 'spec.containers{web}', message: 'Container web failed liveness probe, will be restarted' }),
+      event(p, {
+        reason: 'Killing',
+        type: 'Normal',
+        count: 5,
+        fieldPath: 'spec.containers{web}',
+        message: 'Container web failed liveness probe, will be restarted',
+      }),
     ];
     const d = diagnose(snapshot(p, { events }), { rules: [appExit, rule] });
     expect(d.findings.map((f) => f.rule)).toEqual(['crash.probe-failing']);

@@ -41,11 +41,17 @@ function failureAdvice(message: string, p: Probe | undefined, spec: Container | 
     out.push(`The probe uses the named port "${port}", which the container does not declare.`);
   }
   if (/connection refused/i.test(message)) {
-    out.push('Nothing was listening when the kubelet probed: the app is still starting (add a startupProbe or a longer initialDelaySeconds), listens on another port, or binds to 127.0.0.1 only.');
+    out.push(
+      'Nothing was listening when the kubelet probed: the app is still starting (add a startupProbe or a longer initialDelaySeconds), listens on another port, or binds to 127.0.0.1 only.',
+    );
   }
   const status = /statuscode: (\d{3})/i.exec(message)?.[1];
-  if (status === '404') out.push(`The probe path answers 404: fix httpGet.path${p?.httpGet?.path ? ` (now ${p.httpGet.path})` : ''} to the app's health endpoint.`);
-  else if (status && status.startsWith('5')) out.push(`The health endpoint answers ${status}: the app reports itself unhealthy; a liveness check must not depend on databases or other services (use readiness for that).`);
+  if (status === '404')
+    out.push(`The probe path answers 404: fix httpGet.path${p?.httpGet?.path ? ` (now ${p.httpGet.path})` : ''} to the app's health endpoint.`);
+  else if (status?.startsWith('5'))
+    out.push(
+      `The health endpoint answers ${status}: the app reports itself unhealthy; a liveness check must not depend on databases or other services (use readiness for that).`,
+    );
   if (/context deadline exceeded|Client\.Timeout|timeout|timed out/i.test(message)) {
     out.push(`The health endpoint is too slow for timeoutSeconds=${p?.timeoutSeconds ?? 1}: raise timeoutSeconds, and check for CPU throttling or GC pauses.`);
   }
@@ -81,7 +87,11 @@ export const rule = defineRule({
     return out;
 
     function finding(c: Crash, killing: typeof snapshot.events, unhealthy: typeof snapshot.events) {
-      const kindText = (KILLED_BY_PROBE.exec(killing[0]?.message ?? '')?.[1] ?? PROBE_FAILED.exec(unhealthy[0]?.message ?? '')?.[1] ?? 'liveness').toLowerCase();
+      const kindText = (
+        KILLED_BY_PROBE.exec(killing[0]?.message ?? '')?.[1] ??
+        PROBE_FAILED.exec(unhealthy[0]?.message ?? '')?.[1] ??
+        'liveness'
+      ).toLowerCase();
       const kind: ProbeKind = kindText === 'startup' ? 'startup' : 'liveness';
       const probe = kind === 'startup' ? c.spec?.startupProbe : c.spec?.livenessProbe;
       const failMessage = unhealthy.find((e) => e.message?.toLowerCase().startsWith(kind))?.message ?? unhealthy[0]?.message ?? '';

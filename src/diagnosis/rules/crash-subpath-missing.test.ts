@@ -18,14 +18,30 @@ const metricbeat = crashedPod(
     metadata: { name: 'metricbeat-995dcffbd-6rppf', namespace: 'metricbeat' },
     spec: {
       nodeName: 'm7-power-128050',
-      containers: [{ name: 'metricbeat', image: 'docker.elastic.co/beats/metricbeat:6.4.1', volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }] }],
+      containers: [
+        {
+          name: 'metricbeat',
+          image: 'docker.elastic.co/beats/metricbeat:6.4.1',
+          volumeMounts: [{ name: 'config', mountPath: '/etc/metricbeat.yml', subPath: 'metricbeat.yml' }],
+        },
+      ],
     },
   },
 );
 
 const containerd = crashedPod(
   { exitCode: 128, reason: 'StartError', message: CONTAINERD_ERA, restarts: 5 },
-  { spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', volumeMounts: [{ name: 'app-config', mountPath: '/etc/web/app.yml', subPath: 'app.yml' }] }] } },
+  {
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'registry.example.com/shop/web:1.4.2',
+          volumeMounts: [{ name: 'app-config', mountPath: '/etc/web/app.yml', subPath: 'app.yml' }],
+        },
+      ],
+    },
+  },
 );
 
 testRule(rule, {

@@ -12,18 +12,33 @@ const evicted = (message: string) =>
       containerStatuses: [
         containerStatus({
           ready: false,
-          state: { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: undefined, finishedAt: undefined } },
+          state: {
+            terminated: {
+              exitCode: 137,
+              reason: 'ContainerStatusUnknown',
+              message: 'The container could not be located when the pod was terminated',
+              startedAt: undefined,
+              finishedAt: undefined,
+            },
+          },
         }),
       ],
     },
   });
 
-const MODERN = 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. Container web was using 1288490188, request is 128Mi, has larger consumption of memory. ';
+const MODERN =
+  'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. Container web was using 1288490188, request is 128Mi, has larger consumption of memory. ';
 const OLD = 'The node was low on resource: ephemeral-storage. Container web was using 20Gi, which exceeds its request of 0. ';
 const pressured = node({
   status: {
     conditions: [
-      { type: 'MemoryPressure', status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available', lastTransitionTime: ago(1000) },
+      {
+        type: 'MemoryPressure',
+        status: 'True',
+        reason: 'KubeletHasInsufficientMemory',
+        message: 'kubelet has insufficient memory available',
+        lastTransitionTime: ago(1000),
+      },
       { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
       { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
     ],
@@ -36,11 +51,23 @@ testRule(rule, {
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
       name: 'completed Job pod',
-      snapshot: snapshot(pod({ status: { phase: 'Succeeded', containerStatuses: [containerStatus({ ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] } })),
+      snapshot: snapshot(
+        pod({
+          status: { phase: 'Succeeded', containerStatuses: [containerStatus({ ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] },
+        }),
+      ),
     },
     {
       name: 'kubelet admission rejection (OutOfmemory) is not an eviction',
-      snapshot: snapshot(pod({ status: { phase: 'Failed', reason: 'OutOfmemory', message: 'Pod was rejected: Node didn\'t have enough resource: memory, requested: 4294967296, used: 15032385536, capacity: 16106127360' } })),
+      snapshot: snapshot(
+        pod({
+          status: {
+            phase: 'Failed',
+            reason: 'OutOfmemory',
+            message: "Pod was rejected: Node didn't have enough resource: memory, requested: 4294967296, used: 15032385536, capacity: 16106127360",
+          },
+        }),
+      ),
     },
   ],
   invalid: [
@@ -54,13 +81,24 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'node/node-1:memory',
         params: { node: 'node-1', resource: 'memory', container: 'web', usage: '1288490188', request: '128Mi' },
-        mentions: [/low on memory/, /was using 1\.2Gi with a request of 128Mi \(9\.6× its request\)/, /threshold 100Mi, available 51200Ki/, /MemoryPressure is still True/, /Attempting to reclaim memory/, /memory-pressure:NoSchedule/],
+        mentions: [
+          /low on memory/,
+          /was using 1\.2Gi with a request of 128Mi \(9\.6× its request\)/,
+          /threshold 100Mi, available 51200Ki/,
+          /MemoryPressure is still True/,
+          /Attempting to reclaim memory/,
+          /memory-pressure:NoSchedule/,
+        ],
       },
     },
     {
       name: 'older kubelet wording: ephemeral-storage "which exceeds its request of 0"; disk pressure gone now',
       snapshot: snapshot(evicted(OLD)),
-      expect: { severity: 'warning', causeKey: 'node/node-1:ephemeral-storage', mentions: [/was using 20Gi with no request/, /DiskPressure is False on node-1 now/] },
+      expect: {
+        severity: 'warning',
+        causeKey: 'node/node-1:ephemeral-storage',
+        mentions: [/was using 20Gi with no request/, /DiskPressure is False on node-1 now/],
+      },
     },
     {
       name: 'oldest kubelets: [DiskPressure] without usage',
@@ -70,7 +108,11 @@ testRule(rule, {
     {
       name: 'the pod broke its own ephemeral-storage limit',
       snapshot: snapshot(evicted('Container web exceeded its local ephemeral storage limit "500Mi". ')),
-      expect: { causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q:ephemeral-storage-limit', params: { container: 'web' }, mentions: [/exceeded its ephemeral-storage limit 500Mi/] },
+      expect: {
+        causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q:ephemeral-storage-limit',
+        params: { container: 'web' },
+        mentions: [/exceeded its ephemeral-storage limit 500Mi/],
+      },
     },
   ],
 });

@@ -16,7 +16,8 @@ import { workloadKey } from './crash-app-exit.js';
 const LOW_ON = /The node (?:was low on resource|had condition): \[?([\w./-]+)\]?\./;
 const THRESHOLD = /Threshold quantity: ([^,]+), available: ([^.]+?)\. /;
 const USAGE = /Container (\S+) was using (\S+?), (?:request is (\S+?), has larger consumption of [\w./-]+|which exceeds its request of (\S+?))\.(?:\s|$)/g;
-const OWN_LIMIT = /Pod ephemeral local storage usage exceeds the total limit of containers (\S+?)\.(?:\s|$)|Usage of EmptyDir volume "([^"]+)" exceeds the limit "([^"]+)"|Container (\S+) exceeded its local ephemeral storage limit "([^"]+)"/;
+const OWN_LIMIT =
+  /Pod ephemeral local storage usage exceeds the total limit of containers (\S+?)\.(?:\s|$)|Usage of EmptyDir volume "([^"]+)" exceeds the limit "([^"]+)"|Container (\S+) exceeded its local ephemeral storage limit "([^"]+)"/;
 
 /** Node condition that goes with a reclaimed resource. */
 export function pressureCondition(resource: string): string {
@@ -44,10 +45,16 @@ function usageWords(resource: string, used: string, request: string | undefined)
 function nodeEvidence(snapshot: Snapshot, condition: string): { evidence: Evidence[]; pressureNow: boolean | undefined } {
   const evidence: Evidence[] = [];
   const c = nodeCondition(snapshot.node, condition);
-  if (c) evidence.push({ source: `node ${snapshot.node?.metadata?.name ?? ''} condition ${condition}`, text: `${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}` });
+  if (c)
+    evidence.push({
+      source: `node ${snapshot.node?.metadata?.name ?? ''} condition ${condition}`,
+      text: `${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}`,
+    });
   const taint = nodeTaints(snapshot.node).find((t) => t.includes('pressure'));
   if (taint) evidence.push({ source: `node ${snapshot.node?.metadata?.name ?? ''} taints`, text: taint });
-  const reclaim = newestFirst((snapshot.nodeEvents ?? []).filter((e) => e.reason === 'EvictionThresholdMet' || /NodeHas(Insufficient|Disk)/.test(e.reason ?? '')))[0];
+  const reclaim = newestFirst(
+    (snapshot.nodeEvents ?? []).filter((e) => e.reason === 'EvictionThresholdMet' || /NodeHas(Insufficient|Disk)/.test(e.reason ?? '')),
+  )[0];
   if (reclaim) evidence.push(eventEvidence(reclaim));
   return { evidence, pressureNow: c ? c.status === 'True' : undefined };
 }

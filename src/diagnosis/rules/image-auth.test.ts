@@ -17,7 +17,11 @@ const CONTAINERD_401 =
 
 const dockerPod = pulling('docker02:35000/rhel7/app:latest', 'ImagePullBackOff', 'Back-off pulling image "docker02:35000/rhel7/app:latest"', ['regcred']);
 const dockerEvents = [
-  event(dockerPod, { reason: 'FailedToRetrieveImagePullSecret', count: 9, message: 'Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed.' }),
+  event(dockerPod, {
+    reason: 'FailedToRetrieveImagePullSecret',
+    count: 9,
+    message: 'Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed.',
+  }),
   event(dockerPod, { reason: 'Failed', count: 9, message: DOCKER_401 }),
 ];
 
@@ -69,7 +73,9 @@ testRule(rule, {
     },
     {
       name: 'pre-1.32 back-off, events gone, but the pull Secret is missing',
-      snapshot: snapshot(pulling('ghcr.io/acme/private:2.1', 'ImagePullBackOff', 'Back-off pulling image "ghcr.io/acme/private:2.1"', ['regcred']), { secrets: { regcred: false } }),
+      snapshot: snapshot(pulling('ghcr.io/acme/private:2.1', 'ImagePullBackOff', 'Back-off pulling image "ghcr.io/acme/private:2.1"', ['regcred']), {
+        secrets: { regcred: false },
+      }),
       expect: { severity: 'warning', causeKey: 'secret/shop/regcred:image-pull' },
     },
   ],

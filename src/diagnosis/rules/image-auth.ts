@@ -32,10 +32,14 @@ export const rule = defineRule({
         const registry = e.registry ?? 'the registry';
         const ambiguous = e.hint === 'pull-access-denied';
         let secrets: string;
-        if (names.length === 0) secrets = `The pod has no imagePullSecrets (neither in its spec nor from its ServiceAccount "${pod?.spec?.serviceAccountName ?? 'default'}"), so the node pulls anonymously.`;
-        else if (missing.length > 0) secrets = `It references imagePullSecret${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}, which do${missing.length > 1 ? '' : 'es'} not exist in namespace ${ns}, so the kubelet pulls without ${missing.length > 1 ? 'them' : 'it'}.`;
-        else if (known) secrets = `It uses imagePullSecret${names.length > 1 ? 's' : ''} ${names.map((m) => `"${m}"`).join(', ')}, which exist: the credentials are wrong or expired, or were issued for another registry server than ${registry}.`;
-        else secrets = `It references imagePullSecret${names.length > 1 ? 's' : ''} ${names.map((m) => `"${m}"`).join(', ')}; whether they exist could not be checked (reading Secrets is an opt-in permission).`;
+        if (names.length === 0)
+          secrets = `The pod has no imagePullSecrets (neither in its spec nor from its ServiceAccount "${pod?.spec?.serviceAccountName ?? 'default'}"), so the node pulls anonymously.`;
+        else if (missing.length > 0)
+          secrets = `It references imagePullSecret${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}, which do${missing.length > 1 ? '' : 'es'} not exist in namespace ${ns}, so the kubelet pulls without ${missing.length > 1 ? 'them' : 'it'}.`;
+        else if (known)
+          secrets = `It uses imagePullSecret${names.length > 1 ? 's' : ''} ${names.map((m) => `"${m}"`).join(', ')}, which exist: the credentials are wrong or expired, or were issued for another registry server than ${registry}.`;
+        else
+          secrets = `It references imagePullSecret${names.length > 1 ? 's' : ''} ${names.map((m) => `"${m}"`).join(', ')}; whether they exist could not be checked (reading Secrets is an opt-in permission).`;
 
         const evidence: Evidence[] = [];
         if (names.length > 0) evidence.push({ source: 'pod.spec.imagePullSecrets', text: names.join(', ') });
@@ -49,12 +53,16 @@ export const rule = defineRule({
           evidence,
           advice: [
             ...(missing.length > 0 || names.length === 0
-              ? [`Create the Secret: kubectl create secret docker-registry ${secretName} -n ${ns} --docker-server=${registry} --docker-username=<user> --docker-password=<token>, then list it under spec.imagePullSecrets (or on the ServiceAccount).`]
-              : [`Check the Secret's server and credentials: kubectl get secret -n ${ns} ${secretName} -o jsonpath='{.data.\\.dockerconfigjson}' | base64 -d (the server must be ${registry}; tokens such as ECR's expire after 12h).`]),
+              ? [
+                  `Create the Secret: kubectl create secret docker-registry ${secretName} -n ${ns} --docker-server=${registry} --docker-username=<user> --docker-password=<token>, then list it under spec.imagePullSecrets (or on the ServiceAccount).`,
+                ]
+              : [
+                  `Check the Secret's server and credentials: kubectl get secret -n ${ns} ${secretName} -o jsonpath='{.data.\\.dockerconfigjson}' | base64 -d (the server must be ${registry}; tokens such as ECR's expire after 12h).`,
+                ]),
             ...(ambiguous ? [`Check the repository name too: ${e.ref ?? f.specImage}.`] : []),
           ],
           prevent: [
-            'Attach pull Secrets to the namespace\'s ServiceAccount so every pod gets them, and rotate registry tokens automatically (credential provider or an operator).',
+            "Attach pull Secrets to the namespace's ServiceAccount so every pod gets them, and rotate registry tokens automatically (credential provider or an operator).",
           ],
           ...(e.class === 'auth' ? {} : { severity: 'warning' as const }),
           ...(missing[0] ? { causeKey: `secret/${ns}/${missing[0]}:image-pull` } : {}),

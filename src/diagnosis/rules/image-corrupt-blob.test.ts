@@ -9,13 +9,22 @@ const seedPod = pulling(SEED_IMAGE, 'ImagePullBackOff', `Back-off pulling image 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'missing manifest is image.not-found', snapshot: snapshot(pulling('ghcr.io/acme/api:v9', 'ErrImagePull', 'content at https://ghcr.io/v2/acme/api/manifests/v9 not found: not found')) },
+    {
+      name: 'missing manifest is image.not-found',
+      snapshot: snapshot(pulling('ghcr.io/acme/api:v9', 'ErrImagePull', 'content at https://ghcr.io/v2/acme/api/manifests/v9 not found: not found')),
+    },
   ],
   invalid: [
     {
       name: 'docker era (seed 003): error pulling image configuration: unknown blob',
       snapshot: snapshot(seedPod, {
-        events: [event(seedPod, { reason: 'Failed', count: 3, message: `Failed to pull image "${SEED_IMAGE}": rpc error: code = Unknown desc = error pulling image configuration: unknown blob` })],
+        events: [
+          event(seedPod, {
+            reason: 'Failed',
+            count: 3,
+            message: `Failed to pull image "${SEED_IMAGE}": rpc error: code = Unknown desc = error pulling image configuration: unknown blob`,
+          }),
+        ],
       }),
       expect: {
         severity: 'error',

@@ -12,7 +12,11 @@ const INSPECT = `Failed to inspect image "${PMS}": rpc error: code = Unknown des
 const pms = waitingPod('ImageInspectError', INSPECT, {
   metadata: { name: 'pms-558b58dfbd-fpjzl', namespace: 'fangrong' },
   spec: { nodeName: 'm7-devops-128107', containers: [{ name: 'pms', image: PMS }] },
-  status: { containerStatuses: [{ name: 'pms', image: PMS, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImageInspectError', message: INSPECT } } }] },
+  status: {
+    containerStatuses: [
+      { name: 'pms', image: PMS, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImageInspectError', message: INSPECT } } },
+    ],
+  },
 });
 const pmsEvents = [
   event(pms, { reason: 'InspectFailed', count: 590, firstSeenAgo: 13 * 3600, lastSeenAgo: 180, host: 'm7-devops-128107', message: INSPECT }),
@@ -50,12 +54,29 @@ const READ_ONLY_CONTAINERD =
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'inspect timing out is the runtime being slow, not a corrupt image', snapshot: snapshot(waitingPod('ImageInspectError', 'Failed to inspect image "nginx": rpc error: code = DeadlineExceeded desc = context deadline exceeded')) },
+    {
+      name: 'inspect timing out is the runtime being slow, not a corrupt image',
+      snapshot: snapshot(
+        waitingPod('ImageInspectError', 'Failed to inspect image "nginx": rpc error: code = DeadlineExceeded desc = context deadline exceeded'),
+      ),
+    },
     {
       name: 'InvalidImageName (also an InspectFailed event) is not corruption',
-      snapshot: snapshot(waitingPod('InvalidImageName', 'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase'), {
-        events: [event(pod(), { reason: 'InspectFailed', message: 'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase' })],
-      }),
+      snapshot: snapshot(
+        waitingPod(
+          'InvalidImageName',
+          'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase',
+        ),
+        {
+          events: [
+            event(pod(), {
+              reason: 'InspectFailed',
+              message:
+                'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase',
+            }),
+          ],
+        },
+      ),
     },
   ],
   invalid: [
@@ -67,7 +88,10 @@ testRule(rule, {
         playbook: 'repull-image',
         causeKey: 'node/m7-devops-128107:corrupt-local',
         params: { node: 'm7-devops-128107', image: PMS, container: 'pms' },
-        mentions: [/readlink \/mnt\/disk0\/docker\/data\/overlay2: invalid argument/, /The node check journal could not run on m7-devops-128107 \(no node agent facts were collected\)/],
+        mentions: [
+          /readlink \/mnt\/disk0\/docker\/data\/overlay2: invalid argument/,
+          /The node check journal could not run on m7-devops-128107 \(no node agent facts were collected\)/,
+        ],
       },
     },
     {
@@ -77,8 +101,14 @@ testRule(rule, {
     },
     {
       name: 'docker era (seed 003): CrashLoopBackOff with read-only file system mounting into the rootfs',
-      snapshot: snapshot(predictor, { events: [event(predictor, { reason: 'Failed', count: 5, message: READ_ONLY_DOCKER })], agent: { node: 'm7-devops-128123', probes: {} } }),
-      expect: { params: { container: 'predictor' }, mentions: [/read-only file system/, /could not run on m7-devops-128123 \(the journal probe was not run\)/] },
+      snapshot: snapshot(predictor, {
+        events: [event(predictor, { reason: 'Failed', count: 5, message: READ_ONLY_DOCKER })],
+        agent: { node: 'm7-devops-128123', probes: {} },
+      }),
+      expect: {
+        params: { container: 'predictor' },
+        mentions: [/read-only file system/, /could not run on m7-devops-128123 \(the journal probe was not run\)/],
+      },
     },
     {
       name: 'containerd/runc 1.1: StartError with read-only rootfs',

@@ -67,7 +67,8 @@ function nodeCheck(snapshot: Snapshot, node: string, image: string): NodeCheck {
   const hits = journalMatches(snapshot, NODE_SIGNATURES, { aboutPodOnly: false });
   const mine = hits.filter((m) => m.line.includes(image) || m.captures.image === image);
   const chosen = (mine.length > 0 ? mine : hits).slice(-2);
-  if (chosen.length === 0) return { state: 'not-seen', detail: 'the runtime logs on the node show no checksum or readlink errors (their absence does not prove the image intact)' };
+  if (chosen.length === 0)
+    return { state: 'not-seen', detail: 'the runtime logs on the node show no checksum or readlink errors (their absence does not prove the image intact)' };
   return { state: 'confirmed', detail: chosen.map((m) => clip(m.line, 300)).join(' / '), evidence: chosen.map((m) => journalEvidence(node, m)) };
 }
 
@@ -108,7 +109,9 @@ export const rule = defineRule({
         severity: s.strong || check.state === 'confirmed' ? 'error' : 'warning',
         title: `Local copy of image ${s.image} on node ${node} is corrupt`,
         cause: `The container runtime on node ${node} cannot use its copy of ${s.image} for container "${s.container}": ${
-          s.evidence[0]?.text.match(ROOTFS_READ_ONLY) ? 'the image filesystem comes up read-only when the runtime mounts volumes into the rootfs' : 'inspecting the image fails'
+          s.evidence[0]?.text.match(ROOTFS_READ_ONLY)
+            ? 'the image filesystem comes up read-only when the runtime mounts volumes into the rootfs'
+            : 'inspecting the image fails'
         }. The image's files on this node are damaged (often after an unclean reboot); the registry copy is usually fine, so a fresh pull repairs it.${nodeWords}`,
         evidence,
         advice: [
@@ -116,7 +119,9 @@ export const rule = defineRule({
           `Confirm by hand if needed: docker save ${s.image} -o /dev/null ("file integrity checksum failed" proves it), or crictl rmi + crictl pull on containerd nodes.`,
           `Check the node's filesystem (fsck on the next maintenance) and whether other images on ${node} show the same error.`,
         ],
-        prevent: ['Shut nodes down cleanly (drain, then stop the runtime), and keep the runtime\'s data directory on a journaled filesystem with healthy disks.'],
+        prevent: [
+          "Shut nodes down cleanly (drain, then stop the runtime), and keep the runtime's data directory on a journaled filesystem with healthy disks.",
+        ],
         causeKey: `node/${node}:corrupt-local`,
         params: {
           node,

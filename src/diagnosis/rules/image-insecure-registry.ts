@@ -32,7 +32,9 @@ export const rule = defineRule({
             runtime ? (howTo[runtime] ?? howTo.containerd ?? '') : Object.values(howTo).join(' '),
             `Do it on every node that pulls from ${host} (node configuration management or a DaemonSet), or better, serve the registry over TLS.`,
           ],
-          prevent: ['Serve registries over HTTPS with a trusted certificate; if plain HTTP is unavoidable, bake the insecure-registry setting into the node image.'],
+          prevent: [
+            'Serve registries over HTTPS with a trusted certificate; if plain HTTP is unavoidable, bake the insecure-registry setting into the node image.',
+          ],
         };
       },
     );

@@ -10,7 +10,8 @@ import type { Evidence, FindingDraft } from '../types.js';
 
 /** What is wrong with a reference, in words, from the parser's message and the reference itself. */
 export function whyInvalid(image: string, message: string): string {
-  if (/must be lowercase/.test(message) || /[A-Z]/.test(image.split('@')[0]?.split(':').slice(0, -1).join(':') || image)) return 'the repository part has upper-case letters (it must be lowercase)';
+  if (/must be lowercase/.test(message) || /[A-Z]/.test(image.split('@')[0]?.split(':').slice(0, -1).join(':') || image))
+    return 'the repository part has upper-case letters (it must be lowercase)';
   if (/\s/.test(image)) return 'it contains whitespace (often a templating leftover or a trailing space)';
   if (image.startsWith('http://') || image.startsWith('https://')) return 'it starts with a URL scheme (http:// or https:// is not part of an image reference)';
   if (/:$|@$/.test(image)) return 'it ends with ":" or "@" (an empty tag or digest, e.g. an unset variable)';
@@ -43,8 +44,12 @@ export const rule = defineRule({
         title: `${s.status.name}: image ${JSON.stringify(clip(image, 80))} is not a valid reference`,
         cause: `The kubelet cannot parse the image of container "${s.status.name}", ${JSON.stringify(image)}: ${why}. No pull is attempted, and the container stays waiting until the spec changes.`,
         evidence,
-        advice: [`Fix the image field in the workload spec: ${why.startsWith('the repository') ? 'use lowercase for registry and repository (tags may keep their case)' : 'write it as registry[:port]/repository[:tag][@sha256:<digest>]'}; check the template or CI variable that produced it.`],
-        prevent: ['Validate rendered manifests in CI (kubectl apply --dry-run=server and an image-reference check) so a broken template never reaches the cluster.'],
+        advice: [
+          `Fix the image field in the workload spec: ${why.startsWith('the repository') ? 'use lowercase for registry and repository (tags may keep their case)' : 'write it as registry[:port]/repository[:tag][@sha256:<digest>]'}; check the template or CI variable that produced it.`,
+        ],
+        prevent: [
+          'Validate rendered manifests in CI (kubectl apply --dry-run=server and an image-reference check) so a broken template never reaches the cluster.',
+        ],
         causeKey: `image/${image}:invalid-name`,
         params: { container: s.status.name, image },
       };

@@ -13,7 +13,9 @@ testRule(rule, {
   invalid: [
     {
       name: 'ErrImageNeverPull with its event',
-      snapshot: snapshot(waitingPod('ErrImageNeverPull', MSG, never), { events: [event(pod(), { reason: 'ErrImageNeverPull', count: 30, fieldPath: 'spec.containers{web}', message: MSG })] }),
+      snapshot: snapshot(waitingPod('ErrImageNeverPull', MSG, never), {
+        events: [event(pod(), { reason: 'ErrImageNeverPull', count: 30, fieldPath: 'spec.containers{web}', message: MSG })],
+      }),
       expect: { params: { image: 'shop/web:dev', node: 'node-1' }, mentions: [/not present with pull policy of Never/, /^Never$/m] },
     },
     {

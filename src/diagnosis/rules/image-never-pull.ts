@@ -24,7 +24,10 @@ export const rule = defineRule({
       const event = eventsOfContainer(snapshot, s, ['ErrImageNeverPull', 'Failed'])[0];
       const evidence: Evidence[] = [statusEvidence(s, 'state', `ErrImageNeverPull${s.message ? `: ${clip(s.message)}` : ''}`)];
       if (event) evidence.push(eventEvidence(event));
-      evidence.push({ source: `pod.spec.${s.init ? 'initContainers' : 'containers'}[${s.status.name}].imagePullPolicy`, text: s.spec?.imagePullPolicy ?? 'Never' });
+      evidence.push({
+        source: `pod.spec.${s.init ? 'initContainers' : 'containers'}[${s.status.name}].imagePullPolicy`,
+        text: s.spec?.imagePullPolicy ?? 'Never',
+      });
       return {
         title: `${s.status.name}: image ${clip(image, 80)} is not on ${nodeName ?? 'the node'} and imagePullPolicy is Never`,
         cause: `Container "${s.status.name}" uses imagePullPolicy: Never, so the kubelet only looks for ${image} among the images already on ${nodeName ?? 'the node'}, and it is not there. The image was built or loaded on another node (or removed by image garbage collection).`,

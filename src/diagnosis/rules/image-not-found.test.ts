@@ -2,8 +2,7 @@ import { ago, containerStatus, event, node, pod, snapshot, waitingPod } from '..
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './image-not-found.js';
 
-const pulling = (image: string, reason: string, message?: string) =>
-  waitingPod(reason, message, { spec: { containers: [{ name: 'web', image }] } });
+const pulling = (image: string, reason: string, message?: string) => waitingPod(reason, message, { spec: { containers: [{ name: 'web', image }] } });
 const dockerNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://18.9.9' } } });
 
 const DOCKER_MSG =
@@ -21,11 +20,25 @@ testRule(rule, {
     },
     {
       name: 'running now; an old not-found event from a bad rollout',
-      snapshot: snapshot(pod(), { events: [event(pod(), { reason: 'Failed', message: DOCKER_MSG.replaceAll('lachlanevenson/k8s-kubectl:v1.18.20', 'registry.example.com/shop/web:1.4.2'), lastSeenAgo: 3000 })] }),
+      snapshot: snapshot(pod(), {
+        events: [
+          event(pod(), {
+            reason: 'Failed',
+            message: DOCKER_MSG.replaceAll('lachlanevenson/k8s-kubectl:v1.18.20', 'registry.example.com/shop/web:1.4.2'),
+            lastSeenAgo: 3000,
+          }),
+        ],
+      }),
     },
     {
       name: 'pull access denied belongs to image.auth',
-      snapshot: snapshot(pulling('hystax/deactivatorg:2025051201-public', 'ErrImagePull', 'failed to pull and unpack image "docker.io/hystax/deactivatorg:2025051201-public": failed to resolve reference "docker.io/hystax/deactivatorg:2025051201-public": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed')),
+      snapshot: snapshot(
+        pulling(
+          'hystax/deactivatorg:2025051201-public',
+          'ErrImagePull',
+          'failed to pull and unpack image "docker.io/hystax/deactivatorg:2025051201-public": failed to resolve reference "docker.io/hystax/deactivatorg:2025051201-public": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+        ),
+      ),
     },
   ],
   invalid: [
@@ -59,13 +72,19 @@ testRule(rule, {
     {
       name: 'containerd, kubelet >= 1.28 (no gRPC prefix), short name normalised',
       snapshot: snapshot(
-        pulling('nginx:doesnotexist', 'ErrImagePull', 'failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found'),
+        pulling(
+          'nginx:doesnotexist',
+          'ErrImagePull',
+          'failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
+        ),
       ),
       expect: { causeKey: 'image/docker.io/library/nginx:doesnotexist:not-found', params: { registry: 'docker.io' } },
     },
     {
       name: 'CRI-O: reading manifest ... manifest unknown',
-      snapshot: snapshot(pulling('quay.io/acme/api:v9', 'ErrImagePull', 'rpc error: code = Unknown desc = reading manifest v9 in quay.io/acme/api: manifest unknown')),
+      snapshot: snapshot(
+        pulling('quay.io/acme/api:v9', 'ErrImagePull', 'rpc error: code = Unknown desc = reading manifest v9 in quay.io/acme/api: manifest unknown'),
+      ),
       expect: { causeKey: 'image/quay.io/acme/api:v9:not-found' },
     },
     {
@@ -80,7 +99,12 @@ testRule(rule, {
                 name: 'migrate',
                 image: 'registry.example.com/shop/migrate:8',
                 ready: false,
-                state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example.com/shop/migrate:8": ErrImagePull: registry.example.com/shop/migrate:8: not found' } },
+                state: {
+                  waiting: {
+                    reason: 'ImagePullBackOff',
+                    message: 'Back-off pulling image "registry.example.com/shop/migrate:8": ErrImagePull: registry.example.com/shop/migrate:8: not found',
+                  },
+                },
               }),
             ],
             containerStatuses: [containerStatus({ ready: false, state: { waiting: { reason: 'PodInitializing' } } })],

@@ -2,7 +2,8 @@ import { event, pod, snapshot, waitingPod } from '../../../test/helpers/factorie
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './image-pull-throttled.js';
 
-const pulling = (image: string, reason: string, message?: string) => waitingPod(reason, message, { spec: { nodeName: 'm7-power-k8s03', containers: [{ name: 'web', image }] } });
+const pulling = (image: string, reason: string, message?: string) =>
+  waitingPod(reason, message, { spec: { nodeName: 'm7-power-k8s03', containers: [{ name: 'web', image }] } });
 const FILEBEAT = '172.27.129.211:35000/filebeat-with-module:6.0.0';
 const seedPod = pulling(FILEBEAT, 'ImagePullBackOff', `Back-off pulling image "${FILEBEAT}"`);
 const HUB_429 =
@@ -14,7 +15,9 @@ testRule(rule, {
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
       name: 'one pull throttled seconds ago: info only',
-      snapshot: snapshot(justNow, { events: [event(justNow, { reason: 'Failed', message: 'Failed to pull image "busybox": pull QPS exceeded', lastSeenAgo: 2 })] }),
+      snapshot: snapshot(justNow, {
+        events: [event(justNow, { reason: 'Failed', message: 'Failed to pull image "busybox": pull QPS exceeded', lastSeenAgo: 2 })],
+      }),
     },
   ],
   invalid: [
@@ -22,7 +25,13 @@ testRule(rule, {
       name: 'docker era (seed 003): kubelet pull QPS exceeded, old lowercase Pulling event',
       snapshot: snapshot(seedPod, {
         events: [
-          event(seedPod, { reason: 'Failed', count: 2, firstSeenAgo: 46 * 60, lastSeenAgo: 44 * 60, message: `Failed to pull image "${FILEBEAT}": pull QPS exceeded.` }),
+          event(seedPod, {
+            reason: 'Failed',
+            count: 2,
+            firstSeenAgo: 46 * 60,
+            lastSeenAgo: 44 * 60,
+            message: `Failed to pull image "${FILEBEAT}": pull QPS exceeded.`,
+          }),
           event(seedPod, { reason: 'BackOff', type: 'Normal', count: 83, message: `Back-off pulling image "${FILEBEAT}"` }),
           event(seedPod, { reason: 'Pulling', type: 'Normal', count: 13, message: `pulling image "${FILEBEAT}"` }),
         ],
@@ -37,12 +46,20 @@ testRule(rule, {
     {
       name: 'containerd: Docker Hub 429 toomanyrequests',
       snapshot: snapshot(pulling('busybox', 'ErrImagePull', HUB_429)),
-      expect: { causeKey: 'registry/docker.io:throttled', params: { limit: 'registry', registry: 'docker.io' }, mentions: [/toomanyrequests|429 Too Many Requests/, /anonymous pulls/] },
+      expect: {
+        causeKey: 'registry/docker.io:throttled',
+        params: { limit: 'registry', registry: 'docker.io' },
+        mentions: [/toomanyrequests|429 Too Many Requests/, /anonymous pulls/],
+      },
     },
     {
       name: 'docker era: toomanyrequests from the daemon',
       snapshot: snapshot(
-        pulling('library/redis:7', 'ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit'),
+        pulling(
+          'library/redis:7',
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
+        ),
       ),
       expect: { causeKey: 'registry/docker.io:throttled' },
     },

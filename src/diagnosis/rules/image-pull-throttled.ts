@@ -41,7 +41,9 @@ export const rule = defineRule({
               : `Pull through a cache or mirror, or ask the registry owner for a higher limit.`,
             `Copy the images you depend on into your own registry (e.g. crane copy ${e.ref ?? f.specImage} <your-registry>/...).`,
           ],
-          prevent: ['Never depend on anonymous pulls from public registries in production: mirror images and use imagePullPolicy IfNotPresent with immutable tags.'],
+          prevent: [
+            'Never depend on anonymous pulls from public registries in production: mirror images and use imagePullPolicy IfNotPresent with immutable tags.',
+          ],
           params: { limit: 'registry' },
         };
       },

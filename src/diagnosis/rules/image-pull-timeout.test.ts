@@ -22,14 +22,23 @@ testRule(rule, {
   invalid: [
     {
       name: 'containerd: gRPC Canceled, repeated',
-      snapshot: snapshot(pulling(IMAGE, 'ErrImagePull', CANCELED), { events: [event(pod(), { reason: 'Failed', count: 3, firstSeenAgo: 1800, message: `Failed to pull image "${IMAGE}": ${CANCELED}` })] }),
+      snapshot: snapshot(pulling(IMAGE, 'ErrImagePull', CANCELED), {
+        events: [event(pod(), { reason: 'Failed', count: 3, firstSeenAgo: 1800, message: `Failed to pull image "${IMAGE}": ${CANCELED}` })],
+      }),
       expect: { severity: 'warning', causeKey: `image/${IMAGE}:timeout`, mentions: [/context canceled/, /3 attempts failed/] },
     },
     {
       name: 'docker era: dockershim cancels a pull without progress (context canceled)',
       snapshot: snapshot(dockerPod, {
         node: docker,
-        events: [event(dockerPod, { reason: 'Failed', count: 4, firstSeenAgo: 3000, message: `Failed to pull image "${IMAGE}": rpc error: code = Unknown desc = context canceled` })],
+        events: [
+          event(dockerPod, {
+            reason: 'Failed',
+            count: 4,
+            firstSeenAgo: 3000,
+            message: `Failed to pull image "${IMAGE}": rpc error: code = Unknown desc = context canceled`,
+          }),
+        ],
       }),
       expect: { causeKey: `image/${IMAGE}:timeout` },
     },
@@ -42,8 +51,16 @@ testRule(rule, {
 });
 
 describe('image.pull-timeout', () => {
-  it('names the pull deadline of the node\'s runtime', () => {
-    const onDocker = findingsOf(rule, snapshot(dockerPod, { node: docker, events: [event(dockerPod, { reason: 'Failed', count: 2, message: `Failed to pull image "${IMAGE}": rpc error: code = Unknown desc = context canceled` })] }));
+  it("names the pull deadline of the node's runtime", () => {
+    const onDocker = findingsOf(
+      rule,
+      snapshot(dockerPod, {
+        node: docker,
+        events: [
+          event(dockerPod, { reason: 'Failed', count: 2, message: `Failed to pull image "${IMAGE}": rpc error: code = Unknown desc = context canceled` }),
+        ],
+      }),
+    );
     expect(onDocker[0]?.advice.join('\n')).toMatch(/--image-pull-progress-deadline/);
     const onContainerd = findingsOf(rule, snapshot(pulling(IMAGE, 'ErrImagePull', CANCELED)));
     expect(onContainerd[0]?.advice.join('\n')).toMatch(/image_pull_progress_timeout/);

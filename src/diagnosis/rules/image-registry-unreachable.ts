@@ -2,7 +2,7 @@ import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 
 const WHY: Record<string, string> = {
-  dns: 'the node cannot resolve the registry host name (the resolver is the node\'s /etc/resolv.conf, not cluster DNS)',
+  dns: "the node cannot resolve the registry host name (the resolver is the node's /etc/resolv.conf, not cluster DNS)",
   'connection-refused': 'the registry host refuses the connection: nothing listens on that port, or a firewall rejects it',
   'no-route': 'there is no network route from the node to the registry',
   'dial-timeout': 'the connection to the registry times out: a firewall, a missing egress route or proxy drops it',

@@ -9,16 +9,29 @@ const dockerPod = pulling('10.78.0.228:5000/shop/web:3', 'ImagePullBackOff', 'Ba
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'plain-HTTP registry is image.insecure-registry', snapshot: snapshot(pulling('r:5000/a:1', 'ErrImagePull', 'Head https://r:5000/v2/a/manifests/1: http: server gave HTTP response to HTTPS client')) },
+    {
+      name: 'plain-HTTP registry is image.insecure-registry',
+      snapshot: snapshot(pulling('r:5000/a:1', 'ErrImagePull', 'Head https://r:5000/v2/a/manifests/1: http: server gave HTTP response to HTTPS client')),
+    },
   ],
   invalid: [
     {
       name: 'docker era: x509 unknown authority on /v1/_ping, CA path for docker',
       snapshot: snapshot(dockerPod, {
         node: docker,
-        events: [event(dockerPod, { reason: 'Failed', message: 'Failed to pull image "10.78.0.228:5000/shop/web:3": rpc error: code = Unknown desc = Error response from daemon: Get https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority' })],
+        events: [
+          event(dockerPod, {
+            reason: 'Failed',
+            message:
+              'Failed to pull image "10.78.0.228:5000/shop/web:3": rpc error: code = Unknown desc = Error response from daemon: Get https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority',
+          }),
+        ],
       }),
-      expect: { severity: 'error', causeKey: 'registry/10.78.0.228:5000:untrusted-ca', mentions: [/x509: certificate signed by unknown authority/, /does not trust/] },
+      expect: {
+        severity: 'error',
+        causeKey: 'registry/10.78.0.228:5000:untrusted-ca',
+        mentions: [/x509: certificate signed by unknown authority/, /does not trust/],
+      },
     },
     {
       name: 'containerd, Go >= 1.20 wording (tls: failed to verify certificate)',
@@ -34,7 +47,11 @@ testRule(rule, {
     {
       name: 'certificate for another name',
       snapshot: snapshot(
-        pulling('cr.strrl.dev/tunnel/controller:0.0.18', 'ErrImagePull', 'failed to do request: Head "https://cr.strrl.dev/v2/tunnel/controller/manifests/0.0.18": tls: failed to verify certificate: x509: certificate is valid for a.example, not cr.strrl.dev'),
+        pulling(
+          'cr.strrl.dev/tunnel/controller:0.0.18',
+          'ErrImagePull',
+          'failed to do request: Head "https://cr.strrl.dev/v2/tunnel/controller/manifests/0.0.18": tls: failed to verify certificate: x509: certificate is valid for a.example, not cr.strrl.dev',
+        ),
       ),
       expect: { mentions: [/issued for another name/] },
     },

@@ -12,23 +12,44 @@ const amdImage = { spec: { containers: [{ name: 'web', image: 'registry.example.
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod(), { node: armNode }) },
-    { name: 'an app crash without exec format error', snapshot: snapshot(crashedPod({ exitCode: 1 }), { node: armNode, logs: [logTail('web', ['panic: runtime error: invalid memory address or nil pointer dereference'])] }) },
+    {
+      name: 'an app crash without exec format error',
+      snapshot: snapshot(crashedPod({ exitCode: 1 }), {
+        node: armNode,
+        logs: [logTail('web', ['panic: runtime error: invalid memory address or nil pointer dereference'])],
+      }),
+    },
   ],
   invalid: [
     {
       name: 'runc >= 1.1: the only log line, amd64 image on an arm64 node',
-      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }, amdImage), { node: armNode, logs: [logTail('web', ['exec /usr/local/bin/web: exec format error'])] }),
-      expect: { params: { nodeArch: 'arm64', imageArch: 'amd64' }, causeKey: 'image/registry.example.com/shop/web:1.4.2-amd64:arch-arm64', mentions: [/exec \/usr\/local\/bin\/web: exec format error/, /image name says amd64, the node is arm64/] },
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }, amdImage), {
+        node: armNode,
+        logs: [logTail('web', ['exec /usr/local/bin/web: exec format error'])],
+      }),
+      expect: {
+        params: { nodeArch: 'arm64', imageArch: 'amd64' },
+        causeKey: 'image/registry.example.com/shop/web:1.4.2-amd64:arch-arm64',
+        mentions: [/exec \/usr\/local\/bin\/web: exec format error/, /image name says amd64, the node is arm64/],
+      },
     },
     {
       name: 'older runc wording in the log',
-      snapshot: snapshot(crashedPod({ exitCode: 1, runtime: 'docker' }), { node: armNode, logs: [logTail('web', ['standard_init_linux.go:228: exec user process caused: exec format error'])] }),
+      snapshot: snapshot(crashedPod({ exitCode: 1, runtime: 'docker' }), {
+        node: armNode,
+        logs: [logTail('web', ['standard_init_linux.go:228: exec user process caused: exec format error'])],
+      }),
       expect: { mentions: [/exec user process caused: exec format error/] },
     },
     {
       name: 'at create time, in the StartError message',
       snapshot: snapshot(
-        crashedPod({ exitCode: 128, reason: 'StartError', message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app": exec format error: unknown' }),
+        crashedPod({
+          exitCode: 128,
+          reason: 'StartError',
+          message:
+            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app": exec format error: unknown',
+        }),
         { node: armNode },
       ),
       expect: { mentions: [/exec format error/] },
@@ -46,7 +67,10 @@ describe('image.wrong-arch', () => {
     expect(archHint(image)).toBe(arch);
   });
   it('outranks the generic crash and start rules', () => {
-    const d = diagnose(snapshot(crashedPod({ exitCode: 1 }, amdImage), { node: armNode, logs: [logTail('web', ['exec /usr/local/bin/web: exec format error'])] }), { rules: [appExit, startError, rule] });
+    const d = diagnose(
+      snapshot(crashedPod({ exitCode: 1 }, amdImage), { node: armNode, logs: [logTail('web', ['exec /usr/local/bin/web: exec format error'])] }),
+      { rules: [appExit, startError, rule] },
+    );
     expect(d.findings.map((f) => f.rule)).toEqual(['image.wrong-arch']);
   });
 });

@@ -57,7 +57,9 @@ export const rule = defineRule({
           `Check which platforms the image has: \`docker buildx imagetools inspect ${image || '<image>'}\` (or \`crane manifest\`); it needs linux/${nodeArch ?? '<node arch>'}.`,
           `Publish a multi-arch image (\`docker buildx build --platform linux/amd64,linux/arm64 ...\`), or pin the workload to matching nodes with nodeSelector kubernetes.io/arch: ${hint ?? '<arch the image has>'}.`,
         ],
-        prevent: ['Build images for every architecture in the cluster and add kubernetes.io/arch to node pools; a mixed cluster needs multi-arch images or an arch nodeSelector.'],
+        prevent: [
+          'Build images for every architecture in the cluster and add kubernetes.io/arch to node pools; a mixed cluster needs multi-arch images or an arch nodeSelector.',
+        ],
         causeKey: `image/${image}:arch-${nodeArch ?? 'unknown'}`,
         params: { container: c.name, image, ...(nodeArch ? { nodeArch } : {}), ...(hint ? { imageArch: hint } : {}) },
       });

@@ -13,7 +13,9 @@ function initPod(command: string[], runningFor: number, extra: Partial<{ restart
         { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [wait-db]' },
         { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]' },
       ],
-      initContainerStatuses: [containerStatus({ name: 'wait-db', ready: false, started: true, restartCount: 0, state: { running: { startedAt: ago(runningFor) } } })],
+      initContainerStatuses: [
+        containerStatus({ name: 'wait-db', ready: false, started: true, restartCount: 0, state: { running: { startedAt: ago(runningFor) } } }),
+      ],
       containerStatuses: [containerStatus({ ready: false, started: false, state: { waiting: { reason: 'PodInitializing' } } })],
     },
   });
@@ -30,9 +32,19 @@ testRule(rule, {
     {
       name: 'until nslookup ... for 25 minutes, log says NXDOMAIN',
       snapshot: snapshot(initPod(nslookup, 1500), {
-        logs: [logTail('wait-db', ['Server:    10.96.0.10', 'Address:   10.96.0.10:53', '** server can\'t find postgres.db.svc.cluster.local: NXDOMAIN', 'waiting for postgres'], false)],
+        logs: [
+          logTail(
+            'wait-db',
+            ['Server:    10.96.0.10', 'Address:   10.96.0.10:53', "** server can't find postgres.db.svc.cluster.local: NXDOMAIN", 'waiting for postgres'],
+            false,
+          ),
+        ],
       }),
-      expect: { severity: 'warning', params: { container: 'wait-db', dependency: 'postgres.db.svc.cluster.local' }, mentions: [/25m/, /NXDOMAIN/, /Init:0\/1/] },
+      expect: {
+        severity: 'warning',
+        params: { container: 'wait-db', dependency: 'postgres.db.svc.cluster.local' },
+        mentions: [/25m/, /NXDOMAIN/, /Init:0\/1/],
+      },
     },
     {
       name: 'wait-for-it with a port, no log',

@@ -11,7 +11,8 @@ import { containerSpec, logEvidence } from './crash-app-exit.js';
 /** An init container running this long is waiting for something, not doing a quick setup step. */
 export const INIT_WAIT_SECONDS = 300;
 
-const WAIT_LOG = /waiting for|wait(?:ing)? on|can't resolve|could not resolve|nslookup: can't|server can't find|NXDOMAIN|no such host|Name or service not known|connection refused|Connection refused|timed out|not (?:yet )?(?:ready|available)|retrying|Operation timed out/i;
+const WAIT_LOG =
+  /waiting for|wait(?:ing)? on|can't resolve|could not resolve|nslookup: can't|server can't find|NXDOMAIN|no such host|Name or service not known|connection refused|Connection refused|timed out|not (?:yet )?(?:ready|available)|retrying|Operation timed out/i;
 
 /** Host names (and ports) the command or its log mentions: what the container waits for. */
 export function dependencyOf(spec: Container | undefined, lines: string[]): string | undefined {
@@ -63,21 +64,24 @@ export const rule = defineRule({
       const done = (pod.status?.initContainerStatuses ?? []).filter((x) => x.state?.terminated?.exitCode === 0).length;
       const evidence: Evidence[] = [statusEvidence(s, 'state', `running since ${running.startedAt ?? '?'} (${formatDuration(runningFor)})`)];
       if (tail) evidence.push(logEvidence(tail, 8));
-      if (spec?.command || spec?.args) evidence.push({ source: `pod.spec.initContainers[${s.status.name}]`, text: clip([...(spec.command ?? []), ...(spec.args ?? [])].join(' '), 400) });
+      if (spec?.command || spec?.args)
+        evidence.push({ source: `pod.spec.initContainers[${s.status.name}]`, text: clip([...(spec.command ?? []), ...(spec.args ?? [])].join(' '), 400) });
       const waitingLog = lines.some((l) => WAIT_LOG.test(l));
       out.push({
         title: `Init container ${s.status.name} has been waiting ${formatDuration(runningFor)}${dependency ? ` for ${dependency}` : ''} (Init:${done}/${inits.length})`,
         cause:
           `The pod cannot start its app containers until init container "${s.status.name}" finishes, and it has been running for ${formatDuration(runningFor)}` +
           (dependency ? `, apparently waiting for ${dependency}` : '') +
-          (lines.length > 0 ? `. Its last log line${lines.length > 1 ? 's' : ''}: "${clip(lines.slice(-3).join(' ⏎ '), 300)}"` : '. It has written no log lines') +
+          (lines.length > 0
+            ? `. Its last log line${lines.length > 1 ? 's' : ''}: "${clip(lines.slice(-3).join(' ⏎ '), 300)}"`
+            : '. It has written no log lines') +
           (waitingLog || dependency ? '. The dependency does not answer (missing Service, wrong name or namespace, or the dependency itself is down).' : '.'),
         evidence,
         advice: [
           dependency
             ? `Check that ${dependency} exists and answers: kubectl get svc,endpoints -A | grep ${dependency.split(/[.:]/)[0]}; a Service in another namespace needs <name>.<namespace>.svc.`
             : `See what it waits for: kubectl logs -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${s.status.name}.`,
-          'If the dependency is up, test name resolution from the pod\'s namespace (kubectl run -it --rm dns-test --image=busybox:1.36 -- nslookup <name>) and NetworkPolicies that may block it.',
+          "If the dependency is up, test name resolution from the pod's namespace (kubectl run -it --rm dns-test --image=busybox:1.36 -- nslookup <name>) and NetworkPolicies that may block it.",
           'Give the wait loop a timeout so the pod fails visibly instead of waiting forever.',
         ],
         prevent: ['Prefer app-level retries over init-container wait loops, or bound them with a timeout and an activeDeadlineSeconds.'],

@@ -5,7 +5,13 @@ import { diagnose } from '../engine.js';
 import { rule as appExit } from './crash-app-exit.js';
 import { rule } from './lifecycle-poststart-failed.js';
 
-const withHook = { spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/app/warmup.sh'] } } } }] } };
+const withHook = {
+  spec: {
+    containers: [
+      { name: 'web', image: 'registry.example.com/shop/web:1.4.2', lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/app/warmup.sh'] } } } },
+    ],
+  },
+};
 const EXEC_FAILED =
   'Exec lifecycle hook ([/bin/sh -c /app/warmup.sh]) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)" failed - error: command \'/bin/sh -c /app/warmup.sh\' exited with 1: , message: "warmup: cache backend redis:6379 refused the connection\\n"';
 const crashing = crashedPod({ exitCode: 137, restarts: 6 }, withHook);
@@ -15,7 +21,9 @@ testRule(rule, {
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
       name: 'a hook failed once a day ago, Running and Ready now',
-      snapshot: snapshot(pod(withHook), { events: [event(pod(), { reason: 'FailedPostStartHook', lastSeenAgo: 86400, fieldPath: 'spec.containers{web}', message: EXEC_FAILED })] }),
+      snapshot: snapshot(pod(withHook), {
+        events: [event(pod(), { reason: 'FailedPostStartHook', lastSeenAgo: 86400, fieldPath: 'spec.containers{web}', message: EXEC_FAILED })],
+      }),
     },
   ],
   invalid: [
@@ -27,12 +35,23 @@ testRule(rule, {
           event(crashing, { reason: 'Killing', type: 'Normal', count: 6, fieldPath: 'spec.containers{web}', message: 'FailedPostStartHook' }),
         ],
       }),
-      expect: { severity: 'error', params: { container: 'web', hook: 'exec ["/bin/sh","-c","/app/warmup.sh"]' }, mentions: [/exited with 1/, /redis:6379 refused the connection/, /6 times/] },
+      expect: {
+        severity: 'error',
+        params: { container: 'web', hook: 'exec ["/bin/sh","-c","/app/warmup.sh"]' },
+        mentions: [/exited with 1/, /redis:6379 refused the connection/, /6 times/],
+      },
     },
     {
       name: 'HTTP hook against an app not yet listening',
       snapshot: snapshot(crashedPod({ exitCode: 137 }), {
-        events: [event(pod(), { reason: 'FailedPostStartHook', count: 3, message: 'HTTP lifecycle hook (/warmup) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(u)" failed - error: Get "http://10.244.1.12:8080/warmup": dial tcp 10.244.1.12:8080: connect: connection refused, message: ""' })],
+        events: [
+          event(pod(), {
+            reason: 'FailedPostStartHook',
+            count: 3,
+            message:
+              'HTTP lifecycle hook (/warmup) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(u)" failed - error: Get "http://10.244.1.12:8080/warmup": dial tcp 10.244.1.12:8080: connect: connection refused, message: ""',
+          }),
+        ],
       }),
       expect: { mentions: [/connection refused/] },
     },
@@ -46,7 +65,10 @@ testRule(rule, {
 
 describe('lifecycle.poststart-failed', () => {
   it('supersedes crash.app-exit for the killed container', () => {
-    const d = diagnose(snapshot(crashing, { events: [event(crashing, { reason: 'FailedPostStartHook', count: 6, fieldPath: 'spec.containers{web}', message: EXEC_FAILED })] }), { rules: [appExit, rule] });
+    const d = diagnose(
+      snapshot(crashing, { events: [event(crashing, { reason: 'FailedPostStartHook', count: 6, fieldPath: 'spec.containers{web}', message: EXEC_FAILED })] }),
+      { rules: [appExit, rule] },
+    );
     expect(d.findings.map((f) => f.rule)).toEqual(['lifecycle.poststart-failed']);
   });
 });

@@ -19,7 +19,9 @@ function hookOutcome(message: string): string {
   const exited = /exited with (\d+)/.exec(message)?.[1];
   const said = /message: "((?:[^"\\]|\\.)*)"/.exec(message)?.[1]?.replace(/\\n/g, ' ').trim();
   const error = /failed - error: (.*?)(?:, message: |$)/s.exec(message)?.[1];
-  return [exited ? `the command exited with ${exited}` : error ? `error: ${clip(error, 200)}` : '', said ? `it printed "${clip(said, 200)}"` : ''].filter(Boolean).join('; ');
+  return [exited ? `the command exited with ${exited}` : error ? `error: ${clip(error, 200)}` : '', said ? `it printed "${clip(said, 200)}"` : '']
+    .filter(Boolean)
+    .join('; ');
 }
 
 export const rule = defineRule({
@@ -41,7 +43,11 @@ export const rule = defineRule({
     for (const s of containerStatuses(pod)) {
       const name = s.status.name;
       const path = `spec.${s.init ? 'initContainers' : 'containers'}{${name}}`;
-      const mine = hookEvents.filter((e: Event) => (e.involvedObject?.fieldPath ? e.involvedObject.fieldPath === path : HOOK_CONTAINER.exec(e.message ?? '')?.[1] === name || new RegExp(`\\b${escapeRe(name)}\\b`).test(e.message ?? '')));
+      const mine = hookEvents.filter((e: Event) =>
+        e.involvedObject?.fieldPath
+          ? e.involvedObject.fieldPath === path
+          : HOOK_CONTAINER.exec(e.message ?? '')?.[1] === name || new RegExp(`\\b${escapeRe(name)}\\b`).test(e.message ?? ''),
+      );
       const waiting = s.status.state?.waiting;
       const inState = waiting?.reason === 'PostStartHookError';
       const last = mine[0];
@@ -51,7 +57,13 @@ export const rule = defineRule({
       const message = last?.message ?? waiting?.message ?? '';
       const spec = containerSpec(pod, name, s.init);
       const hook = spec?.lifecycle?.postStart;
-      const hookText = hook?.exec ? `exec ${JSON.stringify(hook.exec.command ?? [])}` : hook?.httpGet ? `httpGet ${hook.httpGet.path ?? '/'} on port ${hook.httpGet.port}` : hook?.sleep ? `sleep ${hook.sleep.seconds}s` : undefined;
+      const hookText = hook?.exec
+        ? `exec ${JSON.stringify(hook.exec.command ?? [])}`
+        : hook?.httpGet
+          ? `httpGet ${hook.httpGet.path ?? '/'} on port ${hook.httpGet.port}`
+          : hook?.sleep
+            ? `sleep ${hook.sleep.seconds}s`
+            : undefined;
       const evidence: Evidence[] = [];
       if (last) evidence.push(eventEvidence(last));
       if (inState) evidence.push(statusEvidence(s, 'state', `PostStartHookError${waiting?.message ? `: ${clip(waiting.message)}` : ''}`));

@@ -11,7 +11,10 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod in an Active namespace', snapshot: snapshot(pod(), { namespace: namespaceObject('shop') }) },
     { name: 'Active namespace as target', snapshot: nsTarget('shop', { namespace: namespaceObject('shop') }) },
-    { name: 'namespace deleted a minute ago (still cleaning up)', snapshot: nsTarget('tmp', { namespace: terminating('tmp', 60), namespaceContents: [{ kind: 'Pod', names: ['a'] }] }) },
+    {
+      name: 'namespace deleted a minute ago (still cleaning up)',
+      snapshot: nsTarget('tmp', { namespace: terminating('tmp', 60), namespaceContents: [{ kind: 'Pod', names: ['a'] }] }),
+    },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { namespace: namespaceObject('shop') }) },
     { name: 'completed Job pod in a Terminating namespace', snapshot: snapshot(completedJobPod(), { namespace: terminating('shop', 7200) }) },
     { name: 'DaemonSet pod on a healthy AKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('aks'), namespace: namespaceObject('monitoring') }) },
@@ -22,10 +25,23 @@ testRule(rule, {
       snapshot: nsTarget('legacy', {
         namespace: terminating('legacy', 3 * 3600, [
           { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
-          { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: persistentvolumeclaims. has 1 resource instances' },
-          { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection in 1 resource instances' },
+          {
+            type: 'NamespaceContentRemaining',
+            status: 'True',
+            reason: 'SomeResourcesRemain',
+            message: 'Some resources are remaining: persistentvolumeclaims. has 1 resource instances',
+          },
+          {
+            type: 'NamespaceFinalizersRemaining',
+            status: 'True',
+            reason: 'SomeFinalizersRemain',
+            message: 'Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection in 1 resource instances',
+          },
         ]),
-        namespaceContents: [{ kind: 'PersistentVolumeClaim', names: ['data-db-0'] }, { kind: 'Pod', names: [] }],
+        namespaceContents: [
+          { kind: 'PersistentVolumeClaim', names: ['data-db-0'] },
+          { kind: 'Pod', names: [] },
+        ],
       }),
       expect: {
         severity: 'error',
@@ -43,7 +59,8 @@ testRule(rule, {
             type: 'NamespaceDeletionDiscoveryFailure',
             status: 'True',
             reason: 'DiscoveryFailed',
-            message: 'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+            message:
+              'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
           },
         ]),
         namespaceContents: [],
@@ -53,14 +70,21 @@ testRule(rule, {
     {
       name: 'pre-1.16 cluster: no conditions, only spec.finalizers and what is left',
       snapshot: nsTarget('ci', {
-        namespace: namespaceObject('ci', { metadata: { deletionTimestamp: ago(1800) }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
+        namespace: namespaceObject('ci', {
+          metadata: { deletionTimestamp: ago(1800) },
+          spec: { finalizers: ['kubernetes'] },
+          status: { phase: 'Terminating' },
+        }),
         namespaceContents: [{ kind: 'Pod', names: ['runner-1', 'runner-2'] }],
       }),
       expect: { mentions: [/2 Pod still exist/, /\["kubernetes"\]/] },
     },
     {
       name: 'a pod target in a Terminating namespace (context finding)',
-      snapshot: snapshot(pod({ metadata: { namespace: 'legacy' } }), { namespace: terminating('legacy', 7200), namespaceContents: [{ kind: 'Pod', names: ['web-7d9f8c6b5-x2k4q'] }] }),
+      snapshot: snapshot(pod({ metadata: { namespace: 'legacy' } }), {
+        namespace: terminating('legacy', 7200),
+        namespaceContents: [{ kind: 'Pod', names: ['web-7d9f8c6b5-x2k4q'] }],
+      }),
       expect: { severity: 'warning', causeKey: 'namespace/legacy' },
     },
   ],

@@ -45,9 +45,13 @@ export const rule = defineRule({
     const evidence: Evidence[] = [
       { source: `namespace ${name} status.phase`, text: `${ns.status?.phase ?? 'Terminating'} since ${ns.metadata?.deletionTimestamp ?? '?'}` },
     ];
-    for (const c of conditions) evidence.push({ source: `namespace ${name} status.conditions[${c.type}]`, text: clip(`${c.reason ?? ''}: ${c.message ?? ''}`) });
+    for (const c of conditions)
+      evidence.push({ source: `namespace ${name} status.conditions[${c.type}]`, text: clip(`${c.reason ?? ''}: ${c.message ?? ''}`) });
     if (contents.length) {
-      evidence.push({ source: `objects left in namespace ${name}`, text: contents.map((c) => `${c.kind}: ${c.names.slice(0, 10).join(', ')}${c.names.length > 10 ? ` (+${c.names.length - 10})` : ''}`).join('; ') });
+      evidence.push({
+        source: `objects left in namespace ${name}`,
+        text: contents.map((c) => `${c.kind}: ${c.names.slice(0, 10).join(', ')}${c.names.length > 10 ? ` (+${c.names.length - 10})` : ''}`).join('; '),
+      });
     }
     if (specFinalizers.length) evidence.push({ source: `namespace ${name} spec.finalizers`, text: JSON.stringify(specFinalizers) });
     if (metaFinalizers.length) evidence.push({ source: `namespace ${name} metadata.finalizers`, text: JSON.stringify(metaFinalizers) });
@@ -56,16 +60,29 @@ export const rule = defineRule({
     const finalizersLeft = conditions.find((c) => c.type === 'NamespaceFinalizersRemaining');
     const customSpec = specFinalizers.filter((f) => f !== 'kubernetes');
     const reasons: string[] = [];
-    if (discovery) reasons.push(`the namespace controller cannot list every API group (${clip(discovery.message ?? discovery.reason ?? '', 200)}), so it cannot prove the namespace is empty`);
+    if (discovery)
+      reasons.push(
+        `the namespace controller cannot list every API group (${clip(discovery.message ?? discovery.reason ?? '', 200)}), so it cannot prove the namespace is empty`,
+      );
     if (finalizersLeft) reasons.push(`objects keep finalizers no controller removes (${clip(finalizersLeft.message ?? '', 200)})`);
     const leftCount = contents.reduce((n, c) => n + c.names.length, 0);
     if (contents.length) reasons.push(`${contents.map((c) => `${c.names.length} ${c.kind}`).join(', ')} still exist${leftCount === 1 ? 's' : ''}`);
-    if (customSpec.length || metaFinalizers.length) reasons.push(`finalizers ${[...customSpec, ...metaFinalizers].join(', ')} on the namespace itself are waiting for their controller`);
-    if (reasons.length === 0) reasons.push('no content is reported, yet spec.finalizers ["kubernetes"] is still set: the namespace controller (kube-controller-manager) has not finished');
+    if (customSpec.length || metaFinalizers.length)
+      reasons.push(`finalizers ${[...customSpec, ...metaFinalizers].join(', ')} on the namespace itself are waiting for their controller`);
+    if (reasons.length === 0)
+      reasons.push(
+        'no content is reported, yet spec.finalizers ["kubernetes"] is still set: the namespace controller (kube-controller-manager) has not finished',
+      );
 
     const advice: string[] = [];
-    if (discovery) advice.push('Fix or delete the unavailable APIService (`kubectl get apiservices | grep False`), e.g. a metrics-server that is gone; deletion then proceeds by itself.');
-    if (finalizersLeft || contents.length) advice.push(`List what remains (\`kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n ${name}\`) and fix or remove the finalizers of those objects whose controller is gone.`);
+    if (discovery)
+      advice.push(
+        'Fix or delete the unavailable APIService (`kubectl get apiservices | grep False`), e.g. a metrics-server that is gone; deletion then proceeds by itself.',
+      );
+    if (finalizersLeft || contents.length)
+      advice.push(
+        `List what remains (\`kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n ${name}\`) and fix or remove the finalizers of those objects whose controller is gone.`,
+      );
     advice.push(
       'Last resort, after the list above is understood: clear the namespace finalizers (playbook clear-namespace-finalizers, two approvers). Objects still in etcd and external resources (load balancers, disks) are then orphaned.',
     );

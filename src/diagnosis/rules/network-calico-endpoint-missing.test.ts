@@ -7,7 +7,12 @@ import { rule } from './network-calico-endpoint-missing.js';
 
 const NODE = 'dev-slave-107';
 const live = (patch: Parameters<typeof pod>[0] = {}) =>
-  pod({ metadata: { name: 'stateful-new-pod-0', namespace: 'lijiaob', uid: '35b722f5-dfad-11e7-9a8f-52549da43ad9' }, spec: { nodeName: NODE }, status: { podIP: '192.168.8.34', startTime: ago(600) }, ...patch });
+  pod({
+    metadata: { name: 'stateful-new-pod-0', namespace: 'lijiaob', uid: '35b722f5-dfad-11e7-9a8f-52549da43ad9' },
+    spec: { nodeName: NODE },
+    status: { podIP: '192.168.8.34', startTime: ago(600) },
+    ...patch,
+  });
 const other = pod({ metadata: { name: 'etcd1-0', namespace: 'lijiaob' }, spec: { nodeName: NODE }, status: { podIP: '192.168.8.12' } });
 
 function wep(podName: string, ip: string): KubeObject {
@@ -23,17 +28,43 @@ const incomplete = podNetwork({
   pod: {
     defaultRoute: { iface: 'eth0', destination: '0.0.0.0', gateway: '169.254.1.1', mask: '0.0.0.0', line: 'eth0 00000000 0101FEA9 0003 0 0 0 00000000 0 0 0' },
     routes: [],
-    gateway: { ip: '169.254.1.1', state: 'incomplete', entry: { ip: '169.254.1.1', hw: '00:00:00:00:00:00', flags: '0x0', device: 'eth0', state: 'incomplete', line: '169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0' } },
+    gateway: {
+      ip: '169.254.1.1',
+      state: 'incomplete',
+      entry: {
+        ip: '169.254.1.1',
+        hw: '00:00:00:00:00:00',
+        flags: '0x0',
+        device: 'eth0',
+        state: 'incomplete',
+        line: '169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0',
+      },
+    },
     calicoGateway: true,
     interfaces: ['lo', 'eth0'],
   },
-  host: { caliInterfaces: ['cali91dded39638', 'cali9118ebbb10b', 'calie5b2a8a1d1e'], expectedInterface: 'cali91dded39638', expectedPresent: true, arpForPodIp: [] },
+  host: {
+    caliInterfaces: ['cali91dded39638', 'cali9118ebbb10b', 'calie5b2a8a1d1e'],
+    expectedInterface: 'cali91dded39638',
+    expectedPresent: true,
+    arpForPodIp: [],
+  },
 });
 
 testRule(rule, {
   valid: [
-    { name: 'healthy pod with its endpoint', snapshot: snapshot(live(), { workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34'), wep('etcd1-0', '192.168.8.12')], podsOnNode: [other], agent: agent(NODE, { 'pod-network': podNetwork() }) }) },
-    { name: 'just started: the endpoint may still be on its way', snapshot: snapshot(live({ status: { startTime: ago(10) } }), { workloadEndpoints: [wep('etcd1-0', '192.168.8.12')] }) },
+    {
+      name: 'healthy pod with its endpoint',
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34'), wep('etcd1-0', '192.168.8.12')],
+        podsOnNode: [other],
+        agent: agent(NODE, { 'pod-network': podNetwork() }),
+      }),
+    },
+    {
+      name: 'just started: the endpoint may still be on its way',
+      snapshot: snapshot(live({ status: { startTime: ago(10) } }), { workloadEndpoints: [wep('etcd1-0', '192.168.8.12')] }),
+    },
     { name: 'Calico not in use (no endpoints, no calico annotations, no agent facts)', snapshot: snapshot(live(), { workloadEndpoints: [] }) },
     { name: 'hostNetwork pod', snapshot: snapshot(live({ spec: { hostNetwork: true } }), { workloadEndpoints: [wep('etcd1-0', '192.168.8.12')] }) },
     { name: 'endpoints not collected at all and no node facts', snapshot: snapshot(live()) },
@@ -41,7 +72,11 @@ testRule(rule, {
   invalid: [
     {
       name: 'seed 004: no endpoint, gateway ARP incomplete, a stale cali veth',
-      snapshot: snapshot(live(), { workloadEndpoints: [wep('etcd1-0', '192.168.8.12')], podsOnNode: [other], agent: agent(NODE, { 'pod-network': incomplete }) }),
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('etcd1-0', '192.168.8.12')],
+        podsOnNode: [other],
+        agent: agent(NODE, { 'pod-network': incomplete }),
+      }),
       expect: {
         severity: 'critical',
         playbook: 'recreate-pod',
@@ -52,12 +87,18 @@ testRule(rule, {
     },
     {
       name: 'API only: endpoint belongs to an earlier pod (other IP); node check named',
-      snapshot: snapshot(live(), { workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.66')], gaps: [agentGap('dev-slave-107', 'unreachable: ECONNREFUSED', 'unreachable')] }),
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.66')],
+        gaps: [agentGap('dev-slave-107', 'unreachable: ECONNREFUSED', 'unreachable')],
+      }),
       expect: { severity: 'error', mentions: [/192\.168\.8\.66/, /pod-network could not run/] },
     },
     {
       name: 'two pods with one IP on the node',
-      snapshot: snapshot(live(), { workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34')], podsOnNode: [pod({ metadata: { name: 'etcd1-0', namespace: 'lijiaob' }, spec: { nodeName: NODE }, status: { podIP: '192.168.8.34' } })] }),
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34')],
+        podsOnNode: [pod({ metadata: { name: 'etcd1-0', namespace: 'lijiaob' }, spec: { nodeName: NODE }, status: { podIP: '192.168.8.34' } })],
+      }),
       expect: { mentions: [/192\.168\.8\.34 is also the IP of lijiaob\/etcd1-0/] },
     },
   ],

@@ -25,7 +25,7 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'podsOnNode', 'workloadEndpoints', 'agent'],
     playbook: 'recreate-pod',
     priority: 86,
-    doc: 'A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, two pods share one IP. A stale CNI delete removed this pod\'s endpoint (seed 004).',
+    doc: "A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, two pods share one IP. A stale CNI delete removed this pod's endpoint (seed 004).",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -58,28 +58,59 @@ export const rule = defineRule({
     // Host veths with no pod behind them: leftovers of deletes that did not finish.
     let stale: string[] = [];
     if (net && snapshot.podsOnNode) {
-      const expected = new Set([...snapshot.podsOnNode, pod].filter((p) => !p.spec?.hostNetwork).map((p) => calicoVethName(p.metadata?.namespace ?? '', p.metadata?.name ?? '')));
+      const expected = new Set(
+        [...snapshot.podsOnNode, pod].filter((p) => !p.spec?.hostNetwork).map((p) => calicoVethName(p.metadata?.namespace ?? '', p.metadata?.name ?? '')),
+      );
       stale = net.host.caliInterfaces.filter((i) => !expected.has(i));
     }
 
     const evidence: Evidence[] = [];
-    if (wepMissing) evidence.push({ source: `calico WorkloadEndpoints in ${ns}`, text: `no WorkloadEndpoint ${wepName} (pod ${name}, node ${node}); ${weps?.length ?? 0} endpoint(s) in the namespace` });
-    if (wepWrongIp && wep) evidence.push({ source: `calico WorkloadEndpoint ${wep.metadata?.name ?? ''}`, text: `ipNetworks ${JSON.stringify(wepSpec(wep).ipNetworks)} but the pod IP is ${ip}` });
+    if (wepMissing)
+      evidence.push({
+        source: `calico WorkloadEndpoints in ${ns}`,
+        text: `no WorkloadEndpoint ${wepName} (pod ${name}, node ${node}); ${weps?.length ?? 0} endpoint(s) in the namespace`,
+      });
+    if (wepWrongIp && wep)
+      evidence.push({
+        source: `calico WorkloadEndpoint ${wep.metadata?.name ?? ''}`,
+        text: `ipNetworks ${JSON.stringify(wepSpec(wep).ipNetworks)} but the pod IP is ${ip}`,
+      });
     if (gatewayDead && gw) evidence.push({ source: `node agent: /proc/${net?.pid ?? '?'}/net/arp on ${node}`, text: gw.entry?.line ?? `${gw.ip} incomplete` });
-    if (net?.pod?.defaultRoute) evidence.push({ source: `node agent: /proc/${net.pid ?? '?'}/net/route on ${node}`, text: `default via ${net.pod.defaultRoute.gateway} dev ${net.pod.defaultRoute.iface}` });
-    if (net?.host.expectedInterface) evidence.push({ source: `node agent: host interfaces on ${node}`, text: `${net.host.expectedInterface} (${ns}.${name}) ${net.host.expectedPresent ? 'present' : 'absent'}` });
-    if (samePodIp.length > 0) evidence.push({ source: `pods on ${node}`, text: `${ip} is also the IP of ${samePodIp.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ')}` });
-    if (arpDevices.length > 1) evidence.push({ source: `node agent: /proc/1/net/arp on ${node}`, text: (net?.host.arpForPodIp ?? []).map((n) => n.line).join(' | ') });
-    if (stale.length > 0) evidence.push({ source: `node agent: host cali* interfaces on ${node}`, text: `${stale.length} without a pod on the node: ${stale.slice(0, 8).join(', ')}${stale.length > 8 ? ' …' : ''}` });
+    if (net?.pod?.defaultRoute)
+      evidence.push({
+        source: `node agent: /proc/${net.pid ?? '?'}/net/route on ${node}`,
+        text: `default via ${net.pod.defaultRoute.gateway} dev ${net.pod.defaultRoute.iface}`,
+      });
+    if (net?.host.expectedInterface)
+      evidence.push({
+        source: `node agent: host interfaces on ${node}`,
+        text: `${net.host.expectedInterface} (${ns}.${name}) ${net.host.expectedPresent ? 'present' : 'absent'}`,
+      });
+    if (samePodIp.length > 0)
+      evidence.push({
+        source: `pods on ${node}`,
+        text: `${ip} is also the IP of ${samePodIp.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).join(', ')}`,
+      });
+    if (arpDevices.length > 1)
+      evidence.push({ source: `node agent: /proc/1/net/arp on ${node}`, text: (net?.host.arpForPodIp ?? []).map((n) => n.line).join(' | ') });
+    if (stale.length > 0)
+      evidence.push({
+        source: `node agent: host cali* interfaces on ${node}`,
+        text: `${stale.length} without a pod on the node: ${stale.slice(0, 8).join(', ')}${stale.length > 8 ? ' …' : ''}`,
+      });
 
     const missing = !net ? nodeChecksMissing(snapshot, node, 'pod-network') : undefined;
     const parts = [
       wepMissing ? `Calico has no WorkloadEndpoint for it (${wepName}), so Felix programs no route or proxy ARP for ${ip}.` : '',
       wepWrongIp ? `Its WorkloadEndpoint carries ${wepIps.join(', ')}, not the pod's ${ip}: it belongs to an earlier pod of the same name.` : '',
-      gatewayDead ? `Inside the pod the gateway ${CALICO_GATEWAY} stays unresolved (ARP incomplete): nothing answers on the host side, so the pod can reach nothing.` : '',
-      duplicateIp ? `${ip} is in use twice on ${node}${samePodIp.length > 0 ? ` (${samePodIp.map((p) => p.metadata?.name).join(', ')})` : ''}: IPAM released it while it was still in use.` : '',
+      gatewayDead
+        ? `Inside the pod the gateway ${CALICO_GATEWAY} stays unresolved (ARP incomplete): nothing answers on the host side, so the pod can reach nothing.`
+        : '',
+      duplicateIp
+        ? `${ip} is in use twice on ${node}${samePodIp.length > 0 ? ` (${samePodIp.map((p) => p.metadata?.name).join(', ')})` : ''}: IPAM released it while it was still in use.`
+        : '',
       stale.length > 0 ? `${stale.length} host veth(s) have no pod: earlier deletes did not finish.` : '',
-      'A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod\'s endpoint.',
+      "A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod's endpoint.",
       missing ?? '',
     ].filter(Boolean);
     return {

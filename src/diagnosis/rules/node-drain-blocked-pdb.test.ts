@@ -6,7 +6,8 @@ import type { KubeObject } from '../types.js';
 import { RULES } from './index.js';
 import { rule } from './node-drain-blocked-pdb.js';
 
-const cordoned = (sinceSeconds: number) => node({ spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: ago(sinceSeconds) }] } });
+const cordoned = (sinceSeconds: number) =>
+  node({ spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: ago(sinceSeconds) }] } });
 const pdb = (name: string, spec: Record<string, unknown>, status: Record<string, number>): KubeObject => ({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
@@ -20,17 +21,35 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod on a schedulable node', snapshot: snapshot(pod(), { disruptionBudgets: [strict] }) },
     { name: 'cordoned 2 minutes ago (drain in progress)', snapshot: snapshot(pod(), { node: cordoned(120), disruptionBudgets: [strict] }) },
-    { name: 'cordoned, budget allows one disruption', snapshot: snapshot(pod(), { node: cordoned(1800), disruptionBudgets: [pdb('web-pdb', { maxUnavailable: 1 }, { disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 })] }) },
+    {
+      name: 'cordoned, budget allows one disruption',
+      snapshot: snapshot(pod(), {
+        node: cordoned(1800),
+        disruptionBudgets: [pdb('web-pdb', { maxUnavailable: 1 }, { disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 })],
+      }),
+    },
   ],
   invalid: [
     {
       name: 'minAvailable equals the replica count',
       snapshot: snapshot(pod(), { node: cordoned(1800), disruptionBudgets: [strict] }),
-      expect: { severity: 'warning', params: { node: 'node-1', pdb: 'web-pdb', currentHealthy: 3, desiredHealthy: 3 }, mentions: [/Cannot evict pod as it would violate the pod's disruption budget/, /can never allow a disruption/] },
+      expect: {
+        severity: 'warning',
+        params: { node: 'node-1', pdb: 'web-pdb', currentHealthy: 3, desiredHealthy: 3 },
+        mentions: [/Cannot evict pod as it would violate the pod's disruption budget/, /can never allow a disruption/],
+      },
     },
     {
       name: 'unhealthy siblings use up the budget (policy/v1beta1 object)',
-      snapshot: snapshot(pod(), { node: cordoned(3600), disruptionBudgets: [{ ...pdb('web', { maxUnavailable: 1 }, { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 4, expectedPods: 5 }), apiVersion: 'policy/v1beta1' }] }),
+      snapshot: snapshot(pod(), {
+        node: cordoned(3600),
+        disruptionBudgets: [
+          {
+            ...pdb('web', { maxUnavailable: 1 }, { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 4, expectedPods: 5 }),
+            apiVersion: 'policy/v1beta1',
+          },
+        ],
+      }),
       expect: { mentions: [/unhealthy elsewhere/, /3 healthy, 4 required, 5 expected/] },
     },
   ],

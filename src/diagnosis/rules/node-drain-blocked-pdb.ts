@@ -30,7 +30,12 @@ function budgetOf(b: KubeObject): Budget {
     ...(status.currentHealthy !== undefined ? { current: status.currentHealthy } : {}),
     ...(status.desiredHealthy !== undefined ? { desired: status.desiredHealthy } : {}),
     ...(status.expectedPods !== undefined ? { expected: status.expectedPods } : {}),
-    spec: spec.minAvailable !== undefined ? `minAvailable: ${spec.minAvailable}` : spec.maxUnavailable !== undefined ? `maxUnavailable: ${spec.maxUnavailable}` : 'no minAvailable/maxUnavailable',
+    spec:
+      spec.minAvailable !== undefined
+        ? `minAvailable: ${spec.minAvailable}`
+        : spec.maxUnavailable !== undefined
+          ? `maxUnavailable: ${spec.maxUnavailable}`
+          : 'no minAvailable/maxUnavailable',
   };
 }
 
@@ -42,7 +47,7 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'node', 'disruptionBudgets'],
     priority: 46,
-    doc: "The pod still runs on a cordoned node (a drain in progress) and a PodDisruptionBudget selecting it has disruptionsAllowed 0: every eviction is refused with \"Cannot evict pod as it would violate the pod's disruption budget\" and the drain waits forever. Names the PDB with its current/desired healthy counts.",
+    doc: 'The pod still runs on a cordoned node (a drain in progress) and a PodDisruptionBudget selecting it has disruptionsAllowed 0: every eviction is refused with "Cannot evict pod as it would violate the pod\'s disruption budget" and the drain waits forever. Names the PDB with its current/desired healthy counts.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -55,17 +60,27 @@ export const rule = defineRule({
     if (blocking.length === 0) return null;
     const nodeName = node.metadata?.name ?? pod.spec?.nodeName ?? '?';
     const b = blocking[0]!;
-    const counts = b.current !== undefined && b.desired !== undefined ? `${b.current} healthy, ${b.desired} required${b.expected !== undefined ? `, ${b.expected} expected` : ''}` : 'no status counts';
+    const counts =
+      b.current !== undefined && b.desired !== undefined
+        ? `${b.current} healthy, ${b.desired} required${b.expected !== undefined ? `, ${b.expected} expected` : ''}`
+        : 'no status counts';
     const evidence: Evidence[] = [
       { source: `node ${nodeName} spec.unschedulable`, text: `true${cordon?.timeAdded ? ` (cordoned ${cordon.timeAdded})` : ''}` },
-      ...blocking.map((x) => ({ source: `PodDisruptionBudget ${x.name}`, text: `${x.spec}; status: disruptionsAllowed=${x.allowed}, currentHealthy=${x.current ?? '?'}, desiredHealthy=${x.desired ?? '?'}, expectedPods=${x.expected ?? '?'}` })),
+      ...blocking.map((x) => ({
+        source: `PodDisruptionBudget ${x.name}`,
+        text: `${x.spec}; status: disruptionsAllowed=${x.allowed}, currentHealthy=${x.current ?? '?'}, desiredHealthy=${x.desired ?? '?'}, expectedPods=${x.expected ?? '?'}`,
+      })),
     ];
     const singleReplica = b.expected !== undefined && b.desired !== undefined && b.expected <= b.desired;
     return {
       title: `Drain of ${nodeName} blocked by PodDisruptionBudget ${b.name} (${counts})`,
       cause:
         `Node ${nodeName} is cordoned${cordonedFor !== undefined ? ` since ${formatDuration(cordonedFor)} ago` : ''} but the pod still runs there: PodDisruptionBudget ${b.name} (${b.spec}) allows no disruption now (${counts}), so the eviction API refuses every attempt with "Cannot evict pod as it would violate the pod's disruption budget." and the drain retries forever.` +
-        (singleReplica ? ' The budget can never allow a disruption at this replica count (it requires every expected pod to stay healthy).' : b.current !== undefined && b.desired !== undefined && b.current < b.desired ? ' Some of the pods it counts are unhealthy elsewhere, which uses up the budget.' : ''),
+        (singleReplica
+          ? ' The budget can never allow a disruption at this replica count (it requires every expected pod to stay healthy).'
+          : b.current !== undefined && b.desired !== undefined && b.current < b.desired
+            ? ' Some of the pods it counts are unhealthy elsewhere, which uses up the budget.'
+            : ''),
       evidence,
       advice: [
         singleReplica
@@ -75,7 +90,12 @@ export const rule = defineRule({
       ],
       prevent: ['Keep PDBs satisfiable: maxUnavailable: 1 (or minAvailable below replicas) and at least 2 replicas for anything with a budget.'],
       causeKey: `pdb/${pod.metadata?.namespace ?? ''}/${b.name}:drain-blocked`,
-      params: { node: nodeName, pdb: b.name, ...(b.current !== undefined ? { currentHealthy: b.current } : {}), ...(b.desired !== undefined ? { desiredHealthy: b.desired } : {}) },
+      params: {
+        node: nodeName,
+        pdb: b.name,
+        ...(b.current !== undefined ? { currentHealthy: b.current } : {}),
+        ...(b.desired !== undefined ? { desiredHealthy: b.desired } : {}),
+      },
     } satisfies FindingDraft;
   },
 });

@@ -6,7 +6,8 @@ import type { Node } from '../types.js';
 import { RULES } from './index.js';
 import { rule } from './node-not-ready.js';
 
-const CNI = 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+const CNI =
+  'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
 function notReady(message: string, sinceSeconds: number, status: 'False' | 'Unknown' = 'False'): Node {
   return node({
     status: {
@@ -22,7 +23,10 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod on a Ready node', snapshot: snapshot(pod()) },
     { name: 'NotReady for 20 s (a flap)', snapshot: snapshot(pod(), { node: notReady(CNI, 20) }) },
-    { name: 'PLEG (node.runtime-unresponsive speaks)', snapshot: snapshot(pod(), { node: notReady('PLEG is not healthy: pleg was last seen active 3m5s ago; threshold is 3m0s', 600) }) },
+    {
+      name: 'PLEG (node.runtime-unresponsive speaks)',
+      snapshot: snapshot(pod(), { node: notReady('PLEG is not healthy: pleg was last seen active 3m5s ago; threshold is 3m0s', 600) }),
+    },
     { name: 'a deleted pod (terminating rules speak)', snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(600) } }), { node: lostNode() }) },
   ],
   invalid: [
@@ -34,8 +38,19 @@ testRule(rule, {
     {
       name: 'dockershim wording: cni config uninitialized, pod stuck ContainerCreating for hours',
       snapshot: snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(4 * 3600) } }), {
-        node: notReady('runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized', 4 * 3600),
-        nodeEvents: [event(node(), { reason: 'NodeNotReady', type: 'Normal', component: 'kubelet', message: 'Node node-1 status is now: NodeNotReady', lastSeenAgo: 4 * 3600 })],
+        node: notReady(
+          'runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized',
+          4 * 3600,
+        ),
+        nodeEvents: [
+          event(node(), {
+            reason: 'NodeNotReady',
+            type: 'Normal',
+            component: 'kubelet',
+            message: 'Node node-1 status is now: NodeNotReady',
+            lastSeenAgo: 4 * 3600,
+          }),
+        ],
       }),
       expect: { params: { cause: 'cni' }, mentions: [/cni config uninitialized/, /stays ContainerCreating/, /4h/] },
     },
@@ -54,7 +69,10 @@ testRule(rule, {
 
 describe('node.not-ready in the full registry', () => {
   it('explains a pod stuck ContainerCreating on a node NotReady for hours (past the cascade window)', () => {
-    const d = diagnose(snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(6 * 3600) } }), { node: notReady(CNI, 6 * 3600) }), { rules: RULES });
+    const d = diagnose(
+      snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(6 * 3600) } }), { node: notReady(CNI, 6 * 3600) }),
+      { rules: RULES },
+    );
     expect(d.findings[0]?.rule).toBe('node.not-ready');
   });
 });

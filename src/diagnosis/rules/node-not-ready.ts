@@ -25,12 +25,16 @@ const ADVICE: Record<Cause, (node: string) => string[]> = {
     `The CNI plugin on ${n} is not running or not configured: check its DaemonSet pod there (calico-node, cilium, kube-flannel, aws-node...: kubectl get pods -A -o wide --field-selector spec.nodeName=${n}) and that /etc/cni/net.d holds a config and /opt/cni/bin the binaries.`,
     'A CNI pod that cannot start is often itself blocked (image pull, RBAC, a crash): diagnose that pod next.',
   ],
-  'runtime-down': (n) => [`The container runtime on ${n} is down or not answering: \`systemctl status containerd\` (or docker/crio) and \`journalctl -u containerd --since -30min\` on the node; restart it if it is stopped.`],
+  'runtime-down': (n) => [
+    `The container runtime on ${n} is down or not answering: \`systemctl status containerd\` (or docker/crio) and \`journalctl -u containerd --since -30min\` on the node; restart it if it is stopped.`,
+  ],
   'kubelet-silent': (n) => [
     `The kubelet on ${n} stopped posting status: the machine is down, the kubelet crashed, or the node lost its network to the API server. Check the machine (console, cloud status), then \`systemctl status kubelet\`.`,
     'Pods on it are evicted after their unreachable toleration (300 s by default) and re-created elsewhere by their controllers; stateful pods wait for the node.',
   ],
-  'network-unavailable': (n) => [`The NetworkUnavailable condition is set on ${n} (routes not created by the cloud route controller or the CNI): check the CNI / cloud-controller-manager logs for this node.`],
+  'network-unavailable': (n) => [
+    `The NetworkUnavailable condition is set on ${n} (routes not created by the cloud route controller or the CNI): check the CNI / cloud-controller-manager logs for this node.`,
+  ],
   other: (n) => [`Read the Ready condition quoted above; \`kubectl describe node ${n}\` and \`journalctl -u kubelet --since -30min\` on the node say more.`],
 };
 
@@ -63,25 +67,43 @@ export const rule = defineRule({
     const netUnavailable = nodeCondition(node, 'NetworkUnavailable')?.status === 'True';
     const cause = classify(ready.status, message, netUnavailable);
     const evidence: Evidence[] = [
-      { source: `node ${name} status.conditions[Ready]`, text: `${ready.status} ${ready.reason ?? ''}: ${clip(message)}${ready.lastHeartbeatTime ? ` (last heartbeat ${ready.lastHeartbeatTime})` : ''}` },
+      {
+        source: `node ${name} status.conditions[Ready]`,
+        text: `${ready.status} ${ready.reason ?? ''}: ${clip(message)}${ready.lastHeartbeatTime ? ` (last heartbeat ${ready.lastHeartbeatTime})` : ''}`,
+      },
     ];
     if (netUnavailable) {
       const c = nodeCondition(node, 'NetworkUnavailable');
       evidence.push({ source: `node ${name} status.conditions[NetworkUnavailable]`, text: `${c?.reason ?? ''}: ${c?.message ?? ''}` });
     }
-    for (const e of eventsMatching(snapshot.nodeEvents ?? [], /NotReady|not ready/i, ['NodeNotReady', 'NodeNotSchedulable']).slice(0, 1)) evidence.push(eventEvidence(e));
+    for (const e of eventsMatching(snapshot.nodeEvents ?? [], /NotReady|not ready/i, ['NodeNotReady', 'NodeNotSchedulable']).slice(0, 1))
+      evidence.push(eventEvidence(e));
     const ds = (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
     const waiting = (pod.status?.containerStatuses ?? []).find((s) => s.state?.waiting)?.state?.waiting?.reason;
-    const what = { cni: 'its CNI network plugin is not initialized', 'runtime-down': 'its container runtime is down', 'kubelet-silent': 'its kubelet stopped posting status', 'network-unavailable': 'its network is marked unavailable', other: `it reports ${ready.reason ?? 'NotReady'}` }[cause];
+    const what = {
+      cni: 'its CNI network plugin is not initialized',
+      'runtime-down': 'its container runtime is down',
+      'kubelet-silent': 'its kubelet stopped posting status',
+      'network-unavailable': 'its network is marked unavailable',
+      other: `it reports ${ready.reason ?? 'NotReady'}`,
+    }[cause];
     return {
       title: `Node ${name} is NotReady${since !== undefined ? ` for ${formatDuration(since)}` : ''}: ${what}`,
       cause:
         `The pod runs on ${name}, which has been ${ready.status === 'Unknown' ? 'Unknown' : 'NotReady'}${since !== undefined ? ` for ${formatDuration(since)}` : ''} because ${what}: "${clip(message, 300)}". ` +
-        (waiting ? `That is why the pod stays ${waiting}. ` : pod.status?.phase === 'Running' ? 'Its containers may still run, but the node takes no new work and the pod is not Ready. ' : '') +
-        (ds ? 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.' : 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.'),
+        (waiting
+          ? `That is why the pod stays ${waiting}. `
+          : pod.status?.phase === 'Running'
+            ? 'Its containers may still run, but the node takes no new work and the pod is not Ready. '
+            : '') +
+        (ds
+          ? 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.'
+          : 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.'),
       evidence,
       advice: ADVICE[cause](name),
-      prevent: ['Alert on NotReady nodes directly (kube_node_status_condition), and run node problem detection so a failing CNI or runtime is caught before pods pile up.'],
+      prevent: [
+        'Alert on NotReady nodes directly (kube_node_status_condition), and run node problem detection so a failing CNI or runtime is caught before pods pile up.',
+      ],
       causeKey: `node/${name}:not-ready:${cause}`,
       params: { node: name, cause, ...(ready.reason ? { reason: ready.reason } : {}) },
     } satisfies FindingDraft;

@@ -6,7 +6,13 @@ import { rule } from './node-notready-cascade.js';
 type Vol = NonNullable<NonNullable<Pod['spec']>['volumes']>[number];
 const glusterfs: Vol = { name: 'data', glusterfs: { endpoints: 'glusterfs-cluster', path: 'index' } };
 
-const workloadPod = (name: string, nodeName: string, scheduledAgo: number, volume: Vol = glusterfs, owner = { kind: 'ReplicaSet', name: 'index-task-569f775985' }) =>
+const workloadPod = (
+  name: string,
+  nodeName: string,
+  scheduledAgo: number,
+  volume: Vol = glusterfs,
+  owner = { kind: 'ReplicaSet', name: 'index-task-569f775985' },
+) =>
   pod({
     metadata: { name, labels: { app: 'index-task' }, ownerReferences: [{ apiVersion: 'apps/v1', ...owner, uid: 'u', controller: true }] },
     spec: { nodeName, volumes: [volume] },
@@ -14,7 +20,13 @@ const workloadPod = (name: string, nodeName: string, scheduledAgo: number, volum
   });
 
 // Seed 000: each node dies a few minutes after an index-task pod lands on it.
-const nodes = [node({ metadata: { name: 'node-1' } }), lostNode('node-2', 1500), lostNode('node-3', 1000), lostNode('node-4', 400), node({ metadata: { name: 'node-5' } })];
+const nodes = [
+  node({ metadata: { name: 'node-1' } }),
+  lostNode('node-2', 1500),
+  lostNode('node-3', 1000),
+  lostNode('node-4', 400),
+  node({ metadata: { name: 'node-5' } }),
+];
 const workloadPods = [
   workloadPod('index-task-569f775985-a', 'node-2', 1800),
   workloadPod('index-task-569f775985-b', 'node-3', 1300),
@@ -25,7 +37,13 @@ const target = workloadPods[3]!;
 const owners = [ownerFact('ReplicaSet', 'index-task-569f775985'), ownerFact('Deployment', 'index-task')];
 const nodeNotReady = event(
   { kind: 'Node', metadata: { name: 'node-4' } },
-  { reason: 'NodeNotReady', type: 'Normal', message: 'Node node-4 status is now: NodeNotReady', component: 'node-controller', involved: { kind: 'Node', name: 'node-4' } },
+  {
+    reason: 'NodeNotReady',
+    type: 'Normal',
+    message: 'Node node-4 status is now: NodeNotReady',
+    component: 'node-controller',
+    involved: { kind: 'Node', name: 'node-4' },
+  },
 );
 
 /** Kubelet alive but NotReady (runtime hung: PLEG), as in seed 000 before the heartbeat stops. */
@@ -34,7 +52,14 @@ const plegNode = (name: string, sinceSeconds: number) =>
     metadata: { name },
     status: {
       conditions: [
-        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s', lastHeartbeatTime: ago(5), lastTransitionTime: ago(sinceSeconds) },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s',
+          lastHeartbeatTime: ago(5),
+          lastTransitionTime: ago(sinceSeconds),
+        },
       ],
     },
   });
@@ -42,13 +67,26 @@ const plegNode = (name: string, sinceSeconds: number) =>
 testRule(rule, {
   valid: [
     { name: 'healthy pod on healthy nodes', snapshot: snapshot(pod(), { nodes: [node(), node({ metadata: { name: 'node-2' } })], workloadPods: [pod()] }) },
-    { name: 'healthy cloud nodes with extra conditions (GKE, AKS, EKS)', snapshot: snapshot(target, { owners, workloadPods, nodes: [cloudNode('gke', 'node-1'), cloudNode('aks', 'node-2'), cloudNode('eks', 'node-3')] }) },
-    { name: 'DaemonSet pod on a healthy node', snapshot: snapshot(daemonSetPod(), { nodes: [cloudNode('gke', 'node-1'), cloudNode('gke', 'node-2')], workloadPods: [daemonSetPod()] }) },
+    {
+      name: 'healthy cloud nodes with extra conditions (GKE, AKS, EKS)',
+      snapshot: snapshot(target, { owners, workloadPods, nodes: [cloudNode('gke', 'node-1'), cloudNode('aks', 'node-2'), cloudNode('eks', 'node-3')] }),
+    },
+    {
+      name: 'DaemonSet pod on a healthy node',
+      snapshot: snapshot(daemonSetPod(), { nodes: [cloudNode('gke', 'node-1'), cloudNode('gke', 'node-2')], workloadPods: [daemonSetPod()] }),
+    },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { nodes }) },
-    { name: 'completed Job pod of the poisoned workload', snapshot: snapshot(completedJobPod({ spec: { volumes: [glusterfs] } }), { nodes, workloadPods, owners }) },
+    {
+      name: 'completed Job pod of the poisoned workload',
+      snapshot: snapshot(completedJobPod({ spec: { volumes: [glusterfs] } }), { nodes, workloadPods, owners }),
+    },
     {
       name: 'zone outage: nodes NotReady, but the pods had been there for hours',
-      snapshot: snapshot(target, { owners, nodes, workloadPods: [workloadPod('a', 'node-2', 20000), workloadPod('b', 'node-3', 30000), workloadPod('c', 'node-4', 40000)] }),
+      snapshot: snapshot(target, {
+        owners,
+        nodes,
+        workloadPods: [workloadPod('a', 'node-2', 20000), workloadPod('b', 'node-3', 30000), workloadPod('c', 'node-4', 40000)],
+      }),
     },
     {
       name: 'same timing but the workload mounts no shared filesystem',
@@ -57,7 +95,10 @@ testRule(rule, {
         return snapshot(pods[3], { owners, nodes, workloadPods: pods });
       })(),
     },
-    { name: 'only one node went down', snapshot: snapshot(target, { owners, nodes: [node({ metadata: { name: 'node-1' } }), lostNode('node-2', 1500)], workloadPods: workloadPods.slice(0, 1) }) },
+    {
+      name: 'only one node went down',
+      snapshot: snapshot(target, { owners, nodes: [node({ metadata: { name: 'node-1' } }), lostNode('node-2', 1500)], workloadPods: workloadPods.slice(0, 1) }),
+    },
   ],
   invalid: [
     {
@@ -67,7 +108,14 @@ testRule(rule, {
         severity: 'critical',
         playbook: 'contain-cascade',
         causeKey: 'workload/shop/Deployment/index-task',
-        params: { namespace: 'shop', kind: 'Deployment', name: 'index-task', nodes: ['node-2', 'node-3', 'node-4'], volumes: ['glusterfs:data'], requiresTwoApprovals: true },
+        params: {
+          namespace: 'shop',
+          kind: 'Deployment',
+          name: 'index-task',
+          nodes: ['node-2', 'node-3', 'node-4'],
+          volumes: ['glusterfs:data'],
+          requiresTwoApprovals: true,
+        },
         mentions: [/Kubelet stopped posting node status/, /glusterfs: endpoints glusterfs-cluster, path index/, /Node node-4 status is now: NodeNotReady/],
       },
     },
@@ -79,14 +127,28 @@ testRule(rule, {
         const pods = [workloadPod('crawler-0', 'node-a', 900, nfs, sts), workloadPod('crawler-1', 'node-b', 600, nfs, sts)];
         return snapshot(pods[1], { nodes: [plegNode('node-a', 700), plegNode('node-b', 300), node({ metadata: { name: 'node-c' } })], workloadPods: pods });
       })(),
-      expect: { causeKey: 'workload/shop/StatefulSet/crawler', params: { nodes: ['node-a', 'node-b'] }, mentions: [/PLEG is not healthy/, /driver nfs\.csi\.k8s\.io/] },
+      expect: {
+        causeKey: 'workload/shop/StatefulSet/crawler',
+        params: { nodes: ['node-a', 'node-b'] },
+        mentions: [/PLEG is not healthy/, /driver nfs\.csi\.k8s\.io/],
+      },
     },
     {
       name: 'PVC on a glusterfs storage class',
       snapshot: (() => {
         const claim: Vol = { name: 'data', persistentVolumeClaim: { claimName: 'index-data' } };
         const pods = workloadPods.map((p) => ({ ...p, spec: { ...p.spec!, volumes: [claim] } }));
-        return snapshot(pods[3], { owners, nodes, workloadPods: pods, pvcs: { 'index-data': pvcObject('index-data', { spec: { storageClassName: 'glusterfs-storage' }, metadata: { annotations: { 'volume.kubernetes.io/storage-provisioner': 'kubernetes.io/glusterfs' } } }) } });
+        return snapshot(pods[3], {
+          owners,
+          nodes,
+          workloadPods: pods,
+          pvcs: {
+            'index-data': pvcObject('index-data', {
+              spec: { storageClassName: 'glusterfs-storage' },
+              metadata: { annotations: { 'volume.kubernetes.io/storage-provisioner': 'kubernetes.io/glusterfs' } },
+            }),
+          },
+        });
       })(),
       expect: { causeKey: 'workload/shop/Deployment/index-task', mentions: [/storageClass glusterfs-storage/] },
     },

@@ -30,9 +30,16 @@ export function sharedVolumes(pod: Pod, snapshot: Snapshot): SharedVolume[] {
     else if (v.persistentVolumeClaim) {
       const pvc = snapshot.pvcs?.[v.persistentVolumeClaim.claimName];
       const sc = pvc?.spec?.storageClassName ?? pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
-      const prov = pvc?.metadata?.annotations?.['volume.kubernetes.io/storage-provisioner'] ?? pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-provisioner'];
+      const prov =
+        pvc?.metadata?.annotations?.['volume.kubernetes.io/storage-provisioner'] ??
+        pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-provisioner'];
       const hint = [sc, prov].find((s) => s && NETWORK_FS.test(s));
-      if (hint) out.push({ name: v.name, type: 'pvc', detail: `claim ${v.persistentVolumeClaim.claimName} (${sc ? `storageClass ${sc}` : ''}${prov ? ` provisioner ${prov}` : ''})` });
+      if (hint)
+        out.push({
+          name: v.name,
+          type: 'pvc',
+          detail: `claim ${v.persistentVolumeClaim.claimName} (${sc ? `storageClass ${sc}` : ''}${prov ? ` provisioner ${prov}` : ''})`,
+        });
     }
   }
   return out;

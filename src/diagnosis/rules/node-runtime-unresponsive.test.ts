@@ -24,7 +24,10 @@ const dockerNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'docker
 testRule(rule, {
   valid: [
     { name: 'healthy node, runtime answers', snapshot: snapshot(pod(), { agent: agent('node-1', { runtime: runtime() }) }) },
-    { name: 'containerd node without docker installed (docker absent)', snapshot: snapshot(pod(), { agent: agent('node-1', { runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }) }) }) },
+    {
+      name: 'containerd node without docker installed (docker absent)',
+      snapshot: snapshot(pod(), { agent: agent('node-1', { runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }) }) }),
+    },
     { name: 'a pod that is not scheduled yet', snapshot: snapshot(pod({ spec: { nodeName: undefined } })) },
   ],
   invalid: [
@@ -38,7 +41,9 @@ testRule(rule, {
       snapshot: snapshot(pod(), {
         node: dockerNode,
         agent: agent('node-1', {
-          runtime: runtime({ docker: { state: 'hung', detail: '/containers/json did not answer within 2000ms although /_ping did', timedOut: ['/containers/json'] } }),
+          runtime: runtime({
+            docker: { state: 'hung', detail: '/containers/json did not answer within 2000ms although /_ping did', timedOut: ['/containers/json'] },
+          }),
           'fs-mounts': fsMounts([mountCheck({ state: 'hung', detail: 'stat did not return within 2000ms' })]),
         }),
       }),
@@ -46,7 +51,15 @@ testRule(rule, {
     },
     {
       name: 'containerd socket refuses connections',
-      snapshot: snapshot(pod(), { node: plegNode('containerd://1.7.2'), agent: agent('node-1', { runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'unreachable', detail: 'ECONNREFUSED connect ECONNREFUSED /run/containerd/containerd.sock' } }) }) }),
+      snapshot: snapshot(pod(), {
+        node: plegNode('containerd://1.7.2'),
+        agent: agent('node-1', {
+          runtime: runtime({
+            docker: { state: 'absent' },
+            containerd: { state: 'unreachable', detail: 'ECONNREFUSED connect ECONNREFUSED /run/containerd/containerd.sock' },
+          }),
+        }),
+      }),
       expect: { severity: 'critical', mentions: [/refuses connections/, /ECONNREFUSED/] },
     },
   ],

@@ -30,21 +30,40 @@ export const rule = defineRule({
     const evidence: Evidence[] = [];
     if (pleg) {
       const since = secondsSince(snapshot, pleg.lastTransitionTime);
-      evidence.push({ source: `node ${node} condition Ready=${pleg.status}${since !== undefined ? ` for ${formatDuration(since)}` : ''}`, text: pleg.message ?? '' });
+      evidence.push({
+        source: `node ${node} condition Ready=${pleg.status}${since !== undefined ? ` for ${formatDuration(since)}` : ''}`,
+        text: pleg.message ?? '',
+      });
     }
-    if (dockerDown && docker) evidence.push({ source: `node agent: docker API ${docker.socket ?? ''} on ${node}`.replace('  ', ' '), text: docker.detail ?? docker.state });
-    if (containerdDown && containerd) evidence.push({ source: `node agent: containerd socket ${containerd.socket ?? ''} on ${node}`, text: `${containerd.detail ?? containerd.state} (${containerd.note})` });
-    for (const m of journalMatches(snapshot, ['pleg-unhealthy', 'runtime-deadline'], { aboutPodOnly: false }).slice(-2)) evidence.push(journalEvidence(node, m));
+    if (dockerDown && docker)
+      evidence.push({ source: `node agent: docker API ${docker.socket ?? ''} on ${node}`.replace('  ', ' '), text: docker.detail ?? docker.state });
+    if (containerdDown && containerd)
+      evidence.push({
+        source: `node agent: containerd socket ${containerd.socket ?? ''} on ${node}`,
+        text: `${containerd.detail ?? containerd.state} (${containerd.note})`,
+      });
+    for (const m of journalMatches(snapshot, ['pleg-unhealthy', 'runtime-deadline'], { aboutPodOnly: false }).slice(-2))
+      evidence.push(journalEvidence(node, m));
     const hung = (probeResult(snapshot, 'fs-mounts')?.mounts ?? []).filter((m) => m.state === 'hung');
-    for (const m of hung.slice(0, 2)) evidence.push({ source: `node agent: stat ${m.mountPoint} on ${node}`, text: `${m.fsType} ${m.source}: ${m.detail ?? 'no answer'}` });
+    for (const m of hung.slice(0, 2))
+      evidence.push({ source: `node agent: stat ${m.mountPoint} on ${node}`, text: `${m.fsType} ${m.source}: ${m.detail ?? 'no answer'}` });
 
     const missing = !runtime ? nodeChecksMissing(snapshot, node, 'runtime', 'fs-mounts') : undefined;
     const which = dockerDown ? 'docker' : containerdDown ? 'containerd' : (runtimeName ?? 'the container runtime');
     const cause = [
       pleg ? `The kubelet on ${node} reports "${pleg.message}": its periodic relist of containers through the runtime takes longer than the threshold.` : '',
-      dockerDown && docker ? `The docker API on ${node} ${docker.state === 'hung' ? 'accepts connections but does not answer' : 'refuses connections'} (${docker.detail ?? docker.state}).` : '',
-      containerdDown && containerd ? `containerd on ${node} ${containerd.state === 'hung' ? 'does not answer in time' : 'refuses connections'} (${containerd.detail ?? ''}).` : '',
-      hung.length > 0 ? `${hung.length} FUSE/network mount(s) do not answer stat (${hung.map((m) => `${m.fsType} ${m.mountPoint}`).slice(0, 2).join(', ')}): the usual reason a runtime hangs.` : '',
+      dockerDown && docker
+        ? `The docker API on ${node} ${docker.state === 'hung' ? 'accepts connections but does not answer' : 'refuses connections'} (${docker.detail ?? docker.state}).`
+        : '',
+      containerdDown && containerd
+        ? `containerd on ${node} ${containerd.state === 'hung' ? 'does not answer in time' : 'refuses connections'} (${containerd.detail ?? ''}).`
+        : '',
+      hung.length > 0
+        ? `${hung.length} FUSE/network mount(s) do not answer stat (${hung
+            .map((m) => `${m.fsType} ${m.mountPoint}`)
+            .slice(0, 2)
+            .join(', ')}): the usual reason a runtime hangs.`
+        : '',
       'Pods on this node can neither start nor stop until the runtime answers again.',
       missing ?? '',
     ]
@@ -61,7 +80,9 @@ export const rule = defineRule({
           : `On ${node}: check \`${which === 'docker' ? 'docker ps' : 'crictl ps'}\` answers; look for FUSE/network mounts that do not answer stat, then restart ${which} (\`systemctl restart ${which}\`).`,
         `Cordon ${node} while it is unhealthy so new pods go elsewhere.`,
       ],
-      prevent: ['Alert on PLEG relist latency and on mounts that stop answering; keep the number of containers per node within what the runtime relists in time.'],
+      prevent: [
+        'Alert on PLEG relist latency and on mounts that stop answering; keep the number of containers per node within what the runtime relists in time.',
+      ],
       causeKey: `node/${node}:runtime/${which}`,
       params: { node, runtime: which },
     } satisfies FindingDraft;

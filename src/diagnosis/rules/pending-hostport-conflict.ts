@@ -62,7 +62,9 @@ function finding(ports: string[], holders: Holder[], head: string, evidence: Evi
     evidence,
     advice: [
       `Change the hostPort (${ports.join(', ')}) of one of the two workloads, or drop hostPort/hostNetwork and expose it with a Service (NodePort/LoadBalancer).`,
-      holders.length ? 'If the holder is an old copy of the same exporter/agent, remove one of the two DaemonSets.' : 'Find the holder: pods with hostNetwork or hostPort on those nodes (`kubectl get pods -A -o wide --field-selector spec.nodeName=<node>`).',
+      holders.length
+        ? 'If the holder is an old copy of the same exporter/agent, remove one of the two DaemonSets.'
+        : 'Find the holder: pods with hostNetwork or hostPort on those nodes (`kubectl get pods -A -o wide --field-selector spec.nodeName=<node>`).',
     ],
     prevent: ['Keep a registry of host ports used by node agents (node-exporter 9100 ...) and review new hostNetwork/hostPort workloads against it.'],
     causeKey: `hostport:${ports.join(',')}`,

@@ -2,7 +2,9 @@ import { cloudNode, completedJobPod, daemonSetPod, failedScheduling, node, pod, 
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './pending-insufficient-resources.js';
 
-const wants = (requests: Record<string, string>) => ({ spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', resources: { requests } }] } });
+const wants = (requests: Record<string, string>) => ({
+  spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', resources: { requests } }] },
+});
 const load = (nodeName: string, cpu: string, memory = '1Gi') =>
   pod({ metadata: { name: `load-${nodeName}` }, spec: { nodeName, containers: [{ name: 'load', image: 'x', resources: { requests: { cpu, memory } } }] } });
 const nodes = ['node-1', 'node-2', 'node-3'].map((name) => node({ metadata: { name } }));
@@ -17,13 +19,21 @@ testRule(rule, {
     { name: 'Pending for a few seconds', snapshot: snapshot(unscheduledPod(modern, wants({ cpu: '2' }), 8), { nodes, podsOnNode }) },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod()) },
     { name: 'DaemonSet pod on a healthy GKE node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('gke') }) },
-    { name: 'unschedulable for another reason only', snapshot: snapshot(unscheduledPod("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")) },
+    {
+      name: 'unschedulable for another reason only',
+      snapshot: snapshot(unscheduledPod("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")),
+    },
   ],
   invalid: [
     {
       name: 'current wording with preemption suffix: request against the best node',
       snapshot: snapshot(unscheduledPod(modern, wants({ cpu: '2', memory: '1Gi' })), { nodes, podsOnNode }),
-      expect: { severity: 'error', causeKey: 'resource:cpu', params: { resources: ['cpu'], bestNode: 'node-3' }, mentions: [/requests 2\b/, /node-3, has 1\.3 free of 3\.8/, /Insufficient cpu/] },
+      expect: {
+        severity: 'error',
+        causeKey: 'resource:cpu',
+        params: { resources: ['cpu'], bestNode: 'node-3' },
+        mentions: [/requests 2\b/, /node-3, has 1\.3 free of 3\.8/, /Insufficient cpu/],
+      },
     },
     {
       name: 'seed 003 wording in an event only, nodes not collected',
@@ -35,25 +45,50 @@ testRule(rule, {
     },
     {
       name: '≈1.17 wording, cpu and memory, taint on a third node',
-      snapshot: snapshot(unscheduledPod("0/3 nodes are available: 1 node(s) had taints that the pod didn't tolerate, 2 Insufficient cpu, 2 Insufficient memory.", wants({ cpu: '2', memory: '20Gi' })), { nodes, podsOnNode }),
-      expect: { severity: 'error', causeKey: 'resource:cpu,memory', mentions: [/memory: the pod requests 20Gi/, /can never fit/, /had taints that the pod didn't tolerate/] },
+      snapshot: snapshot(
+        unscheduledPod(
+          "0/3 nodes are available: 1 node(s) had taints that the pod didn't tolerate, 2 Insufficient cpu, 2 Insufficient memory.",
+          wants({ cpu: '2', memory: '20Gi' }),
+        ),
+        { nodes, podsOnNode },
+      ),
+      expect: {
+        severity: 'error',
+        causeKey: 'resource:cpu,memory',
+        mentions: [/memory: the pod requests 20Gi/, /can never fit/, /had taints that the pod didn't tolerate/],
+      },
     },
     {
       name: 'the best node is one the pod could use: not the tainted control plane',
-      snapshot: snapshot(unscheduledPod('0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu.', wants({ cpu: '2' })), {
-        nodes: [...nodes, node({ metadata: { name: 'cp-1' }, spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } })],
-        podsOnNode,
-      }),
+      snapshot: snapshot(
+        unscheduledPod(
+          '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu.',
+          wants({ cpu: '2' }),
+        ),
+        {
+          nodes: [...nodes, node({ metadata: { name: 'cp-1' }, spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } })],
+          podsOnNode,
+        },
+      ),
       expect: { params: { bestNode: 'node-3' } },
     },
     {
       name: 'a minor cause next to a bigger one is a warning',
-      snapshot: snapshot(unscheduledPod('0/4 nodes are available: 1 Insufficient memory, 3 node(s) had untolerated taint {dedicated: infra}.', wants({ memory: '2Gi' })), { nodes }),
+      snapshot: snapshot(
+        unscheduledPod('0/4 nodes are available: 1 Insufficient memory, 3 node(s) had untolerated taint {dedicated: infra}.', wants({ memory: '2Gi' })),
+        { nodes },
+      ),
       expect: { severity: 'warning', causeKey: 'resource:memory' },
     },
     {
       name: 'extended resource (GPU)',
-      snapshot: snapshot(unscheduledPod('0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.', wants({ 'nvidia.com/gpu': '1' })), { nodes, podsOnNode }),
+      snapshot: snapshot(
+        unscheduledPod(
+          '0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+          wants({ 'nvidia.com/gpu': '1' }),
+        ),
+        { nodes, podsOnNode },
+      ),
       expect: { causeKey: 'resource:nvidia.com/gpu', mentions: [/nvidia\.com\/gpu: the pod requests 1/] },
     },
   ],

@@ -67,14 +67,21 @@ export const rule = defineRule({
       evidence.push({
         source: `node ${best.name} status.allocatable − requests of its pods`,
         text: `${resource}: allocatable ${formatResource(resource, alloc)}${
-          requestsKnown ? `, requested ${formatResource(resource, best.requested?.[resource] ?? 0)} by ${best.podCount ?? 0} pods, free ${formatResource(resource, Math.max(0, free))}` : ''
+          requestsKnown
+            ? `, requested ${formatResource(resource, best.requested?.[resource] ?? 0)} by ${best.podCount ?? 0} pods, free ${formatResource(resource, Math.max(0, free))}`
+            : ''
         }`,
       });
     }
 
     const nodeCount = reasons.reduce((n, r) => n + r.count, 0);
     const others = otherReasons(fit, 'resources');
-    const pinnedByVolume = reasonsOf(fit, 'volume').length > 0 && volumePin(snapshot, claimNames(pod).map((name) => ({ name, pvc: snapshot.pvcs?.[name] }))) !== undefined;
+    const pinnedByVolume =
+      reasonsOf(fit, 'volume').length > 0 &&
+      volumePin(
+        snapshot,
+        claimNames(pod).map((name) => ({ name, pvc: snapshot.pvcs?.[name] })),
+      ) !== undefined;
     const gapNote = usage.length === 0 ? ' Node capacity could not be compared: the nodes were not collected.' : '';
     return {
       // When a bound volume pins the pod to the nodes that lack room, pending.pvc names the real

@@ -9,8 +9,12 @@ import type { Evidence } from '../types.js';
 // `didn't satisfy existing pods anti-affinity rules` (another pod's anti-affinity repels this one).
 
 function terms(kind: 'podAffinity' | 'podAntiAffinity', affinity: Record<string, unknown> | undefined): string[] {
-  const a = (affinity?.[kind] ?? {}) as { requiredDuringSchedulingIgnoredDuringExecution?: { topologyKey?: string; labelSelector?: unknown; namespaces?: string[] }[] };
-  return (a.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => `${JSON.stringify(t.labelSelector ?? {})} per ${t.topologyKey ?? '?'}${t.namespaces?.length ? ` in ${t.namespaces.join(',')}` : ''}`);
+  const a = (affinity?.[kind] ?? {}) as {
+    requiredDuringSchedulingIgnoredDuringExecution?: { topologyKey?: string; labelSelector?: unknown; namespaces?: string[] }[];
+  };
+  return (a.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
+    (t) => `${JSON.stringify(t.labelSelector ?? {})} per ${t.topologyKey ?? '?'}${t.namespaces?.length ? ` in ${t.namespaces.join(',')}` : ''}`,
+  );
 }
 
 export const rule = defineRule({

@@ -7,7 +7,8 @@ import { rule as insufficient } from './pending-insufficient-resources.js';
 import { rule } from './pending-pvc.js';
 
 const withClaim = (claimName: string) => ({ spec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] } });
-const unboundMsg = '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+const unboundMsg =
+  '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
 const pendingClaim = pvcObject('data-db-0', {
   metadata: { annotations: { 'volume.kubernetes.io/storage-provisioner': 'rbd.csi.ceph.com' } },
   spec: { storageClassName: 'ceph-rbd', volumeName: undefined },
@@ -17,10 +18,16 @@ const pendingClaim = pvcObject('data-db-0', {
 testRule(rule, {
   valid: [
     { name: 'healthy pod with a bound claim', snapshot: snapshot(pod(withClaim('data')), { pvcs: { data: pvcObject('data') } }) },
-    { name: 'Pending for a few seconds (provisioning in progress)', snapshot: snapshot(unscheduledPod(unboundMsg, withClaim('data-db-0'), 15), { pvcs: { 'data-db-0': pendingClaim } }) },
+    {
+      name: 'Pending for a few seconds (provisioning in progress)',
+      snapshot: snapshot(unscheduledPod(unboundMsg, withClaim('data-db-0'), 15), { pvcs: { 'data-db-0': pendingClaim } }),
+    },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod()) },
     { name: 'DaemonSet pod on a healthy AKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('aks') }) },
-    { name: 'unschedulable for cpu only', snapshot: snapshot(unscheduledPod('0/3 nodes are available: 3 Insufficient cpu.', withClaim('data')), { pvcs: { data: pvcObject('data') } }) },
+    {
+      name: 'unschedulable for cpu only',
+      snapshot: snapshot(unscheduledPod('0/3 nodes are available: 3 Insufficient cpu.', withClaim('data')), { pvcs: { data: pvcObject('data') } }),
+    },
   ],
   invalid: [
     {
@@ -37,18 +44,26 @@ testRule(rule, {
       name: '≈1.2x wording without preemption, claim missing',
       snapshot: (() => {
         const p = unscheduledPod(undefined, withClaim('cache'));
-        return snapshot(p, { pvcs: { cache: null }, events: [failedScheduling(p, '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.')] });
+        return snapshot(p, {
+          pvcs: { cache: null },
+          events: [failedScheduling(p, '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.')],
+        });
       })(),
       expect: { causeKey: 'pvc/shop/cache', mentions: [/cache does not exist/] },
     },
     {
       name: 'bound zonal volume: node affinity conflict',
-      snapshot: snapshot(unscheduledPod('0/3 nodes are available: 1 Insufficient memory, 2 node(s) had volume node affinity conflict.', withClaim('data')), { pvcs: { data: pvcObject('data') } }),
+      snapshot: snapshot(unscheduledPod('0/3 nodes are available: 1 Insufficient memory, 2 node(s) had volume node affinity conflict.', withClaim('data')), {
+        pvcs: { data: pvcObject('data') },
+      }),
       expect: { severity: 'error', causeKey: 'pvc/shop/data', mentions: [/volume node affinity conflict/, /zonal/] },
     },
     {
       name: 'PreBind failure (not a FitError)',
-      snapshot: snapshot(unscheduledPod('running PreBind plugin "VolumeBinding": binding volumes: timed out waiting for the condition', withClaim('data-db-0')), { pvcs: { 'data-db-0': pendingClaim } }),
+      snapshot: snapshot(
+        unscheduledPod('running PreBind plugin "VolumeBinding": binding volumes: timed out waiting for the condition', withClaim('data-db-0')),
+        { pvcs: { 'data-db-0': pendingClaim } },
+      ),
       expect: { severity: 'error', causeKey: 'storageclass:ceph-rbd' },
     },
   ],
@@ -61,11 +76,16 @@ describe('pending.pvc with a zonal volume', () => {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
     metadata: { name: 'pvc-zonal-1' },
-    spec: { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-west-1a'] }] }] } } },
+    spec: {
+      nodeAffinity: {
+        required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-west-1a'] }] }] },
+      },
+    },
   };
   const zoned = (name: string, zone: string) => node({ metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } } });
   const nodes = [zoned('a-1', 'eu-west-1a'), zoned('b-1', 'eu-west-1b'), zoned('c-1', 'eu-west-1c')];
-  const msg = '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.';
+  const msg =
+    '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.';
   const p = unscheduledPod(msg, withClaim('data-db-0'));
   const s = snapshot(p, { events: [failedScheduling(p, msg)], pvcs: { 'data-db-0': bound }, volumes: { 'pvc-zonal-1': pv }, nodes });
 
@@ -79,7 +99,7 @@ describe('pending.pvc with a zonal volume', () => {
     expect(d.findings[1]?.severity).toBe('warning');
   });
 
-  it('says so when no node is left in the volume\'s zone', () => {
+  it("says so when no node is left in the volume's zone", () => {
     const d = diagnose({ ...s, nodes: nodes.slice(1) }, { rules: [rule] });
     expect(d.findings[0]?.cause).toMatch(/no node has that any more/);
   });

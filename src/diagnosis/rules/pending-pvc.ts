@@ -43,11 +43,18 @@ function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefin
 const PREBIND = /VolumeBinding|binding volumes|PersistentVolumeClaim|persistentvolumeclaim/;
 
 /** A bound claim whose PersistentVolume has required node affinity: where the pod can run at all. */
-export function volumePin(snapshot: Snapshot, claims: { name: string; pvc: PersistentVolumeClaim | null | undefined }[]): { claim: string; pv: string; terms: string; nodes: string[] } | undefined {
+export function volumePin(
+  snapshot: Snapshot,
+  claims: { name: string; pvc: PersistentVolumeClaim | null | undefined }[],
+): { claim: string; pv: string; terms: string; nodes: string[] } | undefined {
   for (const c of claims) {
     const pvName = c.pvc?.spec?.volumeName;
     const pv = pvName ? snapshot.volumes?.[pvName] : undefined;
-    const terms = (pv?.spec as { nodeAffinity?: { required?: { nodeSelectorTerms?: { matchExpressions?: { key: string; operator: string; values?: string[] }[] }[] } } } | undefined)?.nodeAffinity?.required?.nodeSelectorTerms;
+    const terms = (
+      pv?.spec as
+        | { nodeAffinity?: { required?: { nodeSelectorTerms?: { matchExpressions?: { key: string; operator: string; values?: string[] }[] }[] } } }
+        | undefined
+    )?.nodeAffinity?.required?.nodeSelectorTerms;
     if (!pvName || !terms?.length || !snapshot.nodes) continue;
     return { claim: c.name, pv: pvName, terms: termsText(terms), nodes: nodesMatchingTerms(terms, snapshot.nodes).map((n) => n.metadata?.name ?? '?') };
   }
@@ -87,7 +94,11 @@ export const rule = defineRule({
     const prov = culprit?.pvc ? provisionerOf(culprit.pvc) : undefined;
     const others = fit ? otherReasons(fit, 'volume') : [];
     const pinned = volumePin(snapshot, claims);
-    if (pinned) evidence.push({ source: `persistentvolume ${pinned.pv} spec.nodeAffinity`, text: `${pinned.terms}; matching nodes: ${pinned.nodes.join(', ') || 'none'}` });
+    if (pinned)
+      evidence.push({
+        source: `persistentvolume ${pinned.pv} spec.nodeAffinity`,
+        text: `${pinned.terms}; matching nodes: ${pinned.nodes.join(', ') || 'none'}`,
+      });
 
     let why: string;
     if (missing.length) why = `claim ${missing.map((c) => c.name).join(', ')} does not exist in namespace ${pod.metadata?.namespace ?? ''}`;
@@ -105,18 +116,26 @@ export const rule = defineRule({
         (pinned.nodes.length === 0
           ? 'and no node has that any more (the zone or host is gone)'
           : `that is ${pinned.nodes.join(', ')}, and ${pinned.nodes.length === 1 ? 'that node is' : 'those nodes are'} ruled out for the other reasons (${others.join(', ') || messageText}): the pod cannot move away from its volume, so those nodes need room (or the volume must move)`);
-    } else if (nodeLevel) why = `its claims are bound, but the nodes cannot use their volumes (${messageText}): local or zonal volumes pin the pod to nodes that are ruled out`;
+    } else if (nodeLevel)
+      why = `its claims are bound, but the nodes cannot use their volumes (${messageText}): local or zonal volumes pin the pod to nodes that are ruled out`;
     else why = messageText;
 
     const advice = missing.length
       ? [`Create the claim ${missing[0]?.name} (or fix the claimName in the workload).`]
       : [
           `\`kubectl describe pvc ${culprit?.name ?? '<claim>'} -n ${pod.metadata?.namespace ?? ''}\`: its events (ProvisioningFailed, WaitForFirstConsumer) say why it is not bound.`,
-          sc ? `Check that storage class ${sc} exists and its provisioner${prov ? ` (${prov})` : ''} is running and has credentials/quota.` : 'Create a matching PersistentVolume or set a storage class (or mark one as default).',
-          nodeLevel ? 'For zonal/local volumes, make sure a schedulable node exists in the volume\'s zone/host (volumeBindingMode: WaitForFirstConsumer avoids this for new claims).' : 'Fix the claim (size, access mode, selector) so it can bind.',
+          sc
+            ? `Check that storage class ${sc} exists and its provisioner${prov ? ` (${prov})` : ''} is running and has credentials/quota.`
+            : 'Create a matching PersistentVolume or set a storage class (or mark one as default).',
+          nodeLevel
+            ? "For zonal/local volumes, make sure a schedulable node exists in the volume's zone/host (volumeBindingMode: WaitForFirstConsumer avoids this for new claims)."
+            : 'Fix the claim (size, access mode, selector) so it can bind.',
         ];
     // The volume decides where the pod can go: capacity elsewhere does not help.
-    if (pinned && pinned.nodes.length > 0) advice.unshift(`Make room on ${pinned.nodes.join(', ')} (or add a node with ${pinned.terms}): adding capacity in other zones does not help a pod whose volume lives there.`);
+    if (pinned && pinned.nodes.length > 0)
+      advice.unshift(
+        `Make room on ${pinned.nodes.join(', ')} (or add a node with ${pinned.terms}): adding capacity in other zones does not help a pod whose volume lives there.`,
+      );
     else if (pinned) advice.unshift(`No node matches ${pinned.terms}: bring a node back there, or restore the data into a new volume where nodes exist.`);
     const causeKey = missing.length
       ? `pvc/${pod.metadata?.namespace ?? ''}/${missing[0]?.name ?? ''}`
@@ -127,10 +146,13 @@ export const rule = defineRule({
       // A volume that pins the pod is what blocks it, whatever else the message counts.
       severity: pinned ? 'error' : fit ? rankSeverity(snapshot, fit, 'volume') : 'error',
       title: `Pod cannot be scheduled: ${missing.length ? `claim ${missing[0]?.name} missing` : unbound.length ? `claim ${unbound[0]?.name} is ${unbound[0]?.pvc?.status?.phase ?? 'unbound'}` : 'its volumes cannot be used on any node'}`,
-      cause: `The pod has been Pending for ${formatDuration(failure.seconds)}: ${why}.` + (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      cause: `The pod has been Pending for ${formatDuration(failure.seconds)}: ${why}.${others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''}`,
       evidence,
       advice,
-      prevent: ['Use storage classes with volumeBindingMode: WaitForFirstConsumer for zonal storage.', 'Monitor the CSI provisioner and alert on claims Pending for more than a few minutes.'],
+      prevent: [
+        'Use storage classes with volumeBindingMode: WaitForFirstConsumer for zonal storage.',
+        'Monitor the CSI provisioner and alert on claims Pending for more than a few minutes.',
+      ],
       causeKey,
       params: { claims: names, ...(sc ? { storageClass: sc } : {}), ...(prov ? { provisioner: prov } : {}) },
     };

@@ -1,4 +1,14 @@
-import { ago, cloudNode, completedJobPod, daemonSetPod, failedScheduling, pod, schedulerLease, snapshot, unscheduledPod } from '../../../test/helpers/factories.js';
+import {
+  ago,
+  cloudNode,
+  completedJobPod,
+  daemonSetPod,
+  failedScheduling,
+  pod,
+  schedulerLease,
+  snapshot,
+  unscheduledPod,
+} from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './pending-scheduler-down.js';
 
@@ -30,7 +40,10 @@ testRule(rule, {
     { name: 'DaemonSet pod on a healthy GKE node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('gke'), schedulerLease: schedulerLease(2) }) },
     {
       name: 'scheduler healthy (fresh lease, Running pod): an unscheduled pod is not its fault',
-      snapshot: snapshot(unscheduledPod('0/3 nodes are available: 3 Insufficient cpu.'), { schedulerLease: schedulerLease(3), schedulerPods: [healthyScheduler] }),
+      snapshot: snapshot(unscheduledPod('0/3 nodes are available: 3 Insufficient cpu.'), {
+        schedulerLease: schedulerLease(3),
+        schedulerPods: [healthyScheduler],
+      }),
     },
     {
       name: 'managed control plane: no scheduler pods, fresh lease',
@@ -45,13 +58,22 @@ testRule(rule, {
     {
       name: 'stale lease, no scheduling attempt at all (seed 003)',
       snapshot: snapshot(unscheduledPod(undefined), { schedulerLease: schedulerLease(1800), schedulerPods: [] }),
-      expect: { severity: 'critical', causeKey: 'scheduler:default-scheduler', params: { scheduler: 'default-scheduler' }, mentions: [/last renewed 30m ago/, /no scheduling attempt at all/] },
+      expect: {
+        severity: 'critical',
+        causeKey: 'scheduler:default-scheduler',
+        params: { scheduler: 'default-scheduler' },
+        mentions: [/last renewed 30m ago/, /no scheduling attempt at all/],
+      },
     },
     {
       name: 'kube-scheduler pod CrashLoopBackOff, lease gone; old FailedScheduling from before the crash',
       snapshot: (() => {
         const p = unscheduledPod(undefined, {}, 7200);
-        return snapshot(p, { schedulerLease: null, schedulerPods: [crashingScheduler], events: [failedScheduling(p, '0/4 nodes are available: 2 Insufficient cpu.', { lastSeenAgo: 5400 })] });
+        return snapshot(p, {
+          schedulerLease: null,
+          schedulerPods: [crashingScheduler],
+          events: [failedScheduling(p, '0/4 nodes are available: 2 Insufficient cpu.', { lastSeenAgo: 5400 })],
+        });
       })(),
       expect: { severity: 'critical', mentions: [/kube-scheduler-master-1 \(Running \/ CrashLoopBackOff, Ready=False, 14 restarts\)/] },
     },

@@ -48,7 +48,10 @@ export const rule = defineRule({
     const evidence: Evidence[] = [{ source: 'pod.spec.nodeName', text: `unset; Pending for ${formatDuration(seconds)}, schedulerName ${schedulerName}` }];
     evidence.push(
       lastFailure
-        ? { source: 'event FailedScheduling (newest)', text: `last seen ${formatDuration(secondsSince(snapshot, eventTime(lastFailure)) ?? 0)} ago: ${lastFailure.message ?? ''}` }
+        ? {
+            source: 'event FailedScheduling (newest)',
+            text: `last seen ${formatDuration(secondsSince(snapshot, eventTime(lastFailure)) ?? 0)} ago: ${lastFailure.message ?? ''}`,
+          }
         : { source: 'pod events', text: 'no FailedScheduling or Scheduled event: no scheduler has tried this pod' },
     );
 
@@ -88,7 +91,9 @@ export const rule = defineRule({
       if (lastFailureAt !== undefined && renewedAt !== undefined && lastFailureAt > renewedAt + 60_000) return null;
       const why = [
         stale !== undefined ? `its leader lease kube-system/kube-scheduler was last renewed ${formatDuration(stale)} ago` : '',
-        badPods.length ? `kube-scheduler pod${badPods.length > 1 ? 's' : ''} ${badPods.map(({ p, problem }) => `${p.metadata?.name ?? '?'} (${problem ?? ''})`).join(', ')}` : '',
+        badPods.length
+          ? `kube-scheduler pod${badPods.length > 1 ? 's' : ''} ${badPods.map(({ p, problem }) => `${p.metadata?.name ?? '?'} (${problem ?? ''})`).join(', ')}`
+          : '',
       ].filter(Boolean);
       return {
         title: 'No kube-scheduler is running: pods stay Pending without a node',
@@ -113,7 +118,9 @@ export const rule = defineRule({
       title: 'Pod was never tried by the scheduler',
       cause: `The pod has been Pending for ${formatDuration(seconds)} without a node, a FailedScheduling event or a PodScheduled condition: no scheduler has looked at it. The scheduler's own state could not be checked (no kube-scheduler pods or lease visible).`,
       evidence,
-      advice: ['Check that kube-scheduler runs on the control plane (`kubectl get lease -n kube-system kube-scheduler`, `kubectl get pods -n kube-system -l component=kube-scheduler`).'],
+      advice: [
+        'Check that kube-scheduler runs on the control plane (`kubectl get lease -n kube-system kube-scheduler`, `kubectl get pods -n kube-system -l component=kube-scheduler`).',
+      ],
       prevent: ['Alert on a stale kube-scheduler lease and on pods Pending without events.'],
       causeKey: `scheduler:${schedulerName}`,
       params: { scheduler: schedulerName },

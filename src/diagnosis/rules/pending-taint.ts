@@ -13,7 +13,8 @@ import {
 import type { Evidence } from '../types.js';
 
 /** Taints the node lifecycle controller / cloud set for a node condition: fix the node, don't tolerate. */
-const CONDITION_TAINT = /^node\.kubernetes\.io\/(not-ready|unreachable|memory-pressure|disk-pressure|pid-pressure|network-unavailable|unschedulable|out-of-service)$|^node\.cloudprovider\.kubernetes\.io\/uninitialized$/;
+const CONDITION_TAINT =
+  /^node\.kubernetes\.io\/(not-ready|unreachable|memory-pressure|disk-pressure|pid-pressure|network-unavailable|unschedulable|out-of-service)$|^node\.cloudprovider\.kubernetes\.io\/uninitialized$/;
 
 /** Taints that reserve nodes for the system: workloads must not tolerate them to get scheduled. */
 const SYSTEM_TAINT = /^CriticalAddonsOnly$/;
@@ -61,7 +62,8 @@ export const rule = defineRule({
 
     const evidence: Evidence[] = [...failure.evidence];
     for (const [text, e] of entries.slice(0, 6)) {
-      if (e.nodes.length) evidence.push({ source: `node spec.taints (${e.nodes.length} node${e.nodes.length > 1 ? 's' : ''})`, text: `${text} on ${e.nodes.join(', ')}` });
+      if (e.nodes.length)
+        evidence.push({ source: `node spec.taints (${e.nodes.length} node${e.nodes.length > 1 ? 's' : ''})`, text: `${text} on ${e.nodes.join(', ')}` });
     }
     evidence.push({ source: 'pod.spec.tolerations', text: JSON.stringify(pod.spec?.tolerations ?? []) });
 
@@ -71,10 +73,14 @@ export const rule = defineRule({
     const custom = keys.filter((k) => !conditionTaints.includes(k) && !controlPlane.includes(k) && !reserved.includes(k));
     const advice: string[] = [];
     if (reserved.length) {
-      advice.push(`${reserved.join(', ')} reserve${reserved.length > 1 ? '' : 's'} nodes for cluster add-ons: do not tolerate it in application workloads; give them nodes of their own (a node pool without that taint).`);
+      advice.push(
+        `${reserved.join(', ')} reserve${reserved.length > 1 ? '' : 's'} nodes for cluster add-ons: do not tolerate it in application workloads; give them nodes of their own (a node pool without that taint).`,
+      );
     }
     if (conditionTaints.length) {
-      advice.push(`${conditionTaints.join(', ')} ${conditionTaints.length > 1 ? 'are' : 'is'} set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.`);
+      advice.push(
+        `${conditionTaints.join(', ')} ${conditionTaints.length > 1 ? 'are' : 'is'} set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.`,
+      );
     }
     if (custom.length) {
       advice.push(
@@ -88,7 +94,8 @@ export const rule = defineRule({
           : 'The control-plane taint keeps ordinary pods off control-plane nodes by design; look at the other reasons.',
       );
     }
-    if (keys.length === 0) advice.push('The message does not name the taint (≤1.17 and ≥1.35 wording) and nodes were not collected: `kubectl describe nodes | grep Taints`.');
+    if (keys.length === 0)
+      advice.push('The message does not name the taint (≤1.17 and ≥1.35 wording) and nodes were not collected: `kubectl describe nodes | grep Taints`.');
 
     return {
       severity: rankSeverity(snapshot, fit, 'taint'),
@@ -100,7 +107,10 @@ export const rule = defineRule({
         (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
       evidence,
       advice,
-      prevent: ['Give workloads that must run on dedicated nodes the matching tolerations (and a nodeSelector) in their templates.', 'Alert on nodes that stay NotReady or cordoned.'],
+      prevent: [
+        'Give workloads that must run on dedicated nodes the matching tolerations (and a nodeSelector) in their templates.',
+        'Alert on nodes that stay NotReady or cordoned.',
+      ],
       // Control-plane taints show up beside most causes; group by the taints that matter when there are any.
       causeKey: keys.length ? `taint:${(controlPlane.length < keys.length ? keys.filter((k) => !controlPlane.includes(k)) : keys).join(',')}` : 'taint',
       params: { taints: keys, nodes: [...new Set(entries.flatMap(([, e]) => e.nodes))] },

@@ -2,7 +2,8 @@ import { cloudNode, completedJobPod, daemonSetPod, failedScheduling, node, pod, 
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './pending-too-many-pods.js';
 
-const fullNode = (name: string, maxPods = '110') => node({ metadata: { name }, spec: { podCIDR: '10.244.1.0/24' }, status: { allocatable: { pods: maxPods } } });
+const fullNode = (name: string, maxPods = '110') =>
+  node({ metadata: { name }, spec: { podCIDR: '10.244.1.0/24' }, status: { allocatable: { pods: maxPods } } });
 const podsOn = (nodeName: string, n: number) => Array.from({ length: n }, (_, i) => pod({ metadata: { name: `filler-${nodeName}-${i}` }, spec: { nodeName } }));
 const nodes = [fullNode('node-1'), fullNode('node-2'), fullNode('node-3')];
 const podsOnNode = [...podsOn('node-1', 110), ...podsOn('node-2', 110), ...podsOn('node-3', 110)];
@@ -22,7 +23,12 @@ testRule(rule, {
         unscheduledPod('0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.'),
         { nodes, podsOnNode },
       ),
-      expect: { severity: 'error', causeKey: 'max-pods', params: { nodes: ['node-1', 'node-2', 'node-3'], maxPods: 110, podCidrBound: 254 }, mentions: [/110 pods bound of 110/, /about 254/] },
+      expect: {
+        severity: 'error',
+        causeKey: 'max-pods',
+        params: { nodes: ['node-1', 'node-2', 'node-3'], maxPods: 110, podCidrBound: 254 },
+        mentions: [/110 pods bound of 110/, /about 254/],
+      },
     },
     {
       name: 'pre-1.9 wording from seed 003: Insufficient pods (3)',
@@ -34,7 +40,10 @@ testRule(rule, {
     },
     {
       name: 'one full node among other causes is a warning',
-      snapshot: snapshot(unscheduledPod("0/4 nodes are available: 1 Too many pods, 3 node(s) didn't match Pod's node affinity/selector."), { nodes: [fullNode('node-1')], podsOnNode: podsOn('node-1', 110) }),
+      snapshot: snapshot(unscheduledPod("0/4 nodes are available: 1 Too many pods, 3 node(s) didn't match Pod's node affinity/selector."), {
+        nodes: [fullNode('node-1')],
+        podsOnNode: podsOn('node-1', 110),
+      }),
       expect: { severity: 'warning', params: { nodes: ['node-1'] } },
     },
   ],

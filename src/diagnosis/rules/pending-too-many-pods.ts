@@ -50,7 +50,9 @@ export const rule = defineRule({
       title: `Pod cannot be scheduled: ${nodeCount} node(s) already run their maximum number of pods`,
       cause:
         `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) reached the kubelet's pod limit` +
-        (limit !== undefined ? ` (allocatable pods ${limits.join('/')}, set by kubelet --max-pods; the default is 110)` : ' (kubelet --max-pods, default 110)') +
+        (limit !== undefined
+          ? ` (allocatable pods ${limits.join('/')}, set by kubelet --max-pods; the default is 110)`
+          : ' (kubelet --max-pods, default 110)') +
         (full.length ? `; full now: ${full.map((u) => u.name).join(', ')}` : '') +
         '.' +
         (bound !== undefined ? ` The node pod CIDR allows about ${bound} pod IPs, which bounds --max-pods.` : '') +

@@ -20,19 +20,31 @@ const zoneC = {
   },
 };
 // DaemonSet pod pinned to node-1 while node-1 has its host port taken: "didn't match" for the other nodes is by design.
-const dsPending = daemonSetPod({ spec: { nodeName: undefined }, status: { phase: 'Pending', containerStatuses: [], conditions: [] }, metadata: { creationTimestamp: '2026-11-21T09:50:00Z' } });
+const dsPending = daemonSetPod({
+  spec: { nodeName: undefined },
+  status: { phase: 'Pending', containerStatuses: [], conditions: [] },
+  metadata: { creationTimestamp: '2026-11-21T09:50:00Z' },
+});
 
 testRule(rule, {
   valid: [
     { name: 'healthy running pod', snapshot: snapshot(pod(ssd), { nodes }) },
-    { name: 'Pending for a few seconds', snapshot: snapshot(unscheduledPod("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.", ssd, 5), { nodes }) },
+    {
+      name: 'Pending for a few seconds',
+      snapshot: snapshot(unscheduledPod("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.", ssd, 5), { nodes }),
+    },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { nodes }) },
     { name: 'DaemonSet pod on a healthy EKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('eks'), nodes }) },
     {
       name: "DaemonSet pod: the other nodes don't match its per-node pin",
       snapshot: snapshot(dsPending, {
         nodes,
-        events: [failedScheduling(dsPending, "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't match Pod's node affinity/selector.")],
+        events: [
+          failedScheduling(
+            dsPending,
+            "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't match Pod's node affinity/selector.",
+          ),
+        ],
       }),
     },
   ],
@@ -40,10 +52,18 @@ testRule(rule, {
     {
       name: '≥1.22 wording: names the label no node has',
       snapshot: snapshot(
-        unscheduledPod("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", ssd),
+        unscheduledPod(
+          "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+          ssd,
+        ),
         { nodes },
       ),
-      expect: { severity: 'error', causeKey: 'selector:disktype=ssd', params: { labels: ['disktype=ssd'] }, mentions: [/no node has label disktype=ssd/, /"disktype":"ssd"/] },
+      expect: {
+        severity: 'error',
+        causeKey: 'selector:disktype=ssd',
+        params: { labels: ['disktype=ssd'] },
+        mentions: [/no node has label disktype=ssd/, /"disktype":"ssd"/],
+      },
     },
     {
       name: '≈1.20 wording (node selector) with required affinity on a missing zone',
@@ -56,7 +76,9 @@ testRule(rule, {
     {
       name: 'pre-1.9 MatchNodeSelector, requirements only unmet together',
       snapshot: snapshot(
-        unscheduledPod('No nodes are available that match all of the following predicates:: MatchNodeSelector (3).', { spec: { nodeSelector: { disktype: 'hdd', gpu: 'true' } } }),
+        unscheduledPod('No nodes are available that match all of the following predicates:: MatchNodeSelector (3).', {
+          spec: { nodeSelector: { disktype: 'hdd', gpu: 'true' } },
+        }),
         { nodes },
       ),
       expect: { causeKey: 'selector', mentions: [/no node meets all of them together/] },

@@ -37,14 +37,22 @@ export const rule = defineRule({
     if (!nodes) detail = 'The node labels could not be compared: the nodes were not collected.';
     else if (!check) detail = 'The pod sets no nodeSelector or required node affinity of its own; the affinity may come from the scheduler profile.';
     else if (check.unmet.length > 0) detail = `No node has: ${check.unmet.join(', ')} (checked ${nodes.length} nodes).`;
-    else if (check.matching.length === 0) detail = `Each requirement is met by some node, but no node meets all of them together: ${check.requirements.join(', ')}.`;
-    else detail = `Only ${check.matching.join(', ')} match${check.matching.length === 1 ? 'es' : ''} the selector (${check.requirements.join(', ')}); ${check.matching.length === 1 ? 'it is' : 'they are'} ruled out for the other reasons.`;
-    if (check && nodes) evidence.push({ source: `labels of ${nodes.length} nodes`, text: check.unmet.length ? `no node has ${check.unmet.join(', ')}` : `matching nodes: ${check.matching.join(', ') || 'none'}` });
+    else if (check.matching.length === 0)
+      detail = `Each requirement is met by some node, but no node meets all of them together: ${check.requirements.join(', ')}.`;
+    else
+      detail = `Only ${check.matching.join(', ')} match${check.matching.length === 1 ? 'es' : ''} the selector (${check.requirements.join(', ')}); ${check.matching.length === 1 ? 'it is' : 'they are'} ruled out for the other reasons.`;
+    if (check && nodes)
+      evidence.push({
+        source: `labels of ${nodes.length} nodes`,
+        text: check.unmet.length ? `no node has ${check.unmet.join(', ')}` : `matching nodes: ${check.matching.join(', ') || 'none'}`,
+      });
 
     const labels = check?.unmet ?? [];
     return {
       severity: rankSeverity(snapshot, fit, 'selector'),
-      title: labels.length ? `Pod cannot be scheduled: no node has label ${labels.join(', ')}` : "Pod cannot be scheduled: no node matches the pod's node selector/affinity",
+      title: labels.length
+        ? `Pod cannot be scheduled: no node has label ${labels.join(', ')}`
+        : "Pod cannot be scheduled: no node matches the pod's node selector/affinity",
       cause:
         `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) do not match its nodeSelector or required node affinity. ${detail}` +
         (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
@@ -55,7 +63,10 @@ export const rule = defineRule({
           : 'Fix the selector/affinity in the workload spec, or label a node to match it.',
         '`kubectl get nodes --show-labels` lists the labels the scheduler compares.',
       ],
-      prevent: ['Manage node labels with the node pool / provisioning config, not by hand, so replacements keep them.', 'Prefer preferredDuringScheduling affinity where the placement is a wish, not a must.'],
+      prevent: [
+        'Manage node labels with the node pool / provisioning config, not by hand, so replacements keep them.',
+        'Prefer preferredDuringScheduling affinity where the placement is a wish, not a must.',
+      ],
       causeKey: labels.length ? `selector:${[...labels].sort().join(',')}` : 'selector',
       params: { labels },
     };

@@ -35,7 +35,9 @@ testRule(rule, {
 
 describe('pending.volume-limit in the full registry', () => {
   it('outranks the minor cpu reason', () => {
-    const d = diagnose(snapshot(unscheduledPod('0/6 nodes are available: 2 Insufficient cpu, 4 node(s) exceed max volume count.', withClaim)), { rules: RULES });
+    const d = diagnose(snapshot(unscheduledPod('0/6 nodes are available: 2 Insufficient cpu, 4 node(s) exceed max volume count.', withClaim)), {
+      rules: RULES,
+    });
     expect(d.findings[0]?.rule).toBe('pending.volume-limit');
   });
 });

@@ -14,10 +14,18 @@ const notReady = pod({
     conditions: [
       { type: 'PodScheduled', status: 'True' },
       { type: 'Initialized', status: 'True' },
-      { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]', lastTransitionTime: ago(1200) },
+      {
+        type: 'ContainersReady',
+        status: 'False',
+        reason: 'ContainersNotReady',
+        message: 'containers with unready status: [web]',
+        lastTransitionTime: ago(1200),
+      },
       { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]', lastTransitionTime: ago(1200) },
     ],
-    containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'registry.example.com/shop/web:1.4.2', imageID: '', state: { running: { startedAt: ago(3580) } } }],
+    containerStatuses: [
+      { name: 'web', ready: false, restartCount: 0, image: 'registry.example.com/shop/web:1.4.2', imageID: '', state: { running: { startedAt: ago(3580) } } },
+    ],
   },
 });
 
@@ -35,13 +43,23 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod()) },
-    { name: 'ContainerCreating for 40 s (image pull in progress)', snapshot: snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(45) }, status: { startTime: ago(40) } })) },
+    {
+      name: 'ContainerCreating for 40 s (image pull in progress)',
+      snapshot: snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(45) }, status: { startTime: ago(40) } })),
+    },
     { name: 'Pending 20 s, within the grace', snapshot: snapshot(unscheduledPod(undefined, {}, 20)) },
     { name: 'deleted, in its grace period', snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(-20), deletionGracePeriodSeconds: 30 } })) },
     {
       name: 'Ready after a rollout whose readiness probe failed while starting',
       snapshot: snapshot(rolledOut, {
-        events: [event(rolledOut, { reason: 'Unhealthy', count: 4, lastSeenAgo: 3010, message: 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused' })],
+        events: [
+          event(rolledOut, {
+            reason: 'Unhealthy',
+            count: 4,
+            lastSeenAgo: 3010,
+            message: 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused',
+          }),
+        ],
       }),
     },
     { name: 'restarted once a day ago', snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 1, now: 'running', finishedAgo: 86400 })) },
@@ -50,7 +68,14 @@ testRule(rule, {
     {
       name: 'a waiting reason no rule knows, quoted with its message',
       snapshot: snapshot(oddWaiting, {
-        events: [event(oddWaiting, { reason: 'Failed', count: 9, lastSeenAgo: 40, message: 'Error: ContainerCannotRun: OCI runtime state failed: fork/exec /usr/bin/runc: resource temporarily unavailable: unknown' })],
+        events: [
+          event(oddWaiting, {
+            reason: 'Failed',
+            count: 9,
+            lastSeenAgo: 40,
+            message: 'Error: ContainerCannotRun: OCI runtime state failed: fork/exec /usr/bin/runc: resource temporarily unavailable: unknown',
+          }),
+        ],
       }),
       expect: { severity: 'warning', mentions: [/no rule matched/i, /ContainerCannotRun/, /resource temporarily unavailable/, /None of pod-doctor's rules/] },
     },
@@ -62,7 +87,16 @@ testRule(rule, {
     {
       name: 'Ready, but Warning events keep coming after it became Ready',
       snapshot: snapshot(rolledOut, {
-        events: [event(rolledOut, { reason: 'FailedToUpdateEndpoint', count: 12, lastSeenAgo: 120, component: 'endpoint-controller', message: 'Failed to update endpoint shop/web: Operation cannot be fulfilled on endpoints "web": the object has been modified; please apply your changes to the latest version and try again' })],
+        events: [
+          event(rolledOut, {
+            reason: 'FailedToUpdateEndpoint',
+            count: 12,
+            lastSeenAgo: 120,
+            component: 'endpoint-controller',
+            message:
+              'Failed to update endpoint shop/web: Operation cannot be fulfilled on endpoints "web": the object has been modified; please apply your changes to the latest version and try again',
+          }),
+        ],
       }),
       expect: { mentions: [/FailedToUpdateEndpoint|Operation cannot be fulfilled/] },
     },
@@ -73,7 +107,10 @@ testRule(rule, {
     },
     {
       name: 'phase Unknown, and it says which checks could not run',
-      snapshot: { ...snapshot(pod({ status: { phase: 'Unknown', reason: 'NodeLost', message: 'Node node-1 which was running pod web is unresponsive' } })), gaps: [{ check: 'node', reason: 'HTTP 403 (forbidden)', kind: 'forbidden', origin: 'api' }] },
+      snapshot: {
+        ...snapshot(pod({ status: { phase: 'Unknown', reason: 'NodeLost', message: 'Node node-1 which was running pod web is unresponsive' } })),
+        gaps: [{ check: 'node', reason: 'HTTP 403 (forbidden)', kind: 'forbidden', origin: 'api' }],
+      },
       expect: { mentions: [/phase Unknown/, /could not run \(node\)/] },
     },
   ],

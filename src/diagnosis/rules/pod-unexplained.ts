@@ -39,13 +39,19 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
   const onNode = ageOf(snapshot, pod, true);
   if (phase === 'Failed' || phase === 'Unknown') {
     const why = [pod.status?.reason, pod.status?.message].filter(Boolean).join(': ');
-    signs.push({ text: `phase ${phase}${why ? ` (${clip(why, 200)})` : ''}`, evidence: { source: 'pod.status.phase', text: `${phase}${why ? `: ${clip(why)}` : ''}` } });
+    signs.push({
+      text: `phase ${phase}${why ? ` (${clip(why, 200)})` : ''}`,
+      evidence: { source: 'pod.status.phase', text: `${phase}${why ? `: ${clip(why)}` : ''}` },
+    });
   }
   const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
   if (phase === 'Pending' && !pod.spec?.nodeName && (age ?? 0) > pendingGraceSeconds) {
     signs.push({
       text: `not scheduled for ${formatDuration(age ?? 0)}`,
-      evidence: { source: 'pod.status.conditions[PodScheduled]', text: [scheduled?.reason, scheduled?.message].filter(Boolean).join(': ') || 'no PodScheduled condition' },
+      evidence: {
+        source: 'pod.status.conditions[PodScheduled]',
+        text: [scheduled?.reason, scheduled?.message].filter(Boolean).join(': ') || 'no PodScheduled condition',
+      },
     });
   }
   for (const s of containerStatuses(pod)) {
@@ -60,26 +66,43 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
     const term = s.status.state?.terminated;
     // A terminated init container with exit 0 is done, and so is any container of a finished pod.
     if (term && term.exitCode !== 0 && phase !== 'Succeeded') {
-      signs.push({ text: `${what} terminated: ${term.reason ?? 'Error'} (exit ${term.exitCode})`, evidence: statusEvidence(s, 'state', `terminated: ${term.reason ?? 'Error'}, exit code ${term.exitCode}${term.message ? `: ${clip(term.message)}` : ''}`) });
+      signs.push({
+        text: `${what} terminated: ${term.reason ?? 'Error'} (exit ${term.exitCode})`,
+        evidence: statusEvidence(
+          s,
+          'state',
+          `terminated: ${term.reason ?? 'Error'}, exit code ${term.exitCode}${term.message ? `: ${clip(term.message)}` : ''}`,
+        ),
+      });
     }
     const last = s.status.lastState?.terminated;
     const lastAgo = secondsSince(snapshot, last?.finishedAt);
     if ((s.status.restartCount ?? 0) > 0 && last && lastAgo !== undefined && lastAgo <= RECENT_SECONDS) {
       signs.push({
         text: `${what} restarted ${s.status.restartCount} time${s.status.restartCount === 1 ? '' : 's'}, last ${formatDuration(lastAgo)} ago (${last.reason ?? 'exit'} ${last.exitCode})`,
-        evidence: statusEvidence(s, 'lastState', `terminated: ${last.reason ?? 'Error'}, exit code ${last.exitCode}, finished ${last.finishedAt}${last.message ? `: ${clip(last.message)}` : ''}`),
+        evidence: statusEvidence(
+          s,
+          'lastState',
+          `terminated: ${last.reason ?? 'Error'}, exit code ${last.exitCode}, finished ${last.finishedAt}${last.message ? `: ${clip(last.message)}` : ''}`,
+        ),
       });
     }
   }
   // 1.26+: why the pod is being disrupted (preemption, eviction, node shutdown, taint manager).
   const disruption = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
   if (disruption && signs.length > 0) {
-    signs.push({ text: `disrupted: ${disruption.reason ?? 'DisruptionTarget'}`, evidence: { source: 'pod.status.conditions[DisruptionTarget]', text: [disruption.reason, disruption.message].filter(Boolean).join(': ') } });
+    signs.push({
+      text: `disrupted: ${disruption.reason ?? 'DisruptionTarget'}`,
+      evidence: { source: 'pod.status.conditions[DisruptionTarget]', text: [disruption.reason, disruption.message].filter(Boolean).join(': ') },
+    });
   }
   const ready = readyCondition(pod);
   const notReadyFor = ready?.status === 'False' ? secondsSince(snapshot, ready.lastTransitionTime) : undefined;
   if (phase === 'Running' && notReadyFor !== undefined && notReadyFor > NOT_READY_SECONDS) {
-    signs.push({ text: `Running but not Ready for ${formatDuration(notReadyFor)}`, evidence: { source: 'pod.status.conditions[Ready]', text: [ready?.reason, ready?.message].filter(Boolean).join(': ') || 'False' } });
+    signs.push({
+      text: `Running but not Ready for ${formatDuration(notReadyFor)}`,
+      evidence: { source: 'pod.status.conditions[Ready]', text: [ready?.reason, ready?.message].filter(Boolean).join(': ') || 'False' },
+    });
   }
   return signs;
 }
@@ -129,8 +152,12 @@ export const rule = defineRule({
     if (signs.length === 0 && warnings.length === 0) return null;
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
-    const summary = signs.length > 0 ? signs.map((s) => s.text).join('; ') : `${warnings.length} Warning event${warnings.length === 1 ? '' : 's'} in the last hour`;
-    const evidence: Evidence[] = [...signs.flatMap((s) => (s.evidence ? [s.evidence] : [])), ...warnings.slice(0, 5).map((e) => ({ ...eventEvidence(e), text: clip(e.message ?? '') }))];
+    const summary =
+      signs.length > 0 ? signs.map((s) => s.text).join('; ') : `${warnings.length} Warning event${warnings.length === 1 ? '' : 's'} in the last hour`;
+    const evidence: Evidence[] = [
+      ...signs.flatMap((s) => (s.evidence ? [s.evidence] : [])),
+      ...warnings.slice(0, 5).map((e) => ({ ...eventEvidence(e), text: clip(e.message ?? '') })),
+    ];
     const missed = snapshot.gaps.map((g) => g.check);
     const firstReason = signs[0]?.text.replace(/ for .*$/, '') ?? warnings[0]?.reason ?? 'warnings';
     return {

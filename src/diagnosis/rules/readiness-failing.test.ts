@@ -11,38 +11,88 @@ function unready(notReadySeconds: number, patch: Partial<Pod> = {}): Pod {
     status: {
       conditions: [
         { type: 'PodScheduled', status: 'True' },
-        { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]', lastTransitionTime: ago(notReadySeconds) },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'ContainersNotReady',
+          message: 'containers with unready status: [web]',
+          lastTransitionTime: ago(notReadySeconds),
+        },
       ],
-      containerStatuses: [{ name: 'web', ready: false, started: true, restartCount: 0, image: 'registry.example.com/shop/web:1.4.2', imageID: '', state: { running: { startedAt: ago(3580) } } }],
+      containerStatuses: [
+        {
+          name: 'web',
+          ready: false,
+          started: true,
+          restartCount: 0,
+          image: 'registry.example.com/shop/web:1.4.2',
+          imageID: '',
+          state: { running: { startedAt: ago(3580) } },
+        },
+      ],
     },
   });
   return { ...p, ...patch };
 }
-const svc = (name: string, selector: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'shop' }, spec: { selector } });
-const failing = (p: Pod, message: string, lastSeenAgo = 5, count = 240) => event(p, { reason: 'Unhealthy', count, lastSeenAgo, firstSeenAgo: 1800, fieldPath: 'spec.containers{web}', message });
+const svc = (name: string, selector: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace: 'shop' },
+  spec: { selector },
+});
+const failing = (p: Pod, message: string, lastSeenAgo = 5, count = 240) =>
+  event(p, { reason: 'Unhealthy', count, lastSeenAgo, firstSeenAgo: 1800, fieldPath: 'spec.containers{web}', message });
 
 const p503 = unready(1800);
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'not Ready for 2 minutes (still starting)', snapshot: snapshot(unready(120), { events: [failing(unready(120), 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }) },
-    { name: 'crash-looping (the crash rules speak)', snapshot: snapshot(crashedPod({ exitCode: 1 }), { events: [failing(pod(), 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused')] }) },
-    { name: 'unready, but the failures stopped an hour ago', snapshot: snapshot(unready(7200), { events: [failing(unready(7200), 'Readiness probe failed: HTTP probe failed with statuscode: 503', 3600)] }) },
+    {
+      name: 'not Ready for 2 minutes (still starting)',
+      snapshot: snapshot(unready(120), { events: [failing(unready(120), 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }),
+    },
+    {
+      name: 'crash-looping (the crash rules speak)',
+      snapshot: snapshot(crashedPod({ exitCode: 1 }), {
+        events: [failing(pod(), 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused')],
+      }),
+    },
+    {
+      name: 'unready, but the failures stopped an hour ago',
+      snapshot: snapshot(unready(7200), { events: [failing(unready(7200), 'Readiness probe failed: HTTP probe failed with statuscode: 503', 3600)] }),
+    },
   ],
   invalid: [
     {
       name: 'HTTP 503 for 30 minutes, two Services lose it',
-      snapshot: snapshot(p503, { events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')], services: [svc('web', { app: 'web' }), svc('web-internal', { app: 'web' })] }),
-      expect: { severity: 'warning', params: { container: 'web', failures: 240, services: ['web', 'web-internal'] }, mentions: [/statuscode: 503/, /not an endpoint of Services web, web-internal/, /30m/] },
+      snapshot: snapshot(p503, {
+        events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')],
+        services: [svc('web', { app: 'web' }), svc('web-internal', { app: 'web' })],
+      }),
+      expect: {
+        severity: 'warning',
+        params: { container: 'web', failures: 240, services: ['web', 'web-internal'] },
+        mentions: [/statuscode: 503/, /not an endpoint of Services web, web-internal/, /30m/],
+      },
     },
     {
       name: 'connection refused (app listens elsewhere)',
-      snapshot: snapshot(unready(900), { events: [failing(unready(900), 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused')] }),
+      snapshot: snapshot(unready(900), {
+        events: [failing(unready(900), 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused')],
+      }),
       expect: { mentions: [/connection refused/, /no Service sends it traffic/] },
     },
     {
       name: 'older kubelet wording: request canceled, no fieldPath',
-      snapshot: snapshot(unready(900), { events: [event(pod(), { reason: 'Unhealthy', count: 80, message: 'Readiness probe failed: Get http://10.244.1.12:8080/ready: net/http: request canceled (Client.Timeout exceeded while awaiting headers)' })] }),
+      snapshot: snapshot(unready(900), {
+        events: [
+          event(pod(), {
+            reason: 'Unhealthy',
+            count: 80,
+            message: 'Readiness probe failed: Get http://10.244.1.12:8080/ready: net/http: request canceled (Client.Timeout exceeded while awaiting headers)',
+          }),
+        ],
+      }),
       expect: { mentions: [/Client.Timeout exceeded/] },
     },
   ],
@@ -50,7 +100,9 @@ testRule(rule, {
 
 describe('readiness.failing', () => {
   it('advises by the failure: a 5xx points at dependencies, a timeout at timeoutSeconds', () => {
-    const f = rule.check(snapshot(p503, { events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }), { pendingGraceSeconds: 60 });
+    const f = rule.check(snapshot(p503, { events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }), {
+      pendingGraceSeconds: 60,
+    });
     const drafts = Array.isArray(f) ? f : [];
     expect(drafts[0]?.advice.join('\n')).toMatch(/dependency/);
   });

@@ -19,11 +19,19 @@ const READINESS = /^Readiness probe (?:failed|errored)/;
 function probeAdvice(message: string, probe: NonNullable<Container['readinessProbe']> | undefined): string[] {
   const out: string[] = [];
   const status = /statuscode: (\d{3})/i.exec(message)?.[1];
-  if (status?.startsWith('5')) out.push(`The readiness endpoint answers ${status}: the app says it is not ready, usually because a dependency it checks (database, cache, another service) is down or unreachable; read the app's logs for which one.`);
-  else if (status === '404') out.push(`The readiness path answers 404: fix readinessProbe.httpGet.path${probe?.httpGet?.path ? ` (now ${probe.httpGet.path})` : ''}.`);
+  if (status?.startsWith('5'))
+    out.push(
+      `The readiness endpoint answers ${status}: the app says it is not ready, usually because a dependency it checks (database, cache, another service) is down or unreachable; read the app's logs for which one.`,
+    );
+  else if (status === '404')
+    out.push(`The readiness path answers 404: fix readinessProbe.httpGet.path${probe?.httpGet?.path ? ` (now ${probe.httpGet.path})` : ''}.`);
   else if (status) out.push(`The readiness endpoint answers ${status}.`);
-  if (/connection refused/i.test(message)) out.push('Nothing listens on the probed port: the app listens on another port or only on 127.0.0.1, or it never finished starting.');
-  if (/deadline exceeded|Client\.Timeout|timed out|timeout/i.test(message)) out.push(`The endpoint is slower than timeoutSeconds=${probe?.timeoutSeconds ?? 1}: check CPU throttling and what the endpoint does; raise timeoutSeconds only if the slowness is expected.`);
+  if (/connection refused/i.test(message))
+    out.push('Nothing listens on the probed port: the app listens on another port or only on 127.0.0.1, or it never finished starting.');
+  if (/deadline exceeded|Client\.Timeout|timed out|timeout/i.test(message))
+    out.push(
+      `The endpoint is slower than timeoutSeconds=${probe?.timeoutSeconds ?? 1}: check CPU throttling and what the endpoint does; raise timeoutSeconds only if the slowness is expected.`,
+    );
   return out;
 }
 
@@ -39,7 +47,7 @@ export const rule = defineRule({
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    if (!pod || pod.status?.phase !== 'Running' || isDeleting(pod)) return null;
+    if (pod?.status?.phase !== 'Running' || isDeleting(pod)) return null;
     const ready = pod.status.conditions?.find((c) => c.type === 'Ready');
     if (ready?.status !== 'False') return null;
     const since = secondsSince(snapshot, ready.lastTransitionTime);
@@ -65,7 +73,10 @@ export const rule = defineRule({
       const message = last.message ?? '';
       const count = failures.reduce((n, e) => n + eventCount(e), 0);
       const services = (snapshot.services ?? []).map((x) => x.metadata?.name ?? '').filter(Boolean);
-      const evidence: Evidence[] = [eventEvidence(last), { source: 'pod.status.conditions[Ready]', text: `False since ${ready.lastTransitionTime ?? '?'}${ready.message ? `: ${ready.message}` : ''}` }];
+      const evidence: Evidence[] = [
+        eventEvidence(last),
+        { source: 'pod.status.conditions[Ready]', text: `False since ${ready.lastTransitionTime ?? '?'}${ready.message ? `: ${ready.message}` : ''}` },
+      ];
       if (probe) evidence.push({ source: `pod.spec.containers[${s.status.name}].readinessProbe`, text: probeSettings(probe) });
       if (services.length > 0) evidence.push({ source: 'services selecting the pod', text: services.join(', ') });
       out.push({
@@ -81,7 +92,9 @@ export const rule = defineRule({
           ...probeAdvice(message, probe),
           `Ask the endpoint yourself from inside the pod: kubectl exec -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${s.status.name} -- wget -qO- ${probe?.httpGet ? `http://127.0.0.1:${probe.httpGet.port}${probe.httpGet.path ?? '/'}` : '<the probed endpoint>'}; and read its logs.`,
         ],
-        prevent: ['Keep readiness about this pod\'s ability to serve (not every downstream dependency), and alert on Deployments whose available replicas stay below the desired count.'],
+        prevent: [
+          "Keep readiness about this pod's ability to serve (not every downstream dependency), and alert on Deployments whose available replicas stay below the desired count.",
+        ],
         causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/${s.status.name}:readiness`,
         params: { container: s.status.name, failures: count, ...(services.length > 0 ? { services } : {}) },
       });

@@ -35,7 +35,8 @@ const containerdPod = crashedPod(
   {
     exitCode: 128,
     reason: 'StartError',
-    message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?): unknown',
+    message:
+      'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?): unknown',
   },
   memory('4', '4'),
 );
@@ -55,7 +56,12 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q:memory-units',
         params: { container: 'web', field: 'limits.memory', value: '1024m', suggested: '1024Mi' },
-        mentions: [/1\.024 B/, /meant 1024Mi\?/, /Pod sandbox changed, it will be killed and re-created\./, /running exec setns process for init caused \\"signal: killed\\"/],
+        mentions: [
+          /1\.024 B/,
+          /meant 1024Mi\?/,
+          /Pod sandbox changed, it will be killed and re-created\./,
+          /running exec setns process for init caused \\"signal: killed\\"/,
+        ],
       },
     },
     {

@@ -32,10 +32,18 @@ export function badMemory(value: string | number): { bytes: number; suggested: s
   const parts = quantityParts(value);
   if (!parts) return undefined;
   if (parts.suffix === 'm') {
-    return { bytes: parts.value, suggested: intendedMemory(parts.number, 'm'), why: `"m" means milli, so ${value} is ${formatBytes(parts.value)}; mebibytes are "Mi"` };
+    return {
+      bytes: parts.value,
+      suggested: intendedMemory(parts.number, 'm'),
+      why: `"m" means milli, so ${value} is ${formatBytes(parts.value)}; mebibytes are "Mi"`,
+    };
   }
   if (parts.suffix === '' && parts.value < MI) {
-    return { bytes: parts.value, suggested: intendedMemory(parts.number, ''), why: `a number without a unit counts bytes, so ${value} is ${formatBytes(parts.value)}` };
+    return {
+      bytes: parts.value,
+      suggested: intendedMemory(parts.number, ''),
+      why: `a number without a unit counts bytes, so ${value} is ${formatBytes(parts.value)}`,
+    };
   }
   return undefined;
 }
@@ -83,7 +91,9 @@ export const rule = defineRule({
     }));
     const sandboxChanged = newestFirst(eventsWithReason(snapshot, 'SandboxChanged'))[0];
     if (sandboxChanged) evidence.push(eventEvidence(sandboxChanged));
-    const killedEvent = newestFirst(eventsWithReason(snapshot, 'FailedCreatePodSandBox', 'Failed', 'FailedSync')).find((e) => KILLED_AT_START.test(e.message ?? ''));
+    const killedEvent = newestFirst(eventsWithReason(snapshot, 'FailedCreatePodSandBox', 'Failed', 'FailedSync')).find((e) =>
+      KILLED_AT_START.test(e.message ?? ''),
+    );
     if (killedEvent) evidence.push(eventEvidence(killedEvent));
     for (const s of containerStatuses(pod)) {
       for (const text of [s.status.state?.waiting?.message, s.status.state?.terminated?.message, s.status.lastState?.terminated?.message]) {

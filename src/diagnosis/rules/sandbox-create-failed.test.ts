@@ -26,7 +26,10 @@ const sandboxEvent = (p: Pod, message: string) => event(p, { reason: 'FailedCrea
 const containerdPause =
   'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": unexpected status from HEAD request to https://registry.k8s.io/v2/pause/manifests/3.9: 401 Unauthorized';
 const seed003Agent = agent('172.27.129.237', {
-  host: host({ kernel: '3.10.0-693.el7.x86_64', kubelet: { settings: { podInfraContainerImage: { value: 'docker02:35000/rhel7/pod-infrastructure:latest', source: 'flag' } } } }),
+  host: host({
+    kernel: '3.10.0-693.el7.x86_64',
+    kubelet: { settings: { podInfraContainerImage: { value: 'docker02:35000/rhel7/pod-infrastructure:latest', source: 'flag' } } },
+  }),
   journal: journal([
     line(
       'kubelet[3583]: E0922 20:04:07.711666 3583 pod_workers.go:186] Error syncing pod (dnsutils-ds-7q6dr_shop): failed to "CreatePodSandbox" for "dnsutils-ds-7q6dr_shop" with CreatePodSandboxError: "CreatePodSandbox for pod \\"dnsutils-ds-7q6dr_shop\\" failed: rpc error: code = Unknown desc = failed pulling image \\"docker02:35000/rhel7/pod-infrastructure:latest\\": Error response from daemon: Get https://docker02:35000/v2/rhel7/pod-infrastructure/manifests/latest: unauthorized: authentication required"',
@@ -39,8 +42,20 @@ const seed003Agent = agent('172.27.129.237', {
 testRule(rule, {
   valid: [
     { name: 'healthy running pod', snapshot: snapshot(pod()) },
-    { name: 'sandbox failed once, pod Running since', snapshot: (() => { const p = pod(); return snapshot(p, { events: [sandboxEvent(p, containerdPause)] }); })() },
-    { name: 'within the pending grace', snapshot: (() => { const p = creating(20); return snapshot(p, { events: [sandboxEvent(p, containerdPause)] }); })() },
+    {
+      name: 'sandbox failed once, pod Running since',
+      snapshot: (() => {
+        const p = pod();
+        return snapshot(p, { events: [sandboxEvent(p, containerdPause)] });
+      })(),
+    },
+    {
+      name: 'within the pending grace',
+      snapshot: (() => {
+        const p = creating(20);
+        return snapshot(p, { events: [sandboxEvent(p, containerdPause)] });
+      })(),
+    },
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod()) },
     { name: 'DaemonSet pod on a healthy EKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('eks') }) },
   ],
@@ -94,7 +109,11 @@ testRule(rule, {
           ],
         });
       })(),
-      expect: { causeKey: 'cni:calico', params: { kind: 'cni', plugin: 'calico' }, mentions: [/in CNI plugin calico on 172/, /calico\/node container is running/] },
+      expect: {
+        causeKey: 'cni:calico',
+        params: { kind: 'cni', plugin: 'calico' },
+        mentions: [/in CNI plugin calico on 172/, /calico\/node container is running/],
+      },
     },
   ],
 });

@@ -1,5 +1,16 @@
 import { defineRule } from '../rule.js';
-import { clip, containerStatuses, eventEvidence, eventsWithReason, formatDuration, isDeleting, isFinished, newestFirst, runtimeOf, secondsSince } from '../facts.js';
+import {
+  clip,
+  containerStatuses,
+  eventEvidence,
+  eventsWithReason,
+  formatDuration,
+  isDeleting,
+  isFinished,
+  newestFirst,
+  runtimeOf,
+  secondsSince,
+} from '../facts.js';
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
 import type { JournalMatch } from '../../probes/types.js';
 import type { Evidence, Snapshot } from '../types.js';
@@ -74,14 +85,17 @@ export const rule = defineRule({
     // Once the sandbox exists the pod moves on (image pull, crash...): an old sandbox event is history.
     if (pod.status?.conditions?.some((c) => (c.type === 'PodReadyToStartContainers' || c.type === 'PodHasNetwork') && c.status === 'True')) return null;
     const stillCreating = (reason: string | undefined) => reason === undefined || reason === 'ContainerCreating' || reason === 'PodInitializing';
-    const movedOn = containerStatuses(pod).some((s) => s.status.state?.running || s.status.state?.terminated || !stillCreating(s.status.state?.waiting?.reason));
+    const movedOn = containerStatuses(pod).some(
+      (s) => s.status.state?.running || s.status.state?.terminated || !stillCreating(s.status.state?.waiting?.reason),
+    );
     if (movedOn) return null;
 
     const fromNode = nodeSandboxFacts(snapshot, nodeName);
     // Old kubelets print only "Failed create pod sandbox."; the node's log line carries the real error.
     const message = newest.message ?? '';
     const classified = classifySandboxError(message);
-    const { kind, image, plugin } = classified.kind === 'unknown' && fromNode.lines.length ? classifySandboxError(fromNode.lines.map((m) => m.line).join('\n')) : classified;
+    const { kind, image, plugin } =
+      classified.kind === 'unknown' && fromNode.lines.length ? classifySandboxError(fromNode.lines.map((m) => m.line).join('\n')) : classified;
     const evidence: Evidence[] = [{ ...eventEvidence(newest), text: clip(message) }];
     const runtime = runtimeOf(snapshot) ?? 'the container runtime';
 
@@ -111,7 +125,12 @@ export const rule = defineRule({
         : /401|403|unauthorized|authentication required|denied/i.test(said)
           ? 'auth'
           : 'unknown';
-      const why = pullClass === 'network' ? 'the node cannot reach the registry (a network path problem: firewall, proxy, DNS or egress, not credentials)' : pullClass === 'auth' ? 'the registry refuses the runtime\'s credentials' : 'often registry authentication or no route to the registry';
+      const why =
+        pullClass === 'network'
+          ? 'the node cannot reach the registry (a network path problem: firewall, proxy, DNS or egress, not credentials)'
+          : pullClass === 'auth'
+            ? "the registry refuses the runtime's credentials"
+            : 'often registry authentication or no route to the registry';
       cause = `${runtime} on ${nodeName} cannot get the sandbox (pause) image ${img}: it is not on the node and pulling it fails (${why}), so no pod can start there. ${nodeCheck}`;
       advice = [
         pullClass === 'network'
@@ -133,7 +152,10 @@ export const rule = defineRule({
       causeKey = `cni:${plugin ?? 'unknown'}`;
     } else if (kind === 'runtime') {
       cause = `${runtime} on ${nodeName} fails to start the sandbox container itself (OCI runtime error). A memory limit without a unit (\`4\` = 4 bytes) or with lower-case \`m\` kills the sandbox at start; otherwise the runtime or cgroups on the node are at fault.`;
-      advice = ['Check the pod\'s memory requests/limits for missing units (see resources.memory-units).', `Read the ${runtime} log on ${nodeName} around the event time.`];
+      advice = [
+        "Check the pod's memory requests/limits for missing units (see resources.memory-units).",
+        `Read the ${runtime} log on ${nodeName} around the event time.`,
+      ];
       causeKey = `node/${nodeName}:sandbox-runtime`;
     } else {
       cause = `The kubelet on ${nodeName} cannot create the pod sandbox and the event gives no detail (older kubelets print only "Failed create pod sandbox"). The usual cause is the pause image (--pod-infra-container-image) missing on the node with its pull failing. ${nodeCheck}`;
@@ -146,7 +168,11 @@ export const rule = defineRule({
     if (failures.length > 1) evidence.push({ source: 'events FailedCreatePodSandBox', text: `${failures.length} distinct messages; newest quoted` });
 
     return {
-      title: imageMissing ? `Sandbox image cannot be pulled on ${nodeName}` : kind === 'cni' ? `Pod network setup fails on ${nodeName}${plugin ? ` (${plugin})` : ''}` : `Pod sandbox cannot be created on ${nodeName}`,
+      title: imageMissing
+        ? `Sandbox image cannot be pulled on ${nodeName}`
+        : kind === 'cni'
+          ? `Pod network setup fails on ${nodeName}${plugin ? ` (${plugin})` : ''}`
+          : `Pod sandbox cannot be created on ${nodeName}`,
       cause: `Pending for ${formatDuration(age)}. ${cause}`,
       evidence,
       advice,

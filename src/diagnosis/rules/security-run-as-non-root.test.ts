@@ -6,18 +6,24 @@ import { RULES } from './index.js';
 import { rule } from './security-run-as-non-root.js';
 
 const ROOT = 'container has runAsNonRoot and image will run as root (pod: "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
-const NAMED = 'container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
+const NAMED =
+  'container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
 const nonRoot = { spec: { securityContext: { runAsNonRoot: true } } };
 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
-    { name: 'CreateContainerConfigError for a missing configmap', snapshot: snapshot(waitingPod('CreateContainerConfigError', 'configmap "web-config" not found')) },
+    {
+      name: 'CreateContainerConfigError for a missing configmap',
+      snapshot: snapshot(waitingPod('CreateContainerConfigError', 'configmap "web-config" not found')),
+    },
   ],
   invalid: [
     {
       name: 'image runs as root',
-      snapshot: snapshot(waitingPod('CreateContainerConfigError', ROOT, nonRoot), { events: [event(pod(), { reason: 'Failed', count: 14, fieldPath: 'spec.containers{web}', message: `Error: ${ROOT}` })] }),
+      snapshot: snapshot(waitingPod('CreateContainerConfigError', ROOT, nonRoot), {
+        events: [event(pod(), { reason: 'Failed', count: 14, fieldPath: 'spec.containers{web}', message: `Error: ${ROOT}` })],
+      }),
       expect: { severity: 'error', params: { container: 'web' }, mentions: [/image will run as root/, /"runAsNonRoot":true/] },
     },
     {

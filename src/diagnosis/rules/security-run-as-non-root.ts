@@ -30,16 +30,23 @@ export const rule = defineRule({
       const evidence: Evidence[] = [statusEvidence(s, 'state', `${s.reason}: ${clip(s.message || text)}`)];
       if (failed) evidence.push(eventEvidence(failed));
       const ctx = { ...(pod?.spec?.securityContext ?? {}), ...(s.spec?.securityContext ?? {}) };
-      evidence.push({ source: `securityContext of ${s.status.name} (pod and container merged)`, text: JSON.stringify({ runAsNonRoot: ctx.runAsNonRoot, runAsUser: ctx.runAsUser }) });
+      evidence.push({
+        source: `securityContext of ${s.status.name} (pod and container merged)`,
+        text: JSON.stringify({ runAsNonRoot: ctx.runAsNonRoot, runAsUser: ctx.runAsUser }),
+      });
       out.push({
-        title: userName ? `${s.status.name}: image user "${userName}" is not numeric, runAsNonRoot cannot verify it` : `${s.status.name}: image runs as root but runAsNonRoot is set`,
+        title: userName
+          ? `${s.status.name}: image user "${userName}" is not numeric, runAsNonRoot cannot verify it`
+          : `${s.status.name}: image runs as root but runAsNonRoot is set`,
         cause: userName
           ? `The securityContext of "${s.status.name}" sets runAsNonRoot, and the image ${s.spec?.image ?? ''} names its user "${userName}" instead of a uid. The kubelet cannot prove a user name is not root, so it refuses to create the container.`
           : `The securityContext of "${s.status.name}" sets runAsNonRoot, but the image ${s.spec?.image ?? ''} has no USER (or USER 0) and no runAsUser overrides it, so the container would run as root; the kubelet refuses to create it.`,
         evidence,
         advice: [
           `Set a numeric user: securityContext.runAsUser: ${userName ? `<uid of "${userName}" in the image, e.g. from \`id -u ${userName}\`>` : '10001 (or the uid the image expects)'}${userName ? '' : ', and make sure the app can run as that uid (file ownership, ports above 1024)'}.`,
-          userName ? `Or change the Dockerfile to \`USER <uid>\` (numeric) instead of \`USER ${userName}\`.` : 'Or build the image with `USER <uid>` (numeric), e.g. the non-root variant many images publish.',
+          userName
+            ? `Or change the Dockerfile to \`USER <uid>\` (numeric) instead of \`USER ${userName}\`.`
+            : 'Or build the image with `USER <uid>` (numeric), e.g. the non-root variant many images publish.',
         ],
         prevent: ['Use numeric USER lines in Dockerfiles and check images against the restricted Pod Security level in CI.'],
         causeKey: `workload/${pod?.metadata?.namespace ?? ''}/${s.status.name}:run-as-non-root`,

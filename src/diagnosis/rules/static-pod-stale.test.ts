@@ -9,7 +9,13 @@ import { rule } from './static-pod-stale.js';
 const NODE = 'cp-1';
 const DIR = '/etc/kubernetes/manifests';
 const IMAGE = 'registry.k8s.io/kube-apiserver:v1.31.4';
-const ARGV = ['kube-apiserver', '--advertise-address=10.0.0.11', '--etcd-servers=https://127.0.0.1:2379', '--token-auth-file=/etc/kubernetes/pki/tokens.csv', '--audit-log-maxage=30'];
+const ARGV = [
+  'kube-apiserver',
+  '--advertise-address=10.0.0.11',
+  '--etcd-servers=https://127.0.0.1:2379',
+  '--token-auth-file=/etc/kubernetes/pki/tokens.csv',
+  '--audit-log-maxage=30',
+];
 // config.hash is the kubelet's md5 over the Go object; config.seen has nanoseconds and an offset.
 const HASH = '4c7b0a3d9e2f61c5b8a7d6e5f4c3b2a1';
 const SEEN_AGO = 86400;
@@ -50,19 +56,34 @@ function manifest(file: string, init: { image?: string; argv?: string[]; mtimeAg
       name: init.name ?? 'kube-apiserver',
       namespace: 'kube-system',
       specHash: 'a1'.repeat(32),
-      containers: [{ name: 'kube-apiserver', init: false, image: init.image ?? IMAGE, ...(init.omitted ? { argvOmitted: true } : { command: redactArgs(argv) }), argvHash: argvHash(argv, undefined) }],
+      containers: [
+        {
+          name: 'kube-apiserver',
+          init: false,
+          image: init.image ?? IMAGE,
+          ...(init.omitted ? { argvOmitted: true } : { command: redactArgs(argv) }),
+          argvHash: argvHash(argv, undefined),
+        },
+      ],
     },
   };
 }
 
-const broken = (file: string, mtimeAgo = 900): StaticPodManifest => ({ file, mtime: ago(mtimeAgo), ctime: ago(mtimeAgo), size: 410, error: 'not valid YAML: Sequence item without - indicator at line 13, column 1' });
+const broken = (file: string, mtimeAgo = 900): StaticPodManifest => ({
+  file,
+  mtime: ago(mtimeAgo),
+  ctime: ago(mtimeAgo),
+  size: 410,
+  error: 'not valid YAML: Sequence item without - indicator at line 13, column 1',
+});
 const etcd = manifest('etcd.yaml', { name: 'etcd', image: 'registry.k8s.io/etcd:3.5.15-0', argv: ['etcd', '--data-dir=/var/lib/etcd'] });
 
 function dir(manifests: StaticPodManifest[], patch: Partial<StaticPods> = {}): StaticPods {
   return { path: DIR, source: 'config', kind: 'dir', mtime: ago(SEEN_AGO * 3), manifests, truncated: false, ...patch };
 }
 
-const onNode = (p: Pod, sp: StaticPods | undefined, more: Partial<Snapshot> = {}) => snapshot(p, { agent: agent(NODE, { host: host(sp ? { staticPods: sp } : {}) }), ...more });
+const onNode = (p: Pod, sp: StaticPods | undefined, more: Partial<Snapshot> = {}) =>
+  snapshot(p, { agent: agent(NODE, { host: host(sp ? { staticPods: sp } : {}) }), ...more });
 
 const EDITED = ARGV.map((a) => (a === '--audit-log-maxage=30' ? '--audit-log-maxage=7' : a));
 const edited = (mtimeAgo = 600) => manifest('kube-apiserver.yaml', { image: 'registry.k8s.io/kube-apiserver:v1.31.5', argv: EDITED, mtimeAgo });
@@ -70,16 +91,34 @@ const edited = (mtimeAgo = 600) => manifest('kube-apiserver.yaml', { image: 'reg
 testRule(rule, {
   valid: [
     { name: 'a Deployment pod, with the node facts', snapshot: snapshot(pod(), { agent: agent('node-1', { host: host({ staticPods: dir([etcd]) }) }) }) },
-    { name: 'mirror pod that matches its manifest (written before the kubelet saw it)', snapshot: onNode(mirror(), dir([etcd, manifest('kube-apiserver.yaml')])) },
-    { name: 'matching by hash: the redacted --token-auth-file in the manifest text is no difference', snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml', { mtimeAgo: SEEN_AGO + 5 })])) },
+    {
+      name: 'mirror pod that matches its manifest (written before the kubelet saw it)',
+      snapshot: onNode(mirror(), dir([etcd, manifest('kube-apiserver.yaml')])),
+    },
+    {
+      name: 'matching by hash: the redacted --token-auth-file in the manifest text is no difference',
+      snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml', { mtimeAgo: SEEN_AGO + 5 })])),
+    },
     { name: 'edited 30s ago: the kubelet may still be at it', snapshot: onNode(mirror(), dir([etcd, edited(30)])) },
-    { name: 'agent unreachable: nothing to compare, the gap says so', snapshot: snapshot(mirror(), { gaps: [agentGap(NODE, 'unreachable: ECONNREFUSED', 'unreachable')] }) },
+    {
+      name: 'agent unreachable: nothing to compare, the gap says so',
+      snapshot: snapshot(mirror(), { gaps: [agentGap(NODE, 'unreachable: ECONNREFUSED', 'unreachable')] }),
+    },
     { name: 'an agent too old to report static pods', snapshot: onNode(mirror(), undefined) },
     { name: 'the manifest dir is only the kubeadm guess and holds no such pod', snapshot: onNode(mirror(), dir([etcd], { source: 'default' })) },
     { name: 'the listing was cut short', snapshot: onNode(mirror(), dir([etcd], { truncated: true })) },
     { name: 'mirror pod being replaced', snapshot: onNode(mirror({ deleting: true }), dir([edited()])) },
     { name: 'an HTTP-source static pod', snapshot: onNode(mirror({ source: 'http' }), dir([edited()])) },
-    { name: 'an old backup beside the live manifest the pod runs', snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml'), manifest('kube-apiserver.yaml.bak', { image: 'registry.k8s.io/kube-apiserver:v1.30.2', mtimeAgo: SEEN_AGO * 30 })])) },
+    {
+      name: 'an old backup beside the live manifest the pod runs',
+      snapshot: onNode(
+        mirror(),
+        dir([
+          manifest('kube-apiserver.yaml'),
+          manifest('kube-apiserver.yaml.bak', { image: 'registry.k8s.io/kube-apiserver:v1.30.2', mtimeAgo: SEEN_AGO * 30 }),
+        ]),
+      ),
+    },
   ],
   invalid: [
     {
@@ -90,13 +129,24 @@ testRule(rule, {
         playbook: 'restart-kubelet',
         causeKey: `node/${NODE}:static-pod/kube-apiserver`,
         params: { node: NODE },
-        mentions: [/\/etc\/kubernetes\/manifests\/kube-apiserver\.yaml/, /manifest: registry\.k8s\.io\/kube-apiserver:v1\.31\.5 · running: registry\.k8s\.io\/kube-apiserver:v1\.31\.4/, /manifest: --audit-log-maxage=7 · running: --audit-log-maxage=30/, new RegExp(`config\\.hash=${HASH}`), /inotify/, /10m ago/],
+        mentions: [
+          /\/etc\/kubernetes\/manifests\/kube-apiserver\.yaml/,
+          /manifest: registry\.k8s\.io\/kube-apiserver:v1\.31\.5 · running: registry\.k8s\.io\/kube-apiserver:v1\.31\.4/,
+          /manifest: --audit-log-maxage=7 · running: --audit-log-maxage=30/,
+          new RegExp(`config\\.hash=${HASH}`),
+          /inotify/,
+          /10m ago/,
+        ],
       },
     },
     {
       name: 'manifest modified a day after the kubelet loaded the pod; images and flags the same',
       snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml', { mtimeAgo: 3600 })])),
-      expect: { severity: 'warning', playbook: 'restart-kubelet', mentions: [/23h after the kubelet first saw/, /same content/, /kubernetes\.io\/config\.seen 2026-11-20T18:00:00\.123456789\+08:00/] },
+      expect: {
+        severity: 'warning',
+        playbook: 'restart-kubelet',
+        mentions: [/23h after the kubelet first saw/, /same content/, /kubernetes\.io\/config\.seen 2026-11-20T18:00:00\.123456789\+08:00/],
+      },
     },
     {
       name: 'manifest moved out of the dir an hour ago, the mirror pod remains',
@@ -106,7 +156,11 @@ testRule(rule, {
     {
       name: 'the edit broke the YAML: fix the file, a restart does not help',
       snapshot: onNode(mirror(), dir([etcd, broken('kube-apiserver.yaml')])),
-      expect: { severity: 'warning', playbook: null, mentions: [/kube-apiserver\.yaml \(not valid YAML: Sequence item without - indicator at line 13, column 1\)/] },
+      expect: {
+        severity: 'warning',
+        playbook: null,
+        mentions: [/kube-apiserver\.yaml \(not valid YAML: Sequence item without - indicator at line 13, column 1\)/],
+      },
     },
     {
       name: 'the edit is shadowed by a copy of the old manifest in the same dir',
@@ -122,7 +176,12 @@ testRule(rule, {
       name: "an old kubelet's mirror pod (no owner, no config.seen), one manifest file, argv too long to quote",
       snapshot: onNode(
         mirror({ owners: false, seen: false }),
-        dir([{ ...manifest('kube-apiserver.yaml', { argv: EDITED, omitted: true, mtimeAgo: 1800 }), file: 'kube-apiserver.yaml' }], { kind: 'file', path: '/etc/kubelet.d/kube-apiserver.yaml', source: 'flag', mtime: undefined }),
+        dir([{ ...manifest('kube-apiserver.yaml', { argv: EDITED, omitted: true, mtimeAgo: 1800 }), file: 'kube-apiserver.yaml' }], {
+          kind: 'file',
+          path: '/etc/kubelet.d/kube-apiserver.yaml',
+          source: 'flag',
+          mtime: undefined,
+        }),
       ),
       expect: { severity: 'error', mentions: [/\/etc\/kubelet\.d\/kube-apiserver\.yaml modified/, /too long to quote/, /30m ago/] },
     },

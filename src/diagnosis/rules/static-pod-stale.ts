@@ -20,7 +20,9 @@ type Parsed = StaticPodManifest & { pod: ManifestPod };
  * Comparing hashes is exact even where the agent redacted or left out the text.
  */
 function argvHash(c: Container): string {
-  return createHash('sha256').update(JSON.stringify({ args: c.args ?? [], command: c.command ?? [] })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ args: c.args ?? [], command: c.command ?? [] }))
+    .digest('hex');
 }
 
 /** The agent's redaction of credentials in argv, so running args are quoted as the manifest's are. */
@@ -47,8 +49,13 @@ function argvDiff(m: ManifestPod['containers'][number], c: Container): Diff {
   const have = redact([...(c.command ?? []), ...(c.args ?? [])]);
   const onlyWant = want.filter((a) => !have.includes(a));
   const onlyHave = have.filter((a) => !want.includes(a));
-  if (onlyWant.length === 0 && onlyHave.length === 0) return { what, manifest: clip(want.join(' '), 300), running: 'the same arguments, ordered or split between command and args differently' };
-  return { what, manifest: clip(onlyWant.join(' ') || '(nothing the running pod lacks)', 300), running: clip(onlyHave.join(' ') || '(nothing the manifest lacks)', 300) };
+  if (onlyWant.length === 0 && onlyHave.length === 0)
+    return { what, manifest: clip(want.join(' '), 300), running: 'the same arguments, ordered or split between command and args differently' };
+  return {
+    what,
+    manifest: clip(onlyWant.join(' ') || '(nothing the running pod lacks)', 300),
+    running: clip(onlyHave.join(' ') || '(nothing the manifest lacks)', 300),
+  };
 }
 
 /** What the kubelet would change if it loaded this manifest: images, command lines, containers. */
@@ -57,14 +64,21 @@ function differences(m: ManifestPod, pod: Pod): Diff[] {
   const diffs: Diff[] = [];
   for (const mc of m.containers) {
     const c = running.get(mc.name);
-    if (!c) diffs.push({ what: `container ${mc.name}`, manifest: `${mc.init ? 'init container' : 'container'} with image ${mc.image ?? '(none)'}`, running: 'absent' });
+    if (!c)
+      diffs.push({
+        what: `container ${mc.name}`,
+        manifest: `${mc.init ? 'init container' : 'container'} with image ${mc.image ?? '(none)'}`,
+        running: 'absent',
+      });
     else {
-      if ((mc.image ?? '') !== (c.image ?? '')) diffs.push({ what: `container ${mc.name} image`, manifest: mc.image ?? '(none)', running: c.image ?? '(none)' });
+      if ((mc.image ?? '') !== (c.image ?? ''))
+        diffs.push({ what: `container ${mc.name} image`, manifest: mc.image ?? '(none)', running: c.image ?? '(none)' });
       if (mc.argvHash !== argvHash(c)) diffs.push(argvDiff(mc, c));
     }
   }
   if (!m.containersTruncated) {
-    for (const [name, c] of running) if (!m.containers.some((mc) => mc.name === name)) diffs.push({ what: `container ${name}`, manifest: 'absent', running: `image ${c.image ?? '(none)'}` });
+    for (const [name, c] of running)
+      if (!m.containers.some((mc) => mc.name === name)) diffs.push({ what: `container ${name}`, manifest: 'absent', running: `image ${c.image ?? '(none)'}` });
   }
   return diffs;
 }
@@ -145,7 +159,9 @@ export const rule = defineRule({
           title: `No manifest on ${node} parses to static pod ${name}: ${broken.map((m) => m.file).join(', ')} ${broken.length === 1 ? 'is' : 'are'} broken`,
           cause: `The mirror pod ${namespace}/${podName} runs, but no manifest in ${dir} on ${node} defines ${namespace}/${name}, and ${broken.map((m) => `${m.file} (${m.error})`).join('; ')} cannot be loaded. If that is ${name}'s manifest, the kubelet cannot load the edit either; restarting it will not help.`,
           evidence: [...broken.slice(0, 3).map(fileEvidence), podEvidence],
-          advice: [`Fix ${broken.map((m) => `${dir}/${m.file}`).join(', ')} on ${node} (validate with \`kubectl apply --dry-run=server -f <file>\` or a YAML linter); the kubelet picks up the corrected file within seconds.`],
+          advice: [
+            `Fix ${broken.map((m) => `${dir}/${m.file}`).join(', ')} on ${node} (validate with \`kubectl apply --dry-run=server -f <file>\` or a YAML linter); the kubelet picks up the corrected file within seconds.`,
+          ],
           prevent,
           playbook: null,
         } satisfies FindingDraft;
@@ -156,7 +172,10 @@ export const rule = defineRule({
         severity: 'warning',
         title: `kubelet on ${node} still runs static pod ${name}, whose manifest is gone from ${dir}`,
         cause: `No manifest in ${dir} on ${node} defines ${namespace}/${name} any more (the dir last changed ${formatDuration(secondsSince(snapshot, sp.mtime) ?? 0)} ago), but its mirror pod ${podName} still exists. The kubelet stops a static pod within seconds of its manifest leaving the dir; it missed the removal (seed 003).${offline ? offlineNote : ''}`,
-        evidence: [{ source: `node agent: ${dir} on ${node}`, text: `${sp.manifests.map((m) => m.file).join(', ') || '(empty)'}; dir modified ${sp.mtime ?? '?'}` }, podEvidence],
+        evidence: [
+          { source: `node agent: ${dir} on ${node}`, text: `${sp.manifests.map((m) => m.file).join(', ') || '(empty)'}; dir modified ${sp.mtime ?? '?'}` },
+          podEvidence,
+        ],
         advice: restart(undefined),
         prevent,
         ...(offline ? { playbook: null } : {}),
@@ -167,7 +186,8 @@ export const rule = defineRule({
     const same = compared.filter((c) => c.diffs.length === 0);
     const differ = compared.filter((c) => c.diffs.length > 0);
     const newest = differ[0];
-    const diffEvidence = (diffs: Diff[]): Evidence[] => diffs.slice(0, 6).map((d) => ({ source: d.what, text: `manifest: ${d.manifest} · running: ${d.running}` }));
+    const diffEvidence = (diffs: Diff[]): Evidence[] =>
+      diffs.slice(0, 6).map((d) => ({ source: d.what, text: `manifest: ${d.manifest} · running: ${d.running}` }));
 
     const shadow = same[0]?.m;
     if (newest && shadow && (ms(newest.m.mtime) ?? 0) > (ms(shadow.mtime) ?? 0)) {
@@ -178,7 +198,9 @@ export const rule = defineRule({
         title: `Two manifests on ${node} define static pod ${name}: the kubelet runs ${shadow.file}, not ${newest.m.file}`,
         cause: `${pathOf(newest.m)} and ${pathOf(shadow)} both define ${namespace}/${name}. The kubelet loads every non-hidden file in ${dir} and keeps one pod per name: the running pod matches ${shadow.file}, so the changes in ${newest.m.file} (${newest.diffs.map((d) => d.what).join(', ')}) are not applied. Restarting the kubelet will not help.`,
         evidence: [fileEvidence(newest.m), fileEvidence(shadow), ...diffEvidence(newest.diffs), podEvidence],
-        advice: [`Move ${shadow.file} (or whichever of the two should not run) out of ${dir} on ${node}; the kubelet then runs the remaining one within seconds.`],
+        advice: [
+          `Move ${shadow.file} (or whichever of the two should not run) out of ${dir} on ${node}; the kubelet then runs the remaining one within seconds.`,
+        ],
         prevent,
         playbook: null,
       } satisfies FindingDraft;
@@ -217,7 +239,10 @@ export const rule = defineRule({
         `Images and command lines match, so either the change is elsewhere in the spec (env, volumes, resources, probes) and the kubelet missed it (seed 003), or the file was rewritten with the same content, which the kubelet rightly ignores (${HASH} is a hash of the content).` +
         (offline ? offlineNote : ''),
       evidence: [fileEvidence(m), podEvidence],
-      advice: [`Compare the running spec with the file first: \`kubectl -n ${namespace} get pod ${podName} -o yaml\` against ${pathOf(m)} on ${node}; if they agree, nothing needs doing.`, ...restart(m)],
+      advice: [
+        `Compare the running spec with the file first: \`kubectl -n ${namespace} get pod ${podName} -o yaml\` against ${pathOf(m)} on ${node}; if they agree, nothing needs doing.`,
+        ...restart(m),
+      ],
       prevent,
       ...(offline ? { playbook: null } : {}),
     } satisfies FindingDraft;

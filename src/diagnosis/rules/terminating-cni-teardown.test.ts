@@ -10,21 +10,47 @@ const NEW_SANDBOX = '247d3c7833453715487a4cc892be62060707cd933d618e32a596c159fe2
 // Seed 004, kubelet with Calico CNI 1.5 (docker era, one line each as syslog stores them).
 const STOP = `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029094   15567 remote_runtime.go:114] StopPodSandbox "${OLD_SANDBOX}" from runtime service failed: rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod "stateful-new-pod-0_lijiaob" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)`;
 const KILL = `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029274   15567 kubelet.go:1530] error killing pod: failed to "KillPodSandbox" for "${OLD_UID}" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"`;
-const DELETE_KEY = 'Dec 13 10:28:09 dev-slave-107 kubelet[15567]: time="2017-12-13T10:28:09+08:00" level=info msg="Delete Key: /calico/v1/host/dev-slave-107/workload/k8s/lijiaob.stateful-new-pod-0/endpoint/eth0"';
-const stopLine = line(STOP, ['cni-teardown'], { pod: 'stateful-new-pod-0_lijiaob', sandboxId: OLD_SANDBOX, workloadEndpoint: 'node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0' });
-const killLine = line(KILL, ['cni-teardown'], { podUid: OLD_UID, workloadEndpoint: 'node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0' });
+const DELETE_KEY =
+  'Dec 13 10:28:09 dev-slave-107 kubelet[15567]: time="2017-12-13T10:28:09+08:00" level=info msg="Delete Key: /calico/v1/host/dev-slave-107/workload/k8s/lijiaob.stateful-new-pod-0/endpoint/eth0"';
+const stopLine = line(STOP, ['cni-teardown'], {
+  pod: 'stateful-new-pod-0_lijiaob',
+  sandboxId: OLD_SANDBOX,
+  workloadEndpoint: 'node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0',
+});
+const killLine = line(KILL, ['cni-teardown'], {
+  podUid: OLD_UID,
+  workloadEndpoint: 'node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0',
+});
 const deleteLine = line(DELETE_KEY, ['calico-wep-deleted'], { node: 'dev-slave-107', workload: 'lijiaob.stateful-new-pod-0', endpoint: 'eth0' });
 
 const sts = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'stateful-new-pod', uid: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee', controller: true };
-const livePod = pod({ metadata: { uid: NEW_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts] }, spec: { nodeName: 'dev-slave-107' }, status: { podIP: '192.168.8.34' } });
-const stuckPod = pod({ metadata: { uid: OLD_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts], deletionTimestamp: ago(600) }, spec: { nodeName: 'dev-slave-107' } });
+const livePod = pod({
+  metadata: { uid: NEW_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts] },
+  spec: { nodeName: 'dev-slave-107' },
+  status: { podIP: '192.168.8.34' },
+});
+const stuckPod = pod({
+  metadata: { uid: OLD_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts], deletionTimestamp: ago(600) },
+  spec: { nodeName: 'dev-slave-107' },
+});
 const deploymentPod = pod({ metadata: { name: 'web-7d9f8c6b5-x2k4q', deletionTimestamp: ago(900) } });
 
 const incomplete = podNetwork({
   pod: {
     defaultRoute: { iface: 'eth0', destination: '0.0.0.0', gateway: '169.254.1.1', mask: '0.0.0.0', line: 'eth0 00000000 0101FEA9 0003 0 0 0 00000000 0 0 0' },
     routes: [],
-    gateway: { ip: '169.254.1.1', state: 'incomplete', entry: { ip: '169.254.1.1', hw: '00:00:00:00:00:00', flags: '0x0', device: 'eth0', state: 'incomplete', line: '169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0' } },
+    gateway: {
+      ip: '169.254.1.1',
+      state: 'incomplete',
+      entry: {
+        ip: '169.254.1.1',
+        hw: '00:00:00:00:00:00',
+        flags: '0x0',
+        device: 'eth0',
+        state: 'incomplete',
+        line: '169.254.1.1 0x1 0x0 00:00:00:00:00:00 * eth0',
+      },
+    },
     calicoGateway: true,
     interfaces: ['lo', 'eth0'],
   },
@@ -37,13 +63,19 @@ testRule(rule, {
     {
       name: 'teardown failure of another kind (ClusterInformation), not the missing-endpoint loop',
       snapshot: snapshot(stuckPod, {
-        events: [event(stuckPod, { reason: 'FailedKillPod', message: 'error killing pod: failed to "KillPodSandbox" for "x" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"aabb\\": plugin type=\\"calico\\" failed (delete): error getting ClusterInformation: Service Unavailable"' })],
+        events: [
+          event(stuckPod, {
+            reason: 'FailedKillPod',
+            message:
+              'error killing pod: failed to "KillPodSandbox" for "x" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"aabb\\": plugin type=\\"calico\\" failed (delete): error getting ClusterInformation: Service Unavailable"',
+          }),
+        ],
       }),
     },
   ],
   invalid: [
     {
-      name: 'seed 004: the retry of the old sandbox deletes the live StatefulSet pod\'s endpoint',
+      name: "seed 004: the retry of the old sandbox deletes the live StatefulSet pod's endpoint",
       snapshot: snapshot(livePod, {
         agent: agent('dev-slave-107', {
           journal: journal([stopLine, killLine, deleteLine]),
@@ -62,14 +94,25 @@ testRule(rule, {
     {
       name: 'the old pod itself, stuck Terminating (API event, containerd-era agent unreachable)',
       snapshot: snapshot(stuckPod, {
-        events: [event(stuckPod, { reason: 'FailedKillPod', count: 40, message: 'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"' })],
+        events: [
+          event(stuckPod, {
+            reason: 'FailedKillPod',
+            count: 40,
+            message:
+              'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"',
+          }),
+        ],
         gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
       }),
       expect: { severity: 'error', playbook: null, mentions: [/40 failures/, /journal could not run/] },
     },
     {
       name: 'not a StatefulSet: reported without the endpoint-theft story',
-      snapshot: snapshot(deploymentPod, { agent: agent('node-1', { journal: journal([line(STOP.replaceAll('stateful-new-pod-0_lijiaob', 'web-7d9f8c6b5-x2k4q_shop'), ['cni-teardown'], { workloadEndpoint: 'x' })]) }) }),
+      snapshot: snapshot(deploymentPod, {
+        agent: agent('node-1', {
+          journal: journal([line(STOP.replaceAll('stateful-new-pod-0_lijiaob', 'web-7d9f8c6b5-x2k4q_shop'), ['cni-teardown'], { workloadEndpoint: 'x' })]),
+        }),
+      }),
       expect: { severity: 'error', mentions: [/not a StatefulSet/] },
     },
   ],

@@ -1,5 +1,16 @@
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
-import { clip, eventCount, eventEvidence, eventsMatching, formatDuration, isDeleting, isStatefulSetPod, isStuckTerminating, newestFirst, secondsPastDeletion } from '../facts.js';
+import {
+  clip,
+  eventCount,
+  eventEvidence,
+  eventsMatching,
+  formatDuration,
+  isDeleting,
+  isStatefulSetPod,
+  isStuckTerminating,
+  newestFirst,
+  secondsPastDeletion,
+} from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -9,7 +20,7 @@ const WEP_MISSING = /resource does not exist: WorkloadEndpoint|WorkloadEndpoint.
 export const rule = defineRule({
   meta: {
     id: 'terminating.cni-teardown',
-    title: 'CNI teardown fails forever; the retry deletes the live pod\'s Calico endpoint',
+    title: "CNI teardown fails forever; the retry deletes the live pod's Calico endpoint",
     category: 'terminating',
     severity: 'error',
     needs: ['pod', 'events', 'node', 'owners', 'agent'],
@@ -39,10 +50,14 @@ export const rule = defineRule({
     const sandboxId = lines.map((m) => m.captures.sandboxId).find(Boolean);
     const failedUid = lines.map((m) => m.captures.podUid).find(Boolean);
     // The failing sandbox belongs to an earlier pod of the same name when its UID differs or it is not ours.
-    const stale = (failedUid !== undefined && failedUid !== uid) || (sandboxId !== undefined && currentSandboxes.size > 0 && ![...currentSandboxes].some((id) => id.startsWith(sandboxId)));
+    const stale =
+      (failedUid !== undefined && failedUid !== uid) ||
+      (sandboxId !== undefined && currentSandboxes.size > 0 && ![...currentSandboxes].some((id) => id.startsWith(sandboxId)));
     const repeats = lines.length + events.reduce((n, e) => n + eventCount(e), 0);
     // The retry's DEL that removed this pod's endpoint: Calico's "Delete Key" for <ns>.<name>.
-    const wepDeleted = journalMatches(snapshot, ['calico-wep-deleted', 'cni-del']).filter((m) => m.captures.workload === `${ns}.${name}` || m.captures.podName === name);
+    const wepDeleted = journalMatches(snapshot, ['calico-wep-deleted', 'cni-del']).filter(
+      (m) => m.captures.workload === `${ns}.${name}` || m.captures.podName === name,
+    );
 
     const evidence: Evidence[] = [];
     for (const m of lines.slice(-2)) evidence.push(journalEvidence(node, m, 900));
@@ -50,9 +65,17 @@ export const rule = defineRule({
     for (const m of wepDeleted.filter((m) => m.signatures.includes('calico-wep-deleted')).slice(-1)) evidence.push(journalEvidence(node, m));
     const net = probeResult(snapshot, 'pod-network');
     if (net?.pod?.gateway && net.pod.gateway.state === 'incomplete') {
-      evidence.push({ source: `node agent: /proc/${net.pid ?? '?'}/net/arp on ${node}`, text: net.pod.gateway.entry?.line ?? `${net.pod.gateway.ip} incomplete` });
+      evidence.push({
+        source: `node agent: /proc/${net.pid ?? '?'}/net/arp on ${node}`,
+        text: net.pod.gateway.entry?.line ?? `${net.pod.gateway.ip} incomplete`,
+      });
     }
-    evidence.push({ source: 'pod owner', text: statefulSet ? `StatefulSet pod: the name ${ns}/${name} is reused by every replacement` : `not a StatefulSet pod (${(pod.metadata?.ownerReferences ?? []).map((o) => o.kind).join(', ') || 'no owner'})` });
+    evidence.push({
+      source: 'pod owner',
+      text: statefulSet
+        ? `StatefulSet pod: the name ${ns}/${name} is reused by every replacement`
+        : `not a StatefulSet pod (${(pod.metadata?.ownerReferences ?? []).map((o) => o.kind).join(', ') || 'no owner'})`,
+    });
 
     const missing = lines.length === 0 ? nodeChecksMissing(snapshot, node, 'journal') : undefined;
     const target = deleting
@@ -69,12 +92,17 @@ export const rule = defineRule({
       (missing ? ` ${missing}` : '');
     return {
       severity: statefulSet && !deleting ? 'critical' : 'error',
-      title: stale && statefulSet ? `Stale CNI teardown on ${node} deletes ${ns}/${name}'s Calico endpoint` : `CNI teardown of ${ns}/${name} fails forever on ${node} (WorkloadEndpoint missing)`,
+      title:
+        stale && statefulSet
+          ? `Stale CNI teardown on ${node} deletes ${ns}/${name}'s Calico endpoint`
+          : `CNI teardown of ${ns}/${name} fails forever on ${node} (WorkloadEndpoint missing)`,
       cause,
       evidence,
       advice: [
         `Stop the retry first: remove the stale sandbox${sandboxId ? ` ${shortId(sandboxId)}` : ''} on ${node} (\`docker rm -f\`) or upgrade Calico CNI to >= 1.10, which ignores a missing endpoint on DEL.`,
-        deleting ? 'Then the kubelet finishes the teardown and the pod goes away.' : `Then recreate ${ns}/${name} so it gets a new endpoint: playbook recreate-pod (approval).`,
+        deleting
+          ? 'Then the kubelet finishes the teardown and the pod goes away.'
+          : `Then recreate ${ns}/${name} so it gets a new endpoint: playbook recreate-pod (approval).`,
         'Clean endpoints and IPAM handles left by deleted pods (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
       ],
       prevent: ['Upgrade Calico CNI to >= 1.10 on every node.'],

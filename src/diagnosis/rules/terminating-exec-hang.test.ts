@@ -12,8 +12,25 @@ const container = (name: string, postStart = false) => ({
   image: `registry.example.com/chaos/${name}:1.0`,
   ...(postStart ? { lifecycle: { postStart: { exec: { command: ['/bin/sh', '-c', '/opt/register.sh'] } } } } : {}),
 });
-const running = (name: string, id = DOCKER_ID) => ({ name, ready: false, restartCount: 0, image: 'x', imageID: '', containerID: id, started: true, state: { running: { startedAt: ago(7200) } } });
-const creatingStatus = (name: string) => ({ name, ready: false, restartCount: 0, image: 'x', imageID: '', started: false, state: { waiting: { reason: 'ContainerCreating' } } });
+const running = (name: string, id = DOCKER_ID) => ({
+  name,
+  ready: false,
+  restartCount: 0,
+  image: 'x',
+  imageID: '',
+  containerID: id,
+  started: true,
+  state: { running: { startedAt: ago(7200) } },
+});
+const creatingStatus = (name: string) => ({
+  name,
+  ready: false,
+  restartCount: 0,
+  image: 'x',
+  imageID: '',
+  started: false,
+  state: { waiting: { reason: 'ContainerCreating' } },
+});
 
 /** Seed 002: a 4-container DaemonSet pod with hostPID and a postStart exec, deleted an hour ago. */
 const khaos = (opts: { sharing?: 'hostPID' | 'shareProcessNamespace' | 'none'; deletedAgo?: number; phase?: string; id?: string } = {}): Pod =>
@@ -49,19 +66,65 @@ const frozen = (): Pod => {
   const p = khaos({ sharing: 'shareProcessNamespace', phase: 'Running', id: `containerd://${CTRD}` });
   p.spec!.containers = [container('agent', true), container('main')];
   p.status!.containerStatuses = [
-    { name: 'agent', ready: false, restartCount: 0, image: 'x', imageID: '', containerID: `containerd://${CTRD}`, started: false, state: { terminated: { exitCode: 1, reason: 'Error', startedAt: ago(3620), finishedAt: ago(3614) } } },
+    {
+      name: 'agent',
+      ready: false,
+      restartCount: 0,
+      image: 'x',
+      imageID: '',
+      containerID: `containerd://${CTRD}`,
+      started: false,
+      state: { terminated: { exitCode: 1, reason: 'Error', startedAt: ago(3620), finishedAt: ago(3614) } },
+    },
     running('main', `containerd://${'d'.repeat(64)}`),
   ];
   return p;
 };
 const frozenProcesses = (withNewContainer: boolean) =>
   processes([
-    { id: 'd'.repeat(64), known: true, processCount: 1, initPid: 4100, initState: 'S', initCommand: 'sleep 3600', initAlive: true, zombies: 0, uninterruptible: 0 },
+    {
+      id: 'd'.repeat(64),
+      known: true,
+      processCount: 1,
+      initPid: 4100,
+      initState: 'S',
+      initCommand: 'sleep 3600',
+      initAlive: true,
+      zombies: 0,
+      uninterruptible: 0,
+    },
     // The sandbox is never "unreported".
-    { id: 'e'.repeat(64), known: false, processCount: 1, initPid: 4010, initState: 'S', initCommand: '/pause', initAlive: true, zombies: 0, uninterruptible: 0 },
-    ...(withNewContainer ? [{ id: 'f'.repeat(64), known: false, processCount: 2, initPid: 4300, initState: 'S', initCommand: 'sh -c if [ -f /m/started ]; then exec sleep 3600; fi', initAlive: true, zombies: 0, uninterruptible: 0 }] : []),
+    {
+      id: 'e'.repeat(64),
+      known: false,
+      processCount: 1,
+      initPid: 4010,
+      initState: 'S',
+      initCommand: '/pause',
+      initAlive: true,
+      zombies: 0,
+      uninterruptible: 0,
+    },
+    ...(withNewContainer
+      ? [
+          {
+            id: 'f'.repeat(64),
+            known: false,
+            processCount: 2,
+            initPid: 4300,
+            initState: 'S',
+            initCommand: 'sh -c if [ -f /m/started ]; then exec sleep 3600; fi',
+            initAlive: true,
+            zombies: 0,
+            uninterruptible: 0,
+          },
+        ]
+      : []),
   ]);
-const containerdNode = node({ metadata: { name: 'node-7' }, status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.6.20', kubeletVersion: 'v1.20.2' } } });
+const containerdNode = node({
+  metadata: { name: 'node-7' },
+  status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.6.20', kubeletVersion: 'v1.20.2' } },
+});
 
 testRule(rule, {
   valid: [
@@ -95,7 +158,12 @@ testRule(rule, {
         agent: agent('node-7', {
           runtime: runtime({
             docker: {
-              containers: [runtimeContainer({ containerName: 'agent', execs: [{ id: 'f00d', running: true, pid: 31284, command: '/bin/sh -c /opt/register.sh', startedAt: ago(7190) }] })],
+              containers: [
+                runtimeContainer({
+                  containerName: 'agent',
+                  execs: [{ id: 'f00d', running: true, pid: 31284, command: '/bin/sh -c /opt/register.sh', startedAt: ago(7190) }],
+                }),
+              ],
             },
           }),
         }),

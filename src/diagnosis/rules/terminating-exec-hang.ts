@@ -15,7 +15,7 @@ export const rule = defineRule({
     supersedes: ['terminating.stuck'],
     // No `supersedes`: finalizers would still hold the object after the containers are removed,
     // and node-lost (75) ranks above when the node is gone, since no container can be removed then.
-    doc: 'Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002). On any runtime a hook that never returns after a container restart freezes the pod\'s status at the previous run and blocks the deletion; the node agent shows the restarted container running although the status does not list it.',
+    doc: "Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002). On any runtime a hook that never returns after a container restart freezes the pod's status at the previous run and blocks the deletion; the node agent shows the restarted container running although the status does not list it.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -23,13 +23,17 @@ export const rule = defineRule({
     const spec = pod.spec;
     const sharing = spec?.hostPID ? 'hostPID: true' : spec?.shareProcessNamespace ? 'shareProcessNamespace: true' : undefined;
     if (!sharing) return null;
-    const hooked = [...(spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(spec?.containers ?? [])].filter((c) => c.lifecycle?.postStart?.exec);
+    const hooked = [...(spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(spec?.containers ?? [])].filter(
+      (c) => c.lifecycle?.postStart?.exec,
+    );
     if (hooked.length === 0) return null;
 
     // The API half of "stuck ContainerCreating": the kubelet waits on postStart before starting the next containers.
     const statuses = containerStatuses(pod);
     const creating = statuses.filter((s) => ['ContainerCreating', 'PodInitializing'].includes(s.status.state?.waiting?.reason ?? ''));
-    const neverStarted = (spec?.containers ?? []).filter((c) => !statuses.some((s) => s.status.name === c.name && (s.status.state?.running || s.status.state?.terminated)));
+    const neverStarted = (spec?.containers ?? []).filter(
+      (c) => !statuses.some((s) => s.status.name === c.name && (s.status.state?.running || s.status.state?.terminated)),
+    );
     // The frozen variant (seed 002 on containerd, for real): a hooked container was restarted, its
     // hook never returned, and the kubelet's sync for the pod waits on it, so the status still
     // shows the previous run. The node shows the new container running under the pod's UID
@@ -49,9 +53,15 @@ export const rule = defineRule({
 
     const evidence: Evidence[] = [
       { source: 'pod.spec', text: `${sharing}; ${hookText}` },
-      { source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${formatDuration(overdue)} overdue), phase ${pod.status?.phase ?? '?'}` },
+      {
+        source: 'pod.metadata.deletionTimestamp',
+        text: `${pod.metadata?.deletionTimestamp ?? ''} (${formatDuration(overdue)} overdue), phase ${pod.status?.phase ?? '?'}`,
+      },
       ...creating.slice(0, 4).map((s) => statusEvidence(s, 'state', `waiting: ${s.status.state?.waiting?.reason ?? ''}`)),
-      { source: `node ${nodeName} nodeInfo.containerRuntimeVersion`, text: snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? `${runtime ?? 'unknown'} (from container IDs)` },
+      {
+        source: `node ${nodeName} nodeInfo.containerRuntimeVersion`,
+        text: snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? `${runtime ?? 'unknown'} (from container IDs)`,
+      },
     ];
 
     // Node half, when the agent answered: the hook's exec still running in docker confirms the hang.
@@ -59,10 +69,20 @@ export const rule = defineRule({
       .filter((c) => hooked.some((h) => h.name === c.containerName))
       .flatMap((c) => c.execs.filter((e) => e.running).map((e) => ({ container: c.containerName ?? c.id, exec: e })));
     for (const { container, exec } of hangingExecs.slice(0, 2)) {
-      evidence.push({ source: `node agent: runtime on ${nodeName}`, text: `exec ${exec.command} in container ${container} still running${exec.startedAt ? ` since ${exec.startedAt}` : ''}` });
+      evidence.push({
+        source: `node agent: runtime on ${nodeName}`,
+        text: `exec ${exec.command} in container ${container} still running${exec.startedAt ? ` since ${exec.startedAt}` : ''}`,
+      });
     }
     if (frozen) {
-      for (const s of hookedNotRunning.slice(0, 2)) evidence.push(statusEvidence(s, 'state', `last reported: ${s.status.state?.terminated ? `terminated (${s.status.state.terminated.reason ?? 'exit ' + s.status.state.terminated.exitCode})` : `waiting: ${s.status.state?.waiting?.reason ?? '?'}`}, restartCount ${s.status.restartCount ?? 0}`));
+      for (const s of hookedNotRunning.slice(0, 2))
+        evidence.push(
+          statusEvidence(
+            s,
+            'state',
+            `last reported: ${s.status.state?.terminated ? `terminated (${s.status.state.terminated.reason ?? `exit ${s.status.state.terminated.exitCode}`})` : `waiting: ${s.status.state?.waiting?.reason ?? '?'}`}, restartCount ${s.status.restartCount ?? 0}`,
+          ),
+        );
       for (const c of unreported.slice(0, 2)) {
         evidence.push({
           source: `node agent: processes on ${nodeName}`,

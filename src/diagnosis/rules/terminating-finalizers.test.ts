@@ -15,7 +15,12 @@ testRule(rule, {
     {
       name: 'foregroundDeletion (seed 003)',
       snapshot: snapshot(deleted(600, ['foregroundDeletion'])),
-      expect: { severity: 'error', playbook: 'remove-finalizers', params: { finalizers: ['foregroundDeletion'] }, mentions: [/garbage collector/, /foregroundDeletion/] },
+      expect: {
+        severity: 'error',
+        playbook: 'remove-finalizers',
+        params: { finalizers: ['foregroundDeletion'] },
+        mentions: [/garbage collector/, /foregroundDeletion/],
+      },
     },
     {
       name: "a custom controller's finalizer",

@@ -12,7 +12,13 @@ const BUSY_LINE = `Jan 30 14:57:47 c3-a05-136-45-4.com dockerd[1510]: time="2019
 const stuck = (deletedAgo = 3600) =>
   pod({ metadata: { name: 'httpserver-prod-1-6cb97dfbcc-f9flb', namespace: 'default', deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30 } });
 
-const removing = runtime({ docker: { version: '17.07.0-ce', storageDriver: 'overlay', containers: [container({ id: CID, state: 'removing', status: 'Removal In Progress', rootfsMount: MERGED })] } });
+const removing = runtime({
+  docker: {
+    version: '17.07.0-ce',
+    storageDriver: 'overlay',
+    containers: [container({ id: CID, state: 'removing', status: 'Removal In Progress', rootfsMount: MERGED })],
+  },
+});
 const seed001 = agent('node-1', {
   'mount-holders': mountHolders([holder()]),
   journal: journal([line(BUSY_LINE, ['device-busy', 'docker-delete-failed'], { path: MERGED, containerId: CID })]),
@@ -38,7 +44,7 @@ const containerHolder = holder({
 // containerd era, the real-node reproduction: `unshare -m --propagation slave … sleep`, started by
 // hand (no systemd service), works inside the pod's emptyDir, so the kubelet's umount is busy.
 const VOL = '/var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache';
-const UMOUNT_BUSY = String.raw`E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache}" failed. Error: "UnmountVolume.TearDown failed for volume "cache" : unmount failed: exit status 32
+const UMOUNT_BUSY = `E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache}" failed. Error: "UnmountVolume.TearDown failed for volume "cache" : unmount failed: exit status 32
 Unmounting arguments: ${VOL}
 Output: umount: ${VOL}: target is busy.
 "`;
@@ -55,20 +61,26 @@ const processHolder = (patch: Parameters<typeof holder>[0] = {}) =>
     inUse: [VOL],
     ...patch,
   });
-const busyVolume = (h: ReturnType<typeof holder>) => agent('node-1', { 'mount-holders': mountHolders([h]), journal: journal([line(UMOUNT_BUSY, ['device-busy'], { path: VOL })]) });
+const busyVolume = (h: ReturnType<typeof holder>) =>
+  agent('node-1', { 'mount-holders': mountHolders([h]), journal: journal([line(UMOUNT_BUSY, ['device-busy'], { path: VOL })]) });
 
 testRule(rule, {
   valid: [
     { name: 'healthy running pod, even with a holder somewhere', snapshot: snapshot(pod(), { agent: seed001 }) },
     { name: 'deleted, still inside its grace period', snapshot: snapshot(stuck(-20), { agent: seed001 }) },
-    { name: 'stuck but nothing on the node or in events says busy', snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([]), journal: journal([]) }) }) },
+    {
+      name: 'stuck but nothing on the node or in events says busy',
+      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([]), journal: journal([]) }) }),
+    },
     {
       name: 'only a shared copy the host also has (a CSI plugin with Bidirectional propagation) and no busy line',
       snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([holder({ notInHost: [] })]), journal: journal([]) }) }),
     },
     {
       name: "the pod's own processes and the host namespace are not holders",
-      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([holder({ ownPod: true }), holder({ pid: 1, hostNamespace: true })]), journal: journal([]) }) }),
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', { 'mount-holders': mountHolders([holder({ ownPod: true }), holder({ pid: 1, hostNamespace: true })]), journal: journal([]) }),
+      }),
     },
     { name: 'agent unreachable and no busy event', snapshot: snapshot(stuck(), { gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')] }) },
   ],
@@ -81,13 +93,27 @@ testRule(rule, {
         playbook: 'release-mount-holder',
         causeKey: 'node/node-1:holder/ntpd.service',
         params: { node: 'node-1', unit: 'ntpd.service', pid: 2725007, mount: MERGED, holderKind: 'service' },
-        mentions: [/ntpd\.service/, /PrivateTmp=true/, /\/usr\/sbin\/ntpd -u ntp:ntp -g/, /device or resource busy/, /Removal In Progress/, /MountFlags/, /mnt:\[4026532601\]/],
+        mentions: [
+          /ntpd\.service/,
+          /PrivateTmp=true/,
+          /\/usr\/sbin\/ntpd -u ntp:ntp -g/,
+          /device or resource busy/,
+          /Removal In Progress/,
+          /MountFlags/,
+          /mnt:\[4026532601\]/,
+        ],
       },
     },
     {
       name: 'containerd: a container mounting /run/containerd holds the task rootfs',
       snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([containerHolder]), journal: journal([]) }) }),
-      expect: { severity: 'critical', playbook: null, causeKey: 'node/node-1:holder/container/7d2b6f0c1e9a', params: { pid: 48213, holderKind: 'container' }, mentions: [/container 7d2b6f0c1e9a/, /rootfs/] },
+      expect: {
+        severity: 'critical',
+        playbook: null,
+        causeKey: 'node/node-1:holder/container/7d2b6f0c1e9a',
+        params: { pid: 48213, holderKind: 'container' },
+        mentions: [/container 7d2b6f0c1e9a/, /rootfs/],
+      },
     },
     {
       name: 'a process in no systemd service (unshare -m … sleep) works inside the emptyDir: stop-mount-holder',
@@ -108,24 +134,45 @@ testRule(rule, {
     {
       name: 'the same mount held by a systemd service: release-mount-holder, not stop-mount-holder',
       snapshot: snapshot(stuck(), { agent: busyVolume(processHolder({ unit: 'backup-agent.service', command: '/usr/bin/backup-agent' })) }),
-      expect: { playbook: 'release-mount-holder', params: { pid: 31337, unit: 'backup-agent.service', holderKind: 'service' }, mentions: [/of the service backup-agent\.service/] },
+      expect: {
+        playbook: 'release-mount-holder',
+        params: { pid: 31337, unit: 'backup-agent.service', holderKind: 'service' },
+        mentions: [/of the service backup-agent\.service/],
+      },
     },
     {
       name: 'busy line but no holder found now',
-      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': mountHolders([]), journal: journal([line(BUSY_LINE, ['device-busy'], { path: MERGED })]), runtime: removing }) }),
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', {
+          'mount-holders': mountHolders([]),
+          journal: journal([line(BUSY_LINE, ['device-busy'], { path: MERGED })]),
+          runtime: removing,
+        }),
+      }),
       expect: { severity: 'error', playbook: null, causeKey: `node/node-1:mount/${MERGED}`, mentions: [/No process outside the host mount namespace/] },
     },
     {
       name: 'agent unreachable: the API event still reports, naming the check that could not run',
       snapshot: snapshot(stuck(), {
-        events: [event(stuck(), { reason: 'FailedKillPod', message: `error killing pod: failed to "KillContainer" for "web": remove ${MERGED}: device or resource busy`, count: 12 })],
+        events: [
+          event(stuck(), {
+            reason: 'FailedKillPod',
+            message: `error killing pod: failed to "KillContainer" for "web": remove ${MERGED}: device or resource busy`,
+            count: 12,
+          }),
+        ],
         gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
       expect: { severity: 'warning', playbook: null, mentions: [/mount-holders could not run on node-1 \(unreachable: ECONNREFUSED\)/] },
     },
     {
       name: 'mount-holders timed out: says so',
-      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'mount-holders': failed('mount-holders did not finish within 5000ms', true), journal: journal([line(BUSY_LINE, ['device-busy'], { path: MERGED })]) }) }),
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', {
+          'mount-holders': failed('mount-holders did not finish within 5000ms', true),
+          journal: journal([line(BUSY_LINE, ['device-busy'], { path: MERGED })]),
+        }),
+      }),
       expect: { severity: 'warning', mentions: [/did not finish within 5000ms/] },
     },
   ],
@@ -147,7 +194,7 @@ describe('terminating.mount-busy advice names the playbook that fits the holder'
     expect(text).not.toMatch(/stop-mount-holder/);
   });
 
-  it("a container: restart its pod, no playbook", () => {
+  it('a container: restart its pod, no playbook', () => {
     const text = advice(containerHolder);
     expect(text).toMatch(/Restart the pod that owns container 7d2b6f0c1e9a/);
     expect(text).not.toMatch(/playbook/);

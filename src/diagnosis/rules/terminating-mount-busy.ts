@@ -8,7 +8,7 @@ const BUSY = /device or resource busy/;
 
 /** Units systemd creates for containers and sessions: restarting them is not the fix. */
 function isServiceUnit(unit: string | undefined): unit is string {
-  return unit !== undefined && unit.endsWith('.service');
+  return unit?.endsWith('.service') === true;
 }
 
 /** The finding's `holderKind` param: what the playbooks' guards tell apart. */
@@ -19,7 +19,8 @@ type HolderKind = 'service' | 'container' | 'process';
  * copy, a systemd service over a container.
  */
 function rankHolders(holders: MountHolder[]): MountHolder[] {
-  const score = (h: MountHolder) => (h.notInHost.length > 0 ? 4 : 0) + ((h.inUse ?? []).length > 0 ? 4 : 0) + (isServiceUnit(h.unit) ? 2 : 0) + (h.privateTmp ? 1 : 0);
+  const score = (h: MountHolder) =>
+    (h.notInHost.length > 0 ? 4 : 0) + ((h.inUse ?? []).length > 0 ? 4 : 0) + (isServiceUnit(h.unit) ? 2 : 0) + (h.privateTmp ? 1 : 0);
   return [...holders].sort((a, b) => score(b) - score(a) || a.pid - b.pid);
 }
 
@@ -60,16 +61,23 @@ export const rule = defineRule({
     const mountBusyLines = busyLines.filter((m) => !m.signatures.includes('subpath-cleanup-busy'));
     const apiBusy = newestFirst(eventsMatching(snapshot.events, BUSY));
     const runtime = probeResult(snapshot, 'runtime');
-    const removing = (runtime?.docker.containers ?? []).filter((c) => c.state === 'removing' || c.state === 'dead' || /Removal In Progress|Dead/.test(c.status));
+    const removing = (runtime?.docker.containers ?? []).filter(
+      (c) => c.state === 'removing' || c.state === 'dead' || /Removal In Progress|Dead/.test(c.status),
+    );
 
     const holder = leaking[0] ?? (mountBusyLines.length > 0 || apiBusy.length > 0 ? holders[0] : undefined);
     if (!holder && mountBusyLines.length === 0 && apiBusy.length === 0) return null;
 
-    const evidence: Evidence[] = [{ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` }];
+    const evidence: Evidence[] = [
+      { source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` },
+    ];
     for (const m of mountBusyLines.slice(-2)) evidence.push(journalEvidence(node, m));
     for (const e of apiBusy.slice(0, 1)) evidence.push({ ...eventEvidence(e), text: clip(e.message ?? '') });
     for (const c of removing.slice(0, 2)) {
-      evidence.push({ source: `node agent: docker on ${node}`, text: `container ${shortId(c.id)}${c.name ? ` ${c.name}` : ''}: ${c.status || c.state}${c.rootfsMount ? `, rootfs ${c.rootfsMount}` : ''}` });
+      evidence.push({
+        source: `node agent: docker on ${node}`,
+        text: `container ${shortId(c.id)}${c.name ? ` ${c.name}` : ''}: ${c.status || c.state}${c.rootfsMount ? `, rootfs ${c.rootfsMount}` : ''}`,
+      });
     }
     const busyPath = mountBusyLines.map((m) => m.captures.path).find(Boolean) ?? busyLines.map((m) => m.captures.path).find(Boolean);
 
@@ -83,13 +91,16 @@ export const rule = defineRule({
         cause:
           `The pod was deleted ${overdue} past its grace period; the runtime on ${node} cannot remove its container because ${mount ? `the mount ${mount}` : 'a mount of the container'} is "device or resource busy". ` +
           'Some process in another mount namespace still holds it. ' +
-          (missing ?? `No process outside the host mount namespace holds a mount matching ${mh?.match.join(', ') ?? 'the pod'} now: the holder may have exited, or holds a path the agent was not told about.`),
+          (missing ??
+            `No process outside the host mount namespace holds a mount matching ${mh?.match.join(', ') ?? 'the pod'} now: the holder may have exited, or holds a path the agent was not told about.`),
         evidence,
         advice: [
           `On ${node}: \`grep -l ${mount ?? uid} /proc/*/mountinfo\` lists the holders; restart the service (or pod) that owns each one.`,
           'Once nothing holds the mount, the runtime removes the container and the pod goes away by itself.',
         ],
-        prevent: ['Set MountFlags=slave in docker.service (or run containerd), and PrivateTmp=false for services that do not need it; do not mount /var/lib/docker or /var/lib/kubelet into containers.'],
+        prevent: [
+          'Set MountFlags=slave in docker.service (or run containerd), and PrivateTmp=false for services that do not need it; do not mount /var/lib/docker or /var/lib/kubelet into containers.',
+        ],
         playbook: null,
         causeKey: mount ? `node/${node}:mount/${mount}` : `node/${node}:mount-busy`,
         params: { node, ...(mount ? { mount } : {}) },
@@ -109,21 +120,31 @@ export const rule = defineRule({
     });
     const others = holders.filter((h) => h !== holder);
     if (others.length > 0) {
-      evidence.push({ source: `node agent: mount-holders on ${node}`, text: `also held by ${others.slice(0, 5).map((h) => `pid ${h.pid} (${h.unit ?? h.command.split(' ')[0]})`).join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''}` });
+      evidence.push({
+        source: `node agent: mount-holders on ${node}`,
+        text: `also held by ${others
+          .slice(0, 5)
+          .map((h) => `pid ${h.pid} (${h.unit ?? h.command.split(' ')[0]})`)
+          .join(', ')}${others.length > 5 ? ` and ${others.length - 5} more` : ''}`,
+      });
     }
 
     const containerStart = earliestContainerStart(snapshot);
     const startedAfter = holder.startedAt && containerStart && (ms(holder.startedAt) ?? 0) > (ms(containerStart) ?? 0);
-    const who = isServiceUnit(holder.unit) ? `the service ${holder.unit}` : holder.containerId ? `container ${shortId(holder.containerId)}${holder.podUid ? ` of pod ${holder.podUid}` : ''}` : `process ${holder.pid}`;
+    const who = isServiceUnit(holder.unit)
+      ? `the service ${holder.unit}`
+      : holder.containerId
+        ? `container ${shortId(holder.containerId)}${holder.podUid ? ` of pod ${holder.podUid}` : ''}`
+        : `process ${holder.pid}`;
     const why = holder.privateTmp
       ? `${holder.unit} sets PrivateTmp=true, so systemd started it in a private mount namespace${startedAfter ? ` after the container had started (${holder.startedAt} > ${containerStart})` : ''}, which copied the container's mount; the host unmounted it, the copy stays and pins it.`
       : holder.namespaceSettings.length > 0
         ? `${holder.unit} runs in a private mount namespace (${holder.namespaceSettings.join(', ')}) that copied the container's mount when it started${startedAfter ? ` (after the container)` : ''}.`
         : holder.containerId
-          ? 'That container mounts the runtime or kubelet directory from the host, so its mount namespace got a copy of this container\'s mount and keeps it.'
+          ? "That container mounts the runtime or kubelet directory from the host, so its mount namespace got a copy of this container's mount and keeps it."
           : (holder.inUse ?? []).length > 0
             ? `Its mount namespace got a copy of the mount and the process works inside it (${(holder.inUse ?? [])[0]}), so every unmount of it fails with "target is busy" / "device or resource busy" until the process leaves or exits.`
-            : 'Its mount namespace got a copy of the container\'s mount and keeps it after the host unmounted it.';
+            : "Its mount namespace got a copy of the container's mount and keeps it after the host unmounted it.";
     const service = isServiceUnit(holder.unit);
     // What can release it: a service is restarted (release-mount-holder), a process in no
     // service is stopped (stop-mount-holder), a container's pod is for its owner to restart.
@@ -131,7 +152,10 @@ export const rule = defineRule({
     const host = probeResult(snapshot, 'host');
     const mountFlags = host?.dockerService?.mountFlags;
     if (host?.dockerService) {
-      evidence.push({ source: `node agent: ${host.dockerService.unitFile} on ${node}`, text: mountFlags ? `MountFlags=${mountFlags}` : 'no MountFlags set: the runtime shares its mounts with every later mount namespace' });
+      evidence.push({
+        source: `node agent: ${host.dockerService.unitFile} on ${node}`,
+        text: mountFlags ? `MountFlags=${mountFlags}` : 'no MountFlags set: the runtime shares its mounts with every later mount namespace',
+      });
     }
     return {
       severity: 'critical',
@@ -160,7 +184,9 @@ export const rule = defineRule({
         mountFlags === undefined && host?.dockerService
           ? `docker.service on ${node} sets no MountFlags (${host.dockerService.unitFile}): add MountFlags=slave so service namespaces stop receiving container mounts.`
           : 'Set MountFlags=slave in docker.service so service namespaces stop receiving container mounts (or move to containerd).',
-        holder.privateTmp ? `Set PrivateTmp=false for ${holder.unit} if it does not need a private /tmp.` : 'Do not mount /var/lib/docker or /var/lib/kubelet into containers.',
+        holder.privateTmp
+          ? `Set PrivateTmp=false for ${holder.unit} if it does not need a private /tmp.`
+          : 'Do not mount /var/lib/docker or /var/lib/kubelet into containers.',
       ],
       playbook: holderKind === 'service' ? undefined : holderKind === 'process' ? 'stop-mount-holder' : null,
       causeKey: `node/${node}:holder/${service ? holder.unit : holder.containerId ? `container/${shortId(holder.containerId)}` : `pid/${holder.pid}`}`,

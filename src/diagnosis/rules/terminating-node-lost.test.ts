@@ -6,10 +6,18 @@ import { rule } from './terminating-node-lost.js';
 const deleted = (deletedAgo: number, patch: Parameters<typeof pod>[0] = {}) =>
   pod({ ...patch, metadata: { deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30, ...(patch.metadata ?? {}) } });
 const stsPod = (deletedAgo: number) =>
-  deleted(deletedAgo, { metadata: { name: 'db-0', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'u', controller: true }] } });
+  deleted(deletedAgo, {
+    metadata: { name: 'db-0', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'u', controller: true }] },
+  });
 const lostEvents = (p: Pod) => [
   event(p, { reason: 'NodeNotReady', message: 'Node is not ready', component: 'node-controller', lastSeenAgo: 1200 }),
-  event(p, { reason: 'TaintManagerEviction', type: 'Normal', message: `Marking for deletion Pod shop/${p.metadata?.name ?? ''}`, component: 'taint-eviction-controller', lastSeenAgo: 900 }),
+  event(p, {
+    reason: 'TaintManagerEviction',
+    type: 'Normal',
+    message: `Marking for deletion Pod shop/${p.metadata?.name ?? ''}`,
+    component: 'taint-eviction-controller',
+    lastSeenAgo: 900,
+  }),
 ];
 
 testRule(rule, {
@@ -20,7 +28,14 @@ testRule(rule, {
         node: node({
           status: {
             conditions: [
-              { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s', lastHeartbeatTime: ago(5), lastTransitionTime: ago(700) },
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'KubeletNotReady',
+                message: 'PLEG is not healthy: pleg was last seen active 3m5.30015447s ago; threshold is 3m0s',
+                lastHeartbeatTime: ago(5),
+                lastTransitionTime: ago(700),
+              },
             ],
           },
         }),
@@ -31,7 +46,10 @@ testRule(rule, {
     { name: 'stuck deletion on a healthy node (another rule)', snapshot: snapshot(deleted(600)) },
     { name: 'stuck deletion on a healthy GKE node with extra conditions', snapshot: snapshot(deleted(600), { node: cloudNode('gke') }) },
     { name: 'completed Job pod on a lost node (not deleted)', snapshot: snapshot(completedJobPod(), { node: lostNode() }) },
-    { name: 'completed Job pod deleted on a lost node', snapshot: snapshot(completedJobPod({ metadata: { deletionTimestamp: ago(3600) } }), { node: lostNode() }) },
+    {
+      name: 'completed Job pod deleted on a lost node',
+      snapshot: snapshot(completedJobPod({ metadata: { deletionTimestamp: ago(3600) } }), { node: lostNode() }),
+    },
     { name: 'DaemonSet pod on a healthy node', snapshot: snapshot(daemonSetPod(), { node: node() }) },
   ],
   invalid: [
@@ -56,7 +74,9 @@ testRule(rule, {
     },
     {
       name: 'old cluster: status.reason NodeLost (STATUS Unknown), node object not collected',
-      snapshot: snapshot(deleted(7200, { status: { reason: 'NodeLost', message: 'Node node-1 which was running pod web-7d9f8c6b5-x2k4q is unresponsive' } }), { node: undefined }),
+      snapshot: snapshot(deleted(7200, { status: { reason: 'NodeLost', message: 'Node node-1 which was running pod web-7d9f8c6b5-x2k4q is unresponsive' } }), {
+        node: undefined,
+      }),
       expect: { causeKey: 'node/node-1', mentions: [/NodeLost: Node node-1 which was running pod/] },
     },
   ],

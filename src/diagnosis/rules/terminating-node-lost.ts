@@ -59,9 +59,14 @@ export const rule = defineRule({
     const sts = isStatefulSetPod(snapshot);
     const podName = pod.metadata?.name ?? '';
 
-    const evidence: Evidence[] = [{ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${formatDuration(overdue)} overdue)` }];
+    const evidence: Evidence[] = [
+      { source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${formatDuration(overdue)} overdue)` },
+    ];
     if (ready) {
-      evidence.push({ source: `node ${nodeName} status.conditions[Ready]`, text: `${ready.status} ${ready.reason ?? ''}: ${ready.message ?? ''}${ready.lastHeartbeatTime ? ` (last heartbeat ${ready.lastHeartbeatTime})` : ''}` });
+      evidence.push({
+        source: `node ${nodeName} status.conditions[Ready]`,
+        text: `${ready.status} ${ready.reason ?? ''}: ${ready.message ?? ''}${ready.lastHeartbeatTime ? ` (last heartbeat ${ready.lastHeartbeatTime})` : ''}`,
+      });
     }
     const taints = (node?.spec?.taints ?? []).filter((t) => LOST_TAINTS.includes(t.key));
     if (taints.length) evidence.push({ source: `node ${nodeName} spec.taints`, text: taints.map((t) => `${t.key}:${t.effect}`).join(', ') });
@@ -93,7 +98,9 @@ export const rule = defineRule({
       ],
       prevent: [
         'Use node auto-repair / machine health checks so lost nodes are replaced and deleted.',
-        sts ? 'For StatefulSets, follow the non-graceful node shutdown procedure (out-of-service taint) instead of force deletes.' : 'Keep the default tolerationSeconds (300s) so pods are replaced promptly elsewhere.',
+        sts
+          ? 'For StatefulSets, follow the non-graceful node shutdown procedure (out-of-service taint) instead of force deletes.'
+          : 'Keep the default tolerationSeconds (300s) so pods are replaced promptly elsewhere.',
       ],
       causeKey: `node/${nodeName}`,
       params: {

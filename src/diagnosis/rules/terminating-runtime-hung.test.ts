@@ -5,14 +5,17 @@ import { rule } from './terminating-runtime-hung.js';
 
 const CID = '17619dcf545c0936b5a5bad416c1fe50064547f49ba3f34721baf4201f242c1b';
 const stuck = (deletedAgo = 1800) =>
-  pod({ metadata: { name: 'xxxx-xxxxx-index-task-569f775985-2qv8x', namespace: 'xxx-xxxx', deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30 } });
+  pod({
+    metadata: { name: 'xxxx-xxxxx-index-task-569f775985-2qv8x', namespace: 'xxx-xxxx', deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30 },
+  });
 
 // Seed 000, as kubectl describe showed them (docker era).
 const killDocker = (p = stuck()) =>
   event(p, {
     reason: 'FailedKillPod',
     count: 4,
-    message: 'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"',
+    message:
+      'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"',
   });
 const lstat = (p = stuck()) =>
   event(p, {
@@ -23,21 +26,41 @@ const lstat = (p = stuck()) =>
   });
 // containerd era: the CRI wording of the same timeout.
 const killContainerd = (p = stuck()) =>
-  event(p, { reason: 'FailedKillPod', message: 'error killing pod: failed to "KillContainer" for "api" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"' });
+  event(p, {
+    reason: 'FailedKillPod',
+    message:
+      'error killing pod: failed to "KillContainer" for "api" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"',
+  });
 
 const hungGluster = mountCheck({ state: 'hung', detail: 'stat did not return within 2000ms', ms: 2001 });
-const zombieInit = processes([{ id: CID, known: true, processCount: 2, initPid: 31238, initState: 'Z', initCommand: '[java] <defunct>', initAlive: false, zombies: 1, uninterruptible: 0 }]);
-const dockerHung = runtime({ docker: { state: 'hung', detail: '/containers/json did not answer within 2000ms although /_ping did', timedOut: ['/containers/json'] } });
+const zombieInit = processes([
+  { id: CID, known: true, processCount: 2, initPid: 31238, initState: 'Z', initCommand: '[java] <defunct>', initAlive: false, zombies: 1, uninterruptible: 0 },
+]);
+const dockerHung = runtime({
+  docker: { state: 'hung', detail: '/containers/json did not answer within 2000ms although /_ping did', timedOut: ['/containers/json'] },
+});
 
 testRule(rule, {
   valid: [
-    { name: 'healthy running pod on a node with a hung mount', snapshot: snapshot(pod(), { agent: agent('node-1', { 'fs-mounts': fsMounts([hungGluster]) }) }) },
+    {
+      name: 'healthy running pod on a node with a hung mount',
+      snapshot: snapshot(pod(), { agent: agent('node-1', { 'fs-mounts': fsMounts([hungGluster]) }) }),
+    },
     { name: 'deleted, inside its grace period, kill failing', snapshot: snapshot(stuck(-10), { events: [killDocker(stuck(-10))] }) },
     {
-      name: 'stuck, but the only hung mount is not the pod\'s and nothing else points at the runtime',
-      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'fs-mounts': fsMounts([mountCheck({ state: 'hung', podMount: false, mountPoint: '/mnt/nfs-old' })]), processes: processes([]), runtime: runtime() }) }),
+      name: "stuck, but the only hung mount is not the pod's and nothing else points at the runtime",
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', {
+          'fs-mounts': fsMounts([mountCheck({ state: 'hung', podMount: false, mountPoint: '/mnt/nfs-old' })]),
+          processes: processes([]),
+          runtime: runtime(),
+        }),
+      }),
     },
-    { name: 'stuck with healthy node facts and no kill errors', snapshot: snapshot(stuck(), { agent: agent('node-1', { 'fs-mounts': fsMounts([mountCheck()]), processes: processes([]), runtime: runtime() }) }) },
+    {
+      name: 'stuck with healthy node facts and no kill errors',
+      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'fs-mounts': fsMounts([mountCheck()]), processes: processes([]), runtime: runtime() }) }),
+    },
   ],
   invalid: [
     {
@@ -48,7 +71,14 @@ testRule(rule, {
           'fs-mounts': fsMounts([hungGluster]),
           processes: zombieInit,
           runtime: dockerHung,
-          journal: journal([line('Apr 08 13:31:44 kube-cluster-node-xxx dockerd[10628]: time="2019-04-08T13:31:44.464673647+08:00" level=error msg="Error running exec in container: ... lstat /proc/30849/ns/ipc: no such file or directory"', ['ns-lstat', 'exec-failed'], { pid: '30849', ns: 'ipc' }, false)]),
+          journal: journal([
+            line(
+              'Apr 08 13:31:44 kube-cluster-node-xxx dockerd[10628]: time="2019-04-08T13:31:44.464673647+08:00" level=error msg="Error running exec in container: ... lstat /proc/30849/ns/ipc: no such file or directory"',
+              ['ns-lstat', 'exec-failed'],
+              { pid: '30849', ns: 'ipc' },
+              false,
+            ),
+          ]),
         }),
       }),
       expect: {
@@ -56,27 +86,52 @@ testRule(rule, {
         playbook: 'unhang-fuse-mount',
         causeKey: 'fs/fuse.glusterfs/10.10.64.58:gv-log',
         params: { node: 'node-1', fsType: 'fuse.glusterfs', containers: [CID] },
-        mentions: [/fuse\.glusterfs/, /does not answer stat/, /zombie/, /\[java\] <defunct>/, /lstat \/proc\/30849\/ns\/ipc/, /docker ps/, /KillContainerError/],
+        mentions: [
+          /fuse\.glusterfs/,
+          /does not answer stat/,
+          /zombie/,
+          /\[java\] <defunct>/,
+          /lstat \/proc\/30849\/ns\/ipc/,
+          /docker ps/,
+          /KillContainerError/,
+        ],
       },
     },
     {
       name: 'API half only (agent unreachable): kill deadline and lstat still reported, node checks named',
       snapshot: snapshot(stuck(), { events: [killDocker(), lstat()], gaps: [agentGap('node-1', 'no answer within 8000ms', 'timeout')] }),
-      expect: { severity: 'error', playbook: null, causeKey: 'node/node-1:runtime/kill', mentions: [/fs-mounts, processes, runtime could not run on node-1 \(no answer within 8000ms\)/, /process 30849/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        causeKey: 'node/node-1:runtime/kill',
+        mentions: [/fs-mounts, processes, runtime could not run on node-1 \(no answer within 8000ms\)/, /process 30849/],
+      },
     },
     {
       name: 'containerd wording of the kill timeout',
-      snapshot: snapshot(stuck(), { events: [killContainerd()], agent: agent('node-1', { 'fs-mounts': fsMounts([]), processes: processes([]), runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }) }) }),
+      snapshot: snapshot(stuck(), {
+        events: [killContainerd()],
+        agent: agent('node-1', {
+          'fs-mounts': fsMounts([]),
+          processes: processes([]),
+          runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }),
+        }),
+      }),
       expect: { severity: 'error', playbook: null, mentions: [/context deadline exceeded/] },
     },
     {
       name: 'zombie init alone (no events yet)',
-      snapshot: snapshot(stuck(), { agent: agent('node-1', { 'fs-mounts': fsMounts([]), processes: zombieInit, runtime: runtime({ docker: { containers: [container({ id: CID })] } }) }) }),
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', { 'fs-mounts': fsMounts([]), processes: zombieInit, runtime: runtime({ docker: { containers: [container({ id: CID })] } }) }),
+      }),
       expect: { severity: 'error', mentions: [/31238/, /zombie/, /no running sandbox/] },
     },
     {
       name: 'fs-mounts probe itself timed out: says which check failed',
-      snapshot: snapshot(stuck(), { events: [killDocker()], agent: agent('node-1', { 'fs-mounts': failed('fs-mounts did not finish within 8000ms', true), processes: processes([]), runtime: dockerHung }) }),
+      snapshot: snapshot(stuck(), {
+        events: [killDocker()],
+        agent: agent('node-1', { 'fs-mounts': failed('fs-mounts did not finish within 8000ms', true), processes: processes([]), runtime: dockerHung }),
+      }),
       expect: { severity: 'critical', causeKey: 'node/node-1:runtime/docker', mentions: [/fs-mounts could not run/, /docker API/] },
     },
   ],

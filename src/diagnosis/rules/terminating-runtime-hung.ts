@@ -48,17 +48,26 @@ export const rule = defineRule({
       evidence.push({ source: `node agent: /proc/1/mountinfo on ${node}`, text: mount.line });
     }
     for (const c of zombieInits.slice(0, 2)) {
-      evidence.push({ source: `node agent: processes on ${node}`, text: `container ${shortId(c.id)} init pid ${c.initPid ?? '?'} ${c.initCommand ?? ''} is a zombie (state Z); ${c.processCount} process(es) left in the container` });
+      evidence.push({
+        source: `node agent: processes on ${node}`,
+        text: `container ${shortId(c.id)} init pid ${c.initPid ?? '?'} ${c.initCommand ?? ''} is a zombie (state Z); ${c.processCount} process(es) left in the container`,
+      });
     }
-    if (dockerHung && runtime) evidence.push({ source: `node agent: docker API on ${node}`, text: runtime.docker.detail ?? `${runtime.docker.timedOut.join(', ')} did not answer` });
+    if (dockerHung && runtime)
+      evidence.push({ source: `node agent: docker API on ${node}`, text: runtime.docker.detail ?? `${runtime.docker.timedOut.join(', ')} did not answer` });
     for (const e of killEvents.slice(0, 1)) evidence.push({ ...eventEvidence(e), text: clip(e.message ?? '') });
     for (const e of lstatEvents.slice(0, 1)) evidence.push({ ...eventEvidence(e), text: clip(e.message ?? '') });
     for (const m of journalKill.slice(-1)) evidence.push(journalEvidence(node, m));
     if (lstatEvents.length === 0) for (const m of journalLstat.slice(-1)) evidence.push(journalEvidence(node, m));
     // The sandbox is gone when docker answered and lists no sandbox of the pod that still runs.
-    const sandboxes = runtime && runtime.docker.state === 'ok' && runtime.docker.containers.length > 0 ? runtime.docker.containers.filter((c) => c.sandbox) : undefined;
+    const sandboxes =
+      runtime && runtime.docker.state === 'ok' && runtime.docker.containers.length > 0 ? runtime.docker.containers.filter((c) => c.sandbox) : undefined;
     const sandboxGone = sandboxes !== undefined && !sandboxes.some((c) => c.state === 'running');
-    if (sandboxGone) evidence.push({ source: `node agent: docker on ${node}`, text: `no running sandbox (pause) container for the pod${sandboxes.length ? `: ${sandboxes.map((c) => `${shortId(c.id)} ${c.status || c.state}`).join(', ')}` : ''}` });
+    if (sandboxGone)
+      evidence.push({
+        source: `node agent: docker on ${node}`,
+        text: `no running sandbox (pause) container for the pod${sandboxes.length ? `: ${sandboxes.map((c) => `${shortId(c.id)} ${c.status || c.state}`).join(', ')}` : ''}`,
+      });
     evidence.push({ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` });
 
     const missing = nodeChecksMissing(snapshot, node, 'fs-mounts', 'processes', 'runtime');
@@ -69,10 +78,17 @@ export const rule = defineRule({
         `The ${mount.fsType} mount ${mount.mountPoint} (${mount.source}) does not answer stat within ${fs?.statTimeoutMs ?? '?'}ms: every process touching it blocks in the kernel, the container's processes included, so the runtime can neither stop the container nor answer for it.`,
       );
     }
-    if (zombieInits.length > 0) parts.push(`The container init ${zombieInits.map((c) => `pid ${c.initPid} (${c.initCommand ?? '?'})`).join(', ')} is a zombie that nothing reaps, so the container never counts as stopped.`);
-    if (lstatPid) parts.push(`Exec into the container fails because process ${lstatPid}, whose namespaces it joins, is gone (lstat /proc/${lstatPid}/ns/ipc)${sandboxGone ? ': the pause container was already removed' : ''}, so the preStop hook cannot run.`);
+    if (zombieInits.length > 0)
+      parts.push(
+        `The container init ${zombieInits.map((c) => `pid ${c.initPid} (${c.initCommand ?? '?'})`).join(', ')} is a zombie that nothing reaps, so the container never counts as stopped.`,
+      );
+    if (lstatPid)
+      parts.push(
+        `Exec into the container fails because process ${lstatPid}, whose namespaces it joins, is gone (lstat /proc/${lstatPid}/ns/ipc)${sandboxGone ? ': the pause container was already removed' : ''}, so the preStop hook cannot run.`,
+      );
     if (dockerHung) parts.push(`The docker API on ${node} does not answer (${runtime?.docker.timedOut.join(', ')}): \`docker ps\` hangs.`);
-    if (killEvents.length > 0 && !mount && !dockerHung) parts.push('The kubelet\'s kill of the container times out in the runtime (KillContainerError: context deadline exceeded).');
+    if (killEvents.length > 0 && !mount && !dockerHung)
+      parts.push("The kubelet's kill of the container times out in the runtime (KillContainerError: context deadline exceeded).");
 
     const fuse = mount !== undefined;
     return {
@@ -95,7 +111,10 @@ export const rule = defineRule({
               : `On ${node}: restart the container runtime once nothing blocks it, then remove the container and force delete the pod.`,
             'If the container init is a zombie, its parent (the shim) must reap it: restarting the shim or the runtime does.',
           ],
-      prevent: ['Do not put FUSE/network filesystems that can hang (glusterfs, nfs hard mounts) under pods without a health check; prefer CSI drivers with timeouts.', 'Alert on mounts that stop answering before the runtime hangs.'],
+      prevent: [
+        'Do not put FUSE/network filesystems that can hang (glusterfs, nfs hard mounts) under pods without a health check; prefer CSI drivers with timeouts.',
+        'Alert on mounts that stop answering before the runtime hangs.',
+      ],
       playbook: fuse ? undefined : null,
       causeKey: fuse ? `fs/${mount.fsType}/${mount.source}` : `node/${node}:runtime/${dockerHung ? 'docker' : 'kill'}`,
       params: {

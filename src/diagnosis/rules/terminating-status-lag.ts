@@ -17,7 +17,7 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'podsOnNode', 'agent'],
     priority: 62,
     supersedes: ['terminating.stuck'],
-    doc: 'A pod stays Terminating or ContainerCreating for a long time while its node already did the work (containers gone, or running); the node runs 200+ pods and the kubelet\'s --kube-api-qps/--event-qps are at their old defaults (5), so status updates queue behind each other (seed 003). Node-level causes that really block the pod (a holder, a hung runtime) supersede this finding.',
+    doc: "A pod stays Terminating or ContainerCreating for a long time while its node already did the work (containers gone, or running); the node runs 200+ pods and the kubelet's --kube-api-qps/--event-qps are at their old defaults (5), so status updates queue behind each other (seed 003). Node-level causes that really block the pod (a holder, a hung runtime) supersede this finding.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -37,7 +37,10 @@ export const rule = defineRule({
     const host = probeResult(snapshot, 'host');
     const setting = host?.kubelet.settings.kubeAPIQPS;
     const qps = typeof setting?.value === 'number' ? setting.value : setting?.source === 'unset' || !host ? defaultQps : Number(setting?.value);
-    const qpsSource = setting && setting.source !== 'unset' ? `--kube-api-qps / kubeAPIQPS = ${String(setting.value)} (${setting.source})` : `default for kubelet ${kubeletVersion ?? '?'} (${defaultQps})${host ? '' : ', assumed'}`;
+    const qpsSource =
+      setting && setting.source !== 'unset'
+        ? `--kube-api-qps / kubeAPIQPS = ${String(setting.value)} (${setting.source})`
+        : `default for kubelet ${kubeletVersion ?? '?'} (${defaultQps})${host ? '' : ', assumed'}`;
     if (!(qps > 0 && qps <= 5)) return null;
 
     // The node side must agree that the work is done, else something else blocks the pod.
@@ -57,7 +60,9 @@ export const rule = defineRule({
     if (runtime?.docker.state === 'ok') {
       evidence.push({
         source: `node agent: docker on ${node}`,
-        text: containers.length ? containers.map((c) => `${shortId(c.id)} ${c.containerName ?? ''} ${c.status || c.state}`.replace(/ +/g, ' ')).join('; ') : 'no containers of the pod left',
+        text: containers.length
+          ? containers.map((c) => `${shortId(c.id)} ${c.containerName ?? ''} ${c.status || c.state}`.replace(/ +/g, ' ')).join('; ')
+          : 'no containers of the pod left',
       });
     }
     const missing = nodeChecksMissing(snapshot, node, 'host', 'runtime');

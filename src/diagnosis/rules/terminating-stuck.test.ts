@@ -20,11 +20,27 @@ testRule(rule, {
       snapshot: snapshot(
         deleted(86400 * 55, {
           spec: { nodeName: 'node-1' },
-          status: { containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'x', imageID: '', containerID: 'docker://e6b7378c58a3', state: { terminated: { exitCode: 137, reason: 'Error' } } }] },
+          status: {
+            containerStatuses: [
+              {
+                name: 'web',
+                ready: false,
+                restartCount: 0,
+                image: 'x',
+                imageID: '',
+                containerID: 'docker://e6b7378c58a3',
+                state: { terminated: { exitCode: 137, reason: 'Error' } },
+              },
+            ],
+          },
         }),
         { gaps: [refused] },
       ),
-      expect: { severity: 'warning', causeKey: 'node/node-1:stuck-deletion', mentions: [/55d/, /could not run on node-1/, /ECONNREFUSED/, /terminated \(Error\)/] },
+      expect: {
+        severity: 'warning',
+        causeKey: 'node/node-1:stuck-deletion',
+        mentions: [/55d/, /could not run on node-1/, /ECONNREFUSED/, /terminated \(Error\)/],
+      },
     },
     {
       name: 'containerd pod stuck, no agent configured',

@@ -30,12 +30,21 @@ export const rule = defineRule({
     const runtime = runtimeOf(snapshot);
     const states = containerStatuses(pod).map((s) => {
       const st = s.status.state;
-      const state = st?.running ? 'running' : st?.terminated ? `terminated (${st.terminated.reason ?? `exit ${st.terminated.exitCode}`})` : st?.waiting ? `waiting (${st.waiting.reason ?? ''})` : 'unknown';
+      const state = st?.running
+        ? 'running'
+        : st?.terminated
+          ? `terminated (${st.terminated.reason ?? `exit ${st.terminated.exitCode}`})`
+          : st?.waiting
+            ? `waiting (${st.waiting.reason ?? ''})`
+            : 'unknown';
       return `${s.status.name}: ${state}`;
     });
     const evidence: Evidence[] = [
       { source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` },
-      { source: `node ${node}`, text: `Ready, runtime ${snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? runtime ?? 'unknown'}, kernel ${snapshot.node?.status?.nodeInfo?.kernelVersion ?? 'unknown'}` },
+      {
+        source: `node ${node}`,
+        text: `Ready, runtime ${snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? runtime ?? 'unknown'}, kernel ${snapshot.node?.status?.nodeInfo?.kernelVersion ?? 'unknown'}`,
+      },
     ];
     if (states.length > 0) evidence.push({ source: 'pod.status.containerStatuses', text: states.join('; ') });
     return {

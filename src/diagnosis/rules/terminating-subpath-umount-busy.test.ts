@@ -11,7 +11,15 @@ const KUBELET_LINE = `9月 22 20:04:07 ee-test kubelet[3583]: E0922 20:04:07.711
 const withSubPath = (deletedAgo = 3600) =>
   pod({
     metadata: { uid: UID, name: 'filebeat-x7k2p', namespace: 'logging', deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30 },
-    spec: { containers: [{ name: 'filebeat', image: 'docker.elastic.co/beats/filebeat:6.4.0', volumeMounts: [{ name: 'filebeat-config', mountPath: '/usr/share/filebeat/filebeat.yml', subPath: 'filebeat.yml' }] }] },
+    spec: {
+      containers: [
+        {
+          name: 'filebeat',
+          image: 'docker.elastic.co/beats/filebeat:6.4.0',
+          volumeMounts: [{ name: 'filebeat-config', mountPath: '/usr/share/filebeat/filebeat.yml', subPath: 'filebeat.yml' }],
+        },
+      ],
+    },
   });
 const oldNode = node({ status: { nodeInfo: { kernelVersion: '3.10.0-862.el7.x86_64', containerRuntimeVersion: 'docker://17.3.2' } } });
 const newNode = node({ status: { nodeInfo: { kernelVersion: '5.15.0-91-generic', containerRuntimeVersion: 'containerd://1.7.24' } } });
@@ -21,13 +29,26 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod on an old node', snapshot: snapshot(pod(), { node: oldNode }) },
     { name: 'deleted recently, in grace', snapshot: snapshot(withSubPath(-10), { node: oldNode, agent: agent('node-1', { journal: journal([busyLine]) }) }) },
-    { name: 'stuck on the old pair but no subPath volumes and no log line', snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(3600) } }), { node: oldNode, gaps: [agentGap('node-1', 'unreachable', 'unreachable')] }) },
-    { name: 'stuck with subPath on the old pair but the kubelet log was read and is clean', snapshot: snapshot(withSubPath(), { node: oldNode, agent: agent('node-1', { journal: journal([]) }) }) },
+    {
+      name: 'stuck on the old pair but no subPath volumes and no log line',
+      snapshot: snapshot(pod({ metadata: { deletionTimestamp: ago(3600) } }), { node: oldNode, gaps: [agentGap('node-1', 'unreachable', 'unreachable')] }),
+    },
+    {
+      name: 'stuck with subPath on the old pair but the kubelet log was read and is clean',
+      snapshot: snapshot(withSubPath(), { node: oldNode, agent: agent('node-1', { journal: journal([]) }) }),
+    },
   ],
   invalid: [
     {
       name: 'seed 003: kubelet log line, kernel 3.10 + docker 17.03 (docker era)',
-      snapshot: snapshot(withSubPath(), { node: oldNode, agent: agent('node-1', { journal: journal([busyLine]), host: host({ kernel: '3.10.0-862.el7.x86_64' }), runtime: runtime({ docker: { version: '17.03.2-ce' } }) }) }),
+      snapshot: snapshot(withSubPath(), {
+        node: oldNode,
+        agent: agent('node-1', {
+          journal: journal([busyLine]),
+          host: host({ kernel: '3.10.0-862.el7.x86_64' }),
+          runtime: runtime({ docker: { version: '17.03.2-ce' } }),
+        }),
+      }),
       expect: {
         severity: 'error',
         playbook: null,
@@ -47,7 +68,12 @@ testRule(rule, {
         node: newNode,
         agent: agent('node-1', { journal: journal([busyLine]), 'mount-holders': mountHolders([holder({ mounts: [SUBPATH], notInHost: [SUBPATH] })]) }),
       }),
-      expect: { playbook: 'release-mount-holder', causeKey: `node/node-1:mount/${SUBPATH}`, params: { unit: 'ntpd.service' }, mentions: [/not the known 3\.10/, /ntpd/] },
+      expect: {
+        playbook: 'release-mount-holder',
+        causeKey: `node/node-1:mount/${SUBPATH}`,
+        params: { unit: 'ntpd.service' },
+        mentions: [/not the known 3\.10/, /ntpd/],
+      },
     },
   ],
 });

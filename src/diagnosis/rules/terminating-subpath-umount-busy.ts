@@ -8,7 +8,8 @@ const FIXED_DOCKER: [number, number, number] = [17, 12, 1];
 function subPathMounts(pod: Pod): string[] {
   const out: string[] = [];
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-    for (const m of c.volumeMounts ?? []) if (m.subPath || m.subPathExpr) out.push(`${c.name}: ${m.name} → ${m.mountPath} (subPath ${m.subPath ?? m.subPathExpr})`);
+    for (const m of c.volumeMounts ?? [])
+      if (m.subPath || m.subPathExpr) out.push(`${c.name}: ${m.name} → ${m.mountPath} (subPath ${m.subPath ?? m.subPathExpr})`);
   }
   return out;
 }
@@ -56,7 +57,9 @@ export const rule = defineRule({
     evidence.push({ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` });
 
     // A holder of the subPath bind mount, when the agent found one, is what to release now.
-    const holder = (probeResult(snapshot, 'mount-holders')?.holders ?? []).find((h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths')));
+    const holder = (probeResult(snapshot, 'mount-holders')?.holders ?? []).find(
+      (h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths')),
+    );
     const cause = badPair
       ? `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy". ${node} runs kernel ${kernel} with docker ${dockerVersion}, a pair with a known umount bug (fixed in docker 17.12.1; kernels from 4.4 are not affected), so the kubelet retries forever and the pod stays Terminating (${overdue} past its grace period).`
       : `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy" (${overdue} past the grace period). ${node} runs kernel ${kernel ?? '?'} with ${dockerVersion ? `docker ${dockerVersion}` : (runtimeVersion ?? 'an unknown runtime')}, not the known 3.10/docker<17.12.1 pair, so another process most likely holds the mount.`;
@@ -66,14 +69,30 @@ export const rule = defineRule({
       cause: `${cause}${holder ? ` Process ${holder.pid} (${holder.command}${holder.unit ? `, ${holder.unit}` : ''}) holds it in mount namespace ${holder.mountNamespace}.` : ''}${missing ? ` ${missing}` : ''}`,
       evidence,
       advice: [
-        ...(holder ? [`Release the holder on ${node}: ${holder.unit ? `\`systemctl restart ${holder.unit}\`` : `restart pid ${holder.pid}`} (playbook release-mount-holder, approval).`] : []),
-        badPair ? `Upgrade docker on ${node} to 17.12.1 or later, or the kernel to 4.4 or later; until then drain pods with subPath volumes off it.` : `Find the holder on ${node}: \`grep -l volume-subpaths /proc/*/mountinfo\`.`,
+        ...(holder
+          ? [
+              `Release the holder on ${node}: ${holder.unit ? `\`systemctl restart ${holder.unit}\`` : `restart pid ${holder.pid}`} (playbook release-mount-holder, approval).`,
+            ]
+          : []),
+        badPair
+          ? `Upgrade docker on ${node} to 17.12.1 or later, or the kernel to 4.4 or later; until then drain pods with subPath volumes off it.`
+          : `Find the holder on ${node}: \`grep -l volume-subpaths /proc/*/mountinfo\`.`,
         'After the mount is released the kubelet finishes the cleanup and the pod goes away by itself.',
       ],
-      prevent: [badPair ? 'Keep nodes off the kernel 3.10 + docker < 17.12.1 combination.' : 'Avoid services with private mount namespaces (PrivateTmp) or containers that mount /var/lib/kubelet.'],
+      prevent: [
+        badPair
+          ? 'Keep nodes off the kernel 3.10 + docker < 17.12.1 combination.'
+          : 'Avoid services with private mount namespaces (PrivateTmp) or containers that mount /var/lib/kubelet.',
+      ],
       playbook: holder ? undefined : null,
       causeKey: badPair ? `node/${node}:subpath-umount` : `node/${node}:mount/${path ?? 'volume-subpaths'}`,
-      params: { node, ...(path ? { mount: path } : {}), ...(kernel ? { kernel } : {}), ...(dockerVersion ? { docker: dockerVersion } : {}), ...(holder ? { pid: holder.pid, ...(holder.unit ? { unit: holder.unit } : {}) } : {}) },
+      params: {
+        node,
+        ...(path ? { mount: path } : {}),
+        ...(kernel ? { kernel } : {}),
+        ...(dockerVersion ? { docker: dockerVersion } : {}),
+        ...(holder ? { pid: holder.pid, ...(holder.unit ? { unit: holder.unit } : {}) } : {}),
+      },
     } satisfies FindingDraft;
   },
 });

@@ -16,12 +16,16 @@ const withVolumes = {
 const creating = waitingPod('ContainerCreating', undefined, withVolumes);
 const mount = (message: string, init: { reason?: string; lastSeenAgo?: number; count?: number } = {}) =>
   event(creating, { reason: init.reason ?? 'FailedMount', count: init.count ?? 9, lastSeenAgo: init.lastSeenAgo ?? 30, firstSeenAgo: 1200, message });
-const TIMED_OUT = 'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x2k4q]: timed out waiting for the condition';
+const TIMED_OUT =
+  'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x2k4q]: timed out waiting for the condition';
 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod(withVolumes)) },
-    { name: 'a missing configmap volume (config.missing-reference)', snapshot: snapshot(creating, { events: [mount('MountVolume.SetUp failed for volume "config" : configmap "web-config" not found')] }) },
+    {
+      name: 'a missing configmap volume (config.missing-reference)',
+      snapshot: snapshot(creating, { events: [mount('MountVolume.SetUp failed for volume "config" : configmap "web-config" not found')] }),
+    },
     { name: 'old mount failures, pod Running now', snapshot: snapshot(pod(withVolumes), { events: [mount(TIMED_OUT, { lastSeenAgo: 7200 })] }) },
   ],
   invalid: [
@@ -29,11 +33,17 @@ testRule(rule, {
       name: 'CSI driver not registered on the node (the specific error beats the timeout summary)',
       snapshot: snapshot(creating, {
         events: [
-          mount('MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers', { lastSeenAgo: 60 }),
+          mount(
+            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers',
+            { lastSeenAgo: 60 },
+          ),
           mount(TIMED_OUT, { lastSeenAgo: 20, count: 6 }),
         ],
       }),
-      expect: { params: { node: 'node-1', problem: 'driver-missing', volume: 'pvc-0a1b2c3d', driver: 'ebs.csi.aws.com' }, mentions: [/not found in the list of registered CSI drivers/, /CSI driver not registered/] },
+      expect: {
+        params: { node: 'node-1', problem: 'driver-missing', volume: 'pvc-0a1b2c3d', driver: 'ebs.csi.aws.com' },
+        mentions: [/not found in the list of registered CSI drivers/, /CSI driver not registered/],
+      },
     },
     {
       name: 'NFS server times out (mount exit status 32)',
@@ -48,7 +58,13 @@ testRule(rule, {
     },
     {
       name: 'attach times out in the CSI controller',
-      snapshot: snapshot(creating, { events: [mount('AttachVolume.Attach failed for volume "pvc-9f8e" : rpc error: code = DeadlineExceeded desc = context deadline exceeded', { reason: 'FailedAttachVolume' })] }),
+      snapshot: snapshot(creating, {
+        events: [
+          mount('AttachVolume.Attach failed for volume "pvc-9f8e" : rpc error: code = DeadlineExceeded desc = context deadline exceeded', {
+            reason: 'FailedAttachVolume',
+          }),
+        ],
+      }),
       expect: { params: { problem: 'deadline' } },
     },
     {
@@ -62,7 +78,13 @@ testRule(rule, {
 describe('volume.mount-failed in the full registry', () => {
   it('ranks first for a pod stuck ContainerCreating on an iSCSI login failure', () => {
     const d = diagnose(
-      snapshot(creating, { events: [mount('MountVolume.WaitForAttach failed for volume "lun-7" : failed to get any path for iscsi disk, last err seen:\niscsi: failed to sendtargets to portal 10.0.0.9:3260 output: iscsiadm: cannot make connection to 10.0.0.9: Connection refused')] }),
+      snapshot(creating, {
+        events: [
+          mount(
+            'MountVolume.WaitForAttach failed for volume "lun-7" : failed to get any path for iscsi disk, last err seen:\niscsi: failed to sendtargets to portal 10.0.0.9:3260 output: iscsiadm: cannot make connection to 10.0.0.9: Connection refused',
+          ),
+        ],
+      }),
       { rules: RULES },
     );
     expect(d.findings[0]).toMatchObject({ rule: 'volume.mount-failed', params: { problem: 'iscsi' } });

@@ -30,7 +30,9 @@ const SKIP = /Multi-Attach error|(?:configmap|secret) "[^"]+" not found|couldn't
 
 /** The driver behind a volume: CSI driver name, or the in-tree plugin, from the message or the pod spec. */
 function driverOf(text: string, pod: Pod, volume: string | undefined): string | undefined {
-  const named = /driver name (\S+) not found/.exec(text)?.[1] ?? /kubernetes\.io[/~](csi|nfs|iscsi|rbd|cephfs|glusterfs|aws-ebs|gce-pd|azure-disk|azure-file)/.exec(text)?.[1];
+  const named =
+    /driver name (\S+) not found/.exec(text)?.[1] ??
+    /kubernetes\.io[/~](csi|nfs|iscsi|rbd|cephfs|glusterfs|aws-ebs|gce-pd|azure-disk|azure-file)/.exec(text)?.[1];
   if (named) return named;
   const v = pod.spec?.volumes?.find((x) => x.name === volume);
   if (v?.csi?.driver) return v.csi.driver;
@@ -41,14 +43,22 @@ function driverOf(text: string, pod: Pod, volume: string | undefined): string | 
 }
 
 const ADVICE: Record<Problem, (driver: string | undefined, node: string) => string> = {
-  'driver-missing': (d, n) => `The CSI driver ${d ?? ''} is not registered on ${n}: check its node plugin DaemonSet has a Ready pod there (kubectl get pods -A -o wide | grep ${n} | grep -i csi) and \`kubectl get csinode ${n} -o yaml\` lists it.`,
-  'nfs-timeout': (_d, n) => `The NFS server does not answer from ${n}: check the server address and export, firewall rules for 2049/tcp (and 111 for NFSv3), and that ${n} has nfs-common/nfs-utils installed.`,
-  'nfs-denied': (_d, n) => `The NFS server refuses ${n}: add the node's address (or its subnet) to the export's allowed clients (/etc/exports), and check the path exists.`,
-  iscsi: (_d, n) => `The iSCSI target does not accept ${n}: check the portal address and port 3260 from the node, the initiator name allowed on the target, and iscsid running on the node.`,
-  'fs-corrupt': () => 'The volume\'s filesystem cannot be mounted (wrong type or damaged): check the PV\'s fsType, and run fsck on the volume from a maintenance host before using it again.',
-  deadline: (d) => `The storage driver${d ? ` (${d})` : ''} did not answer in time: check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.`,
-  'timed-out': (_d, n) => `The kubelet on ${n} gave up waiting for the volume: an earlier step (attach, the CSI node plugin, the network to the storage) is failing; the events before this one and the CSI node plugin's logs on ${n} say which.`,
-  other: (d, n) => `Read the mount error quoted above; check the storage driver${d ? ` ${d}` : ''} on ${n} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).`,
+  'driver-missing': (d, n) =>
+    `The CSI driver ${d ?? ''} is not registered on ${n}: check its node plugin DaemonSet has a Ready pod there (kubectl get pods -A -o wide | grep ${n} | grep -i csi) and \`kubectl get csinode ${n} -o yaml\` lists it.`,
+  'nfs-timeout': (_d, n) =>
+    `The NFS server does not answer from ${n}: check the server address and export, firewall rules for 2049/tcp (and 111 for NFSv3), and that ${n} has nfs-common/nfs-utils installed.`,
+  'nfs-denied': (_d, n) =>
+    `The NFS server refuses ${n}: add the node's address (or its subnet) to the export's allowed clients (/etc/exports), and check the path exists.`,
+  iscsi: (_d, n) =>
+    `The iSCSI target does not accept ${n}: check the portal address and port 3260 from the node, the initiator name allowed on the target, and iscsid running on the node.`,
+  'fs-corrupt': () =>
+    "The volume's filesystem cannot be mounted (wrong type or damaged): check the PV's fsType, and run fsck on the volume from a maintenance host before using it again.",
+  deadline: (d) =>
+    `The storage driver${d ? ` (${d})` : ''} did not answer in time: check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.`,
+  'timed-out': (_d, n) =>
+    `The kubelet on ${n} gave up waiting for the volume: an earlier step (attach, the CSI node plugin, the network to the storage) is failing; the events before this one and the CSI node plugin's logs on ${n} say which.`,
+  other: (d, n) =>
+    `Read the mount error quoted above; check the storage driver${d ? ` ${d}` : ''} on ${n} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).`,
 };
 
 export const rule = defineRule({
@@ -65,7 +75,9 @@ export const rule = defineRule({
     const pod = snapshot.pod;
     if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending' || !pod.spec?.nodeName) return null;
     const node = pod.spec.nodeName;
-    const failures = newestFirst(snapshot.events).filter((e: Event) => (e.reason === 'FailedMount' || e.reason === 'FailedAttachVolume') && !SKIP.test(e.message ?? ''));
+    const failures = newestFirst(snapshot.events).filter(
+      (e: Event) => (e.reason === 'FailedMount' || e.reason === 'FailedAttachVolume') && !SKIP.test(e.message ?? ''),
+    );
     const recent = failures.filter((e) => (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= 900);
     if (recent.length === 0) return null;
     // The most specific message wins: "timed out waiting" only summarises what failed before it.
@@ -80,13 +92,33 @@ export const rule = defineRule({
     const summary = recent.find((e) => e !== main && classify(e.message ?? '') === 'timed-out');
     if (summary) evidence.push(eventEvidence(summary));
     const count = failures.reduce((n, e) => n + eventCount(e), 0);
-    const what = problem === 'driver-missing' ? 'CSI driver not registered' : problem === 'nfs-timeout' ? 'NFS server unreachable' : problem === 'nfs-denied' ? 'NFS access denied' : problem === 'iscsi' ? 'iSCSI login failed' : problem === 'fs-corrupt' ? 'filesystem cannot be mounted' : problem === 'deadline' ? 'storage driver timed out' : problem === 'timed-out' ? 'timed out waiting' : 'mount error';
+    const what =
+      problem === 'driver-missing'
+        ? 'CSI driver not registered'
+        : problem === 'nfs-timeout'
+          ? 'NFS server unreachable'
+          : problem === 'nfs-denied'
+            ? 'NFS access denied'
+            : problem === 'iscsi'
+              ? 'iSCSI login failed'
+              : problem === 'fs-corrupt'
+                ? 'filesystem cannot be mounted'
+                : problem === 'deadline'
+                  ? 'storage driver timed out'
+                  : problem === 'timed-out'
+                    ? 'timed out waiting'
+                    : 'mount error';
     return {
       title: `Volume ${volume ?? '?'} cannot be mounted on ${node}: ${what}`,
-      cause: `The ${main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : 'kubelet on ' + node + ' cannot mount'} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
+      cause: `The ${main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
       evidence,
-      advice: [ADVICE[problem](driver, node), `kubectl describe pod -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} shows every mount attempt; the kubelet retries by itself once the cause is fixed.`],
-      prevent: ['Monitor the storage driver (CSI node plugins on every node, NFS/iSCSI servers) and alert on FailedMount events, not only on pods that stay Pending.'],
+      advice: [
+        ADVICE[problem](driver, node),
+        `kubectl describe pod -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} shows every mount attempt; the kubelet retries by itself once the cause is fixed.`,
+      ],
+      prevent: [
+        'Monitor the storage driver (CSI node plugins on every node, NFS/iSCSI servers) and alert on FailedMount events, not only on pods that stay Pending.',
+      ],
       causeKey: `node/${node}:volume-${problem}:${driver ?? volume ?? ''}`,
       params: { node, problem, ...(volume ? { volume } : {}), ...(driver ? { driver } : {}) },
     } satisfies FindingDraft;

@@ -30,14 +30,25 @@ export const rule = defineRule({
     if (!last || ago === undefined || ago > 900) return null;
     const volume = MULTI.exec(last.message ?? '')?.[1] ?? '?';
     const users = snapshot.volumeUsers ?? [];
-    const named = /already used by pods? ?\(?s?\)? ?([^:]+?)(?:$|\s*:)/.exec(last.message ?? '')?.[1]?.split(/,\s*/).map((n) => n.trim()) ?? [];
+    const named =
+      /already used by pods? ?\(?s?\)? ?([^:]+?)(?:$|\s*:)/
+        .exec(last.message ?? '')?.[1]
+        ?.split(/,\s*/)
+        .map((n) => n.trim()) ?? [];
     const evidence: Evidence[] = [eventEvidence(last)];
     const descriptions = named.map((n) => {
       const other = users.find((u) => u.metadata?.name === n);
       if (!other) return `${n}`;
       const where = other.spec?.nodeName ? ` on node ${other.spec.nodeName}` : '';
-      const state = isDeleting(other) ? (isStuckTerminating(snapshot, other) ? ', stuck Terminating' : ', Terminating') : `, ${other.status?.phase ?? 'phase unknown'}`;
-      evidence.push({ source: `pod ${n}`, text: `node ${other.spec?.nodeName ?? '?'}, phase ${other.status?.phase ?? '?'}${other.metadata?.deletionTimestamp ? `, deletionTimestamp ${other.metadata.deletionTimestamp}` : ''}` });
+      const state = isDeleting(other)
+        ? isStuckTerminating(snapshot, other)
+          ? ', stuck Terminating'
+          : ', Terminating'
+        : `, ${other.status?.phase ?? 'phase unknown'}`;
+      evidence.push({
+        source: `pod ${n}`,
+        text: `node ${other.spec?.nodeName ?? '?'}, phase ${other.status?.phase ?? '?'}${other.metadata?.deletionTimestamp ? `, deletionTimestamp ${other.metadata.deletionTimestamp}` : ''}`,
+      });
       return `${n}${where}${state}`;
     });
     const stuck = users.find((u) => isStuckTerminating(snapshot, u));
@@ -45,7 +56,7 @@ export const rule = defineRule({
     return {
       title: `Volume ${volume} is still attached elsewhere${descriptions[0] ? ` (used by ${clip(descriptions.join('; '), 100)})` : ''}`,
       cause:
-        `The attach/detach controller refuses to attach volume ${volume}${pvc ? ` (claim ${pvc})` : ''} to ${pod.spec?.nodeName ?? 'this pod\'s node'} for ${formatDuration(secondsSince(snapshot, last.firstTimestamp ?? eventTime(last)) ?? 0)}: it is ReadWriteOnce and still attached to another node` +
+        `The attach/detach controller refuses to attach volume ${volume}${pvc ? ` (claim ${pvc})` : ''} to ${pod.spec?.nodeName ?? "this pod's node"} for ${formatDuration(secondsSince(snapshot, last.firstTimestamp ?? eventTime(last)) ?? 0)}: it is ReadWriteOnce and still attached to another node` +
         (descriptions.length > 0 ? `, for ${descriptions.join('; ')}` : '') +
         '. The pod stays ContainerCreating until the volume is detached there.',
       evidence,
@@ -55,9 +66,15 @@ export const rule = defineRule({
           : 'Wait for the old pod to stop; if it is a rolling update of a Deployment with a ReadWriteOnce claim, use strategy Recreate (or a StatefulSet) so the new pod does not start before the old one releases the volume.',
         `See where it is attached: kubectl get volumeattachment | grep ${volume}.`,
       ],
-      prevent: ['Use strategy: Recreate for Deployments with ReadWriteOnce volumes (or ReadWriteOncePod / a StatefulSet), and set up node-failure handling (non-graceful node shutdown taint) for stateful workloads.'],
+      prevent: [
+        'Use strategy: Recreate for Deployments with ReadWriteOnce volumes (or ReadWriteOncePod / a StatefulSet), and set up node-failure handling (non-graceful node shutdown taint) for stateful workloads.',
+      ],
       causeKey: `volume/${volume}:multi-attach`,
-      params: { volume, ...(named.length > 0 ? { usedBy: named } : {}), ...(stuck?.spec?.nodeName ? { otherNode: stuck.spec.nodeName } : users[0]?.spec?.nodeName ? { otherNode: users[0].spec.nodeName } : {}) },
+      params: {
+        volume,
+        ...(named.length > 0 ? { usedBy: named } : {}),
+        ...(stuck?.spec?.nodeName ? { otherNode: stuck.spec.nodeName } : users[0]?.spec?.nodeName ? { otherNode: users[0].spec.nodeName } : {}),
+      },
     } satisfies FindingDraft;
   },
 });

@@ -21,7 +21,10 @@ export const action = defineAction({
         await ctx.kube.core.patchNode({ name, body: { spec: { unschedulable: true } } }, patchAs(PatchStrategy.MergePatch));
         done.push(name);
       } catch (err) {
-        throw new StepError(`cordon of node ${name} failed${done.length ? ` (cordoned so far: ${done.join(', ')})` : ''}: ${apiMessage(err)}`, { cause: err, status: apiStatus(err) });
+        throw new StepError(`cordon of node ${name} failed${done.length ? ` (cordoned so far: ${done.join(', ')})` : ''}: ${apiMessage(err)}`, {
+          cause: err,
+          status: apiStatus(err),
+        });
       }
     }
     return { detail: `cordoned ${done.join(', ')}` };

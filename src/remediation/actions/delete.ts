@@ -32,7 +32,8 @@ export const action = defineAction({
     } catch (err) {
       if (isNotFound(err)) return { detail: `pod ${p.namespace}/${p.pod} is already gone` };
       const status = apiStatus(err);
-      if (status === 409) throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not deleted: ${apiMessage(err)}`, { cause: err, status });
+      if (status === 409)
+        throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not deleted: ${apiMessage(err)}`, { cause: err, status });
       throw new StepError(`DELETE failed: ${apiMessage(err)}`, { cause: err, status });
     }
     return { detail: `pod ${p.namespace}/${p.pod} deleted (graceful)` };

@@ -29,8 +29,10 @@ export const action = defineAction({
     } catch (err) {
       if (isNotFound(err)) return { detail: `pod ${p.namespace}/${p.pod} is already gone` };
       const status = apiStatus(err);
-      if (status === 429) throw new StepError(`a PodDisruptionBudget does not allow evicting ${p.namespace}/${p.pod} now: ${apiMessage(err)}`, { cause: err, status });
-      if (status === 409) throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not evicted: ${apiMessage(err)}`, { cause: err, status });
+      if (status === 429)
+        throw new StepError(`a PodDisruptionBudget does not allow evicting ${p.namespace}/${p.pod} now: ${apiMessage(err)}`, { cause: err, status });
+      if (status === 409)
+        throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not evicted: ${apiMessage(err)}`, { cause: err, status });
       throw new StepError(`eviction failed: ${apiMessage(err)}`, { cause: err, status });
     }
     return { detail: `pod ${p.namespace}/${p.pod} evicted` };

@@ -25,12 +25,15 @@ export const action = defineAction({
     } catch (err) {
       if (isNotFound(err)) return { detail: `pod ${p.namespace}/${p.pod} is already gone` };
       const status = apiStatus(err);
-      if (status === 409) throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not deleted: ${apiMessage(err)}`, { cause: err, status });
+      if (status === 409)
+        throw new StepError(`pod ${p.namespace}/${p.pod} was recreated (UID changed), not deleted: ${apiMessage(err)}`, { cause: err, status });
       throw new StepError(`DELETE failed: ${apiMessage(err)}`, { cause: err, status });
     }
     const left = await ctx.kube.getPod(p.namespace, p.pod);
     if (left && left.metadata?.uid === p.uid) {
-      return { detail: `pod ${p.namespace}/${p.pod} force-deleted; the object stays until its finalizers [${(left.metadata?.finalizers ?? []).join(', ')}] are removed` };
+      return {
+        detail: `pod ${p.namespace}/${p.pod} force-deleted; the object stays until its finalizers [${(left.metadata?.finalizers ?? []).join(', ')}] are removed`,
+      };
     }
     return { detail: `pod ${p.namespace}/${p.pod} force-deleted` };
   },

@@ -14,7 +14,9 @@ export const action = defineAction({
   params,
   destructive: true,
   timeoutMs: 60_000,
-  describe: (p) => [`node agent on ${p.node}: umount -l ${p.mount}${p.fsType ? ` (${p.fsType})` : ''} — only a FUSE/network mount of pod ${p.namespace}/${p.pod} or one that hangs`],
+  describe: (p) => [
+    `node agent on ${p.node}: umount -l ${p.mount}${p.fsType ? ` (${p.fsType})` : ''} — only a FUSE/network mount of pod ${p.namespace}/${p.pod} or one that hangs`,
+  ],
   run: (ctx, p) => callAgent(ctx, 'lazy-unmount', { node: p.node, pod: podRef(p), mount: p.mount }),
   recheck: async () => 'not-done',
 });

@@ -13,6 +13,8 @@ export const action = defineAction({
   params,
   destructive: true,
   timeoutMs: 120_000,
-  describe: (p) => [`node agent on ${p.node}: remove the containers of pod ${p.namespace}/${p.pod} that use ${p.image}, then remove image ${p.image} (not forced)`],
+  describe: (p) => [
+    `node agent on ${p.node}: remove the containers of pod ${p.namespace}/${p.pod} that use ${p.image}, then remove image ${p.image} (not forced)`,
+  ],
   run: (ctx, p) => callAgent(ctx, 'remove-image', { node: p.node, pod: podRef(p), image: p.image }),
 });

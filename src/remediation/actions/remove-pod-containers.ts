@@ -13,7 +13,9 @@ export const action = defineAction({
   params,
   destructive: true,
   timeoutMs: 90_000,
-  describe: (p) => [`node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`],
+  describe: (p) => [
+    `node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`,
+  ],
   run: (ctx, p) => callAgent(ctx, 'remove-pod-containers', { node: p.node, pod: podRef(p) }),
   recheck: async () => 'not-done',
 });

@@ -63,7 +63,7 @@ async function holds(ctx: StepContext, p: Params): Promise<boolean> {
         if ((err as { code?: string }).code === 'TARGET_NOT_FOUND') return undefined;
         throw err;
       });
-      return !d || !d.findings.some((f) => f.rule === p.rule || f.merged.includes(p.rule ?? ''));
+      return !d?.findings.some((f) => f.rule === p.rule || f.merged.includes(p.rule ?? ''));
     }
     default:
       return true;

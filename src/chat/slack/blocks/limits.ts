@@ -88,7 +88,8 @@ export function checkSlackMessage(msg: SlackMessage): string[] {
       case 'section': {
         const fields = (b.fields as TextObj[] | undefined) ?? [];
         if (!text?.text && fields.length === 0) p(`${at}: section without text or fields`);
-        if (text?.text !== undefined && (text.text.length === 0 || text.text.length > LIMITS.sectionText)) p(`${at}: section text of ${text.text.length} characters (1..${LIMITS.sectionText})`);
+        if (text?.text !== undefined && (text.text.length === 0 || text.text.length > LIMITS.sectionText))
+          p(`${at}: section text of ${text.text.length} characters (1..${LIMITS.sectionText})`);
         if (fields.length > LIMITS.fieldsPerSection) p(`${at}: ${fields.length} fields (max ${LIMITS.fieldsPerSection})`);
         fields.forEach((f, j) => {
           if (!f.text || f.text.length > LIMITS.fieldText) p(`${at}: field ${j} of ${f.text?.length ?? 0} characters (1..${LIMITS.fieldText})`);
@@ -120,7 +121,8 @@ export function checkSlackMessage(msg: SlackMessage): string[] {
           if (confirm) {
             if ((confirm.title?.text ?? '').length > LIMITS.confirmTitle) p(`${at}: confirm title too long`);
             if ((confirm.text?.text ?? '').length > LIMITS.confirmText) p(`${at}: confirm text too long`);
-            if ((confirm.confirm?.text ?? '').length > LIMITS.confirmButton || (confirm.deny?.text ?? '').length > LIMITS.confirmButton) p(`${at}: confirm button text too long`);
+            if ((confirm.confirm?.text ?? '').length > LIMITS.confirmButton || (confirm.deny?.text ?? '').length > LIMITS.confirmButton)
+              p(`${at}: confirm button text too long`);
           }
         });
         break;

@@ -37,11 +37,11 @@ const ICON: Record<Tone, string> = {
 /** Escape text for mrkdwn; user references become mentions (Slack ids) or names (console). */
 export function mrkdwn(text: string): string {
   return splitUserRefs(text)
-    .map((p) => ('user' in p ? (/^[UW][A-Z0-9]+$/.test(p.user) ? `<@${p.user}>` : `@${escape(p.user)}`) : escape(p.text)))
+    .map((p) => ('user' in p ? (/^[UW][A-Z0-9]+$/.test(p.user) ? `<@${p.user}>` : `@${escapeMrkdwn(p.user)}`) : escapeMrkdwn(p.text)))
     .join('');
 }
 
-function escape(text: string): string {
+function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -70,7 +70,7 @@ const section = (text: string): SlackBlock => ({ type: 'section', text: { type: 
 
 function labelled(label: string | undefined, tone: Tone | undefined, body: string): string[] {
   const icon = tone ? ICON[tone] : '';
-  const head = `${icon ? `${icon} ` : ''}${label ? `*${escape(clip(label, 80))}*` : ''}`;
+  const head = `${icon ? `${icon} ` : ''}${label ? `*${escapeMrkdwn(clip(label, 80))}*` : ''}`;
   const chunks = chunkText(body, SECTION_CHUNK);
   return chunks.map((c, i) => (i === 0 && head ? (label ? `${head}\n${c}` : `${head}${c}`) : c)).map((t) => t || ' ');
 }
@@ -113,32 +113,31 @@ export function partBlocks(part: Part): SlackBlock[] {
       // Fields share one block: keep the block's text within one section's worth.
       const shown = part.fields.slice(0, LIMITS.fieldsPerSection);
       const each = Math.min(LIMITS.fieldText, Math.floor(LIMITS.sectionText / Math.max(1, shown.length)));
-      const fields = shown.map((f) => ({ type: 'mrkdwn', text: truncateVisibly(`*${escape(clip(f.label, 80))}*\n${mrkdwn(f.value)}`, each) }));
+      const fields = shown.map((f) => ({ type: 'mrkdwn', text: truncateVisibly(`*${escapeMrkdwn(clip(f.label, 80))}*\n${mrkdwn(f.value)}`, each) }));
       return [{ type: 'section', fields }];
     }
     case 'quote': {
       const body = truncateVisibly(part.text, QUOTE_MAX);
-      const quoted = escape(body)
+      const quoted = escapeMrkdwn(body)
         .split('\n')
         .map((l) => `>${l || ' '}`)
         .join('\n');
-      return chunkText(`_${escape(part.source)}_\n${quoted}`, SECTION_CHUNK).map((c, i) => section(i === 0 ? c : c.startsWith('>') ? c : `>${c}`));
+      return chunkText(`_${escapeMrkdwn(part.source)}_\n${quoted}`, SECTION_CHUNK).map((c, i) => section(i === 0 ? c : c.startsWith('>') ? c : `>${c}`));
     }
     case 'list': {
       const body = part.items.map((i) => `• ${mrkdwn(i)}`).join('\n');
       return labelled(part.label, undefined, body).map(section);
     }
     case 'code': {
-      const body = part.lines.map((l) => escape(l.replace(/```/g, "'''"))).join('\n');
+      const body = part.lines.map((l) => escapeMrkdwn(l.replace(/```/g, "'''"))).join('\n');
       const chunks = chunkText(body, SECTION_CHUNK - 20);
-      return chunks.map((c, i) => section(`${i === 0 && part.label ? `*${escape(part.label)}*\n` : ''}\`\`\`${c || ' '}\`\`\``));
+      return chunks.map((c, i) => section(`${i === 0 && part.label ? `*${escapeMrkdwn(part.label)}*\n` : ''}\`\`\`${c || ' '}\`\`\``));
     }
     case 'context':
       return [{ type: 'context', elements: [{ type: 'mrkdwn', text: truncateVisibly(mrkdwn(part.text), LIMITS.contextText) || ' ' }] }];
     case 'divider':
       return [{ type: 'divider' }];
-    case 'actions':
-    {
+    case 'actions': {
       const seen = new Map<string, number>();
       const elements = part.buttons.slice(0, LIMITS.actionsElements).map((b) => {
         const nth = (seen.get(b.action) ?? 0) + 1;
@@ -157,7 +156,7 @@ function textLength(b: SlackBlock): number {
   for (const f of (b.fields as { text: string }[] | undefined) ?? []) n += f.text.length;
   for (const e of (b.elements as Record<string, unknown>[] | undefined) ?? []) {
     if (typeof e.text === 'string') n += e.text.length;
-    else if (e.text && typeof (e.text as { text?: unknown }).text === 'string') n += ((e.text as { text: string }).text).length;
+    else if (e.text && typeof (e.text as { text?: unknown }).text === 'string') n += (e.text as { text: string }).text.length;
   }
   return n;
 }
@@ -168,7 +167,7 @@ function textLength(b: SlackBlock): number {
  */
 export function fallbackText(text: string): string {
   return splitUserRefs(text)
-    .map((p) => ('user' in p ? `@${escape(p.user)}` : escape(p.text)))
+    .map((p) => ('user' in p ? `@${escapeMrkdwn(p.user)}` : escapeMrkdwn(p.text)))
     .join('');
 }
 
@@ -257,9 +256,17 @@ export function renderMessages(message: ChatMessage): SlackMessage[] {
 
   if (pages.length > MAX_MESSAGES_PER_POST) {
     const shown = pages.slice(0, MAX_MESSAGES_PER_POST);
-    const hidden = pages.slice(MAX_MESSAGES_PER_POST).flat().filter((b) => b.type !== 'actions');
+    const hidden = pages
+      .slice(MAX_MESSAGES_PER_POST)
+      .flat()
+      .filter((b) => b.type !== 'actions');
     const last = shown[shown.length - 1]!.filter((b) => b.type !== 'actions');
-    shown[shown.length - 1] = cutToFit(last, keep, (n) => `… (truncated: ${n} more blocks not shown; \`pod-doctor diagnose\` prints everything)`, hidden.length);
+    shown[shown.length - 1] = cutToFit(
+      last,
+      keep,
+      (n) => `… (truncated: ${n} more blocks not shown; \`pod-doctor diagnose\` prints everything)`,
+      hidden.length,
+    );
     pages.splice(0, pages.length, ...shown);
   }
 
