@@ -9,8 +9,10 @@
 // removal fails (the job is locked) and the job simply runs.
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { lua, runScript } from '../jobs/lua.js';
-import { keys, type JobQueues, type RedisClient } from '../jobs/queues.js';
+import { lua, runScript } from '../redis/lua.js';
+import { keys } from '../redis/keys.js';
+import type { JobQueues } from '../jobs/queues.js';
+import type { RedisClient } from '../redis/client.js';
 import { targetKey, type DiagnoseJob } from '../jobs/schemas.js';
 import { alertKeys } from './keys.js';
 

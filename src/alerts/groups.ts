@@ -37,9 +37,9 @@
 // groupId and channel, and storms are grouped by root cause (result.incident).
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { lua, runScript } from '../jobs/lua.js';
-import { consumeStream, type StreamConsumer } from '../jobs/streams.js';
-import type { RedisClient } from '../jobs/queues.js';
+import { lua, runScript } from '../redis/lua.js';
+import { consumeStream, type StreamConsumer } from '../redis/streams.js';
+import type { RedisClient } from '../redis/client.js';
 import { alertKeys, groupIdOf } from './keys.js';
 import { AlertStatus, Fingerprint, type WebhookAlert } from './schema.js';
 import { describeAlertTarget, type AlertTarget } from './targets.js';

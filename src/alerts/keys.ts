@@ -1,7 +1,7 @@
 // Redis keys of the alert intake, under the job system's per-cluster hash tag (a cluster's
 // alert keys share a slot with its queues). Parts are structured, never rendered text.
 import { createHash } from 'node:crypto';
-import { clusterTag } from '../jobs/queues.js';
+import { clusterTag } from '../redis/keys.js';
 
 export const alertKeys = {
   /** The group-events stream the chat side reads. */

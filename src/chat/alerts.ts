@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/groups.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
-import { sharedTag } from '../jobs/queues.js';
+import { sharedTag } from '../redis/keys.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
 import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
 import type { ChatService, ThreadState } from './service.js';

@@ -4,8 +4,9 @@
 // parent and stores its ts (releasing the lock in the same script), the others wait for it. Each thread has an opaque id (re-run buttons carry it) and a
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { lua, runScript } from '../jobs/lua.js';
-import { sharedTag, type RedisClient } from '../jobs/queues.js';
+import { lua, runScript } from '../redis/lua.js';
+import { sharedTag } from '../redis/keys.js';
+import type { RedisClient } from '../redis/client.js';
 import type { MessageRef } from './types.js';
 
 export interface ThreadRecord<S = unknown> {

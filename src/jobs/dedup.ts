@@ -13,8 +13,10 @@
 // caller died between the two steps: nothing that got "accepted" depends on another process.
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../diagnosis/types.js';
-import { LUA_NOW_MS, lua, runScript } from './lua.js';
-import { keys, type JobQueues, type RedisClient } from './queues.js';
+import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
+import { keys } from '../redis/keys.js';
+import type { JobQueues } from './queues.js';
+import type { RedisClient } from '../redis/client.js';
 import { DiagnoseJobSchema, RemediateJobSchema, targetKey, type DiagnoseJob, type DiagnoseReason, type RemediateJob, type Requester } from './schemas.js';
 
 /** Requesters kept per job; beyond this the job still runs and the incident thread still updates. */

@@ -1,19 +1,14 @@
-// Queues keyed by cluster, Redis connections, and the names of every Redis key this module
-// owns. Every key carries a Redis Cluster hash tag: `{<prefix>:<cluster>}` for one Kubernetes
-// cluster's keys (its BullMQ queues, dedup, incidents, streams, locks: one slot per cluster,
-// so clusters spread over the shards) and `{<prefix>}` for keys shared by all clusters (chat).
-// BullMQ needs a queue's keys in one slot; our Lua scripts only ever touch keys of one tag.
+// BullMQ queues keyed by cluster (`diagnose.<cluster>`, `remediate.<cluster>`, each under its
+// cluster's hash tag) and the job policy. Connections and key names live in src/redis/.
 import { Queue, type JobsOptions } from 'bullmq';
-import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { ReplicaBarrier, type Confirmation } from './replication.js';
+import type { RedisClient } from '../redis/client.js';
+import { DEFAULT_PREFIX, clusterTag } from '../redis/keys.js';
+import { ReplicaBarrier, type Confirmation } from '../redis/replication.js';
 import type { DiagnoseJob, RemediateJob } from './schemas.js';
 
-export const DEFAULT_PREFIX = 'pod-doctor';
-
 export type QueueKind = 'diagnose' | 'remediate';
-export type RedisClient = Redis | Cluster;
 
 /**
  * `diagnose.<cluster>` / `remediate.<cluster>`. BullMQ refuses ":" in queue names, so a dot
@@ -21,133 +16,6 @@ export type RedisClient = Redis | Cluster;
  */
 export function queueName(kind: QueueKind, cluster: string): string {
   return `${kind}.${cluster}`;
-}
-
-/** The configured prefix without braces: `{pod-doctor}` (the old Cluster advice) and `pod-doctor` name the same keys. */
-export function barePrefix(prefix: string): string {
-  return prefix.replace(/[{}]/g, '');
-}
-
-/**
- * `{pod-doctor:prod-eu}`: the hash tag, and the start of every key, of one Kubernetes cluster
- * (its BullMQ prefix too). Cluster names are DNS labels, so no cluster's tag equals another's
- * or the shared one.
- */
-export function clusterTag(prefix: string, cluster: string): string {
-  return `{${barePrefix(prefix)}:${cluster}}`;
-}
-
-/** `{pod-doctor}`: the hash tag of keys shared by every cluster (chat threads, limits, approvals). */
-export function sharedTag(prefix: string): string {
-  return `{${barePrefix(prefix)}}`;
-}
-
-/** SCAN pattern matching every key of a prefix, per-cluster and shared (cleanup, the demo). */
-export function keyPattern(prefix: string): string {
-  return `{${barePrefix(prefix)}[:}]*`;
-}
-
-/** Redis keys outside BullMQ. Parts are structured, never rendered text. */
-export const keys = {
-  dedup: (prefix: string, cluster: string, target: string) => `${clusterTag(prefix, cluster)}:dedup:${target}`,
-  requesters: (prefix: string, cluster: string, jobId: string) => `${clusterTag(prefix, cluster)}:requesters:${jobId}`,
-  requestersPrefix: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:requesters:`,
-  alert: (prefix: string, cluster: string, fingerprint: string, status: string, startsAt: string) =>
-    `${clusterTag(prefix, cluster)}:alert:${fingerprint}:${status}:${startsAt}`,
-  incident: (prefix: string, cluster: string, rule: string, causeKey: string) => `${clusterTag(prefix, cluster)}:incident:${rule}|${causeKey}`,
-  incidents: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:incidents`,
-  apiBucket: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:bucket:api`,
-  results: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:results`,
-  /** Shared keys: `{pod-doctor}:chat:<what>:...` (one slot for every cluster's chat state). */
-  chat: (prefix: string, ...parts: string[]) => `${sharedTag(prefix)}:chat:${parts.join(':')}`,
-  chatBucket: (prefix: string, channel: string) => keys.chat(prefix, 'bucket', channel),
-  chatPause: (prefix: string, channel: string) => keys.chat(prefix, 'pause', channel),
-};
-
-export interface RedisFromUrlOptions {
-  /**
-   * `worker`: commands wait through reconnects (`maxRetriesPerRequest: null`, BullMQ requires
-   * it for workers). `producer`: a request fails after a few reconnect attempts so the edge can
-   * answer 5xx and let Alertmanager or the user retry, instead of hanging.
-   */
-  role?: 'worker' | 'producer';
-}
-
-const ClusterNodeList = (value: unknown): ClusterNode[] | undefined => {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  return value.map((n): ClusterNode => {
-    if (typeof n === 'string') {
-      const url = new URL(n.includes('://') ? n : `redis://${n}`);
-      return { host: url.hostname, port: Number(url.port || 6379) };
-    }
-    return n as ClusterNode;
-  });
-};
-
-/**
- * A Redis connection from `REDIS_URL` plus pass-through ioredis options
- * (`POD_DOCTOR_REDIS_OPTIONS`): `redis://`, `rediss://` (TLS), Sentinel (`sentinels` + `name`),
- * or Redis Cluster when `clusterNodes` lists nodes (the URL's credentials and TLS then apply
- * to every node).
- */
-export function redisFromUrl(url: string, options: Record<string, unknown> = {}, opts: RedisFromUrlOptions = {}): RedisClient {
-  const role = opts.role ?? 'worker';
-  // No auto-pipelining: ioredis builds each pipeline by copying every script BullMQ defined on
-  // the connection, which costs more than the writes it saves (measured with bench:slack).
-  const retries = role === 'worker' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3 };
-  const { clusterNodes, redisOptions, ...rest } = options as { clusterNodes?: unknown; redisOptions?: RedisOptions } & Record<string, unknown>;
-  const nodes = ClusterNodeList(clusterNodes);
-  if (nodes) {
-    const parsed = new URL(url);
-    const fromUrl: RedisOptions = {
-      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-    };
-    const clusterOptions: ClusterOptions = {
-      ...(rest as ClusterOptions),
-      ...retries,
-      redisOptions: { ...fromUrl, ...redisOptions, ...retries },
-    };
-    const cluster = new Cluster(nodes, clusterOptions);
-    // Each node connection coalesces its writes, as a single connection does.
-    cluster.on('+node', (node: Redis) => coalesceWrites(node));
-    return cluster;
-  }
-  // Options win over what the URL says only where the URL is silent (ioredis' rule).
-  const redis = new Redis(url, { ...(rest as RedisOptions), ...retries });
-  coalesceWrites(redis);
-  return redis;
-}
-
-type Corkable = NodeJS.WritableStream & { cork(): void; uncork(): void };
-
-/**
- * Commands issued in one tick leave the connection in one write: ioredis writes every command
- * as it comes, and in a burst the write system calls were a quarter of the bot's CPU. (This is
- * what auto-pipelining does for the writes, without the Pipeline it builds per batch, which
- * copies every script BullMQ defined on the connection.) Replies and errors stay per command.
- */
-export function coalesceWrites(redis: Redis): void {
-  redis.on('connect', () => {
-    // Every connect brings a new socket (ioredis makes one per connection attempt).
-    const socket = redis.stream as Corkable | undefined;
-    if (!socket) return;
-    const write = socket.write;
-    let corked = false;
-    const uncork = () => {
-      corked = false;
-      socket.uncork();
-    };
-    socket.write = function (this: Corkable, ...args: Parameters<Corkable['write']>) {
-      if (!corked) {
-        corked = true;
-        socket.cork();
-        process.nextTick(uncork);
-      }
-      return (write as (...a: unknown[]) => boolean).apply(this, args);
-    } as Corkable['write'];
-  });
 }
 
 /** Job policy as data: attempts, backoff, retention. */

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
-import type { RedisClient } from '../jobs/queues.js';
+import type { RedisClient } from '../redis/client.js';
 import { AgentActionsClient } from './agent-actions-client.js';
 import { defaultPlaybookDir, loadPlaybooks } from './load.js';
 import { createRunner, type Runner, type RunEventHandler } from './runner.js';

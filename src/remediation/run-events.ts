@@ -2,8 +2,9 @@
 // and publishes the run's events on a Redis stream that the bot turns into thread messages.
 // The bot only enqueues; workers change the cluster.
 import type { Logger } from 'pino';
-import { clusterTag, type RedisClient } from '../jobs/queues.js';
-import { consumeStream, jsonField, type StreamConsumer } from '../jobs/streams.js';
+import { clusterTag } from '../redis/keys.js';
+import type { RedisClient } from '../redis/client.js';
+import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
 import type { RemediateProcessor } from '../jobs/worker.js';
 import type { RunEvent, Runner, RunResult } from './runner.js';
 

@@ -15,7 +15,9 @@ import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/gro
 import { createAlertmanagerHandler, startAlertmanagerServer, type AlertmanagerHandler, type AlertmanagerServer } from '../../src/alerts/http.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import type { KubeObject, Pod } from '../../src/diagnosis/types.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, keys, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import { keys } from '../../src/redis/keys.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import { RedisStreamSink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';

@@ -6,7 +6,9 @@ import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/gro
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload, type WebhookPayload } from '../../src/alerts/schema.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { clusterTag, DEFAULT_JOB_SETTINGS, JobQueues, keys, queueName, type RedisClient } from '../../src/jobs/queues.js';
+import { clusterTag, keys } from '../../src/redis/keys.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues, queueName } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
 import { amAlert, payload, podAlert, type AmAlert } from './helpers.js';
 

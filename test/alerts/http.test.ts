@@ -10,7 +10,8 @@ import {
   type AlertmanagerServer,
 } from '../../src/alerts/http.js';
 import { loadConfig } from '../../src/config/schema.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
 import { payload, podAlert, post, postJson, TOKEN } from './helpers.js';
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertmanagerHandler, startAlertmanagerServer, type AlertmanagerHandler, type AlertmanagerServer } from '../../src/alerts/http.js';
 import { alertKeys } from '../../src/alerts/keys.js';
 import { PAYLOAD_LIMITS } from '../../src/alerts/schema.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { cleanup, connect, silent, testPrefix } from '../jobs/helpers.js';
 import { payload, podAlert, post, TOKEN } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerCommand } from '../../src/cli/worker.js';
-import { redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { loadScenarios, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';

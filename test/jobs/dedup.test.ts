@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { AlertRequester, Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';

@@ -3,7 +3,8 @@ import { rule as terminatingFinalizers } from '../../src/diagnosis/rules/termina
 import type { Finding, KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { joinIncident, listIncidents, readIncident } from '../../src/jobs/incidents.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { ago, node, NOW, pod } from '../helpers/factories.js';

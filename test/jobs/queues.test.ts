@@ -2,7 +2,8 @@ import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
-import { diagnoseJobOptions, jobSettingsFromConfig, redisFromUrl } from '../../src/jobs/queues.js';
+import { diagnoseJobOptions, jobSettingsFromConfig } from '../../src/jobs/queues.js';
+import { redisFromUrl } from '../../src/redis/client.js';
 import { DiagnoseJobSchema, parseDiagnoseJob, parseRemediateJob, targetKey } from '../../src/jobs/schemas.js';
 
 describe('redisFromUrl', () => {

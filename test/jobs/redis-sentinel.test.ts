@@ -3,7 +3,8 @@
 // acknowledged enqueue once Sentinel has promoted the replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { DEFAULT_JOB_SETTINGS, JobQueues, redisFromUrl, type RedisClient } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { startSentinel, type SentinelTopology } from '../helpers/redis-topology.js';
 import { eventually, sleep } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // reconnect, with each command still getting its own reply.
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redisFromUrl } from '../../src/jobs/queues.js';
+import { redisFromUrl } from '../../src/redis/client.js';
 import { REDIS_URL } from './helpers.js';
 
 describe('redis connections from redisFromUrl', () => {

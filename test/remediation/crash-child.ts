@@ -3,7 +3,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { KubeSource } from '../../src/collect/kube-source.js';
-import { redisFromUrl } from '../../src/jobs/queues.js';
+import { redisFromUrl } from '../../src/redis/client.js';
 import { createRunner } from '../../src/remediation/runner.js';
 import { RedisRunStore } from '../../src/remediation/store.js';
 

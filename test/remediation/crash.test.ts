@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
-import type { RedisClient } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { playbookSchema } from '../../src/remediation/schema.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
 import { cleanup, harness, objectsCluster, redis, redisStore, REDIS_URL, testPrefix, type Cluster } from './helpers.js';

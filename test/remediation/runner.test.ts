@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { isPodDoctorError } from '../../src/errors.js';
-import type { RedisClient } from '../../src/jobs/queues.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import { defineAction, type ActionDef } from '../../src/remediation/actions/types.js';
 import { patchAs } from '../../src/remediation/kube.js';

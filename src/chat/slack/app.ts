@@ -15,7 +15,7 @@ import {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
-import { ReplicationError } from '../../jobs/replication.js';
+import { ReplicationError } from '../../redis/replication.js';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import { noteMessage } from '../messages.js';

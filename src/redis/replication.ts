@@ -10,7 +10,7 @@
 // carried the enqueue). Concurrent callers share one WAIT: a caller that arrives while a WAIT
 // is in flight joins the next one (sent after its write), like a group commit.
 import { Cluster, type Redis } from 'ioredis';
-import type { RedisClient } from './queues.js';
+import type { RedisClient } from './client.js';
 
 export interface ReplicationSettings {
   /** Replicas that must confirm (capped at the replicas connected); 0 turns the wait off. */

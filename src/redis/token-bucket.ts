@@ -1,8 +1,9 @@
 // Shared limits: token buckets in Redis, so every process of every role draws from the same
 // budget. A call reserves its token and learns how long to wait (tokens may go negative, so
 // waiters are served in arrival order without polling Redis). The clock is Redis' own TIME.
+import type { RedisClient } from './client.js';
+import { keys } from './keys.js';
 import { LUA_NOW_MS, lua, runScript } from './lua.js';
-import { keys, type RedisClient } from './queues.js';
 
 export interface BucketRate {
   /** Tokens added per second. */
@@ -15,7 +16,8 @@ export interface BucketRate {
 // ARGV: 1 rate per ms, 2 burst, 3 tokens wanted, 4 check pause.
 // Returns {kind, ms, left}: kind 0 = reserved (wait ms, then go), 1 = paused (wait ms, then ask
 // again); left = tokens after the reservation (a string: Lua numbers reply as integers).
-const TAKE = lua(
+// Shared with the chat limiter (src/chat/limiter.ts), which also honours the pause key.
+export const TAKE = lua(
   `${LUA_NOW_MS}
 local rate, burst, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if ARGV[4] == '1' then
@@ -32,7 +34,7 @@ return {0, math.ceil(-tokens / rate), tostring(tokens)}`,
   2,
 );
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * A token bucket shared through Redis by every process that uses the same key. Takes asked for
@@ -84,47 +86,4 @@ export class TokenBucket {
 /** The Kubernetes API budget of one cluster, shared by all its workers. */
 export function apiBucket(redis: RedisClient, prefix: string, cluster: string, rate: BucketRate): TokenBucket {
   return new TokenBucket(redis, keys.apiBucket(prefix, cluster), rate);
-}
-
-/**
- * Chat posts per channel, shared by all processes (Slack allows about one message per second
- * per channel). On HTTP 429 the caller pauses that channel for Retry-After seconds; other
- * channels keep their own pace.
- */
-export class ChatLimiter {
-  constructor(
-    private readonly redis: RedisClient,
-    readonly prefix: string,
-    readonly rate: BucketRate = { ratePerSecond: 1, burst: 3 },
-  ) {}
-
-  /** Wait until `channel` may receive one message. Resolves with the ms waited. */
-  async acquire(channel: string, options: { signal?: AbortSignal } = {}): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const [kind, ms] = await runScript<[number, number]>(
-        this.redis,
-        TAKE,
-        [keys.chatBucket(this.prefix, channel), keys.chatPause(this.prefix, channel)],
-        [this.rate.ratePerSecond / 1000, this.rate.burst, 1, '1'],
-      );
-      if (ms > 0) await sleep(ms);
-      if (kind === 0) {
-        // A 429 may have paused the channel while we waited for our turn.
-        const paused = ms > 0 ? await this.redis.pttl(keys.chatPause(this.prefix, channel)) : 0;
-        if (paused <= 0) return Date.now() - started;
-      }
-    }
-  }
-
-  /** Slack said 429 with Retry-After: hold this channel (only) for that long, for every process. */
-  async pause(channel: string, retryAfterSeconds: number): Promise<void> {
-    const ms = Math.max(1, Math.ceil(retryAfterSeconds * 1000));
-    const key = keys.chatPause(this.prefix, channel);
-    // Keep the longer of an existing pause and this one.
-    const current = await this.redis.pttl(key);
-    if (current >= ms) return;
-    await this.redis.set(key, String(retryAfterSeconds), 'PX', ms);
-  }
 }

@@ -3,7 +3,7 @@
 // after its handler resolved; entries a crashed consumer left unacknowledged are claimed by
 // another after `claimIdleMs`. One loop for every stream, so they all behave the same.
 import type { Logger } from 'pino';
-import type { RedisClient } from './queues.js';
+import type { RedisClient } from './client.js';
 
 type Entry = [id: string, fields: string[]];
 

@@ -1,7 +1,7 @@
 // Lua scripts run by SHA, loaded on demand: after a Redis restart (empty script cache) the
 // first call gets NOSCRIPT and falls back to EVAL, which caches the script again.
 import { createHash } from 'node:crypto';
-import type { RedisClient } from './queues.js';
+import type { RedisClient } from './client.js';
 
 export interface LuaScript {
   readonly sha: string;

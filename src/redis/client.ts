@@ -1,0 +1,91 @@
+// Redis connections: a URL plus pass-through ioredis options (single node, Sentinel, Cluster),
+// with the retry policy of the role that uses them.
+import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+export type RedisClient = Redis | Cluster;
+
+export interface RedisFromUrlOptions {
+  /**
+   * `worker`: commands wait through reconnects (`maxRetriesPerRequest: null`, BullMQ requires
+   * it for workers). `producer`: a request fails after a few reconnect attempts so the edge can
+   * answer 5xx and let Alertmanager or the user retry, instead of hanging.
+   */
+  role?: 'worker' | 'producer';
+}
+
+const ClusterNodeList = (value: unknown): ClusterNode[] | undefined => {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.map((n): ClusterNode => {
+    if (typeof n === 'string') {
+      const url = new URL(n.includes('://') ? n : `redis://${n}`);
+      return { host: url.hostname, port: Number(url.port || 6379) };
+    }
+    return n as ClusterNode;
+  });
+};
+
+/**
+ * A Redis connection from `REDIS_URL` plus pass-through ioredis options
+ * (`POD_DOCTOR_REDIS_OPTIONS`): `redis://`, `rediss://` (TLS), Sentinel (`sentinels` + `name`),
+ * or Redis Cluster when `clusterNodes` lists nodes (the URL's credentials and TLS then apply
+ * to every node).
+ */
+export function redisFromUrl(url: string, options: Record<string, unknown> = {}, opts: RedisFromUrlOptions = {}): RedisClient {
+  const role = opts.role ?? 'worker';
+  // No auto-pipelining: ioredis builds each pipeline by copying every script BullMQ defined on
+  // the connection, which costs more than the writes it saves (measured with bench:slack).
+  const retries = role === 'worker' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3 };
+  const { clusterNodes, redisOptions, ...rest } = options as { clusterNodes?: unknown; redisOptions?: RedisOptions } & Record<string, unknown>;
+  const nodes = ClusterNodeList(clusterNodes);
+  if (nodes) {
+    const parsed = new URL(url);
+    const fromUrl: RedisOptions = {
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    };
+    const clusterOptions: ClusterOptions = {
+      ...(rest as ClusterOptions),
+      ...retries,
+      redisOptions: { ...fromUrl, ...redisOptions, ...retries },
+    };
+    const cluster = new Cluster(nodes, clusterOptions);
+    // Each node connection coalesces its writes, as a single connection does.
+    cluster.on('+node', (node: Redis) => coalesceWrites(node));
+    return cluster;
+  }
+  // Options win over what the URL says only where the URL is silent (ioredis' rule).
+  const redis = new Redis(url, { ...(rest as RedisOptions), ...retries });
+  coalesceWrites(redis);
+  return redis;
+}
+
+type Corkable = NodeJS.WritableStream & { cork(): void; uncork(): void };
+
+/**
+ * Commands issued in one tick leave the connection in one write: ioredis writes every command
+ * as it comes, and in a burst the write system calls were a quarter of the bot's CPU. (This is
+ * what auto-pipelining does for the writes, without the Pipeline it builds per batch, which
+ * copies every script BullMQ defined on the connection.) Replies and errors stay per command.
+ */
+export function coalesceWrites(redis: Redis): void {
+  redis.on('connect', () => {
+    // Every connect brings a new socket (ioredis makes one per connection attempt).
+    const socket = redis.stream as Corkable | undefined;
+    if (!socket) return;
+    const write = socket.write;
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      socket.uncork();
+    };
+    socket.write = function (this: Corkable, ...args: Parameters<Corkable['write']>) {
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        process.nextTick(uncork);
+      }
+      return (write as (...a: unknown[]) => boolean).apply(this, args);
+    } as Corkable['write'];
+  });
+}
