@@ -2,7 +2,7 @@
 // through the real client against a simulated cluster of 5,000 pods on 200 nodes.
 // Prints one JSON object as its last line.
 import * as k8s from '@kubernetes/client-node';
-import { diagnoseTarget } from '../src/collect/diagnose.js';
+import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { KubeSource } from '../src/collect/kube-source.js';
 import { diagnose } from '../src/diagnosis/engine.js';
 import { RULES } from '../src/diagnosis/rules/index.js';

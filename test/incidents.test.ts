@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentLookup } from '../src/collect/agent-client.js';
-import { diagnoseTarget } from '../src/collect/diagnose.js';
+import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { KubeSource } from '../src/collect/kube-source.js';
 import { ObjectsSource } from '../src/collect/objects-source.js';
 import { parseTarget } from '../src/diagnosis/target.js';

@@ -7,11 +7,11 @@ import { ago, event, node, pod, snapshot } from '../../test/helpers/factories.js
 import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { diagnose } from '../diagnosis/engine.js';
-import { createLogger } from '../log.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Event, KubeObject, Node, Pod, Snapshot } from '../diagnosis/types.js';
 import { workloadEndpointName } from '../probes/calico.js';
 import { startAgent, type AgentOptions, type RunningAgent } from './server.js';
+import { silent } from '../../test/helpers/logger.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'seed-incidents-token-0123456789';
@@ -34,7 +34,7 @@ async function diagnoseSeed(seed: string, nodeObj: Node, p: Pod, more: Partial<S
     procRoot: join(dir, 'proc'),
     hostRoot: join(dir, 'host'),
     nodeName,
-    logger: createLogger({ level: 'silent' }),
+    logger: silent,
     probeEnv: {
       dockerSockets: [docker.socket],
       containerdSockets: [],

@@ -1,6 +1,6 @@
 // `pod-doctor diagnose <ns>/<pod> [--kubeconfig F] [--context C] [--json] [--from FILE...]`
 import { parseArgs } from 'node:util';
-import { diagnoseTarget } from '../collect/diagnose.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
-import { diagnoseTarget } from '../collect/diagnose.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
 import type { Config } from '../config/schema.js';
 import { formatTarget, parseTarget } from '../diagnosis/target.js';
 import { PodDoctorError } from '../errors.js';

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { node, pod } from '../../test/helpers/factories.js';
 import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { startAgent, type RunningAgent } from '../agent/server.js';
-import { createLogger } from '../log.js';
 import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './agent-client.js';
+import { silent } from '../../test/helpers/logger.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'client-test-token-0123456789';
@@ -40,7 +40,7 @@ beforeAll(async () => {
     procRoot: join(FIXTURES, '001', 'proc'),
     hostRoot: join(FIXTURES, '001', 'host'),
     nodeName: NODE,
-    logger: createLogger({ level: 'silent' }),
+    logger: silent,
     // No log file: the journal probe fails, which must come back as a gap.
     probeEnv: { dockerSockets: [docker.socket], containerdSockets: [], logFiles: ['/nonexistent/messages'] },
   });
@@ -194,7 +194,7 @@ describe('TLS', () => {
         procRoot: join(FIXTURES, '001', 'proc'),
         hostRoot: join(FIXTURES, '001', 'host'),
         nodeName: NODE,
-        logger: createLogger({ level: 'silent' }),
+        logger: silent,
       });
       try {
         expect(tls.url).toMatch(/^https:/);

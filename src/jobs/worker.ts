@@ -9,7 +9,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { diagnoseTarget, type DiagnoseOptions } from '../collect/diagnose.js';
+import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
 import { formatTarget } from '../diagnosis/target.js';

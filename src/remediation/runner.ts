@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { podRefFor } from '../collect/agent-client.js';
-import { diagnoseTarget, type DiagnoseOptions } from '../collect/diagnose.js';
+import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentLookup } from '../collect/agent-client.js';
-import { diagnoseTarget } from '../collect/diagnose.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
 import { KubeSource } from '../collect/kube-source.js';
 import { parseTarget } from '../diagnosis/target.js';
 import type { Diagnosis, KubeObject } from '../diagnosis/types.js';

@@ -2,7 +2,7 @@
 // (Results over the port, metrics and a full diagnosis are covered by test/chat/slack-e2e.)
 import { describe, expect, it } from 'vitest';
 import { startWorkerThread } from '../../src/cli/worker-host.js';
-import { silent } from '../jobs/helpers.js';
+import { silent } from '../helpers/logger.js';
 
 describe('worker thread', () => {
   it('reports a worker that cannot start as the reason startWorkerThread rejects with', async () => {

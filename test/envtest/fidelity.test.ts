@@ -9,13 +9,13 @@
 // kubelet, no controllers) and without the ServiceAccount admission plugin (it needs the
 // token controller). A KubeletLogServer answers the pods/log proxy as a kubelet would.
 import { writeFileSync } from 'node:fs';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
 import { lifecycle, names, operationOf, outcome, PRODUCT_ACCOUNTS, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
 import { findBinaries, sleep, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
+import { silent } from '../helpers/logger.js';
 
 const bins = findBinaries();
 const missing = 'missing' in bins ? bins.missing : undefined;
@@ -133,8 +133,6 @@ async function markRunning(b: Backend, ns: string, name: string, opts: { restart
     `status of ${name}`,
   );
 }
-
-const silent = pino({ level: 'silent' });
 
 function stepContext(b: Backend): StepContext {
   return {

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import type { ChatService } from '../../src/chat/service.js';
 import { botCommand } from '../../src/cli/bot.js';
-import { silent } from '../jobs/helpers.js';
+import { silent } from './logger.js';
 
 export interface TestBot {
   url: string;

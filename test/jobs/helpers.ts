@@ -2,7 +2,6 @@
 // collide), cleanup, a silent logger, and a FactSource whose calls can fail or stall on cue.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { pino, type Logger } from 'pino';
 import type { FactSource } from '../../src/collect/source.js';
 import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, type JobSettings } from '../../src/jobs/queues.js';
@@ -29,8 +28,6 @@ export async function cleanup(redis: RedisClient, prefix: string): Promise<void>
     if (found.length > 0) await redis.del(...found);
   } while (cursor !== '0');
 }
-
-export const silent: Logger = pino({ level: 'silent' });
 
 export interface JobsEnv {
   redis: RedisClient;

@@ -18,7 +18,8 @@ import { ApprovalStore } from '../../src/chat/approvals.js';
 import { ThreadStore } from '../../src/chat/threads.js';
 import { node, pod } from '../helpers/factories.js';
 import { startRedisCluster, type RedisClusterTopology } from '../helpers/redis-topology.js';
-import { eventually, memorySource, silent, sleep } from './helpers.js';
+import { eventually, memorySource, sleep } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const PREFIX = 'pod-doctor';
 // Four Kubernetes clusters whose tags fall on all three shards of a 3-primary cluster.

@@ -10,7 +10,8 @@ import { redisFromUrl } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, freePort, scriptedSource, silent, sleep } from './helpers.js';
+import { eventually, freePort, scriptedSource, sleep } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 /** A private redis-server that writes every command to its AOF before answering. */
 function startRedis(port: number, dir: string): ChildProcess {

@@ -14,7 +14,8 @@ import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { keySlot, ReplicaBarrier, ReplicationError } from '../../src/redis/replication.js';
 import { cli } from '../helpers/redis-topology.js';
 import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
-import { connect, eventually, freePort, silent, testPrefix } from './helpers.js';
+import { connect, eventually, freePort, testPrefix } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 describe('keys and slots', () => {
   it.each([

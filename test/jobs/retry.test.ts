@@ -11,7 +11,8 @@ import { MemorySink } from '../../src/jobs/sink.js';
 import { classifyError, startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, silent, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { eventually, scriptedSource, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;
 const objects = [pod({ metadata: { name: 'web-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];

@@ -11,7 +11,8 @@ import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { serveOps, type OpsServer } from '../../src/metrics/server.js';
 import { ago, node, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, silent, testPrefix } from './helpers.js';
+import { cleanup, connect, eventually, scriptedSource, testPrefix } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const result = (jobId: string): DiagnoseResult => ({
   job: { v: 1, cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'web-1' }, reason: 'slash', requestedAt: NOW },

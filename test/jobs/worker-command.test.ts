@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerCommand } from '../../src/cli/worker.js';
-import { diagnoseTarget } from '../../src/collect/diagnose.js';
+import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { parseTarget } from '../../src/diagnosis/target.js';
@@ -20,7 +20,8 @@ import { runnerFromConfig } from '../../src/remediation/index.js';
 import { runEventsKey } from '../../src/remediation/run-events.js';
 import { loadScenario } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, eventually, silent, testPrefix } from './helpers.js';
+import { cleanup, connect, eventually, testPrefix } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const SCENARIO = join(import.meta.dirname, '../fixtures/incidents/seed-003-finalizers');
 const TARGET = 'reports/report-6f7d8-xk2lq';

@@ -1,11 +1,11 @@
 // Child process of crash.test.ts: runs one stored plan with the Redis store and prints every
 // run event as a JSON line, so the parent can SIGKILL it at a chosen point.
 import * as k8s from '@kubernetes/client-node';
-import { pino } from 'pino';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { redisFromUrl } from '../../src/redis/client.js';
 import { createRunner } from '../../src/remediation/runner.js';
 import { RedisRunStore } from '../../src/remediation/store.js';
+import { silent } from '../helpers/logger.js';
 
 const env = process.env as Record<string, string>;
 const kc = new k8s.KubeConfig();
@@ -18,7 +18,7 @@ const runner = createRunner({
   store: new RedisRunStore(redis, 'test', env.CHILD_PREFIX ?? '', 3600),
   now: () => at,
   lockMs: Number(env.CHILD_LOCK_MS ?? 400),
-  logger: pino({ level: 'silent' }),
+  logger: silent,
   onEvent: (e) => {
     process.stdout.write(`${JSON.stringify(e)}\n`);
   },

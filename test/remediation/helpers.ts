@@ -5,12 +5,11 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { pino } from 'pino';
 import { createActionHandler } from '../../src/agent/actions/index.js';
 import type { ExecResult, HostContainer, HostExec } from '../../src/agent/actions/types.js';
 import { startAgent, type RunningAgent } from '../../src/agent/server.js';
 import { createAgentLookup } from '../../src/collect/agent-client.js';
-import { diagnoseTarget } from '../../src/collect/diagnose.js';
+import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import type { AgentLookup } from '../../src/collect/snapshot.js';
 import { nodeNotReady } from '../../src/diagnosis/facts.js';
@@ -26,13 +25,12 @@ import { MemoryRunStore, RedisRunStore, type RunStore } from '../../src/remediat
 import { loadScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from '../../src/sim/fake-docker.js';
+import { silent } from '../helpers/logger.js';
 
 export const INCIDENTS = join(import.meta.dirname, '../fixtures/incidents');
 export const NODES = join(import.meta.dirname, '../fixtures/nodes');
 export const TOKEN = 'test-agent-token-0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-export const quiet = pino({ level: 'silent' });
 
 export const PLAYBOOKS: Playbook[] = await loadPlaybooks();
 export function playbook(id: string): Playbook {
@@ -226,7 +224,7 @@ export async function fixtureAgent(
     exec,
     probeEnv,
     nodeName: node,
-    log: quiet,
+    log: silent,
     ...(options.stopGraceMs !== undefined ? { stopGraceMs: options.stopGraceMs } : {}),
   });
   const agent = await startAgent({
@@ -237,7 +235,7 @@ export async function fixtureAgent(
     hostRoot: probeEnv.hostRoot,
     nodeName: node,
     probeEnv,
-    logger: quiet,
+    logger: silent,
     actions,
   });
   const lookup = createAgentLookup({ agentToken: TOKEN, agentUrls: { [node]: agent.url }, agentTimeoutMs: 8000 });
@@ -356,7 +354,7 @@ export function harness(cluster: Cluster, options: { agent?: FixtureAgent; store
     kube: cluster.kube,
     store,
     now: cluster.now,
-    logger: quiet,
+    logger: silent,
     onEvent: (e) => {
       events.push(e);
     },

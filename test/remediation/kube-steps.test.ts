@@ -6,7 +6,8 @@ import { ACTIONS } from '../../src/remediation/actions/index.js';
 import type { ActionDef, StepContext } from '../../src/remediation/actions/types.js';
 import { workloadOf } from '../../src/remediation/kube.js';
 import { ago, namespaceObject, node, pod } from '../helpers/factories.js';
-import { objectsCluster, quiet, type Cluster } from './helpers.js';
+import { objectsCluster, type Cluster } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let cluster: Cluster | undefined;
@@ -20,7 +21,7 @@ function ctx(c: Cluster): StepContext {
     kube: c.kube,
     target: c.target,
     signal: new AbortController().signal,
-    log: quiet,
+    log: silent,
     diagnose: () => Promise.reject(new Error('not used')),
     sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
   };

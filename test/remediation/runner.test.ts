@@ -16,20 +16,8 @@ import { storeKeys, type RunStore } from '../../src/remediation/store.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { runnerFromConfig } from '../../src/remediation/index.js';
-import {
-  cleanup,
-  harness,
-  objectsCluster,
-  playbook,
-  propose,
-  quiet,
-  redis,
-  redisStore,
-  scenarioCluster,
-  targetPod,
-  testPrefix,
-  type Cluster,
-} from './helpers.js';
+import { cleanup, harness, objectsCluster, playbook, propose, redis, redisStore, scenarioCluster, targetPod, testPrefix, type Cluster } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let client: RedisClient;
@@ -274,7 +262,7 @@ describe('wiring from the config schema', () => {
       config,
       kube: cluster.kube,
       redis: client,
-      logger: quiet,
+      logger: silent,
       onEvent: (e) => void events.push(e.type),
     });
     expect(playbooks).toHaveLength(11);

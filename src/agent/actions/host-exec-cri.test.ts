@@ -6,7 +6,6 @@ import { createServer, type Http2Server, type Http2Session, type ServerHttp2Stre
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../log.js';
 import { startFakeDocker } from '../../sim/fake-docker.js';
 import { runtimeOptionsFrom } from '../cli.js';
 import {
@@ -39,6 +38,7 @@ import { failureCode } from './host-exec-cri.js';
 import { createHostExec } from './host-exec.js';
 import { createActionHandler } from './index.js';
 import { POD_UID_LABEL } from './types.js';
+import { silent } from '../../../test/helpers/logger.js';
 
 const UID = '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b';
 const OTHER_UID = '00000000-0000-4000-8000-00000000abcd';
@@ -413,8 +413,6 @@ async function startFakeCri(options: { versions?: string[]; hangAll?: boolean } 
   };
   return fake;
 }
-
-const silent = createLogger({ level: 'silent' });
 
 // ---------------------------------------------------------------------------------------------
 // client

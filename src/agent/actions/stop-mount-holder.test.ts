@@ -5,12 +5,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostProcessAlive, signalHostProcess } from './host-exec.js';
 import { createActionHandler } from './index.js';
 import { nodeCriticalName } from './stop-mount-holder.js';
 import type { ExecResult, HostExec } from './types.js';
+import { silent } from '../../../test/helpers/logger.js';
 
 const UID = 'fb153396-24b1-43e2-82ae-2782ebdef33c';
 const OTHER_UID = '00000000-0000-4000-8000-00000000abcd';
@@ -139,7 +139,7 @@ function handler(exec: HostExec, stopGraceMs = 300) {
     runtimeCallTimeoutMs: 200,
     logFiles: [],
   };
-  const handle = createActionHandler({ exec, probeEnv, nodeName: 'node-1', log: pino({ level: 'silent' }), stopGraceMs });
+  const handle = createActionHandler({ exec, probeEnv, nodeName: 'node-1', log: silent, stopGraceMs });
   return async (body: Record<string, unknown>) => handle('stop-mount-holder', JSON.stringify({ node: 'node-1', pod, ...body }));
 }
 

@@ -1,11 +1,12 @@
-// One diagnosis: collect the facts the rules need, run the rules. Used by the CLI, the
-// worker, and the playbook runner's verification step alike.
+// The diagnose use case: collect the facts the rules need (src/collect), then run the rules over
+// them (src/diagnosis). The CLI, the worker and the playbook runner's verification step all
+// diagnose through this one function.
 import { diagnose, factsNeeded, type EngineOptions } from '../diagnosis/engine.js';
 import type { Rule } from '../diagnosis/rule.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
-import { collectSnapshot, type AgentLookup } from './snapshot.js';
-import type { FactSource } from './source.js';
+import { collectSnapshot, type AgentLookup } from '../collect/snapshot.js';
+import type { FactSource } from '../collect/source.js';
 
 export interface DiagnoseOptions {
   cluster: string;
