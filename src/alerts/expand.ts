@@ -24,7 +24,8 @@ import type { RedisClient } from '../redis/client.js';
 import { AlertRequester, ClusterName, targetKey } from '../jobs/schemas.js';
 import { classifyError } from '../jobs/worker.js';
 import { cancelAlertJobs, isResolved } from './cancel.js';
-import { appendGroupEvent, groupEpisode, type ExpandedPod } from './groups.js';
+import type { ExpandedPod } from './group-events.js';
+import { appendGroupEvent, groupEpisode } from './groups.js';
 import { alertKeys, groupIdOf, podFingerprint } from './keys.js';
 import type { WorkloadRef } from './targets.js';
 

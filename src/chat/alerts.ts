@@ -9,13 +9,14 @@
 // A group costs one message besides its findings: opening, resolving and truncation show on the
 // parent; alerts added and workloads expanded go to one thread note that is edited in place.
 import type { Logger } from 'pino';
-import type { AlertGroupEvent } from '../alerts/groups.js';
+import type { AlertGroupEvent } from '../alerts/group-events.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
 import { sharedTag } from '../redis/keys.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
 import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
-import type { ChatService, ThreadState } from './service.js';
+import type { ThreadState } from './context.js';
+import type { ChatService } from './service.js';
 import { DeliveryLog, type ThreadRecord } from './threads.js';
 import type { MessageRef } from './types.js';
 

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { WebClient } from '@slack/web-api';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { consumeAlertGroupEvents } from '../alerts/groups.js';
+import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import { AlertGroupChat } from '../chat/alerts.js';

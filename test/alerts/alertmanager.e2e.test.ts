@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExpansionWorker, type RunningExpansionWorker } from '../../src/alerts/expand.js';
-import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/groups.js';
+import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/group-events.js';
 import { createAlertmanagerHandler, startAlertmanagerServer, type AlertmanagerHandler, type AlertmanagerServer } from '../../src/alerts/http.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import type { KubeObject, Pod } from '../../src/diagnosis/types.js';
@@ -23,9 +23,10 @@ import { RedisStreamSink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, NOW, node, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../jobs/helpers.js';
 import { TOKEN } from './helpers.js';
 import { ALERTMANAGER_BIN, HAVE_ALERTMANAGER, startRealAlertmanager, type RealAlertmanager } from './real-alertmanager.js';
+import { silent } from '../helpers/logger.js';
 
 if (!HAVE_ALERTMANAGER) {
   console.warn(`alertmanager end-to-end test skipped: ${ALERTMANAGER_BIN} is missing (apt-get install prometheus-alertmanager, as .ci/run does)`);

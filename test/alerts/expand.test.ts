@@ -2,7 +2,7 @@
 // each, with the alert as requester; the thread hears which pods (targets-expanded).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expansionJobId, pickUnhealthyPods, selectorOf, startExpansionWorker, unhealthyReason, type RunningExpansionWorker } from '../../src/alerts/expand.js';
-import { readAlertGroupEvents } from '../../src/alerts/groups.js';
+import { readAlertGroupEvents } from '../../src/alerts/group-events.js';
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload } from '../../src/alerts/schema.js';
 import type { FactSource } from '../../src/collect/source.js';
@@ -12,8 +12,9 @@ import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { crashedPod, NOW, node, pod, waitingPod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, memorySource, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, eventually, memorySource, testPrefix } from '../jobs/helpers.js';
 import { amAlert, payload } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const rsOwner = (name: string) => ({ metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: 'u', controller: true }] } });
 const withOwner = (p: Pod, rs: string): Pod => ({ ...p, metadata: { ...p.metadata, ...rsOwner(rs).metadata } });

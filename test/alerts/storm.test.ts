@@ -2,7 +2,7 @@
 // lost. One group (one thread), a summary by alertname and namespace, and the diagnoses
 // collapse into one incident by root cause (src/jobs/incidents.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readAlertGroupEvents } from '../../src/alerts/groups.js';
+import { readAlertGroupEvents } from '../../src/alerts/group-events.js';
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload } from '../../src/alerts/schema.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
@@ -11,8 +11,9 @@ import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { lostNode, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, memorySource, silent, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, memorySource, testPrefix } from '../jobs/helpers.js';
 import { payload, podAlert } from './helpers.js';
+import { silent } from '../helpers/logger.js';
 
 const PODS = 240;
 

@@ -7,7 +7,7 @@ import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, not
 import { checkSlackMessage, LIMITS, truncateVisibly } from '../../src/chat/slack/blocks/limits.js';
 import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from '../../src/chat/slack/blocks/render.js';
 import { userRef } from '../../src/chat/types.js';
-import { diagnoseTarget } from '../../src/collect/diagnose.js';
+import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { ObjectsSource } from '../../src/collect/objects-source.js';
 import { parseTarget } from '../../src/diagnosis/target.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';

@@ -1,0 +1,95 @@
+// What the chat flows share: the options, the stores and the parent-message pacer. One object is
+// built by ChatService and handed to each part, so a part never reaches back into the façade.
+import type { Logger } from 'pino';
+import type { DiagnoseResult } from '../jobs/schemas.js';
+import type { JobQueues } from '../jobs/queues.js';
+import type { RedisClient } from '../redis/client.js';
+import { ApprovalStore, type ApproverPolicy } from './approvals.js';
+import { defaultNamespaceFor } from './command.js';
+import { chatErrorCode } from './errors.js';
+import { type AlertGroupState, type IncidentState, noteMessage, type RootState } from './messages.js';
+import type { ChatMetrics } from './metrics.js';
+import { ParentMessages } from './parents.js';
+import type { RemediationPort } from './remediation.js';
+import { DeliveryLog, ThreadStore } from './threads.js';
+import type { ChatAdapter, MessageRef } from './types.js';
+
+export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState) | ({ kind: 'alert-group' } & AlertGroupState);
+
+export interface ChatServiceOptions {
+  adapter: ChatAdapter;
+  /** Producer connection (never a blocking one). */
+  redis: RedisClient;
+  queues: JobQueues;
+  cluster: string;
+  logger: Logger;
+  approvers: ApproverPolicy;
+  requireDifferentApprover?: boolean;
+  approvalTtlSeconds?: number;
+  /** Channel id (or `*`) → namespace of a bare `<pod>`. */
+  defaultNamespaces?: Readonly<Record<string, string>>;
+  /** Without it findings show their playbook but offer no buttons. */
+  remediation?: RemediationPort;
+  /** Incident threads for results nobody asked for in chat (alerts without their own route). */
+  incidentChannel?: string;
+  /** Alert-started results, when the Alertmanager side posts them itself. */
+  onAlertResult?: (result: DiagnoseResult) => Promise<void>;
+  /** Findings per diagnosis that get a plan (the highest ranked). */
+  maxOffers?: number;
+  metrics?: ChatMetrics;
+  now?: () => number;
+  /**
+   * At most one update of a parent message this often (default 3000 ms): a storm changes a
+   * group's parent hundreds of times, Slack allows about 50 chat.update calls a minute.
+   */
+  rootUpdateIntervalMs?: number;
+}
+
+export interface ChatContext {
+  readonly options: ChatServiceOptions;
+  readonly cluster: string;
+  readonly adapter: ChatAdapter;
+  readonly log: Logger;
+  readonly now: () => number;
+  readonly threads: ThreadStore<ThreadState>;
+  readonly approvals: ApprovalStore;
+  readonly deliveries: DeliveryLog;
+  readonly parents: ParentMessages;
+}
+
+export function createChatContext(options: ChatServiceOptions): ChatContext {
+  const prefix = options.queues.prefix;
+  const threads = new ThreadStore<ThreadState>(options.redis, prefix);
+  const log = options.logger.child({ component: 'chat', medium: options.adapter.medium, cluster: options.cluster });
+  const now = options.now ?? Date.now;
+  return {
+    options,
+    cluster: options.cluster,
+    adapter: options.adapter,
+    log,
+    now,
+    threads,
+    approvals: new ApprovalStore(options.redis, prefix),
+    deliveries: new DeliveryLog(options.redis, prefix),
+    parents: new ParentMessages({ threads, adapter: options.adapter, log, now, intervalMs: options.rootUpdateIntervalMs ?? 3000 }),
+  };
+}
+
+export function defaultNamespace(ctx: ChatContext, channel: string): string | undefined {
+  return defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel);
+}
+
+/** A note only `user` sees; failures are logged (the click or command was already acknowledged). */
+export async function tell(
+  ctx: ChatContext,
+  channel: string | undefined,
+  user: string,
+  text: string,
+  tone: Parameters<typeof noteMessage>[2] = 'warning',
+  thread?: MessageRef,
+): Promise<void> {
+  if (!channel) return;
+  await ctx.adapter
+    .ephemeral(channel, user, noteMessage(ctx.cluster, text, tone), thread)
+    .catch((err: unknown) => ctx.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed'));
+}

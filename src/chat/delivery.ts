@@ -1,0 +1,147 @@
+// Results to chat: a diagnosis result goes to every thread that asked for it (once per job and
+// thread, however often it is delivered), and alert-started results to their incident thread
+// (or to the Alertmanager side, when it posts them itself). A redelivery skips what was done.
+import { formatTarget } from '../diagnosis/target.js';
+import type { Diagnosis } from '../diagnosis/types.js';
+import { primaryFinding } from '../jobs/incidents.js';
+import type { DiagnoseResult, Requester } from '../jobs/schemas.js';
+import { scoped } from '../log.js';
+import { type ChatContext, defaultNamespace, type ThreadState } from './context.js';
+import { chatErrorCode, isPermanentChatError } from './errors.js';
+import { findingsMessage, incidentRootMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from './messages.js';
+import { openJobThread } from './parents.js';
+import { offersFor, postPrompts } from './prompts.js';
+import type { ThreadRecord } from './threads.js';
+import { type MessageRef, userRef } from './types.js';
+
+/** Post a result to everyone who asked for it. Safe to call again with the same result. */
+export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
+  const log = scoped(ctx.log, { jobId: result.jobId, target: formatTarget(result.job.target), status: result.status });
+  const slack = result.requesters.filter((r): r is Extract<Requester, { kind: 'slack' }> => r.kind === 'slack');
+  const groups = new Map<string, { channel: string; threadTs?: string; users: string[] }>();
+  for (const r of slack) {
+    const key = `${r.channel}|${r.threadTs ?? ''}`;
+    const g = groups.get(key) ?? { channel: r.channel, ...(r.threadTs ? { threadTs: r.threadTs } : {}), users: [] };
+    if (!g.users.includes(r.user)) g.users.push(r.user);
+    groups.set(key, g);
+  }
+  const offers = groups.size > 0 || (ctx.options.incidentChannel && result.incident?.created) ? await offersFor(ctx, result, slack[0]?.user) : [];
+  const failures: unknown[] = [];
+  for (const g of groups.values()) {
+    try {
+      const outcome = await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`, () =>
+        deliverToChannel(ctx, result, g, offers),
+      );
+      log.info({ channel: g.channel, users: g.users, outcome }, 'result delivered');
+    } catch (err) {
+      if (isPermanentChatError(err)) log.error({ err, channel: g.channel, code: chatErrorCode(err) }, 'result not deliverable to this channel; dropped');
+      else failures.push(err);
+    }
+  }
+  const alerts = result.requesters.some((r) => r.kind === 'alert');
+  if (alerts && ctx.options.onAlertResult) await ctx.options.onAlertResult(result);
+  else if (alerts && ctx.options.incidentChannel) {
+    try {
+      await deliverIncident(ctx, ctx.options.incidentChannel, result, offers);
+    } catch (err) {
+      if (isPermanentChatError(err)) log.error({ err, code: chatErrorCode(err) }, 'incident not deliverable; dropped');
+      else failures.push(err);
+    }
+  }
+  // Throwing makes the job (or the stream entry) deliver again; done deliveries are skipped.
+  if (failures.length > 0) throw failures[0];
+}
+
+async function threadFor(
+  ctx: ChatContext,
+  result: DiagnoseResult,
+  g: { channel: string; threadTs?: string; users: string[] },
+): Promise<ThreadRecord<ThreadState>> {
+  if (g.threadTs) {
+    const existing = await ctx.threads.byTs(g.channel, g.threadTs);
+    if (existing) return existing;
+  }
+  const origin = result.job.reason === 'rerun' ? 'rerun' : result.job.reason === 'slash' ? 'slash' : 'other';
+  return (await openJobThread(ctx, g.channel, result.jobId, result.job.target, { origin, requestedBy: g.users })).thread;
+}
+
+async function deliverToChannel(
+  ctx: ChatContext,
+  result: DiagnoseResult,
+  g: { channel: string; threadTs?: string; users: string[] },
+  offers: PlanOffer[],
+): Promise<void> {
+  const thread = await threadFor(ctx, result, g);
+  const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
+  const defaultNs = defaultNamespace(ctx, g.channel);
+  if (result.status === 'not-found') {
+    await ctx.parents.patch(thread.id, (s) =>
+      s.kind === 'diagnosis' ? { ...s, status: 'not-found', ...(result.message ? { message: result.message } : {}) } : s,
+    );
+    for (const user of g.users) {
+      await ctx.adapter
+        .ephemeral(g.channel, user, notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNs), parent)
+        .catch((err: unknown) => ctx.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply failed'));
+    }
+    return;
+  }
+  if (result.status === 'failed' || !result.diagnosis) {
+    await ctx.adapter.postInThread(
+      parent,
+      noteMessage(ctx.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'),
+    );
+    await ctx.parents.patch(thread.id, (s) =>
+      s.kind === 'diagnosis' ? { ...s, status: 'failed', ...(result.message ? { message: result.message } : {}) } : s,
+    );
+    return;
+  }
+  const d = result.diagnosis;
+  const note = result.job.reason === 'rerun' ? `Re-run asked by ${g.users.map(userRef).join(', ')}` : undefined;
+  await ctx.adapter.postInThread(
+    parent,
+    findingsMessage(d, { threadId: thread.id, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+  );
+  ctx.options.metrics?.findingsPosted.inc();
+  await postPrompts(ctx, parent, offers);
+  await ctx.parents.patch(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...rootFromDiagnosis(d, result) } : s));
+}
+
+/** One thread per incident (root cause) in `channel`; later pods update its list. */
+export async function deliverIncident(ctx: ChatContext, channel: string, result: DiagnoseResult, offers: PlanOffer[] = []): Promise<void> {
+  const incident = result.incident;
+  const d = result.diagnosis;
+  const primary = d ? primaryFinding(d) : undefined;
+  if (!incident || !d || !primary) return;
+  const { thread, created } = await ctx.threads.ensure(channel, `incident:${incident.id}`, async () => {
+    const state: ThreadState = {
+      kind: 'incident',
+      cluster: ctx.cluster,
+      incident,
+      finding: { title: primary.title, rule: primary.rule, severity: primary.severity, cause: primary.cause },
+      updatedAt: new Date(ctx.now()).toISOString(),
+    };
+    return { ref: await ctx.adapter.postRoot(channel, incidentRootMessage(state)), state };
+  });
+  if (created) {
+    await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${channel}:incident`, async () => {
+      const parent = { channel: thread.channel, ts: thread.ts };
+      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }));
+      await postPrompts(ctx, parent, offers);
+    });
+    return;
+  }
+  await ctx.parents.patch(thread.id, (s) => (s.kind === 'incident' && incident.count >= s.incident.count ? { ...s, incident } : s));
+}
+
+function rootFromDiagnosis(d: Diagnosis, result: DiagnoseResult): Partial<RootState> {
+  const first = d.findings[0];
+  return {
+    status: 'diagnosed',
+    findings: d.findings.length,
+    ...(first
+      ? { severity: first.severity, primaryTitle: first.title, primaryRule: first.rule }
+      : { severity: undefined, primaryTitle: undefined, primaryRule: undefined }),
+    ...(result.incident && result.incident.count > 1 ? { incident: { count: result.incident.count, subjects: result.incident.subjects } } : {}),
+    message: undefined,
+  };
+}
