@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
-import { payload, podAlert, post, TOKEN } from '../test/alerts/helpers.js';
+import { payload, podAlert, post, TOKEN } from '../test/helpers/alerts.js';
 import { startTestBot } from '../test/helpers/bot.js';
 import { NOW } from '../test/helpers/factories.js';
 import { messageText, startFakeSlack } from '../test/helpers/fake-slack.js';
-import { cleanup, connect, testPrefix } from '../test/jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../test/helpers/jobs.js';
 import { buildStormCluster } from './storm-cluster.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 120);

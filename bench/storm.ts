@@ -31,7 +31,7 @@ import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
 import { buildStormCluster } from './storm-cluster.js';
-import { freePort } from '../test/jobs/helpers.js';
+import { freePort } from '../test/helpers/jobs.js';
 import { startRedisCluster, startSentinel } from '../test/helpers/redis-topology.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);

@@ -2,7 +2,7 @@
 // the kind, never the reason's wording.
 import { describe, expect, it } from 'vitest';
 import { node, pod } from '../../test/helpers/factories.js';
-import { scriptedSource, sleep } from '../../test/jobs/helpers.js';
+import { scriptedSource, sleep } from '../../test/helpers/jobs.js';
 import type { KubeObject } from '../diagnosis/types.js';
 import { collectSnapshot } from './snapshot.js';
 

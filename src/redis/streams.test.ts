@@ -2,7 +2,7 @@
 // without persistence, FLUSHALL), every read answers NOGROUP, and the consumer creates the group
 // again instead of failing forever; while it cannot read, its health says so (for /readyz).
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, connect, eventually, testPrefix } from '../../test/jobs/helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../../test/helpers/jobs.js';
 import { consumeStream, jsonField, type StreamConsumer } from './streams.js';
 
 describe('consumeStream after Redis lost its data', () => {

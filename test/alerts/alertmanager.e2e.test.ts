@@ -23,8 +23,8 @@ import { RedisStreamSink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, NOW, node, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, testPrefix } from '../jobs/helpers.js';
-import { TOKEN } from './helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../helpers/jobs.js';
+import { TOKEN } from '../helpers/alerts.js';
 import { ALERTMANAGER_BIN, HAVE_ALERTMANAGER, startRealAlertmanager, type RealAlertmanager } from './real-alertmanager.js';
 import { silent } from '../helpers/logger.js';
 

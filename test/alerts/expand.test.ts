@@ -12,8 +12,8 @@ import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { crashedPod, NOW, node, pod, waitingPod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, memorySource, testPrefix } from '../jobs/helpers.js';
-import { amAlert, payload } from './helpers.js';
+import { cleanup, connect, eventually, memorySource, testPrefix } from '../helpers/jobs.js';
+import { amAlert, payload } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const rsOwner = (name: string) => ({ metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: 'u', controller: true }] } });

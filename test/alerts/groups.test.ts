@@ -9,8 +9,8 @@ import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { clusterTag, keys } from '../../src/redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, queueName } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';
-import { cleanup, connect, eventually, testPrefix } from '../jobs/helpers.js';
-import { amAlert, payload, podAlert, type AmAlert } from './helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../helpers/jobs.js';
+import { amAlert, payload, podAlert, type AmAlert } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 function parsed(body: unknown): WebhookPayload {

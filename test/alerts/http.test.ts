@@ -12,8 +12,8 @@ import {
 import { loadConfig } from '../../src/config/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
-import { payload, podAlert, post, postJson, TOKEN } from './helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { payload, podAlert, post, postJson, TOKEN } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const MAX = 64 * 1024;

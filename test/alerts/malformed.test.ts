@@ -6,8 +6,8 @@ import { alertKeys } from '../../src/alerts/keys.js';
 import { PAYLOAD_LIMITS } from '../../src/alerts/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
-import { payload, podAlert, post, TOKEN } from './helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const MAX = 256 * 1024;

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { eventually } from '../jobs/helpers.js';
+import { eventually } from '../helpers/jobs.js';
 
 export const ALERTMANAGER_BIN = process.env.ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
 export const HAVE_ALERTMANAGER = existsSync(ALERTMANAGER_BIN);

@@ -4,7 +4,7 @@ import { channelFor } from '../../src/alerts/routes.js';
 import { PAYLOAD_LIMITS, parseWebhookPayload, unquoteReceiver } from '../../src/alerts/schema.js';
 import { clusterFromLabels, targetFromLabels } from '../../src/alerts/targets.js';
 import { loadConfig } from '../../src/config/schema.js';
-import { amAlert, payload, podAlert } from './helpers.js';
+import { amAlert, payload, podAlert } from '../helpers/alerts.js';
 
 const without = (o: object, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 

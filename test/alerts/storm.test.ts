@@ -11,8 +11,8 @@ import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { lostNode, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, memorySource, testPrefix } from '../jobs/helpers.js';
-import { payload, podAlert } from './helpers.js';
+import { cleanup, connect, memorySource, testPrefix } from '../helpers/jobs.js';
+import { payload, podAlert } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const PODS = 240;

@@ -11,8 +11,8 @@ import { startSim, type Sim } from '../../src/sim/server.js';
 import { crashedPod, node } from '../helpers/factories.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
-import { TOKEN } from '../alerts/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { TOKEN } from '../helpers/alerts.js';
 import { HAVE_ALERTMANAGER, startRealAlertmanager, type RealAlertmanager } from '../alerts/real-alertmanager.js';
 
 const CHANNEL = 'C0ONCALL';

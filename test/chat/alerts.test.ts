@@ -9,10 +9,10 @@ import { shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { buildStormCluster } from '../../bench/storm-cluster.js';
 import { NOW } from '../helpers/factories.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
+import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { HOSTILE, liveControls } from '../helpers/injection.js';
 
 const CHANNEL = 'C0ALERTS';

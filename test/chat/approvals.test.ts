@@ -1,7 +1,7 @@
 // The approval state machine on real Redis, and who may approve.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalStore, ApproverPolicy, type ApproveOutcome } from '../../src/chat/approvals.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
 type Step = ['approve' | 'deny', string, string];
 

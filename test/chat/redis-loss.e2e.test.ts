@@ -13,11 +13,11 @@ import { workerCommand } from '../../src/cli/worker.js';
 import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { loadScenarios, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
+import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { NOW } from '../helpers/factories.js';
 import { messageText, postSigned, slashCommandBody, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
-import { eventually, freePort } from '../jobs/helpers.js';
+import { eventually, freePort } from '../helpers/jobs.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0ALERTS';

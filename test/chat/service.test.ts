@@ -13,7 +13,7 @@ import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { keys } from '../../src/redis/keys.js';
 import type { DiagnoseResult, Incident } from '../../src/jobs/schemas.js';
 import { WebClient } from '@slack/web-api';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { silent } from '../helpers/logger.js';
 

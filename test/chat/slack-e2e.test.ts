@@ -12,7 +12,7 @@ import type { ChatService } from '../../src/chat/service.js';
 import { JobQueues, DEFAULT_JOB_SETTINGS } from '../../src/jobs/queues.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import {
   blockActionBody,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botCommand } from '../../src/cli/bot.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, testPrefix } from '../jobs/helpers.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { silent } from '../helpers/logger.js';
 

@@ -14,7 +14,7 @@ import {
   type Probe,
   type Role,
   type Workload,
-} from './helpers.js';
+} from '../helpers/deploy.js';
 
 // ---- fields Kubernetes requires
 

@@ -4,7 +4,7 @@
 // kubernetes-client is 1.20, whose kustomize v2.0.3 predates components).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { componentNames, DEPLOY, detectKubectl, normalizeRender, OVERLAYS, renderDir, renderLocal, renderVariant, VARIANTS } from './helpers.js';
+import { componentNames, DEPLOY, detectKubectl, normalizeRender, OVERLAYS, renderDir, renderLocal, renderVariant, VARIANTS } from '../helpers/deploy.js';
 
 const kubectl = detectKubectl();
 

@@ -42,7 +42,7 @@ import {
   type KubeObject,
   type Variant,
   type Workload,
-} from './helpers.js';
+} from '../helpers/deploy.js';
 
 const kubectl = detectKubectl();
 const render = (v: Variant): KubeObject[] => (kubectl.usable ? renderVariant(v).objects : renderLocal(v));

@@ -17,7 +17,7 @@ import {
   VARIANTS,
   type KubeObject,
   type Variant,
-} from './helpers.js';
+} from '../helpers/deploy.js';
 
 interface PolicyRule {
   apiGroups?: string[];

@@ -19,7 +19,7 @@ import {
   settingDefault,
   staleSections,
 } from '../../scripts/gen-readme.js';
-import { REPO } from './helpers.js';
+import { REPO } from '../helpers/deploy.js';
 
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
 

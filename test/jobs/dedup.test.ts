@@ -8,7 +8,7 @@ import type { AlertRequester, Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;

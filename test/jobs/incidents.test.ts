@@ -8,7 +8,7 @@ import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { ago, node, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, scriptedSource, testPrefix } from './helpers.js';
+import { cleanup, connect, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const finding = (subject: string, causeKey = 'node/n1:holder/ntpd.service'): Finding => ({

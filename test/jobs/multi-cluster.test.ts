@@ -5,7 +5,7 @@ import { DEFAULT_JOB_SETTINGS, JobQueues, queueName } from '../../src/jobs/queue
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, sleep, testPrefix } from './helpers.js';
+import { cleanup, connect, eventually, scriptedSource, sleep, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 describe('multi-cluster', () => {

@@ -18,7 +18,7 @@ import { ApprovalStore } from '../../src/chat/approvals.js';
 import { ThreadStore } from '../../src/chat/threads.js';
 import { node, pod } from '../helpers/factories.js';
 import { startRedisCluster, type RedisClusterTopology } from '../helpers/redis-topology.js';
-import { eventually, memorySource, sleep } from './helpers.js';
+import { eventually, memorySource, sleep } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const PREFIX = 'pod-doctor';

@@ -10,7 +10,7 @@ import { redisFromUrl } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, freePort, scriptedSource, sleep } from './helpers.js';
+import { eventually, freePort, scriptedSource, sleep } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 /** A private redis-server that writes every command to its AOF before answering. */

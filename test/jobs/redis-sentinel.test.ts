@@ -6,7 +6,7 @@ import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { startSentinel, type SentinelTopology } from '../helpers/redis-topology.js';
-import { eventually, sleep } from './helpers.js';
+import { eventually, sleep } from '../helpers/jobs.js';
 
 const PREFIX = 'pod-doctor';
 

@@ -3,7 +3,7 @@
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redisFromUrl } from '../../src/redis/client.js';
-import { REDIS_URL } from './helpers.js';
+import { REDIS_URL } from '../helpers/jobs.js';
 
 describe('redis connections from redisFromUrl', () => {
   let redis: Redis | undefined;

@@ -13,8 +13,8 @@ import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import { keySlot, ReplicaBarrier, ReplicationError } from '../../src/redis/replication.js';
 import { cli } from '../helpers/redis-topology.js';
-import { payload, podAlert, post, TOKEN } from '../alerts/helpers.js';
-import { connect, eventually, freePort, testPrefix } from './helpers.js';
+import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
+import { connect, eventually, freePort, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 describe('keys and slots', () => {

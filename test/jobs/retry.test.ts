@@ -11,7 +11,7 @@ import { MemorySink } from '../../src/jobs/sink.js';
 import { classifyError, startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, type Call, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { eventually, scriptedSource, type Call, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;

@@ -11,7 +11,7 @@ import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { serveOps, type OpsServer } from '../../src/metrics/server.js';
 import { ago, node, NOW, pod } from '../helpers/factories.js';
-import { cleanup, connect, eventually, scriptedSource, testPrefix } from './helpers.js';
+import { cleanup, connect, eventually, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const result = (jobId: string): DiagnoseResult => ({

@@ -10,7 +10,7 @@ import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
-import { cleanup, connect, REDIS_URL, scriptedSource, testPrefix } from './helpers.js';
+import { cleanup, connect, REDIS_URL, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));

@@ -20,7 +20,7 @@ import { runnerFromConfig } from '../../src/remediation/index.js';
 import { runEventsKey } from '../../src/remediation/run-events.js';
 import { loadScenario } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, eventually, testPrefix } from './helpers.js';
+import { cleanup, connect, eventually, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const SCENARIO = join(import.meta.dirname, '../fixtures/incidents/seed-003-finalizers');

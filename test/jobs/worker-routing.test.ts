@@ -10,7 +10,7 @@ import type { RemediateJob } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
 import { agentGap, lostNode, node, NOW, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from './helpers.js';
+import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 describe('worker routing', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHostExec, splitImageRef } from '../../src/agent/actions/host-exec.js';
 import { startFakeDocker } from '../../src/sim/fake-docker.js';
-import { fixtureAgent, HANGING_GLUSTER_STAT, TOKEN, type FixtureAgent } from './helpers.js';
+import { fixtureAgent, HANGING_GLUSTER_STAT, TOKEN, type FixtureAgent } from '../helpers/remediation.js';
 
 const UID_001 = '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b';
 const UID_000 = '2b8e5882-5146-11e9-b3b3-525400dd6f19';

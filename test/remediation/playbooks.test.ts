@@ -21,7 +21,7 @@ import {
   targetPod,
   type Cluster,
   type FixtureAgent,
-} from './helpers.js';
+} from '../helpers/remediation.js';
 
 let cluster: Cluster | undefined;
 let agent: FixtureAgent | undefined;

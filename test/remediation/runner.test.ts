@@ -16,7 +16,19 @@ import { storeKeys, type RunStore } from '../../src/remediation/store.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { runnerFromConfig } from '../../src/remediation/index.js';
-import { cleanup, harness, objectsCluster, playbook, propose, redis, redisStore, scenarioCluster, targetPod, testPrefix, type Cluster } from './helpers.js';
+import {
+  cleanup,
+  harness,
+  objectsCluster,
+  playbook,
+  propose,
+  redis,
+  redisStore,
+  scenarioCluster,
+  targetPod,
+  testPrefix,
+  type Cluster,
+} from '../helpers/remediation.js';
 import { silent } from '../helpers/logger.js';
 
 const NOW = '2026-11-21T10:00:00Z';

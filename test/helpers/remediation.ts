@@ -25,7 +25,7 @@ import { MemoryRunStore, RedisRunStore, type RunStore } from '../../src/remediat
 import { loadScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { startSim, type Sim } from '../../src/sim/server.js';
 import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from '../../src/sim/fake-docker.js';
-import { silent } from '../helpers/logger.js';
+import { silent } from './logger.js';
 
 export const INCIDENTS = join(import.meta.dirname, '../fixtures/incidents');
 export const NODES = join(import.meta.dirname, '../fixtures/nodes');
