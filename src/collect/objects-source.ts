@@ -4,16 +4,18 @@ import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, Persi
 import { matchesLabelSelector } from '../kube/selectors.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 import { canonicalTimes } from '../kube/wire.js';
+import { z } from 'zod';
 
 /** A saved container log (fixtures and post-mortems); not a Kubernetes API kind. */
-export interface PodLogDoc {
-  apiVersion: 'pod-doctor.dev/v1';
-  kind: 'PodLog';
-  metadata: { namespace: string; name: string };
-  container: string;
-  previous?: boolean;
-  lines: string[];
-}
+const podLogDocSchema = z.object({
+  apiVersion: z.literal('pod-doctor.dev/v1'),
+  kind: z.literal('PodLog'),
+  metadata: z.object({ namespace: z.string(), name: z.string() }),
+  container: z.string(),
+  previous: z.boolean().optional(),
+  lines: z.array(z.string()),
+});
+export type PodLogDoc = z.infer<typeof podLogDocSchema>;
 
 export function isPodLog(o: KubeObject): boolean {
   return o.kind === 'PodLog' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('pod-doctor.dev/');
@@ -32,7 +34,13 @@ export class ObjectsSource implements FactSource {
     for (const saved of objects) {
       const o = canonicalTimes(saved);
       if (isPodLog(o)) {
-        this.logs.push(o as unknown as PodLogDoc);
+        // A malformed saved log is a broken dump: say where, rather than answer without it.
+        const doc = podLogDocSchema.safeParse(o);
+        if (!doc.success)
+          throw new Error(
+            `${description}: PodLog ${o.metadata?.namespace ?? '?'}/${o.metadata?.name ?? '?'}: ${doc.error.issues[0]?.path.join('.') ?? ''} ${doc.error.issues[0]?.message ?? 'invalid'}`,
+          );
+        this.logs.push(doc.data);
         continue;
       }
       const kind = o.kind ?? '';
