@@ -1,7 +1,7 @@
 // Pure helpers for rules that read the node agent's facts: a probe's result when it succeeded,
 // and when it did not, a sentence saying which node check could not run and why (from the
 // probe's error or the snapshot's gaps), so a rule can still report what the API shows.
-import type { JournalMatch, ProbeName, ProbeResults } from '../probes/types.js';
+import type { JournalMatch, MountHolder, ProbeName, ProbeResults } from '../probes/types.js';
 import type { Evidence, Snapshot } from './types.js';
 
 /** The result of a probe that ran and succeeded, else undefined. */
@@ -62,4 +62,18 @@ export function versionLess(a: [number, number, number], b: [number, number, num
 /** Shorten a 64-hex id the way docker prints it. */
 export function shortId(id: string): string {
   return /^[0-9a-f]{64}$/.test(id) ? id.slice(0, 12) : id;
+}
+
+/** A mount holder as the fix sees it: a systemd service is restarted (release-mount-holder), a
+ * process in no service is stopped (stop-mount-holder), a container is its pod owner's to restart. */
+export type HolderKind = 'service' | 'container' | 'process';
+
+export function holderKindOf(holder: Pick<MountHolder, 'unit' | 'containerId' | 'podUid'>): HolderKind {
+  if (holder.unit?.endsWith('.service')) return 'service';
+  return holder.containerId || holder.podUid ? 'container' : 'process';
+}
+
+/** The playbook that releases such a holder (null: none is safe to offer). */
+export function holderPlaybook(kind: HolderKind): 'release-mount-holder' | 'stop-mount-holder' | null {
+  return kind === 'service' ? 'release-mount-holder' : kind === 'process' ? 'stop-mount-holder' : null;
 }

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
+import { cli, runPlaybook, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
 import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { startSim } from '../../src/sim/server.js';
@@ -133,21 +133,9 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
     }
   }
 
-  async function playbook(id: string, target: string): Promise<{ code: number | null; result: any; events: any[]; plan: any }> {
+  function playbook(id: string, target: string) {
     // As the worker runs approved plans: its identity, Secret checks on (the opt-in RBAC is installed).
-    const res = await cli(
-      ['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'envtest'],
-      { POD_DOCTOR_CHECK_SECRETS: 'true' },
-    );
-    if (!res.stdout.trim().startsWith('{')) throw new Error(`pod-doctor playbook run ${id} exited ${res.code}: ${res.stderr}${res.stdout}`);
-    const out = JSON.parse(res.stdout) as { result: any; events: any[]; plan: any };
-    log(`playbook ${id} on ${target}`, {
-      code: res.code,
-      status: out.result.status,
-      steps: out.result.steps.map((s: any) => `${s.action}: ${s.state}${s.detail ? ` (${s.detail})` : ''}${s.error ? ` (${s.error})` : ''}`),
-      verification: out.result.verification?.outcome,
-    });
-    return { code: res.code, ...out };
+    return runPlaybook(id, target, ['--kubeconfig', remediateKubeconfig, '--now', ahead(), '--cluster', 'envtest'], { POD_DOCTOR_CHECK_SECRETS: 'true' }, log);
   }
 
   function pod(

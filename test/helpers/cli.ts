@@ -40,3 +40,34 @@ export interface DiagnosisJson {
   findings: FindingJson[];
   skipped: Gap[];
 }
+
+/** What `pod-doctor playbook run --json` prints, as far as the integration suites read it. */
+export interface PlaybookRunJson {
+  code: number | null;
+  result: any;
+  events: any[];
+  plan: any;
+}
+
+/**
+ * `pod-doctor playbook run <id> --target <target> --json <args>`, with a one-line account of the
+ * run (status, steps, verification) written through `log`.
+ */
+export async function runPlaybook(
+  id: string,
+  target: string,
+  args: string[],
+  env: Record<string, string>,
+  log: (label: string, value: unknown) => void,
+): Promise<PlaybookRunJson> {
+  const res = await cli(['playbook', 'run', id, '--target', target, '--json', ...args], env);
+  if (!res.stdout.trim().startsWith('{')) throw new Error(`pod-doctor playbook run ${id} exited ${res.code}: ${res.stderr}${res.stdout}`);
+  const out = JSON.parse(res.stdout) as Omit<PlaybookRunJson, 'code'>;
+  log(`playbook ${id} on ${target}`, {
+    code: res.code,
+    status: out.result.status,
+    steps: out.result.steps.map((s: any) => `${s.action}: ${s.state}${s.detail ? ` (${s.detail})` : ''}${s.error ? ` (${s.error})` : ''}`),
+    verification: out.result.verification?.outcome,
+  });
+  return { code: res.code, ...out };
+}

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from '../envtest/backends.js';
 import { sleep, type KubeObject } from '../envtest/harness.js';
-import { cli, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
+import { cli, runPlaybook, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
 import { BUSYBOX, findRealNode, NODE_NAME, startRealNode, type RealNode } from './node.js';
 
 const found = findRealNode();
@@ -89,20 +89,14 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     return f;
   }
 
-  async function playbook(id: string, target: string): Promise<{ code: number | null; result: any; plan: any }> {
-    const res = await cli(
-      ['playbook', 'run', id, '--target', target, '--kubeconfig', remediateKubeconfig, '--json', '--now', ahead(), '--cluster', 'realnode'],
+  function playbook(id: string, target: string) {
+    return runPlaybook(
+      id,
+      target,
+      ['--kubeconfig', remediateKubeconfig, '--now', ahead(), '--cluster', 'realnode'],
       { POD_DOCTOR_CHECK_SECRETS: 'true', ...agentEnv },
+      log,
     );
-    if (!res.stdout.trim().startsWith('{')) throw new Error(`pod-doctor playbook run ${id} exited ${res.code}: ${res.stderr}${res.stdout}`);
-    const out = JSON.parse(res.stdout) as { result: any; plan: any };
-    log(`playbook ${id} on ${target}`, {
-      code: res.code,
-      status: out.result.status,
-      steps: out.result.steps.map((s: any) => `${s.action}: ${s.state}${s.detail ? ` (${s.detail})` : ''}${s.error ? ` (${s.error})` : ''}`),
-      verification: out.result.verification?.outcome,
-    });
-    return { code: res.code, ...out };
   }
 
   function pod(

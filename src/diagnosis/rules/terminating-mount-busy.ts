@@ -1,4 +1,4 @@
-import { journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
+import { holderKindOf, holderPlaybook, journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import { clip, containerStatuses, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, ms, newestFirst, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
@@ -10,9 +10,6 @@ const BUSY = /device or resource busy/;
 function isServiceUnit(unit: string | undefined): unit is string {
   return unit?.endsWith('.service') === true;
 }
-
-/** The finding's `holderKind` param: what the playbooks' guards tell apart. */
-type HolderKind = 'service' | 'container' | 'process';
 
 /**
  * The holder to name first: a leaked copy or one a process works inside over a passive shared
@@ -148,7 +145,7 @@ export const rule = defineRule({
     const service = isServiceUnit(holder.unit);
     // What can release it: a service is restarted (release-mount-holder), a process in no
     // service is stopped (stop-mount-holder), a container's pod is for its owner to restart.
-    const holderKind: HolderKind = service ? 'service' : holder.containerId || holder.podUid ? 'container' : 'process';
+    const holderKind = holderKindOf(holder);
     const host = probeResult(snapshot, 'host');
     const mountFlags = host?.dockerService?.mountFlags;
     if (host?.dockerService) {
@@ -188,7 +185,7 @@ export const rule = defineRule({
           ? `Set PrivateTmp=false for ${holder.unit} if it does not need a private /tmp.`
           : 'Do not mount /var/lib/docker or /var/lib/kubelet into containers.',
       ],
-      playbook: holderKind === 'service' ? undefined : holderKind === 'process' ? 'stop-mount-holder' : null,
+      playbook: holderPlaybook(holderKind) === 'release-mount-holder' ? undefined : holderPlaybook(holderKind),
       causeKey: `node/${node}:holder/${service ? holder.unit : holder.containerId ? `container/${shortId(holder.containerId)}` : `pid/${holder.pid}`}`,
       params: { node, pid: holder.pid, mount, holderKind, ...(holder.unit ? { unit: holder.unit } : {}) },
     } satisfies FindingDraft;

@@ -71,9 +71,20 @@ testRule(rule, {
       expect: {
         playbook: 'release-mount-holder',
         causeKey: `node/node-1:mount/${SUBPATH}`,
-        params: { unit: 'ntpd.service' },
+        params: { unit: 'ntpd.service', holderKind: 'service' },
         mentions: [/not the known 3\.10/, /ntpd/],
       },
+    },
+    {
+      name: 'the holder is a bare process in no systemd service: stop-mount-holder is the fix',
+      snapshot: snapshot(withSubPath(), {
+        node: newNode,
+        agent: agent('node-1', {
+          journal: journal([busyLine]),
+          'mount-holders': mountHolders([holder({ pid: 4242, command: 'sleep 100000', unit: 'session-3.scope', unitFile: undefined, privateTmp: undefined, namespaceSettings: [], mounts: [SUBPATH], notInHost: [SUBPATH] })]),
+        }),
+      }),
+      expect: { playbook: 'stop-mount-holder', params: { pid: 4242, holderKind: 'process' }, mentions: [/4242/] },
     },
   ],
 });

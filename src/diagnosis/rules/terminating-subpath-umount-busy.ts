@@ -1,4 +1,4 @@
-import { journalEvidence, journalMatches, nodeChecksMissing, parseVersion, probeResult, versionLess } from '../agent-facts.js';
+import { holderKindOf, holderPlaybook, journalEvidence, journalMatches, nodeChecksMissing, parseVersion, probeResult, versionLess } from '../agent-facts.js';
 import { formatDuration, isStuckTerminating, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
@@ -60,6 +60,8 @@ export const rule = defineRule({
     const holder = (probeResult(snapshot, 'mount-holders')?.holders ?? []).find(
       (h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths')),
     );
+    const holderKind = holder ? holderKindOf(holder) : undefined;
+    const fix = holderKind ? holderPlaybook(holderKind) : null;
     const cause = badPair
       ? `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy". ${node} runs kernel ${kernel} with docker ${dockerVersion}, a pair with a known umount bug (fixed in docker 17.12.1; kernels from 4.4 are not affected), so the kubelet retries forever and the pod stays Terminating (${overdue} past its grace period).`
       : `The kubelet on ${node} cannot remove the pod's subPath bind mounts${path ? ` (${path})` : ''}: umount returns "device or resource busy" (${overdue} past the grace period). ${node} runs kernel ${kernel ?? '?'} with ${dockerVersion ? `docker ${dockerVersion}` : (runtimeVersion ?? 'an unknown runtime')}, not the known 3.10/docker<17.12.1 pair, so another process most likely holds the mount.`;
@@ -71,7 +73,11 @@ export const rule = defineRule({
       advice: [
         ...(holder
           ? [
-              `Release the holder on ${node}: ${holder.unit ? `\`systemctl restart ${holder.unit}\`` : `restart pid ${holder.pid}`} (playbook release-mount-holder, approval).`,
+              holderKind === 'service'
+                ? `Release the holder on ${node}: \`systemctl restart ${holder.unit}\` (playbook release-mount-holder, approval).`
+                : holderKind === 'process'
+                  ? `Stop pid ${holder.pid} on ${node}, which is part of no systemd service (playbook stop-mount-holder, approval).`
+                  : `Pid ${holder.pid} belongs to a container${holder.podUid ? ` of pod ${holder.podUid}` : ''}: restart that pod through its owner.`,
             ]
           : []),
         badPair
@@ -84,14 +90,16 @@ export const rule = defineRule({
           ? 'Keep nodes off the kernel 3.10 + docker < 17.12.1 combination.'
           : 'Avoid services with private mount namespaces (PrivateTmp) or containers that mount /var/lib/kubelet.',
       ],
-      playbook: holder ? undefined : null,
+      // The rule's own playbook (release-mount-holder) for a service; stop-mount-holder for a bare
+      // process; none for another pod's container.
+      playbook: fix === 'release-mount-holder' ? undefined : fix,
       causeKey: badPair ? `node/${node}:subpath-umount` : `node/${node}:mount/${path ?? 'volume-subpaths'}`,
       params: {
         node,
         ...(path ? { mount: path } : {}),
         ...(kernel ? { kernel } : {}),
         ...(dockerVersion ? { docker: dockerVersion } : {}),
-        ...(holder ? { pid: holder.pid, ...(holder.unit ? { unit: holder.unit } : {}) } : {}),
+        ...(holder ? { pid: holder.pid, holderKind: holderKind!, ...(holder.unit ? { unit: holder.unit } : {}) } : {}),
       },
     } satisfies FindingDraft;
   },
