@@ -81,7 +81,18 @@ testRule(rule, {
         node: newNode,
         agent: agent('node-1', {
           journal: journal([busyLine]),
-          'mount-holders': mountHolders([holder({ pid: 4242, command: 'sleep 100000', unit: 'session-3.scope', unitFile: undefined, privateTmp: undefined, namespaceSettings: [], mounts: [SUBPATH], notInHost: [SUBPATH] })]),
+          'mount-holders': mountHolders([
+            holder({
+              pid: 4242,
+              command: 'sleep 100000',
+              unit: 'session-3.scope',
+              unitFile: undefined,
+              privateTmp: undefined,
+              namespaceSettings: [],
+              mounts: [SUBPATH],
+              notInHost: [SUBPATH],
+            }),
+          ]),
         }),
       }),
       expect: { playbook: 'stop-mount-holder', params: { pid: 4242, holderKind: 'process' }, mentions: [/4242/] },
