@@ -167,6 +167,26 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     log('agent runtime probe (containerd)', cri ?? answer);
     expect(cri).toMatchObject({ state: 'ok', runtimeName: 'containerd', apiVersion: 'v1' });
     expect(cri.containers.map((c: any) => `${c.containerName}:${c.state}`).sort()).toEqual(['POD:ready', 'app:running']);
+    // The agent's pull-image over CRI for an image the pod names by a second tag: the kubelet
+    // (1.20) gives containerd the image id, and the agent finds the pod's image among the id's
+    // tags, so the request is not refused (403) but pulled, and fails as that registry (a
+    // closed loopback port) does.
+    await node.ctr('images', 'tag', BUSYBOX, '127.0.0.1:1/shop/busybox:1.35');
+    await createPod(pod('tagged', 'smoke', { image: '127.0.0.1:1/shop/busybox:1.35', command: ['sleep', '3600'] }));
+    const tagged = await running('smoke', 'tagged');
+    const pull = await fetch(`${agent.url}/v1/actions/pull-image`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        node: NODE_NAME,
+        pod: { uid: tagged.metadata.uid, namespace: 'smoke', name: 'tagged', containerIds: [] },
+        image: '127.0.0.1:1/shop/busybox:1.35',
+      }),
+    });
+    const pulled = (await pull.json()) as { error?: string };
+    log('agent pull-image (CRI)', { status: pull.status, ...pulled });
+    expect(pull.status).toBe(502);
+    expect(pulled.error).toMatch(/127\.0\.0\.1:1.*connection refused/);
     // A healthy pod on a real node gets no finding.
     const d = await diagnose('smoke/hello');
     expect(d.findings.filter((f) => f.severity !== 'info')).toEqual([]);

@@ -507,11 +507,20 @@ describe('createHostExec with a CRI runtime', () => {
   it("lists the pod's containers and its sandbox, with names, states, images and labels", async () => {
     const list = await exec().listPodContainers(UID);
     expect(list).toEqual([
-      { id: WEB, name: 'web', image: 'nginx:1.25', imageId: NGINX_ID, state: 'running', labels: expect.objectContaining({ [POD_UID_LABEL]: UID }) },
+      {
+        id: WEB,
+        name: 'web',
+        image: 'nginx:1.25',
+        imageNames: ['docker.io/library/nginx:1.25'],
+        imageId: NGINX_ID,
+        state: 'running',
+        labels: expect.objectContaining({ [POD_UID_LABEL]: UID }),
+      },
       {
         id: SIDECAR,
         name: 'envoy',
         image: 'docker.io/envoyproxy/envoy:v1.31',
+        imageNames: ['docker.io/envoyproxy/envoy:v1.31'],
         imageId: ENVOY_ID,
         state: 'exited',
         labels: expect.objectContaining({ [POD_UID_LABEL]: UID }),

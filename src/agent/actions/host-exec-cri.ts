@@ -43,18 +43,19 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
    * The image as the pod names it: the pod spec's text when kubelet sent it (user_specified_image),
    * else the spec's image unless it is a bare id, else a tag of that id (one ImageStatus per id and listing).
    */
-  const imageOf = async (c: CriContainer, tags: Map<string, Promise<string | undefined>>): Promise<string> => {
+  const imageOf = async (c: CriContainer, tags: Map<string, Promise<string[]>>): Promise<{ image: string; names: string[] }> => {
     const spec = c.image?.image ?? '';
-    if (c.image?.userSpecifiedImage) return c.image.userSpecifiedImage;
-    if (spec && !IMAGE_ID.test(spec)) return spec;
-    const id = spec || c.imageId || c.imageRef;
-    if (!id) return '';
-    let tag = tags.get(id);
-    if (!tag) {
-      tag = client.imageStatus(id).then((r) => (r.ok ? (r.value?.repoTags[0] ?? r.value?.repoDigests[0]) : undefined));
-      tags.set(id, tag);
+    const id = c.imageId || c.imageRef || (IMAGE_ID.test(spec) ? spec : '');
+    let names = id ? tags.get(id) : undefined;
+    if (id && !names) {
+      // Every tag and digest of the image: a pod may name it by any of them.
+      names = client.imageStatus(id).then((r) => (r.ok && r.value ? [...r.value.repoTags, ...r.value.repoDigests] : []));
+      tags.set(id, names);
     }
-    return (await tag) ?? id;
+    const all = (await names) ?? [];
+    if (c.image?.userSpecifiedImage) return { image: c.image.userSpecifiedImage, names: all };
+    if (spec && !IMAGE_ID.test(spec)) return { image: spec, names: all };
+    return { image: all[0] ?? id, names: all };
   };
 
   /** Which kind of object an id names on this runtime. */
@@ -86,14 +87,16 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
       if (!containers.ok) throw new Error(`cri: cannot list containers: ${describeFailure(containers)}`);
       if (!sandboxes.ok) throw new Error(`cri: cannot list pod sandboxes: ${describeFailure(sandboxes)}`);
       const out: HostContainer[] = [];
-      const tags = new Map<string, Promise<string | undefined>>();
+      const tags = new Map<string, Promise<string[]>>();
       // Containers first: removing a sandbox first would take its containers along unreported.
       for (const c of containers.value) {
         const imageId = c.imageId || c.imageRef;
+        const { image, names } = await imageOf(c, tags);
         out.push({
           id: c.id,
           ...(c.metadata?.name ? { name: c.metadata.name } : {}),
-          image: await imageOf(c, tags),
+          image,
+          ...(names.length > 0 ? { imageNames: names } : {}),
           ...(imageId ? { imageId } : {}),
           state: CONTAINER_STATES[c.state] ?? 'unknown',
           labels: c.labels,

@@ -1,7 +1,7 @@
 // Remove the pod's image from the node: only an image one of the pod's containers uses. The
 // pod's containers that use it are removed first (the runtime refuses to remove an image in
 // use); the image removal is not forced, so an image other pods still use stays.
-import { ActionRefused, POD_UID_LABEL, podLabel, type AgentActionDef } from './types.js';
+import { ActionRefused, POD_UID_LABEL, podLabel, runsImage, type AgentActionDef } from './types.js';
 
 export function grantKey(uid: string, image: string): string {
   return `${uid} ${image}`;
@@ -11,7 +11,7 @@ export const action: AgentActionDef<'remove-image'> = {
   name: 'remove-image',
   async run(req, env) {
     const containers = (await env.exec.listPodContainers(req.pod.uid)).filter((c) => c.labels[POD_UID_LABEL] === req.pod.uid);
-    const users = containers.filter((c) => c.image === req.image || c.imageId === req.image);
+    const users = containers.filter((c) => runsImage(c, req.image));
     const key = grantKey(req.pod.uid, req.image);
     const granted = (env.grants.get(key) ?? 0) > env.now();
     if (users.length === 0 && !granted) throw new ActionRefused(403, `image ${req.image} is not used by a container of pod ${podLabel(req.pod)} on this node`);

@@ -87,6 +87,8 @@ export interface HostContainer {
   name?: string;
   image: string;
   imageId?: string;
+  /** Every name the runtime has for that image (its tags and digests; CRI lists them). */
+  imageNames?: string[];
   state: string;
   labels: Record<string, string>;
 }
@@ -157,6 +159,31 @@ export interface AgentActionDef<K extends AgentActionName> {
 }
 
 export const POD_UID_LABEL = 'io.kubernetes.pod.uid';
+
+/**
+ * An image reference in the runtime's full form: `nginx:1.25` and `docker.io/library/nginx:1.25`
+ * name the same image (containerd and CRI-O list the full form, a pod spec often has the short
+ * one), and a reference without tag or digest means `:latest`.
+ */
+export function normalizeImageRef(ref: string): string {
+  const slash = ref.indexOf('/');
+  const first = slash < 0 ? '' : ref.slice(0, slash);
+  const hasDomain = slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let name = hasDomain ? ref : `docker.io/${slash < 0 ? 'library/' : ''}${ref}`;
+  const lastSlash = name.lastIndexOf('/');
+  if (!name.includes('@') && !name.slice(lastSlash + 1).includes(':')) name = `${name}:latest`;
+  return name;
+}
+
+/** Whether a container runs `ref`: by its image, any other name of that image, or the image id. */
+export function runsImage(c: Pick<HostContainer, 'image' | 'imageId' | 'imageNames'>, ref: string): boolean {
+  return sameImage(c.image, ref) || (c.imageNames ?? []).some((n) => sameImage(n, ref)) || c.imageId === ref;
+}
+
+/** Whether two references name the same image (see normalizeImageRef). */
+export function sameImage(a: string | undefined, b: string): boolean {
+  return a !== undefined && a !== '' && (a === b || normalizeImageRef(a) === normalizeImageRef(b));
+}
 
 export function podLabel(pod: { namespace: string; name: string; uid: string }): string {
   return `${pod.namespace}/${pod.name} (uid ${pod.uid})`;
