@@ -68,8 +68,13 @@ export function shortId(id: string): string {
  * process in no service is stopped (stop-mount-holder), a container is its pod owner's to restart. */
 export type HolderKind = 'service' | 'container' | 'process';
 
+/** A systemd service unit (not the scopes systemd makes for containers and sessions). */
+export function isServiceUnit(unit: string | undefined): unit is string {
+  return unit?.endsWith('.service') === true;
+}
+
 export function holderKindOf(holder: Pick<MountHolder, 'unit' | 'containerId' | 'podUid'>): HolderKind {
-  if (holder.unit?.endsWith('.service')) return 'service';
+  if (isServiceUnit(holder.unit)) return 'service';
   return holder.containerId || holder.podUid ? 'container' : 'process';
 }
 

@@ -1,8 +1,7 @@
 // Restart a systemd service, but only one that holds one of the pod's mounts right now: the
 // mount-holders probe is run again here, on the node, at the moment of the request (the finding
 // the plan came from may be minutes old, and the pid may have been reused).
-import { runPodProbes } from '../../probes/index.js';
-import { ActionRefused, podLabel, type AgentActionDef } from './types.js';
+import { ActionRefused, mountHoldersNow, podLabel, type AgentActionDef } from './types.js';
 
 /** Units whose restart is never pod-scoped: the runtime, the kubelet, the node's own plumbing. */
 export const PROTECTED_UNITS = new Set([
@@ -27,9 +26,7 @@ export const action: AgentActionDef<'restart-unit'> = {
   name: 'restart-unit',
   async run(req, env) {
     if (PROTECTED_UNITS.has(req.unit)) throw new ActionRefused(403, `${req.unit} is not a pod-scoped unit; it is never restarted through this action`);
-    const facts = await runPodProbes(req.pod, ['mount-holders'], env.probeEnv);
-    const mh = facts['mount-holders'];
-    if (!mh?.ok) throw new ActionRefused(503, `cannot check who holds the mounts of pod ${podLabel(req.pod)}: ${mh?.error ?? 'probe did not run'}`);
+    const mh = await mountHoldersNow(req.pod, env);
     const holders = mh.holders.filter((h) => !h.hostNamespace && !h.ownPod);
     const mine = holders.filter((h) => h.unit === req.unit);
     if (mine.length === 0) {

@@ -5,9 +5,8 @@
 // request: the pid must hold one of this pod's mounts now. A service goes through restart-unit
 // (systemd would start it again); pid 1, the agent and the node's own daemons are never stopped.
 import { basename } from 'node:path';
-import { runPodProbes } from '../../probes/index.js';
 import { readStat, type ProcStat } from '../../probes/proc.js';
-import { ActionRefused, podLabel, type ActionEnv, type AgentActionDef } from './types.js';
+import { ActionRefused, mountHoldersNow, podLabel, type ActionEnv, type AgentActionDef } from './types.js';
 
 /** Commands (argv[0]'s base name, or comm) that are the node itself. */
 const NODE_CRITICAL: readonly RegExp[] = [
@@ -64,9 +63,7 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
     if (pid === 1) throw new ActionRefused(409, "pid 1 is the node's init; it is never stopped (restart or reboot the node instead)");
     if (pid === process.pid) throw new ActionRefused(409, `pid ${pid} is the node agent itself`);
 
-    const facts = await runPodProbes(req.pod, ['mount-holders'], env.probeEnv);
-    const mh = facts['mount-holders'];
-    if (!mh?.ok) throw new ActionRefused(503, `cannot check who holds the mounts of pod ${pod}: ${mh?.error ?? 'probe did not run'}`);
+    const mh = await mountHoldersNow(req.pod, env);
     const holder = mh.holders.find((h) => h.pid === pid);
     if (!holder || holder.hostNamespace) {
       if (!(await env.exec.processAlive(pid))) return { changed: false, detail: `pid ${pid} is already gone`, items: [] };

@@ -3,7 +3,7 @@
 // every check against fixture proc trees with a recording fake; the real one is host-exec.ts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { podRefSchema, type AgentProbeEnv } from '../../probes/index.js';
+import { podRefSchema, runPodProbes, type AgentProbeEnv } from '../../probes/index.js';
 
 export const AGENT_ACTIONS = [
   'restart-unit',
@@ -187,4 +187,15 @@ export function sameImage(a: string | undefined, b: string): boolean {
 
 export function podLabel(pod: { namespace: string; name: string; uid: string }): string {
   return `${pod.namespace}/${pod.name} (uid ${pod.uid})`;
+}
+
+/**
+ * Who holds the pod's mounts at this moment: the mount-holders probe run again on the node when
+ * an action is asked for (the finding may be minutes old, the pid reused). 503 when it cannot run.
+ */
+export async function mountHoldersNow(pod: z.output<typeof podRefSchema>, env: Pick<ActionEnv, 'probeEnv'>) {
+  const facts = await runPodProbes(pod, ['mount-holders'], env.probeEnv);
+  const mh = facts['mount-holders'];
+  if (!mh?.ok) throw new ActionRefused(503, `cannot check who holds the mounts of pod ${podLabel(pod)}: ${mh?.error ?? 'probe did not run'}`);
+  return mh;
 }

@@ -1,15 +1,10 @@
-import { holderKindOf, holderPlaybook, journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
+import { holderKindOf, holderPlaybook, isServiceUnit, journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import { clip, containerStatuses, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, ms, newestFirst, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
 import type { MountHolder } from '../../probes/types.js';
 
 const BUSY = /device or resource busy/;
-
-/** Units systemd creates for containers and sessions: restarting them is not the fix. */
-function isServiceUnit(unit: string | undefined): unit is string {
-  return unit?.endsWith('.service') === true;
-}
 
 /**
  * The holder to name first: a leaked copy or one a process works inside over a passive shared
