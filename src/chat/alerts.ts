@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/group-events.js';
 import { formatTarget } from '../diagnosis/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
-import { sharedTag } from '../redis/keys.js';
+import { keys } from '../redis/keys.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
 import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
 import type { ThreadState } from './context.js';
@@ -80,7 +80,7 @@ export class AlertGroupChat {
   }
 
   private episodeKey(groupId: string): string {
-    return `${sharedTag(this.prefix)}:chat:alert-episode:${this.service.cluster}:${groupId}`;
+    return keys.chat(this.prefix, 'alert-episode', this.service.cluster, groupId);
   }
 
   private async currentEpisode(groupId: string): Promise<number> {
@@ -150,7 +150,7 @@ export class AlertGroupChat {
   }
 
   private noteKey(threadId: string): string {
-    return `${sharedTag(this.prefix)}:chat:alert-note:${threadId}`;
+    return keys.chat(this.prefix, 'alert-note', threadId);
   }
 
   /**

@@ -5,7 +5,7 @@
 // id too, so even a repeated hand-off enqueues once.
 import type { Logger } from 'pino';
 import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
-import { sharedTag } from '../redis/keys.js';
+import { keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/client.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'running' | 'done' | 'denied' | 'expired';
@@ -168,7 +168,7 @@ export class ApprovalStore {
   ) {}
 
   private key(planId: string): string {
-    return `${sharedTag(this.prefix)}:chat:approval:${planId}`;
+    return keys.chat(this.prefix, 'approval', planId);
   }
 
   async create(a: NewApproval): Promise<void> {

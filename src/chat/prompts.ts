@@ -3,7 +3,7 @@
 // later (a decision, a run event) re-renders those prompts and notes it in those threads.
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { Plan } from '../remediation/plan.js';
-import { sharedTag } from '../redis/keys.js';
+import { keys } from '../redis/keys.js';
 import type { ApprovalRecord } from './approvals.js';
 import type { ChatContext } from './context.js';
 import { chatErrorCode } from './errors.js';
@@ -20,7 +20,7 @@ export async function offersFor(ctx: ChatContext, result: DiagnoseResult, reques
   if (!offers.some((o) => o.planId)) return offers;
   // Once per job: a redelivery, or the alert group's thread after the requesters' threads,
   // must not reset who asked.
-  const key = `${sharedTag(ctx.options.queues.prefix)}:chat:offers:${ctx.cluster}:${result.jobId}`;
+  const key = keys.chat(ctx.options.queues.prefix, 'offers', ctx.cluster, result.jobId);
   if ((await ctx.options.redis.set(key, '1', 'EX', 7 * 86_400, 'NX')) !== 'OK') return offers;
   const ttlMs = (ctx.options.approvalTtlSeconds ?? 900) * 1000;
   for (const o of offers) {

@@ -5,7 +5,7 @@
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { lua, runScript } from '../redis/lua.js';
-import { sharedTag } from '../redis/keys.js';
+import { keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/client.js';
 import type { MessageRef } from './types.js';
 
@@ -66,9 +66,9 @@ export class ThreadStore<S = unknown> {
   }
 
   private k = {
-    scope: (channel: string, scope: string) => `${sharedTag(this.prefix)}:chat:scope:${channel}:${scope}`,
-    thread: (id: string) => `${sharedTag(this.prefix)}:chat:thread:${id}`,
-    byTs: (channel: string, ts: string) => `${sharedTag(this.prefix)}:chat:ts:${channel}:${ts}`,
+    scope: (channel: string, scope: string) => keys.chat(this.prefix, 'scope', channel, scope),
+    thread: (id: string) => keys.chat(this.prefix, 'thread', id),
+    byTs: (channel: string, ts: string) => keys.chat(this.prefix, 'ts', channel, ts),
   };
 
   /**
@@ -168,7 +168,7 @@ export class DeliveryLog {
   ) {}
 
   private key(id: string): string {
-    return `${sharedTag(this.prefix)}:chat:delivered:${id}`;
+    return keys.chat(this.prefix, 'delivered', id);
   }
 
   /** Run `post` unless this delivery already happened; waits while another process posts it. */
