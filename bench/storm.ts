@@ -2,20 +2,25 @@
 // and group re-sends included) about 2,000 broken pods of a 5,000-pod simulated cluster with
 // five seeded root causes, enqueued through the dedup edge, drained by two `pod-doctor worker`
 // processes that diagnose through the real Kubernetes client against the simulated API.
+// The simulated API runs in a process of its own (bench/storm-sim.ts), as a real one would.
 // Prints one JSON object as its last line:
 //   drain_s        first notification sent → every accepted notification answered
 //   lost           accepted notifications never answered (must be 0)
 //   incidents      distinct incidents the results were grouped into (must equal seeded_causes)
 //   redis_peak_mb  peak memory of the (private) Redis
-// Env: BENCH_PODS, BENCH_BROKEN, BENCH_ALERTS, BENCH_CONCURRENCY (per worker), BENCH_REDIS_URL
-// (use an existing Redis instead of a private redis-server; peak memory is then a delta).
+//   cpu_s          CPU seconds each part used while the storm ran (edge, workers, sim, redis):
+//                  on a small machine they share the cores, and this says which one was the limit
+// Env: BENCH_PODS, BENCH_BROKEN, BENCH_ALERTS, BENCH_CONCURRENCY (per worker), BENCH_EDGE_CONCURRENCY
+// (notifications in flight at the edge, default 64), BENCH_REDIS_URL (use an existing Redis
+// instead of a private redis-server; peak memory is then a delta and its CPU is not counted).
 // Flags: --clusters N spreads the broken pods over N Kubernetes clusters (c1..cN, one worker
 // process each; default 1 cluster with two workers); --redis cluster runs a private Redis
-// Cluster (3 primaries + 3 replicas, AOF every second) instead of one redis-server, and adds
-// keys_per_shard; --redis sentinel runs a primary, a replica and three sentinels. The edge waits for a replica (WAIT) as the bot does when replicas exist
-// (BENCH_WAIT_REPLICAS=0: it does not).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// Cluster (3 primaries with --replicas N replicas each, default 1, AOF every second) instead of
+// one redis-server, and adds keys_per_shard; --redis sentinel runs a primary, a replica and three
+// sentinels. The edge waits for a replica (WAIT) as the bot does when replicas exist
+// (BENCH_WAIT_REPLICAS=0: it does not). bench/storm-compare.ts runs the set-ups side by side.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,8 +32,6 @@ import { DEFAULT_JOB_SETTINGS, JobQueues } from '../src/jobs/queues.js';
 import { keyPattern, keys } from '../src/redis/keys.js';
 import { redisFromUrl, type RedisClient } from '../src/redis/client.js';
 import type { AlertRequester, DiagnoseResult } from '../src/jobs/schemas.js';
-import { shiftTimes } from '../src/sim/scenarios.js';
-import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
 import { buildStormCluster } from './storm-cluster.js';
 import { freePort } from '../test/helpers/jobs.js';
@@ -38,7 +41,10 @@ const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const BROKEN = Number(process.env.BENCH_BROKEN ?? 2000);
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const FLAGS = parseArgs({ options: { redis: { type: 'string', default: 'single' }, clusters: { type: 'string', default: '1' } } }).values;
+const EDGE_CONCURRENCY = Number(process.env.BENCH_EDGE_CONCURRENCY ?? 64);
+const FLAGS = parseArgs({
+  options: { redis: { type: 'string', default: 'single' }, clusters: { type: 'string', default: '1' }, replicas: { type: 'string', default: '1' } },
+}).values;
 const MODE = FLAGS.redis === 'cluster' || FLAGS.redis === 'sentinel' ? FLAGS.redis : 'single';
 const N_CLUSTERS = Math.max(1, Number(FLAGS.clusters) || 1);
 const CLUSTERS = N_CLUSTERS === 1 ? ['bench'] : Array.from({ length: N_CLUSTERS }, (_, i) => `c${i + 1}`);
@@ -46,7 +52,9 @@ const WORKERS_PER_CLUSTER = N_CLUSTERS === 1 ? 2 : 1;
 // A private Redis Cluster gets the default prefix, so the slots (and keys_per_shard) repeat.
 const PREFIX = MODE === 'cluster' ? 'pod-doctor' : `pdbench-${process.pid}`;
 const DEADLINE_S = 180;
+const REPLICAS = Math.max(0, Number(FLAGS.replicas) || 0);
 const WORKER = fileURLToPath(new URL('./storm-worker.ts', import.meta.url));
+const SIM = fileURLToPath(new URL('./storm-sim.ts', import.meta.url));
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (msg: string) => process.stderr.write(`bench:storm: ${msg}\n`);
@@ -56,22 +64,29 @@ interface PrivateRedis {
   /** POD_DOCTOR_REDIS_OPTIONS for a Redis Cluster. */
   options?: { clusterNodes: { host: string; port: number }[] } | { sentinels: { host: string; port: number }[]; name: string };
   stop: () => Promise<void>;
+  /** Its redis-server processes (their CPU is counted). */
+  pids: number[];
 }
 
-/** A private Redis Cluster (3 primaries, 3 replicas) with the same persistence. */
+/** A private Redis Cluster (3 primaries, `--replicas` replicas each) with the same persistence. */
 async function privateCluster(): Promise<PrivateRedis> {
   const topo = await startRedisCluster({
     primaries: 3,
-    replicasPerPrimary: 1,
+    replicasPerPrimary: REPLICAS,
     serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'],
   });
-  return { url: 'redis://unused:6379', options: { clusterNodes: topo.clusterNodes }, stop: () => topo.stop() };
+  return { url: 'redis://unused:6379', options: { clusterNodes: topo.clusterNodes }, stop: () => topo.stop(), pids: topo.nodes.map((n) => n.process.pid!) };
 }
 
 /** A private Sentinel setup: primary, one replica, three sentinels. */
 async function privateSentinel(): Promise<PrivateRedis> {
   const topo = await startSentinel({ serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'] });
-  return { url: 'redis://unused:6379', options: topo.options, stop: () => topo.stop() };
+  return {
+    url: 'redis://unused:6379',
+    options: topo.options,
+    stop: () => topo.stop(),
+    pids: [topo.primary, topo.replica, ...topo.sentinels].map((n) => n.process.pid!),
+  };
 }
 
 /** Memory (sum over primaries) and keys per primary. */
@@ -123,12 +138,52 @@ async function privateRedis(): Promise<PrivateRedis | null> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    pids: [proc.pid!],
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds a process has used so far (user + system; 0 once it is gone). */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  if (pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  }
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+type Role = 'edge' | 'workers' | 'sim' | 'redis';
+const cpuOf = (roles: Record<Role, number[]>) =>
+  Object.fromEntries(Object.entries(roles).map(([role, pids]) => [role, pids.reduce((a, p) => a + cpuSeconds(p), 0)])) as Record<Role, number>;
+
+/** The simulated API in its own process; resolves once it listens and wrote the kubeconfig. */
+function spawnSim(kubeconfig: string, shiftMs: number): { proc: ChildProcess; url: Promise<string>; exited: Promise<unknown> } {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', SIM, '--pods', String(PODS), '--broken', String(BROKEN), '--shift-ms', String(shiftMs), '--kubeconfig', kubeconfig],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (line.startsWith('storm-sim: ')) resolve(line.slice('storm-sim: '.length));
+    });
+    proc.once('exit', (code) => reject(new Error(`simulated API exited early (${code})`)));
+  });
+  return { proc, url, exited: new Promise((r) => proc.once('exit', r)) };
 }
 
 /** Broken pod i lives in cluster i mod N (each cluster gets every seeded cause). */
@@ -224,14 +279,14 @@ async function main(): Promise<void> {
     );
   }, 200);
 
+  // The same deterministic cluster as the simulated API's (the broken pods and their causes).
   const cluster = buildStormCluster({ total: PODS, broken: BROKEN, nodes: 100 });
-  const objects = shiftTimes(cluster.objects, Date.now() - Date.parse(NOW));
-  const sim = await startSim({ objects });
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
+  const sim = spawnSim(kubeconfig, Date.now() - Date.parse(NOW));
+  const simUrl = await sim.url;
   say(
-    `${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${sim.url}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}` : redisUrl}`,
+    `${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${simUrl}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}${MODE === 'cluster' ? ` (3 primaries, ${REPLICAS} replica(s) each)` : ''}` : redisUrl}`,
   );
 
   const workers = CLUSTERS.flatMap((c) => Array.from({ length: WORKERS_PER_CLUSTER }, () => spawnWorker(kubeconfig, redisUrl, c, own?.options)));
@@ -277,10 +332,17 @@ async function main(): Promise<void> {
       }
     };
 
+    const roles: Record<Role, number[]> = {
+      edge: [process.pid],
+      workers: workers.map((w) => w.proc.pid!),
+      sim: [sim.proc.pid!],
+      redis: own?.pids ?? [],
+    };
+    const cpuAtStart = cpuOf(roles);
     const started = Date.now();
     let next = 0;
     await Promise.all(
-      Array.from({ length: 64 }, async () => {
+      Array.from({ length: EDGE_CONCURRENCY }, async () => {
         while (next < sent.length) {
           const n = sent[next++]!;
           try {
@@ -308,6 +370,8 @@ async function main(): Promise<void> {
       await sleep(100);
     }
     const drain = ((drainedAt || Date.now()) - started) / 1000;
+    const cpuAtEnd = cpuOf(roles);
+    const cpu = Object.fromEntries((Object.keys(roles) as Role[]).map((r) => [r, Math.round((cpuAtEnd[r] - cpuAtStart[r]) * 10) / 10])) as Record<Role, number>;
     const lost = [...accepted].filter((k) => !answered.has(k)).length;
     const expected = (c: string, cause: string) => {
       const seeded = cluster.causes.find((x) => x.name === cause);
@@ -320,9 +384,13 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     const stats = await shardStats(redis);
     const peakBytes = own ? stats.peakBytes || peak : peak - baseline;
-    const cpu = process.cpuUsage();
+    const cpuTotal = Object.values(cpu).reduce((a, b) => a + b, 0);
     say(
-      `drained in ${drain.toFixed(1)} s; ${results} results; ${incidents.size} incidents; ${misgrouped} pods misgrouped; bench+sim process cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+      `drained in ${drain.toFixed(1)} s; ${results} results; ${incidents.size} incidents; ${misgrouped} pods misgrouped; CPU s while it ran: ${Object.entries(
+        cpu,
+      )
+        .map(([r, s]) => `${r} ${s}`)
+        .join(', ')} (${(cpuTotal / drain).toFixed(2)} cores busy)`,
     );
 
     console.log(
@@ -342,6 +410,9 @@ async function main(): Promise<void> {
         enqueue_s: Math.round(enqueuedS * 10) / 10,
         enqueue_per_s: Math.round(sent.length / enqueuedS),
         redis: MODE,
+        replicas_per_primary: MODE === 'cluster' ? REPLICAS : MODE === 'sentinel' ? 1 : 0,
+        edge_concurrency: EDGE_CONCURRENCY,
+        cpu_s: cpu,
         clusters: CLUSTERS.length,
         keys_per_shard: keysPerShard,
         workers: workers.length,
@@ -353,7 +424,8 @@ async function main(): Promise<void> {
     for (const w of workers) w.proc.kill('SIGTERM');
     await Promise.race([Promise.all(workers.map((w) => w.exited)), sleep(10_000)]);
     for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-    await sim.close();
+    sim.proc.kill('SIGTERM');
+    await Promise.race([sim.exited, sleep(5000)]);
     if (own) {
       redis.disconnect();
       await own.stop();
