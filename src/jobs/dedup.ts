@@ -8,9 +8,11 @@
 // Alertmanager HA replicas send each notification several times: (fingerprint, status,
 // startsAt) is remembered with SET NX + TTL, and a repeat enqueues nothing.
 //
-// Every admitted request also adds the job to BullMQ under its fixed id before returning. Adding
-// an existing id is a no-op, so whoever is second makes sure a job exists even when the first
-// caller died between the two steps: nothing that got "accepted" depends on another process.
+// Every admitted request makes sure the job is in BullMQ under its fixed id before returning:
+// the first adds it, and whoever joins adds it again unless the admission script saw the job's
+// hash already there (adding an existing id is a no-op in BullMQ, which checks the same key).
+// So a joiner re-creates the job when the first caller died between the two steps, and in a
+// storm most notifications cost one round trip: nothing "accepted" depends on another process.
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../diagnosis/types.js';
 import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
@@ -40,9 +42,10 @@ export interface EnqueueResult {
 // KEYS: 1 dedup hash of the target, 2 alert notification key (ignored unless ARGV[8] == '1').
 // ARGV: 1 candidate job id, 2 requester JSON or '', 3 window ms, 4 alert ttl ms,
 //       5 join an active job ('1'/'0'), 6 requesters key prefix, 7 requesters ttl ms,
-//       8 has alert, 9 max requesters.
-// Returns {outcome, jobId}: new | joined | dup-open (repeat of a notification whose job is
-// still open) | dup-closed (repeat of one already answered).
+//       8 has alert, 9 max requesters, 10 the BullMQ job key prefix (`<queue prefix>:<name>:`).
+// Returns {outcome, jobId, inQueue}: outcome new | joined | dup-open (repeat of a notification
+// whose job is still open) | dup-closed (repeat of one already answered); inQueue 1 when the
+// BullMQ job of a joined or dup-open request exists (the caller need not add it).
 const ADMIT = lua(
   `${LUA_NOW_MS}
 local D, A = KEYS[1], KEYS[2]
@@ -52,8 +55,8 @@ local cur = redis.call('HGET', D, 'jobId')
 if hasAlert == '1' then
   local prev = redis.call('GET', A)
   if prev then
-    if prev == cur then return {'dup-open', prev} end
-    return {'dup-closed', prev}
+    if prev == cur then return {'dup-open', prev, redis.call('EXISTS', ARGV[10] .. prev)} end
+    return {'dup-closed', prev, 0}
   end
 end
 local jobId, outcome = nil, 'new'
@@ -76,7 +79,9 @@ if req ~= '' then
   redis.call('PEXPIRE', R, reqTtl)
 end
 if hasAlert == '1' then redis.call('SET', A, jobId, 'PX', alertTtl) end
-return {outcome, jobId}`,
+local inQueue = 0
+if outcome == 'joined' then inQueue = redis.call('EXISTS', ARGV[10] .. jobId) end
+return {outcome, jobId, inQueue}`,
   2,
 );
 
@@ -120,7 +125,8 @@ export async function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequ
   const alertKey = alert ? keys.alert(prefix, job.cluster, alert.fingerprint, alert.status, alert.startsAt) : dedupKey;
   // Facts collected before a verify/rerun request may predate the fix it checks.
   const joinActive = job.reason === 'verify' || job.reason === 'rerun' ? '0' : '1';
-  const [outcome, jobId] = await runScript<[string, string]>(
+  const queue = queues.diagnose(job.cluster);
+  const [outcome, jobId, inQueue] = await runScript<[string, string, number]>(
     queues.redis,
     ADMIT,
     [dedupKey, alertKey],
@@ -134,11 +140,12 @@ export async function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequ
       REQUESTERS_TTL_MS,
       alert ? '1' : '0',
       MAX_REQUESTERS,
+      queue.toKey(''),
     ],
   );
   if (outcome === 'dup-closed') return { jobId, deduplicated: true };
-  // new, joined, dup-open: make sure the job exists (a no-op when it does).
-  await queues.diagnose(job.cluster).add('diagnose', job, { jobId });
+  // new, or joined/dup-open whose job is not (yet, or any more) in BullMQ: add it.
+  if (inQueue !== 1) await queue.add('diagnose', job, { jobId });
   return { jobId, deduplicated: outcome !== 'new' };
 }
 

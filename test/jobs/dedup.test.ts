@@ -181,6 +181,41 @@ describe('enqueueDiagnosis', () => {
     await crashing.close();
   });
 
+  it('adds the job to BullMQ once: joiners and HA repeats whose job is queued do not add it again', async () => {
+    const adds: string[] = [];
+    class Counting extends JobQueues {
+      override diagnose(cluster: string) {
+        const q = super.diagnose(cluster);
+        return Object.assign(Object.create(q) as typeof q, {
+          add: (...args: Parameters<typeof q.add>) => {
+            adds.push(args[2]?.jobId ?? '');
+            return q.add(...args);
+          },
+        });
+      }
+    }
+    const counting = new Counting(redis, queues.settings);
+    try {
+      const first = await enqueueDiagnosis(counting, { cluster: 'c1', target, reason: 'alert', requester: alert('aa01') });
+      const repeat = await enqueueDiagnosis(counting, { cluster: 'c1', target, reason: 'alert', requester: alert('aa01') });
+      const joined = await enqueueDiagnosis(counting, { cluster: 'c1', target, reason: 'alert', requester: alert('aa02') });
+      const slash = await enqueueDiagnosis(counting, { cluster: 'c1', target, reason: 'slash', requester: slack('U9') });
+      expect([repeat, joined, slash].map((r) => r.jobId)).toEqual([first.jobId, first.jobId, first.jobId]);
+      expect(adds).toEqual([first.jobId]);
+      expect(await queues.diagnose('c1').count()).toBe(1);
+
+      // The job left BullMQ while its admission is still open (removed by hand here): the next
+      // joiner puts it back instead of trusting the dedup record.
+      await queues.diagnose('c1').remove(first.jobId);
+      const again = await enqueueDiagnosis(counting, { cluster: 'c1', target, reason: 'slash', requester: slack('U10') });
+      expect(again.jobId).toBe(first.jobId);
+      expect(adds).toEqual([first.jobId, first.jobId]);
+      expect(await queues.diagnose('c1').count()).toBe(1);
+    } finally {
+      await counting.close();
+    }
+  });
+
   it('rejects invalid requests before anything is queued', async () => {
     await expect(enqueueDiagnosis(queues, { cluster: 'C1', target, reason: 'slash' })).rejects.toThrow();
     await expect(enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name: 'a b' }, reason: 'slash' })).rejects.toThrow();
