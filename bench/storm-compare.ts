@@ -5,7 +5,7 @@
 //   sentinel            primary + replica + 3 sentinels, WAIT 1 before acknowledging
 //   cluster+replicas    Redis Cluster, 3 primaries + 3 replicas, WAIT 1: the same guarantee as sentinel
 // Each pair compares set-ups that promise the same thing about an acknowledged alert.
-//   npm run bench:storm:compare -- [--rounds 3] [--clusters 4] [--only single,cluster]
+//   npm run bench:storm:compare -- [--rounds 3] [--clusters 4] [--only single,cluster] [--fsync always]
 // Prints a table, then one JSON object as its last line (medians per set-up, and each pair's ratio).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,12 @@ const PAIRS: [Setup, Setup][] = [
 ];
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, clusters: { type: 'string', default: '4' }, only: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    clusters: { type: 'string', default: '4' },
+    only: { type: 'string' },
+    fsync: { type: 'string', default: 'everysec' },
+  },
 });
 const rounds = Math.max(1, Number(values.rounds) || 1);
 const setups = (values.only ? values.only.split(',') : Object.keys(SETUPS)).filter((s): s is Setup => s in SETUPS);
@@ -52,7 +57,7 @@ const median = (xs: number[]) => {
 const runs = new Map<Setup, Run[]>(setups.map((s) => [s, []]));
 for (let round = 1; round <= rounds; round++) {
   for (const setup of setups) {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', STORM, '--clusters', values.clusters!, ...SETUPS[setup]], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', STORM, '--clusters', values.clusters!, '--fsync', values.fsync!, ...SETUPS[setup]], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
@@ -120,4 +125,4 @@ for (const [a, b] of PAIRS) {
   ratios[`${a}/${b}`] = Math.round(r * 100) / 100;
   console.log(`${a} vs ${b}: ${Math.round(r * 100)}% of the enqueue rate (medians of ${rounds} round(s))`);
 }
-console.log(JSON.stringify({ rounds, clusters: Number(values.clusters), setups: summary, ratios }));
+console.log(JSON.stringify({ rounds, clusters: Number(values.clusters), appendfsync: values.fsync, setups: summary, ratios }));

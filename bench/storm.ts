@@ -17,7 +17,8 @@
 // process each; default 1 cluster with two workers); --redis cluster runs a private Redis
 // Cluster (3 primaries with --replicas N replicas each, default 1, AOF every second) instead of
 // one redis-server, and adds keys_per_shard; --redis sentinel runs a primary, a replica and three
-// sentinels. The edge waits for a replica (WAIT) as the bot does when replicas exist
+// sentinels; --fsync always makes every private Redis fsync its AOF before answering (default
+// everysec). The edge waits for a replica (WAIT) as the bot does when replicas exist
 // (BENCH_WAIT_REPLICAS=0: it does not). bench/storm-compare.ts runs the set-ups side by side.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,8 +44,15 @@ const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const EDGE_CONCURRENCY = Number(process.env.BENCH_EDGE_CONCURRENCY ?? 64);
 const FLAGS = parseArgs({
-  options: { redis: { type: 'string', default: 'single' }, clusters: { type: 'string', default: '1' }, replicas: { type: 'string', default: '1' } },
+  options: {
+    redis: { type: 'string', default: 'single' },
+    clusters: { type: 'string', default: '1' },
+    replicas: { type: 'string', default: '1' },
+    fsync: { type: 'string', default: 'everysec' },
+  },
 }).values;
+/** appendfsync of every private redis-server: `everysec` (the usual) or `always` (no acknowledged write lost even if the machine dies). */
+const FSYNC = FLAGS.fsync === 'always' ? 'always' : 'everysec';
 const MODE = FLAGS.redis === 'cluster' || FLAGS.redis === 'sentinel' ? FLAGS.redis : 'single';
 const N_CLUSTERS = Math.max(1, Number(FLAGS.clusters) || 1);
 const CLUSTERS = N_CLUSTERS === 1 ? ['bench'] : Array.from({ length: N_CLUSTERS }, (_, i) => `c${i + 1}`);
@@ -73,14 +81,14 @@ async function privateCluster(): Promise<PrivateRedis> {
   const topo = await startRedisCluster({
     primaries: 3,
     replicasPerPrimary: REPLICAS,
-    serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'],
+    serverArgs: ['--appendonly', 'yes', '--appendfsync', FSYNC, '--maxmemory-policy', 'noeviction'],
   });
   return { url: 'redis://unused:6379', options: { clusterNodes: topo.clusterNodes }, stop: () => topo.stop(), pids: topo.nodes.map((n) => n.process.pid!) };
 }
 
 /** A private Sentinel setup: primary, one replica, three sentinels. */
 async function privateSentinel(): Promise<PrivateRedis> {
-  const topo = await startSentinel({ serverArgs: ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'] });
+  const topo = await startSentinel({ serverArgs: ['--appendonly', 'yes', '--appendfsync', FSYNC, '--maxmemory-policy', 'noeviction'] });
   return {
     url: 'redis://unused:6379',
     options: topo.options,
@@ -120,7 +128,7 @@ async function privateRedis(): Promise<PrivateRedis | null> {
       '--appendonly',
       'yes',
       '--appendfsync',
-      'everysec',
+      FSYNC,
       '--dir',
       dir,
       '--maxmemory-policy',
@@ -410,6 +418,7 @@ async function main(): Promise<void> {
         enqueue_s: Math.round(enqueuedS * 10) / 10,
         enqueue_per_s: Math.round(sent.length / enqueuedS),
         redis: MODE,
+        appendfsync: FSYNC,
         replicas_per_primary: MODE === 'cluster' ? REPLICAS : MODE === 'sentinel' ? 1 : 0,
         edge_concurrency: EDGE_CONCURRENCY,
         cpu_s: cpu,
