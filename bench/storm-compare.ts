@@ -73,16 +73,9 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-interface Summary {
-  enqueue_per_s: number;
+/** Medians over a set-up's runs (lost and misgrouped: the worst run), and every run's rate. */
+interface Summary extends Run {
   enqueue_per_s_runs: number[];
-  drain_s: number;
-  jobs: number;
-  lost: number;
-  misgrouped: number;
-  redis_peak_mb: number;
-  keys_per_shard: number[];
-  cpu_s: Record<string, number>;
 }
 
 const summary: Partial<Record<Setup, Summary>> = Object.fromEntries(
