@@ -1,4 +1,4 @@
-import { cloudNode, completedJobPod, daemonSetPod, event, ownerFact, pod, snapshot } from '../../../test/helpers/factories.js';
+import { ago, cloudNode, completedJobPod, daemonSetPod, event, ownerFact, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { KubeObject } from '../types.js';
 import { rule } from './admission-rejected.js';
@@ -81,7 +81,23 @@ testRule(rule, {
           ownerFact('Deployment', 'web', { status: { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: quota }] } }),
         ],
       }),
-      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', mentions: [/its new siblings do not/] },
+      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', mentions: [/its new siblings do not/, /^(?![\s\S]*last seen)/] },
+    },
+    {
+      name: 'a ReplicaFailure condition says how long ago it was last set',
+      snapshot: snapshot(pod(), {
+        owners: [
+          ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(2, 2)),
+          ownerFact('Deployment', 'web', {
+            status: {
+              conditions: [
+                { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: quota, lastUpdateTime: ago(300), lastTransitionTime: ago(900) },
+              ],
+            },
+          }),
+        ],
+      }),
+      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', mentions: [/last seen 5m ago/] },
     },
   ],
 });

@@ -58,9 +58,20 @@ function ownerSatisfied(o: KubeObject | undefined): boolean | undefined {
 }
 
 /** Deployment/ReplicaSet `ReplicaFailure` condition (reason FailedCreate) carries the refusal too. */
-function replicaFailure(o: OwnerFact): string | undefined {
-  const conds = ((o.object?.status ?? {}) as { conditions?: { type?: string; status?: string; message?: string }[] }).conditions ?? [];
-  return conds.find((c) => c.type === 'ReplicaFailure' && c.status === 'True')?.message;
+interface Condition {
+  type?: string;
+  status?: string;
+  message?: string;
+  lastUpdateTime?: string;
+  lastTransitionTime?: string;
+}
+
+/** The owner's true ReplicaFailure condition: its message and when it was last set. */
+function replicaFailure(o: OwnerFact): { message: string; at?: string } | undefined {
+  const conds = ((o.object?.status ?? {}) as { conditions?: Condition[] }).conditions ?? [];
+  const c = conds.find((x) => x.type === 'ReplicaFailure' && x.status === 'True' && x.message);
+  // Deployments stamp lastUpdateTime too; a ReplicaSet's condition only has lastTransitionTime.
+  return c?.message ? { message: c.message, at: c.lastUpdateTime ?? c.lastTransitionTime } : undefined;
 }
 
 interface Hit {
@@ -76,13 +87,14 @@ function collect(snapshot: Snapshot): Hit[] {
     const satisfied = ownerSatisfied(owner.object);
     const condition = replicaFailure(owner);
     if (condition) {
-      const rejection = parseRejection(condition);
+      const rejection = parseRejection(condition.message);
       if (rejection)
         hits.push({
           rejection,
           owner,
-          ageSeconds: 0,
-          evidence: { source: `${owner.kind} ${owner.name} status.conditions[ReplicaFailure]`, text: clip(condition) },
+          // A condition without a time says nothing of when: no "last seen" then.
+          ...(condition.at ? { ageSeconds: secondsSince(snapshot, condition.at) } : {}),
+          evidence: { source: `${owner.kind} ${owner.name} status.conditions[ReplicaFailure]`, text: clip(condition.message) },
         });
     }
     if (satisfied === true) continue;
