@@ -292,7 +292,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const sim = spawnSim(kubeconfig, Date.now() - Date.parse(NOW));
-  const simUrl = await sim.url;
+  const simUrl = await sim.url.catch(async (err) => {
+    await own?.stop();
+    throw err;
+  });
   say(
     `${PODS} pods (${BROKEN} broken, ${cluster.causes.length} causes) on ${simUrl}; ${CLUSTERS.length} Kubernetes cluster(s); redis ${own ? `private ${MODE}${MODE === 'cluster' ? ` (3 primaries, ${REPLICAS} replica(s) each)` : ''}` : redisUrl}`,
   );

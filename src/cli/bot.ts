@@ -206,33 +206,13 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     : undefined;
   // Results of separate workers (and of other replicas' threads) come by stream; run events of
   // every worker, this bot's thread included.
-  const consumer = `${hostname()}-${process.pid}`;
-  const results = consumeResults({
-    redis: connect('worker'),
-    prefix: settings.prefix,
-    cluster,
-    group: 'chat',
-    consumer,
-    handler: (r) => service.deliver(r),
-    logger,
-  });
-  const runEvents = consumeRunEvents({
-    redis: connect('worker'),
-    prefix: settings.prefix,
-    cluster,
-    group: 'chat',
-    consumer,
-    handler: (e) => service.runEvent(e),
-    logger,
-  });
+  // One consumer group `chat` per stream; each reader blocks, so each has its own connection.
+  const reader = () => ({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer: `${hostname()}-${process.pid}`, logger });
+  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r) });
+  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
   const alertEvents = consumeAlertGroupEvents({
-    redis: connect('worker'),
-    prefix: settings.prefix,
-    cluster,
-    group: 'chat',
-    consumer,
+    ...reader(),
     handler: (e, id) => alertChat.event(e, id),
-    logger,
   });
 
   const routes: CustomRoute[] = [

@@ -10,6 +10,7 @@
 // token controller). A KubeletLogServer answers the pods/log proxy as a kubelet would.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_ACTIONS } from '../../src/agent/actions/types.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
@@ -146,17 +147,7 @@ function stepContext(b: Backend): StepContext {
 }
 
 /** Step kinds that act through the node agent or not at all: no Kubernetes request of their own. */
-const NON_KUBERNETES_STEPS = new Set([
-  'restart-unit',
-  'stop-mount-holder',
-  'remove-pod-containers',
-  'lazy-unmount',
-  'remove-image',
-  'pull-image',
-  'restart-kubelet',
-  'wait',
-  'rediagnose',
-]);
+const NON_KUBERNETES_STEPS = new Set<string>([...AGENT_ACTIONS, 'wait', 'rediagnose']);
 /**
  * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
  * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.

@@ -167,11 +167,12 @@ export async function startRedisCluster(
       },
       30_000,
     );
-    for (const p of perPrimary > 0 ? await primariesOf(nodes[0]!.port) : []) {
-      let i = 0;
-      while (!p.slots.some(([a, b]) => keySlot(`warm-${i}`) >= a && keySlot(`warm-${i}`) <= b)) i++;
-      await replicasStreaming(p.port, `warm-${i}`);
-    }
+    if (perPrimary > 0)
+      for (const p of await primariesOf(nodes[0]!.port)) {
+        let i = 0;
+        while (!p.slots.some(([a, b]) => keySlot(`warm-${i}`) >= a && keySlot(`warm-${i}`) <= b)) i++;
+        await replicasStreaming(p.port, `warm-${i}`);
+      }
   } catch (err) {
     await stop();
     throw err;
