@@ -190,6 +190,46 @@ export class KubeSource implements FactSource {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }
 
+  async listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]> {
+    return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
+  }
+
+  async getStorageClass(name: string): Promise<KubeObject | null> {
+    return this.object<KubeObject>(`apis/storage.k8s.io/v1/storageclasses/${enc(name)}`);
+  }
+
+  async getVolumeAttachment(name: string): Promise<KubeObject | null> {
+    return this.object<KubeObject>(`apis/storage.k8s.io/v1/volumeattachments/${enc(name)}`);
+  }
+
+  async getCsiNode(name: string): Promise<KubeObject | null> {
+    return this.object<KubeObject>(`apis/storage.k8s.io/v1/csinodes/${enc(name)}`);
+  }
+
+  async listWebhookConfigurations(): Promise<KubeObject[]> {
+    const kinds = [
+      ['ValidatingWebhookConfiguration', 'validatingwebhookconfigurations'],
+      ['MutatingWebhookConfiguration', 'mutatingwebhookconfigurations'],
+    ] as const;
+    // A list's items carry no kind: stamp it, the configuration's kind is part of the answer.
+    const lists = await Promise.all(
+      kinds.map(async ([kind, resource]) => (await this.items<KubeObject>(`apis/admissionregistration.k8s.io/v1/${resource}`)).map((o) => ({ ...o, kind }))),
+    );
+    return lists.flat();
+  }
+
+  async getService(namespace: string, name: string): Promise<KubeObject | null> {
+    return this.object<KubeObject>(`api/v1/namespaces/${enc(namespace)}/services/${enc(name)}`);
+  }
+
+  async getEndpoints(namespace: string, name: string): Promise<KubeObject | null> {
+    return this.object<KubeObject>(`api/v1/namespaces/${enc(namespace)}/endpoints/${enc(name)}`);
+  }
+
+  async serviceAccountExists(namespace: string, name: string): Promise<boolean> {
+    return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/serviceaccounts/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
+  }
+
   async getPersistentVolume(name: string): Promise<KubeObject | null> {
     return orNull(this.json<KubeObject>(`api/v1/persistentvolumes/${enc(name)}`, {}));
   }

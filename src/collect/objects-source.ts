@@ -2,7 +2,7 @@
 // from memory with the API server's matching rules, for post-mortems without a cluster.
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { matchesLabelSelector } from '../kube/selectors.js';
-import type { FactSource, OwnerKind, PodQuery } from './source.js';
+import { UnanswerableError, type FactSource, type OwnerKind, type PodQuery } from './source.js';
 import { canonicalTimes } from '../kube/wire.js';
 import { z } from 'zod';
 
@@ -52,6 +52,12 @@ export class ObjectsSource implements FactSource {
 
   private all(kind: string): KubeObject[] {
     return this.byKind.get(kind) ?? [];
+  }
+
+  /** Like `find`, for kinds a dump often leaves out: with none of that kind saved, absence proves nothing. */
+  private findKnown(kind: string, namespace: string | undefined, name: string): KubeObject | null {
+    if (this.all(kind).length === 0) throw new UnanswerableError(`${this.description} hold no ${kind}`);
+    return this.find(kind, namespace, name);
   }
 
   private find(kind: string, namespace: string | undefined, name: string): KubeObject | null {
@@ -105,6 +111,42 @@ export class ObjectsSource implements FactSource {
     return this.events(
       (e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,
     );
+  }
+
+  async listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]> {
+    return this.events(
+      (e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,
+    );
+  }
+
+  async getStorageClass(name: string): Promise<KubeObject | null> {
+    return this.findKnown('StorageClass', undefined, name);
+  }
+
+  async getVolumeAttachment(name: string): Promise<KubeObject | null> {
+    return this.findKnown('VolumeAttachment', undefined, name);
+  }
+
+  async getCsiNode(name: string): Promise<KubeObject | null> {
+    return this.findKnown('CSINode', undefined, name);
+  }
+
+  async listWebhookConfigurations(): Promise<KubeObject[]> {
+    const all = [...this.all('ValidatingWebhookConfiguration'), ...this.all('MutatingWebhookConfiguration')];
+    if (all.length === 0) throw new UnanswerableError(`${this.description} hold no webhook configuration`);
+    return all;
+  }
+
+  async getService(namespace: string, name: string): Promise<KubeObject | null> {
+    return this.find('Service', namespace, name);
+  }
+
+  async getEndpoints(namespace: string, name: string): Promise<KubeObject | null> {
+    return this.findKnown('Endpoints', namespace, name);
+  }
+
+  async serviceAccountExists(namespace: string, name: string): Promise<boolean> {
+    return this.findKnown('ServiceAccount', namespace, name) !== null;
   }
 
   async getPersistentVolume(name: string): Promise<KubeObject | null> {

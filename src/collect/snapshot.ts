@@ -4,23 +4,15 @@
 import { containerStatuses } from '../diagnosis/facts.js';
 import { parseQuantity } from '../diagnosis/quantity.js';
 import type { AgentFacts } from '../probes/types.js';
-import {
-  gapKindOfStatus,
-  type Event,
-  type FactName,
-  type Gap,
-  type GapKind,
-  type KubeObject,
-  type LogTail,
-  type Node,
-  type OwnerFact,
-  type Pod,
-  type Snapshot,
-  type Target,
-} from '../diagnosis/types.js';
+import type { Event, FactName, Gap, KubeObject, LogTail, Node, OwnerFact, Pod, Snapshot, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from '../kube/selectors.js';
-import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
+import { CallTimeout, describeError, isUnreachable, makeGuard, sortEvents, type Guard } from './guard.js';
+import { collectWebhooks, serviceAccountNamed, webhooksNamed } from './admission.js';
+import { collectComponents, componentTriggers } from './components.js';
+import { collectNamespaceOwners, collectOwners, findOwnerOfMissingPod } from './owners.js';
+import type { FactSource } from './source.js';
+import { claimNames, collectClaims } from './storage.js';
 
 /** A PDB selects a pod by its label selector; an empty selector selects every pod of the namespace (policy/v1). */
 function selects(selector: LabelSelectorObject | undefined, labels: Record<string, string> | undefined): boolean {
@@ -47,74 +39,33 @@ export interface CollectOptions {
   logTailLines?: number;
 }
 
-class CallTimeout extends Error {}
-
-function describeError(err: unknown): string {
-  if (err instanceof CallTimeout) return err.message;
-  const e = err as { code?: number; body?: unknown; message?: string };
-  if (typeof e?.code === 'number') {
-    let reason = '';
-    try {
-      const body = typeof e.body === 'string' ? (JSON.parse(e.body) as { message?: string }) : (e.body as { message?: string } | undefined);
-      reason = body?.message ?? '';
-    } catch {
-      reason = String(e.body ?? '');
-    }
-    return `HTTP ${e.code}${e.code === 403 ? ' (forbidden)' : ''}${reason ? `: ${reason}` : ''}`;
-  }
-  return e?.message ?? String(err);
-}
-
-/** What kind of failure a collection error is, decided here so that nothing parses gap text later. */
-function gapKindOf(err: unknown): GapKind {
-  if (err instanceof CallTimeout) return 'timeout';
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'number') return gapKindOfStatus(code);
-  if (isUnreachable(err)) return 'unreachable';
-  return /timed? ?out|ETIMEDOUT/i.test(`${String(code ?? '')} ${(err as Error)?.message ?? ''}`) ? 'timeout' : 'failed';
-}
-
-/** Network-level failures that mean "the cluster is not there", not "this call failed". */
-function isUnreachable(err: unknown): boolean {
-  const text = `${(err as { code?: unknown })?.code ?? ''} ${(err as Error)?.message ?? ''} ${String((err as { cause?: { code?: string } })?.cause?.code ?? '')}`;
-  return /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EAI_AGAIN|socket hang up|request to .* failed/i.test(text);
-}
-
 export async function collectSnapshot(source: FactSource, target: Target, options: CollectOptions): Promise<Snapshot> {
   const timeoutMs = options.timeoutMs ?? 5000;
   const now = (options.now ?? (() => new Date()))();
   const gaps: Gap[] = [];
   const needs = options.needs;
 
-  /** Run one call; on failure record a gap and return the fallback. */
-  const guard = async <T>(check: string, run: () => Promise<T>, fallback: T, origin: Gap['origin'] = 'api'): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        run(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new CallTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
-    } catch (err) {
-      gaps.push({ check, reason: describeError(err), kind: gapKindOf(err), origin });
-      return fallback;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const guard = makeGuard(gaps, timeoutMs);
 
   const snapshot: Snapshot = { now: now.toISOString(), cluster: options.cluster, target, events: [], gaps };
 
   if (target.kind === 'namespace') {
     const ns = await fetchRequired(() => source.getNamespace(target.name), `namespace "${target.name}" not found`, source, timeoutMs);
     snapshot.namespace = ns;
-    const [contents, owners] = await Promise.all([
+    const [contents, troubled] = await Promise.all([
       ns.status?.phase === 'Terminating' ? guard('namespace contents', () => source.listNamespaceContents(target.name), []) : undefined,
       needs.has('owners') ? collectNamespaceOwners(source, target.name, guard) : undefined,
     ]);
     if (contents) snapshot.namespaceContents = contents;
-    if (owners) snapshot.owners = owners;
+    if (troubled) snapshot.owners = troubled.owners;
+    await collectRefusals(
+      source,
+      snapshot,
+      target.name,
+      [...ownerTexts(snapshot.owners), ...(troubled?.warnings ?? []).map((e) => e.message ?? '')],
+      needs,
+      guard,
+    );
     return snapshot;
   }
 
@@ -125,23 +76,31 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       guard('node events', () => source.listNodeEvents(target.name), [] as Event[]),
       guard('pods on node', () => source.listPods({ nodeName: target.name }), [] as Pod[]),
     ]);
-    snapshot.nodeEvents = nodeEvents;
+    snapshot.nodeEvents = sortEvents(nodeEvents);
     snapshot.podsOnNode = podsOnNode.filter(isActive);
-    if (needs.has('nodes')) snapshot.nodes = await guard('nodes', () => source.listNodes(), []);
+    const nodeTexts = [...(node.status?.conditions ?? []).map((c) => c.message ?? ''), ...nodeEvents.map((e) => e.message ?? '')];
+    const [nodes, components] = await Promise.all([
+      needs.has('nodes') ? guard('nodes', () => source.listNodes(), [] as Node[]) : undefined,
+      needs.has('components') ? collectComponents(source, componentTriggers(nodeTexts), target.name, snapshot.podsOnNode, guard) : undefined,
+    ]);
+    if (nodes) snapshot.nodes = nodes;
+    if (components && components.length > 0) snapshot.components = components;
     return snapshot;
   }
 
   // Pod: the pod, its events and its namespace in one round trip; events are filtered to
   // this incarnation by UID (a StatefulSet pod reuses its name).
-  const [pod, podEvents, namespace] = await Promise.all([
-    fetchRequired(() => source.getPod(target.namespace, target.name), `pod "${target.namespace}/${target.name}" not found`, source, timeoutMs),
+  const [found, podEvents, namespace] = await Promise.all([
+    fetchOptional(() => source.getPod(target.namespace, target.name), source, timeoutMs),
     guard('pod events', () => source.listPodEvents(target.namespace, target.name), [] as Event[]),
     needs.has('namespace') ? guard('namespace', () => source.getNamespace(target.namespace), null) : Promise.resolve(null),
   ]);
+  if (namespace) snapshot.namespace = namespace;
+  if (!found) return collectMissingPod(source, snapshot, target, podEvents, needs, guard);
+  const pod = found;
   snapshot.pod = pod;
   const uid = pod.metadata?.uid;
   snapshot.events = sortEvents(podEvents.filter((e) => !uid || !e.involvedObject.uid || e.involvedObject.uid === uid));
-  if (namespace) snapshot.namespace = namespace;
 
   const nodeName = pod.spec?.nodeName;
   const pending = !nodeName;
@@ -156,8 +115,9 @@ export async function collectSnapshot(source: FactSource, target: Target, option
           const all = await guard('pod disruption budgets', () => source.listDisruptionBudgets(target.namespace), [] as KubeObject[]);
           snapshot.disruptionBudgets = all.filter((b) => selects((b.spec as { selector?: LabelSelectorObject } | undefined)?.selector, pod.metadata?.labels));
         }
-        // The node's own events tell only about a node in trouble or a pod it evicted.
-        if (needs.has('nodeEvents') && (!node || nodeIsNotReady(node) || pod.status?.reason === 'Evicted')) {
+        // The node's own events (SystemOOM, NodeNotReady, EvictionThresholdMet, Rebooted...) matter for a
+        // node in trouble and for a pod that is not well; a healthy pod on a healthy node skips the read.
+        if (needs.has('nodeEvents') && (!node || nodeInTrouble(node) || podInTrouble(pod))) {
           snapshot.nodeEvents = sortEvents(await guard(`events of node ${nodeName}`, () => source.listNodeEvents(nodeName), [] as Event[]));
         }
         // Node-level facts come after the node: its address locates the agent.
@@ -200,23 +160,20 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       );
     }
   }
-  if (needs.has('pvcs')) {
-    const claims = (pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
-    if (claims.length > 0) {
-      tasks.push(
-        Promise.all(claims.map(async (c) => [c, await guard(`pvc ${c}`, () => source.getPvc(target.namespace, c), null)] as const)).then(async (pairs) => {
-          snapshot.pvcs = Object.fromEntries(pairs);
-          // An unscheduled pod's bound volumes may pin it to a zone or host: read their node affinity.
-          const bound = pairs.flatMap(([, pvc]) => (pvc?.spec?.volumeName ? [pvc.spec.volumeName] : []));
-          if (needs.has('volumes') && !pod.spec?.nodeName && bound.length > 0) {
-            const pvs = await Promise.all(
-              bound.map(async (v) => [v, await guard(`persistentvolume ${v}`, () => source.getPersistentVolume(v), null)] as const),
-            );
-            snapshot.volumes = Object.fromEntries(pvs);
-          }
-        }),
-      );
-    }
+  if ((needs.has('pvcs') || needs.has('claims')) && claimNames(pod).length > 0) {
+    // The claims' events, classes, volumes and attachments only for a pod that is not Ready (or an
+    // unscheduled one, whose bound volumes may pin it to a zone): a running pod's volumes are fine.
+    const deep = (needs.has('claims') && podInTrouble(pod)) || (needs.has('volumes') && pending);
+    tasks.push(
+      collectClaims(source, pod, guard, deep).then((claims) => {
+        snapshot.pvcs = Object.fromEntries(claims.map((c) => [c.name, c.claim]));
+        if (needs.has('claims') && deep) snapshot.claims = claims;
+        if (needs.has('volumes') && pending) {
+          const bound = claims.flatMap((c) => (c.claim?.spec?.volumeName && c.volume !== undefined ? [[c.claim.spec.volumeName, c.volume] as const] : []));
+          if (bound.length > 0) snapshot.volumes = Object.fromEntries(bound);
+        }
+      }),
+    );
   }
   // Pending pods need the cluster's view of capacity and of the scheduler.
   if (pending && needs.has('nodes')) {
@@ -284,7 +241,7 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     }
   }
   if (needs.has('logs')) {
-    tasks.push(collectLogs(source, pod, options.logTailLines ?? 20, guard).then((l) => (snapshot.logs = l)));
+    tasks.push(collectLogs(source, pod, options.logTailLines ?? 100, guard).then((l) => (snapshot.logs = l)));
   }
   await Promise.all(tasks);
 
@@ -305,8 +262,118 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   if (snapshot.namespace?.status?.phase === 'Terminating' && needs.has('namespaceContents')) {
     followUps.push(guard('namespace contents', () => source.listNamespaceContents(target.namespace), []).then((c) => (snapshot.namespaceContents = c)));
   }
+  // What the failure lines name: the webhook or service account a refusal cites, and the DNS, CNI
+  // or CSI component a crash, a sandbox or a mount points at.
+  followUps.push(
+    collectRefusals(source, snapshot, target.namespace, [...ownerTexts(snapshot.owners), ...snapshot.events.map((e) => e.message ?? '')], needs, guard),
+  );
+  if (needs.has('components') && podInTrouble(pod)) {
+    const drivers = (snapshot.claims ?? []).flatMap((c) => {
+      const driver = (c.volume?.spec as { csi?: { driver?: string } } | undefined)?.csi?.driver;
+      return driver ? [driver] : [];
+    });
+    const triggers = componentTriggers(failureTexts(snapshot), drivers);
+    if (triggers.dns || triggers.cni || triggers.csi) {
+      followUps.push(
+        collectComponents(source, triggers, nodeName, snapshot.podsOnNode, guard).then((c) => {
+          if (c.length > 0) snapshot.components = c;
+        }),
+      );
+    }
+  }
   await Promise.all(followUps);
   return snapshot;
+}
+
+/**
+ * A target pod that does not exist: diagnosed through the owner its name points at (a StatefulSet
+ * that cannot create web-2, a Job whose pods were refused). The pod's events are kept (those of a
+ * deleted pod outlive it for an hour). Without any owner it is a plain "not found".
+ */
+async function collectMissingPod(
+  source: FactSource,
+  snapshot: Snapshot,
+  target: Extract<Target, { kind: 'pod' }>,
+  podEvents: Event[],
+  needs: Set<FactName>,
+  guard: Guard,
+): Promise<Snapshot> {
+  const owners = await findOwnerOfMissingPod(source, target.namespace, target.name, guard);
+  if (!owners || owners.length === 0) {
+    throw new PodDoctorError(
+      'TARGET_NOT_FOUND',
+      `pod "${target.namespace}/${target.name}" not found, and no StatefulSet, ReplicaSet, Deployment, DaemonSet, Job or CronJob its name points at exists`,
+    );
+  }
+  snapshot.owners = owners;
+  snapshot.events = sortEvents(podEvents);
+  snapshot.missingPod = { name: target.name, via: `${owners[0]!.kind} ${owners[0]!.name}` };
+  await collectRefusals(source, snapshot, target.namespace, [...ownerTexts(owners), ...podEvents.map((e) => e.message ?? '')], needs, guard);
+  return snapshot;
+}
+
+/** The owners' event messages and condition messages (ReplicaFailure, Failed, Progressing...). */
+function ownerTexts(owners: OwnerFact[] | undefined): string[] {
+  return (owners ?? []).flatMap((o) => [
+    ...o.events.map((e) => e.message ?? ''),
+    ...((o.object?.status as { conditions?: { message?: string }[] } | undefined)?.conditions ?? []).map((c) => c.message ?? ''),
+  ]);
+}
+
+/** The webhooks and the service account that refusals in `texts` name. */
+async function collectRefusals(source: FactSource, snapshot: Snapshot, namespace: string, texts: string[], needs: Set<FactName>, guard: Guard): Promise<void> {
+  const hooks = needs.has('webhooks') ? webhooksNamed(texts) : [];
+  const account = needs.has('serviceAccount') ? serviceAccountNamed(texts) : undefined;
+  await Promise.all([
+    hooks.length > 0 ? collectWebhooks(source, hooks, guard).then((w) => (snapshot.webhooks = w)) : undefined,
+    account
+      ? guard(`serviceaccount ${account}`, () => source.serviceAccountExists(namespace, account), undefined as boolean | undefined).then((exists) => {
+          if (exists !== undefined) snapshot.serviceAccount = { name: account, exists };
+        })
+      : undefined,
+  ]);
+}
+
+/** Every line that may name a failing component: events, container messages, logs, the node and the claims. */
+function failureTexts(snapshot: Snapshot): string[] {
+  const statuses = containerStatuses(snapshot.pod).flatMap((s) => [
+    s.status.state?.waiting?.message ?? '',
+    s.status.state?.terminated?.message ?? '',
+    s.status.lastState?.terminated?.message ?? '',
+  ]);
+  const ready = snapshot.node?.status?.conditions?.find((c) => c.type === 'Ready');
+  return [
+    ...snapshot.events.filter((e) => e.type === 'Warning').map((e) => e.message ?? ''),
+    ...statuses,
+    ...(snapshot.logs ?? []).flatMap((l) => l.lines.slice(-20)),
+    ready?.status !== 'True' ? (ready?.message ?? '') : '',
+    ...(snapshot.claims ?? []).flatMap((c) => [
+      ...c.events.map((e) => e.message ?? ''),
+      (c.attachment?.status as { attachError?: { message?: string } } | undefined)?.attachError?.message ?? '',
+    ]),
+  ].filter((t) => t.length > 0);
+}
+
+/** Not Ready, or restarted (a recent OOM kill leaves the pod Ready again). */
+function podInTrouble(pod: Pod): boolean {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'True') return true;
+  return containerStatuses(pod).some((s) => (s.status.restartCount ?? 0) > 0);
+}
+
+/** NotReady, or a pressure / network condition set. */
+function nodeInTrouble(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => (c.type === 'Ready' ? c.status !== 'True' : c.status === 'True' && c.type !== 'Ready'));
+}
+
+/** Like fetchRequired, with null for "not found" (the caller looks further). */
+async function fetchOptional<T>(run: () => Promise<T | null>, source: FactSource, timeoutMs: number): Promise<T | null> {
+  try {
+    return await fetchRequired(run, '', source, timeoutMs);
+  } catch (err) {
+    if (err instanceof PodDoctorError && err.code === 'TARGET_NOT_FOUND') return null;
+    throw err;
+  }
 }
 
 async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, source: FactSource, timeoutMs: number): Promise<T> {
@@ -335,57 +402,6 @@ async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, 
   }
 }
 
-type Guard = <T>(check: string, run: () => Promise<T>, fallback: T, origin?: Gap['origin']) => Promise<T>;
-
-async function collectOwners(source: FactSource, pod: Pod, guard: Guard): Promise<OwnerFact[]> {
-  return ownerChain(source, pod.metadata?.namespace ?? 'default', pod.metadata?.ownerReferences ?? [], guard);
-}
-
-/** Workloads a namespace target looks at: those named by its Warning events, bounded. */
-const MAX_NAMESPACE_OWNERS = 10;
-
-/**
- * A namespace's workloads in trouble, from its Warning events: a ReplicaSet's FailedCreate
- * (quota, PodSecurity, webhooks) leaves no pod to diagnose, only the owner's events and
- * conditions. Each named owner is read with its chain (ReplicaSet → Deployment).
- */
-async function collectNamespaceOwners(source: FactSource, namespace: string, guard: Guard): Promise<OwnerFact[]> {
-  const warnings = await guard('warning events of the namespace', () => source.listNamespaceWarnings(namespace), [] as Event[]);
-  const named = new Map<string, { kind: string; name: string }>();
-  for (const e of sortEvents(warnings).reverse()) {
-    const { kind, name } = e.involvedObject;
-    if (kind && name && OWNER_KINDS.includes(kind as OwnerKind)) named.set(`${kind}/${name}`, { kind, name });
-  }
-  const chains = await Promise.all(
-    [...named.values()]
-      .slice(0, MAX_NAMESPACE_OWNERS)
-      .map((o) => ownerChain(source, namespace, [{ apiVersion: '', kind: o.kind, name: o.name, uid: '', controller: true }], guard)),
-  );
-  // A Deployment reached from two of its ReplicaSets is listed once.
-  const seen = new Set<string>();
-  return chains.flat().filter((o) => !seen.has(`${o.kind}/${o.name}`) && seen.add(`${o.kind}/${o.name}`));
-}
-
-type OwnerRef = NonNullable<NonNullable<Pod['metadata']>['ownerReferences']>[number];
-
-async function ownerChain(source: FactSource, namespace: string, start: OwnerRef[], guard: Guard): Promise<OwnerFact[]> {
-  const owners: OwnerFact[] = [];
-  let refs = start;
-  // ReplicaSet → Deployment, Job → CronJob: at most two hops.
-  for (let depth = 0; depth < 2; depth++) {
-    const ref = refs.find((r) => r.controller) ?? refs[0];
-    if (!ref || !OWNER_KINDS.includes(ref.kind as OwnerKind)) break;
-    const kind = ref.kind as OwnerKind;
-    const [object, events] = await Promise.all([
-      guard(`${kind} ${ref.name}`, () => source.getOwner(namespace, kind, ref.name), null),
-      guard(`events of ${kind} ${ref.name}`, () => source.listOwnerEvents(namespace, kind, ref.name), [] as Event[]),
-    ]);
-    owners.push({ kind, name: ref.name, ...(object ? { object } : {}), events: sortEvents(events) });
-    refs = object?.metadata?.ownerReferences ?? [];
-  }
-  return owners;
-}
-
 async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Guard): Promise<LogTail[]> {
   const namespace = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
@@ -400,11 +416,6 @@ async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Gu
     }),
   );
   return tails.filter((t): t is LogTail => t !== null);
-}
-
-function sortEvents(events: Event[]): Event[] {
-  const t = (e: Event) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp ?? '') || 0;
-  return [...events].sort((a, b) => t(a) - t(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
 function isActive(p: Pod): boolean {

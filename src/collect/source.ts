@@ -3,6 +3,14 @@
 // `diagnose` against a cluster build the same snapshot from the same objects.
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 
+/**
+ * A question the source cannot answer, as opposed to "no such object": saved objects that hold
+ * no object of a kind at all say nothing about whether one exists. The collector makes it a gap.
+ */
+export class UnanswerableError extends Error {
+  readonly gapKind = 'unavailable' as const;
+}
+
 export type OwnerKind = 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job' | 'CronJob';
 
 export const OWNER_KINDS: readonly OwnerKind[] = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
@@ -26,6 +34,21 @@ export interface FactSource {
   getNamespace(name: string): Promise<Namespace | null>;
   getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
   listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
+  /** Events whose involvedObject is the named object of any kind in one namespace (a claim's ProvisioningFailed). */
+  listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]>;
+  /** A StorageClass by name; null when it does not exist. */
+  getStorageClass(name: string): Promise<KubeObject | null>;
+  /** A VolumeAttachment by name (`csi-<sha256(volumeHandle + driver + node)>`); null when there is none. */
+  getVolumeAttachment(name: string): Promise<KubeObject | null>;
+  /** A node's CSINode (the CSI drivers registered on it); null when it has none. */
+  getCsiNode(name: string): Promise<KubeObject | null>;
+  /** Validating and mutating webhook configurations, both kinds in one list. */
+  listWebhookConfigurations(): Promise<KubeObject[]>;
+  getService(namespace: string, name: string): Promise<KubeObject | null>;
+  /** The core/v1 Endpoints of a Service (served by every version); null when there is none. */
+  getEndpoints(namespace: string, name: string): Promise<KubeObject | null>;
+  /** Existence only, through a metadata-only request. */
+  serviceAccountExists(namespace: string, name: string): Promise<boolean>;
   /** A PersistentVolume (cluster-scoped) by name; null when it does not exist. */
   getPersistentVolume(name: string): Promise<KubeObject | null>;
   /** Services of one namespace (the readiness rule looks for the ones selecting the pod). */

@@ -1,5 +1,6 @@
 // Pure helpers rules share to read a snapshot: time, events, container states, node state.
 // Rules stay short by asking questions here instead of walking objects themselves.
+import { excerpt } from './decisive.js';
 import type { Container, ContainerStatus, Event, Evidence, Node, Pod, Snapshot, Target } from './types.js';
 
 export function subjectOf(target: Target): string {
@@ -152,9 +153,12 @@ export function runtimeOf(snapshot: Snapshot): string | undefined {
   return id?.split(':')[0];
 }
 
-/** Quote at most `max` characters, marking the cut, so findings stay readable. */
+/**
+ * Quote at most about `max` characters, so findings stay readable: the middle is elided, never
+ * the end, and a multi-line text keeps its decisive lines (see decisive.ts).
+ */
 export function clip(text: string, max = 600): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return excerpt(text, max);
 }
 
 /** Containers waiting with one of `reasons`, each with its spec. */

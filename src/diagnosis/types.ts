@@ -129,6 +129,50 @@ export interface OwnerFact {
   events: Event[];
 }
 
+/** A claim the pod mounts, with everything that decides whether it binds, attaches and mounts. */
+export interface ClaimFact {
+  name: string;
+  /** null: the claim does not exist. */
+  claim: PersistentVolumeClaim | null;
+  /** The claim's own events (ProvisioningFailed, ExternalProvisioning, FailedBinding...), oldest first. */
+  events: Event[];
+  /** The StorageClass it names: null when that class does not exist; absent when it names none. */
+  storageClass?: KubeObject | null;
+  /** The PersistentVolume it is bound to: null when that volume does not exist. */
+  volume?: KubeObject | null;
+  /** The CSI VolumeAttachment of that volume to the pod's node: null when none exists. */
+  attachment?: KubeObject | null;
+}
+
+/** An admission webhook that a refusal names, and whether the service it calls can answer. */
+export interface WebhookFact {
+  /** `ValidatingWebhookConfiguration/<name>` or `MutatingWebhookConfiguration/<name>`. */
+  configuration: string;
+  name: string;
+  failurePolicy?: string;
+  timeoutSeconds?: number;
+  /** The in-cluster Service it calls (absent for a URL webhook). */
+  service?: { namespace: string; name: string; port?: number; path?: string };
+  url?: string;
+  /** Whether that Service exists (absent when not read). */
+  serviceExists?: boolean;
+  /** Ready and not-ready addresses of the Service; null: no Endpoints object. */
+  endpoints?: { ready: number; notReady: number } | null;
+}
+
+/** A cluster component a failure points at: cluster DNS, the CNI agent or a CSI node plugin on the node. */
+export interface ComponentFact {
+  role: 'dns' | 'cni' | 'csi';
+  /** The line that pointed at it. */
+  why: string;
+  /** What the line names: the CSI driver, the CNI plugin type, the DNS server address. */
+  name?: string;
+  /** The component's pods (CoreDNS in kube-system; the agent or plugin pods on the pod's node). */
+  pods: Pod[];
+  /** For csi: the drivers the node's CSINode lists as registered (null: no CSINode object). */
+  registered?: string[] | null;
+}
+
 /** Previous/current log tail for a container (crash rules quote it). */
 export interface LogTail {
   container: string;
@@ -178,6 +222,19 @@ export interface Snapshot {
   /** kube-scheduler pods (kube-system, component=kube-scheduler) and its leader lease. */
   schedulerPods?: Pod[];
   schedulerLease?: Lease | null;
+  /** The pod's claims with their events, StorageClass, PersistentVolume and VolumeAttachment. */
+  claims?: ClaimFact[];
+  /** Admission webhooks that a refusal in the events names, with the state of their service. */
+  webhooks?: WebhookFact[];
+  /** A ServiceAccount that a refusal names (`serviceaccount "x" not found`), and whether it exists now. */
+  serviceAccount?: { name: string; exists: boolean };
+  /** Cluster components a failure points at (DNS, CNI agent, CSI node plugin). */
+  components?: ComponentFact[];
+  /**
+   * The target pod does not exist, and this is how it was looked for through its owner: the
+   * owner chain is in `owners` (nearest first) when one was found.
+   */
+  missingPod?: { name: string; via?: string };
   /** PersistentVolumes bound to the pod's claims, by name (collected for an unscheduled pod). */
   volumes?: Record<string, KubeObject | null>;
   /** PodDisruptionBudgets of the pod's namespace whose selector matches it (collected on a cordoned node). */
@@ -217,6 +274,10 @@ export type FactName =
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'
+  | 'claims'
+  | 'webhooks'
+  | 'serviceAccount'
+  | 'components'
   | 'agent';
 
 export interface Diagnosis {

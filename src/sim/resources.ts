@@ -298,6 +298,47 @@ const BUILTIN: ResourceDef[] = [
     generation: 'spec',
     smp: SMP.podDisruptionBudget,
   },
+  // What a stuck volume or a refused pod is read through (src/collect/storage.ts, admission.ts).
+  ...(['storageclasses:StorageClass:sc', 'csinodes:CSINode:'] as const).map((spec): ResourceDef => {
+    const [resource, kind, short] = spec.split(':') as [string, string, string];
+    return {
+      group: 'storage.k8s.io',
+      versions: ['v1'],
+      resource,
+      kind,
+      namespaced: false,
+      ...(short ? { shortNames: [short] } : {}),
+      subresources: [],
+      statusSubresource: false,
+      smp: SMP.generic,
+    };
+  }),
+  {
+    group: 'storage.k8s.io',
+    versions: ['v1'],
+    resource: 'volumeattachments',
+    kind: 'VolumeAttachment',
+    namespaced: false,
+    subresources: ['status'],
+    statusSubresource: true,
+    smp: SMP.generic,
+  },
+  ...(['validatingwebhookconfigurations:ValidatingWebhookConfiguration', 'mutatingwebhookconfigurations:MutatingWebhookConfiguration'] as const).map(
+    (spec): ResourceDef => {
+      const [resource, kind] = spec.split(':') as [string, string];
+      return {
+        group: 'admissionregistration.k8s.io',
+        versions: ['v1'],
+        resource,
+        kind,
+        namespaced: false,
+        subresources: [],
+        statusSubresource: false,
+        generation: 'all',
+        smp: SMP.generic,
+      };
+    },
+  ),
   {
     group: 'crd.projectcalico.org',
     versions: ['v1'],

@@ -45,6 +45,41 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     (obj as JsonObject).type ??= 'Opaque';
   } else if (is(def, '', 'persistentvolumeclaims')) {
     obj.spec = { volumeMode: 'Filesystem', ...obj.spec };
+  } else if (is(def, '', 'endpoints')) {
+    const e = obj as JsonObject;
+    if (Array.isArray(e.subsets)) {
+      e.subsets = e.subsets.map((sub) =>
+        isObject(sub) && Array.isArray(sub.ports) ? { ...sub, ports: sub.ports.map((p) => (isObject(p) ? { ...p, protocol: p.protocol ?? 'TCP' } : p)) } : sub,
+      );
+    }
+  } else if (is(def, 'storage.k8s.io', 'storageclasses')) {
+    const sc = obj as JsonObject;
+    sc.reclaimPolicy ??= 'Delete';
+    sc.volumeBindingMode ??= 'Immediate';
+  } else if (is(def, 'storage.k8s.io', 'volumeattachments')) {
+    // VolumeAttachmentStatus is a struct and `attached` a plain bool: always serialized.
+    obj.status = { attached: false, ...(obj.status as JsonObject | undefined) };
+  } else if (def.group === 'admissionregistration.k8s.io') {
+    const mutating = def.resource === 'mutatingwebhookconfigurations';
+    const hooks = (obj as JsonObject).webhooks;
+    if (Array.isArray(hooks)) {
+      (obj as JsonObject).webhooks = hooks.map((w) =>
+        isObject(w)
+          ? {
+              failurePolicy: 'Fail',
+              matchPolicy: 'Equivalent',
+              namespaceSelector: {},
+              objectSelector: {},
+              timeoutSeconds: 10,
+              ...(mutating ? { reinvocationPolicy: 'Never' } : {}),
+              ...w,
+              ...(isObject(w.clientConfig) && isObject(w.clientConfig.service)
+                ? { clientConfig: { ...w.clientConfig, service: { port: 443, ...w.clientConfig.service } } }
+                : {}),
+            }
+          : w,
+      );
+    }
   } else if (def.group === 'apps') {
     defaultWorkload(def, obj);
   } else if (is(def, 'batch', 'jobs')) {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ACTIONS } from '../../src/agent/actions/types.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
+import { volumeAttachmentName } from '../../src/collect/storage.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
 import { lifecycle, names, operationOf, outcome, PRODUCT_ACCOUNTS, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
 import { findBinaries, sleep, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
@@ -1005,6 +1006,121 @@ const CASES: Case[] = [
       await b.client.request('PATCH', podPath(ns, 'before'), { body: { metadata: { labels: { app: 'web2' } } }, contentType: 'application/merge-patch+json' });
       await b.client.request('DELETE', podPath(ns, 'later'));
       return { fromRv: await fromRv, initial: await initial, byName: await byName };
+    },
+  },
+  {
+    name: 'what a stuck volume or a refused pod is read through: StorageClass, PersistentVolume, VolumeAttachment, CSINode, claim events, webhooks, Service, Endpoints, ServiceAccount',
+    async run(b, ns) {
+      const node = `${ns}-node`;
+      const create = (path: string, body: KubeObject) => must(b.client.request('POST', path, { body }), `create ${body.kind}`);
+      await createNode(b, node);
+      await create('/apis/storage.k8s.io/v1/storageclasses', {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: `${ns}-fast` },
+        provisioner: 'ebs.csi.aws.com',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      });
+      await create('/api/v1/persistentvolumes', {
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: `${ns}-pv` },
+        spec: {
+          capacity: { storage: '1Gi' },
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: `${ns}-fast`,
+          csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-0123', fsType: 'ext4' },
+        },
+      });
+      const attachment = volumeAttachmentName('vol-0123', 'ebs.csi.aws.com', node);
+      await create('/apis/storage.k8s.io/v1/volumeattachments', {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'VolumeAttachment',
+        metadata: { name: attachment },
+        spec: { attacher: 'ebs.csi.aws.com', nodeName: node, source: { persistentVolumeName: `${ns}-pv` } },
+      });
+      await create('/apis/storage.k8s.io/v1/csinodes', {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'CSINode',
+        metadata: { name: node },
+        spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'i-0abc', topologyKeys: ['topology.ebs.csi.aws.com/zone'] }] },
+      });
+      await create(`/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], storageClassName: `${ns}-fast`, resources: { requests: { storage: '1Gi' } } },
+      });
+      await create(`/api/v1/namespaces/${ns}/events`, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'data.1' },
+        involvedObject: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: 'data', namespace: ns },
+        reason: 'ProvisioningFailed',
+        message: 'failed to provision volume with StorageClass "fast": rpc error: code = Internal desc = UnauthorizedOperation',
+        type: 'Warning',
+        source: { component: 'ebs.csi.aws.com_ebs-csi-controller-0' },
+      });
+      // A webhook that matches nothing the suite creates: it is read, never called.
+      const webhook = (kind: string, name: string) => ({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind,
+        metadata: { name },
+        webhooks: [
+          {
+            name: 'policy.example.com',
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            failurePolicy: 'Fail',
+            timeoutSeconds: 5,
+            clientConfig: { service: { namespace: ns, name: 'policy', path: '/validate', port: 443 } },
+            rules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'], scope: '*' }],
+          },
+        ],
+      });
+      await create('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', webhook('ValidatingWebhookConfiguration', `${ns}-validate`));
+      await create('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', webhook('MutatingWebhookConfiguration', `${ns}-mutate`));
+      await create(`/api/v1/namespaces/${ns}/services`, {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'policy' },
+        spec: { selector: { app: 'policy' }, ports: [{ port: 443, targetPort: 8443 }] },
+      });
+      await create(`/api/v1/namespaces/${ns}/endpoints`, {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name: 'policy' },
+        subsets: [{ notReadyAddresses: [{ ip: '10.244.1.9' }], ports: [{ port: 8443 }] }],
+      });
+      await create(`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' } });
+      const mine = (all: KubeObject[]) =>
+        all
+          .filter((c) => String(c.metadata?.name).startsWith(`${ns}-`))
+          .map((c) => ({ kind: c.kind, name: c.metadata?.name, webhooks: stripVolatile((c as { webhooks?: unknown }).webhooks) }))
+          .sort((x, y) => String(x.kind).localeCompare(String(y.kind)));
+      return {
+        storageClass: await product(() => b.source.getStorageClass(`${ns}-fast`)),
+        absentClass: await product(() => b.source.getStorageClass(`${ns}-absent`)),
+        attachment: await product(() => b.source.getVolumeAttachment(attachment)),
+        absentAttachment: await product(() => b.source.getVolumeAttachment(volumeAttachmentName('vol-9', 'ebs.csi.aws.com', node))),
+        csiNode: await product(() => b.source.getCsiNode(node)),
+        absentCsiNode: await product(() => b.source.getCsiNode(`${ns}-absent`)),
+        claimEvents: await product(
+          () => b.source.listObjectEvents(ns, 'PersistentVolumeClaim', 'data'),
+          (es) => es.map((e) => `${e.reason}: ${e.message}`),
+        ),
+        webhooks: await product(() => b.source.listWebhookConfigurations(), mine),
+        // The cluster IP is allocated from each server's own range.
+        service: await product(
+          () => b.source.getService(ns, 'policy'),
+          (svc) => (svc ? { name: svc.metadata?.name, ports: (svc.spec as { ports?: unknown } | undefined)?.ports } : null),
+        ),
+        absentService: await product(() => b.source.getService(ns, 'absent')),
+        endpoints: await product(() => b.source.getEndpoints(ns, 'policy')),
+        absentEndpoints: await product(() => b.source.getEndpoints(ns, 'absent')),
+        serviceAccount: await product(() => b.source.serviceAccountExists(ns, 'builder')),
+        absentServiceAccount: await product(() => b.source.serviceAccountExists(ns, 'absent')),
+      };
     },
   },
 ];

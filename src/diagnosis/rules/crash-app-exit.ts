@@ -11,6 +11,7 @@ import {
   statusEvidence,
   type NamedStatus,
 } from '../facts.js';
+import { decisiveLines } from '../decisive.js';
 import type { Container, ContainerStatus, Event, Evidence, LogTail, Pod, Snapshot } from '../types.js';
 
 // The crash rules share one answer to "which containers crashed?", exported from here
@@ -223,13 +224,11 @@ export function crashLogs(snapshot: Snapshot, c: Crash): LogTail | undefined {
   return logs.find((l) => l.previous === wantPrevious) ?? logs[0];
 }
 
+/** The log tail's decisive lines: the last ones and every line that carries the error, the middle elided. */
 export function logEvidence(tail: LogTail, lines = 10): Evidence {
   return {
     source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`,
-    text: tail.lines
-      .slice(-lines)
-      .map((l) => clip(l, 300))
-      .join('\n'),
+    text: decisiveLines(tail.lines, { maxLines: lines }).join('\n'),
   };
 }
 
@@ -289,10 +288,14 @@ const LOG_HINTS: [RegExp, string][] = [
   ],
 ];
 
+/** Advice for the decisive lines, the hint of the latest matching line first: the end of a log explains it. */
 export function logAdvice(lines: string[]): string[] {
-  const text = lines.join('\n');
-  return LOG_HINTS.filter(([re]) => re.test(text))
-    .map(([, advice]) => advice)
+  const picked = decisiveLines(lines.flatMap((l) => l.split('\n')), { maxLines: 6, tail: 2 });
+  const lastMatch = (re: RegExp) => picked.findLastIndex((l) => re.test(l));
+  return LOG_HINTS.map(([re, advice]) => ({ at: lastMatch(re), advice }))
+    .filter((h) => h.at >= 0)
+    .sort((a, b) => b.at - a.at)
+    .map((h) => h.advice)
     .slice(0, 2);
 }
 
@@ -312,7 +315,7 @@ export const rule = defineRule({
       const t = c.term;
       const code = t?.exitCode;
       const tail = crashLogs(snapshot, c);
-      const lines = tail?.lines.slice(-10) ?? [];
+      const lines = tail?.lines ?? [];
       const message = t?.message?.trim();
       const started = t?.reason === 'StartError' || t?.reason === 'ContainerCannotRun' || c.waiting?.reason === 'RunContainerError';
       const image = c.spec?.image ?? c.s.status.image;
@@ -333,7 +336,7 @@ export const rule = defineRule({
           : `it has restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'} and waits in ${c.waiting?.reason ?? 'back-off'}`;
       const said =
         lines.length > 0
-          ? ` The last log line${lines.length > 1 ? 's' : ''} of the crashed run: "${clip(lines.slice(-3).join(' ⏎ '), 400)}".`
+          ? ` The crashed run's log ends: "${clip(decisiveLines(lines, { maxLines: 3, tail: 1 }).join(' ⏎ '), 400)}".`
           : message
             ? ` Its termination message: "${clip(message, 400)}".`
             : ' No log lines of the crashed run were collected.';
@@ -347,7 +350,7 @@ export const rule = defineRule({
       const backoff = containerEvents(snapshot, c, ['BackOff'])[0];
       if (backoff) evidence.push(eventEvidence(backoff));
 
-      const hints = logAdvice([...lines, message ?? '', c.waiting?.message ?? '']);
+      const hints = logAdvice([c.waiting?.message ?? '', message ?? '', ...lines]);
       return {
         severity: c.flapping ? ('warning' as const) : ('error' as const),
         title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} ${what}`,

@@ -1,0 +1,108 @@
+// The cluster components a failure points at. A pod that cannot resolve a name is often a victim
+// of cluster DNS (CoreDNS crash-looping); a sandbox without network, of the CNI agent on its node;
+// a volume that will not mount, of the CSI node plugin that never registered. Each is read only
+// when a line in the pod's facts names it, and that line is kept as the reason.
+import type { ComponentFact, KubeObject, Pod } from '../diagnosis/types.js';
+import type { Guard } from './guard.js';
+import type { FactSource } from './source.js';
+
+/** Resolver failures as Go, glibc, musl, the JVM, Node.js, libpq and curl word them. */
+const DNS_FAILURE =
+  /lookup \S+ on (\S+?):53: (?:server misbehaving|no such host|read udp|dial udp)|Temporary failure in name resolution|Name or service not known|Name does not resolve|java\.net\.UnknownHostException|getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|could not translate host name|Could not resolve host|no servers could be reached|\bnslookup: can't resolve\b|dial tcp: lookup \S+: (?:no such host|i\/o timeout)/;
+
+/** A sandbox without network, or a node whose network plugin is not ready. */
+const CNI_FAILURE =
+  /failed to (?:setup|set up) network for sandbox|NetworkPlugin cni failed|network plugin is not ready|NetworkPluginNotReady|cni plugin not initialized|failed to find plugin "[\w-]+"|\/run\/flannel\/subnet\.env|failed to assign an IP address to container|failed to allocate for range|plugin type="[\w-]+" (?:name="[^"]*" )?failed/;
+
+const CSI_FAILURE =
+  /driver name ([\w.-]+) not found in the list of registered CSI drivers|kubernetes\.io\/csi: \w+\.\w+ failed|rpc error: code = \w+ desc = .*(?:NodeStageVolume|NodePublishVolume|ControllerPublishVolume)|CSINode \S+ does not contain driver ([\w.-]+)/;
+
+/** CNI agents by the name of their DaemonSet (or pod): Calico, Cilium, Flannel, AWS VPC CNI, Weave, Antrea... */
+const CNI_AGENT =
+  /^(?:calico-node|cilium|kube-flannel|flannel|aws-node|weave-net|canal|antrea-agent|kube-router|kube-ovn-cni|ovnkube-node|multus|azure-cns|azure-cni|cni)/;
+
+export interface ComponentTriggers {
+  dns?: string;
+  cni?: { line: string; plugin?: string };
+  csi?: { line: string; driver?: string };
+}
+
+/** Which components the given lines point at, with the line that does. */
+export function componentTriggers(texts: readonly string[], csiDrivers: readonly string[] = []): ComponentTriggers {
+  const out: ComponentTriggers = {};
+  for (const text of texts) {
+    for (const line of text.split('\n')) {
+      if (!out.dns && DNS_FAILURE.test(line)) out.dns = line.trim();
+      if (!out.cni && CNI_FAILURE.test(line)) {
+        const plugin = /plugin type="([\w-]+)"/.exec(line)?.[1] ?? /failed to find plugin "([\w-]+)"/.exec(line)?.[1];
+        out.cni = { line: line.trim(), ...(plugin ? { plugin } : {}) };
+      }
+      const csi = CSI_FAILURE.exec(line);
+      if (!out.csi && csi) {
+        const driver = csi[1] ?? csi[2] ?? csiDrivers[0];
+        out.csi = { line: line.trim(), ...(driver ? { driver } : {}) };
+      }
+    }
+  }
+  return out;
+}
+
+function daemonSetName(pod: Pod): string {
+  return pod.metadata?.ownerReferences?.find((o) => o.kind === 'DaemonSet')?.name ?? pod.metadata?.name ?? '';
+}
+
+export function isCniAgent(pod: Pod): boolean {
+  return CNI_AGENT.test(daemonSetName(pod));
+}
+
+/** A CSI node plugin pod for `driver` (ebs.csi.aws.com → ebs-csi-node), or any CSI node pod without a driver name. */
+export function isCsiNodePlugin(pod: Pod, driver?: string): boolean {
+  const name = daemonSetName(pod);
+  if (!/csi/.test(name)) return false;
+  if (!driver) return true;
+  const short = driver.split('.')[0] ?? driver;
+  const images = (pod.spec?.containers ?? []).map((c) => c.image ?? '').join(' ');
+  return name.includes(short) || images.includes(short) || (pod.spec?.containers ?? []).some((c) => (c.args ?? []).join(' ').includes(driver));
+}
+
+/**
+ * Reads the components the triggers name: CoreDNS (kube-system, k8s-app=kube-dns), and the pods
+ * on the node for the CNI agent and the CSI node plugin (`podsOnNode` when already read), with
+ * the node's CSINode for the drivers registered there.
+ */
+export async function collectComponents(
+  source: FactSource,
+  triggers: ComponentTriggers,
+  nodeName: string | undefined,
+  podsOnNode: Pod[] | undefined,
+  guard: Guard,
+): Promise<ComponentFact[]> {
+  const out: ComponentFact[] = [];
+  const needNodePods = nodeName !== undefined && (triggers.cni !== undefined || triggers.csi !== undefined);
+  const [dnsPods, nodePods, csiNode] = await Promise.all([
+    triggers.dns
+      ? guard(
+          'cluster DNS pods (kube-system, k8s-app=kube-dns)',
+          () => source.listPods({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' }),
+          [] as Pod[],
+        )
+      : undefined,
+    needNodePods ? (podsOnNode ?? guard(`pods on node ${nodeName}`, () => source.listPods({ nodeName }), [] as Pod[])) : undefined,
+    triggers.csi && nodeName ? guard(`csinode ${nodeName}`, () => source.getCsiNode(nodeName), undefined as KubeObject | null | undefined) : undefined,
+  ]);
+  if (triggers.dns && dnsPods) out.push({ role: 'dns', why: triggers.dns, pods: dnsPods });
+  if (triggers.cni && nodePods) {
+    out.push({ role: 'cni', why: triggers.cni.line, ...(triggers.cni.plugin ? { name: triggers.cni.plugin } : {}), pods: nodePods.filter(isCniAgent) });
+  }
+  if (triggers.csi && nodePods) {
+    const drivers = ((csiNode?.spec as { drivers?: { name?: string }[] } | undefined)?.drivers ?? []).flatMap((d) => (d.name ? [d.name] : []));
+    out.push({
+      role: 'csi',
+      why: triggers.csi.line,
+      ...(triggers.csi.driver ? { name: triggers.csi.driver } : {}),
+      pods: nodePods.filter((p) => isCsiNodePlugin(p, triggers.csi?.driver)),
+      ...(csiNode !== undefined ? { registered: csiNode === null ? null : drivers } : {}),
+    });
+  }
+  return out;
+}
