@@ -118,6 +118,7 @@ function findingParts(f: Finding, i: number, offer: PlanOffer | undefined): Part
     else notes.push(`Playbook ${f.playbook} (needs approval)`);
   }
   if (f.merged.length > 0) notes.push(`Also explains: ${f.merged.join(', ')}`);
+  if (f.alternatives?.length) notes.push(`Also fits: ${f.alternatives.join(', ')} (no fix offered)`);
   if (notes.length > 0) parts.push({ kind: 'context', text: notes.join(' · ') });
   return parts;
 }

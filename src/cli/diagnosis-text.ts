@@ -33,6 +33,7 @@ export function renderFindingText(f: Finding, options: TextOptions = {}, index?:
   }
   if (f.playbook) lines.push(`   ${c('pending', `Playbook: ${f.playbook}`)} (needs approval)`);
   if (f.merged.length > 0) lines.push(`   ${c('dim', `Also explains: ${f.merged.join(', ')}`)}`);
+  if (f.alternatives?.length) lines.push(`   ${c('dim', `Also fits: ${f.alternatives.join(', ')} (no fix offered)`)}`);
   return lines.join('\n');
 }
 
@@ -68,6 +69,7 @@ export function diagnosisJson(d: Diagnosis): object {
       causeKey: f.causeKey,
       fingerprint: f.fingerprint,
       merged: f.merged,
+      ...(f.alternatives?.length ? { alternatives: f.alternatives } : {}),
     })),
     skipped: d.skipped,
     ruleErrors: d.ruleErrors,

@@ -2,7 +2,7 @@
 // of cluster DNS (CoreDNS crash-looping); a sandbox without network, of the CNI agent on its node;
 // a volume that will not mount, of the CSI node plugin that never registered. Each is read only
 // when a line in the pod's facts names it, and that line is kept as the reason.
-import type { ComponentFact, KubeObject, Pod } from '../diagnosis/types.js';
+import type { ComponentFact, KubeObject, LogTail, Pod } from '../diagnosis/types.js';
 import type { Guard } from './guard.js';
 import type { FactSource } from './source.js';
 
@@ -104,5 +104,38 @@ export async function collectComponents(
       ...(csiNode !== undefined ? { registered: csiNode === null ? null : drivers } : {}),
     });
   }
+  // A component that is down says why in its own log: read the tail of its pods that are not Ready.
+  await Promise.all(
+    out.map(async (c) => {
+      const tails = await Promise.all(
+        c.pods
+          .filter(notReady)
+          .slice(0, MAX_LOGGED_PODS)
+          .map((p) => componentLog(source, p, guard)),
+      );
+      const logs = tails.filter((t): t is LogTail & { pod: string } => t !== undefined);
+      if (logs.length > 0) c.logs = logs;
+    }),
+  );
   return out;
+}
+
+const MAX_LOGGED_PODS = 2;
+const COMPONENT_LOG_LINES = 50;
+
+function notReady(p: Pod): boolean {
+  return p.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True';
+}
+
+/** The log of the pod's first container that crashed (its previous run), else of its first container. */
+async function componentLog(source: FactSource, p: Pod, guard: Guard): Promise<(LogTail & { pod: string }) | undefined> {
+  const statuses = p.status?.containerStatuses ?? [];
+  const crashed = statuses.find((s) => s.lastState?.terminated || s.state?.terminated) ?? statuses[0];
+  const container = crashed?.name ?? p.spec?.containers?.[0]?.name;
+  if (!container) return undefined;
+  const previous = Boolean(crashed?.lastState?.terminated) && !crashed?.state?.terminated;
+  const ns = p.metadata?.namespace ?? 'kube-system';
+  const name = p.metadata?.name ?? '';
+  const lines = await guard(`logs of ${ns}/${name}`, () => source.podLog(ns, name, container, previous, COMPONENT_LOG_LINES), null);
+  return lines ? { pod: `${ns}/${name}`, container, previous, lines } : undefined;
 }

@@ -7,6 +7,8 @@ import type { Event, Evidence, FindingDraft, Pod, Severity, Snapshot } from './t
 
 export type PullErrorClass =
   | 'not-found'
+  | 'platform'
+  | 'short-name'
   | 'auth'
   | 'insecure-registry'
   | 'untrusted-ca'
@@ -72,7 +74,20 @@ interface Pattern {
 //    .../blobs/sha256:... not found: not found`, a missing manifest as `.../manifests/...`.
 // 6. Cancellation last among the specific classes: `context canceled` also ends many
 //    network errors that were already classified above.
+// 7. Platform and short-name before not-found: containerd ends "no match for platform in
+//    manifest: not found" with the same words as a missing tag, and CRI-O's short-name refusal is
+//    about the name's form, not the registry.
 const PATTERNS: Pattern[] = [
+  {
+    cls: 'short-name',
+    hint: 'short-name',
+    re: /short-name "[^"]+" did not resolve to an alias|short-name resolution enforced but cannot prompt without a TTY|short-name "[^"]+" is ambiguous/i,
+  },
+  {
+    cls: 'platform',
+    hint: 'no-matching-platform',
+    re: /no match for platform in manifest|no matching manifest for \S+ in the manifest list entries|image with reference \S+ was found but does not match the specified platform|no image found in (?:manifest list|image index) for architecture[^,]*/i,
+  },
   { cls: 'throttled', hint: 'kubelet-qps', re: /pull QPS exceeded/i },
   { cls: 'throttled', hint: 'registry-rate-limit', re: /toomanyrequests|429 Too Many Requests|pull rate limit/i },
   { cls: 'untrusted-ca', hint: 'x509-unknown-authority', re: /x509: certificate signed by unknown authority/i },

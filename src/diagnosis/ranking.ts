@@ -31,7 +31,7 @@ export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Findi
     }
   }
 
-  return unique
+  const ranked = unique
     .filter((f) => !absorbed.has(f))
     .sort(
       (a, b) =>
@@ -40,4 +40,25 @@ export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Findi
         a.rule.localeCompare(b.rule) ||
         a.subject.localeCompare(b.subject),
     );
+  withholdContestedPlaybooks(ranked);
+  return ranked;
+}
+
+/**
+ * Wrong advice is worse than generic advice: when another rule reads the very same quoted line
+ * as a different cause (and neither folded the other in), the evidence fits more than one class.
+ * The finding says so and does not offer its playbook; the ranking still puts the likelier first.
+ */
+function withholdContestedPlaybooks(findings: Finding[]): void {
+  const loud = findings.filter((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning);
+  for (const f of loud) {
+    if (!f.playbook) continue;
+    const quoted = new Set(f.evidence.map((e) => e.text).filter((t) => t.length > 0));
+    const rivals = loud.filter((g) => g !== f && g.subject === f.subject && g.rule !== f.rule && g.evidence.some((e) => quoted.has(e.text)));
+    if (rivals.length === 0) continue;
+    const names = [...new Set(rivals.map((g) => g.rule))];
+    f.alternatives = names;
+    f.cause = `${f.cause} The same evidence also fits ${names.join(', ')}; pod-doctor cannot tell them apart, so it offers no fix (playbook ${f.playbook} withheld).`;
+    f.playbook = null;
+  }
 }

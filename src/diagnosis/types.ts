@@ -80,6 +80,8 @@ export interface Finding {
   params: Record<string, string | number | boolean | string[]>;
   /** Rule ids of findings folded into this one (symptoms of the same cause). */
   merged: string[];
+  /** Rules that read the same evidence as another cause; set when a playbook was withheld for it. */
+  alternatives?: string[];
 }
 
 /**
@@ -171,6 +173,8 @@ export interface ComponentFact {
   pods: Pod[];
   /** For csi: the drivers the node's CSINode lists as registered (null: no CSINode object). */
   registered?: string[] | null;
+  /** Log tails of the component's pods that are not Ready (the crashed run when one restarted). */
+  logs?: (LogTail & { pod: string })[];
 }
 
 /** Previous/current log tail for a container (crash rules quote it). */

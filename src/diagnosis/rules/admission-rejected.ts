@@ -1,6 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventTime, formatDuration, isFinished, newestFirst, secondsSince } from '../facts.js';
-import type { Evidence, FindingDraft, KubeObject, OwnerFact, Snapshot } from '../types.js';
+import { ownerSatisfied } from '../owners.js';
+import type { Evidence, FindingDraft, OwnerFact, Snapshot } from '../types.js';
 
 type Policy = 'quota' | 'limitrange' | 'podsecurity' | 'psp' | 'webhook';
 
@@ -34,28 +35,6 @@ export function parseRejection(message: string): Rejection | undefined {
 // The ReplicaSet controller retries with back-off and repeats the event; a refusal last seen
 // longer ago than this, with no other sign, is history.
 const FRESH_SECONDS = 1800;
-
-/** Whether the owner has all the pods it wants now; undefined when the object does not say. */
-function ownerSatisfied(o: KubeObject | undefined): boolean | undefined {
-  if (!o) return undefined;
-  const spec = (o.spec ?? {}) as Record<string, unknown>;
-  const status = (o.status ?? {}) as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  switch (o.kind) {
-    case 'ReplicaSet':
-    case 'StatefulSet':
-      return (num(status.replicas) ?? 0) >= (num(spec.replicas) ?? 1);
-    case 'DaemonSet':
-      return (num(status.currentNumberScheduled) ?? 0) >= (num(status.desiredNumberScheduled) ?? 0);
-    case 'Job': {
-      const conds = (status.conditions ?? []) as { type?: string; status?: string }[];
-      if (conds.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')) return true;
-      return (num(status.active) ?? 0) >= (num(spec.parallelism) ?? 1);
-    }
-    default:
-      return undefined;
-  }
-}
 
 /** Deployment/ReplicaSet `ReplicaFailure` condition (reason FailedCreate) carries the refusal too. */
 interface Condition {

@@ -23,6 +23,16 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'a program the runtime runs on the node is missing (containerd without apparmor_parser)',
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'failed to create containerd container: get apparmor_parser version: exec: "apparmor_parser": executable file not found in $PATH',
+        ),
+      ),
+      expect: { params: { problem: 'node-helper' }, playbook: null, mentions: [/apparmor_parser missing on the node/, /not at fault/] },
+    },
+    {
       name: 'containerd: name still reserved after a timed-out create',
       snapshot: snapshot(waitingPod('CreateContainerError', RESERVED), {
         events: [

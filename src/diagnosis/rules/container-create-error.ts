@@ -1,5 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
+import { innermostError } from '../decisive.js';
+import { nodeSideFailure } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // CreateContainerError that is not about the pod's configuration: the runtime on the node failed
@@ -11,9 +13,11 @@ import type { Evidence, FindingDraft } from '../types.js';
 //   docker: Error response from daemon: Conflict. The container name "/k8s_web_..." is already in use by container "..."
 // Exec problems (executable not found...) are container.start-error's.
 
-type Kind = 'name-reserved' | 'deadline' | 'disk-full' | 'name-conflict' | 'runtime';
+type Kind = 'node-helper' | 'name-reserved' | 'deadline' | 'disk-full' | 'name-conflict' | 'runtime';
 
 function classify(message: string): Kind | undefined {
+  // A program the runtime runs on the node (apparmor_parser, a shim) is missing: the node, not the image.
+  if (nodeSideFailure(message)) return 'node-helper';
   if (/exec: \\?"|executable file not found/.test(message)) return undefined;
   if (/failed to reserve container name/.test(message)) return 'name-reserved';
   if (/is already in use by container/.test(message)) return 'name-conflict';
@@ -23,6 +27,8 @@ function classify(message: string): Kind | undefined {
 }
 
 const EXPLAIN: Record<Kind, string> = {
+  'node-helper':
+    "The container runtime on the node runs a program of its own to create the container (containerd runs apparmor_parser to load its default AppArmor profile; a shim binary per runtime), and that program is not installed on the node. The container's image and command are not at fault: every pod on this node fails the same way.",
   'name-reserved':
     "An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. It happens when the node's disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).",
   deadline:
@@ -60,17 +66,19 @@ export const rule = defineRule({
       const nodeSide = kind !== 'runtime' || /containerd|dockerd|daemon|shim|snapshotter|overlay/i.test(message);
       const cli = runtime === 'docker' ? 'docker' : 'crictl';
       out.push({
-        title: `${s.status.name}: ${runtime} on ${nodeName || 'the node'} fails to create the container (${kind === 'name-reserved' ? 'name still reserved' : kind === 'deadline' ? 'timed out' : kind === 'disk-full' ? 'disk full' : kind === 'name-conflict' ? 'name in use' : clip(message, 60)})`,
+        title: `${s.status.name}: ${runtime} on ${nodeName || 'the node'} fails to create the container (${kind === 'node-helper' ? `${nodeSideFailure(message)?.program} missing on the node` : kind === 'name-reserved' ? 'name still reserved' : kind === 'deadline' ? 'timed out' : kind === 'disk-full' ? 'disk full' : kind === 'name-conflict' ? 'name in use' : innermostError(message)})`,
         cause: `${EXPLAIN[kind]}${tries > 1 ? ` The kubelet has tried ${tries} times.` : ''} Runtime message: "${clip(message, 400)}".${nodeSide ? ` This is a problem of the container runtime on ${nodeName || 'the node'}, not of the pod spec.` : ''}`,
         evidence,
         advice: [
-          kind === 'name-reserved'
-            ? `On ${nodeName || 'the node'}: \`crictl ps -a --name ${s.status.name}\` and \`journalctl -u containerd --since -1h | grep -i ${s.status.name}\`; if the reservation never clears, restart containerd (running containers survive it).`
-            : kind === 'disk-full'
-              ? `Free space on ${nodeName || 'the node'} (\`df -h /var/lib/${runtime === 'docker' ? 'docker' : 'containerd'}\`; \`${cli} rmi --prune\`), then the kubelet retries by itself.`
-              : kind === 'name-conflict'
-                ? `Remove the leftover container on ${nodeName || 'the node'}: \`docker ps -a | grep k8s_${s.status.name}_\`, then \`docker rm -f <id>\`.`
-                : `Check the runtime on ${nodeName || 'the node'}: \`journalctl -u ${runtime === 'docker' ? 'docker' : 'containerd'} --since -1h\`, disk I/O (\`iostat -x 1\`) and hung mounts (\`${cli} info\` must answer quickly).`,
+          kind === 'node-helper'
+            ? `Install ${nodeSideFailure(message)?.program} on ${nodeName || 'the node'} (Debian/Ubuntu: the apparmor package for apparmor_parser) or fix the runtime's configuration, then restart the runtime; check that the other nodes of the pool have it.`
+            : kind === 'name-reserved'
+              ? `On ${nodeName || 'the node'}: \`crictl ps -a --name ${s.status.name}\` and \`journalctl -u containerd --since -1h | grep -i ${s.status.name}\`; if the reservation never clears, restart containerd (running containers survive it).`
+              : kind === 'disk-full'
+                ? `Free space on ${nodeName || 'the node'} (\`df -h /var/lib/${runtime === 'docker' ? 'docker' : 'containerd'}\`; \`${cli} rmi --prune\`), then the kubelet retries by itself.`
+                : kind === 'name-conflict'
+                  ? `Remove the leftover container on ${nodeName || 'the node'}: \`docker ps -a | grep k8s_${s.status.name}_\`, then \`docker rm -f <id>\`.`
+                  : `Check the runtime on ${nodeName || 'the node'}: \`journalctl -u ${runtime === 'docker' ? 'docker' : 'containerd'} --since -1h\`, disk I/O (\`iostat -x 1\`) and hung mounts (\`${cli} info\` must answer quickly).`,
           'If the node stays unhealthy, cordon it and delete the pod so it is created elsewhere.',
         ],
         prevent: [

@@ -20,6 +20,19 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
+      name: 'near miss (node vs workload): apparmor_parser missing on the node is not the image command',
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'failed to create containerd container: get apparmor_parser version: exec: "apparmor_parser": executable file not found in $PATH',
+        ),
+      ),
+    },
+    {
+      name: 'near miss (arch vs script): exec format error of a binary is image.wrong-arch',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 4 }), { logs: [logTail('web', ['exec /usr/local/bin/web: exec format error'])] }),
+    },
+    {
       name: 'an app error exit 1',
       snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['Error: connect ECONNREFUSED 10.96.0.12:5432'])] }),
     },
@@ -40,6 +53,13 @@ testRule(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'a script without #! (exec format error on /app/entrypoint.sh)',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }), {
+        logs: [logTail('web', ['exec /app/entrypoint.sh: exec format error'])],
+      }),
+      expect: { params: { problem: 'no-interpreter', path: '/app/entrypoint.sh' }, mentions: [/exec format error/] },
+    },
     {
       name: 'containerd: executable file not found in $PATH (StartError, exit 128)',
       snapshot: snapshot(notFound, {

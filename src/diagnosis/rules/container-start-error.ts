@@ -2,6 +2,7 @@ import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
 import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, type Crash } from './crash-app-exit.js';
+import { nodeSideFailure, scriptPath } from '../runtime-errors.js';
 
 // The runtime could not start the container's process: the command does not exist, is not
 // executable, or a path it needs is missing. Wording, newest first:
@@ -14,7 +15,7 @@ import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, t
 //   CRI-O: CreateContainerError `container create failed: ... executable file not found in $PATH`
 // A shell entrypoint that cannot find its command exits 127 (`sh: foo: not found`) or 126.
 
-export type StartProblem = 'not-found' | 'permission' | 'no-such-file';
+export type StartProblem = 'not-found' | 'permission' | 'no-such-file' | 'no-interpreter';
 
 // Only the exec of the process itself: mount errors in the same OCI message (subPath, a missing
 // hostPath file) say "no such file or directory" too and belong to other rules.
@@ -56,7 +57,8 @@ function hits(snapshot: Snapshot): Hit[] {
   const out: Hit[] = [];
   for (const c of crashes(snapshot)) {
     const texts = crashTexts(snapshot, c);
-    const runtime = texts.find((t) => RUNTIME_START.test(t.text) && classifyStart(t.text));
+    // A program the runtime itself runs on the node (apparmor_parser, a shim) is container.create-error's.
+    const runtime = texts.find((t) => RUNTIME_START.test(t.text) && classifyStart(t.text) && !nodeSideFailure(t.text));
     if (runtime) {
       out.push({
         name: c.name,
@@ -70,9 +72,26 @@ function hits(snapshot: Snapshot): Hit[] {
       });
       continue;
     }
+    // A script without a `#!` line (or with CRLF endings): the kernel cannot exec it (runc >= 1.1 logs
+    // `exec /app/entrypoint.sh: exec format error`). A binary for another CPU is image.wrong-arch.
+    const tail = crashLogs(snapshot, c);
+    const formatLine = [...(tail?.lines.slice(-5) ?? []), ...texts.map((t) => t.text)].find((l) => /exec format error/.test(l) && scriptPath(l));
+    if (formatLine) {
+      const fromLog = tail?.lines.includes(formatLine);
+      out.push({
+        name: c.name,
+        init: c.s.init,
+        ...(c.spec ? { spec: c.spec } : {}),
+        problem: 'no-interpreter',
+        ...(scriptPath(formatLine) ? { path: scriptPath(formatLine) } : {}),
+        text: formatLine,
+        evidence: [fromLog && tail ? logEvidence(tail, 3) : (texts.find((t) => t.text === formatLine)?.evidence ?? { source: 'runtime', text: formatLine })],
+        crash: c,
+      });
+      continue;
+    }
     // A shell entrypoint whose command is missing (127) or not executable (126).
     const code = c.term?.exitCode;
-    const tail = crashLogs(snapshot, c);
     const line = tail?.lines
       .slice(-5)
       .reverse()
@@ -92,7 +111,7 @@ function hits(snapshot: Snapshot): Hit[] {
   // CRI-O reports it at create time, before any crash.
   for (const s of containerStatuses(snapshot.pod)) {
     const w = s.status.state?.waiting;
-    if (w?.reason !== 'CreateContainerError' || !w.message || !RUNTIME_START.test(w.message)) continue;
+    if (w?.reason !== 'CreateContainerError' || !w.message || !RUNTIME_START.test(w.message) || nodeSideFailure(w.message)) continue;
     const problem = classifyStart(w.message);
     if (!problem || out.some((h) => h.name === s.status.name)) continue;
     const spec = containerSpec(snapshot.pod, s.status.name, s.init);
@@ -113,6 +132,14 @@ const WHAT: Record<StartProblem, string> = {
   'not-found': 'is not in the image (not found in $PATH)',
   permission: 'is not executable (permission denied)',
   'no-such-file': 'or a file it needs does not exist in the image (no such file or directory)',
+  'no-interpreter': 'is a script the kernel cannot execute (exec format error): it lacks a `#!` line, or the line ends in CRLF',
+};
+
+const TITLE: Record<StartProblem, string> = {
+  'not-found': 'not found',
+  permission: 'permission denied',
+  'no-such-file': 'no such file or directory',
+  'no-interpreter': 'exec format error (script without #!)',
 };
 
 export const rule = defineRule({
@@ -133,16 +160,18 @@ export const rule = defineRule({
       const path = h.path ? `"${h.path}"` : 'the command';
       const image = h.spec?.image ?? '';
       return {
-        title: `${h.init ? 'Init container' : 'Container'} ${h.name} cannot start: ${h.path ? `${h.path} ` : ''}${h.problem === 'not-found' ? 'not found' : h.problem === 'permission' ? 'permission denied' : 'no such file or directory'}`,
+        title: `${h.init ? 'Init container' : 'Container'} ${h.name} cannot start: ${h.path ? `${h.path} ` : ''}${TITLE[h.problem]}`,
         cause: `The runtime created ${who} but could not start its process: ${path} ${WHAT[h.problem]}. It runs ${commandOf(h.spec)}${image ? ` from image ${image}` : ''}. Runtime message: "${clip(h.text, 400)}".`,
         evidence: [
           ...h.evidence,
           ...(h.spec?.command || h.spec?.args ? [{ source: `pod.spec.${h.init ? 'initContainers' : 'containers'}[${h.name}]`, text: commandOf(h.spec) }] : []),
         ],
         advice: [
-          h.problem === 'permission'
-            ? `Make ${path} executable in the image (\`chmod +x\` in the Dockerfile, or COPY --chmod=755), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]); check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.`
-            : `Check ${path} exists in the image: \`docker run --rm --entrypoint sh ${image || '<image>'} -c 'ls -l ${h.path ?? '<path>'}; echo $PATH'\`; a distroless or scratch image has no shell, so \`sh -c\` commands fail there too.`,
+          h.problem === 'no-interpreter'
+            ? `Start ${path} with an interpreter line (\`#!/bin/sh\`) and LF line endings (\`dos2unix\`, or \`.gitattributes\` eol=lf), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]).`
+            : h.problem === 'permission'
+              ? `Make ${path} executable in the image (\`chmod +x\` in the Dockerfile, or COPY --chmod=755), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]); check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.`
+              : `Check ${path} exists in the image: \`docker run --rm --entrypoint sh ${image || '<image>'} -c 'ls -l ${h.path ?? '<path>'}; echo $PATH'\`; a distroless or scratch image has no shell, so \`sh -c\` commands fail there too.`,
           `Fix the command/args in the ${pod?.metadata?.ownerReferences?.[0]?.kind ?? 'pod'} spec (or the image ENTRYPOINT), then roll out; restarting the pod does not help.`,
         ],
         prevent: [

@@ -290,7 +290,10 @@ const LOG_HINTS: [RegExp, string][] = [
 
 /** Advice for the decisive lines, the hint of the latest matching line first: the end of a log explains it. */
 export function logAdvice(lines: string[]): string[] {
-  const picked = decisiveLines(lines.flatMap((l) => l.split('\n')), { maxLines: 6, tail: 2 });
+  const picked = decisiveLines(
+    lines.flatMap((l) => l.split('\n')),
+    { maxLines: 6, tail: 2 },
+  );
   const lastMatch = (re: RegExp) => picked.findLastIndex((l) => re.test(l));
   return LOG_HINTS.map(([re, advice]) => ({ at: lastMatch(re), advice }))
     .filter((h) => h.at >= 0)

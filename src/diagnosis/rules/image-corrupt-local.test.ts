@@ -51,9 +51,33 @@ const predictor = crashedPod(
 const READ_ONLY_CONTAINERD =
   'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/5b0c/volumes/kubernetes.io~empty-dir/logs" to rootfs at "/app/logs": mkdir /run/containerd/io.containerd.runtime.v2.task/k8s.io/9f2e/rootfs/app/logs: read-only file system: unknown';
 
+// Near misses: ImageInspectError that is not a damaged image store. Offering to delete and pull
+// the image again for these would be wrong advice.
+const SHORT_NAME =
+  'Failed to inspect image "nginx": rpc error: code = Unknown desc = short-name "nginx" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"';
+const IMAGE_STATUS_ERROR =
+  'Failed to inspect image "registry.example.com/shop/web:1.4.2": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial unix /run/containerd/containerd.sock: connect: connection refused"';
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
+    {
+      name: 'near miss (resolution vs corruption): a CRI-O short name is not a corrupt image',
+      snapshot: snapshot(waitingPod('ImageInspectError', SHORT_NAME)),
+    },
+    {
+      name: 'near miss (runtime vs image): the runtime socket refusing is not a corrupt image',
+      snapshot: snapshot(waitingPod('ImageInspectError', IMAGE_STATUS_ERROR)),
+    },
+    {
+      name: 'near miss (network vs local store): a pull that ends in unexpected EOF is the network, not the local copy',
+      snapshot: snapshot(
+        waitingPod(
+          'ErrImagePull',
+          'failed to pull and unpack image "docker.io/library/postgres:16": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://production.cloudflare.docker.com/registry-v2/docker/registry/v2/blobs/sha256/ab/ab12/data": unexpected EOF',
+        ),
+      ),
+    },
     {
       name: 'inspect timing out is the runtime being slow, not a corrupt image',
       snapshot: snapshot(

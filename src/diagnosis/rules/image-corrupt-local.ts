@@ -98,6 +98,9 @@ export const rule = defineRule({
         continue;
       }
       const check = nodeCheck(snapshot, node, s.image);
+      // An ImageInspectError without the damaged-store signature is any inspect failure (a short name
+      // CRI-O cannot resolve, a runtime error): offering to delete and re-pull the image would be a guess.
+      if (!s.strong && check.state !== 'confirmed') continue;
       const nodeWords =
         check.state === 'missing'
           ? ` ${check.detail} It looks for image checksum/readlink errors in the runtime logs; the finding rests on the API alone.`
@@ -106,7 +109,7 @@ export const rule = defineRule({
             : ` On the node, ${check.detail}.`;
       const evidence = [...s.evidence, ...(check.state === 'confirmed' ? check.evidence : [])];
       drafts.set(s.image, {
-        severity: s.strong || check.state === 'confirmed' ? 'error' : 'warning',
+        severity: 'error',
         title: `Local copy of image ${s.image} on node ${node} is corrupt`,
         cause: `The container runtime on node ${node} cannot use its copy of ${s.image} for container "${s.container}": ${
           s.evidence[0]?.text.match(ROOTFS_READ_ONLY)

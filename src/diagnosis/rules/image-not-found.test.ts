@@ -13,6 +13,26 @@ testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
     {
+      name: 'near miss (arch vs tag): containerd "no match for platform in manifest: not found" is a missing architecture, not a missing tag',
+      snapshot: snapshot(
+        pulling(
+          'quay.io/prometheus/busybox:glibc',
+          'ErrImagePull',
+          'failed to pull and unpack image "quay.io/prometheus/busybox:glibc": no match for platform in manifest: not found',
+        ),
+      ),
+    },
+    {
+      name: 'near miss (resolution vs absence): a CRI-O short name that does not resolve',
+      snapshot: snapshot(
+        pulling(
+          'nginx:1.25',
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = short-name "nginx:1.25" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"',
+        ),
+      ),
+    },
+    {
       name: 'image pull just started',
       snapshot: snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(4) } }), {
         events: [event(pod(), { reason: 'Pulling', type: 'Normal', message: 'Pulling image "registry.example.com/shop/web:1.4.2"', lastSeenAgo: 3 })],

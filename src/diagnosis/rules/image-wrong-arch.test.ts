@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crashedPod, logTail, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { crashedPod, logTail, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
 import { rule as appExit } from './crash-app-exit.js';
@@ -21,6 +21,28 @@ testRule(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'pull: containerd "no match for platform in manifest: not found" (amd64-only image on a Graviton node)',
+      snapshot: snapshot(
+        waitingPod('ErrImagePull', 'failed to pull and unpack image "docker.io/bitnami/kubectl:1.24": no match for platform in manifest: not found', {
+          spec: { containers: [{ name: 'web', image: 'bitnami/kubectl:1.24' }] },
+        }),
+        { node: node({ status: { nodeInfo: { architecture: 'arm64' } } }) },
+      ),
+      expect: { playbook: null, mentions: [/no match for platform in manifest/, /linux\/arm64/] },
+    },
+    {
+      name: 'pull: CRI-O "no image found in manifest list for architecture arm64"',
+      snapshot: snapshot(
+        waitingPod(
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = choosing image instance: no image found in manifest list for architecture arm64, variant "v8", OS linux',
+          { spec: { containers: [{ name: 'web', image: 'quay.io/acme/tool:2.1' }] } },
+        ),
+        { node: node({ status: { nodeInfo: { architecture: 'arm64' } } }) },
+      ),
+      expect: { mentions: [/no image found in manifest list for architecture/] },
+    },
     {
       name: 'runc >= 1.1: the only log line, amd64 image on an arm64 node',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }, amdImage), {

@@ -1,5 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
+import { pullFailures, quotePhrase } from '../pull-errors.js';
+import { scriptPath } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
 import { crashes, crashLogs, crashTexts, logEvidence } from './crash-app-exit.js';
 
@@ -31,7 +33,7 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs', 'node'],
     priority: 56,
     supersedes: ['crash.app-exit', 'container.start-error'],
-    doc: "The container fails with `exec format error` (in its log, its termination message or the runtime's error): the image's binaries are for another architecture than the node's `status.nodeInfo.architecture` (an amd64-only image on an arm64 node, or the reverse). Compares the node's architecture with what the image name says.",
+    doc: "The image is for another CPU architecture than the node's `status.nodeInfo.architecture`: the pull fails with `no match for platform in manifest` (containerd) / `no image found in manifest list for architecture` (CRI-O) because the image has no variant for the node, or the container fails with `exec format error` (in its log, its termination message or the runtime's error) because its binaries are for another CPU. Compares the node's architecture with what the image name says.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -42,6 +44,8 @@ export const rule = defineRule({
       const logLine = tail?.lines.find((l) => FORMAT.test(l));
       const text = crashTexts(snapshot, c).find((t) => FORMAT.test(t.text));
       if (!logLine && !text) continue;
+      // A script the kernel cannot run has no `#!` line (or a CRLF one): the image's arch is not at fault.
+      if (scriptPath(logLine ?? text?.text ?? '')) continue;
       const image = c.spec?.image ?? c.s.status.image ?? '';
       const hint = archHint(image);
       const evidence: Evidence[] = [];
@@ -62,6 +66,24 @@ export const rule = defineRule({
         ],
         causeKey: `image/${image}:arch-${nodeArch ?? 'unknown'}`,
         params: { container: c.name, image, ...(nodeArch ? { nodeArch } : {}), ...(hint ? { imageArch: hint } : {}) },
+      });
+    }
+    // At pull time: the image has no manifest for the node's platform (a single-arch image, or a
+    // manifest list without linux/<arch>). containerd ends it with "not found", yet no tag is missing.
+    for (const f of pullFailures(snapshot)) {
+      if (f.error.class !== 'platform') continue;
+      const hint = archHint(f.specImage);
+      out.push({
+        title: `Image ${f.specImage} has no ${nodeArch ? `linux/${nodeArch}` : "node's platform"} variant`,
+        cause: `Pulling ${f.specImage} for container "${f.container}" on ${pod?.spec?.nodeName ?? 'the node'}${nodeArch ? ` (${nodeArch})` : ''} fails with ${quotePhrase(f.error)}: the tag exists, but neither it nor its manifest list has an image for this node's OS and architecture.${hint && nodeArch && hint !== nodeArch ? ` The image name says ${hint}.` : ''}`,
+        evidence: [...f.evidence, ...(nodeArch ? [{ source: `node ${pod?.spec?.nodeName ?? ''} status.nodeInfo.architecture`, text: nodeArch }] : [])],
+        advice: [
+          `Check which platforms the image has: \`docker buildx imagetools inspect ${f.specImage}\` (or \`crane manifest\`); it needs linux/${nodeArch ?? '<node arch>'}.`,
+          `Publish the image for linux/${nodeArch ?? '<arch>'} (\`docker buildx build --platform linux/amd64,linux/arm64 ...\`), or schedule the workload on nodes of an architecture it has (nodeSelector kubernetes.io/arch).`,
+        ],
+        prevent: ['Build multi-arch images for every architecture of the cluster, and label node pools with kubernetes.io/arch.'],
+        causeKey: `image/${f.specImage}:arch-${nodeArch ?? 'unknown'}`,
+        params: { container: f.container, image: f.specImage, ...(nodeArch ? { nodeArch } : {}), ...(hint ? { imageArch: hint } : {}) },
       });
     }
     return out;

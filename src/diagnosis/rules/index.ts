@@ -32,6 +32,7 @@ import { rule as imageCorruptBlob } from './image-corrupt-blob.js';
 import { rule as imagePullThrottled } from './image-pull-throttled.js';
 import { rule as imagePullTimeout } from './image-pull-timeout.js';
 import { rule as imageCorruptLocal } from './image-corrupt-local.js';
+import { rule as imageShortName } from './image-short-name.js';
 import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
 import { rule as crashOomkilled } from './crash-oomkilled.js';
 import { rule as crashSubpathMissing } from './crash-subpath-missing.js';
@@ -91,6 +92,7 @@ export const RULES: readonly Rule[] = [
   imagePullThrottled,
   imagePullTimeout,
   imageCorruptLocal,
+  imageShortName,
   resourcesMemoryUnits,
   crashOomkilled,
   crashSubpathMissing,

@@ -63,6 +63,24 @@ testRule(rule, {
       }),
     },
     { name: 'restarted once a day ago', snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 1, now: 'running', finishedAgo: 86400 })) },
+    // Explained and over: OOMKilled once 45 minutes ago, running and Ready since.
+    {
+      name: 'Ready; its one restart 45 minutes ago (OOMKilled) is over',
+      snapshot: snapshot(crashedPod({ exitCode: 137, reason: 'OOMKilled', restarts: 1, now: 'running', finishedAgo: 2700 })),
+    },
+    {
+      name: 'Ready, with a benign Warning repeated after it became Ready (DNSConfigForming)',
+      snapshot: snapshot(rolledOut, {
+        events: [
+          event(rolledOut, {
+            reason: 'DNSConfigForming',
+            count: 38,
+            lastSeenAgo: 60,
+            message: 'Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.0.0.2 10.0.0.3 10.0.0.4',
+          }),
+        ],
+      }),
+    },
   ],
   invalid: [
     {
@@ -98,7 +116,13 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { mentions: [/FailedToUpdateEndpoint|Operation cannot be fulfilled/] },
+      // Ready now: history, quoted at info, never an alarm.
+      expect: { severity: 'info', mentions: [/FailedToUpdateEndpoint|Operation cannot be fulfilled/, /Ready now/] },
+    },
+    {
+      name: 'running between crashes of a restart loop (4 restarts, the last 3 minutes ago) is not over',
+      snapshot: snapshot(crashedPod({ exitCode: 2, restarts: 4, now: 'running', finishedAgo: 180 })),
+      expect: { severity: 'warning', mentions: [/restarted 4 times/] },
     },
     {
       name: 'ContainerCreating for 10 minutes with no event that any rule knows',

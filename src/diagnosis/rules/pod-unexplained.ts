@@ -1,6 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
-import type { Event, Evidence, Pod, Snapshot } from '../types.js';
+import { ownerCounts, ownerSatisfied, troubleConditions } from '../owners.js';
+import type { Event, Evidence, FindingDraft, OwnerFact, Pod, Snapshot } from '../types.js';
 
 // The answer for a pod that is visibly broken in a way no rule knows. An empty answer reads as
 // "healthy" in chat, which is the worst thing to tell an SRE at 3 a.m.; this says plainly that
@@ -19,7 +20,13 @@ interface Sign {
   /** One line for the cause. */
   text: string;
   evidence?: Evidence;
+  /** History, not the present: a restart of a container that runs and is Ready again. */
+  past?: boolean;
 }
+
+/** Restarts this many or more within RESTARTS_RECENT_SECONDS are a loop, even while it is up. */
+const RESTART_LOOP = 3;
+const RESTARTS_RECENT_SECONDS = 900;
 
 /** Seconds since the pod was created (scheduling counts) or, with `started`, since the kubelet took it. */
 function ageOf(snapshot: Snapshot, pod: Pod, started = false): number | undefined {
@@ -78,7 +85,11 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
     const last = s.status.lastState?.terminated;
     const lastAgo = secondsSince(snapshot, last?.finishedAt);
     if ((s.status.restartCount ?? 0) > 0 && last && lastAgo !== undefined && lastAgo <= RECENT_SECONDS) {
+      // Up and Ready again after a restart or two is over; a restart loop is not, even between crashes.
+      const over =
+        Boolean(s.status.state?.running) && s.status.ready !== false && !((s.status.restartCount ?? 0) >= RESTART_LOOP && lastAgo <= RESTARTS_RECENT_SECONDS);
       signs.push({
+        past: over,
         text: `${what} restarted ${s.status.restartCount} time${s.status.restartCount === 1 ? '' : 's'}, last ${formatDuration(lastAgo)} ago (${last.reason ?? 'exit'} ${last.exitCode})`,
         evidence: statusEvidence(
           s,
@@ -127,6 +138,57 @@ export function recentWarnings(snapshot: Snapshot, pod: Pod): Event[] {
   });
 }
 
+/**
+ * A pod that does not exist, seen through its owner: stuck (wants more pods than it has, a
+ * condition or recent warnings say why not) is a warning that quotes the owner; an owner with all
+ * its pods means the pod was replaced or scaled away, which is worth saying but not an alarm.
+ */
+function missingPod(snapshot: Snapshot): FindingDraft | null {
+  const missing = snapshot.missingPod;
+  const owners = snapshot.owners ?? [];
+  const owner = owners[0];
+  if (!missing || !owner || snapshot.target.kind !== 'pod') return null;
+  const ns = snapshot.target.namespace;
+  const label = (o: OwnerFact) => `${o.kind} ${o.name}`;
+  const conditions = owners.flatMap((o) => troubleConditions(o).map((c) => ({ o, c })));
+  const warnings = owners.flatMap((o) =>
+    newestFirst(o.events)
+      .filter((e) => e.type === 'Warning' && (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= RECENT_SECONDS)
+      .map((e) => ({ o, e })),
+  );
+  const short = owners.filter((o) => ownerSatisfied(o.object) === false);
+  const stuck = short.length > 0 || conditions.length > 0 || warnings.length > 0;
+  const counts = ownerCounts(owner.object);
+  const evidence: Evidence[] = [
+    ...conditions.slice(0, 3).map(({ o, c }) => ({
+      source: `${label(o)} status.conditions[${c.type}]`,
+      text: [c.reason, c.message ? clip(c.message) : undefined].filter(Boolean).join(': '),
+    })),
+    ...warnings.slice(0, 4).map(({ o, e }) => ({ ...eventEvidence(e), source: `${eventEvidence(e).source} on ${label(o)}`, text: clip(e.message ?? '') })),
+  ];
+  if (counts) evidence.push({ source: `${label(owner)} status`, text: counts });
+  const podEvents = newestFirst(snapshot.events).slice(0, 2);
+  for (const e of podEvents) evidence.push({ ...eventEvidence(e), source: `${eventEvidence(e).source} (the deleted pod)`, text: clip(e.message ?? '') });
+  return {
+    ...(stuck ? {} : { severity: 'info' as const }),
+    title: stuck
+      ? `${missing.name} does not exist: ${label(owner)} ${short.length > 0 ? 'cannot create all its pods' : 'reports trouble'}; no rule matched`
+      : `${missing.name} does not exist: ${label(owner)} has all its pods (it was replaced or scaled away)`,
+    cause: stuck
+      ? `There is no pod ${ns}/${missing.name}; its name points at ${owners.map(label).join(' of ')}${counts ? ` (${counts})` : ''}. ` +
+        `The owner's conditions and events below say what stops it; none of pod-doctor's rules recognises them.`
+      : `There is no pod ${ns}/${missing.name}; its name points at ${owners.map(label).join(' of ')}${counts ? ` (${counts})` : ''}, which has the pods it wants. ` +
+        `The pod was replaced (a rollout, an eviction, a node drain) or scaled away; diagnose one of the current pods instead.`,
+    evidence: evidence.length > 0 ? evidence : [{ source: `${label(owner)}`, text: 'exists; no pod of this name' }],
+    advice: [
+      `\`kubectl describe ${owner.kind.toLowerCase()} -n ${ns} ${owner.name}\` shows the same conditions and events in order.`,
+      `\`kubectl get pods -n ${ns}\` lists the pods it has now.`,
+    ],
+    causeKey: `pod/${ns}/${missing.name}:missing`,
+    params: { owner: label(owner) },
+  };
+}
+
 export const rule = defineRule({
   meta: {
     id: 'pod.unexplained',
@@ -139,11 +201,13 @@ export const rule = defineRule({
     doc: 'The catch-all: the pod is visibly unhealthy (a waiting reason past a short grace, phase Failed/Unknown, not Ready for minutes, restarts or Warning events in the last hour) but no specific rule matched. Quotes the waiting/terminated reasons and the recent Warning events and says plainly that no rule matched, so a broken pod never gets an empty answer.',
   },
   check(snapshot, ctx) {
+    if (snapshot.missingPod) return missingPod(snapshot);
     const pod = snapshot.pod;
     if (!pod || snapshot.target.kind !== 'pod') return null;
     // Being deleted: within the grace period that is normal, past it the terminating rules speak.
     if (isDeleting(pod) || pod.status?.phase === 'Succeeded') return null;
     const signs = unhealthySigns(snapshot, pod, ctx.pendingGraceSeconds);
+    const now = signs.filter((sign) => !sign.past);
     // A pod still starting (Pending within its grace) has Warning events on the way up
     // (FailedScheduling while the autoscaler adds a node): they count once the grace is over.
     const age = ageOf(snapshot, pod) ?? Infinity;
@@ -160,11 +224,17 @@ export const rule = defineRule({
     ];
     const missed = snapshot.gaps.map((g) => g.check);
     const firstReason = signs[0]?.text.replace(/ for .*$/, '') ?? warnings[0]?.reason ?? 'warnings';
+    // Unhealthy now is a warning; a restart that is over or warnings on a pod that is Ready are history.
+    const healthyNow = now.length === 0 && readyCondition(pod)?.status === 'True';
     return {
-      title: `${name} is unhealthy (${clip(signs[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)}); no rule matched`,
-      cause:
-        `The pod is unhealthy: ${clip(summary, 500)}. None of pod-doctor's rules recognises this, so it cannot name a root cause; ` +
-        `the evidence below is exactly what the cluster reports.${missed.length > 0 ? ` Some checks could not run (${missed.join(', ')}), which may be why.` : ''}`,
+      ...(healthyNow ? { severity: 'info' as const } : {}),
+      title: healthyNow
+        ? `${name} is Ready now; earlier trouble (${clip(signs[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)})`
+        : `${name} is unhealthy (${clip(now[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)}); no rule matched`,
+      cause: healthyNow
+        ? `The pod runs and is Ready now. Earlier: ${clip(summary, 500)}. Nothing needs doing unless it repeats; the evidence below is what the cluster reports.`
+        : `The pod is unhealthy: ${clip(summary, 500)}. None of pod-doctor's rules recognises this, so it cannot name a root cause; ` +
+          `the evidence below is exactly what the cluster reports.${missed.length > 0 ? ` Some checks could not run (${missed.join(', ')}), which may be why.` : ''}`,
       evidence,
       advice: [
         `Read the quoted reasons and messages first: \`kubectl describe pod -n ${ns} ${name}\` shows the same events in order.`,

@@ -12,6 +12,7 @@ import {
   secondsSince,
 } from '../facts.js';
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
+import { componentState } from '../components.js';
 import type { JournalMatch } from '../../probes/types.js';
 import type { Evidence, Snapshot } from '../types.js';
 
@@ -68,7 +69,7 @@ export const rule = defineRule({
     title: 'Pod sandbox (pause container) cannot be created',
     category: 'sandbox',
     severity: 'error',
-    needs: ['pod', 'events', 'node', 'agent'],
+    needs: ['pod', 'events', 'node', 'agent', 'components'],
     priority: 55,
     doc: 'FailedCreatePodSandBox on a pod stuck before its containers start. From the API: the error class (sandbox/pause image pull, CNI, runtime). From the node agent: the kubelet `--pod-infra-container-image` and the kubelet log line with the real error (old kubelets print no detail); without it the finding says the node check could not run.',
   },
@@ -142,7 +143,10 @@ export const rule = defineRule({
       ];
       causeKey = `sandbox-image:${img}`;
     } else if (kind === 'cni') {
-      cause = `The sandbox is created but its network setup fails${plugin ? ` in CNI plugin ${plugin}` : ''} on ${nodeName}, so the pod never gets an IP and its containers never start.`;
+      // The CNI agent on the node usually says why in its own status and log.
+      const agent = componentState(snapshot, 'cni');
+      if (agent) evidence.push(...agent.evidence);
+      cause = `The sandbox is created but its network setup fails${plugin ? ` in CNI plugin ${plugin}` : ''} on ${nodeName}, so the pod never gets an IP and its containers never start.${agent ? ` ${agent.summary}` : ''}`;
       advice = [
         plugin === 'calico'
           ? `Check calico-node on ${nodeName} (running, /var/lib/calico/nodename mounted) and that it can reach the API (ClusterInformation).`

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { pod, snapshot } from '../../test/helpers/factories.js';
+import { defineRule, type Rule } from './rule.js';
+import { rankAndMerge } from './ranking.js';
+import { toFinding } from './engine.js';
+import type { FindingDraft } from './types.js';
+
+const LINE = 'Failed to inspect image "nginx": rpc error: code = Unknown desc = something a rule half-understands';
+
+function fake(id: string, priority: number, draft: Partial<FindingDraft>, extra: { playbook?: string; supersedes?: string[] } = {}): Rule {
+  return defineRule({
+    meta: { id, title: id, category: 'image', severity: 'error', needs: [], priority, doc: id, ...extra },
+    check: () => ({ title: id, cause: `${id} explains it.`, evidence: [{ source: 'status', text: LINE }], advice: ['x'], ...draft }),
+  });
+}
+
+function rank(rules: Rule[]) {
+  const s = snapshot(pod());
+  const findings = rules.map((r) => toFinding(r, r.check(s, { pendingGraceSeconds: 60 }) as FindingDraft, s));
+  return rankAndMerge(findings, rules);
+}
+
+describe('a playbook is withheld when the same line fits two classes', () => {
+  it('neither finding offers a fix, the likelier still ranks first, and the cause says why', () => {
+    const corrupt = fake('image.corrupt-local', 60, {}, { playbook: 'repull-image' });
+    const other = fake('image.other', 50, {});
+    const [first, second] = rank([other, corrupt]);
+    expect(first?.rule).toBe('image.corrupt-local');
+    expect(first?.playbook).toBeNull();
+    expect(first?.alternatives).toEqual(['image.other']);
+    expect(first?.cause).toMatch(/also fits image\.other.*playbook repull-image withheld/);
+    expect(second?.playbook).toBeNull();
+  });
+
+  it('keeps the playbook when the other rule quotes different evidence', () => {
+    const corrupt = fake('image.corrupt-local', 60, {}, { playbook: 'repull-image' });
+    const other = fake('image.other', 50, { evidence: [{ source: 'event', text: 'another line' }] });
+    expect(rank([other, corrupt])[0]?.playbook).toBe('repull-image');
+  });
+
+  it('keeps the playbook when the rule folds the other in (a symptom, not a rival)', () => {
+    const corrupt = fake('image.corrupt-local', 60, {}, { playbook: 'repull-image', supersedes: ['image.other'] });
+    const other = fake('image.other', 50, {});
+    const [first] = rank([other, corrupt]);
+    expect(first?.playbook).toBe('repull-image');
+    expect(first?.merged).toEqual(['image.other']);
+  });
+
+  it('keeps the playbook when the rival is only info', () => {
+    const corrupt = fake('image.corrupt-local', 60, {}, { playbook: 'repull-image' });
+    const other = fake('image.other', 50, { severity: 'info' });
+    expect(rank([other, corrupt])[0]?.playbook).toBe('repull-image');
+  });
+});
