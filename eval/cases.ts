@@ -1,0 +1,55 @@
+// The evaluation corpus: real incidents from public issue trackers and docs, each saved as the
+// objects `kubectl get … -o yaml` would show (eval/corpus/<slug>/objects.yaml) with what a
+// correct diagnosis says (case.yaml). Cases are written from the report, never from the rules.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import type { KubeObject } from '../src/diagnosis/types.js';
+import { loadObjects } from '../src/sim/load.js';
+
+export const CaseMeta = z
+  .object({
+    title: z.string().min(1),
+    /** Where the incident was reported: an issue, a discussion, a documentation page. */
+    url: z.url().refine((u) => u.startsWith('https://'), 'an https URL'),
+    /** The decisive line as the report quotes it (provenance: the fixture's wording comes from here). */
+    reported: z.string().min(1),
+    target: z.string(),
+    now: z.string(),
+    /** `dev` cases guided the rules; `holdout` cases were kept out of sight until the end. */
+    split: z.enum(['dev', 'holdout']),
+    expect: z.object({
+      /** The rule that must rank first; `null` for a negative (nothing of severity warning or worse). */
+      first: z.string().nullable(),
+      /** Other rules that are an equally right first answer (the report itself cannot tell them apart). */
+      acceptable: z.array(z.string()).default([]),
+      /**
+       * The playbook the first finding may offer: omitted = whatever the right rule offers,
+       * `null` = none (the evidence does not justify a change).
+       */
+      playbook: z.string().nullable().optional(),
+      /** A substring of the decisive line that the first finding must quote (evidence or cause). */
+      decisive: z.string().optional(),
+    }),
+  })
+  .refine((m) => m.expect.first !== null || m.expect.decisive === undefined, 'a negative has no decisive line');
+export type CaseMeta = z.infer<typeof CaseMeta>;
+
+export interface EvalCase {
+  slug: string;
+  meta: CaseMeta;
+  objects: KubeObject[];
+}
+
+export async function loadCases(root: string): Promise<EvalCase[]> {
+  const out: EvalCase[] = [];
+  for (const slug of (await readdir(root)).sort()) {
+    const dir = join(root, slug);
+    if (!(await stat(dir)).isDirectory()) continue;
+    const parsed = CaseMeta.safeParse(parse(await readFile(join(dir, 'case.yaml'), 'utf8')));
+    if (!parsed.success) throw new Error(`${slug}/case.yaml: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    out.push({ slug, meta: parsed.data, objects: await loadObjects([join(dir, 'objects.yaml')]) });
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+// `npm run eval`: diagnoses every case of eval/corpus from its saved objects (the path of
+// `pod-doctor diagnose --from`) and scores it. Prints one line a case, the totals per split,
+// and as its last line one JSON object:
+// {"cases","right","useful","silent","wrong","negatives","false_alarms"}.
+//   --split dev|holdout   only that part of the corpus
+//   --verbose             the first finding of every case that is not right
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ObjectsSource } from '../src/collect/objects-source.js';
+import { parseTarget } from '../src/diagnosis/target.js';
+import { diagnoseTarget } from '../src/usecases/diagnose.js';
+import { loadCases, type EvalCase } from './cases.js';
+import { scoreCase, type Score } from './score.js';
+
+export interface Totals {
+  cases: number;
+  right: number;
+  useful: number;
+  silent: number;
+  wrong: number;
+  negatives: number;
+  false_alarms: number;
+}
+
+export async function evaluate(c: EvalCase): Promise<{ score: Score; detail: string }> {
+  const d = await diagnoseTarget(new ObjectsSource(c.objects, c.slug), parseTarget(c.meta.target), { cluster: 'eval', now: () => new Date(c.meta.now) });
+  const first = d.findings[0];
+  const detail = first
+    ? `${first.rule} [${first.severity}] ${first.title}\n      ${first.evidence.map((e) => `${e.source}: ${e.text.split('\n').join(' ⏎ ')}`).join('\n      ')}`
+    : '(no findings)';
+  return { score: scoreCase(d, c.meta.expect), detail };
+}
+
+export function tally(scores: Score[]): Totals {
+  const count = (v: Score['verdict']) => scores.filter((s) => s.verdict === v).length;
+  const negatives = count('quiet') + count('false-alarm');
+  return {
+    cases: scores.length - negatives,
+    right: count('right'),
+    useful: count('useful'),
+    silent: count('silent'),
+    wrong: count('wrong'),
+    negatives,
+    false_alarms: count('false-alarm'),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { split: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+  const cases = (await loadCases(join(import.meta.dirname, 'corpus'))).filter((c) => !values.split || c.meta.split === values.split);
+  const scored: { c: EvalCase; score: Score }[] = [];
+  for (const c of cases) {
+    const { score, detail } = await evaluate(c);
+    scored.push({ c, score });
+    const mark = score.verdict.padEnd(11);
+    process.stdout.write(`${mark} ${c.slug.padEnd(48)} ${score.got}${score.why ? `  (${score.why})` : ''}\n`);
+    if (values.verbose && score.verdict !== 'right' && score.verdict !== 'quiet') process.stdout.write(`      ${detail}\n`);
+  }
+  for (const split of ['dev', 'holdout'] as const) {
+    const part = scored.filter((s) => s.c.meta.split === split).map((s) => s.score);
+    if (part.length === 0) continue;
+    const t = tally(part);
+    process.stdout.write(
+      `${split}: ${t.right}/${t.cases} right, ${t.useful} useful, ${t.silent} silent, ${t.wrong} wrong; ${t.false_alarms}/${t.negatives} false alarms\n`,
+    );
+  }
+  const all = tally(scored.map((s) => s.score));
+  const pct = all.cases > 0 ? Math.round((1000 * all.right) / all.cases) / 10 : 0;
+  process.stdout.write(
+    `all: ${all.right}/${all.cases} right (${pct}%), ${all.useful} useful, ${all.silent} silent, ${all.wrong} wrong; ${all.false_alarms}/${all.negatives} false alarms\n`,
+  );
+  process.stdout.write(`${JSON.stringify(all)}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,66 @@
+// Scoring one diagnosis against what its case expects. Pure: the runner and its tests share it.
+//
+// - right:  the first finding of severity warning or worse is the expected rule (or an equally
+//           right one), it quotes the decisive line, and it offers no other playbook than allowed.
+// - useful: not right, but some finding quotes the decisive line (or is the expected rule further
+//           down), and nothing offers a wrong playbook: the human starts from the right fact.
+// - silent: nothing of severity warning or worse.
+// - wrong:  anything else (another cause first without the decisive line, or a wrong playbook).
+// - negatives: `first: null` cases; any finding of warning or worse is a false alarm.
+import { SEVERITY_ORDER, type Diagnosis, type Finding } from '../src/diagnosis/types.js';
+import type { CaseMeta } from './cases.js';
+
+export type Verdict = 'right' | 'useful' | 'silent' | 'wrong' | 'quiet' | 'false-alarm';
+
+export interface Score {
+  verdict: Verdict;
+  /** What the first loud finding was, for the table. */
+  got: string;
+  why: string;
+}
+
+type Expect = CaseMeta['expect'];
+
+function loud(d: Diagnosis): Finding[] {
+  return d.findings.filter((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning);
+}
+
+/** Whitespace and case do not decide whether a line was quoted. */
+function norm(s: string): string {
+  return s.replace(/\s+/g, ' ').toLowerCase();
+}
+
+export function quotes(f: Finding, decisive: string): boolean {
+  const needle = norm(decisive);
+  return [f.cause, ...f.evidence.map((e) => e.text)].some((t) => norm(t).includes(needle));
+}
+
+function playbookOk(f: Finding, expect: Expect, rightRule: boolean): boolean {
+  if (f.playbook === null) return true;
+  if (expect.playbook === null) return false;
+  if (expect.playbook !== undefined) return f.playbook === expect.playbook;
+  // Whatever the right rule offers is right; a neighbour's playbook is not.
+  return rightRule;
+}
+
+export function scoreCase(d: Diagnosis, expect: Expect): Score {
+  const findings = loud(d);
+  const first = findings[0];
+  const got = first ? `${first.rule}${first.playbook ? ` (${first.playbook})` : ''}` : '-';
+  if (expect.first === null) {
+    return first ? { verdict: 'false-alarm', got, why: `${first.severity}: ${first.title}` } : { verdict: 'quiet', got, why: '' };
+  }
+  if (!first) return { verdict: 'silent', got, why: 'nothing of severity warning or worse' };
+  const accepted = [expect.first, ...expect.acceptable];
+  const isRight = (f: Finding) => accepted.includes(f.rule);
+  const wrongPlaybook = findings.find((f) => !playbookOk(f, expect, isRight(f)));
+  if (wrongPlaybook) return { verdict: 'wrong', got, why: `${wrongPlaybook.rule} offers ${wrongPlaybook.playbook}` };
+  const quoted = expect.decisive === undefined || quotes(first, expect.decisive);
+  if (isRight(first) && quoted) return { verdict: 'right', got, why: '' };
+  const mentioned = findings.some((f) => isRight(f) || f.merged.some((m) => accepted.includes(m)));
+  const quotedSomewhere = expect.decisive !== undefined && findings.some((f) => quotes(f, expect.decisive!));
+  if (mentioned || quotedSomewhere) {
+    return { verdict: 'useful', got, why: isRight(first) ? 'the decisive line is not quoted' : `${expect.first} is not first` };
+  }
+  return { verdict: 'wrong', got, why: `expected ${expect.first}` };
+}
