@@ -1,0 +1,587 @@
+// Which rule handles each upstream reason (upstream.ts), or why none needs to. A reason maps to
+// a rule only when that rule's own mechanism identifies it (the rule reads that reason, or
+// classifies that message); a rule that merely quotes it as a generic failure is a catch-all.
+// Reasons of a class no rule covers yet map to an id from PROPOSED, which the lead turns into
+// rules. test/reason-coverage.test.ts fails on an unmapped reason, an unknown rule id, and a
+// stale entry; docs/rules.md shows the table (scripts/gen-readme.ts).
+import { coverageKey, type UpstreamReason } from './upstream.js';
+
+export type Coverage = { readonly rules: readonly string[] } | { readonly catchAll: string };
+
+const rules = (...ids: string[]): Coverage => ({ rules: ids });
+const catchAll = (why: string): Coverage => ({ catchAll: why });
+
+/** Classes no rule covers yet: id → what the rule would find. */
+export const PROPOSED = {
+  'admission.webhook-unavailable':
+    'Pods cannot be created because an admission webhook does not answer ("failed calling webhook"): its Service has no ready endpoints, or the call times out.',
+  'admission.serviceaccount-missing':
+    'Pods cannot be created because their ServiceAccount does not exist ("error looking up service account", "No API token found").',
+  'job.backoff-limit':
+    'A Job gave up: BackoffLimitExceeded, or per-index limits (MaxFailedIndexesExceeded, FailedIndexes); names the pods that failed and why.',
+  'job.deadline-exceeded': 'A Job ran past spec.activeDeadlineSeconds (DeadlineExceeded): its pods were killed, however healthy.',
+  'job.pod-failure-policy': "A Job failed at once because a pod's exit code or condition matched a FailJob rule of its podFailurePolicy.",
+  'volume.provisioning-failed':
+    "A claim stays Pending because provisioning fails or nobody provisions: the claim's own ProvisioningFailed / FailedBinding events, ExternalProvisioning with no provisioner running.",
+  'volume.mount-type-mismatch':
+    'The runtime cannot mount a volume, subPath or hostPath because source and target disagree on file vs directory ("not a directory").',
+  'image.unpack-failed':
+    'The pull downloads but unpacking the layers fails on the node (failed to extract layer / prepare extraction snapshot, typically its disk).',
+  'node.graceful-shutdown':
+    'The pod was stopped or refused by a graceful node shutdown (status Shutdown / Terminated / NodeShutdown): left Failed, replaced elsewhere.',
+  'pod.preempted':
+    'The pod was preempted for a higher-priority pod, by the scheduler (Preempted, DisruptionTarget PreemptionByScheduler) or the kubelet (Preempting).',
+  'pending.nodes-cordoned': 'Not scheduled because the nodes that would fit are cordoned ("node(s) were unschedulable"): a drain or maintenance in progress.',
+  'pending.topology-spread': 'Not scheduled because of topologySpreadConstraints: maxSkew leaves no node, or nodes lack the topology label.',
+  'pending.scheduling-gated': 'Not scheduled on purpose: the pod still has schedulingGates (SchedulingGated) that their controller never removed.',
+} as const satisfies Record<string, string>;
+
+export type ProposedId = keyof typeof PROPOSED;
+
+const NORMAL = 'normal progress';
+const UNEXPLAINED = 'falls to pod.unexplained, quoted';
+const NODE_CONTEXT = 'node event: context for node rules, not a pod failure by itself';
+const PULL_WRAPPER = 'wrapper: the image.* rule for the error it wraps decides; alone it falls to pod.unexplained, quoted';
+const START_WRAPPER =
+  'wrapper: the rule for the error it wraps decides (container.start-error, image.wrong-arch, crash.subpath-missing...); alone crash.app-exit or pod.unexplained quote it';
+const KUBELET_REJECT_GAP = 'kubelet rejection that admission.kubelet-rejected does not list yet: pod.unexplained quotes the Failed phase';
+const ADMISSION_GAP = 'refusal that admission.rejected does not parse yet: pod.unexplained or the owner quote it';
+const NOT_A_POD = (what: string) => `about ${what}, not a pod: no rule reads it`;
+const SYMPTOM = (what: string) => `symptom: ${what}`;
+
+const PULL_RULES = [
+  'image.not-found',
+  'image.auth',
+  'image.insecure-registry',
+  'image.untrusted-ca',
+  'image.registry-unreachable',
+  'image.corrupt-blob',
+  'image.pull-throttled',
+  'image.pull-timeout',
+  'image.short-name',
+  'image.wrong-arch',
+] as const;
+const PENDING_RULES = [
+  'pending.insufficient-resources',
+  'pending.too-many-pods',
+  'pending.unschedulable-selector',
+  'pending.taint',
+  'pending.hostport-conflict',
+  'pending.pod-affinity',
+  'pending.pvc',
+  'pending.volume-limit',
+  'pending.scheduler-down',
+  'pending.nodes-cordoned',
+  'pending.topology-spread',
+  'config.missing-reference',
+] as const;
+const CRASH_RULES = [
+  'crash.app-exit',
+  'crash.oomkilled',
+  'crash.probe-failing',
+  'crash.subpath-missing',
+  'crash.ipv6-disabled',
+  'container.start-error',
+  'image.wrong-arch',
+  'image.corrupt-local',
+  'lifecycle.poststart-failed',
+] as const;
+/** FailedCreate on a pod's owner: the API server refused the pod. */
+const REFUSED = rules('admission.rejected', 'admission.webhook-unavailable', 'admission.serviceaccount-missing');
+
+const kubelet: Record<string, Coverage> = {
+  // events on pods
+  'event:Pulling': catchAll(NORMAL),
+  'event:Pulled': catchAll(NORMAL),
+  'event:Created': catchAll(NORMAL),
+  'event:Started': catchAll(NORMAL),
+  'event:Killing': rules('crash.probe-failing', 'lifecycle.poststart-failed'),
+  'event:Preempting': rules('pod.preempted'),
+  'event:BackOff': catchAll(SYMPTOM('CrashLoopBackOff or ImagePullBackOff; the rules read the waiting reason and its message instead')),
+  'event:Failed': rules(...PULL_RULES, 'config.missing-reference', 'security.run-as-non-root', 'container.create-error', 'container.start-error'),
+  'event:InspectFailed': rules('image.invalid-name', 'image.corrupt-local'),
+  'event:ErrImageNeverPull': rules('image.never-pull'),
+  'event:FailedToRetrieveImagePullSecret': rules('image.auth'),
+  'event:Unhealthy': rules('crash.probe-failing', 'readiness.failing'),
+  'event:ProbeWarning': catchAll('benign probe warning (a redirect, a large body): nothing failed'),
+  'event:FailedPostStartHook': rules('lifecycle.poststart-failed'),
+  'event:FailedPreStopHook': rules('terminating.runtime-hung'),
+  'event:ExceededGracePeriod': rules('terminating.stuck'),
+  'event:FailedKillPod': rules('terminating.runtime-hung', 'terminating.cni-teardown'),
+  'event:FailedSync': rules('terminating.cni-teardown', 'resources.memory-units'),
+  'event:FailedCreatePodSandBox': rules('sandbox.create-failed', 'resources.memory-units'),
+  'event:FailedPodSandBoxStatus': catchAll(UNEXPLAINED),
+  'event:SandboxChanged': rules('resources.memory-units'),
+  'event:FailedCreatePodContainer': catchAll(`${UNEXPLAINED} (the pod's cgroup cannot be made: a node problem)`),
+  'event:NetworkNotReady': rules('node.not-ready'),
+  'event:FailedMount': rules('volume.mount-failed', 'config.missing-reference'),
+  'event:FailedAttachVolume': rules('volume.multi-attach', 'volume.mount-failed'),
+  'event:FailedMapVolume': catchAll(`${UNEXPLAINED} (block volumes: volume.mount-failed reads FailedMount and FailedAttachVolume only)`),
+  'event:FailedMountOnFilesystemMismatch': catchAll(UNEXPLAINED),
+  'event:AlreadyMountedVolume': catchAll('local volume fsGroup warning: the pod runs'),
+  'event:SuccessfulAttachVolume': catchAll(NORMAL),
+  'event:SuccessfulMountVolume': catchAll(NORMAL),
+  'event:VolumeResizeFailed': catchAll(UNEXPLAINED),
+  'event:VolumeResizeSuccessful': catchAll(NORMAL),
+  'event:FileSystemResizeFailed': catchAll(UNEXPLAINED),
+  'event:FileSystemResizeSuccessful': catchAll(NORMAL),
+  'event:FailedPrepareDynamicResources': catchAll(`${UNEXPLAINED} (a DRA driver on the node)`),
+  'event:Evicted': rules('evicted.node-pressure'),
+  'event:DeadlineExceeded': catchAll(`${UNEXPLAINED}: "Pod was active on the node longer than the specified deadline" says it all`),
+  'event:DNSConfigForming': catchAll('benign warning (resolv.conf limits): the pod runs with the first nameservers'),
+  'event:MissingClusterDNS': catchAll(`${UNEXPLAINED} (kubelet without --cluster-dns: the pod falls back to the node's DNS)`),
+  'event:InvalidEnvironmentVariableNames': catchAll('warning: the invalid keys are skipped, the container starts'),
+  'event:FailedValidation': rules('static-pod.stale'),
+  // events on the node
+  'event:Starting': catchAll(NORMAL),
+  'event:NodeReady': catchAll(NORMAL),
+  'event:NodeNotReady': rules('node.not-ready', 'node.notready-cascade'),
+  'event:NodeSchedulable': catchAll(NORMAL),
+  'event:NodeNotSchedulable': catchAll('the node was cordoned: node.drain-blocked-pdb and the pending rules read the cordon from the node itself'),
+  'event:NodeHasSufficientMemory': catchAll(NORMAL),
+  'event:NodeHasNoDiskPressure': catchAll(NORMAL),
+  'event:NodeHasSufficientPID': catchAll(NORMAL),
+  'event:NodeHasInsufficientMemory': rules('evicted.node-pressure'),
+  'event:NodeHasDiskPressure': rules('evicted.node-pressure'),
+  'event:NodeHasInsufficientPID': rules('evicted.node-pressure'),
+  'event:EvictionThresholdMet': rules('evicted.node-pressure'),
+  'event:Rebooted': catchAll(`${NODE_CONTEXT} (restarted pods quote their own restarts)`),
+  'event:Shutdown': rules('node.graceful-shutdown'),
+  'event:SystemOOM': catchAll(`${NODE_CONTEXT} (a process outside any container limit; crash.oomkilled reads the container's OOMKilled)`),
+  'event:ContainerGCFailed': catchAll(NODE_CONTEXT),
+  'event:ImageGCFailed': catchAll(NODE_CONTEXT),
+  'event:FreeDiskSpaceFailed': catchAll(`${NODE_CONTEXT} (explains DiskPressure; evicted.node-pressure reads the condition)`),
+  'event:InvalidDiskCapacity': catchAll(NODE_CONTEXT),
+  'event:KubeletSetupFailed': catchAll(NODE_CONTEXT),
+  'event:KubeletConfigChanged': catchAll(NODE_CONTEXT),
+  'event:NodeAllocatableEnforced': catchAll(NORMAL),
+  'event:FailedNodeAllocatableEnforcement': catchAll(NODE_CONTEXT),
+  'event:CheckLimitsForResolvConf': catchAll(NODE_CONTEXT),
+  'event:PossibleMemoryBackedVolumesOnDisk': catchAll(NODE_CONTEXT),
+  'event:CgroupV1': catchAll(`${NODE_CONTEXT} (cgroup v1 deprecation)`),
+
+  // container waiting/terminated reasons, pod status reasons, sync errors
+  'status:ContainerCreating': catchAll(
+    'normal start state; stuck in it, the rule of what blocks it (sandbox.*, volume.*, terminating.status-lag) speaks, else pod.unexplained after 3 min',
+  ),
+  'status:PodInitializing': catchAll(
+    "normal start state; stuck in it, the init container's rule speaks (init.waiting-dependency, crash.*, image.*), else pod.unexplained",
+  ),
+  'status:CrashLoopBackOff': rules(...CRASH_RULES),
+  'status:RunContainerError': rules('crash.app-exit', 'container.start-error', 'image.wrong-arch'),
+  'status:CreateContainerConfigError': rules('config.missing-reference', 'security.run-as-non-root'),
+  'status:CreateContainerError': rules('container.create-error', 'container.start-error'),
+  'status:PreCreateHookError': catchAll(UNEXPLAINED),
+  'status:PreStartHookError': catchAll(`${UNEXPLAINED} (a device plugin's PreStartContainer)`),
+  'status:PostStartHookError': rules('lifecycle.poststart-failed'),
+  'status:ErrImagePull': rules(...PULL_RULES),
+  'status:ImagePullBackOff': rules(...PULL_RULES),
+  'status:RegistryUnavailable': rules('image.registry-unreachable'),
+  'status:SignatureValidationFailed': catchAll(`${UNEXPLAINED} (the runtime's image signature policy)`),
+  'status:ImageInspectError': rules('image.corrupt-local', 'image.short-name'),
+  'status:ErrImageNeverPull': rules('image.never-pull'),
+  'status:InvalidImageName': rules('image.invalid-name'),
+  'status:ContainerStatusUnknown': catchAll(`${UNEXPLAINED} (the container vanished, usually with an eviction or a node restart)`),
+  'status:Blocked': catchAll(UNEXPLAINED),
+  'status:KillContainerError': rules('terminating.runtime-hung'),
+  'status:KillPodSandboxError': rules('terminating.cni-teardown'),
+  'status:CreatePodSandboxError': rules('sandbox.create-failed'),
+  'status:ConfigPodSandboxError': catchAll(UNEXPLAINED),
+  'status:Evicted': rules('evicted.node-pressure'),
+  'status:DeadlineExceeded': catchAll(`${UNEXPLAINED}: "Pod was active on the node longer than the specified deadline" says it all`),
+  'status:Preempting': rules('pod.preempted'),
+  'status:Shutdown': rules('node.graceful-shutdown'),
+  'status:Terminated': rules('node.graceful-shutdown'),
+  'status:NodeShutdown': rules('node.graceful-shutdown'),
+  // kubelet admission (phase Failed)
+  'status:OutOf%s': rules('admission.kubelet-rejected'),
+  'status:UnexpectedAdmissionError': rules('admission.kubelet-rejected'),
+  'status:NodeAffinity': rules('admission.kubelet-rejected'),
+  'status:TopologyAffinityError': rules('admission.kubelet-rejected'),
+  'status:InvalidNodeInfo': rules('admission.kubelet-rejected'),
+  'status:SysctlForbidden': rules('admission.kubelet-rejected'),
+  'status:AppArmor': rules('admission.kubelet-rejected'),
+  'status:PodOSNotSupported': rules('admission.kubelet-rejected'),
+  'status:NodeName': catchAll(KUBELET_REJECT_GAP),
+  'status:NodePorts': catchAll(KUBELET_REJECT_GAP),
+  'status:TaintToleration': catchAll(KUBELET_REJECT_GAP),
+  'status:NoNewPrivs': catchAll(KUBELET_REJECT_GAP),
+  'status:ProcMount': catchAll(KUBELET_REJECT_GAP),
+  'status:UnknownReason': catchAll(KUBELET_REJECT_GAP),
+  'status:UnexpectedPredicateFailureType': catchAll(KUBELET_REJECT_GAP),
+  'status:PodOSSelectorNodeLabelDoesNotMatch': catchAll(KUBELET_REJECT_GAP),
+  'status:InitContainerRestartPolicyForbidden': catchAll(KUBELET_REJECT_GAP),
+  'status:SupplementalGroupsPolicyNotSupported': catchAll(KUBELET_REJECT_GAP),
+
+  // pod conditions
+  'condition:ContainersNotReady': catchAll(SYMPTOM("Ready=False; readiness.failing or the container's own rule explains it")),
+  'condition:ContainersNotInitialized': catchAll(
+    SYMPTOM('an init container has not finished; its own rule explains it (init.waiting-dependency, crash.*, image.*)'),
+  ),
+  'condition:ReadinessGatesNotReady': catchAll(`${UNEXPLAINED} (not Ready for minutes: a readiness gate's controller has not set it)`),
+  'condition:UnknownContainerStatuses': catchAll(UNEXPLAINED),
+  'condition:PodCompleted': catchAll(NORMAL),
+  'condition:TerminationByKubelet': rules('evicted.node-pressure', 'node.graceful-shutdown'),
+  'condition:Deferred': catchAll('an in-place resize waits for room: the pod keeps running at its old size'),
+  'condition:Infeasible': catchAll('an in-place resize the node can never fit: the pod keeps running at its old size'),
+  // node conditions
+  'condition:KubeletReady': catchAll(NORMAL),
+  'condition:KubeletNotReady': rules('node.not-ready', 'node.runtime-unresponsive'),
+  'condition:KubeletHasSufficientMemory': catchAll(NORMAL),
+  'condition:KubeletHasNoDiskPressure': catchAll(NORMAL),
+  'condition:KubeletHasSufficientPID': catchAll(NORMAL),
+  'condition:KubeletHasInsufficientMemory': rules('evicted.node-pressure'),
+  'condition:KubeletHasDiskPressure': rules('evicted.node-pressure'),
+  'condition:KubeletHasInsufficientPID': rules('evicted.node-pressure'),
+  'condition:NoRouteCreated': rules('node.not-ready'),
+};
+
+const dockershim: Record<string, Coverage> = {
+  'condition:DockerDaemonNotReady': rules('node.not-ready'),
+  'condition:NetworkPluginNotReady': rules('node.not-ready'),
+  'status:Completed': catchAll(NORMAL),
+  'status:Error': rules('crash.app-exit'),
+  'status:OOMKilled': rules('crash.oomkilled'),
+  'status:ContainerCannotRun': rules('crash.app-exit', 'container.start-error', 'image.wrong-arch'),
+};
+
+const fitKinds = {
+  resources: rules('pending.insufficient-resources'),
+  pods: rules('pending.too-many-pods'),
+  selector: rules('pending.unschedulable-selector'),
+  taint: rules('pending.taint'),
+  hostport: rules('pending.hostport-conflict'),
+  podAffinity: rules('pending.pod-affinity'),
+  volume: rules('pending.pvc'),
+  volumeLimit: rules('pending.volume-limit'),
+  spread: rules('pending.topology-spread'),
+} as const;
+
+const scheduler: Record<string, Coverage> = {
+  'event:FailedScheduling': rules(...PENDING_RULES),
+  'event:Scheduled': catchAll(NORMAL),
+  'event:Preempted': rules('pod.preempted'),
+  'condition:Unschedulable': rules(...PENDING_RULES),
+  'condition:SchedulerError': catchAll(`${UNEXPLAINED} (the scheduler failed internally, e.g. a PreBind plugin)`),
+  'condition:SchedulingGated': rules('pending.scheduling-gated'),
+  'condition:PreemptionByScheduler': rules('pod.preempted'),
+  'scheduler-filter:Insufficient %v': fitKinds.resources,
+  'scheduler-filter:Insufficient cpu': fitKinds.resources,
+  'scheduler-filter:Insufficient memory': fitKinds.resources,
+  'scheduler-filter:Insufficient ephemeral-storage': fitKinds.resources,
+  'scheduler-filter:Too many pods': fitKinds.pods,
+  "scheduler-filter:node(s) didn't match Pod's node affinity": fitKinds.selector,
+  "scheduler-filter:node(s) didn't match Pod's node affinity/selector": fitKinds.selector,
+  "scheduler-filter:node(s) didn't match scheduler-enforced node affinity": catchAll(`${UNEXPLAINED} (a scheduler profile's addedAffinity, not the pod's)`),
+  'scheduler-filter:pod affinity terms conflict': catchAll(UNEXPLAINED),
+  "scheduler-filter:node(s) had taints that the pod didn't tolerate": fitKinds.taint,
+  "scheduler-filter:node(s) had taint {%s: %s}, that the pod didn't tolerate": fitKinds.taint,
+  'scheduler-filter:node(s) had untolerated taint {%s: %s}': fitKinds.taint,
+  'scheduler-filter:node(s) had untolerated taint(s)': fitKinds.taint,
+  "scheduler-filter:node(s) didn't have free ports for the requested pod ports": fitKinds.hostport,
+  "scheduler-filter:node(s) didn't match pod affinity rules": fitKinds.podAffinity,
+  "scheduler-filter:node(s) didn't match pod anti-affinity rules": fitKinds.podAffinity,
+  "scheduler-filter:node(s) didn't match pod affinity/anti-affinity": fitKinds.podAffinity,
+  "scheduler-filter:node(s) didn't satisfy existing pods anti-affinity rules": fitKinds.podAffinity,
+  "scheduler-filter:node(s) didn't match pod topology spread constraints": fitKinds.spread,
+  "scheduler-filter:node(s) didn't match pod topology spread constraints (missing required label)": fitKinds.spread,
+  'scheduler-filter:pod has unbound immediate PersistentVolumeClaims': fitKinds.volume,
+  "scheduler-filter:node(s) didn't find available persistent volumes to bind": fitKinds.volume,
+  'scheduler-filter:node(s) had volume node affinity conflict': fitKinds.volume,
+  'scheduler-filter:node(s) did not have enough free storage': fitKinds.volume,
+  'scheduler-filter:pvc(s) bound to non-existent pv(s)': fitKinds.volume,
+  'scheduler-filter:node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)': fitKinds.volume,
+  'scheduler-filter:persistentvolumeclaim "%s" not found': rules('config.missing-reference', 'pending.pvc'),
+  'scheduler-filter:node(s) exceed max volume count': fitKinds.volumeLimit,
+  'scheduler-filter:node(s) had no available volume zone': catchAll(`${UNEXPLAINED} (the volume's zone has no fitting node)`),
+  'scheduler-filter:node(s) had no available disk': catchAll(`${UNEXPLAINED} (a GCE PD / EBS / RBD disk already in use read-write)`),
+  'scheduler-filter:node(s) were unschedulable': rules('pending.nodes-cordoned'),
+  'scheduler-filter:node(s) had unknown conditions': catchAll(UNEXPLAINED),
+  "scheduler-filter:node(s) didn't match the requested hostname": catchAll(`${UNEXPLAINED} (spec.nodeName names another node)`),
+  "scheduler-filter:node(s) didn't match the requested node name": catchAll(`${UNEXPLAINED} (spec.nodeName names another node)`),
+  "scheduler-filter:node(s) didn't have the requested labels": catchAll(`${UNEXPLAINED} (NodeLabel is not a default plugin)`),
+  "scheduler-filter:node(s) didn't match service affinity": catchAll(`${UNEXPLAINED} (ServiceAffinity is not a default plugin)`),
+  'scheduler-filter:Preemption is not helpful for scheduling': catchAll(
+    "preemption's postscript: the pending.* rule of the reason before it decides and quotes it",
+  ),
+  'scheduler-filter:No preemption victims found for incoming pod': catchAll(
+    "preemption's postscript: the pending.* rule of the reason before it decides and quotes it",
+  ),
+};
+
+const apiserver: Record<string, Coverage> = {
+  'admission-error:exceeded quota: %s, requested: %s, used: %s, limited: %s': rules('admission.rejected'),
+  'admission-error:failed quota: %s: %v': rules('admission.rejected'),
+  'admission-error:must specify %s': rules('admission.rejected'),
+  'admission-error:insufficient quota to consume: %v': catchAll(ADMISSION_GAP),
+  'admission-error:insufficient quota to match these scopes: %v': catchAll(ADMISSION_GAP),
+  'admission-error:resource quota evaluation timed out': catchAll(ADMISSION_GAP),
+  'admission-error:status unknown for quota: %s, resources: %s': catchAll(`${ADMISSION_GAP} (the quota controller has not counted yet)`),
+  'admission-error:maximum %s usage per %s is %s, but limit is %s': rules('admission.rejected'),
+  'admission-error:maximum %s usage per %s is %s, but request is %s': rules('admission.rejected'),
+  'admission-error:minimum %s usage per %s is %s, but limit is %s': rules('admission.rejected'),
+  'admission-error:minimum %s usage per %s is %s, but request is %s': rules('admission.rejected'),
+  'admission-error:maximum %s usage per %s is %s.  No limit is specified': catchAll(ADMISSION_GAP),
+  'admission-error:maximum %s usage per %s is %s.  No request is specified': catchAll(ADMISSION_GAP),
+  'admission-error:minimum %s usage per %s is %s.  No request is specified': catchAll(ADMISSION_GAP),
+  'admission-error:%s max limit to request ratio per %s is %s, but provided ratio is %f': rules('admission.rejected'),
+  'admission-error:%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0': catchAll(ADMISSION_GAP),
+  'admission-error:%s max limit to request ratio per %s is %s, but no request is specified or request is 0': catchAll(ADMISSION_GAP),
+  'admission-error:violates PodSecurity %q: %s': rules('admission.rejected'),
+  'admission-error:unable to validate against any pod security policy: %v': rules('admission.rejected'),
+  'admission-error:PodSecurityPolicy: unable to admit pod: %v': catchAll(`${ADMISSION_GAP} (the 1.20–1.24 PSP wording)`),
+  'admission-error:PodSecurityPolicy: unable to validate pod: %v': catchAll(`${ADMISSION_GAP} (the 1.20–1.24 PSP wording)`),
+  'admission-error:admission webhook %q denied the request': rules('admission.rejected'),
+  'admission-error:failed calling webhook %q: %v': rules('admission.webhook-unavailable'),
+  'admission-error:failed calling webhook %q; no further details available': rules('admission.webhook-unavailable'),
+  'admission-error:error looking up service account %s/%s: %v': rules('admission.serviceaccount-missing'),
+  'admission-error:No API token found for service account %q, retry after the token is automatically created and added to the service account':
+    rules('admission.serviceaccount-missing'),
+  'condition:EvictionByEvictionAPI': catchAll('a drain or a descheduler evicted the pod through the API: its controller replaces it'),
+};
+
+const containerd: Record<string, Coverage> = {
+  'runtime-error:failed to create containerd task: %w': catchAll(START_WRAPPER),
+  'runtime-error:failed to start containerd task %q: %w': catchAll(START_WRAPPER),
+  'runtime-error:failed to create shim task: %w': catchAll(START_WRAPPER),
+  'runtime-error:OCI runtime create failed': catchAll(START_WRAPPER),
+  'runtime-error:failed to create containerd container: %w': catchAll(START_WRAPPER),
+  'runtime-error:OCI runtime exec failed': rules('crash.probe-failing', 'readiness.failing', 'lifecycle.poststart-failed'),
+  'runtime-error:failed to reserve container name %q: %w': rules('container.create-error'),
+  'runtime-error:name %q is reserved for %q': rules('container.create-error'),
+  'runtime-error:failed to pull and unpack image %q: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:failed to resolve reference %q: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:failed to do request: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:httpReadSeeker: failed open: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:unexpected status from %s request to %s: %s': catchAll(PULL_WRAPPER),
+  'runtime-error:no match for platform in manifest': rules('image.wrong-arch'),
+  'runtime-error:failed to extract layer %s: %w': rules('image.unpack-failed'),
+  'runtime-error:failed to prepare extraction snapshot %q: %w': rules('image.unpack-failed'),
+  'runtime-error:failed to setup network for sandbox %q: %w': rules('sandbox.create-failed'),
+  'runtime-error:failed to create network namespace for sandbox %q: %w': rules('sandbox.create-failed'),
+  'runtime-error:failed to get sandbox image %q: %w': rules('sandbox.create-failed'),
+  'runtime-error:no runtime for %q is configured': rules('sandbox.create-failed'),
+  'runtime-error:failed to destroy network for sandbox %q: %w': rules('terminating.cni-teardown', 'terminating.stuck'),
+  'runtime-error:cni plugin not initialized': rules('node.not-ready', 'sandbox.create-failed'),
+  'runtime-error:failed to load cni config': rules('node.not-ready', 'sandbox.create-failed'),
+  'runtime-error:failed to generate apparmor spec opts: %w': rules('container.create-error'),
+  'runtime-error:load apparmor profile %s: %w': rules('container.create-error'),
+  'runtime-error:parser error(%q): %w': rules('container.create-error'),
+  'runtime-error:failed to mount rootfs component: %w': catchAll(UNEXPLAINED),
+  'status:StartError': rules('crash.app-exit', 'container.start-error', 'image.wrong-arch'),
+  'status:OOMKilled': rules('crash.oomkilled'),
+  'status:Error': rules('crash.app-exit'),
+  'status:Completed': catchAll(NORMAL),
+  'condition:NetworkPluginNotReady': rules('node.not-ready'),
+};
+
+const crio: Record<string, Coverage> = {
+  'runtime-error:unable to pull image or OCI artifact: pull image err: %w; artifact err: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:initializing source %s: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:reading manifest %s in %s: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:pinging container registry %s: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:choosing an image from manifest list %s: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:no image found in manifest list for architecture %q, variant %q, OS %q': rules('image.wrong-arch'),
+  'runtime-error:short-name %q did not resolve to an alias and no unqualified-search registries are defined in %q': rules('image.short-name'),
+  'runtime-error:short-name resolution enforced but cannot prompt without a TTY': rules('image.short-name'),
+  'runtime-error:container create failed: %s': catchAll(START_WRAPPER),
+  'runtime-error:error reserving ctr name %s for id %s: %w': rules('container.create-error'),
+  'runtime-error:the container name %q is already in use by %s': rules('container.create-error'),
+  'runtime-error:error reserving pod name %s for id %s: %w': rules('sandbox.create-failed'),
+  'runtime-error:no CNI configuration file in %s. Has your network provider started?': rules('node.not-ready', 'sandbox.create-failed'),
+  'runtime-error:error adding pod %s to CNI network %q: %w': rules('sandbox.create-failed'),
+  'runtime-error:find `apparmor_parser` binary: %w': rules('container.create-error'),
+  'runtime-error:failed to mount container %s(%s): %w': catchAll(UNEXPLAINED),
+  'status:OOMKilled': rules('crash.oomkilled'),
+  'status:Error': rules('crash.app-exit'),
+  'status:Completed': catchAll(NORMAL),
+  'condition:NetworkPluginNotReady': rules('node.not-ready'),
+};
+
+const runc: Record<string, Coverage> = {
+  'runtime-error:runc create failed: %w': catchAll(START_WRAPPER),
+  'runtime-error:unable to start container process: %w': catchAll(START_WRAPPER),
+  'runtime-error:starting container process caused': catchAll(START_WRAPPER),
+  'runtime-error:error during container init: %w': catchAll(START_WRAPPER),
+  'runtime-error:executable file not found in $PATH': rules('container.start-error'),
+  'runtime-error:exec format error': rules('image.wrong-arch', 'container.start-error'),
+  'runtime-error:no such file or directory': rules('container.start-error', 'crash.subpath-missing'),
+  'runtime-error:permission denied': rules('container.start-error'),
+  'runtime-error:not a directory': rules('volume.mount-type-mismatch'),
+  'runtime-error:error mounting %q to rootfs at %q: %w': rules('crash.subpath-missing', 'image.corrupt-local', 'volume.mount-type-mismatch'),
+  'runtime-error:chdir to cwd (%q) set in config.json failed: %w': catchAll(`${START_WRAPPER} (workingDir missing from the image)`),
+  'runtime-error:unable to apply cgroup configuration: %w': catchAll(START_WRAPPER),
+  'runtime-error:unable to apply apparmor profile: %w': catchAll(`${START_WRAPPER} (the AppArmor profile is not loaded on the node)`),
+};
+
+const controllers: Record<string, Record<string, Coverage>> = {
+  'workload-controllers': {
+    'event:FailedCreate': REFUSED,
+    'event:SuccessfulCreate': catchAll(NORMAL),
+    'event:FailedDelete': catchAll(NOT_A_POD('an owner deleting a surplus pod')),
+    'event:SuccessfulDelete': catchAll(NORMAL),
+  },
+  'replicaset-controller': {
+    'condition:FailedCreate': REFUSED,
+    'condition:FailedDelete': catchAll(NOT_A_POD('an owner deleting a surplus pod')),
+  },
+  'statefulset-controller': {
+    'event:FailedCreate': REFUSED,
+    'event:SuccessfulCreate': catchAll(NORMAL),
+    'event:FailedUpdate': catchAll(UNEXPLAINED),
+    'event:SuccessfulUpdate': catchAll(NORMAL),
+    'event:FailedDelete': catchAll(UNEXPLAINED),
+    'event:SuccessfulDelete': catchAll(NORMAL),
+    'event:RecreatingFailedPod': catchAll(SYMPTOM("a StatefulSet pod failed and is re-created; the pod's own rule explains the failure")),
+  },
+  'daemonset-controller': {
+    'event:FailedDaemonPod': catchAll(SYMPTOM("a DaemonSet pod failed and is killed; the pod's own rule explains the failure")),
+    'event:SelectingAll': catchAll(NOT_A_POD('a DaemonSet without a selector')),
+  },
+  'deployment-controller': {
+    'event:ScalingReplicaSet': catchAll(NORMAL),
+    'event:ReplicaSetCreateError': catchAll(UNEXPLAINED),
+    'event:SelectingAll': catchAll(NOT_A_POD('a Deployment without a selector')),
+    'event:DeploymentRollback': catchAll(NORMAL),
+    'event:DeploymentRollbackRevisionNotFound': catchAll(NOT_A_POD('a rollback request')),
+    'event:DeploymentRollbackTemplateUnchanged': catchAll(NOT_A_POD('a rollback request')),
+    'condition:NewReplicaSetCreated': catchAll(NORMAL),
+    'condition:FoundNewReplicaSet': catchAll(NORMAL),
+    'condition:ReplicaSetUpdated': catchAll(NORMAL),
+    'condition:NewReplicaSetAvailable': catchAll(NORMAL),
+    'condition:MinimumReplicasAvailable': catchAll(NORMAL),
+    'condition:DeploymentPaused': catchAll(NORMAL),
+    'condition:DeploymentResumed': catchAll(NORMAL),
+    'condition:MinimumReplicasUnavailable': catchAll(SYMPTOM("the Deployment's pods are not Ready; their own rules explain why")),
+    'condition:ProgressDeadlineExceeded': catchAll(SYMPTOM("the rollout's new pods never became Ready; their own rules explain why")),
+    'condition:ReplicaSetCreateError': catchAll(UNEXPLAINED),
+  },
+  'job-controller': {
+    'event:Completed': catchAll(NORMAL),
+    'condition:SuccessPolicy': catchAll(NORMAL),
+    'condition:CompletionsReached': catchAll(NORMAL),
+    'event:BackoffLimitExceeded': rules('job.backoff-limit'),
+    'condition:BackoffLimitExceeded': rules('job.backoff-limit'),
+    'event:MaxFailedIndexesExceeded': rules('job.backoff-limit'),
+    'condition:MaxFailedIndexesExceeded': rules('job.backoff-limit'),
+    'event:FailedIndexes': rules('job.backoff-limit'),
+    'condition:FailedIndexes': rules('job.backoff-limit'),
+    'event:DeadlineExceeded': rules('job.deadline-exceeded'),
+    'condition:DeadlineExceeded': rules('job.deadline-exceeded'),
+    'event:PodFailurePolicy': rules('job.pod-failure-policy'),
+    'condition:PodFailurePolicy': rules('job.pod-failure-policy'),
+    'event:TooManyActivePods': catchAll(NOT_A_POD('a Job cleaning up extra pods')),
+    'event:TooManySucceededPods': catchAll(NOT_A_POD('a Job cleaning up extra pods')),
+  },
+  'cronjob-controller': {
+    'event:SuccessfulCreate': catchAll(NORMAL),
+    'event:SawCompletedJob': catchAll(NORMAL),
+    'event:SuccessfulDelete': catchAll(NORMAL),
+    'event:JobAlreadyActive': catchAll(NORMAL),
+    'event:FailedCreate': catchAll(NOT_A_POD('a CronJob creating a Job (admission.rejected reads the pod owners one level up)')),
+    'event:FailedDelete': catchAll(NOT_A_POD('a CronJob')),
+    'event:FailedGet': catchAll(NOT_A_POD('a CronJob')),
+    'event:FailedNeedsStart': catchAll(NOT_A_POD('a CronJob')),
+    'event:MissingJob': catchAll(NOT_A_POD('a CronJob')),
+    'event:MissSchedule': catchAll(NOT_A_POD('a CronJob')),
+    'event:TooManyMissedTimes': catchAll(NOT_A_POD('a CronJob')),
+    'event:UnexpectedJob': catchAll(NOT_A_POD('a CronJob')),
+    'event:UnParseableCronJobSchedule': catchAll(NOT_A_POD('a CronJob')),
+    'event:UnparseableSchedule': catchAll(NOT_A_POD('a CronJob')),
+  },
+  'disruption-controller': {
+    'event:NoPods': catchAll(NOT_A_POD('a PodDisruptionBudget (node.drain-blocked-pdb reads its status)')),
+    'event:NoControllers': catchAll(NOT_A_POD('a PodDisruptionBudget (node.drain-blocked-pdb reads its status)')),
+    'event:NoControllerRef': catchAll(NOT_A_POD('a PodDisruptionBudget (node.drain-blocked-pdb reads its status)')),
+    'event:CalculateExpectedPodCountFailed': catchAll(NOT_A_POD('a PodDisruptionBudget (node.drain-blocked-pdb reads its status)')),
+    'event:MultiplePodDisruptionBudgets': catchAll('warning on a pod that several PDBs select: it runs'),
+    'event:NotDeleted': catchAll(UNEXPLAINED),
+  },
+  'node-lifecycle-controller': {
+    'event:NodeNotReady': rules('node.not-ready', 'terminating.node-lost', 'node.notready-cascade'),
+    'condition:NodeStatusUnknown': rules('node.not-ready', 'terminating.node-lost'),
+    'condition:NodeStatusNeverUpdated': rules('node.not-ready', 'terminating.node-lost'),
+    'status:NodeLost': rules('terminating.node-lost'),
+    'event:NodeControllerEviction': rules('terminating.node-lost'),
+    'event:DeletingAllPods': catchAll(`${NODE_CONTEXT} (the node is gone from the cloud provider)`),
+    'event:RegisteredNode': catchAll(NORMAL),
+    'event:RemovingNode': catchAll(NODE_CONTEXT),
+  },
+  'taint-eviction-controller': {
+    'event:TaintManagerEviction': rules('terminating.node-lost'),
+    'condition:DeletionByTaintManager': rules('terminating.node-lost'),
+  },
+  'podgc-controller': {
+    'condition:DeletionByPodGC': catchAll('PodGC deleted an orphan of a deleted node: its controller replaces it'),
+  },
+  'nodeipam-controller': {
+    'event:CIDRNotAvailable': catchAll(`${NODE_CONTEXT} (no pod CIDR left: the node's CNI cannot start)`),
+    'event:CIDRAssignmentFailed': catchAll(`${NODE_CONTEXT} (no pod CIDR left: the node's CNI cannot start)`),
+  },
+  'namespace-controller': {
+    'condition:ContentDeletionFailed': rules('namespace.terminating'),
+    'condition:DiscoveryFailed': rules('namespace.terminating'),
+    'condition:GroupVersionParsingFailed': rules('namespace.terminating'),
+    'condition:SomeFinalizersRemain': rules('namespace.terminating'),
+    'condition:SomeResourcesRemain': rules('namespace.terminating'),
+  },
+  'persistentvolume-controller': {
+    'event:ProvisioningFailed': rules('volume.provisioning-failed'),
+    'event:ProvisioningCleanupFailed': rules('volume.provisioning-failed'),
+    'event:FailedBinding': rules('volume.provisioning-failed'),
+    'event:ExternalProvisioning': rules('volume.provisioning-failed'),
+    'event:ProvisioningSucceeded': catchAll(NORMAL),
+    'event:WaitForFirstConsumer': catchAll(NORMAL),
+    'event:WaitForPodScheduled': catchAll(NORMAL),
+    'event:VolumeMismatch': catchAll(NOT_A_POD('a claim that names a PV of another size or class (pending.pvc reports the unbound claim)')),
+    'event:ClaimLost': catchAll(UNEXPLAINED),
+    'event:ClaimMisbound': catchAll(UNEXPLAINED),
+    'event:VolumeDelete': catchAll(NOT_A_POD('a released PersistentVolume')),
+    'event:VolumeFailedDelete': catchAll(NOT_A_POD('a released PersistentVolume')),
+    'event:VolumeFailedRecycle': catchAll(NOT_A_POD('a released PersistentVolume')),
+    'event:VolumeRecycled': catchAll(NOT_A_POD('a released PersistentVolume')),
+    'event:RecyclerPod': catchAll(NOT_A_POD('a released PersistentVolume')),
+    'event:VolumeUnknownReclaimPolicy': catchAll(NOT_A_POD('a released PersistentVolume')),
+  },
+  'attachdetach-controller': {
+    'event:FailedAttachVolume': rules('volume.multi-attach', 'volume.mount-failed'),
+  },
+  'expand-controller': {
+    'event:ExternalExpanding': catchAll(NORMAL),
+  },
+  'ephemeral-volume-controller': {
+    'event:FailedBinding': catchAll(`${UNEXPLAINED} (the claim of a generic ephemeral volume cannot be created)`),
+  },
+  'endpoint-controller': {
+    'event:FailedToCreateEndpoint': catchAll(NOT_A_POD('a Service')),
+    'event:FailedToUpdateEndpoint': catchAll(NOT_A_POD('a Service')),
+  },
+  'endpointslice-controller': {
+    'event:FailedToListPods': catchAll(NOT_A_POD('a Service')),
+    'event:FailedToListEndpointSlices': catchAll(NOT_A_POD('a Service')),
+    'event:FailedToUpdateEndpointSlices': catchAll(NOT_A_POD('a Service')),
+  },
+  'garbage-collector-controller': {
+    'event:OwnerRefInvalidNamespace': catchAll(UNEXPLAINED),
+  },
+  'cluster-autoscaler': {
+    'event:NotTriggerScaleUp': catchAll("context for a Pending pod: the pending.* rule of the scheduler's reasons explains why no node fits"),
+    'event:TriggeredScaleUp': catchAll(NORMAL),
+  },
+};
+
+/** Component → `kind:reason` → coverage. */
+export const COVERAGE: Readonly<Record<string, Readonly<Record<string, Coverage>>>> = {
+  kubelet,
+  dockershim,
+  scheduler,
+  apiserver,
+  containerd,
+  'cri-o': crio,
+  runc,
+  ...controllers,
+};
+
+export function coverageOf(r: Pick<UpstreamReason, 'component' | 'kind' | 'reason'>): Coverage | undefined {
+  return COVERAGE[r.component]?.[coverageKey(r)];
+}
