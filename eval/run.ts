@@ -23,7 +23,16 @@ export interface Totals {
 }
 
 export async function evaluate(c: EvalCase): Promise<{ score: Score; detail: string }> {
-  const d = await diagnoseTarget(new ObjectsSource(c.objects, c.slug), parseTarget(c.meta.target), { cluster: 'eval', now: () => new Date(c.meta.now) });
+  let d;
+  try {
+    d = await diagnoseTarget(new ObjectsSource(c.objects, c.slug), parseTarget(c.meta.target), { cluster: 'eval', now: () => new Date(c.meta.now) });
+  } catch (err) {
+    // What `pod-doctor diagnose` exits 2 for (a target not found): no answer at all.
+    const message = err instanceof Error ? err.message : String(err);
+    const score: Score =
+      c.meta.expect.first === null ? { verdict: 'quiet', got: 'error', why: message } : { verdict: 'silent', got: 'error', why: message };
+    return { score, detail: message };
+  }
   const first = d.findings[0];
   const detail = first
     ? `${first.rule} [${first.severity}] ${first.title}\n      ${first.evidence.map((e) => `${e.source}: ${e.text.split('\n').join(' ⏎ ')}`).join('\n      ')}`

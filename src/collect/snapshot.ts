@@ -1,6 +1,7 @@
 // Builds one Snapshot per diagnosis: the facts the enabled rules need, fetched concurrently,
 // each with a timeout. A failed or forbidden call becomes a Gap; only a missing target or an
 // unreachable cluster stops the diagnosis.
+import { claimNames } from '../diagnosis/claims.js';
 import { containerStatuses } from '../diagnosis/facts.js';
 import { parseQuantity } from '../diagnosis/quantity.js';
 import type { AgentFacts } from '../probes/types.js';
@@ -12,7 +13,7 @@ import { collectWebhooks, serviceAccountNamed, webhooksNamed } from './admission
 import { collectComponents, componentTriggers } from './components.js';
 import { collectNamespaceOwners, collectOwners, findOwnerOfMissingPod } from './owners.js';
 import type { FactSource } from './source.js';
-import { claimNames, collectClaims } from './storage.js';
+import { collectClaims } from './storage.js';
 
 /** A PDB selects a pod by its label selector; an empty selector selects every pod of the namespace (policy/v1). */
 function selects(selector: LabelSelectorObject | undefined, labels: Record<string, string> | undefined): boolean {

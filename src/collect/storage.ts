@@ -3,19 +3,10 @@
 // (which may not exist), the PersistentVolume it is bound to, and that volume's CSI attachment to
 // the pod's node (the attacher's error lives in VolumeAttachment.status.attachError).
 import { createHash } from 'node:crypto';
+import { claimNames } from '../diagnosis/claims.js';
 import type { ClaimFact, Event, KubeObject, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { sortEvents, type Guard } from './guard.js';
 import type { FactSource } from './source.js';
-
-/** Claim names the pod mounts: persistentVolumeClaim volumes and generic ephemeral volumes (`<pod>-<volume>`). */
-export function claimNames(pod: Pod): string[] {
-  const podName = pod.metadata?.name ?? '';
-  return (pod.spec?.volumes ?? []).flatMap((v) => {
-    if (v.persistentVolumeClaim) return [v.persistentVolumeClaim.claimName];
-    if (v.ephemeral?.volumeClaimTemplate) return [`${podName}-${v.name}`];
-    return [];
-  });
-}
 
 /** The class a claim asks for: the field, or the beta annotation older claims carry. */
 export function claimClass(pvc: PersistentVolumeClaim): string | undefined {

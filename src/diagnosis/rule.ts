@@ -22,6 +22,7 @@ export type RuleCategory =
   | 'lifecycle'
   | 'security'
   | 'volume'
+  | 'job'
   | 'pod';
 
 export interface RuleMeta {

@@ -1,6 +1,6 @@
 // Factories for wire-format Kubernetes objects and snapshots. Tests describe only what
 // differs from a healthy default, so each case reads as the failure it models.
-import type { Event, Gap, KubeObject, Node, Pod, Snapshot, Target } from '../../src/diagnosis/types.js';
+import type { ClaimFact, Event, Gap, KubeObject, Node, Pod, Snapshot, Target } from '../../src/diagnosis/types.js';
 
 export const NOW = '2026-11-21T10:00:00Z';
 
@@ -484,4 +484,13 @@ export function schedulerLease(renewedAgo: number, holder = 'master-1_6b9e5c1d-2
 export function ownerFact(kind: string, name: string, object?: Partial<KubeObject>, events: Event[] = []): OwnerFactObject {
   const obj: KubeObject | undefined = object ? { apiVersion: 'apps/v1', kind, metadata: { name, namespace: 'shop', uid: uid() }, ...object } : undefined;
   return obj ? { kind, name, object: obj, events } : { kind, name, events };
+}
+
+/** A claim as the collector reads it: the claim (Pending unless patched), its own events, class, volume. */
+export function claimFact(name: string, init: { claim?: DeepPartial<PvcObject> | null; events?: Event[]; storageClass?: KubeObject | null } = {}): ClaimFact {
+  const claim =
+    init.claim === null
+      ? null
+      : pvcObject(name, merge({ metadata: { creationTimestamp: ago(1800) }, spec: { volumeName: undefined }, status: { phase: 'Pending' } }, init.claim ?? {}));
+  return { name, claim, events: init.events ?? [], ...(init.storageClass !== undefined ? { storageClass: init.storageClass } : {}) };
 }

@@ -42,6 +42,55 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'StatefulSet FailedCreate: the ServiceAccount does not exist (and still does not)',
+      snapshot: snapshot(undefined, {
+        target: { kind: 'pod', namespace: 'shop', name: 'minio-0' },
+        serviceAccount: { name: 'minio-sa', exists: false },
+        owners: [
+          ownerFact('StatefulSet', 'minio', rsObject(1, 0), [
+            failedCreate(
+              'StatefulSet',
+              'minio',
+              'create Pod minio-0 in StatefulSet minio failed error: pods "minio-0" is forbidden: error looking up service account shop/minio-sa: serviceaccount "minio-sa" not found',
+            ),
+          ]),
+        ],
+      }),
+      expect: { params: { policy: 'serviceaccount', policyName: 'minio-sa' }, mentions: [/serviceaccount "minio-sa" not found/, /still does not exist/] },
+    },
+    {
+      name: 'ReplicaSet FailedCreate: the PriorityClass does not exist',
+      snapshot: snapshot(undefined, {
+        ...missing,
+        owners: [
+          ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(2, 0), [
+            failedCreate(
+              'ReplicaSet',
+              'web-7d9f8c6b5',
+              'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: no PriorityClass with name critical-apps was found',
+            ),
+          ]),
+        ],
+      }),
+      expect: { params: { policy: 'priorityclass', policyName: 'critical-apps' } },
+    },
+    {
+      name: 'LimitRange: a minimum with no request specified',
+      snapshot: snapshot(undefined, {
+        ...missing,
+        owners: [
+          ownerFact('ReplicaSet', 'web-7d9f8c6b5', rsObject(2, 0), [
+            failedCreate(
+              'ReplicaSet',
+              'web-7d9f8c6b5',
+              'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: minimum cpu usage per Container is 100m.  No request is specified',
+            ),
+          ]),
+        ],
+      }),
+      expect: { params: { policy: 'limitrange', policyName: 'cpu' } },
+    },
+    {
       name: 'ReplicaSet FailedCreate: exceeded quota, the pod never exists',
       snapshot: snapshot(undefined, {
         ...missing,

@@ -1,9 +1,9 @@
 import { defineRule } from '../rule.js';
-import { clip, eventEvidence, eventTime, formatDuration, isFinished, newestFirst, secondsSince } from '../facts.js';
-import { ownerSatisfied } from '../owners.js';
-import type { Evidence, FindingDraft, OwnerFact, Snapshot } from '../types.js';
+import { clip, formatDuration, isFinished } from '../facts.js';
+import { ownerRefusals, type Refusal } from '../owners.js';
+import type { FindingDraft, Snapshot } from '../types.js';
 
-type Policy = 'quota' | 'limitrange' | 'podsecurity' | 'psp' | 'webhook';
+type Policy = 'quota' | 'limitrange' | 'podsecurity' | 'psp' | 'webhook' | 'serviceaccount' | 'priorityclass';
 
 interface Rejection {
   policy: Policy;
@@ -19,82 +19,28 @@ export function parseRejection(message: string): Rejection | undefined {
   m = /failed quota: ([\w.-]+): (must specify .*)$/s.exec(message);
   if (m) return { policy: 'quota', name: m[1] ?? '', detail: m[2] ?? '' };
   m =
-    /((?:maximum|minimum) ([\w./-]+) usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]]+|max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [^,\]]+)/.exec(
+    /((?:maximum|minimum) ([\w./-]+) usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+?(?:, but (?:limit|request) is [^,\]]+|\.\s+No (?:limit|request) is specified)|max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [^,\]]+)/.exec(
       message,
     );
   if (m) return { policy: 'limitrange', name: m[2] ?? 'ratio', detail: m[1] ?? '' };
   m = /violates PodSecurity "([^"]+)": (.*)$/s.exec(message);
   if (m) return { policy: 'podsecurity', name: m[1] ?? '', detail: m[2] ?? '' };
-  m = /(unable to validate against any pod security policy: .*)$/s.exec(message);
+  m = /(unable to validate against any pod security policy: .*|PodSecurityPolicy: unable to (?:admit|validate) pod: .*)$/s.exec(message);
   if (m) return { policy: 'psp', name: 'podsecuritypolicy', detail: m[1] ?? '' };
   m = /admission webhook "([^"]+)" denied the request:? ?(.*)$/s.exec(message);
   if (m) return { policy: 'webhook', name: m[1] ?? '', detail: m[2] ?? '' };
+  // The ServiceAccount admission plugin: the pod names an account that does not exist.
+  m = /(error looking up service account [\w.-]+\/([\w.-]+): serviceaccount "[^"]+" not found)/.exec(message);
+  if (m) return { policy: 'serviceaccount', name: m[2] ?? '', detail: m[1] ?? '' };
+  // The Priority admission plugin: spec.priorityClassName names a class that does not exist.
+  m = /(no PriorityClass with name ([\w.-]+) was found)/.exec(message);
+  if (m) return { policy: 'priorityclass', name: m[2] ?? '', detail: m[1] ?? '' };
   return undefined;
 }
 
-// The ReplicaSet controller retries with back-off and repeats the event; a refusal last seen
-// longer ago than this, with no other sign, is history.
-const FRESH_SECONDS = 1800;
+type Hit = Refusal<Rejection>;
 
-/** Deployment/ReplicaSet `ReplicaFailure` condition (reason FailedCreate) carries the refusal too. */
-interface Condition {
-  type?: string;
-  status?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-/** The owner's true ReplicaFailure condition: its message and when it was last set. */
-function replicaFailure(o: OwnerFact): { message: string; at?: string } | undefined {
-  const conds = ((o.object?.status ?? {}) as { conditions?: Condition[] }).conditions ?? [];
-  const c = conds.find((x) => x.type === 'ReplicaFailure' && x.status === 'True' && x.message);
-  // Deployments stamp lastUpdateTime too; a ReplicaSet's condition only has lastTransitionTime.
-  return c?.message ? { message: c.message, at: c.lastUpdateTime ?? c.lastTransitionTime } : undefined;
-}
-
-interface Hit {
-  rejection: Rejection;
-  evidence: Evidence;
-  owner?: OwnerFact;
-  ageSeconds?: number;
-}
-
-function collect(snapshot: Snapshot): Hit[] {
-  const hits: Hit[] = [];
-  for (const owner of snapshot.owners ?? []) {
-    const satisfied = ownerSatisfied(owner.object);
-    const condition = replicaFailure(owner);
-    if (condition) {
-      const rejection = parseRejection(condition.message);
-      if (rejection)
-        hits.push({
-          rejection,
-          owner,
-          // A condition without a time says nothing of when: no "last seen" then.
-          ...(condition.at ? { ageSeconds: secondsSince(snapshot, condition.at) } : {}),
-          evidence: { source: `${owner.kind} ${owner.name} status.conditions[ReplicaFailure]`, text: clip(condition.message) },
-        });
-    }
-    if (satisfied === true) continue;
-    for (const e of newestFirst(owner.events)) {
-      const rejection = parseRejection(e.message ?? '');
-      const age = secondsSince(snapshot, eventTime(e));
-      if (!rejection || age === undefined) continue;
-      if (satisfied === undefined && age > FRESH_SECONDS) continue;
-      const ev = eventEvidence(e);
-      hits.push({ rejection, owner, ageSeconds: age, evidence: { source: `${ev.source} on ${owner.kind} ${owner.name}`, text: clip(e.message ?? '') } });
-    }
-  }
-  // The pod's own events (a bare pod's re-creation, an ephemeral container) count as well.
-  for (const e of newestFirst(snapshot.events)) {
-    const rejection = parseRejection(e.message ?? '');
-    const age = secondsSince(snapshot, eventTime(e));
-    if (rejection && age !== undefined && age <= FRESH_SECONDS)
-      hits.push({ rejection, ageSeconds: age, evidence: { ...eventEvidence(e), text: clip(e.message ?? '') } });
-  }
-  return hits;
-}
+const collect = (snapshot: Snapshot): Hit[] => ownerRefusals(snapshot, parseRejection);
 
 const ADVICE: Record<Policy, (r: Rejection, ns: string) => string[]> = {
   quota: (r, ns) =>
@@ -109,6 +55,12 @@ const ADVICE: Record<Policy, (r: Rejection, ns: string) => string[]> = {
     `Only if the workload really needs it: relax the namespace label pod-security.kubernetes.io/enforce (now "${r.name}") for ${ns}.`,
   ],
   psp: () => ["Grant the workload's service account `use` on a PodSecurityPolicy that allows it, or fix the spec to fit an allowed policy."],
+  serviceaccount: (r, ns) => [
+    `Create the ServiceAccount: \`kubectl create serviceaccount -n ${ns} ${r.name}\` (with the RBAC the workload needs), or fix serviceAccountName in the workload; the controller retries by itself.`,
+  ],
+  priorityclass: (r) => [
+    `Create the PriorityClass ${r.name} (\`kubectl get priorityclass\` lists those that exist), or fix priorityClassName in the workload.`,
+  ],
   webhook: (r) => [
     `The admission webhook ${r.name} refused the pod: read its message and its policy (OPA/Gatekeeper/Kyverno...), then fix the spec or the policy.`,
   ],
@@ -120,9 +72,9 @@ export const rule = defineRule({
     title: 'Pods cannot be created: rejected at admission',
     category: 'admission',
     severity: 'error',
-    needs: ['pod', 'events', 'owners'],
+    needs: ['pod', 'events', 'owners', 'serviceAccount'],
     priority: 58,
-    doc: "The owner's FailedCreate events (or a Deployment's ReplicaFailure condition) show the API server refusing the pod: ResourceQuota `exceeded quota`, LimitRange `maximum ... per Container`, `violates PodSecurity`, a PSP or an admission webhook. The pod never exists.",
+    doc: "The owner's FailedCreate events (or a Deployment's ReplicaFailure condition) show the API server refusing the pod: ResourceQuota `exceeded quota`, LimitRange `maximum ... per Container`, `violates PodSecurity`, a PSP, an admission webhook that denies it, a ServiceAccount or PriorityClass that does not exist. The pod never exists.",
   },
   check(snapshot) {
     // A finished pod (a completed Job pod) is not affected by a refusal of its siblings.
@@ -147,6 +99,8 @@ export const rule = defineRule({
         podsecurity: `Pod Security admission (${rejection.name})`,
         psp: 'PodSecurityPolicy',
         webhook: `admission webhook ${rejection.name}`,
+        serviceaccount: `the ServiceAccount admission (account ${rejection.name} does not exist)`,
+        priorityclass: `the Priority admission (PriorityClass ${rejection.name} does not exist)`,
       }[rejection.policy];
       const existing = snapshot.pod !== undefined;
       const age = Math.min(...group.map((h) => h.ageSeconds ?? Infinity));
@@ -157,7 +111,12 @@ export const rule = defineRule({
         cause:
           `The API server refuses to create the pod${owner ? ` for ${owner.kind} ${owner.name}` : ''} (${rejection.detail ? clip(rejection.detail, 300) : rejection.policy})` +
           `${Number.isFinite(age) ? `, last seen ${formatDuration(age)} ago` : ''}. The pod is never created, so there is nothing to schedule or start` +
-          (existing ? '; the pod you named exists, its new siblings do not.' : '.'),
+          (existing ? '; the pod you named exists, its new siblings do not.' : '.') +
+          (rejection.policy === 'serviceaccount' && snapshot.serviceAccount?.name === rejection.name
+            ? snapshot.serviceAccount.exists
+              ? ` ServiceAccount ${rejection.name} exists now: the controller creates the pod on its next retry.`
+              : ` ServiceAccount ${rejection.name} still does not exist in ${ns}.`
+            : ''),
         evidence: group.slice(0, 3).map((h) => h.evidence),
         advice: ADVICE[rejection.policy](rejection, ns),
         prevent: [

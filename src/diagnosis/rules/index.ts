@@ -12,6 +12,7 @@ import { rule as pendingTaint } from './pending-taint.js';
 import { rule as pendingPvc } from './pending-pvc.js';
 import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
 import { rule as admissionRejected } from './admission-rejected.js';
+import { rule as admissionWebhookUnavailable } from './admission-webhook-unavailable.js';
 import { rule as namespaceTerminating } from './namespace-terminating.js';
 import { rule as nodeNotreadyCascade } from './node-notready-cascade.js';
 import { rule as terminatingNodeLost } from './terminating-node-lost.js';
@@ -53,11 +54,14 @@ import { rule as imageNeverPull } from './image-never-pull.js';
 import { rule as containerCreateError } from './container-create-error.js';
 import { rule as volumeMultiAttach } from './volume-multi-attach.js';
 import { rule as volumeMountFailed } from './volume-mount-failed.js';
+import { rule as volumeProvisionerMissing } from './volume-provisioner-missing.js';
 import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
 import { rule as nodeNotReady } from './node-not-ready.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
+import { rule as jobBackoffLimitExceeded } from './job-backoff-limit-exceeded.js';
+import { rule as jobDeadlineExceeded } from './job-deadline-exceeded.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -72,6 +76,7 @@ export const RULES: readonly Rule[] = [
   pendingPvc,
   sandboxCreateFailed,
   admissionRejected,
+  admissionWebhookUnavailable,
   namespaceTerminating,
   nodeNotreadyCascade,
   terminatingNodeLost,
@@ -113,11 +118,14 @@ export const RULES: readonly Rule[] = [
   containerCreateError,
   volumeMultiAttach,
   volumeMountFailed,
+  volumeProvisionerMissing,
   pendingPodAffinity,
   pendingVolumeLimit,
   admissionKubeletRejected,
   nodeNotReady,
   nodeDrainBlockedPdb,
+  jobBackoffLimitExceeded,
+  jobDeadlineExceeded,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -15,7 +15,7 @@ import {
   type NodeUsage,
 } from '../scheduling.js';
 import type { Evidence } from '../types.js';
-import { claimNames, volumePin } from './pending-pvc.js';
+import { claimNames, volumePin } from '../claims.js';
 
 export const rule = defineRule({
   meta: {

@@ -1,17 +1,8 @@
 import { defineRule } from '../rule.js';
 import { clip, formatDuration } from '../facts.js';
-import { nodesMatchingTerms, otherReasons, rankSeverity, reasonsOf, schedulingFailure, termsText } from '../scheduling.js';
-import type { Evidence, PersistentVolumeClaim, Pod, Snapshot } from '../types.js';
-
-/** Claims a pod uses: persistentVolumeClaim volumes and generic ephemeral volumes (`<pod>-<volume>`). */
-export function claimNames(pod: Pod): string[] {
-  const names: string[] = [];
-  for (const v of pod.spec?.volumes ?? []) {
-    if (v.persistentVolumeClaim?.claimName) names.push(v.persistentVolumeClaim.claimName);
-    else if (v.ephemeral) names.push(`${pod.metadata?.name ?? ''}-${v.name}`);
-  }
-  return names;
-}
+import { claimNames, unboundClaims, volumePin } from '../claims.js';
+import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
+import type { Evidence, PersistentVolumeClaim } from '../types.js';
 
 function storageClassOf(pvc: PersistentVolumeClaim): string | undefined {
   return pvc.spec?.storageClassName ?? pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
@@ -42,34 +33,15 @@ function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefin
 // Non-FitError scheduler failures about volumes (SchedulerError): binding or provisioning timed out.
 const PREBIND = /VolumeBinding|binding volumes|PersistentVolumeClaim|persistentvolumeclaim/;
 
-/** A bound claim whose PersistentVolume has required node affinity: where the pod can run at all. */
-export function volumePin(
-  snapshot: Snapshot,
-  claims: { name: string; pvc: PersistentVolumeClaim | null | undefined }[],
-): { claim: string; pv: string; terms: string; nodes: string[] } | undefined {
-  for (const c of claims) {
-    const pvName = c.pvc?.spec?.volumeName;
-    const pv = pvName ? snapshot.volumes?.[pvName] : undefined;
-    const terms = (
-      pv?.spec as
-        | { nodeAffinity?: { required?: { nodeSelectorTerms?: { matchExpressions?: { key: string; operator: string; values?: string[] }[] }[] } } }
-        | undefined
-    )?.nodeAffinity?.required?.nodeSelectorTerms;
-    if (!pvName || !terms?.length || !snapshot.nodes) continue;
-    return { claim: c.name, pv: pvName, terms: termsText(terms), nodes: nodesMatchingTerms(terms, snapshot.nodes).map((n) => n.metadata?.name ?? '?') };
-  }
-  return undefined;
-}
-
 export const rule = defineRule({
   meta: {
     id: 'pending.pvc',
     title: 'Not scheduled: a PersistentVolumeClaim is not bound',
     category: 'pending',
     severity: 'error',
-    needs: ['pod', 'events', 'pvcs', 'volumes', 'nodes'],
+    needs: ['pod', 'events', 'pvcs', 'claims', 'volumes', 'nodes'],
     priority: 55,
-    doc: 'FailedScheduling says `pod has unbound immediate PersistentVolumeClaims` (or a node-level volume reason: no PV to bind, volume node affinity conflict). The finding names the claim, its storage class, provisioner and phase.',
+    doc: "FailedScheduling says `pod has unbound immediate PersistentVolumeClaims`, the VolumeBinding plugin fails (`binding volumes: provisioning failed for PVC`), or a node-level volume reason (no PV to bind, volume node affinity conflict). The finding names the claim, its storage class, provisioner and phase, and quotes the claim's own events: the provisioner's ProvisioningFailed error, a StorageClass that does not exist.",
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -100,8 +72,15 @@ export const rule = defineRule({
         text: `${pinned.terms}; matching nodes: ${pinned.nodes.join(', ') || 'none'}`,
       });
 
+    // The claim's own events say why it is not bound: the provisioner's error, a class that does not exist.
+    const story = unboundClaims(snapshot)[0];
+    if (story) evidence.unshift(...story.evidence);
     let why: string;
     if (missing.length) why = `claim ${missing.map((c) => c.name).join(', ')} does not exist in namespace ${pod.metadata?.namespace ?? ''}`;
+    else if (story?.state === 'class-missing')
+      why = `claim ${story.claim.name} asks for storage class ${sc ?? '?'}, which does not exist, so nothing will ever provision it${story.line ? ` ("${clip(story.line, 300)}")` : ''}`;
+    else if (story?.state === 'provisioning-failed' || story?.state === 'binding-failed')
+      why = `claim ${story.claim.name} is not bound: ${story.state === 'provisioning-failed' ? `the provisioner${prov ? ` ${prov}` : ''} of storage class ${sc ?? '?'} fails to create its volume` : 'no volume matches it'}: "${clip(story.line ?? '', 500)}"`;
     else if (unbound.length) {
       why = `claim ${unbound.map((c) => describeClaim(c.name, c.pvc)).join('; ')} is not bound: ${
         sc

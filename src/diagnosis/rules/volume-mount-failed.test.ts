@@ -30,6 +30,59 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'NFS access denied 20 minutes ago beats the 1.28 summary that ends in "context deadline exceeded"',
+      snapshot: snapshot(creating, {
+        events: [
+          mount(
+            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nOutput: mount.nfs: access denied by server while mounting 10.0.0.5:/exports/share',
+            {
+              lastSeenAgo: 1200,
+              count: 3,
+            },
+          ),
+          mount(
+            'Unable to attach or mount volumes: unmounted volumes=[share], unattached volumes=[], failed to process volumes=[]: context deadline exceeded',
+            {
+              lastSeenAgo: 40,
+              count: 9,
+            },
+          ),
+        ],
+      }),
+      expect: { params: { problem: 'nfs-denied' }, mentions: [/access denied by server while mounting/] },
+    },
+    {
+      name: "the attacher's error on the VolumeAttachment, when the pod only shows the summary",
+      snapshot: snapshot(creating, {
+        events: [
+          mount(
+            'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data], failed to process volumes=[]: context deadline exceeded',
+            { lastSeenAgo: 30 },
+          ),
+        ],
+        claims: [
+          {
+            name: 'data-db-0',
+            claim: null,
+            events: [],
+            attachment: {
+              apiVersion: 'storage.k8s.io/v1',
+              kind: 'VolumeAttachment',
+              metadata: { name: 'csi-0a1b' },
+              status: {
+                attached: false,
+                attachError: {
+                  message:
+                    'rpc error: code = Internal desc = Could not attach volume "vol-1" to node "i-0abc": UnauthorizedOperation: You are not authorized to perform this operation.',
+                },
+              },
+            },
+          },
+        ],
+      }),
+      expect: { mentions: [/Could not attach volume "vol-1" to node "i-0abc"/, /attach\/detach controller cannot attach/] },
+    },
+    {
       name: 'CSI driver not registered on the node (the specific error beats the timeout summary)',
       snapshot: snapshot(creating, {
         events: [

@@ -1,6 +1,6 @@
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
-import type { Event, Evidence, FindingDraft, Pod } from '../types.js';
+import type { Event, Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 
 // The kubelet (FailedMount) or the attach/detach controller (FailedAttachVolume) cannot make a
 // volume available, so the pod stays ContainerCreating. Wording (1.24+ first):
@@ -16,6 +16,9 @@ import type { Event, Evidence, FindingDraft, Pod } from '../types.js';
 type Problem = 'driver-missing' | 'nfs-timeout' | 'nfs-denied' | 'iscsi' | 'deadline' | 'fs-corrupt' | 'timed-out' | 'other';
 
 function classify(text: string): Problem {
+  // The kubelet's periodic summary ends in "context deadline exceeded" (1.26+) or "timed out waiting
+  // for the condition": it only says that something before it failed.
+  if (/^Unable to (?:attach or )?mount volumes/.test(text.trim())) return 'timed-out';
   if (/not found in the list of registered CSI drivers|driver name \S+ not found/.test(text)) return 'driver-missing';
   if (/mount\.nfs: (?:Connection timed out|Connection refused|No route to host)/.test(text)) return 'nfs-timeout';
   if (/access denied by server/.test(text)) return 'nfs-denied';
@@ -61,13 +64,30 @@ const ADVICE: Record<Problem, (driver: string | undefined, node: string) => stri
     `Read the mount error quoted above; check the storage driver${d ? ` ${d}` : ''} on ${n} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).`,
 };
 
+/** 3: a named error, 2: another message, 1: a driver timeout, 0: the kubelet's summary. */
+function specificity(text: string): number {
+  const problem = classify(text);
+  if (problem === 'timed-out') return 0;
+  if (problem === 'deadline') return 1;
+  if (problem === 'other') return 2;
+  return 3;
+}
+
+/** Attach errors the attacher wrote on the pod's VolumeAttachments (the claims' facts). */
+function attachErrors(snapshot: Snapshot): { name: string; message: string }[] {
+  return (snapshot.claims ?? []).flatMap((c) => {
+    const status = c.attachment?.status as { attached?: boolean; attachError?: { message?: string } } | undefined;
+    return status?.attachError?.message && !status.attached ? [{ name: c.attachment?.metadata?.name ?? '', message: status.attachError.message }] : [];
+  });
+}
+
 export const rule = defineRule({
   meta: {
     id: 'volume.mount-failed',
     title: 'A volume cannot be attached or mounted',
     category: 'volume',
     severity: 'error',
-    needs: ['pod', 'events'],
+    needs: ['pod', 'events', 'claims'],
     priority: 57,
     doc: 'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", "Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", "rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
   },
@@ -80,16 +100,22 @@ export const rule = defineRule({
     );
     const recent = failures.filter((e) => (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= 900);
     if (recent.length === 0) return null;
-    // The most specific message wins: "timed out waiting" only summarises what failed before it.
-    const ranked = [...recent].sort((a, b) => Number(classify(a.message ?? '') === 'timed-out') - Number(classify(b.message ?? '') === 'timed-out'));
+    // The most specific message of the last hour wins (its event may repeat less often than the
+    // summary): a named error, then a driver timeout, then the kubelet's summary. The attacher's own
+    // error on the VolumeAttachment is as specific as it gets.
+    const hour = failures.filter((e) => (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= 3600);
+    const ranked = [...hour].sort((a, b) => specificity(b.message ?? '') - specificity(a.message ?? ''));
     const main = ranked[0]!;
-    const message = main.message ?? '';
+    const attachError = attachErrors(snapshot).find(() => specificity(main.message ?? '') < 3);
+    const message = attachError?.message ?? main.message ?? '';
     const problem = classify(message);
     const volume = /for volume "([^"]+)"/.exec(message)?.[1] ?? /unmounted volumes=\[([^\] ]+)/.exec(message)?.[1];
     const driver = driverOf(message, pod, volume);
     const since = secondsSince(snapshot, failures[failures.length - 1]?.firstTimestamp ?? eventTime(failures[failures.length - 1]!));
-    const evidence: Evidence[] = [{ ...eventEvidence(main), text: clip(message, 900) }];
-    const summary = recent.find((e) => e !== main && classify(e.message ?? '') === 'timed-out');
+    const evidence: Evidence[] = attachError
+      ? [{ source: `volumeattachment ${attachError.name} status.attachError`, text: clip(attachError.message, 900) }]
+      : [{ ...eventEvidence(main), text: clip(message, 900) }];
+    const summary = recent.find((e) => (attachError || e !== main) && classify(e.message ?? '') === 'timed-out');
     if (summary) evidence.push(eventEvidence(summary));
     const count = failures.reduce((n, e) => n + eventCount(e), 0);
     const what =
@@ -110,7 +136,7 @@ export const rule = defineRule({
                     : 'mount error';
     return {
       title: `Volume ${volume ?? '?'} cannot be mounted on ${node}: ${what}`,
-      cause: `The ${main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
+      cause: `The ${attachError || main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
       evidence,
       advice: [
         ADVICE[problem](driver, node),

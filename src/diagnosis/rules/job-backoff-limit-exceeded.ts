@@ -1,0 +1,52 @@
+import { defineRule } from '../rule.js';
+import { eventEvidence, newestFirst } from '../facts.js';
+import { jobFailure } from '../owners.js';
+import type { Evidence } from '../types.js';
+
+// A Job stops creating pods once too many of them failed: `BackoffLimitExceeded` ("Job has reached
+// the specified backoff limit"), per-index limits (`MaxFailedIndexesExceeded`, `FailedIndexes`),
+// or a podFailurePolicy FailJob rule (`PodFailurePolicy`). The pods' own failures are the cause;
+// with restartPolicy OnFailure the controller deletes them, so only their events may remain.
+
+const GAVE_UP = new Set(['BackoffLimitExceeded', 'MaxFailedIndexesExceeded', 'FailedIndexes', 'PodFailurePolicy']);
+
+export const rule = defineRule({
+  meta: {
+    id: 'job.backoff-limit-exceeded',
+    title: 'Job gave up after its pods failed',
+    category: 'job',
+    severity: 'error',
+    needs: ['pod', 'events', 'owners', 'logs'],
+    // Below the crash rules: when the failed pod is still there, its crash is the cause to read first.
+    priority: 28,
+    doc: 'The Job has a Failed condition with reason BackoffLimitExceeded ("Job has reached the specified backoff limit"), MaxFailedIndexesExceeded / FailedIndexes (indexed Jobs) or PodFailurePolicy (a FailJob rule matched): it stopped retrying because its pods kept failing. Quotes the Job condition, the failed pods that are left and their last events; the crash rules explain a pod that is still there.',
+  },
+  check(snapshot) {
+    const failure = jobFailure(snapshot);
+    if (!failure || !GAVE_UP.has(failure.reason)) return null;
+    const { job, cronJob } = failure;
+    const ns = snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
+    const limit = (job.object?.spec as { backoffLimit?: number } | undefined)?.backoffLimit;
+    // The pod's last words, when it (or its events after deletion) are still there.
+    const podEvents = newestFirst(snapshot.events).filter((e) => e.type === 'Warning' || e.reason === 'Killing');
+    const evidence: Evidence[] = [...failure.evidence, ...podEvents.slice(0, 2).map(eventEvidence)];
+    const gone = snapshot.missingPod ? ` Pod ${snapshot.missingPod.name} was deleted by the Job controller; its events are all that remain of it.` : '';
+    return {
+      title: `Job ${job.name} gave up: ${failure.reason}`,
+      cause:
+        `Job ${job.name}${cronJob ? ` (of CronJob ${cronJob.name})` : ''} failed with ${failure.reason}: "${failure.message}". ` +
+        `${failure.reason === 'PodFailurePolicy' ? 'A pod failure matched a FailJob rule of its podFailurePolicy, so it failed at once.' : `Its pods failed ${limit !== undefined ? `more than backoffLimit ${limit} times` : 'too often'}, so it stopped retrying.`}` +
+        `${gone} The pods' own failure is the cause: the quoted events and the crashed container's logs say what it was.`,
+      evidence,
+      advice: [
+        `See why the pods failed: \`kubectl get pods -n ${ns} -l job-name=${job.name}\` and \`kubectl logs -n ${ns} -l job-name=${job.name} --previous\`; with restartPolicy OnFailure the failed pods are deleted, so use restartPolicy Never to keep them for inspection.`,
+        cronJob
+          ? `Fix the cause; CronJob ${cronJob.name} starts a new Job at its next schedule (or \`kubectl create job --from=cronjob/${cronJob.name} ${cronJob.name}-manual -n ${ns}\`).`
+          : `Fix the cause and create the Job again (a failed Job does not retry).`,
+      ],
+      prevent: ['Alert on kube_job_failed, keep failed pods (restartPolicy Never, ttlSecondsAfterFinished) long enough to read their logs.'],
+      causeKey: `job/${ns}/${cronJob ? `cronjob/${cronJob.name}` : job.name}:${failure.reason}`,
+      params: { job: job.name, reason: failure.reason, ...(cronJob ? { cronJob: cronJob.name } : {}), ...(limit !== undefined ? { backoffLimit: limit } : {}) },
+    };
+  },
+});
