@@ -23,6 +23,8 @@ const CNI_AGENT =
 
 export interface ComponentTriggers {
   dns?: string;
+  /** A kubelet that stopped posting status: the API server's log says whether it refuses the kubelet. */
+  apiserver?: string;
   cni?: { line: string; plugin?: string };
   csi?: { line: string; driver?: string };
 }
@@ -66,9 +68,10 @@ export function isCsiNodePlugin(pod: Pod, driver?: string): boolean {
 }
 
 /**
- * Reads the components the triggers name: CoreDNS (kube-system, k8s-app=kube-dns), and the pods
- * on the node for the CNI agent and the CSI node plugin (`podsOnNode` when already read), with
- * the node's CSINode for the drivers registered there.
+ * Reads the components the triggers name: CoreDNS (kube-system, k8s-app=kube-dns), the API server
+ * (component=kube-apiserver, for a silent kubelet), and the pods on the node for the CNI agent and
+ * the CSI node plugin (`podsOnNode` when already read), with the node's CSINode for the drivers
+ * registered there.
  */
 export async function collectComponents(
   source: FactSource,
@@ -79,18 +82,17 @@ export async function collectComponents(
 ): Promise<ComponentFact[]> {
   const out: ComponentFact[] = [];
   const needNodePods = nodeName !== undefined && (triggers.cni !== undefined || triggers.csi !== undefined);
-  const [dnsPods, nodePods, csiNode] = await Promise.all([
-    triggers.dns
-      ? guard(
-          'cluster DNS pods (kube-system, k8s-app=kube-dns)',
-          () => source.listPods({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' }),
-          [] as Pod[],
-        )
-      : undefined,
+  const systemPods = (what: string, labelSelector: string) =>
+    guard(`${what} pods (kube-system, ${labelSelector})`, () => source.listPods({ namespace: 'kube-system', labelSelector }), [] as Pod[]);
+  const [dnsPods, apiPods, nodePods, csiNode] = await Promise.all([
+    triggers.dns ? systemPods('cluster DNS', 'k8s-app=kube-dns') : undefined,
+    triggers.apiserver ? systemPods('API server', 'component=kube-apiserver') : undefined,
     needNodePods ? (podsOnNode ?? guard(`pods on node ${nodeName}`, () => source.listPods({ nodeName }), [] as Pod[])) : undefined,
     triggers.csi && nodeName ? guard(`csinode ${nodeName}`, () => source.getCsiNode(nodeName), undefined as KubeObject | null | undefined) : undefined,
   ]);
   if (triggers.dns && dnsPods) out.push({ role: 'dns', why: triggers.dns, pods: dnsPods });
+  // Managed control planes show no API server pods: then there is nothing to read, and no gap.
+  if (triggers.apiserver && apiPods && apiPods.length > 0) out.push({ role: 'apiserver', why: triggers.apiserver, pods: apiPods });
   if (triggers.cni && nodePods) {
     out.push({ role: 'cni', why: triggers.cni.line, ...(triggers.cni.plugin ? { name: triggers.cni.plugin } : {}), pods: nodePods.filter(isCniAgent) });
   }
@@ -105,14 +107,12 @@ export async function collectComponents(
     });
   }
   // A component that is down says why in its own log: read the tail of its pods that are not Ready.
+  // The API server is up (it answers us); what it logs about the kubelet is the point.
   await Promise.all(
     out.map(async (c) => {
-      const tails = await Promise.all(
-        c.pods
-          .filter(notReady)
-          .slice(0, MAX_LOGGED_PODS)
-          .map((p) => componentLog(source, p, guard)),
-      );
+      const pods = c.role === 'apiserver' ? c.pods : c.pods.filter(notReady);
+      const lines = c.role === 'apiserver' ? API_SERVER_LOG_LINES : COMPONENT_LOG_LINES;
+      const tails = await Promise.all(pods.slice(0, MAX_LOGGED_PODS).map((p) => componentLog(source, p, guard, lines)));
       const logs = tails.filter((t): t is LogTail & { pod: string } => t !== undefined);
       if (logs.length > 0) c.logs = logs;
     }),
@@ -122,13 +122,14 @@ export async function collectComponents(
 
 const MAX_LOGGED_PODS = 2;
 const COMPONENT_LOG_LINES = 50;
+const API_SERVER_LOG_LINES = 300;
 
 function notReady(p: Pod): boolean {
   return p.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True';
 }
 
 /** The log of the pod's first container that crashed (its previous run), else of its first container. */
-async function componentLog(source: FactSource, p: Pod, guard: Guard): Promise<(LogTail & { pod: string }) | undefined> {
+async function componentLog(source: FactSource, p: Pod, guard: Guard, tail: number): Promise<(LogTail & { pod: string }) | undefined> {
   const statuses = p.status?.containerStatuses ?? [];
   const crashed = statuses.find((s) => s.lastState?.terminated || s.state?.terminated) ?? statuses[0];
   const container = crashed?.name ?? p.spec?.containers?.[0]?.name;
@@ -136,6 +137,6 @@ async function componentLog(source: FactSource, p: Pod, guard: Guard): Promise<(
   const previous = Boolean(crashed?.lastState?.terminated) && !crashed?.state?.terminated;
   const ns = p.metadata?.namespace ?? 'kube-system';
   const name = p.metadata?.name ?? '';
-  const lines = await guard(`logs of ${ns}/${name}`, () => source.podLog(ns, name, container, previous, COMPONENT_LOG_LINES), null);
+  const lines = await guard(`logs of ${ns}/${name}`, () => source.podLog(ns, name, container, previous, tail), null);
   return lines ? { pod: `${ns}/${name}`, container, previous, lines } : undefined;
 }

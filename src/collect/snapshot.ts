@@ -80,9 +80,12 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     snapshot.nodeEvents = sortEvents(nodeEvents);
     snapshot.podsOnNode = podsOnNode.filter(isActive);
     const nodeTexts = [...(node.status?.conditions ?? []).map((c) => c.message ?? ''), ...nodeEvents.map((e) => e.message ?? '')];
+    const triggers = componentTriggers(nodeTexts);
+    const silent = node.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'Unknown');
+    if (silent) triggers.apiserver = silent.message ?? 'Kubelet stopped posting node status.';
     const [nodes, components] = await Promise.all([
       needs.has('nodes') ? guard('nodes', () => source.listNodes(), [] as Node[]) : undefined,
-      needs.has('components') ? collectComponents(source, componentTriggers(nodeTexts), target.name, snapshot.podsOnNode, guard) : undefined,
+      needs.has('components') ? collectComponents(source, triggers, target.name, snapshot.podsOnNode, guard) : undefined,
     ]);
     if (nodes) snapshot.nodes = nodes;
     if (components && components.length > 0) snapshot.components = components;

@@ -16,7 +16,12 @@ export interface ComponentState {
   evidence: Evidence[];
 }
 
-const ROLE_NAME: Record<ComponentFact['role'], string> = { dns: 'cluster DNS (CoreDNS)', cni: 'the CNI agent', csi: 'the CSI node plugin' };
+const ROLE_NAME: Record<ComponentFact['role'], string> = {
+  dns: 'cluster DNS (CoreDNS)',
+  cni: 'the CNI agent',
+  csi: 'the CSI node plugin',
+  apiserver: 'the API server',
+};
 
 function problemOf(p: Pod): string | undefined {
   if (p.metadata?.deletionTimestamp) return 'being deleted';

@@ -162,9 +162,12 @@ export interface WebhookFact {
   endpoints?: { ready: number; notReady: number } | null;
 }
 
-/** A cluster component a failure points at: cluster DNS, the CNI agent or a CSI node plugin on the node. */
+/**
+ * A cluster component a failure points at: cluster DNS, the CNI agent or a CSI node plugin on the
+ * node, or the API server a silent kubelet can no longer talk to.
+ */
 export interface ComponentFact {
-  role: 'dns' | 'cni' | 'csi';
+  role: 'dns' | 'cni' | 'csi' | 'apiserver';
   /** The line that pointed at it. */
   why: string;
   /** What the line names: the CSI driver, the CNI plugin type, the DNS server address. */
@@ -173,7 +176,7 @@ export interface ComponentFact {
   pods: Pod[];
   /** For csi: the drivers the node's CSINode lists as registered (null: no CSINode object). */
   registered?: string[] | null;
-  /** Log tails of the component's pods that are not Ready (the crashed run when one restarted). */
+  /** Log tails of the component's pods that are not Ready (the crashed run when one restarted); the API server's always. */
   logs?: (LogTail & { pod: string })[];
 }
 

@@ -54,6 +54,11 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'runc >= 1.1: "exec /entrypoint: no such file or directory" is the only log line (CRLF #! line)',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 7 }), { logs: [logTail('web', ['exec /entrypoint: no such file or directory'])] }),
+      expect: { params: { problem: 'no-such-file', path: '/entrypoint' }, mentions: [/exec \/entrypoint: no such file or directory/] },
+    },
+    {
       name: 'a script without #! (exec format error on /app/entrypoint.sh)',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }), {
         logs: [logTail('web', ['exec /app/entrypoint.sh: exec format error'])],

@@ -90,6 +90,24 @@ function hits(snapshot: Snapshot): Hit[] {
       });
       continue;
     }
+    // runc >= 1.1 reports a failed exec of the entrypoint as the run's only log line: `exec /entrypoint:
+    // no such file or directory` (the file, or the interpreter its #! line names, is missing: a CRLF
+    // line ending makes it look for `/bin/sh\r`) or `exec /app/run: permission denied`.
+    const execLine = tail?.lines.slice(-3).find((l) => /^exec \S+: (?:no such file or directory|permission denied)$/.test(l.trim()));
+    if (execLine) {
+      const problem = classifyStart(execLine) ?? 'no-such-file';
+      out.push({
+        name: c.name,
+        init: c.s.init,
+        ...(c.spec ? { spec: c.spec } : {}),
+        problem,
+        path: execLine.trim().split(' ')[1]?.replace(/:$/, '') ?? '',
+        text: execLine.trim(),
+        evidence: [logEvidence(tail!, 3)],
+        crash: c,
+      });
+      continue;
+    }
     // A shell entrypoint whose command is missing (127) or not executable (126).
     const code = c.term?.exitCode;
     const line = tail?.lines
@@ -131,7 +149,8 @@ function hits(snapshot: Snapshot): Hit[] {
 const WHAT: Record<StartProblem, string> = {
   'not-found': 'is not in the image (not found in $PATH)',
   permission: 'is not executable (permission denied)',
-  'no-such-file': 'or a file it needs does not exist in the image (no such file or directory)',
+  'no-such-file':
+    'or a file it needs does not exist in the image (no such file or directory; for a script, the interpreter its #! line names, or a CRLF line ending that makes it look for `sh\\r`)',
   'no-interpreter': 'is a script the kernel cannot execute (exec format error): it lacks a `#!` line, or the line ends in CRLF',
 };
 

@@ -36,6 +36,23 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: "the node's OOM killer (SystemOOM at the same moment) picked a container under its limit",
+      snapshot: snapshot(crashedPod({ exitCode: 137, reason: 'OOMKilled', restarts: 3, finishedAgo: 240 }, resources('500Mi', '10Mi')), {
+        nodeEvents: [
+          event(
+            { kind: 'Node', metadata: { name: 'node-1' } },
+            {
+              reason: 'SystemOOM',
+              lastSeenAgo: 241,
+              message: 'System OOM encountered, victim process: memcached, pid: 28117',
+              involved: { kind: 'Node', name: 'node-1' },
+            },
+          ),
+        ],
+      }),
+      expect: { mentions: [/System OOM encountered, victim process: memcached/, /ran out of memory/] },
+    },
+    {
       name: 'containerd: CrashLoopBackOff after OOM at a 256Mi limit',
       snapshot: snapshot(containerdOom, {
         events: [

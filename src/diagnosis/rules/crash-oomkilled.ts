@@ -1,7 +1,10 @@
 import { defineRule } from '../rule.js';
-import { eventEvidence, formatDuration, secondsSince } from '../facts.js';
+import { eventEvidence, eventTime, formatDuration, ms, newestFirst, secondsSince } from '../facts.js';
 import { formatBytes, parseQuantity } from '../quantity.js';
 import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from './crash-app-exit.js';
+
+/** A SystemOOM node event this close to the container's end is the same kill. */
+const SYSTEM_OOM_WINDOW_MS = 120_000;
 
 export const rule = defineRule({
   meta: {
@@ -9,11 +12,11 @@ export const rule = defineRule({
     title: 'Container killed for running out of memory',
     category: 'crash',
     severity: 'error',
-    needs: ['pod', 'events', 'logs'],
+    needs: ['pod', 'events', 'logs', 'nodeEvents'],
     priority: 50,
     // The app did not exit by itself: the kernel killed it.
     supersedes: ['crash.app-exit'],
-    doc: 'The kernel OOM killer stopped the container (`lastState.terminated.reason: OOMKilled`): it reached its memory limit, or the node ran out of memory while it had none. The finding shows the limit, the request and the restart count.',
+    doc: "The kernel OOM killer stopped the container (`lastState.terminated.reason: OOMKilled`): it reached its memory limit, or the node ran out of memory (a SystemOOM event on the node at that moment: the node's kernel picked it, limit or not). The finding shows the limit, the request and the restart count.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -36,6 +39,14 @@ export const rule = defineRule({
           source: `pod.spec.${c.s.init ? 'initContainers' : 'containers'}[${c.name}].resources`,
           text: `limits.memory=${limitText ?? '(none)'}, requests.memory=${requestText ?? '(none)'}`,
         });
+        // The node's own OOM killer (SystemOOM) at the same moment: the node ran out, not the container's limit.
+        const finished = ms(c.term?.finishedAt);
+        const systemOom = newestFirst(snapshot.nodeEvents ?? []).find((e) => {
+          if (e.reason !== 'SystemOOM') return false;
+          const at = ms(eventTime(e));
+          return finished === undefined || at === undefined || Math.abs(at - finished) <= SYSTEM_OOM_WINDOW_MS;
+        });
+        if (systemOom) evidence.unshift({ ...eventEvidence(systemOom), source: `${eventEvidence(systemOom).source} on node ${pod?.spec?.nodeName ?? ''}` });
         const tail = crashLogs(snapshot, c);
         if (tail) evidence.push(logEvidence(tail, 5));
         const backoff = containerEvents(snapshot, c, ['BackOff'])[0];
@@ -45,9 +56,16 @@ export const rule = defineRule({
         return {
           severity: c.flapping ? ('warning' as const) : ('error' as const),
           title: `Container ${c.name} was OOMKilled${limitText ? ` at its ${limitText} memory limit` : ' (no memory limit)'}`,
-          cause: `The kernel's OOM killer stopped container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} (exit code ${c.term?.exitCode ?? '?'}): ${limitWords}${requestWords}; ${restarts}. The application did not exit by itself; it used more memory than allowed.`,
+          cause: systemOom
+            ? `The node ${pod?.spec?.nodeName ?? ''} ran out of memory and its kernel's OOM killer picked container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} ("${systemOom.message ?? 'System OOM encountered'}"): ${limitText ? `its own limit is ${limitText}, so it was not over it necessarily; ` : ''}the pods on the node together use more than it has, usually because their requests are far below their use${requestWords}; ${restarts}.`
+            : `The kernel's OOM killer stopped container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} (exit code ${c.term?.exitCode ?? '?'}): ${limitWords}${requestWords}; ${restarts}. The application did not exit by itself; it used more memory than allowed.`,
           evidence,
           advice: [
+            ...(systemOom
+              ? [
+                  `The node was overcommitted: set memory requests close to real use on the pods of ${pod?.spec?.nodeName ?? 'the node'} (\`kubectl top pods\`), so the scheduler stops packing more than the node has; reserve memory for the system (--system-reserved).`,
+                ]
+              : []),
             limitText
               ? `Compare the container's real peak (container_memory_working_set_bytes) with ${limitText}; if the peak is legitimate, raise the limit${suggested ? ` (e.g. to ${suggested})` : ''} together with the request.`
               : 'Give the container a memory request and limit that match its real peak, so the scheduler reserves the memory and the kernel does not pick it first.',

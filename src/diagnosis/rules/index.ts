@@ -39,6 +39,7 @@ import { rule as crashOomkilled } from './crash-oomkilled.js';
 import { rule as crashSubpathMissing } from './crash-subpath-missing.js';
 import { rule as crashProbeFailing } from './crash-probe-failing.js';
 import { rule as crashAppExit } from './crash-app-exit.js';
+import { rule as crashPortInUse } from './crash-port-in-use.js';
 import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
 import { rule as configMissingReference } from './config-missing-reference.js';
 import { rule as evictedNodePressure } from './evicted-node-pressure.js';
@@ -59,6 +60,8 @@ import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
 import { rule as nodeNotReady } from './node-not-ready.js';
+import { rule as nodePressure } from './node-pressure.js';
+import { rule as nodeKubeletCertExpired } from './node-kubelet-cert-expired.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as jobBackoffLimitExceeded } from './job-backoff-limit-exceeded.js';
 import { rule as jobDeadlineExceeded } from './job-deadline-exceeded.js';
@@ -103,6 +106,7 @@ export const RULES: readonly Rule[] = [
   crashSubpathMissing,
   crashProbeFailing,
   crashAppExit,
+  crashPortInUse,
   crashIpv6Disabled,
   configMissingReference,
   evictedNodePressure,
@@ -123,6 +127,8 @@ export const RULES: readonly Rule[] = [
   pendingVolumeLimit,
   admissionKubeletRejected,
   nodeNotReady,
+  nodePressure,
+  nodeKubeletCertExpired,
   nodeDrainBlockedPdb,
   jobBackoffLimitExceeded,
   jobDeadlineExceeded,

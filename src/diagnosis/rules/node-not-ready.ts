@@ -1,5 +1,6 @@
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsMatching, formatDuration, isDeleting, isFinished, nodeCondition, secondsSince } from '../facts.js';
+import { componentState } from '../components.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // The pod's node is NotReady for a reason of its own (not a cascade of one workload, not PLEG:
@@ -44,7 +45,7 @@ export const rule = defineRule({
     title: "The pod's node is NotReady",
     category: 'node',
     severity: 'error',
-    needs: ['pod', 'events', 'node', 'nodeEvents'],
+    needs: ['pod', 'events', 'node', 'nodeEvents', 'components'],
     // Above the pod-level symptoms a NotReady node causes (a sandbox without network, a pull that
     // never starts), below the node-level causes that explain the NotReady itself.
     priority: 60,
@@ -54,7 +55,8 @@ export const rule = defineRule({
   check(snapshot) {
     const pod = snapshot.pod;
     const node = snapshot.node;
-    if (!pod || !node || isFinished(pod) || isDeleting(pod)) return null;
+    // A pod on the node, or the node itself as the target.
+    if (!node || (pod ? isFinished(pod) || isDeleting(pod) : snapshot.target.kind !== 'node')) return null;
     const ready = nodeCondition(node, 'Ready');
     if (!ready || ready.status === 'True') return null;
     const message = ready.message ?? '';
@@ -63,7 +65,7 @@ export const rule = defineRule({
     const since = secondsSince(snapshot, ready.lastTransitionTime);
     // A flap of a few seconds is not worth a finding.
     if (since !== undefined && since < 60) return null;
-    const name = node.metadata?.name ?? pod.spec?.nodeName ?? '?';
+    const name = node.metadata?.name ?? pod?.spec?.nodeName ?? '?';
     const netUnavailable = nodeCondition(node, 'NetworkUnavailable')?.status === 'True';
     const cause = classify(ready.status, message, netUnavailable);
     const evidence: Evidence[] = [
@@ -78,8 +80,12 @@ export const rule = defineRule({
     }
     for (const e of eventsMatching(snapshot.nodeEvents ?? [], /NotReady|not ready/i, ['NodeNotReady', 'NodeNotSchedulable']).slice(0, 1))
       evidence.push(eventEvidence(e));
-    const ds = (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
-    const waiting = (pod.status?.containerStatuses ?? []).find((s) => s.state?.waiting)?.state?.waiting?.reason;
+    const ds = (pod?.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
+    const waiting = (pod?.status?.containerStatuses ?? []).find((s) => s.state?.waiting)?.state?.waiting?.reason;
+    // A CNI that is not initialized is usually its agent pod on the node failing: say which, and why.
+    const agent = cause === 'cni' ? componentState(snapshot, 'cni') : undefined;
+    if (agent) evidence.push(...agent.evidence);
+    const onNode = pod ? undefined : (snapshot.podsOnNode ?? []).length;
     const what = {
       cni: 'its CNI network plugin is not initialized',
       'runtime-down': 'its container runtime is down',
@@ -90,15 +96,20 @@ export const rule = defineRule({
     return {
       title: `Node ${name} is NotReady${since !== undefined ? ` for ${formatDuration(since)}` : ''}: ${what}`,
       cause:
-        `The pod runs on ${name}, which has been ${ready.status === 'Unknown' ? 'Unknown' : 'NotReady'}${since !== undefined ? ` for ${formatDuration(since)}` : ''} because ${what}: "${clip(message, 300)}". ` +
-        (waiting
-          ? `That is why the pod stays ${waiting}. `
-          : pod.status?.phase === 'Running'
-            ? 'Its containers may still run, but the node takes no new work and the pod is not Ready. '
-            : '') +
-        (ds
-          ? 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.'
-          : 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.'),
+        `${pod ? `The pod runs on ${name}, which` : `Node ${name}`} has been ${ready.status === 'Unknown' ? 'Unknown' : 'NotReady'}${since !== undefined ? ` for ${formatDuration(since)}` : ''} because ${what}: "${clip(message, 300)}". ` +
+        (agent ? `${agent.summary} ` : '') +
+        (!pod
+          ? `${onNode !== undefined ? `${onNode} pod${onNode === 1 ? '' : 's'} are bound to it; ` : ''}it takes no new pods until it is Ready.`
+          : waiting
+            ? `That is why the pod stays ${waiting}. `
+            : pod.status?.phase === 'Running'
+              ? 'Its containers may still run, but the node takes no new work and the pod is not Ready. '
+              : '') +
+        (!pod
+          ? ''
+          : ds
+            ? 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.'
+            : 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.'),
       evidence,
       advice: ADVICE[cause](name),
       prevent: [

@@ -1,4 +1,4 @@
-import { ago, cloudNode, completedJobPod, daemonSetPod, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { ago, cloudNode, completedJobPod, daemonSetPod, event, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { agent, container as runtimeContainer, processes, runtime } from '../../../test/helpers/agent.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { Pod } from '../types.js';
@@ -126,6 +126,35 @@ const containerdNode = node({
   status: { nodeInfo: { containerRuntimeVersion: 'containerd://1.6.20', kubeletVersion: 'v1.20.2' } },
 });
 
+/** Seed 002's pod on a containerd node whose Calico CNI never set up the sandbox: no container ever started. */
+const SANDBOX = '5c8f2e1a9b7d4c3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e';
+const noSandbox = (): Pod => {
+  const p = khaos({ sharing: 'hostPID', deletedAgo: 1200 });
+  p.status!.containerStatuses = ['agent', 'collector', 'injector', 'reporter'].map(creatingStatus);
+  return p;
+};
+const calicoDown = 'stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/';
+
+/** The hooked container's own image cannot be pulled, so its hook never ran; the others run. */
+const hookImageMissing = (): Pod => {
+  const p = khaos({ deletedAgo: 900 });
+  p.status!.containerStatuses = [
+    {
+      name: 'agent',
+      ready: false,
+      restartCount: 0,
+      image: 'registry.example.com/chaos/agent:1.0',
+      imageID: '',
+      started: false,
+      state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example.com/chaos/agent:1.0"' } },
+    },
+    running('collector'),
+    running('injector'),
+    running('reporter'),
+  ];
+  return p;
+};
+
 testRule(rule, {
   valid: [
     { name: 'healthy running pod', snapshot: snapshot(pod(), { node: dockerNode }) },
@@ -138,6 +167,54 @@ testRule(rule, {
       snapshot: snapshot(frozen(), { node: containerdNode, agent: agent('node-7', { processes: frozenProcesses(false) }) }),
     },
     { name: 'hostPID DaemonSet pod (no postStart) on a healthy GKE node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('gke') }) },
+    {
+      name: 'near miss (CNI ADD/DEL failure vs hook hang): the sandbox never came up, so no container and no postStart hook ever ran',
+      snapshot: (() => {
+        const p = noSandbox();
+        return snapshot(p, {
+          node: containerdNode,
+          events: [
+            event(p, {
+              reason: 'FailedCreatePodSandBox',
+              count: 14,
+              lastSeenAgo: 1300,
+              message: `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${SANDBOX}": plugin type="calico" failed (add): ${calicoDown}`,
+            }),
+            event(p, {
+              reason: 'FailedKillPod',
+              count: 9,
+              lastSeenAgo: 60,
+              message: `error killing pod: failed to "KillPodSandbox" for "${p.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"${SANDBOX}\\": plugin type=\\"calico\\" failed (delete): ${calicoDown}"`,
+            }),
+          ],
+        });
+      })(),
+    },
+    {
+      name: 'near miss (image pull vs hook hang): the hooked container is in ImagePullBackOff, its hook never ran',
+      snapshot: (() => {
+        const p = hookImageMissing();
+        return snapshot(p, {
+          node: dockerNode,
+          events: [
+            event(p, {
+              reason: 'Failed',
+              fieldPath: 'spec.containers{agent}',
+              count: 8,
+              message:
+                'Failed to pull image "registry.example.com/chaos/agent:1.0": rpc error: code = Unknown desc = Error response from daemon: manifest for registry.example.com/chaos/agent:1.0 not found: manifest unknown: manifest unknown',
+            }),
+            event(p, {
+              reason: 'BackOff',
+              type: 'Normal',
+              fieldPath: 'spec.containers{agent}',
+              count: 40,
+              message: 'Back-off pulling image "registry.example.com/chaos/agent:1.0"',
+            }),
+          ],
+        });
+      })(),
+    },
   ],
   invalid: [
     {

@@ -43,6 +43,10 @@ export const rule = defineRule({
     const hookedNotRunning = statuses.filter((s) => hooked.some((h) => h.name === s.status.name) && !s.status.state?.running);
     const frozen = pod.status?.phase === 'Running' && hookedNotRunning.length > 0 && unreported.length > 0;
     if (pod.status?.phase !== 'Pending' && creating.length === 0 && !frozen) return null;
+    // A postStart hook runs only once its container has started: while no hooked container runs
+    // (the sandbox never came up, its image cannot be pulled) the hook cannot be what hangs.
+    const hookRunning = statuses.some((s) => hooked.some((h) => h.name === s.status.name) && s.status.state?.running);
+    if (!hookRunning && !frozen) return null;
 
     const runtime = runtimeOf(snapshot);
     const docker = runtime === 'docker';

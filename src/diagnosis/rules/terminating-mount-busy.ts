@@ -2,9 +2,18 @@ import { holderKindOf, holderPlaybook, isServiceUnit, journalEvidence, journalMa
 import { clip, containerStatuses, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, ms, newestFirst, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
+import { matchSignatures } from '../../probes/signatures.js';
 import type { MountHolder } from '../../probes/types.js';
 
 const BUSY = /device or resource busy/;
+// EBUSY on rmdir of a cgroup directory means tasks are still in that cgroup (a process that
+// will not die), not a mount held in another namespace: runc's "Failed to remove cgroup".
+const CGROUP_BUSY = /\/sys\/fs\/cgroup\/\S*: device or resource busy/;
+
+/** The held mount is the busy path, a copy of it under another root (`/host/...`), or contains it. */
+function holdsPath(mount: string, busy: string): boolean {
+  return mount === busy || mount.endsWith(busy) || busy.startsWith(`${mount}/`);
+}
 
 /**
  * The holder to name first: a leaked copy or one a process works inside over a passive shared
@@ -48,16 +57,22 @@ export const rule = defineRule({
     const holders = rankHolders((mh?.holders ?? []).filter((h) => !h.hostNamespace && !h.ownPod));
     // Holders whose copy the host has already dropped are the proof; shared copies only support it.
     const leaking = holders.filter((h) => h.notInHost.length > 0);
-    const busyLines = journalMatches(snapshot, ['device-busy']);
+    const busyLines = journalMatches(snapshot, ['device-busy']).filter((m) => !CGROUP_BUSY.test(m.line));
     // A subPath cleanup line without a holder is terminating.subpath-umount-busy's case.
     const mountBusyLines = busyLines.filter((m) => !m.signatures.includes('subpath-cleanup-busy'));
-    const apiBusy = newestFirst(eventsMatching(snapshot.events, BUSY));
+    const apiBusy = newestFirst(eventsMatching(snapshot.events, BUSY)).filter((e) => !CGROUP_BUSY.test(e.message ?? ''));
     const runtime = probeResult(snapshot, 'runtime');
     const removing = (runtime?.docker.containers ?? []).filter(
       (c) => c.state === 'removing' || c.state === 'dead' || /Removal In Progress|Dead/.test(c.status),
     );
 
-    const holder = leaking[0] ?? (mountBusyLines.length > 0 || apiBusy.length > 0 ? holders[0] : undefined);
+    // The paths the runtime or the kubelet says are busy. A holder whose copy the host still has
+    // proves nothing by itself: it is the holder only if it holds one of those paths.
+    const busyPaths = [...mountBusyLines.map((m) => m.captures.path), ...apiBusy.map((e) => matchSignatures(e.message ?? '')?.captures.path)].filter(
+      (p): p is string => Boolean(p),
+    );
+    const holdsBusy = (h: MountHolder) => busyPaths.length === 0 || h.mounts.some((m) => busyPaths.some((p) => holdsPath(m, p)));
+    const holder = leaking[0] ?? (mountBusyLines.length > 0 || apiBusy.length > 0 ? holders.find(holdsBusy) : undefined);
     if (!holder && mountBusyLines.length === 0 && apiBusy.length === 0) return null;
 
     const evidence: Evidence[] = [
@@ -71,7 +86,7 @@ export const rule = defineRule({
         text: `container ${shortId(c.id)}${c.name ? ` ${c.name}` : ''}: ${c.status || c.state}${c.rootfsMount ? `, rootfs ${c.rootfsMount}` : ''}`,
       });
     }
-    const busyPath = mountBusyLines.map((m) => m.captures.path).find(Boolean) ?? busyLines.map((m) => m.captures.path).find(Boolean);
+    const busyPath = busyPaths[0] ?? busyLines.map((m) => m.captures.path).find(Boolean);
 
     if (!holder) {
       // The node says (or the API says) a mount is busy, but no holder was found.
@@ -84,7 +99,12 @@ export const rule = defineRule({
           `The pod was deleted ${overdue} past its grace period; the runtime on ${node} cannot remove its container because ${mount ? `the mount ${mount}` : 'a mount of the container'} is "device or resource busy". ` +
           'Some process in another mount namespace still holds it. ' +
           (missing ??
-            `No process outside the host mount namespace holds a mount matching ${mh?.match.join(', ') ?? 'the pod'} now: the holder may have exited, or holds a path the agent was not told about.`),
+            (holders.length > 0
+              ? `${holders.length} process${holders.length === 1 ? '' : 'es'} outside the host mount namespace hold${holders.length === 1 ? 's' : ''} copies of the pod's mounts (${holders
+                  .slice(0, 3)
+                  .map((h) => `pid ${h.pid} ${h.unit ?? h.command.split(' ')[0]}`)
+                  .join(', ')}), but none holds ${mount ?? 'the busy path'}: releasing them would be a guess.`
+              : `No process outside the host mount namespace holds a mount matching ${mh?.match.join(', ') ?? 'the pod'} now: the holder may have exited, or holds a path the agent was not told about.`)),
         evidence,
         advice: [
           `On ${node}: \`grep -l ${mount ?? uid} /proc/*/mountinfo\` lists the holders; restart the service (or pod) that owns each one.`,

@@ -1,4 +1,16 @@
-import { ago, cloudNode, completedJobPod, daemonSetPod, event, lostNode, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import {
+  ago,
+  cloudNode,
+  completedJobPod,
+  containerStatus,
+  daemonSetPod,
+  event,
+  lostNode,
+  node,
+  pod,
+  snapshot,
+  terminated,
+} from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { Pod } from '../types.js';
 import { rule } from './terminating-node-lost.js';
@@ -51,6 +63,55 @@ testRule(rule, {
       snapshot: snapshot(completedJobPod({ metadata: { deletionTimestamp: ago(3600) } }), { node: lostNode() }),
     },
     { name: 'DaemonSet pod on a healthy node', snapshot: snapshot(daemonSetPod(), { node: node() }) },
+    {
+      name: 'near miss (runtime down vs node lost): NotReady with a 4-minute-old heartbeat is a live kubelet between status reports',
+      snapshot: snapshot(deleted(600), {
+        node: node({
+          spec: {
+            taints: [
+              { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: ago(900) },
+              { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: ago(900) },
+            ],
+          },
+          status: {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'KubeletNotReady',
+                message: 'container runtime is down',
+                // Lease heartbeats: an unchanged status is re-posted only every 5 minutes.
+                lastHeartbeatTime: ago(260),
+                lastTransitionTime: ago(900),
+              },
+            ],
+          },
+        }),
+      }),
+    },
+    {
+      name: 'near miss (graceful node shutdown vs node lost): the kubelet stopped the pod before the machine went away',
+      snapshot: snapshot(
+        deleted(1200, {
+          status: {
+            phase: 'Failed',
+            reason: 'Terminated',
+            message: 'Pod was terminated in response to imminent node shutdown.',
+            conditions: [
+              {
+                type: 'DisruptionTarget',
+                status: 'True',
+                reason: 'TerminationByKubelet',
+                message: 'Pod was terminated in response to imminent node shutdown.',
+              },
+              { type: 'Ready', status: 'False' },
+            ],
+            containerStatuses: [containerStatus({ ready: false, started: false, state: { terminated: terminated({ exitCode: 143, finishedAgo: 1900 }) } })],
+          },
+        }),
+        { node: lostNode('node-1', 1800) },
+      ),
+    },
   ],
   invalid: [
     {

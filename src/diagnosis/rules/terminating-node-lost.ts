@@ -15,8 +15,13 @@ import {
 import type { Evidence } from '../types.js';
 
 const LOST_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
-/** A heartbeat older than this (the node-monitor grace is 40 s, 50 s on 1.32+) means the kubelet is gone. */
-const STALE_HEARTBEAT_SECONDS = 180;
+/**
+ * With Lease heartbeats (1.17+) a kubelet whose status does not change posts it only every
+ * nodeStatusReportFrequency (5m), so a NotReady condition's lastHeartbeatTime is up to 5m old
+ * while the kubelet lives. Only past that plus the node-monitor grace (40s, 50s on 1.32+) and
+ * some slack has it stopped posting (and the node controller failed to mark it Unknown).
+ */
+const STALE_HEARTBEAT_SECONDS = 5 * 60 + 120;
 
 function kubeletSilent(snapshot: Parameters<typeof secondsSince>[0], node: Parameters<typeof nodeCondition>[0]): boolean {
   if (!nodeNotReady(node)) return false;
