@@ -235,12 +235,23 @@ const TABLE: Row[] = [
   },
   { text: 'rpc error: code = DeadlineExceeded desc = ...', cls: 'timeout', hint: 'deadline' },
   { text: 'net/http: request canceled', cls: 'timeout' },
-  // disk full: no image.* class (a node problem); must not be mistaken for another class
+  // disk full: the node's disk (image.node-disk-full), never another class
   {
     text: 'failed to pull and unpack image "...": failed to extract layer sha256:...: write /var/lib/containerd/...: no space left on device: unknown',
-    cls: 'unknown',
+    cls: 'disk-full',
   },
-  { text: 'failed to register layer: ... no space left on device', cls: 'unknown' },
+  { text: 'failed to register layer: ... no space left on device', cls: 'disk-full' },
+  // a layer cut short on the way (image.transfer-interrupted), not a corrupt image in the registry
+  {
+    text: 'failed to pull and unpack image "docker.io/jupyter/datascience-notebook:2024-01-15": failed to copy: failed commit on ref "layer-sha256:769439b1": "layer-sha256:769439b1" failed size validation: 2150392 != 2167557: failed precondition',
+    cls: 'transfer',
+  },
+  // 403: refused whatever the credentials (image.forbidden), unless it speaks of tokens (auth)
+  {
+    text: 'failed to resolve reference "registry.k8s.io/pause:3.9": unexpected status from HEAD request to https://registry.k8s.io/v2/pause/manifests/3.9: 403 Forbidden',
+    cls: 'forbidden',
+  },
+  { text: 'Error response from daemon: denied: Your authorization token has expired. Reauthenticate and try again. 403 Forbidden', cls: 'auth' },
   // kubelet text without the runtime error (pre-1.32 back-off, pre-2018 FailedSync)
   { text: 'Back-off pulling image "registry.example.com/shop/web:1.4.2"', cls: 'unknown', registry: 'registry.example.com' },
   { text: 'image pull failed for unknown error', cls: 'unknown' },

@@ -9,6 +9,9 @@ export type PullErrorClass =
   | 'not-found'
   | 'platform'
   | 'short-name'
+  | 'forbidden'
+  | 'disk-full'
+  | 'transfer'
   | 'auth'
   | 'insecure-registry'
   | 'untrusted-ca'
@@ -88,6 +91,8 @@ const PATTERNS: Pattern[] = [
     hint: 'no-matching-platform',
     re: /no match for platform in manifest|no matching manifest for \S+ in the manifest list entries|image with reference \S+ was found but does not match the specified platform|no image found in (?:manifest list|image index) for architecture[^,]*/i,
   },
+  // 8. The node's own disk, before anything the registry says: the download worked, unpacking did not.
+  { cls: 'disk-full', hint: 'no-space', re: /no space left on device/i },
   { cls: 'throttled', hint: 'kubelet-qps', re: /pull QPS exceeded/i },
   { cls: 'throttled', hint: 'registry-rate-limit', re: /toomanyrequests|429 Too Many Requests|pull rate limit/i },
   { cls: 'untrusted-ca', hint: 'x509-unknown-authority', re: /x509: certificate signed by unknown authority/i },
@@ -110,6 +115,11 @@ const PATTERNS: Pattern[] = [
   },
   { cls: 'registry-unreachable', hint: 'connection-reset', re: /connection reset by peer/i },
   { cls: 'registry-unreachable', hint: 'registry-unavailable', re: /because the registry is unavailable|no available registry endpoint/i },
+  // 9. A layer that arrived short (a proxy or registry cut the stream): the image is fine, the transfer was not.
+  { cls: 'transfer', hint: 'short-read', re: /failed size validation: \d+ != \d+|unexpected EOF|stream error: stream ID \d+; INTERNAL_ERROR/i },
+  // 10. A plain 403 is a refusal that credentials do not fix (an IP block, a policy); with token or
+  //     credential words it is auth (an expired ECR token answers 403 too): see classifyPullError.
+  { cls: 'forbidden', hint: 'http-403', re: /(?:unexpected status(?: code)?(?: from \w+ request to \S+)?:? ?|status code |: )403 Forbidden/i },
   {
     cls: 'auth',
     hint: 'pull-access-denied',
@@ -257,6 +267,8 @@ export function classifyPullError(text: string, fallbackImage?: string): PullErr
   for (const p of runtimeSocket ? [] : PATTERNS) {
     const m = p.re.exec(text);
     if (!m) continue;
+    // A 403 that talks of tokens or credentials is an auth problem after all.
+    if (p.cls === 'forbidden' && /authorization token|credential|expired|authenticat|login|unauthorized/i.test(text)) continue;
     cls = p.cls;
     hint = p.hint;
     phrase = m[0];

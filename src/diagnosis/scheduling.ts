@@ -7,7 +7,18 @@ import type { RuleContext } from './rule.js';
 import type { Evidence, Node, Pod, Severity, Snapshot } from './types.js';
 
 /** What a scheduler reason is about; one pending.* rule per kind. */
-export type FitReasonKind = 'resources' | 'pods' | 'selector' | 'taint' | 'hostport' | 'volume' | 'volume-limit' | 'pod-affinity' | 'unschedulable' | 'other';
+export type FitReasonKind =
+  | 'resources'
+  | 'pods'
+  | 'selector'
+  | 'taint'
+  | 'hostport'
+  | 'volume'
+  | 'volume-limit'
+  | 'pod-affinity'
+  | 'topology-spread'
+  | 'unschedulable'
+  | 'other';
 
 export interface FitReason {
   /** Nodes that failed for this reason (all nodes for a PreFilter message). */
@@ -43,6 +54,8 @@ const CLASSIFY: [RegExp, FitReasonKind][] = [
   // ≥1.20 `didn't match pod affinity rules` / `pod anti-affinity rules` / `didn't satisfy existing pods anti-affinity rules`; older `pod affinity/anti-affinity`.
   [/didn't match pod (?:anti-)?affinity|didn't satisfy existing pods anti-affinity|^MatchInterPodAffinity$/, 'pod-affinity'],
   [/exceed max volume count|^Max\w*VolumeCount\w*$/, 'volume-limit'],
+  // ≥1.18 `didn't match pod topology spread constraints` (and `(missing required label)`); older `EvenPodsSpread`.
+  [/pod topology spread constraints|^EvenPodsSpread$/, 'topology-spread'],
   [
     /PersistentVolumeClaim|persistentvolumeclaim|persistent volumes to bind|volume node affinity conflict|PersistentVolume's node affinity|enough free storage|non-existent pv|^NoVolumeZoneConflict$|^VolumeBinding/,
     'volume',

@@ -11,6 +11,7 @@ import { rule as pendingHostportConflict } from './pending-hostport-conflict.js'
 import { rule as pendingTaint } from './pending-taint.js';
 import { rule as pendingPvc } from './pending-pvc.js';
 import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
+import { rule as runtimeHandlerMissing } from './runtime-handler-missing.js';
 import { rule as admissionRejected } from './admission-rejected.js';
 import { rule as admissionWebhookUnavailable } from './admission-webhook-unavailable.js';
 import { rule as namespaceTerminating } from './namespace-terminating.js';
@@ -34,6 +35,9 @@ import { rule as imagePullThrottled } from './image-pull-throttled.js';
 import { rule as imagePullTimeout } from './image-pull-timeout.js';
 import { rule as imageCorruptLocal } from './image-corrupt-local.js';
 import { rule as imageShortName } from './image-short-name.js';
+import { rule as imageForbidden } from './image-forbidden.js';
+import { rule as imageNodeDiskFull } from './image-node-disk-full.js';
+import { rule as imageTransferInterrupted } from './image-transfer-interrupted.js';
 import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
 import { rule as crashOomkilled } from './crash-oomkilled.js';
 import { rule as crashSubpathMissing } from './crash-subpath-missing.js';
@@ -43,6 +47,7 @@ import { rule as crashPortInUse } from './crash-port-in-use.js';
 import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
 import { rule as configMissingReference } from './config-missing-reference.js';
 import { rule as evictedNodePressure } from './evicted-node-pressure.js';
+import { rule as evictedPreempted } from './evicted-preempted.js';
 import { rule as staticPodStale } from './static-pod-stale.js';
 import { rule as containerStartError } from './container-start-error.js';
 import { rule as imageWrongArch } from './image-wrong-arch.js';
@@ -50,13 +55,16 @@ import { rule as readinessFailing } from './readiness-failing.js';
 import { rule as initWaitingDependency } from './init-waiting-dependency.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
+import { rule as securityProfileMissing } from './security-profile-missing.js';
 import { rule as imageInvalidName } from './image-invalid-name.js';
 import { rule as imageNeverPull } from './image-never-pull.js';
 import { rule as containerCreateError } from './container-create-error.js';
 import { rule as volumeMultiAttach } from './volume-multi-attach.js';
 import { rule as volumeMountFailed } from './volume-mount-failed.js';
 import { rule as volumeProvisionerMissing } from './volume-provisioner-missing.js';
+import { rule as volumeFsgroupChownSlow } from './volume-fsgroup-chown-slow.js';
 import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
+import { rule as pendingTopologySpread } from './pending-topology-spread.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
 import { rule as nodeNotReady } from './node-not-ready.js';
@@ -78,6 +86,7 @@ export const RULES: readonly Rule[] = [
   pendingTaint,
   pendingPvc,
   sandboxCreateFailed,
+  runtimeHandlerMissing,
   admissionRejected,
   admissionWebhookUnavailable,
   namespaceTerminating,
@@ -101,6 +110,9 @@ export const RULES: readonly Rule[] = [
   imagePullTimeout,
   imageCorruptLocal,
   imageShortName,
+  imageForbidden,
+  imageNodeDiskFull,
+  imageTransferInterrupted,
   resourcesMemoryUnits,
   crashOomkilled,
   crashSubpathMissing,
@@ -110,6 +122,7 @@ export const RULES: readonly Rule[] = [
   crashIpv6Disabled,
   configMissingReference,
   evictedNodePressure,
+  evictedPreempted,
   staticPodStale,
   containerStartError,
   imageWrongArch,
@@ -117,13 +130,16 @@ export const RULES: readonly Rule[] = [
   initWaitingDependency,
   lifecyclePoststartFailed,
   securityRunAsNonRoot,
+  securityProfileMissing,
   imageInvalidName,
   imageNeverPull,
   containerCreateError,
   volumeMultiAttach,
   volumeMountFailed,
   volumeProvisionerMissing,
+  volumeFsgroupChownSlow,
   pendingPodAffinity,
+  pendingTopologySpread,
   pendingVolumeLimit,
   admissionKubeletRejected,
   nodeNotReady,

@@ -7,6 +7,20 @@ const nsTarget = (name: string, more: Partial<Snapshot>): Snapshot => ({ ...snap
 const terminating = (name: string, deletedAgo: number, conditions: { type: string; status: string; reason: string; message: string }[] = []) =>
   namespaceObject(name, { metadata: { deletionTimestamp: ago(deletedAgo) }, status: { phase: 'Terminating', conditions } });
 
+// The 1.16+ namespace controller's conditions while it is working: every check fine, content left.
+const working = (remaining: string) => [
+  { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+  { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
+  {
+    type: 'NamespaceDeletionContentFailure',
+    status: 'False',
+    reason: 'ContentDeleted',
+    message: 'All content successfully deleted, may be waiting on finalization',
+  },
+  { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${remaining}` },
+  { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+];
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod in an Active namespace', snapshot: snapshot(pod(), { namespace: namespaceObject('shop') }) },
@@ -18,6 +32,23 @@ testRule(rule, {
     { name: 'completed Job pod', snapshot: snapshot(completedJobPod(), { namespace: namespaceObject('shop') }) },
     { name: 'completed Job pod in a Terminating namespace', snapshot: snapshot(completedJobPod(), { namespace: terminating('shop', 7200) }) },
     { name: 'DaemonSet pod on a healthy AKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('aks'), namespace: namespaceObject('monitoring') }) },
+    {
+      name: 'near miss (contents still being deleted normally vs stuck): Kafka brokers inside their 10-minute grace period',
+      snapshot: nsTarget('streaming', {
+        namespace: terminating('streaming', 420, working('pods. has 3 resource instances')),
+        namespaceContents: [{ kind: 'Pod', names: ['kafka-0', 'kafka-1', 'kafka-2'] }],
+      }),
+    },
+    {
+      name: 'near miss (a big namespace still being emptied vs stuck): thousands of CI objects, no finalizer holds any',
+      snapshot: nsTarget('ci-runs', {
+        namespace: terminating('ci-runs', 900, working('configmaps. has 1450 resource instances, secrets. has 2213 resource instances')),
+        namespaceContents: [
+          { kind: 'ConfigMap', names: Array.from({ length: 1450 }, (_, i) => `run-${i}-env`) },
+          { kind: 'Secret', names: Array.from({ length: 2213 }, (_, i) => `run-${i}-token`) },
+        ],
+      }),
+    },
   ],
   invalid: [
     {

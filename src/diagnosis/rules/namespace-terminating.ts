@@ -26,7 +26,7 @@ export const rule = defineRule({
     needs: ['namespace', 'namespaceContents'],
     playbook: 'clear-namespace-finalizers',
     priority: 60,
-    doc: 'A namespace stays Terminating while content remains (objects whose finalizers nobody removes) or the namespace controller cannot list every API group (an unavailable APIService). Lists what remains, the blocking conditions and `spec.finalizers`.',
+    doc: 'A namespace stays Terminating while content remains (objects whose finalizers nobody removes) or the namespace controller cannot list every API group (an unavailable APIService). Lists what remains, the blocking conditions and `spec.finalizers`. When the controller reports content remaining but no finalizer, discovery or delete failure, it is still deleting (graceful pod deletions, many objects): that is info, with no playbook.',
   },
   check(snapshot) {
     if (isFinished(snapshot.pod)) return null;
@@ -55,6 +55,29 @@ export const rule = defineRule({
     }
     if (specFinalizers.length) evidence.push({ source: `namespace ${name} spec.finalizers`, text: JSON.stringify(specFinalizers) });
     if (metaFinalizers.length) evidence.push({ source: `namespace ${name} metadata.finalizers`, text: JSON.stringify(metaFinalizers) });
+
+    // The 1.16+ controller reports each condition (False when fine). Content remaining while no
+    // finalizer, discovery or delete failure is reported is the controller at work: pods inside
+    // their grace period, many objects still being deleted. Clearing the namespace finalizer then
+    // only orphans them; a pod stuck on its node has its own terminating.* finding.
+    const reported = (ns.status?.conditions ?? []).some((c) => BLOCKING_CONDITIONS.includes(c.type));
+    const blocked = conditions.some((c) => c.type !== 'NamespaceContentRemaining');
+    const remaining = conditions.find((c) => c.type === 'NamespaceContentRemaining');
+    const onlyKubernetes = specFinalizers.every((f) => f === 'kubernetes') && metaFinalizers.length === 0;
+    if (reported && !blocked && onlyKubernetes && (remaining || contents.length > 0)) {
+      return {
+        severity: 'info',
+        title: `Namespace ${name} is still deleting its content (${formatDuration(since)})`,
+        cause: `Namespace ${name} was deleted ${formatDuration(since)} ago and content remains${remaining?.message ? ` (${clip(remaining.message, 200)})` : ''}, but the namespace controller reports no finalizer holding it and no discovery or delete failure: it is waiting for those objects to go (pods within their termination grace period, or many objects to delete) and retries until they are gone.`,
+        evidence,
+        advice: [
+          `Watch what is left (\`kubectl get pods -n ${name}\`); a pod that stays Terminating past its grace period has its own finding. Do not clear the namespace finalizers: that only orphans these objects.`,
+        ],
+        playbook: null,
+        causeKey: `namespace/${name}`,
+        params: { namespace: name, remaining: contents.map((c) => c.kind) },
+      };
+    }
 
     const discovery = conditions.find((c) => c.type === 'NamespaceDeletionDiscoveryFailure' || c.type === 'NamespaceDeletionGroupVersionParsingFailure');
     const finalizersLeft = conditions.find((c) => c.type === 'NamespaceFinalizersRemaining');

@@ -1,5 +1,5 @@
 import { agent, podNetwork } from '../../../test/helpers/agent.js';
-import { agentGap, ago, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, containerStatus, pod, snapshot, terminated } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { calicoVethName, workloadEndpointName } from '../../probes/calico.js';
 import type { KubeObject } from '../types.js';
@@ -51,6 +51,25 @@ const incomplete = podNetwork({
   },
 });
 
+// The gateway unresolved although the endpoint and the host veth are there: calico-node's Felix is down.
+const gatewayOnly = podNetwork({ ...incomplete, host: { ...incomplete.host, caliInterfaces: ['cali91dded39638', 'cali9118ebbb10b'] } });
+// A StatefulSet pod from before, deleted and held by a finalizer: the kubelet confirmed the stop
+// (grace 0) and the CNI DEL released 192.168.8.34, but its status (1.26 kubelet) still shows the IP.
+const released = pod({
+  metadata: {
+    name: 'stateful-old-pod-0',
+    namespace: 'lijiaob',
+    deletionTimestamp: ago(1800),
+    deletionGracePeriodSeconds: 0,
+    finalizers: ['example.com/backup'],
+  },
+  spec: { nodeName: NODE },
+  status: {
+    podIP: '192.168.8.34',
+    containerStatuses: [containerStatus({ ready: false, started: false, state: { terminated: terminated({ exitCode: 143, finishedAgo: 1790 }) } })],
+  },
+});
+
 testRule(rule, {
   valid: [
     {
@@ -68,6 +87,21 @@ testRule(rule, {
     { name: 'Calico not in use (no endpoints, no calico annotations, no agent facts)', snapshot: snapshot(live(), { workloadEndpoints: [] }) },
     { name: 'hostNetwork pod', snapshot: snapshot(live({ spec: { hostNetwork: true } }), { workloadEndpoints: [wep('etcd1-0', '192.168.8.12')] }) },
     { name: 'endpoints not collected at all and no node facts', snapshot: snapshot(live()) },
+    {
+      name: "near miss (calico-node/Felix down vs missing endpoint): the gateway is unresolved but the pod's endpoint and veth are in place",
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34'), wep('etcd1-0', '192.168.8.12')],
+        podsOnNode: [other],
+        agent: agent(NODE, { 'pod-network': gatewayOnly }),
+      }),
+    },
+    {
+      name: 'near miss (an IP released by a finished pod vs one IP used twice): the old pod only still shows it in its status',
+      snapshot: snapshot(live(), {
+        workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34'), wep('etcd1-0', '192.168.8.12')],
+        podsOnNode: [other, released],
+      }),
+    },
   ],
   invalid: [
     {
@@ -92,6 +126,17 @@ testRule(rule, {
         gaps: [agentGap('dev-slave-107', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
       expect: { severity: 'error', mentions: [/192\.168\.8\.66/, /pod-network could not run/] },
+    },
+    {
+      name: 'gateway unresolved but the endpoints could not be read: reported without a playbook',
+      snapshot: snapshot(live(), {
+        podsOnNode: [other],
+        agent: agent(NODE, { 'pod-network': gatewayOnly }),
+        gaps: [
+          { check: 'calico WorkloadEndpoints in lijiaob', reason: 'workloadendpoints.crd.projectcalico.org is forbidden', kind: 'forbidden', origin: 'api' },
+        ],
+      }),
+      expect: { severity: 'critical', playbook: null, mentions: [/could not be read/, /169\.254\.1\.1 0x1 0x0/] },
     },
     {
       name: 'two pods with one IP on the node',

@@ -1,6 +1,6 @@
 import { calicoVethName, CALICO_GATEWAY, workloadEndpointName } from '../../probes/calico.js';
 import { nodeChecksMissing, probeResult } from '../agent-facts.js';
-import { formatDuration, isDeleting, secondsSince } from '../facts.js';
+import { containerStatuses, formatDuration, isDeleting, secondsSince } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, KubeObject, Pod, Snapshot } from '../types.js';
 
@@ -16,6 +16,16 @@ function calicoInUse(snapshot: Snapshot, pod: Pod): boolean {
   return Boolean(net?.pod?.calicoGateway || (net?.host.caliInterfaces.length ?? 0) > 0);
 }
 
+/**
+ * A pod that no longer holds its IP although its status still shows it: the kubelet confirmed
+ * the stop (grace 0) or every container has terminated, so the CNI DEL released the address.
+ */
+function releasedIp(p: Pod): boolean {
+  if (p.metadata?.deletionGracePeriodSeconds === 0) return true;
+  const statuses = containerStatuses(p);
+  return statuses.length > 0 && statuses.every((s) => s.status.state?.terminated);
+}
+
 export const rule = defineRule({
   meta: {
     id: 'network.calico-endpoint-missing',
@@ -25,7 +35,7 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'podsOnNode', 'workloadEndpoints', 'agent'],
     playbook: 'recreate-pod',
     priority: 86,
-    doc: "A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, two pods share one IP. A stale CNI delete removed this pod's endpoint (seed 004).",
+    doc: "A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, two pods share one IP. A stale CNI delete removed this pod's endpoint (seed 004). An unresolved gateway while the endpoint and the host veth are in place is a dataplane problem (Felix, calico-node), not this; when the endpoints cannot be read the finding says so and offers no playbook. A pod that already released its IP (kubelet confirmed the stop, containers terminated) is no duplicate.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -50,10 +60,18 @@ export const rule = defineRule({
     const net = probeResult(snapshot, 'pod-network');
     const gw = net?.pod?.gateway;
     const gatewayDead = gw !== undefined && gw.ip === CALICO_GATEWAY && gw.state === 'incomplete';
-    const samePodIp = (snapshot.podsOnNode ?? []).filter((p) => p.metadata?.uid !== pod.metadata?.uid && !p.spec?.hostNetwork && p.status?.podIP === ip);
+    const samePodIp = (snapshot.podsOnNode ?? []).filter(
+      (p) => p.metadata?.uid !== pod.metadata?.uid && !p.spec?.hostNetwork && p.status?.podIP === ip && !releasedIp(p),
+    );
     const arpDevices = [...new Set((net?.host.arpForPodIp ?? []).map((n) => n.device))];
     const duplicateIp = samePodIp.length > 0 || arpDevices.length > 1;
     if (!wepMissing && !wepWrongIp && !gatewayDead && !duplicateIp) return null;
+    // An unresolved gateway alone is a dataplane symptom: with the pod's endpoint and host veth in
+    // place it is Felix/calico-node (or the node's network), and a new pod would get the same.
+    const vethGone = net?.host.expectedInterface !== undefined && net.host.expectedPresent === false;
+    const endpointUnknown = weps === undefined && !vethGone;
+    if (gatewayDead && !wepMissing && !wepWrongIp && !vethGone && !duplicateIp && !endpointUnknown) return null;
+    const unconfirmed = gatewayDead && endpointUnknown && !duplicateIp;
 
     // Host veths with no pod behind them: leftovers of deletes that did not finish.
     let stale: string[] = [];
@@ -110,7 +128,9 @@ export const rule = defineRule({
         ? `${ip} is in use twice on ${node}${samePodIp.length > 0 ? ` (${samePodIp.map((p) => p.metadata?.name).join(', ')})` : ''}: IPAM released it while it was still in use.`
         : '',
       stale.length > 0 ? `${stale.length} host veth(s) have no pod: earlier deletes did not finish.` : '',
-      "A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod's endpoint.",
+      unconfirmed
+        ? "The pod's WorkloadEndpoint could not be read, so a missing endpoint is not confirmed: a Felix/calico-node failure on the node leaves the gateway unresolved too."
+        : "A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod's endpoint.",
       missing ?? '',
     ].filter(Boolean);
     return {
@@ -119,11 +139,14 @@ export const rule = defineRule({
       cause: `The pod has been Running for ${formatDuration(age)} with IP ${ip}. ${parts.join(' ')}`,
       evidence,
       advice: [
-        `Recreate ${ns}/${name} so Calico CNI sets up a new endpoint: playbook recreate-pod (approval).`,
+        unconfirmed
+          ? `Check the endpoint first (\`kubectl get workloadendpoints.crd.projectcalico.org -n ${ns}\`, \`calicoctl get wep -n ${ns}\`) and the calico-node pod on ${node}; recreate ${ns}/${name} only if its endpoint is gone.`
+          : `Recreate ${ns}/${name} so Calico CNI sets up a new endpoint: playbook recreate-pod (approval).`,
         `If ${node} keeps retrying a teardown (kubelet log "failed to teardown pod"), remove that stale sandbox first or the new endpoint is deleted too (see terminating.cni-teardown).`,
         'Clean stale endpoints, veths and IPAM handles (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
       ],
       prevent: ['Upgrade Calico CNI to >= 1.10 (a missing endpoint on DEL is no longer an error, so no retry loop deletes live endpoints).'],
+      ...(unconfirmed ? { playbook: null } : {}),
       causeKey: `node/${node}:calico-endpoints`,
       params: { node, namespace: ns, pod: name, workloadEndpoint: wepName },
     } satisfies FindingDraft;

@@ -1,4 +1,17 @@
-import { ago, cloudNode, completedJobPod, daemonSetPod, event, lostNode, node, ownerFact, pod, pvcObject, snapshot } from '../../../test/helpers/factories.js';
+import {
+  ago,
+  cloudNode,
+  completedJobPod,
+  daemonSetPod,
+  event,
+  lostNode,
+  merge,
+  node,
+  ownerFact,
+  pod,
+  pvcObject,
+  snapshot,
+} from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { Pod } from '../types.js';
 import { rule } from './node-notready-cascade.js';
@@ -64,6 +77,39 @@ const plegNode = (name: string, sinceSeconds: number) =>
     },
   });
 
+/** NotReady because the CNI agent on the node is being replaced (a calico-node rollout), kubelet alive. */
+const cniNode = (name: string, sinceSeconds: number) =>
+  node({
+    metadata: { name },
+    spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: ago(sinceSeconds) }] },
+    status: {
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message:
+            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+          lastHeartbeatTime: ago(8),
+          lastTransitionTime: ago(sinceSeconds),
+        },
+      ],
+    },
+  });
+
+/** A spot node reclaimed by the cloud: the termination handler tainted it, then the machine went away. */
+const reclaimed = (name: string, sinceSeconds: number) =>
+  merge(lostNode(name, sinceSeconds), {
+    spec: {
+      taints: [
+        { key: 'aws-node-termination-handler/spot-itn', value: 'spot-itn', effect: 'NoSchedule' },
+        { key: 'node.cloudprovider.kubernetes.io/shutdown', effect: 'NoSchedule' },
+        { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: ago(sinceSeconds) },
+        { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: ago(sinceSeconds) },
+      ],
+    },
+  });
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod on healthy nodes', snapshot: snapshot(pod(), { nodes: [node(), node({ metadata: { name: 'node-2' } })], workloadPods: [pod()] }) },
@@ -94,6 +140,28 @@ testRule(rule, {
         const pods = workloadPods.map((p) => ({ ...p, spec: { ...p.spec!, volumes: [{ name: 'tmp', emptyDir: {} }] } }));
         return snapshot(pods[3], { owners, nodes, workloadPods: pods });
       })(),
+    },
+    {
+      name: 'near miss (a CNI rollout vs the cascade): nodes NotReady with "cni plugin not initialized" minutes after the pods landed',
+      snapshot: snapshot(target, {
+        owners,
+        workloadPods,
+        nodes: [
+          node({ metadata: { name: 'node-1' } }),
+          cniNode('node-2', 1500),
+          cniNode('node-3', 1000),
+          cniNode('node-4', 400),
+          node({ metadata: { name: 'node-5' } }),
+        ],
+      }),
+    },
+    {
+      name: 'near miss (spot reclaims vs the cascade): the cloud took the nodes back one after another',
+      snapshot: snapshot(target, {
+        owners,
+        workloadPods,
+        nodes: [node({ metadata: { name: 'node-1' } }), reclaimed('node-2', 1500), reclaimed('node-3', 1000), reclaimed('node-4', 400)],
+      }),
     },
     {
       name: 'only one node went down',

@@ -12,6 +12,28 @@ export const LOOKBACK_SECONDS = 6 * 60 * 60;
 // Drivers/classes of shared network or FUSE filesystems whose hang can wedge a node's runtime (000: glusterfs).
 const NETWORK_FS = /gluster|nfs|ceph|cephfs|rbd|fuse|juicefs|s3|goofys|gcsfuse|blob|smb|cifs|efs|lustre|seaweed|alluxio|moosefs|beegfs|sshfs|iscsi/i;
 
+// What a hung mount does to a node: the runtime stops answering (PLEG relist hangs, the runtime
+// status check fails), then the kubelet stops posting (Ready Unknown). A CNI that is not ready, a
+// node shutting down or a kubelet just restarted are NotReady for reasons the workload did not cause.
+const WEDGED = /PLEG is not healthy|container runtime is down|deadline exceeded/i;
+// Taints of a node the platform is taking away (the kubernetes-mixin's KubeNodeUnreachable
+// exclusions, the cloud node controller's shutdown taint, Karpenter's disruption): its NotReady is planned.
+const REMOVED = [
+  'ToBeDeletedByClusterAutoscaler',
+  'cloud.google.com/impending-node-termination',
+  'aws-node-termination-handler/spot-itn',
+  'node.cloudprovider.kubernetes.io/shutdown',
+  'karpenter.sh/disrupted',
+  'karpenter.sh/disruption',
+];
+
+/** NotReady the way a hung runtime makes it, on a node nobody is removing. */
+function wedged(node: Node): boolean {
+  if ((node.spec?.taints ?? []).some((t) => REMOVED.includes(t.key))) return false;
+  const ready = nodeCondition(node, 'Ready');
+  return ready?.status === 'Unknown' || WEDGED.test(ready?.message ?? '');
+}
+
 interface SharedVolume {
   name: string;
   type: string;
@@ -89,7 +111,7 @@ export const rule = defineRule({
     priority: 85,
     // One node's NotReady is a symptom of the cascade: fold node.not-ready into it.
     supersedes: ['node.not-ready'],
-    doc: 'Several nodes turned NotReady within minutes, each shortly after pods of one workload were scheduled onto it, and that workload mounts a shared FUSE/network volume (glusterfs, nfs, cephfs, flexVolume, such CSI drivers): the workload takes down every node it lands on (000).',
+    doc: 'Several nodes turned NotReady within minutes, each shortly after pods of one workload were scheduled onto it, and that workload mounts a shared FUSE/network volume (glusterfs, nfs, cephfs, flexVolume, such CSI drivers): the workload takes down every node it lands on (000). Only NotReady the way a hung runtime makes it counts (Ready Unknown, PLEG not healthy, runtime down): a CNI that is not ready, a node shutting down, or a node the platform is removing (spot interruption, autoscaler, Karpenter, cloud shutdown taints) is another cause.',
   },
   check(snapshot) {
     if (isFinished(snapshot.pod)) return null;
@@ -107,7 +129,7 @@ export const rule = defineRule({
     for (const node of nodes) {
       const ready = nodeCondition(node, 'Ready');
       const downAt = ms(ready?.lastTransitionTime);
-      if (!ready || ready.status === 'True' || downAt === undefined || now - downAt > LOOKBACK_SECONDS * 1000) continue;
+      if (!ready || ready.status === 'True' || downAt === undefined || now - downAt > LOOKBACK_SECONDS * 1000 || !wedged(node)) continue;
       const name = node.metadata?.name ?? '?';
       const landed = pods
         .filter((p) => p.spec?.nodeName === name)

@@ -88,6 +88,30 @@ const onNode = (p: Pod, sp: StaticPods | undefined, more: Partial<Snapshot> = {}
 const EDITED = ARGV.map((a) => (a === '--audit-log-maxage=30' ? '--audit-log-maxage=7' : a));
 const edited = (mtimeAgo = 600) => manifest('kube-apiserver.yaml', { image: 'registry.k8s.io/kube-apiserver:v1.31.5', argv: EDITED, mtimeAgo });
 
+/** The mirror pod the kubelet made after it applied an edit: new hash, config.seen and creation just after the file changed. */
+function recreated(seenAgo: number, image: string, argv: string[], waiting?: { reason: string; message: string }): Pod {
+  const p = mirror({ image, argv });
+  const hash = '9e1d4f7a2b6c3e8d5a0f1b2c3d4e5f6a';
+  p.metadata = {
+    ...p.metadata,
+    creationTimestamp: ago(seenAgo - 1),
+    annotations: {
+      ...p.metadata?.annotations,
+      'kubernetes.io/config.hash': hash,
+      'kubernetes.io/config.mirror': hash,
+      'kubernetes.io/config.seen': ago(seenAgo).replace('Z', '.481516872Z'),
+    },
+  };
+  if (waiting)
+    p.status = {
+      ...p.status,
+      phase: 'Pending',
+      containerStatuses: [containerStatus({ name: 'kube-apiserver', image, ready: false, started: false, containerID: undefined, state: { waiting } })],
+    };
+  return p;
+}
+const MISSING_IMAGE = 'registry.k8s.io/kube-apiserver:v1.31.9';
+
 testRule(rule, {
   valid: [
     { name: 'a Deployment pod, with the node facts', snapshot: snapshot(pod(), { agent: agent('node-1', { host: host({ staticPods: dir([etcd]) }) }) }) },
@@ -117,6 +141,20 @@ testRule(rule, {
           manifest('kube-apiserver.yaml'),
           manifest('kube-apiserver.yaml.bak', { image: 'registry.k8s.io/kube-apiserver:v1.30.2', mtimeAgo: SEEN_AGO * 30 }),
         ]),
+      ),
+    },
+    {
+      name: 'near miss (a mirror pod updated normally vs a missed change): the kubelet recreated it 10 seconds after the edit',
+      snapshot: onNode(recreated(590, 'registry.k8s.io/kube-apiserver:v1.31.5', EDITED), dir([etcd, edited(600)])),
+    },
+    {
+      name: 'near miss (the new image cannot be pulled vs a missed change): the mirror pod has the new spec and waits in ImagePullBackOff',
+      snapshot: onNode(
+        recreated(590, MISSING_IMAGE, ARGV, {
+          reason: 'ImagePullBackOff',
+          message: `Back-off pulling image "${MISSING_IMAGE}": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image "${MISSING_IMAGE}": failed to resolve reference "${MISSING_IMAGE}": ${MISSING_IMAGE}: not found`,
+        }),
+        dir([etcd, manifest('kube-apiserver.yaml', { image: MISSING_IMAGE, mtimeAgo: 600 })]),
       ),
     },
   ],

@@ -56,6 +56,22 @@ const incomplete = podNetwork({
   },
 });
 
+// Docker-era kubelet words for the other direction: ADD (set up) failing because calico/node is down.
+const SET_UP = `Dec 13 10:31:02 dev-slave-107 kubelet[15567]: E1213 10:31:02.118302   15567 remote_runtime.go:92] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/`;
+const recreating = pod({
+  metadata: { uid: NEW_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts] },
+  spec: { nodeName: 'dev-slave-107' },
+  status: {
+    phase: 'Pending',
+    podIP: undefined,
+    containerStatuses: [
+      { name: 'web', ready: false, restartCount: 0, image: 'x', imageID: '', started: false, state: { waiting: { reason: 'ContainerCreating' } } },
+    ],
+  },
+});
+// A Deployment pod whose old sandbox once failed its teardown (after a SandboxChanged) three hours ago; the retry went through.
+const recovered = pod({ metadata: { name: 'web-7d9f8c6b5-x2k4q', namespace: 'shop' }, status: { podIP: '192.168.8.50' } });
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
@@ -70,6 +86,34 @@ testRule(rule, {
               'error killing pod: failed to "KillPodSandbox" for "x" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"aabb\\": plugin type=\\"calico\\" failed (delete): error getting ClusterInformation: Service Unavailable"',
           }),
         ],
+      }),
+    },
+    {
+      name: 'near miss (CNI ADD vs teardown on DEL): the sandbox cannot be set up because calico/node is down',
+      snapshot: snapshot(recreating, {
+        events: [
+          event(recreating, { reason: 'SandboxChanged', type: 'Normal', count: 11, message: 'Pod sandbox changed, it will be killed and re-created.' }),
+          event(recreating, {
+            reason: 'FailedCreatePodSandBox',
+            count: 158,
+            message:
+              'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
+          }),
+        ],
+        agent: agent('dev-slave-107', { journal: journal([line(SET_UP, ['sandbox-create-failed'])]) }),
+      }),
+    },
+    {
+      name: 'near miss (a teardown failure retried past long ago vs one failing forever): the live pod is fine',
+      snapshot: snapshot(recovered, {
+        events: [
+          event(recovered, {
+            reason: 'FailedKillPod',
+            lastSeenAgo: 3 * 3600,
+            message: `error killing pod: failed to "KillPodSandbox" for "${recovered.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"web-7d9f8c6b5-x2k4q_shop\\" network: resource does not exist: WorkloadEndpoint(node=node-1, orchestrator=k8s, workload=shop.web-7d9f8c6b5-x2k4q, name=eth0)"`,
+          }),
+        ],
+        agent: agent('node-1', { journal: journal([]) }),
       }),
     },
   ],

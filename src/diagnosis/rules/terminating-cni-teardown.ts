@@ -3,6 +3,7 @@ import {
   clip,
   eventCount,
   eventEvidence,
+  eventTime,
   eventsMatching,
   formatDuration,
   isDeleting,
@@ -10,12 +11,18 @@ import {
   isStuckTerminating,
   newestFirst,
   secondsPastDeletion,
+  secondsSince,
 } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 const TEARDOWN = /NetworkPlugin cni failed to teardown pod|failed to destroy network for sandbox/;
 const WEP_MISSING = /resource does not exist: WorkloadEndpoint|WorkloadEndpoint.*not found/;
+/**
+ * The kubelet retries a failed teardown on every sync of the pod (backoff capped at minutes), so a
+ * loop that still runs leaves a failure this recent; an older last one was retried and went through.
+ */
+const RETRY_SECONDS = 15 * 60;
 
 export const rule = defineRule({
   meta: {
@@ -28,7 +35,7 @@ export const rule = defineRule({
     priority: 88,
     // The missing endpoint is what this retry loop does to a same-named pod: one cause, one finding.
     supersedes: ['network.calico-endpoint-missing', 'terminating.status-lag', 'terminating.stuck'],
-    doc: 'The kubelet repeats "StopPodSandbox ... NetworkPlugin cni failed to teardown pod ... resource does not exist: WorkloadEndpoint(...)". Old Calico CNI (< 1.10) fails DEL when the endpoint is gone, so the kubelet retries the old sandbox forever; for a StatefulSet pod (stable name) a retry deletes the NEW pod\'s same-named WorkloadEndpoint, cutting it off (seed 004).',
+    doc: 'The kubelet repeats "StopPodSandbox ... NetworkPlugin cni failed to teardown pod ... resource does not exist: WorkloadEndpoint(...)". Old Calico CNI (< 1.10) fails DEL when the endpoint is gone, so the kubelet retries the old sandbox forever; for a StatefulSet pod (stable name) a retry deletes the NEW pod\'s same-named WorkloadEndpoint, cutting it off (seed 004). Only the teardown (DEL) failing on a missing endpoint counts: a failed ADD, another DEL error (ClusterInformation, Unauthorized) or a failure the kubelet retried past long ago is not this loop.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -38,9 +45,12 @@ export const rule = defineRule({
     const name = pod.metadata?.name ?? '';
     const uid = pod.metadata?.uid ?? '';
     const lines = journalMatches(snapshot, ['cni-teardown']).filter((m) => WEP_MISSING.test(m.line) || m.captures.workloadEndpoint);
-    const events = newestFirst(eventsMatching(snapshot.events, TEARDOWN, ['FailedKillPod', 'FailedSync'])).filter((e) => WEP_MISSING.test(e.message ?? ''));
-    if (lines.length === 0 && events.length === 0) return null;
     const deleting = isDeleting(pod);
+    // A live pod is only at risk while the loop runs; a deleted pod stays stuck by every failure.
+    const events = newestFirst(eventsMatching(snapshot.events, TEARDOWN, ['FailedKillPod', 'FailedSync'])).filter(
+      (e) => WEP_MISSING.test(e.message ?? '') && (deleting || (secondsSince(snapshot, eventTime(e)) ?? 0) <= RETRY_SECONDS),
+    );
+    if (lines.length === 0 && events.length === 0) return null;
     // A deleted pod only counts once it is past its grace period; a live pod is hit by a stale retry.
     if (deleting && !isStuckTerminating(snapshot, pod)) return null;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agent, container, failed, holder, host, journal, line, mountHolders, runtime } from '../../../test/helpers/agent.js';
 import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
 import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
+import { matchSignatures } from '../../probes/signatures.js';
 import { rule } from './terminating-mount-busy.js';
 
 const MERGED = '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged';
@@ -64,6 +65,30 @@ const processHolder = (patch: Parameters<typeof holder>[0] = {}) =>
 const busyVolume = (h: ReturnType<typeof holder>) =>
   agent('node-1', { 'mount-holders': mountHolders([h]), journal: journal([line(UMOUNT_BUSY, ['device-busy'], { path: VOL })]) });
 
+// A CSI node plugin-like service whose copy of the pod's volume the host also still has (shared
+// propagation): not a leak, so it is the holder only if it holds the path that is busy.
+const sharedCopy = holder({
+  pid: 1893,
+  command: '/usr/bin/backup-agent --watch /var/lib/kubelet/pods',
+  unit: 'backup-agent.service',
+  unitFile: '/etc/systemd/system/backup-agent.service',
+  privateTmp: undefined,
+  namespaceSettings: [],
+  mounts: [VOL],
+  notInHost: [],
+});
+const POD_UID = 'fb153396-24b1-43e2-82ae-2782ebdef33c';
+// runc (inside the kubelet) cannot rmdir the pod's cgroup while a task is still in it: a process problem.
+const CGROUP_BUSY = `Nov 21 09:52:11 node-1 kubelet[1083348]: time="2026-11-21T09:52:11Z" level=warning msg="Failed to remove cgroup (will retry)" error="rmdir /sys/fs/cgroup/freezer/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD_UID.replaceAll('-', '_')}.slice/cri-containerd-${CID}.scope: device or resource busy"`;
+const SUBPATH = `/var/lib/kubelet/pods/${POD_UID}/volume-subpaths/config/web/0`;
+const SUBPATH_BUSY = `Nov 21 09:52:14 node-1 kubelet[1083348]: E1121 09:52:14.711666 1083348 nestedpendingoperations.go:348] Operation for "{volumeName:kubernetes.io/configmap/${POD_UID}-config podName:${POD_UID} nodeName:}" failed. No retries permitted until 2026-11-21 09:54:16.711632504 +0000 UTC m=+90000.1 (durationBeforeRetry 2m2s). Error: error cleaning subPath mounts for volume "config" (UniqueName: "kubernetes.io/configmap/${POD_UID}-config") pod "${POD_UID}" (UID: "${POD_UID}") : error deleting ${SUBPATH}: remove ${SUBPATH}: device or resource busy`;
+const NETNS = '/var/run/netns/cni-49ddd103-d374-1f86-7324-13abaeb9c910';
+/** A journal match with the signatures and captures the agent's journal probe gives that line. */
+const probed = (text: string) => {
+  const hit = matchSignatures(text);
+  return line(text, hit?.signatures ?? [], hit?.captures ?? {});
+};
+
 testRule(rule, {
   valid: [
     { name: 'healthy running pod, even with a holder somewhere', snapshot: snapshot(pod(), { agent: seed001 }) },
@@ -83,6 +108,24 @@ testRule(rule, {
       }),
     },
     { name: 'agent unreachable and no busy event', snapshot: snapshot(stuck(), { gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')] }) },
+    {
+      name: 'near miss (cgroup rmdir busy vs a held mount): a task left in the cgroup, and a service with a shared copy nearby',
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', {
+          'mount-holders': mountHolders([sharedCopy]),
+          journal: journal([probed(CGROUP_BUSY)]),
+        }),
+      }),
+    },
+    {
+      name: 'near miss (subPath cleanup busy vs a held container mount): terminating.subpath-umount-busy reports it',
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', {
+          'mount-holders': mountHolders([sharedCopy]),
+          journal: journal([probed(SUBPATH_BUSY)]),
+        }),
+      }),
+    },
   ],
   invalid: [
     {
@@ -164,6 +207,25 @@ testRule(rule, {
         gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
       expect: { severity: 'warning', playbook: null, mentions: [/mount-holders could not run on node-1 \(unreachable: ECONNREFUSED\)/] },
+    },
+    {
+      name: "the busy path is the sandbox's netns; the only holder has a shared copy of a volume, not that: no playbook",
+      snapshot: snapshot(stuck(), {
+        events: [
+          event(stuck(), {
+            reason: 'FailedKillPod',
+            count: 7,
+            message: `error killing pod: failed to "KillPodSandbox" for "${POD_UID}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to remove network namespace for sandbox \\"${CID}\\": failed to remove ns: unlinkat ${NETNS}: device or resource busy"`,
+          }),
+        ],
+        agent: agent('node-1', { 'mount-holders': mountHolders([sharedCopy]), journal: journal([]) }),
+      }),
+      expect: {
+        severity: 'error',
+        playbook: null,
+        causeKey: `node/node-1:mount/${NETNS}`,
+        mentions: [/none holds \/var\/run\/netns\/cni-/, /backup-agent\.service/],
+      },
     },
     {
       name: 'mount-holders timed out: says so',

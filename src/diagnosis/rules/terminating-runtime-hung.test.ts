@@ -1,6 +1,7 @@
 import { agent, container, failed, fsMounts, journal, line, mountCheck, processes, runtime } from '../../../test/helpers/agent.js';
-import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, containerStatus, event, pod, snapshot, terminated } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
+import { matchSignatures } from '../../probes/signatures.js';
 import { rule } from './terminating-runtime-hung.js';
 
 const CID = '17619dcf545c0936b5a5bad416c1fe50064547f49ba3f34721baf4201f242c1b';
@@ -40,6 +41,31 @@ const dockerHung = runtime({
   docker: { state: 'hung', detail: '/containers/json did not answer within 2000ms although /_ping did', timedOut: ['/containers/json'] },
 });
 
+/** A journal match with the signatures and captures the agent's journal probe gives that line. */
+const probed = (text: string) => {
+  const hit = matchSignatures(text);
+  return line(text, hit?.signatures ?? [], hit?.captures ?? {});
+};
+// dockerd escalating a stop: the app ignored SIGTERM for the grace period and got SIGKILL, which worked.
+const USING_THE_FORCE = `Nov 21 09:31:02 node-1 dockerd[1359]: time="2026-11-21T09:31:02.905096697Z" level=info msg="Container ${CID} failed to exit within 30 seconds of signal 15 - using the force"`;
+const healthyNode = agent('node-1', { 'fs-mounts': fsMounts([mountCheck()]), processes: processes([]), runtime: runtime() });
+
+/** The kubelet confirmed the stop (grace 0, containers terminated); a finalizer keeps the object. */
+const confirmed = () =>
+  pod({
+    metadata: {
+      name: 'xxxx-xxxxx-index-task-569f775985-2qv8x',
+      namespace: 'xxx-xxxx',
+      deletionTimestamp: ago(2400),
+      deletionGracePeriodSeconds: 0,
+      finalizers: ['example.com/drain-hook'],
+    },
+    status: {
+      phase: 'Failed',
+      containerStatuses: [containerStatus({ ready: false, started: false, state: { terminated: terminated({ exitCode: 137, finishedAgo: 2000 }) } })],
+    },
+  });
+
 testRule(rule, {
   valid: [
     {
@@ -60,6 +86,19 @@ testRule(rule, {
     {
       name: 'stuck with healthy node facts and no kill errors',
       snapshot: snapshot(stuck(), { agent: agent('node-1', { 'fs-mounts': fsMounts([mountCheck()]), processes: processes([]), runtime: runtime() }) }),
+    },
+    {
+      name: 'near miss (an app ignoring SIGTERM vs a kill that does not take): docker escalated to SIGKILL, which worked',
+      snapshot: snapshot(stuck(), {
+        agent: agent('node-1', { ...healthyNode.probes, journal: journal([probed(USING_THE_FORCE)]) }),
+      }),
+    },
+    {
+      name: 'near miss (a transient kill timeout vs a hung runtime): the kubelet has since confirmed the stop, a finalizer holds the pod',
+      snapshot: snapshot(confirmed(), {
+        events: [{ ...killContainerd(confirmed()), count: 2, lastTimestamp: ago(2100), firstTimestamp: ago(2300) }],
+        agent: healthyNode,
+      }),
     },
   ],
   invalid: [
@@ -118,6 +157,27 @@ testRule(rule, {
         }),
       }),
       expect: { severity: 'error', playbook: null, mentions: [/context deadline exceeded/] },
+    },
+    {
+      name: "a hung NFS mount elsewhere on the node is not this pod's: the kill timeout is reported, no FUSE playbook",
+      snapshot: snapshot(stuck(), {
+        events: [killContainerd()],
+        agent: agent('node-1', {
+          'fs-mounts': fsMounts([
+            mountCheck({
+              state: 'hung',
+              podMount: false,
+              fsType: 'nfs4',
+              source: 'nas-1:/export/backups',
+              mountPoint: '/mnt/backups',
+              line: '401 30 0:120 / /mnt/backups rw,relatime shared:210 - nfs4 nas-1:/export/backups rw,vers=4.1,hard',
+            }),
+          ]),
+          processes: processes([]),
+          runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }),
+        }),
+      }),
+      expect: { severity: 'error', playbook: null, causeKey: 'node/node-1:runtime/kill', mentions: [/\/mnt\/backups/, /does not use it/] },
     },
     {
       name: 'zombie init alone (no events yet)',

@@ -5,6 +5,9 @@ import type { Evidence, FindingDraft } from '../types.js';
 
 const KILL_DEADLINE = /KillContainerError.*(context deadline exceeded|operation timeout)|(context deadline exceeded|operation timeout).*KillContainer/;
 const NS_LSTAT = /lstat \/proc\/(\d+)\/ns\/(\w+): no such file or directory/;
+// dockerd's "failed to exit within 30 seconds of signal 15 - using the force" is the normal
+// escalation of a stop to SIGKILL; only "... of kill - trying direct SIGKILL" says the kill did not take.
+const TERM_ESCALATION = /failed to exit within \d+ seconds of signal \d+/;
 
 export const rule = defineRule({
   meta: {
@@ -17,11 +20,14 @@ export const rule = defineRule({
     priority: 90,
     // A hung runtime is what node.runtime-unresponsive reports for the node; for this pod it is the cause.
     supersedes: ['node.runtime-unresponsive', 'terminating.status-lag', 'terminating.stuck'],
-    doc: 'The kubelet cannot kill the pod: FailedKillPod "KillContainerError ... context deadline exceeded", FailedPreStopHook "lstat /proc/<pid>/ns/ipc: no such file or directory". On the node: a FUSE/network mount (fuse.glusterfs in seed 000) that does not answer stat, the container init a zombie, the sandbox gone, the runtime API not answering. The API half reports without the agent and says which node checks could not run.',
+    doc: 'The kubelet cannot kill the pod: FailedKillPod "KillContainerError ... context deadline exceeded", FailedPreStopHook "lstat /proc/<pid>/ns/ipc: no such file or directory". On the node: a FUSE/network mount (fuse.glusterfs in seed 000) that does not answer stat, the container init a zombie, the sandbox gone, the runtime API not answering. The API half reports without the agent and says which node checks could not run. The FUSE playbook is offered only for a hung mount of this pod; the normal SIGTERM-to-SIGKILL escalation of docker ("of signal 15 - using the force") is not a hang, and once the kubelet confirmed the stop (deletionGracePeriodSeconds 0) earlier kill timeouts are over.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || !isStuckTerminating(snapshot, pod)) return null;
+    // Grace 0: the kubelet confirmed the containers stopped (only finalizers can hold the object),
+    // so earlier kill timeouts are over.
+    if (pod.metadata?.deletionGracePeriodSeconds === 0) return null;
     const node = pod.spec?.nodeName ?? '?';
     const overdue = formatDuration(secondsPastDeletion(snapshot, pod) ?? 0);
 
@@ -34,7 +40,9 @@ export const rule = defineRule({
     const zombieInits = (proc?.containers ?? []).filter((c) => c.initState === 'Z');
     const runtime = probeResult(snapshot, 'runtime');
     const dockerHung = runtime?.docker.state === 'hung';
-    const journalKill = journalMatches(snapshot, ['kill-deadline', 'kill-timeout']);
+    const journalKill = journalMatches(snapshot, ['kill-deadline', 'kill-timeout']).filter(
+      (m) => m.signatures.includes('kill-deadline') || !TERM_ESCALATION.test(m.line),
+    );
     const journalLstat = journalMatches(snapshot, ['ns-lstat'], { aboutPodOnly: false });
 
     const apiSignal = killEvents.length > 0 || lstatEvents.length > 0;
@@ -42,11 +50,18 @@ export const rule = defineRule({
     if (!apiSignal && !nodeSignal) return null;
 
     const evidence: Evidence[] = [];
-    const mount = podHung[0] ?? hung[0];
+    // Only a hung mount of this pod can hold its processes; another one on the node is context.
+    const mount = podHung[0];
+    const elsewhere = mount ? undefined : hung[0];
     if (mount) {
       evidence.push({ source: `node agent: stat ${mount.mountPoint} on ${node}`, text: `${mount.fsType} ${mount.source}: ${mount.detail ?? 'no answer'}` });
       evidence.push({ source: `node agent: /proc/1/mountinfo on ${node}`, text: mount.line });
     }
+    if (elsewhere)
+      evidence.push({
+        source: `node agent: stat ${elsewhere.mountPoint} on ${node}`,
+        text: `${elsewhere.fsType} ${elsewhere.source}: ${elsewhere.detail ?? 'no answer'} (not a mount of this pod)`,
+      });
     for (const c of zombieInits.slice(0, 2)) {
       evidence.push({
         source: `node agent: processes on ${node}`,
@@ -85,6 +100,10 @@ export const rule = defineRule({
     if (lstatPid)
       parts.push(
         `Exec into the container fails because process ${lstatPid}, whose namespaces it joins, is gone (lstat /proc/${lstatPid}/ns/ipc)${sandboxGone ? ': the pause container was already removed' : ''}, so the preStop hook cannot run.`,
+      );
+    if (elsewhere)
+      parts.push(
+        `The ${elsewhere.fsType} mount ${elsewhere.mountPoint} on ${node} does not answer either, but this pod does not use it: it blocks only the processes that touch it, so unmounting it is not the fix for this pod.`,
       );
     if (dockerHung) parts.push(`The docker API on ${node} does not answer (${runtime?.docker.timedOut.join(', ')}): \`docker ps\` hangs.`);
     if (killEvents.length > 0 && !mount && !dockerHung)

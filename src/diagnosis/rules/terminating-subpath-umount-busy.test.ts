@@ -1,5 +1,5 @@
-import { agent, holder, host, journal, line, mountHolders, runtime } from '../../../test/helpers/agent.js';
-import { agentGap, ago, node, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agent, fsMounts, holder, host, journal, line, mountCheck, mountHolders, runtime } from '../../../test/helpers/agent.js';
+import { agentGap, ago, lostNode, merge, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-subpath-umount-busy.js';
 
@@ -25,6 +25,16 @@ const oldNode = node({ status: { nodeInfo: { kernelVersion: '3.10.0-862.el7.x86_
 const newNode = node({ status: { nodeInfo: { kernelVersion: '5.15.0-91-generic', containerRuntimeVersion: 'containerd://1.7.24' } } });
 const busyLine = line(KUBELET_LINE, ['subpath-cleanup-busy', 'device-busy'], { path: SUBPATH, volume: 'filebeat-config' });
 
+// The same old node after its kubelet stopped posting status (kernel and docker still in nodeInfo).
+const oldLostNode = merge(lostNode('node-1', 1800), { status: { nodeInfo: oldNode.status?.nodeInfo } });
+// The subPath comes from an NFS volume whose server went away: stat on it hangs.
+const nfsSubPath = () =>
+  merge(withSubPath(), {
+    spec: {
+      volumes: [{ name: 'filebeat-config', nfs: { server: 'nas-1', path: '/export/filebeat' } }],
+    },
+  });
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod on an old node', snapshot: snapshot(pod(), { node: oldNode }) },
@@ -36,6 +46,29 @@ testRule(rule, {
     {
       name: 'stuck with subPath on the old pair but the kubelet log was read and is clean',
       snapshot: snapshot(withSubPath(), { node: oldNode, agent: agent('node-1', { journal: journal([]) }) }),
+    },
+    {
+      name: 'near miss (node lost vs subPath umount): the old pair and a subPath, but the kubelet is gone, so nothing is unmounting',
+      snapshot: snapshot(withSubPath(), { node: oldLostNode, gaps: [agentGap('node-1', 'unreachable: EHOSTUNREACH', 'unreachable')] }),
+    },
+    {
+      name: 'near miss (hung NFS volume vs the 3.10 umount bug): the old pair, but the kubelet log has no subPath busy line',
+      snapshot: snapshot(nfsSubPath(), {
+        node: oldNode,
+        agent: agent('node-1', {
+          journal: journal([]),
+          'fs-mounts': fsMounts([
+            mountCheck({
+              state: 'hung',
+              fsType: 'nfs4',
+              source: 'nas-1:/export/filebeat',
+              mountPoint: `/mnt/disk01/k8s/lib/kubelet/pods/${UID}/volumes/kubernetes.io~nfs/filebeat-config`,
+              detail: 'stat did not return within 2000ms',
+              line: `388 45 0:101 / /mnt/disk01/k8s/lib/kubelet/pods/${UID}/volumes/kubernetes.io~nfs/filebeat-config rw,relatime shared:190 - nfs4 nas-1:/export/filebeat rw,vers=4.1,hard`,
+            }),
+          ]),
+        }),
+      }),
     },
   ],
   invalid: [
@@ -96,6 +129,22 @@ testRule(rule, {
         }),
       }),
       expect: { playbook: 'stop-mount-holder', params: { pid: 4242, holderKind: 'process' }, mentions: [/4242/] },
+    },
+    {
+      name: "a holder of another container's subPath mount is not the one to release: no playbook",
+      snapshot: snapshot(withSubPath(), {
+        node: newNode,
+        agent: agent('node-1', {
+          journal: journal([busyLine]),
+          'mount-holders': mountHolders([
+            holder({
+              mounts: [`/var/lib/kubelet/pods/${UID}/volume-subpaths/filebeat-config/sidecar/0`],
+              notInHost: [`/var/lib/kubelet/pods/${UID}/volume-subpaths/filebeat-config/sidecar/0`],
+            }),
+          ]),
+        }),
+      }),
+      expect: { severity: 'error', playbook: null, mentions: [/another process most likely holds the mount/] },
     },
   ],
 });

@@ -1,5 +1,5 @@
 import { holderKindOf, holderPlaybook, journalEvidence, journalMatches, nodeChecksMissing, parseVersion, probeResult, versionLess } from '../agent-facts.js';
-import { formatDuration, isStuckTerminating, secondsPastDeletion } from '../facts.js';
+import { formatDuration, isStuckTerminating, nodeNotReady, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
 
@@ -24,7 +24,7 @@ export const rule = defineRule({
     playbook: 'release-mount-holder',
     priority: 84,
     supersedes: ['terminating.status-lag', 'terminating.stuck'],
-    doc: 'The kubelet log repeats "error cleaning subPath mounts ... device or resource busy" for a deleted pod. On CentOS kernel 3.10.x with docker older than 17.12.1 umount can fail with EBUSY (seed 003); the fix is an upgrade. Without the kubelet log (agent unreachable) the finding falls back to the kernel and docker versions from the API and says the log check could not run.',
+    doc: 'The kubelet log repeats "error cleaning subPath mounts ... device or resource busy" for a deleted pod. On CentOS kernel 3.10.x with docker older than 17.12.1 umount can fail with EBUSY (seed 003); the fix is an upgrade. Without the kubelet log (agent unreachable) the finding falls back to the kernel and docker versions from the API and says the log check could not run, but only on a Ready node (on a lost node the kubelet is not unmounting anything). A holder is named, and its playbook offered, only when it holds the busy subPath mount.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -43,8 +43,9 @@ export const rule = defineRule({
     const subPaths = subPathMounts(pod);
     const badPair = oldKernel && oldDocker;
 
-    // The log line proves it; without it, the version pair plus subPath mounts only suggest it.
-    if (lines.length === 0 && !(badPair && subPaths.length > 0)) return null;
+    // The log line proves it; without it, the version pair plus subPath mounts only suggest it, and
+    // only while the kubelet is alive to retry the unmount: on a NotReady node that is the blocker.
+    if (lines.length === 0 && !(badPair && subPaths.length > 0 && !nodeNotReady(snapshot.node))) return null;
     const missing = lines.length === 0 ? nodeChecksMissing(snapshot, node, 'journal') : undefined;
     if (lines.length === 0 && !missing) return null; // the log was read and is clean: not this
 
@@ -56,9 +57,12 @@ export const rule = defineRule({
     if (subPaths.length > 0) evidence.push({ source: 'pod.spec volumeMounts with subPath', text: subPaths.slice(0, 4).join('; ') });
     evidence.push({ source: 'pod.metadata.deletionTimestamp', text: `${pod.metadata?.deletionTimestamp ?? ''} (${overdue} past the grace period)` });
 
-    // A holder of the subPath bind mount, when the agent found one, is what to release now.
+    // A holder of the subPath bind mount, when the agent found one, is what to release now: the
+    // busy one when the log names it (seen from the holder, it may sit under another root), not
+    // just any copy of a subPath mount.
+    const tail = path?.includes('/pods/') ? path.slice(path.indexOf('/pods/')) : path;
     const holder = (probeResult(snapshot, 'mount-holders')?.holders ?? []).find(
-      (h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths')),
+      (h) => !h.hostNamespace && !h.ownPod && h.mounts.some((m) => m.includes('volume-subpaths') && (!tail || m.endsWith(tail))),
     );
     const holderKind = holder ? holderKindOf(holder) : undefined;
     const fix = holderKind ? holderPlaybook(holderKind) : null;

@@ -1,0 +1,57 @@
+import { defineRule } from '../rule.js';
+import { eventEvidence, eventTime, newestFirst, secondsSince } from '../facts.js';
+import type { Evidence } from '../types.js';
+
+// Priority at work: the scheduler deleted this pod to make room for a higher-priority pod that did
+// not fit anywhere (DisruptionTarget PreemptionByScheduler, "default-scheduler: preempting to
+// accommodate a higher priority pod"; event Preempted "Preempted by pod <uid> on node <node>"), or
+// the kubelet did so to admit a critical pod (status reason Preempting). Not a failure of the pod:
+// the cluster is full, and its priority is lower than what came.
+
+const RECENT_SECONDS = 3600;
+
+export const rule = defineRule({
+  meta: {
+    id: 'evicted.preempted',
+    title: 'Preempted for a higher-priority pod',
+    category: 'evicted',
+    severity: 'warning',
+    needs: ['pod', 'events'],
+    priority: 48,
+    doc: 'The pod is being (or was) removed by preemption: DisruptionTarget reason PreemptionByScheduler ("preempting to accommodate a higher priority pod"), a Preempted event ("Preempted by pod <uid> on node <node>"), or the kubelet\'s Preempting to admit a critical pod. The cluster has no room for a higher-priority pod; this one\'s priority (its PriorityClass) is lower. Add capacity or revisit the priorities.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod) return null;
+    const disruption = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True' && /Preemption/.test(c.reason ?? ''));
+    const kubelet = pod.status?.reason === 'Preempting' ? pod.status : undefined;
+    const event = newestFirst(snapshot.events).find(
+      (e) => (e.reason === 'Preempted' || e.reason === 'Preempting') && (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= RECENT_SECONDS,
+    );
+    if (!disruption && !kubelet && !event) return null;
+    const evidence: Evidence[] = [];
+    if (disruption) evidence.push({ source: 'pod.status.conditions[DisruptionTarget]', text: `${disruption.reason}: ${disruption.message ?? ''}` });
+    if (kubelet) evidence.push({ source: 'pod.status', text: `${kubelet.reason}: ${kubelet.message ?? ''}` });
+    if (event) evidence.push(eventEvidence(event));
+    const preemptor = /Preempted by pod (\S+) on node (\S+)/.exec(event?.message ?? '');
+    const priority = pod.spec?.priority;
+    const className = pod.spec?.priorityClassName;
+    const byKubelet = Boolean(kubelet) || event?.reason === 'Preempting';
+    return {
+      title: `${pod.metadata?.name ?? 'Pod'} was preempted ${byKubelet ? 'by the kubelet to admit a critical pod' : 'for a higher-priority pod'}`,
+      cause:
+        `${byKubelet ? `The kubelet on ${pod.spec?.nodeName ?? 'the node'} stopped this pod to admit a critical pod` : `The scheduler is deleting this pod to make room for a higher-priority pod${preemptor ? ` (${preemptor[1]}, for node ${preemptor[2]})` : ''} that fits nowhere else`}. ` +
+        `This pod runs at ${className ? `PriorityClass ${className}` : 'the default priority'}${priority !== undefined ? ` (${priority})` : ''}. Nothing is wrong with the pod itself: the cluster is out of room for what has higher priority.`,
+      evidence,
+      advice: [
+        'Add capacity (or let the cluster autoscaler do it) so both fit; `kubectl get pods -A --field-selector status.phase=Pending` shows what waits.',
+        `If this workload must not be preempted, give it a PriorityClass at least as high as the preemptor's; if it may be, a PodDisruptionBudget limits how many go at once.`,
+      ],
+      prevent: [
+        'Keep headroom for high-priority workloads (overprovisioning with low-priority placeholder pods), and review which PriorityClasses may preempt.',
+      ],
+      causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}:preempted`,
+      params: { ...(className ? { priorityClass: className } : {}), ...(priority !== undefined ? { priority } : {}), byKubelet },
+    };
+  },
+});

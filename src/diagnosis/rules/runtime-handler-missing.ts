@@ -1,0 +1,48 @@
+import { defineRule } from '../rule.js';
+import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
+
+// A RuntimeClass maps to a handler the node's runtime must have configured (containerd
+// `plugins."io.containerd.grpc.v1.cri".containerd.runtimes.<handler>`, CRI-O `[crio.runtime.runtimes.<handler>]`).
+// A node without it cannot create the pod's sandbox:
+//   containerd: failed to get sandbox runtime: no runtime for "nvidia" is configured
+//   CRI-O:      RuntimeHandler "kata" not supported
+// Typical after a GPU or sandboxed-runtime install that has not (yet) reconfigured this node, or on a
+// node pool the RuntimeClass's scheduling rules should have kept the pod away from.
+
+const NO_HANDLER = /no runtime for "([^"]+)" is configured|RuntimeHandler "([^"]+)" not supported|unknown runtime handler "?([^"\s]+)"?/;
+
+export const rule = defineRule({
+  meta: {
+    id: 'runtime.handler-missing',
+    title: "The node's container runtime has no handler for the pod's RuntimeClass",
+    category: 'sandbox',
+    severity: 'error',
+    needs: ['pod', 'events', 'node'],
+    priority: 62,
+    supersedes: ['sandbox.create-failed'],
+    doc: 'FailedCreatePodSandBox with `no runtime for "X" is configured` (containerd) or `RuntimeHandler "X" not supported` (CRI-O): the pod\'s runtimeClassName maps to handler X, which the runtime on this node does not have (the NVIDIA container toolkit, Kata or gVisor not installed or not yet configured there). A node problem, not the image: configure the handler on the node, or keep the pod off nodes without it.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    const node = pod?.spec?.nodeName;
+    if (!pod || !node || pod.status?.phase !== 'Pending') return null;
+    const event = newestFirst(eventsWithReason(snapshot, 'FailedCreatePodSandBox')).find((e) => NO_HANDLER.test(e.message ?? ''));
+    if (!event) return null;
+    const m = NO_HANDLER.exec(event.message ?? '');
+    const handler = m?.[1] ?? m?.[2] ?? m?.[3] ?? '?';
+    const runtimeClass = pod.spec?.runtimeClassName;
+    const runtime = snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? 'the runtime';
+    return {
+      title: `No "${handler}" runtime on ${node}${runtimeClass ? ` for RuntimeClass ${runtimeClass}` : ''}`,
+      cause: `The pod${runtimeClass ? ` asks for RuntimeClass ${runtimeClass}, whose handler is` : ' needs the runtime handler'} "${handler}", and ${runtime} on ${node} has no such handler configured: "${clip(event.message ?? '', 400)}". Every pod of that class fails the same way on this node until its runtime is configured.`,
+      evidence: [eventEvidence(event), ...(runtimeClass ? [{ source: 'pod.spec.runtimeClassName', text: runtimeClass }] : [])],
+      advice: [
+        `Configure the handler on ${node}: for "${handler}" install its runtime (e.g. the NVIDIA container toolkit, then \`nvidia-ctk runtime configure --runtime=containerd\`) and restart the runtime; check \`crictl info\` lists it.`,
+        `Or keep the pod on nodes that have it: give RuntimeClass ${runtimeClass ?? '<class>'} a scheduling.nodeSelector matching those nodes.`,
+      ],
+      prevent: ['Label the nodes whose runtime has each handler, and give every RuntimeClass a scheduling.nodeSelector for them.'],
+      causeKey: `node/${node}:runtime-handler:${handler}`,
+      params: { node, handler, ...(runtimeClass ? { runtimeClass } : {}) },
+    };
+  },
+});

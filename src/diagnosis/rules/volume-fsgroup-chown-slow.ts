@@ -1,0 +1,48 @@
+import { defineRule } from '../rule.js';
+import { clip, eventEvidence, eventsWithReason, isDeleting, newestFirst } from '../facts.js';
+
+// With securityContext.fsGroup and the default fsGroupChangePolicy (Always), the kubelet chowns and
+// chmods every file of the volume at every mount. On a volume with millions of files that takes
+// longer than the mount timeout: FailedMount "Unable to attach or mount volumes ... context deadline
+// exceeded" repeats while the volume is attached and healthy. Newer kubelets say so themselves:
+//   VolumePermissionChangeInProgress  Setting volume ownership for <path> is taking longer than expected,
+//     consider using OnRootMismatch - https://kubernetes.io/docs/...
+//   VolumePermissionChangeInProgress  Setting volume ownership for <path>, processed 6122418 files
+
+export const rule = defineRule({
+  meta: {
+    id: 'volume.fsgroup-chown-slow',
+    title: 'The kubelet is still changing the ownership of every file on the volume (fsGroup)',
+    category: 'volume',
+    severity: 'error',
+    needs: ['pod', 'events'],
+    priority: 61,
+    supersedes: ['volume.mount-failed'],
+    doc: 'VolumePermissionChangeInProgress ("Setting volume ownership for ... is taking longer than expected, consider using OnRootMismatch") while the pod stays ContainerCreating with FailedMount timeouts: securityContext.fsGroup makes the kubelet chown the whole volume at every mount, and a volume with millions of files outlasts the mount timeout. Set fsGroupChangePolicy: OnRootMismatch.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending') return null;
+    const progress = newestFirst(eventsWithReason(snapshot, 'VolumePermissionChangeInProgress'));
+    const slow = progress.find((e) => /taking longer than expected/.test(e.message ?? '')) ?? progress[0];
+    if (!slow) return null;
+    const fsGroup = pod.spec?.securityContext?.fsGroup;
+    const policy = pod.spec?.securityContext?.fsGroupChangePolicy ?? 'Always';
+    const files = progress.map((e) => /processed (\d+) files/.exec(e.message ?? '')?.[1]).find(Boolean);
+    const timeout = newestFirst(eventsWithReason(snapshot, 'FailedMount'))[0];
+    return {
+      title: `The kubelet is still chowning the volume for fsGroup ${fsGroup ?? '?'}${files ? ` (${Number(files).toLocaleString('en-US')} files so far)` : ''}`,
+      cause:
+        `The pod sets securityContext.fsGroup${fsGroup !== undefined ? ` ${fsGroup}` : ''} with fsGroupChangePolicy ${policy}, so at every mount the kubelet changes the owner and mode of every file on the volume. ` +
+        `It says so: "${clip(slow.message ?? '', 300)}"${files ? `, ${files} files processed` : ''}. The volume is attached and fine; the walk over its files outlasts the mount timeout, so the pod stays ContainerCreating${timeout ? ` ("${clip(timeout.message ?? '', 200)}")` : ''}.`,
+      evidence: [...progress.slice(0, 2).map(eventEvidence), ...(timeout ? [eventEvidence(timeout)] : [])],
+      advice: [
+        'Set `fsGroupChangePolicy: OnRootMismatch` in the pod securityContext: the kubelet then skips the walk when the volume root already has the right owner.',
+        'Or drop fsGroup if the image already runs with the volume owner; for CSI drivers that support it, fsGroupPolicy: File with VOLUME_MOUNT_GROUP delegates ownership to the driver.',
+      ],
+      prevent: ['Use OnRootMismatch for every pod with fsGroup on large volumes.'],
+      causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}:fsgroup-chown`,
+      params: { ...(fsGroup !== undefined ? { fsGroup } : {}), policy, ...(files ? { files: Number(files) } : {}) },
+    };
+  },
+});
