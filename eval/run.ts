@@ -2,7 +2,7 @@
 // `pod-doctor diagnose --from`) and scores it. Prints one line a case, the totals per split,
 // and as its last line one JSON object:
 // {"cases","right","useful","silent","wrong","negatives","false_alarms"}.
-//   --split dev|holdout   only that part of the corpus
+//   --split dev|holdout|fresh   only that part of the corpus
 //   --verbose             the first finding of every case that is not right
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,8 +29,7 @@ export async function evaluate(c: EvalCase): Promise<{ score: Score; detail: str
   } catch (err) {
     // What `pod-doctor diagnose` exits 2 for (a target not found): no answer at all.
     const message = err instanceof Error ? err.message : String(err);
-    const score: Score =
-      c.meta.expect.first === null ? { verdict: 'quiet', got: 'error', why: message } : { verdict: 'silent', got: 'error', why: message };
+    const score: Score = c.meta.expect.first === null ? { verdict: 'quiet', got: 'error', why: message } : { verdict: 'silent', got: 'error', why: message };
     return { score, detail: message };
   }
   const first = d.findings[0];
@@ -65,7 +64,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${mark} ${c.slug.padEnd(48)} ${score.got}${score.why ? `  (${score.why})` : ''}\n`);
     if (values.verbose && score.verdict !== 'right' && score.verdict !== 'quiet') process.stdout.write(`      ${detail}\n`);
   }
-  for (const split of ['dev', 'holdout'] as const) {
+  for (const split of ['dev', 'holdout', 'fresh'] as const) {
     const part = scored.filter((s) => s.c.meta.split === split).map((s) => s.score);
     if (part.length === 0) continue;
     const t = tally(part);

@@ -12,6 +12,7 @@ export type PullErrorClass =
   | 'forbidden'
   | 'disk-full'
   | 'transfer'
+  | 'signature'
   | 'auth'
   | 'insecure-registry'
   | 'untrusted-ca'
@@ -91,6 +92,12 @@ const PATTERNS: Pattern[] = [
     hint: 'no-matching-platform',
     re: /no match for platform in manifest|no matching manifest for \S+ in the manifest list entries|image with reference \S+ was found but does not match the specified platform|no image found in (?:manifest list|image index) for architecture[^,]*/i,
   },
+  // 11. A signature policy refusal (CRI-O policy.json, sigstore): the registry served the image, the node refuses it.
+  {
+    cls: 'signature',
+    hint: 'policy',
+    re: /SignatureValidationFailed|Source image rejected: [^"]*|is rejected by policy|signature verification failed[^"]*|no matching signatures|A signature was required, but no signature exists/i,
+  },
   // 8. The node's own disk, before anything the registry says: the download worked, unpacking did not.
   { cls: 'disk-full', hint: 'no-space', re: /no space left on device/i },
   { cls: 'throttled', hint: 'kubelet-qps', re: /pull QPS exceeded/i },
@@ -105,6 +112,8 @@ const PATTERNS: Pattern[] = [
     hint: 'dns',
     re: /lookup \S+(?: on \S+)?: (?:no such host|server misbehaving)|dial tcp: lookup \S+[^"]*|read udp \S+:53: i\/o timeout/i,
   },
+  // The runtime's proxy: `proxyconnect tcp: tls: first record does not look like a TLS handshake` (an https:// proxy URL for an HTTP proxy).
+  { cls: 'registry-unreachable', hint: 'proxy', re: /proxyconnect tcp: [^"]+?(?=$|")/i },
   { cls: 'registry-unreachable', hint: 'connection-refused', re: /dial tcp \S+: (?:connect|getsockopt): connection refused/i },
   { cls: 'registry-unreachable', hint: 'no-route', re: /no route to host|network is unreachable/i },
   { cls: 'registry-unreachable', hint: 'dial-timeout', re: /dial tcp \S+: i\/o timeout|i\/o timeout/i },
@@ -321,7 +330,7 @@ export const REGISTRY_WIDE: ReadonlySet<PullErrorClass> = new Set(['insecure-reg
 const TRANSIENT: ReadonlySet<PullErrorClass> = new Set(['registry-unreachable', 'throttled', 'timeout']);
 
 /** Waiting reasons that mean "the last pull failed". */
-export const PULL_WAITING_REASONS: ReadonlySet<string> = new Set(['ErrImagePull', 'ImagePullBackOff', 'RegistryUnavailable']);
+export const PULL_WAITING_REASONS: ReadonlySet<string> = new Set(['ErrImagePull', 'ImagePullBackOff', 'RegistryUnavailable', 'SignatureValidationFailed']);
 
 export interface PullFailure {
   status: NamedStatus;

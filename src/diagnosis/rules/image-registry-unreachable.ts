@@ -9,6 +9,8 @@ const WHY: Record<string, string> = {
   'connect-timeout': 'the registry does not answer in time: a firewall, a missing proxy, or an overloaded registry',
   'connection-reset': 'the connection to the registry is reset: a proxy or firewall interferes',
   'registry-unavailable': 'the runtime reports the registry as unavailable',
+  proxy:
+    'the runtime\'s proxy connection fails: HTTPS_PROXY points at an HTTP proxy with an https:// scheme ("first record does not look like a TLS handshake"), or the proxy refuses or is down',
 };
 
 export const rule = defineRule({
@@ -19,7 +21,7 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'node'],
     priority: 55,
-    doc: 'The node cannot reach the registry: "dial tcp ...: i/o timeout", "no such host", "connection refused", "request canceled while waiting for connection". Network, DNS, firewall or proxy between the node and the registry.',
+    doc: 'The node cannot reach the registry: "dial tcp ...: i/o timeout", "no such host", "connection refused", "request canceled while waiting for connection", "proxyconnect tcp: ..." (the runtime\'s proxy). Network, DNS, firewall or proxy between the node and the registry.',
   },
   check(snapshot, ctx) {
     const node = snapshot.pod?.spec?.nodeName ?? '?';
@@ -37,7 +39,9 @@ export const rule = defineRule({
             dns
               ? `On node ${node}, check name resolution: getent hosts ${host.replace(/:\d+$/, '')} and the nameservers in /etc/resolv.conf.`
               : `On node ${node}, test the path: curl -v https://${host}/v2/ (expect 200 or 401); check firewalls, security groups and egress rules.`,
-            'If the node needs a proxy, set HTTPS_PROXY/NO_PROXY for the container runtime service (systemd drop-in), then restart it.',
+            f.error.hint === 'proxy'
+              ? "Fix the runtime's proxy setting (systemd drop-in of containerd/docker/crio): most proxies take HTTPS_PROXY=http://proxy:3128 (http scheme: the tunnel is plain HTTP CONNECT); then restart the runtime."
+              : 'If the node needs a proxy, set HTTPS_PROXY/NO_PROXY for the container runtime service (systemd drop-in), then restart it.',
             `If ${host} is blocked or far away (e.g. gcr.io or docker.io from some regions), pull through a reachable mirror or copy the image to a registry the nodes can reach.`,
           ],
           prevent: ['Mirror the images you depend on into a registry inside your network, and monitor that registry from the nodes.'],

@@ -38,12 +38,14 @@ import { rule as imageShortName } from './image-short-name.js';
 import { rule as imageForbidden } from './image-forbidden.js';
 import { rule as imageNodeDiskFull } from './image-node-disk-full.js';
 import { rule as imageTransferInterrupted } from './image-transfer-interrupted.js';
+import { rule as imageSignatureRejected } from './image-signature-rejected.js';
 import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
 import { rule as crashOomkilled } from './crash-oomkilled.js';
 import { rule as crashSubpathMissing } from './crash-subpath-missing.js';
 import { rule as crashProbeFailing } from './crash-probe-failing.js';
 import { rule as crashAppExit } from './crash-app-exit.js';
 import { rule as crashPortInUse } from './crash-port-in-use.js';
+import { rule as crashInotifyLimit } from './crash-inotify-limit.js';
 import { rule as crashIpv6Disabled } from './crash-ipv6-disabled.js';
 import { rule as configMissingReference } from './config-missing-reference.js';
 import { rule as evictedNodePressure } from './evicted-node-pressure.js';
@@ -56,9 +58,12 @@ import { rule as initWaitingDependency } from './init-waiting-dependency.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
 import { rule as securityProfileMissing } from './security-profile-missing.js';
+import { rule as securityReadOnlyRootfs } from './security-read-only-rootfs.js';
 import { rule as imageInvalidName } from './image-invalid-name.js';
 import { rule as imageNeverPull } from './image-never-pull.js';
 import { rule as containerCreateError } from './container-create-error.js';
+import { rule as containerMountTypeMismatch } from './container-mount-type-mismatch.js';
+import { rule as runtimeCgroupWriteFailed } from './runtime-cgroup-write-failed.js';
 import { rule as volumeMultiAttach } from './volume-multi-attach.js';
 import { rule as volumeMountFailed } from './volume-mount-failed.js';
 import { rule as volumeProvisionerMissing } from './volume-provisioner-missing.js';
@@ -70,9 +75,11 @@ import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.j
 import { rule as nodeNotReady } from './node-not-ready.js';
 import { rule as nodePressure } from './node-pressure.js';
 import { rule as nodeKubeletCertExpired } from './node-kubelet-cert-expired.js';
+import { rule as nodeGracefulShutdown } from './node-graceful-shutdown.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as jobBackoffLimitExceeded } from './job-backoff-limit-exceeded.js';
 import { rule as jobDeadlineExceeded } from './job-deadline-exceeded.js';
+import { rule as dnsCorednsDown } from './dns-coredns-down.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 
 export const RULES: readonly Rule[] = [
@@ -113,12 +120,14 @@ export const RULES: readonly Rule[] = [
   imageForbidden,
   imageNodeDiskFull,
   imageTransferInterrupted,
+  imageSignatureRejected,
   resourcesMemoryUnits,
   crashOomkilled,
   crashSubpathMissing,
   crashProbeFailing,
   crashAppExit,
   crashPortInUse,
+  crashInotifyLimit,
   crashIpv6Disabled,
   configMissingReference,
   evictedNodePressure,
@@ -131,9 +140,12 @@ export const RULES: readonly Rule[] = [
   lifecyclePoststartFailed,
   securityRunAsNonRoot,
   securityProfileMissing,
+  securityReadOnlyRootfs,
   imageInvalidName,
   imageNeverPull,
   containerCreateError,
+  containerMountTypeMismatch,
+  runtimeCgroupWriteFailed,
   volumeMultiAttach,
   volumeMountFailed,
   volumeProvisionerMissing,
@@ -145,9 +157,11 @@ export const RULES: readonly Rule[] = [
   nodeNotReady,
   nodePressure,
   nodeKubeletCertExpired,
+  nodeGracefulShutdown,
   nodeDrainBlockedPdb,
   jobBackoffLimitExceeded,
   jobDeadlineExceeded,
+  dnsCorednsDown,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
 ];

@@ -1,0 +1,87 @@
+import { defineRule } from '../rule.js';
+import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import type { Evidence, FindingDraft, Pod } from '../types.js';
+import { crashes, crashKey, crashTexts } from './crash-app-exit.js';
+
+// runc bind-mounts each volume onto its mountPath; a file cannot be mounted onto a directory nor a
+// directory onto a file:
+//   runc: error mounting "/srv/customer/profile.json" to rootfs at "/customer/profile.json": mount
+//     ... (via /proc/self/fd/6), flags: 0x5000: not a directory: unknown
+//   docker adds: Are you trying to mount a directory onto a file (or vice-versa)? Check if the
+//     specified host path exists and is the expected type
+// Usual cause: a hostPath (type "") whose source did not exist, so the kubelet created it as an
+// empty directory, mounted onto a file of the image; or a ConfigMap key mounted without subPath.
+
+const MISMATCH =
+  /error mounting "([^"]+)" to rootfs at "([^"]+)"[^"]*?(?:not a directory|is a directory)|Are you trying to mount a directory onto a file \(or vice-versa\)/;
+
+/** The pod volume whose source is `source` (a hostPath path, or the kubelet's volumes/<plugin>/<name> dir). */
+function volumeOf(pod: Pod | undefined, source: string): { name: string; hostPath?: string; type?: string } | undefined {
+  for (const v of pod?.spec?.volumes ?? []) {
+    if (v.hostPath && (source === v.hostPath.path || source.startsWith(`${v.hostPath.path}/`)))
+      return { name: v.name, hostPath: v.hostPath.path, ...(v.hostPath.type !== undefined ? { type: v.hostPath.type } : {}) };
+    if (new RegExp(`/volumes/[^/]+/${v.name}(?:/|$)`).test(source)) return { name: v.name };
+  }
+  return undefined;
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'container.mount-type-mismatch',
+    title: 'A volume is mounted onto a path of the other type (file vs directory)',
+    category: 'container',
+    severity: 'error',
+    needs: ['pod', 'events'],
+    priority: 57,
+    supersedes: ['crash.app-exit', 'container.start-error', 'container.create-error'],
+    doc: 'runc cannot bind-mount a volume: `error mounting "<source>" to rootfs at "<target>": ... not a directory` (docker: "Are you trying to mount a directory onto a file (or vice-versa)?"). The source and the mountPath are not both files or both directories: typically a hostPath whose file did not exist on the node (so the kubelet created a directory) mounted onto a file of the image, or a ConfigMap mounted over a file without subPath.',
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    const out: FindingDraft[] = [];
+    const report = (name: string, text: string, evidence: Evidence[], key: string) => {
+      const m = /error mounting "([^"]+)" to rootfs at "([^"]+)"/.exec(text);
+      const source = m?.[1];
+      const target = m?.[2];
+      const volume = source ? volumeOf(pod, source) : undefined;
+      const hostPathWhy =
+        volume?.hostPath !== undefined
+          ? ` It is hostPath ${volume.hostPath}${volume.type ? ` (type ${volume.type})` : ' with no type'}: if that path did not exist on ${pod?.spec?.nodeName ?? 'the node'}, the kubelet created it as an empty directory, which cannot be mounted onto a file.`
+          : '';
+      out.push({
+        title: `${name}: cannot mount ${source ?? 'a volume'} onto ${target ?? 'its mountPath'} (file vs directory)`,
+        cause: `The runtime cannot start container "${name}": "${clip(text, 400)}". ${source && target ? `The source ${source}${volume ? ` (volume ${volume.name})` : ''} and the target ${target} are not of the same type: one is a file, the other a directory.` : 'A volume source and its mountPath are not of the same type.'}${hostPathWhy}`,
+        evidence,
+        advice: [
+          volume?.hostPath !== undefined
+            ? `Create ${volume.hostPath} as a file on the node (or fix the path), and set hostPath type: File so the kubelet refuses a missing file instead of creating a directory.`
+            : 'Mount a single file with subPath (mountPath the file, subPath the key), or mount the volume on a directory.',
+          'Check the mountPath against the image: the target must be a file if the source is, a directory if it is one.',
+        ],
+        prevent: ['Set hostPath type (File, Directory) on every hostPath volume so a missing source fails clearly at mount time.'],
+        causeKey: key,
+        params: { container: name, ...(source ? { source } : {}), ...(target ? { target } : {}), ...(volume ? { volume: volume.name } : {}) },
+      });
+    };
+    for (const c of crashes(snapshot)) {
+      const hit = crashTexts(snapshot, c).find((t) => MISMATCH.test(t.text));
+      if (hit) report(c.name, hit.text, [hit.evidence], crashKey(pod, c, 'mount-type'));
+    }
+    for (const s of containerStatuses(pod)) {
+      const w = s.status.state?.waiting;
+      if (
+        w?.message &&
+        ['CreateContainerError', 'RunContainerError'].includes(w.reason ?? '') &&
+        MISMATCH.test(w.message) &&
+        !out.some((f) => f.params?.container === s.status.name)
+      )
+        report(
+          s.status.name,
+          w.message,
+          [statusEvidence(s, 'state', `${w.reason}: ${w.message}`)],
+          `workload/${pod?.metadata?.namespace ?? ''}/${s.status.name}:mount-type`,
+        );
+    }
+    return out;
+  },
+});

@@ -1,0 +1,36 @@
+import { defineRule } from '../rule.js';
+import { pullFindings, quotePhrase } from '../pull-errors.js';
+
+// The node's signature policy refuses the image: CRI-O with /etc/containers/policy.json requiring a
+// signature (`SignatureValidationFailed: Source image rejected: A signature was required, but no
+// signature exists`, `... is rejected by policy`), or a sigstore verification that fails. The
+// registry served the image; the node will not run it unsigned or signed by the wrong key.
+
+export const rule = defineRule({
+  meta: {
+    id: 'image.signature-rejected',
+    title: "The node's signature policy refuses the image",
+    category: 'image',
+    severity: 'error',
+    needs: ['pod', 'events'],
+    priority: 57,
+    doc: "The pull fails with SignatureValidationFailed / `Source image rejected: A signature was required, but no signature exists` / `is rejected by policy`: the runtime's signature policy (CRI-O policy.json, sigstore) requires a valid signature for this image and it has none, or one by another key. Sign the image with the expected key, or change the policy for that registry.",
+  },
+  check(snapshot, ctx) {
+    return pullFindings(
+      snapshot,
+      ctx,
+      (f) => f.error.class === 'signature',
+      (f) => ({
+        title: `Image ${f.specImage} is refused by the node's signature policy`,
+        cause: `The runtime on ${snapshot.pod?.spec?.nodeName ?? 'the node'} pulled ${f.specImage} for container "${f.container}" and refused it: ${quotePhrase(f.error)}. Its signature policy requires a valid signature for this registry or repository, and the image has none (or one made with another key). The image is not missing or broken.`,
+        advice: [
+          `Sign the image with the key the policy trusts (\`cosign sign\` / \`skopeo copy --sign-by\`), or deploy a signed digest of it.`,
+          "If the policy is wrong for this registry, change /etc/containers/policy.json (or the cluster's image policy) on every node, deliberately.",
+        ],
+        prevent: ['Sign images in CI as the last step of the build, and test pulls on a node with the production policy.'],
+        causeKey: `image/${f.specImage}:signature`,
+      }),
+    );
+  },
+});

@@ -1,0 +1,65 @@
+import { defineRule } from '../rule.js';
+import { decisiveLines } from '../decisive.js';
+import { clip } from '../facts.js';
+import type { FindingDraft } from '../types.js';
+import { crashes, crashEvidence, crashKey, crashLogs } from './crash-app-exit.js';
+
+// securityContext.readOnlyRootFilesystem: true makes the container's root filesystem read-only;
+// an app that writes to it (nginx's /var/cache/nginx, a pid file in /var/run, /tmp) fails at start:
+//   nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)
+//   OSError: [Errno 30] Read-only file system: '/app/.cache'
+// Every path the app writes needs a volume (an emptyDir) mounted there. A runtime that cannot mount
+// into a damaged image ("to rootfs ... read-only file system") is image.corrupt-local, not this.
+
+const EROFS = /Read-only file system|EROFS|\[Errno 30\]/i;
+
+/** The path an EROFS line names: `mkdir() "/var/cache/nginx/client_temp"`, `: '/app/.cache'`, `open /tmp/x:`. */
+function pathOf(line: string): string | undefined {
+  return /"(\/[^"]+)"/.exec(line)?.[1] ?? /'(\/[^']+)'/.exec(line)?.[1] ?? /\s(\/[\w./-]+):/.exec(line)?.[1];
+}
+
+export const rule = defineRule({
+  meta: {
+    id: 'security.read-only-rootfs',
+    title: 'The app writes to a read-only root filesystem',
+    category: 'security',
+    severity: 'error',
+    needs: ['pod', 'events', 'logs'],
+    priority: 44,
+    supersedes: ['crash.app-exit'],
+    doc: "The container sets securityContext.readOnlyRootFilesystem: true and its crashed run ends with `Read-only file system` (EROFS) on a path no volume covers: the app writes to its image's filesystem (caches, pid files, /tmp). Mount an emptyDir at each path it writes.",
+  },
+  check(snapshot) {
+    const pod = snapshot.pod;
+    const out: FindingDraft[] = [];
+    for (const c of crashes(snapshot)) {
+      if (c.spec?.securityContext?.readOnlyRootFilesystem !== true) continue;
+      const tail = crashLogs(snapshot, c);
+      const lines = tail?.lines ?? [];
+      const line = [...lines].reverse().find((l) => EROFS.test(l) && !/to rootfs/.test(l));
+      if (!line || !tail) continue;
+      const path = pathOf(line);
+      const mounted = path ? (c.spec.volumeMounts ?? []).find((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`)) : undefined;
+      // A write into a read-only volume mount is a different problem (the volume, not the rootfs).
+      if (mounted) continue;
+      const dir = path ? path.replace(/\/[^/]+$/, '') || path : undefined;
+      out.push({
+        title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} writes ${path ?? 'to its image'} on a read-only root filesystem`,
+        cause: `The container runs with readOnlyRootFilesystem: true and its crashed run ends with "${clip(line, 300)}". ${path ? `${path} is` : 'The path is'} part of the image, not a volume, so the write fails and the app exits.`,
+        evidence: [
+          { source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: decisiveLines(lines, { maxLines: 4, tail: 1 }).join('\n') },
+          ...crashEvidence(snapshot, c),
+          { source: `pod.spec.containers[${c.name}].securityContext`, text: 'readOnlyRootFilesystem: true' },
+        ],
+        advice: [
+          `Mount an emptyDir at ${dir ?? 'each path the app writes'} (volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: ${dir ?? '<path>'}}]); nginx also needs /var/run and /tmp.`,
+          'Keep readOnlyRootFilesystem: it is a good default; give the app writable volumes instead of turning it off.',
+        ],
+        prevent: ['Start images with readOnlyRootFilesystem in CI to learn which paths they write.'],
+        causeKey: crashKey(pod, c, 'read-only-rootfs'),
+        params: { container: c.name, ...(path ? { path } : {}) },
+      });
+    }
+    return out;
+  },
+});
