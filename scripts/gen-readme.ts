@@ -194,7 +194,7 @@ export function renderUpstreamSection(reasons: readonly UpstreamReason[] = UPSTR
       }
       return `| ${code(cell(r.reason))} | ${r.kind} | ${r.component} | ${cell(r.versions)} | ${target} |`;
     });
-  const proposedList = Object.entries(PROPOSED)
+  const proposedList = Object.entries(PROPOSED as Record<string, string>)
     .filter(([id]) => !registered.has(id))
     .map(([id, what]) => `- ${code(id)}: ${cell(what)}`);
   return [

@@ -87,6 +87,56 @@ describe('rule registry', () => {
   });
 });
 
+// Precision before playbooks (issue 21): wrong advice is worse than generic advice, so a rule that
+// can offer a cluster change must show in its own tests that the wording of neighbouring classes
+// does not set it off: at least two `valid` cases named `near miss (<neighbour> vs <this class>): ...`.
+const NEAR_MISS = /\bname:\s*(['"`])near miss \([^)]*\bvs\b[^)]*\): /g;
+
+/** Whether a `playbook:` value in a rule's source can name a playbook (`'x'`, `fix`, `c ? undefined : fix`), not only none. */
+function offersPlaybook(expression: string): boolean {
+  const e = expression.trim();
+  const q = e.indexOf('?');
+  const branches = q >= 0 && e.indexOf(':', q) > q ? [e.slice(q + 1, e.indexOf(':', q)), e.slice(e.indexOf(':', q) + 1)] : [e];
+  return branches.some((b) => !['null', 'undefined'].includes(b.trim()));
+}
+
+/** Playbooks a rule's meta or drafts can offer, read from its source. */
+function playbookValues(source: string): string[] {
+  return [...source.matchAll(/\bplaybook:\s*([^,\n}]+)/g)].map((m) => m[1] ?? '').filter(offersPlaybook);
+}
+
+/** Names of the `valid` cases (not `invalid`) of every testRule table in a test file that are near misses. */
+function validNearMisses(testText: string): string[] {
+  return testText.split(/\binvalid:\s*\[/).flatMap((chunk) => {
+    const start = chunk.search(/\bvalid:\s*\[/);
+    return start < 0 ? [] : [...chunk.slice(start).matchAll(NEAR_MISS)].map((m) => m[0]);
+  });
+}
+
+describe('rules that offer a playbook', () => {
+  const offering = RULES.filter(
+    (r) => r.meta.playbook !== undefined || playbookValues(readFileSync(join(dir, `${ruleFileName(r.meta.id)}.ts`), 'utf8')).length > 0,
+  );
+
+  it('are found from meta and drafts', () => {
+    expect(offering.length).toBeGreaterThan(0);
+    expect(playbookValues('playbook: null, playbook: fuse ? undefined : null, playbook: deleting ? null : undefined')).toEqual([]);
+    expect(playbookValues("playbook: 'recreate-pod', playbook: fix === 'a' ? undefined : fix")).toHaveLength(2);
+  });
+
+  it('count near misses only among valid cases', () => {
+    const text = `testRule(rule, { valid: [{ name: 'near miss (a vs b): x' }, { name: 'plain' }], invalid: [{ name: 'near miss (c vs d): y' }] });`;
+    expect(validNearMisses(text)).toHaveLength(1);
+  });
+
+  it('each have at least two near-miss negatives named `near miss (<neighbour> vs <this class>): ...`', () => {
+    const short = offering
+      .map((r) => ({ id: r.meta.id, nearMisses: validNearMisses(readFileSync(join(dir, `${ruleFileName(r.meta.id)}.test.ts`), 'utf8')).length }))
+      .filter((r) => r.nearMisses < 2);
+    expect(short, 'add valid cases with the wording of neighbouring classes (see image-corrupt-local.test.ts)').toEqual([]);
+  });
+});
+
 // A fresh clone has nothing beside the repository: no code or test may read a path above it.
 describe('the repository stands alone', () => {
   const root = join(import.meta.dirname, '..');

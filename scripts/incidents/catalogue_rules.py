@@ -57,7 +57,9 @@ write('pending-selector',{'title':'Pending: nodeSelector matches no node','targe
 msg='0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.'
 p=pending_pod('minio-0','storage',msg,extra_spec={'volumes':[{'name':'data','persistentVolumeClaim':{'claimName':'data-minio-0'}}]})
 pvc={'apiVersion':'v1','kind':'PersistentVolumeClaim','metadata':{'name':'data-minio-0','namespace':'storage','uid':uid('pvcminio'),'creationTimestamp':ago(900)},'spec':{'accessModes':['ReadWriteOnce'],'resources':{'requests':{'storage':'100Gi'}},'storageClassName':'fast-ssd','volumeMode':'Filesystem'},'status':{'phase':'Pending'}}
-objs=[ns('storage'),*[node('worker-%d'%i) for i in range(1,4)],p,pvc,ev(p,'FailedScheduling',msg,count=7,last=50,first=880,component='default-scheduler')]
+# The class exists, but nothing provisions it dynamically (static PVs only, and none matches).
+sc={'apiVersion':'storage.k8s.io/v1','kind':'StorageClass','metadata':{'name':'fast-ssd','uid':uid('sc-fast-ssd'),'creationTimestamp':ago(86400*60)},'provisioner':'kubernetes.io/no-provisioner','reclaimPolicy':'Delete','volumeBindingMode':'Immediate'}
+objs=[ns('storage'),*[node('worker-%d'%i) for i in range(1,4)],p,pvc,sc,ev(p,'FailedScheduling',msg,count=7,last=50,first=880,component='default-scheduler')]
 write('pending-pvc',{'title':'Pending: PersistentVolumeClaim not bound (no provisioner for the class)','target':'storage/minio-0','first':'pending.pvc'},objs)
 
 # ---------- scheduler down ----------

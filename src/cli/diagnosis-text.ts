@@ -40,6 +40,7 @@ export function renderFindingText(f: Finding, options: TextOptions = {}, index?:
 export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): string {
   const c = (style: Style, s: string) => paint(style, s, Boolean(options.color));
   const out: string[] = [c('bold', `pod-doctor: ${formatTarget(d.target)} on cluster ${d.cluster}`)];
+  if (d.missing) out.push(c('dim', `The pod does not exist; diagnosed through ${d.missing.via ?? 'its owner'}.`));
   if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
   for (const [i, f] of d.findings.entries()) out.push('', renderFindingText(f, options, i));
   if (d.skipped.length > 0) {
@@ -56,6 +57,7 @@ export function diagnosisJson(d: Diagnosis): object {
     target: d.target,
     cluster: d.cluster,
     at: d.at,
+    ...(d.missing ? { missing: d.missing } : {}),
     findings: d.findings.map((f) => ({
       rule: f.rule,
       severity: f.severity,

@@ -168,7 +168,7 @@ describe('claims', () => {
     };
     const s = await collect([pending, node({ metadata: { name: 'node-1' } }), claim, pv, va], 'db-0');
     expect(s.claims?.[0]?.volume?.metadata?.name).toBe('pvc-1');
-    expect((s.claims?.[0]?.attachment?.status as { attached?: boolean }).attached).toBe(false);
+    expect((s.claims?.[0]?.attachment?.status as { attached?: boolean } | undefined)?.attached).toBe(false);
   });
 
   it('of a Ready pod are not followed (no events, classes or attachments read)', async () => {

@@ -63,6 +63,7 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
     findings: rankAndMerge(findings, options.rules),
     skipped: snapshot.gaps,
     ruleErrors,
+    ...(snapshot.missingPod ? { missing: snapshot.missingPod } : {}),
     at: snapshot.now,
   };
 }

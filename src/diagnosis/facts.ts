@@ -102,6 +102,15 @@ export function isDeleting(pod: Pod | undefined): boolean {
   return Boolean(pod?.metadata?.deletionTimestamp);
 }
 
+/**
+ * The kubelet confirmed the pod's containers stopped (or a force delete asked for immediate
+ * removal): the API server then sets deletionGracePeriodSeconds to 0, and only finalizers keep the
+ * object. Kill timeouts and preStop failures from before are over.
+ */
+export function stopConfirmed(pod: Pod | undefined): boolean {
+  return pod?.metadata?.deletionGracePeriodSeconds === 0;
+}
+
 /** Seconds the pod is overdue: now minus deletionTimestamp (negative while in grace). */
 export function secondsPastDeletion(snapshot: Snapshot, pod: Pod | undefined): number | undefined {
   return secondsSince(snapshot, pod?.metadata?.deletionTimestamp);

@@ -23,6 +23,8 @@ export type RuleCategory =
   | 'security'
   | 'volume'
   | 'job'
+  | 'runtime'
+  | 'dns'
   | 'pod';
 
 export interface RuleMeta {

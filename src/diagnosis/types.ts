@@ -294,5 +294,7 @@ export interface Diagnosis {
   skipped: Gap[];
   /** Rules that threw: reported, never fatal. */
   ruleErrors: { rule: string; error: string }[];
+  /** The target pod does not exist; the diagnosis went through the owner its name points at. */
+  missing?: { name: string; via?: string };
   at: string;
 }

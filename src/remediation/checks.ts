@@ -58,10 +58,14 @@ export class LiveState {
 
   /** A fresh diagnosis of the target; null when the target is gone. */
   diagnosis(): Promise<Diagnosis | null> {
-    this.diagnosisP ??= this.diagnoseFn().catch((err: unknown) => {
-      if ((err as { code?: string }).code === 'TARGET_NOT_FOUND') return null;
-      throw err;
-    });
+    this.diagnosisP ??= this.diagnoseFn().then(
+      // A pod diagnosed through its owner is a pod that no longer exists.
+      (d) => (d.missing ? null : d),
+      (err: unknown) => {
+        if ((err as { code?: string }).code === 'TARGET_NOT_FOUND') return null;
+        throw err;
+      },
+    );
     return this.diagnosisP;
   }
 }

@@ -513,7 +513,8 @@ export function createRunner(deps: RunnerDeps): Runner {
       outcome: fixed ? 'fixed' : 'not-fixed',
       remaining,
       findings: d ? summaries(d.findings) : [],
-      targetGone: !error && d === null,
+      // Gone: not found at all, or only its owner is left (a pod that was deleted or replaced).
+      targetGone: !error && (d === null || d.missing !== undefined),
       expect,
       ...(error ? { error } : {}),
       at: stamp(),

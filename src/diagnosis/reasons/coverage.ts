@@ -12,33 +12,13 @@ const rules = (...ids: string[]): Coverage => ({ rules: ids });
 const catchAll = (why: string): Coverage => ({ catchAll: why });
 
 /** Classes no rule covers yet: id → what the rule would find. */
-export const PROPOSED = {
-  'admission.webhook-unavailable':
-    'Pods cannot be created because an admission webhook does not answer ("failed calling webhook"): its Service has no ready endpoints, or the call times out.',
-  'admission.serviceaccount-missing':
-    'Pods cannot be created because their ServiceAccount does not exist ("error looking up service account", "No API token found").',
-  'job.backoff-limit':
-    'A Job gave up: BackoffLimitExceeded, or per-index limits (MaxFailedIndexesExceeded, FailedIndexes); names the pods that failed and why.',
-  'job.deadline-exceeded': 'A Job ran past spec.activeDeadlineSeconds (DeadlineExceeded): its pods were killed, however healthy.',
-  'job.pod-failure-policy': "A Job failed at once because a pod's exit code or condition matched a FailJob rule of its podFailurePolicy.",
-  'volume.provisioning-failed':
-    "A claim stays Pending because provisioning fails or nobody provisions: the claim's own ProvisioningFailed / FailedBinding events, ExternalProvisioning with no provisioner running.",
-  'volume.mount-type-mismatch':
-    'The runtime cannot mount a volume, subPath or hostPath because source and target disagree on file vs directory ("not a directory").',
-  'image.unpack-failed':
-    'The pull downloads but unpacking the layers fails on the node (failed to extract layer / prepare extraction snapshot, typically its disk).',
-  'node.graceful-shutdown':
-    'The pod was stopped or refused by a graceful node shutdown (status Shutdown / Terminated / NodeShutdown): left Failed, replaced elsewhere.',
-  'pod.preempted':
-    'The pod was preempted for a higher-priority pod, by the scheduler (Preempted, DisruptionTarget PreemptionByScheduler) or the kubelet (Preempting).',
-  'pending.nodes-cordoned': 'Not scheduled because the nodes that would fit are cordoned ("node(s) were unschedulable"): a drain or maintenance in progress.',
-  'pending.topology-spread': 'Not scheduled because of topologySpreadConstraints: maxSkew leaves no node, or nodes lack the topology label.',
-  'pending.scheduling-gated': 'Not scheduled on purpose: the pod still has schedulingGates (SchedulingGated) that their controller never removed.',
-} as const satisfies Record<string, string>;
+export const PROPOSED = {} as const satisfies Record<string, string>;
 
 export type ProposedId = keyof typeof PROPOSED;
 
 const NORMAL = 'normal progress';
+const UNPACK =
+  'wrapper of an unpack failure: with "no space left on device" image.node-disk-full decides; otherwise (a filesystem or user-namespace error) pod.unexplained quotes it';
 const UNEXPLAINED = 'falls to pod.unexplained, quoted';
 const NODE_CONTEXT = 'node event: context for node rules, not a pod failure by itself';
 const PULL_WRAPPER = 'wrapper: the image.* rule for the error it wraps decides; alone it falls to pod.unexplained, quoted';
@@ -87,7 +67,7 @@ const CRASH_RULES = [
   'lifecycle.poststart-failed',
 ] as const;
 /** FailedCreate on a pod's owner: the API server refused the pod. */
-const REFUSED = rules('admission.rejected', 'admission.webhook-unavailable', 'admission.serviceaccount-missing');
+const REFUSED = rules('admission.rejected', 'admission.webhook-unavailable');
 
 const kubelet: Record<string, Coverage> = {
   // events on pods
@@ -96,7 +76,7 @@ const kubelet: Record<string, Coverage> = {
   'event:Created': catchAll(NORMAL),
   'event:Started': catchAll(NORMAL),
   'event:Killing': rules('crash.probe-failing', 'lifecycle.poststart-failed'),
-  'event:Preempting': rules('pod.preempted'),
+  'event:Preempting': rules('evicted.preempted'),
   'event:BackOff': catchAll(SYMPTOM('CrashLoopBackOff or ImagePullBackOff; the rules read the waiting reason and its message instead')),
   'event:Failed': rules(...PULL_RULES, 'config.missing-reference', 'security.run-as-non-root', 'container.create-error', 'container.start-error'),
   'event:InspectFailed': rules('image.invalid-name', 'image.corrupt-local'),
@@ -189,7 +169,7 @@ const kubelet: Record<string, Coverage> = {
   'status:ConfigPodSandboxError': catchAll(UNEXPLAINED),
   'status:Evicted': rules('evicted.node-pressure'),
   'status:DeadlineExceeded': catchAll(`${UNEXPLAINED}: "Pod was active on the node longer than the specified deadline" says it all`),
-  'status:Preempting': rules('pod.preempted'),
+  'status:Preempting': rules('evicted.preempted'),
   'status:Shutdown': rules('node.graceful-shutdown'),
   'status:Terminated': rules('node.graceful-shutdown'),
   'status:NodeShutdown': rules('node.graceful-shutdown'),
@@ -260,11 +240,11 @@ const fitKinds = {
 const scheduler: Record<string, Coverage> = {
   'event:FailedScheduling': rules(...PENDING_RULES),
   'event:Scheduled': catchAll(NORMAL),
-  'event:Preempted': rules('pod.preempted'),
+  'event:Preempted': rules('evicted.preempted'),
   'condition:Unschedulable': rules(...PENDING_RULES),
   'condition:SchedulerError': catchAll(`${UNEXPLAINED} (the scheduler failed internally, e.g. a PreBind plugin)`),
   'condition:SchedulingGated': rules('pending.scheduling-gated'),
-  'condition:PreemptionByScheduler': rules('pod.preempted'),
+  'condition:PreemptionByScheduler': rules('evicted.preempted'),
   'scheduler-filter:Insufficient %v': fitKinds.resources,
   'scheduler-filter:Insufficient cpu': fitKinds.resources,
   'scheduler-filter:Insufficient memory': fitKinds.resources,
@@ -321,22 +301,23 @@ const apiserver: Record<string, Coverage> = {
   'admission-error:maximum %s usage per %s is %s, but request is %s': rules('admission.rejected'),
   'admission-error:minimum %s usage per %s is %s, but limit is %s': rules('admission.rejected'),
   'admission-error:minimum %s usage per %s is %s, but request is %s': rules('admission.rejected'),
-  'admission-error:maximum %s usage per %s is %s.  No limit is specified': catchAll(ADMISSION_GAP),
-  'admission-error:maximum %s usage per %s is %s.  No request is specified': catchAll(ADMISSION_GAP),
-  'admission-error:minimum %s usage per %s is %s.  No request is specified': catchAll(ADMISSION_GAP),
+  'admission-error:maximum %s usage per %s is %s.  No limit is specified': rules('admission.rejected'),
+  'admission-error:maximum %s usage per %s is %s.  No request is specified': rules('admission.rejected'),
+  'admission-error:minimum %s usage per %s is %s.  No request is specified': rules('admission.rejected'),
   'admission-error:%s max limit to request ratio per %s is %s, but provided ratio is %f': rules('admission.rejected'),
   'admission-error:%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0': catchAll(ADMISSION_GAP),
   'admission-error:%s max limit to request ratio per %s is %s, but no request is specified or request is 0': catchAll(ADMISSION_GAP),
   'admission-error:violates PodSecurity %q: %s': rules('admission.rejected'),
   'admission-error:unable to validate against any pod security policy: %v': rules('admission.rejected'),
-  'admission-error:PodSecurityPolicy: unable to admit pod: %v': catchAll(`${ADMISSION_GAP} (the 1.20–1.24 PSP wording)`),
-  'admission-error:PodSecurityPolicy: unable to validate pod: %v': catchAll(`${ADMISSION_GAP} (the 1.20–1.24 PSP wording)`),
+  'admission-error:PodSecurityPolicy: unable to admit pod: %v': rules('admission.rejected'),
+  'admission-error:PodSecurityPolicy: unable to validate pod: %v': rules('admission.rejected'),
   'admission-error:admission webhook %q denied the request': rules('admission.rejected'),
   'admission-error:failed calling webhook %q: %v': rules('admission.webhook-unavailable'),
   'admission-error:failed calling webhook %q; no further details available': rules('admission.webhook-unavailable'),
-  'admission-error:error looking up service account %s/%s: %v': rules('admission.serviceaccount-missing'),
-  'admission-error:No API token found for service account %q, retry after the token is automatically created and added to the service account':
-    rules('admission.serviceaccount-missing'),
+  'admission-error:error looking up service account %s/%s: %v': rules('admission.rejected'),
+  'admission-error:No API token found for service account %q, retry after the token is automatically created and added to the service account': catchAll(
+    `${ADMISSION_GAP} (the token controller of clusters before 1.24; the refusal clears by itself once the token exists)`,
+  ),
   'condition:EvictionByEvictionAPI': catchAll('a drain or a descheduler evicted the pod through the API: its controller replaces it'),
 };
 
@@ -355,8 +336,8 @@ const containerd: Record<string, Coverage> = {
   'runtime-error:httpReadSeeker: failed open: %w': catchAll(PULL_WRAPPER),
   'runtime-error:unexpected status from %s request to %s: %s': catchAll(PULL_WRAPPER),
   'runtime-error:no match for platform in manifest': rules('image.wrong-arch'),
-  'runtime-error:failed to extract layer %s: %w': rules('image.unpack-failed'),
-  'runtime-error:failed to prepare extraction snapshot %q: %w': rules('image.unpack-failed'),
+  'runtime-error:failed to extract layer %s: %w': catchAll(UNPACK),
+  'runtime-error:failed to prepare extraction snapshot %q: %w': catchAll(UNPACK),
   'runtime-error:failed to setup network for sandbox %q: %w': rules('sandbox.create-failed'),
   'runtime-error:failed to create network namespace for sandbox %q: %w': rules('sandbox.create-failed'),
   'runtime-error:failed to get sandbox image %q: %w': rules('sandbox.create-failed'),
@@ -407,8 +388,8 @@ const runc: Record<string, Coverage> = {
   'runtime-error:exec format error': rules('image.wrong-arch', 'container.start-error'),
   'runtime-error:no such file or directory': rules('container.start-error', 'crash.subpath-missing'),
   'runtime-error:permission denied': rules('container.start-error'),
-  'runtime-error:not a directory': rules('volume.mount-type-mismatch'),
-  'runtime-error:error mounting %q to rootfs at %q: %w': rules('crash.subpath-missing', 'image.corrupt-local', 'volume.mount-type-mismatch'),
+  'runtime-error:not a directory': rules('container.mount-type-mismatch'),
+  'runtime-error:error mounting %q to rootfs at %q: %w': rules('crash.subpath-missing', 'image.corrupt-local', 'container.mount-type-mismatch'),
   'runtime-error:chdir to cwd (%q) set in config.json failed: %w': catchAll(`${START_WRAPPER} (workingDir missing from the image)`),
   'runtime-error:unable to apply cgroup configuration: %w': catchAll(START_WRAPPER),
   'runtime-error:unable to apply apparmor profile: %w': catchAll(`${START_WRAPPER} (the AppArmor profile is not loaded on the node)`),
@@ -460,16 +441,16 @@ const controllers: Record<string, Record<string, Coverage>> = {
     'event:Completed': catchAll(NORMAL),
     'condition:SuccessPolicy': catchAll(NORMAL),
     'condition:CompletionsReached': catchAll(NORMAL),
-    'event:BackoffLimitExceeded': rules('job.backoff-limit'),
-    'condition:BackoffLimitExceeded': rules('job.backoff-limit'),
-    'event:MaxFailedIndexesExceeded': rules('job.backoff-limit'),
-    'condition:MaxFailedIndexesExceeded': rules('job.backoff-limit'),
-    'event:FailedIndexes': rules('job.backoff-limit'),
-    'condition:FailedIndexes': rules('job.backoff-limit'),
+    'event:BackoffLimitExceeded': rules('job.backoff-limit-exceeded'),
+    'condition:BackoffLimitExceeded': rules('job.backoff-limit-exceeded'),
+    'event:MaxFailedIndexesExceeded': rules('job.backoff-limit-exceeded'),
+    'condition:MaxFailedIndexesExceeded': rules('job.backoff-limit-exceeded'),
+    'event:FailedIndexes': rules('job.backoff-limit-exceeded'),
+    'condition:FailedIndexes': rules('job.backoff-limit-exceeded'),
     'event:DeadlineExceeded': rules('job.deadline-exceeded'),
     'condition:DeadlineExceeded': rules('job.deadline-exceeded'),
-    'event:PodFailurePolicy': rules('job.pod-failure-policy'),
-    'condition:PodFailurePolicy': rules('job.pod-failure-policy'),
+    'event:PodFailurePolicy': rules('job.backoff-limit-exceeded'),
+    'condition:PodFailurePolicy': rules('job.backoff-limit-exceeded'),
     'event:TooManyActivePods': catchAll(NOT_A_POD('a Job cleaning up extra pods')),
     'event:TooManySucceededPods': catchAll(NOT_A_POD('a Job cleaning up extra pods')),
   },
@@ -526,10 +507,10 @@ const controllers: Record<string, Record<string, Coverage>> = {
     'condition:SomeResourcesRemain': rules('namespace.terminating'),
   },
   'persistentvolume-controller': {
-    'event:ProvisioningFailed': rules('volume.provisioning-failed'),
-    'event:ProvisioningCleanupFailed': rules('volume.provisioning-failed'),
-    'event:FailedBinding': rules('volume.provisioning-failed'),
-    'event:ExternalProvisioning': rules('volume.provisioning-failed'),
+    'event:ProvisioningFailed': rules('pending.pvc'),
+    'event:ProvisioningCleanupFailed': catchAll("cleanup after a failed provisioning: the claim's ProvisioningFailed (pending.pvc) says why it failed"),
+    'event:FailedBinding': rules('pending.pvc'),
+    'event:ExternalProvisioning': rules('volume.provisioner-missing'),
     'event:ProvisioningSucceeded': catchAll(NORMAL),
     'event:WaitForFirstConsumer': catchAll(NORMAL),
     'event:WaitForPodScheduled': catchAll(NORMAL),

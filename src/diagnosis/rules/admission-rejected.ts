@@ -30,7 +30,7 @@ export function parseRejection(message: string): Rejection | undefined {
   m = /admission webhook "([^"]+)" denied the request:? ?(.*)$/s.exec(message);
   if (m) return { policy: 'webhook', name: m[1] ?? '', detail: m[2] ?? '' };
   // The ServiceAccount admission plugin: the pod names an account that does not exist.
-  m = /(error looking up service account [\w.-]+\/([\w.-]+): serviceaccount "[^"]+" not found)/.exec(message);
+  m = /(error looking up service account [\w.-]+\/([\w.-]+)(?:: serviceaccount "[^"]+" not found)?)/.exec(message);
   if (m) return { policy: 'serviceaccount', name: m[2] ?? '', detail: m[1] ?? '' };
   // The Priority admission plugin: spec.priorityClassName names a class that does not exist.
   m = /(no PriorityClass with name ([\w.-]+) was found)/.exec(message);

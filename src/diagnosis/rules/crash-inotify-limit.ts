@@ -2,7 +2,7 @@ import { defineRule } from '../rule.js';
 import { decisiveLines } from '../decisive.js';
 import { clip } from '../facts.js';
 import type { FindingDraft } from '../types.js';
-import { crashes, crashEvidence, crashKey, crashLogs, crashTexts } from './crash-app-exit.js';
+import { crashes, crashEvidence, crashLogs, crashTexts } from './crash-app-exit.js';
 
 // "too many open files" from a file watcher is not the process's descriptor limit: inotify_init1()
 // fails with EMFILE when the user's inotify instances on the node (fs.inotify.max_user_instances,

@@ -44,6 +44,31 @@ const containerd = crashedPod(
   },
 );
 
+// The app itself exits 1 on a bad config file: the container started, so its subPath mount was there.
+const selfExit = crashedPod(
+  {
+    exitCode: 1,
+    restarts: 6,
+    ranSeconds: 3,
+    message: "Error: ENOENT: no such file or directory, open '/etc/web/secrets/db.json'\n    at Object.openSync (node:fs:596:3)",
+  },
+  {
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'registry.example.com/shop/web:1.4.2',
+          volumeMounts: [{ name: 'app-config', mountPath: '/etc/web/app.yml', subPath: 'app.yml' }],
+        },
+      ],
+    },
+  },
+);
+
+// runc >= 1.1: a file subPath mounted where the image has a directory (type mismatch, not a missing source).
+const NOT_A_DIRECTORY =
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web": mount /var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web (via /proc/self/fd/6), flags: 0x5001: not a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type';
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
@@ -51,6 +76,26 @@ testRule(rule, {
     {
       name: 'old subPath event but the container runs fine now',
       snapshot: snapshot(pod(), { events: [event(pod(), { reason: 'Failed', message: DOCKER_ERA, lastSeenAgo: 86400 * 4 })] }),
+    },
+    {
+      name: 'near miss (app exit vs stale subPath): the last run started and exited 1 on its own; the subPath event is from an earlier attempt',
+      snapshot: snapshot(selfExit, {
+        events: [
+          event(selfExit, { reason: 'Failed', message: `Error: ${CONTAINERD_ERA}`, lastSeenAgo: 3000, fieldPath: 'spec.containers{web}' }),
+          event(selfExit, {
+            reason: 'BackOff',
+            count: 30,
+            message: 'Back-off restarting failed container web in pod web-7d9f8c6b5-x2k4q_shop(00000000-0000-4000-8000-000000000001)',
+            fieldPath: 'spec.containers{web}',
+          }),
+        ],
+      }),
+    },
+    {
+      name: 'near miss (file/directory type mismatch vs a missing subPath source): runc says "not a directory"',
+      snapshot: snapshot(crashedPod({ exitCode: 128, reason: 'StartError', message: NOT_A_DIRECTORY, restarts: 4 }), {
+        events: [event(pod(), { reason: 'Failed', message: `Error: ${NOT_A_DIRECTORY}`, fieldPath: 'spec.containers{web}' })],
+      }),
     },
   ],
   invalid: [

@@ -1,12 +1,23 @@
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
-import { crashEvidence, crashes, crashTexts } from './crash-app-exit.js';
+import { type Crash, crashEvidence, crashes, crashTexts } from './crash-app-exit.js';
 
 // runc cannot bind the kubelet's prepared subPath into the rootfs because the source is gone:
 // docker era `mounting \"/.../volume-subpaths/config/metricbeat/0\" to rootfs ... caused \"no
 // such file or directory\"`, runc >= 1.1 `error mounting "/.../volume-subpaths/..." to rootfs
 // at "...": ... no such file or directory`.
 const SUBPATH_GONE = /volume-subpaths\/([^/\\"\s]+)\/([^/\\"\s]+)\/(\d+)[\s\S]*?no such file or directory/;
+
+/**
+ * A missing subPath source stops the container before its process runs: the runtime reports a
+ * start failure (StartError / ContainerCannotRun, exit 128, RunContainerError). When the last run
+ * started and exited by itself, its subPath mounts worked, and an event with those words is older.
+ */
+function failedToStart(c: Crash): boolean {
+  if (c.waiting?.reason === 'RunContainerError') return true;
+  const t = c.term;
+  return !t || t.exitCode === 128 || t.reason === 'StartError' || t.reason === 'ContainerCannotRun';
+}
 
 export const rule = defineRule({
   meta: {
@@ -19,12 +30,13 @@ export const rule = defineRule({
     priority: 52,
     // The container never ran its command; the kubelet's stale subPath state is the cause.
     supersedes: ['crash.app-exit'],
-    doc: 'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). Recreating the pod rebuilds the subPath mounts.',
+    doc: 'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). Recreating the pod rebuilds the subPath mounts. Only a start failure counts: a container whose last run started and exited by itself had its subPath mounts, whatever an older event says.',
   },
   check(snapshot) {
     const pod = snapshot.pod;
     const out: FindingDraft[] = [];
     for (const c of crashes(snapshot)) {
+      if (!failedToStart(c)) continue;
       const hit = crashTexts(snapshot, c)
         .map((t) => ({ ...t, m: SUBPATH_GONE.exec(t.text) }))
         .find((t) => t.m);

@@ -12,7 +12,7 @@ export const rule = defineRule({
   meta: {
     id: 'dns.coredns-down',
     title: 'Cluster DNS is down: CoreDNS is not serving',
-    category: 'network',
+    category: 'dns',
     severity: 'error',
     needs: ['pod', 'events', 'logs', 'components'],
     priority: 66,

@@ -70,6 +70,8 @@ import { rule as volumeProvisionerMissing } from './volume-provisioner-missing.j
 import { rule as volumeFsgroupChownSlow } from './volume-fsgroup-chown-slow.js';
 import { rule as pendingPodAffinity } from './pending-pod-affinity.js';
 import { rule as pendingTopologySpread } from './pending-topology-spread.js';
+import { rule as pendingNodesCordoned } from './pending-nodes-cordoned.js';
+import { rule as pendingSchedulingGated } from './pending-scheduling-gated.js';
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as admissionKubeletRejected } from './admission-kubelet-rejected.js';
 import { rule as nodeNotReady } from './node-not-ready.js';
@@ -152,6 +154,8 @@ export const RULES: readonly Rule[] = [
   volumeFsgroupChownSlow,
   pendingPodAffinity,
   pendingTopologySpread,
+  pendingNodesCordoned,
+  pendingSchedulingGated,
   pendingVolumeLimit,
   admissionKubeletRejected,
   nodeNotReady,

@@ -18,7 +18,7 @@ export const rule = defineRule({
   },
   check(snapshot) {
     const failure = jobFailure(snapshot);
-    if (!failure || failure.reason !== 'DeadlineExceeded') return null;
+    if (failure?.reason !== 'DeadlineExceeded') return null;
     const { job, cronJob } = failure;
     const ns = snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
     const spec = (job.object?.spec ?? {}) as { activeDeadlineSeconds?: number };

@@ -1,6 +1,6 @@
 import { defineRule } from '../rule.js';
 import { clip, formatDuration, isFinished, secondsSince } from '../facts.js';
-import type { Evidence } from '../types.js';
+import type { Evidence, FindingDraft } from '../types.js';
 
 /**
  * Deleting a namespace's content normally takes seconds to a couple of minutes (the namespace
@@ -28,7 +28,7 @@ export const rule = defineRule({
     priority: 60,
     doc: 'A namespace stays Terminating while content remains (objects whose finalizers nobody removes) or the namespace controller cannot list every API group (an unavailable APIService). Lists what remains, the blocking conditions and `spec.finalizers`. When the controller reports content remaining but no finalizer, discovery or delete failure, it is still deleting (graceful pod deletions, many objects): that is info, with no playbook.',
   },
-  check(snapshot) {
+  check(snapshot): FindingDraft | null {
     if (isFinished(snapshot.pod)) return null;
     const ns = snapshot.namespace;
     const name = ns?.metadata?.name;
@@ -76,7 +76,7 @@ export const rule = defineRule({
         playbook: null,
         causeKey: `namespace/${name}`,
         params: { namespace: name, remaining: contents.map((c) => c.kind) },
-      };
+      } satisfies FindingDraft;
     }
 
     const discovery = conditions.find((c) => c.type === 'NamespaceDeletionDiscoveryFailure' || c.type === 'NamespaceDeletionGroupVersionParsingFailure');

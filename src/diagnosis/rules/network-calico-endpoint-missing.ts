@@ -1,6 +1,6 @@
 import { calicoVethName, CALICO_GATEWAY, workloadEndpointName } from '../../probes/calico.js';
 import { nodeChecksMissing, probeResult } from '../agent-facts.js';
-import { containerStatuses, formatDuration, isDeleting, secondsSince } from '../facts.js';
+import { containerStatuses, formatDuration, isDeleting, secondsSince, stopConfirmed } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, KubeObject, Pod, Snapshot } from '../types.js';
 
@@ -21,7 +21,7 @@ function calicoInUse(snapshot: Snapshot, pod: Pod): boolean {
  * the stop (grace 0) or every container has terminated, so the CNI DEL released the address.
  */
 function releasedIp(p: Pod): boolean {
-  if (p.metadata?.deletionGracePeriodSeconds === 0) return true;
+  if (stopConfirmed(p)) return true;
   const statuses = containerStatuses(p);
   return statuses.length > 0 && statuses.every((s) => s.status.state?.terminated);
 }

@@ -23,7 +23,7 @@ export const rule = defineRule({
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    if (!pod || pod.status?.phase !== 'Failed') return null;
+    if (pod?.status?.phase !== 'Failed') return null;
     const reason = pod.status.reason ?? '';
     const message = pod.status.message ?? '';
     const disruption = pod.status.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True' && SHUTDOWN_MESSAGE.test(c.message ?? ''));

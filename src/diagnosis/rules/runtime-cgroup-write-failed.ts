@@ -19,7 +19,7 @@ export const rule = defineRule({
   meta: {
     id: 'runtime.cgroup-write-failed',
     title: "The runtime cannot apply the container's cgroup limits on the node",
-    category: 'container',
+    category: 'runtime',
     severity: 'error',
     needs: ['pod', 'events'],
     priority: 58,

@@ -15,7 +15,7 @@ export const rule = defineRule({
   meta: {
     id: 'runtime.handler-missing',
     title: "The node's container runtime has no handler for the pod's RuntimeClass",
-    category: 'sandbox',
+    category: 'runtime',
     severity: 'error',
     needs: ['pod', 'events', 'node'],
     priority: 62,

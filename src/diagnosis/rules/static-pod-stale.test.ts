@@ -178,11 +178,11 @@ testRule(rule, {
       },
     },
     {
-      name: 'manifest modified a day after the kubelet loaded the pod; images and flags the same',
+      name: 'manifest modified a day after the kubelet loaded the pod; images and flags the same (two classes fit: no playbook)',
       snapshot: onNode(mirror(), dir([manifest('kube-apiserver.yaml', { mtimeAgo: 3600 })])),
       expect: {
         severity: 'warning',
-        playbook: 'restart-kubelet',
+        playbook: null,
         mentions: [/23h after the kubelet first saw/, /same content/, /kubernetes\.io\/config\.seen 2026-11-20T18:00:00\.123456789\+08:00/],
       },
     },

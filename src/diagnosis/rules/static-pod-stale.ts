@@ -241,10 +241,11 @@ export const rule = defineRule({
       evidence: [fileEvidence(m), podEvidence],
       advice: [
         `Compare the running spec with the file first: \`kubectl -n ${namespace} get pod ${podName} -o yaml\` against ${pathOf(m)} on ${node}; if they agree, nothing needs doing.`,
-        ...restart(m),
+        `If they differ, restart the kubelet on ${node} (\`systemctl restart kubelet\`): it re-reads ${dir}. No fix is offered here: the times alone fit a missed change and a harmless rewrite alike.`,
       ],
       prevent,
-      ...(offline ? { playbook: null } : {}),
+      // Wrong advice is worse than generic advice: the evidence fits two classes, so no playbook.
+      playbook: null,
     } satisfies FindingDraft;
   },
 });

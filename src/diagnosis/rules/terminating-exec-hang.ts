@@ -15,7 +15,7 @@ export const rule = defineRule({
     supersedes: ['terminating.stuck'],
     // No `supersedes`: finalizers would still hold the object after the containers are removed,
     // and node-lost (75) ranks above when the node is gone, since no container can be removed then.
-    doc: "Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002). On any runtime a hook that never returns after a container restart freezes the pod's status at the previous run and blocks the deletion; the node agent shows the restarted container running although the status does not list it.",
+    doc: "Pod spec has hostPID or shareProcessNamespace and a container with lifecycle.postStart.exec; the pod stayed ContainerCreating, then Terminating. On docker an exec whose container exits first never returns (kubernetes issue 92214), postStart blocks the next containers and the kill (002). On any runtime a hook that never returns after a container restart freezes the pod's status at the previous run and blocks the deletion; the node agent shows the restarted container running although the status does not list it. A hook that never started cannot hang: a hooked container held before its start (ImagePullBackOff, a config error) or a sandbox that never came up (FailedCreatePodSandBox, no Started event) is another class.",
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -43,10 +43,20 @@ export const rule = defineRule({
     const hookedNotRunning = statuses.filter((s) => hooked.some((h) => h.name === s.status.name) && !s.status.state?.running);
     const frozen = pod.status?.phase === 'Running' && hookedNotRunning.length > 0 && unreported.length > 0;
     if (pod.status?.phase !== 'Pending' && creating.length === 0 && !frozen) return null;
-    // A postStart hook runs only once its container has started: while no hooked container runs
-    // (the sandbox never came up, its image cannot be pulled) the hook cannot be what hangs.
-    const hookRunning = statuses.some((s) => hooked.some((h) => h.name === s.status.name) && s.status.state?.running);
-    if (!hookRunning && !frozen) return null;
+    // A postStart hook runs only after its container started (the kubelet records Started first).
+    // While the hook blocks, the status stays ContainerCreating, so that proves nothing; what rules
+    // the hook out is a hooked container held before its start (image, config) or a sandbox that
+    // never came up with no hooked container ever started.
+    const started = (name: string) =>
+      snapshot.events.some(
+        (e) => e.reason === 'Started' && (e.involvedObject?.fieldPath ? e.involvedObject.fieldPath.endsWith(`{${name}}`) : (e.message ?? '').includes(name)),
+      );
+    const heldBeforeStart = (name: string) => {
+      const w = statuses.find((s) => s.status.name === name)?.status.state?.waiting?.reason;
+      return w !== undefined && !['ContainerCreating', 'PodInitializing'].includes(w);
+    };
+    const noSandbox = snapshot.events.some((e) => e.reason === 'FailedCreatePodSandBox') && !hooked.some((h) => started(h.name));
+    if (!frozen && (noSandbox || hooked.every((h) => heldBeforeStart(h.name)))) return null;
 
     const runtime = runtimeOf(snapshot);
     const docker = runtime === 'docker';

@@ -1,5 +1,5 @@
 import { defineRule } from '../rule.js';
-import { containerStatuses, eventTime, formatDuration, isStuckTerminating, ms, nodeNotReady, secondsPastDeletion } from '../facts.js';
+import { containerStatuses, eventTime, formatDuration, isStuckTerminating, ms, nodeNotReady, secondsPastDeletion, stopConfirmed } from '../facts.js';
 import type { Pod, Snapshot } from '../types.js';
 
 // Finalizers → the controller most likely to own them, so the finding names who to ask.
@@ -29,7 +29,7 @@ export function likelyOwner(finalizer: string): string {
  * the finalizers would not remove the pod: the kubelet must still confirm its containers stopped.
  */
 function removalRequested(pod: Pod): boolean {
-  return pod.metadata?.deletionGracePeriodSeconds === 0 || !pod.spec?.nodeName;
+  return stopConfirmed(pod) || !pod.spec?.nodeName;
 }
 
 /** The kubelet reports, since the deletion, that it cannot stop a container that still runs. */

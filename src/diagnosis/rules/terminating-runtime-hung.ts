@@ -1,5 +1,5 @@
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
-import { clip, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, newestFirst, secondsPastDeletion } from '../facts.js';
+import { clip, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, newestFirst, secondsPastDeletion, stopConfirmed } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -27,7 +27,7 @@ export const rule = defineRule({
     if (!pod || !isStuckTerminating(snapshot, pod)) return null;
     // Grace 0: the kubelet confirmed the containers stopped (only finalizers can hold the object),
     // so earlier kill timeouts are over.
-    if (pod.metadata?.deletionGracePeriodSeconds === 0) return null;
+    if (stopConfirmed(pod)) return null;
     const node = pod.spec?.nodeName ?? '?';
     const overdue = formatDuration(secondsPastDeletion(snapshot, pod) ?? 0);
 

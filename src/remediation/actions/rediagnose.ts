@@ -16,7 +16,9 @@ export const action = defineAction({
   async run(ctx, p) {
     let findings;
     try {
-      findings = (await ctx.diagnose()).findings;
+      const d = await ctx.diagnose();
+      if (d.missing) return { detail: 'the target no longer exists', data: { findings: [] } };
+      findings = d.findings;
     } catch (err) {
       if ((err as { code?: string }).code === 'TARGET_NOT_FOUND') return { detail: 'the target no longer exists', data: { findings: [] } };
       throw err;

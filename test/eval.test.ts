@@ -1,0 +1,103 @@
+// The evaluation corpus as a test: its cases are well formed (a real URL, the decisive line in the
+// dump), the scorer says what it claims, and the product holds its goals on the corpus: at least
+// 85% right, no false alarm on the negatives (issue 21). `npm run eval` prints the same figures.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCases } from '../eval/cases.js';
+import { evaluate, tally } from '../eval/run.js';
+import { scoreCase } from '../eval/score.js';
+import type { Diagnosis, Finding } from '../src/diagnosis/types.js';
+
+const ROOT = join(import.meta.dirname, '../eval/corpus');
+const cases = await loadCases(ROOT);
+
+function finding(rule: string, patch: Partial<Finding> = {}): Finding {
+  return {
+    rule,
+    severity: 'error',
+    title: rule,
+    cause: 'cause',
+    evidence: [{ source: 'event', text: 'nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)' }],
+    advice: [],
+    prevent: [],
+    playbook: null,
+    subject: 'pod/shop/web',
+    causeKey: 'k',
+    fingerprint: `${rule}|k`,
+    params: {},
+    merged: [],
+    ...patch,
+  };
+}
+const diagnosis = (...findings: Finding[]): Diagnosis => ({
+  target: { kind: 'pod', namespace: 'shop', name: 'web' },
+  cluster: 'eval',
+  findings,
+  skipped: [],
+  ruleErrors: [],
+  at: '',
+});
+const expectRule = (first: string | null, more: { decisive?: string; playbook?: string | null; acceptable?: string[] } = {}) => ({
+  first,
+  acceptable: [],
+  ...more,
+});
+
+describe('the scorer', () => {
+  it('right: the expected rule first, quoting the decisive line', () => {
+    expect(scoreCase(diagnosis(finding('crash.port-in-use')), expectRule('crash.port-in-use', { decisive: 'Address already in use' })).verdict).toBe('right');
+  });
+  it('useful: the right rule first without the decisive line, or the line quoted by another rule', () => {
+    expect(scoreCase(diagnosis(finding('crash.port-in-use')), expectRule('crash.port-in-use', { decisive: 'port 80 is already in use' })).verdict).toBe(
+      'useful',
+    );
+    expect(scoreCase(diagnosis(finding('crash.app-exit')), expectRule('crash.port-in-use', { decisive: 'Address already in use' })).verdict).toBe('useful');
+  });
+  it('wrong: another cause first without the line, or any wrong playbook', () => {
+    expect(scoreCase(diagnosis(finding('image.auth', { evidence: [] })), expectRule('image.not-found', { decisive: 'manifest unknown' })).verdict).toBe(
+      'wrong',
+    );
+    const repull = finding('image.corrupt-local', { playbook: 'repull-image' });
+    expect(scoreCase(diagnosis(finding('image.short-name'), repull), expectRule('image.short-name', { playbook: null })).verdict).toBe('wrong');
+  });
+  it("the right rule's own playbook is right unless the case says none", () => {
+    const f = finding('terminating.finalizers', { playbook: 'remove-finalizers' });
+    expect(scoreCase(diagnosis(f), expectRule('terminating.finalizers')).verdict).toBe('right');
+    expect(scoreCase(diagnosis(f), expectRule('terminating.finalizers', { playbook: null })).verdict).toBe('wrong');
+  });
+  it('silent: nothing of severity warning or worse; negatives: quiet or false alarm', () => {
+    expect(scoreCase(diagnosis(finding('pod.unexplained', { severity: 'info' })), expectRule('crash.app-exit')).verdict).toBe('silent');
+    expect(scoreCase(diagnosis(finding('pod.unexplained', { severity: 'info' })), expectRule(null)).verdict).toBe('quiet');
+    expect(scoreCase(diagnosis(finding('pod.unexplained', { severity: 'warning' })), expectRule(null)).verdict).toBe('false-alarm');
+  });
+});
+
+describe('the corpus', () => {
+  const positives = cases.filter((c) => c.meta.expect.first !== null);
+  it('has at least 60 real incidents and 10 negatives, each with its report', () => {
+    expect(positives.length).toBeGreaterThanOrEqual(60);
+    expect(cases.length - positives.length).toBeGreaterThanOrEqual(10);
+    for (const c of cases) expect(c.meta.url, c.slug).toMatch(/^https:\/\/\S+\.\S+/);
+  });
+  it.each(positives.map((c) => [c.slug, c] as const))('%s: its decisive line is in its dump', (_slug, c) => {
+    const strings: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') strings.push(v);
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    walk(c.objects);
+    expect(strings.join('\n').replace(/\s+/g, ' ')).toContain(c.meta.expect.decisive?.replace(/\s+/g, ' ') ?? '');
+  });
+});
+
+describe('the product on the corpus', () => {
+  it('is right on at least 85% of the incidents and raises no false alarm', async () => {
+    const scores = [];
+    for (const c of cases) scores.push({ slug: c.slug, ...(await evaluate(c)).score });
+    const t = tally(scores);
+    const misses = scores.filter((s) => s.verdict !== 'right' && s.verdict !== 'quiet').map((s) => `${s.slug}: ${s.verdict} ${s.got} ${s.why}`);
+    expect(t.false_alarms, misses.join('\n')).toBe(0);
+    expect(t.right / t.cases, misses.join('\n')).toBeGreaterThanOrEqual(0.85);
+  });
+});
