@@ -33,6 +33,15 @@ export function toFinding(rule: Rule, draft: FindingDraft, snapshot: Snapshot, s
   };
 }
 
+/** Per registry: its specific rules and its catch-alls (split once, not per diagnosis). */
+const partitions = new WeakMap<readonly Rule[], { specific: Rule[]; fallbacks: Rule[] }>();
+
+function partition(rules: readonly Rule[]): { specific: Rule[]; fallbacks: Rule[] } {
+  let p = partitions.get(rules);
+  if (!p) partitions.set(rules, (p = { specific: rules.filter((r) => !r.meta.fallback), fallbacks: rules.filter((r) => r.meta.fallback) }));
+  return p;
+}
+
 export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis {
   const ctx: RuleContext = { ...DEFAULT_RULE_CONTEXT, ...options.ctx };
   const findings: Finding[] = [];
@@ -54,9 +63,10 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
       }
     }
   };
-  run(options.rules.filter((r) => !r.meta.fallback));
+  const { specific, fallbacks } = partition(options.rules);
+  run(specific);
   // Catch-alls speak only when nothing specific did (a rule that threw counts as silent).
-  if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(options.rules.filter((r) => r.meta.fallback));
+  if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(fallbacks);
   return {
     target: snapshot.target,
     cluster: snapshot.cluster,

@@ -21,9 +21,17 @@ export function subjectOf(target: Target): string {
  */
 export function ms(time: string | undefined | null): number | undefined {
   if (!time) return undefined;
-  const t = Date.parse(time);
+  let t = parsed.get(time);
+  if (t === undefined) {
+    // Rules ask for the same few timestamps again and again (snapshot.now above all).
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(time, (t = Date.parse(time)));
+  }
   return Number.isNaN(t) || t <= 0 ? undefined : t;
 }
+
+const PARSED_MAX = 4096;
+const parsed = new Map<string, number>();
 
 /** Seconds from `time` to the snapshot's `now`; undefined when the time is missing. */
 export function secondsSince(snapshot: Snapshot, time: string | undefined | null): number | undefined {

@@ -2,9 +2,15 @@
 import type { Rule } from './rule.js';
 import { SEVERITY_ORDER, type Finding } from './types.js';
 
+/** Per registry: the rules' meta by id (built once, not per diagnosis). */
+const metaOf = new WeakMap<readonly Rule[], Map<string, Rule['meta']>>();
+
 export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Finding[] {
-  const meta = new Map(rules.map((r) => [r.meta.id, r.meta]));
+  if (findings.length === 0) return findings;
+  let meta = metaOf.get(rules);
+  if (!meta) metaOf.set(rules, (meta = new Map(rules.map((r) => [r.meta.id, r.meta]))));
   const priority = (f: Finding): number => meta.get(f.rule)?.priority ?? 0;
+  const supersedesOf = (f: Finding): readonly string[] => meta.get(f.rule)?.supersedes ?? [];
 
   // 1. Same fingerprint twice (a rule returning duplicates): keep one, join evidence.
   const byFingerprint = new Map<string, Finding>();
@@ -18,7 +24,7 @@ export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Findi
   // 2. A finding whose rule supersedes another's on the same subject absorbs it.
   const absorbed = new Set<Finding>();
   for (const f of unique) {
-    const supersedes = meta.get(f.rule)?.supersedes ?? [];
+    const supersedes = supersedesOf(f);
     if (supersedes.length === 0) continue;
     for (const g of unique) {
       if (g === f || absorbed.has(g) || absorbed.has(f)) continue;
@@ -50,6 +56,7 @@ export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Findi
  * The finding says so and does not offer its playbook; the ranking still puts the likelier first.
  */
 function withholdContestedPlaybooks(findings: Finding[]): void {
+  if (findings.length < 2 || !findings.some((f) => f.playbook)) return;
   const loud = findings.filter((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning);
   for (const f of loud) {
     if (!f.playbook) continue;

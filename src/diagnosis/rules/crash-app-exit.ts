@@ -102,8 +102,17 @@ function stoppedAfterMain(pod: Pod, s: NamedStatus, spec: Container | undefined,
   return mine + 5000 >= Math.max(...mainEnds);
 }
 
+/** Per snapshot: a dozen crash rules ask, and the answer walks every container status. */
+const crashesOf = new WeakMap<Snapshot, Crash[]>();
+
 /** Containers that crashed and still matter now; silent on healthy and finished pods. */
 export function crashes(snapshot: Snapshot): Crash[] {
+  let found = crashesOf.get(snapshot);
+  if (!found) crashesOf.set(snapshot, (found = findCrashes(snapshot)));
+  return found;
+}
+
+function findCrashes(snapshot: Snapshot): Crash[] {
   const pod = snapshot.pod;
   if (!pod?.status) return [];
   // Succeeded: the kubelet judged the pod complete (native sidecars' exit codes do not count).
@@ -205,8 +214,17 @@ export function crashEvidence(snapshot: Snapshot, c: Crash): Evidence[] {
   return out;
 }
 
+/** Per crash (crashes are memoized per snapshot): several rules read the same texts. */
+const textsOf = new WeakMap<Crash, { evidence: Evidence; text: string }[]>();
+
 /** Every text the runtime and kubelet wrote about this crash: messages and Failed events. */
 export function crashTexts(snapshot: Snapshot, c: Crash): { evidence: Evidence; text: string }[] {
+  let texts = textsOf.get(c);
+  if (!texts) textsOf.set(c, (texts = findCrashTexts(snapshot, c)));
+  return texts;
+}
+
+function findCrashTexts(snapshot: Snapshot, c: Crash): { evidence: Evidence; text: string }[] {
   const out: { evidence: Evidence; text: string }[] = [];
   if (c.waiting?.message) out.push({ text: c.waiting.message, evidence: statusEvidence(c.s, 'state', `${c.waiting.reason}: ${c.waiting.message}`) });
   if (c.term?.message)
