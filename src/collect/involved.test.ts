@@ -209,6 +209,20 @@ describe('components a failure points at', () => {
     expect(s.components?.[0]?.pods.map((p) => p.metadata?.name)).toEqual(['coredns-5d78c9869d-abcde']);
   });
 
+  it("does not read cluster DNS for an image pull's DNS failure (the node's resolver pulls images)", async () => {
+    const pulling = waitingPod(
+      'ErrImagePull',
+      'failed to pull and unpack image "registry.example.com/x:1": failed to resolve reference: dial tcp: lookup registry.example.com on 10.0.0.2:53: no such host',
+      {
+        metadata: { name: 'api-0' },
+        spec: { nodeName: 'node-1' },
+      },
+    );
+    const coredns = pod({ metadata: { name: 'coredns-5d78c9869d-abcde', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } } });
+    const s = await collect([pulling, node({ metadata: { name: 'node-1' } }), coredns], 'api-0');
+    expect(s.components).toBeUndefined();
+  });
+
   it('reads the CNI agent on the node when the sandbox has no network', async () => {
     const stuck = waitingPod('ContainerCreating', undefined, { metadata: { name: 'api-0' }, spec: { nodeName: 'node-1' } });
     const ev = event(stuck, {

@@ -277,6 +277,11 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       return driver ? [driver] : [];
     });
     const triggers = componentTriggers(failureTexts(snapshot), drivers);
+    // Cluster DNS serves the pod's own lookups only: an image pull resolves through the node's
+    // resolver, so a pull's "no such host" says nothing about CoreDNS.
+    const dns = componentTriggers(appTexts(snapshot)).dns;
+    if (dns) triggers.dns = dns;
+    else delete triggers.dns;
     if (triggers.dns || triggers.cni || triggers.csi) {
       followUps.push(
         collectComponents(source, triggers, nodeName, snapshot.podsOnNode, guard).then((c) => {
@@ -355,6 +360,16 @@ function failureTexts(snapshot: Snapshot): string[] {
       ...c.events.map((e) => e.message ?? ''),
       (c.attachment?.status as { attachError?: { message?: string } } | undefined)?.attachError?.message ?? '',
     ]),
+  ].filter((t) => t.length > 0);
+}
+
+/** What the pod's own processes said: logs, termination messages, probe failures (not the kubelet's pulls). */
+function appTexts(snapshot: Snapshot): string[] {
+  const terminated = containerStatuses(snapshot.pod).flatMap((s) => [s.status.state?.terminated?.message ?? '', s.status.lastState?.terminated?.message ?? '']);
+  return [
+    ...(snapshot.logs ?? []).flatMap((l) => l.lines.slice(-20)),
+    ...terminated,
+    ...snapshot.events.filter((e) => e.reason === 'Unhealthy').map((e) => e.message ?? ''),
   ].filter((t) => t.length > 0);
 }
 

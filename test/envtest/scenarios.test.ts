@@ -44,6 +44,15 @@ const EXPORTED: Array<[string, string, string]> = [
   ['/apis/apps/v1/daemonsets', 'apps/v1', 'DaemonSet'],
   ['/apis/batch/v1/jobs', 'batch/v1', 'Job'],
   ['/apis/coordination.k8s.io/v1/leases', 'coordination.k8s.io/v1', 'Lease'],
+  // What the collector reads for claims, refusals and components (src/collect/storage.ts, admission.ts).
+  ['/api/v1/persistentvolumes', 'v1', 'PersistentVolume'],
+  ['/api/v1/endpoints', 'v1', 'Endpoints'],
+  ['/api/v1/serviceaccounts', 'v1', 'ServiceAccount'],
+  ['/apis/storage.k8s.io/v1/storageclasses', 'storage.k8s.io/v1', 'StorageClass'],
+  ['/apis/storage.k8s.io/v1/volumeattachments', 'storage.k8s.io/v1', 'VolumeAttachment'],
+  ['/apis/storage.k8s.io/v1/csinodes', 'storage.k8s.io/v1', 'CSINode'],
+  ['/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', 'admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'],
+  ['/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'],
 ];
 const log = (label: string, value: unknown) => console.log(`[envtest] ${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
 
@@ -267,7 +276,7 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
       expect(f.cause).toContain('ports/exporter-old');
     });
 
-    it('pending.pvc: an immediate claim whose storage class has no provisioner stays unbound', async () => {
+    it('volume.provisioner-missing: an immediate claim whose storage class names a provisioner nobody runs stays unbound', async () => {
       await cp.createNamespace('claims');
       await client().create('/apis/storage.k8s.io/v1/storageclasses', {
         apiVersion: 'storage.k8s.io/v1',
@@ -290,9 +299,11 @@ describe.skipIf(missing !== undefined)('scenarios on a real control plane: diagn
         (c) => Boolean(c.metadata?.annotations?.['volume.beta.kubernetes.io/storage-provisioner']),
       );
       log('pvc data', { phase: pvc.status?.phase, annotations: pvc.metadata?.annotations });
-      const f = await expectFirst('claims/db', 'pending.pvc');
+      // The real PV controller's ExternalProvisioning event, and no event from any provisioner.
+      const f = await expectFirst('claims/db', 'volume.provisioner-missing');
       expect(f.cause).toContain('data');
       expect(f.cause).toContain('example.com/nowhere');
+      expect(f.merged).toContain('pending.pvc');
     });
 
     it('pending.taint: the only matching node has a taint the pod does not tolerate', async () => {

@@ -35,6 +35,7 @@ export interface FindingJson {
   cause: string;
   evidence: Array<{ source: string; text: string }>;
   playbook?: string;
+  merged?: string[];
 }
 export interface DiagnosisJson {
   findings: FindingJson[];

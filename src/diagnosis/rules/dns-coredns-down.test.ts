@@ -26,6 +26,7 @@ const LOOP =
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
+    { name: 'no pod labelled k8s-app=kube-dns (a managed or node-local DNS): nothing to tell', snapshot: snapshot(app, { components: dns([]) }) },
     {
       name: 'near miss (a wrong name vs DNS down): CoreDNS is Ready, the lookup fails on the name',
       snapshot: snapshot(app, { logs: [logTail('web', [LOOKUP])], components: dns([coredns('coredns-a', true), coredns('coredns-b', true)]) }),
@@ -43,6 +44,16 @@ testRule(rule, {
       }),
       expect: { severity: 'error', playbook: null, params: { down: 2, pods: 2 }, mentions: [/plugin\/loop: Loop/, /lookup postgres on 10.96.0.10:53/] },
     },
-    { name: 'no CoreDNS pod at all', snapshot: snapshot(app, { components: dns([]) }), expect: { mentions: [/No pod of cluster DNS/] } },
+    {
+      name: 'both CoreDNS pods Pending (a full node pool)',
+      snapshot: snapshot(app, {
+        logs: [logTail('web', [LOOKUP])],
+        components: dns([
+          pod({ metadata: { name: 'coredns-a', namespace: 'kube-system' }, status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] } }),
+          pod({ metadata: { name: 'coredns-b', namespace: 'kube-system' }, status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] } }),
+        ]),
+      }),
+      expect: { params: { down: 2 } },
+    },
   ],
 });

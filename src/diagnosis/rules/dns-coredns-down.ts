@@ -22,8 +22,10 @@ export const rule = defineRule({
   check(snapshot) {
     const dns = componentState(snapshot, 'dns');
     if (!dns || !snapshot.pod) return null;
+    // No pod labelled k8s-app=kube-dns: another DNS setup (managed, node-local), nothing to tell.
+    if (dns.fact.pods.length === 0) return null;
     // Healthy CoreDNS: the lookup failure is the app's own (a wrong name), not an outage.
-    if (dns.fact.pods.length > 0 && dns.down.length === 0) return null;
+    if (dns.down.length === 0) return null;
     if (dns.up.length > 0 && dns.down.length < dns.up.length) return null;
     return {
       title: `Cluster DNS is down (${dns.down.length}/${dns.fact.pods.length} CoreDNS pods not serving)`,
