@@ -343,7 +343,15 @@ describe('discovery and the generic object API', () => {
     expect((await rawRequest(sim, 'GET', '/version')).json).toMatchObject({ major: '1', minor: '20' });
     expect((await rawRequest(sim, 'GET', '/api')).json).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const groups = (await rawRequest(sim, 'GET', '/apis')).json as { groups: { name: string }[] };
-    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'crd.projectcalico.org']);
+    expect(groups.groups.map((g) => g.name)).toEqual([
+      'apps',
+      'batch',
+      'coordination.k8s.io',
+      'policy',
+      'storage.k8s.io',
+      'admissionregistration.k8s.io',
+      'crd.projectcalico.org',
+    ]);
     const core = (await rawRequest(sim, 'GET', '/api/v1')).json as { resources: { name: string; namespaced: boolean; kind: string; verbs: string[] }[] };
     expect(core.resources.find((r) => r.name === 'pods')).toMatchObject({
       namespaced: true,

@@ -30,6 +30,48 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'CSI driver not registered: its node plugin crash-loops on this node, and CSINode lists other drivers only',
+      snapshot: snapshot(creating, {
+        events: [
+          mount(
+            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name smb.csi.k8s.io not found in the list of registered CSI drivers',
+            { lastSeenAgo: 60 },
+          ),
+        ],
+        components: [
+          {
+            role: 'csi',
+            why: 'driver name smb.csi.k8s.io not found in the list of registered CSI drivers',
+            name: 'smb.csi.k8s.io',
+            registered: ['ebs.csi.aws.com'],
+            pods: [
+              pod({
+                metadata: { name: 'csi-smb-node-x8k2p', namespace: 'kube-system' },
+                status: {
+                  conditions: [{ type: 'Ready', status: 'False' }],
+                  containerStatuses: [
+                    { name: 'smb', ready: false, restartCount: 12, image: 'smb', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } },
+                  ],
+                },
+              }),
+            ],
+            logs: [
+              {
+                pod: 'kube-system/csi-smb-node-x8k2p',
+                container: 'smb',
+                previous: true,
+                lines: ['I1121 starting', 'F1121 09:58:00 main.go:44] mount.cifs: command not found on the host'],
+              },
+            ],
+          },
+        ],
+      }),
+      expect: {
+        params: { problem: 'driver-missing' },
+        mentions: [/csi-smb-node-x8k2p \(kube-system\) is CrashLoopBackOff/, /registered drivers: ebs.csi.aws.com/, /mount.cifs: command not found/],
+      },
+    },
+    {
       name: 'NFS access denied 20 minutes ago beats the 1.28 summary that ends in "context deadline exceeded"',
       snapshot: snapshot(creating, {
         events: [

@@ -1,5 +1,6 @@
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import { componentState } from '../components.js';
 import type { Event, Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 
 // The kubelet (FailedMount) or the attach/detach controller (FailedAttachVolume) cannot make a
@@ -87,7 +88,7 @@ export const rule = defineRule({
     title: 'A volume cannot be attached or mounted',
     category: 'volume',
     severity: 'error',
-    needs: ['pod', 'events', 'claims'],
+    needs: ['pod', 'events', 'claims', 'components'],
     priority: 57,
     doc: 'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", "Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", "rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
   },
@@ -118,6 +119,16 @@ export const rule = defineRule({
     const summary = recent.find((e) => (attachError || e !== main) && classify(e.message ?? '') === 'timed-out');
     if (summary) evidence.push(eventEvidence(summary));
     const count = failures.reduce((n, e) => n + eventCount(e), 0);
+    // A driver that is not registered: its node plugin on this node says why, and CSINode lists what is registered.
+    const plugin = problem === 'driver-missing' ? componentState(snapshot, 'csi') : undefined;
+    if (plugin) {
+      evidence.push(...plugin.evidence);
+      if (plugin.fact.registered !== undefined)
+        evidence.push({
+          source: `csinode ${node}`,
+          text: plugin.fact.registered === null ? 'no CSINode object' : `registered drivers: ${plugin.fact.registered.join(', ') || 'none'}`,
+        });
+    }
     const what =
       problem === 'driver-missing'
         ? 'CSI driver not registered'
@@ -136,7 +147,7 @@ export const rule = defineRule({
                     : 'mount error';
     return {
       title: `Volume ${volume ?? '?'} cannot be mounted on ${node}: ${what}`,
-      cause: `The ${attachError || main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.`,
+      cause: `The ${attachError || main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.${plugin ? ` ${plugin.summary}` : ''}`,
       evidence,
       advice: [
         ADVICE[problem](driver, node),
