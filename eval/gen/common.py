@@ -11,7 +11,7 @@ import gen as _gen
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../corpus')
 
 def _meta(kind, api, name, namespace=None, created=86400, **extra):
-    md = {'name': name, 'uid': uid(kind + (namespace or '') + name), 'creationTimestamp': ago(created), 'resourceVersion': str(abs(hash(kind + name)) % 900000 + 1000)}
+    md = {'name': name, 'uid': uid(kind + (namespace or '') + name), 'creationTimestamp': ago(created), 'resourceVersion': str(int(hexid(kind + name, 8), 16) % 900000 + 1000)}
     if namespace: md['namespace'] = namespace
     md.update(extra)
     return {'apiVersion': api, 'kind': kind, 'metadata': md}
@@ -89,6 +89,26 @@ def webhook_config(name, webhooks, mutating=False):
 
 def serviceaccount(name, namespace, created=86400 * 30):
     return _meta('ServiceAccount', 'v1', name, namespace, created)
+
+def make_sev(uid_prefix, mult, offset):
+    """A sev() for one authoring script: core/v1 Events written through events.k8s.io/v1 (eventTime +
+    series, no first/lastTimestamp), with names and uids of its own so scripts never collide."""
+    counter = [0]
+    def sev(obj, reason, message, type_='Warning', count=2, last=30, first=600, controller='kubelet', instance='', action=None, fieldPath=None):
+        counter[0] += 1
+        n = counter[0]
+        md = obj['metadata']
+        e = {'apiVersion': 'v1', 'kind': 'Event',
+             'metadata': {'name': '%s.%016x' % (md['name'], n * mult + offset), 'namespace': md.get('namespace', 'default'), 'uid': uid('%s%d' % (uid_prefix, n)), 'creationTimestamp': ago(first)},
+             'involvedObject': {'apiVersion': obj['apiVersion'], 'kind': obj['kind'], 'name': md['name'], 'uid': md['uid']},
+             'reason': reason, 'message': message, 'type': type_, 'eventTime': ago(first).replace('Z', '.%06dZ' % (n * 7331 % 1000000)),
+             'reportingComponent': controller, 'reportingInstance': instance, 'source': {}}
+        if action: e['action'] = action
+        if count > 1: e['series'] = {'count': count, 'lastObservedTime': ago(last).replace('Z', '.%06dZ' % (n * 3119 % 1000000))}
+        if md.get('namespace'): e['involvedObject']['namespace'] = md['namespace']
+        if fieldPath: e['involvedObject']['fieldPath'] = fieldPath
+        return e
+    return sev
 
 def write_case(slug, meta, objects):
     """meta: title, url, reported, target, split ('dev'|'holdout'), expect {first, acceptable?, playbook?, decisive?}."""

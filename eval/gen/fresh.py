@@ -10,21 +10,7 @@ from common import *  # noqa: F401,F403
 from common import _meta
 
 # ---------------------------------------------------------------- helpers (this file only)
-_sev = [0]
-def sev(obj, reason, message, type_='Warning', count=2, last=30, first=600, controller='kubelet', instance='', action=None, fieldPath=None):
-    """A core/v1 Event written through events.k8s.io/v1: eventTime + series, no first/lastTimestamp."""
-    _sev[0] += 1
-    md = obj['metadata']
-    e = {'apiVersion': 'v1', 'kind': 'Event',
-         'metadata': {'name': '%s.%016x' % (md['name'], _sev[0] * 104711 + 29), 'namespace': md.get('namespace', 'default'), 'uid': uid('frsev%d' % _sev[0]), 'creationTimestamp': ago(first)},
-         'involvedObject': {'apiVersion': obj['apiVersion'], 'kind': obj['kind'], 'name': md['name'], 'uid': md['uid']},
-         'reason': reason, 'message': message, 'type': type_, 'eventTime': ago(first).replace('Z', '.%06dZ' % (_sev[0] * 7331 % 1000000)),
-         'reportingComponent': controller, 'reportingInstance': instance, 'source': {}}
-    if action: e['action'] = action
-    if count > 1: e['series'] = {'count': count, 'lastObservedTime': ago(last).replace('Z', '.%06dZ' % (_sev[0] * 3119 % 1000000))}
-    if md.get('namespace'): e['involvedObject']['namespace'] = md['namespace']
-    if fieldPath: e['involvedObject']['fieldPath'] = fieldPath
-    return e
+sev = make_sev('frsev', 104711, 29)
 
 def fp(c): return 'spec.containers{%s}' % c
 def ifp(c): return 'spec.initContainers{%s}' % c
