@@ -29,12 +29,18 @@ export interface ComponentTriggers {
   csi?: { line: string; driver?: string };
 }
 
-/** Which components the given lines point at, with the line that does. */
-export function componentTriggers(texts: readonly string[], csiDrivers: readonly string[] = []): ComponentTriggers {
+/**
+ * Which components the given lines point at, with the line that does. Cluster DNS serves the pod's
+ * own lookups only (`app`: its logs, termination messages, probes): an image pull resolves through
+ * the node's resolver, so a pull's "no such host" says nothing about CoreDNS. The CNI and CSI read
+ * everything (`all`: events, statuses, the node, the claims).
+ */
+export function componentTriggers(texts: { app?: readonly string[]; all: readonly string[] }, csiDrivers: readonly string[] = []): ComponentTriggers {
   const out: ComponentTriggers = {};
-  for (const text of texts) {
+  const dns = (texts.app ?? []).flatMap((t) => t.split('\n')).find((l) => DNS_FAILURE.test(l));
+  if (dns) out.dns = dns.trim();
+  for (const text of texts.all) {
     for (const line of text.split('\n')) {
-      if (!out.dns && DNS_FAILURE.test(line)) out.dns = line.trim();
       if (!out.cni && CNI_FAILURE.test(line)) {
         const plugin = /plugin type="([\w-]+)"/.exec(line)?.[1] ?? /failed to find plugin "([\w-]+)"/.exec(line)?.[1];
         out.cni = { line: line.trim(), ...(plugin ? { plugin } : {}) };
@@ -53,12 +59,12 @@ function daemonSetName(pod: Pod): string {
   return pod.metadata?.ownerReferences?.find((o) => o.kind === 'DaemonSet')?.name ?? pod.metadata?.name ?? '';
 }
 
-export function isCniAgent(pod: Pod): boolean {
+function isCniAgent(pod: Pod): boolean {
   return CNI_AGENT.test(daemonSetName(pod));
 }
 
 /** A CSI node plugin pod for `driver` (ebs.csi.aws.com → ebs-csi-node), or any CSI node pod without a driver name. */
-export function isCsiNodePlugin(pod: Pod, driver?: string): boolean {
+function isCsiNodePlugin(pod: Pod, driver?: string): boolean {
   const name = daemonSetName(pod);
   if (!/csi/.test(name)) return false;
   if (!driver) return true;

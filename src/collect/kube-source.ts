@@ -186,10 +186,6 @@ export class KubeSource implements FactSource {
     return this.object<KubeObject>(`${OWNER_PATHS[kind].replace('{ns}', enc(namespace))}/${enc(name)}`);
   }
 
-  async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
-    return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
-  }
-
   async listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]> {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: `involvedObject.kind=${kind},involvedObject.name=${name}` });
   }

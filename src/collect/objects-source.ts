@@ -107,12 +107,6 @@ export class ObjectsSource implements FactSource {
     return this.find(kind, namespace, name);
   }
 
-  async listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]> {
-    return this.events(
-      (e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,
-    );
-  }
-
   async listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]> {
     return this.events(
       (e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace,

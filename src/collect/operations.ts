@@ -61,7 +61,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     namespaced: true,
     allNamespaces: true,
     usedBy: [
-      'KubeSource.listPodEvents / listOwnerEvents / listObjectEvents (fieldSelector involvedObject.kind,name)',
+      'KubeSource.listPodEvents / listObjectEvents (fieldSelector involvedObject.kind,name)',
       'KubeSource.listNamespaceWarnings (fieldSelector type=Warning)',
       'KubeSource.listNodeEvents (all namespaces)',
     ],

@@ -46,7 +46,7 @@ export async function ownerChain(source: FactSource, namespace: string, start: O
     const kind = next.kind as OwnerKind;
     const [object, events] = await Promise.all([
       guard(`${kind} ${next.name}`, () => source.getOwner(namespace, kind, next.name), null),
-      guard(`events of ${kind} ${next.name}`, () => source.listOwnerEvents(namespace, kind, next.name), [] as Event[]),
+      guard(`events of ${kind} ${next.name}`, () => source.listObjectEvents(namespace, kind, next.name), [] as Event[]),
     ]);
     owners.push({ kind, name: next.name, ...(object ? { object } : {}), events: sortEvents(events) });
     refs = object?.metadata?.ownerReferences ?? [];

@@ -80,7 +80,7 @@ export async function collectSnapshot(source: FactSource, target: Target, option
     snapshot.nodeEvents = sortEvents(nodeEvents);
     snapshot.podsOnNode = podsOnNode.filter(isActive);
     const nodeTexts = [...(node.status?.conditions ?? []).map((c) => c.message ?? ''), ...nodeEvents.map((e) => e.message ?? '')];
-    const triggers = componentTriggers(nodeTexts);
+    const triggers = componentTriggers({ all: nodeTexts });
     const silent = node.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'Unknown');
     if (silent) triggers.apiserver = silent.message ?? 'Kubelet stopped posting node status.';
     const [nodes, components] = await Promise.all([
@@ -276,12 +276,7 @@ export async function collectSnapshot(source: FactSource, target: Target, option
       const driver = (c.volume?.spec as { csi?: { driver?: string } } | undefined)?.csi?.driver;
       return driver ? [driver] : [];
     });
-    const triggers = componentTriggers(failureTexts(snapshot), drivers);
-    // Cluster DNS serves the pod's own lookups only: an image pull resolves through the node's
-    // resolver, so a pull's "no such host" says nothing about CoreDNS.
-    const dns = componentTriggers(appTexts(snapshot)).dns;
-    if (dns) triggers.dns = dns;
-    else delete triggers.dns;
+    const triggers = componentTriggers({ app: appTexts(snapshot), all: failureTexts(snapshot) }, drivers);
     if (triggers.dns || triggers.cni || triggers.csi) {
       followUps.push(
         collectComponents(source, triggers, nodeName, snapshot.podsOnNode, guard).then((c) => {

@@ -33,7 +33,6 @@ export interface FactSource {
   listPods(query: PodQuery): Promise<Pod[]>;
   getNamespace(name: string): Promise<Namespace | null>;
   getOwner(namespace: string, kind: OwnerKind, name: string): Promise<KubeObject | null>;
-  listOwnerEvents(namespace: string, kind: OwnerKind, name: string): Promise<Event[]>;
   /** Events whose involvedObject is the named object of any kind in one namespace (a claim's ProvisioningFailed). */
   listObjectEvents(namespace: string, kind: string, name: string): Promise<Event[]>;
   /** A StorageClass by name; null when it does not exist. */

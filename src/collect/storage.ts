@@ -3,15 +3,10 @@
 // (which may not exist), the PersistentVolume it is bound to, and that volume's CSI attachment to
 // the pod's node (the attacher's error lives in VolumeAttachment.status.attachError).
 import { createHash } from 'node:crypto';
-import { claimNames } from '../diagnosis/claims.js';
-import type { ClaimFact, Event, KubeObject, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
+import { claimClass, claimNames } from '../diagnosis/claims.js';
+import type { ClaimFact, Event, KubeObject, Pod } from '../diagnosis/types.js';
 import { sortEvents, type Guard } from './guard.js';
 import type { FactSource } from './source.js';
-
-/** The class a claim asks for: the field, or the beta annotation older claims carry. */
-export function claimClass(pvc: PersistentVolumeClaim): string | undefined {
-  return pvc.spec?.storageClassName ?? pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
-}
 
 /** The name the attach/detach controller gives a CSI attachment (pkg/volume/csi: sha256 of handle, driver and node). */
 export function volumeAttachmentName(volumeHandle: string, driver: string, nodeName: string): string {

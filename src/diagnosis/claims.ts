@@ -36,10 +36,21 @@ function provisionerNamed(e: Event): string | undefined {
   return /external provisioner ['"]([^'"]+)['"]/.exec(e.message ?? '')?.[1];
 }
 
-export function claimStory(snapshot: Snapshot, claim: ClaimFact): ClaimStory {
+/** The class a claim asks for: the field, or the beta annotation older claims carry. */
+export function claimClass(pvc: PersistentVolumeClaim | null | undefined): string | undefined {
+  return pvc?.spec?.storageClassName ?? pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+}
+
+/** The provisioner the PV controller handed the claim to (its storage-provisioner annotation). */
+export function claimProvisioner(pvc: PersistentVolumeClaim | null | undefined): string | undefined {
+  const a = pvc?.metadata?.annotations ?? {};
+  return a['volume.kubernetes.io/storage-provisioner'] ?? a['volume.beta.kubernetes.io/storage-provisioner'];
+}
+
+function claimStory(snapshot: Snapshot, claim: ClaimFact): ClaimStory {
   const pvc = claim.claim;
   const events = newestFirst(claim.events);
-  const className = pvc?.spec?.storageClassName ?? pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  const className = claimClass(pvc);
   const base = { claim, evidence: [] as Evidence[] };
   if (!pvc || pvc.status?.phase === 'Bound') return { ...base, state: pvc ? 'bound' : 'pending' };
   const failed = events.find((e) => e.reason === 'ProvisioningFailed');
@@ -52,10 +63,7 @@ export function claimStory(snapshot: Snapshot, claim: ClaimFact): ClaimStory {
   const waiting = events.find((e) => e.reason === 'ExternalProvisioning');
   const acted = events.some((e) => PROVISIONER_REASONS.has(e.reason ?? ''));
   const waited = waiting ? secondsSince(snapshot, waiting.firstTimestamp ?? eventTime(waiting)) : undefined;
-  const provisioner =
-    (waiting ? provisionerNamed(waiting) : undefined) ??
-    pvc.metadata?.annotations?.['volume.kubernetes.io/storage-provisioner'] ??
-    pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-provisioner'];
+  const provisioner = (waiting ? provisionerNamed(waiting) : undefined) ?? claimProvisioner(pvc);
   if (waiting && !acted && (waited ?? 0) >= NO_PROVISIONER_SECONDS) {
     return { ...base, state: 'no-provisioner', line: waiting.message ?? '', ...(provisioner ? { provisioner } : {}), evidence: [eventEvidence(waiting)] };
   }

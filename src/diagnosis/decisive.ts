@@ -19,10 +19,6 @@ const HEAD_LINE =
 const ERROR_LINE =
   /(?:^|[\s[("'=|:])(?:E\d{4} \d\d:\d\d|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG)\b|level=(?:error|fatal|panic|crit)|"(?:level|severity)"\s*:\s*"(?:error|fatal|panic|critical)"|\b(?:error|errors|fatal|panic|exception|failed|failure|fails|refused|denied|cannot|can't|unable to|not found|no such file|not a directory|too many|already in use|out of memory|exited|killed|invalid|timed out|timeout|deadline exceeded|forbidden|unauthorized)\b/i;
 
-export function isErrorLine(line: string): boolean {
-  return ERROR_LINE.test(line) || HEAD_LINE.test(line);
-}
-
 /** A line's weight as evidence: failure heads first, then error lines, then the rest. */
 function weight(line: string): number {
   if (HEAD_LINE.test(line)) return 2;

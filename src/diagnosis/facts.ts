@@ -14,6 +14,13 @@ export function subjectOf(target: Target): string {
   }
 }
 
+/** The namespace a diagnosis is about: the pod's, a missing pod's target's, or a namespace target itself. */
+export function namespaceOf(snapshot: Snapshot): string {
+  if (snapshot.pod?.metadata?.namespace) return snapshot.pod.metadata.namespace;
+  const t = snapshot.target;
+  return t.kind === 'pod' ? t.namespace : t.name;
+}
+
 /**
  * Milliseconds since the epoch; undefined when absent or the zero time: a runtime reports
  * `1970-01-01T00:00:00Z` (or Go's `0001-01-01`) for a container that never ran, and no

@@ -244,7 +244,7 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'events: list by involvedObject and type (KubeSource.listPodEvents / listNodeEvents / listOwnerEvents / listNamespaceWarnings)',
+    name: 'events: list by involvedObject and type (KubeSource.listPodEvents / listNodeEvents / listObjectEvents / listNamespaceWarnings)',
     async run(b, ns) {
       const p = await createPod(b, ns, pod('web'));
       const nodeName = `${ns}-node`;
@@ -300,7 +300,7 @@ const CASES: Case[] = [
           (es) => es.map((e) => e.reason),
         ),
         productOwner: await product(
-          () => b.source.listOwnerEvents(ns, 'ReplicaSet', 'web'),
+          () => b.source.listObjectEvents(ns, 'ReplicaSet', 'web'),
           (es) => es.map((e) => stripVolatile(e)),
         ),
         warnings: await evList(`/api/v1/namespaces/${ns}/events`, 'type=Warning'),

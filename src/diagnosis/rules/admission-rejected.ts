@@ -1,5 +1,5 @@
 import { defineRule } from '../rule.js';
-import { clip, formatDuration, isFinished } from '../facts.js';
+import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals, type Refusal } from '../owners.js';
 import type { FindingDraft, Snapshot } from '../types.js';
 
@@ -81,7 +81,7 @@ export const rule = defineRule({
     if (isFinished(snapshot.pod)) return null;
     const hits = collect(snapshot);
     if (hits.length === 0) return null;
-    const ns = snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
+    const ns = namespaceOf(snapshot);
     const byKey = new Map<string, Hit[]>();
     for (const h of hits) {
       const key = `${h.rejection.policy}:${ns}:${h.rejection.name}`;

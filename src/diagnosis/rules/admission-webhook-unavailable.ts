@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
-import { clip, formatDuration, isFinished } from '../facts.js';
+import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals } from '../owners.js';
-import type { FindingDraft, Snapshot, WebhookFact } from '../types.js';
+import type { FindingDraft, WebhookFact } from '../types.js';
 
 // An admission webhook with failurePolicy Fail that cannot be called refuses every pod it matches.
 // The API server's words (`Internal error occurred: failed calling webhook "<name>": failed to call
@@ -58,10 +58,6 @@ function serviceState(w: WebhookFact | undefined): string {
     parts.push(`Service ${svc}: ${w.endpoints.ready} ready address${w.endpoints.ready === 1 ? '' : 'es'}, ${w.endpoints.notReady} not ready`);
   else if (svc) parts.push(`calls ${svc}`);
   return parts.join('; ');
-}
-
-function namespaceOf(snapshot: Snapshot): string {
-  return snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
 }
 
 export const rule = defineRule({

@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
-import { crashes, crashKey, crashTexts } from './crash-app-exit.js';
+import { crashes, crashKey, crashTexts } from '../crashes.js';
 
 // runc bind-mounts each volume onto its mountPath; a file cannot be mounted onto a directory nor a
 // directory onto a file:

@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
-import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, type Crash } from './crash-app-exit.js';
+import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, type Crash } from '../crashes.js';
 import { nodeSideFailure, scriptPath } from '../runtime-errors.js';
 
 // The runtime could not start the container's process: the command does not exist, is not

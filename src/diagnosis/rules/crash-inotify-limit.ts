@@ -1,8 +1,7 @@
 import { defineRule } from '../rule.js';
-import { decisiveLines } from '../decisive.js';
 import { clip } from '../facts.js';
 import type { FindingDraft } from '../types.js';
-import { crashes, crashEvidence, crashLogs, crashTexts } from './crash-app-exit.js';
+import { crashes, crashEvidence, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // "too many open files" from a file watcher is not the process's descriptor limit: inotify_init1()
 // fails with EMFILE when the user's inotify instances on the node (fs.inotify.max_user_instances,
@@ -36,12 +35,7 @@ export const rule = defineRule({
       out.push({
         title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} cannot create a file watcher: inotify instances used up on ${node}`,
         cause: `The crashed run ends with "${clip(line, 300)}". That is inotify, not the container's file descriptor limit: ${node} allows each user a fixed number of inotify instances (fs.inotify.max_user_instances, often 128), shared by every container running as the same UID there, and they are used up.`,
-        evidence: [
-          ...(tail
-            ? [{ source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: decisiveLines(tail.lines, { maxLines: 4, tail: 1 }).join('\n') }]
-            : []),
-          ...crashEvidence(snapshot, c),
-        ],
+        evidence: [...(tail ? [logEvidence(tail, 4, 1)] : []), ...crashEvidence(snapshot, c)],
         advice: [
           `Raise the limits on ${node} (and the node pool): \`sysctl -w fs.inotify.max_user_instances=8192 fs.inotify.max_user_watches=524288\`, persisted in /etc/sysctl.d/ or the node image.`,
           `See who holds them: \`find /proc/*/fd -lname anon_inode:inotify 2>/dev/null | cut -d/ -f3 | sort | uniq -c | sort -rn | head\` on ${node}.`,

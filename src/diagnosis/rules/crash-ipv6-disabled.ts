@@ -2,7 +2,7 @@ import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
 import { parseImageRef } from '../pull-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
-import { crashEvidence, crashes, crashLogs, crashTexts } from './crash-app-exit.js';
+import { crashEvidence, crashes, crashLogs, crashTexts } from '../crashes.js';
 
 // socket(AF_INET6) fails with EAFNOSUPPORT (errno 97) when the kernel runs without IPv6
 // (ipv6.disable=1): nginx `socket() [::]:8000 failed (97: Address family not supported by

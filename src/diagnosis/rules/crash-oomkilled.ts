@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { eventEvidence, eventTime, formatDuration, ms, newestFirst, secondsSince } from '../facts.js';
 import { formatBytes, parseQuantity } from '../quantity.js';
-import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from './crash-app-exit.js';
+import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
 
 /** A SystemOOM node event this close to the container's end is the same kill. */
 const SYSTEM_OOM_WINDOW_MS = 120_000;

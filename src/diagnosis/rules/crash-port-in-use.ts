@@ -1,8 +1,7 @@
 import { defineRule } from '../rule.js';
-import { decisiveLines } from '../decisive.js';
 import { clip, podLabel } from '../facts.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
-import { crashes, crashEvidence, crashKey, crashLogs, crashTexts } from './crash-app-exit.js';
+import { crashes, crashEvidence, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // The crashed run could not bind its port: `bind() to 0.0.0.0:80 failed (98: Address already in
 // use)` (nginx), `listen tcp :8080: bind: address already in use` (Go), `EADDRINUSE` (Node.js),
@@ -61,9 +60,7 @@ export const rule = defineRule({
           : [];
       const node = pod.spec?.nodeName ?? 'the node';
       const evidence: Evidence[] = [
-        ...(tail
-          ? [{ source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: decisiveLines(tail.lines, { maxLines: 4, tail: 1 }).join('\n') }]
-          : []),
+        ...(tail ? [logEvidence(tail, 4, 1)] : []),
         ...crashEvidence(snapshot, c),
         ...holders
           .slice(0, 3)

@@ -1,7 +1,8 @@
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, formatDuration, ms } from '../facts.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';
-import { containerEvents, crashEvidence, crashes, crashKey, type Crash } from './crash-app-exit.js';
+import { containerEvents, crashEvidence, crashes, crashKey, type Crash } from '../crashes.js';
+import { probeAction, probeSettings } from '../probe-spec.js';
 
 type Probe = NonNullable<Container['livenessProbe']>;
 type ProbeKind = 'liveness' | 'startup';
@@ -11,19 +12,6 @@ type ProbeKind = 'liveness' | 'startup';
 // will be killed and recreated.` (<= 1.13).
 const KILLED_BY_PROBE = /failed (liveness|startup) probe/i;
 const PROBE_FAILED = /^(Liveness|Startup) probe failed: /;
-
-export function probeAction(p: Probe): string {
-  if (p.httpGet) return `HTTP GET ${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://:${p.httpGet.port}${p.httpGet.path ?? '/'}`;
-  if (p.tcpSocket) return `TCP :${p.tcpSocket.port}`;
-  if (p.grpc) return `gRPC :${p.grpc.port}${p.grpc.service ? ` service ${p.grpc.service}` : ''}`;
-  if (p.exec) return `exec ${(p.exec.command ?? []).join(' ')}`;
-  return 'no action';
-}
-
-/** The probe as `kubectl describe` would show it, with the kubelet defaults filled in. */
-export function probeSettings(p: Probe): string {
-  return `${probeAction(p)} initialDelaySeconds=${p.initialDelaySeconds ?? 0} periodSeconds=${p.periodSeconds ?? 10} timeoutSeconds=${p.timeoutSeconds ?? 1} failureThreshold=${p.failureThreshold ?? 3}`;
-}
 
 function probePort(p: Probe): string | number | undefined {
   return p.httpGet?.port ?? p.tcpSocket?.port ?? p.grpc?.port;

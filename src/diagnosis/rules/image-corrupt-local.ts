@@ -3,7 +3,7 @@ import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, 
 import { journalEvidence, journalMatches, nodeChecksMissing } from '../agent-facts.js';
 import { parseImageRef } from '../pull-errors.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
-import { crashes, crashTexts } from './crash-app-exit.js';
+import { crashes, crashTexts } from '../crashes.js';
 
 // Node half: the agent's journal probe matches dockerd/containerd log lines against the
 // catalogue signatures `image-checksum` ("file integrity checksum failed", the `docker save`

@@ -3,7 +3,7 @@ import { clip } from '../facts.js';
 import { pullFailures, quotePhrase } from '../pull-errors.js';
 import { scriptPath } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
-import { crashes, crashLogs, crashTexts, logEvidence } from './crash-app-exit.js';
+import { crashes, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // `exec format error`: the kernel refused the binary because it was built for another CPU.
 // runc >= 1.1 prints `exec /usr/local/bin/app: exec format error` as the container's only log line

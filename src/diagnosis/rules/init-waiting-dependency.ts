@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';
-import { containerSpec, logEvidence } from './crash-app-exit.js';
+import { containerSpec, logEvidence } from '../crashes.js';
 
 // An init container that runs (or keeps restarting) for a long time holds the whole pod in
 // `Init:0/N`: typically a wait loop for a Service or DNS name (`until nslookup db; do sleep 2;

@@ -1,5 +1,5 @@
 import { defineRule } from '../rule.js';
-import { eventEvidence, newestFirst } from '../facts.js';
+import { eventEvidence, namespaceOf, newestFirst } from '../facts.js';
 import { jobFailure } from '../owners.js';
 import type { Evidence } from '../types.js';
 
@@ -25,7 +25,7 @@ export const rule = defineRule({
     const failure = jobFailure(snapshot);
     if (!failure || !GAVE_UP.has(failure.reason)) return null;
     const { job, cronJob } = failure;
-    const ns = snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
+    const ns = namespaceOf(snapshot);
     const limit = (job.object?.spec as { backoffLimit?: number } | undefined)?.backoffLimit;
     // The pod's last words, when it (or its events after deletion) are still there.
     const podEvents = newestFirst(snapshot.events).filter((e) => e.type === 'Warning' || e.reason === 'Killing');

@@ -1,5 +1,5 @@
 import { defineRule } from '../rule.js';
-import { formatDuration, ms } from '../facts.js';
+import { formatDuration, ms, namespaceOf } from '../facts.js';
 import { jobFailure, ownerConditions } from '../owners.js';
 
 // spec.activeDeadlineSeconds bounds a Job's whole run: past it the controller kills its pods and
@@ -20,7 +20,7 @@ export const rule = defineRule({
     const failure = jobFailure(snapshot);
     if (failure?.reason !== 'DeadlineExceeded') return null;
     const { job, cronJob } = failure;
-    const ns = snapshot.pod?.metadata?.namespace ?? (snapshot.target.kind === 'pod' ? snapshot.target.namespace : snapshot.target.name);
+    const ns = namespaceOf(snapshot);
     const spec = (job.object?.spec ?? {}) as { activeDeadlineSeconds?: number };
     const status = (job.object?.status ?? {}) as { startTime?: string };
     const started = ms(status.startTime);

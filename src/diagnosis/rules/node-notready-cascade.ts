@@ -1,4 +1,5 @@
 import { defineRule } from '../rule.js';
+import { claimClass, claimProvisioner } from '../claims.js';
 import { eventEvidence, eventsMatching, formatDuration, isFinished, ms, nodeCondition, podLabel } from '../facts.js';
 import type { Evidence, Node, Pod, Snapshot } from '../types.js';
 
@@ -51,10 +52,8 @@ export function sharedVolumes(pod: Pod, snapshot: Snapshot): SharedVolume[] {
     else if (v.csi && NETWORK_FS.test(v.csi.driver)) out.push({ name: v.name, type: 'csi', detail: `driver ${v.csi.driver}` });
     else if (v.persistentVolumeClaim) {
       const pvc = snapshot.pvcs?.[v.persistentVolumeClaim.claimName];
-      const sc = pvc?.spec?.storageClassName ?? pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
-      const prov =
-        pvc?.metadata?.annotations?.['volume.kubernetes.io/storage-provisioner'] ??
-        pvc?.metadata?.annotations?.['volume.beta.kubernetes.io/storage-provisioner'];
+      const sc = claimClass(pvc);
+      const prov = claimProvisioner(pvc);
       const hint = [sc, prov].find((s) => s && NETWORK_FS.test(s));
       if (hint)
         out.push({

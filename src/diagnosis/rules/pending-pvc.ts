@@ -1,22 +1,13 @@
 import { defineRule } from '../rule.js';
 import { clip, formatDuration } from '../facts.js';
-import { claimNames, unboundClaims, volumePin } from '../claims.js';
+import { claimClass, claimNames, claimProvisioner, unboundClaims, volumePin } from '../claims.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, PersistentVolumeClaim } from '../types.js';
-
-function storageClassOf(pvc: PersistentVolumeClaim): string | undefined {
-  return pvc.spec?.storageClassName ?? pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
-}
-
-function provisionerOf(pvc: PersistentVolumeClaim): string | undefined {
-  const a = pvc.metadata?.annotations ?? {};
-  return a['volume.kubernetes.io/storage-provisioner'] ?? a['volume.beta.kubernetes.io/storage-provisioner'];
-}
 
 function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefined): string {
   if (pvc === null) return `${name} (does not exist)`;
   if (!pvc) return `${name} (not collected)`;
-  const sc = storageClassOf(pvc);
+  const sc = claimClass(pvc);
   const parts = [
     `phase ${pvc.status?.phase ?? 'unknown'}`,
     sc === undefined ? 'no storageClassName (default class, if any)' : sc === '' ? 'storageClassName "" (static PVs only)' : `storageClass ${sc}`,
@@ -24,7 +15,7 @@ function describeClaim(name: string, pvc: PersistentVolumeClaim | null | undefin
   const size = pvc.spec?.resources?.requests?.storage;
   if (size) parts.push(`requests ${size}`);
   if (pvc.spec?.accessModes?.length) parts.push(pvc.spec.accessModes.join('/'));
-  const prov = provisionerOf(pvc);
+  const prov = claimProvisioner(pvc);
   if (prov) parts.push(`provisioner ${prov}`);
   if (pvc.spec?.volumeName) parts.push(`volume ${pvc.spec.volumeName}`);
   return `${name} (${parts.join(', ')})`;
@@ -62,8 +53,8 @@ export const rule = defineRule({
 
     const messageText = reasons.map((r) => r.text).join('; ') || clip(failure.message, 200);
     const nodeLevel = reasons.some((r) => !r.preFilter);
-    const sc = culprit?.pvc ? storageClassOf(culprit.pvc) : undefined;
-    const prov = culprit?.pvc ? provisionerOf(culprit.pvc) : undefined;
+    const sc = culprit?.pvc ? claimClass(culprit.pvc) : undefined;
+    const prov = culprit?.pvc ? claimProvisioner(culprit.pvc) : undefined;
     const others = fit ? otherReasons(fit, 'volume') : [];
     const pinned = volumePin(snapshot, claims);
     if (pinned)

@@ -2,7 +2,7 @@ import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
 import { formatBytes, quantityParts } from '../quantity.js';
 import type { Container, Evidence } from '../types.js';
-import { crashes, workloadKey } from './crash-app-exit.js';
+import { crashes, workloadKey } from '../crashes.js';
 
 const MI = 2 ** 20;
 

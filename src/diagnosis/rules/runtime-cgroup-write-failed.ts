@@ -1,7 +1,7 @@
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';
-import { crashes, crashTexts } from './crash-app-exit.js';
+import { crashes, crashTexts } from '../crashes.js';
 
 // runc applies the container's cgroup limits before it starts the process; when the kernel refuses
 // a value the container never starts (StartError, exit 128):

@@ -1,8 +1,7 @@
 import { defineRule } from '../rule.js';
-import { decisiveLines } from '../decisive.js';
 import { clip } from '../facts.js';
 import type { FindingDraft } from '../types.js';
-import { crashes, crashEvidence, crashKey, crashLogs } from './crash-app-exit.js';
+import { crashes, crashEvidence, crashKey, crashLogs, logEvidence } from '../crashes.js';
 
 // securityContext.readOnlyRootFilesystem: true makes the container's root filesystem read-only;
 // an app that writes to it (nginx's /var/cache/nginx, a pid file in /var/run, /tmp) fails at start:
@@ -47,7 +46,7 @@ export const rule = defineRule({
         title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} writes ${path ?? 'to its image'} on a read-only root filesystem`,
         cause: `The container runs with readOnlyRootFilesystem: true and its crashed run ends with "${clip(line, 300)}". ${path ? `${path} is` : 'The path is'} part of the image, not a volume, so the write fails and the app exits.`,
         evidence: [
-          { source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`, text: decisiveLines(lines, { maxLines: 4, tail: 1 }).join('\n') },
+          logEvidence(tail, 4, 1),
           ...crashEvidence(snapshot, c),
           { source: `pod.spec.containers[${c.name}].securityContext`, text: 'readOnlyRootFilesystem: true' },
         ],
