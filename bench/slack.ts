@@ -9,9 +9,23 @@
 //                              (goal ≤ 1,000)
 //   paced_first_finding_p95_ms the same at a steady 10 commands/s (what one user sees on a quiet bot)
 //   bot_cpu_ms_per_command     CPU time of pod-doctor (bot, and worker if split) for the burst / commands
+//   jobs_per_s                 diagnoses finished per second in the burst (results stored), which
+//                              must not depend on Slack's budget
+//   slack_calls_per_command    Web API calls per command of the burst, by method
 // Env: BENCH_COMMANDS (200), BENCH_CHANNELS (20), BENCH_REDIS_URL / REDIS_URL, BENCH_BOT_NODE_ARGS.
 // The bot gets a Kubernetes API budget (POD_DOCTOR_API_RATE) the simulated API can serve and a
 // per-channel chat budget above the burst: the bench measures pod-doctor, not the rate limits.
+//
+// `-- --slack-limits`: the fake Slack enforces Slack's documented limits (SLACK_LIMITS in
+// test/helpers/fake-slack.ts), answering 429 past them, and the bot runs with its default chat
+// budget, as deployed. The limits imply a floor: a command's findings are the second post of its
+// thread (parent, findings), a channel takes one post a second after a short burst, and nothing
+// can be posted before the diagnosis is done (its result stored). Adds:
+//   floor_ms                          p95 of the per-command floors (see floors())
+//   first_finding_over_floor_p95_ms   p95 of (finding − floor), per channel pairing the i-th
+//                                     fastest answer with the i-th lowest floor (goal ≤ 1,000)
+//   slack_429                         calls Slack answered 429 (goal 0)
+// The paced run is skipped there: 10 commands a second into 5 channels is over the limits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,12 +33,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { keyPattern } from '../src/redis/keys.js';
+import { keyPattern, keys } from '../src/redis/keys.js';
 import { redisFromUrl } from '../src/redis/client.js';
 import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';
-import { messageText, slackSignature, slashCommandBody, startFakeSlack } from '../test/helpers/fake-slack.js';
+import { messageText, SLACK_LIMITS, slackSignature, slashCommandBody, startFakeSlack } from '../test/helpers/fake-slack.js';
 import { buildStormCluster } from './storm-cluster.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 200);
@@ -33,7 +47,10 @@ const PACED = 50;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECRET = 'bench-signing-secret-0123456789';
 const PREFIX = `pdbench-slack-${process.pid}`;
-const BIN = fileURLToPath(new URL('../src/bin/pod-doctor.ts', import.meta.url));
+// BENCH_BUILT=1 runs the compiled bot (`npm run build` first), as the image does: no tsx loader.
+const BUILT = process.env.BENCH_BUILT === '1';
+const BIN = fileURLToPath(new URL(BUILT ? '../dist/bin/pod-doctor.js' : '../src/bin/pod-doctor.ts', import.meta.url));
+const LOADER = BUILT ? [] : ['--import', 'tsx'];
 
 const say = (msg: string) => process.stderr.write(`bench:slack: ${msg}\n`);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -67,7 +84,8 @@ function pct(values: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 }
 
-const slack = await startFakeSlack();
+const LIMITS = process.argv.includes('--slack-limits');
+const slack = await startFakeSlack({ enforceLimits: LIMITS });
 const cluster = buildStormCluster({ total: 600, broken: 250 + PACED, nodes: 20 });
 // Whole seconds: the API server serves metav1.Time at second precision.
 const sim = await startSim({ objects: shiftTimes(cluster.objects, Math.round((Date.now() - Date.parse(NOW)) / 1000) * 1000) });
@@ -91,16 +109,16 @@ const env = {
   POD_DOCTOR_CLUSTER: 'bench',
   POD_DOCTOR_API_RATE: '100000',
   POD_DOCTOR_API_BURST: '100000',
-  POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-  POD_DOCTOR_CHAT_BURST: '100',
+  // Under Slack's limits the bot keeps its own defaults, as deployed.
+  ...(LIMITS ? {} : { POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100', POD_DOCTOR_CHAT_BURST: '100' }),
   POD_DOCTOR_WORKER_CONCURRENCY: '16',
   LOG_LEVEL: 'warn',
 };
-const bot = spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'bot', ...(split ? ['--no-worker'] : [])], {
+const bot = spawn(process.execPath, [...botNodeArgs, ...LOADER, BIN, 'bot', ...(split ? ['--no-worker'] : [])], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const worker = split ? spawn(process.execPath, [...botNodeArgs, '--import', 'tsx', BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
+const worker = split ? spawn(process.execPath, [...botNodeArgs, ...LOADER, BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
 const port = await new Promise<number>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error('the bot did not start within 60 s')), 60_000);
   bot.once('exit', (code) => reject(new Error(`the bot exited with ${code}`)));
@@ -173,6 +191,70 @@ async function command(cmd: Signed): Promise<{ sent: number; ackMs: number; stat
   return { sent: res.sent, ackMs: res.ms, status: res.status };
 }
 
+/**
+ * The floor Slack's postMessage limit sets for each command's findings, in ms after it was sent:
+ * per channel, an ideal sender posts each command's parent and findings as soon as its result is
+ * stored (`readyAt`, from the results stream) and the channel's bucket (full when the burst
+ * starts) has a token, commands in the order their results came.
+ */
+function floors(channelOf: string[], sentAt: number[], readyAt: number[], start: number): number[] {
+  const { perSecond, burst } = SLACK_LIMITS['chat.postMessage']!;
+  const perMs = perSecond / 1000;
+  const out = new Array<number>(channelOf.length).fill(Number.NaN);
+  for (const ch of new Set(channelOf)) {
+    const mine = channelOf.flatMap((c, i) => (c === ch ? [i] : [])).sort((a, b) => readyAt[a]! - readyAt[b]!);
+    let tokens = burst;
+    let last = start;
+    for (const i of mine) {
+      let t = Math.max(readyAt[i]!, last);
+      for (let post = 0; post < 2; post++) {
+        t = Math.max(t, last);
+        tokens = Math.min(burst, tokens + (t - last) * perMs);
+        if (tokens < 1) {
+          t += (1 - tokens) / perMs;
+          tokens = 1;
+        }
+        tokens -= 1;
+        last = t;
+      }
+      out[i] = t - sentAt[i]!;
+    }
+  }
+  return out;
+}
+
+/** When each target's result was stored in the results stream (the entry id's milliseconds). */
+async function resultTimes(redis: ReturnType<typeof redisFromUrl>, stream: string, from: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const entries = (await redis.xrange(stream, String(from), '+')) as [string, string[]][];
+  for (const [id, fields] of entries) {
+    const raw = fields[fields.indexOf('result') + 1];
+    if (!raw) continue;
+    const r = JSON.parse(raw) as { job: { target: { namespace?: string; name: string } } };
+    const key = `${r.job.target.namespace}/${r.job.target.name}`;
+    if (!out.has(key)) out.set(key, Number(id.split('-')[0]));
+  }
+  return out;
+}
+
+/** Per channel, the i-th fastest answer against the i-th lowest floor: how far above it the bot was. */
+function overFloor(channels: string[], actual: number[], floor: number[]): number[] {
+  const by = new Map<string, { a: number[]; f: number[] }>();
+  channels.forEach((ch, i) => {
+    const e = by.get(ch) ?? { a: [], f: [] };
+    e.a.push(actual[i]!);
+    e.f.push(floor[i]!);
+    by.set(ch, e);
+  });
+  const out: number[] = [];
+  for (const { a, f } of by.values()) {
+    a.sort((x, y) => x - y);
+    f.sort((x, y) => x - y);
+    for (const [i, v] of a.entries()) out.push(v - f[i]!);
+  }
+  return out;
+}
+
 async function waitFindings(targets: string[], ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (targets.some((t) => !findingsAt.has(t)) && Date.now() < deadline) await sleep(20);
@@ -193,28 +275,80 @@ try {
   say(`burst: ${burst.length} concurrent commands over ${CHANNELS} channels`);
   const cpuBefore = [cpuMs(bot.pid), worker ? cpuMs(worker.pid) : 0];
   const benchBefore = process.cpuUsage();
+  const callsBefore = slack.callsByMethod();
+  const throttledBefore = slack.throttled.length;
+  const resultsKey = keys.results(PREFIX, 'bench');
+  const probe = redisFromUrl(REDIS_URL, {}, { role: 'producer' });
+  const resultsBefore = await probe.xlen(resultsKey);
   const burstStarted = performance.now();
-  const commands = burst.map((t, i) => signed(process.env.BENCH_TEXT ?? t, `C0BENCH${String(i % CHANNELS).padStart(3, '0')}`));
+  const burstStartedAt = Date.now();
+  // Jobs finished: results stored in the stream, whatever chat is doing.
+  let jobsDoneAt = Number.NaN;
+  const jobsWatch = (async () => {
+    while (!(performance.now() - burstStarted > 180_000)) {
+      if ((await probe.xlen(resultsKey)) - resultsBefore >= burst.length) {
+        jobsDoneAt = performance.now();
+        return;
+      }
+      await sleep(20);
+    }
+  })();
+  const channelOf = burst.map((_, i) => `C0BENCH${String(i % CHANNELS).padStart(3, '0')}`);
+  const commands = burst.map((t, i) => signed(process.env.BENCH_TEXT ?? t, channelOf[i]!));
   const sent = await Promise.all(commands.map((c) => command(c)));
   const failed = sent.filter((s) => s.status !== 200).length;
-  await waitFindings(burst, 120_000);
+  await waitFindings(burst, LIMITS ? 180_000 : 120_000);
+  await jobsWatch;
+  // Calls per command count everything a command causes (prompts, parent updates): wait until
+  // Slack has heard nothing for 3 s (at most a minute).
+  for (let quiet = 0, seen = slack.calls.length, waited = 0; quiet < 3000 && waited < 60_000; waited += 250) {
+    await sleep(250);
+    quiet = slack.calls.length === seen ? quiet + 250 : 0;
+    seen = slack.calls.length;
+  }
+  const callsAfter = slack.callsByMethod();
   const botCpu = cpuMs(bot.pid) - cpuBefore[0]!;
   const workerCpu = worker ? cpuMs(worker.pid) - cpuBefore[1]! : 0;
   const benchCpu = process.cpuUsage(benchBefore);
   const burstMs = performance.now() - burstStarted;
-  const burstFirst = burst.map((t, i) => (findingsAt.get(t) ?? Number.NaN) - sent[i]!.sent).filter((n) => Number.isFinite(n));
+  const actual = burst.map((t, i) => (findingsAt.get(t) ?? Number.NaN) - sent[i]!.sent);
+  const burstFirst = actual.filter((n) => Number.isFinite(n));
+  const ready = await resultTimes(probe, resultsKey, burstStartedAt);
+  const floor = floors(
+    channelOf,
+    sent.map((x) => x.sent),
+    burst.map((t) => ready.get(t) ?? Number.NaN),
+    burstStartedAt,
+  );
+  // BENCH_DUMP=<file>: the channel posts and result times, to see where the time went.
+  if (process.env.BENCH_DUMP)
+    (await import('node:fs')).writeFileSync(
+      process.env.BENCH_DUMP,
+      JSON.stringify({
+        start: burstStartedAt,
+        posts: slack.messages.map((m) => ({ ch: m.channel, at: m.postedAt, root: !m.thread_ts, text: m.text.slice(0, 60) })),
+        ready: Object.fromEntries(ready),
+        sent: burst.map((t, i) => ({ t, ch: channelOf[i], sent: sent[i]!.sent, floor: floor[i], actual: actual[i] })),
+      }),
+    );
+  const perCommand = (method: string) => Math.round((((callsAfter[method] ?? 0) - (callsBefore[method] ?? 0)) / burst.length) * 100) / 100;
+  const slack429 = slack.throttled.length - throttledBefore;
+  probe.disconnect();
 
-  say(`paced: ${paced.length} commands at 10/s`);
   const pacedSent: { target: string; sent: number }[] = [];
-  for (const [i, t] of paced.entries()) {
-    void command(signed(t, `C0PACED${i % 5}`)).then((r) => pacedSent.push({ target: t, sent: r.sent }));
-    await sleep(100);
+  if (!LIMITS) {
+    say(`paced: ${paced.length} commands at 10/s`);
+    for (const [i, t] of paced.entries()) {
+      void command(signed(t, `C0PACED${i % 5}`)).then((r) => pacedSent.push({ target: t, sent: r.sent }));
+      await sleep(100);
+    }
+    await waitFindings(paced, 60_000);
   }
-  await waitFindings(paced, 60_000);
   const pacedFirst = pacedSent.map((p) => (findingsAt.get(p.target) ?? Number.NaN) - p.sent).filter((n) => Number.isFinite(n));
 
   const result = {
     deployment: split ? 'split' : 'single-process',
+    slack_limits: LIMITS,
     commands: burst.length,
     channels: CHANNELS,
     non_200: failed,
@@ -233,7 +367,19 @@ try {
     findings_posted: burstFirst.length,
     first_finding_p50_ms: pct(burstFirst, 50),
     first_finding_p95_ms: pct(burstFirst, 95),
-    paced_first_finding_p95_ms: pct(pacedFirst, 95),
+    ...(LIMITS
+      ? {
+          floor_ms: pct(floor, 95),
+          first_finding_over_floor_p95_ms: burstFirst.length === burst.length ? pct(overFloor(channelOf, actual, floor), 95) : null,
+          slack_429: slack429,
+        }
+      : { paced_first_finding_p95_ms: pct(pacedFirst, 95) }),
+    jobs_per_s: Number.isFinite(jobsDoneAt) ? Math.round((burst.length / ((jobsDoneAt - burstStarted) / 1000)) * 10) / 10 : null,
+    slack_calls_per_command: {
+      'chat.postMessage': perCommand('chat.postMessage'),
+      'chat.update': perCommand('chat.update'),
+      'chat.postEphemeral': perCommand('chat.postEphemeral'),
+    },
     bot_cpu_ms_per_command: Math.round(((botCpu + workerCpu) / burst.length) * 100) / 100,
     burst_ms: Math.round(burstMs),
     bench_process_busy: Math.round(((benchCpu.user + benchCpu.system) / 1000 / burstMs) * 100) / 100,

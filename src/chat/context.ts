@@ -7,9 +7,10 @@ import type { RedisClient } from '../redis/client.js';
 import { ApprovalStore, type ApproverPolicy } from './approvals.js';
 import { defaultNamespaceFor } from './command.js';
 import { chatErrorCode } from './errors.js';
+import { ExpectedAnswers } from './expected.js';
 import { type AlertGroupState, type IncidentState, noteMessage, type RootState } from './messages.js';
 import type { ChatMetrics } from './metrics.js';
-import { ParentMessages } from './parents.js';
+import { ParentMessages, type ParentMessagesOptions } from './parents.js';
 import type { RemediationPort } from './remediation.js';
 import { DeliveryLog, ThreadStore } from './threads.js';
 import type { ChatAdapter, MessageRef } from './types.js';
@@ -43,6 +44,13 @@ export interface ChatServiceOptions {
    * group's parent hundreds of times, Slack allows about 50 chat.update calls a minute.
    */
   rootUpdateIntervalMs?: number;
+  /** Retry and sweep settings of parent updates (tests shorten them). */
+  parentUpdates?: Partial<Pick<ParentMessagesOptions, 'backoffMs' | 'maxBackoffMs' | 'sweepMs' | 'staleMs' | 'concurrency' | 'maxPending'>>;
+  /**
+   * A command's thread opens with the findings when they come within this many ms (one post,
+   * no update); only a slower diagnosis gets a "diagnosing…" parent first (default 2000; 0: at once).
+   */
+  placeholderMs?: number;
 }
 
 export interface ChatContext {
@@ -55,6 +63,7 @@ export interface ChatContext {
   readonly approvals: ApprovalStore;
   readonly deliveries: DeliveryLog;
   readonly parents: ParentMessages;
+  readonly expected: ExpectedAnswers;
 }
 
 export function createChatContext(options: ChatServiceOptions): ChatContext {
@@ -71,7 +80,8 @@ export function createChatContext(options: ChatServiceOptions): ChatContext {
     threads,
     approvals: new ApprovalStore(options.redis, prefix),
     deliveries: new DeliveryLog(options.redis, prefix),
-    parents: new ParentMessages({ threads, adapter: options.adapter, log, now, intervalMs: options.rootUpdateIntervalMs ?? 3000 }),
+    expected: new ExpectedAnswers(),
+    parents: new ParentMessages({ threads, adapter: options.adapter, log, now, intervalMs: options.rootUpdateIntervalMs ?? 3000, ...options.parentUpdates }),
   };
 }
 

@@ -27,17 +27,18 @@ export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise
   }
   const offers = groups.size > 0 || (ctx.options.incidentChannel && result.incident?.created) ? await offersFor(ctx, result, slack[0]?.user) : [];
   const failures: unknown[] = [];
-  for (const g of groups.values()) {
-    try {
-      const outcome = await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`, () =>
-        deliverToChannel(ctx, result, g, offers),
-      );
-      log.info({ channel: g.channel, users: g.users, outcome }, 'result delivered');
-    } catch (err) {
-      if (isPermanentChatError(err)) log.error({ err, channel: g.channel, code: chatErrorCode(err) }, 'result not deliverable to this channel; dropped');
-      else failures.push(err);
-    }
-  }
+  // Channels are independent: one waiting for its turn (or failing) never holds back another.
+  await Promise.all(
+    [...groups.values()].map(async (g) => {
+      try {
+        await deliverToChannel(ctx, result, g, offers);
+        log.info({ channel: g.channel, users: g.users }, 'result delivered');
+      } catch (err) {
+        if (isPermanentChatError(err)) log.error({ err, channel: g.channel, code: chatErrorCode(err) }, 'result not deliverable to this channel; dropped');
+        else failures.push(err);
+      }
+    }),
+  );
   const alerts = result.requesters.some((r) => r.kind === 'alert');
   if (alerts && ctx.options.onAlertResult) await ctx.options.onAlertResult(result);
   else if (alerts && ctx.options.incidentChannel) {
@@ -52,32 +53,63 @@ export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise
   if (failures.length > 0) throw failures[0];
 }
 
+/**
+ * The thread this result goes to. A command's thread is opened here when the result comes
+ * before its placeholder was due: the parent then shows the outcome from its first post.
+ */
 async function threadFor(
   ctx: ChatContext,
   result: DiagnoseResult,
   g: { channel: string; threadTs?: string; users: string[] },
-): Promise<ThreadRecord<ThreadState>> {
+): Promise<{ thread: ThreadRecord<ThreadState>; created: boolean }> {
   if (g.threadTs) {
     const existing = await ctx.threads.byTs(g.channel, g.threadTs);
-    if (existing) return existing;
+    if (existing) return { thread: existing, created: false };
   }
   const origin = result.job.reason === 'rerun' ? 'rerun' : result.job.reason === 'slash' ? 'slash' : 'other';
-  return (await openJobThread(ctx, g.channel, result.jobId, result.job.target, { origin, requestedBy: g.users })).thread;
+  return openJobThread(ctx, g.channel, result.jobId, result.job.target, { origin, requestedBy: g.users, ...outcomeOf(result) });
 }
 
+/** What a diagnosis thread's parent says once the result is in. */
+function outcomeOf(result: DiagnoseResult): Partial<RootState> {
+  if (result.status === 'not-found') return { status: 'not-found', ...(result.message ? { message: result.message } : {}) };
+  if (result.status === 'failed' || !result.diagnosis) return { status: 'failed', ...(result.message ? { message: result.message } : {}) };
+  return rootFromDiagnosis(result.diagnosis, result);
+}
+
+/**
+ * The messages first (each posted once, however often the result is delivered), then the
+ * parent's state: saved before this returns, rendered in the background. A parent that was
+ * opened with the outcome needs no update at all.
+ */
 async function deliverToChannel(
   ctx: ChatContext,
   result: DiagnoseResult,
   g: { channel: string; threadTs?: string; users: string[] },
   offers: PlanOffer[],
 ): Promise<void> {
-  const thread = await threadFor(ctx, result, g);
+  const { thread, created } = await threadFor(ctx, result, g);
   const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
-  const defaultNs = defaultNamespace(ctx, g.channel);
+  const key = `${ctx.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`;
+  await ctx.deliveries.once(key, () => postOutcome(ctx, result, g, parent, thread.id, offers));
+  ctx.expected.arrived(g.channel, result.jobId);
+  // Apart: a prompt that fails is posted again without posting the findings twice.
+  if (result.status === 'diagnosed' && offers.some((o) => o.planId)) await ctx.deliveries.once(`${key}:prompts`, () => postPrompts(ctx, parent, offers));
+  if (created) return;
+  const outcome = outcomeOf(result);
+  await ctx.parents.patch(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...outcome } : s));
+}
+
+async function postOutcome(
+  ctx: ChatContext,
+  result: DiagnoseResult,
+  g: { channel: string; users: string[] },
+  parent: MessageRef,
+  threadId: string,
+  offers: PlanOffer[],
+): Promise<void> {
   if (result.status === 'not-found') {
-    await ctx.parents.patch(thread.id, (s) =>
-      s.kind === 'diagnosis' ? { ...s, status: 'not-found', ...(result.message ? { message: result.message } : {}) } : s,
-    );
+    const defaultNs = defaultNamespace(ctx, g.channel);
     for (const user of g.users) {
       await ctx.adapter
         .ephemeral(g.channel, user, notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNs), parent)
@@ -89,9 +121,7 @@ async function deliverToChannel(
     await ctx.adapter.postInThread(
       parent,
       noteMessage(ctx.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'),
-    );
-    await ctx.parents.patch(thread.id, (s) =>
-      s.kind === 'diagnosis' ? { ...s, status: 'failed', ...(result.message ? { message: result.message } : {}) } : s,
+      { priority: 'answer' },
     );
     return;
   }
@@ -99,11 +129,10 @@ async function deliverToChannel(
   const note = result.job.reason === 'rerun' ? `Re-run asked by ${g.users.map(userRef).join(', ')}` : undefined;
   await ctx.adapter.postInThread(
     parent,
-    findingsMessage(d, { threadId: thread.id, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+    findingsMessage(d, { threadId, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+    { priority: 'answer' },
   );
   ctx.options.metrics?.findingsPosted.inc();
-  await postPrompts(ctx, parent, offers);
-  await ctx.parents.patch(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...rootFromDiagnosis(d, result) } : s));
 }
 
 /** One thread per incident (root cause) in `channel`; later pods update its list. */

@@ -12,6 +12,10 @@ const PERMANENT_CHAT_ERRORS = new Set([
   'team_access_not_granted',
   'msg_too_long',
   'invalid_blocks',
+  // chat.update of a parent or prompt that can no longer change.
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
 ]);
 
 export function chatErrorCode(err: unknown): string | undefined {

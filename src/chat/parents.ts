@@ -1,11 +1,16 @@
 // Thread parents: the message at the top of each thread, rendered from the thread's summary
-// state. A storm changes a parent hundreds of times and Slack allows about 50 chat.update calls
-// a minute, so updates are paced per thread: one in flight, the latest state rendered after it.
+// state. The state lives in Redis and every change marks the parent dirty in the same step; the
+// chat.update follows in the background, so nothing that posts findings ever waits for it.
+// Slack allows about 50 chat.update calls a minute for the whole workspace, so updates are
+// coalesced per thread (the latest state is rendered, intermediate ones are skipped) and paced.
+// A failed update (Redis or Slack down) is retried with backoff; threads still dirty after a
+// while are swept from Redis, at start-up and after every reconnect, so the final state of every
+// parent is eventually written even when the process that changed it died.
 import type { Logger } from 'pino';
 import type { Target } from '../diagnosis/types.js';
 import type { ChatContext, ThreadState } from './context.js';
-import { chatErrorCode } from './errors.js';
-import { alertGroupRootMessage, incidentRootMessage, rootMessage, type RootState } from './messages.js';
+import { chatErrorCode, isPermanentChatError } from './errors.js';
+import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage } from './messages.js';
 import type { ThreadRecord, ThreadStore } from './threads.js';
 import type { ChatAdapter, ChatMessage } from './types.js';
 
@@ -20,15 +25,21 @@ export function renderParent(s: ThreadState): ChatMessage {
   }
 }
 
-/** The thread of a diagnosis job in `channel`, opened once however many callers race for it. */
+export const jobScope = (cluster: string, jobId: string) => `job:${cluster}:${jobId}`;
+
+/**
+ * The thread of a diagnosis job in `channel`, opened once however many callers race for it.
+ * `init` is the parent's first state: the outcome itself when the result comes first (one
+ * post, no update), else "diagnosing".
+ */
 export async function openJobThread(
   ctx: ChatContext,
   channel: string,
   jobId: string,
   target: Target,
-  init: Pick<RootState, 'origin' | 'requestedBy'>,
+  init: Pick<RootState, 'origin' | 'requestedBy'> & Partial<RootState>,
 ): Promise<{ thread: ThreadRecord<ThreadState>; created: boolean }> {
-  return ctx.threads.ensure(channel, `job:${ctx.cluster}:${jobId}`, async () => {
+  return ctx.threads.ensure(channel, jobScope(ctx.cluster, jobId), async () => {
     const state: ThreadState = {
       kind: 'diagnosis',
       cluster: ctx.cluster,
@@ -37,76 +48,218 @@ export async function openJobThread(
       updatedAt: new Date(ctx.now()).toISOString(),
       ...init,
     };
-    const ref = await ctx.adapter.postRoot(channel, rootMessage(state));
+    // A parent that opens with the outcome has its findings right behind it.
+    const ref = await ctx.adapter.postRoot(channel, rootMessage(state), { replyFollows: state.status !== 'diagnosing' });
     return { ref, state };
   });
 }
 
-export class ParentMessages {
-  /** Per-thread parent updates: one in flight, the latest state re-rendered after it. */
-  private readonly roots = new Map<string, { chain: Promise<void>; flushing?: Promise<void>; dirty: boolean }>();
-  /** When each parent was last updated (kept past its flush, so a later change still waits its turn). */
-  private readonly lastRootUpdate = new Map<string, number>();
+export interface ParentMessagesOptions {
+  threads: ThreadStore<ThreadState>;
+  adapter: ChatAdapter;
+  log: Logger;
+  now: () => number;
+  /** At most one update of a parent this often. */
+  intervalMs: number;
+  /** Parents updated at once (each waits for the workspace's chat.update budget). */
+  concurrency?: number;
+  /** Parents remembered in memory; more wait in Redis for a sweep. */
+  maxPending?: number;
+  /** First retry after a failed update; doubled each time, up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** How often Redis is swept for parents whose update nobody is doing. */
+  sweepMs?: number;
+  /** A parent dirty for this long without an update in this process is taken by a sweep. */
+  staleMs?: number;
+}
 
-  constructor(
-    private readonly deps: {
-      threads: ThreadStore<ThreadState>;
-      adapter: ChatAdapter;
-      log: Logger;
-      now: () => number;
-      intervalMs: number;
-    },
-  ) {}
+interface Pending {
+  dueAt: number;
+  attempts: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+export class ParentMessages {
+  private readonly pending = new Map<string, Pending>();
+  private readonly inFlight = new Set<string>();
+  /** When each parent was last updated (kept past its flush, so a later change waits its turn). */
+  private readonly lastUpdate = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private sweeper: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private idle: (() => void)[] = [];
+  private readonly o: Required<ParentMessagesOptions>;
+
+  constructor(options: ParentMessagesOptions) {
+    this.o = {
+      concurrency: 4,
+      maxPending: 10_000,
+      backoffMs: 1000,
+      maxBackoffMs: 60_000,
+      sweepMs: 30_000,
+      staleMs: 20_000,
+      ...options,
+    };
+  }
+
+  /** Parents waiting for an update in this process (a gauge). */
+  get backlog(): number {
+    return this.pending.size + this.inFlight.size;
+  }
 
   /**
-   * Change a thread's summary state and re-render its parent. Bursts coalesce: while one
-   * update is in flight, later changes are rendered together once it returns.
+   * Change a thread's summary state (saved before this resolves: a Redis failure throws, so the
+   * caller's delivery is retried) and schedule its parent's update in the background.
    */
   async patch(threadId: string, mutate: (s: ThreadState) => ThreadState): Promise<void> {
-    const { threads, adapter, log, now, intervalMs: interval } = this.deps;
-    let entry = this.roots.get(threadId);
-    if (!entry) this.roots.set(threadId, (entry = { chain: Promise.resolve(), dirty: false }));
-    const e = entry;
-    e.chain = e.chain.then(async () => {
+    const { threads, now } = this.o;
+    for (let attempt = 0; attempt < 20; attempt++) {
       const t = await threads.get(threadId);
       if (!t) return;
-      await threads.setState(threadId, { ...mutate(t.state), updatedAt: new Date(now()).toISOString() } as ThreadState);
-    });
-    await e.chain.catch((err: unknown) => log.warn({ err, threadId }, 'thread state update failed'));
-    e.dirty = true;
-    // The state is saved; the parent follows. A caller waits for the update only when it goes
-    // out now: during a storm the next one waits its turn in the background, so event and result
-    // handlers are never held back by the parent's pacing.
-    const due = (this.lastRootUpdate.get(threadId) ?? 0) + interval <= Date.now();
-    if (e.flushing) return due ? e.flushing : undefined;
-    e.flushing = (async () => {
-      try {
-        while (e.dirty) {
-          // Changes that arrive meanwhile are rendered together, once (the latest state wins).
-          const wait = (this.lastRootUpdate.get(threadId) ?? 0) + interval - Date.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          e.dirty = false;
-          const t = await threads.get(threadId);
-          if (!t) return;
-          this.lastRootUpdate.set(threadId, Date.now());
-          if (this.lastRootUpdate.size > 10_000) for (const [id, at] of this.lastRootUpdate) if (Date.now() - at > interval) this.lastRootUpdate.delete(id);
-          await adapter
-            .update({ channel: t.channel, ts: t.ts }, renderParent(t.state))
-            .catch((err: unknown) => log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message update failed'));
-        }
-      } catch (err) {
-        // Nobody may be awaiting this flush (it runs in the background during a storm).
-        log.warn({ err, threadId }, 'parent message update failed');
-      } finally {
-        e.flushing = undefined;
-        if (!e.dirty) this.roots.delete(threadId);
-      }
-    })();
-    return due ? e.flushing : undefined;
+      const next = mutate(t.state);
+      if (sameState(next, t.state)) return;
+      const rev = await threads.setState(threadId, t.rev, { ...next, updatedAt: new Date(now()).toISOString() } as ThreadState);
+      if (rev === 'gone') return;
+      if (rev === 'conflict') continue;
+      this.schedule(threadId);
+      return;
+    }
+    throw new Error(`thread ${threadId}: state changed by others 20 times in a row`);
   }
 
-  /** Resolves once every pending parent update has gone out (before a clean shutdown). */
-  async settle(): Promise<void> {
-    while (this.roots.size > 0) await Promise.all([...this.roots.values()].map((e) => e.flushing ?? e.chain.catch(() => undefined)));
+  /** Update the parent of `threadId` when its turn comes (coalesced with a pending update). */
+  schedule(threadId: string): void {
+    // Pending already: that update renders the latest state when it goes.
+    if (this.stopped || this.pending.has(threadId)) return;
+    // Full: the parent stays dirty in Redis and a later sweep brings it back.
+    if (this.pending.size >= this.o.maxPending) return;
+    const dueAt = Math.max(Date.now(), (this.lastUpdate.get(threadId) ?? 0) + this.o.intervalMs);
+    this.pending.set(threadId, { dueAt, attempts: 0 });
+    // Only a sooner deadline re-plans (a storm schedules thousands; each must stay cheap).
+    if (dueAt < this.timerAt || (dueAt <= Date.now() && this.inFlight.size < this.o.concurrency)) this.pump();
   }
+
+  /** Start sweeping Redis for parents left dirty (by a crash, a Redis outage, a full queue). */
+  start(redisEvents?: { on(event: 'ready', fn: () => void): unknown; off(event: 'ready', fn: () => void): unknown }): () => void {
+    const sweep = () => void this.sweep().catch((err: unknown) => this.o.log.debug({ err }, 'parent sweep failed; next time'));
+    // At start-up everything dirty is someone's unfinished update: take it at once.
+    void this.sweep(0).catch((err: unknown) => this.o.log.debug({ err }, 'parent sweep failed; next time'));
+    this.sweeper = setInterval(sweep, this.o.sweepMs).unref();
+    redisEvents?.on('ready', sweep);
+    return () => redisEvents?.off('ready', sweep);
+  }
+
+  /** Schedule every parent that has been dirty for longer than `staleMs`. */
+  async sweep(staleMs = this.o.staleMs): Promise<number> {
+    const room = this.o.maxPending - this.pending.size;
+    if (room <= 0 || this.stopped) return 0;
+    const ids = await this.o.threads.dirty(Date.now() - staleMs, room);
+    let n = 0;
+    for (const id of ids) {
+      if (this.pending.has(id) || this.inFlight.has(id)) continue;
+      this.schedule(id);
+      n++;
+    }
+    if (n > 0) this.o.log.info({ parents: n }, 'parent updates resumed from Redis');
+    return n;
+  }
+
+  private pump(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    // Earliest due first: a storm's backlog drains in the order it was changed.
+    const due = [...this.pending.entries()].filter(([id]) => !this.inFlight.has(id)).sort((a, b) => a[1].dueAt - b[1].dueAt);
+    for (const [id, p] of due) {
+      if (p.dueAt > now) {
+        next = Math.min(next, p.dueAt);
+        break;
+      }
+      if (this.inFlight.size >= this.o.concurrency) break;
+      this.pending.delete(id);
+      this.inFlight.add(id);
+      void this.flush(id, p).finally(() => {
+        this.inFlight.delete(id);
+        this.pump();
+      });
+    }
+    if (Number.isFinite(next)) {
+      this.timerAt = next;
+      this.timer = setTimeout(() => this.pump(), Math.max(1, next - now)).unref();
+    }
+    if (this.pending.size === 0 && this.inFlight.size === 0) for (const w of this.idle.splice(0)) w();
+  }
+
+  private async flush(threadId: string, p: Pending): Promise<void> {
+    const { threads, adapter, log } = this.o;
+    let t: ThreadRecord<ThreadState> | null;
+    try {
+      t = await threads.get(threadId);
+    } catch (err) {
+      return this.retry(threadId, p, err, 'reading the thread');
+    }
+    if (!t) return;
+    this.lastUpdate.set(threadId, Date.now());
+    if (this.lastUpdate.size > 10_000) for (const [id, at] of this.lastUpdate) if (Date.now() - at > this.o.intervalMs) this.lastUpdate.delete(id);
+    try {
+      await adapter.update({ channel: t.channel, ts: t.ts }, renderParent(t.state));
+    } catch (err) {
+      if (isPermanentChatError(err)) {
+        log.warn({ err, threadId, code: chatErrorCode(err) }, 'parent message cannot be updated; dropped');
+        await threads.dropDirty(threadId).catch(() => undefined);
+        return;
+      }
+      return this.retry(threadId, p, err, 'chat.update');
+    }
+    try {
+      // A change made while the update was on its way keeps the parent dirty: go again.
+      if (!(await threads.rendered(threadId, t.rev))) this.schedule(threadId);
+    } catch (err) {
+      // The parent shows this state; the sweep clears the mark (one extra update at worst).
+      log.debug({ err, threadId }, 'could not mark the parent rendered');
+    }
+  }
+
+  private retry(threadId: string, p: Pending, err: unknown, what: string): void {
+    const attempts = p.attempts + 1;
+    const wait = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (attempts - 1));
+    this.o.log.warn({ err, threadId, code: chatErrorCode(err), attempts, retryInMs: wait }, `parent message update failed (${what}); retrying`);
+    if (this.stopped || (this.pending.size >= this.o.maxPending && !this.pending.has(threadId))) return;
+    this.pending.set(threadId, { dueAt: Date.now() + wait, attempts });
+  }
+
+  /**
+   * Send the updates that are due, waiting at most `budgetMs` (before a clean shutdown). What is
+   * left stays dirty in Redis for the next process.
+   */
+  async settle(budgetMs = 10_000): Promise<void> {
+    const deadline = Date.now() + budgetMs;
+    // Pacing does not hold a shutdown: everything pending is due now.
+    for (const p of this.pending.values()) if (p.attempts === 0) p.dueAt = Math.min(p.dueAt, Date.now());
+    this.pump();
+    while (this.pending.size > 0 || this.inFlight.size > 0) {
+      const onlyRetries = this.inFlight.size === 0 && [...this.pending.values()].every((p) => p.attempts > 0);
+      const left = deadline - Date.now();
+      if (left <= 0 || onlyRetries) break;
+      await Promise.race([new Promise<void>((r) => this.idle.push(r)), sleep(Math.min(left, 100))]);
+    }
+  }
+
+  /** Stop taking updates (after `settle`). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.pending.clear();
+  }
+}
+
+/** Whether a change would leave the parent as it is (`updatedAt` aside). */
+function sameState(a: ThreadState, b: ThreadState): boolean {
+  return JSON.stringify({ ...a, updatedAt: '' }) === JSON.stringify({ ...b, updatedAt: '' });
 }

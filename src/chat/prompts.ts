@@ -45,7 +45,10 @@ export async function postPrompts(ctx: ChatContext, parent: MessageRef, offers: 
     if (!o.planId) continue;
     const [plan, record] = await Promise.all([port.getPlan(o.planId), ctx.approvals.get(o.planId)]);
     if (!plan || !record) continue;
-    const [ref] = await ctx.adapter.postInThread(parent, approvalMessage(plan, record, ctx.options.approvers.listFor(plan.approvers), ctx.now()));
+    // After the findings still expected in this channel (at its limit, each post is a turn).
+    const [ref] = await ctx.adapter.postInThread(parent, approvalMessage(plan, record, ctx.options.approvers.listFor(plan.approvers), ctx.now()), {
+      holdWhile: () => ctx.expected.pending(parent.channel),
+    });
     if (ref) await ctx.approvals.addPrompt(plan.id, { channel: ref.channel, ts: ref.ts, threadTs: parent.ts });
   }
 }

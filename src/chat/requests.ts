@@ -9,7 +9,7 @@ import { parseCommand } from './command.js';
 import { type ChatContext, defaultNamespace, type ThreadState, tell } from './context.js';
 import { chatErrorCode } from './errors.js';
 import { badInputMessage, helpMessage, noteMessage } from './messages.js';
-import { openJobThread } from './parents.js';
+import { jobScope, openJobThread } from './parents.js';
 import type { ThreadRecord } from './threads.js';
 import { type ChatMessage, userRef } from './types.js';
 
@@ -29,8 +29,10 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
 }
 
 /**
- * After the acknowledgement: enqueue the diagnosis and open its thread (or join the one
- * already open for the same job in this channel).
+ * After the acknowledgement: enqueue the diagnosis. Its thread opens with the findings when
+ * they come within `placeholderMs` (one post and no update: a person waits no longer, and the
+ * channel's budget goes further in a storm); a slower diagnosis gets a "diagnosing…" parent
+ * then. A second person asking for the same job in the same channel joins its thread.
  */
 export async function startDiagnosis(
   ctx: ChatContext,
@@ -48,10 +50,46 @@ export async function startDiagnosis(
   await ctx.options.queues.confirmReplicated(ctx.cluster);
   ctx.options.metrics?.commands.inc({ outcome: deduplicated ? 'joined' : 'queued' });
   log.info({ jobId, deduplicated }, 'diagnosis requested');
+  ctx.expected.expect(channel, jobId);
+  const placeholderMs = ctx.options.placeholderMs ?? 2000;
+  const open = (joinOnly = false) => openCommandThread(ctx, input, jobId, { placeholder: placeholderMs > 0, joinOnly });
+  // Joining a thread that is already there: say so at once.
+  if (placeholderMs <= 0 || deduplicated) {
+    const thread = await open(placeholderMs > 0);
+    if (thread || placeholderMs <= 0) return { jobId, ...(thread ? { thread } : {}) };
+  }
+  // The result may open the thread first (a redelivered or another replica's delivery too):
+  // the timer then finds it and does nothing. Lost on a restart, which the result covers.
+  setTimeout(() => void open().catch((err: unknown) => log.warn({ err }, 'placeholder failed')), placeholderMs).unref();
+  return { jobId };
+}
+
+/**
+ * The command's thread: joined when it exists (the person is added to who asked), else opened
+ * with a "diagnosing…" parent, unless `placeholder` and its result is being posted right now.
+ */
+async function openCommandThread(
+  ctx: ChatContext,
+  input: { channel: string; user: string; target: Target; respond?: (m: ChatMessage) => Promise<void> },
+  jobId: string,
+  options: { placeholder: boolean; joinOnly?: boolean },
+): Promise<ThreadRecord<ThreadState> | undefined> {
+  const { channel, user, target } = input;
+  const scope = jobScope(ctx.cluster, jobId);
   try {
-    const { thread, created } = await openJobThread(ctx, channel, jobId, target, { origin: 'slash', requestedBy: [user] });
+    let thread = await ctx.threads.byScope(channel, scope);
+    let created = false;
+    if (!thread) {
+      if (options.joinOnly) return undefined;
+      // A placeholder never races the result's own parent (which carries the outcome).
+      if (options.placeholder && (await ctx.threads.creating(channel, scope))) return undefined;
+      if (options.placeholder && (await ctx.deliveries.done(`${ctx.cluster}:${jobId}:${channel}:-`))) return undefined;
+      ({ thread, created } = await openJobThread(ctx, channel, jobId, target, { origin: 'slash', requestedBy: [user] }));
+    }
     if (!created && thread.state.kind === 'diagnosis' && !thread.state.requestedBy.includes(user)) {
-      await ctx.parents.patch(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, requestedBy: [...s.requestedBy, user] } : s));
+      await ctx.parents.patch(thread.id, (s) =>
+        s.kind === 'diagnosis' && !s.requestedBy.includes(user) ? { ...s, requestedBy: [...s.requestedBy, user] } : s,
+      );
       await ctx.adapter.ephemeral(
         channel,
         user,
@@ -59,15 +97,15 @@ export async function startDiagnosis(
         thread,
       );
     }
-    return { jobId, thread };
+    return thread;
   } catch (err) {
-    log.warn({ err, code: chatErrorCode(err) }, 'could not open the thread');
+    ctx.log.warn({ err, code: chatErrorCode(err), channel, user }, 'could not open the thread');
     const why =
       chatErrorCode(err) === 'not_in_channel' || chatErrorCode(err) === 'channel_not_found'
         ? 'I cannot post in this channel: invite me (`/invite @pod-doctor`) or use a public channel.'
         : 'I could not post in this channel; try again in a moment.';
     await input.respond?.(noteMessage(ctx.cluster, `${why} (${formatTarget(target)} is being diagnosed anyway.)`, 'warning')).catch(() => undefined);
-    return { jobId };
+    return undefined;
   }
 }
 

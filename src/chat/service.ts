@@ -70,9 +70,25 @@ export class ChatService {
     return this.ctx.parents.patch(threadId, mutate);
   }
 
-  /** Resolves once every pending parent update has gone out (before a clean shutdown). */
-  settle(): Promise<void> {
-    return this.ctx.parents.settle();
+  /**
+   * Resume parent updates left undone (by a crash, a Redis outage) now, after every Redis
+   * reconnect and periodically. Returns a function that stops it.
+   */
+  start(): () => void {
+    return this.ctx.parents.start(this.options.redis);
+  }
+
+  /**
+   * Send the parent updates that are due, for at most `budgetMs` (before a clean shutdown), then
+   * stop taking new ones; what is left stays in Redis for the next process.
+   */
+  async settle(budgetMs?: number): Promise<void> {
+    await this.ctx.parents.settle(budgetMs);
+  }
+
+  /** Parents waiting for their update in this process. */
+  get parentBacklog(): number {
+    return this.ctx.parents.backlog;
   }
 
   // ---- results and prompts ----

@@ -15,6 +15,8 @@ export interface ThreadRecord<S = unknown> {
   ts: string;
   /** Summary state of the parent message (rendered by the flows). */
   state: S;
+  /** Revision of `state`: bumped by every change, compared when the parent is rendered. */
+  rev: number;
 }
 
 export interface ThreadStoreOptions {
@@ -52,6 +54,32 @@ return 1`,
   4,
 );
 
+// KEYS: 1 thread hash, 2 dirty set. ARGV: 1 expected rev, 2 state JSON, 3 now ms.
+// Compare-and-set of a thread's state: -1 if another writer changed it first (the caller reads
+// again), 0 if the thread is gone, else the new revision. The thread joins the set of parents
+// whose latest state is not yet rendered, in the same step, so a crash between the write and
+// the chat.update never loses the update.
+const SET_STATE = lua(
+  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev ~= tonumber(ARGV[1]) then return -1 end
+rev = rev + 1
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'rev', rev)
+redis.call('ZADD', KEYS[2], 'NX', tonumber(ARGV[3]), KEYS[1])
+return rev`,
+  2,
+);
+
+// KEYS: 1 thread hash, 2 dirty set. ARGV: 1 rendered rev. The parent shows revision ARGV[1]:
+// it leaves the dirty set unless a newer state arrived meanwhile. Returns 1 when clean.
+const RENDERED = lua(
+  `local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev > tonumber(ARGV[1]) then return 0 end
+redis.call('ZREM', KEYS[2], KEYS[1])
+return 1`,
+  2,
+);
+
 export class ThreadStore<S = unknown> {
   private readonly ttl: number;
   private readonly lockMs: number;
@@ -62,13 +90,15 @@ export class ThreadStore<S = unknown> {
     options: ThreadStoreOptions = {},
   ) {
     this.ttl = options.ttlSeconds ?? 7 * 86_400;
-    this.lockMs = options.lockMs ?? 15_000;
+    // A parent's post may wait its channel's turn (about one post a second) for a while.
+    this.lockMs = options.lockMs ?? 60_000;
   }
 
   private k = {
     scope: (channel: string, scope: string) => keys.chat(this.prefix, 'scope', channel, scope),
     thread: (id: string) => keys.chat(this.prefix, 'thread', id),
     byTs: (channel: string, ts: string) => keys.chat(this.prefix, 'ts', channel, ts),
+    dirty: () => keys.chat(this.prefix, 'parents-dirty'),
   };
 
   /**
@@ -98,7 +128,7 @@ export class ThreadStore<S = unknown> {
             [token, this.ttl, id, ref.channel, ref.ts, JSON.stringify(state)],
           );
           committed = true;
-          return { thread: { id, channel: ref.channel, ts: ref.ts, state }, created: true };
+          return { thread: { id, channel: ref.channel, ts: ref.ts, state, rev: 0 }, created: true };
         } finally {
           if (!committed) await runScript(this.redis, RELEASE, [lockKey], [token]);
         }
@@ -125,7 +155,18 @@ export class ThreadStore<S = unknown> {
     } catch {
       return null;
     }
-    return { id, channel: h.channel, ts: h.ts, state };
+    return { id, channel: h.channel, ts: h.ts, state, rev: Number(h.rev ?? 0) };
+  }
+
+  /** The thread of `scope` in `channel`, if one was opened (never creates it). */
+  async byScope(channel: string, scope: string): Promise<ThreadRecord<S> | null> {
+    const id = await this.redis.get(this.k.scope(channel, scope));
+    return id ? this.get(id) : null;
+  }
+
+  /** Whether a caller is creating the parent of `scope` in `channel` right now. */
+  async creating(channel: string, scope: string): Promise<boolean> {
+    return (await this.redis.exists(`${this.k.scope(channel, scope)}:lock`)) === 1;
   }
 
   async byTs(channel: string, ts: string): Promise<ThreadRecord<S> | null> {
@@ -138,8 +179,31 @@ export class ThreadStore<S = unknown> {
     await this.redis.set(this.k.scope(channel, scope), id, 'EX', this.ttl);
   }
 
-  async setState(id: string, state: S): Promise<void> {
-    await this.redis.hset(this.k.thread(id), 'state', JSON.stringify(state));
+  /**
+   * Change a thread's state if it is still at revision `rev`: the new revision, `'conflict'` when
+   * another writer came first (read and try again), or `'gone'` when the thread expired.
+   * The parent is then due for an update (see `dirty`).
+   */
+  async setState(id: string, rev: number, state: S, now = Date.now()): Promise<number | 'conflict' | 'gone'> {
+    const out = Number(await runScript(this.redis, SET_STATE, [this.k.thread(id), this.k.dirty()], [rev, JSON.stringify(state), now]));
+    return out === -1 ? 'conflict' : out === 0 ? 'gone' : out;
+  }
+
+  /** Parents whose latest state has not been rendered, changed before `before` (oldest first). */
+  async dirty(before: number, limit: number): Promise<string[]> {
+    const members = await this.redis.zrangebyscore(this.k.dirty(), '-inf', before, 'LIMIT', 0, limit);
+    const head = this.k.thread('');
+    return members.filter((m) => m.startsWith(head)).map((m) => m.slice(head.length));
+  }
+
+  /** The parent now shows revision `rev`; true unless a newer state is waiting. */
+  async rendered(id: string, rev: number): Promise<boolean> {
+    return Number(await runScript(this.redis, RENDERED, [this.k.thread(id), this.k.dirty()], [rev])) === 1;
+  }
+
+  /** Forget a thread's pending update (its parent cannot be updated: deleted, channel archived). */
+  async dropDirty(id: string): Promise<void> {
+    await this.redis.zrem(this.k.dirty(), this.k.thread(id));
   }
 }
 
@@ -163,12 +227,18 @@ export class DeliveryLog {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly lockMs = 30_000,
+    // Longer than a post may wait for its channel's turn in a storm.
+    private readonly lockMs = 120_000,
     private readonly keepSeconds = 7 * 86_400,
   ) {}
 
   private key(id: string): string {
     return keys.chat(this.prefix, 'delivered', id);
+  }
+
+  /** Whether delivery `id` has happened. */
+  async done(id: string): Promise<boolean> {
+    return (await this.redis.get(this.key(id))) === 'done';
   }
 
   /** Run `post` unless this delivery already happened; waits while another process posts it. */

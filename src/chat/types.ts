@@ -61,15 +61,28 @@ export interface MessageRef {
 }
 
 /**
+ * Where a post stands in its channel's queue when the channel is at its rate limit: the answer
+ * in a thread already open (its findings) first, then a new thread's parent (`open`, the default
+ * of postRoot), then follow-ups (prompts, notes; the default of postInThread).
+ */
+export interface PostOptions {
+  priority?: 'answer' | 'open' | 'follow-up';
+  /** A parent whose findings are posted right after it (the channel keeps them the next turn). */
+  replyFollows?: boolean;
+  /** A follow-up that may wait while this says answers are still expected in its channel. */
+  holdWhile?: () => boolean;
+}
+
+/**
  * A chat medium. Post operations may split one model message into several chat messages
  * (size limits); they return every posted message, the first being the one to update.
  */
 export interface ChatAdapter {
   readonly medium: 'slack' | 'console';
   /** A new top-level message in a channel (the parent of a thread). */
-  postRoot(channel: string, message: ChatMessage): Promise<MessageRef>;
-  /** Messages in the thread under `parent`. */
-  postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]>;
+  postRoot(channel: string, message: ChatMessage, options?: PostOptions): Promise<MessageRef>;
+  /** Messages in the thread under `parent` (follow-ups unless said otherwise). */
+  postInThread(parent: MessageRef, message: ChatMessage, options?: PostOptions): Promise<MessageRef[]>;
   /** Replace a message's content (summary lines, approval state). */
   update(ref: MessageRef, message: ChatMessage): Promise<void>;
   /** Only `user` sees it (bad input, refusals). `thread` places it in a thread when given. */

@@ -25,7 +25,7 @@ import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { ChatLimiter } from '../chat/limiter.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { redisFromUrl, type RedisClient } from '../redis/client.js';
+import { closeRedis, dropRedis, redisFromUrl, type RedisClient } from '../redis/client.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
@@ -33,6 +33,7 @@ import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { RedisRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
+import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs } from '../shutdown.js';
 
 async function kubeVersionApi(kubeconfig: string | undefined, context: string | undefined) {
   const [k8s, { loadKubeConfig }] = await Promise.all([import('@kubernetes/client-node'), import('../collect/kube-source.js')]);
@@ -155,10 +156,13 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
     // Slack's Tier 3 for chat.update: about 50 a minute; stay under it with a small burst.
     updateLimiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatUpdatesPerMinute / 60, burst: 10 }),
+    // Tier 4 for chat.postEphemeral: about 100 a minute.
+    ephemeralLimiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: 100 / 60, burst: 20 }),
     logger,
   });
   const service = new ChatService({
     rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
+    placeholderMs: config.threadPlaceholderMs,
     adapter,
     redis,
     queues,
@@ -179,6 +183,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     onAlertResult: (result) => alertChat.result(result),
     metrics: chatMetrics,
   });
+  // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
+  service.start();
   const alertChat = new AlertGroupChat(service, { logger, ...(config.incidentChannel ? { fallbackChannel: config.incidentChannel } : {}) });
 
   // The in-process worker runs on its own thread: diagnoses use the second core, never the
@@ -200,15 +206,14 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
           },
         },
         logger,
-        // Results come straight back over the port, idempotent by job id like every delivery.
-        onResult: (result) => service.deliver(result),
       })
     : undefined;
-  // Results of separate workers (and of other replicas' threads) come by stream; run events of
-  // every worker, this bot's thread included.
+  // Results (of this bot's thread and of every other worker) and run events come by stream.
   // One consumer group `chat` per stream; each reader blocks, so each has its own connection.
   const reader = () => ({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer: `${hostname()}-${process.pid}`, logger });
-  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r) });
+  // Many deliveries at once: most wait for their channel's turn (about a post a second), and
+  // one busy channel must not hold back the others.
+  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r), concurrency: 256 });
   const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
   const alertEvents = consumeAlertGroupEvents({
     ...reader(),
@@ -294,16 +299,30 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     (deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })),
     workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined),
   ]);
-  if ('err' in outcome) logger.error({ err: outcome.err }, 'bot stopping: its worker thread ended');
-  else logger.info({ signal: outcome.signal }, 'bot stopping');
-  await bot.stop();
-  await workerThread?.stop();
-  await Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]);
-  // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
-  await Promise.race([service.settle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
-  await alertmanager?.close();
-  await queues.close();
-  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
-  api.close();
+  const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
+  if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
+  else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
+  // Each step bounded: with Redis gone, a stream read, a quit or BullMQ's close would wait for a
+  // reconnect that may never come, past the pod's grace period. Whatever is left undone is kept
+  // in Redis for the next process (pending stream entries, job locks that lapse, parent updates).
+  await shutdown({
+    logger,
+    deadlineMs,
+    steps: [
+      // New work stops first: Slack, Alertmanager and users retry what gets no answer.
+      { name: 'stop serving', budgetMs: 4000, run: () => bot.stop() },
+      // Its running jobs finish within the thread's own deadline (half of ours).
+      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
+      // Read until the thread is done: the results of its last jobs come by stream (what is
+      // left unread stays in the stream for another reader).
+      { name: 'stream consumers', budgetMs: 3000, run: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]) },
+      // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
+      { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms) },
+      ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager?.close() }] : []),
+      { name: 'queues', budgetMs: 2000, run: () => queues.close() },
+      { name: 'redis', budgetMs: 2000, run: () => Promise.all(connections.map(closeRedis)) },
+    ],
+    hardStops: [...connections.map((c) => () => dropRedis(c)), () => api.close()],
+  });
   return 'err' in outcome ? 1 : 0;
 }

@@ -2,7 +2,6 @@
 // workers run, ask it for its metrics, stop it (running jobs finish), and notice if it dies.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { FromWorker, ToWorker, WorkerThreadData } from './worker-thread.js';
 
 export interface WorkerThread {
@@ -16,11 +15,9 @@ export interface WorkerThread {
 export interface WorkerThreadOptions {
   data: WorkerThreadData;
   logger: Logger;
-  /** Deliver a result (to chat); a rejection fails the job, which is then retried. */
-  onResult(result: DiagnoseResult): Promise<void>;
 }
 
-export async function startWorkerThread({ data, logger, onResult }: WorkerThreadOptions): Promise<WorkerThread> {
+export async function startWorkerThread({ data, logger }: WorkerThreadOptions): Promise<WorkerThread> {
   // The built bot runs the .js; from source (tsx, vitest) the thread registers tsx's loader
   // itself first (a worker does not inherit it, and `--import` in execArgv is not applied).
   const fromSource = import.meta.url.endsWith('.ts');
@@ -52,12 +49,7 @@ export async function startWorkerThread({ data, logger, onResult }: WorkerThread
   const send = (m: ToWorker) => worker.postMessage(m);
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: FromWorker) => {
-      if (m.kind === 'result') {
-        onResult(m.result).then(
-          () => send({ kind: 'delivered', id: m.id }),
-          (err: unknown) => send({ kind: 'delivered', id: m.id, error: err instanceof Error ? err.message : String(err) }),
-        );
-      } else if (m.kind === 'started') {
+      if (m.kind === 'started') {
         resolve();
       } else if (m.kind === 'metrics') {
         waiting.get(m.id)?.(m.json);

@@ -8,13 +8,14 @@ import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { redisFromUrl } from '../redis/client.js';
-import { RedisStreamSink, type ResultSink } from '../jobs/sink.js';
+import { closeRedis, dropRedis, redisFromUrl } from '../redis/client.js';
+import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { startWorkerRole } from './worker-role.js';
+import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs } from '../shutdown.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
 
@@ -32,10 +33,9 @@ export interface WorkerDeps {
   stopSignal?: Promise<unknown>;
   /**
    * Run inside the bot (its worker thread): no ops server and no process or queue metrics (the
-   * bot serves those); `onStarted` gets this worker's registry for the bot's /metrics; results
-   * go to `sink` (the bot itself) instead of the results stream.
+   * bot serves those); `onStarted` gets this worker's registry for the bot's /metrics.
    */
-  embedded?: { onStarted(info: { registry: Registry }): void; sink?: ResultSink };
+  embedded?: { onStarted(info: { registry: Registry }): void };
 }
 
 function positiveInt(flag: string, value: string | undefined): number | undefined {
@@ -102,7 +102,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     queues,
     kube,
     ...(agent ? { agent } : {}),
-    sink: embedded?.sink ?? new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
+    sink: new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
     runner,
     playbooks,
     concurrency,
@@ -128,10 +128,23 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
   }
 
   const signal = await (deps.stopSignal ?? untilSignal());
-  logger.info({ signal }, 'worker stopping: finishing running jobs');
-  await workers.close();
-  await ops?.close();
-  await queues.close();
-  await redis.quit().catch(() => redis.disconnect());
+  // In the bot, the thread's share of the bot's deadline (the same setting, the same env).
+  const botDeadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
+  const deadlineMs = embedded ? embeddedWorkerDeadlineMs(botDeadlineMs) : shutdownDeadlineMs('worker', config.shutdownSeconds);
+  logger.info({ signal, deadlineMs }, 'worker stopping: finishing running jobs');
+  await shutdown({
+    logger,
+    deadlineMs,
+    steps: [
+      // No new job; running ones finish. One that outlives its budget stays active with its lock,
+      // and another worker takes it over once the lock lapses (POD_DOCTOR_JOB_LOCK_MS).
+      { name: 'finish running jobs', run: () => workers.drain() },
+      { name: 'close workers', budgetMs: 1000, run: () => workers.close() },
+      ...(ops ? [{ name: 'ops server', budgetMs: 1000, run: () => ops?.close() }] : []),
+      { name: 'queues', budgetMs: 2000, run: () => queues.close() },
+      { name: 'redis', budgetMs: 2000, run: () => closeRedis(redis) },
+    ],
+    hardStops: [() => dropRedis(redis)],
+  });
   return 0;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 import { PodDoctorError } from '../errors.js';
+import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js';
 
 interface SettingDef<S extends z.ZodType> {
   env: string;
@@ -261,6 +262,13 @@ export const SETTINGS = {
     description: "At most one update of a thread's parent message this often (the latest state wins; the final state is always written).",
     roles: ['bot'],
   }),
+  threadPlaceholderMs: setting({
+    env: 'POD_DOCTOR_THREAD_PLACEHOLDER_MS',
+    schema: int(2000, 0, 60_000),
+    description:
+      'A command\'s thread opens with its findings when they come within this many ms (one message, no update); a slower diagnosis gets a "diagnosing…" parent first. 0: the parent at once.',
+    roles: ['bot'],
+  }),
   resultsMaxLen: setting({
     env: 'POD_DOCTOR_RESULTS_MAXLEN',
     schema: int(100_000, 1000, 10_000_000),
@@ -488,6 +496,12 @@ export const SETTINGS = {
     schema: int(20, 1, 500),
     description: 'Unhealthy pods diagnosed per workload alert (Deployment, StatefulSet, DaemonSet, Job).',
     roles: ['bot', 'worker'],
+  }),
+  shutdownSeconds: setting({
+    env: 'POD_DOCTOR_SHUTDOWN_SECONDS',
+    schema: shutdownSecondsSchema,
+    description: `Deadline of a graceful stop (SIGTERM), in seconds: new work stops, running jobs finish or are left for another worker (their lock lapses), pending work is flushed, then connections are dropped and the process exits. Keep it below the pod's terminationGracePeriodSeconds. Unset: bot ${SHUTDOWN_DEFAULT_SECONDS.bot}, worker ${SHUTDOWN_DEFAULT_SECONDS.worker}, agent ${SHUTDOWN_DEFAULT_SECONDS.agent}; the bot's in-process worker gets half of the bot's.`,
+    roles: ['bot', 'worker', 'agent'],
   }),
   logLevel: setting({
     env: 'LOG_LEVEL',

@@ -46,6 +46,10 @@ class RecordingAdapter implements ChatAdapter {
   of(kind: string) {
     return this.posts.filter((p) => p.kind === kind);
   }
+  /** What a parent shows now: its last update, else the message as posted. */
+  shown(channel: string, ts: string): ChatMessage | undefined {
+    return this.posts.filter((p) => (p.kind === 'root' || p.kind === 'update') && p.channel === channel && p.ts === ts).at(-1)?.message;
+  }
 }
 
 function finding(patch: Partial<Finding> = {}): Finding {
@@ -172,9 +176,37 @@ describe('chat flows', () => {
     const findings = adapter.of('thread').filter((p) => p.message.text.includes('Image pull unauthorized'));
     expect(findings).toHaveLength(1);
     expect(findings[0]!.parent).toBe(adapter.of('root')[0]!.ts);
-    // The parent's summary line follows the result.
-    const last = adapter.of('update').at(-1)!;
-    expect(last.message.text).toBe('[c1] shop/web-1: ERROR Image pull unauthorized: ghcr.io/acme/private:2.1');
+    // The result came before a placeholder: the parent shows the outcome from its first post.
+    const root = adapter.of('root')[0]!;
+    expect(root.message.text).toBe('[c1] shop/web-1: ERROR Image pull unauthorized: ghcr.io/acme/private:2.1');
+    await service.settle();
+    expect(adapter.of('update')).toHaveLength(0);
+  });
+
+  it('updates a placeholder parent in the background: the findings never wait for it', async () => {
+    const thread = await service.threads.ensure('C1', 'job:c1:job-1b', async () => ({
+      ref: await adapter.postRoot('C1', { text: 'diagnosing', parts: [] }),
+      state: {
+        kind: 'diagnosis',
+        cluster: 'c1',
+        target: { kind: 'pod', namespace: 'shop', name: 'web-1' },
+        status: 'diagnosing',
+        origin: 'slash',
+        requestedBy: ['U0ALICE'],
+        updatedAt: new Date().toISOString(),
+      },
+    }));
+    // Slack's update budget is spent: an update would take 10 s.
+    const update = adapter.update.bind(adapter);
+    adapter.update = async (ref, message) => {
+      await new Promise((r) => setTimeout(r, 10_000));
+      return update(ref, message);
+    };
+    const started = Date.now();
+    await service.deliver(result('job-1b'));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(adapter.of('thread').filter((p) => p.parent === thread.thread.ts)).toHaveLength(1);
+    adapter.update = update;
   });
 
   it('answers every requester: one thread per channel, each user named', async () => {
@@ -193,10 +225,8 @@ describe('chat flows', () => {
         .sort(),
     ).toEqual(['C1', 'C2']);
     expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(2);
-    const c1 = adapter
-      .of('update')
-      .filter((p) => p.channel === 'C1')
-      .at(-1)!;
+    const c1root = adapter.of('root').find((p) => p.channel === 'C1')!;
+    const c1 = { message: adapter.shown('C1', c1root.ts)! };
     expect(JSON.stringify(c1.message.parts)).toContain(JSON.stringify(`asked by ${userRef('U0ALICE')}, ${userRef('U0BOB')}`).slice(1, -1));
   });
 
@@ -206,7 +236,7 @@ describe('chat flows', () => {
     expect(eph).toHaveLength(1);
     expect(eph[0]).toMatchObject({ user: 'U0ALICE', channel: 'C1' });
     expect(eph[0]!.message.text).toContain('shop/web-1 was not found on cluster c1');
-    expect(adapter.of('update').at(-1)!.message.text).toContain('not found');
+    expect(adapter.shown('C1', adapter.of('root')[0]!.ts)!.text).toContain('not found');
   });
 
   it('opens one thread per incident and keeps its pod list current', async () => {
@@ -236,7 +266,9 @@ describe('chat flows', () => {
     expect(roots).toHaveLength(1);
     expect(roots[0]!.channel).toBe('C0INC');
     expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(1);
-    expect(adapter.of('update').at(-1)!.message.text).toContain('12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more');
+    // Updates go out in the background, coalesced: the last state is the one shown.
+    await service.settle();
+    expect(adapter.shown('C0INC', roots[0]!.ts)!.text).toContain('12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more');
   });
 
   it('re-runs a diagnosis from a thread: a rerun job whose requester points at that thread', async () => {

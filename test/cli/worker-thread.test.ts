@@ -1,5 +1,5 @@
 // The bot's worker thread: `pod-doctor worker` on a thread, started and stopped by the bot.
-// (Results over the port, metrics and a full diagnosis are covered by test/chat/slack-e2e.)
+// (Metrics and a full diagnosis through the results stream are covered by test/chat/slack-e2e.)
 import { describe, expect, it } from 'vitest';
 import { startWorkerThread } from '../../src/cli/worker-host.js';
 import { silent } from '../helpers/logger.js';
@@ -9,7 +9,6 @@ describe('worker thread', () => {
     const started = startWorkerThread({
       data: { argv: ['--concurrency', 'lots'], env: { LOG_LEVEL: 'silent', POD_DOCTOR_CLUSTER: 'wt' } },
       logger: silent,
-      onResult: async () => undefined,
     });
     await expect(started).rejects.toThrow(/--concurrency "lots" is not a whole number/);
   });

@@ -1,5 +1,6 @@
 // Shared pieces of the job tests: a Redis key prefix per test (so parallel files never
 // collide), cleanup, a silent logger, and a FactSource whose calls can fail or stall on cue.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FactSource } from '../../src/collect/source.js';
@@ -140,4 +141,29 @@ export async function freePort(): Promise<number> {
   const port = (srv.address() as { port: number }).port;
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
+}
+
+/** A private redis-server that writes every command to its AOF before answering (kill -9 safe). */
+export function startAofRedis(port: number, dir: string): ChildProcess {
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], {
+    stdio: 'ignore',
+  });
+}
+
+/** Resolves once the redis-server on `port` answers PING. */
+export async function redisUp(port: number): Promise<void> {
+  const probe = redisFromUrl(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
+  probe.on('error', () => undefined);
+  try {
+    await eventually(async () => {
+      try {
+        if (probe.status !== 'ready') await probe.connect().catch(() => undefined);
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    }, 10_000);
+  } finally {
+    probe.disconnect();
+  }
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,32 +10,8 @@ import { redisFromUrl } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, freePort, scriptedSource, sleep } from '../helpers/jobs.js';
+import { eventually, freePort, redisUp, scriptedSource, sleep, startAofRedis as startRedis } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
-
-/** A private redis-server that writes every command to its AOF before answering. */
-function startRedis(port: number, dir: string): ChildProcess {
-  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], {
-    stdio: 'ignore',
-  });
-}
-
-async function redisUp(port: number): Promise<void> {
-  const probe = redisFromUrl(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
-  probe.on('error', () => undefined);
-  try {
-    await eventually(async () => {
-      try {
-        if (probe.status !== 'ready') await probe.connect().catch(() => undefined);
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    }, 10_000);
-  } finally {
-    probe.disconnect();
-  }
-}
 
 describe('Redis restarted mid-run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-redis-'));

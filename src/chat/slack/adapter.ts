@@ -1,11 +1,15 @@
 // The chat adapter for Slack: Block Kit through the Web API. Posts draw from the per-channel
 // budget every process shares (ChatLimiter); a 429 pauses that channel for Retry-After, for
-// every process, and the post is tried again. A message that would break Slack's limits is
+// every process, and the post is tried again. Within this process a channel's posts leave one
+// at a time: the findings of threads already open first, then new threads' parents, then
+// follow-ups (prompts, notes). At the channel's limit a thread's findings follow its parent
+// closely, and nobody's findings wait behind prompts and notes. Updates and ephemerals
+// have budgets of their own and never wait for posts. A message that would break Slack's limits is
 // never sent as is: it goes out as its plain-text fallback (and the renderer bug is logged).
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { ChatLimiter } from '../limiter.js';
-import type { ChatAdapter, ChatMessage, MessageRef } from '../types.js';
+import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
 import type { SlackApi } from './web-api.js';
@@ -23,6 +27,8 @@ export interface SlackAdapterOptions {
    * a burst of updates, or their 429, never holds back new messages to a channel.
    */
   updateLimiter?: ChatLimiter;
+  /** chat.postEphemeral: Tier 4, about 100 a minute for the workspace. */
+  ephemeralLimiter?: ChatLimiter;
   logger: Logger;
   /** Attempts of one call through 429s (default 5). */
   attempts?: number;
@@ -32,9 +38,41 @@ function isRateLimited(err: unknown): err is WebAPIRateLimitedError {
   return (err as { code?: string })?.code === ErrorCode.RateLimitedError;
 }
 
+interface QueuedPost {
+  /** 0: findings of an open thread, 1: a new thread's parent, 2: a follow-up. */
+  rank: number;
+  /** A parent whose findings come right after it: the channel keeps the next turn for them. */
+  replyFollows?: boolean;
+  /** A follow-up that waits while this says answers are still expected in the channel. */
+  holdWhile?: () => boolean;
+  queuedAt: number;
+  run: () => Promise<void>;
+}
+
+const RANK = { answer: 0, open: 1, 'follow-up': 2 } as const;
+
+/** The longest a follow-up waits for the answers expected in its channel. */
+const MAX_HOLD_MS = 60_000;
+/** How long the turn after a parent is kept for its findings (they are rendered meanwhile). */
+const HOLD_FOR_REPLY_MS = 500;
+
+/** One channel's posts in this process. */
+interface Lane {
+  queue: QueuedPost[];
+  /** The head is on its way. */
+  running: boolean;
+  draining?: boolean;
+  /** Wakes a held post when an answer arrives. */
+  wake?: () => void;
+  /** Until when the next turn is kept for the findings of the parent just posted. */
+  replyUntil: number;
+}
+
 export class SlackAdapter implements ChatAdapter {
   readonly medium = 'slack' as const;
   private readonly attempts: number;
+  /** Posts waiting for their channel, per channel; a channel is in the map while it has work. */
+  private readonly channels = new Map<string, Lane>();
 
   constructor(private readonly options: SlackAdapterOptions) {
     this.attempts = options.attempts ?? 5;
@@ -57,11 +95,19 @@ export class SlackAdapter implements ChatAdapter {
    * Run a Web API call under its budget; on 429 pause that budget for everyone (a channel for
    * posts, the chat.update budget for updates), then try again. Ephemerals wait only themselves.
    */
-  private async call<T>(channel: string, kind: 'post' | 'update' | 'other', fn: () => Promise<T>): Promise<T> {
-    const limiter = kind === 'post' ? this.options.limiter : kind === 'update' ? this.options.updateLimiter : undefined;
-    const key = kind === 'update' ? 'chat.update' : channel;
+  private async call<T>(channel: string, kind: 'post' | 'update' | 'ephemeral' | 'other', fn: () => Promise<T>): Promise<T> {
+    const limiter =
+      kind === 'post'
+        ? this.options.limiter
+        : kind === 'update'
+          ? this.options.updateLimiter
+          : kind === 'ephemeral'
+            ? this.options.ephemeralLimiter
+            : undefined;
+    const key = kind === 'update' ? 'chat.update' : kind === 'ephemeral' ? 'chat.postEphemeral' : channel;
     for (let attempt = 1; ; attempt++) {
       await limiter?.acquire(key);
+      const sent = Date.now();
       try {
         return await fn();
       } catch (err) {
@@ -71,6 +117,9 @@ export class SlackAdapter implements ChatAdapter {
         // Every process waits out the pause in acquire(); without a limiter this call waits here.
         if (limiter) await limiter.pause(key, retryAfter);
         else await new Promise((r) => setTimeout(r, retryAfter * 1000));
+      } finally {
+        // Before the channel's next post asks for its token (posts to a channel leave one by one).
+        await limiter?.charge(key, Date.now() - sent).catch(() => undefined);
       }
     }
   }
@@ -79,28 +128,88 @@ export class SlackAdapter implements ChatAdapter {
     return this.options.api ? this.options.api.call(method, args) : (this.options.client.apiCall(method, args) as Promise<{ channel?: unknown; ts?: unknown }>);
   }
 
-  private async post(channel: string, m: SlackMessage, threadTs?: string): Promise<MessageRef> {
+  /** Run `fn` when it is this post's turn in its channel (one at a time, by rank, then in order). */
+  private inTurn<T>(channel: string, rank: number, fn: () => Promise<T>, extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile'> = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const item: QueuedPost = { rank, ...extra, queuedAt: Date.now(), run: () => fn().then(resolve, reject) };
+      let lane = this.channels.get(channel);
+      if (!lane) this.channels.set(channel, (lane = { queue: [], running: false, replyUntil: 0 }));
+      // Behind its own rank, ahead of lower ones (a head already on its way keeps its place).
+      const at = lane.queue.findIndex((q, i) => (i > 0 || !lane.running) && q.rank > rank);
+      if (at < 0) lane.queue.push(item);
+      else lane.queue.splice(at, 0, item);
+      lane.wake?.();
+      if (lane.queue.length === 1 && !lane.draining) void this.drain(channel, lane);
+    });
+  }
+
+  private async drain(channel: string, lane: Lane): Promise<void> {
+    lane.draining = true;
+    while (lane.queue.length > 0) {
+      // A follow-up waits while answers are still expected in the channel: a prompt posted now
+      // would cost a later thread its turn at the limit. And a parent's findings come next:
+      // another parent slipping in first would cost them a turn (a second at the limit).
+      for (;;) {
+        const head = lane.queue[0]!;
+        const waitReply = head.rank > RANK.answer ? lane.replyUntil - Date.now() : 0;
+        const held = head.rank === RANK['follow-up'] && head.holdWhile?.() === true && Date.now() - head.queuedAt < MAX_HOLD_MS;
+        const wait = held ? 250 : waitReply;
+        if (wait <= 0) break;
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, wait);
+          lane.wake = () => {
+            clearTimeout(t);
+            r();
+          };
+        });
+        lane.wake = undefined;
+      }
+      lane.running = true;
+      const head = lane.queue[0]!;
+      await head.run();
+      lane.running = false;
+      lane.replyUntil = head.replyFollows ? Date.now() + HOLD_FOR_REPLY_MS : 0;
+      lane.queue.shift();
+    }
+    lane.draining = false;
+    this.channels.delete(channel);
+  }
+
+  private async post(
+    channel: string,
+    m: SlackMessage,
+    threadTs: string | undefined,
+    rank: number,
+    extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile'> = {},
+  ): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
-    const res = await this.call(channel, 'post', () =>
-      this.chat('chat.postMessage', {
-        channel,
-        text: msg.text,
-        blocks: msg.blocks,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      }),
+    const res = await this.inTurn(
+      channel,
+      rank,
+      () =>
+        this.call(channel, 'post', () =>
+          this.chat('chat.postMessage', {
+            channel,
+            text: msg.text,
+            blocks: msg.blocks,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            unfurl_links: false,
+            unfurl_media: false,
+          }),
+        ),
+      extra,
     );
     return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
   }
 
-  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
-    return this.post(channel, renderSingle(message));
+  async postRoot(channel: string, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef> {
+    return this.post(channel, renderSingle(message), undefined, RANK[options.priority ?? 'open'], options.replyFollows ? { replyFollows: true } : {});
   }
 
-  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
+  async postInThread(parent: MessageRef, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef[]> {
     const out: MessageRef[] = [];
-    for (const m of renderMessages(message)) out.push(await this.post(parent.channel, m, parent.ts));
+    const extra = options.holdWhile ? { holdWhile: options.holdWhile } : {};
+    for (const m of renderMessages(message)) out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra));
     return out;
   }
 
@@ -111,7 +220,7 @@ export class SlackAdapter implements ChatAdapter {
 
   async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
     const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
-    await this.call(channel, 'other', () =>
+    await this.call(channel, 'ephemeral', () =>
       this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }),
     );
   }
