@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { log } from '../log.js';
+import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema } from '../shutdown.js';
 import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
 import { RUNTIME_CHOICES, type HostExecOptions } from './actions/host-exec.js';
 import { createActionHandler, createHostExec } from './actions/index.js';
@@ -185,6 +186,12 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
     io.stderr(`${runtime}\n`);
     return 2;
   }
+  const shutdownSeconds = shutdownSecondsSchema.safeParse(process.env.POD_DOCTOR_SHUTDOWN_SECONDS || undefined);
+  if (!shutdownSeconds.success) {
+    io.stderr('POD_DOCTOR_SHUTDOWN_SECONDS: expected a whole number of seconds (1-3600)\n');
+    return 2;
+  }
+  const deadlineMs = shutdownDeadlineMs('agent', shutdownSeconds.data);
   let token = process.env.POD_DOCTOR_AGENT_TOKEN;
   if (values['token-file']) {
     try {
@@ -231,14 +238,24 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
     io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'agent stopping');
-      resolve();
+  const signal = await new Promise<string>((resolve) => {
+    const stop = (received: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(received);
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
-  await agent.close();
+  const logger = log.child({ role: 'agent', node: nodeName });
+  logger.info({ signal, deadlineMs }, 'agent stopping');
+  await shutdown({
+    logger,
+    deadlineMs,
+    // Probes and node actions in flight get their answers; whatever is still open at the
+    // deadline is dropped (the worker sees a failed request and records a gap).
+    steps: [{ name: 'answer requests in flight', run: () => agent.drain() }],
+    hardStops: [() => agent.close()],
+  });
   return 0;
 }

@@ -45,6 +45,12 @@ export interface RunningAgent {
   server: Server;
   url: string;
   port: number;
+  /**
+   * Stop accepting connections; resolves once every request in flight is answered and its
+   * connection closed (a graceful stop: a probe or node action is not cut half-way).
+   */
+  drain(): Promise<void>;
+  /** Stop at once, dropping open connections. */
   close(): Promise<void>;
 }
 
@@ -292,6 +298,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 
   const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  // While draining, a keep-alive connection closes as soon as its answer is out, not after
+  // keepAliveTimeout: the drain ends with the last request.
+  let draining = false;
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.once('finish', () => {
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
@@ -309,6 +323,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     server,
     url,
     port,
+    drain: () =>
+      new Promise<void>((resolve) => {
+        draining = true;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

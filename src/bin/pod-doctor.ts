@@ -5,6 +5,9 @@ import { COMMANDS, runCli } from '../cli/main.js';
 
 export { COMMANDS };
 
+/** How long a finished command's process may take to wind down on its own (inside every grace period's margin). */
+const EXIT_GRACE_MS = 1000;
+
 const invokedDirectly = (() => {
   try {
     return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url)) || /bin\/pod-doctor(\.js)?$/.test(process.argv[1] ?? '');
@@ -15,5 +18,21 @@ const invokedDirectly = (() => {
 
 if (invokedDirectly) {
   const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
-  if (code !== null) process.exitCode = code;
+  if (code !== null) {
+    process.exitCode = code;
+    // The command is done, so is the process: a handle some library left open (a socket still
+    // reconnecting, a thread that would not stop) must not keep a stopped pod Terminating until
+    // SIGKILL. Unref'd: a clean command exits before it fires.
+    const exitWhenFlushed = () => {
+      // Output still on its way to a slow reader (`diagnose ... | less`: pipes write
+      // asynchronously) is not a leak; exiting would cut it.
+      if (process.stdout.writableLength > 0 || process.stderr.writableLength > 0) {
+        setTimeout(exitWhenFlushed, 100).unref();
+        return;
+      }
+      process.stderr.write(`pod-doctor: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+      process.exit();
+    };
+    setTimeout(exitWhenFlushed, EXIT_GRACE_MS).unref();
+  }
 }

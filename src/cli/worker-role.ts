@@ -35,7 +35,18 @@ export interface WorkerRoleOptions {
   metrics: JobMetrics;
 }
 
-export async function startWorkerRole(options: WorkerRoleOptions): Promise<{ close(): Promise<void> }> {
+export interface RunningWorkerRole {
+  /** Take no new job; resolves once the running ones have finished. */
+  drain(): Promise<void>;
+  /**
+   * Stop every worker without waiting on Redis. After drain() nothing is lost; before it (a
+   * shutdown out of time) a job still running keeps its lock until it lapses, and another
+   * worker takes it over.
+   */
+  close(): Promise<void>;
+}
+
+export async function startWorkerRole(options: WorkerRoleOptions): Promise<RunningWorkerRole> {
   const { config, cluster, connection, settings, kube, logger } = options;
   // Every worker of a cluster shares one API budget (a Redis token bucket), spent only on reads
   // that reach the API server.
@@ -63,10 +74,18 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<{ clo
   // Workload alerts (a Deployment's unhealthy pods...) become pod diagnoses next to the
   // cluster credentials the bot may not hold.
   const expansion = startExpansionWorker({ connection, cluster, source, queues: options.queues, logger });
+  const bullWorkers = [workers.diagnose, workers.remediate, expansion.worker].filter((w) => w !== undefined);
   return {
+    // BullMQ's pause waits for running jobs like close() does, but leaves the forced close to
+    // us: a close() begun cannot be forced any more, and it never ends while Redis is away (it
+    // waits for the blocking connection's end, which a dead connection never reports).
+    async drain() {
+      await Promise.all(bullWorkers.map((w) => w.pause()));
+    },
     async close() {
-      await workers.close();
-      await expansion.close();
+      await Promise.all(bullWorkers.map((w) => w.close(true)));
+      // The same close() as the forced one above; the expansion's queues close with it.
+      await Promise.all([workers.close(), expansion.close()]);
     },
   };
 }

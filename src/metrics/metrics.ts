@@ -1,9 +1,16 @@
 // Prometheus metrics of the job system, in a registry of our own (not prom-client's global
 // default, so tests and several workers in one process never collide). Queue depth is read
-// from Redis when scraped, not tracked in memory, so every replica reports the same truth.
+// from Redis when scraped, not tracked in memory, so every replica reports the same truth; the
+// read is bounded in time, so /metrics answers (with pod_doctor_redis_up 0) when Redis does not.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type Bounded, bounded } from '../bounded.js';
+import { log } from '../log.js';
+
+/** How long a scrape waits for Redis (a Prometheus scrape times out after 10 s by default). */
+export const SCRAPE_REDIS_TIMEOUT_MS = 1000;
 
 export type FailureClass = 'transient' | 'permanent' | 'invalid' | 'unknown';
 
@@ -14,35 +21,91 @@ export interface JobMetrics {
   findings: Counter<'rule' | 'severity'>;
   incidents: Counter<'cluster' | 'outcome'>;
   deduplicated: Counter<'cluster' | 'kind'>;
-  /** Queues whose depth is reported on scrape. */
+  /**
+   * Queues whose depth is reported on scrape (pod_doctor_queue_jobs), and whether the Redis
+   * connection they use answers (pod_doctor_redis_up).
+   */
   watchQueues(queues: () => Queue[]): void;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): JobMetrics {
+type Pingable = { ping(): Promise<unknown> };
+
+/** The connection a queue was opened on (JobQueues passes its ioredis client). */
+function connectionOf(q: Queue): Pingable | undefined {
+  const c = q.opts.connection as Partial<Pingable> | undefined;
+  return typeof c?.ping === 'function' ? (c as Pingable) : undefined;
+}
+
+/**
+ * `read()`, shared by the scrapes that come while it runs, and given up after
+ * SCRAPE_REDIS_TIMEOUT_MS: during an outage ioredis queues commands until it reconnects, and
+ * scrapes must neither wait for that nor pile up more of them.
+ */
+function boundedRead<T>(read: () => Promise<T>): () => Promise<Bounded<T>> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= read().finally(() => (running = undefined));
+    const current = running;
+    return bounded(SCRAPE_REDIS_TIMEOUT_MS, () => current);
+  };
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean; logger?: Logger } = {}): JobMetrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'pod_doctor_' });
+  const logger = options.logger ?? log.child({ component: 'metrics' });
   const sources: (() => Queue[])[] = [];
+  const watched = () => sources.flatMap((s) => s());
 
+  const readDepth = boundedRead(() =>
+    Promise.all(
+      watched().map(async (q) => {
+        try {
+          return { queue: q.name, counts: await q.getJobCounts('waiting', 'active', 'delayed', 'failed') };
+        } catch {
+          // This queue's gauge is absent for the scrape; /readyz says why.
+          return undefined;
+        }
+      }),
+    ),
+  );
   new Gauge({
     name: 'pod_doctor_queue_jobs',
-    help: 'Jobs in a queue by state (read from Redis at scrape time).',
+    help: `Jobs in a queue by state (read from Redis at scrape time; absent when Redis does not answer within ${SCRAPE_REDIS_TIMEOUT_MS} ms).`,
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
       this.reset();
-      const queues = sources.flatMap((s) => s());
-      await Promise.all(
-        queues.map(async (q) => {
-          try {
-            const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'failed');
-            for (const [state, n] of Object.entries(counts)) this.set({ queue: q.name, state }, n);
-          } catch {
-            // Redis unreachable: the gauge is absent for this queue; /readyz says why.
-          }
-        }),
-      );
+      if (sources.length === 0) return;
+      const read = await readDepth();
+      if (read.status !== 'done') {
+        logger.debug({ outcome: read.status }, 'queue depth not read from Redis for this scrape');
+        return;
+      }
+      for (const q of read.value) if (q) for (const [state, n] of Object.entries(q.counts)) this.set({ queue: q.queue, state }, n);
     },
   });
+
+  const ping = boundedRead(async () => {
+    const connection = watched().map(connectionOf).find(Boolean);
+    if (!connection) throw new Error('no Redis connection to ping');
+    return connection.ping();
+  });
+  let redisWatched = false;
+  const watchRedis = () => {
+    if (redisWatched) return;
+    redisWatched = true;
+    new Gauge({
+      name: 'pod_doctor_redis_up',
+      help: `1 when this process's Redis connection answers PING within ${SCRAPE_REDIS_TIMEOUT_MS} ms at scrape time, else 0.`,
+      registers: [registry],
+      async collect() {
+        const answer = await ping();
+        if (answer.status !== 'done') logger.debug({ outcome: answer.status }, 'redis did not answer PING for this scrape');
+        this.set(answer.status === 'done' ? 1 : 0);
+      },
+    });
+  };
 
   return {
     registry,
@@ -79,6 +142,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): JobMe
     }),
     watchQueues(queues) {
       sources.push(queues);
+      // Only with queues: the bot's worker thread has none, and its registry is summed into the bot's.
+      watchRedis();
     },
   };
 }

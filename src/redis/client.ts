@@ -89,3 +89,21 @@ export function coalesceWrites(redis: Redis): void {
     } as Corkable['write'];
   });
 }
+
+/**
+ * Close a connection the polite way when it is up (QUIT: replies to what was sent come first),
+ * at once when it is not: a QUIT queued behind other commands waits for a reconnect that may
+ * never come.
+ */
+export async function closeRedis(redis: RedisClient): Promise<void> {
+  if (redis.status === 'ready') await redis.quit();
+  else redis.disconnect();
+}
+
+/**
+ * Drop a connection at once (queued commands fail, no reconnect), unless it has already ended:
+ * disconnect() on a closed socket leaves ioredis' disconnect timer (2 s) holding the process.
+ */
+export function dropRedis(redis: RedisClient): void {
+  if (redis.status !== 'end') redis.disconnect();
+}

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, SETTINGS } from '../../src/config/schema.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
+import { type ShutdownRole, shutdownDeadlineMs } from '../../src/shutdown.js';
 import {
   agentProblems,
   configMapProblems,
@@ -200,6 +201,20 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
       .flatMap(([w, c]) => envProblems(c, objects, template).map((p) => `${w.metadata?.name}/${c.name}: ${p}`));
     expect(problems).toEqual([]);
     expect(configMapProblems(objects)).toEqual([]);
+  });
+
+  it('each process stops (POD_DOCTOR_SHUTDOWN_SECONDS, else its role default) a few seconds before its grace period ends', () => {
+    const late = workloads.flatMap((w) =>
+      podDoctor(w).flatMap((c) => {
+        const role = c.args?.[0] as ShutdownRole;
+        const set = containerEnv(c, objects, template).vars.get('POD_DOCTOR_SHUTDOWN_SECONDS')?.value;
+        const deadlineMs = shutdownDeadlineMs(role, set ? Number(set) : undefined);
+        // Kubernetes' default is 30 s; the hard stops and the exit need a moment after the deadline.
+        const graceMs = (podSpecOf(w).terminationGracePeriodSeconds ?? 30) * 1000;
+        return deadlineMs + 2000 <= graceMs ? [] : [`${w.metadata?.name}/${c.name}: stops by ${deadlineMs} ms, killed at ${graceMs} ms`];
+      }),
+    );
+    expect(late).toEqual([]);
   });
 
   it('each container gets a configuration loadConfig accepts', () => {

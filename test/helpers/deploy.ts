@@ -66,6 +66,7 @@ export interface PodSpec {
   hostPID?: boolean;
   hostNetwork?: boolean;
   hostIPC?: boolean;
+  terminationGracePeriodSeconds?: number;
 }
 
 export interface Workload extends KubeObject {
