@@ -98,3 +98,16 @@ export async function shutdown(plan: ShutdownPlan): Promise<ShutdownReport> {
   else logger.info({ ms: report.ms }, 'stopped');
   return report;
 }
+
+/** Resolves with the first SIGTERM or SIGINT (and stops listening). */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}

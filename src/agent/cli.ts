@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { log } from '../log.js';
-import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema } from '../shutdown.js';
+import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema, untilSignal } from '../shutdown.js';
 import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
 import { RUNTIME_CHOICES, type HostExecOptions } from './actions/host-exec.js';
 import { createActionHandler, createHostExec } from './actions/index.js';
@@ -238,15 +238,7 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
     io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  const signal = await new Promise<string>((resolve) => {
-    const stop = (received: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(received);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  const signal = await untilSignal();
   const logger = log.child({ role: 'agent', node: nodeName });
   logger.info({ signal, deadlineMs }, 'agent stopping');
   await shutdown({

@@ -142,14 +142,20 @@ export class ParentMessages {
     if (dueAt < this.timerAt || (dueAt <= Date.now() && this.inFlight.size < this.o.concurrency)) this.pump();
   }
 
-  /** Start sweeping Redis for parents left dirty (by a crash, a Redis outage, a full queue). */
+  /**
+   * Start sweeping Redis for parents left dirty (by a crash, a Redis outage, a full queue).
+   * Returns the function that stops it and every update still waiting (after `settle`).
+   */
   start(redisEvents?: { on(event: 'ready', fn: () => void): unknown; off(event: 'ready', fn: () => void): unknown }): () => void {
     const sweep = () => void this.sweep().catch((err: unknown) => this.o.log.debug({ err }, 'parent sweep failed; next time'));
     // At start-up everything dirty is someone's unfinished update: take it at once.
     void this.sweep(0).catch((err: unknown) => this.o.log.debug({ err }, 'parent sweep failed; next time'));
     this.sweeper = setInterval(sweep, this.o.sweepMs).unref();
     redisEvents?.on('ready', sweep);
-    return () => redisEvents?.off('ready', sweep);
+    return () => {
+      redisEvents?.off('ready', sweep);
+      this.stop();
+    };
   }
 
   /** Schedule every parent that has been dirty for longer than `staleMs`. */

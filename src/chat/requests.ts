@@ -14,7 +14,8 @@ import type { ThreadRecord } from './threads.js';
 import { type ChatMessage, userRef } from './types.js';
 
 /** What the adapter shows the person who typed a command, before any I/O. */
-export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target };
+/** `ack`: what the person sees at once for a diagnosis (its thread may open only with the findings). */
+export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
 
 /** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
 export function parseChatCommand(ctx: ChatContext, text: string, channel: string, options: { count?: boolean } = {}): CommandReply {
@@ -25,7 +26,11 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
     if (options.count ?? true) ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
     return { kind: 'reply', message: badInputMessage(ctx.cluster, parsed.problem, ns) };
   }
-  return { kind: 'diagnose', target: parsed.target };
+  return {
+    kind: 'diagnose',
+    target: parsed.target,
+    ack: noteMessage(ctx.cluster, `Diagnosing ${formatTarget(parsed.target)}… the findings will be posted in a thread here.`, 'pending'),
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { RedisRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
-import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs } from '../shutdown.js';
+import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 
 async function kubeVersionApi(kubeconfig: string | undefined, context: string | undefined) {
   const [k8s, { loadKubeConfig }] = await Promise.all([import('@kubernetes/client-node'), import('../collect/kube-source.js')]);
@@ -57,18 +57,6 @@ export interface BotDeps {
   /** Called once the HTTP server listens. */
   onReady?: (info: { port: number; service: ChatService }) => void;
   logger?: Logger;
-}
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 /** Everything the Slack side needs, reported at once. */
@@ -184,7 +172,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     metrics: chatMetrics,
   });
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
-  service.start();
+  const stopParents = service.start();
   const alertChat = new AlertGroupChat(service, { logger, ...(config.incidentChannel ? { fallbackChannel: config.incidentChannel } : {}) });
 
   // The in-process worker runs on its own thread: diagnoses use the second core, never the
@@ -317,7 +305,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
       // left unread stays in the stream for another reader).
       { name: 'stream consumers', budgetMs: 3000, run: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]) },
       // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
-      { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms) },
+      { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms).finally(stopParents) },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager?.close() }] : []),
       { name: 'queues', budgetMs: 2000, run: () => queues.close() },
       { name: 'redis', budgetMs: 2000, run: () => Promise.all(connections.map(closeRedis)) },

@@ -15,7 +15,7 @@ import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { startWorkerRole } from './worker-role.js';
-import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs } from '../shutdown.js';
+import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
 
@@ -43,18 +43,6 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new PodDoctorError('BAD_INPUT', `${flag} "${value}" is not a whole number`);
   return n;
-}
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps = {}): Promise<number> {

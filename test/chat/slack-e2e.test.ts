@@ -174,7 +174,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     // A bare pod name: this channel's default namespace is `reports`.
     const ack = await postSigned(botUrl, slashCommandBody({ text: 'report-6f7d8-xk2lq', channel: CHANNEL, user: 'U0ALICE' }), SECRET);
     expect(ack.status).toBe(200);
-    expect(ack.body).toBe('');
+    // Said at once, privately: the thread opens with the findings when they come quickly.
+    expect(JSON.parse(ack.body)).toMatchObject({ response_type: 'ephemeral' });
+    expect(ack.body).toContain('Diagnosing reports/report-6f7d8-xk2lq');
 
     const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => m.text.includes(POD)));
     expect(root.text).toContain('[e2e]');

@@ -37,7 +37,8 @@ async function freePorts(n: number, bus = false): Promise<number[]> {
 
 const live = new Set<ChildProcess>();
 let hooked = false;
-function track(child: ChildProcess): ChildProcess {
+/** Kill `child` when the test process exits, whatever happens to the test. */
+export function track(child: ChildProcess): ChildProcess {
   live.add(child);
   child.once('exit', () => live.delete(child));
   if (!hooked) {

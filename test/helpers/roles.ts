@@ -7,25 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { redisFromUrl } from '../../src/redis/client.js';
-import { eventually, freePort } from './jobs.js';
+import { freePort, redisUp } from './jobs.js';
+import { track } from './redis-topology.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'src/bin/pod-doctor.ts');
-
-const live = new Set<ChildProcess>();
-let hooked = false;
-function track(child: ChildProcess): ChildProcess {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-  if (!hooked) {
-    hooked = true;
-    process.once('exit', () => {
-      for (const c of live) c.kill('SIGKILL');
-    });
-  }
-  return child;
-}
 
 export interface RoleProcess {
   child: ChildProcess;
@@ -125,13 +111,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
   );
   const url = `redis://127.0.0.1:${port}`;
-  const probe = redisFromUrl(url, {}, { role: 'producer' });
-  probe.on('error', () => undefined);
-  try {
-    await eventually(async () => (await probe.ping().catch(() => '')) === 'PONG', 10_000);
-  } finally {
-    probe.disconnect();
-  }
+  await redisUp(port);
   return {
     url,
     port,

@@ -118,7 +118,7 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
       return;
     }
-    await ack();
+    await ack(ephemeralBody(reply.ack));
     if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
     try {
       await service.startDiagnosis({

@@ -141,8 +141,8 @@ export function ackSlashCommandsFirst(o: FastAckOptions): void {
       const started = performance.now();
       const reply = o.service.command(params.get('text') ?? '', params.get('channel_id') ?? '');
       // A known length: the answer goes out in one write (no chunked encoding).
-      const answer = reply.kind === 'reply' ? JSON.stringify(ephemeralBody(reply.message)) : '';
-      res.writeHead(200, { 'content-length': Buffer.byteLength(answer), ...(answer ? { 'content-type': 'application/json' } : {}) }).end(answer);
+      const answer = JSON.stringify(ephemeralBody(reply.kind === 'reply' ? reply.message : reply.ack));
+      res.writeHead(200, { 'content-length': Buffer.byteLength(answer), 'content-type': 'application/json' }).end(answer);
       o.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
       // Help and bad input are fully answered; only a diagnosis has work left for Bolt's listener.
       if (reply.kind === 'reply') return;
