@@ -53,6 +53,11 @@ export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise
   if (failures.length > 0) throw failures[0];
 }
 
+/** The once-key of a result's delivery to a channel (a thread when `threadTs`). */
+export function deliveryKey(cluster: string, jobId: string, channel: string, threadTs?: string): string {
+  return `${cluster}:${jobId}:${channel}:${threadTs ?? '-'}`;
+}
+
 /**
  * The thread this result goes to. A command's thread is opened here when the result comes
  * before its placeholder was due: the parent then shows the outcome from its first post.
@@ -61,13 +66,14 @@ async function threadFor(
   ctx: ChatContext,
   result: DiagnoseResult,
   g: { channel: string; threadTs?: string; users: string[] },
+  outcome: Partial<RootState>,
 ): Promise<{ thread: ThreadRecord<ThreadState>; created: boolean }> {
   if (g.threadTs) {
     const existing = await ctx.threads.byTs(g.channel, g.threadTs);
     if (existing) return { thread: existing, created: false };
   }
   const origin = result.job.reason === 'rerun' ? 'rerun' : result.job.reason === 'slash' ? 'slash' : 'other';
-  return openJobThread(ctx, g.channel, result.jobId, result.job.target, { origin, requestedBy: g.users, ...outcomeOf(result) });
+  return openJobThread(ctx, g.channel, result.jobId, result.job.target, { origin, requestedBy: g.users, ...outcome });
 }
 
 /** What a diagnosis thread's parent says once the result is in. */
@@ -88,15 +94,15 @@ async function deliverToChannel(
   g: { channel: string; threadTs?: string; users: string[] },
   offers: PlanOffer[],
 ): Promise<void> {
-  const { thread, created } = await threadFor(ctx, result, g);
+  const outcome = outcomeOf(result);
+  const { thread, created } = await threadFor(ctx, result, g, outcome);
   const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
-  const key = `${ctx.cluster}:${result.jobId}:${g.channel}:${g.threadTs ?? '-'}`;
+  const key = deliveryKey(ctx.cluster, result.jobId, g.channel, g.threadTs);
   await ctx.deliveries.once(key, () => postOutcome(ctx, result, g, parent, thread.id, offers));
   ctx.expected.arrived(g.channel, result.jobId);
   // Apart: a prompt that fails is posted again without posting the findings twice.
   if (result.status === 'diagnosed' && offers.some((o) => o.planId)) await ctx.deliveries.once(`${key}:prompts`, () => postPrompts(ctx, parent, offers));
   if (created) return;
-  const outcome = outcomeOf(result);
   await ctx.parents.patch(thread.id, (s) => (s.kind === 'diagnosis' ? { ...s, ...outcome } : s));
 }
 

@@ -7,14 +7,17 @@ import { enqueueDiagnosis } from '../jobs/dedup.js';
 import { scoped } from '../log.js';
 import { parseCommand } from './command.js';
 import { type ChatContext, defaultNamespace, type ThreadState, tell } from './context.js';
+import { deliveryKey } from './delivery.js';
 import { chatErrorCode } from './errors.js';
 import { badInputMessage, helpMessage, noteMessage } from './messages.js';
 import { jobScope, openJobThread } from './parents.js';
 import type { ThreadRecord } from './threads.js';
 import { type ChatMessage, userRef } from './types.js';
 
-/** What the adapter shows the person who typed a command, before any I/O. */
-/** `ack`: what the person sees at once for a diagnosis (its thread may open only with the findings). */
+/**
+ * What the adapter shows the person who typed a command, before any I/O; for a diagnosis, `ack`
+ * (its thread may open only with the findings).
+ */
 export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
 
 /** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
@@ -39,10 +42,15 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
  * channel's budget goes further in a storm); a slower diagnosis gets a "diagnosing…" parent
  * then. A second person asking for the same job in the same channel joins its thread.
  */
-export async function startDiagnosis(
-  ctx: ChatContext,
-  input: { channel: string; user: string; target: Target; respond?: (m: ChatMessage) => Promise<void> },
-): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+/** A diagnosis asked for in a channel; `respond` answers the person privately (Slack's response_url). */
+export interface CommandInput {
+  channel: string;
+  user: string;
+  target: Target;
+  respond?: (m: ChatMessage) => Promise<void>;
+}
+
+export async function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
   const { channel, user, target } = input;
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
@@ -75,7 +83,7 @@ export async function startDiagnosis(
  */
 async function openCommandThread(
   ctx: ChatContext,
-  input: { channel: string; user: string; target: Target; respond?: (m: ChatMessage) => Promise<void> },
+  input: CommandInput,
   jobId: string,
   options: { placeholder: boolean; joinOnly?: boolean },
 ): Promise<ThreadRecord<ThreadState> | undefined> {
@@ -88,7 +96,7 @@ async function openCommandThread(
       if (options.joinOnly) return undefined;
       // A placeholder never races the result's own parent (which carries the outcome).
       if (options.placeholder && (await ctx.threads.creating(channel, scope))) return undefined;
-      if (options.placeholder && (await ctx.deliveries.done(`${ctx.cluster}:${jobId}:${channel}:-`))) return undefined;
+      if (options.placeholder && (await ctx.deliveries.done(deliveryKey(ctx.cluster, jobId, channel)))) return undefined;
       ({ thread, created } = await openJobThread(ctx, channel, jobId, target, { origin: 'slash', requestedBy: [user] }));
     }
     if (!created && thread.state.kind === 'diagnosis' && !thread.state.requestedBy.includes(user)) {

@@ -17,7 +17,7 @@ import { deliver, deliverIncident } from './delivery.js';
 import type { PlanOffer } from './messages.js';
 import { renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
-import { type CommandReply, parseChatCommand, rerun, startDiagnosis } from './requests.js';
+import { type CommandInput, type CommandReply, parseChatCommand, rerun, startDiagnosis } from './requests.js';
 import { runEvent } from './run-events.js';
 import type { ThreadRecord, ThreadStore } from './threads.js';
 import type { ChatAdapter, ChatMessage, MessageRef } from './types.js';
@@ -52,7 +52,7 @@ export class ChatService {
     return parseChatCommand(this.ctx, text, channel, options);
   }
 
-  startDiagnosis(input: Parameters<typeof startDiagnosis>[1]): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+  startDiagnosis(input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
     return startDiagnosis(this.ctx, input);
   }
 

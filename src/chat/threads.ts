@@ -99,6 +99,7 @@ export class ThreadStore<S = unknown> {
     thread: (id: string) => keys.chat(this.prefix, 'thread', id),
     byTs: (channel: string, ts: string) => keys.chat(this.prefix, 'ts', channel, ts),
     dirty: () => keys.chat(this.prefix, 'parents-dirty'),
+    lock: (channel: string, scope: string) => `${this.k.scope(channel, scope)}:lock`,
   };
 
   /**
@@ -111,7 +112,7 @@ export class ThreadStore<S = unknown> {
     create: (id: string) => Promise<{ ref: MessageRef; state: S }>,
   ): Promise<{ thread: ThreadRecord<S>; created: boolean }> {
     const scopeKey = this.k.scope(channel, scope);
-    const lockKey = `${scopeKey}:lock`;
+    const lockKey = this.k.lock(channel, scope);
     const deadline = Date.now() + this.lockMs * 2;
     for (;;) {
       const token = randomUUID();
@@ -166,7 +167,7 @@ export class ThreadStore<S = unknown> {
 
   /** Whether a caller is creating the parent of `scope` in `channel` right now. */
   async creating(channel: string, scope: string): Promise<boolean> {
-    return (await this.redis.exists(`${this.k.scope(channel, scope)}:lock`)) === 1;
+    return (await this.redis.exists(this.k.lock(channel, scope))) === 1;
   }
 
   async byTs(channel: string, ts: string): Promise<ThreadRecord<S> | null> {

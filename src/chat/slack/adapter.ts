@@ -61,7 +61,6 @@ interface Lane {
   queue: QueuedPost[];
   /** The head is on its way. */
   running: boolean;
-  draining?: boolean;
   /** Wakes a held post when an answer arrives. */
   wake?: () => void;
   /** Until when the next turn is kept for the findings of the parent just posted. */
@@ -133,18 +132,19 @@ export class SlackAdapter implements ChatAdapter {
     return new Promise<T>((resolve, reject) => {
       const item: QueuedPost = { rank, ...extra, queuedAt: Date.now(), run: () => fn().then(resolve, reject) };
       let lane = this.channels.get(channel);
+      const fresh = !lane;
       if (!lane) this.channels.set(channel, (lane = { queue: [], running: false, replyUntil: 0 }));
       // Behind its own rank, ahead of lower ones (a head already on its way keeps its place).
       const at = lane.queue.findIndex((q, i) => (i > 0 || !lane.running) && q.rank > rank);
       if (at < 0) lane.queue.push(item);
       else lane.queue.splice(at, 0, item);
       lane.wake?.();
-      if (lane.queue.length === 1 && !lane.draining) void this.drain(channel, lane);
+      // A lane is drained from its creation until it is empty (then it is dropped).
+      if (fresh) void this.drain(channel, lane);
     });
   }
 
   private async drain(channel: string, lane: Lane): Promise<void> {
-    lane.draining = true;
     while (lane.queue.length > 0) {
       // A follow-up waits while answers are still expected in the channel: a prompt posted now
       // would cost a later thread its turn at the limit. And a parent's findings come next:
@@ -171,7 +171,6 @@ export class SlackAdapter implements ChatAdapter {
       lane.replyUntil = head.replyFollows ? Date.now() + HOLD_FOR_REPLY_MS : 0;
       lane.queue.shift();
     }
-    lane.draining = false;
     this.channels.delete(channel);
   }
 
