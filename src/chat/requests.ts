@@ -21,12 +21,12 @@ import { type ChatMessage, userRef } from './types.js';
 export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
 
 /** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
-export function parseChatCommand(ctx: ChatContext, text: string, channel: string, options: { count?: boolean } = {}): CommandReply {
+export function parseChatCommand(ctx: ChatContext, text: string, channel: string): CommandReply {
   const ns = defaultNamespace(ctx, channel);
   const parsed = parseCommand(text, ns);
   if (parsed.kind === 'help') return { kind: 'reply', message: helpMessage(ctx.cluster, ns) };
   if (parsed.kind === 'error') {
-    if (options.count ?? true) ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
+    ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
     return { kind: 'reply', message: badInputMessage(ctx.cluster, parsed.problem, ns) };
   }
   return {

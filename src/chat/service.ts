@@ -48,8 +48,8 @@ export class ChatService {
   // ---- commands ----
 
   /** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
-  command(text: string, channel: string, options: { count?: boolean } = {}): CommandReply {
-    return parseChatCommand(this.ctx, text, channel, options);
+  command(text: string, channel: string): CommandReply {
+    return parseChatCommand(this.ctx, text, channel);
   }
 
   startDiagnosis(input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {

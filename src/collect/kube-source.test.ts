@@ -68,6 +68,28 @@ describe('KubeSource reads', () => {
     expect(seen.at(-1)?.auth).toBe('Bearer t0ken');
   });
 
+  it('computes auth and TLS once a second, not per read, and follows a new token after that', async () => {
+    const own = new k8s.KubeConfig();
+    own.loadFromOptions({ clusters: kc.clusters, users: [{ name: 'u', token: 'first' }], contexts: kc.contexts, currentContext: 'x' });
+    let computed = 0;
+    const apply = own.applyToHTTPSOptions.bind(own);
+    own.applyToHTTPSOptions = async (opts) => {
+      computed++;
+      return apply(opts);
+    };
+    const source = new KubeSource(own);
+    const before = seen.length;
+    await Promise.all(Array.from({ length: 10 }, () => source.getPod('shop', 'web')));
+    expect(seen.length - before).toBe(10);
+    expect(computed).toBe(1);
+    expect(seen.at(-1)?.auth).toBe('Bearer first');
+    own.loadFromOptions({ clusters: kc.clusters, users: [{ name: 'u', token: 'rotated' }], contexts: kc.contexts, currentContext: 'x' });
+    await new Promise((r) => setTimeout(r, 1_050));
+    await source.getPod('shop', 'web');
+    expect(computed).toBe(2);
+    expect(seen.at(-1)?.auth).toBe('Bearer rotated');
+  });
+
   it('(client-node on its own opens one connection per request)', async () => {
     const before = connections;
     const core = kc.makeApiClient(k8s.CoreV1Api);

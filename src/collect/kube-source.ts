@@ -117,6 +117,8 @@ const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io
 const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 /** A read that gets no answer at all in this time is abandoned (the collector's own limit is shorter). */
 const READ_TIMEOUT_MS = 60_000;
+/** How long one computation of a read's auth and TLS options is reused. */
+const AUTH_TTL_MS = 1_000;
 
 type Query = Record<string, string | number | boolean | undefined>;
 type Items<T> = { items?: T[] };
@@ -137,6 +139,8 @@ export class KubeSource implements FactSource {
   private readonly agents = new AgentPool();
   private readonly server: URL;
   private readonly reads = new ReadCache();
+  /** The last auth and TLS options (one object, so views share it). */
+  private readonly auth: { at: number; options?: Promise<https.RequestOptions> } = { at: 0 };
   // Views (`sharing`, `throttled`) are Object.create(this) with one of these set: everything
   // else (connections, clients, the read cache) stays shared with the source they came from.
   /** Reads may be shared with other diagnoses that started at or after this (see ReadCache). */
@@ -361,12 +365,33 @@ export class KubeSource implements FactSource {
     return url;
   }
 
+  /**
+   * Auth and TLS for a read, from the kubeconfig. client-node recomputes them per call (reads
+   * the CA and token files, builds an Agent); a storm's reads share one result for a second,
+   * which still follows a rotated token or certificate within that second.
+   */
+  private connection(): Promise<https.RequestOptions> {
+    const now = Date.now();
+    const held = this.auth;
+    if (held.options && now - held.at < AUTH_TTL_MS) return held.options;
+    const options = (async () => {
+      const opts: https.RequestOptions = { headers: {} };
+      await this.kc.applyToHTTPSOptions(opts);
+      opts.agent = this.agents.pooled(opts.agent as http.Agent | undefined);
+      return opts;
+    })();
+    held.at = now;
+    held.options = options;
+    options.catch(() => {
+      if (held.options === options) held.options = undefined;
+    });
+    return options;
+  }
+
   private async fetch(url: URL, accept: string): Promise<string> {
     if (this.throttle) await this.throttle();
-    const opts: https.RequestOptions = { method: 'GET', headers: { accept } };
-    await this.kc.applyToHTTPSOptions(opts);
-    opts.agent = this.agents.pooled(opts.agent as http.Agent | undefined);
-    opts.timeout = READ_TIMEOUT_MS;
+    const base = await this.connection();
+    const opts: https.RequestOptions = { ...base, method: 'GET', headers: { ...base.headers, accept }, timeout: READ_TIMEOUT_MS };
     const mod = url.protocol === 'https:' ? https : http;
     return await new Promise<string>((resolve, reject) => {
       const req = mod.request(url, opts, (res) => {

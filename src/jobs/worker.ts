@@ -41,7 +41,7 @@ export interface StartWorkersOptions {
    * Proposes the fixes for a diagnosis (plans stored for approval): the worker decides what to
    * offer, chat only renders it. Without it results carry no offers.
    */
-  proposeOffers?: (diagnosis: Diagnosis, context: { jobId: string }) => Promise<PlanOffer[]>;
+  proposeOffers?: (diagnosis: Diagnosis, context: { jobId: string; since: number }) => Promise<PlanOffer[]>;
   /** The playbook runner; without it no remediation worker is started. */
   remediate?: RemediateProcessor;
   remediateConcurrency?: number;
@@ -174,7 +174,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       let offers: PlanOffer[] = [];
       if (partial.status === 'diagnosed' && partial.diagnosis && options.proposeOffers) {
         try {
-          offers = await options.proposeOffers(partial.diagnosis, { jobId });
+          offers = await options.proposeOffers(partial.diagnosis, { jobId, since: job.timestamp });
         } catch (err) {
           // The diagnosis still goes out; its findings show without buttons.
           log.warn({ err }, 'fixes could not be proposed');

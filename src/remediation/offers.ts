@@ -16,7 +16,8 @@ export interface OfferOptions {
   logger?: Logger;
 }
 
-export type ProposeOffers = (diagnosis: Diagnosis, context?: { jobId?: string }) => Promise<PlanOffer[]>;
+/** `since`: when the diagnosis was asked for (see Runner.proposePlan). */
+export type ProposeOffers = (diagnosis: Diagnosis, context?: { jobId?: string; since?: number }) => Promise<PlanOffer[]>;
 
 export function offerProposer(options: OfferOptions): ProposeOffers {
   const byId = new Map(options.playbooks.map((p) => [p.id, p]));
@@ -30,7 +31,7 @@ export function offerProposer(options: OfferOptions): ProposeOffers {
         continue;
       }
       try {
-        const plan = await options.runner.proposePlan(f, diagnosis, playbook);
+        const plan = await options.runner.proposePlan(f, diagnosis, playbook, context.since === undefined ? {} : { since: context.since });
         offers.push({ fingerprint: f.fingerprint, playbook: id, planId: plan.id, approvals: plan.approvals, risk: plan.risk, expiresAt: plan.expiresAt });
         options.logger?.info({ jobId: context.jobId, planId: plan.id, playbook: id, rule: f.rule, approvals: plan.approvals, risk: plan.risk }, 'fix proposed');
       } catch (err) {

@@ -110,7 +110,12 @@ export interface RunnerDeps {
 }
 
 export interface Runner {
-  proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook): Promise<Plan>;
+  /**
+   * `since`: when the diagnosis was asked for (ms since the epoch). The live state is then read
+   * as a diagnosis reads it, sharing reads started at or after that moment (the pod the
+   * diagnosis just read is not read again).
+   */
+  proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook, options?: { since?: number }): Promise<Plan>;
   runPlan(planId: string, options?: { onEvent?: RunEventHandler }): Promise<RunResult>;
   getPlan(planId: string): Promise<Plan | null>;
   getRun(runId: string): Promise<RunRecord | null>;
@@ -211,14 +216,15 @@ export function createRunner(deps: RunnerDeps): Runner {
   const diagnose = (target: Target): Promise<Diagnosis> =>
     diagnoseTarget(deps.kube, target, { ...deps.diagnose, cluster: deps.cluster, ...(deps.agent ? { agent: deps.agent } : {}), now });
 
-  async function proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook): Promise<Plan> {
+  async function proposePlan(finding: Finding, diagnosis: Diagnosis, playbook: Playbook, options: { since?: number } = {}): Promise<Plan> {
     const rules = [finding.rule, ...finding.merged];
     if (!playbook.matches.some((r) => rules.includes(r))) {
       throw new PodDoctorError('BAD_INPUT', `playbook ${playbook.id} does not remediate ${finding.rule} (it matches ${playbook.matches.join(', ')})`);
     }
     const target = diagnosis.target;
     if (!playbook.targets.includes(target.kind)) throw new PodDoctorError('BAD_INPUT', `playbook ${playbook.id} does not take a ${target.kind} target`);
-    const live = new LiveState(deps.kube, target, () => diagnose(target), now);
+    const source = options.since === undefined ? deps.kube : deps.kube.sharing(options.since);
+    const live = new LiveState(source, target, () => diagnose(target), now);
     const params = await resolveParams(playbook, finding, target, live);
 
     let approvals: 1 | 2 = playbook.approvals;

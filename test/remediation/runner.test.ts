@@ -16,6 +16,7 @@ import { storeKeys, type RunStore } from '../../src/remediation/store.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { runnerFromConfig } from '../../src/remediation/index.js';
+import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import {
   cleanup,
   harness,
@@ -113,6 +114,23 @@ function killable(inner: RunStore): RunStore & { kill(): void } {
 const params = z.object({ namespace: z.string(), pod: z.string(), uid: z.string() });
 
 describe('preconditions are re-checked against live state before any step', () => {
+  it("proposes against the diagnosis' own reads when told when it was asked for: the pod it just read is not read again", async () => {
+    cluster = await scenarioCluster('seed-003-finalizers');
+    const h = harness(cluster, { store: store('since') });
+    const asked = Date.now();
+    const diagnosis = await diagnoseTarget(cluster.kube.sharing(asked), cluster.target, { cluster: 'test', now: cluster.now });
+    const finding = diagnosis.findings.find((f) => f.rule === 'terminating.finalizers')!;
+    const before = { ...cluster.kube.readStats };
+    await h.runner.proposePlan(finding, diagnosis, playbook('remove-finalizers'), { since: asked });
+    const shared = cluster.kube.readStats.shared - before.shared;
+    expect(shared).toBeGreaterThanOrEqual(1);
+    expect(cluster.kube.readStats.fetched - before.fetched).toBe(0);
+    // Without `since` the live state is read afresh, past the shared reads.
+    const after = { ...cluster.kube.readStats };
+    await h.runner.proposePlan(finding, diagnosis, playbook('remove-finalizers'));
+    expect(cluster.kube.readStats).toEqual(after);
+  });
+
   it('pod recreated with a new UID: refused with the reason, nothing touched', async () => {
     cluster = await scenarioCluster('seed-003-finalizers');
     const h = harness(cluster, { store: store('uid') });

@@ -1,6 +1,6 @@
-// Bolt wiring: the /pod-doctor command, the buttons and the deny-reason modal. Every listener
-// acknowledges first (Slack gives three seconds; an unparseable command is answered inside the
-// acknowledgement itself, which needs no I/O) and only then calls into the chat flows.
+// Bolt wiring: the buttons and the deny-reason modal, and in Socket Mode the /pod-doctor command
+// (over HTTP the receiver answers commands itself: ./receiver.ts). Every listener acknowledges
+// first (Slack gives three seconds) and only then calls into the chat flows.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -15,12 +15,11 @@ import {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
-import { ReplicationError } from '../../redis/replication.js';
 import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
-import { noteMessage } from '../messages.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
-import { ACKED, ackSlashCommandsFirst, ephemeralBody } from './fast-ack.js';
+import { answerCommand } from './commands.js';
+import { receiveSlashCommands } from './receiver.js';
 import { keepAliveFetch } from './http-fetch.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -80,7 +79,8 @@ export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, 
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   const logger = o.logger.child({ component: 'slack' });
   const blog = boltLogger(logger);
-  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog, fetch: o.fetch ?? keepAliveFetch() };
+  const fetcher = o.fetch ?? keepAliveFetch();
+  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog, fetch: fetcher };
   let app: BoltApp;
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
@@ -104,40 +104,29 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       processBeforeResponse: false,
     });
     app = new App({ token: o.botToken, receiver, clientOptions, logger: blog, convoStore: false });
-    ackSlashCommandsFirst({ receiver, app, signingSecret: o.signingSecret, service: o.service, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
+    receiveSlashCommands({
+      receiver,
+      signingSecret: o.signingSecret,
+      fetch: fetcher,
+      service: o.service,
+      logger,
+      ...(o.metrics ? { metrics: o.metrics } : {}),
+    });
   }
   const { service, metrics } = o;
 
-  app.command(/^\/pod-doctor/, async ({ command, ack, respond, context }) => {
-    const started = performance.now();
-    // Already answered over HTTP by the fast path (its ack is a no-op here).
-    const acked = context[ACKED] === true;
-    const reply = service.command(command.text, command.channel_id, { count: !acked });
-    if (reply.kind === 'reply') {
-      await ack(ephemeralBody(reply.message));
-      if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
-      return;
-    }
-    await ack(ephemeralBody(reply.ack));
-    if (!acked) metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
-    try {
-      await service.startDiagnosis({
-        channel: command.channel_id,
-        user: command.user_id,
-        target: reply.target,
-        respond: async (m) => {
-          await respond(ephemeralBody(m));
-        },
+  if (o.mode === 'socket') {
+    app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
+      const answer = answerCommand(
+        { service, logger, ...(metrics ? { metrics } : {}) },
+        { text: command.text, channel: command.channel_id, user: command.user_id },
+      );
+      await ack(answer.ack);
+      await answer.work?.(async (body) => {
+        await respond(body);
       });
-    } catch (err) {
-      logger.error({ err, user: command.user_id, channel: command.channel_id }, 'slash command failed after ack');
-      const why =
-        err instanceof ReplicationError
-          ? 'Redis did not confirm the diagnosis was stored safely (failover?).'
-          : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
-      await respond(ephemeralBody(noteMessage(service.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
-    }
-  });
+    });
+  }
 
   app.action({ action_id: new RegExp(`^(${Object.values(ACTION_IDS).join('|')})(_\\d+)?$`) }, async ({ ack, body, action, client }) => {
     const started = performance.now();

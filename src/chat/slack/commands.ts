@@ -1,0 +1,71 @@
+// The /pod-doctor slash command, the same in both Slack modes (the HTTP receiver and Bolt's
+// Socket Mode listener call it once per command). Its answer needs no I/O — help, bad input, or
+// "Diagnosing …" — and goes back in the acknowledgement; a diagnosis then starts, and if it
+// cannot, the person hears why privately (Slack's response_url).
+import type { Logger } from 'pino';
+import { ReplicationError } from '../../redis/replication.js';
+import { noteMessage } from '../messages.js';
+import type { ChatMetrics } from '../metrics.js';
+import type { ChatService } from '../service.js';
+import type { ChatMessage } from '../types.js';
+import { renderSingle } from './blocks/render.js';
+
+/** A slash command as Slack sends it, verified. */
+export interface SlashCommand {
+  text: string;
+  channel: string;
+  user: string;
+}
+
+/** A private answer (the acknowledgement's body, or a POST to response_url). */
+export interface EphemeralBody {
+  response_type: 'ephemeral';
+  text: string;
+  blocks: never;
+}
+
+export type Respond = (body: EphemeralBody) => Promise<void>;
+
+export interface CommandAnswer {
+  /** What the acknowledgement carries. */
+  ack: EphemeralBody;
+  /** The work after the acknowledgement (a diagnosis to start); absent when the answer is all. */
+  work?: (respond: Respond) => Promise<void>;
+}
+
+export interface CommandEdge {
+  service: Pick<ChatService, 'cluster' | 'command' | 'startDiagnosis'>;
+  logger: Logger;
+  metrics?: ChatMetrics;
+}
+
+export function ephemeralBody(m: ChatMessage): EphemeralBody {
+  const r = renderSingle(m);
+  return { response_type: 'ephemeral', text: r.text, blocks: r.blocks as never };
+}
+
+export function answerCommand(edge: CommandEdge, command: SlashCommand): CommandAnswer {
+  const started = performance.now();
+  const reply = edge.service.command(command.text, command.channel);
+  const answer: CommandAnswer = { ack: ephemeralBody(reply.kind === 'reply' ? reply.message : reply.ack) };
+  edge.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+  if (reply.kind === 'reply') return answer;
+  answer.work = async (respond) => {
+    try {
+      await edge.service.startDiagnosis({
+        channel: command.channel,
+        user: command.user,
+        target: reply.target,
+        respond: (m) => respond(ephemeralBody(m)),
+      });
+    } catch (err) {
+      edge.logger.error({ err, user: command.user, channel: command.channel }, 'slash command failed after its answer');
+      const why =
+        err instanceof ReplicationError
+          ? 'Redis did not confirm the diagnosis was stored safely (failover?).'
+          : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
+      await respond(ephemeralBody(noteMessage(edge.service.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
+    }
+  };
+  return answer;
+}

@@ -1,0 +1,142 @@
+// The Slack HTTP edge. Slash commands end here, in the shape of Bolt's HTTPReceiver but once:
+// verified once (signature and replay window), parsed once, acknowledged at once with their
+// answer (which needs no I/O), and handed on as a typed command (./commands.ts). Bolt's own
+// path (body parsing, middleware, listener) costs about half a millisecond per request, and a
+// burst of a few hundred commands then queued for a hundred milliseconds or more. Everything
+// else (buttons, modals, the Events API) goes to Bolt's receiver untouched.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HTTPReceiver } from '@slack/bolt';
+import { answerCommand, type CommandEdge, type EphemeralBody, type Respond } from './commands.js';
+
+/** Bolt's default body limit. */
+const BODY_LIMIT = 4 * 1024 * 1024;
+/** Work waits while requests arrived within this many ms… */
+const QUIET_MS = 3;
+/** …but never longer than this. */
+const MAX_DEFER_MS = 250;
+
+/** Slack's replay window for X-Slack-Request-Timestamp. */
+const MAX_SKEW_SECONDS = 300;
+
+/**
+ * Slack's request signature (v0 HMAC-SHA256 of `v0:<timestamp>:<body>`), compared in constant
+ * time, with the five-minute replay window. (Bolt's own check compares through tsscmp, whose
+ * random HMAC keys cost more than the rest of an answer.)
+ */
+export function validSlackSignature(secret: string, body: string, signature: string | undefined, timestamp: string | undefined, nowMs = Date.now()): boolean {
+  if (!signature?.startsWith('v0=') || !timestamp || !/^\d+$/.test(timestamp)) return false;
+  if (Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_SKEW_SECONDS) return false;
+  const expected = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest();
+  const given = Buffer.from(signature.slice(3), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? undefined : v;
+}
+
+export interface ReceiverOptions extends CommandEdge {
+  receiver: HTTPReceiver;
+  signingSecret: string;
+  /** Transport for response_url (the bot's keep-alive fetch). */
+  fetch: typeof fetch;
+  path?: string;
+}
+
+/** POST a private answer to the command's response_url (valid for 30 minutes, five uses). */
+function responder(fetcher: typeof fetch, url: string | null): Respond {
+  return async (body: EphemeralBody) => {
+    if (!url?.startsWith('http')) throw new Error('the command carries no response_url');
+    const res = await fetcher(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`response_url answered HTTP ${res.status}`);
+  };
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, why: string): void {
+  req.resume();
+  res.writeHead(401, { 'content-type': 'text/plain' }).end(why);
+}
+
+export function receiveSlashCommands(o: ReceiverOptions): void {
+  const bolt = o.receiver.requestListener;
+  const path = o.path ?? '/slack/events';
+  // A diagnosis' work after its answer waits here while requests keep arriving (a burst is
+  // answered first, its work follows), at most MAX_DEFER_MS; then one per turn of the event loop.
+  const handoffs: { fn: () => void; at: number }[] = [];
+  let lastArrival = 0;
+  let scheduled = false;
+  const schedule = (ms: number) => {
+    scheduled = true;
+    if (ms > 0) setTimeout(drain, ms);
+    else setImmediate(drain);
+  };
+  const drain = () => {
+    scheduled = false;
+    const now = performance.now();
+    const head = handoffs[0];
+    if (!head) return;
+    if (now - lastArrival < QUIET_MS && now - head.at < MAX_DEFER_MS) return schedule(QUIET_MS);
+    handoffs.shift()?.fn();
+    if (handoffs.length > 0) schedule(0);
+  };
+  const handOff = (fn: () => void) => {
+    handoffs.push({ fn, at: performance.now() });
+    if (!scheduled) schedule(0);
+  };
+  o.receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    if (req.method !== 'POST' || (q < 0 ? url : url.slice(0, q)) !== path) {
+      bolt(req, res);
+      return;
+    }
+    // Bolt refuses old timestamps but accepts ones far in the future; refuse both here, before
+    // the body is read or anything is handed on (a replayed or pre-signed request).
+    const ts = header(req, 'x-slack-request-timestamp');
+    const form = header(req, 'content-type') === 'application/x-www-form-urlencoded';
+    const fresh = !!ts && /^\d+$/.test(ts) && Math.abs(Date.now() / 1000 - Number(ts)) <= MAX_SKEW_SECONDS;
+    // The Events API (JSON) may come without one; Bolt checks the rest of it.
+    if (!fresh && (form || ts)) return refuse(req, res, 'stale or future request timestamp');
+    if (!form) {
+      bolt(req, res);
+      return;
+    }
+    lastArrival = performance.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > BODY_LIMIT) tooLarge = true;
+      else chunks.push(c);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (tooLarge) {
+        res.writeHead(413).end();
+        return;
+      }
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
+      const params = new URLSearchParams(text);
+      if (!params.has('command') || params.has('payload') || params.has('ssl_check')) {
+        // Buttons and modals: Bolt reads the buffered body instead of the (consumed) stream.
+        (req as IncomingMessage & { rawBody?: Buffer }).rawBody = raw;
+        bolt(req, res);
+        return;
+      }
+      if (!validSlackSignature(o.signingSecret, text, header(req, 'x-slack-signature'), ts)) return refuse(req, res, 'invalid request signature');
+      const answer = answerCommand(o, { text: params.get('text') ?? '', channel: params.get('channel_id') ?? '', user: params.get('user_id') ?? '' });
+      // A known length: the answer goes out in one write (no chunked encoding).
+      const body = JSON.stringify(answer.ack);
+      res.writeHead(200, { 'content-length': Buffer.byteLength(body), 'content-type': 'application/json' }).end(body);
+      const work = answer.work;
+      if (!work) return;
+      const respond = responder(o.fetch, params.get('response_url'));
+      handOff(() => void work(respond));
+    });
+  };
+}
