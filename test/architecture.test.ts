@@ -102,3 +102,26 @@ describe('src/ folder imports', () => {
     expect(imports('config')).not.toContain('alerts');
   });
 });
+
+describe('rules (src/diagnosis/rules)', () => {
+  const RULES_DIR = join(SRC, 'diagnosis/rules');
+  const ruleFiles = sources(RULES_DIR).filter((f) => !f.endsWith('index.ts'));
+
+  it('each file opens with a one-line header: its id and what it detects', () => {
+    const bad = ruleFiles.filter((f) => {
+      const id = /id: '([^']+)'/.exec(readFileSync(f, 'utf8'))?.[1];
+      return !id || !readFileSync(f, 'utf8').startsWith(`// ${id}: `);
+    });
+    expect(bad.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('never import another rule (shared helpers live in src/diagnosis)', () => {
+    const crossing = ruleFiles.flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/(?:from|import) '(\.{1,2}\/[^']+)'/g)]
+        .map((m) => normalize(join(dirname(f), m[1]!)))
+        .filter((target) => dirname(target) === RULES_DIR)
+        .map((target) => `${relative(SRC, f)} → ${relative(SRC, target)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+});

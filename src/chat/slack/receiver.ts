@@ -19,14 +19,18 @@ const MAX_DEFER_MS = 250;
 /** Slack's replay window for X-Slack-Request-Timestamp. */
 const MAX_SKEW_SECONDS = 300;
 
+/** X-Slack-Request-Timestamp within the replay window, past or future (Bolt bounds only the past). */
+function freshTimestamp(timestamp: string | undefined, nowMs = Date.now()): timestamp is string {
+  return !!timestamp && /^\d+$/.test(timestamp) && Math.abs(nowMs / 1000 - Number(timestamp)) <= MAX_SKEW_SECONDS;
+}
+
 /**
  * Slack's request signature (v0 HMAC-SHA256 of `v0:<timestamp>:<body>`), compared in constant
  * time, with the five-minute replay window. (Bolt's own check compares through tsscmp, whose
  * random HMAC keys cost more than the rest of an answer.)
  */
 export function validSlackSignature(secret: string, body: string, signature: string | undefined, timestamp: string | undefined, nowMs = Date.now()): boolean {
-  if (!signature?.startsWith('v0=') || !timestamp || !/^\d+$/.test(timestamp)) return false;
-  if (Math.abs(nowMs / 1000 - Number(timestamp)) > MAX_SKEW_SECONDS) return false;
+  if (!signature?.startsWith('v0=') || !freshTimestamp(timestamp, nowMs)) return false;
   const expected = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest();
   const given = Buffer.from(signature.slice(3), 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -97,9 +101,8 @@ export function receiveSlashCommands(o: ReceiverOptions): void {
     // the body is read or anything is handed on (a replayed or pre-signed request).
     const ts = header(req, 'x-slack-request-timestamp');
     const form = header(req, 'content-type') === 'application/x-www-form-urlencoded';
-    const fresh = !!ts && /^\d+$/.test(ts) && Math.abs(Date.now() / 1000 - Number(ts)) <= MAX_SKEW_SECONDS;
     // The Events API (JSON) may come without one; Bolt checks the rest of it.
-    if (!fresh && (form || ts)) return refuse(req, res, 'stale or future request timestamp');
+    if (!freshTimestamp(ts) && (form || ts)) return refuse(req, res, 'stale or future request timestamp');
     if (!form) {
       bolt(req, res);
       return;

@@ -1,3 +1,4 @@
+// admission.kubelet-rejected: The kubelet rejected the pod after scheduling.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// admission.rejected: Pods cannot be created: rejected at admission.
 import { defineRule } from '../rule.js';
 import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals, type Refusal } from '../owners.js';

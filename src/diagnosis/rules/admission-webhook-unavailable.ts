@@ -1,3 +1,4 @@
+// admission.webhook-unavailable: Pods cannot be created: an admission webhook does not answer.
 import { defineRule } from '../rule.js';
 import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals } from '../owners.js';

@@ -1,3 +1,4 @@
+// config.missing-reference: Referenced ConfigMap, Secret, key or PVC does not exist.
 import { defineRule } from '../rule.js';
 import { containerStatuses, eventEvidence, formatDuration, newestFirst, secondsSince, eventTime, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft, Pod, Snapshot } from '../types.js';

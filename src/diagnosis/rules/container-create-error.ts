@@ -1,3 +1,4 @@
+// container.create-error: The runtime on the node fails to create the container.
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
 import { innermostError } from '../decisive.js';

@@ -1,3 +1,4 @@
+// container.mount-type-mismatch: A volume is mounted onto a path of the other type (file vs directory).
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';

@@ -1,3 +1,4 @@
+// container.start-error: The container's command cannot be started.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';

@@ -1,3 +1,4 @@
+// crash.app-exit: Container exits with an error.
 import { defineRule } from '../rule.js';
 import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, exitMeaning, logAdvice, logEvidence } from '../crashes.js';
 import { decisiveLines } from '../decisive.js';

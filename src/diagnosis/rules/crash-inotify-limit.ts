@@ -1,3 +1,4 @@
+// crash.inotify-limit: The node's inotify instances are used up: a file watcher cannot start.
 import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
 import type { FindingDraft } from '../types.js';

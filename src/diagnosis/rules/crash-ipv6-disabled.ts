@@ -1,3 +1,4 @@
+// crash.ipv6-disabled: App listens on IPv6 on a node without IPv6.
 import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
 import { parseImageRef } from '../pull-errors.js';

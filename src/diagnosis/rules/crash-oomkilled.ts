@@ -1,3 +1,4 @@
+// crash.oomkilled: Container killed for running out of memory.
 import { defineRule } from '../rule.js';
 import { eventEvidence, eventTime, formatDuration, ms, newestFirst, secondsSince } from '../facts.js';
 import { formatBytes, parseQuantity } from '../quantity.js';

@@ -1,3 +1,4 @@
+// crash.port-in-use: The container cannot bind its port: it is already in use.
 import { defineRule } from '../rule.js';
 import { clip, podLabel } from '../facts.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';

@@ -1,3 +1,4 @@
+// crash.probe-failing: Liveness probe keeps killing the container.
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, formatDuration, ms } from '../facts.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// crash.subpath-missing: subPath mount source missing.
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 import { type Crash, crashEvidence, crashes, crashTexts } from '../crashes.js';

@@ -1,3 +1,4 @@
+// dns.coredns-down: Cluster DNS is down: CoreDNS is not serving.
 import { defineRule } from '../rule.js';
 import { componentState } from '../components.js';
 import { clip } from '../facts.js';

@@ -1,3 +1,4 @@
+// evicted.node-pressure: Pod evicted by the kubelet.
 import { defineRule } from '../rule.js';
 import { eventEvidence, eventsWithReason, formatDuration, newestFirst, nodeCondition, nodeTaints, secondsSince } from '../facts.js';
 import { formatResource, parseQuantity } from '../quantity.js';

@@ -1,3 +1,4 @@
+// evicted.preempted: Preempted for a higher-priority pod.
 import { defineRule } from '../rule.js';
 import { eventEvidence, eventTime, newestFirst, secondsSince } from '../facts.js';
 import type { Evidence } from '../types.js';

@@ -1,3 +1,4 @@
+// image.auth: Registry refuses the pull: credentials missing or wrong.
 import { defineRule } from '../rule.js';
 import { eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';

@@ -1,3 +1,4 @@
+// image.corrupt-blob: Image in the registry is broken.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.corrupt-local: Image copy on the node is corrupt.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
 import { journalEvidence, journalMatches, nodeChecksMissing } from '../agent-facts.js';

@@ -1,3 +1,4 @@
+// image.forbidden: The registry refuses the pull (403 Forbidden).
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.insecure-registry: Plain-HTTP registry not allowed by the runtime.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.invalid-name: Image name is not a valid reference.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// image.never-pull: imagePullPolicy Never and the image is not on the node.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// image.node-disk-full: The node's disk fills up while unpacking the image.
 import { defineRule } from '../rule.js';
 import { nodeCondition } from '../facts.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';

@@ -1,3 +1,4 @@
+// image.not-found: Image or tag does not exist.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

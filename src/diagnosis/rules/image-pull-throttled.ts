@@ -1,3 +1,4 @@
+// image.pull-throttled: Image pulls throttled.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

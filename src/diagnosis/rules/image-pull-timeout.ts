@@ -1,3 +1,4 @@
+// image.pull-timeout: Image pull cancelled or timed out.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.registry-unreachable: Registry unreachable from the node.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.short-name: Image name is not fully qualified and the runtime refuses to guess the registry.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventsOfContainer, statusEvidence } from '../facts.js';
 import { classifyPullError, pullFindings, quotePhrase } from '../pull-errors.js';

@@ -1,3 +1,4 @@
+// image.signature-rejected: The node's signature policy refuses the image.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

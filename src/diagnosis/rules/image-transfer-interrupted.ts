@@ -1,3 +1,4 @@
+// image.transfer-interrupted: Image layers arrive cut short: the download is interrupted.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 

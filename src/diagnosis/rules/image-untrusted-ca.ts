@@ -1,3 +1,4 @@
+// image.untrusted-ca: Registry certificate not trusted by the node.
 import { defineRule } from '../rule.js';
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
 

@@ -1,3 +1,4 @@
+// image.wrong-arch: Image built for another CPU architecture.
 import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
 import { pullFailures, quotePhrase } from '../pull-errors.js';

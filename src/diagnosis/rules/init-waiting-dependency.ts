@@ -1,3 +1,4 @@
+// init.waiting-dependency: Init container waits for a dependency.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// job.backoff-limit-exceeded: Job gave up after its pods failed.
 import { defineRule } from '../rule.js';
 import { eventEvidence, namespaceOf, newestFirst } from '../facts.js';
 import { jobFailure } from '../owners.js';

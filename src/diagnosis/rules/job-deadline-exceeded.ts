@@ -1,3 +1,4 @@
+// job.deadline-exceeded: Job ran past its activeDeadlineSeconds and was stopped.
 import { defineRule } from '../rule.js';
 import { formatDuration, ms, namespaceOf } from '../facts.js';
 import { jobFailure, ownerConditions } from '../owners.js';

@@ -1,3 +1,4 @@
+// lifecycle.poststart-failed: postStart hook fails: the kubelet kills the container it started.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventCount, eventEvidence, formatDuration, isDeleting, newestFirst, secondsSince, statusEvidence } from '../facts.js';
 import type { Event, Evidence, FindingDraft } from '../types.js';

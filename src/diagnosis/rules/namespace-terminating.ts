@@ -1,3 +1,4 @@
+// namespace.terminating: Namespace stuck in Terminating.
 import { defineRule } from '../rule.js';
 import { clip, formatDuration, isFinished, secondsSince } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// network.calico-endpoint-missing: Running pod has no Calico WorkloadEndpoint (cut off from the network).
 import { calicoVethName, CALICO_GATEWAY, workloadEndpointName } from '../../probes/calico.js';
 import { nodeChecksMissing, probeResult } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isDeleting, secondsSince, stopConfirmed } from '../facts.js';

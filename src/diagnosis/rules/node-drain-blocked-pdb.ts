@@ -1,3 +1,4 @@
+// node.drain-blocked-pdb: Drain blocked: a PodDisruptionBudget refuses to let the pod go.
 import { defineRule } from '../rule.js';
 import { formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';
 import type { Evidence, FindingDraft, KubeObject } from '../types.js';

@@ -1,3 +1,4 @@
+// node.graceful-shutdown: Stopped by a node shutdown and left behind as Failed.
 import { defineRule } from '../rule.js';
 import { formatDuration, ms, secondsSince } from '../facts.js';
 import type { Evidence } from '../types.js';

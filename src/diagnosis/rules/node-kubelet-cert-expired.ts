@@ -1,3 +1,4 @@
+// node.kubelet-cert-expired: The node's kubelet cannot authenticate: its client certificate expired.
 import { defineRule } from '../rule.js';
 import { decisiveLines } from '../decisive.js';
 import { formatDuration, ms, nodeCondition, secondsSince } from '../facts.js';

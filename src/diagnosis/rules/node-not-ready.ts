@@ -1,3 +1,4 @@
+// node.not-ready: The pod's node is NotReady.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsMatching, formatDuration, isDeleting, isFinished, nodeCondition, secondsSince } from '../facts.js';
 import { componentState } from '../components.js';

@@ -1,3 +1,4 @@
+// node.notready-cascade: Nodes go NotReady one after another where one workload lands.
 import { defineRule } from '../rule.js';
 import { claimClass, claimProvisioner } from '../claims.js';
 import { eventEvidence, eventsMatching, formatDuration, isFinished, ms, nodeCondition, podLabel } from '../facts.js';

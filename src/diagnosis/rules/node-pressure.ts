@@ -1,3 +1,4 @@
+// node.pressure: Node under memory, disk or PID pressure: the kubelet evicts pods.
 import { defineRule } from '../rule.js';
 import { eventEvidence, formatDuration, newestFirst, nodeCondition, secondsSince } from '../facts.js';
 import { parseQuantity } from '../quantity.js';

@@ -1,3 +1,4 @@
+// node.runtime-unresponsive: Container runtime on the node does not answer.
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
 import { formatDuration, nodeCondition, runtimeOf, secondsSince } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,4 @@
+// pending.hostport-conflict: Not scheduled: the requested host port is taken.
 import { defineRule, type RuleContext } from '../rule.js';
 import { formatDuration, isFinished, podLabel } from '../facts.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

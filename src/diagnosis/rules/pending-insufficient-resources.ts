@@ -1,3 +1,4 @@
+// pending.insufficient-resources: Not scheduled: not enough free cpu/memory/GPU on any node.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { formatResource } from '../quantity.js';

@@ -1,3 +1,4 @@
+// pending.nodes-cordoned: Not scheduled: the nodes that would fit are cordoned.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

@@ -1,3 +1,4 @@
+// pending.pod-affinity: Not scheduled: pod (anti-)affinity rules no node satisfies.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

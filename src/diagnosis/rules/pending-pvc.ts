@@ -1,3 +1,4 @@
+// pending.pvc: Not scheduled: a PersistentVolumeClaim is not bound.
 import { defineRule } from '../rule.js';
 import { clip, formatDuration } from '../facts.js';
 import { claimClass, claimNames, claimProvisioner, unboundClaims, volumePin } from '../claims.js';

@@ -1,3 +1,4 @@
+// pending.scheduler-down: Not scheduled: no scheduler is working.
 import { defineRule } from '../rule.js';
 import { eventsWithReason, eventTime, formatDuration, ms, newestFirst, podLabel, secondsSince } from '../facts.js';
 import { unscheduledPod } from '../scheduling.js';

@@ -1,3 +1,4 @@
+// pending.scheduling-gated: Not scheduled on purpose: scheduling gates were never removed.
 import { defineRule } from '../rule.js';
 import { formatDuration, secondsSince } from '../facts.js';
 

@@ -1,3 +1,4 @@
+// pending.taint: Not scheduled: node taints the pod does not tolerate.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import {

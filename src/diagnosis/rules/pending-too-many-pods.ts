@@ -1,3 +1,4 @@
+// pending.too-many-pods: Not scheduled: nodes are at their pod limit (--max-pods).
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { nodeUsage, otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

@@ -1,3 +1,4 @@
+// pending.topology-spread: Not scheduled: a topology spread constraint leaves no node.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

@@ -1,3 +1,4 @@
+// pending.unschedulable-selector: Not scheduled: no node matches the pod's nodeSelector/affinity.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { isDaemonSetPod, otherReasons, rankSeverity, reasonsOf, schedulingFailure, selectorCheck } from '../scheduling.js';

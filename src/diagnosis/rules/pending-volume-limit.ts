@@ -1,3 +1,4 @@
+// pending.volume-limit: Not scheduled: nodes have reached their attachable volume limit.
 import { defineRule } from '../rule.js';
 import { formatDuration } from '../facts.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';

@@ -1,3 +1,4 @@
+// pod.unexplained: Pod is unhealthy and no rule explains why.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
 import { ownerCounts, ownerSatisfied, troubleConditions } from '../owners.js';

@@ -1,3 +1,4 @@
+// readiness.failing: Running but not Ready: the readiness probe keeps failing.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
 import type { Container, Event, Evidence, FindingDraft } from '../types.js';

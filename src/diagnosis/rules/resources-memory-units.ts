@@ -1,3 +1,4 @@
+// resources.memory-units: Memory request or limit with the wrong unit.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
 import { formatBytes, quantityParts } from '../quantity.js';

@@ -1,3 +1,4 @@
+// runtime.cgroup-write-failed: The runtime cannot apply the container's cgroup limits on the node.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

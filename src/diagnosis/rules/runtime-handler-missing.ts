@@ -1,3 +1,4 @@
+// runtime.handler-missing: The node's container runtime has no handler for the pod's RuntimeClass.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
 

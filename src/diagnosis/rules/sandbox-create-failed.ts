@@ -1,3 +1,4 @@
+// sandbox.create-failed: Pod sandbox (pause container) cannot be created.
 import { defineRule } from '../rule.js';
 import {
   clip,

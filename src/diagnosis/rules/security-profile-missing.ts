@@ -1,3 +1,4 @@
+// security.profile-missing: A Localhost AppArmor or seccomp profile the pod needs is not on its node.
 import { defineRule } from '../rule.js';
 import { clip, containerStatuses, eventEvidence, newestFirst, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

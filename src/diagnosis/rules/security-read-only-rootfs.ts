@@ -1,3 +1,4 @@
+// security.read-only-rootfs: The app writes to a read-only root filesystem.
 import { defineRule } from '../rule.js';
 import { clip } from '../facts.js';
 import type { FindingDraft } from '../types.js';

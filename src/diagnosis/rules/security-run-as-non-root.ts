@@ -1,3 +1,4 @@
+// security.run-as-non-root: runAsNonRoot refuses the image user.
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// static-pod.stale: Static pod not recreated after its manifest changed: the kubelet missed the change.
 import { createHash } from 'node:crypto';
 import { probeResult } from '../agent-facts.js';
 import { clip, formatDuration, ms, nodeNotReady, secondsSince } from '../facts.js';

@@ -1,3 +1,4 @@
+// terminating.cni-teardown: CNI teardown fails forever; the retry deletes the live pod's Calico endpoint.
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import {
   clip,

@@ -1,3 +1,4 @@
+// terminating.exec-hang: Deletion stuck: postStart exec hung (hostPID/shareProcessNamespace on docker).
 import { defineRule } from '../rule.js';
 import { containerStatuses, formatDuration, isStuckTerminating, runtimeOf, secondsPastDeletion, statusEvidence } from '../facts.js';
 import { probeResult } from '../agent-facts.js';

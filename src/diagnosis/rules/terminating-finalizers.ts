@@ -1,3 +1,4 @@
+// terminating.finalizers: Deletion blocked by finalizers.
 import { defineRule } from '../rule.js';
 import { containerStatuses, eventTime, formatDuration, isStuckTerminating, ms, nodeNotReady, secondsPastDeletion, stopConfirmed } from '../facts.js';
 import type { Pod, Snapshot } from '../types.js';

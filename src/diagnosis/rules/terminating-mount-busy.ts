@@ -1,3 +1,4 @@
+// terminating.mount-busy: Deletion stuck: another process's mount namespace holds the container's mount.
 import { holderKindOf, holderPlaybook, isServiceUnit, journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import { clip, containerStatuses, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, ms, newestFirst, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';

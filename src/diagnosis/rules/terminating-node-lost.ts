@@ -1,3 +1,4 @@
+// terminating.node-lost: Deletion stuck: the node is unreachable.
 import { defineRule } from '../rule.js';
 import {
   eventEvidence,

@@ -1,3 +1,4 @@
+// terminating.runtime-hung: Deletion stuck: the container runtime hangs (hung FUSE/network mount, zombie init).
 import { journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import { clip, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, newestFirst, secondsPastDeletion, stopConfirmed } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,4 @@
+// terminating.status-lag: Pod status lags behind the node: kubelet API QPS too low for a busy node.
 import { nodeChecksMissing, parseVersion, probeResult, shortId, versionLess } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isDeleting, isStuckTerminating, secondsPastDeletion, secondsSince } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,4 @@
+// terminating.stuck: Deletion stuck on the node, cause not visible from the API.
 import { nodeChecksMissing } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isStuckTerminating, nodeNotReady, runtimeOf, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,4 @@
+// terminating.subpath-umount-busy: Deletion stuck: kubelet cannot unmount subPath mounts (kernel 3.10 + old docker).
 import { holderKindOf, holderPlaybook, journalEvidence, journalMatches, nodeChecksMissing, parseVersion, probeResult, versionLess } from '../agent-facts.js';
 import { formatDuration, isStuckTerminating, nodeNotReady, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,4 @@
+// volume.fsgroup-chown-slow: The kubelet is still changing the ownership of every file on the volume (fsGroup).
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventsWithReason, isDeleting, newestFirst } from '../facts.js';
 

@@ -1,3 +1,4 @@
+// volume.mount-failed: A volume cannot be attached or mounted.
 import { defineRule } from '../rule.js';
 import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
 import { componentState } from '../components.js';

@@ -1,3 +1,4 @@
+// volume.multi-attach: Volume still attached to another node (Multi-Attach error).
 import { defineRule } from '../rule.js';
 import { clip, eventEvidence, eventTime, formatDuration, isDeleting, isStuckTerminating, newestFirst, secondsSince } from '../facts.js';
 import type { Evidence, FindingDraft } from '../types.js';

@@ -1,3 +1,4 @@
+// volume.provisioner-missing: No provisioner serves the claim: the storage driver is not installed or not running.
 import { defineRule } from '../rule.js';
 import { unboundClaims } from '../claims.js';
 import { clip, formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';

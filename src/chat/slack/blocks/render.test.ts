@@ -2,21 +2,21 @@
 // do absurd inputs: 100 findings, 10,000-character evidence, a 400-line dry run.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../src/chat/approvals.js';
-import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, rootMessage, type PlanOffer } from '../../src/chat/messages.js';
-import { checkSlackMessage, LIMITS, truncateVisibly } from '../../src/chat/slack/blocks/limits.js';
-import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from '../../src/chat/slack/blocks/render.js';
-import { userRef } from '../../src/chat/types.js';
-import { diagnoseTarget } from '../../src/usecases/diagnose.js';
-import { ObjectsSource } from '../../src/collect/objects-source.js';
-import { parseTarget } from '../../src/diagnosis/target.js';
-import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
-import type { Incident } from '../../src/jobs/schemas.js';
-import type { Plan } from '../../src/remediation/plan.js';
-import { loadScenarios } from '../../src/sim/scenarios.js';
-import { messageText } from '../helpers/fake-slack.js';
+import type { ApprovalRecord } from '../../approvals.js';
+import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, rootMessage, type PlanOffer } from '../../messages.js';
+import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
+import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
+import { userRef } from '../../types.js';
+import { diagnoseTarget } from '../../../usecases/diagnose.js';
+import { ObjectsSource } from '../../../collect/objects-source.js';
+import { parseTarget } from '../../../diagnosis/target.js';
+import type { Diagnosis, Finding } from '../../../diagnosis/types.js';
+import type { Incident } from '../../../jobs/schemas.js';
+import type { Plan } from '../../../remediation/plan.js';
+import { loadScenarios } from '../../../sim/scenarios.js';
+import { messageText } from '../../../../test/helpers/fake-slack.js';
 
-const scenarios = await loadScenarios(join(import.meta.dirname, '../fixtures/incidents'));
+const scenarios = await loadScenarios(join(import.meta.dirname, '../../../../test/fixtures/incidents'));
 
 function expectFits(messages: SlackMessage[]): void {
   expect(messages.length).toBeGreaterThan(0);
