@@ -21,7 +21,7 @@ import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { SlackApi } from '../chat/slack/web-api.js';
-import type { Config } from '../config/schema.js';
+import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { ChatLimiter } from '../chat/limiter.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
@@ -34,6 +34,12 @@ import { RedisRunStore } from '../remediation/store.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+
+/** A caller's pino level as a configured one (pino also knows custom levels). */
+function logLevelOf(logger: Logger): Config['logLevel'] {
+  const level = SETTINGS.logLevel.schema.safeParse(logger.level);
+  return level.success ? level.data : 'info';
+}
 
 async function kubeVersionApi(kubeconfig: string | undefined, context: string | undefined) {
   const [k8s, { loadKubeConfig }] = await Promise.all([import('@kubernetes/client-node'), import('../collect/kube-source.js')]);
@@ -120,7 +126,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
   // Loaded only then: the Kubernetes client is most of a split bot's memory otherwise.
-  const version = withWorker ? await kubeVersionApi(values.kubeconfig ?? config.kubeconfig, values.context ?? config.kubeContext) : undefined;
+  const kubeconfig = values.kubeconfig ?? config.kubeconfig;
+  const context = values.context ?? config.kubeContext;
+  const version = withWorker ? await kubeVersionApi(kubeconfig, context) : undefined;
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(values.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
   const remediation = remediationPort(new RedisRunStore(redis, cluster, settings.prefix), playbooks);
@@ -180,17 +188,18 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const workerThread = withWorker
     ? await startWorkerThread({
         data: {
-          argv: [
-            '--cluster',
+          options: {
+            // A caller's logger (tests: silent) sets the thread's level too.
+            config: {
+              ...config,
+              ...(values.playbooks ? { playbookDir: values.playbooks } : {}),
+              ...(deps.logger ? { logLevel: logLevelOf(deps.logger) } : {}),
+            },
             cluster,
-            ...(values.kubeconfig ? ['--kubeconfig', values.kubeconfig] : []),
-            ...(values.context ? ['--context', values.context] : []),
-          ],
-          // A caller's logger (tests: silent) sets the thread's level too.
-          env: {
-            ...io.env,
-            ...(values.playbooks ? { POD_DOCTOR_PLAYBOOK_DIR: values.playbooks } : {}),
-            ...(deps.logger ? { LOG_LEVEL: deps.logger.level } : {}),
+            concurrency: config.workerConcurrency,
+            port: config.metricsPort,
+            ...(kubeconfig ? { kubeconfig } : {}),
+            ...(context ? { context } : {}),
           },
         },
         logger,

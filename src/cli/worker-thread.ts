@@ -9,11 +9,11 @@
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Registry } from 'prom-client';
-import { workerCommand } from './worker.js';
+import { runWorker, type WorkerOptions } from './worker.js';
 
+/** The worker as the bot settled it (configuration read once, in the bot; structured-cloned). */
 export interface WorkerThreadData {
-  argv: string[];
-  env: Record<string, string | undefined>;
+  options: WorkerOptions;
 }
 
 export type ToWorker = { kind: 'stop' } | { kind: 'metrics'; id: number };
@@ -31,9 +31,9 @@ const stopped = new Promise<string>((resolve) => {
   });
 });
 
-await workerCommand(
-  data.argv,
-  { stdout: new PassThrough(), stderr: process.stderr, env: data.env },
+await runWorker(
+  data.options,
+  { stdout: new PassThrough() },
   {
     stopSignal: stopped,
     embedded: {

@@ -18,6 +18,7 @@ import { startWorkerRole } from './worker-role.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import type { CliIo } from './diagnose.js';
 import { commandConfig, clusterOf } from './config.js';
+import type { Config } from '../config/schema.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
   Runs the diagnosis and (approved) remediation jobs of one cluster, and expands workload alerts.
@@ -45,6 +46,20 @@ function positiveInt(flag: string, value: string | undefined): number | undefine
   return n;
 }
 
+/**
+ * What a worker is built from: the configuration (read once, by the process that starts it) and
+ * the flags that settle it. The bot's worker thread gets this object, not argv to parse again.
+ */
+export interface WorkerOptions {
+  config: Config;
+  cluster: string;
+  concurrency: number;
+  /** Port of /metrics, /healthz, /readyz (not served in the bot's thread). */
+  port: number;
+  kubeconfig?: string;
+  context?: string;
+}
+
 export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -62,11 +77,28 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     return 0;
   }
   const config = commandConfig(io.env);
-  const cluster = clusterOf(values.cluster, config);
   const concurrency = positiveInt('--concurrency', values.concurrency) ?? config.workerConcurrency;
   if (concurrency < 1) throw new PodDoctorError('BAD_INPUT', '--concurrency must be at least 1');
-  const port = positiveInt('--port', values.port) ?? config.metricsPort;
-  const kc = loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext });
+  const kubeconfig = values.kubeconfig ?? config.kubeconfig;
+  const context = values.context ?? config.kubeContext;
+  return runWorker(
+    {
+      config,
+      cluster: clusterOf(values.cluster, config),
+      concurrency,
+      port: positiveInt('--port', values.port) ?? config.metricsPort,
+      ...(kubeconfig ? { kubeconfig } : {}),
+      ...(context ? { context } : {}),
+    },
+    io,
+    deps,
+  );
+}
+
+/** The worker role, until its stop signal: `pod-doctor worker`, or the bot's worker thread. */
+export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'>, deps: WorkerDeps = {}): Promise<number> {
+  const { config, cluster, concurrency, port } = options;
+  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
 
   const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
   const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'worker' });
