@@ -146,7 +146,7 @@ async function simLatency(): Promise<number> {
     const kc = new k8s.KubeConfig();
     kc.loadFromString(sim.kubeconfig());
     const source = new KubeSource(kc);
-    const { parseTarget } = await import('../src/diagnosis/target.js');
+    const { parseTarget } = await import('../src/kube/target.js');
     const times: number[] = [];
     for (let round = 0; round < 2; round++) {
       for (const t of targets) {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ObjectsSource } from '../src/collect/objects-source.js';
-import { parseTarget } from '../src/diagnosis/target.js';
+import { parseTarget } from '../src/kube/target.js';
 import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { loadCases, type EvalCase } from './cases.js';
 import { scoreCase, type Score } from './score.js';

@@ -11,7 +11,7 @@ import { createAgentLookup } from '../src/collect/agent-client.js';
 import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { KubeSource } from '../src/collect/kube-source.js';
 import { ObjectsSource } from '../src/collect/objects-source.js';
-import { parseTarget } from '../src/diagnosis/target.js';
+import { parseTarget } from '../src/kube/target.js';
 import { SEVERITY_ORDER, type Diagnosis } from '../src/diagnosis/types.js';
 import { startScenarioCluster } from '../src/sim/cluster.js';
 import { loadScenarios, type Scenario } from '../src/sim/scenarios.js';

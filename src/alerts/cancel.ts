@@ -13,7 +13,8 @@ import { lua, runScript } from '../redis/lua.js';
 import { keys } from '../redis/keys.js';
 import type { JobQueues } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
-import { targetKey, type DiagnoseJob } from '../jobs/schemas.js';
+import type { DiagnoseJob } from '../jobs/schemas.js';
+import { targetKey } from '../kube/target.js';
 import { alertKeys } from './keys.js';
 
 export const EXPAND_MEMBER = 'expand:';

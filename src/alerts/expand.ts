@@ -15,13 +15,13 @@ import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'b
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
-import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
 import type { KubeObject, Pod, Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
 import { clusterTag } from '../redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
-import { AlertRequester, ClusterName, targetKey } from '../jobs/schemas.js';
+import { AlertRequester, ClusterName } from '../jobs/schemas.js';
+import { Dns1123Label, Dns1123Subdomain, targetKey } from '../kube/target.js';
 import { classifyError } from '../jobs/worker.js';
 import { cancelAlertJobs, isResolved } from './cancel.js';
 import type { ExpandedPod } from './group-events.js';
@@ -36,8 +36,8 @@ export const ExpandJobSchema = z.object({
   cluster: ClusterName,
   workload: z.object({
     kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']),
-    namespace: z.string().refine(isDns1123Label, 'not a DNS-1123 label'),
-    name: z.string().refine(isDns1123Subdomain, 'not a DNS-1123 name'),
+    namespace: Dns1123Label,
+    name: Dns1123Subdomain,
   }),
   requester: AlertRequester,
   requestedAt: z.string().max(64),

@@ -6,8 +6,8 @@
 // Order: namespace+pod → that pod; namespace+deployment/statefulset/daemonset/job_name → the
 // workload (its unhealthy pods are found later, by the worker); node → the node. Anything else
 // is "not diagnosable" with a reason the thread can show.
-import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
 import type { Target } from '../diagnosis/types.js';
+import { isDns1123Label, isDns1123Subdomain, targetKey } from '../kube/target.js';
 import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
@@ -90,9 +90,8 @@ export function clusterFromLabels(
 export function describeAlertTarget(t: AlertTarget): string | null {
   switch (t.kind) {
     case 'pod':
-      return `pod/${t.target.namespace}/${t.target.name}`;
     case 'node':
-      return `node/${t.target.name}`;
+      return targetKey(t.target);
     case 'workload':
       return `${t.workload.kind.toLowerCase()}/${t.workload.namespace}/${t.workload.name}`;
     case 'none':

@@ -10,7 +10,7 @@
 // parent; alerts added and workloads expanded go to one thread note that is edited in place.
 import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/group-events.js';
-import { formatTarget } from '../diagnosis/target.js';
+import { formatTarget } from '../kube/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
 import { keys } from '../redis/keys.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';

@@ -1,6 +1,6 @@
 // `/pod-doctor <text>` (and the console's same command line), parsed without I/O so the Slack
 // handler can acknowledge first and answer bad input in the acknowledgement itself.
-import { parseTarget } from '../diagnosis/target.js';
+import { parseTarget } from '../kube/target.js';
 import type { Target } from '../diagnosis/types.js';
 import { isPodDoctorError } from '../errors.js';
 

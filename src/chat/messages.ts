@@ -1,6 +1,6 @@
 // What pod-doctor says in chat, as renderer-independent messages. Every message names the
 // cluster, both in its parts and in its plain-text fallback.
-import { formatTarget } from '../diagnosis/target.js';
+import { formatTarget } from '../kube/target.js';
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
 import type { Incident, PlanOffer } from '../jobs/schemas.js';
 import { describeCheck, type Plan } from '../remediation/plan.js';

@@ -18,7 +18,7 @@ import { ChatService } from '../chat/service.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
-import { parseTarget } from '../diagnosis/target.js';
+import { parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { keyPattern } from '../redis/keys.js';

@@ -4,7 +4,7 @@ import { diagnoseTarget } from '../usecases/diagnose.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
-import { parseTarget } from '../diagnosis/target.js';
+import { parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { loadObjects } from '../sim/load.js';

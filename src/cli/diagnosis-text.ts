@@ -2,7 +2,7 @@
 // renders the same findings through the chat message model instead).
 import { paint } from '../chat/console/style.js';
 import type { Tone } from '../chat/types.js';
-import { formatTarget } from '../diagnosis/target.js';
+import { formatTarget } from '../kube/target.js';
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
 
 type Style = Tone | 'bold' | 'dim';

@@ -7,7 +7,7 @@ import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import type { Config } from '../config/schema.js';
-import { formatTarget, parseTarget } from '../diagnosis/target.js';
+import { formatTarget, parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
 import { AgentActionsClient } from '../remediation/agent-actions-client.js';
 import { defaultPlaybookDir, formatIssue, loadPlaybooks, validatePlaybookDir } from '../remediation/load.js';

@@ -2,7 +2,7 @@
 // A rule that throws is reported in `ruleErrors` and the others still run.
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
 import { rankAndMerge } from './ranking.js';
-import { subjectOf } from './facts.js';
+import { targetKey } from '../kube/target.js';
 import { SEVERITY_ORDER, type Diagnosis, type FactName, type Finding, type FindingDraft, type Snapshot } from './types.js';
 
 export interface EngineOptions {
@@ -13,7 +13,7 @@ export interface EngineOptions {
 }
 
 export function toFinding(rule: Rule, draft: FindingDraft, snapshot: Snapshot, severityOverride?: Finding['severity']): Finding {
-  const subject = draft.subject ?? subjectOf(snapshot.target);
+  const subject = draft.subject ?? targetKey(snapshot.target);
   const causeKey = draft.causeKey ?? subject;
   const playbook = draft.playbook === null ? null : (draft.playbook ?? rule.meta.playbook ?? null);
   return {

@@ -1,18 +1,7 @@
 // Pure helpers rules share to read a snapshot: time, events, container states, node state.
 // Rules stay short by asking questions here instead of walking objects themselves.
 import { excerpt } from './decisive.js';
-import type { Container, ContainerStatus, Event, Evidence, Node, Pod, Snapshot, Target } from './types.js';
-
-export function subjectOf(target: Target): string {
-  switch (target.kind) {
-    case 'pod':
-      return `pod/${target.namespace}/${target.name}`;
-    case 'node':
-      return `node/${target.name}`;
-    case 'namespace':
-      return `namespace/${target.name}`;
-  }
-}
+import type { Container, ContainerStatus, Event, Evidence, Node, Pod, Snapshot } from './types.js';
 
 /** The namespace a diagnosis is about: the pod's, a missing pod's target's, or a namespace target itself. */
 export function namespaceOf(snapshot: Snapshot): string {

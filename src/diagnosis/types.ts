@@ -1,6 +1,7 @@
 // Core vocabulary of the diagnosis engine. Everything here is data: rules are pure
 // functions from a Snapshot to findings, so this file has no I/O and no runtime deps.
 import type * as k8s from '@kubernetes/client-node';
+import type { Target } from '../kube/target.js';
 import type { AgentFacts } from '../probes/types.js';
 
 /**
@@ -29,7 +30,8 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
-export type Target = { kind: 'pod'; namespace: string; name: string } | { kind: 'node'; name: string } | { kind: 'namespace'; name: string };
+// Defined with its schema, parser and key in src/kube/target.ts; most of the code reads it from here.
+export type { Target };
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 export const SEVERITY_ORDER: Record<Severity, number> = { critical: 4, error: 3, warning: 2, info: 1 };

@@ -4,20 +4,11 @@
 // Job data never holds secrets: only names, ids and times.
 import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { isDns1123Label, isDns1123Subdomain } from '../diagnosis/target.js';
-import type { Diagnosis, Target } from '../diagnosis/types.js';
-
-const label = z.string().refine(isDns1123Label, 'not a DNS-1123 label');
-const subdomain = z.string().refine(isDns1123Subdomain, 'not a DNS-1123 name');
+import type { Diagnosis } from '../diagnosis/types.js';
+import { Dns1123Label, TargetSchema } from '../kube/target.js';
 
 /** Cluster names key queues and Redis keys: DNS-1123 labels, like POD_DOCTOR_CLUSTER. */
-export const ClusterName = label;
-
-export const TargetSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('pod'), namespace: label, name: subdomain }),
-  z.object({ kind: z.literal('node'), name: subdomain }),
-  z.object({ kind: z.literal('namespace'), name: label }),
-]) satisfies z.ZodType<Target>;
+export const ClusterName = Dns1123Label;
 
 const isoTime = z
   .string()
@@ -98,11 +89,6 @@ export function parseRemediateJob(data: unknown): RemediateJob {
   const result = RemediateJobSchema.safeParse(data);
   if (!result.success) throw new UnrecoverableError(`invalid remediate job: ${describeIssues(result.error)}`);
   return result.data;
-}
-
-/** Structured key of a target (never rendered text): `pod/ns/name`, `node/name`, `namespace/name`. */
-export function targetKey(t: Target): string {
-  return t.kind === 'pod' ? `pod/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
 }
 
 // ---- Results (worker → chat side) ----

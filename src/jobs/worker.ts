@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
-import { formatTarget } from '../diagnosis/target.js';
+import { formatTarget } from '../kube/target.js';
 import { TRANSIENT_GAP_KINDS, type Diagnosis, type Gap } from '../diagnosis/types.js';
 import { isPodDoctorError, type PodDoctorError } from '../errors.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';

@@ -1,10 +1,14 @@
 // Kubernetes name and label syntax (k8s.io/apimachinery/pkg/util/validation), with its exact
-// messages: shared by label selectors (src/kube/selectors.ts) and the simulated API's validation.
+// messages: shared by label selectors (src/kube/selectors.ts), targets (src/kube/target.ts),
+// remediation step parameters and the simulated API's validation.
 
 export const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 export const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
 const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
+/** validation.DNS1123LabelMaxLength and DNS1123SubdomainMaxLength. */
+export const DNS1123_LABEL_MAX = 63;
+export const DNS1123_SUBDOMAIN_MAX = 253;
 export const LABEL_RE = new RegExp(`^${DNS1123_LABEL}$`);
 export const SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN}$`);
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME}$`);
@@ -46,7 +50,7 @@ export function isQualifiedName(value: string): string[] {
     name = parts[1] ?? '';
     if (!prefix) errs.push('prefix part must be non-empty');
     else {
-      if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
+      if (prefix.length > DNS1123_SUBDOMAIN_MAX) errs.push('prefix part must be no more than 253 characters');
       if (!SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${SUBDOMAIN_MSG}`);
     }
   } else {

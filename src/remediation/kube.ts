@@ -4,15 +4,12 @@ import * as k8s from '@kubernetes/client-node';
 import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
 import type { Pod } from '../diagnosis/types.js';
+import { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, LABEL_RE, SUBDOMAIN_RE } from '../kube/names.js';
 
-export const namespaceName = z
-  .string()
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
-  .max(63);
-export const objectName = z
-  .string()
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS-1123 name')
-  .max(253);
+// The checks of isDns1123Label/isDns1123Subdomain (src/kube/target.ts), as a pattern and a limit
+// so that a parameter error says which of the two failed.
+export const namespaceName = z.string().regex(LABEL_RE, 'expected a namespace name').max(DNS1123_LABEL_MAX);
+export const objectName = z.string().regex(SUBDOMAIN_RE, 'expected a DNS-1123 name').max(DNS1123_SUBDOMAIN_MAX);
 export const uidValue = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UID');
 
 /** client-node 1.4.0 picks the first patch type it knows (JSON patch); say which one we send. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { KubeSource } from '../collect/kube-source.js';
-import { parseTarget } from '../diagnosis/target.js';
+import { parseTarget } from '../kube/target.js';
 import type { Diagnosis, KubeObject } from '../diagnosis/types.js';
 import { startScenarioCluster, type ScenarioCluster } from './cluster.js';
 import { loadScenarios, type Scenario } from './scenarios.js';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { startAgent, type AgentOptions, type RunningAgent } from '../agent/server.js';
-import { parseTarget } from '../diagnosis/target.js';
+import { parseTarget } from '../kube/target.js';
 import type { KubeObject } from '../diagnosis/types.js';
 import { createLogger } from '../log.js';
 import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from './fake-docker.js';

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { workerCommand } from '../../src/cli/worker.js';
 import { loadConfig } from '../../src/config/schema.js';
-import { parseTarget } from '../../src/diagnosis/target.js';
+import { parseTarget } from '../../src/kube/target.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { JobQueues, jobSettingsFromConfig } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';

@@ -13,7 +13,7 @@ import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import type { AgentLookup } from '../../src/collect/snapshot.js';
 import { nodeNotReady } from '../../src/diagnosis/facts.js';
-import { parseTarget } from '../../src/diagnosis/target.js';
+import { parseTarget } from '../../src/kube/target.js';
 import type { Diagnosis, KubeObject, Pod, Target } from '../../src/diagnosis/types.js';
 import { keyPattern } from '../../src/redis/keys.js';
 import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';

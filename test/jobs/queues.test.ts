@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
 import { diagnoseJobOptions, jobSettingsFromConfig } from '../../src/jobs/queues.js';
 import { redisFromUrl } from '../../src/redis/client.js';
-import { DiagnoseJobSchema, parseDiagnoseJob, parseRemediateJob, targetKey } from '../../src/jobs/schemas.js';
+import { DiagnoseJobSchema, parseDiagnoseJob, parseRemediateJob } from '../../src/jobs/schemas.js';
+import { targetKey } from '../../src/kube/target.js';
 
 describe('redisFromUrl', () => {
   it.each([

@@ -11,7 +11,7 @@ import { workerCommand } from '../../src/cli/worker.js';
 import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { loadConfig } from '../../src/config/schema.js';
-import { parseTarget } from '../../src/diagnosis/target.js';
+import { parseTarget } from '../../src/kube/target.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
 import { JobQueues, jobSettingsFromConfig } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';

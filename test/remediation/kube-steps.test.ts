@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, Pod } from '../../src/diagnosis/types.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import type { ActionDef, StepContext } from '../../src/remediation/actions/types.js';
-import { workloadOf } from '../../src/remediation/kube.js';
+import { namespaceName, objectName, workloadOf } from '../../src/remediation/kube.js';
 import { ago, namespaceObject, node, pod } from '../helpers/factories.js';
 import { objectsCluster, type Cluster } from '../helpers/remediation.js';
 import { silent } from '../helpers/logger.js';
@@ -188,5 +188,14 @@ describe('clear-namespace-finalizers', () => {
     const { out } = await run('clear-namespace-finalizers', { namespace: 'team-a' });
     expect((out as Error).message).toBe('namespace team-a is not being deleted; refusing to clear its finalizers');
     expect(await cluster.kube.getNamespace('team-a')).not.toBeNull();
+  });
+});
+
+describe('step parameter names', () => {
+  it('are checked as Kubernetes checks them: every dot-separated label must be valid', () => {
+    for (const name of ['a..b', 'a.-b', 'a-.b', 'Web', 'a'.repeat(254)]) expect(objectName.safeParse(name).success).toBe(false);
+    expect(objectName.safeParse('ip-10-0-1-23.ec2.internal').success).toBe(true);
+    expect(namespaceName.safeParse('a.b').success).toBe(false);
+    expect(objectName.safeParse('a..b').error?.issues[0]?.message).toBe('expected a DNS-1123 name');
   });
 });

@@ -9,7 +9,7 @@ import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type S
 import { userRef } from '../../types.js';
 import { diagnoseTarget } from '../../../usecases/diagnose.js';
 import { ObjectsSource } from '../../../collect/objects-source.js';
-import { parseTarget } from '../../../diagnosis/target.js';
+import { parseTarget } from '../../../kube/target.js';
 import type { Diagnosis, Finding } from '../../../diagnosis/types.js';
 import type { Incident } from '../../../jobs/schemas.js';
 import type { Plan } from '../../../remediation/plan.js';

@@ -1,25 +1,36 @@
-// Parsing what a user or an alert names: `ns/pod`, `pod` (with a default namespace),
-// `node/<name>`, `ns/<name>` / `namespace/<name>`. Names are validated as Kubernetes does.
+// The Target, what a diagnosis is about (a pod, a node or a namespace), in one place: its type, its
+// job schema, parsing what a user or an alert names, its display text and its structured key.
+// Names are validated as Kubernetes does, with the patterns of ./names.ts.
+import { z } from 'zod';
 import { PodDoctorError } from '../errors.js';
-import type { Target } from './types.js';
+import { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, LABEL_RE, SUBDOMAIN_RE } from './names.js';
+
+export type Target = { kind: 'pod'; namespace: string; name: string } | { kind: 'node'; name: string } | { kind: 'namespace'; name: string };
 
 /** RFC 1123 label: namespaces. */
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** RFC 1123 subdomain: pod and node names. */
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 export function isDns1123Label(s: string): boolean {
-  return s.length <= 63 && DNS1123_LABEL.test(s);
+  return s.length <= DNS1123_LABEL_MAX && LABEL_RE.test(s);
 }
 
+/** RFC 1123 subdomain: pod and node names. */
 export function isDns1123Subdomain(s: string): boolean {
-  return s.length <= 253 && DNS1123_SUBDOMAIN.test(s);
+  return s.length <= DNS1123_SUBDOMAIN_MAX && SUBDOMAIN_RE.test(s);
 }
+
+export const Dns1123Label = z.string().refine(isDns1123Label, 'not a DNS-1123 label');
+export const Dns1123Subdomain = z.string().refine(isDns1123Subdomain, 'not a DNS-1123 name');
+
+export const TargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pod'), namespace: Dns1123Label, name: Dns1123Subdomain }),
+  z.object({ kind: z.literal('node'), name: Dns1123Subdomain }),
+  z.object({ kind: z.literal('namespace'), name: Dns1123Label }),
+]) satisfies z.ZodType<Target>;
 
 function bad(input: string, why: string): PodDoctorError {
   return new PodDoctorError('BAD_TARGET', `"${input}" is not a valid target: ${why}. Use <namespace>/<pod>, node/<name> or ns/<name>.`);
 }
 
+/** `ns/pod`, `pod` (with a default namespace), `node/<name>`, `ns/<name>` / `namespace/<name>`. */
 export function parseTarget(input: string, defaultNamespace?: string): Target {
   const text = input.trim();
   if (!text) throw bad(input, 'it is empty');
@@ -44,6 +55,7 @@ export function parseTarget(input: string, defaultNamespace?: string): Target {
   return { kind: 'pod', namespace: first, name: second };
 }
 
+/** What users type and read: `<namespace>/<pod>`, `node/<name>`, `ns/<name>` (parseTarget reads it back). */
 export function formatTarget(t: Target): string {
   switch (t.kind) {
     case 'pod':
@@ -53,4 +65,12 @@ export function formatTarget(t: Target): string {
     case 'namespace':
       return `ns/${t.name}`;
   }
+}
+
+/**
+ * Structured key of a target (never rendered text): `pod/ns/name`, `node/name`, `namespace/name`.
+ * Stored and compared across releases (Redis dedup keys, finding subjects and fingerprints): keep its format.
+ */
+export function targetKey(t: Target): string {
+  return t.kind === 'pod' ? `pod/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPodDoctorError } from '../errors.js';
-import { formatTarget, parseTarget } from './target.js';
+import { formatTarget, isDns1123Label, isDns1123Subdomain, parseTarget, targetKey } from './target.js';
 
 describe('parseTarget', () => {
   it.each([
@@ -30,5 +30,23 @@ describe('parseTarget', () => {
 
   it('round-trips through formatTarget', () => {
     for (const t of ['shop/web-1', 'node/n1', 'ns/team-a']) expect(formatTarget(parseTarget(t))).toBe(t);
+  });
+});
+
+describe('DNS-1123 names', () => {
+  it('accepts what Kubernetes accepts, up to its length limits', () => {
+    for (const name of ['a', 'web-1', 'ip-10-0-1-23.ec2.internal', 'a'.repeat(253)]) expect(isDns1123Subdomain(name)).toBe(true);
+    for (const name of ['a', 'team-a', 'a'.repeat(63)]) expect(isDns1123Label(name)).toBe(true);
+  });
+
+  it('refuses empty labels, labels that start or end with "-", upper case and over-long names', () => {
+    for (const name of ['', 'a..b', 'a.-b', 'a-.b', '.a', 'a.', 'Web', 'a_b', 'a'.repeat(254)]) expect(isDns1123Subdomain(name)).toBe(false);
+    for (const name of ['a.b', '-a', 'a-', 'a'.repeat(64)]) expect(isDns1123Label(name)).toBe(false);
+  });
+});
+
+describe('targetKey', () => {
+  it('is the structured form stored in Redis and in finding subjects', () => {
+    expect(['shop/web-1', 'node/n1', 'ns/team-a'].map((t) => targetKey(parseTarget(t)))).toEqual(['pod/shop/web-1', 'node/n1', 'namespace/team-a']);
   });
 });
