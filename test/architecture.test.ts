@@ -138,3 +138,25 @@ describe('rules (src/diagnosis/rules)', () => {
     expect(crossing).toEqual([]);
   });
 });
+
+describe('src/chat files', () => {
+  /** file → file it imports → the import (within src/chat; type-only imports count too). */
+  function fileGraph(dir: string): Map<string, Map<string, string>> {
+    const graph = new Map<string, Map<string, string>>();
+    for (const file of sources(dir)) {
+      const from = relative(SRC, file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import) '(\.{1,2}\/[^']+)'/g)) {
+        const target = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
+        if (!target.startsWith(dir)) continue;
+        const edges = graph.get(from) ?? new Map<string, string>();
+        edges.set(relative(SRC, target), m[0]);
+        graph.set(from, edges);
+      }
+    }
+    return graph;
+  }
+
+  it('import each other in one direction only: no file cycle', () => {
+    expect(cycles(fileGraph(join(SRC, 'chat')))).toEqual([]);
+  });
+});

@@ -8,14 +8,14 @@ import { ApprovalStore, type ApproverPolicy } from './approvals.js';
 import { defaultNamespaceFor } from './command.js';
 import { chatErrorCode } from './errors.js';
 import { ExpectedAnswers } from './expected.js';
-import { type AlertGroupState, type IncidentState, noteMessage, type RootState } from './messages.js';
+import { noteMessage, type ThreadState } from './messages.js';
 import type { ChatMetrics } from './metrics.js';
 import { ParentMessages, type ParentMessagesOptions } from './parents.js';
 import type { RemediationPort } from './remediation.js';
 import { DeliveryLog, ThreadStore } from './threads.js';
 import type { ChatAdapter, MessageRef } from './types.js';
 
-export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState) | ({ kind: 'alert-group' } & AlertGroupState);
+export type { ThreadState } from './messages.js';
 
 export interface ChatServiceOptions {
   adapter: ChatAdapter;

@@ -445,3 +445,6 @@ export function alertGroupRootMessage(s: AlertGroupState): ChatMessage {
   const top = causes[0];
   return { text: `[${s.cluster}] ${head}${top ? ` — ${top.title}${causes.length > 1 ? ` (+${causes.length - 1} more causes)` : ''}` : ''}`, parts };
 }
+
+/** What a thread's parent message shows: a diagnosis, an incident, or an Alertmanager group. */
+export type ThreadState = ({ kind: 'diagnosis' } & RootState) | ({ kind: 'incident' } & IncidentState) | ({ kind: 'alert-group' } & AlertGroupState);

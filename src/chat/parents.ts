@@ -8,9 +8,8 @@
 // parent is eventually written even when the process that changed it died.
 import type { Logger } from 'pino';
 import type { Target } from '../diagnosis/types.js';
-import type { ChatContext, ThreadState } from './context.js';
 import { chatErrorCode, isPermanentChatError } from './errors.js';
-import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage } from './messages.js';
+import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage, type ThreadState } from './messages.js';
 import type { ThreadRecord, ThreadStore } from './threads.js';
 import type { ChatAdapter, ChatMessage } from './types.js';
 
@@ -33,7 +32,7 @@ export const jobScope = (cluster: string, jobId: string) => `job:${cluster}:${jo
  * post, no update), else "diagnosing".
  */
 export async function openJobThread(
-  ctx: ChatContext,
+  ctx: { readonly cluster: string; readonly adapter: ChatAdapter; readonly now: () => number; readonly threads: ThreadStore<ThreadState> },
   channel: string,
   jobId: string,
   target: Target,

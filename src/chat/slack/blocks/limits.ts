@@ -1,7 +1,14 @@
 // Slack's limits on messages (https://docs.slack.dev/reference/block-kit/blocks). A message
 // that breaks one is rejected as a whole (`invalid_blocks`, `msg_too_long`), so the renderer
 // splits or truncates visibly before sending, and `checkSlackMessage` proves it did.
-import type { SlackMessage } from './render.js';
+
+export type SlackBlock = Record<string, unknown> & { type: string; block_id?: string };
+
+/** One chat.postMessage / chat.update body. */
+export interface SlackMessage {
+  text: string;
+  blocks: SlackBlock[];
+}
 
 export const LIMITS = {
   blocksPerMessage: 50,

@@ -3,14 +3,9 @@
 // each message this returns passes `checkSlackMessage`.
 import type { Button, ChatMessage, Part, Tone } from '../../types.js';
 import { splitUserRefs } from '../../types.js';
-import { clip, LIMITS, truncateVisibly } from './limits.js';
+import { clip, LIMITS, type SlackBlock, type SlackMessage, truncateVisibly } from './limits.js';
 
-export type SlackBlock = Record<string, unknown> & { type: string; block_id?: string };
-
-export interface SlackMessage {
-  text: string;
-  blocks: SlackBlock[];
-}
+export type { SlackBlock, SlackMessage } from './limits.js';
 
 /** Button action ids: Bolt listeners match these. */
 export const ACTION_IDS = { approve: 'pd_approve', deny: 'pd_deny', rerun: 'pd_rerun' } as const;
