@@ -4,7 +4,6 @@
 // if one no longer holds, records each step's state in Redis under a run lock, gives each step
 // a time limit, never runs a destructive step twice after a crash, and ends by diagnosing
 // again: fixed or not fixed. Every stage is an event for the chat thread.
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { podRefFor } from '../collect/agent-client.js';
 import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
@@ -14,12 +13,12 @@ import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js
 import { PodDoctorError } from '../errors.js';
 import { log as rootLog } from '../log.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
-import { StepError, type StepContext } from './actions/types.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
 import { evaluateAll, evaluateCheck, LiveState, type CheckResult } from './checks.js';
 import { buildPlan, coerce, interpolate, isPlanId, paramOrigin, resolveChecks, type Plan } from './plan.js';
 import type { ParamDecl, ParamValue, Playbook } from './schema.js';
-import type { RunRecord, RunStatus, RunStore, StepInfo, StepState } from './store.js';
+import { errorText, PlanRun } from './run.js';
+import type { RunRecord, RunStatus, RunStore, StepState } from './store.js';
 
 export interface FindingSummary {
   rule: string;
@@ -134,10 +133,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function summaries(findings: readonly Finding[]): FindingSummary[] {
@@ -266,236 +261,43 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   async function runPlan(planId: string, options: { onEvent?: RunEventHandler } = {}): Promise<RunResult> {
-    const runId = planId;
-    const runLog = log.child({ runId });
-    const emit = async (event: RunEvent) => {
-      for (const handler of [deps.onEvent, options.onEvent]) {
-        if (!handler) continue;
-        try {
-          await handler(event);
-        } catch (err) {
-          runLog.warn({ err, event: event.type }, 'run event handler failed');
-        }
-      }
-    };
-    const base = { runId, planId, steps: [] as StepReport[] };
+    const base = { runId: planId, planId, steps: [] as StepReport[] };
     if (!isPlanId(planId)) return { ...base, status: 'not-found', reason: 'not a plan id' };
-
-    const token = randomUUID();
-    if (!(await deps.store.acquireLock(runId, token, lockMs))) {
+    const runLog = log.child({ runId: planId });
+    const run = await PlanRun.claim(
+      {
+        kube: deps.kube,
+        store: deps.store,
+        ...(deps.agentActions ? { agentActions: deps.agentActions } : {}),
+        actions,
+        now,
+        log,
+        lockMs,
+        sleep,
+        diagnose,
+        verify,
+        handlers: [deps.onEvent, options.onEvent],
+      },
+      planId,
+    );
+    if (!run) {
       runLog.warn('run lock held elsewhere');
       return { ...base, status: 'busy', reason: 'another runner is executing this plan right now' };
     }
-    const stop = new AbortController();
-    let lockLost = false;
-    const renew = setInterval(
-      () => {
-        deps.store
-          .renewLock(runId, token, lockMs)
-          .then((ok) => {
-            if (!ok && !lockLost) {
-              lockLost = true;
-              stop.abort(new Error('lost the run lock'));
-            }
-          })
-          .catch((err: unknown) => runLog.warn({ err }, 'run lock renewal failed'));
-      },
-      Math.max(50, Math.floor(lockMs / 3)),
-    );
-    renew.unref();
-
-    const lost = (): RunResult => ({
-      ...base,
-      status: 'busy',
-      reason: 'lost the run lock (this runner stalled past its lease); stopped without touching anything more',
-    });
-
     try {
-      const record = await deps.store.readRun(runId);
+      const record = await deps.store.readRun(planId);
       if (record?.status && record.status !== 'running') {
         const stored = record.result as RunResult | undefined;
         return { ...(stored ?? { ...base, status: record.status }), alreadyRan: true };
       }
       const plan = record?.plan ?? (await deps.store.loadPlan(planId));
       if (!plan) return { ...base, status: 'not-found', reason: 'no such plan, or it expired before it was run' };
-      const resumed = record?.status === 'running';
-      const reports: StepReport[] = plan.steps.map((s, i) => ({
-        index: i,
-        action: s.action,
-        state: record?.steps[i]?.state ?? 'pending',
-        ...(record?.steps[i]?.info.detail ? { detail: record.steps[i]?.info.detail } : {}),
-      }));
-      const finish = async (status: RunStatus, extra: Partial<RunResult>): Promise<RunResult> => {
-        const result: RunResult = { ...base, steps: reports, status, ...extra };
-        if (!(await deps.store.finishRun(runId, token, status, result))) return lost();
-        await emit({ type: 'run-finished', runId, at: stamp(), status });
-        runLog.info({ status, reason: extra.reason, outcome: extra.verification?.outcome }, 'run finished');
-        return result;
-      };
-
-      const ctxFor = (signal: AbortSignal): StepContext => ({
-        kube: deps.kube,
-        ...(deps.agentActions ? { agent: deps.agentActions } : {}),
-        target: plan.target,
-        signal,
-        log: runLog,
-        diagnose: () => diagnose(plan.target),
-        sleep: (ms) => sleep(ms, signal),
-      });
-
-      if (!resumed) {
-        // Refusals are recorded too: the plan is spent, a new diagnosis makes a new one.
-        const refuse = async (reason: string, check?: string): Promise<RunResult> => {
-          if (!(await deps.store.startRun(runId, token, plan))) return lost();
-          await emit({ type: 'refused', runId, planId, at: stamp(), reason, ...(check ? { check } : {}) });
-          runLog.warn({ reason, check }, 'run refused');
-          return await finish('refused', { reason });
-        };
-        if (Date.parse(plan.expiresAt) < now().getTime()) return await refuse(`the plan expired at ${plan.expiresAt}; diagnose again for a new one`);
-        const live = new LiveState(deps.kube, plan.target, () => diagnose(plan.target), now);
-        let pre;
-        try {
-          pre = await evaluateAll(plan.preconditions, live, plan.params);
-        } catch (err) {
-          return await refuse(`could not check the preconditions against the cluster: ${errorText(err)}`);
-        }
-        if (!pre.ok) return await refuse(`precondition no longer holds: ${pre.failed?.reason ?? 'unknown'}`, pre.failed?.check);
-        if (!(await deps.store.startRun(runId, token, plan))) return lost();
-      }
-      await emit({ type: 'run-started', runId, planId, at: stamp(), playbook: plan.playbook.id, target: plan.target, resumed });
-      runLog.info({ playbook: plan.playbook.id, target: plan.target, resumed }, 'run started');
-
-      for (const step of plan.steps) {
-        const i = step.index;
-        const report = reports[i]!;
-        const state = record?.steps[i]?.state ?? 'pending';
-        if (state === 'done' || state === 'skipped') continue;
-        const action = Object.hasOwn(actions, step.action) ? actions[step.action] : undefined;
-        if (!action) {
-          report.state = 'failed';
-          report.error = `unknown step kind ${step.action}`;
-          if (!(await deps.store.setStep(runId, token, i, 'failed', { error: report.error }))) return lost();
-          return await finish('failed', { reason: `step ${i + 1}: ${report.error}` });
-        }
-        const parsed = action.params.safeParse(step.params);
-        let resumedNote: string | undefined;
-
-        if (state === 'running' || state === 'failed') {
-          // A crash left this step unfinished: it may or may not have taken effect.
-          let verdict: 'rerun' | 'done' | 'stop' = step.destructive ? 'stop' : 'rerun';
-          if (state === 'running' && step.destructive && action.recheck && parsed.success) {
-            const check = new AbortController();
-            const timer = setTimeout(() => check.abort(new Error('recheck time limit')), Math.min(step.timeoutMs, 30_000));
-            try {
-              const r = await action.recheck(ctxFor(check.signal), parsed.data as never);
-              verdict = r === 'done' ? 'done' : r === 'not-done' ? 'rerun' : 'stop';
-            } catch (err) {
-              runLog.warn({ err, step: i }, 'recheck failed');
-            } finally {
-              clearTimeout(timer);
-            }
-          }
-          if (verdict === 'stop') {
-            const reason = `step ${i + 1} (${step.action}) may have run before the runner stopped; check manually`;
-            report.state = 'failed';
-            report.error = reason;
-            if (!(await deps.store.setStep(runId, token, i, 'failed', { ...record?.steps[i]?.info, error: reason, resumed: 'not repeated: destructive' })))
-              return lost();
-            await emit({ type: 'stopped', runId, at: stamp(), index: i, reason });
-            return await finish('stopped', { reason });
-          }
-          if (verdict === 'done') {
-            const detail = `already took effect before the runner stopped; not run again`;
-            report.state = 'done';
-            report.detail = detail;
-            if (
-              !(await deps.store.setStep(runId, token, i, 'done', {
-                ...record?.steps[i]?.info,
-                detail,
-                resumed: 'found done by its re-check',
-                finishedAt: stamp(),
-              }))
-            )
-              return lost();
-            await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'skipped', detail, durationMs: 0 });
-            continue;
-          }
-          resumedNote = step.destructive ? 'run again: its re-check showed it had not taken effect' : 'run again after the runner stopped (not destructive)';
-        }
-
-        if (stop.signal.aborted) return lost();
-        const startedAt = stamp();
-        if (!(await deps.store.setStep(runId, token, i, 'running', { startedAt, ...(resumedNote ? { resumed: resumedNote } : {}) }))) return lost();
-        report.state = 'running';
-        await emit({ type: 'step-started', runId, at: startedAt, index: i, action: step.action, description: step.description, destructive: step.destructive });
-        runLog.info({ step: i, action: step.action, description: step.description }, 'step started');
-        const started = performance.now();
-        let outcome: { ok: true; detail: string } | { ok: false; error: string };
-        if (!parsed.success) {
-          outcome = { ok: false, error: `stored parameters are invalid: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}` };
-        } else {
-          const controller = new AbortController();
-          const onStop = () => controller.abort(stop.signal.reason);
-          stop.signal.addEventListener('abort', onStop, { once: true });
-          let timer: NodeJS.Timeout | undefined;
-          try {
-            const out = await Promise.race([
-              action.run(ctxFor(controller.signal), parsed.data as never),
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(() => {
-                  const why = new StepError(
-                    `did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`,
-                  );
-                  controller.abort(why);
-                  reject(why);
-                }, step.timeoutMs);
-              }),
-              new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
-            ]);
-            outcome = { ok: true, detail: out.detail };
-          } catch (err) {
-            outcome = { ok: false, error: errorText(err) };
-          } finally {
-            clearTimeout(timer);
-            stop.signal.removeEventListener('abort', onStop);
-          }
-        }
-        const durationMs = Math.round(performance.now() - started);
-        if (lockLost) return lost();
-        const info: StepInfo = { startedAt, finishedAt: stamp(), durationMs, ...(resumedNote ? { resumed: resumedNote } : {}) };
-        if (outcome.ok) {
-          report.state = 'done';
-          report.detail = outcome.detail;
-          if (!(await deps.store.setStep(runId, token, i, 'done', { ...info, detail: outcome.detail }))) return lost();
-          await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'done', detail: outcome.detail, durationMs });
-          runLog.info({ step: i, action: step.action, detail: outcome.detail, durationMs }, 'step done');
-          continue;
-        }
-        report.state = 'failed';
-        report.error = outcome.error;
-        if (!(await deps.store.setStep(runId, token, i, 'failed', { ...info, error: outcome.error }))) return lost();
-        await emit({ type: 'step-finished', runId, at: stamp(), index: i, action: step.action, state: 'failed', error: outcome.error, durationMs });
-        runLog.warn({ step: i, action: step.action, error: outcome.error }, 'step failed');
-        return await finish('failed', { reason: `step ${i + 1} (${step.action}) failed: ${outcome.error}` });
-      }
-
-      const verification = await verify(plan);
-      await emit({
-        type: 'verified',
-        runId,
-        at: verification.at,
-        outcome: verification.outcome,
-        remaining: verification.remaining,
-        findings: verification.findings,
-        targetGone: verification.targetGone,
-      });
-      return await finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
+      return await run.execute(record, plan);
     } catch (err) {
       runLog.error({ err }, 'run crashed');
       throw err;
     } finally {
-      clearInterval(renew);
-      await deps.store.releaseLock(runId, token).catch((err: unknown) => runLog.warn({ err }, 'run lock release failed'));
+      await run.release();
     }
   }
 
@@ -533,12 +335,4 @@ export function createRunner(deps: RunnerDeps): Runner {
     getPlan: (planId) => (isPlanId(planId) ? deps.store.loadPlan(planId) : Promise.resolve(null)),
     getRun: (runId) => deps.store.readRun(runId),
   };
-}
-
-function notFixedReason(v: Verification): string {
-  if (v.error) return v.error;
-  const parts = [];
-  if (v.remaining.length) parts.push(`still reported: ${v.remaining.join(', ')}`);
-  for (const e of v.expect.filter((x) => !x.ok)) parts.push(e.reason);
-  return `not fixed: ${parts.join('; ')}`;
 }
