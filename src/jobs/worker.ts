@@ -23,7 +23,7 @@ import { queueName } from './queues.js';
 import type { RedisClient } from '../redis/client.js';
 import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
-import { scoped } from '../log.js';
+import { type ScopedLogger, scoped } from '../log.js';
 
 export type RemediateProcessor = (job: RemediateJob, ctx: { jobId: string; logger: Logger }) => Promise<unknown>;
 
@@ -133,11 +133,129 @@ function observingAgent(agent: AgentLookup | undefined, transient: Gap[]): Agent
 
 // ---- workers ----
 
+/** What every diagnosis job of one worker process shares. */
+interface DiagnoseContext {
+  options: StartWorkersOptions;
+  prefix: string;
+  gapRetries: number;
+  incidentSettings: { prefix: string; ttlSeconds: number };
+  /** The queue's name, for metrics. */
+  queue: string;
+}
+
+/**
+ * One diagnosis job: collect and diagnose, retry what is transient (thrown: BullMQ backs off),
+ * answer what is permanent, and hand the result to the sink.
+ */
+async function processDiagnose(c: DiagnoseContext, job: Job<DiagnoseJob, DiagnoseResult>): Promise<DiagnoseResult> {
+  const { options, queue } = c;
+  const { cluster, logger, metrics } = options;
+  const started = process.hrtime.bigint();
+  const jobId = job.id ?? '';
+  let data: DiagnoseJob;
+  try {
+    data = parseDiagnoseJob(job.data);
+    if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+  } catch (err) {
+    metrics?.failures.inc({ queue, class: 'invalid' });
+    logger.error({ jobId, err }, 'invalid diagnose job');
+    throw err;
+  }
+  const log = scoped(logger, { jobId, cluster, target: formatTarget(data.target), reason: data.reason });
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const observe = (status: string) => metrics?.jobDuration.observe({ queue, status }, Number(process.hrtime.bigint() - started) / 1e9);
+  const finish = (partial: Pick<DiagnoseResult, 'status' | 'diagnosis' | 'message'>) => finishDiagnosis(c, job, data, log, partial);
+
+  await markActive(options.connection, c.prefix, data, jobId);
+  log.debug({ attempt: job.attemptsMade + 1 }, 'diagnosis started');
+  const transientAgentGaps: Gap[] = [];
+  let diagnosis: Diagnosis;
+  try {
+    // Concurrent diagnoses share identical reads that started after this job was enqueued
+    // (job.timestamp, the producer's clock): as fresh as reading alone, a fraction of the load.
+    diagnosis = await diagnoseTarget(options.source.sharing?.(job.timestamp) ?? options.source, data.target, {
+      ...options.diagnose,
+      cluster,
+      agent: observingAgent(options.agent, transientAgentGaps),
+    });
+  } catch (err) {
+    const cls = classifyError(err);
+    metrics?.failures.inc({ queue, class: cls });
+    const message = err instanceof Error ? err.message : String(err);
+    if (cls === 'permanent') {
+      const notFound = isPodDoctorError(err, 'TARGET_NOT_FOUND') || isPodDoctorError(err, 'BAD_TARGET');
+      log.info({ code: (err as PodDoctorError).code }, 'diagnosis finished without a target');
+      const result = await finish({ status: notFound ? 'not-found' : 'failed', message });
+      observe(result.status);
+      return result;
+    }
+    if (lastAttempt) {
+      log.error({ err, attempts: job.attemptsMade + 1 }, 'diagnosis failed, no attempts left');
+      await finish({ status: 'failed', message: `diagnosis failed after ${job.attemptsMade + 1} attempts: ${message}` });
+      observe('failed');
+    } else {
+      log.warn({ err, attempt: job.attemptsMade + 1 }, 'diagnosis failed, will retry');
+    }
+    throw err;
+  }
+
+  const transient = [...diagnosis.skipped.filter((g) => g.origin === 'api' && transientGap(g)), ...transientAgentGaps];
+  if (transient.length > 0 && job.attemptsMade < c.gapRetries && !lastAttempt) {
+    metrics?.failures.inc({ queue, class: 'transient' });
+    log.warn({ gaps: transient }, 'diagnosis incomplete, will retry');
+    throw new TransientGapsError(transient);
+  }
+
+  for (const f of diagnosis.findings) metrics?.findings.inc({ rule: f.rule, severity: f.severity });
+  const result = await finish({ status: 'diagnosed', diagnosis });
+  observe('diagnosed');
+  log.info(
+    {
+      findings: diagnosis.findings.length,
+      primary: diagnosis.findings[0]?.rule,
+      incident: result.incident?.id,
+      created: result.incident?.created,
+      requesters: result.requesters.length,
+    },
+    'diagnosis delivered',
+  );
+  return result;
+}
+
+/** The answer of a job: its incident, the fixes offered, who asked (read as the job closes), to the sink. */
+async function finishDiagnosis(
+  c: DiagnoseContext,
+  job: Job<DiagnoseJob, DiagnoseResult>,
+  data: DiagnoseJob,
+  log: ScopedLogger,
+  partial: Pick<DiagnoseResult, 'status' | 'diagnosis' | 'message'>,
+): Promise<DiagnoseResult> {
+  const { connection, cluster, metrics, proposeOffers, sink } = c.options;
+  const jobId = job.id ?? '';
+  let incident: Incident | undefined;
+  const primary = partial.diagnosis ? primaryFinding(partial.diagnosis) : undefined;
+  if (primary) {
+    incident = await joinIncident(connection, c.incidentSettings, { cluster, jobId, finding: primary });
+    metrics?.incidents.inc({ cluster, outcome: incident.created ? 'created' : 'joined' });
+  }
+  let offers: PlanOffer[] = [];
+  if (partial.status === 'diagnosed' && partial.diagnosis && proposeOffers) {
+    try {
+      offers = await proposeOffers(partial.diagnosis, { jobId, since: job.timestamp });
+    } catch (err) {
+      // The diagnosis still goes out; its findings show without buttons.
+      log.warn({ err }, 'fixes could not be proposed');
+    }
+  }
+  const requesters = await closeJob(connection, c.prefix, data, jobId);
+  const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}), ...(offers.length > 0 ? { offers } : {}) };
+  await sink.deliver(result);
+  return result;
+}
+
 export async function startWorkers(options: StartWorkersOptions): Promise<RunningWorkers> {
-  const { connection, cluster, source, sink, logger, metrics } = options;
+  const { connection, cluster, logger, metrics } = options;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const gapRetries = options.gapRetries ?? 2;
-  const incidentSettings = { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 };
   const common = {
     connection,
     prefix: clusterTag(prefix, cluster),
@@ -147,102 +265,16 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     name: `${cluster}-${process.pid}`,
   };
   const diagnoseQueue = queueName('diagnose', cluster);
-
-  const processDiagnose = async (job: Job<DiagnoseJob, DiagnoseResult>): Promise<DiagnoseResult> => {
-    const started = process.hrtime.bigint();
-    const jobId = job.id ?? '';
-    let data: DiagnoseJob;
-    try {
-      data = parseDiagnoseJob(job.data);
-      if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
-    } catch (err) {
-      metrics?.failures.inc({ queue: diagnoseQueue, class: 'invalid' });
-      logger.error({ jobId, err }, 'invalid diagnose job');
-      throw err;
-    }
-    const log = scoped(logger, { jobId, cluster, target: formatTarget(data.target), reason: data.reason });
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const observe = (status: string) => metrics?.jobDuration.observe({ queue: diagnoseQueue, status }, Number(process.hrtime.bigint() - started) / 1e9);
-
-    const finish = async (partial: Pick<DiagnoseResult, 'status' | 'diagnosis' | 'message'>): Promise<DiagnoseResult> => {
-      let incident: Incident | undefined;
-      const primary = partial.diagnosis ? primaryFinding(partial.diagnosis) : undefined;
-      if (primary) {
-        incident = await joinIncident(connection, incidentSettings, { cluster, jobId, finding: primary });
-        metrics?.incidents.inc({ cluster, outcome: incident.created ? 'created' : 'joined' });
-      }
-      let offers: PlanOffer[] = [];
-      if (partial.status === 'diagnosed' && partial.diagnosis && options.proposeOffers) {
-        try {
-          offers = await options.proposeOffers(partial.diagnosis, { jobId, since: job.timestamp });
-        } catch (err) {
-          // The diagnosis still goes out; its findings show without buttons.
-          log.warn({ err }, 'fixes could not be proposed');
-        }
-      }
-      const requesters = await closeJob(connection, prefix, data, jobId);
-      const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}), ...(offers.length > 0 ? { offers } : {}) };
-      await sink.deliver(result);
-      return result;
-    };
-
-    await markActive(connection, prefix, data, jobId);
-    log.debug({ attempt: job.attemptsMade + 1 }, 'diagnosis started');
-    const transientAgentGaps: Gap[] = [];
-    let diagnosis: Diagnosis;
-    try {
-      // Concurrent diagnoses share identical reads that started after this job was enqueued
-      // (job.timestamp, the producer's clock): as fresh as reading alone, a fraction of the load.
-      diagnosis = await diagnoseTarget(source.sharing?.(job.timestamp) ?? source, data.target, {
-        ...options.diagnose,
-        cluster,
-        agent: observingAgent(options.agent, transientAgentGaps),
-      });
-    } catch (err) {
-      const cls = classifyError(err);
-      metrics?.failures.inc({ queue: diagnoseQueue, class: cls });
-      const message = err instanceof Error ? err.message : String(err);
-      if (cls === 'permanent') {
-        const notFound = isPodDoctorError(err, 'TARGET_NOT_FOUND') || isPodDoctorError(err, 'BAD_TARGET');
-        log.info({ code: (err as PodDoctorError).code }, 'diagnosis finished without a target');
-        const result = await finish({ status: notFound ? 'not-found' : 'failed', message });
-        observe(result.status);
-        return result;
-      }
-      if (lastAttempt) {
-        log.error({ err, attempts: job.attemptsMade + 1 }, 'diagnosis failed, no attempts left');
-        await finish({ status: 'failed', message: `diagnosis failed after ${job.attemptsMade + 1} attempts: ${message}` });
-        observe('failed');
-      } else {
-        log.warn({ err, attempt: job.attemptsMade + 1 }, 'diagnosis failed, will retry');
-      }
-      throw err;
-    }
-
-    const transient = [...diagnosis.skipped.filter((g) => g.origin === 'api' && transientGap(g)), ...transientAgentGaps];
-    if (transient.length > 0 && job.attemptsMade < gapRetries && !lastAttempt) {
-      metrics?.failures.inc({ queue: diagnoseQueue, class: 'transient' });
-      log.warn({ gaps: transient }, 'diagnosis incomplete, will retry');
-      throw new TransientGapsError(transient);
-    }
-
-    for (const f of diagnosis.findings) metrics?.findings.inc({ rule: f.rule, severity: f.severity });
-    const result = await finish({ status: 'diagnosed', diagnosis });
-    observe('diagnosed');
-    log.info(
-      {
-        findings: diagnosis.findings.length,
-        primary: diagnosis.findings[0]?.rule,
-        incident: result.incident?.id,
-        created: result.incident?.created,
-        requesters: result.requesters.length,
-      },
-      'diagnosis delivered',
-    );
-    return result;
+  const context: DiagnoseContext = {
+    options,
+    prefix,
+    gapRetries: options.gapRetries ?? 2,
+    incidentSettings: { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 },
+    queue: diagnoseQueue,
   };
+  const processDiagnoseJob = (job: Job<DiagnoseJob, DiagnoseResult>) => processDiagnose(context, job);
 
-  const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnose, { ...common, concurrency: options.concurrency ?? 8 });
+  const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnoseJob, { ...common, concurrency: options.concurrency ?? 8 });
   diagnoseWorker.on('error', (err) => logger.error({ err, queue: diagnoseQueue }, 'worker error'));
   diagnoseWorker.on('stalled', (jobId) => logger.warn({ jobId, queue: diagnoseQueue }, 'job stalled, handed to another worker'));
 
