@@ -1,7 +1,7 @@
 // Worker side of the node agent's actions: `POST /v1/actions/<name>` on the agent of the node,
 // with the same bearer token and locator as the probes. Unlike the probe client, failures throw:
 // a step that could not act must fail, with the agent's reason (a 403 says why it refused).
-import { ACTION_REQUESTS, actionResponseSchema, type ActionRequest, type ActionResponse, type AgentActionName } from '../agent/actions/types.js';
+import { AGENT_ACTION_TABLE, actionResponseSchema, type ActionRequest, type ActionResponse, type AgentActionName } from '../agent/actions/types.js';
 import { agentUrlFor, type AgentLocatorConfig } from '../collect/agent-client.js';
 import { agentPost } from '../collect/agent-http.js';
 import type { Node } from '../diagnosis/types.js';
@@ -35,7 +35,7 @@ export class AgentActionsClient {
 
   async call<K extends AgentActionName>(action: K, input: ActionRequest<K>, signal?: AbortSignal): Promise<ActionResponse> {
     // Validate here too: a bad parameter is our bug, not the agent's refusal.
-    const body = ACTION_REQUESTS[action].parse(input);
+    const body = AGENT_ACTION_TABLE[action].request.parse(input);
     const nodeName = body.node;
     const node = await this.config.getNode(nodeName);
     const base = agentUrlFor(node ?? nodeName, this.config);

@@ -1,11 +1,15 @@
 // The node agent's allow-listed actions over HTTP (the real agent server over fixture proc trees,
 // a fake docker and a recording HostExec): what is allowed runs, everything else is refused with
-// 403 and the reason, and nothing reaches the host. Plus the real HostExec's fixed argv.
+// 403 and the reason, and nothing reaches the host. Plus the real HostExec's fixed argv, and the
+// one action table both the agent and the playbook steps are built from.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHostExec, splitImageRef } from '../../src/agent/actions/host-exec.js';
+import { AGENT_ACTION_DEFS } from '../../src/agent/actions/index.js';
+import { AGENT_ACTION_TABLE, AGENT_ACTIONS } from '../../src/agent/actions/types.js';
+import { ACTIONS, type StepContext } from '../../src/remediation/actions/index.js';
 import { startFakeDocker } from '../../src/sim/fake-docker.js';
 import { fixtureAgent, HANGING_GLUSTER_STAT, TOKEN, type FixtureAgent } from '../helpers/remediation.js';
 
@@ -231,5 +235,46 @@ describe('the real HostExec', () => {
     expect(splitImageRef('docker02:35000/app/pms.tar:develop-175')).toEqual({ fromImage: 'docker02:35000/app/pms.tar', tag: 'develop-175' });
     expect(splitImageRef('busybox')).toEqual({ fromImage: 'busybox', tag: 'latest' });
     expect(splitImageRef(`web@sha256:${'a'.repeat(64)}`)).toEqual({ fromImage: 'web', tag: `sha256:${'a'.repeat(64)}` });
+  });
+});
+
+describe('the agent action table', () => {
+  it('is what the agent serves', () => {
+    expect(Object.keys(AGENT_ACTION_DEFS)).toEqual([...AGENT_ACTIONS]);
+  });
+
+  it("gives each action a step kind of its name that sends a request the action's schema accepts", async () => {
+    const sample: Record<string, unknown> = {
+      node: 'node-1',
+      namespace: 'default',
+      pod: 'web-1',
+      uid: UID_001,
+      unit: 'ntpd.service',
+      pid: 4242,
+      mount: GLUSTER_OWN,
+      image: 'busybox:1.35',
+    };
+    for (const name of AGENT_ACTIONS) {
+      const { step, request } = AGENT_ACTION_TABLE[name];
+      const kind = ACTIONS[name]!;
+      expect({ kind: kind.kind, summary: kind.summary, destructive: kind.destructive, timeoutMs: kind.timeoutMs }).toEqual({
+        kind: name,
+        summary: step.summary,
+        destructive: step.destructive,
+        timeoutMs: step.timeoutMs,
+      });
+      const params = kind.params.parse(Object.fromEntries(Object.keys(kind.params.shape).flatMap((k) => (k in sample ? [[k, sample[k]]] : []))));
+      const sent: unknown[] = [];
+      const agentClient = {
+        call: async (action: string, input: unknown) => {
+          sent.push(action, request.parse(input));
+          return { ok: true, action, node: 'node-1', changed: true, detail: 'done', items: [] };
+        },
+      };
+      const out = await kind.run({ agent: agentClient } as unknown as StepContext, params);
+      expect(sent[0], name).toBe(name);
+      expect(out.detail).toBe('node-1: done');
+      expect(kind.describe(params)[0]).toMatch(/^node agent on node-1: /);
+    }
   });
 });

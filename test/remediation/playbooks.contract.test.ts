@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_ACTIONS } from '../../src/agent/actions/types.js';
+import { AGENT_ACTIONS, isAgentActionName } from '../../src/agent/actions/types.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../../src/remediation/load.js';
@@ -61,15 +61,17 @@ describe('playbook registry', () => {
     expect(readdirSync(defaultPlaybookDir()).filter((f) => f.endsWith('.yaml')).length).toBe(ids.length);
   });
 
-  it('registers exactly the step kind files', () => {
+  it('registers exactly the step kind files, and one step kind per agent action', () => {
     const files = readdirSync(join(import.meta.dirname, '../../src/remediation/actions')).filter(
       (f) => f.endsWith('.ts') && !['index.ts', 'types.ts', 'agent-step.ts'].includes(f),
     );
     expect(
       Object.keys(ACTIONS)
+        .filter((k) => !isAgentActionName(k))
         .map((k) => `${k}.ts`)
         .sort(),
     ).toEqual(files.sort());
+    for (const k of AGENT_ACTIONS) expect(ACTIONS[k]?.kind, k).toBe(k);
     for (const a of Object.values(ACTIONS)) expect(typeof a.destructive, a.kind).toBe('boolean');
   });
 

@@ -269,7 +269,7 @@ describe('a plan runs once', () => {
       },
     });
     let runId = '';
-    const h = harness(cluster, { store: s, deps: { actions: { ...ACTIONS, 'steal-lock': thief as unknown as ActionDef } } });
+    const h = harness(cluster, { store: s, deps: { actions: { ...ACTIONS, 'steal-lock': thief } } });
     const diagnosis = await h.diagnose();
     const plan = await h.runner.proposePlan(diagnosis.findings[0]!, diagnosis, testPlaybook([{ action: 'steal-lock' }, { action: 'force-delete' }]));
     runId = plan.id;
@@ -320,7 +320,7 @@ describe('steps have a time limit', () => {
       describe: () => ['hang'],
       run: () => new Promise(() => undefined),
     });
-    const h = harness(cluster, { store: store('timeout'), deps: { actions: { ...ACTIONS, hang: hang as unknown as ActionDef } } });
+    const h = harness(cluster, { store: store('timeout'), deps: { actions: { ...ACTIONS, hang } } });
     const diagnosis = await h.diagnose();
     const plan = await h.runner.proposePlan(
       diagnosis.findings[0]!,
@@ -358,7 +358,7 @@ describe('a runner that died mid-run is resumed safely', () => {
       },
       ...(opts.recheck ? { recheck: async () => opts.recheck! } : {}),
     });
-    return { runs, action: action as unknown as ActionDef };
+    return { runs, action };
   }
 
   async function setup(name: string, steps: PlaybookInput['steps'], extra: Record<string, ActionDef>) {

@@ -1,5 +1,5 @@
-// The node agent's allow-listed actions, mounted by the agent server at
-// `POST /v1/actions/<name>` behind the same bearer token as the probes. Every request is
+// The node agent's allow-listed actions (AGENT_ACTION_TABLE in ./types.ts), mounted by the agent
+// server at `POST /v1/actions/<name>` behind the same bearer token as the probes. Every request is
 // validated against a strict schema, must name this node, runs one at a time, and is logged
 // on the node with its outcome; anything outside the allow-list is refused with 403 and why.
 import type { Logger } from 'pino';
@@ -13,7 +13,7 @@ import { action as restartKubelet } from './restart-kubelet.js';
 import { action as restartUnit } from './restart-unit.js';
 import { action as stopMountHolder } from './stop-mount-holder.js';
 import {
-  ACTION_REQUESTS,
+  AGENT_ACTION_TABLE,
   AGENT_ACTIONS,
   ActionRefused,
   isAgentActionName,
@@ -23,6 +23,7 @@ import {
   type AgentActionsOptions,
 } from './types.js';
 
+/** The implementations, by the table's names: a missing or an extra one does not compile. */
 export const AGENT_ACTION_DEFS: { [K in AgentActionName]: AgentActionDef<K> } = {
   'restart-unit': restartUnit,
   'stop-mount-holder': stopMountHolder,
@@ -75,7 +76,7 @@ export function createActionHandler(
     } catch {
       return { status: 400, body: { error: 'body is not JSON' } };
     }
-    const parsed = ACTION_REQUESTS[name].safeParse(json);
+    const parsed = AGENT_ACTION_TABLE[name].request.safeParse(json);
     if (!parsed.success) return { status: 400, body: { error: issues(parsed.error) } };
     const req = parsed.data;
     const pod = (req as { pod?: { uid: string; namespace: string; name: string } }).pod;
@@ -119,5 +120,5 @@ export async function handleAction(
   return createActionHandler(env)(name, rawBody);
 }
 
-export { AGENT_ACTIONS, ACTION_REQUESTS, isAgentActionName, type AgentActionName, type AgentActionsOptions, type HostExec } from './types.js';
+export { AGENT_ACTION_TABLE, AGENT_ACTIONS, isAgentActionName, type AgentActionName, type AgentActionsOptions, type HostExec } from './types.js';
 export { createHostExec, type HostExecOptions } from './host-exec.js';

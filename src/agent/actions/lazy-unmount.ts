@@ -8,7 +8,6 @@ import { parseMountinfoLine, readText } from '../../probes/proc.js';
 import { ActionRefused, podLabel, type AgentActionDef } from './types.js';
 
 export const action: AgentActionDef<'lazy-unmount'> = {
-  name: 'lazy-unmount',
   async run(req, env) {
     const text = (await readText(join(env.probeEnv.procRoot, '1', 'mountinfo'))) ?? (await readText(join(env.probeEnv.procRoot, 'self', 'mountinfo')));
     if (text === undefined) throw new ActionRefused(503, 'cannot read the host mount table');

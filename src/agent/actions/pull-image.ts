@@ -4,7 +4,6 @@ import { grantKey } from './remove-image.js';
 import { ActionRefused, POD_UID_LABEL, podLabel, runsImage, type AgentActionDef } from './types.js';
 
 export const action: AgentActionDef<'pull-image'> = {
-  name: 'pull-image',
   async run(req, env) {
     const granted = (env.grants.get(grantKey(req.pod.uid, req.image)) ?? 0) > env.now();
     if (!granted) {

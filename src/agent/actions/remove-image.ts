@@ -8,7 +8,6 @@ export function grantKey(uid: string, image: string): string {
 }
 
 export const action: AgentActionDef<'remove-image'> = {
-  name: 'remove-image',
   async run(req, env) {
     const containers = (await env.exec.listPodContainers(req.pod.uid)).filter((c) => c.labels[POD_UID_LABEL] === req.pod.uid);
     const users = containers.filter((c) => runsImage(c, req.image));

@@ -3,7 +3,6 @@
 import { ActionRefused, POD_UID_LABEL, podLabel, type AgentActionDef } from './types.js';
 
 export const action: AgentActionDef<'remove-pod-containers'> = {
-  name: 'remove-pod-containers',
   async run(req, env) {
     const all = await env.exec.listPodContainers(req.pod.uid);
     const mine = all.filter((c) => c.labels[POD_UID_LABEL] === req.pod.uid);

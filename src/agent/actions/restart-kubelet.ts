@@ -2,7 +2,6 @@
 import { ActionRefused, type AgentActionDef } from './types.js';
 
 export const action: AgentActionDef<'restart-kubelet'> = {
-  name: 'restart-kubelet',
   async run(_req, env) {
     const r = await env.exec.restartUnit('kubelet.service');
     if (!r.ok) throw new ActionRefused(502, `systemctl restart kubelet.service failed: ${r.detail}`);

@@ -23,7 +23,6 @@ export const PROTECTED_UNITS = new Set([
 ]);
 
 export const action: AgentActionDef<'restart-unit'> = {
-  name: 'restart-unit',
   async run(req, env) {
     if (PROTECTED_UNITS.has(req.unit)) throw new ActionRefused(403, `${req.unit} is not a pod-scoped unit; it is never restarted through this action`);
     const mh = await mountHoldersNow(req.pod, env);

@@ -56,7 +56,6 @@ async function waitGone(env: ActionEnv, pid: number, before: ProcStat, ms: numbe
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export const action: AgentActionDef<'stop-mount-holder'> = {
-  name: 'stop-mount-holder',
   async run(req, env) {
     const { pid } = req;
     const pod = podLabel(req.pod);

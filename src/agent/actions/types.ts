@@ -1,24 +1,10 @@
-// The node agent's action API: what a request may carry (strict patterns, no free text reaches
-// a command) and the host operations an action may perform. `HostExec` is injected so tests run
-// every check against fixture proc trees with a recording fake; the real one is host-exec.ts.
+// The node agent's action API: the one table of its actions (what a request may carry: strict
+// patterns, no free text reaches a command; what each may touch; the playbook step that asks for
+// it) and the host operations an action may perform. `HostExec` is injected so tests run every
+// check against fixture proc trees with a recording fake; the real one is host-exec.ts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { podRefSchema, runPodProbes, type AgentProbeEnv } from '../../probes/index.js';
-
-export const AGENT_ACTIONS = [
-  'restart-unit',
-  'stop-mount-holder',
-  'remove-pod-containers',
-  'lazy-unmount',
-  'remove-image',
-  'pull-image',
-  'restart-kubelet',
-] as const;
-export type AgentActionName = (typeof AGENT_ACTIONS)[number];
-
-export function isAgentActionName(name: string): name is AgentActionName {
-  return (AGENT_ACTIONS as readonly string[]).includes(name);
-}
+import { podRefSchema, runPodProbes, type AgentProbeEnv, type PodRef } from '../../probes/index.js';
 
 export const nodeNameSchema = z
   .string()
@@ -48,17 +34,194 @@ const containerIdText = z.string().regex(/^[0-9a-f]{12,64}$/, 'expected a contai
 
 const podScoped = { node: nodeNameSchema, pod: podRefSchema.strict() };
 
-export const ACTION_REQUESTS = {
-  'restart-unit': z.object({ ...podScoped, unit: unitSchema }).strict(),
-  'stop-mount-holder': z.object({ ...podScoped, pid: pidSchema }).strict(),
-  'remove-pod-containers': z.object({ ...podScoped, containerIds: z.array(containerIdText).max(32).optional() }).strict(),
-  'lazy-unmount': z.object({ ...podScoped, mount: mountPathSchema }).strict(),
-  'remove-image': z.object({ ...podScoped, image: imageRefSchema }).strict(),
-  'pull-image': z.object({ ...podScoped, image: imageRefSchema }).strict(),
-  'restart-kubelet': z.object({ node: nodeNameSchema }).strict(),
-} as const satisfies Record<AgentActionName, z.ZodType>;
+/**
+ * What an action is confined to on its node, and so what its request names: `pod` the pod on
+ * this node (its containers, its mounts and what holds them), `image` an image of the pod on this
+ * node, `node` the node itself (its kubelet; the request names only the node).
+ */
+export type AgentActionScope = 'pod' | 'image' | 'node';
 
-export type ActionRequest<K extends AgentActionName> = z.input<(typeof ACTION_REQUESTS)[K]>;
+/** How a playbook step names the pod of a pod- or image-scoped action: flat, as findings give it. */
+export type PodStepParams = { node: string; namespace: string; pod: string; uid: string; containerIds: string[] };
+/** The parameters a step has before its own, by scope (remediation checks them against these types). */
+export type ScopeStepParams = { pod: PodStepParams; image: PodStepParams; node: { node: string } };
+/** A step's parameters: its scope's and its own (zod's output for no own ones, Record<string, never>, would let any name through). */
+type OwnParams<X extends z.ZodRawShape> = [keyof X] extends [never] ? unknown : z.output<z.ZodObject<X>>;
+export type StepParams<S extends AgentActionScope, X extends z.ZodRawShape> = ScopeStepParams[S] & OwnParams<X>;
+
+/** One agent action: what the agent accepts and may do, and the playbook step kind of the same name that asks for it. */
+export interface AgentActionSpec<R extends z.ZodObject = z.ZodObject, S extends AgentActionScope = AgentActionScope, X extends z.ZodRawShape = z.ZodRawShape> {
+  scope: S;
+  /** What it may change on the host, in one line. */
+  touches: string;
+  /** The request body the agent accepts (strict). */
+  request: R;
+  step: {
+    /** One line for `playbook list` and docs. */
+    summary: string;
+    /** Changes that cannot simply be undone. */
+    destructive: boolean;
+    /** Default time limit of one run of the step. */
+    timeoutMs: number;
+    /** The step's own parameters, after its scope's. */
+    params: X;
+    /** Exact text of what the step will do. */
+    describe(p: StepParams<S, X>): string[];
+    /** The agent request for the step's parameters. */
+    toRequest(p: StepParams<S, X>): z.input<R>;
+    /** After a crash a step found running is asked again: safe where the agent re-checks and a repeat changes nothing. Without it the run stops for a human. */
+    recheck?: 'not-done';
+  };
+}
+
+/** What a request of each scope names, at least. */
+type ScopeRequest = { pod: { node: string; pod: PodRef }; image: { node: string; pod: PodRef; image: string }; node: { node: string } };
+
+/**
+ * Infers one entry's types, so that its step's describe and toRequest are checked against its own
+ * parameters and request, and its request against its scope.
+ */
+function agentAction<R extends z.ZodObject, S extends AgentActionScope, X extends z.ZodRawShape>(
+  spec: AgentActionSpec<R, S, X> & { request: z.ZodType<ScopeRequest[S]> },
+): AgentActionSpec<R, S, X> {
+  return spec;
+}
+
+/** The pod reference of a request, from a step's flat parameters. */
+export function stepPodRef(p: PodStepParams) {
+  return { uid: p.uid, namespace: p.namespace, name: p.pod, containerIds: p.containerIds };
+}
+
+/**
+ * The agent's actions, in one table: the agent serves exactly these (index.ts, one `run` per
+ * entry in ./<name>.ts) and remediation has a step kind for each (src/remediation/actions/agent-step.ts).
+ */
+export const AGENT_ACTION_TABLE = {
+  // Frees a mount a service pins in its private mount namespace (ntpd with PrivateTmp in seed 001).
+  'restart-unit': agentAction({
+    scope: 'pod',
+    touches: "systemctl restart of one systemd service that holds one of the pod's mounts now (never the kubelet, the runtime or the node's plumbing)",
+    request: z.object({ ...podScoped, unit: unitSchema }).strict(),
+    step: {
+      summary: "Restart the systemd unit holding one of the pod's mounts (node agent; refused unless it holds one now)",
+      destructive: true,
+      timeoutMs: 90_000,
+      params: { unit: unitSchema },
+      describe: (p) => [`node agent on ${p.node}: systemctl restart ${p.unit} (only if it still holds a mount of pod ${p.namespace}/${p.pod})`],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), unit: p.unit }),
+    },
+  }),
+  // The same for a process no service runs (started by hand or by another supervisor).
+  'stop-mount-holder': agentAction({
+    scope: 'pod',
+    touches: "SIGTERM, then SIGKILL, to one process outside any service holding one of the pod's mounts now (not pid 1, the agent, a node daemon or a pod's)",
+    request: z.object({ ...podScoped, pid: pidSchema }).strict(),
+    step: {
+      summary:
+        "Stop the process outside any service that holds one of the pod's mounts: SIGTERM, SIGKILL after 10 s (node agent; refused unless it holds one now)",
+      destructive: true,
+      timeoutMs: 60_000,
+      params: { pid: pidSchema },
+      describe: (p) => [
+        `node agent on ${p.node}: kill -TERM ${p.pid}, then -KILL if it is still there after 10s (only if pid ${p.pid} still holds a mount of pod ${p.namespace}/${p.pod} and is no service, pod process or node daemon)`,
+      ],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), pid: p.pid }),
+      // The agent re-checks the pid, and a stopped holder answers "already gone".
+      recheck: 'not-done',
+    },
+  }),
+  // docker rm -f, or CRI stop + remove of the containers and the sandbox on containerd/CRI-O.
+  'remove-pod-containers': agentAction({
+    scope: 'pod',
+    touches: "the runtime's containers and sandboxes labelled io.kubernetes.pod.uid=<the pod's UID>, removed with their volumes kept",
+    request: z.object({ ...podScoped, containerIds: z.array(containerIdText).max(32).optional() }).strict(),
+    step: {
+      summary: "Remove the pod's containers on its node (node agent; only containers labelled with the pod's UID)",
+      destructive: true,
+      timeoutMs: 90_000,
+      params: {},
+      describe: (p) => [
+        `node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`,
+      ],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p) }),
+      // Removing them again removes nothing.
+      recheck: 'not-done',
+    },
+  }),
+  // Releases the processes blocked on a hung FUSE/network mount, so the runtime can act again.
+  'lazy-unmount': agentAction({
+    scope: 'pod',
+    touches: "umount -l of one FUSE or network mount that is the pod's or does not answer stat (never an overlay, a bind mount or a local disk)",
+    request: z.object({ ...podScoped, mount: mountPathSchema }).strict(),
+    step: {
+      summary: 'Lazy-unmount a hung FUSE/network mount of the pod (node agent; umount -l)',
+      destructive: true,
+      timeoutMs: 60_000,
+      // fsType only for the text: the agent reads the type from the host's mount table.
+      params: { mount: mountPathSchema, fsType: z.string().max(64).optional() },
+      describe: (p) => [
+        `node agent on ${p.node}: umount -l ${p.mount}${p.fsType ? ` (${p.fsType})` : ''} — only a FUSE/network mount of pod ${p.namespace}/${p.pod} or one that hangs`,
+      ],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), mount: p.mount }),
+      // Unmounting what is no longer mounted does nothing.
+      recheck: 'not-done',
+    },
+  }),
+  // So that the next pull fetches a fresh copy (a corrupt local image).
+  'remove-image': agentAction({
+    scope: 'image',
+    touches: "one image a container of the pod uses (removal not forced: an image other pods use stays), and the pod's containers that use it",
+    request: z.object({ ...podScoped, image: imageRefSchema }).strict(),
+    step: {
+      summary: "Remove the pod's image (and the pod's containers using it) from its node (node agent)",
+      destructive: true,
+      timeoutMs: 120_000,
+      params: { image: imageRefSchema },
+      describe: (p) => [
+        `node agent on ${p.node}: remove the containers of pod ${p.namespace}/${p.pod} that use ${p.image}, then remove image ${p.image} (not forced)`,
+      ],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), image: p.image }),
+    },
+  }),
+  // After remove-image.
+  'pull-image': agentAction({
+    scope: 'image',
+    touches: 'a pull of one image the pod uses, or that remove-image removed for it a short while ago',
+    request: z.object({ ...podScoped, image: imageRefSchema }).strict(),
+    step: {
+      summary: "Pull the pod's image on its node (node agent)",
+      destructive: false,
+      timeoutMs: 600_000,
+      params: { image: imageRefSchema },
+      describe: (p) => [`node agent on ${p.node}: pull image ${p.image}`],
+      toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), image: p.image }),
+    },
+  }),
+  'restart-kubelet': agentAction({
+    scope: 'node',
+    touches: 'systemctl restart kubelet.service',
+    request: z.object({ node: nodeNameSchema }).strict(),
+    step: {
+      summary: 'Restart the kubelet on a node (node agent)',
+      destructive: true,
+      timeoutMs: 90_000,
+      params: {},
+      describe: (p) => [`node agent on ${p.node}: systemctl restart kubelet.service`],
+      toRequest: (p) => ({ node: p.node }),
+    },
+  }),
+} satisfies Record<string, AgentActionSpec>;
+
+export type AgentActionName = keyof typeof AGENT_ACTION_TABLE;
+
+export function isAgentActionName(name: string): name is AgentActionName {
+  return Object.hasOwn(AGENT_ACTION_TABLE, name);
+}
+
+/** The action names, in table order (the agent's "unknown action" answer lists them). */
+export const AGENT_ACTIONS: readonly AgentActionName[] = Object.keys(AGENT_ACTION_TABLE).filter(isAgentActionName);
+
+export type ActionRequest<K extends AgentActionName> = z.input<(typeof AGENT_ACTION_TABLE)[K]['request']>;
 
 /** What the agent answers on success (HTTP 200). Refusals are `{ error }` with 4xx/5xx. */
 export const actionResponseSchema = z.object({
@@ -153,9 +316,9 @@ export class ActionRefused extends Error {
 
 export type ActionOutcome = Omit<ActionResponse, 'ok' | 'action' | 'node'>;
 
+/** The agent side of one action, in ./<name>.ts: index.ts must have one for every table entry and no other. */
 export interface AgentActionDef<K extends AgentActionName> {
-  name: K;
-  run(req: z.output<(typeof ACTION_REQUESTS)[K]>, env: ActionEnv): Promise<ActionOutcome>;
+  run(req: z.output<(typeof AGENT_ACTION_TABLE)[K]['request']>, env: ActionEnv): Promise<ActionOutcome>;
 }
 
 export const POD_UID_LABEL = 'io.kubernetes.pod.uid';

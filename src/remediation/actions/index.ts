@@ -7,19 +7,13 @@ import { action as evict } from './evict.js';
 import { action as cordon } from './cordon.js';
 import { action as scale } from './scale.js';
 import { action as clearNamespaceFinalizers } from './clear-namespace-finalizers.js';
-import { action as restartUnit } from './restart-unit.js';
-import { action as stopMountHolder } from './stop-mount-holder.js';
-import { action as removePodContainers } from './remove-pod-containers.js';
-import { action as lazyUnmount } from './lazy-unmount.js';
-import { action as removeImage } from './remove-image.js';
-import { action as pullImage } from './pull-image.js';
-import { action as restartKubelet } from './restart-kubelet.js';
+import { AGENT_STEPS } from './agent-step.js';
 import { action as wait } from './wait.js';
 import { action as rediagnose } from './rediagnose.js';
 
 export type ActionRegistry = Readonly<Record<string, ActionDef>>;
 
-const list: ActionDef[] = [
+const list: readonly ActionDef[] = [
   removeFinalizers,
   forceDelete,
   deletePod,
@@ -27,16 +21,11 @@ const list: ActionDef[] = [
   cordon,
   scale,
   clearNamespaceFinalizers,
-  restartUnit,
-  stopMountHolder,
-  removePodContainers,
-  lazyUnmount,
-  removeImage,
-  pullImage,
-  restartKubelet,
+  // The node agent's actions (src/agent/actions/types.ts), one step kind each.
+  ...AGENT_STEPS,
   wait,
   rediagnose,
-] as unknown as ActionDef[];
+];
 
 export const ACTIONS: ActionRegistry = Object.freeze(Object.fromEntries(list.map((a) => [a.kind, a])));
 
