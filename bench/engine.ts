@@ -2,13 +2,13 @@
 // through the real client against a simulated cluster of 5,000 pods on 200 nodes.
 // Prints one JSON object as its last line.
 import * as k8s from '@kubernetes/client-node';
-import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { KubeSource } from '../src/collect/kube-source.js';
 import { diagnose } from '../src/diagnosis/engine.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
 import type { KubeObject, Pod, Snapshot } from '../src/diagnosis/types.js';
 import { startSim } from '../src/sim/server.js';
-import { ago, event, lostNode, node, NOW, pod, snapshot } from '../test/helpers/factories.js';
+import { diagnoseTarget } from '../src/usecases/diagnose.js';
+import { ago, event, lostNode, NOW, node, pod, snapshot } from '../test/helpers/factories.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 10_000);
 

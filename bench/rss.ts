@@ -3,7 +3,7 @@
 // Each runs against a simulated cluster for a few seconds after start, then its VmRSS is read
 // from /proc. Prints one JSON line last. Goals: bot (split) <= 150 MB, agent <= 60 MB.
 //   npm run bench:rss      (builds first)
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

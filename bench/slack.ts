@@ -32,15 +32,15 @@
 //   slack_429                         calls Slack answered 429 (goal 0)
 // The paced run and the warm-up bursts are skipped there (10 commands a second into 5 channels is
 // over the limits, and a warm-up burst would take as long as the measured one).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { keyPattern, keys } from '../src/redis/keys.js';
 import { redisFromUrl } from '../src/redis/client.js';
+import { keyPattern, keys } from '../src/redis/keys.js';
 import { shiftTimes } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 import { NOW } from '../test/helpers/factories.js';

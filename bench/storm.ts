@@ -20,7 +20,7 @@
 // sentinels; --fsync always makes every private Redis fsync its AOF before answering (default
 // everysec). The edge waits for a replica (WAIT) as the bot does when replicas exist
 // (BENCH_WAIT_REPLICAS=0: it does not). bench/storm-compare.ts runs the set-ups side by side.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,13 +30,13 @@ import { parseArgs } from 'node:util';
 import type { Cluster } from 'ioredis';
 import { enqueueDiagnosis } from '../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../src/jobs/queues.js';
-import { keyPattern, keys } from '../src/redis/keys.js';
-import { redisFromUrl, type RedisClient } from '../src/redis/client.js';
 import type { AlertRequester, DiagnoseResult } from '../src/jobs/schemas.js';
+import { type RedisClient, redisFromUrl } from '../src/redis/client.js';
+import { keyPattern, keys } from '../src/redis/keys.js';
 import { NOW } from '../test/helpers/factories.js';
-import { buildStormCluster } from './storm-cluster.js';
 import { freePort } from '../test/helpers/jobs.js';
 import { startRedisCluster, startSentinel } from '../test/helpers/redis-topology.js';
+import { buildStormCluster } from './storm-cluster.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const BROKEN = Number(process.env.BENCH_BROKEN ?? 2000);

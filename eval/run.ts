@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { ObjectsSource } from '../src/collect/objects-source.js';
 import { parseTarget } from '../src/kube/target.js';
 import { diagnoseTarget } from '../src/usecases/diagnose.js';
-import { loadCases, type EvalCase } from './cases.js';
-import { scoreCase, type Score } from './score.js';
+import { type EvalCase, loadCases } from './cases.js';
+import { type Score, scoreCase } from './score.js';
 
 export interface Totals {
   cases: number;

@@ -7,7 +7,7 @@
 // - silent: nothing of severity warning or worse.
 // - wrong:  anything else (another cause first without the decisive line, or a wrong playbook).
 // - negatives: `first: null` cases; any finding of warning or worse is a false alarm.
-import { SEVERITY_ORDER, type Diagnosis, type Finding } from '../src/diagnosis/types.js';
+import { type Diagnosis, type Finding, SEVERITY_ORDER } from '../src/diagnosis/types.js';
 import type { CaseMeta } from './cases.js';
 
 export type Verdict = 'right' | 'useful' | 'silent' | 'wrong' | 'quiet' | 'false-alarm';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { SETTINGS } from '../src/config/schema.js';
 import { coverageOf, PROPOSED } from '../src/diagnosis/reasons/coverage.js';
-import { EXTRACTED_FROM, REASON_KINDS, type UpstreamReason, UPSTREAM_REASONS } from '../src/diagnosis/reasons/upstream.js';
+import { EXTRACTED_FROM, REASON_KINDS, UPSTREAM_REASONS, type UpstreamReason } from '../src/diagnosis/reasons/upstream.js';
 import type { Rule } from '../src/diagnosis/rule.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
 

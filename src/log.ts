@@ -1,6 +1,6 @@
 // One pino root for every role. Child loggers carry {jobId, target, ruleId, requestId};
 // anything that looks like a credential is redacted before it leaves the process.
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export const REDACT_PATHS = [
   'token',

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { startSim } from '../src/sim/server.js';
 import { loadScenario } from '../src/sim/scenarios.js';
+import { startSim } from '../src/sim/server.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures/incidents/seed-003-finalizers');
 

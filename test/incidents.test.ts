@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentLookup } from '../src/collect/agent-client.js';
-import { diagnoseTarget } from '../src/usecases/diagnose.js';
 import { KubeSource } from '../src/collect/kube-source.js';
 import { ObjectsSource } from '../src/collect/objects-source.js';
+import { type Diagnosis, SEVERITY_ORDER } from '../src/diagnosis/types.js';
 import { parseTarget } from '../src/kube/target.js';
-import { SEVERITY_ORDER, type Diagnosis } from '../src/diagnosis/types.js';
 import { startScenarioCluster } from '../src/sim/cluster.js';
 import { loadScenarios, type Scenario } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
+import { diagnoseTarget } from '../src/usecases/diagnose.js';
 
 const ROOT = join(import.meta.dirname, 'fixtures/incidents');
 const scenarios = await loadScenarios(ROOT);

@@ -5,9 +5,9 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { log } from '../log.js';
+import { type AgentProbeEnv, isProbeName, PROBE_NAMES, runNamedProbe } from '../probes/index.js';
 import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema, untilSignal } from '../shutdown.js';
-import { PROBE_NAMES, isProbeName, runNamedProbe, type AgentProbeEnv } from '../probes/index.js';
-import { RUNTIME_CHOICES, type HostExecOptions } from './actions/host-exec.js';
+import { type HostExecOptions, RUNTIME_CHOICES } from './actions/host-exec.js';
 import { createActionHandler, createHostExec } from './actions/index.js';
 import { paramsFromQuery, probeQuerySchema, startAgent } from './server.js';
 

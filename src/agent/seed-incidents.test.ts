@@ -4,14 +4,14 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ago, event, node, pod, snapshot } from '../../test/helpers/factories.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
+import { silent } from '../../test/helpers/logger.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { diagnose } from '../diagnosis/engine.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Event, KubeObject, Node, Pod, Snapshot } from '../diagnosis/types.js';
 import { workloadEndpointName } from '../probes/calico.js';
-import { startAgent, type AgentOptions, type RunningAgent } from './server.js';
-import { silent } from '../../test/helpers/logger.js';
+import { type FakeDocker, loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
+import { type AgentOptions, type RunningAgent, startAgent } from './server.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'seed-incidents-token-0123456789';

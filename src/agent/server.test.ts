@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
 import { REDACT_PATHS } from '../log.js';
-import { startAgent, type RunningAgent } from './server.js';
+import { type FakeDocker, loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
+import { type RunningAgent, startAgent } from './server.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'test-token-0123456789abcdef';

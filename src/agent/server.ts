@@ -2,16 +2,17 @@
 // nothing else: input is a pod UID, names and ids checked against strict patterns, so no request
 // can choose a file to read or a command to run. Bearer token compared in constant time, small
 // request bodies, bounded responses, a cap on concurrent probe runs, one log line per request.
+
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { log as rootLog } from '../log.js';
-import { PROBE_NAMES, isProbeName, podRefSchema, runNamedProbe, runPodProbes, type AgentProbeEnv } from '../probes/index.js';
+import { type AgentProbeEnv, isProbeName, PROBE_NAMES, podRefSchema, runNamedProbe, runPodProbes } from '../probes/index.js';
 import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, podNameSchema, podUidSchema } from '../probes/probe.js';
 import type { AgentFacts, ProbeName } from '../probes/types.js';
 

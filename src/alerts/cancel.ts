@@ -9,12 +9,12 @@
 // removal fails (the job is locked) and the job simply runs.
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { lua, runScript } from '../redis/lua.js';
-import { keys } from '../redis/keys.js';
 import type { JobQueues } from '../jobs/queues.js';
-import type { RedisClient } from '../redis/client.js';
 import type { DiagnoseJob } from '../jobs/schemas.js';
 import { targetKey } from '../kube/target.js';
+import type { RedisClient } from '../redis/client.js';
+import { keys } from '../redis/keys.js';
+import { lua, runScript } from '../redis/lua.js';
 import { alertKeys } from './keys.js';
 
 export const EXPAND_MEMBER = 'expand:';

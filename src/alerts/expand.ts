@@ -11,18 +11,18 @@
 // enqueueDiagnosis is per fingerprint, so one fingerprint could open only one job) and the
 // alert's own in `alertFingerprint`.
 import { createHash } from 'node:crypto';
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
 import type { KubeObject, Pod, Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
-import { clusterTag } from '../redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings } from '../jobs/queues.js';
-import type { RedisClient } from '../redis/client.js';
 import { AlertRequester, ClusterName } from '../jobs/schemas.js';
-import { Dns1123Label, Dns1123Subdomain, targetKey } from '../kube/target.js';
 import { classifyError } from '../jobs/worker.js';
+import { Dns1123Label, Dns1123Subdomain, targetKey } from '../kube/target.js';
+import type { RedisClient } from '../redis/client.js';
+import { clusterTag } from '../redis/keys.js';
 import { cancelAlertJobs, isResolved } from './cancel.js';
 import type { ExpandedPod } from './group-events.js';
 import { appendGroupEvent, groupEpisode } from './groups.js';

@@ -23,7 +23,7 @@ import { lua, runScript } from '../redis/lua.js';
 import type { AlertGroupEvent, AlertItem, GroupSummary, NotDiagnosableItem, ResolvedItem, TargetView } from './group-events.js';
 import { alertKeys, groupIdOf } from './keys.js';
 import { AlertStatus, type WebhookAlert } from './schema.js';
-import { describeAlertTarget, type AlertTarget } from './targets.js';
+import { type AlertTarget, describeAlertTarget } from './targets.js';
 
 // ---- stored state ----
 

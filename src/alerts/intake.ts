@@ -3,14 +3,14 @@
 // group is applied (src/alerts/groups.ts) with the job system doing the work. Resolves only
 // once every job is in Redis, so the HTTP edge may answer 200 after it.
 import type { Logger } from 'pino';
+import { type AlertRoute, DEFAULT_LABELS, type LabelMapping } from '../config/alerts.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
 import type { JobQueues } from '../jobs/queues.js';
 import type { AlertRequester } from '../jobs/schemas.js';
 import { cancelAlertJobs, EXPAND_MEMBER, markResolved } from './cancel.js';
-import { DEFAULT_MAX_PODS, enqueueExpansion, ExpansionQueues } from './expand.js';
-import { DEFAULT_GROUP_SETTINGS, processGroup, type GroupOutcome, type GroupSettings, type GroupWork, type IncomingAlert, type WorkContext } from './groups.js';
+import { DEFAULT_MAX_PODS, ExpansionQueues, enqueueExpansion } from './expand.js';
+import { DEFAULT_GROUP_SETTINGS, type GroupOutcome, type GroupSettings, type GroupWork, type IncomingAlert, processGroup, type WorkContext } from './groups.js';
 import { alertKeys } from './keys.js';
-import { DEFAULT_LABELS, type AlertRoute, type LabelMapping } from '../config/alerts.js';
 import { channelFor } from './routes.js';
 import { unquoteReceiver, type WebhookPayload } from './schema.js';
 import { clusterFromLabels, targetFromLabels } from './targets.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { alertLabelsSetting, alertRoutesSetting, DEFAULT_LABELS, labelMapping, type AlertRoute } from '../config/alerts.js';
+import { amAlert, payload, podAlert } from '../../test/helpers/alerts.js';
+import { type AlertRoute, alertLabelsSetting, alertRoutesSetting, DEFAULT_LABELS, labelMapping } from '../config/alerts.js';
+import { loadConfig } from '../config/schema.js';
 import { channelFor } from './routes.js';
 import { PAYLOAD_LIMITS, parseWebhookPayload, unquoteReceiver } from './schema.js';
 import { clusterFromLabels, targetFromLabels } from './targets.js';
-import { loadConfig } from '../config/schema.js';
-import { amAlert, payload, podAlert } from '../../test/helpers/alerts.js';
 
 const without = (o: object, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 

@@ -6,9 +6,10 @@
 // Order: namespace+pod → that pod; namespace+deployment/statefulset/daemonset/job_name → the
 // workload (its unhealthy pods are found later, by the worker); node → the node. Anything else
 // is "not diagnosable" with a reason the thread can show.
+
+import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 import type { Target } from '../diagnosis/types.js';
 import { isDns1123Label, isDns1123Subdomain, targetKey } from '../kube/target.js';
-import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
 

@@ -10,12 +10,12 @@
 // parent; alerts added and workloads expanded go to one thread note that is edited in place.
 import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../alerts/group-events.js';
-import { formatTarget } from '../kube/target.js';
 import { primaryFinding } from '../jobs/incidents.js';
-import { keys } from '../redis/keys.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
-import { clock, compactSubjects, findingsMessage, noteMessage, type AlertGroupState, type GroupCause } from './messages.js';
+import { formatTarget } from '../kube/target.js';
+import { keys } from '../redis/keys.js';
 import type { ThreadState } from './context.js';
+import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage } from './messages.js';
 import type { ChatService } from './service.js';
 import { DeliveryLog, type ThreadRecord } from './threads.js';
 import type { MessageRef } from './types.js';

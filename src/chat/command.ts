@@ -1,8 +1,9 @@
 // `/pod-doctor <text>` (and the console's same command line), parsed without I/O so the Slack
 // handler can acknowledge first and answer bad input in the acknowledgement itself.
-import { parseTarget } from '../kube/target.js';
+
 import type { Target } from '../diagnosis/types.js';
 import { isPodDoctorError } from '../errors.js';
+import { parseTarget } from '../kube/target.js';
 
 export type ParsedCommand = { kind: 'help' } | { kind: 'error'; problem: string } | { kind: 'diagnose'; target: Target };
 

@@ -1,8 +1,8 @@
 // What the chat flows share: the options, the stores and the parent-message pacer. One object is
 // built by ChatService and handed to each part, so a part never reaches back into the façade.
 import type { Logger } from 'pino';
-import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { JobQueues } from '../jobs/queues.js';
+import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { RedisClient } from '../redis/client.js';
 import { ApprovalStore, type ApproverPolicy } from './approvals.js';
 import { defaultNamespaceFor } from './command.js';

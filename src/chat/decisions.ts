@@ -1,8 +1,9 @@
 // Approve and deny: the clicker is authorised by the approver policy, the approval state machine
 // (src/chat/approvals.ts) decides what the click means, and an approved plan is enqueued as a
 // remediation job; every outcome is told to the clicker and shown on the plan's prompts.
-import { formatTarget } from '../kube/target.js';
+
 import { enqueueRemediation } from '../jobs/dedup.js';
+import { formatTarget } from '../kube/target.js';
 import { isPlanId, type Plan } from '../remediation/plan.js';
 import type { ApprovalRecord } from './approvals.js';
 import { type ChatContext, tell } from './context.js';

@@ -1,10 +1,11 @@
 // Results to chat: a diagnosis result goes to every thread that asked for it (once per job and
 // thread, however often it is delivered), and alert-started results to their incident thread
 // (or to the Alertmanager side, when it posts them itself). A redelivery skips what was done.
-import { formatTarget } from '../kube/target.js';
+
 import type { Diagnosis } from '../diagnosis/types.js';
 import { primaryFinding } from '../jobs/incidents.js';
 import type { DiagnoseResult, Requester } from '../jobs/schemas.js';
+import { formatTarget } from '../kube/target.js';
 import { scoped } from '../log.js';
 import { type ChatContext, defaultNamespace, type ThreadState } from './context.js';
 import { chatErrorCode, isPermanentChatError } from './errors.js';

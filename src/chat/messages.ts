@@ -1,12 +1,13 @@
 // What pod-doctor says in chat, as renderer-independent messages. Every message names the
 // cluster, both in its parts and in its plain-text fallback.
-import { formatTarget } from '../kube/target.js';
+
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
 import type { Incident, PlanOffer } from '../jobs/schemas.js';
+import { formatTarget } from '../kube/target.js';
 import { describeCheck, type Plan } from '../remediation/plan.js';
 import type { RunEvent } from '../remediation/runner.js';
-import { isGroupId, type ApprovalRecord } from './approvals.js';
-import { userRef, type Button, type ChatMessage, type Part, type Tone } from './types.js';
+import { type ApprovalRecord, isGroupId } from './approvals.js';
+import { type Button, type ChatMessage, type Part, type Tone, userRef } from './types.js';
 
 export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
 

@@ -2,8 +2,8 @@
 // approval record and a prompt in each thread they are offered in; whatever happens to a plan
 // later (a decision, a run event) re-renders those prompts and notes it in those threads.
 import type { DiagnoseResult } from '../jobs/schemas.js';
-import type { Plan } from '../remediation/plan.js';
 import { keys } from '../redis/keys.js';
+import type { Plan } from '../remediation/plan.js';
 import type { ApprovalRecord } from './approvals.js';
 import type { ChatContext } from './context.js';
 import { chatErrorCode } from './errors.js';

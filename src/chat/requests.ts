@@ -1,9 +1,10 @@
 // Diagnoses asked for in chat: a slash or console command is parsed (no I/O, so the adapter can
 // answer before its acknowledgement deadline), then enqueued and given its thread; a re-run
 // button enqueues the same target again into the thread it was clicked in.
-import { formatTarget } from '../kube/target.js';
+
 import type { Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
+import { formatTarget } from '../kube/target.js';
 import { scoped } from '../log.js';
 import { parseCommand } from './command.js';
 import { type ChatContext, defaultNamespace, type ThreadState, tell } from './context.js';

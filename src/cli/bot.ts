@@ -4,18 +4,17 @@
 // its cluster in-process (diagnoses, and approved remediations).
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { WebClient } from '@slack/web-api';
 import type { CustomRoute } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import { AlertGroupChat } from '../chat/alerts.js';
 import { ApproverPolicy } from '../chat/approvals.js';
+import { ChatLimiter } from '../chat/limiter.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { remediationPort } from '../chat/remediation.js';
-import { consumeRunEvents } from '../remediation/run-events.js';
-import { startWorkerThread } from './worker-host.js';
 import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
@@ -23,17 +22,18 @@ import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { SlackApi } from '../chat/slack/web-api.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { ChatLimiter } from '../chat/limiter.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { closeRedis, dropRedis, redisFromUrl, type RedisClient } from '../redis/client.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
+import { closeRedis, dropRedis, type RedisClient, redisFromUrl } from '../redis/client.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
+import { consumeRunEvents } from '../remediation/run-events.js';
 import { RedisRunStore } from '../remediation/store.js';
-import type { CliIo } from './diagnose.js';
-import { commandConfig, clusterOf } from './config.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { clusterOf, commandConfig } from './config.js';
+import type { CliIo } from './diagnose.js';
+import { startWorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */
 function logLevelOf(logger: Logger): Config['logLevel'] {

@@ -1,6 +1,6 @@
 // What every command does first: read the configuration (rule overrides checked against the
 // registry) and settle which cluster it serves.
-import { loadConfig, type Config } from '../config/schema.js';
+import { type Config, loadConfig } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { ClusterName } from '../jobs/schemas.js';

@@ -5,34 +5,34 @@
 // stdin is not a terminal it takes a scripted tour of every seed incident and exits.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { ConsoleAdapter } from '../chat/console/adapter.js';
-import { CONSOLE_HELP, handleConsoleLine, runConsoleChat, type ConsoleChatOptions } from '../chat/console/repl.js';
+import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/console/repl.js';
 import { remediationPort } from '../chat/remediation.js';
-import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { ChatService } from '../chat/service.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
-import { parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { keyPattern } from '../redis/keys.js';
-import { redisFromUrl, type RedisClient } from '../redis/client.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
+import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
+import { type RedisClient, redisFromUrl } from '../redis/client.js';
+import { keyPattern } from '../redis/keys.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
+import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { RedisRunStore } from '../remediation/store.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
-import type { CliIo } from './diagnose.js';
 import { commandConfig } from './config.js';
+import type { CliIo } from './diagnose.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 

@@ -1,15 +1,15 @@
 // `pod-doctor diagnose <ns>/<pod> [--kubeconfig F] [--context C] [--json] [--from FILE...]`
 import { parseArgs } from 'node:util';
-import { diagnoseTarget } from '../usecases/diagnose.js';
+import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
-import { parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
-import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
+import { parseTarget } from '../kube/target.js';
 import { loadObjects } from '../sim/load.js';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
 import { commandConfig } from './config.js';
+import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
   --kubeconfig FILE   kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)

@@ -2,8 +2,8 @@
 // renders the same findings through the chat message model instead).
 import { paint } from '../chat/console/style.js';
 import type { Tone } from '../chat/types.js';
-import { formatTarget } from '../kube/target.js';
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
+import { formatTarget } from '../kube/target.js';
 
 type Style = Tone | 'bold' | 'dim';
 

@@ -5,17 +5,17 @@
 import { parseArgs } from 'node:util';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
-import { diagnoseTarget } from '../usecases/diagnose.js';
 import type { Config } from '../config/schema.js';
-import { formatTarget, parseTarget } from '../kube/target.js';
 import { PodDoctorError } from '../errors.js';
+import { formatTarget, parseTarget } from '../kube/target.js';
 import { AgentActionsClient } from '../remediation/agent-actions-client.js';
 import { defaultPlaybookDir, formatIssue, loadPlaybooks, validatePlaybookDir } from '../remediation/load.js';
 import { renderPlanText } from '../remediation/plan.js';
 import { createRunner, type RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
-import type { CliIo } from './diagnose.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
 import { commandConfig } from './config.js';
+import type { CliIo } from './diagnose.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules

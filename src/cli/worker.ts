@@ -6,19 +6,19 @@ import * as k8s from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
+import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { closeRedis, dropRedis, redisFromUrl } from '../redis/client.js';
 import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
+import { closeRedis, dropRedis, redisFromUrl } from '../redis/client.js';
 import { runnerFromConfig } from '../remediation/index.js';
-import { startWorkerRole } from './worker-role.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
-import { commandConfig, clusterOf } from './config.js';
-import type { Config } from '../config/schema.js';
+import { startWorkerRole } from './worker-role.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
   Runs the diagnosis and (approved) remediation jobs of one cluster, and expands workload alerts.

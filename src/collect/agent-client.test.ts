@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { node, pod } from '../../test/helpers/factories.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker } from '../sim/fake-docker.js';
-import { startAgent, type RunningAgent } from '../agent/server.js';
-import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './agent-client.js';
 import { silent } from '../../test/helpers/logger.js';
+import { type RunningAgent, startAgent } from '../agent/server.js';
+import { type FakeDocker, loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
+import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './agent-client.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'client-test-token-0123456789';

@@ -2,8 +2,8 @@
 // connection, timeout, 401, 5xx, a malformed answer — becomes a Gap naming the node check that
 // could not run; this function never throws, so the API half of every rule still reports.
 import { z } from 'zod';
-import { gapKindOfStatus, type Gap, type GapKind, type Node, type Pod } from '../diagnosis/types.js';
-import { OUTCOME_SCHEMAS, PROBE_NAMES, podRefSchema, type PodRef } from '../probes/index.js';
+import { type Gap, type GapKind, gapKindOfStatus, type Node, type Pod } from '../diagnosis/types.js';
+import { OUTCOME_SCHEMAS, type PodRef, PROBE_NAMES, podRefSchema } from '../probes/index.js';
 import type { AgentFacts, ProbeName } from '../probes/types.js';
 import { agentPost } from './agent-http.js';
 import type { AgentLookup } from './snapshot.js';

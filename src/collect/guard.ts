@@ -1,7 +1,7 @@
 // One read of a snapshot, guarded: a call that fails or takes too long becomes a Gap (what could
 // not be checked, and why) and the collection goes on with a fallback. Every collector takes the
 // same Guard, so a forbidden read of StorageClasses and a timed-out log read say so the same way.
-import { gapKindOfStatus, type Event, type Gap, type GapKind } from '../diagnosis/types.js';
+import { type Event, type Gap, type GapKind, gapKindOfStatus } from '../diagnosis/types.js';
 import { UnanswerableError } from './source.js';
 
 export class CallTimeout extends Error {}

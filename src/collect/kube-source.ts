@@ -5,8 +5,8 @@ import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
-import { ReadCache } from './read-cache.js';
 import { canonicalizeInPlace } from '../kube/wire.js';
+import { ReadCache } from './read-cache.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 
 export interface KubeConfigOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../diagnosis/types.js';
 import { catchError } from '../../test/helpers/errors.js';
+import type { KubeObject } from '../diagnosis/types.js';
 import { ObjectsSource } from './objects-source.js';
 
 const log = (patch: Record<string, unknown> = {}) =>

@@ -1,10 +1,11 @@
 // Facts from saved objects (`diagnose --from`): the same questions as KubeSource, answered
 // from memory with the API server's matching rules, for post-mortems without a cluster.
+
+import { z } from 'zod';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { matchesLabelSelector } from '../kube/selectors.js';
-import { UnanswerableError, type FactSource, type OwnerKind, type PodQuery } from './source.js';
 import { canonicalTimes } from '../kube/wire.js';
-import { z } from 'zod';
+import { type FactSource, type OwnerKind, type PodQuery, UnanswerableError } from './source.js';
 
 /** A saved container log (fixtures and post-mortems); not a Kubernetes API kind. */
 const podLogDocSchema = z.object({

@@ -2,8 +2,8 @@
 // DaemonSet), each with its object (conditions, replicas) and its own events (FailedCreate,
 // BackoffLimitExceeded...). A pod that was never created, or is gone, is found through them.
 import type { Event, OwnerFact, Pod } from '../diagnosis/types.js';
-import { sortEvents, type Guard } from './guard.js';
-import { OWNER_KINDS, type FactSource, type OwnerKind } from './source.js';
+import { type Guard, sortEvents } from './guard.js';
+import { type FactSource, OWNER_KINDS, type OwnerKind } from './source.js';
 
 type OwnerRef = NonNullable<NonNullable<Pod['metadata']>['ownerReferences']>[number];
 

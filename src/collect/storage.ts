@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { claimClass, claimNames } from '../diagnosis/claims.js';
 import type { ClaimFact, Event, KubeObject, Pod } from '../diagnosis/types.js';
-import { sortEvents, type Guard } from './guard.js';
+import { type Guard, sortEvents } from './guard.js';
 import type { FactSource } from './source.js';
 
 /** The name the attach/detach controller gives a CSI attachment (pkg/volume/csi: sha256 of handle, driver and node). */

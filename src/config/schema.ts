@@ -1,9 +1,9 @@
 // Every setting in one place: environment name, type, default and description. The README's
 // configuration reference and the deploy manifests' env checks are generated from this table.
 import { z } from 'zod';
-import { alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 import { PodDoctorError } from '../errors.js';
 import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js';
+import { alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 
 interface SettingDef<S extends z.ZodType> {
   env: string;

@@ -1,3 +1,4 @@
+import { decisiveLines } from './decisive.js';
 import {
   clip,
   containerStatuses,
@@ -5,12 +6,11 @@ import {
   formatDuration,
   isDeleting,
   ms,
+  type NamedStatus,
   newestFirst,
   secondsSince,
   statusEvidence,
-  type NamedStatus,
 } from './facts.js';
-import { decisiveLines } from './decisive.js';
 import type { Container, ContainerStatus, Event, Evidence, LogTail, Pod, Snapshot } from './types.js';
 
 // The crash rules share one answer to "which containers crashed?", with the texts, logs and

@@ -1,9 +1,10 @@
 // Runs rules over one snapshot, turns drafts into findings, then ranks and merges them.
 // A rule that throws is reported in `ruleErrors` and the others still run.
-import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
-import { rankAndMerge } from './ranking.js';
+
 import { targetKey } from '../kube/target.js';
-import { SEVERITY_ORDER, type Diagnosis, type FactName, type Finding, type FindingDraft, type Snapshot } from './types.js';
+import { rankAndMerge } from './ranking.js';
+import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
+import { type Diagnosis, type FactName, type Finding, type FindingDraft, SEVERITY_ORDER, type Snapshot } from './types.js';
 
 export interface EngineOptions {
   rules: readonly Rule[];

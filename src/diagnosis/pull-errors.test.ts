@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyPullError, parseImageRef, type PullErrorClass } from './pull-errors.js';
+import { classifyPullError, type PullErrorClass, parseImageRef } from './pull-errors.js';
 
 interface Row {
   text: string;

@@ -1,8 +1,9 @@
 // Image pull failures: one pure classifier for every wording era (dockershim/cri-dockerd,
 // containerd CRI, CRI-O; kubelet with and without the gRPC prefix, the v1.32+ back-off
 // message that carries the last error), and one helper the thin `image.*` rules share.
+
+import { containerStatuses, eventCount, eventEvidence, eventTime, type NamedStatus, newestFirst, secondsSince, statusEvidence } from './facts.js';
 import type { RuleContext } from './rule.js';
-import { containerStatuses, eventCount, eventEvidence, eventTime, newestFirst, secondsSince, statusEvidence, type NamedStatus } from './facts.js';
 import type { Event, Evidence, FindingDraft, Pod, Severity, Snapshot } from './types.js';
 
 export type PullErrorClass =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pod, snapshot } from '../../test/helpers/factories.js';
-import { defineRule, type Rule } from './rule.js';
-import { rankAndMerge } from './ranking.js';
 import { toFinding } from './engine.js';
+import { rankAndMerge } from './ranking.js';
+import { defineRule, type Rule } from './rule.js';
 import type { FindingDraft } from './types.js';
 
 const LINE = 'Failed to inspect image "nginx": rpc error: code = Unknown desc = something a rule half-understands';

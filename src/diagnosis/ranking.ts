@@ -1,6 +1,6 @@
 // Most likely root cause first; symptoms of the same cause folded into it.
 import type { Rule } from './rule.js';
-import { SEVERITY_ORDER, type Finding } from './types.js';
+import { type Finding, SEVERITY_ORDER } from './types.js';
 
 /** Per registry: the rules' meta by id (built once, not per diagnosis). */
 const metaOf = new WeakMap<readonly Rule[], Map<string, Rule['meta']>>();

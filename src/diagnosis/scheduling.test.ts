@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose } from './engine.js';
-import { kindCount, parseFitError, podRequests, rankSeverity, selectorCheck, tolerates } from './scheduling.js';
-import { rule as insufficient } from './rules/pending-insufficient-resources.js';
-import { rule as selector } from './rules/pending-unschedulable-selector.js';
-import { rule as taint } from './rules/pending-taint.js';
 import { node, pod, snapshot, unscheduledPod } from '../../test/helpers/factories.js';
+import { diagnose } from './engine.js';
+import { rule as insufficient } from './rules/pending-insufficient-resources.js';
+import { rule as taint } from './rules/pending-taint.js';
+import { rule as selector } from './rules/pending-unschedulable-selector.js';
+import { kindCount, parseFitError, podRequests, rankSeverity, selectorCheck, tolerates } from './scheduling.js';
 
 describe('parseFitError', () => {
   it('reads the pre-1.9 predicates wording', () => {

@@ -16,11 +16,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Target } from '../diagnosis/types.js';
 import { targetKey } from '../kube/target.js';
-import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
-import { keys } from '../redis/keys.js';
-import type { JobQueues } from './queues.js';
 import type { RedisClient } from '../redis/client.js';
-import { DiagnoseJobSchema, RemediateJobSchema, type DiagnoseJob, type DiagnoseReason, type RemediateJob, type Requester } from './schemas.js';
+import { keys } from '../redis/keys.js';
+import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
+import type { JobQueues } from './queues.js';
+import { type DiagnoseJob, DiagnoseJobSchema, type DiagnoseReason, type RemediateJob, RemediateJobSchema, type Requester } from './schemas.js';
 
 /** Requesters kept per job; beyond this the job still runs and the incident thread still updates. */
 export const MAX_REQUESTERS = 1000;

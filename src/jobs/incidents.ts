@@ -4,9 +4,9 @@
 // the others. One Lua script does the join, so concurrent workers never open two incidents
 // for one cause, and a job re-run after a crash gets the same answer as the first time.
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
-import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
-import { keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/client.js';
+import { keys } from '../redis/keys.js';
+import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
 import type { Incident } from './schemas.js';
 
 export interface IncidentSettings {

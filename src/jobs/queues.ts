@@ -1,11 +1,11 @@
 // BullMQ queues keyed by cluster (`diagnose.<cluster>`, `remediate.<cluster>`, each under its
 // cluster's hash tag) and the job policy. Connections and key names live in src/redis/.
-import { Queue, type JobsOptions } from 'bullmq';
+import { type JobsOptions, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
-import { DEFAULT_PREFIX, clusterTag } from '../redis/keys.js';
-import { ReplicaBarrier, type Confirmation } from '../redis/replication.js';
+import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
+import { type Confirmation, ReplicaBarrier } from '../redis/replication.js';
 import type { DiagnoseJob, RemediateJob } from './schemas.js';
 
 export type QueueKind = 'diagnose' | 'remediate';

@@ -3,9 +3,9 @@
 // a job re-run after its worker died delivers again with the same job id and incident, so
 // consumers make posting idempotent by job id.
 import type { Logger } from 'pino';
-import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
-import { keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/client.js';
+import { keys } from '../redis/keys.js';
+import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
 import type { DiagnoseResult } from './schemas.js';
 
 export interface ResultSink {

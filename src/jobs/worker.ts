@@ -7,23 +7,23 @@
 //   invalid payload → UnrecoverableError: failed at once, never retried.
 // A worker killed mid-job loses its lock; BullMQ's stalled check hands the job to another.
 import * as k8s from '@kubernetes/client-node';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
-import { formatTarget } from '../kube/target.js';
-import { TRANSIENT_GAP_KINDS, type Diagnosis, type Gap } from '../diagnosis/types.js';
+import { type Diagnosis, type Gap, TRANSIENT_GAP_KINDS } from '../diagnosis/types.js';
 import { isPodDoctorError, type PodDoctorError } from '../errors.js';
+import { formatTarget } from '../kube/target.js';
+import { type ScopedLogger, scoped } from '../log.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
+import type { RedisClient } from '../redis/client.js';
+import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
+import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
-import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
 import { queueName } from './queues.js';
-import type { RedisClient } from '../redis/client.js';
-import { parseDiagnoseJob, parseRemediateJob, type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, type RemediateJob } from './schemas.js';
+import { type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, parseDiagnoseJob, parseRemediateJob, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
-import { type ScopedLogger, scoped } from '../log.js';
 
 export type RemediateProcessor = (job: RemediateJob, ctx: { jobId: string; logger: Logger }) => Promise<unknown>;
 

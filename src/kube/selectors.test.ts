@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatSelector, matchesLabelSelector, matchFields, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 import { catchError } from '../../test/helpers/errors.js';
+import { formatSelector, matchesLabelSelector, matchFields, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 
 const labels = { app: 'web', tier: 'front', version: '3' };
 

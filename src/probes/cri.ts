@@ -8,7 +8,7 @@
 // runtime that accepts the connection and never answers gives a `timeout` result, never a hang.
 // The first call tries `runtime.v1`; on UNIMPLEMENTED it tries `runtime.v1alpha2` once, and the
 // client remembers whichever service answered (containerd 1.6 serves both, 1.5 only v1alpha2).
-import { connect as http2Connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { type ClientHttp2Session, connect as http2Connect, type IncomingHttpHeaders } from 'node:http2';
 import { connect as netConnect } from 'node:net';
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { capped, clipText, defineProbe, podUidSchema, type ProbeEnv } from './probe.js';
+import { capped, clipText, defineProbe, type ProbeEnv, podUidSchema } from './probe.js';
 import { mapPool, parseMountinfoLine, readText } from './proc.js';
 
 export const params = z.object({

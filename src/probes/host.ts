@@ -5,8 +5,8 @@
 // matches its manifest means the kubelet missed the change, seed 003). The manifests live here
 // rather than in a probe of their own because finding the kubelet's flags is the costly part.
 import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';

@@ -7,9 +7,9 @@ import * as host from './host.js';
 import * as journal from './journal.js';
 import * as mountHolders from './mount-holders.js';
 import * as podNetwork from './pod-network.js';
+import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, outcomeSchema, type ProbeEnv, podNameSchema, podUidSchema, runProbe } from './probe.js';
 import * as processes from './processes.js';
 import * as runtime from './runtime.js';
-import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, outcomeSchema, podNameSchema, podUidSchema, runProbe, type ProbeEnv } from './probe.js';
 import type { AgentFacts, ProbeName, ProbeOutcome } from './types.js';
 
 export const PROBES = {

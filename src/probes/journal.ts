@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { capped, clipText, containerIdSchema, defineProbe, matchSchema, namespaceSchema, podNameSchema, podUidSchema, type ProbeEnv } from './probe.js';
+import { capped, clipText, containerIdSchema, defineProbe, matchSchema, namespaceSchema, type ProbeEnv, podNameSchema, podUidSchema } from './probe.js';
 import { matchSignatures, redactLine, signatureScope } from './signatures.js';
 
 export const params = z.object({

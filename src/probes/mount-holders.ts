@@ -7,19 +7,19 @@
 import { open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { capped, checkAborted, clipText, defineProbe, matchSchema, podUidSchema, type ProbeEnv } from './probe.js';
+import { capped, checkAborted, clipText, defineProbe, matchSchema, type ProbeEnv, podUidSchema } from './probe.js';
 import {
+  findKubeletPid,
   listPids,
+  type MountEntry,
   mapPool,
   parseMountinfoLine,
   readBootTime,
   readCgroup,
   readCmdline,
-  findKubeletPid,
   readMountNamespace,
   readStat,
   startTimeIso,
-  type MountEntry,
 } from './proc.js';
 import { isTrue, namespaceSettings, readUnit, type UnitFile } from './systemd.js';
 

@@ -5,8 +5,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { calicoVethName, CALICO_GATEWAY } from './calico.js';
-import { capped, defineProbe, ipv4Schema, namespaceSchema, podNameSchema, podUidSchema, type ProbeEnv } from './probe.js';
+import { CALICO_GATEWAY, calicoVethName } from './calico.js';
+import { capped, defineProbe, ipv4Schema, namespaceSchema, type ProbeEnv, podNameSchema, podUidSchema } from './probe.js';
 import { findPodPids, readStat, readText } from './proc.js';
 
 export const params = z

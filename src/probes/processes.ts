@@ -1,10 +1,11 @@
 // processes: the pod's processes as the kernel sees them. A container whose init is a zombie
 // (`[java] <defunct>`, seed 000) can never be killed by the runtime; processes in D state are
 // stuck in the kernel, typically on a hung network filesystem.
-import { z } from 'zod';
-import { capped, checkAborted, clipText, containerIdSchema, defineProbe, podUidSchema, type ProbeEnv } from './probe.js';
-import { listPids, mapPool, parseCgroup, podCgroupNeedles, readBootTime, readCmdline, readStat, readText, startTimeIso, type ProcStat } from './proc.js';
+
 import { join } from 'node:path';
+import { z } from 'zod';
+import { capped, checkAborted, clipText, containerIdSchema, defineProbe, type ProbeEnv, podUidSchema } from './probe.js';
+import { listPids, mapPool, type ProcStat, parseCgroup, podCgroupNeedles, readBootTime, readCmdline, readStat, readText, startTimeIso } from './proc.js';
 
 export const params = z.object({
   podUid: podUidSchema,

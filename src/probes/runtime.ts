@@ -4,13 +4,14 @@
 // execs). containerd (or CRI-O) is asked over CRI (gRPC, ./cri.ts): Version, and the pod's
 // containers and sandboxes by label. Every call has its own timeout, and a call that connects
 // but never answers marks the runtime as hung (`docker ps` hanging in seed 000, `crictl ps`).
+
+import { stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CONTAINER_STATES, CriClient, SANDBOX_STATES, describeFailure } from './cri.js';
-import { capped, clipText, containerIdSchema, defineProbe, podUidSchema, type ProbeEnv } from './probe.js';
+import { CONTAINER_STATES, CriClient, describeFailure, SANDBOX_STATES } from './cri.js';
+import { capped, clipText, containerIdSchema, defineProbe, type ProbeEnv, podUidSchema } from './probe.js';
 import { readBootTime, readStat, startTimeIso } from './proc.js';
 
 export const params = z.object({

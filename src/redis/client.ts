@@ -1,6 +1,6 @@
 // Redis connections: a URL plus pass-through ioredis options (single node, Sentinel, Cluster),
 // with the retry policy of the role that uses them.
-import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
 export type RedisClient = Redis | Cluster;
 

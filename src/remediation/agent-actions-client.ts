@@ -1,8 +1,8 @@
 // Worker side of the node agent's actions: `POST /v1/actions/<name>` on the agent of the node,
 // with the same bearer token and locator as the probes. Unlike the probe client, failures throw:
 // a step that could not act must fail, with the agent's reason (a 403 says why it refused).
-import { AGENT_ACTION_TABLE, actionResponseSchema, type ActionRequest, type ActionResponse, type AgentActionName } from '../agent/actions/types.js';
-import { agentUrlFor, type AgentLocatorConfig } from '../collect/agent-client.js';
+import { type ActionRequest, type ActionResponse, AGENT_ACTION_TABLE, type AgentActionName, actionResponseSchema } from '../agent/actions/types.js';
+import { type AgentLocatorConfig, agentUrlFor } from '../collect/agent-client.js';
 import { agentPost } from '../collect/agent-http.js';
 import type { Node } from '../diagnosis/types.js';
 

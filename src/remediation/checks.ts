@@ -4,7 +4,7 @@
 import type { FactSource } from '../collect/source.js';
 import { formatDuration, ms, nodeCondition, nodeNotReady } from '../diagnosis/facts.js';
 import type { Diagnosis, Namespace, Node, Pod, Target } from '../diagnosis/types.js';
-import { workloadOf, type WorkloadRef } from './kube.js';
+import { type WorkloadRef, workloadOf } from './kube.js';
 import type { CheckKind, ParamValue } from './schema.js';
 
 /** A check with its placeholders resolved (what a plan stores). */

@@ -8,28 +8,28 @@ import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
 import { AgentActionsClient } from './agent-actions-client.js';
 import { defaultPlaybookDir, loadPlaybooks } from './load.js';
-import { createRunner, type Runner, type RunEventHandler } from './runner.js';
+import { createRunner, type RunEventHandler, type Runner } from './runner.js';
 import type { Playbook } from './schema.js';
 import { RedisRunStore } from './store.js';
 
+export { ACTIONS, actionByKind } from './actions/index.js';
+export { AgentActionError, AgentActionsClient } from './agent-actions-client.js';
+export { defaultPlaybookDir, formatIssue, loadPlaybooks, type PlaybookIssue, PlaybookLoadError, validatePlaybook, validatePlaybookDir } from './load.js';
+export { describeCheck, isPlanId, type Plan, type PlanStep, renderPlanText } from './plan.js';
 export {
   createRunner,
-  resolveParams,
   type FindingSummary,
-  type Runner,
-  type RunnerDeps,
   type RunEvent,
   type RunEventHandler,
+  type Runner,
+  type RunnerDeps,
   type RunResult,
+  resolveParams,
   type StepReport,
   type Verification,
 } from './runner.js';
-export { describeCheck, isPlanId, renderPlanText, type Plan, type PlanStep } from './plan.js';
-export { defaultPlaybookDir, formatIssue, loadPlaybooks, PlaybookLoadError, validatePlaybook, validatePlaybookDir, type PlaybookIssue } from './load.js';
-export { playbookSchema, type Playbook } from './schema.js';
-export { MemoryRunStore, RedisRunStore, storeKeys, type RunRecord, type RunStatus, type RunStore, type StepState } from './store.js';
-export { AgentActionError, AgentActionsClient } from './agent-actions-client.js';
-export { ACTIONS, actionByKind } from './actions/index.js';
+export { type Playbook, playbookSchema } from './schema.js';
+export { MemoryRunStore, RedisRunStore, type RunRecord, type RunStatus, type RunStore, type StepState, storeKeys } from './store.js';
 
 export type RemediationConfig = Pick<
   Config,

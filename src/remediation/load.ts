@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
-import { PLACEHOLDER, WHOLE_PLACEHOLDER, playbookSchema, type CheckDecl, type ParamType, type Playbook } from './schema.js';
+import { type CheckDecl, type ParamType, PLACEHOLDER, type Playbook, playbookSchema, WHOLE_PLACEHOLDER } from './schema.js';
 
 export interface PlaybookIssue {
   file: string;

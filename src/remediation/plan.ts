@@ -7,7 +7,7 @@ import type { Finding, Severity, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import type { ActionRegistry } from './actions/index.js';
 import type { ResolvedCheck } from './checks.js';
-import { PLACEHOLDER, WHOLE_PLACEHOLDER, type CheckDecl, type ParamDecl, type ParamType, type ParamValue, type Playbook } from './schema.js';
+import { type CheckDecl, type ParamDecl, type ParamType, type ParamValue, PLACEHOLDER, type Playbook, WHOLE_PLACEHOLDER } from './schema.js';
 
 export interface PlanStep {
   index: number;

@@ -2,10 +2,10 @@
 // and publishes the run's events on a Redis stream that the bot turns into thread messages.
 // The bot only enqueues; workers change the cluster.
 import type { Logger } from 'pino';
-import { clusterTag } from '../redis/keys.js';
-import type { RedisClient } from '../redis/client.js';
-import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
 import type { RemediateProcessor } from '../jobs/worker.js';
+import type { RedisClient } from '../redis/client.js';
+import { clusterTag } from '../redis/keys.js';
+import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
 import type { RunEvent, Runner, RunResult } from './runner.js';
 
 /** A run event on its way to the chat, with the run's final reason on `run-finished`. */

@@ -5,15 +5,15 @@
 // records its state in the run store before it speaks, and stops at once if the lock was lost.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { KubeSource } from '../collect/kube-source.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
 import type { ActionDef, ActionRegistry } from './actions/index.js';
-import { StepError, type StepContext } from './actions/types.js';
+import { type StepContext, StepError } from './actions/types.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
 import { evaluateAll, LiveState } from './checks.js';
 import type { Plan } from './plan.js';
 import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './runner.js';
 import type { RunRecord, RunStatus, RunStore, StepInfo } from './store.js';
-import type { KubeSource } from '../collect/kube-source.js';
 
 export interface RunDeps {
   kube: KubeSource;

@@ -6,18 +6,18 @@
 // again: fixed or not fixed. Every stage is an event for the chat thread.
 import type { Logger } from 'pino';
 import { podRefFor } from '../collect/agent-client.js';
-import { diagnoseTarget, type DiagnoseOptions } from '../usecases/diagnose.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { log as rootLog } from '../log.js';
+import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
-import { evaluateAll, evaluateCheck, LiveState, type CheckResult } from './checks.js';
-import { buildPlan, coerce, interpolate, isPlanId, paramOrigin, resolveChecks, type Plan } from './plan.js';
-import type { ParamDecl, ParamValue, Playbook } from './schema.js';
+import { type CheckResult, evaluateAll, evaluateCheck, LiveState } from './checks.js';
+import { buildPlan, coerce, interpolate, isPlanId, type Plan, paramOrigin, resolveChecks } from './plan.js';
 import { errorText, PlanRun } from './run.js';
+import type { ParamDecl, ParamValue, Playbook } from './schema.js';
 import type { RunRecord, RunStatus, RunStore, StepState } from './store.js';
 
 export interface FindingSummary {

@@ -2,9 +2,10 @@
 // a crash; a run lock with SET NX PX keeps two runners off one run, and every state write is
 // checked against the lock token in a Lua script so a runner that lost its lock cannot write).
 // The operator CLI uses the in-memory store (one process, nobody to share with).
-import { lua, runScript } from '../redis/lua.js';
-import { clusterTag } from '../redis/keys.js';
+
 import type { RedisClient } from '../redis/client.js';
+import { clusterTag } from '../redis/keys.js';
+import { lua, runScript } from '../redis/lua.js';
 import type { Plan } from './plan.js';
 
 export type StepState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentLookup } from '../collect/agent-client.js';
-import { diagnoseTarget } from '../usecases/diagnose.js';
 import { KubeSource } from '../collect/kube-source.js';
-import { parseTarget } from '../kube/target.js';
 import type { Diagnosis, KubeObject } from '../diagnosis/types.js';
-import { startScenarioCluster, type ScenarioCluster } from './cluster.js';
+import { parseTarget } from '../kube/target.js';
+import { diagnoseTarget } from '../usecases/diagnose.js';
+import { type ScenarioCluster, startScenarioCluster } from './cluster.js';
 import { loadScenarios, type Scenario } from './scenarios.js';
 
 const ROOT = join(import.meta.dirname, '../../test/fixtures/incidents');

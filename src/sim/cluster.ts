@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { startAgent, type AgentOptions, type RunningAgent } from '../agent/server.js';
-import { parseTarget } from '../kube/target.js';
+import { type AgentOptions, type RunningAgent, startAgent } from '../agent/server.js';
 import type { KubeObject } from '../diagnosis/types.js';
+import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
-import { loadDockerSpec, startFakeDocker, type FakeDocker, type FakeDockerSpec } from './fake-docker.js';
-import { shiftTimes, type Scenario } from './scenarios.js';
-import { startSim, type Sim } from './server.js';
+import { type FakeDocker, type FakeDockerSpec, loadDockerSpec, startFakeDocker } from './fake-docker.js';
+import { type Scenario, shiftTimes } from './scenarios.js';
+import { type Sim, startSim } from './server.js';
 
 export interface ScenarioClusterOptions {
   /**

@@ -6,11 +6,11 @@
 // write) says; a PDB created through the API has observedGeneration 0 and blocks evictions,
 // exactly as on a cluster whose controller has not processed it yet.
 import type { KubeObject } from '../diagnosis/types.js';
+import { type LabelSelectorObject, matchLabels, requirementsFromSelector } from '../kube/selectors.js';
 import { clone, formatTime, isObject } from './json.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef } from './resources.js';
-import { matchLabels, requirementsFromSelector, type LabelSelectorObject } from '../kube/selectors.js';
-import { errors, failure, successStatus, type StatusBody } from './status.js';
+import { errors, failure, type StatusBody, successStatus } from './status.js';
 import type { DeleteOptions } from './validation.js';
 
 const VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";

@@ -1,8 +1,9 @@
 // Public surface of the simulated Kubernetes API server.
-export { startSim, seedStore, type Sim, type SimOptions } from './server.js';
-export { loadObjects, parseDocuments, splitSpecial, SimLoadError, type SimLoadErrorCode, type SplitObjects } from './load.js';
-export { ObjectStore, type Change, type ChangeType, type ListQuery, type StoreOptions } from './store.js';
+
+export { loadObjects, parseDocuments, SimLoadError, type SimLoadErrorCode, type SplitObjects, splitSpecial } from './load.js';
+export { type PodLog, PodLogStore } from './logs.js';
 export { Registry } from './registry.js';
-export { ResourceTable, type ResourceDef } from './resources.js';
-export { PodLogStore, type PodLog } from './logs.js';
+export { type ResourceDef, ResourceTable } from './resources.js';
+export { type Sim, type SimOptions, seedStore, startSim } from './server.js';
 export { ApiError, type StatusBody } from './status.js';
+export { type Change, type ChangeType, type ListQuery, ObjectStore, type StoreOptions } from './store.js';

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadObjects, parseDocuments, SimLoadError, splitSpecial } from './load.js';
 import { catchError } from '../../test/helpers/errors.js';
+import { loadObjects, parseDocuments, SimLoadError, splitSpecial } from './load.js';
 
 let dir: string;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { catchError } from '../../test/helpers/errors.js';
 import type { JsonObject } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { SMP } from './smp-schemas.js';
-import { catchError } from '../../test/helpers/errors.js';
 
 const pod = (): JsonObject => ({
   metadata: { name: 'p', finalizers: ['example.com/a', 'example.com/b'], labels: { app: 'web' } },

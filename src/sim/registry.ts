@@ -4,10 +4,10 @@
 // garbage-collection finalizers, delete-during-update when the last finalizer goes.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject } from '../diagnosis/types.js';
-import { clone, deepEqual, formatTime, isObject, meta, type JsonObject, type JsonValue } from './json.js';
+import { type FieldRequirement, type LabelRequirement, matchFields, matchLabels } from '../kube/selectors.js';
+import { clone, deepEqual, formatTime, isObject, type JsonObject, type JsonValue, meta } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { apiVersionOf, fieldGetter, groupKind, groupResource, type ResourceDef } from './resources.js';
-import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from '../kube/selectors.js';
 import { ApiError, deletedStatus, errors, failure, required, type StatusBody } from './status.js';
 import type { ObjectStore } from './store.js';
 import {
@@ -20,7 +20,7 @@ import {
   validateCreate,
   validateUpdate,
 } from './strategies.js';
-import { validateDeleteOptions, type DeleteOptions } from './validation.js';
+import { type DeleteOptions, validateDeleteOptions } from './validation.js';
 
 export type WriteMode = 'main' | 'status' | 'finalize';
 

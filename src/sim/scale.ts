@@ -2,11 +2,11 @@
 // (pkg/registry/apps/*/storage ScaleREST): an autoscaling/v1 Scale view whose writes change
 // only spec.replicas, with the parent's resourceVersion as the concurrency token.
 import type { KubeObject } from '../diagnosis/types.js';
-import { clone, isObject, meta, type JsonObject } from './json.js';
+import { formatSelector, type LabelSelectorObject } from '../kube/selectors.js';
+import { clone, isObject, type JsonObject, meta } from './json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from './patch.js';
 import { patchFailure, patchType, type Registry } from './registry.js';
 import { groupResource, type ResourceDef } from './resources.js';
-import { formatSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import { SMP } from './smp-schemas.js';
 import { errors, invalidValue, required } from './status.js';
 

@@ -3,8 +3,8 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../diagnosis/types.js';
-import { startSim, type Sim } from './server.js';
-import { rawRequest, simClients, statusOf, testPod, type SimClients } from './testing.js';
+import { type Sim, startSim } from './server.js';
+import { rawRequest, type SimClients, simClients, statusOf, testPod } from './testing.js';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);

@@ -2,8 +2,8 @@
 // involved-object lookups must go through the store's indexes, not scan every pod.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../diagnosis/types.js';
-import { startSim, type Sim } from './server.js';
-import { simClients, testPod, type SimClients } from './testing.js';
+import { type Sim, startSim } from './server.js';
+import { type SimClients, simClients, testPod } from './testing.js';
 
 const NODES = 200;
 const PODS = 5_000;

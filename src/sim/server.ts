@@ -4,13 +4,14 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../diagnosis/types.js';
+import { parseFieldSelector, parseLabelSelector, SelectorError } from '../kube/selectors.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from './discovery.js';
 import { evict } from './eviction.js';
 import { formatTime, stableUid } from './json.js';
 import { splitSpecial } from './load.js';
 import { PodLogStore } from './logs.js';
 import { NamespaceController } from './namespaces.js';
-import { present, Registry, withTypeMeta, type ListResult } from './registry.js';
+import { type ListResult, present, Registry, withTypeMeta } from './registry.js';
 import {
   boolParam,
   decodeBody,
@@ -20,16 +21,15 @@ import {
   negotiate,
   parseResourceParts,
   partialMetadata,
+  type Representation,
+  type ResourcePath,
   readBody,
   sendJson,
   sendStatus,
   sendText,
-  type Representation,
-  type ResourcePath,
 } from './request.js';
-import { apiVersionOf, ResourceTable, type ResourceDef } from './resources.js';
+import { apiVersionOf, type ResourceDef, ResourceTable } from './resources.js';
 import { getScale, patchScale, updateScale } from './scale.js';
-import { parseFieldSelector, parseLabelSelector, SelectorError } from '../kube/selectors.js';
 import { ApiError, errors } from './status.js';
 import { ObjectStore } from './store.js';
 import { toTable } from './tables.js';

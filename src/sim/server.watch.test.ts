@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../diagnosis/types.js';
-import { startSim, type Sim } from './server.js';
-import { simClients, testPod, type SimClients } from './testing.js';
+import { type Sim, startSim } from './server.js';
+import { type SimClients, simClients, testPod } from './testing.js';
 
 const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 

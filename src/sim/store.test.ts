@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { catchError } from '../../test/helpers/errors.js';
 import type { KubeObject } from '../diagnosis/types.js';
 import { ResourceTable } from './resources.js';
 import { ApiError } from './status.js';
-import { ObjectStore, type Change } from './store.js';
-import { catchError } from '../../test/helpers/errors.js';
+import { type Change, ObjectStore } from './store.js';
 
 const table = new ResourceTable();
 const pods = table.lookup('', 'v1', 'pods')!;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../diagnosis/types.js';
 import { canonicalOrder, clone, deepEqual, formatTime, meta, stableUid } from './json.js';
-import { apiVersionOf, fieldGetter, ResourceTable, storageKey, type ResourceDef } from './resources.js';
+import { apiVersionOf, fieldGetter, type ResourceDef, ResourceTable, storageKey } from './resources.js';
 import { errors } from './status.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -4,9 +4,9 @@
 // what a main-resource, status or finalize write may change, and validation.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../diagnosis/types.js';
-import { clone, deepEqual, isObject, meta, type JsonObject, type JsonValue } from './json.js';
+import { clone, deepEqual, isObject, type JsonObject, type JsonValue, meta } from './json.js';
 import type { ResourceDef } from './resources.js';
-import { invalidValue, type FieldError } from './status.js';
+import { type FieldError, invalidValue } from './status.js';
 import { validateFinalizers, validateName, validatePodCreate, validatePodSpecUpdate } from './validation.js';
 
 const is = (def: ResourceDef, group: string, resource: string): boolean => def.group === group && def.resource === resource;

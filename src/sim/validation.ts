@@ -5,7 +5,7 @@ import type { KubeObject } from '../diagnosis/types.js';
 import { isQualifiedName, LABEL_MSG, LABEL_RE, SUBDOMAIN_MSG, SUBDOMAIN_RE } from '../kube/names.js';
 import { deepEqual, isObject, type JsonObject } from './json.js';
 import type { ResourceDef } from './resources.js';
-import { invalidValue, notSupported, required, type FieldError } from './status.js';
+import { type FieldError, invalidValue, notSupported, required } from './status.js';
 
 export function validateName(def: ResourceDef, name: string, field = 'metadata.name'): FieldError[] {
   const rule = def.nameRule ?? 'subdomain';

@@ -6,10 +6,10 @@
 // ERROR event carrying a 410 Expired Status, then the stream ends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../diagnosis/types.js';
+import { type FieldRequirement, type LabelRequirement, matchFields, matchLabels } from '../kube/selectors.js';
 import { present, type Registry } from './registry.js';
-import { apiVersionOf, fieldGetter, type ResourceDef } from './resources.js';
 import { partialMetadata } from './request.js';
-import { matchFields, matchLabels, type FieldRequirement, type LabelRequirement } from '../kube/selectors.js';
+import { apiVersionOf, fieldGetter, type ResourceDef } from './resources.js';
 import { ApiError, errors, failure } from './status.js';
 import type { Change } from './store.js';
 

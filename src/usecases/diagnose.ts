@@ -1,12 +1,13 @@
 // The diagnose use case: collect the facts the rules need (src/collect), then run the rules over
 // them (src/diagnosis). The CLI, the worker and the playbook runner's verification step all
 // diagnose through this one function.
-import { diagnose, factsNeeded, type EngineOptions } from '../diagnosis/engine.js';
+
+import { type AgentLookup, collectSnapshot } from '../collect/snapshot.js';
+import type { FactSource } from '../collect/source.js';
+import { diagnose, type EngineOptions, factsNeeded } from '../diagnosis/engine.js';
 import type { Rule } from '../diagnosis/rule.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
-import { collectSnapshot, type AgentLookup } from '../collect/snapshot.js';
-import type { FactSource } from '../collect/source.js';
 
 export interface DiagnoseOptions {
   cluster: string;

@@ -1,19 +1,19 @@
 // Workload alerts: the worker finds the workload's unhealthy pods and queues one diagnosis
 // each, with the alert as requester; the thread hears which pods (targets-expanded).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expansionJobId, pickUnhealthyPods, selectorOf, startExpansionWorker, unhealthyReason, type RunningExpansionWorker } from '../../src/alerts/expand.js';
+import { expansionJobId, pickUnhealthyPods, type RunningExpansionWorker, selectorOf, startExpansionWorker, unhealthyReason } from '../../src/alerts/expand.js';
 import { readAlertGroupEvents } from '../../src/alerts/group-events.js';
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload } from '../../src/alerts/schema.js';
 import type { FactSource } from '../../src/collect/source.js';
 import type { KubeObject, Pod } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
+import type { RedisClient } from '../../src/redis/client.js';
+import { amAlert, payload } from '../helpers/alerts.js';
 import { crashedPod, NOW, node, pod, waitingPod } from '../helpers/factories.js';
 import { cleanup, connect, eventually, memorySource, testPrefix } from '../helpers/jobs.js';
-import { amAlert, payload } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const rsOwner = (name: string) => ({ metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid: 'u', controller: true }] } });

@@ -2,15 +2,15 @@
 // work (and only that), not-diagnosable alerts listed once, truncation, storms, reopening.
 import { Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readAlertGroupEvents, type AlertGroupEvent } from '../../src/alerts/group-events.js';
+import { type AlertGroupEvent, readAlertGroupEvents } from '../../src/alerts/group-events.js';
 import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload, type WebhookPayload } from '../../src/alerts/schema.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { clusterTag, keys } from '../../src/redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, queueName } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';
+import { clusterTag, keys } from '../../src/redis/keys.js';
+import { type AmAlert, amAlert, payload, podAlert } from '../helpers/alerts.js';
 import { cleanup, connect, eventually, testPrefix } from '../helpers/jobs.js';
-import { amAlert, payload, podAlert, type AmAlert } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 function parsed(body: unknown): WebhookPayload {

@@ -3,17 +3,17 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type AlertmanagerHandler,
+  type AlertmanagerServer,
   alertmanagerOptionsFromConfig,
   createAlertmanagerHandler,
   startAlertmanagerServer,
-  type AlertmanagerHandler,
-  type AlertmanagerServer,
 } from '../../src/alerts/http.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
 import { payload, podAlert, post, postJson, TOKEN } from '../helpers/alerts.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const MAX = 64 * 1024;

@@ -1,13 +1,13 @@
 // 1,000+ generated malformed requests: every one gets a 4xx (the right one for its kind),
 // the server keeps serving, and nothing at all is queued or announced for them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAlertmanagerHandler, startAlertmanagerServer, type AlertmanagerHandler, type AlertmanagerServer } from '../../src/alerts/http.js';
+import { type AlertmanagerHandler, type AlertmanagerServer, createAlertmanagerHandler, startAlertmanagerServer } from '../../src/alerts/http.js';
 import { alertKeys } from '../../src/alerts/keys.js';
 import { PAYLOAD_LIMITS } from '../../src/alerts/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { RedisClient } from '../../src/redis/client.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const MAX = 256 * 1024;

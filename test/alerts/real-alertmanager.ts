@@ -3,7 +3,7 @@
 // port, no HA gossip, short grouping so notifications come within seconds.
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from '../helpers/jobs.js';
 

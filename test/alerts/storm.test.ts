@@ -7,12 +7,12 @@ import { AlertIntake } from '../../src/alerts/intake.js';
 import { parseWebhookPayload } from '../../src/alerts/schema.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
+import type { RedisClient } from '../../src/redis/client.js';
+import { payload, podAlert } from '../helpers/alerts.js';
 import { lostNode, NOW, pod } from '../helpers/factories.js';
 import { cleanup, connect, memorySource, testPrefix } from '../helpers/jobs.js';
-import { payload, podAlert } from '../helpers/alerts.js';
 import { silent } from '../helpers/logger.js';
 
 const PODS = 240;

@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shiftTimes } from '../../src/sim/scenarios.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
 import { buildStormCluster } from '../../bench/storm-cluster.js';
-import { NOW } from '../helpers/factories.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
-import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
+import { shiftTimes } from '../../src/sim/scenarios.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
+import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { NOW } from '../helpers/factories.js';
+import { type FakeSlack, messageText, startFakeSlack } from '../helpers/fake-slack.js';
 import { HOSTILE, liveControls } from '../helpers/injection.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
 const CHANNEL = 'C0ALERTS';
 

@@ -3,9 +3,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/chat/command.js';
-import { demoCommand } from '../../src/cli/demo.js';
+import { demoCommand, SCENARIO_ROOT } from '../../src/cli/demo.js';
 import { loadScenarios } from '../../src/sim/scenarios.js';
-import { SCENARIO_ROOT } from '../../src/cli/demo.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

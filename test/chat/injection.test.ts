@@ -2,7 +2,7 @@
 // Slack mention, broadcast or link, neither in blocks nor in the top-level `text`. Only ids
 // pod-doctor chose itself (requester, approvers) become mentions.
 import { describe, expect, it } from 'vitest';
-import { alertGroupRootMessage, findingsMessage, noteMessage, type AlertGroupState } from '../../src/chat/messages.js';
+import { type AlertGroupState, alertGroupRootMessage, findingsMessage, noteMessage } from '../../src/chat/messages.js';
 import { renderMessages } from '../../src/chat/slack/blocks/render.js';
 import { userRef } from '../../src/chat/types.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';

@@ -3,20 +3,20 @@
 // notice (/readyz), recreate them, and post what comes next: an alert thread and a slash
 // command's findings. A private redis-server on a free loopback port, so FLUSHALL touches no
 // other test.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerCommand } from '../../src/cli/worker.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
 import { loadScenarios, shiftTimes } from '../../src/sim/scenarios.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { NOW } from '../helpers/factories.js';
-import { messageText, postSigned, slashCommandBody, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
 import { eventually, freePort } from '../helpers/jobs.js';
 
 const SECRET = 'test-signing-secret-0123456789';

@@ -1,20 +1,21 @@
 // The chat flows on real Redis with a recording adapter: threads created once under races,
 // results posted once however often they are delivered, incidents as one thread per root
 // cause; and the Slack adapter riding out a 429 by pausing the channel for everyone.
+
+import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApproverPolicy } from '../../src/chat/approvals.js';
+import { ChatLimiter } from '../../src/chat/limiter.js';
 import { ChatService } from '../../src/chat/service.js';
 import { SlackAdapter } from '../../src/chat/slack/adapter.js';
 import { DeliveryLog, ThreadStore } from '../../src/chat/threads.js';
-import { userRef, type ChatAdapter, type ChatMessage, type MessageRef } from '../../src/chat/types.js';
+import { type ChatAdapter, type ChatMessage, type MessageRef, userRef } from '../../src/chat/types.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
-import { ChatLimiter } from '../../src/chat/limiter.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { keys } from '../../src/redis/keys.js';
 import type { DiagnoseResult, Incident } from '../../src/jobs/schemas.js';
-import { WebClient } from '@slack/web-api';
+import { keys } from '../../src/redis/keys.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
-import { startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { silent } from '../helpers/logger.js';
 
 class RecordingAdapter implements ChatAdapter {

@@ -6,26 +6,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatService } from '../../src/chat/service.js';
 import { DENY_REASON_CALLBACK } from '../../src/chat/slack/app.js';
 import { ACTION_IDS } from '../../src/chat/slack/blocks/render.js';
-import type { ChatService } from '../../src/chat/service.js';
-import { JobQueues, DEFAULT_JOB_SETTINGS } from '../../src/jobs/queues.js';
+import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import {
   blockActionBody,
   buttonsOf,
+  type FakeMessage,
+  type FakeSlack,
   messageText,
   postSigned,
   slackSignature,
   slashCommandBody,
   startFakeSlack,
   viewSubmissionBody,
-  type FakeMessage,
-  type FakeSlack,
 } from '../helpers/fake-slack.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0INCIDENT';

@@ -8,9 +8,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botCommand } from '../../src/cli/bot.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
+import { type FakeSlack, messageText, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
-import { messageText, startFakeSlack, type FakeSlack } from '../helpers/fake-slack.js';
 import { silent } from '../helpers/logger.js';
 
 const CHANNEL = 'C0SOCKET';

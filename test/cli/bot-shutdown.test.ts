@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios, shiftTimes } from '../../src/sim/scenarios.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
 import { NOW } from '../helpers/factories.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { type PrivateRedis, type RoleProcess, sigterm, spawnRole, startPrivateRedis, timedGet } from '../helpers/roles.js';

@@ -2,17 +2,17 @@ import * as k8s from '@kubernetes/client-node';
 import { SETTINGS } from '../../src/config/schema.js';
 import {
   CONFIG_MAP,
+  type Container,
   containersOf,
   isPodDoctorImage,
   isWorkload,
+  type KubeObject,
   objectsOfKind,
+  type Probe,
   podSpecOf,
+  type Role,
   rolesOf,
   SECRET_NAME,
-  type Container,
-  type KubeObject,
-  type Probe,
-  type Role,
   type Workload,
 } from '../helpers/deploy.js';
 

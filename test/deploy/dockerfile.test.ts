@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config/schema.js';
-import { containersOf, isPodDoctorImage, isWorkload, renderLocal, REPO, VARIANTS } from '../helpers/deploy.js';
+import { containersOf, isPodDoctorImage, isWorkload, REPO, renderLocal, VARIANTS } from '../helpers/deploy.js';
 
 interface Instruction {
   keyword: string;

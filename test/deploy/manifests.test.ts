@@ -9,6 +9,32 @@ import { loadConfig, SETTINGS } from '../../src/config/schema.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
 import { type ShutdownRole, shutdownDeadlineMs } from '../../src/shutdown.js';
 import {
+  type Container,
+  containersOf,
+  DEPLOY,
+  detectKubectl,
+  isKustomizeFile,
+  isWorkload,
+  type KubeObject,
+  kustomizationDirs,
+  kustomizationRefs,
+  kustomizeTreeFiles,
+  NAMESPACE,
+  named,
+  objectsOfKind,
+  parseYamlFile,
+  podSpecOf,
+  REPO,
+  renderLocal,
+  renderVariant,
+  rolesOf,
+  secretTemplate,
+  VARIANTS,
+  type Variant,
+  type Workload,
+  yamlFiles,
+} from '../helpers/deploy.js';
+import {
   agentProblems,
   configMapProblems,
   containerEnv,
@@ -18,32 +44,6 @@ import {
   schemaProblems,
   workloadProblems,
 } from './checks.js';
-import {
-  containersOf,
-  DEPLOY,
-  detectKubectl,
-  isKustomizeFile,
-  isWorkload,
-  kustomizationDirs,
-  kustomizationRefs,
-  kustomizeTreeFiles,
-  named,
-  NAMESPACE,
-  objectsOfKind,
-  parseYamlFile,
-  podSpecOf,
-  renderLocal,
-  renderVariant,
-  REPO,
-  rolesOf,
-  secretTemplate,
-  VARIANTS,
-  yamlFiles,
-  type Container,
-  type KubeObject,
-  type Variant,
-  type Workload,
-} from '../helpers/deploy.js';
 
 const kubectl = detectKubectl();
 const render = (v: Variant): KubeObject[] => (kubectl.usable ? renderVariant(v).objects : renderLocal(v));

@@ -3,11 +3,12 @@
 // request. No wildcards. Then, per rendered variant, each workload's identity has exactly the
 // rights its job needs.
 import { describe, expect, it } from 'vitest';
-import { API_OPERATIONS, NON_RESOURCE_OPERATIONS, type ApiOperation } from '../../src/collect/operations.js';
 import { RBAC_FILES, renderRbacFile, syncRbac } from '../../scripts/gen-rbac.js';
+import { API_OPERATIONS, type ApiOperation, NON_RESOURCE_OPERATIONS } from '../../src/collect/operations.js';
 import {
   detectKubectl,
   isWorkload,
+  type KubeObject,
   kustomizeTreeFiles,
   NAMESPACE,
   objectsOfKind,
@@ -15,7 +16,6 @@ import {
   renderLocal,
   renderVariant,
   VARIANTS,
-  type KubeObject,
   type Variant,
 } from '../helpers/deploy.js';
 

@@ -4,21 +4,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SETTINGS } from '../../src/config/schema.js';
-import { RULES } from '../../src/diagnosis/rules/index.js';
 import {
   beginMarker,
   cell,
   endMarker,
+  ReadmeError,
   renderConfigSection,
   renderRulesDoc,
   renderRulesSection,
   replaceSection,
-  ReadmeError,
   rulesDocStale,
   settingDefault,
   staleSections,
 } from '../../scripts/gen-readme.js';
+import { SETTINGS } from '../../src/config/schema.js';
+import { RULES } from '../../src/diagnosis/rules/index.js';
 import { REPO } from '../helpers/deploy.js';
 
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify as toYaml } from 'yaml';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
 import { operationKey } from '../../src/collect/operations.js';
-import { startSim, type Sim } from '../../src/sim/server.js';
-import { KubeClient, startControlPlane, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
+import { type ControlPlane, KubeClient, type KubeObject, type KubeResponse, startControlPlane } from './harness.js';
 import { KubeletLogServer } from './kubelet-logs.js';
 
 export type BackendName = 'sim' | 'real';

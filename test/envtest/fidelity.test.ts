@@ -15,9 +15,9 @@ import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { volumeAttachmentName } from '../../src/collect/storage.js';
 import { ACTIONS, type ActionDef, type StepContext } from '../../src/remediation/actions/index.js';
-import { lifecycle, names, operationOf, outcome, PRODUCT_ACCOUNTS, realBackend, simBackend, stripVolatile, type Backend } from './backends.js';
-import { findBinaries, sleep, type ControlPlane, type KubeObject, type KubeResponse } from './harness.js';
 import { silent } from '../helpers/logger.js';
+import { type Backend, lifecycle, names, operationOf, outcome, PRODUCT_ACCOUNTS, realBackend, simBackend, stripVolatile } from './backends.js';
+import { type ControlPlane, findBinaries, type KubeObject, type KubeResponse, sleep } from './harness.js';
 
 const bins = findBinaries();
 const missing = 'missing' in bins ? bins.missing : undefined;

@@ -5,7 +5,7 @@
 // Everything lives in one temp dir (certs, tokens, kubeconfigs, etcd data, logs) and is
 // removed by stop(), by an exit handler, and by a watchdog process if the test process
 // dies without running either (SIGKILL).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';

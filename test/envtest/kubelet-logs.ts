@@ -7,10 +7,11 @@
 // are whatever a scenario sets; without one, the answer is the kubelet's own refusal from
 // validateContainerLogStatus (1.20 wording), e.g. `previous terminated container "app" in pod
 // "web" not found` with status 400.
+
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import type { ControlPlane, KubeClient, KubeObject } from './harness.js';
 
 interface LogKey {

@@ -13,12 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, runPlaybook, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
-import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { KubeSource, loadKubeConfig } from '../../src/collect/kube-source.js';
+import { collectSnapshot } from '../../src/collect/snapshot.js';
 import { startSim } from '../../src/sim/server.js';
-import { findBinaries, sleep, startControlPlane, type ControlPlane, type KubeObject } from './harness.js';
+import { cli, type DiagnosisJson, type FindingJson, runPlaybook } from '../helpers/cli.js';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from './backends.js';
+import { type ControlPlane, findBinaries, type KubeObject, sleep, startControlPlane } from './harness.js';
 import { KubeletLogServer } from './kubelet-logs.js';
 import { KubeletStandIn, podPath } from './kubelet-standin.js';
 

@@ -3,7 +3,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/collect/kube-source.js';
-import { findBinaries, KubeClient, sleep, startControlPlane, type ControlPlane, type KubeObject } from './harness.js';
+import { type ControlPlane, findBinaries, KubeClient, type KubeObject, sleep, startControlPlane } from './harness.js';
 import { KubeletStandIn, podPath } from './kubelet-standin.js';
 
 const bins = findBinaries();

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { checkSlackMessage } from '../../src/chat/slack/blocks/limits.js';
 import type { SlackBlock } from '../../src/chat/slack/blocks/render.js';
 

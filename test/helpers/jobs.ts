@@ -6,9 +6,9 @@ import { createServer } from 'node:net';
 import type { FactSource } from '../../src/collect/source.js';
 import type { Event, KubeObject, Node, Pod } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, type JobSettings } from '../../src/jobs/queues.js';
-import { keyPattern } from '../../src/redis/keys.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
 import type { RunningWorkers } from '../../src/jobs/worker.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
+import { keyPattern } from '../../src/redis/keys.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

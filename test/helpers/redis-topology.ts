@@ -2,7 +2,7 @@
 // Sentinel setup (primary, replica, three sentinels), made of Debian's `redis-server`
 // processes on free loopback ports in a temp dir. Every process is killed by stop(), and on
 // process exit if the caller never got there.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose, toFinding } from '../../src/diagnosis/engine.js';
 import type { Rule } from '../../src/diagnosis/rule.js';
 import { DEFAULT_RULE_CONTEXT } from '../../src/diagnosis/rule.js';
-import { SEVERITY_ORDER, type Finding, type Snapshot } from '../../src/diagnosis/types.js';
+import { type Finding, SEVERITY_ORDER, type Snapshot } from '../../src/diagnosis/types.js';
 
 export interface ValidCase {
   name: string;

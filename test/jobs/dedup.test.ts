@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { AlertRequester, Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
+import { closeJobsEnv, eventually, openJobsEnv, scriptedSource } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;

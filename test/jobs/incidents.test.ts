@@ -4,10 +4,10 @@ import type { Finding, KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { joinIncident, listIncidents, readIncident } from '../../src/jobs/incidents.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
-import { ago, node, NOW, pod } from '../helpers/factories.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
+import type { RedisClient } from '../../src/redis/client.js';
+import { ago, NOW, node, pod } from '../helpers/factories.js';
 import { cleanup, connect, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 

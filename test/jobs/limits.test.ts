@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiBucket, TokenBucket } from '../../src/redis/token-bucket.js';
 import { ChatLimiter } from '../../src/chat/limiter.js';
 import type { RedisClient } from '../../src/redis/client.js';
+import { apiBucket, TokenBucket } from '../../src/redis/token-bucket.js';
 import { cleanup, connect, sleep, testPrefix } from '../helpers/jobs.js';
 
 // Rates are chosen so the lower bounds asserted here are far from what an unlimited run takes

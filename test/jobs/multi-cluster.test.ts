@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues, queueName } from '../../src/jobs/queues.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
 import { node, pod } from '../helpers/factories.js';
 import { cleanup, connect, eventually, scriptedSource, sleep, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';

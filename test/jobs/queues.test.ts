@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
 import { diagnoseJobOptions, jobSettingsFromConfig } from '../../src/jobs/queues.js';
-import { redisFromUrl } from '../../src/redis/client.js';
 import { DiagnoseJobSchema, parseDiagnoseJob, parseRemediateJob } from '../../src/jobs/schemas.js';
 import { targetKey } from '../../src/kube/target.js';
+import { redisFromUrl } from '../../src/redis/client.js';
 
 describe('redisFromUrl', () => {
   it.each([

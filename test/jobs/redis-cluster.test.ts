@@ -2,24 +2,25 @@
 // Kubernetes cluster's keys land in its own slot (so clusters spread over the shards), the
 // whole job path runs there, and a primary killed with -9 mid-storm loses no acknowledged
 // enqueue (WAIT for a replica before acknowledging).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalStore } from '../../src/chat/approvals.js';
+import { ChatLimiter } from '../../src/chat/limiter.js';
+import { ThreadStore } from '../../src/chat/threads.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { joinIncident } from '../../src/jobs/incidents.js';
-import { ChatLimiter } from '../../src/chat/limiter.js';
-import { clusterTag, keys, sharedTag } from '../../src/redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
-import { keySlot } from '../../src/redis/replication.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
-import { ApprovalStore } from '../../src/chat/approvals.js';
-import { ThreadStore } from '../../src/chat/threads.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
+import { clusterTag, keys, sharedTag } from '../../src/redis/keys.js';
+import { keySlot } from '../../src/redis/replication.js';
 import { node, pod } from '../helpers/factories.js';
-import { startRedisCluster, type RedisClusterTopology } from '../helpers/redis-topology.js';
 import { eventually, memorySource, sleep } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
+import { type RedisClusterTopology, startRedisCluster } from '../helpers/redis-topology.js';
 
 const PREFIX = 'pod-doctor';
 // Four Kubernetes clusters whose tags fall on all three shards of a 3-primary cluster.

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
-import { startSentinel, type SentinelTopology } from '../helpers/redis-topology.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
 import { eventually, sleep } from '../helpers/jobs.js';
+import { type SentinelTopology, startSentinel } from '../helpers/redis-topology.js';
 
 const PREFIX = 'pod-doctor';
 

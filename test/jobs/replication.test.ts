@@ -1,21 +1,21 @@
 // The replication barrier: Redis Cluster's key hash, no wait without replicas, one WAIT shared
 // by concurrent callers, and 503 from the webhook when no replica confirms in time (a replica
 // stopped with SIGSTOP stands in for a failing one).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertmanagerHandler, startAlertmanagerServer } from '../../src/alerts/http.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { clusterTag, keyPattern, keys, sharedTag } from '../../src/redis/keys.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { redisFromUrl, type RedisClient } from '../../src/redis/client.js';
+import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
+import { clusterTag, keyPattern, keys, sharedTag } from '../../src/redis/keys.js';
 import { keySlot, ReplicaBarrier, ReplicationError } from '../../src/redis/replication.js';
-import { cli } from '../helpers/redis-topology.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { connect, eventually, freePort, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
+import { cli } from '../helpers/redis-topology.js';
 
 describe('keys and slots', () => {
   it.each([

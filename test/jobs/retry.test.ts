@@ -4,14 +4,14 @@ import type { KubeObject } from '../../src/diagnosis/types.js';
 import { PodDoctorError } from '../../src/errors.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import type { JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { classifyError, startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { classifyError, type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
+import type { RedisClient } from '../../src/redis/client.js';
 import { node, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, type Call, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
+import { type Call, closeJobsEnv, eventually, openJobsEnv, scriptedSource } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 const target = { kind: 'pod', namespace: 'shop', name: 'web-1' } as const;

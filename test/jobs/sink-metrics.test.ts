@@ -3,14 +3,14 @@ import { rule as terminatingFinalizers } from '../../src/diagnosis/rules/termina
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { keys } from '../../src/redis/keys.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import { consumeResults, RedisStreamSink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import { serveOps, type OpsServer } from '../../src/metrics/server.js';
-import { ago, node, NOW, pod } from '../helpers/factories.js';
+import { type OpsServer, serveOps } from '../../src/metrics/server.js';
+import type { RedisClient } from '../../src/redis/client.js';
+import { keys } from '../../src/redis/keys.js';
+import { ago, NOW, node, pod } from '../helpers/factories.js';
 import { cleanup, connect, eventually, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 

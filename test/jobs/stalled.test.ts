@@ -1,15 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { keys } from '../../src/redis/keys.js';
 import type { Requester } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
 import { startWorkers } from '../../src/jobs/worker.js';
+import { keys } from '../../src/redis/keys.js';
 import { node, pod } from '../helpers/factories.js';
-import type { KubeObject } from '../../src/diagnosis/types.js';
 import { cleanup, connect, REDIS_URL, scriptedSource, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 

@@ -4,13 +4,13 @@ import { rule as terminatingMountBusy } from '../../src/diagnosis/rules/terminat
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis, enqueueRemediation } from '../../src/jobs/dedup.js';
 import type { JobQueues } from '../../src/jobs/queues.js';
-import type { RedisClient } from '../../src/redis/client.js';
 import { waitForResult } from '../../src/jobs/results.js';
 import type { RemediateJob } from '../../src/jobs/schemas.js';
 import { MemorySink } from '../../src/jobs/sink.js';
-import { startWorkers, type RunningWorkers } from '../../src/jobs/worker.js';
-import { agentGap, lostNode, node, NOW, pod } from '../helpers/factories.js';
-import { eventually, scriptedSource, closeJobsEnv, openJobsEnv } from '../helpers/jobs.js';
+import { type RunningWorkers, startWorkers } from '../../src/jobs/worker.js';
+import type { RedisClient } from '../../src/redis/client.js';
+import { agentGap, lostNode, NOW, node, pod } from '../helpers/factories.js';
+import { closeJobsEnv, eventually, openJobsEnv, scriptedSource } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 describe('worker routing', () => {

@@ -5,21 +5,21 @@
 // dies — runs teardown.sh, which kills the pods' processes, shims, containerd and the kubelet,
 // unmounts, removes the pods' cgroups and network namespaces and restores the sysctls the kubelet
 // changed. How to run it and what it covers: README.md beside this file.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
+  type ControlPlane,
+  type ControlPlaneOptions,
   envtestCacheDir,
   findBinaries,
   freePorts,
+  type KubeObject,
   sleep,
   startControlPlane,
-  type ControlPlane,
-  type ControlPlaneOptions,
-  type KubeObject,
 } from '../envtest/harness.js';
 
 const run = promisify(execFile);

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRbac, PRODUCT_ACCOUNTS, PRODUCT_SERVICE_ACCOUNTS } from '../envtest/backends.js';
-import { sleep, type KubeObject } from '../envtest/harness.js';
-import { cli, runPlaybook, type DiagnosisJson, type FindingJson } from '../helpers/cli.js';
-import { BUSYBOX, findRealNode, NODE_NAME, startRealNode, type RealNode } from './node.js';
+import { type KubeObject, sleep } from '../envtest/harness.js';
+import { cli, type DiagnosisJson, type FindingJson, runPlaybook } from '../helpers/cli.js';
+import { BUSYBOX, findRealNode, NODE_NAME, type RealNode, startRealNode } from './node.js';
 
 const found = findRealNode();
 const missing = 'missing' in found ? found.missing : undefined;

@@ -11,7 +11,7 @@ import { AGENT_ACTION_DEFS } from '../../src/agent/actions/index.js';
 import { AGENT_ACTION_TABLE, AGENT_ACTIONS } from '../../src/agent/actions/types.js';
 import { ACTIONS, type StepContext } from '../../src/remediation/actions/index.js';
 import { startFakeDocker } from '../../src/sim/fake-docker.js';
-import { fixtureAgent, HANGING_GLUSTER_STAT, TOKEN, type FixtureAgent } from '../helpers/remediation.js';
+import { type FixtureAgent, fixtureAgent, HANGING_GLUSTER_STAT, TOKEN } from '../helpers/remediation.js';
 
 const UID_001 = '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b';
 const UID_000 = '2b8e5882-5146-11e9-b3b3-525400dd6f19';

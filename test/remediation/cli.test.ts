@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { defaultPlaybookDir } from '../../src/remediation/load.js';
-import { kubeletStandIn, scenarioCluster, targetPod, type Cluster } from '../helpers/remediation.js';
+import { type Cluster, kubeletStandIn, scenarioCluster, targetPod } from '../helpers/remediation.js';
 
 async function run(args: string[], env: Record<string, string | undefined> = {}) {
   const stdout = new PassThrough();

@@ -12,7 +12,7 @@ import type { KubeObject } from '../../src/diagnosis/types.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { playbookSchema } from '../../src/remediation/schema.js';
 import { ago, lostNode, pod } from '../helpers/factories.js';
-import { cleanup, harness, objectsCluster, redis, redisStore, REDIS_URL, testPrefix, type Cluster } from '../helpers/remediation.js';
+import { type Cluster, cleanup, harness, objectsCluster, REDIS_URL, redis, redisStore, testPrefix } from '../helpers/remediation.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let client: RedisClient;

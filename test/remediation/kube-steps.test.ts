@@ -6,8 +6,8 @@ import { ACTIONS } from '../../src/remediation/actions/index.js';
 import type { ActionDef, StepContext } from '../../src/remediation/actions/types.js';
 import { namespaceName, objectName, workloadOf } from '../../src/remediation/kube.js';
 import { ago, namespaceObject, node, pod } from '../helpers/factories.js';
-import { objectsCluster, type Cluster } from '../helpers/remediation.js';
 import { silent } from '../helpers/logger.js';
+import { type Cluster, objectsCluster } from '../helpers/remediation.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let cluster: Cluster | undefined;

@@ -1,7 +1,7 @@
 // Playbooks are data validated at load time: the shipped ones load; a corrupted file (wrong
 // type, unknown step, missing field, dangling rule id, bad step parameter, unknown placeholder)
 // is refused with its file, the field path and what is wrong, and stops loading altogether.
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -10,8 +10,10 @@ import { patchAs } from '../../src/remediation/kube.js';
 import { renderPlanText } from '../../src/remediation/plan.js';
 import { ago, lostNode, node, pod } from '../helpers/factories.js';
 import {
-  HANGING_GLUSTER_STAT,
+  type Cluster,
+  type FixtureAgent,
   fixtureAgent,
+  HANGING_GLUSTER_STAT,
   harness,
   kubeletStandIn,
   objectsCluster,
@@ -19,8 +21,6 @@ import {
   relabel,
   scenarioCluster,
   targetPod,
-  type Cluster,
-  type FixtureAgent,
 } from '../helpers/remediation.js';
 
 let cluster: Cluster | undefined;

@@ -5,19 +5,21 @@
 import { PatchStrategy } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../../src/config/schema.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { isPodDoctorError } from '../../src/errors.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
-import { defineAction, type ActionDef } from '../../src/remediation/actions/types.js';
-import { patchAs } from '../../src/remediation/kube.js';
-import { playbookSchema, type PlaybookInput } from '../../src/remediation/schema.js';
-import { storeKeys, type RunStore } from '../../src/remediation/store.js';
-import { ago, lostNode, pod } from '../helpers/factories.js';
-import { loadConfig } from '../../src/config/schema.js';
+import { type ActionDef, defineAction } from '../../src/remediation/actions/types.js';
 import { runnerFromConfig } from '../../src/remediation/index.js';
+import { patchAs } from '../../src/remediation/kube.js';
+import { type PlaybookInput, playbookSchema } from '../../src/remediation/schema.js';
+import { type RunStore, storeKeys } from '../../src/remediation/store.js';
 import { diagnoseTarget } from '../../src/usecases/diagnose.js';
+import { ago, lostNode, pod } from '../helpers/factories.js';
+import { silent } from '../helpers/logger.js';
 import {
+  type Cluster,
   cleanup,
   harness,
   objectsCluster,
@@ -28,9 +30,7 @@ import {
   scenarioCluster,
   targetPod,
   testPrefix,
-  type Cluster,
 } from '../helpers/remediation.js';
-import { silent } from '../helpers/logger.js';
 
 const NOW = '2026-11-21T10:00:00Z';
 let client: RedisClient;

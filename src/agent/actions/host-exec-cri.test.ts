@@ -6,13 +6,17 @@ import { createServer, type Http2Server, type Http2Session, type ServerHttp2Stre
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeDocker } from '../../sim/fake-docker.js';
-import { runtimeOptionsFrom } from '../cli.js';
+import { silent } from '../../../test/helpers/logger.js';
 import {
   ContainerFilter,
   CriClient,
   type CriContainer,
+  type CriImage,
+  type CriPodSandbox,
   GRPC_STATUS,
+  grpcFrame,
+  grpcUnary,
+  grpcUnframe,
   ImageRequest,
   ImageStatusRequest,
   ImageStatusResponse,
@@ -28,17 +32,13 @@ import {
   RemoveContainerRequest,
   StopContainerRequest,
   VersionResponse,
-  grpcFrame,
-  grpcUnary,
-  grpcUnframe,
-  type CriImage,
-  type CriPodSandbox,
 } from '../../probes/cri.js';
-import { failureCode } from './host-exec-cri.js';
+import { startFakeDocker } from '../../sim/fake-docker.js';
+import { runtimeOptionsFrom } from '../cli.js';
 import { createHostExec } from './host-exec.js';
+import { failureCode } from './host-exec-cri.js';
 import { createActionHandler } from './index.js';
 import { POD_UID_LABEL } from './types.js';
-import { silent } from '../../../test/helpers/logger.js';
 
 const UID = '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b';
 const OTHER_UID = '00000000-0000-4000-8000-00000000abcd';

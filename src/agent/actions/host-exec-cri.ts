@@ -6,8 +6,8 @@
 // - image removal is not forced: CRI's RemoveImage deletes an image whoever uses it, so an
 //   image any container still references is refused here with 409, as Docker refuses it.
 // Codes are HTTP-like: 200 done, 404 not there, 409 in use, 502 the runtime refused, 0 no answer.
-import { CONTAINER_STATES, type CriClient, GRPC_STATUS, SANDBOX_STATES, describeFailure, type CriContainer, type CriFailure } from '../../probes/cri.js';
-import { POD_UID_LABEL, imageRefSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
+import { CONTAINER_STATES, type CriClient, type CriContainer, type CriFailure, describeFailure, GRPC_STATUS, SANDBOX_STATES } from '../../probes/cri.js';
+import { type ExecResult, type HostContainer, type HostExec, imageRefSchema, POD_UID_LABEL } from './types.js';
 
 export type RuntimeOps = Pick<HostExec, 'listPodContainers' | 'removeContainer' | 'removeImage' | 'pullImage'>;
 

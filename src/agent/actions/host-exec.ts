@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { CriClient, describeFailure } from '../../probes/cri.js';
 import { createCriRuntime, type RuntimeOps } from './host-exec-cri.js';
-import { imageRefSchema, mountPathSchema, pidSchema, unitSchema, type ExecResult, type HostContainer, type HostExec } from './types.js';
+import { type ExecResult, type HostContainer, type HostExec, imageRefSchema, mountPathSchema, pidSchema, unitSchema } from './types.js';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'cri'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];

@@ -13,14 +13,14 @@ import { action as restartKubelet } from './restart-kubelet.js';
 import { action as restartUnit } from './restart-unit.js';
 import { action as stopMountHolder } from './stop-mount-holder.js';
 import {
+  type ActionEnv,
+  ActionRefused,
   AGENT_ACTION_TABLE,
   AGENT_ACTIONS,
-  ActionRefused,
-  isAgentActionName,
-  type ActionEnv,
   type AgentActionDef,
   type AgentActionName,
   type AgentActionsOptions,
+  isAgentActionName,
 } from './types.js';
 
 /** The implementations, by the table's names: a missing or an extra one does not compile. */
@@ -120,5 +120,5 @@ export async function handleAction(
   return createActionHandler(env)(name, rawBody);
 }
 
-export { AGENT_ACTION_TABLE, AGENT_ACTIONS, isAgentActionName, type AgentActionName, type AgentActionsOptions, type HostExec } from './types.js';
 export { createHostExec, type HostExecOptions } from './host-exec.js';
+export { AGENT_ACTION_TABLE, AGENT_ACTIONS, type AgentActionName, type AgentActionsOptions, type HostExec, isAgentActionName } from './types.js';

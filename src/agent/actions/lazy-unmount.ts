@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isRemoteFs } from '../../probes/fs-mounts.js';
 import { runNamedProbe } from '../../probes/index.js';
 import { parseMountinfoLine, readText } from '../../probes/proc.js';
-import { ActionRefused, podLabel, type AgentActionDef } from './types.js';
+import { ActionRefused, type AgentActionDef, podLabel } from './types.js';
 
 export const action: AgentActionDef<'lazy-unmount'> = {
   async run(req, env) {

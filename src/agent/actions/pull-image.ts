@@ -1,7 +1,7 @@
 // Pull an image again: only one the pod uses, or one removed for this pod by remove-image a
 // short while ago (its containers are gone by then, so the grant is what proves the link).
 import { grantKey } from './remove-image.js';
-import { ActionRefused, POD_UID_LABEL, podLabel, runsImage, type AgentActionDef } from './types.js';
+import { ActionRefused, type AgentActionDef, POD_UID_LABEL, podLabel, runsImage } from './types.js';
 
 export const action: AgentActionDef<'pull-image'> = {
   async run(req, env) {

@@ -1,7 +1,7 @@
 // Remove the pod's image from the node: only an image one of the pod's containers uses. The
 // pod's containers that use it are removed first (the runtime refuses to remove an image in
 // use); the image removal is not forced, so an image other pods still use stays.
-import { ActionRefused, POD_UID_LABEL, podLabel, runsImage, type AgentActionDef } from './types.js';
+import { ActionRefused, type AgentActionDef, POD_UID_LABEL, podLabel, runsImage } from './types.js';
 
 export function grantKey(uid: string, image: string): string {
   return `${uid} ${image}`;

@@ -1,6 +1,6 @@
 // Remove the pod's containers through the runtime, and only those: each container's
 // `io.kubernetes.pod.uid` label must be the pod's UID (checked here, not just in the filter).
-import { ActionRefused, POD_UID_LABEL, podLabel, type AgentActionDef } from './types.js';
+import { ActionRefused, type AgentActionDef, POD_UID_LABEL, podLabel } from './types.js';
 
 export const action: AgentActionDef<'remove-pod-containers'> = {
   async run(req, env) {

@@ -1,7 +1,7 @@
 // Restart a systemd service, but only one that holds one of the pod's mounts right now: the
 // mount-holders probe is run again here, on the node, at the moment of the request (the finding
 // the plan came from may be minutes old, and the pid may have been reused).
-import { ActionRefused, mountHoldersNow, podLabel, type AgentActionDef } from './types.js';
+import { ActionRefused, type AgentActionDef, mountHoldersNow, podLabel } from './types.js';
 
 /** Units whose restart is never pod-scoped: the runtime, the kubelet, the node's own plumbing. */
 export const PROTECTED_UNITS = new Set([

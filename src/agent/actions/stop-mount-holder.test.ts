@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silent } from '../../../test/helpers/logger.js';
 import { hostProcessAlive, signalHostProcess } from './host-exec.js';
 import { createActionHandler } from './index.js';
 import { nodeCriticalName } from './stop-mount-holder.js';
 import type { ExecResult, HostExec } from './types.js';
-import { silent } from '../../../test/helpers/logger.js';
 
 const UID = 'fb153396-24b1-43e2-82ae-2782ebdef33c';
 const OTHER_UID = '00000000-0000-4000-8000-00000000abcd';

@@ -5,8 +5,8 @@
 // request: the pid must hold one of this pod's mounts now. A service goes through restart-unit
 // (systemd would start it again); pid 1, the agent and the node's own daemons are never stopped.
 import { basename } from 'node:path';
-import { readStat, type ProcStat } from '../../probes/proc.js';
-import { ActionRefused, mountHoldersNow, podLabel, type ActionEnv, type AgentActionDef } from './types.js';
+import { type ProcStat, readStat } from '../../probes/proc.js';
+import { type ActionEnv, ActionRefused, type AgentActionDef, mountHoldersNow, podLabel } from './types.js';
 
 /** Commands (argv[0]'s base name, or comm) that are the node itself. */
 const NODE_CRITICAL: readonly RegExp[] = [

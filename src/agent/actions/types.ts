@@ -4,7 +4,7 @@
 // check against fixture proc trees with a recording fake; the real one is host-exec.ts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { podRefSchema, runPodProbes, type AgentProbeEnv, type PodRef } from '../../probes/index.js';
+import { type AgentProbeEnv, type PodRef, podRefSchema, runPodProbes } from '../../probes/index.js';
 
 export const nodeNameSchema = z
   .string()

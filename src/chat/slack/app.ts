@@ -5,13 +5,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   App,
-  HTTPReceiver,
-  LogLevel,
-  type App as BoltApp,
   type BlockAction,
+  type App as BoltApp,
+  type Logger as BoltLogger,
   type ButtonAction,
   type CustomRoute,
-  type Logger as BoltLogger,
+  HTTPReceiver,
+  LogLevel,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../errors.js';
@@ -19,8 +19,8 @@ import type { ChatMetrics } from '../metrics.js';
 import type { ChatService } from '../service.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
 import { answerCommand } from './commands.js';
-import { receiveSlashCommands } from './receiver.js';
 import { keepAliveFetch } from './http-fetch.js';
+import { receiveSlashCommands } from './receiver.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export type { CustomRoute };

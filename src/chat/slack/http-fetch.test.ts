@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { ErrorCode, WebClient, type WebAPIRateLimitedError } from '@slack/web-api';
+import { ErrorCode, type WebAPIRateLimitedError, WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../../test/helpers/fake-slack.js';
+import { type FakeSlack, startFakeSlack } from '../../../test/helpers/fake-slack.js';
 import { keepAliveFetch } from './http-fetch.js';
 
 interface Seen {

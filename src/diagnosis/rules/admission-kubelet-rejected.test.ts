@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { event, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { RULES } from './index.js';
 import { rule } from './admission-kubelet-rejected.js';
+import { RULES } from './index.js';
 
 const rejected = (reason: string, message: string) => pod({ status: { phase: 'Failed', reason, message, containerStatuses: [], conditions: [] } });
 const OUT_OF_CPU = "Node didn't have enough resource: cpu, requested: 2000, used: 7500, capacity: 8000";

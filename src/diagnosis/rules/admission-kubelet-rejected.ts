@@ -1,6 +1,7 @@
 // admission.kubelet-rejected: The kubelet rejected the pod after scheduling.
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // The kubelet refused the pod after it was bound to the node (phase Failed, status.reason):

@@ -1,7 +1,8 @@
 // admission.rejected: Pods cannot be created: rejected at admission.
-import { defineRule } from '../rule.js';
+
 import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals, type Refusal } from '../owners.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft, Snapshot } from '../types.js';
 
 type Policy = 'quota' | 'limitrange' | 'podsecurity' | 'psp' | 'webhook' | 'serviceaccount' | 'priorityclass';

@@ -4,8 +4,8 @@ import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
 import type { Snapshot, WebhookFact } from '../types.js';
 import { rule as rejected } from './admission-rejected.js';
-import { RULES } from './index.js';
 import { parseUnavailable, rule } from './admission-webhook-unavailable.js';
+import { RULES } from './index.js';
 
 const rsObject = { metadata: { name: 'web-7d9f8c6b5', namespace: 'shop' }, spec: { replicas: 3 }, status: { replicas: 0 } };
 const rs = (message: string, lastSeenAgo = 30) => {

@@ -1,7 +1,8 @@
 // admission.webhook-unavailable: Pods cannot be created: an admission webhook does not answer.
-import { defineRule } from '../rule.js';
+
 import { clip, formatDuration, isFinished, namespaceOf } from '../facts.js';
 import { ownerRefusals } from '../owners.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft, WebhookFact } from '../types.js';
 
 // An admission webhook with failurePolicy Fail that cannot be called refuses every pod it matches.

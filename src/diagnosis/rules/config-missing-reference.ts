@@ -1,6 +1,7 @@
 // config.missing-reference: Referenced ConfigMap, Secret, key or PVC does not exist.
+
+import { containerStatuses, eventEvidence, eventTime, formatDuration, newestFirst, secondsSince, statusEvidence } from '../facts.js';
 import { defineRule } from '../rule.js';
-import { containerStatuses, eventEvidence, formatDuration, newestFirst, secondsSince, eventTime, statusEvidence } from '../facts.js';
 import type { Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 
 // No supersedes: a missing ConfigMap/Secret/PVC leaves the pod in CreateContainerConfigError

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { RULES } from './index.js';
 import { rule } from './container-create-error.js';
+import { RULES } from './index.js';
 
 const RESERVED =
   'failed to reserve container name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0": name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is reserved for "4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"';

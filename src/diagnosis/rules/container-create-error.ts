@@ -1,7 +1,8 @@
 // container.create-error: The runtime on the node fails to create the container.
-import { defineRule } from '../rule.js';
-import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
+
 import { innermostError } from '../decisive.js';
+import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { nodeSideFailure } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
 

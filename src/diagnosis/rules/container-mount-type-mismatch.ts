@@ -1,8 +1,9 @@
 // container.mount-type-mismatch: A volume is mounted onto a path of the other type (file vs directory).
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, statusEvidence } from '../facts.js';
-import type { Evidence, FindingDraft, Pod } from '../types.js';
+
 import { crashes, crashKey, crashTexts } from '../crashes.js';
+import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
+import type { Evidence, FindingDraft, Pod } from '../types.js';
 
 // runc bind-mounts each volume onto its mountPath; a file cannot be mounted onto a directory nor a
 // directory onto a file:

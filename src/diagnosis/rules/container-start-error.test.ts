@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { containerStatus, crashedPod, event, logTail, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { rule as appExit } from './crash-app-exit.js';
 import { rule } from './container-start-error.js';
+import { rule as appExit } from './crash-app-exit.js';
 
 const CONTAINERD_NOT_FOUND =
   'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "gunicorn": executable file not found in $PATH: unknown';

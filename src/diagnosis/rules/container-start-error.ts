@@ -1,9 +1,10 @@
 // container.start-error: The container's command cannot be started.
-import { defineRule } from '../rule.js';
+
+import { type Crash, containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
-import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
-import { containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence, type Crash } from '../crashes.js';
+import { defineRule } from '../rule.js';
 import { nodeSideFailure, scriptPath } from '../runtime-errors.js';
+import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
 
 // The runtime could not start the container's process: the command does not exist, is not
 // executable, or a path it needs is missing. Wording, newest first:

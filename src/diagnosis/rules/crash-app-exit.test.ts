@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ago, containerStatus, crashedPod, event, logTail, pod, snapshot, terminated, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
-import { diagnose } from '../engine.js';
 import { exitMeaning } from '../crashes.js';
+import { diagnose } from '../engine.js';
 import { rule } from './crash-app-exit.js';
 
 const JOB_OWNER = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-29', uid: 'job-uid', controller: true }];

@@ -1,8 +1,9 @@
 // crash.app-exit: Container exits with an error.
-import { defineRule } from '../rule.js';
+
 import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, exitMeaning, logAdvice, logEvidence } from '../crashes.js';
 import { decisiveLines } from '../decisive.js';
 import { clip, eventEvidence, formatDuration, ms, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 export const rule = defineRule({
   meta: {
     id: 'crash.app-exit',

@@ -1,8 +1,9 @@
 // crash.inotify-limit: The node's inotify instances are used up: a file watcher cannot start.
-import { defineRule } from '../rule.js';
+
+import { crashEvidence, crashes, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
-import { crashes, crashEvidence, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // "too many open files" from a file watcher is not the process's descriptor limit: inotify_init1()
 // fails with EMFILE when the user's inotify instances on the node (fs.inotify.max_user_instances,

@@ -1,9 +1,10 @@
 // crash.ipv6-disabled: App listens on IPv6 on a node without IPv6.
-import { defineRule } from '../rule.js';
+
+import { crashEvidence, crashes, crashLogs, crashTexts } from '../crashes.js';
 import { clip } from '../facts.js';
 import { parseImageRef } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
-import { crashEvidence, crashes, crashLogs, crashTexts } from '../crashes.js';
 
 // socket(AF_INET6) fails with EAFNOSUPPORT (errno 97) when the kernel runs without IPv6
 // (ipv6.disable=1): nginx `socket() [::]:8000 failed (97: Address family not supported by

@@ -1,8 +1,9 @@
 // crash.oomkilled: Container killed for running out of memory.
-import { defineRule } from '../rule.js';
+
+import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
 import { eventEvidence, eventTime, formatDuration, ms, newestFirst, secondsSince } from '../facts.js';
 import { formatBytes, parseQuantity } from '../quantity.js';
-import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
+import { defineRule } from '../rule.js';
 
 /** A SystemOOM node event this close to the container's end is the same kill. */
 const SYSTEM_OOM_WINDOW_MS = 120_000;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { crashedPod, logTail, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { RULES } from './index.js';
 import { rule } from './crash-port-in-use.js';
+import { RULES } from './index.js';
 
 const banner = Array.from({ length: 25 }, (_, i) => `I1121 09:56:0${i % 10}.0000       7 main.go:${100 + i}] starting controller part ${i}`);
 const NGINX = 'nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)';

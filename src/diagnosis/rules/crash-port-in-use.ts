@@ -1,8 +1,9 @@
 // crash.port-in-use: The container cannot bind its port: it is already in use.
-import { defineRule } from '../rule.js';
+
+import { crashEvidence, crashes, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip, podLabel } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
-import { crashes, crashEvidence, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // The crashed run could not bind its port: `bind() to 0.0.0.0:80 failed (98: Address already in
 // use)` (nginx), `listen tcp :8080: bind: address already in use` (Go), `EADDRINUSE` (Node.js),

@@ -1,9 +1,10 @@
 // crash.probe-failing: Liveness probe keeps killing the container.
-import { defineRule } from '../rule.js';
+
+import { type Crash, containerEvents, crashEvidence, crashes, crashKey } from '../crashes.js';
 import { clip, eventCount, eventEvidence, formatDuration, ms } from '../facts.js';
-import type { Container, Evidence, FindingDraft } from '../types.js';
-import { containerEvents, crashEvidence, crashes, crashKey, type Crash } from '../crashes.js';
 import { probeAction, probeSettings } from '../probe-spec.js';
+import { defineRule } from '../rule.js';
+import type { Container, Evidence, FindingDraft } from '../types.js';
 
 type Probe = NonNullable<Container['livenessProbe']>;
 type ProbeKind = 'liveness' | 'startup';

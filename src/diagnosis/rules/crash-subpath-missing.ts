@@ -1,7 +1,8 @@
 // crash.subpath-missing: subPath mount source missing.
+
+import { type Crash, crashEvidence, crashes, crashTexts } from '../crashes.js';
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
-import { type Crash, crashEvidence, crashes, crashTexts } from '../crashes.js';
 
 // runc cannot bind the kubelet's prepared subPath into the rootfs because the source is gone:
 // docker era `mounting \"/.../volume-subpaths/config/metricbeat/0\" to rootfs ... caused \"no

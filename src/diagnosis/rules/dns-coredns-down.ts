@@ -1,7 +1,8 @@
 // dns.coredns-down: Cluster DNS is down: CoreDNS is not serving.
-import { defineRule } from '../rule.js';
+
 import { componentState } from '../components.js';
 import { clip } from '../facts.js';
+import { defineRule } from '../rule.js';
 
 // The pod fails on name lookups (`lookup postgres on 10.96.0.10:53: ... i/o timeout`, `Temporary
 // failure in name resolution`, `UnknownHostException`) and cluster DNS itself is down: the CoreDNS

@@ -1,9 +1,10 @@
 // evicted.node-pressure: Pod evicted by the kubelet.
-import { defineRule } from '../rule.js';
+
+import { workloadKey } from '../crashes.js';
 import { eventEvidence, eventsWithReason, formatDuration, newestFirst, nodeCondition, nodeTaints, secondsSince } from '../facts.js';
 import { formatResource, parseQuantity } from '../quantity.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, Snapshot } from '../types.js';
-import { workloadKey } from '../crashes.js';
 
 // Kubelet eviction messages (pkg/kubelet/eviction/helpers.go), newest first:
 //   `The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. Container

@@ -1,6 +1,7 @@
 // evicted.preempted: Preempted for a higher-priority pod.
-import { defineRule } from '../rule.js';
+
 import { eventEvidence, eventTime, newestFirst, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 // Priority at work: the scheduler deleted this pod to make room for a higher-priority pod that did

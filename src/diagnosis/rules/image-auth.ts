@@ -1,7 +1,8 @@
 // image.auth: Registry refuses the pull: credentials missing or wrong.
-import { defineRule } from '../rule.js';
+
 import { eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 export const rule = defineRule({

@@ -1,6 +1,7 @@
 // image.corrupt-blob: Image in the registry is broken.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
   meta: {

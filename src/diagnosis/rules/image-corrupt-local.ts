@@ -1,10 +1,11 @@
 // image.corrupt-local: Image copy on the node is corrupt.
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
+
 import { journalEvidence, journalMatches, nodeChecksMissing } from '../agent-facts.js';
-import { parseImageRef } from '../pull-errors.js';
-import type { Evidence, FindingDraft, Snapshot } from '../types.js';
 import { crashes, crashTexts } from '../crashes.js';
+import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
+import { parseImageRef } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
+import type { Evidence, FindingDraft, Snapshot } from '../types.js';
 
 // Node half: the agent's journal probe matches dockerd/containerd log lines against the
 // catalogue signatures `image-checksum` ("file integrity checksum failed", the `docker save`

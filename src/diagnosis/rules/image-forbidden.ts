@@ -1,6 +1,7 @@
 // image.forbidden: The registry refuses the pull (403 Forbidden).
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 // A registry (or the CDN behind it) that answers 403 Forbidden refuses this client whatever its
 // credentials: an IP block or rate ban of the node's address, an organisation policy, a repository

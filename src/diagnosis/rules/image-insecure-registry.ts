@@ -1,6 +1,7 @@
 // image.insecure-registry: Plain-HTTP registry not allowed by the runtime.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
   meta: {

@@ -1,6 +1,7 @@
 // image.invalid-name: Image name is not a valid reference.
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // The kubelet cannot even parse the image reference, so nothing is pulled:

@@ -1,6 +1,7 @@
 // image.never-pull: imagePullPolicy Never and the image is not on the node.
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // imagePullPolicy: Never and the image is not on this node:

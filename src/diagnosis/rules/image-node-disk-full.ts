@@ -1,7 +1,8 @@
 // image.node-disk-full: The node's disk fills up while unpacking the image.
-import { defineRule } from '../rule.js';
+
 import { nodeCondition } from '../facts.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 // The download worked, unpacking did not: `failed to extract layer ...: write ...: no space left on
 // device` (containerd), `failed to register layer: ... no space left on device` (docker). The node's

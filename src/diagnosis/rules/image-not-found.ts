@@ -1,6 +1,7 @@
 // image.not-found: Image or tag does not exist.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
   meta: {

@@ -1,6 +1,7 @@
 // image.pull-timeout: Image pull cancelled or timed out.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
   meta: {

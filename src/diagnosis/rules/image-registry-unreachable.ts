@@ -1,6 +1,7 @@
 // image.registry-unreachable: Registry unreachable from the node.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 const WHY: Record<string, string> = {
   dns: "the node cannot resolve the registry host name (the resolver is the node's /etc/resolv.conf, not cluster DNS)",

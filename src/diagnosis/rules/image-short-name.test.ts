@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { event, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { RULES } from './index.js';
 import { rule } from './image-short-name.js';
+import { RULES } from './index.js';
 
 const crioNode = { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx:1.25' }] } };
 const INSPECT =

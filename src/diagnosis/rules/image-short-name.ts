@@ -1,7 +1,8 @@
 // image.short-name: Image name is not fully qualified and the runtime refuses to guess the registry.
-import { defineRule } from '../rule.js';
+
 import { clip, containerStatuses, eventEvidence, eventsOfContainer, statusEvidence } from '../facts.js';
 import { classifyPullError, pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 
 // CRI-O (and every containers/image runtime) resolves an unqualified name like `nginx` through

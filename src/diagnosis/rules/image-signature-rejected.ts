@@ -1,6 +1,7 @@
 // image.signature-rejected: The node's signature policy refuses the image.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 // The node's signature policy refuses the image: CRI-O with /etc/containers/policy.json requiring a
 // signature (`SignatureValidationFailed: Source image rejected: A signature was required, but no

@@ -1,6 +1,7 @@
 // image.transfer-interrupted: Image layers arrive cut short: the download is interrupted.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 // A layer that arrives shorter than its manifest says: containerd `failed commit on ref
 // "layer-sha256:...": ... failed size validation: 2150392 != 2167557: failed precondition`, or

@@ -1,6 +1,7 @@
 // image.untrusted-ca: Registry certificate not trusted by the node.
-import { defineRule } from '../rule.js';
+
 import { pullFindings, quotePhrase, runtimeName } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 
 export const rule = defineRule({
   meta: {

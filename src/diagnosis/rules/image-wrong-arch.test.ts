@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { crashedPod, logTail, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
-import { rule as appExit } from './crash-app-exit.js';
 import { rule as startError } from './container-start-error.js';
+import { rule as appExit } from './crash-app-exit.js';
 import { archHint, rule } from './image-wrong-arch.js';
 
 const armNode = node({ status: { nodeInfo: { architecture: 'arm64' } } });

@@ -1,10 +1,11 @@
 // image.wrong-arch: Image built for another CPU architecture.
-import { defineRule } from '../rule.js';
+
+import { crashes, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip } from '../facts.js';
 import { pullFailures, quotePhrase } from '../pull-errors.js';
+import { defineRule } from '../rule.js';
 import { scriptPath } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
-import { crashes, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 
 // `exec format error`: the kernel refused the binary because it was built for another CPU.
 // runc >= 1.1 prints `exec /usr/local/bin/app: exec format error` as the container's only log line

@@ -1,8 +1,9 @@
 // init.waiting-dependency: Init container waits for a dependency.
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
-import type { Container, Evidence, FindingDraft } from '../types.js';
+
 import { containerSpec, logEvidence } from '../crashes.js';
+import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
+import type { Container, Evidence, FindingDraft } from '../types.js';
 
 // An init container that runs (or keeps restarting) for a long time holds the whole pod in
 // `Init:0/N`: typically a wait loop for a Service or DNS name (`until nslookup db; do sleep 2;

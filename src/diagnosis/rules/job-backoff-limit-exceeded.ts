@@ -1,7 +1,8 @@
 // job.backoff-limit-exceeded: Job gave up after its pods failed.
-import { defineRule } from '../rule.js';
+
 import { eventEvidence, namespaceOf, newestFirst } from '../facts.js';
 import { jobFailure } from '../owners.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 // A Job stops creating pods once too many of them failed: `BackoffLimitExceeded` ("Job has reached

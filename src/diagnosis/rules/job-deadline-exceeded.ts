@@ -1,7 +1,8 @@
 // job.deadline-exceeded: Job ran past its activeDeadlineSeconds and was stopped.
-import { defineRule } from '../rule.js';
+
 import { formatDuration, ms, namespaceOf } from '../facts.js';
 import { jobFailure, ownerConditions } from '../owners.js';
+import { defineRule } from '../rule.js';
 
 // spec.activeDeadlineSeconds bounds a Job's whole run: past it the controller kills its pods and
 // fails the Job with DeadlineExceeded ("Job was active longer than specified deadline"), however

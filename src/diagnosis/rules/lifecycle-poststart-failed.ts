@@ -1,8 +1,9 @@
 // lifecycle.poststart-failed: postStart hook fails: the kubelet kills the container it started.
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, eventCount, eventEvidence, formatDuration, isDeleting, newestFirst, secondsSince, statusEvidence } from '../facts.js';
-import type { Event, Evidence, FindingDraft } from '../types.js';
+
 import { containerSpec, escapeRe } from '../crashes.js';
+import { clip, containerStatuses, eventCount, eventEvidence, formatDuration, isDeleting, newestFirst, secondsSince, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
+import type { Event, Evidence, FindingDraft } from '../types.js';
 
 // A postStart hook that fails: the kubelet kills the container it just started and restarts it,
 // so the pod crash-loops although the app itself is fine. Kubelet wording (1.24+):

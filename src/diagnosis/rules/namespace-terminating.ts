@@ -1,6 +1,7 @@
 // namespace.terminating: Namespace stuck in Terminating.
-import { defineRule } from '../rule.js';
+
 import { clip, formatDuration, isFinished, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 /**

@@ -1,5 +1,5 @@
 // network.calico-endpoint-missing: Running pod has no Calico WorkloadEndpoint (cut off from the network).
-import { calicoVethName, CALICO_GATEWAY, workloadEndpointName } from '../../probes/calico.js';
+import { CALICO_GATEWAY, calicoVethName, workloadEndpointName } from '../../probes/calico.js';
 import { nodeChecksMissing, probeResult } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isDeleting, secondsSince, stopConfirmed } from '../facts.js';
 import { defineRule } from '../rule.js';

@@ -1,6 +1,7 @@
 // node.drain-blocked-pdb: Drain blocked: a PodDisruptionBudget refuses to let the pod go.
-import { defineRule } from '../rule.js';
+
 import { formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, KubeObject } from '../types.js';
 
 // A drain (kubectl drain, a node upgrade, the cluster autoscaler) evicts pods through the

@@ -1,6 +1,7 @@
 // node.graceful-shutdown: Stopped by a node shutdown and left behind as Failed.
-import { defineRule } from '../rule.js';
+
 import { formatDuration, ms, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 // Graceful node shutdown (kubelet shutdownGracePeriod): when the node is told to shut down, the

@@ -1,7 +1,8 @@
 // node.kubelet-cert-expired: The node's kubelet cannot authenticate: its client certificate expired.
-import { defineRule } from '../rule.js';
+
 import { decisiveLines } from '../decisive.js';
 import { formatDuration, ms, nodeCondition, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 // A kubelet whose client certificate expired can no longer authenticate: the node goes Unknown

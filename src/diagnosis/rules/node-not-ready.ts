@@ -1,7 +1,8 @@
 // node.not-ready: The pod's node is NotReady.
-import { defineRule } from '../rule.js';
-import { clip, eventEvidence, eventsMatching, formatDuration, isDeleting, isFinished, nodeCondition, secondsSince } from '../facts.js';
+
 import { componentState } from '../components.js';
+import { clip, eventEvidence, eventsMatching, formatDuration, isDeleting, isFinished, nodeCondition, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // The pod's node is NotReady for a reason of its own (not a cascade of one workload, not PLEG:

@@ -1,7 +1,8 @@
 // node.notready-cascade: Nodes go NotReady one after another where one workload lands.
-import { defineRule } from '../rule.js';
+
 import { claimClass, claimProvisioner } from '../claims.js';
 import { eventEvidence, eventsMatching, formatDuration, isFinished, ms, nodeCondition, podLabel } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, Node, Pod, Snapshot } from '../types.js';
 
 /** A node counts as taken down by the workload if it went NotReady this soon after a pod landed. */

@@ -1,7 +1,8 @@
 // node.pressure: Node under memory, disk or PID pressure: the kubelet evicts pods.
-import { defineRule } from '../rule.js';
+
 import { eventEvidence, formatDuration, newestFirst, nodeCondition, secondsSince } from '../facts.js';
 import { parseQuantity } from '../quantity.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, Node, Pod } from '../types.js';
 
 // The kubelet sets MemoryPressure / DiskPressure / PIDPressure when an eviction threshold is crossed

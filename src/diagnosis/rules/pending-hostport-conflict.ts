@@ -1,6 +1,7 @@
 // pending.hostport-conflict: Not scheduled: the requested host port is taken.
-import { defineRule, type RuleContext } from '../rule.js';
+
 import { formatDuration, isFinished, podLabel } from '../facts.js';
+import { defineRule, type RuleContext } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 

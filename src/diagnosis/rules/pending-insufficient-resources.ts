@@ -1,10 +1,13 @@
 // pending.insufficient-resources: Not scheduled: not enough free cpu/memory/GPU on any node.
-import { defineRule } from '../rule.js';
+
+import { claimNames, volumePin } from '../claims.js';
 import { formatDuration } from '../facts.js';
 import { formatResource } from '../quantity.js';
+import { defineRule } from '../rule.js';
 import {
   freeOf,
   isDaemonSetPod,
+  type NodeUsage,
   nodeUsage,
   otherReasons,
   podRequests,
@@ -13,10 +16,8 @@ import {
   schedulingFailure,
   selectorCheck,
   untoleratedTaints,
-  type NodeUsage,
 } from '../scheduling.js';
 import type { Evidence } from '../types.js';
-import { claimNames, volumePin } from '../claims.js';
 
 export const rule = defineRule({
   meta: {

@@ -1,6 +1,7 @@
 // pending.nodes-cordoned: Not scheduled: the nodes that would fit are cordoned.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence } from '../types.js';
 

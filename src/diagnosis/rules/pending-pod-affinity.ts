@@ -1,6 +1,7 @@
 // pending.pod-affinity: Not scheduled: pod (anti-)affinity rules no node satisfies.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence } from '../types.js';
 

@@ -1,7 +1,8 @@
 // pending.pvc: Not scheduled: a PersistentVolumeClaim is not bound.
-import { defineRule } from '../rule.js';
-import { clip, formatDuration } from '../facts.js';
+
 import { claimClass, claimNames, claimProvisioner, unboundClaims, volumePin } from '../claims.js';
+import { clip, formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, PersistentVolumeClaim } from '../types.js';
 

@@ -1,6 +1,7 @@
 // pending.scheduler-down: Not scheduled: no scheduler is working.
-import { defineRule } from '../rule.js';
+
 import { eventsWithReason, eventTime, formatDuration, ms, newestFirst, podLabel, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { unscheduledPod } from '../scheduling.js';
 import type { Evidence, Lease, Pod, Snapshot } from '../types.js';
 

@@ -1,6 +1,7 @@
 // pending.scheduling-gated: Not scheduled on purpose: scheduling gates were never removed.
-import { defineRule } from '../rule.js';
+
 import { formatDuration, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 
 // A pod with spec.schedulingGates is held back from the scheduler on purpose (PodScheduled False,
 // reason SchedulingGated, "Scheduling is blocked due to non-empty scheduling gates"): a controller

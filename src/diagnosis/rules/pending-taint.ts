@@ -1,6 +1,7 @@
 // pending.taint: Not scheduled: node taints the pod does not tolerate.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import {
   CONTROL_PLANE_TAINTS,
   formatTaint,
@@ -8,8 +9,8 @@ import {
   rankSeverity,
   reasonsOf,
   schedulingFailure,
-  untoleratedTaints,
   type TaintLike,
+  untoleratedTaints,
 } from '../scheduling.js';
 import type { Evidence } from '../types.js';
 

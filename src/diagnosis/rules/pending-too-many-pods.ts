@@ -1,6 +1,7 @@
 // pending.too-many-pods: Not scheduled: nodes are at their pod limit (--max-pods).
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { nodeUsage, otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, Node } from '../types.js';
 

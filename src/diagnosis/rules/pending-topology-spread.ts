@@ -1,6 +1,7 @@
 // pending.topology-spread: Not scheduled: a topology spread constraint leaves no node.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, Node } from '../types.js';
 

@@ -1,6 +1,7 @@
 // pending.unschedulable-selector: Not scheduled: no node matches the pod's nodeSelector/affinity.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { isDaemonSetPod, otherReasons, rankSeverity, reasonsOf, schedulingFailure, selectorCheck } from '../scheduling.js';
 import type { Evidence } from '../types.js';
 

@@ -1,6 +1,7 @@
 // pending.volume-limit: Not scheduled: nodes have reached their attachable volume limit.
-import { defineRule } from '../rule.js';
+
 import { formatDuration } from '../facts.js';
+import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence } from '../types.js';
 

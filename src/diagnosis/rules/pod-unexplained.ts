@@ -1,7 +1,8 @@
 // pod.unexplained: Pod is unhealthy and no rule explains why.
-import { defineRule } from '../rule.js';
+
 import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
 import { ownerCounts, ownerSatisfied, troubleConditions } from '../owners.js';
+import { defineRule } from '../rule.js';
 import type { Event, Evidence, FindingDraft, OwnerFact, Pod, Snapshot } from '../types.js';
 
 // The answer for a pod that is visibly broken in a way no rule knows. An empty answer reads as

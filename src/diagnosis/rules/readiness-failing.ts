@@ -1,9 +1,10 @@
 // readiness.failing: Running but not Ready: the readiness probe keeps failing.
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
-import type { Container, Event, Evidence, FindingDraft } from '../types.js';
+
 import { escapeRe } from '../crashes.js';
+import { clip, containerStatuses, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
 import { probeSettings } from '../probe-spec.js';
+import { defineRule } from '../rule.js';
+import type { Container, Event, Evidence, FindingDraft } from '../types.js';
 
 // Running but not Ready: the kubelet's readiness probe keeps failing, so the pod is out of its
 // Services' endpoints and gets no traffic, while nothing restarts it (readiness never kills).

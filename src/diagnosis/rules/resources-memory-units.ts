@@ -1,9 +1,10 @@
 // resources.memory-units: Memory request or limit with the wrong unit.
-import { defineRule } from '../rule.js';
+
+import { crashes, workloadKey } from '../crashes.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
 import { formatBytes, quantityParts } from '../quantity.js';
+import { defineRule } from '../rule.js';
 import type { Container, Evidence } from '../types.js';
-import { crashes, workloadKey } from '../crashes.js';
 
 const MI = 2 ** 20;
 

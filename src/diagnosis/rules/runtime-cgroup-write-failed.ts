@@ -1,8 +1,9 @@
 // runtime.cgroup-write-failed: The runtime cannot apply the container's cgroup limits on the node.
-import { defineRule } from '../rule.js';
-import { clip, containerStatuses, statusEvidence } from '../facts.js';
-import type { Evidence, FindingDraft } from '../types.js';
+
 import { crashes, crashTexts } from '../crashes.js';
+import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
+import type { Evidence, FindingDraft } from '../types.js';
 
 // runc applies the container's cgroup limits before it starts the process; when the kernel refuses
 // a value the container never starts (StartError, exit 128):

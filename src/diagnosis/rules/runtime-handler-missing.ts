@@ -1,6 +1,7 @@
 // runtime.handler-missing: The node's container runtime has no handler for the pod's RuntimeClass.
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
+import { defineRule } from '../rule.js';
 
 // A RuntimeClass maps to a handler the node's runtime must have configured (containerd
 // `plugins."io.containerd.grpc.v1.cri".containerd.runtimes.<handler>`, CRI-O `[crio.runtime.runtimes.<handler>]`).

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { agent, host, journal, line } from '../../../test/helpers/agent.js';
 import { ago, cloudNode, completedJobPod, daemonSetPod, event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
-import { agent, host, journal, line } from '../../../test/helpers/agent.js';
-import type { Pod } from '../types.js';
 import { diagnose } from '../engine.js';
+import type { Pod } from '../types.js';
 import { rule } from './sandbox-create-failed.js';
 
 /** Scheduled, sandbox not created: Pending, container waiting ContainerCreating. */

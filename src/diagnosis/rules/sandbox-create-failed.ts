@@ -1,5 +1,8 @@
 // sandbox.create-failed: Pod sandbox (pause container) cannot be created.
-import { defineRule } from '../rule.js';
+
+import type { JournalMatch } from '../../probes/types.js';
+import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
+import { componentState } from '../components.js';
 import {
   clip,
   containerStatuses,
@@ -12,9 +15,7 @@ import {
   runtimeOf,
   secondsSince,
 } from '../facts.js';
-import { journalEvidence, journalMatches, nodeChecksMissing, probeResult } from '../agent-facts.js';
-import { componentState } from '../components.js';
-import type { JournalMatch } from '../../probes/types.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, Snapshot } from '../types.js';
 
 type SandboxFailure = 'sandbox-image' | 'cni' | 'runtime' | 'unknown';

@@ -1,6 +1,7 @@
 // security.profile-missing: A Localhost AppArmor or seccomp profile the pod needs is not on its node.
-import { defineRule } from '../rule.js';
+
 import { clip, containerStatuses, eventEvidence, newestFirst, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // A pod that asks for a Localhost AppArmor or seccomp profile needs that profile on the node it

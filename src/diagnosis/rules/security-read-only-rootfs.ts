@@ -1,8 +1,9 @@
 // security.read-only-rootfs: The app writes to a read-only root filesystem.
-import { defineRule } from '../rule.js';
+
+import { crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
 import { clip } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
-import { crashes, crashEvidence, crashKey, crashLogs, logEvidence } from '../crashes.js';
 
 // securityContext.readOnlyRootFilesystem: true makes the container's root filesystem read-only;
 // an app that writes to it (nginx's /var/cache/nginx, a pid file in /var/run, /tmp) fails at start:

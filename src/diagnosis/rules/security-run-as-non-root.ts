@@ -1,6 +1,7 @@
 // security.run-as-non-root: runAsNonRoot refuses the image user.
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsOfContainer, statusEvidence, waitingWith } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // The kubelet refuses to start a container whose securityContext says runAsNonRoot when the

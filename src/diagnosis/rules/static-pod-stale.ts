@@ -1,10 +1,10 @@
 // static-pod.stale: Static pod not recreated after its manifest changed: the kubelet missed the change.
 import { createHash } from 'node:crypto';
+import type { StaticPodManifest } from '../../probes/types.js';
 import { probeResult } from '../agent-facts.js';
 import { clip, formatDuration, ms, nodeNotReady, secondsSince } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Container, Evidence, FindingDraft, Pod } from '../types.js';
-import type { StaticPodManifest } from '../../probes/types.js';
 
 const MIRROR = 'kubernetes.io/config.mirror';
 const SOURCE = 'kubernetes.io/config.source';

@@ -1,5 +1,5 @@
+import { agent, processes, runtime, container as runtimeContainer } from '../../../test/helpers/agent.js';
 import { ago, cloudNode, completedJobPod, daemonSetPod, event, node, pod, snapshot } from '../../../test/helpers/factories.js';
-import { agent, container as runtimeContainer, processes, runtime } from '../../../test/helpers/agent.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import type { Pod } from '../types.js';
 import { rule } from './terminating-exec-hang.js';

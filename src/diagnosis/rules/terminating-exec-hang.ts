@@ -1,7 +1,8 @@
 // terminating.exec-hang: Deletion stuck: postStart exec hung (hostPID/shareProcessNamespace on docker).
-import { defineRule } from '../rule.js';
-import { containerStatuses, formatDuration, isStuckTerminating, runtimeOf, secondsPastDeletion, statusEvidence } from '../facts.js';
+
 import { probeResult } from '../agent-facts.js';
+import { containerStatuses, formatDuration, isStuckTerminating, runtimeOf, secondsPastDeletion, statusEvidence } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 export const rule = defineRule({

@@ -1,6 +1,7 @@
 // terminating.finalizers: Deletion blocked by finalizers.
-import { defineRule } from '../rule.js';
+
 import { containerStatuses, eventTime, formatDuration, isStuckTerminating, ms, nodeNotReady, secondsPastDeletion, stopConfirmed } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Pod, Snapshot } from '../types.js';
 
 // Finalizers → the controller most likely to own them, so the finding names who to ask.

@@ -1,10 +1,11 @@
 // terminating.mount-busy: Deletion stuck: another process's mount namespace holds the container's mount.
+
+import { matchSignatures } from '../../probes/signatures.js';
+import type { MountHolder } from '../../probes/types.js';
 import { holderKindOf, holderPlaybook, isServiceUnit, journalEvidence, journalMatches, nodeChecksMissing, probeResult, shortId } from '../agent-facts.js';
 import { clip, containerStatuses, eventEvidence, eventsMatching, formatDuration, isStuckTerminating, ms, newestFirst, secondsPastDeletion } from '../facts.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
-import { matchSignatures } from '../../probes/signatures.js';
-import type { MountHolder } from '../../probes/types.js';
 
 const BUSY = /device or resource busy/;
 // EBUSY on rmdir of a cgroup directory means tasks are still in that cgroup (a process that

@@ -1,5 +1,5 @@
 // terminating.node-lost: Deletion stuck: the node is unreachable.
-import { defineRule } from '../rule.js';
+
 import {
   eventEvidence,
   eventsWithReason,
@@ -13,6 +13,7 @@ import {
   secondsPastDeletion,
   secondsSince,
 } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
 const LOST_TAINTS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];

@@ -1,6 +1,7 @@
 // volume.fsgroup-chown-slow: The kubelet is still changing the ownership of every file on the volume (fsGroup).
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventsWithReason, isDeleting, newestFirst } from '../facts.js';
+import { defineRule } from '../rule.js';
 
 // With securityContext.fsGroup and the default fsGroupChangePolicy (Always), the kubelet chowns and
 // chmods every file of the volume at every mount. On a volume with millions of files that takes

@@ -1,7 +1,8 @@
 // volume.mount-failed: A volume cannot be attached or mounted.
-import { defineRule } from '../rule.js';
-import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+
 import { componentState } from '../components.js';
+import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Event, Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 
 // The kubelet (FailedMount) or the attach/detach controller (FailedAttachVolume) cannot make a

@@ -1,6 +1,7 @@
 // volume.multi-attach: Volume still attached to another node (Multi-Attach error).
-import { defineRule } from '../rule.js';
+
 import { clip, eventEvidence, eventTime, formatDuration, isDeleting, isStuckTerminating, newestFirst, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
 // A ReadWriteOnce volume is still attached to another node, so the attach/detach controller

@@ -1,7 +1,8 @@
 // volume.provisioner-missing: No provisioner serves the claim: the storage driver is not installed or not running.
-import { defineRule } from '../rule.js';
+
 import { unboundClaims } from '../claims.js';
 import { clip, formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';
+import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 
 // A claim of a dynamic StorageClass waits for its provisioner: the PV controller says so once

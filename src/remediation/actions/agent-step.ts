@@ -2,19 +2,19 @@
 // (src/agent/actions/types.ts) and named as it: the table gives each its own parameters, texts
 // and request; here they get the parameters of their scope and agent refusals become step failures.
 import { z } from 'zod';
-import { containerIdSchema } from '../../probes/probe.js';
 import {
-  AGENT_ACTION_TABLE,
-  AGENT_ACTIONS,
   type ActionRequest,
   type ActionResponse,
+  AGENT_ACTION_TABLE,
+  AGENT_ACTIONS,
   type AgentActionName,
   type AgentActionScope,
   type ScopeStepParams,
 } from '../../agent/actions/types.js';
+import { containerIdSchema } from '../../probes/probe.js';
 import { AgentActionError } from '../agent-actions-client.js';
 import { namespaceName, objectName, uidValue } from '../kube.js';
-import { defineAction, StepError, type ActionDef, type StepContext, type StepOutput } from './types.js';
+import { type ActionDef, defineAction, type StepContext, StepError, type StepOutput } from './types.js';
 
 const podScopedParams = {
   node: objectName,

@@ -1,7 +1,8 @@
 // Cordon nodes: `spec.unschedulable: true` by merge patch, as `kubectl cordon` does. Reversible
 // (`kubectl uncordon`), so not counted as destructive.
-import { z } from 'zod';
+
 import { PatchStrategy } from '@kubernetes/client-node';
+import { z } from 'zod';
 import { apiMessage, apiStatus, objectName, patchAs } from '../kube.js';
 import { defineAction, StepError } from './types.js';
 

@@ -1,15 +1,16 @@
 // The one place step kinds are registered; the playbook loader refuses any other kind.
-import type { ActionDef } from './types.js';
-import { action as removeFinalizers } from './remove-finalizers.js';
-import { action as forceDelete } from './force-delete.js';
+
+import { AGENT_STEPS } from './agent-step.js';
+import { action as clearNamespaceFinalizers } from './clear-namespace-finalizers.js';
+import { action as cordon } from './cordon.js';
 import { action as deletePod } from './delete.js';
 import { action as evict } from './evict.js';
-import { action as cordon } from './cordon.js';
-import { action as scale } from './scale.js';
-import { action as clearNamespaceFinalizers } from './clear-namespace-finalizers.js';
-import { AGENT_STEPS } from './agent-step.js';
-import { action as wait } from './wait.js';
+import { action as forceDelete } from './force-delete.js';
 import { action as rediagnose } from './rediagnose.js';
+import { action as removeFinalizers } from './remove-finalizers.js';
+import { action as scale } from './scale.js';
+import type { ActionDef } from './types.js';
+import { action as wait } from './wait.js';
 
 export type ActionRegistry = Readonly<Record<string, ActionDef>>;
 
@@ -33,4 +34,4 @@ export function actionByKind(kind: string, registry: ActionRegistry = ACTIONS): 
   return Object.hasOwn(registry, kind) ? registry[kind] : undefined;
 }
 
-export type { ActionDef, StepContext, StepOutput, Recheck } from './types.js';
+export type { ActionDef, Recheck, StepContext, StepOutput } from './types.js';

@@ -1,8 +1,9 @@
 // Remove a deleted pod's finalizers with a JSON patch that first tests the UID and the exact
 // finalizer list a human approved: if a controller changed the list meanwhile (or the pod was
 // recreated), the API server rejects the whole patch and nothing is removed.
-import { z } from 'zod';
+
 import { PatchStrategy } from '@kubernetes/client-node';
+import { z } from 'zod';
 import { apiMessage, apiStatus, isNotFound, namespaceName, objectName, patchAs, uidValue } from '../kube.js';
 import { defineAction, StepError } from './types.js';
 

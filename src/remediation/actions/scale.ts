@@ -1,8 +1,9 @@
 // Scale a workload through its scale subresource (only spec.replicas changes). The workload is
 // named by the playbook's parameters: from the finding (contain-cascade) or from the pod's
 // owner chain when the plan was made.
-import { z } from 'zod';
+
 import { PatchStrategy } from '@kubernetes/client-node';
+import { z } from 'zod';
 import { apiMessage, apiStatus, isNotFound, namespaceName, objectName, patchAs, WORKLOAD_KINDS, type WorkloadKind } from '../kube.js';
 import type { StepContext } from './types.js';
 import { defineAction, StepError } from './types.js';

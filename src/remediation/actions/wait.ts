@@ -3,8 +3,8 @@
 // condition in time continues by default: the final verification then says "not fixed".
 import { z } from 'zod';
 import { nodeNotReady } from '../../diagnosis/facts.js';
-import { ruleIdSchema } from '../schema.js';
 import { namespaceName, objectName, uidValue } from '../kube.js';
+import { ruleIdSchema } from '../schema.js';
 import type { StepContext } from './types.js';
 import { defineAction, StepError } from './types.js';
 

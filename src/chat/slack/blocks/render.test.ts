@@ -2,19 +2,19 @@
 // do absurd inputs: 100 findings, 10,000-character evidence, a 400-line dry run.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRecord } from '../../approvals.js';
-import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, rootMessage, type PlanOffer } from '../../messages.js';
-import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
-import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
-import { userRef } from '../../types.js';
-import { diagnoseTarget } from '../../../usecases/diagnose.js';
+import { messageText } from '../../../../test/helpers/fake-slack.js';
 import { ObjectsSource } from '../../../collect/objects-source.js';
-import { parseTarget } from '../../../kube/target.js';
 import type { Diagnosis, Finding } from '../../../diagnosis/types.js';
 import type { Incident } from '../../../jobs/schemas.js';
+import { parseTarget } from '../../../kube/target.js';
 import type { Plan } from '../../../remediation/plan.js';
 import { loadScenarios } from '../../../sim/scenarios.js';
-import { messageText } from '../../../../test/helpers/fake-slack.js';
+import { diagnoseTarget } from '../../../usecases/diagnose.js';
+import type { ApprovalRecord } from '../../approvals.js';
+import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, type PlanOffer, rootMessage } from '../../messages.js';
+import { userRef } from '../../types.js';
+import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
+import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
 
 const scenarios = await loadScenarios(join(import.meta.dirname, '../../../../test/fixtures/incidents'));
 
