@@ -14,19 +14,13 @@ import { primaryFinding } from '../jobs/incidents.js';
 import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
 import { formatTarget } from '../kube/target.js';
 import { keys } from '../redis/keys.js';
-import type { ThreadState } from './context.js';
-import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage } from './messages.js';
-import type { ChatService } from './service.js';
-import { DeliveryLog, type ThreadRecord } from './threads.js';
+import type { ChatContext, ThreadState } from './context.js';
+import { deliverIncident } from './incidents.js';
+import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from './messages.js';
+import { renderParent } from './parents.js';
+import { offersFor, postPrompts } from './prompts.js';
+import type { ThreadRecord } from './threads.js';
 import type { MessageRef } from './types.js';
-
-export interface AlertGroupChatOptions {
-  /** Channel for groups whose route named none (POD_DOCTOR_INCIDENT_CHANNEL). */
-  fallbackChannel?: string;
-  logger: Logger;
-  /** Alerts listed per notification in the thread; the rest are counted. */
-  listed?: number;
-}
 
 type GroupThread = ThreadRecord<ThreadState>;
 
@@ -63,45 +57,51 @@ function emptyState(cluster: string, groupId: string, episode: number, now: stri
   };
 }
 
+/** The alert-group flow of a chat context (one per context: it keeps no state of its own). */
+const flows = new WeakMap<ChatContext, AlertGroupChat>();
+
+export function alertGroups(ctx: ChatContext): AlertGroupChat {
+  let flow = flows.get(ctx);
+  if (!flow) flows.set(ctx, (flow = new AlertGroupChat(ctx)));
+  return flow;
+}
+
 export class AlertGroupChat {
-  private readonly deliveries: DeliveryLog;
   private readonly log: Logger;
+  /** Channel for groups whose route named none (POD_DOCTOR_INCIDENT_CHANNEL). */
+  private readonly fallbackChannel: string | undefined;
+  /** Alerts listed per notification in the thread; the rest are counted. */
+  private readonly listed: number;
 
-  constructor(
-    private readonly service: ChatService,
-    private readonly options: AlertGroupChatOptions,
-  ) {
-    this.deliveries = new DeliveryLog(service.options.redis, service.options.queues.prefix);
-    this.log = options.logger.child({ component: 'alert-groups', cluster: service.cluster });
-  }
-
-  private get prefix(): string {
-    return this.service.options.queues.prefix;
+  constructor(private readonly ctx: ChatContext) {
+    this.log = ctx.log.child({ component: 'alert-groups' });
+    this.fallbackChannel = ctx.options.incidentChannel;
+    this.listed = ctx.options.alertGroups?.listed ?? 10;
   }
 
   private episodeKey(groupId: string): string {
-    return keys.chat(this.prefix, 'alert-episode', this.service.cluster, groupId);
+    return keys.chat(this.ctx.prefix, 'alert-episode', this.ctx.cluster, groupId);
   }
 
   private async currentEpisode(groupId: string): Promise<number> {
-    return Number(await this.service.options.redis.get(this.episodeKey(groupId))) || 1;
+    return Number(await this.ctx.redis.get(this.episodeKey(groupId))) || 1;
   }
 
   private channelOf(channel: string | null | undefined): string | undefined {
-    return channel ?? this.options.fallbackChannel;
+    return channel ?? this.fallbackChannel;
   }
 
   /** The group's thread for `episode`, creating its parent if nobody has, opened with what `seed` knows. */
   private async thread(channel: string, groupId: string, episode: number, seed: Partial<AlertGroupState> = {}): Promise<GroupThread> {
-    const { thread } = await this.service.threads.ensure(channel, `alert-group:${groupId}:${episode}`, async () => {
-      const state: ThreadState = { kind: 'alert-group', ...emptyState(this.service.cluster, groupId, episode, new Date().toISOString()), ...seed };
-      return { ref: await this.service.adapter.postRoot(channel, this.service.render(state)), state };
+    const { thread } = await this.ctx.threads.ensure(channel, `alert-group:${groupId}:${episode}`, async () => {
+      const state: ThreadState = { kind: 'alert-group', ...emptyState(this.ctx.cluster, groupId, episode, new Date().toISOString()), ...seed };
+      return { ref: await this.ctx.adapter.postRoot(channel, renderParent(state)), state };
     });
     return thread;
   }
 
   private patch(thread: GroupThread, mutate: (s: AlertGroupState) => AlertGroupState): Promise<void> {
-    return this.service.patchRoot(thread.id, (s) => (s.kind === 'alert-group' ? { kind: 'alert-group', ...mutate(s) } : s));
+    return this.ctx.parents.patch(thread.id, (s) => (s.kind === 'alert-group' ? { kind: 'alert-group', ...mutate(s) } : s));
   }
 
   // ---- group events ----
@@ -115,12 +115,12 @@ export class AlertGroupChat {
     }
     if (e.type === 'group-opened') {
       // A new episode: later results of this group go to its new thread.
-      await this.service.options.redis.set(this.episodeKey(e.groupId), String(e.episode), 'EX', 30 * 86_400);
+      await this.ctx.redis.set(this.episodeKey(e.groupId), String(e.episode), 'EX', 30 * 86_400);
     }
     const counts = e.type === 'targets-expanded' ? {} : this.counts(e);
     const thread = await this.thread(channel, e.groupId, e.episode, counts);
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
-    await this.deliveries.once(`${this.service.cluster}:alert-event:${id}:${channel}`, async () => {
+    await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-event:${id}:${channel}`, async () => {
       const note = this.note(e);
       if (note) await this.appendNote(thread, parent, note.text, note.tone);
     });
@@ -150,7 +150,7 @@ export class AlertGroupChat {
   }
 
   private noteKey(threadId: string): string {
-    return keys.chat(this.prefix, 'alert-note', threadId);
+    return keys.chat(this.ctx.prefix, 'alert-note', threadId);
   }
 
   /**
@@ -159,7 +159,7 @@ export class AlertGroupChat {
    * Group events are handled in stream order (one at a time), so read-modify-write is safe.
    */
   private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: 'pending' | 'ok' | 'warning' | 'neutral'): Promise<void> {
-    const redis = this.service.options.redis;
+    const redis = this.ctx.redis;
     const key = this.noteKey(thread.id);
     const raw = await redis.get(key);
     const note: AlertsNote = raw ? (JSON.parse(raw) as AlertsNote) : { lines: [], dropped: 0 };
@@ -169,14 +169,14 @@ export class AlertGroupChat {
       note.lines = note.lines.slice(-NOTE_LINES);
     }
     const text = `${note.dropped > 0 ? `(${note.dropped} earlier updates not shown)\n` : ''}${note.lines.join('\n')}`;
-    const message = noteMessage(this.service.cluster, text, tone);
-    if (note.ts) await this.service.adapter.update({ channel: parent.channel, ts: note.ts }, message);
-    else note.ts = (await this.service.adapter.postInThread(parent, message))[0]?.ts;
+    const message = noteMessage(this.ctx.cluster, text, tone);
+    if (note.ts) await this.ctx.adapter.update({ channel: parent.channel, ts: note.ts }, message);
+    else note.ts = (await this.ctx.adapter.postInThread(parent, message))[0]?.ts;
     await redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
   }
 
   private note(e: AlertGroupEvent): { text: string; tone: 'pending' | 'ok' | 'warning' | 'neutral' } | null {
-    const listed = this.options.listed ?? 10;
+    const listed = this.listed;
     switch (e.type) {
       // Opening, resolving and truncation are shown on the parent (counts, status), not as notes.
       case 'group-opened':
@@ -233,21 +233,21 @@ export class AlertGroupChat {
     }
     if (groups.size === 0) {
       // Older payloads without group ids: one thread per incident, as without the webhook.
-      if (this.options.fallbackChannel) await this.service.deliverIncident(this.options.fallbackChannel, result, await this.service.offersFor(result));
+      if (this.fallbackChannel) await deliverIncident(this.ctx, this.fallbackChannel, result, await offersFor(this.ctx, result));
       return;
     }
-    const offers = await this.service.offersFor(result);
+    const offers = await offersFor(this.ctx, result);
     // Before the group's own event arrives, the parent shows what the requesters say: which alerts fire.
     const byAlertname: Record<string, number> = {};
     for (const a of alerts) if (a.alertname) byAlertname[a.alertname] = (byAlertname[a.alertname] ?? 0) + 1;
     const seed: Partial<AlertGroupState> = { byAlertname, alertnames: Object.keys(byAlertname), firing: alerts.length };
     for (const g of groups.values()) {
       const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId), seed);
-      await this.deliveries.once(`${this.service.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
+      await this.ctx.deliveries.once(`${this.ctx.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
     }
   }
 
-  private async post(thread: GroupThread, result: DiagnoseResult, offers: Awaited<ReturnType<ChatService['offersFor']>>): Promise<void> {
+  private async post(thread: GroupThread, result: DiagnoseResult, offers: PlanOffer[]): Promise<void> {
     const d = result.diagnosis;
     const primary = d ? primaryFinding(d) : undefined;
     if (result.status !== 'diagnosed' || !d || !primary) {
@@ -259,8 +259,8 @@ export class AlertGroupChat {
     const key = incident?.id ?? `${primary.rule}|${primary.causeKey}`;
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
     // The findings of each root cause once per thread; later pods only grow its list.
-    await this.deliveries.once(`${this.service.cluster}:alert-cause:${thread.id}:${key}`, async () => {
-      await this.service.adapter.postInThread(
+    await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-cause:${thread.id}:${key}`, async () => {
+      await this.ctx.adapter.postInThread(
         parent,
         findingsMessage(d, {
           threadId: thread.id,
@@ -269,7 +269,7 @@ export class AlertGroupChat {
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
         }),
       );
-      await this.service.postPrompts(parent, offers);
+      await postPrompts(this.ctx, parent, offers);
     });
     const subject = primary.subject;
     await this.patch(thread, (s) => {

@@ -2,7 +2,6 @@
 // built by ChatService and handed to each part, so a part never reaches back into the façade.
 import type { Logger } from 'pino';
 import type { JobQueues } from '../jobs/queues.js';
-import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { RedisClient } from '../redis/client.js';
 import { ApprovalStore, type ApproverPolicy } from './approvals.js';
 import { defaultNamespaceFor } from './command.js';
@@ -33,8 +32,12 @@ export interface ChatServiceOptions {
   remediation?: RemediationPort;
   /** Incident threads for results nobody asked for in chat (alerts without their own route). */
   incidentChannel?: string;
-  /** Alert-started results, when the Alertmanager side posts them itself. */
-  onAlertResult?: (result: DiagnoseResult) => Promise<void>;
+  /**
+   * Alert-started results go to their Alertmanager group's thread (src/chat/alerts.ts), which
+   * the alert-groups stream opens; without it, to incident threads in `incidentChannel`.
+   * `listed`: alerts listed per notification in the thread, the rest counted (default 10).
+   */
+  alertGroups?: { listed?: number };
   /** Findings per diagnosis that get a plan (the highest ranked). */
   maxOffers?: number;
   metrics?: ChatMetrics;
@@ -56,6 +59,9 @@ export interface ChatServiceOptions {
 export interface ChatContext {
   readonly options: ChatServiceOptions;
   readonly cluster: string;
+  /** Producer connection, and the key prefix of everything chat keeps in Redis. */
+  readonly redis: RedisClient;
+  readonly prefix: string;
   readonly adapter: ChatAdapter;
   readonly log: Logger;
   readonly now: () => number;
@@ -74,6 +80,8 @@ export function createChatContext(options: ChatServiceOptions): ChatContext {
   return {
     options,
     cluster: options.cluster,
+    redis: options.redis,
+    prefix,
     adapter: options.adapter,
     log,
     now,

@@ -1,15 +1,17 @@
 // Results to chat: a diagnosis result goes to every thread that asked for it (once per job and
-// thread, however often it is delivered), and alert-started results to their incident thread
-// (or to the Alertmanager side, when it posts them itself). A redelivery skips what was done.
+// thread, however often it is delivered), and alert-started results to their Alertmanager
+// group's thread (./alerts.ts) or, without groups, to an incident thread (./incidents.ts).
+// A redelivery skips what was done.
 
 import type { Diagnosis } from '../diagnosis/types.js';
-import { primaryFinding } from '../jobs/incidents.js';
 import type { DiagnoseResult, Requester } from '../jobs/schemas.js';
 import { formatTarget } from '../kube/target.js';
 import { scoped } from '../log.js';
+import { alertGroups } from './alerts.js';
 import { type ChatContext, defaultNamespace, type ThreadState } from './context.js';
 import { chatErrorCode, isPermanentChatError } from './errors.js';
-import { findingsMessage, incidentRootMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from './messages.js';
+import { deliverIncident } from './incidents.js';
+import { findingsMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from './messages.js';
 import { openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 import type { ThreadRecord } from './threads.js';
@@ -41,7 +43,7 @@ export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise
     }),
   );
   const alerts = result.requesters.some((r) => r.kind === 'alert');
-  if (alerts && ctx.options.onAlertResult) await ctx.options.onAlertResult(result);
+  if (alerts && ctx.options.alertGroups) await alertGroups(ctx).result(result);
   else if (alerts && ctx.options.incidentChannel) {
     try {
       await deliverIncident(ctx, ctx.options.incidentChannel, result, offers);
@@ -140,33 +142,6 @@ async function postOutcome(
     { priority: 'answer' },
   );
   ctx.options.metrics?.findingsPosted.inc();
-}
-
-/** One thread per incident (root cause) in `channel`; later pods update its list. */
-export async function deliverIncident(ctx: ChatContext, channel: string, result: DiagnoseResult, offers: PlanOffer[] = []): Promise<void> {
-  const incident = result.incident;
-  const d = result.diagnosis;
-  const primary = d ? primaryFinding(d) : undefined;
-  if (!incident || !d || !primary) return;
-  const { thread, created } = await ctx.threads.ensure(channel, `incident:${incident.id}`, async () => {
-    const state: ThreadState = {
-      kind: 'incident',
-      cluster: ctx.cluster,
-      incident,
-      finding: { title: primary.title, rule: primary.rule, severity: primary.severity, cause: primary.cause },
-      updatedAt: new Date(ctx.now()).toISOString(),
-    };
-    return { ref: await ctx.adapter.postRoot(channel, incidentRootMessage(state)), state };
-  });
-  if (created) {
-    await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${channel}:incident`, async () => {
-      const parent = { channel: thread.channel, ts: thread.ts };
-      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }));
-      await postPrompts(ctx, parent, offers);
-    });
-    return;
-  }
-  await ctx.parents.patch(thread.id, (s) => (s.kind === 'incident' && incident.count >= s.incident.count ? { ...s, incident } : s));
 }
 
 function rootFromDiagnosis(d: Diagnosis, result: DiagnoseResult): Partial<RootState> {

@@ -8,12 +8,15 @@
 //   run-events.ts  remediation run events → thread messages
 //   parents.ts     thread parents, rendered from state and paced
 // Nothing here blocks an acknowledgement: adapters ack first and call in afterwards.
+import type { AlertGroupEvent } from '../alerts/group-events.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { ChatRunEvent } from '../remediation/run-events.js';
+import { alertGroups } from './alerts.js';
 import type { ApprovalStore } from './approvals.js';
 import { type ChatContext, type ChatServiceOptions, createChatContext, type ThreadState } from './context.js';
 import { approve, deny, denyReason } from './decisions.js';
-import { deliver, deliverIncident } from './delivery.js';
+import { deliver } from './delivery.js';
+import { deliverIncident } from './incidents.js';
 import type { PlanOffer } from './messages.js';
 import { renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
@@ -100,6 +103,11 @@ export class ChatService {
 
   deliverIncident(channel: string, result: DiagnoseResult, offers: PlanOffer[] = []): Promise<void> {
     return deliverIncident(this.ctx, channel, result, offers);
+  }
+
+  /** One event of the alert-groups stream; `id` (the stream entry id) makes it idempotent. */
+  alertEvent(e: AlertGroupEvent, id: string): Promise<void> {
+    return alertGroups(this.ctx).event(e, id);
   }
 
   offersFor(result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {

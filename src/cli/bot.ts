@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
-import { AlertGroupChat } from '../chat/alerts.js';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { ChatLimiter } from '../chat/limiter.js';
 import { createChatMetrics } from '../chat/metrics.js';
@@ -176,12 +175,11 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     remediation,
     ...(config.incidentChannel ? { incidentChannel: config.incidentChannel } : {}),
     // Alert-started results go to their Alertmanager group's thread.
-    onAlertResult: (result) => alertChat.result(result),
+    alertGroups: {},
     metrics: chatMetrics,
   });
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
   const stopParents = service.start();
-  const alertChat = new AlertGroupChat(service, { logger, ...(config.incidentChannel ? { fallbackChannel: config.incidentChannel } : {}) });
 
   // The in-process worker runs on its own thread: diagnoses use the second core, never the
   // event loop that acks and posts.
@@ -214,7 +212,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
   const alertEvents = consumeAlertGroupEvents({
     ...reader(),
-    handler: (e, id) => alertChat.event(e, id),
+    handler: (e, id) => service.alertEvent(e, id),
   });
 
   const routes: CustomRoute[] = [
