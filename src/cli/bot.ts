@@ -5,31 +5,25 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CustomRoute } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
-import { ApproverPolicy } from '../chat/approvals.js';
-import { ChatLimiter } from '../chat/limiter.js';
 import { createChatMetrics } from '../chat/metrics.js';
-import { remediationPort } from '../chat/remediation.js';
-import { ChatService } from '../chat/service.js';
-import { SlackAdapter } from '../chat/slack/adapter.js';
-import { boltLogger, mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
+import type { ChatService } from '../chat/service.js';
+import { mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
-import { SlackApi } from '../chat/slack/web-api.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { closeRedis, dropRedis, type RedisClient, redisFromUrl } from '../redis/client.js';
+import { closeRedis, dropRedis } from '../redis/client.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
-import { RedisRunStore } from '../remediation/store.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { composeChat, composeSlackAdapter, redisConnections, slackApprovers } from './compose.js';
 import { clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerThread } from './worker-host.js';
@@ -106,15 +100,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
 
-  // Connections: one for commands (fails fast), one for the worker (waits through reconnects),
-  // one per blocking stream reader.
-  const connections: RedisClient[] = [];
-  const connect = (role: 'worker' | 'producer') => {
-    const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
-    c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-    connections.push(c);
-    return c;
-  };
+  // Connections: one for commands (fails fast), one per blocking stream reader (wait through reconnects).
+  const connections = redisConnections(config, logger);
+  const connect = connections.connect;
   const redis = connect('producer');
   const settings = jobSettingsFromConfig(config);
   const queues = new JobQueues(redis, settings, logger);
@@ -130,49 +118,26 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const version = withWorker ? await kubeVersionApi(kubeconfig, context) : undefined;
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(values.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
-  const remediation = remediationPort(new RedisRunStore(redis, cluster, settings.prefix), playbooks);
 
   // One keep-alive pool to Slack for this client and Bolt's.
   const slackFetch = keepAliveFetch();
-  const client = new WebClient(config.slackBotToken, {
-    slackApiUrl: config.slackApiUrl,
-    fetch: slackFetch,
-    logger: boltLogger(logger.child({ component: 'slack-web-api' })),
-    // 429s go through the shared per-channel pause (SlackAdapter), not a private sleep.
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 3, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-    timeout: 10_000,
-  });
-  // chat.* on every diagnosis go through the lean caller; Bolt and the rest use WebClient.
-  const api = new SlackApi({ token: config.slackBotToken!, apiUrl: config.slackApiUrl }); // checked by checkSlackConfig
-  const adapter = new SlackAdapter({
-    client,
-    api,
-    limiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
-    // Slack's Tier 3 for chat.update: about 50 a minute; stay under it with a small burst.
-    updateLimiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: config.chatUpdatesPerMinute / 60, burst: 10 }),
-    // Tier 4 for chat.postEphemeral: about 100 a minute.
-    ephemeralLimiter: new ChatLimiter(redis, settings.prefix, { ratePerSecond: 100 / 60, burst: 20 }),
+  const { adapter, api } = composeSlackAdapter(config, {
+    token: config.slackBotToken ?? '', // checked by checkSlackConfig
+    redis,
+    prefix: settings.prefix,
     logger,
+    fetch: slackFetch,
   });
-  const service = new ChatService({
-    rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
-    placeholderMs: config.threadPlaceholderMs,
+  const service = composeChat(config, {
     adapter,
     redis,
     queues,
     cluster,
     logger,
-    approvers: new ApproverPolicy({
-      approvers: config.approvers,
-      resolveGroup: (g) => adapter.groupMembers(g),
-      cacheMs: config.usergroupCacheSeconds * 1000,
-      logger,
-    }),
-    requireDifferentApprover: config.requireDifferentApprover,
-    approvalTtlSeconds: config.approvalTtlSeconds,
-    defaultNamespaces: config.defaultNamespaces,
-    remediation,
+    approvers: slackApprovers(config, adapter, logger),
+    playbooks,
+    rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
+    placeholderMs: config.threadPlaceholderMs,
     ...(config.incidentChannel ? { incidentChannel: config.incidentChannel } : {}),
     // Alert-started results go to their Alertmanager group's thread.
     alertGroups: {},
@@ -315,9 +280,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
       { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms).finally(stopParents) },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager?.close() }] : []),
       { name: 'queues', budgetMs: 2000, run: () => queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => Promise.all(connections.map(closeRedis)) },
+      { name: 'redis', budgetMs: 2000, run: () => Promise.all(connections.all.map(closeRedis)) },
     ],
-    hardStops: [...connections.map((c) => () => dropRedis(c)), () => api.close()],
+    hardStops: [...connections.all.map((c) => () => dropRedis(c)), () => api.close()],
   });
   return 'err' in outcome ? 1 : 0;
 }

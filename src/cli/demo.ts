@@ -12,8 +12,6 @@ import * as k8s from '@kubernetes/client-node';
 import { ApproverPolicy } from '../chat/approvals.js';
 import { ConsoleAdapter } from '../chat/console/adapter.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/console/repl.js';
-import { remediationPort } from '../chat/remediation.js';
-import { ChatService } from '../chat/service.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
@@ -28,9 +26,9 @@ import { keyPattern } from '../redis/keys.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
 import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
-import { RedisRunStore } from '../remediation/store.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
+import { composeChat, redisConnections } from './compose.js';
 import { commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 
@@ -133,13 +131,8 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
 
   // A private key prefix: the demo never touches anything else in this Redis, and cleans up.
   const prefix = `${config.redisPrefix}-demo-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const connections: RedisClient[] = [];
-  const connect = (role: 'worker' | 'producer') => {
-    const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
-    c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-    connections.push(c);
-    return c;
-  };
+  const connections = redisConnections(config, logger);
+  const connect = connections.connect;
   const redis = connect('producer');
   const workerRedis = connect('worker');
   const queues = new JobQueues(redis, { ...jobSettingsFromConfig(config), prefix, backoffMs: 200 }, logger);
@@ -157,7 +150,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
-  const service = new ChatService({
+  const service = composeChat(config, {
     // A terminal has no chat.update limit: parents are redrawn at once.
     rootUpdateIntervalMs: 0,
     adapter,
@@ -167,10 +160,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     logger,
     // The local user decides, through the same approval state machine (expiry, once-only).
     approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
-    requireDifferentApprover: config.requireDifferentApprover,
-    approvalTtlSeconds: config.approvalTtlSeconds,
-    defaultNamespaces: config.defaultNamespaces,
-    remediation: remediationPort(new RedisRunStore(redis, CLUSTER, prefix), playbooks),
+    playbooks,
   });
 
   const delivered = new Map<string, () => void>();
@@ -235,7 +225,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     await queues.close();
     await cluster.close();
     await deleteKeys(redis, prefix).catch(() => undefined);
-    await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all(connections.all.map((c) => c.quit().catch(() => c.disconnect())));
     await privateRedis?.stop();
   }
   return code;

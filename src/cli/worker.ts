@@ -13,9 +13,10 @@ import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
-import { closeRedis, dropRedis, redisFromUrl } from '../redis/client.js';
+import { closeRedis, dropRedis } from '../redis/client.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { redisConnections } from './compose.js';
 import { clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerRole } from './worker-role.js';
@@ -101,9 +102,7 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
 
   const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
-  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'worker' });
-  // ioredis reconnects on its own; without a listener it would print every attempt.
-  redis.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+  const redis = redisConnections(config, logger).connect('worker');
   const settings = jobSettingsFromConfig(config);
   const kube = new KubeSource(kc);
   const agent = agentLookupFromConfig(config);

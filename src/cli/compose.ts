@@ -1,0 +1,106 @@
+// How the roles are built from the configuration object: the pieces the bot, the worker and the
+// demo share, each made one way here (Redis connections, the chat service, the remediation port,
+// the Slack adapter with its limiters), so a setting means the same in every role.
+import { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { ApproverPolicy } from '../chat/approvals.js';
+import type { ChatServiceOptions } from '../chat/context.js';
+import { ChatLimiter } from '../chat/limiter.js';
+import { remediationPort } from '../chat/remediation.js';
+import { ChatService } from '../chat/service.js';
+import { SlackAdapter } from '../chat/slack/adapter.js';
+import { boltLogger } from '../chat/slack/app.js';
+import { SlackApi } from '../chat/slack/web-api.js';
+import type { ChatAdapter } from '../chat/types.js';
+import type { Config } from '../config/schema.js';
+import type { JobQueues } from '../jobs/queues.js';
+import { type RedisClient, redisFromUrl } from '../redis/client.js';
+import type { Playbook } from '../remediation/schema.js';
+import { RedisRunStore } from '../remediation/store.js';
+
+/** The connections of one process: one per role asked for, all closed together. */
+export interface Connections {
+  /** `producer` fails fast (commands, writes); `worker` waits through reconnects (BullMQ, stream readers). */
+  connect(role: 'worker' | 'producer'): RedisClient;
+  readonly all: readonly RedisClient[];
+}
+
+export function redisConnections(config: Pick<Config, 'redisUrl' | 'redisOptions'>, logger: Logger): Connections {
+  const all: RedisClient[] = [];
+  return {
+    all,
+    connect(role) {
+      const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
+      // ioredis reconnects on its own; without a listener it would print every attempt.
+      c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+      all.push(c);
+      return c;
+    },
+  };
+}
+
+/** The chat service of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
+export function composeChat(
+  config: Config,
+  parts: {
+    adapter: ChatAdapter;
+    redis: RedisClient;
+    queues: JobQueues;
+    cluster: string;
+    logger: Logger;
+    approvers: ApproverPolicy;
+    playbooks: readonly Playbook[];
+  } & Partial<Pick<ChatServiceOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>>,
+): ChatService {
+  const { playbooks, ...rest } = parts;
+  return new ChatService({
+    ...rest,
+    requireDifferentApprover: config.requireDifferentApprover,
+    approvalTtlSeconds: config.approvalTtlSeconds,
+    defaultNamespaces: config.defaultNamespaces,
+    // Plans are read from Redis: chat renders and approves, the worker runs them.
+    remediation: remediationPort(new RedisRunStore(parts.redis, parts.cluster, parts.queues.prefix), playbooks),
+  });
+}
+
+/** Slack's approvers from the configuration (users and user groups, groups resolved through Slack). */
+export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Logger): ApproverPolicy {
+  return new ApproverPolicy({
+    approvers: config.approvers,
+    resolveGroup: (g) => adapter.groupMembers(g),
+    cacheMs: config.usergroupCacheSeconds * 1000,
+    logger,
+  });
+}
+
+/**
+ * The Slack adapter: chat.* calls through the lean caller, everything else through WebClient,
+ * each under Slack's limits as shared budgets in Redis (posts per channel, Tier 3 updates, Tier 4
+ * ephemeral replies). The caller closes `api` on the way out.
+ */
+export function composeSlackAdapter(
+  config: Config,
+  parts: { token: string; redis: RedisClient; prefix: string; logger: Logger; fetch: typeof fetch },
+): { adapter: SlackAdapter; api: SlackApi } {
+  const client = new WebClient(parts.token, {
+    slackApiUrl: config.slackApiUrl,
+    fetch: parts.fetch,
+    logger: boltLogger(parts.logger.child({ component: 'slack-web-api' })),
+    // 429s go through the shared per-channel pause (SlackAdapter), not a private sleep.
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 3, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    timeout: 10_000,
+  });
+  const api = new SlackApi({ token: parts.token, apiUrl: config.slackApiUrl });
+  const adapter = new SlackAdapter({
+    client,
+    api,
+    limiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
+    // Slack's Tier 3 for chat.update: about 50 a minute; stay under it with a small burst.
+    updateLimiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: config.chatUpdatesPerMinute / 60, burst: 10 }),
+    // Tier 4 for chat.postEphemeral: about 100 a minute.
+    ephemeralLimiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 100 / 60, burst: 20 }),
+    logger: parts.logger,
+  });
+  return { adapter, api };
+}
