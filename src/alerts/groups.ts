@@ -270,6 +270,8 @@ function classify(alert: WebhookAlert, prev: AlertRecord | undefined): Change {
   return prev?.s === 'firing' ? 'resolved' : 'resolved-unseen';
 }
 
+type ChangeOf = { a: IncomingAlert; prev: AlertRecord | undefined; change: Change };
+
 /** Apply one notification's alerts (already split by cluster and channel) to their group. */
 export async function processGroup(
   redis: RedisClient,
@@ -280,15 +282,17 @@ export async function processGroup(
 ): Promise<GroupOutcome> {
   const groupId = groupIdOf(input.cluster, input.channel, input.groupKey);
   const key = alertKeys.group(settings.prefix, input.cluster, groupId);
-  const stream = alertKeys.stream(settings.prefix, input.cluster);
   const ctx: WorkContext = { groupId, cluster: input.cluster, channel: input.channel, groupKey: input.groupKey, receiver: input.receiver };
-  const maxItems = settings.maxItems ?? DEFAULT_GROUP_SETTINGS.maxItems ?? 1000;
   // One entry per fingerprint (the last wins), as Alertmanager sends them.
   const alerts = [...new Map(input.alerts.map((a) => [a.alert.fingerprint, a])).values()];
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const state = await readState(redis, key);
-    const changes = alerts.map((a) => ({ a, prev: state.records.get(a.alert.fingerprint), change: classify(a.alert, state.records.get(a.alert.fingerprint)) }));
+    const changes: ChangeOf[] = alerts.map((a) => ({
+      a,
+      prev: state.records.get(a.alert.fingerprint),
+      change: classify(a.alert, state.records.get(a.alert.fingerprint)),
+    }));
     const truncChanged = input.truncatedAlerts !== state.truncated;
     const repeats = changes.filter((c) => c.change === 'repeat').length;
     if (repeats === changes.length && !truncChanged) {
@@ -304,145 +308,197 @@ export async function processGroup(
     const prevFiring = [...state.records.values()].filter((r) => r.s === 'firing').length;
     const opening = prevFiring === 0 && changes.some((c) => c.change === 'new');
     const episode = opening ? state.episode + 1 : Math.max(state.episode, 1);
-
     // Work first (idempotent), so the commit below only ever announces queued work.
-    const starting = changes.filter((c) => c.change === 'new' && c.a.target.kind !== 'none');
-    const started = await pool(starting, settings.concurrency ?? 16, (c) => work.start(c.a, ctx));
-    const workOf = new Map(starting.map((c, i) => [c.a.alert.fingerprint, started[i]]));
-    const stopping = changes.filter((c) => c.change === 'resolved' || c.change === 'resolved-unseen');
-    const stopped = await pool(stopping, settings.concurrency ?? 16, (c) =>
-      work.stop(c.a.alert.fingerprint, [...new Set([c.a.alert.startsAt, ...(c.prev?.s === 'firing' ? [c.prev.at] : [])])], ctx),
-    );
-    const cancelledOf = new Map(stopping.map((c, i) => [c.a.alert.fingerprint, stopped[i] ?? 0]));
-
+    const done = await startAndStop(settings, changes, work, ctx);
     const t = now();
-    const records = new Map(state.records);
-    const sets: string[] = [];
-    const added: AlertItem[] = [];
-    const notDiagnosable: NotDiagnosableItem[] = [];
-    const resolved: ResolvedItem[] = [];
-    for (const { a, prev, change } of changes) {
-      if (change === 'repeat') continue;
-      const ns = namespaceOf(a);
-      const rec: AlertRecord = {
-        s: a.alert.status,
-        at: a.alert.startsAt,
-        end: a.alert.status === 'resolved' ? (a.alert.endsAt ?? null) : null,
-        name: clip(alertName(a.alert), 256) ?? '',
-        ns,
-        t: describeAlertTarget(a.target),
-        listed: prev?.listed ?? false,
-        ch: t,
-      };
-      if (change === 'new') {
-        if (a.target.kind === 'none') {
-          if (!rec.listed)
-            notDiagnosable.push({ fingerprint: a.alert.fingerprint, alertname: rec.name, reason: a.target.reason, labels: boundedLabels(a.alert.labels) });
-          rec.listed = true;
-        } else {
-          added.push(toItem(a, ns, workOf.get(a.alert.fingerprint)));
-        }
-      } else if (change === 'resolved') {
-        resolved.push({ ...toItem(a, ns, undefined), cancelledJobs: cancelledOf.get(a.alert.fingerprint) ?? 0 });
-      }
-      records.set(a.alert.fingerprint, rec);
-      sets.push(`${ALERT_FIELD}${a.alert.fingerprint}`, JSON.stringify(rec));
-    }
-    const dels: string[] = [];
-    for (const [fp, rec] of records) {
-      if (rec.s === 'resolved' && t - rec.ch > settings.resolvedKeepMs) {
-        records.delete(fp);
-        dels.push(`${ALERT_FIELD}${fp}`);
-      }
-    }
-
-    const summary = summarize(records.values(), input.truncatedAlerts);
-    const firingNow = summary.firing > 0;
-    const base = {
-      v: 1 as const,
-      cluster: input.cluster,
-      channel: input.channel,
-      groupKey: input.groupKey,
-      groupId,
-      episode,
-      at: new Date(t).toISOString(),
-      receiver: input.receiver,
-      externalURL: input.externalURL,
-      notificationReason: input.notificationReason ?? null,
-      groupLabels: input.groupLabels,
-      summary,
-    };
-    const events: AlertGroupEvent[] = [];
-    if (opening) events.push({ ...base, type: 'group-opened', commonLabels: boundedLabels(input.commonLabels), reopened: state.episode > 0 });
-    if (added.length > 0 || notDiagnosable.length > 0) {
-      events.push({
-        ...base,
-        type: 'alerts-added',
-        alerts: added.slice(0, maxItems),
-        notDiagnosable: notDiagnosable.slice(0, maxItems),
-        omitted: Math.max(0, added.length - maxItems) + Math.max(0, notDiagnosable.length - maxItems),
-      });
-    }
-    if (resolved.length > 0)
-      events.push({ ...base, type: 'alerts-resolved', alerts: resolved.slice(0, maxItems), omitted: Math.max(0, resolved.length - maxItems) });
-    if (truncChanged && input.truncatedAlerts > 0 && (firingNow || events.length > 0))
-      events.push({ ...base, type: 'truncated', truncatedAlerts: input.truncatedAlerts });
-    if (prevFiring > 0 && !firingNow) events.push({ ...base, type: 'group-resolved' });
-
-    sets.push(
-      'status',
-      firingNow ? 'firing' : 'resolved',
-      'episode',
-      String(episode),
-      'truncated',
-      String(input.truncatedAlerts),
-      'reason',
-      input.notificationReason ?? '',
-      'cluster',
-      input.cluster,
-      'channel',
-      input.channel ?? '',
-      'groupKey',
-      input.groupKey,
-      'receiver',
-      input.receiver,
-    );
-    const eventArgs = events.flatMap((e) => [e.type, groupId, JSON.stringify(e)]);
-    const applied = await runScript<number>(
-      redis,
-      COMMIT,
-      [key, stream],
-      [
-        state.version,
-        firingNow ? settings.ttlMs : settings.resolvedKeepMs,
-        settings.streamMaxLen,
-        sets.length / 2,
-        dels.length,
-        events.length,
-        ...sets,
-        ...dels,
-        ...eventArgs,
-      ],
-    );
-    if (applied !== 1) {
+    const next = applyChanges(state, changes, done, settings, t);
+    const summary = summarize(next.records.values(), input.truncatedAlerts);
+    const events = groupEvents(input, settings, { groupId, episode, t, summary, opening, reopened: state.episode > 0, truncChanged, prevFiring }, next);
+    if (!(await commitGroup(redis, settings, input, { groupId, key, version: state.version, episode, firing: summary.firing > 0 }, next, events))) {
       settings.logger?.debug({ groupId, attempt }, 'alert group changed meanwhile, applying again');
       continue;
     }
-    const jobs = started.reduce((n, w) => n + w.jobIds.length + (w.expansionJobId ? 1 : 0), 0);
     return {
       groupId,
       episode,
       events,
       added: changes.filter((c) => c.change === 'new').length,
-      resolved: stopping.length,
+      resolved: done.stopping.length,
       repeats,
       notDiagnosable: changes.filter((c) => c.change === 'new' && c.a.target.kind === 'none').length,
-      jobs,
-      cancelled: stopped.reduce((n, c) => n + c, 0),
+      jobs: done.started.reduce((n, w) => n + w.jobIds.length + (w.expansionJobId ? 1 : 0), 0),
+      cancelled: done.stopped.reduce((n, c) => n + c, 0),
       attempts: attempt,
     };
   }
   throw new Error(`alert group ${groupId}: state kept changing, gave up after ${MAX_ATTEMPTS} attempts`);
+}
+
+/** Diagnoses started for new alerts, queued ones cancelled for resolved alerts. */
+async function startAndStop(settings: GroupSettings, changes: ChangeOf[], work: GroupWork, ctx: WorkContext) {
+  const starting = changes.filter((c) => c.change === 'new' && c.a.target.kind !== 'none');
+  const started = await pool(starting, settings.concurrency ?? 16, (c) => work.start(c.a, ctx));
+  const stopping = changes.filter((c) => c.change === 'resolved' || c.change === 'resolved-unseen');
+  const stopped = await pool(stopping, settings.concurrency ?? 16, (c) =>
+    work.stop(c.a.alert.fingerprint, [...new Set([c.a.alert.startsAt, ...(c.prev?.s === 'firing' ? [c.prev.at] : [])])], ctx),
+  );
+  return {
+    started,
+    stopping,
+    stopped,
+    workOf: new Map(starting.map((c, i) => [c.a.alert.fingerprint, started[i]])),
+    cancelledOf: new Map(stopping.map((c, i) => [c.a.alert.fingerprint, stopped[i] ?? 0])),
+  };
+}
+
+/** The group's records after this notification, the hash fields to write and delete, and what changed. */
+function applyChanges(
+  state: Awaited<ReturnType<typeof readState>>,
+  changes: ChangeOf[],
+  done: Awaited<ReturnType<typeof startAndStop>>,
+  settings: GroupSettings,
+  t: number,
+) {
+  const records = new Map(state.records);
+  const sets: string[] = [];
+  const added: AlertItem[] = [];
+  const notDiagnosable: NotDiagnosableItem[] = [];
+  const resolved: ResolvedItem[] = [];
+  for (const { a, prev, change } of changes) {
+    if (change === 'repeat') continue;
+    const ns = namespaceOf(a);
+    const rec: AlertRecord = {
+      s: a.alert.status,
+      at: a.alert.startsAt,
+      end: a.alert.status === 'resolved' ? (a.alert.endsAt ?? null) : null,
+      name: clip(alertName(a.alert), 256) ?? '',
+      ns,
+      t: describeAlertTarget(a.target),
+      listed: prev?.listed ?? false,
+      ch: t,
+    };
+    if (change === 'new') {
+      if (a.target.kind === 'none') {
+        if (!rec.listed)
+          notDiagnosable.push({ fingerprint: a.alert.fingerprint, alertname: rec.name, reason: a.target.reason, labels: boundedLabels(a.alert.labels) });
+        rec.listed = true;
+      } else {
+        added.push(toItem(a, ns, done.workOf.get(a.alert.fingerprint)));
+      }
+    } else if (change === 'resolved') {
+      resolved.push({ ...toItem(a, ns, undefined), cancelledJobs: done.cancelledOf.get(a.alert.fingerprint) ?? 0 });
+    }
+    records.set(a.alert.fingerprint, rec);
+    sets.push(`${ALERT_FIELD}${a.alert.fingerprint}`, JSON.stringify(rec));
+  }
+  const dels: string[] = [];
+  for (const [fp, rec] of records) {
+    if (rec.s === 'resolved' && t - rec.ch > settings.resolvedKeepMs) {
+      records.delete(fp);
+      dels.push(`${ALERT_FIELD}${fp}`);
+    }
+  }
+  return { records, sets, dels, added, notDiagnosable, resolved };
+}
+
+/** What the chat side hears of this notification, in order: opened, added, resolved, truncated, group resolved. */
+function groupEvents(
+  input: GroupInput,
+  settings: GroupSettings,
+  g: {
+    groupId: string;
+    episode: number;
+    t: number;
+    summary: ReturnType<typeof summarize>;
+    opening: boolean;
+    reopened: boolean;
+    truncChanged: boolean;
+    prevFiring: number;
+  },
+  next: ReturnType<typeof applyChanges>,
+): AlertGroupEvent[] {
+  const maxItems = settings.maxItems ?? DEFAULT_GROUP_SETTINGS.maxItems ?? 1000;
+  const firingNow = g.summary.firing > 0;
+  const base = {
+    v: 1 as const,
+    cluster: input.cluster,
+    channel: input.channel,
+    groupKey: input.groupKey,
+    groupId: g.groupId,
+    episode: g.episode,
+    at: new Date(g.t).toISOString(),
+    receiver: input.receiver,
+    externalURL: input.externalURL,
+    notificationReason: input.notificationReason ?? null,
+    groupLabels: input.groupLabels,
+    summary: g.summary,
+  };
+  const { added, notDiagnosable, resolved } = next;
+  const events: AlertGroupEvent[] = [];
+  if (g.opening) events.push({ ...base, type: 'group-opened', commonLabels: boundedLabels(input.commonLabels), reopened: g.reopened });
+  if (added.length > 0 || notDiagnosable.length > 0) {
+    events.push({
+      ...base,
+      type: 'alerts-added',
+      alerts: added.slice(0, maxItems),
+      notDiagnosable: notDiagnosable.slice(0, maxItems),
+      omitted: Math.max(0, added.length - maxItems) + Math.max(0, notDiagnosable.length - maxItems),
+    });
+  }
+  if (resolved.length > 0)
+    events.push({ ...base, type: 'alerts-resolved', alerts: resolved.slice(0, maxItems), omitted: Math.max(0, resolved.length - maxItems) });
+  if (g.truncChanged && input.truncatedAlerts > 0 && (firingNow || events.length > 0))
+    events.push({ ...base, type: 'truncated', truncatedAlerts: input.truncatedAlerts });
+  if (g.prevFiring > 0 && !firingNow) events.push({ ...base, type: 'group-resolved' });
+  return events;
+}
+
+/** The new state and its events in one step, if the group is still at `version` (else false: apply again). */
+async function commitGroup(
+  redis: RedisClient,
+  settings: GroupSettings,
+  input: GroupInput,
+  g: { groupId: string; key: string; version: string; episode: number; firing: boolean },
+  next: ReturnType<typeof applyChanges>,
+  events: AlertGroupEvent[],
+): Promise<boolean> {
+  const sets = [
+    ...next.sets,
+    'status',
+    g.firing ? 'firing' : 'resolved',
+    'episode',
+    String(g.episode),
+    'truncated',
+    String(input.truncatedAlerts),
+    'reason',
+    input.notificationReason ?? '',
+    'cluster',
+    input.cluster,
+    'channel',
+    input.channel ?? '',
+    'groupKey',
+    input.groupKey,
+    'receiver',
+    input.receiver,
+  ];
+  const eventArgs = events.flatMap((e) => [e.type, g.groupId, JSON.stringify(e)]);
+  const applied = await runScript<number>(
+    redis,
+    COMMIT,
+    [g.key, alertKeys.stream(settings.prefix, input.cluster)],
+    [
+      g.version,
+      g.firing ? settings.ttlMs : settings.resolvedKeepMs,
+      settings.streamMaxLen,
+      sets.length / 2,
+      next.dels.length,
+      events.length,
+      ...sets,
+      ...next.dels,
+      ...eventArgs,
+    ],
+  );
+  return applied === 1;
 }
 
 /** The group's current episode (0: no state). Used by the expansion worker to label its event. */
