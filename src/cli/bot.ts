@@ -11,7 +11,7 @@ import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../ale
 import { alertDestinationProblem } from '../alerts/routes.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import type { ChatService } from '../chat/service.js';
-import { mountAlertmanager, startSlackBot } from '../chat/slack/app.js';
+import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/slack/app.js';
 import { keepAliveFetch } from '../chat/slack/http-fetch.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
@@ -19,7 +19,7 @@ import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { closeRedis, dropRedis } from '../redis/client.js';
+import { closeRedis, dropRedis, type RedisClient } from '../redis/client.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
@@ -72,6 +72,57 @@ export function checkSlackConfig(config: Config): void {
 
 function routeText(res: import('node:http').ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+}
+
+/** Health, readiness and metrics on the bot's port. */
+function opsRoutes(
+  config: Config,
+  parts: {
+    redis: RedisClient;
+    /** The Kubernetes API, when the in-process worker needs it. */
+    kubernetes?: () => Promise<unknown>;
+    streams: (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
+    metrics: RouteHandler;
+  },
+): CustomRoute[] {
+  return [
+    { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
+    {
+      path: '/readyz',
+      method: ['GET'],
+      handler: (_req, res) => {
+        // Ready when Redis and the Kubernetes API answer (the in-process worker proposes plans against live state).
+        const check = async (name: string, probe: () => Promise<unknown>) => {
+          try {
+            await probe();
+            return { ok: true, line: `${name}: ok` };
+          } catch (err) {
+            return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
+          }
+        };
+        // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
+        const alertsLine = config.alertmanagerToken
+          ? [
+              {
+                ok: true,
+                line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
+              },
+            ]
+          : [];
+        // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
+        // connection) means results or alert events are not reaching chat: not ready.
+        const streams = parts.streams.map(([name, c]) => {
+          const h = c.health();
+          return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
+        });
+        const kubernetes = parts.kubernetes;
+        void Promise.all([check('redis', () => parts.redis.ping()), ...(kubernetes ? [check('kubernetes', kubernetes)] : []), ...streams, ...alertsLine]).then(
+          (checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
+        );
+      },
+    },
+    { path: '/metrics', method: ['GET'], handler: parts.metrics },
+  ];
 }
 
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
@@ -180,52 +231,16 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     handler: (e, id) => service.alertEvent(e, id),
   });
 
-  const routes: CustomRoute[] = [
-    { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
-    {
-      path: '/readyz',
-      method: ['GET'],
-      handler: (_req, res) => {
-        // Ready when Redis and the Kubernetes API answer (the bot proposes plans against live state).
-        const check = async (name: string, probe: () => Promise<unknown>) => {
-          try {
-            await probe();
-            return { ok: true, line: `${name}: ok` };
-          } catch (err) {
-            return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
-          }
-        };
-        // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
-        const alertsLine = config.alertmanagerToken
-          ? [
-              {
-                ok: true,
-                line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
-              },
-            ]
-          : [];
-        // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
-        // connection) means results or alert events are not reaching chat: not ready.
-        const streams = (
-          [
-            ['results', results],
-            ['run events', runEvents],
-            ['alert events', alertEvents],
-          ] as const
-        ).map(([name, c]) => {
-          const h = c.health();
-          return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
-        });
-        void Promise.all([
-          check('redis', () => redis.ping()),
-          ...(version ? [check('kubernetes', () => version.getCode())] : []),
-          ...streams,
-          ...alertsLine,
-        ]).then((checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`));
-      },
-    },
-    { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined) },
-  ];
+  const routes = opsRoutes(config, {
+    redis,
+    ...(version ? { kubernetes: () => version.getCode() } : {}),
+    streams: [
+      ['results', results],
+      ['run events', runEvents],
+      ['alert events', alertEvents],
+    ],
+    metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
+  });
   let alertmanager: ReturnType<typeof createAlertmanagerHandler> | undefined;
   if (config.alertmanagerToken) {
     alertmanager = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, { queues, logger, registry: metrics.registry }));
