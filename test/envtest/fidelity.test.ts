@@ -153,7 +153,7 @@ const NON_KUBERNETES_STEPS = new Set<string>([...AGENT_ACTIONS, 'wait', 'rediagn
  * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
  * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.
  */
-const SOURCE_HELPERS = new Set(['constructor', 'object', 'items', 'json', 'get', 'url', 'fetch', 'sharing', 'throttled', 'readStats']);
+const SOURCE_HELPERS = new Set(['constructor', 'object', 'items', 'json', 'get', 'url', 'connection', 'fetch', 'sharing', 'throttled', 'readStats']);
 const stepsRun = new Set<string>();
 
 /** Runs a playbook step with the product's code: its detail line, or the failure and its HTTP status. */
