@@ -11,9 +11,7 @@ import { ChatService } from '../chat/service.js';
 import { SlackAdapter } from '../chat/slack/adapter.js';
 import { boltLogger } from '../chat/slack/app.js';
 import { SlackApi } from '../chat/slack/web-api.js';
-import type { ChatAdapter } from '../chat/types.js';
 import type { Config } from '../config/schema.js';
-import type { JobQueues } from '../jobs/queues.js';
 import { type RedisClient, redisFromUrl } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore } from '../remediation/store.js';
@@ -42,15 +40,10 @@ export function redisConnections(config: Pick<Config, 'redisUrl' | 'redisOptions
 /** The chat service of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
 export function composeChat(
   config: Config,
-  parts: {
-    adapter: ChatAdapter;
-    redis: RedisClient;
-    queues: JobQueues;
-    cluster: string;
-    logger: Logger;
-    approvers: ApproverPolicy;
-    playbooks: readonly Playbook[];
-  } & Partial<Pick<ChatServiceOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>>,
+  parts: Pick<ChatServiceOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
+    Partial<Pick<ChatServiceOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
+      playbooks: readonly Playbook[];
+    },
 ): ChatService {
   const { playbooks, ...rest } = parts;
   return new ChatService({

@@ -133,6 +133,13 @@ function observingAgent(agent: AgentLookup | undefined, transient: Gap[]): Agent
 
 // ---- workers ----
 
+/** A job's payload, valid and for this worker's cluster (else unrecoverable: never retried). */
+function jobOf<T extends { cluster: string }>(parse: (raw: unknown) => T, raw: unknown, cluster: string): T {
+  const data = parse(raw);
+  if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+  return data;
+}
+
 /** What every diagnosis job of one worker process shares. */
 interface DiagnoseContext {
   options: StartWorkersOptions;
@@ -154,8 +161,7 @@ async function processDiagnose(c: DiagnoseContext, job: Job<DiagnoseJob, Diagnos
   const jobId = job.id ?? '';
   let data: DiagnoseJob;
   try {
-    data = parseDiagnoseJob(job.data);
-    if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+    data = jobOf(parseDiagnoseJob, job.data, cluster);
   } catch (err) {
     metrics?.failures.inc({ queue, class: 'invalid' });
     logger.error({ jobId, err }, 'invalid diagnose job');
@@ -289,8 +295,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
         const jobId = job.id ?? '';
         let data: RemediateJob;
         try {
-          data = parseRemediateJob(job.data);
-          if (data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${data.cluster}" on a worker of "${cluster}"`);
+          data = jobOf(parseRemediateJob, job.data, cluster);
         } catch (err) {
           metrics?.failures.inc({ queue: remediateQueue, class: 'invalid' });
           throw err;

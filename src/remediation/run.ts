@@ -220,36 +220,16 @@ export class PlanRun {
     const durationMs = Math.round(performance.now() - started);
     if (this.lockLost) return this.lost();
     const info: StepInfo = { startedAt, finishedAt: stamp(), durationMs, ...(resumedNote ? { resumed: resumedNote } : {}) };
+    const ended = outcome.ok ? ('done' as const) : ('failed' as const);
+    const said = outcome.ok ? { detail: outcome.detail } : { error: outcome.error };
+    report.state = ended;
+    Object.assign(report, said);
+    if (!(await this.deps.store.setStep(this.runId, this.token, i, ended, { ...info, ...said }))) return this.lost();
+    await this.emit({ type: 'step-finished', runId: this.runId, at: stamp(), index: i, action: step.action, state: ended, ...said, durationMs });
     if (outcome.ok) {
-      report.state = 'done';
-      report.detail = outcome.detail;
-      if (!(await this.deps.store.setStep(this.runId, this.token, i, 'done', { ...info, detail: outcome.detail }))) return this.lost();
-      await this.emit({
-        type: 'step-finished',
-        runId: this.runId,
-        at: stamp(),
-        index: i,
-        action: step.action,
-        state: 'done',
-        detail: outcome.detail,
-        durationMs,
-      });
       this.log.info({ step: i, action: step.action, detail: outcome.detail, durationMs }, 'step done');
       return undefined;
     }
-    report.state = 'failed';
-    report.error = outcome.error;
-    if (!(await this.deps.store.setStep(this.runId, this.token, i, 'failed', { ...info, error: outcome.error }))) return this.lost();
-    await this.emit({
-      type: 'step-finished',
-      runId: this.runId,
-      at: stamp(),
-      index: i,
-      action: step.action,
-      state: 'failed',
-      error: outcome.error,
-      durationMs,
-    });
     this.log.warn({ step: i, action: step.action, error: outcome.error }, 'step failed');
     return this.finish('failed', { reason: `step ${i + 1} (${step.action}) failed: ${outcome.error}` });
   }
