@@ -3,18 +3,18 @@
 import type { Logger } from 'pino';
 import type { JobQueues } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
-import { ApprovalStore, type ApproverPolicy } from './approvals.js';
 import { defaultNamespaceFor } from './command.js';
 import { chatErrorCode } from './errors.js';
-import { ExpectedAnswers } from './expected.js';
-import { noteMessage, type ThreadState } from './messages.js';
+import { ExpectedAnswers } from './flows/expected.js';
+import { ParentMessages, type ParentMessagesOptions } from './flows/parents.js';
+import { noteMessage, type ThreadState } from './messages/messages.js';
 import type { ChatMetrics } from './metrics.js';
-import { ParentMessages, type ParentMessagesOptions } from './parents.js';
 import type { RemediationPort } from './remediation.js';
-import { DeliveryLog, ThreadStore } from './threads.js';
+import { ApprovalStore, type ApproverPolicy } from './store/approvals.js';
+import { DeliveryLog, ThreadStore } from './store/threads.js';
 import type { ChatAdapter, MessageRef } from './types.js';
 
-export type { ThreadState } from './messages.js';
+export type { ThreadState } from './messages/messages.js';
 
 export interface ChatServiceOptions {
   adapter: ChatAdapter;

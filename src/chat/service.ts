@@ -11,18 +11,18 @@
 import type { AlertGroupEvent } from '../alerts/group-events.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { ChatRunEvent } from '../remediation/run-events.js';
-import { alertGroups } from './alerts.js';
-import type { ApprovalStore } from './approvals.js';
 import { type ChatContext, type ChatServiceOptions, createChatContext, type ThreadState } from './context.js';
-import { approve, deny, denyReason } from './decisions.js';
-import { deliver } from './delivery.js';
-import { deliverIncident } from './incidents.js';
-import type { PlanOffer } from './messages.js';
-import { renderParent } from './parents.js';
-import { offersFor, postPrompts } from './prompts.js';
-import { type CommandInput, type CommandReply, parseChatCommand, rerun, startDiagnosis } from './requests.js';
-import { runEvent } from './run-events.js';
-import type { ThreadRecord, ThreadStore } from './threads.js';
+import { alertGroups } from './flows/alerts.js';
+import { approve, deny, denyReason } from './flows/decisions.js';
+import { deliver } from './flows/delivery.js';
+import { deliverIncident } from './flows/incidents.js';
+import { renderParent } from './flows/parents.js';
+import { offersFor, postPrompts } from './flows/prompts.js';
+import { type CommandInput, type CommandReply, parseChatCommand, rerun, startDiagnosis } from './flows/requests.js';
+import { runEvent } from './flows/run-events.js';
+import type { PlanOffer } from './messages/messages.js';
+import type { ApprovalStore } from './store/approvals.js';
+import type { ThreadRecord, ThreadStore } from './store/threads.js';
 import type { ChatAdapter, ChatMessage, MessageRef } from './types.js';
 
 export class ChatService {

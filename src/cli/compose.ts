@@ -3,14 +3,14 @@
 // the Slack adapter with its limiters), so a setting means the same in every role.
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { ApproverPolicy } from '../chat/approvals.js';
+import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
+import { boltLogger } from '../chat/adapters/slack/app.js';
+import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
+import { SlackApi } from '../chat/adapters/slack/web-api.js';
 import type { ChatServiceOptions } from '../chat/context.js';
-import { ChatLimiter } from '../chat/limiter.js';
 import { remediationPort } from '../chat/remediation.js';
 import { ChatService } from '../chat/service.js';
-import { SlackAdapter } from '../chat/slack/adapter.js';
-import { boltLogger } from '../chat/slack/app.js';
-import { SlackApi } from '../chat/slack/web-api.js';
+import { ApproverPolicy } from '../chat/store/approvals.js';
 import type { Config } from '../config/schema.js';
 import { type RedisClient, redisFromUrl } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';

@@ -1,6 +1,6 @@
 // Terminal text of a diagnosis and the JSON shape, for `pod-doctor diagnose` (the console chat
 // renders the same findings through the chat message model instead).
-import { paint } from '../chat/console/style.js';
+import { paint } from '../chat/adapters/console/style.js';
 import type { Tone } from '../chat/types.js';
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
 import { formatTarget } from '../kube/target.js';

@@ -1,6 +1,6 @@
 // The approval state machine on real Redis, and who may approve.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalStore, type ApproveOutcome, ApproverPolicy } from '../../src/chat/approvals.js';
+import { ApprovalStore, type ApproveOutcome, ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
 type Step = ['approve' | 'deny', string, string];

@@ -2,8 +2,8 @@
 // Slack mention, broadcast or link, neither in blocks nor in the top-level `text`. Only ids
 // pod-doctor chose itself (requester, approvers) become mentions.
 import { describe, expect, it } from 'vitest';
-import { type AlertGroupState, alertGroupRootMessage, findingsMessage, noteMessage } from '../../src/chat/messages.js';
-import { renderMessages } from '../../src/chat/slack/blocks/render.js';
+import { renderMessages } from '../../src/chat/adapters/slack/blocks/render.js';
+import { type AlertGroupState, alertGroupRootMessage, findingsMessage, noteMessage } from '../../src/chat/messages/messages.js';
 import { userRef } from '../../src/chat/types.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
 import { HOSTILE, liveControls } from '../helpers/injection.js';

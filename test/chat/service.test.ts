@@ -4,11 +4,11 @@
 
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApproverPolicy } from '../../src/chat/approvals.js';
-import { ChatLimiter } from '../../src/chat/limiter.js';
+import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
+import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
 import { ChatService } from '../../src/chat/service.js';
-import { SlackAdapter } from '../../src/chat/slack/adapter.js';
-import { DeliveryLog, ThreadStore } from '../../src/chat/threads.js';
+import { ApproverPolicy } from '../../src/chat/store/approvals.js';
+import { DeliveryLog, ThreadStore } from '../../src/chat/store/threads.js';
 import { type ChatAdapter, type ChatMessage, type MessageRef, userRef } from '../../src/chat/types.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';

@@ -7,8 +7,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { checkSlackMessage } from '../../src/chat/slack/blocks/limits.js';
-import type { SlackBlock } from '../../src/chat/slack/blocks/render.js';
+import { checkSlackMessage } from '../../src/chat/adapters/slack/blocks/limits.js';
+import type { SlackBlock } from '../../src/chat/adapters/slack/blocks/render.js';
 
 export interface FakeCall {
   method: string;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatLimiter } from '../../src/chat/limiter.js';
+import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { apiBucket, TokenBucket } from '../../src/redis/token-bucket.js';
 import { cleanup, connect, sleep, testPrefix } from '../helpers/jobs.js';

@@ -5,9 +5,9 @@
 
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalStore } from '../../src/chat/approvals.js';
-import { ChatLimiter } from '../../src/chat/limiter.js';
-import { ThreadStore } from '../../src/chat/threads.js';
+import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
+import { ApprovalStore } from '../../src/chat/store/approvals.js';
+import { ThreadStore } from '../../src/chat/store/threads.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
 import { joinIncident } from '../../src/jobs/incidents.js';

@@ -1,7 +1,7 @@
 // The chat adapter for a terminal (`npm run demo`): messages print as text, threads are
 // numbered, and each message with buttons gets a number the user types (`approve 3`).
 
-import { type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, splitUserRefs, type Tone } from '../types.js';
+import { type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, splitUserRefs, type Tone } from '../../types.js';
 import { paint } from './style.js';
 
 export interface ConsoleAdapterOptions {

@@ -1,14 +1,14 @@
 // Approval prompts: the plans the worker proposed with a result (result.offers) get their
 // approval record and a prompt in each thread they are offered in; whatever happens to a plan
 // later (a decision, a run event) re-renders those prompts and notes it in those threads.
-import type { DiagnoseResult } from '../jobs/schemas.js';
-import { keys } from '../redis/keys.js';
-import type { Plan } from '../remediation/plan.js';
-import type { ApprovalRecord } from './approvals.js';
-import type { ChatContext } from './context.js';
-import { chatErrorCode } from './errors.js';
-import { approvalMessage, type PlanOffer } from './messages.js';
-import type { ChatMessage, MessageRef } from './types.js';
+import type { DiagnoseResult } from '../../jobs/schemas.js';
+import { keys } from '../../redis/keys.js';
+import type { Plan } from '../../remediation/plan.js';
+import type { ChatContext } from '../context.js';
+import { chatErrorCode } from '../errors.js';
+import { approvalMessage, type PlanOffer } from '../messages/messages.js';
+import type { ApprovalRecord } from '../store/approvals.js';
+import type { ChatMessage, MessageRef } from '../types.js';
 
 /**
  * The fixes the worker proposed with this result: each offered plan gets its approval record

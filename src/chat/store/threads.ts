@@ -4,10 +4,10 @@
 // parent and stores its ts (releasing the lock in the same script), the others wait for it. Each thread has an opaque id (re-run buttons carry it) and a
 // small state the parent's summary line is rendered from.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RedisClient } from '../redis/client.js';
-import { keys } from '../redis/keys.js';
-import { lua, runScript } from '../redis/lua.js';
-import type { MessageRef } from './types.js';
+import type { RedisClient } from '../../redis/client.js';
+import { keys } from '../../redis/keys.js';
+import { lua, runScript } from '../../redis/lua.js';
+import type { MessageRef } from '../types.js';
 
 export interface ThreadRecord<S = unknown> {
   id: string;

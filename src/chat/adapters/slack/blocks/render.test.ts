@@ -2,21 +2,21 @@
 // do absurd inputs: 100 findings, 10,000-character evidence, a 400-line dry run.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { messageText } from '../../../../test/helpers/fake-slack.js';
-import { ObjectsSource } from '../../../collect/objects-source.js';
-import type { Diagnosis, Finding } from '../../../diagnosis/types.js';
-import type { Incident } from '../../../jobs/schemas.js';
-import { parseTarget } from '../../../kube/target.js';
-import type { Plan } from '../../../remediation/plan.js';
-import { loadScenarios } from '../../../sim/scenarios.js';
-import { diagnoseTarget } from '../../../usecases/diagnose.js';
-import type { ApprovalRecord } from '../../approvals.js';
-import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, type PlanOffer, rootMessage } from '../../messages.js';
-import { userRef } from '../../types.js';
+import { messageText } from '../../../../../test/helpers/fake-slack.js';
+import { ObjectsSource } from '../../../../collect/objects-source.js';
+import type { Diagnosis, Finding } from '../../../../diagnosis/types.js';
+import type { Incident } from '../../../../jobs/schemas.js';
+import { parseTarget } from '../../../../kube/target.js';
+import type { Plan } from '../../../../remediation/plan.js';
+import { loadScenarios } from '../../../../sim/scenarios.js';
+import { diagnoseTarget } from '../../../../usecases/diagnose.js';
+import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, type PlanOffer, rootMessage } from '../../../messages/messages.js';
+import type { ApprovalRecord } from '../../../store/approvals.js';
+import { userRef } from '../../../types.js';
 import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
 import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
 
-const scenarios = await loadScenarios(join(import.meta.dirname, '../../../../test/fixtures/incidents'));
+const scenarios = await loadScenarios(join(import.meta.dirname, '../../../../../test/fixtures/incidents'));
 
 function expectFits(messages: SlackMessage[]): void {
   expect(messages.length).toBeGreaterThan(0);

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { type HTTPReceiver, isValidSlackRequest } from '@slack/bolt';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noteMessage } from '../messages.js';
-import type { CommandInput, CommandReply } from '../requests.js';
+import type { CommandInput, CommandReply } from '../../flows/requests.js';
+import { noteMessage } from '../../messages/messages.js';
 import { receiveSlashCommands, validSlackSignature } from './receiver.js';
 
 const SECRET = 'test-signing-secret-0123456789';

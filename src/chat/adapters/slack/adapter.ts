@@ -8,10 +8,10 @@
 // never sent as is: it goes out as its plain-text fallback (and the renderer bug is logged).
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { ChatLimiter } from '../limiter.js';
-import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../types.js';
+import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
+import type { ChatLimiter } from './limiter.js';
 import type { SlackApi } from './web-api.js';
 
 type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';

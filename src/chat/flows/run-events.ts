@@ -1,8 +1,8 @@
 // Run events of an approved plan (src/remediation/run-events.ts) as chat: a note in each thread
 // the plan was offered in, the prompts re-rendered, and the outcome on the threads' parents once.
-import type { ChatRunEvent } from '../remediation/run-events.js';
-import type { ChatContext } from './context.js';
-import { clock, noteMessage, runEventNote } from './messages.js';
+import type { ChatRunEvent } from '../../remediation/run-events.js';
+import type { ChatContext } from '../context.js';
+import { clock, noteMessage, runEventNote } from '../messages/messages.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
 
 export async function runEvent(ctx: ChatContext, e: ChatRunEvent): Promise<void> {

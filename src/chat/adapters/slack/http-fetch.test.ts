@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { ErrorCode, type WebAPIRateLimitedError, WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../../test/helpers/fake-slack.js';
+import { type FakeSlack, startFakeSlack } from '../../../../test/helpers/fake-slack.js';
 import { keepAliveFetch } from './http-fetch.js';
 
 interface Seen {

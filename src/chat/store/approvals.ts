@@ -4,9 +4,9 @@
 // approvers) → running → done, or pending → denied / expired. The remediation job id is the plan
 // id too, so even a repeated hand-off enqueues once.
 import type { Logger } from 'pino';
-import type { RedisClient } from '../redis/client.js';
-import { keys } from '../redis/keys.js';
-import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
+import type { RedisClient } from '../../redis/client.js';
+import { keys } from '../../redis/keys.js';
+import { LUA_NOW_MS, lua, runScript } from '../../redis/lua.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'running' | 'done' | 'denied' | 'expired';
 

@@ -1,8 +1,8 @@
 // The chat message model as Block Kit. Long parts are split into several blocks, blocks into
 // several messages; beyond a bound, content is cut with a visible notice. Whatever the input,
 // each message this returns passes `checkSlackMessage`.
-import type { Button, ChatMessage, Part, Tone } from '../../types.js';
-import { splitUserRefs } from '../../types.js';
+import type { Button, ChatMessage, Part, Tone } from '../../../types.js';
+import { splitUserRefs } from '../../../types.js';
 import { clip, LIMITS, type SlackBlock, type SlackMessage, truncateVisibly } from './limits.js';
 
 export type { SlackBlock, SlackMessage } from './limits.js';

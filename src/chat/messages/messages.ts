@@ -1,13 +1,13 @@
 // What pod-doctor says in chat, as renderer-independent messages. Every message names the
 // cluster, both in its parts and in its plain-text fallback.
 
-import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
-import type { Incident, PlanOffer } from '../jobs/schemas.js';
-import { formatTarget } from '../kube/target.js';
-import { describeCheck, type Plan } from '../remediation/plan.js';
-import type { RunEvent } from '../remediation/runner.js';
-import { type ApprovalRecord, isGroupId } from './approvals.js';
-import { type Button, type ChatMessage, type Part, type Tone, userRef } from './types.js';
+import type { Diagnosis, Finding, Severity, Target } from '../../diagnosis/types.js';
+import type { Incident, PlanOffer } from '../../jobs/schemas.js';
+import { formatTarget } from '../../kube/target.js';
+import { describeCheck, type Plan } from '../../remediation/plan.js';
+import type { RunEvent } from '../../remediation/runner.js';
+import { type ApprovalRecord, isGroupId } from '../store/approvals.js';
+import { type Button, type ChatMessage, type Part, type Tone, userRef } from '../types.js';
 
 export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
 
@@ -95,7 +95,7 @@ export function rootMessage(s: RootState): ChatMessage {
 // ---- findings ----
 
 /** A fix the worker proposed for a finding (its plan id), or why none is offered. */
-export type { PlanOffer } from '../jobs/schemas.js';
+export type { PlanOffer } from '../../jobs/schemas.js';
 
 export interface FindingsOptions {
   /** Opaque id of the thread (the re-run button carries it). */

@@ -14,9 +14,9 @@ import {
   LogLevel,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { PodDoctorError } from '../../errors.js';
-import type { ChatMetrics } from '../metrics.js';
-import type { ChatService } from '../service.js';
+import { PodDoctorError } from '../../../errors.js';
+import type { ChatMetrics } from '../../metrics.js';
+import type { ChatService } from '../../service.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
 import { answerCommand } from './commands.js';
 import { keepAliveFetch } from './http-fetch.js';

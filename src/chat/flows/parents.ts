@@ -7,11 +7,11 @@
 // while are swept from Redis, at start-up and after every reconnect, so the final state of every
 // parent is eventually written even when the process that changed it died.
 import type { Logger } from 'pino';
-import type { Target } from '../diagnosis/types.js';
-import { chatErrorCode, isPermanentChatError } from './errors.js';
-import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage, type ThreadState } from './messages.js';
-import type { ThreadRecord, ThreadStore } from './threads.js';
-import type { ChatAdapter, ChatMessage } from './types.js';
+import type { Target } from '../../diagnosis/types.js';
+import { chatErrorCode, isPermanentChatError } from '../errors.js';
+import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage, type ThreadState } from '../messages/messages.js';
+import type { ThreadRecord, ThreadStore } from '../store/threads.js';
+import type { ChatAdapter, ChatMessage } from '../types.js';
 
 export function renderParent(s: ThreadState): ChatMessage {
   switch (s.kind) {

@@ -9,18 +9,18 @@
 // A group costs one message besides its findings: opening, resolving and truncation show on the
 // parent; alerts added and workloads expanded go to one thread note that is edited in place.
 import type { Logger } from 'pino';
-import type { AlertGroupEvent } from '../alerts/group-events.js';
-import { primaryFinding } from '../jobs/incidents.js';
-import type { AlertRequester, DiagnoseResult } from '../jobs/schemas.js';
-import { formatTarget } from '../kube/target.js';
-import { keys } from '../redis/keys.js';
-import type { ChatContext, ThreadState } from './context.js';
+import type { AlertGroupEvent } from '../../alerts/group-events.js';
+import { primaryFinding } from '../../jobs/incidents.js';
+import type { AlertRequester, DiagnoseResult } from '../../jobs/schemas.js';
+import { formatTarget } from '../../kube/target.js';
+import { keys } from '../../redis/keys.js';
+import type { ChatContext, ThreadState } from '../context.js';
+import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from '../messages/messages.js';
+import type { ThreadRecord } from '../store/threads.js';
+import type { MessageRef } from '../types.js';
 import { deliverIncident } from './incidents.js';
-import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from './messages.js';
 import { renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
-import type { ThreadRecord } from './threads.js';
-import type { MessageRef } from './types.js';
 
 type GroupThread = ThreadRecord<ThreadState>;
 

@@ -3,19 +3,19 @@
 // group's thread (./alerts.ts) or, without groups, to an incident thread (./incidents.ts).
 // A redelivery skips what was done.
 
-import type { Diagnosis } from '../diagnosis/types.js';
-import type { DiagnoseResult, Requester } from '../jobs/schemas.js';
-import { formatTarget } from '../kube/target.js';
-import { scoped } from '../log.js';
+import type { Diagnosis } from '../../diagnosis/types.js';
+import type { DiagnoseResult, Requester } from '../../jobs/schemas.js';
+import { formatTarget } from '../../kube/target.js';
+import { scoped } from '../../log.js';
+import { type ChatContext, defaultNamespace, type ThreadState } from '../context.js';
+import { chatErrorCode, isPermanentChatError } from '../errors.js';
+import { findingsMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from '../messages/messages.js';
+import type { ThreadRecord } from '../store/threads.js';
+import { type MessageRef, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
-import { type ChatContext, defaultNamespace, type ThreadState } from './context.js';
-import { chatErrorCode, isPermanentChatError } from './errors.js';
 import { deliverIncident } from './incidents.js';
-import { findingsMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from './messages.js';
 import { openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
-import type { ThreadRecord } from './threads.js';
-import { type MessageRef, userRef } from './types.js';
 
 /** Post a result to everyone who asked for it. Safe to call again with the same result. */
 export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void> {

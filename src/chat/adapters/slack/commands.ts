@@ -3,11 +3,11 @@
 // "Diagnosing …" — and goes back in the acknowledgement; a diagnosis then starts, and if it
 // cannot, the person hears why privately (Slack's response_url).
 import type { Logger } from 'pino';
-import { ReplicationError } from '../../redis/replication.js';
-import { noteMessage } from '../messages.js';
-import type { ChatMetrics } from '../metrics.js';
-import type { ChatService } from '../service.js';
-import type { ChatMessage } from '../types.js';
+import { ReplicationError } from '../../../redis/replication.js';
+import { noteMessage } from '../../messages/messages.js';
+import type { ChatMetrics } from '../../metrics.js';
+import type { ChatService } from '../../service.js';
+import type { ChatMessage } from '../../types.js';
 import { renderSingle } from './blocks/render.js';
 
 /** A slash command as Slack sends it, verified. */

@@ -2,18 +2,18 @@
 // answer before its acknowledgement deadline), then enqueued and given its thread; a re-run
 // button enqueues the same target again into the thread it was clicked in.
 
-import type { Target } from '../diagnosis/types.js';
-import { enqueueDiagnosis } from '../jobs/dedup.js';
-import { formatTarget } from '../kube/target.js';
-import { scoped } from '../log.js';
-import { parseCommand } from './command.js';
-import { type ChatContext, defaultNamespace, type ThreadState, tell } from './context.js';
+import type { Target } from '../../diagnosis/types.js';
+import { enqueueDiagnosis } from '../../jobs/dedup.js';
+import { formatTarget } from '../../kube/target.js';
+import { scoped } from '../../log.js';
+import { parseCommand } from '../command.js';
+import { type ChatContext, defaultNamespace, type ThreadState, tell } from '../context.js';
+import { chatErrorCode } from '../errors.js';
+import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
+import type { ThreadRecord } from '../store/threads.js';
+import { type ChatMessage, userRef } from '../types.js';
 import { deliveryKey } from './delivery.js';
-import { chatErrorCode } from './errors.js';
-import { badInputMessage, helpMessage, noteMessage } from './messages.js';
 import { jobScope, openJobThread } from './parents.js';
-import type { ThreadRecord } from './threads.js';
-import { type ChatMessage, userRef } from './types.js';
 
 /**
  * What the adapter shows the person who typed a command, before any I/O; for a diagnosis, `ack`

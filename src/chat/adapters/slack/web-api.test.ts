@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chatErrorCode } from '../errors.js';
+import { chatErrorCode } from '../../errors.js';
 import { SlackApi, SlackApiError } from './web-api.js';
 
 describe('SlackApi', () => {

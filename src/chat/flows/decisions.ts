@@ -2,14 +2,14 @@
 // (src/chat/approvals.ts) decides what the click means, and an approved plan is enqueued as a
 // remediation job; every outcome is told to the clicker and shown on the plan's prompts.
 
-import { enqueueRemediation } from '../jobs/dedup.js';
-import { formatTarget } from '../kube/target.js';
-import { isPlanId, type Plan } from '../remediation/plan.js';
-import type { ApprovalRecord } from './approvals.js';
-import { type ChatContext, tell } from './context.js';
-import { approverList, clock, noteMessage } from './messages.js';
+import { enqueueRemediation } from '../../jobs/dedup.js';
+import { formatTarget } from '../../kube/target.js';
+import { isPlanId, type Plan } from '../../remediation/plan.js';
+import { type ChatContext, tell } from '../context.js';
+import { approverList, clock, noteMessage } from '../messages/messages.js';
+import type { ApprovalRecord } from '../store/approvals.js';
+import { userRef } from '../types.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
-import { userRef } from './types.js';
 
 async function planFor(ctx: ChatContext, planId: string): Promise<{ plan: Plan | null; record: ApprovalRecord | null }> {
   if (!isPlanId(planId)) return { plan: null, record: null };

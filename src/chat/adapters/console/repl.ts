@@ -1,7 +1,7 @@
 // The console chat: lines typed in a terminal drive the same flows as Slack's slash command
 // and buttons. `approve 3` presses the Approve button of message 3, as the local user.
 import { createInterface } from 'node:readline';
-import type { ChatService } from '../service.js';
+import type { ChatService } from '../../service.js';
 import type { ConsoleAdapter } from './adapter.js';
 
 export interface ConsoleChatOptions {

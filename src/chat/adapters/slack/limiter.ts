@@ -1,8 +1,8 @@
 // Chat posts per channel, from a token bucket in Redis shared by every bot process.
-import type { RedisClient } from '../redis/client.js';
-import { keys } from '../redis/keys.js';
-import { lua, runScript } from '../redis/lua.js';
-import { type BucketRate, sleep, TAKE } from '../redis/token-bucket.js';
+import type { RedisClient } from '../../../redis/client.js';
+import { keys } from '../../../redis/keys.js';
+import { lua, runScript } from '../../../redis/lua.js';
+import { type BucketRate, sleep, TAKE } from '../../../redis/token-bucket.js';
 
 // KEYS: 1 bucket hash. ARGV: 1 tokens to take back. A call's token counts from when Slack had it.
 const CHARGE = lua(

@@ -1,9 +1,9 @@
 // Incident threads: one thread per root cause (incident) in a channel, opened by its first
 // result with the findings and the fix prompts; later pods of the same incident update its list.
-import { primaryFinding } from '../jobs/incidents.js';
-import type { DiagnoseResult } from '../jobs/schemas.js';
-import type { ChatContext, ThreadState } from './context.js';
-import { findingsMessage, incidentRootMessage, type PlanOffer } from './messages.js';
+import { primaryFinding } from '../../jobs/incidents.js';
+import type { DiagnoseResult } from '../../jobs/schemas.js';
+import type { ChatContext, ThreadState } from '../context.js';
+import { findingsMessage, incidentRootMessage, type PlanOffer } from '../messages/messages.js';
 import { postPrompts } from './prompts.js';
 
 /** One thread per incident (root cause) in `channel`; later pods update its list. */

@@ -1,5 +1,5 @@
 // ANSI colours of the terminal: the console chat (by tone) and `pod-doctor diagnose`'s text.
-import type { Tone } from '../types.js';
+import type { Tone } from '../../types.js';
 
 export const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m' } as const;
 
