@@ -1,8 +1,9 @@
-// The chat flows, the same for every adapter, behind one object the adapters, the bot and the
-// alert groups hold. Each flow lives in its own module and gets the shared context, so a change
-// to one (say approvals) does not touch another (say command parsing):
+// The chat flows, the same for every adapter, behind one object the adapters and the bot hold.
+// Each flow lives in its own module under flows/ and gets the shared context, so a change to one
+// (say approvals) does not touch another (say command parsing):
 //   requests.ts    commands and re-run buttons → diagnosis jobs and their threads
-//   delivery.ts    results → the threads that asked for them, incident threads
+//   delivery.ts    results → the threads that asked for them; alert-started ones to alerts.ts
+//                  (Alertmanager group threads) or incidents.ts (incident threads)
 //   prompts.ts     offered plans → approval records and prompts
 //   decisions.ts   approve / deny clicks
 //   run-events.ts  remediation run events → thread messages
@@ -15,15 +16,11 @@ import { type ChatContext, type ChatServiceOptions, createChatContext, type Thre
 import { alertGroups } from './flows/alerts.js';
 import { approve, deny, denyReason } from './flows/decisions.js';
 import { deliver } from './flows/delivery.js';
-import { deliverIncident } from './flows/incidents.js';
-import { renderParent } from './flows/parents.js';
-import { offersFor, postPrompts } from './flows/prompts.js';
 import { type CommandInput, type CommandReply, parseChatCommand, rerun, startDiagnosis } from './flows/requests.js';
 import { runEvent } from './flows/run-events.js';
-import type { PlanOffer } from './messages/messages.js';
 import type { ApprovalStore } from './store/approvals.js';
 import type { ThreadRecord, ThreadStore } from './store/threads.js';
-import type { ChatAdapter, ChatMessage, MessageRef } from './types.js';
+import type { ChatAdapter } from './types.js';
 
 export class ChatService {
   private readonly ctx: ChatContext;
@@ -65,14 +62,6 @@ export class ChatService {
 
   // ---- thread parents ----
 
-  render(s: ThreadState): ChatMessage {
-    return renderParent(s);
-  }
-
-  patchRoot(threadId: string, mutate: (s: ThreadState) => ThreadState): Promise<void> {
-    return this.ctx.parents.patch(threadId, mutate);
-  }
-
   /**
    * Resume parent updates left undone (by a crash, a Redis outage) now, after every Redis
    * reconnect and periodically. Returns a function that stops it.
@@ -89,11 +78,6 @@ export class ChatService {
     await this.ctx.parents.settle(budgetMs);
   }
 
-  /** Parents waiting for their update in this process. */
-  get parentBacklog(): number {
-    return this.ctx.parents.backlog;
-  }
-
   // ---- results and prompts ----
 
   /** Post a result to everyone who asked for it. Safe to call again with the same result. */
@@ -101,21 +85,9 @@ export class ChatService {
     return deliver(this.ctx, result);
   }
 
-  deliverIncident(channel: string, result: DiagnoseResult, offers: PlanOffer[] = []): Promise<void> {
-    return deliverIncident(this.ctx, channel, result, offers);
-  }
-
   /** One event of the alert-groups stream; `id` (the stream entry id) makes it idempotent. */
   alertEvent(e: AlertGroupEvent, id: string): Promise<void> {
     return alertGroups(this.ctx).event(e, id);
-  }
-
-  offersFor(result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {
-    return offersFor(this.ctx, result, requester);
-  }
-
-  postPrompts(parent: MessageRef, offers: PlanOffer[]): Promise<void> {
-    return postPrompts(this.ctx, parent, offers);
   }
 
   // ---- buttons ----

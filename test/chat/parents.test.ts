@@ -11,6 +11,7 @@ import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
 import { SlackApi } from '../../src/chat/adapters/slack/web-api.js';
 import type { ThreadState } from '../../src/chat/context.js';
+import { renderParent } from '../../src/chat/flows/parents.js';
 import { ChatService } from '../../src/chat/service.js';
 import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
@@ -89,7 +90,7 @@ async function placeholder(service: ChatService, jobId: string, channel = 'C1') 
       requestedBy: ['U0ALICE'],
       updatedAt: new Date().toISOString(),
     };
-    return { ref: await service.adapter.postRoot(channel, service.render(state)), state };
+    return { ref: await service.adapter.postRoot(channel, renderParent(state)), state };
   });
   return thread;
 }
