@@ -1,6 +1,7 @@
-// How the roles are built from the configuration object: the pieces the bot, the worker and the
-// demo share, each made one way here (Redis connections, the chat service, the remediation port,
-// the Slack adapter with its limiters), so a setting means the same in every role.
+// How the chat roles are built from the configuration object: the pieces the bot and the demo
+// share, each made one way here (the chat service, the remediation port, Slack's approvers, the
+// Slack adapter with its limiters), so a setting means the same in every role. Redis connections
+// come from redis/client.ts (redisConnections), which the worker uses without loading any of this.
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
@@ -12,30 +13,9 @@ import { remediationPort } from '../chat/remediation.js';
 import { ChatService } from '../chat/service.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import type { Config } from '../config/schema.js';
-import { type RedisClient, redisFromUrl } from '../redis/client.js';
+import type { RedisClient } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore } from '../remediation/store.js';
-
-/** The connections of one process: one per role asked for, all closed together. */
-export interface Connections {
-  /** `producer` fails fast (commands, writes); `worker` waits through reconnects (BullMQ, stream readers). */
-  connect(role: 'worker' | 'producer'): RedisClient;
-  readonly all: readonly RedisClient[];
-}
-
-export function redisConnections(config: Pick<Config, 'redisUrl' | 'redisOptions'>, logger: Logger): Connections {
-  const all: RedisClient[] = [];
-  return {
-    all,
-    connect(role) {
-      const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
-      // ioredis reconnects on its own; without a listener it would print every attempt.
-      c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-      all.push(c);
-      return c;
-    },
-  };
-}
 
 /** The chat service of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
 export function composeChat(

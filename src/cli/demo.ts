@@ -21,14 +21,14 @@ import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
-import { type RedisClient, redisFromUrl } from '../redis/client.js';
+import { type RedisClient, redisConnections, redisFromUrl } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
 import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
-import { composeChat, redisConnections } from './compose.js';
+import { composeChat } from './compose.js';
 import { commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 

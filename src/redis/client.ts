@@ -1,6 +1,7 @@
 // Redis connections: a URL plus pass-through ioredis options (single node, Sentinel, Cluster),
 // with the retry policy of the role that uses them.
 import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from 'pino';
 
 export type RedisClient = Redis | Cluster;
 
@@ -106,4 +107,25 @@ export async function closeRedis(redis: RedisClient): Promise<void> {
  */
 export function dropRedis(redis: RedisClient): void {
   if (redis.status !== 'end') redis.disconnect();
+}
+
+/** The connections of one process: one per role asked for, all closed together. */
+export interface Connections {
+  /** `producer` fails fast (commands, writes); `worker` waits through reconnects (BullMQ, stream readers). */
+  connect(role: 'worker' | 'producer'): RedisClient;
+  readonly all: readonly RedisClient[];
+}
+
+export function redisConnections(config: { redisUrl: string; redisOptions: Record<string, unknown> }, logger: Pick<Logger, 'warn'>): Connections {
+  const all: RedisClient[] = [];
+  return {
+    all,
+    connect(role) {
+      const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
+      // ioredis reconnects on its own; without a listener it would print every attempt.
+      c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+      all.push(c);
+      return c;
+    },
+  };
 }
