@@ -81,7 +81,7 @@ function opsRoutes(
     redis: RedisClient;
     /** The Kubernetes API, when the in-process worker needs it. */
     kubernetes?: () => Promise<unknown>;
-    streams: (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
+    streams: readonly (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
     metrics: RouteHandler;
   },
 ): CustomRoute[] {
@@ -125,7 +125,8 @@ function opsRoutes(
   ];
 }
 
-export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
+/** The bot's command line. */
+function botFlags(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -138,16 +139,50 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
+  return { ...values, noWorker: values['no-worker'] };
+}
+
+/**
+ * Results (of this bot's thread and of every other worker), run events and alert-group events
+ * come by stream, one consumer group `chat` per stream; each reader blocks, so each has its own
+ * connection.
+ */
+function readChatStreams(service: ChatService, o: { connect: (role: 'worker') => RedisClient; prefix: string; cluster: string; logger: Logger }) {
+  const reader = () => ({
+    redis: o.connect('worker'),
+    prefix: o.prefix,
+    cluster: o.cluster,
+    group: 'chat',
+    consumer: `${hostname()}-${process.pid}`,
+    logger: o.logger,
+  });
+  // Many deliveries at once: most wait for their channel's turn (about a post a second), and
+  // one busy channel must not hold back the others.
+  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r), concurrency: 256 });
+  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
+  const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => service.alertEvent(e, id) });
+  return {
+    readers: [
+      ['results', results],
+      ['run events', runEvents],
+      ['alert events', alertEvents],
+    ] as const,
+    stop: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]),
+  };
+}
+
+export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
+  const flags = botFlags(argv);
+  if (flags.help) {
     io.stdout.write(`${BOT_USAGE}\n`);
     return 0;
   }
   const config = commandConfig(io.env);
   checkSlackConfig(config);
-  const cluster = clusterOf(values.cluster, config);
-  const port = values.port !== undefined ? Number(values.port) : config.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${values.port}" is not a port number`);
-  const withWorker = !values['no-worker'];
+  const cluster = clusterOf(flags.cluster, config);
+  const port = flags.port !== undefined ? Number(flags.port) : config.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${flags.port}" is not a port number`);
+  const withWorker = !flags.noWorker;
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
 
@@ -164,11 +199,11 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
   // Loaded only then: the Kubernetes client is most of a split bot's memory otherwise.
-  const kubeconfig = values.kubeconfig ?? config.kubeconfig;
-  const context = values.context ?? config.kubeContext;
+  const kubeconfig = flags.kubeconfig ?? config.kubeconfig;
+  const context = flags.context ?? config.kubeContext;
   const version = withWorker ? await kubeVersionApi(kubeconfig, context) : undefined;
   // Playbooks are validated here: a bad file stops startup.
-  const playbooks = await loadPlaybooks(values.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
+  const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
 
   // One keep-alive pool to Slack for this client and Bolt's.
   const slackFetch = keepAliveFetch();
@@ -204,11 +239,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         data: {
           options: {
             // A caller's logger (tests: silent) sets the thread's level too.
-            config: {
-              ...config,
-              ...(values.playbooks ? { playbookDir: values.playbooks } : {}),
-              ...(deps.logger ? { logLevel: logLevelOf(deps.logger) } : {}),
-            },
+            config: { ...config, ...(flags.playbooks ? { playbookDir: flags.playbooks } : {}), ...(deps.logger ? { logLevel: logLevelOf(deps.logger) } : {}) },
             cluster,
             concurrency: config.workerConcurrency,
             port: config.metricsPort,
@@ -219,26 +250,11 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
         logger,
       })
     : undefined;
-  // Results (of this bot's thread and of every other worker) and run events come by stream.
-  // One consumer group `chat` per stream; each reader blocks, so each has its own connection.
-  const reader = () => ({ redis: connect('worker'), prefix: settings.prefix, cluster, group: 'chat', consumer: `${hostname()}-${process.pid}`, logger });
-  // Many deliveries at once: most wait for their channel's turn (about a post a second), and
-  // one busy channel must not hold back the others.
-  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r), concurrency: 256 });
-  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
-  const alertEvents = consumeAlertGroupEvents({
-    ...reader(),
-    handler: (e, id) => service.alertEvent(e, id),
-  });
-
+  const streams = readChatStreams(service, { connect, prefix: settings.prefix, cluster, logger });
   const routes = opsRoutes(config, {
     redis,
     ...(version ? { kubernetes: () => version.getCode() } : {}),
-    streams: [
-      ['results', results],
-      ['run events', runEvents],
-      ['alert events', alertEvents],
-    ],
+    streams: streams.readers,
     metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
   });
   let alertmanager: ReturnType<typeof createAlertmanagerHandler> | undefined;
@@ -290,7 +306,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
       ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
       // Read until the thread is done: the results of its last jobs come by stream (what is
       // left unread stays in the stream for another reader).
-      { name: 'stream consumers', budgetMs: 3000, run: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]) },
+      { name: 'stream consumers', budgetMs: 3000, run: () => streams.stop() },
       // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
       { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms).finally(stopParents) },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager?.close() }] : []),
