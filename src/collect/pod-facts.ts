@@ -402,7 +402,7 @@ function ownerSelector(owners: OwnerFact[] | undefined): string | undefined {
     .join(',');
 }
 
-export function referencedConfigMaps(pod: Pod): string[] {
+function referencedConfigMaps(pod: Pod): string[] {
   const names = new Set<string>();
   for (const v of pod.spec?.volumes ?? []) {
     if (v.configMap?.name && !v.configMap.optional) names.add(v.configMap.name);
@@ -416,7 +416,7 @@ export function referencedConfigMaps(pod: Pod): string[] {
   return [...names].sort();
 }
 
-export function referencedSecrets(pod: Pod): string[] {
+function referencedSecrets(pod: Pod): string[] {
   const names = new Set<string>();
   for (const s of pod.spec?.imagePullSecrets ?? []) if (s.name) names.add(s.name);
   for (const v of pod.spec?.volumes ?? []) {

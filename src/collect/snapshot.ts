@@ -11,7 +11,6 @@ import { collectRefusals, ownerTexts } from './refusals.js';
 import type { FactSource } from './source.js';
 
 export type { AgentLookup } from './pod-facts.js';
-export { referencedConfigMaps, referencedSecrets } from './pod-facts.js';
 
 export interface CollectOptions {
   cluster: string;

@@ -79,7 +79,7 @@ export class PlanRun {
   }
 
   /** This runner stalled past its lease: another may have the plan now. */
-  lost(): RunResult {
+  private lost(): RunResult {
     return {
       ...this.base,
       status: 'busy',
@@ -87,7 +87,7 @@ export class PlanRun {
     };
   }
 
-  async emit(event: RunEvent): Promise<void> {
+  private async emit(event: RunEvent): Promise<void> {
     for (const handler of this.deps.handlers) {
       if (!handler) continue;
       try {

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../../alerts/group-events.js';
 import { primaryFinding } from '../../jobs/incidents.js';
 import type { AlertRequester, DiagnoseResult } from '../../jobs/schemas.js';
-import { formatTarget } from '../../kube/target.js';
+import { formatTarget, type Target } from '../../kube/target.js';
 import { keys } from '../../redis/keys.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from '../messages/messages.js';
@@ -295,18 +295,6 @@ export class AlertGroupChat {
   }
 }
 
-function targetText(
-  t:
-    | { kind: 'pod'; namespace: string; name: string }
-    | { kind: 'node'; name: string }
-    | { kind: 'workload'; workloadKind: string; namespace: string; name: string },
-): string {
-  switch (t.kind) {
-    case 'pod':
-      return `${t.namespace}/${t.name}`;
-    case 'node':
-      return `node/${t.name}`;
-    case 'workload':
-      return `${t.workloadKind} ${t.namespace}/${t.name}`;
-  }
+function targetText(t: Target | { kind: 'workload'; workloadKind: string; namespace: string; name: string }): string {
+  return t.kind === 'workload' ? `${t.workloadKind} ${t.namespace}/${t.name}` : formatTarget(t);
 }

@@ -83,35 +83,50 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
       return;
     case 'recorded':
       log.info({ decision: 'approve', count: out.record.approvals.length, required: out.record.required }, 'approval recorded');
-      ctx.options.metrics?.decisions.inc({ decision: 'approve' });
-      await refreshPrompts(ctx, planId, plan);
-      await noteThreads(
+      await announce(
         ctx,
+        'approve',
+        planId,
+        plan,
         out.record,
-        noteMessage(
-          ctx.cluster,
-          `${userRef(user)} approved ${plan.playbook.id} (${out.record.approvals.length}/${out.record.required}); one more approver needed, a different person.`,
-          'pending',
-        ),
+        `${userRef(user)} approved ${plan.playbook.id} (${out.record.approvals.length}/${out.record.required}); one more approver needed, a different person.`,
+        'pending',
       );
       return;
     case 'approved': {
       log.info({ decision: 'approve', approvers: out.record.approvals.map((a) => a.user) }, 'plan approved; handing to the runner');
-      ctx.options.metrics?.decisions.inc({ decision: 'approve' });
       // Enqueue first: the job id is the plan id, so this happens once however often it is called.
       await enqueueRemediation(ctx.options.queues, { cluster: ctx.cluster, proposalId: planId });
       await ctx.options.queues.confirmReplicated(ctx.cluster);
-      await refreshPrompts(ctx, planId, plan);
       const by = out.record.approvals.map((a) => userRef(a.user)).join(' and ');
-      await noteThreads(
+      await announce(
         ctx,
+        'approve',
+        planId,
+        plan,
         out.record,
-        noteMessage(ctx.cluster, `${by} approved ${plan.playbook.id} at ${clock(out.record.approvals.at(-1)?.at ?? ctx.now())}; running it.`, 'pending'),
+        `${by} approved ${plan.playbook.id} at ${clock(out.record.approvals.at(-1)?.at ?? ctx.now())}; running it.`,
+        'pending',
       );
       await remediationLine(ctx, out.record, { ok: null, text: `Fix approved by ${by}: running ${plan.playbook.id}…` });
       return;
     }
   }
+}
+
+/** A recorded decision: counted, its prompts redrawn, and said in every thread that shows the plan. */
+async function announce(
+  ctx: ChatContext,
+  decision: 'approve' | 'deny',
+  planId: string,
+  plan: Parameters<typeof refreshPrompts>[2],
+  record: ApprovalRecord,
+  text: string,
+  tone: 'pending' | 'neutral',
+): Promise<void> {
+  ctx.options.metrics?.decisions.inc({ decision });
+  await refreshPrompts(ctx, planId, plan);
+  await noteThreads(ctx, record, noteMessage(ctx.cluster, text, tone));
 }
 
 /** Returns true when this call recorded the denial (the adapter may then ask why). */
@@ -141,16 +156,14 @@ export async function deny(ctx: ChatContext, planId: string, user: string, reaso
     return false;
   }
   log.info({ decision: 'deny', reason: reason || undefined }, 'plan denied');
-  ctx.options.metrics?.decisions.inc({ decision: 'deny' });
-  await refreshPrompts(ctx, planId, plan);
-  await noteThreads(
+  await announce(
     ctx,
+    'deny',
+    planId,
+    plan,
     out.record,
-    noteMessage(
-      ctx.cluster,
-      `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? ctx.now())}${reason ? `: ${reason}` : ''}. Nothing was changed.`,
-      'neutral',
-    ),
+    `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? ctx.now())}${reason ? `: ${reason}` : ''}. Nothing was changed.`,
+    'neutral',
   );
   await remediationLine(ctx, out.record, { ok: false, text: `Fix denied by ${userRef(user)}${reason ? `: ${reason}` : ''}` });
   return true;
