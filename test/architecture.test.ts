@@ -122,7 +122,7 @@ describe('rules (src/diagnosis/rules)', () => {
 
   it('each file opens with a one-line header: its id and what it detects', () => {
     const bad = ruleFiles.filter((f) => {
-      const id = /id: '([^']+)'/.exec(readFileSync(f, 'utf8'))?.[1];
+      const id = /\bid: '([^']+)'/.exec(readFileSync(f, 'utf8'))?.[1];
       return !id || !readFileSync(f, 'utf8').startsWith(`// ${id}: `);
     });
     expect(bad.map((f) => relative(SRC, f))).toEqual([]);

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { placeholders } from '../src/diagnosis/messages.js';
 import { ruleFileName } from '../src/diagnosis/rule.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
 
@@ -83,6 +84,44 @@ describe('rule registry', () => {
       expect(r.meta.title.length).toBeGreaterThan(5);
       expect(r.meta.doc.length).toBeGreaterThan(20);
       expect(r.meta.id.startsWith(r.meta.category) || r.meta.id.split('.')[0] === r.meta.category).toBe(true);
+    }
+  });
+});
+
+// The rules' words are data (typescript-eslint's meta.messages): checks return message ids and
+// values; the templates live in meta.messages, each one used, none left unused.
+describe("the rules' words", () => {
+  const sourceOf = (id: string) => readFileSync(join(dir, `${ruleFileName(id)}.ts`), 'utf8');
+  it('every rule words its findings in meta.messages, and uses every message it defines', () => {
+    for (const r of RULES) {
+      const source = sourceOf(r.meta.id);
+      const ids = Object.keys(r.meta.messages);
+      expect(ids.length, r.meta.id).toBeGreaterThan(0);
+      const unused = ids.filter((id) => !source.includes(`'${id}'`) && !source.includes(`"${id}"`));
+      expect(unused, `${r.meta.id}: messages never referenced`).toEqual([]);
+    }
+  });
+  it('writes placeholders as {{name}} only', () => {
+    for (const r of RULES)
+      for (const [id, template] of Object.entries(r.meta.messages)) {
+        expect(template.trim().length, `${r.meta.id}.${id}`).toBeGreaterThan(0);
+        expect(template.split('{{').length - 1, `${r.meta.id}.${id}: a malformed placeholder`).toBe(placeholders(template).length);
+      }
+  });
+  it('never puts prose of its own in a finding: title, cause, advice and prevent are message references', () => {
+    const literalProse = /\b(title|cause|advice|prevent):\s*\[?\s*['"`]/;
+    for (const r of RULES) {
+      const check = sourceOf(r.meta.id).split(/\n {2}check\(/)[1] ?? '';
+      expect(literalProse.exec(check)?.[0], r.meta.id).toBeUndefined();
+    }
+  });
+  it('keeps its lines within 160 characters (long templates and docs are split with +)', () => {
+    for (const r of RULES) {
+      const long = sourceOf(r.meta.id)
+        .split('\n')
+        .map((line, i) => ({ line: i + 1, length: line.length }))
+        .filter((l) => l.length > 160);
+      expect(long, r.meta.id).toEqual([]);
     }
   });
 });

@@ -12,12 +12,22 @@ export const ELISION = '…';
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** Lines that start a failure report: the line the rest is about. */
-const HEAD_LINE =
-  /^\s*(?:panic: |fatal error: |Traceback \(most recent call last\)|Caused by: |Exception in thread |Unhandled exception|\[FATAL\]|FATAL[: ]|F\d{4} \d\d:\d\d|([A-Za-z_$][\w$]*\.)*[A-Z]\w*(?:Exception|Error)(?::|$))/;
+const HEAD_LINE = new RegExp(
+  String.raw`^\s*(?:panic: |fatal error: |Traceback \(most recent call last\)|Caused by: |Exception in thread |Unhandled exception|\[FATAL\]|` +
+    String.raw`FATAL[: ]|F\d{4} \d\d:\d\d|([A-Za-z_$][\w$]*\.)*[A-Z]\w*(?:Exception|Error)(?::|$))`,
+);
 
 /** Lines that carry an error: levels, glog severities, error words. */
-const ERROR_LINE =
-  /(?:^|[\s[("'=|:])(?:E\d{4} \d\d:\d\d|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG)\b|level=(?:error|fatal|panic|crit)|"(?:level|severity)"\s*:\s*"(?:error|fatal|panic|critical)"|\b(?:error|errors|fatal|panic|exception|failed|failure|fails|refused|denied|cannot|can't|unable to|not found|no such file|not a directory|too many|already in use|out of memory|exited|killed|invalid|timed out|timeout|deadline exceeded|forbidden|unauthorized)\b/i;
+const ERROR_LINE = new RegExp(
+  [
+    String.raw`(?:^|[\s[("'=|:])(?:E\d{4} \d\d:\d\d|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|PANIC|EMERG)\b`,
+    'level=(?:error|fatal|panic|crit)',
+    String.raw`"(?:level|severity)"\s*:\s*"(?:error|fatal|panic|critical)"`,
+    String.raw`\b(?:error|errors|fatal|panic|exception|failed|failure|fails|refused|denied|cannot|can't|unable to|not found|no such file|not a directory|` +
+      String.raw`too many|already in use|out of memory|exited|killed|invalid|timed out|timeout|deadline exceeded|forbidden|unauthorized)\b`,
+  ].join('|'),
+  'i',
+);
 
 /** A line's weight as evidence: failure heads first, then error lines, then the rest. */
 function weight(line: string): number {

@@ -2,6 +2,7 @@
 // A rule that throws is reported in `ruleErrors` and the others still run.
 
 import { targetKey } from '../kube/target.js';
+import { renderList, renderProse } from './messages.js';
 import { rankAndMerge } from './ranking.js';
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
 import { type Diagnosis, type FactName, type Finding, type FindingDraft, SEVERITY_ORDER, type Snapshot } from './types.js';
@@ -13,18 +14,20 @@ export interface EngineOptions {
   overrides?: Record<string, { enabled?: boolean; severity?: Finding['severity'] }>;
 }
 
+/** Renders a draft's messages and fills in the rule's defaults; a bad message id or placeholder throws {@link MessageError}. */
 export function toFinding(rule: Rule, draft: FindingDraft, snapshot: Snapshot, severityOverride?: Finding['severity']): Finding {
   const subject = draft.subject ?? targetKey(snapshot.target);
   const causeKey = draft.causeKey ?? subject;
   const playbook = draft.playbook === null ? null : (draft.playbook ?? rule.meta.playbook ?? null);
+  const { messages } = rule.meta;
   return {
     rule: rule.meta.id,
     severity: severityOverride ?? draft.severity ?? rule.meta.severity,
-    title: draft.title,
-    cause: draft.cause,
+    title: renderProse(messages, draft.title),
+    cause: renderProse(messages, draft.cause),
     evidence: draft.evidence,
-    advice: draft.advice,
-    prevent: draft.prevent ?? [],
+    advice: renderList(messages, draft.advice),
+    prevent: renderList(messages, draft.prevent),
     playbook,
     subject,
     causeKey,
@@ -51,16 +54,13 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
     for (const rule of rules) {
       const override = options.overrides?.[rule.meta.id];
       if (override?.enabled === false) continue;
-      let result;
+      // Rendering is part of the rule: a message it does not define is its error, not the engine's.
       try {
-        result = rule.check(snapshot, ctx);
+        const result = rule.check(snapshot, ctx);
+        const drafts: readonly FindingDraft[] = !result ? [] : isDraftList(result) ? result : [result];
+        findings.push(...drafts.map((draft) => toFinding(rule, draft, snapshot, override?.severity)));
       } catch (err) {
         ruleErrors.push({ rule: rule.meta.id, error: err instanceof Error ? err.message : String(err) });
-        continue;
-      }
-      if (!result) continue;
-      for (const draft of Array.isArray(result) ? result : [result]) {
-        findings.push(toFinding(rule, draft, snapshot, override?.severity));
       }
     }
   };
@@ -77,6 +77,10 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
     ...(snapshot.missingPod ? { missing: snapshot.missingPod } : {}),
     at: snapshot.now,
   };
+}
+
+function isDraftList(result: FindingDraft | readonly FindingDraft[]): result is readonly FindingDraft[] {
+  return Array.isArray(result);
 }
 
 /** The union of facts the given rules need: the collector fetches exactly these. */

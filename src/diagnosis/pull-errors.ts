@@ -91,13 +91,31 @@ const PATTERNS: Pattern[] = [
   {
     cls: 'platform',
     hint: 'no-matching-platform',
-    re: /no match for platform in manifest|no matching manifest for \S+ in the manifest list entries|image with reference \S+ was found but does not match the specified platform|no image found in (?:manifest list|image index) for architecture[^,]*/i,
+    re: new RegExp(
+      [
+        'no match for platform in manifest',
+        String.raw`no matching manifest for \S+ in the manifest list entries`,
+        String.raw`image with reference \S+ was found but does not match the specified platform`,
+        'no image found in (?:manifest list|image index) for architecture[^,]*',
+      ].join('|'),
+      'i',
+    ),
   },
   // 11. A signature policy refusal (CRI-O policy.json, sigstore): the registry served the image, the node refuses it.
   {
     cls: 'signature',
     hint: 'policy',
-    re: /SignatureValidationFailed|Source image rejected: [^"]*|is rejected by policy|signature verification failed[^"]*|no matching signatures|A signature was required, but no signature exists/i,
+    re: new RegExp(
+      [
+        'SignatureValidationFailed',
+        'Source image rejected: [^"]*',
+        'is rejected by policy',
+        'signature verification failed[^"]*',
+        'no matching signatures',
+        'A signature was required, but no signature exists',
+      ].join('|'),
+      'i',
+    ),
   },
   // 8. The node's own disk, before anything the registry says: the download worked, unpacking did not.
   { cls: 'disk-full', hint: 'no-space', re: /no space left on device/i },
@@ -121,7 +139,14 @@ const PATTERNS: Pattern[] = [
   {
     cls: 'registry-unreachable',
     hint: 'connect-timeout',
-    re: /request canceled while waiting for connection(?: \(Client\.Timeout exceeded while awaiting headers\))?|Client\.Timeout exceeded while awaiting headers|TLS handshake timeout/i,
+    re: new RegExp(
+      [
+        String.raw`request canceled while waiting for connection(?: \(Client\.Timeout exceeded while awaiting headers\))?`,
+        String.raw`Client\.Timeout exceeded while awaiting headers`,
+        'TLS handshake timeout',
+      ].join('|'),
+      'i',
+    ),
   },
   { cls: 'registry-unreachable', hint: 'connection-reset', re: /connection reset by peer/i },
   { cls: 'registry-unreachable', hint: 'registry-unavailable', re: /because the registry is unavailable|no available registry endpoint/i },
@@ -432,11 +457,12 @@ export function pullCauseKey(f: PullFailure, snapshot: Snapshot): string {
   return `image/${e.ref ?? e.image ?? f.specImage}:${e.class}`;
 }
 
-export interface PullWording {
-  title: string;
-  cause: string;
-  advice: string[];
-  prevent: string[];
+/** What an `image.*` rule says about one failure: its own message ids, as in any draft. */
+export interface PullWording<M extends string = string> {
+  title: FindingDraft<M>['title'];
+  cause: FindingDraft<M>['cause'];
+  advice: FindingDraft<M>['advice'];
+  prevent: NonNullable<FindingDraft<M>['prevent']>;
   severity?: Severity;
   causeKey?: string;
   evidence?: Evidence[];
@@ -448,8 +474,13 @@ export interface PullWording {
  * add evidence, params and the cause key. Pods sharing one cause key (an alert storm
  * behind one registry) become one incident.
  */
-export function pullFindings(snapshot: Snapshot, ctx: RuleContext, select: (f: PullFailure) => boolean, word: (f: PullFailure) => PullWording): FindingDraft[] {
-  const drafts = new Map<string, FindingDraft>();
+export function pullFindings<M extends string>(
+  snapshot: Snapshot,
+  ctx: RuleContext,
+  select: (f: PullFailure) => boolean,
+  word: (f: PullFailure) => PullWording<M>,
+): FindingDraft<M>[] {
+  const drafts = new Map<string, FindingDraft<M>>();
   for (const f of pullFailures(snapshot)) {
     if (!select(f)) continue;
     const w = word(f);

@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { pod, snapshot } from '../../test/helpers/factories.js';
 import { toFinding } from './engine.js';
+import { msg } from './messages.js';
 import { rankAndMerge } from './ranking.js';
 import { defineRule, type Rule } from './rule.js';
 import type { FindingDraft } from './types.js';
 
 const LINE = 'Failed to inspect image "nginx": rpc error: code = Unknown desc = something a rule half-understands';
 
-function fake(id: string, priority: number, draft: Partial<FindingDraft>, extra: { playbook?: string; supersedes?: string[] } = {}): Rule {
+function fake(
+  id: string,
+  priority: number,
+  draft: Partial<FindingDraft<'title' | 'cause' | 'x'>>,
+  extra: { playbook?: string; supersedes?: string[] } = {},
+): Rule {
   return defineRule({
-    meta: { id, title: id, category: 'image', severity: 'error', needs: [], priority, doc: id, ...extra },
-    check: () => ({ title: id, cause: `${id} explains it.`, evidence: [{ source: 'status', text: LINE }], advice: ['x'], ...draft }),
+    meta: {
+      id,
+      title: id,
+      category: 'image',
+      severity: 'error',
+      needs: [],
+      priority,
+      doc: id,
+      messages: { title: id, cause: `${id} explains it.`, x: 'x' },
+      ...extra,
+    },
+    check: () => ({ title: msg('title'), cause: msg('cause'), evidence: [{ source: 'status', text: LINE }], advice: [msg('x')], ...draft }),
   });
 }
 

@@ -27,7 +27,7 @@ export type RuleCategory =
   | 'dns'
   | 'pod';
 
-export interface RuleMeta {
+export interface RuleMeta<M extends string = string> {
   /** Catalogue id, e.g. `terminating.finalizers`; the file name is the id with dashes. */
   id: string;
   title: string;
@@ -50,6 +50,11 @@ export interface RuleMeta {
   /** One paragraph for the README table and the chat "why?" text. */
   doc: string;
   /**
+   * The rule's words: titles, causes, advice and prevention as templates with `{{placeholders}}`,
+   * by message id. The check returns ids and values (`msg(id, data)`), never prose of its own.
+   */
+  messages: Readonly<Record<M, string>>;
+  /**
    * A catch-all: runs only when no other rule found anything of severity warning or worse, so
    * a visibly broken pod never gets an empty answer and a specific cause is never drowned.
    */
@@ -63,15 +68,16 @@ export interface RuleContext {
 
 export const DEFAULT_RULE_CONTEXT: RuleContext = { pendingGraceSeconds: 60 };
 
-export type RuleResult = FindingDraft | FindingDraft[] | null | undefined;
+export type RuleResult<M extends string = string> = FindingDraft<M> | readonly FindingDraft<M>[] | null | undefined;
 
-export interface Rule {
-  meta: RuleMeta;
-  check(snapshot: Snapshot, ctx: RuleContext): RuleResult;
+export interface Rule<M extends string = string> {
+  meta: RuleMeta<M>;
+  check(snapshot: Snapshot, ctx: RuleContext): RuleResult<M>;
 }
 
-export function defineRule(rule: Rule): Rule {
-  return rule;
+/** Types the check's message ids against the rule's own `meta.messages`. */
+export function defineRule<const M extends string>(rule: { meta: RuleMeta<M>; check(snapshot: Snapshot, ctx: RuleContext): RuleResult<NoInfer<M>> }): Rule {
+  return rule as Rule;
 }
 
 /** `terminating.mount-busy` → `terminating-mount-busy` (the rule's file name). */

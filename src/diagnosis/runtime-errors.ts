@@ -12,8 +12,10 @@ export function scriptPath(text: string): string | undefined {
  * Programs the runtime itself runs on the node (not in the container): when one of them is missing
  * or fails, the node's runtime setup is broken and no workload change helps.
  */
-const NODE_HELPERS =
-  /^(?:apparmor_parser|runc|crun|kata-runtime|runsc|conmon|containerd-shim(?:-[\w-]+)?|nvidia-container-runtime(?:-hook)?|nvidia-container-cli|iptables|ip6tables|nsenter|mount|umount|fuse-overlayfs|slirp4netns)$/;
+const NODE_HELPERS = new RegExp(
+  String.raw`^(?:apparmor_parser|runc|crun|kata-runtime|runsc|conmon|containerd-shim(?:-[\w-]+)?|nvidia-container-runtime(?:-hook)?|nvidia-container-cli|` +
+    'iptables|ip6tables|nsenter|mount|umount|fuse-overlayfs|slirp4netns)$',
+);
 
 /**
  * The node-side program a runtime error says is missing or failing: `exec: "apparmor_parser":
@@ -27,10 +29,10 @@ export function nodeSideFailure(text: string): { program: string; line: string }
   if (exec && program && NODE_HELPERS.test(program)) return { program, line: exec[0] };
   const apparmor = /get apparmor_parser version[^"]*/.exec(text);
   if (apparmor) return { program: 'apparmor_parser', line: apparmor[0] };
-  const shim =
-    /failed to start shim: (?:start failed: )?(?:[^:]*: )?exec: "?(containerd-shim[\w-]*)"?[^:]*: (?:executable file not found in \$PATH|no such file or directory)/.exec(
-      text,
-    );
+  const shim = new RegExp(
+    String.raw`failed to start shim: (?:start failed: )?(?:[^:]*: )?exec: "?(containerd-shim[\w-]*)"?[^:]*: ` +
+      String.raw`(?:executable file not found in \$PATH|no such file or directory)`,
+  ).exec(text);
   if (shim?.[1]) return { program: shim[1], line: shim[0] };
   return undefined;
 }

@@ -51,13 +51,26 @@ const CLASSIFY: [RegExp, FitReasonKind][] = [
   // ≤1.17 `had taints that...`, 1.18 `had taint {k: v}, that...`, ≈1.24 `had untolerated taint {k: v}`, 1.35 `taint(s)`.
   [/had taints? .*that the pod didn't tolerate|had untolerated taint|^PodToleratesNodeTaints$/, 'taint'],
   [/didn't have free ports|^PodFitsHostPorts$/, 'hostport'],
-  // ≥1.20 `didn't match pod affinity rules` / `pod anti-affinity rules` / `didn't satisfy existing pods anti-affinity rules`; older `pod affinity/anti-affinity`.
+  // ≥1.20 `didn't match pod affinity rules` / `pod anti-affinity rules` / `didn't satisfy existing pods anti-affinity rules`;
+  // older `pod affinity/anti-affinity`.
   [/didn't match pod (?:anti-)?affinity|didn't satisfy existing pods anti-affinity|^MatchInterPodAffinity$/, 'pod-affinity'],
   [/exceed max volume count|^Max\w*VolumeCount\w*$/, 'volume-limit'],
   // ≥1.18 `didn't match pod topology spread constraints` (and `(missing required label)`); older `EvenPodsSpread`.
   [/pod topology spread constraints|^EvenPodsSpread$/, 'topology-spread'],
   [
-    /PersistentVolumeClaim|persistentvolumeclaim|persistent volumes to bind|volume node affinity conflict|PersistentVolume's node affinity|enough free storage|non-existent pv|^NoVolumeZoneConflict$|^VolumeBinding/,
+    new RegExp(
+      [
+        'PersistentVolumeClaim',
+        'persistentvolumeclaim',
+        'persistent volumes to bind',
+        'volume node affinity conflict',
+        "PersistentVolume's node affinity",
+        'enough free storage',
+        'non-existent pv',
+        '^NoVolumeZoneConflict$',
+        '^VolumeBinding',
+      ].join('|'),
+    ),
     'volume',
   ],
   [/were unschedulable|^NodeUnschedulable$/, 'unschedulable'],

@@ -43,16 +43,34 @@ export interface Evidence {
   text: string;
 }
 
-/** What a rule returns. The engine fills in severity/title/playbook defaults from the rule meta. */
-export interface FindingDraft {
+/** Values for a message's `{{placeholders}}`: quoted names, counts, durations already formatted. */
+export type MessageData = Readonly<Record<string, string | number>>;
+
+/**
+ * A message of the rule's `meta.messages`, by id, with its placeholder values: typescript-eslint's
+ * `messageId` + `data`. Rules decide which message and with what; the words live in the metadata.
+ */
+export interface Said<M extends string = string> {
+  readonly messageId: M;
+  readonly data?: MessageData;
+}
+
+/** Sentences of one text, joined by a space; `false`/`null`/`undefined` parts (a sentence under a condition) are left out. */
+export type Prose<M extends string = string> = Said<M> | readonly (Said<M> | false | null | undefined)[];
+
+/** A list of texts (advice, prevention) in which a conditional item may be `false`/`null`/`undefined`. */
+export type ProseList<M extends string = string> = readonly (Prose<M> | false | null | undefined)[];
+
+/** What a rule returns. The engine renders its messages and fills in defaults from the rule meta. */
+export interface FindingDraft<M extends string = string> {
   /** Overrides the rule's default severity when the evidence warrants it. */
   severity?: Severity;
-  title: string;
-  cause: string;
+  title: Prose<M>;
+  cause: Prose<M>;
   evidence: Evidence[];
-  advice: string[];
+  advice: ProseList<M>;
   /** What prevents a repeat (catalogue: "what prevents a repeat"). */
-  prevent?: string[];
+  prevent?: ProseList<M>;
   /** Overrides the meta playbook (e.g. none when a guard applies) — `null` suppresses it. */
   playbook?: string | null;
   /**

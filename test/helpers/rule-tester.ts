@@ -56,6 +56,11 @@ export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: Inval
         const { mentions, params, count: _count, ...fields } = c.expect ?? {};
         expect(f).toMatchObject(fields);
         if (params) expect(f.params).toMatchObject(params);
+        const words = [f.title, f.cause, ...f.advice, ...f.prevent];
+        expect(
+          words.filter((w) => /\{\{\s*\w+\s*\}\}/.test(w)),
+          'a message placeholder without a value',
+        ).toEqual([]);
         const haystack = [f.title, f.cause, ...f.evidence.map((e) => e.text)].join('\n');
         for (const re of mentions ?? []) expect(haystack).toMatch(re);
         // A rule never throws through the engine either.

@@ -11,9 +11,13 @@ const failedCreate = (kind: string, name: string, message: string, lastSeenAgo =
   );
 
 const quota =
-  'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: exceeded quota: compute-resources, requested: limits.cpu=2, used: limits.cpu=8, limited: limits.cpu=8';
+  'Error creating: pods "web-7d9f8c6b5-abcde" is forbidden: exceeded quota: compute-resources, ' +
+  'requested: limits.cpu=2, used: limits.cpu=8, limited: limits.cpu=8';
 const podSecurity =
-  'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "db" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "db" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "db" must set securityContext.runAsNonRoot=true)';
+  'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: violates PodSecurity "restricted:latest": ' +
+  'allowPrivilegeEscalation != false (container "db" must set securityContext.allowPrivilegeEscalation=false), ' +
+  'unrestricted capabilities (container "db" must set securityContext.capabilities.drop=["ALL"]), ' +
+  'runAsNonRoot != true (pod or container "db" must set securityContext.runAsNonRoot=true)';
 const limitRange = 'Error creating: pods "report-28791230-x7k2p" is forbidden: maximum cpu usage per Container is 2, but limit is 4';
 const missing = { target: { kind: 'pod' as const, namespace: 'shop', name: 'web-7d9f8c6b5-abcde' } };
 
@@ -51,7 +55,8 @@ testRule(rule, {
             failedCreate(
               'StatefulSet',
               'minio',
-              'create Pod minio-0 in StatefulSet minio failed error: pods "minio-0" is forbidden: error looking up service account shop/minio-sa: serviceaccount "minio-sa" not found',
+              'create Pod minio-0 in StatefulSet minio failed error: pods "minio-0" is forbidden: ' +
+                'error looking up service account shop/minio-sa: serviceaccount "minio-sa" not found',
             ),
           ]),
         ],

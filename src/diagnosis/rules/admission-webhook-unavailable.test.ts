@@ -14,9 +14,11 @@ const rs = (message: string, lastSeenAgo = 30) => {
   return o;
 };
 const NO_ENDPOINTS =
-  'Error creating: Internal error occurred: failed calling webhook "mpod.kb.io": failed to call webhook: Post "https://webhook-service.system.svc:443/mutate-v1-pod?timeout=10s": no endpoints available for service "webhook-service"';
+  'Error creating: Internal error occurred: failed calling webhook "mpod.kb.io": failed to call webhook: ' +
+  'Post "https://webhook-service.system.svc:443/mutate-v1-pod?timeout=10s": no endpoints available for service "webhook-service"';
 const TIMEOUT =
-  'Error creating: Internal error occurred: failed calling webhook "namespace.sidecar-injector.istio.io": failed to call webhook: Post "https://istiod.istio-system.svc:443/inject?timeout=10s": dial tcp 10.0.27.245:15017: i/o timeout';
+  'Error creating: Internal error occurred: failed calling webhook "namespace.sidecar-injector.istio.io": failed to call webhook: ' +
+  'Post "https://istiod.istio-system.svc:443/inject?timeout=10s": dial tcp 10.0.27.245:15017: i/o timeout';
 const webhook: WebhookFact = {
   configuration: 'MutatingWebhookConfiguration/mutating-webhook-configuration',
   name: 'mpod.kb.io',
@@ -72,7 +74,8 @@ describe('admission.webhook-unavailable', () => {
     expect(parseUnavailable(TIMEOUT)?.why).toBe('timeout');
     expect(
       parseUnavailable(
-        'failed calling webhook "x": failed to call webhook: Post "https://a.b.svc:443/?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority',
+        'failed calling webhook "x": failed to call webhook: Post "https://a.b.svc:443/?timeout=10s": ' +
+          'tls: failed to verify certificate: x509: certificate signed by unknown authority',
       )?.why,
     ).toBe('tls');
     expect(parseUnavailable('admission webhook "x" denied the request: no')).toBeUndefined();

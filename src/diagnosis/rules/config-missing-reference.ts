@@ -1,6 +1,7 @@
 // config.missing-reference: Referenced ConfigMap, Secret, key or PVC does not exist.
 
 import { containerStatuses, eventEvidence, eventTime, formatDuration, newestFirst, secondsSince, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
 
@@ -117,6 +118,38 @@ function existence(snapshot: Snapshot, kind: RefKind, name: string): boolean | u
   return snapshot.pvcs[name] !== null;
 }
 
+const messages = {
+  titleMissing: 'Missing {{kind}} {{name}}',
+  titleMissingFor: 'Missing {{kind}} {{name}} for container {{container}}',
+  titleKey: 'Key {{key}} missing in {{kind}} {{name}}',
+  titleKeyFor: 'Key {{key}} missing in {{kind}} {{name}} for container {{container}}',
+  references: 'The pod references {{kind}} {{namespace}}/{{name}},',
+  referencesUsed: 'The pod references {{kind}} {{namespace}}/{{name}} (used by {{uses}}),',
+  referencesKey: 'The pod references key "{{key}}" of {{kind}} {{namespace}}/{{name}},',
+  referencesKeyUsed: 'The pod references key "{{key}}" of {{kind}} {{namespace}}/{{name}} (used by {{uses}}),',
+  doesNotExist: 'which does not exist.',
+  doesNotExistChecked: 'which does not exist (checked against the namespace).',
+  runsNow: 'The pod runs now (it started before the object went away), but the next restart or replacement will fail.',
+  claimMissing: 'The pod cannot be scheduled or its volume mounted until the claim exists.',
+  mountBlocked: 'The kubelet will not start the container (the volume cannot be mounted, the pod stays ContainerCreating) until it exists.',
+  configBlocked: 'The kubelet will not start the container (CreateContainerConfigError) until it exists.',
+  willRefuse: 'The kubelet will refuse to start the container once it gets there.',
+  young: 'The pod is only {{age}} old; the object may still be on its way.',
+  addKey: 'Add key "{{key}}" to {{kind}} {{namespace}}/{{name}}, or fix the key name in the pod template.',
+  createConfigMap:
+    'Create it: kubectl create configmap {{name}} -n {{namespace}} --from-file=... (or apply the manifest that defines it); ' +
+    'or fix the name in the pod template if it is a typo.',
+  createSecret: 'Create it: kubectl create secret generic {{name}} -n {{namespace}} --from-literal=...; or fix the name in the pod template if it is a typo.',
+  createClaim: 'Create it: apply the PersistentVolumeClaim {{name}} in {{namespace}}; or fix the name in the pod template if it is a typo.',
+  markOptional: 'If the workload can run without it, mark the reference optional: true.',
+  retries: 'The kubelet retries on its own; the pod starts once the reference resolves (no restart needed).',
+  shipTogether: 'Ship ConfigMaps, Secrets and claims in the same release as the workload (one Helm chart / kustomization) and check references in CI.',
+} as const;
+
+type Id = keyof typeof messages;
+
+const CREATE: Record<RefKind, Id> = { configmap: 'createConfigMap', secret: 'createSecret', pvc: 'createClaim' };
+
 export const rule = defineRule({
   meta: {
     id: 'config.missing-reference',
@@ -125,7 +158,12 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'configMaps', 'secrets', 'pvcs'],
     priority: 58,
-    doc: 'The pod uses a ConfigMap, Secret (or one of their keys) or PersistentVolumeClaim that does not exist: CreateContainerConfigError `configmap "x" not found` / `couldn\'t find key K in ConfigMap ns/x`, FailedMount `MountVolume.SetUp failed for volume "v" : secret "x" not found`, scheduler `persistentvolumeclaim "x" not found`. Cross-checked against the objects in the namespace, so it names the missing object even before the kubelet does (seed 003).',
+    doc:
+      'The pod uses a ConfigMap, Secret (or one of their keys) or PersistentVolumeClaim that does not exist: ' +
+      'CreateContainerConfigError `configmap "x" not found` / `couldn\'t find key K in ConfigMap ns/x`, ' +
+      'FailedMount `MountVolume.SetUp failed for volume "v" : secret "x" not found`, scheduler `persistentvolumeclaim "x" not found`. ' +
+      'Cross-checked against the objects in the namespace, so it names the missing object even before the kubelet does (seed 003).',
+    messages,
   },
   check(snapshot, ctx) {
     const pod = snapshot.pod;
@@ -192,40 +230,41 @@ export const rule = defineRule({
 
     const age = secondsSince(snapshot, pod.metadata?.creationTimestamp) ?? Number.POSITIVE_INFINITY;
     const healthy = runningReady(pod);
-    const drafts: FindingDraft[] = [];
+    const drafts: FindingDraft<Id>[] = [];
     for (const m of found.values()) {
-      const kindWord = KIND_WORD[m.kind];
-      const what = m.key ? `key "${m.key}" of ${kindWord} ${m.namespace}/${m.name}` : `${kindWord} ${m.namespace}/${m.name}`;
-      const uses = m.via.length > 0 ? ` (used by ${m.via.join(', ')})` : '';
+      const kind = KIND_WORD[m.kind];
+      const object = { kind, namespace: m.namespace, name: m.name };
+      const uses = m.via.join(', ');
       // Running fine today, failing at the next start: worth knowing, not an outage. Created
       // seconds ago: the object may be applied right after the pod.
       const severity = healthy ? 'info' : age < ctx.pendingGraceSeconds ? 'info' : 'error';
       const effect = healthy
-        ? 'The pod runs now (it started before the object went away), but the next restart or replacement will fail.'
+        ? msg('runsNow')
         : m.kind === 'pvc'
-          ? 'The pod cannot be scheduled or its volume mounted until the claim exists.'
+          ? msg('claimMissing')
           : m.reported
-            ? `The kubelet will not start the container${m.evidence.some((e) => /FailedMount|MountVolume/.test(e.source + e.text)) ? ' (the volume cannot be mounted, the pod stays ContainerCreating)' : ' (CreateContainerConfigError)'} until it exists.`
-            : 'The kubelet will refuse to start the container once it gets there.';
-      const create =
-        m.kind === 'configmap'
-          ? `kubectl create configmap ${m.name} -n ${m.namespace} --from-file=... (or apply the manifest that defines it)`
-          : m.kind === 'secret'
-            ? `kubectl create secret generic ${m.name} -n ${m.namespace} --from-literal=...`
-            : `apply the PersistentVolumeClaim ${m.name} in ${m.namespace}`;
+            ? msg(m.evidence.some((e) => /FailedMount|MountVolume/.test(e.source + e.text)) ? 'mountBlocked' : 'configBlocked')
+            : msg('willRefuse');
       drafts.push({
         severity,
-        title: `${m.key ? `Key ${m.key} missing in` : 'Missing'} ${kindWord} ${m.name}${m.container ? ` for container ${m.container}` : ''}`,
-        cause: `The pod references ${what}${uses}, which does not exist${m.reported ? '' : ' (checked against the namespace)'}. ${effect}${age < ctx.pendingGraceSeconds ? ` The pod is only ${formatDuration(age)} old; the object may still be on its way.` : ''}`,
+        title: m.key
+          ? msg(m.container ? 'titleKeyFor' : 'titleKey', { key: m.key, kind, name: m.name, container: m.container ?? '' })
+          : msg(m.container ? 'titleMissingFor' : 'titleMissing', { kind, name: m.name, container: m.container ?? '' }),
+        cause: [
+          m.key
+            ? msg(uses ? 'referencesKeyUsed' : 'referencesKey', { ...object, key: m.key, uses })
+            : msg(uses ? 'referencesUsed' : 'references', { ...object, uses }),
+          msg(m.reported ? 'doesNotExist' : 'doesNotExistChecked'),
+          effect,
+          age < ctx.pendingGraceSeconds && msg('young', { age: formatDuration(age) }),
+        ],
         evidence: m.evidence,
         advice: [
-          m.key
-            ? `Add key "${m.key}" to ${kindWord} ${m.namespace}/${m.name}, or fix the key name in the pod template.`
-            : `Create it: ${create}; or fix the name in the pod template if it is a typo.`,
-          ...(m.kind !== 'pvc' && !m.key ? [`If the workload can run without it, mark the reference optional: true.`] : []),
-          'The kubelet retries on its own; the pod starts once the reference resolves (no restart needed).',
+          m.key ? msg('addKey', { key: m.key, ...object }) : msg(CREATE[m.kind], { name: m.name, namespace: m.namespace }),
+          m.kind !== 'pvc' && !m.key && msg('markOptional'),
+          msg('retries'),
         ],
-        prevent: ['Ship ConfigMaps, Secrets and claims in the same release as the workload (one Helm chart / kustomization) and check references in CI.'],
+        prevent: [msg('shipTogether')],
         causeKey: `${m.kind}/${m.namespace}/${m.name}${m.key ? `:key/${m.key}` : ''}`,
         params: {
           kind: m.kind,

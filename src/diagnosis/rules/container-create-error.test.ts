@@ -6,7 +6,9 @@ import { rule } from './container-create-error.js';
 import { RULES } from './index.js';
 
 const RESERVED =
-  'failed to reserve container name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0": name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is reserved for "4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"';
+  'failed to reserve container name "web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0": name ' +
+  '"web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is reserved for ' +
+  '"4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"';
 
 testRule(rule, {
   valid: [
@@ -56,7 +58,9 @@ testRule(rule, {
       snapshot: snapshot(
         waitingPod(
           'CreateContainerError',
-          'Error response from daemon: Conflict. The container name "/k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c_0" is already in use by container "e6b7378c58a3". You have to remove (or rename) that container to be able to reuse that name.',
+          'Error response from daemon: Conflict. The container name "/k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c_0" is ' +
+            'already in use by container "e6b7378c58a3". You have to remove (or rename) that container to be able to reuse ' +
+            'that name.',
         ),
         { node: node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://19.3.15' } } }) },
       ),
@@ -71,7 +75,8 @@ describe('container.create-error in the full registry', () => {
       snapshot(
         waitingPod(
           'CreateContainerError',
-          'failed to create containerd container: failed to prepare extraction snapshot "extract-1": mkdir /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/new-1: no space left on device',
+          'failed to create containerd container: failed to prepare extraction snapshot "extract-1": mkdir ' +
+            '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/new-1: no space left on device',
         ),
       ),
       { rules: RULES },

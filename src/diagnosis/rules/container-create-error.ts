@@ -2,6 +2,7 @@
 
 import { innermostError } from '../decisive.js';
 import { clip, eventCount, eventEvidence, eventsOfContainer, runtimeOf, statusEvidence, waitingWith } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { nodeSideFailure } from '../runtime-errors.js';
 import type { Evidence, FindingDraft } from '../types.js';
@@ -28,18 +29,60 @@ function classify(message: string): Kind | undefined {
   return 'runtime';
 }
 
-const EXPLAIN: Record<Kind, string> = {
-  'node-helper':
-    "The container runtime on the node runs a program of its own to create the container (containerd runs apparmor_parser to load its default AppArmor profile; a shim binary per runtime), and that program is not installed on the node. The container's image and command are not at fault: every pod on this node fails the same way.",
-  'name-reserved':
-    "An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. It happens when the node's disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).",
+const messages = {
+  titleNodeHelper: '{{container}}: {{runtime}} on {{node}} fails to create the container ({{program}} missing on the node)',
+  titleNameReserved: '{{container}}: {{runtime}} on {{node}} fails to create the container (name still reserved)',
+  titleDeadline: '{{container}}: {{runtime}} on {{node}} fails to create the container (timed out)',
+  titleDiskFull: '{{container}}: {{runtime}} on {{node}} fails to create the container (disk full)',
+  titleNameConflict: '{{container}}: {{runtime}} on {{node}} fails to create the container (name in use)',
+  titleRuntime: '{{container}}: {{runtime}} on {{node}} fails to create the container ({{error}})',
+  nodeHelper:
+    'The container runtime on the node runs a program of its own to create the container ' +
+    '(containerd runs apparmor_parser to load its default AppArmor profile; a shim binary per runtime), ' +
+    "and that program is not installed on the node. The container's image and command are not at fault: every pod on this node fails the same way.",
+  nameReserved:
+    'An earlier CreateContainer call for this container timed out in the kubelet but is still running (or stuck) in containerd, ' +
+    'which keeps the name reserved; every retry fails until that call finishes or containerd is restarted. ' +
+    "It happens when the node's disk or containerd is too slow (I/O saturation, a large image being unpacked, many pods starting at once).",
   deadline:
-    "The container runtime did not finish creating the container within the kubelet's timeout (context deadline exceeded): containerd/dockerd on this node is overloaded or blocked (slow disk, hung mounts, too many concurrent creates).",
-  'disk-full':
+    "The container runtime did not finish creating the container within the kubelet's timeout (context deadline exceeded): " +
+    'containerd/dockerd on this node is overloaded or blocked (slow disk, hung mounts, too many concurrent creates).',
+  diskFull:
     "The node's disk (the runtime's root, usually /var/lib/containerd or /var/lib/docker) is full, so the container's writable layer cannot be created.",
-  'name-conflict':
-    'Docker still has a container with the name the kubelet wants, left behind by an earlier attempt; the kubelet cannot create the new one until it is removed.',
+  nameConflict:
+    'Docker still has a container with the name the kubelet wants, left behind by an earlier attempt; ' +
+    'the kubelet cannot create the new one until it is removed.',
   runtime: 'The container runtime on the node refused to create the container; its error is quoted below.',
+  tries: 'The kubelet has tried {{tries}} times.',
+  runtimeMessage: 'Runtime message: "{{message}}".',
+  nodeSide: 'This is a problem of the container runtime on {{node}}, not of the pod spec.',
+  installHelper:
+    "Install {{program}} on {{node}} (Debian/Ubuntu: the apparmor package for apparmor_parser) or fix the runtime's configuration, " +
+    'then restart the runtime; check that the other nodes of the pool have it.',
+  clearReservation:
+    'On {{node}}: `crictl ps -a --name {{container}}` and `journalctl -u containerd --since -1h | grep -i {{container}}`; ' +
+    'if the reservation never clears, restart containerd (running containers survive it).',
+  freeSpace: 'Free space on {{node}} (`df -h /var/lib/{{daemon}}`; `{{cli}} rmi --prune`), then the kubelet retries by itself.',
+  removeLeftover: 'Remove the leftover container on {{node}}: `docker ps -a | grep k8s_{{container}}_`, then `docker rm -f <id>`.',
+  checkRuntime:
+    'Check the runtime on {{node}}: `journalctl -u {{daemon}} --since -1h`, disk I/O (`iostat -x 1`) ' +
+    'and hung mounts (`{{cli}} info` must answer quickly).',
+  cordon: 'If the node stays unhealthy, cordon it and delete the pod so it is created elsewhere.',
+  prevent:
+    'Watch container-runtime latency on nodes (kubelet_runtime_operations_duration_seconds) ' +
+    "and keep the runtime's disk on fast storage with free space alerts.",
+} as const;
+
+type Id = keyof typeof messages;
+
+/** Per kind: the title and the explanation that opens the cause. */
+const WORDS: Record<Kind, { titleId: Id; explainId: Id }> = {
+  'node-helper': { titleId: 'titleNodeHelper', explainId: 'nodeHelper' },
+  'name-reserved': { titleId: 'titleNameReserved', explainId: 'nameReserved' },
+  deadline: { titleId: 'titleDeadline', explainId: 'deadline' },
+  'disk-full': { titleId: 'titleDiskFull', explainId: 'diskFull' },
+  'name-conflict': { titleId: 'titleNameConflict', explainId: 'nameConflict' },
+  runtime: { titleId: 'titleRuntime', explainId: 'runtime' },
 };
 
 export const rule = defineRule({
@@ -50,13 +93,17 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'node'],
     priority: 54,
-    doc: 'Waiting reason CreateContainerError for a runtime reason, not the pod\'s configuration: containerd\'s "failed to reserve container name ... is reserved for", "context deadline exceeded", "no space left on device", docker\'s name conflicts. Says when it is a problem of the node\'s runtime and what to check there.',
+    doc:
+      "Waiting reason CreateContainerError for a runtime reason, not the pod's configuration: " +
+      'containerd\'s "failed to reserve container name ... is reserved for", "context deadline exceeded", "no space left on device", ' +
+      "docker's name conflicts. Says when it is a problem of the node's runtime and what to check there.",
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     const nodeName = pod?.spec?.nodeName ?? '';
     const runtime = runtimeOf(snapshot) ?? 'containerd';
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const s of waitingWith(pod, 'CreateContainerError')) {
       const events = eventsOfContainer(snapshot, s, ['Failed']);
       const message = s.message || (events[0]?.message ?? '').replace(/^Error: /, '');
@@ -67,25 +114,32 @@ export const rule = defineRule({
       const tries = events.reduce((n, e) => n + eventCount(e), 0);
       const nodeSide = kind !== 'runtime' || /containerd|dockerd|daemon|shim|snapshotter|overlay/i.test(message);
       const cli = runtime === 'docker' ? 'docker' : 'crictl';
+      const node = nodeName || 'the node';
+      const container = s.status.name;
+      const program = nodeSideFailure(message)?.program ?? '';
+      const daemon = runtime === 'docker' ? 'docker' : 'containerd';
       out.push({
-        title: `${s.status.name}: ${runtime} on ${nodeName || 'the node'} fails to create the container (${kind === 'node-helper' ? `${nodeSideFailure(message)?.program} missing on the node` : kind === 'name-reserved' ? 'name still reserved' : kind === 'deadline' ? 'timed out' : kind === 'disk-full' ? 'disk full' : kind === 'name-conflict' ? 'name in use' : innermostError(message)})`,
-        cause: `${EXPLAIN[kind]}${tries > 1 ? ` The kubelet has tried ${tries} times.` : ''} Runtime message: "${clip(message, 400)}".${nodeSide ? ` This is a problem of the container runtime on ${nodeName || 'the node'}, not of the pod spec.` : ''}`,
+        title: msg(WORDS[kind].titleId, { container, runtime, node, program, error: innermostError(message) }),
+        cause: [
+          msg(WORDS[kind].explainId),
+          tries > 1 && msg('tries', { tries }),
+          msg('runtimeMessage', { message: clip(message, 400) }),
+          nodeSide && msg('nodeSide', { node }),
+        ],
         evidence,
         advice: [
           kind === 'node-helper'
-            ? `Install ${nodeSideFailure(message)?.program} on ${nodeName || 'the node'} (Debian/Ubuntu: the apparmor package for apparmor_parser) or fix the runtime's configuration, then restart the runtime; check that the other nodes of the pool have it.`
+            ? msg('installHelper', { program, node })
             : kind === 'name-reserved'
-              ? `On ${nodeName || 'the node'}: \`crictl ps -a --name ${s.status.name}\` and \`journalctl -u containerd --since -1h | grep -i ${s.status.name}\`; if the reservation never clears, restart containerd (running containers survive it).`
+              ? msg('clearReservation', { node, container })
               : kind === 'disk-full'
-                ? `Free space on ${nodeName || 'the node'} (\`df -h /var/lib/${runtime === 'docker' ? 'docker' : 'containerd'}\`; \`${cli} rmi --prune\`), then the kubelet retries by itself.`
+                ? msg('freeSpace', { node, daemon, cli })
                 : kind === 'name-conflict'
-                  ? `Remove the leftover container on ${nodeName || 'the node'}: \`docker ps -a | grep k8s_${s.status.name}_\`, then \`docker rm -f <id>\`.`
-                  : `Check the runtime on ${nodeName || 'the node'}: \`journalctl -u ${runtime === 'docker' ? 'docker' : 'containerd'} --since -1h\`, disk I/O (\`iostat -x 1\`) and hung mounts (\`${cli} info\` must answer quickly).`,
-          'If the node stays unhealthy, cordon it and delete the pod so it is created elsewhere.',
+                  ? msg('removeLeftover', { node, container })
+                  : msg('checkRuntime', { node, daemon, cli }),
+          msg('cordon'),
         ],
-        prevent: [
-          "Watch container-runtime latency on nodes (kubelet_runtime_operations_duration_seconds) and keep the runtime's disk on fast storage with free space alerts.",
-        ],
+        prevent: [msg('prevent')],
         causeKey: `node/${nodeName}:create-${kind}`,
         params: { container: s.status.name, problem: kind, ...(nodeName ? { node: nodeName } : {}) },
       });

@@ -3,7 +3,10 @@ import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './container-mount-type-mismatch.js';
 
 const RUNC =
-  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/srv/customer/profile.json" to rootfs at "/customer/profile.json": mount /srv/customer/profile.json:/customer/profile.json (via /proc/self/fd/6), flags: 0x5000: not a directory: unknown';
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: ' +
+  'unable to start container process: error during container init: error mounting "/srv/customer/profile.json" ' +
+  'to rootfs at "/customer/profile.json": mount /srv/customer/profile.json:/customer/profile.json (via ' +
+  '/proc/self/fd/6), flags: 0x5000: not a directory: unknown';
 const withHostPath = { spec: { volumes: [{ name: 'profile', hostPath: { path: '/srv/customer/profile.json' } }] } };
 
 testRule(rule, {
@@ -16,7 +19,10 @@ testRule(rule, {
           exitCode: 128,
           reason: 'StartError',
           message:
-            'failed to create containerd task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/x/volume-subpaths/conf/web/0" to rootfs at "/etc/app/app.conf": stat /var/lib/kubelet/pods/x/volume-subpaths/conf/web/0: no such file or directory: unknown',
+            'failed to create containerd task: OCI runtime create failed: runc create failed: unable to start container ' +
+            'process: error during container init: error mounting "/var/lib/kubelet/pods/x/volume-subpaths/conf/web/0" to ' +
+            'rootfs at "/etc/app/app.conf": stat /var/lib/kubelet/pods/x/volume-subpaths/conf/web/0: no such file or ' +
+            'directory: unknown',
         }),
       ),
     },
@@ -27,7 +33,8 @@ testRule(rule, {
           exitCode: 128,
           reason: 'StartError',
           message:
-            'error mounting "/var/lib/kubelet/pods/5b/volumes/kubernetes.io~empty-dir/logs" to rootfs at "/app/logs": mkdir /run/containerd/x/rootfs/app/logs: read-only file system: unknown',
+            'error mounting "/var/lib/kubelet/pods/5b/volumes/kubernetes.io~empty-dir/logs" to rootfs at "/app/logs": ' +
+            'mkdir /run/containerd/x/rootfs/app/logs: read-only file system: unknown',
         }),
       ),
     },
@@ -49,7 +56,10 @@ testRule(rule, {
           exitCode: 127,
           reason: 'ContainerCannotRun',
           message:
-            'OCI runtime create failed: container_linux.go:349: starting container process caused "process_linux.go:449: container init caused \\"rootfs_linux.go:58: mounting \\\\\\"/etc/app.conf\\\\\\" to rootfs ... not a directory\\"": unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type',
+            'OCI runtime create failed: container_linux.go:349: starting container process caused "process_linux.go:449: ' +
+            'container init caused \\"rootfs_linux.go:58: mounting \\\\\\"/etc/app.conf\\\\\\" to rootfs ... not a ' +
+            'directory\\"": unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the ' +
+            'specified host path exists and is the expected type',
         }),
       ),
       expect: { mentions: [/Are you trying to mount a directory onto a file/] },

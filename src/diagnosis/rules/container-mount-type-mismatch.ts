@@ -2,6 +2,7 @@
 
 import { crashes, crashKey, crashTexts } from '../crashes.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
 
@@ -27,6 +28,28 @@ function volumeOf(pod: Pod | undefined, source: string): { name: string; hostPat
   return undefined;
 }
 
+const messages = {
+  title: '{{container}}: cannot mount {{source}} onto {{target}} (file vs directory)',
+  cannotStart: 'The runtime cannot start container "{{container}}": "{{text}}".',
+  typesDiffer: 'The source {{source}} and the target {{target}} are not of the same type: one is a file, the other a directory.',
+  typesDifferVolume: 'The source {{source}} (volume {{volume}}) and the target {{target}} are not of the same type: one is a file, the other a directory.',
+  typesDifferUnknown: 'A volume source and its mountPath are not of the same type.',
+  hostPathTyped:
+    'It is hostPath {{path}} (type {{type}}): if that path did not exist on {{node}}, ' +
+    'the kubelet created it as an empty directory, which cannot be mounted onto a file.',
+  hostPathUntyped:
+    'It is hostPath {{path}} with no type: if that path did not exist on {{node}}, ' +
+    'the kubelet created it as an empty directory, which cannot be mounted onto a file.',
+  createFile:
+    'Create {{path}} as a file on the node (or fix the path), ' +
+    'and set hostPath type: File so the kubelet refuses a missing file instead of creating a directory.',
+  useSubPath: 'Mount a single file with subPath (mountPath the file, subPath the key), or mount the volume on a directory.',
+  checkTarget: 'Check the mountPath against the image: the target must be a file if the source is, a directory if it is one.',
+  prevent: 'Set hostPath type (File, Directory) on every hostPath volume so a missing source fails clearly at mount time.',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'container.mount-type-mismatch',
@@ -36,31 +59,39 @@ export const rule = defineRule({
     needs: ['pod', 'events'],
     priority: 57,
     supersedes: ['crash.app-exit', 'container.start-error', 'container.create-error'],
-    doc: 'runc cannot bind-mount a volume: `error mounting "<source>" to rootfs at "<target>": ... not a directory` (docker: "Are you trying to mount a directory onto a file (or vice-versa)?"). The source and the mountPath are not both files or both directories: typically a hostPath whose file did not exist on the node (so the kubelet created a directory) mounted onto a file of the image, or a ConfigMap mounted over a file without subPath.',
+    doc:
+      'runc cannot bind-mount a volume: `error mounting "<source>" to rootfs at "<target>": ... not a directory` ' +
+      '(docker: "Are you trying to mount a directory onto a file (or vice-versa)?"). ' +
+      'The source and the mountPath are not both files or both directories: ' +
+      'typically a hostPath whose file did not exist on the node (so the kubelet created a directory) mounted onto a file of the image, ' +
+      'or a ConfigMap mounted over a file without subPath.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     const report = (name: string, text: string, evidence: Evidence[], key: string) => {
       const m = /error mounting "([^"]+)" to rootfs at "([^"]+)"/.exec(text);
       const source = m?.[1];
       const target = m?.[2];
       const volume = source ? volumeOf(pod, source) : undefined;
-      const hostPathWhy =
-        volume?.hostPath !== undefined
-          ? ` It is hostPath ${volume.hostPath}${volume.type ? ` (type ${volume.type})` : ' with no type'}: if that path did not exist on ${pod?.spec?.nodeName ?? 'the node'}, the kubelet created it as an empty directory, which cannot be mounted onto a file.`
-          : '';
+      const hostPath = volume?.hostPath;
+      const node = pod?.spec?.nodeName ?? 'the node';
       out.push({
-        title: `${name}: cannot mount ${source ?? 'a volume'} onto ${target ?? 'its mountPath'} (file vs directory)`,
-        cause: `The runtime cannot start container "${name}": "${clip(text, 400)}". ${source && target ? `The source ${source}${volume ? ` (volume ${volume.name})` : ''} and the target ${target} are not of the same type: one is a file, the other a directory.` : 'A volume source and its mountPath are not of the same type.'}${hostPathWhy}`,
-        evidence,
-        advice: [
-          volume?.hostPath !== undefined
-            ? `Create ${volume.hostPath} as a file on the node (or fix the path), and set hostPath type: File so the kubelet refuses a missing file instead of creating a directory.`
-            : 'Mount a single file with subPath (mountPath the file, subPath the key), or mount the volume on a directory.',
-          'Check the mountPath against the image: the target must be a file if the source is, a directory if it is one.',
+        title: msg('title', { container: name, source: source ?? 'a volume', target: target ?? 'its mountPath' }),
+        cause: [
+          msg('cannotStart', { container: name, text: clip(text, 400) }),
+          source && target
+            ? volume
+              ? msg('typesDifferVolume', { source, volume: volume.name, target })
+              : msg('typesDiffer', { source, target })
+            : msg('typesDifferUnknown'),
+          hostPath !== undefined &&
+            (volume?.type ? msg('hostPathTyped', { path: hostPath, type: volume.type, node }) : msg('hostPathUntyped', { path: hostPath, node })),
         ],
-        prevent: ['Set hostPath type (File, Directory) on every hostPath volume so a missing source fails clearly at mount time.'],
+        evidence,
+        advice: [hostPath !== undefined ? msg('createFile', { path: hostPath }) : msg('useSubPath'), msg('checkTarget')],
+        prevent: [msg('prevent')],
         causeKey: key,
         params: { container: name, ...(source ? { source } : {}), ...(target ? { target } : {}), ...(volume ? { volume: volume.name } : {}) },
       });

@@ -6,7 +6,8 @@ import { rule } from './container-start-error.js';
 import { rule as appExit } from './crash-app-exit.js';
 
 const CONTAINERD_NOT_FOUND =
-  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "gunicorn": executable file not found in $PATH: unknown';
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: ' +
+  'unable to start container process: exec: "gunicorn": executable file not found in $PATH: unknown';
 const withCommand = (command: string[], args?: string[]) => ({
   spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', command, ...(args ? { args } : {}) }] },
 });
@@ -43,7 +44,11 @@ testRule(rule, {
           exitCode: 128,
           reason: 'StartError',
           message:
-            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/1/volume-subpaths/conf/web/0" to rootfs at "/etc/app/app.conf": mount /var/lib/kubelet/pods/1/volume-subpaths/conf/web/0:/etc/app/app.conf (via /proc/self/fd/6), flags: 0x5001: no such file or directory: unknown',
+            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: ' +
+            'unable to start container process: error during container init: error mounting ' +
+            '"/var/lib/kubelet/pods/1/volume-subpaths/conf/web/0" to rootfs at "/etc/app/app.conf": mount ' +
+            '/var/lib/kubelet/pods/1/volume-subpaths/conf/web/0:/etc/app/app.conf (via /proc/self/fd/6), flags: 0x5001: no ' +
+            'such file or directory: unknown',
         }),
       ),
     },
@@ -83,7 +88,8 @@ testRule(rule, {
           exitCode: 128,
           reason: 'StartError',
           message:
-            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/docker-entrypoint.sh": permission denied: unknown',
+            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: ' +
+            'unable to start container process: exec: "/docker-entrypoint.sh": permission denied: unknown',
         }),
       ),
       expect: { params: { problem: 'permission', path: '/docker-entrypoint.sh' }, mentions: [/permission denied/] },
@@ -96,7 +102,8 @@ testRule(rule, {
           reason: 'ContainerCannotRun',
           runtime: 'docker',
           message:
-            'OCI runtime create failed: container_linux.go:345: starting container process caused "exec: \\"/app/server\\": stat /app/server: no such file or directory": unknown',
+            'OCI runtime create failed: container_linux.go:345: starting container process caused "exec: ' +
+            '\\"/app/server\\": stat /app/server: no such file or directory": unknown',
         }),
       ),
       expect: { params: { problem: 'no-such-file', path: '/app/server' } },
@@ -113,7 +120,8 @@ testRule(rule, {
       snapshot: snapshot(
         waitingPod(
           'CreateContainerError',
-          'container create failed: time="2026-11-21T09:58:01Z" level=error msg="runc create failed: unable to start container process: exec: \\"python\\": executable file not found in $PATH"',
+          'container create failed: time="2026-11-21T09:58:01Z" level=error msg="runc create failed: unable to start ' +
+            'container process: exec: \\"python\\": executable file not found in $PATH"',
         ),
         { node: undefined },
       ),

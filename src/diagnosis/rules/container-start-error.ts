@@ -2,6 +2,7 @@
 
 import { type Crash, containerSpec, crashes, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { nodeSideFailure, scriptPath } from '../runtime-errors.js';
 import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
@@ -148,19 +149,50 @@ function hits(snapshot: Snapshot): Hit[] {
   return out;
 }
 
-const WHAT: Record<StartProblem, string> = {
-  'not-found': 'is not in the image (not found in $PATH)',
-  permission: 'is not executable (permission denied)',
-  'no-such-file':
-    'or a file it needs does not exist in the image (no such file or directory; for a script, the interpreter its #! line names, or a CRLF line ending that makes it look for `sh\\r`)',
-  'no-interpreter': 'is a script the kernel cannot execute (exec format error): it lacks a `#!` line, or the line ends in CRLF',
-};
+const messages = {
+  titleNotFound: '{{container}} {{name}} cannot start: not found',
+  titleNotFoundPath: '{{container}} {{name}} cannot start: {{path}} not found',
+  titlePermission: '{{container}} {{name}} cannot start: permission denied',
+  titlePermissionPath: '{{container}} {{name}} cannot start: {{path}} permission denied',
+  titleNoSuchFile: '{{container}} {{name}} cannot start: no such file or directory',
+  titleNoSuchFilePath: '{{container}} {{name}} cannot start: {{path}} no such file or directory',
+  titleNoInterpreter: '{{container}} {{name}} cannot start: exec format error (script without #!)',
+  titleNoInterpreterPath: '{{container}} {{name}} cannot start: {{path}} exec format error (script without #!)',
+  notFound: 'The runtime created {{who}} but could not start its process: {{path}} is not in the image (not found in $PATH).',
+  permission: 'The runtime created {{who}} but could not start its process: {{path}} is not executable (permission denied).',
+  noSuchFile:
+    'The runtime created {{who}} but could not start its process: {{path}} ' +
+    'or a file it needs does not exist in the image (no such file or directory; ' +
+    'for a script, the interpreter its #! line names, or a CRLF line ending that makes it look for `sh\\r`).',
+  noInterpreter:
+    'The runtime created {{who}} but could not start its process: {{path}} ' +
+    'is a script the kernel cannot execute (exec format error): it lacks a `#!` line, or the line ends in CRLF.',
+  runs: 'It runs {{command}}.',
+  runsImage: 'It runs {{command}} from image {{image}}.',
+  runtimeMessage: 'Runtime message: "{{text}}".',
+  addInterpreter:
+    'Start {{path}} with an interpreter line (`#!/bin/sh`) and LF line endings (`dos2unix`, or `.gitattributes` eol=lf), ' +
+    'or call it through its interpreter (command: ["sh", "{{script}}"]).',
+  makeExecutable:
+    'Make {{path}} executable in the image (`chmod +x` in the Dockerfile, or COPY --chmod=755), ' +
+    'or call it through its interpreter (command: ["sh", "{{script}}"]); ' +
+    'check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.',
+  checkExists:
+    "Check {{path}} exists in the image: `docker run --rm --entrypoint sh {{image}} -c 'ls -l {{file}}; echo $PATH'`; " +
+    'a distroless or scratch image has no shell, so `sh -c` commands fail there too.',
+  fixCommand: 'Fix the command/args in the {{kind}} spec (or the image ENTRYPOINT), then roll out; restarting the pod does not help.',
+  prevent:
+    'Start every new image once in CI with the exact command and args the manifest uses (a smoke test), ' + 'so a wrong entrypoint never reaches the cluster.',
+} as const;
 
-const TITLE: Record<StartProblem, string> = {
-  'not-found': 'not found',
-  permission: 'permission denied',
-  'no-such-file': 'no such file or directory',
-  'no-interpreter': 'exec format error (script without #!)',
+type Id = keyof typeof messages;
+
+/** Per problem: the title without and with the path, and the first sentence of the cause. */
+const WORDS: Record<StartProblem, { titleId: Id; titlePathId: Id; causeId: Id }> = {
+  'not-found': { titleId: 'titleNotFound', titlePathId: 'titleNotFoundPath', causeId: 'notFound' },
+  permission: { titleId: 'titlePermission', titlePathId: 'titlePermissionPath', causeId: 'permission' },
+  'no-such-file': { titleId: 'titleNoSuchFile', titlePathId: 'titleNoSuchFilePath', causeId: 'noSuchFile' },
+  'no-interpreter': { titleId: 'titleNoInterpreter', titlePathId: 'titleNoInterpreterPath', causeId: 'noInterpreter' },
 };
 
 export const rule = defineRule({
@@ -172,32 +204,41 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs'],
     priority: 52,
     supersedes: ['crash.app-exit'],
-    doc: "The runtime cannot exec the container's process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.",
+    doc:
+      "The runtime cannot exec the container's process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError " +
+      'with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), ' +
+      'or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    return hits(snapshot).map((h): FindingDraft => {
+    return hits(snapshot).map((h): FindingDraft<Id> => {
       const who = `${h.init ? 'init container' : 'container'} ${h.name}`;
       const path = h.path ? `"${h.path}"` : 'the command';
       const image = h.spec?.image ?? '';
+      const words = WORDS[h.problem];
       return {
-        title: `${h.init ? 'Init container' : 'Container'} ${h.name} cannot start: ${h.path ? `${h.path} ` : ''}${TITLE[h.problem]}`,
-        cause: `The runtime created ${who} but could not start its process: ${path} ${WHAT[h.problem]}. It runs ${commandOf(h.spec)}${image ? ` from image ${image}` : ''}. Runtime message: "${clip(h.text, 400)}".`,
+        title: h.path
+          ? msg(words.titlePathId, { container: h.init ? 'Init container' : 'Container', name: h.name, path: h.path })
+          : msg(words.titleId, { container: h.init ? 'Init container' : 'Container', name: h.name }),
+        cause: [
+          msg(words.causeId, { who, path }),
+          image ? msg('runsImage', { command: commandOf(h.spec), image }) : msg('runs', { command: commandOf(h.spec) }),
+          msg('runtimeMessage', { text: clip(h.text, 400) }),
+        ],
         evidence: [
           ...h.evidence,
           ...(h.spec?.command || h.spec?.args ? [{ source: `pod.spec.${h.init ? 'initContainers' : 'containers'}[${h.name}]`, text: commandOf(h.spec) }] : []),
         ],
         advice: [
           h.problem === 'no-interpreter'
-            ? `Start ${path} with an interpreter line (\`#!/bin/sh\`) and LF line endings (\`dos2unix\`, or \`.gitattributes\` eol=lf), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]).`
+            ? msg('addInterpreter', { path, script: h.path ?? '<script>' })
             : h.problem === 'permission'
-              ? `Make ${path} executable in the image (\`chmod +x\` in the Dockerfile, or COPY --chmod=755), or call it through its interpreter (command: ["sh", "${h.path ?? '<script>'}"]); check that a volume mounted over its directory (noexec, a ConfigMap with defaultMode 0644) does not hide it.`
-              : `Check ${path} exists in the image: \`docker run --rm --entrypoint sh ${image || '<image>'} -c 'ls -l ${h.path ?? '<path>'}; echo $PATH'\`; a distroless or scratch image has no shell, so \`sh -c\` commands fail there too.`,
-          `Fix the command/args in the ${pod?.metadata?.ownerReferences?.[0]?.kind ?? 'pod'} spec (or the image ENTRYPOINT), then roll out; restarting the pod does not help.`,
+              ? msg('makeExecutable', { path, script: h.path ?? '<script>' })
+              : msg('checkExists', { path, image: image || '<image>', file: h.path ?? '<path>' }),
+          msg('fixCommand', { kind: pod?.metadata?.ownerReferences?.[0]?.kind ?? 'pod' }),
         ],
-        prevent: [
-          'Start every new image once in CI with the exact command and args the manifest uses (a smoke test), so a wrong entrypoint never reaches the cluster.',
-        ],
+        prevent: [msg('prevent')],
         causeKey: h.crash ? crashKey(pod, h.crash, `start-${h.problem}`) : `workload/${pod?.metadata?.namespace ?? ''}/${h.name}:start-${h.problem}`,
         params: { container: h.name, problem: h.problem, ...(h.path ? { path: h.path } : {}), ...(image ? { image } : {}) },
       };

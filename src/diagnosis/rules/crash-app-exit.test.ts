@@ -204,7 +204,8 @@ describe('crash.app-exit facts', () => {
       exitCode: 128,
       reason: 'StartError',
       message:
-        'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app/server": stat /app/server: no such file or directory: unknown',
+        'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container ' +
+        'process: exec: "/app/server": stat /app/server: no such file or directory: unknown',
     });
     const status = p.status?.containerStatuses?.[0];
     if (status?.lastState?.terminated) status.lastState.terminated.startedAt = '1970-01-01T00:00:00Z';

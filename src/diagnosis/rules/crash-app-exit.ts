@@ -3,7 +3,9 @@
 import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, exitMeaning, logAdvice, logEvidence } from '../crashes.js';
 import { decisiveLines } from '../decisive.js';
 import { clip, eventEvidence, formatDuration, ms, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
+
 export const rule = defineRule({
   meta: {
     id: 'crash.app-exit',
@@ -12,7 +14,40 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'logs'],
     priority: 30,
-    doc: 'A container terminated with a non-zero exit code (CrashLoopBackOff, or a failed pod with restartPolicy Never); the finding quotes the exit code and the last log lines of the crashed run. More specific crash rules (OOM, probe, subPath, IPv6, corrupt image) supersede it.',
+    doc:
+      'A container terminated with a non-zero exit code (CrashLoopBackOff, or a failed pod with restartPolicy Never); ' +
+      'the finding quotes the exit code and the last log lines of the crashed run. ' +
+      'More specific crash rules (OOM, probe, subPath, IPv6, corrupt image) supersede it.',
+    messages: {
+      titleNoStart: '{{kind}} {{container}} fails to start',
+      titleNoStartCode: '{{kind}} {{container}} fails to start (exit code {{code}})',
+      titleExited: '{{kind}} {{container}} exited with code {{code}}',
+      titleExitedReason: '{{kind}} {{container}} exited with code {{code}} ({{reason}})',
+      noStart: '{{kind}} "{{container}}" ({{image}}) fails to start;',
+      noStartCode: '{{kind}} "{{container}}" ({{image}}) fails to start (exit code {{code}});',
+      exited: '{{kind}} "{{container}}" ({{image}}) exited with code {{code}};',
+      exitedReason: '{{kind}} "{{container}}" ({{image}}) exited with code {{code}} ({{reason}});',
+      noStartAfter: '{{kind}} "{{container}}" ({{image}}) fails to start after running {{ran}};',
+      noStartCodeAfter: '{{kind}} "{{container}}" ({{image}}) fails to start (exit code {{code}}) after running {{ran}};',
+      exitedAfter: '{{kind}} "{{container}}" ({{image}}) exited with code {{code}} after running {{ran}};',
+      exitedReasonAfter: '{{kind}} "{{container}}" ({{image}}) exited with code {{code}} ({{reason}}) after running {{ran}};',
+      notRestarted: 'it will not be restarted (restartPolicy Never or the pod failed).',
+      runningAgain: 'it is running again after {{restarts}} restarts, the last one {{ago}} ago.',
+      waiting: 'it has restarted {{restarts}} {{times}} and waits in {{reason}}.',
+      waitingBackOff: 'it has restarted {{restarts}} {{times}} and waits in back-off.',
+      exitMeaning: 'Exit code {{code}} means {{meaning}}.',
+      logEnds: 'The crashed run\'s log ends: "{{lines}}".',
+      terminationMessage: 'Its termination message: "{{message}}".',
+      noLogs: 'No log lines of the crashed run were collected.',
+      logHint: '{{hint}}',
+      readLogs: "Read the crashed run's output: kubectl logs -n {{namespace}} {{pod}} -c {{container}}.",
+      readPreviousLogs: "Read the crashed run's output: kubectl logs -n {{namespace}} {{pod}} -c {{container}} --previous.",
+      runAsJob: 'If the process is meant to finish, run it as a Job (or CronJob) instead of a Deployment.',
+      fixCause: 'Fix the cause the log names, then roll out again; restarting the pod alone brings the same crash back.',
+      preventLogReason:
+        'Make the app log the reason before it exits and set terminationMessagePolicy: FallbackToLogsOnError, so the reason shows in the pod status.',
+      preventRetry: 'Retry dependencies at start-up instead of exiting, and test the image with production-like config before rollout.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -28,23 +63,31 @@ export const rule = defineRule({
       const end = ms(t?.finishedAt);
       const ran = start !== undefined && end !== undefined ? end - start : 0;
 
-      const what =
-        code === undefined
-          ? 'fails to start'
-          : started
-            ? `fails to start (exit code ${code})`
-            : `exited with code ${code}${t?.reason && t.reason !== 'Error' ? ` (${t.reason})` : ''}`;
+      // Which of the four ways it failed: the title says it, the cause's first clause says it with the image and the run time.
+      const reason = t?.reason && t.reason !== 'Error' ? t.reason : undefined;
+      const what = code === undefined ? 'noStart' : started ? 'noStartCode' : reason ? 'exitedReason' : 'exited';
+      const whatData = {
+        kind: c.s.init ? 'Init container' : 'Container',
+        container: c.name,
+        ...(code !== undefined ? { code } : {}),
+        ...(reason ? { reason } : {}),
+      };
+      const titleId = ({ noStart: 'titleNoStart', noStartCode: 'titleNoStartCode', exited: 'titleExited', exitedReason: 'titleExitedReason' } as const)[what];
+      const ranId = ({ noStart: 'noStartAfter', noStartCode: 'noStartCodeAfter', exited: 'exitedAfter', exitedReason: 'exitedReasonAfter' } as const)[what];
+      const waitReason = c.waiting?.reason;
       const state = c.final
-        ? 'it will not be restarted (restartPolicy Never or the pod failed)'
+        ? msg('notRestarted')
         : c.flapping
-          ? `it is running again after ${c.restarts} restarts, the last one ${formatDuration(secondsSince(snapshot, t?.finishedAt) ?? 0)} ago`
-          : `it has restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'} and waits in ${c.waiting?.reason ?? 'back-off'}`;
+          ? msg('runningAgain', { restarts: c.restarts, ago: formatDuration(secondsSince(snapshot, t?.finishedAt) ?? 0) })
+          : waitReason != null
+            ? msg('waiting', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times', reason: waitReason })
+            : msg('waitingBackOff', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times' });
       const said =
         lines.length > 0
-          ? ` The crashed run's log ends: "${clip(decisiveLines(lines, { maxLines: 3, tail: 1 }).join(' ⏎ '), 400)}".`
+          ? msg('logEnds', { lines: clip(decisiveLines(lines, { maxLines: 3, tail: 1 }).join(' ⏎ '), 400) })
           : message
-            ? ` Its termination message: "${clip(message, 400)}".`
-            : ' No log lines of the crashed run were collected.';
+            ? msg('terminationMessage', { message: clip(message, 400) })
+            : msg('noLogs');
 
       const evidence = crashEvidence(snapshot, c);
       if (tail) evidence.push(logEvidence(tail));
@@ -58,19 +101,25 @@ export const rule = defineRule({
       const hints = logAdvice([c.waiting?.message ?? '', message ?? '', ...lines]);
       return {
         severity: c.flapping ? ('warning' as const) : ('error' as const),
-        title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} ${what}`,
-        cause: `${c.s.init ? 'Init container' : 'Container'} "${c.name}" (${image}) ${what}${ran > 0 ? ` after running ${formatDuration(ran / 1000)}` : ''}; ${state}.${code !== undefined ? ` Exit code ${code} means ${exitMeaning(code)}.` : ''}${said}`,
+        title: msg(titleId, whatData),
+        cause: [
+          ran > 0 ? msg(ranId, { ...whatData, image, ran: formatDuration(ran / 1000) }) : msg(what, { ...whatData, image }),
+          state,
+          code !== undefined && msg('exitMeaning', { code, meaning: exitMeaning(code) }),
+          said,
+        ],
         evidence,
         advice: [
-          ...hints,
-          `Read the crashed run's output: kubectl logs -n ${pod?.metadata?.namespace ?? ''} ${pod?.metadata?.name ?? ''} -c ${c.name}${c.termField === 'lastState' ? ' --previous' : ''}.`,
-          ...(code === 0 && !c.final ? ['If the process is meant to finish, run it as a Job (or CronJob) instead of a Deployment.'] : []),
-          'Fix the cause the log names, then roll out again; restarting the pod alone brings the same crash back.',
+          ...hints.map((hint) => msg('logHint', { hint })),
+          msg(c.termField === 'lastState' ? 'readPreviousLogs' : 'readLogs', {
+            namespace: pod?.metadata?.namespace ?? '',
+            pod: pod?.metadata?.name ?? '',
+            container: c.name,
+          }),
+          code === 0 && !c.final && msg('runAsJob'),
+          msg('fixCause'),
         ],
-        prevent: [
-          'Make the app log the reason before it exits and set terminationMessagePolicy: FallbackToLogsOnError, so the reason shows in the pod status.',
-          'Retry dependencies at start-up instead of exiting, and test the image with production-like config before rollout.',
-        ],
+        prevent: [msg('preventLogReason'), msg('preventRetry')],
         causeKey: crashKey(pod, c, `exit-${code ?? 'start'}`),
         params: {
           container: c.name,

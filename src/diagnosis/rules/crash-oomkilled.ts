@@ -2,6 +2,7 @@
 
 import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
 import { eventEvidence, eventTime, formatDuration, ms, newestFirst, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { formatBytes, parseQuantity } from '../quantity.js';
 import { defineRule } from '../rule.js';
 
@@ -18,7 +19,47 @@ export const rule = defineRule({
     priority: 50,
     // The app did not exit by itself: the kernel killed it.
     supersedes: ['crash.app-exit'],
-    doc: "The kernel OOM killer stopped the container (`lastState.terminated.reason: OOMKilled`): it reached its memory limit, or the node ran out of memory (a SystemOOM event on the node at that moment: the node's kernel picked it, limit or not). The finding shows the limit, the request and the restart count.",
+    doc:
+      'The kernel OOM killer stopped the container (`lastState.terminated.reason: OOMKilled`): it reached its memory limit, ' +
+      "or the node ran out of memory (a SystemOOM event on the node at that moment: the node's kernel picked it, limit or not). " +
+      'The finding shows the limit, the request and the restart count.',
+    messages: {
+      title: 'Container {{container}} was OOMKilled at its {{limit}} memory limit',
+      titleNoLimit: 'Container {{container}} was OOMKilled (no memory limit)',
+      // The cause is one long sentence; its clauses are the parts below, joined by a space.
+      nodePicked: 'The node {{node}} ran out of memory and its kernel\'s OOM killer picked container "{{container}}" ("{{message}}"):',
+      nodePickedAgo: 'The node {{node}} ran out of memory and its kernel\'s OOM killer picked container "{{container}}" {{ago}} ago ("{{message}}"):',
+      ownLimit: 'its own limit is {{limit}}, so it was not over it necessarily;',
+      nodeOvercommitted: 'the pods on the node together use more than it has, usually because their requests are far below their use,',
+      killed: 'The kernel\'s OOM killer stopped container "{{container}}" (exit code {{exitCode}}):',
+      killedAgo: 'The kernel\'s OOM killer stopped container "{{container}}" {{ago}} ago (exit code {{exitCode}}):',
+      limitIs: 'its memory limit is {{limit}},',
+      limitIsBytes: 'its memory limit is {{limit}} ({{bytes}}),',
+      noLimit: 'it has no memory limit, so the node itself ran out of memory and the kernel picked this container,',
+      request: 'request {{request}};',
+      noRequest: 'no memory request;',
+      notRestarted: 'it will not be restarted.',
+      restarted: 'it has been restarted {{restarts}} {{times}}.',
+      overLimit: 'The application did not exit by itself; it used more memory than allowed.',
+      nodeOvercommittedAdvice:
+        'The node was overcommitted: set memory requests close to real use on the pods of {{node}} (`kubectl top pods`), ' +
+        'so the scheduler stops packing more than the node has; reserve memory for the system (--system-reserved).',
+      comparePeak:
+        "Compare the container's real peak (container_memory_working_set_bytes) with {{limit}}; " +
+        'if the peak is legitimate, raise the limit together with the request.',
+      comparePeakSuggest:
+        "Compare the container's real peak (container_memory_working_set_bytes) with {{limit}}; " +
+        'if the peak is legitimate, raise the limit (e.g. to {{suggested}}) together with the request.',
+      setLimit:
+        'Give the container a memory request and limit that match its real peak, so the scheduler reserves the memory and the kernel does not pick it first.',
+      leak: 'If usage grows until the kill, it is a leak: take a heap profile before the limit is reached and fix the leak.',
+      heap:
+        'For JVM, Node.js or .NET apps, size the heap below the limit (-XX:MaxRAMPercentage, --max-old-space-size, GCHeapHardLimit), ' +
+        'leaving room for non-heap memory.',
+      preventRequests:
+        'Set memory requests equal to limits for critical workloads and alert before the limit is reached (e.g. working set above 90% of the limit).',
+      preventLoadTest: 'Load-test new versions with production-sized data to learn their memory peak.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -31,10 +72,14 @@ export const rule = defineRule({
         const request = requestText !== undefined ? parseQuantity(requestText) : Number.NaN;
         const since = secondsSince(snapshot, c.term?.finishedAt);
         const limitWords = limitText
-          ? `its memory limit is ${limitText}${Number.isFinite(limit) && String(limitText) !== formatBytes(limit) ? ` (${formatBytes(limit)})` : ''}`
-          : 'it has no memory limit, so the node itself ran out of memory and the kernel picked this container';
-        const requestWords = requestText ? `, request ${requestText}` : ', no memory request';
-        const restarts = c.final ? 'it will not be restarted' : `it has been restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'}`;
+          ? Number.isFinite(limit) && String(limitText) !== formatBytes(limit)
+            ? msg('limitIsBytes', { limit: limitText, bytes: formatBytes(limit) })
+            : msg('limitIs', { limit: limitText })
+          : msg('noLimit');
+        const requestWords = requestText ? msg('request', { request: requestText }) : msg('noRequest');
+        const restarts = c.final ? msg('notRestarted') : msg('restarted', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times' });
+        const ago = since !== undefined ? formatDuration(since) : undefined;
+        const killed = { container: c.name, exitCode: c.term?.exitCode ?? '?' };
 
         const evidence = crashEvidence(snapshot, c);
         evidence.push({
@@ -54,30 +99,28 @@ export const rule = defineRule({
         const backoff = containerEvents(snapshot, c, ['BackOff'])[0];
         if (backoff) evidence.push(eventEvidence(backoff));
 
+        const picked = { node: pod?.spec?.nodeName ?? '', container: c.name, message: systemOom?.message ?? 'System OOM encountered' };
         const suggested = Number.isFinite(limit) && limit > 0 ? formatBytes(Math.ceil((limit * 1.5) / 2 ** 20) * 2 ** 20) : undefined;
         return {
           severity: c.flapping ? ('warning' as const) : ('error' as const),
-          title: `Container ${c.name} was OOMKilled${limitText ? ` at its ${limitText} memory limit` : ' (no memory limit)'}`,
+          title: limitText ? msg('title', { container: c.name, limit: limitText }) : msg('titleNoLimit', { container: c.name }),
           cause: systemOom
-            ? `The node ${pod?.spec?.nodeName ?? ''} ran out of memory and its kernel's OOM killer picked container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} ("${systemOom.message ?? 'System OOM encountered'}"): ${limitText ? `its own limit is ${limitText}, so it was not over it necessarily; ` : ''}the pods on the node together use more than it has, usually because their requests are far below their use${requestWords}; ${restarts}.`
-            : `The kernel's OOM killer stopped container "${c.name}"${since !== undefined ? ` ${formatDuration(since)} ago` : ''} (exit code ${c.term?.exitCode ?? '?'}): ${limitWords}${requestWords}; ${restarts}. The application did not exit by itself; it used more memory than allowed.`,
+            ? [
+                ago !== undefined ? msg('nodePickedAgo', { ...picked, ago }) : msg('nodePicked', picked),
+                limitText ? msg('ownLimit', { limit: limitText }) : undefined,
+                msg('nodeOvercommitted'),
+                requestWords,
+                restarts,
+              ]
+            : [ago !== undefined ? msg('killedAgo', { ...killed, ago }) : msg('killed', killed), limitWords, requestWords, restarts, msg('overLimit')],
           evidence,
           advice: [
-            ...(systemOom
-              ? [
-                  `The node was overcommitted: set memory requests close to real use on the pods of ${pod?.spec?.nodeName ?? 'the node'} (\`kubectl top pods\`), so the scheduler stops packing more than the node has; reserve memory for the system (--system-reserved).`,
-                ]
-              : []),
-            limitText
-              ? `Compare the container's real peak (container_memory_working_set_bytes) with ${limitText}; if the peak is legitimate, raise the limit${suggested ? ` (e.g. to ${suggested})` : ''} together with the request.`
-              : 'Give the container a memory request and limit that match its real peak, so the scheduler reserves the memory and the kernel does not pick it first.',
-            'If usage grows until the kill, it is a leak: take a heap profile before the limit is reached and fix the leak.',
-            'For JVM, Node.js or .NET apps, size the heap below the limit (-XX:MaxRAMPercentage, --max-old-space-size, GCHeapHardLimit), leaving room for non-heap memory.',
+            systemOom && msg('nodeOvercommittedAdvice', { node: pod?.spec?.nodeName ?? 'the node' }),
+            limitText ? (suggested ? msg('comparePeakSuggest', { limit: limitText, suggested }) : msg('comparePeak', { limit: limitText })) : msg('setLimit'),
+            msg('leak'),
+            msg('heap'),
           ],
-          prevent: [
-            'Set memory requests equal to limits for critical workloads and alert before the limit is reached (e.g. working set above 90% of the limit).',
-            'Load-test new versions with production-sized data to learn their memory peak.',
-          ],
+          prevent: [msg('preventRequests'), msg('preventLoadTest')],
           causeKey: crashKey(pod, c, 'oomkilled'),
           params: {
             container: c.name,

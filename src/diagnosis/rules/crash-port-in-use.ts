@@ -2,6 +2,7 @@
 
 import { crashEvidence, crashes, crashKey, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip, podLabel } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Pod } from '../types.js';
 
@@ -32,6 +33,28 @@ function hostHolders(pods: readonly Pod[], self: Pod, port: number): Pod[] {
   });
 }
 
+const messages = {
+  title: '{{kind}} {{container}} cannot bind port {{port}}: already in use',
+  titleOnNode: '{{kind}} {{container}} cannot bind port {{port}}: already in use on {{node}}',
+  crashedRun: 'The crashed run ends with "{{line}}".',
+  hostHolder: "The port is the node's (the pod uses {{mode}}), and {{holders}} on {{node}} already takes it.",
+  hostHolders: "The port is the node's (the pod uses {{mode}}), and {{holders}} on {{node}} already take it.",
+  hostProcess:
+    "The port is the node's (the pod uses {{mode}}), and no other pod on {{node}} declares it, so a process on the host holds it " +
+    "(a web server started at boot, a leftover of an earlier install): `ss -ltnp 'sport = :{{port}}'` on the node names it.",
+  sibling: "The port is the pod's own, and container {{containers}} of the same pod listens on it (containers share the pod's network).",
+  siblings: "The port is the pod's own, and containers {{containers}} of the same pod listen on it (containers share the pod's network).",
+  podProcess: "The port is the pod's own, and another process in the same pod holds it (a sidecar, or the app started twice).",
+  keepsFailing: 'It restarted {{restarts}} {{times}}; it will keep failing until the port is free.',
+  moveOne: 'Move one of them: change the port, or keep them off the same node (anti-affinity, or only one of the DaemonSets on a node).',
+  stopHostProcess:
+    "On {{node}}: `ss -ltnp 'sport = :{{port}}'` names the process; " + "stop and disable it (`systemctl disable --now <unit>`) or move the pod's port.",
+  preferService: 'Prefer a Service (NodePort/LoadBalancer) over hostNetwork/hostPort where possible: then pods cannot collide on a node.',
+  ownPorts: 'Give each container of the pod its own port (and check the app is not started twice by the entrypoint).',
+  prevent: 'Reserve the host ports of hostNetwork workloads (document them per node pool) and keep host services off them.',
+} as const;
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'crash.port-in-use',
@@ -41,12 +64,16 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs', 'podsOnNode'],
     priority: 42,
     supersedes: ['crash.app-exit'],
-    doc: "The crashed run's last words are `address already in use` / `EADDRINUSE` / `port N is already in use`. With hostNetwork or a hostPort the port is the node's: the finding names the pods on the node that declare it (another hostNetwork pod, an old DaemonSet) or says a host process holds it; otherwise another container of the same pod listens on it.",
+    doc:
+      "The crashed run's last words are `address already in use` / `EADDRINUSE` / `port N is already in use`. " +
+      "With hostNetwork or a hostPort the port is the node's: the finding names the pods on the node that declare it " +
+      '(another hostNetwork pod, an old DaemonSet) or says a host process holds it; otherwise another container of the same pod listens on it.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod) return null;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const c of crashes(snapshot)) {
       const tail = crashLogs(snapshot, c);
       const texts = [...(tail?.lines ?? []), ...crashTexts(snapshot, c).map((t) => t.text)];
@@ -68,26 +95,23 @@ export const rule = defineRule({
           .slice(0, 3)
           .map((h) => ({ source: `pod ${podLabel(h)} on ${node}`, text: `${h.spec?.hostNetwork ? 'hostNetwork, ' : ''}declares port ${port}` })),
       ];
+      const mode = pod.spec?.hostNetwork ? 'hostNetwork' : 'a hostPort';
       const who = onHost
         ? holders.length > 0
-          ? `${holders.map(podLabel).join(', ')} on ${node} already take${holders.length === 1 ? 's' : ''} it`
-          : `no other pod on ${node} declares it, so a process on the host holds it (a web server started at boot, a leftover of an earlier install): \`ss -ltnp 'sport = :${port ?? '<port>'}'\` on the node names it`
+          ? msg(holders.length === 1 ? 'hostHolder' : 'hostHolders', { mode, holders: holders.map(podLabel).join(', '), node })
+          : msg('hostProcess', { mode, node, port: port ?? '<port>' })
         : siblings.length > 0
-          ? `container${siblings.length === 1 ? '' : 's'} ${siblings.map((x) => x.name).join(', ')} of the same pod listen${siblings.length === 1 ? 's' : ''} on it (containers share the pod's network)`
-          : 'another process in the same pod holds it (a sidecar, or the app started twice)';
+          ? msg(siblings.length === 1 ? 'sibling' : 'siblings', { containers: siblings.map((x) => x.name).join(', ') })
+          : msg('podProcess');
+      const titleData = { kind: c.s.init ? 'Init container' : 'Container', container: c.name, port: port ?? '?' };
       out.push({
-        title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} cannot bind port ${port ?? '?'}: already in use${onHost ? ` on ${node}` : ''}`,
-        cause: `The crashed run ends with "${clip(line, 300)}". The port is ${onHost ? `the node's (the pod uses ${pod.spec?.hostNetwork ? 'hostNetwork' : 'a hostPort'})` : "the pod's own"}, and ${who}. It restarted ${c.restarts} time${c.restarts === 1 ? '' : 's'}; it will keep failing until the port is free.`,
+        title: onHost ? msg('titleOnNode', { ...titleData, node }) : msg('title', titleData),
+        cause: [msg('crashedRun', { line: clip(line, 300) }), who, msg('keepsFailing', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times' })],
         evidence,
         advice: onHost
-          ? [
-              holders.length > 0
-                ? `Move one of them: change the port, or keep them off the same node (anti-affinity, or only one of the DaemonSets on a node).`
-                : `On ${node}: \`ss -ltnp 'sport = :${port ?? '<port>'}'\` names the process; stop and disable it (\`systemctl disable --now <unit>\`) or move the pod's port.`,
-              'Prefer a Service (NodePort/LoadBalancer) over hostNetwork/hostPort where possible: then pods cannot collide on a node.',
-            ]
-          : [`Give each container of the pod its own port (and check the app is not started twice by the entrypoint).`],
-        prevent: ['Reserve the host ports of hostNetwork workloads (document them per node pool) and keep host services off them.'],
+          ? [holders.length > 0 ? msg('moveOne') : msg('stopHostProcess', { node, port: port ?? '<port>' }), msg('preferService')]
+          : [msg('ownPorts')],
+        prevent: [msg('prevent')],
         causeKey: onHost ? `node/${node}:port-${port ?? '?'}` : crashKey(pod, c, `port-${port ?? '?'}`),
         params: { container: c.name, ...(port !== undefined ? { port } : {}), onHost, holders: holders.map(podLabel) },
       });

@@ -6,11 +6,21 @@ import { rule as appExit } from './crash-app-exit.js';
 import { rule } from './crash-subpath-missing.js';
 
 // Seed 003, case two (docker 17.x, kubelet 1.10-era describe output), verbatim.
-const DOCKER_ERA = String.raw`Error: failed to start container "metricbeat": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:402: container init caused \"rootfs_linux.go:58: mounting \\\"/mnt/disk2/k8s/kubelet/pods/54d426d3-cacd-11e8-971a-5e384b278319/volume-subpaths/config/metricbeat/0\\\" to rootfs \\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged\\\" at \\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged/etc/metricbeat.yml\\\" caused \\\"no such file or directory\\\"\"": unknown`;
+const DOCKER_ERA =
+  'Error: failed to start container "metricbeat": Error response from daemon: OCI runtime create failed: container_linux.go:348: ' +
+  String.raw`starting container process caused "process_linux.go:402: container init caused \"rootfs_linux.go:58: mounting ` +
+  String.raw`\\\"/mnt/disk2/k8s/kubelet/pods/54d426d3-cacd-11e8-971a-5e384b278319/volume-subpaths/config/metricbeat/0\\\" to rootfs ` +
+  String.raw`\\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged\\\" at ` +
+  String.raw`\\\"/mnt/disk1/docker/data/overlay2/5753fb64509f490968802fe00a6a6e000b7f17f4839d62ba5ca1dc484c86ba22/merged/etc/metricbeat.yml\\\" ` +
+  String.raw`caused \\\"no such file or directory\\\"\"": unknown`;
 
 // runc >= 1.1 under containerd: the same failure as a StartError (exit 128).
 const CONTAINERD_ERA =
-  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web/app.yml": mount /var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web/app.yml (via /proc/self/fd/6), flags: 0x5001: no such file or directory: unknown';
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container ' +
+  'process: error during container init: error mounting ' +
+  '"/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web/app.yml": mount ' +
+  '/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web/app.yml (via /proc/self/fd/6), flags: ' +
+  '0x5001: no such file or directory: unknown';
 
 const metricbeat = crashedPod(
   { container: 'metricbeat', exitCode: 128, reason: 'ContainerCannotRun', restarts: 1142, runtime: 'docker' },
@@ -67,7 +77,12 @@ const selfExit = crashedPod(
 
 // runc >= 1.1: a file subPath mounted where the image has a directory (type mismatch, not a missing source).
 const NOT_A_DIRECTORY =
-  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web": mount /var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web (via /proc/self/fd/6), flags: 0x5001: not a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type';
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container ' +
+  'process: error during container init: error mounting ' +
+  '"/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0" to rootfs at "/etc/web": mount ' +
+  '/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0:/etc/web (via /proc/self/fd/6), flags: 0x5001: not ' +
+  'a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the ' +
+  'expected type';
 
 testRule(rule, {
   valid: [

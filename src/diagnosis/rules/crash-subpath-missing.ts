@@ -1,6 +1,7 @@
 // crash.subpath-missing: subPath mount source missing.
 
 import { type Crash, crashEvidence, crashes, crashTexts } from '../crashes.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 
@@ -21,6 +22,26 @@ function failedToStart(c: Crash): boolean {
   return !t || t.exitCode === 128 || t.reason === 'StartError' || t.reason === 'ContainerCannotRun';
 }
 
+const messages = {
+  title: 'Container {{container}} cannot start: subPath of volume {{volume}} is gone',
+  sourceGone:
+    'The runtime could not mount the kubelet\'s subPath copy of volume "{{volume}}" into container "{{container}}": ' +
+    'the source under volume-subpaths/{{volume}}/{{container}}/{{index}} does not exist ("no such file or directory").',
+  sourceGoneAt:
+    'The runtime could not mount the kubelet\'s subPath copy of volume "{{volume}}" at {{mountPath}} into container "{{container}}": ' +
+    'the source under volume-subpaths/{{volume}}/{{container}}/{{index}} does not exist ("no such file or directory").',
+  stale:
+    'The container had died without the kubelet noticing, so its prepared subPath mount is stale; ' +
+    'restarting the container cannot fix it, recreating the pod does.',
+  failed: 'The container has failed {{restarts}} {{times}}.',
+  recreate: 'Delete the pod so its controller recreates it with fresh subPath mounts (playbook recreate-pod, needs approval).',
+  saveManifest: 'If the pod has no controller, save its manifest first (kubectl get pod -o yaml) and create it again after the delete.',
+  lookAtNode: "If it comes back, look at the node {{node}}: kubelet and runtime logs around the container's death.",
+  preventWholeDir: 'Prefer mounting a whole ConfigMap/Secret directory over subPath (subPath files also never receive updates).',
+  preventPatched: 'Keep kubelet and the container runtime patched; find out why the earlier container died unnoticed (runtime restarts, node pressure).',
+} as const;
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'crash.subpath-missing',
@@ -32,11 +53,16 @@ export const rule = defineRule({
     priority: 52,
     // The container never ran its command; the kubelet's stale subPath state is the cause.
     supersedes: ['crash.app-exit'],
-    doc: 'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). Recreating the pod rebuilds the subPath mounts. Only a start failure counts: a container whose last run started and exited by itself had its subPath mounts, whatever an older event says.',
+    doc:
+      'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ' +
+      '("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). ' +
+      'Recreating the pod rebuilds the subPath mounts. Only a start failure counts: ' +
+      'a container whose last run started and exited by itself had its subPath mounts, whatever an older event says.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const c of crashes(snapshot)) {
       if (!failedToStart(c)) continue;
       const hit = crashTexts(snapshot, c)
@@ -46,19 +72,17 @@ export const rule = defineRule({
       const volume = hit.m[1] ?? '?';
       const mountPath = (c.spec?.volumeMounts ?? []).find((v) => v.name === volume && v.subPath)?.mountPath;
       const evidence = [hit.evidence, ...crashEvidence(snapshot, c).filter((e) => e.text !== hit.evidence.text)];
+      const gone = { volume, container: c.name, index: hit.m[3] ?? '0' };
       out.push({
-        title: `Container ${c.name} cannot start: subPath of volume ${volume} is gone`,
-        cause: `The runtime could not mount the kubelet's subPath copy of volume "${volume}"${mountPath ? ` at ${mountPath}` : ''} into container "${c.name}": the source under volume-subpaths/${volume}/${c.name}/${hit.m[3] ?? '0'} does not exist ("no such file or directory"). The container had died without the kubelet noticing, so its prepared subPath mount is stale; restarting the container cannot fix it, recreating the pod does. The container has failed ${c.restarts} time${c.restarts === 1 ? '' : 's'}.`,
+        title: msg('title', { container: c.name, volume }),
+        cause: [
+          mountPath ? msg('sourceGoneAt', { ...gone, mountPath }) : msg('sourceGone', gone),
+          msg('stale'),
+          msg('failed', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times' }),
+        ],
         evidence,
-        advice: [
-          `Delete the pod so its controller recreates it with fresh subPath mounts (playbook recreate-pod, needs approval).`,
-          'If the pod has no controller, save its manifest first (kubectl get pod -o yaml) and create it again after the delete.',
-          `If it comes back, look at the node ${pod?.spec?.nodeName ?? ''}: kubelet and runtime logs around the container's death.`,
-        ],
-        prevent: [
-          'Prefer mounting a whole ConfigMap/Secret directory over subPath (subPath files also never receive updates).',
-          'Keep kubelet and the container runtime patched; find out why the earlier container died unnoticed (runtime restarts, node pressure).',
-        ],
+        advice: [msg('recreate'), msg('saveManifest'), msg('lookAtNode', { node: pod?.spec?.nodeName ?? '' })],
+        prevent: [msg('preventWholeDir'), msg('preventPatched')],
         causeKey: `pod/${pod?.metadata?.namespace ?? ''}/${pod?.metadata?.name ?? ''}:subpath/${volume}`,
         params: {
           container: c.name,

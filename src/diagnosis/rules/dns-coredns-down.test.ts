@@ -21,7 +21,8 @@ const coredns = (name: string, ready: boolean) =>
   });
 const dns = (pods: ReturnType<typeof pod>[], logs: ComponentFact['logs'] = []): ComponentFact[] => [{ role: 'dns', why: LOOKUP, pods, logs }];
 const LOOP =
-  '[FATAL] plugin/loop: Loop (127.0.0.1:53 -> :53) detected for zone ".", see https://coredns.io/plugins/loop#troubleshooting. Query: "HINFO 4547991504243258144.3688648895315093531."';
+  '[FATAL] plugin/loop: Loop (127.0.0.1:53 -> :53) detected for zone ".", see https://coredns.io/plugins/loop#troubleshooting. ' +
+  'Query: "HINFO 4547991504243258144.3688648895315093531."';
 
 testRule(rule, {
   valid: [

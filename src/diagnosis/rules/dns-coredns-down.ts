@@ -2,6 +2,7 @@
 
 import { componentState } from '../components.js';
 import { clip } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 
 // The pod fails on name lookups (`lookup postgres on 10.96.0.10:53: ... i/o timeout`, `Temporary
@@ -19,7 +20,25 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs', 'components'],
     priority: 66,
     supersedes: ['crash.app-exit', 'init.waiting-dependency', 'readiness.failing', 'crash.probe-failing'],
-    doc: 'The pod fails on DNS lookups against the cluster DNS service, and the CoreDNS pods (kube-system, k8s-app=kube-dns) are not Ready or crash-loop; their own log says why (a forwarding loop, a Corefile error, an upstream that does not answer). Every pod that resolves names fails the same way: fix CoreDNS, not the app.',
+    doc:
+      'The pod fails on DNS lookups against the cluster DNS service, and the CoreDNS pods (kube-system, k8s-app=kube-dns) are not Ready or crash-loop; ' +
+      'their own log says why (a forwarding loop, a Corefile error, an upstream that does not answer). ' +
+      'Every pod that resolves names fails the same way: fix CoreDNS, not the app.',
+    messages: {
+      title: 'Cluster DNS is down ({{down}}/{{pods}} CoreDNS pods not serving)',
+      cause:
+        'The pod fails to resolve names ("{{why}}") because cluster DNS is not serving. {{summary}} ' +
+        'Every pod that looks up a name fails the same way until CoreDNS runs again.',
+      forwardLoop:
+        "CoreDNS forwards to itself: the node's /etc/resolv.conf points at a local resolver (127.0.0.53, systemd-resolved). " +
+        "Point the kubelet's --resolv-conf at the real upstream file (/run/systemd/resolve/resolv.conf) " +
+        'or set an explicit `forward . <upstream>` in the Corefile.',
+      checkCorefile:
+        '`kubectl -n kube-system logs -l k8s-app=kube-dns --previous` and `kubectl -n kube-system get configmap coredns -o yaml`: ' +
+        'fix the Corefile or the upstream it forwards to.',
+      appRecovers: 'Once CoreDNS is Ready the app recovers on its next restart; nothing needs changing in the app.',
+      prevent: 'Alert on CoreDNS availability (kube_deployment_status_replicas_available) and on coredns_dns_responses_total by rcode.',
+    },
   },
   check(snapshot) {
     const dns = componentState(snapshot, 'dns');
@@ -30,16 +49,11 @@ export const rule = defineRule({
     if (dns.down.length === 0) return null;
     if (dns.up.length > 0 && dns.down.length < dns.up.length) return null;
     return {
-      title: `Cluster DNS is down (${dns.down.length}/${dns.fact.pods.length} CoreDNS pods not serving)`,
-      cause: `The pod fails to resolve names ("${clip(dns.fact.why, 300)}") because cluster DNS is not serving. ${dns.summary} Every pod that looks up a name fails the same way until CoreDNS runs again.`,
+      title: msg('title', { down: dns.down.length, pods: dns.fact.pods.length }),
+      cause: msg('cause', { why: clip(dns.fact.why, 300), summary: dns.summary }),
       evidence: [{ source: 'the pod', text: dns.fact.why }, ...dns.evidence],
-      advice: [
-        /plugin\/loop|Loop \(/i.test(dns.evidence.map((e) => e.text).join('\n'))
-          ? "CoreDNS forwards to itself: the node's /etc/resolv.conf points at a local resolver (127.0.0.53, systemd-resolved). Point the kubelet's --resolv-conf at the real upstream file (/run/systemd/resolve/resolv.conf) or set an explicit `forward . <upstream>` in the Corefile."
-          : '`kubectl -n kube-system logs -l k8s-app=kube-dns --previous` and `kubectl -n kube-system get configmap coredns -o yaml`: fix the Corefile or the upstream it forwards to.',
-        'Once CoreDNS is Ready the app recovers on its next restart; nothing needs changing in the app.',
-      ],
-      prevent: ['Alert on CoreDNS availability (kube_deployment_status_replicas_available) and on coredns_dns_responses_total by rcode.'],
+      advice: [/plugin\/loop|Loop \(/i.test(dns.evidence.map((e) => e.text).join('\n')) ? msg('forwardLoop') : msg('checkCorefile'), msg('appRecovers')],
+      prevent: [msg('prevent')],
       causeKey: 'cluster-dns:down',
       params: { down: dns.down.length, pods: dns.fact.pods.length },
     };

@@ -27,7 +27,8 @@ const evicted = (message: string) =>
   });
 
 const MODERN =
-  'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. Container web was using 1288490188, request is 128Mi, has larger consumption of memory. ';
+  'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. ' +
+  'Container web was using 1288490188, request is 128Mi, has larger consumption of memory. ';
 const OLD = 'The node was low on resource: ephemeral-storage. Container web was using 20Gi, which exceeds its request of 0. ';
 const pressured = node({
   status: {

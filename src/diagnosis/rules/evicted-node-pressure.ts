@@ -2,6 +2,7 @@
 
 import { workloadKey } from '../crashes.js';
 import { eventEvidence, eventsWithReason, formatDuration, newestFirst, nodeCondition, nodeTaints, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { formatResource, parseQuantity } from '../quantity.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, Snapshot } from '../types.js';
@@ -18,8 +19,13 @@ import type { Evidence, Snapshot } from '../types.js';
 const LOW_ON = /The node (?:was low on resource|had condition): \[?([\w./-]+)\]?\./;
 const THRESHOLD = /Threshold quantity: ([^,]+), available: ([^.]+?)\. /;
 const USAGE = /Container (\S+) was using (\S+?), (?:request is (\S+?), has larger consumption of [\w./-]+|which exceeds its request of (\S+?))\.(?:\s|$)/g;
-const OWN_LIMIT =
-  /Pod ephemeral local storage usage exceeds the total limit of containers (\S+?)\.(?:\s|$)|Usage of EmptyDir volume "([^"]+)" exceeds the limit "([^"]+)"|Container (\S+) exceeded its local ephemeral storage limit "([^"]+)"/;
+const OWN_LIMIT = new RegExp(
+  [
+    /Pod ephemeral local storage usage exceeds the total limit of containers (\S+?)\.(?:\s|$)/.source,
+    /Usage of EmptyDir volume "([^"]+)" exceeds the limit "([^"]+)"/.source,
+    /Container (\S+) exceeded its local ephemeral storage limit "([^"]+)"/.source,
+  ].join('|'),
+);
 
 /** Node condition that goes with a reclaimed resource. */
 export function pressureCondition(resource: string): string {
@@ -69,7 +75,51 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events', 'node', 'nodeEvents'],
     priority: 45,
-    doc: 'The pod is Failed with reason Evicted: the kubelet stopped it to save its node ("The node was low on resource: memory"), or because it exceeded its own ephemeral-storage limits. Names the resource, the container\'s usage against its request, and the node\'s MemoryPressure/DiskPressure now.',
+    doc:
+      'The pod is Failed with reason Evicted: the kubelet stopped it to save its node ("The node was low on resource: memory"), ' +
+      "or because it exceeded its own ephemeral-storage limits. Names the resource, the container's usage against its request, " +
+      "and the node's MemoryPressure/DiskPressure now.",
+    messages: {
+      titleOwnLimit: 'Pod evicted for exceeding its own ephemeral-storage limit on {{node}}',
+      // The own-limit cause: who evicted, then why (one clause of the three below), joined by a space.
+      ownLimitEvicted: 'The kubelet on {{node}} evicted the pod because',
+      ownLimitEvictedAgo: 'The kubelet on {{node}} evicted the pod {{ago}} ago because',
+      podStorageExceeded: "the pod's ephemeral storage exceeded the sum of its containers' limits ({{limit}}).",
+      emptyDirExceeded: 'emptyDir volume "{{volume}}" grew past its sizeLimit {{limit}}.',
+      containerExceeded: 'container "{{container}}" exceeded its ephemeral-storage limit {{limit}}.',
+      notShortOfDisk:
+        'The node was not short of disk; the pod broke its own limit (logs, temp files or caches written to the container filesystem or an emptyDir).',
+      boundWrites:
+        'Find what writes to local disk (container logs to files, /tmp, caches) and bound it, ' +
+        'or raise the ephemeral-storage limit / emptyDir sizeLimit to the real need.',
+      usePersistentVolume: 'Write large data to a PersistentVolume instead of the container filesystem.',
+      preventOwnLimit: 'Set ephemeral-storage requests and limits from measured usage and alert on kubelet_volume_stats / container_fs_usage_bytes.',
+      title: 'Pod evicted: node {{node}} was low on {{resource}}',
+      lowOn: 'The kubelet on {{node}} evicted the pod to protect the node: it was low on {{resource}}.',
+      lowOnAgo: 'The kubelet on {{node}} evicted the pod {{ago}} ago to protect the node: it was low on {{resource}}.',
+      lowOnThreshold:
+        'The kubelet on {{node}} evicted the pod to protect the node: it was low on {{resource}} (eviction threshold {{threshold}}, available {{available}}).',
+      lowOnThresholdAgo:
+        'The kubelet on {{node}} evicted the pod {{ago}} ago to protect the node: ' +
+        'it was low on {{resource}} (eviction threshold {{threshold}}, available {{available}}).',
+      rankedFirst: '{{usages}}, so the kubelet ranked this pod first among the pods to evict (usage above request goes first).',
+      noUsage: 'The message names no container usage (old kubelet or a condition-based eviction).',
+      stillPressure: '{{condition}} is still True on {{node}}: more pods will be evicted.',
+      pressureGone: '{{condition}} is False on {{node}} now: the kubelet reclaimed enough.',
+      nodeUnread: 'The node {{node}} could not be read.',
+      memoryRequest:
+        'Set the memory request close to real usage (and a limit), so the scheduler does not overcommit the node and the pod is not first in line.',
+      pidLimit: 'Find the process that forks without bound and set a pod PID limit.',
+      diskLimits:
+        'Set ephemeral-storage requests/limits for the pods that write to local disk, ' +
+        'and clean the node (unused images, old logs) if it is still under pressure.',
+      checkNode: 'Check what else uses {{resource}} on {{node}} (kubectl describe node {{node}}, top pods by usage).',
+      deleteEvicted:
+        'The controller already replaced the pod; delete the Evicted pod objects once understood (kubectl delete pod --field-selector=status.phase=Failed).',
+      preventRequests:
+        'Requests that match real usage for every pod (Guaranteed QoS for critical ones), and ephemeral-storage limits where pods write to disk.',
+      preventAlert: 'Alert on node MemoryPressure/DiskPressure and keep headroom above the kubelet eviction thresholds.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -81,25 +131,25 @@ export const rule = defineRule({
     const evicted = newestFirst(eventsWithReason(snapshot, 'Evicted'))[0];
     const evidence: Evidence[] = [{ source: 'pod.status (reason Evicted)', text: message || 'Evicted' }];
     if (evicted && evicted.message !== message) evidence.push(eventEvidence(evicted));
-    const ago = since !== undefined ? ` ${formatDuration(since)} ago` : '';
+    const ago = since !== undefined ? formatDuration(since) : undefined;
 
     const own = OWN_LIMIT.exec(message);
     if (own) {
       const [, podLimit, volume, volumeLimit, container, containerLimit] = own;
-      const what = podLimit
-        ? `the pod's ephemeral storage exceeded the sum of its containers' limits (${podLimit})`
-        : volume
-          ? `emptyDir volume "${volume}" grew past its sizeLimit ${volumeLimit ?? ''}`
-          : `container "${container ?? ''}" exceeded its ephemeral-storage limit ${containerLimit ?? ''}`;
       return {
-        title: `Pod evicted for exceeding its own ephemeral-storage limit on ${nodeName}`,
-        cause: `The kubelet on ${nodeName} evicted the pod${ago} because ${what}. The node was not short of disk; the pod broke its own limit (logs, temp files or caches written to the container filesystem or an emptyDir).`,
-        evidence,
-        advice: [
-          'Find what writes to local disk (container logs to files, /tmp, caches) and bound it, or raise the ephemeral-storage limit / emptyDir sizeLimit to the real need.',
-          'Write large data to a PersistentVolume instead of the container filesystem.',
+        title: msg('titleOwnLimit', { node: nodeName }),
+        cause: [
+          ago !== undefined ? msg('ownLimitEvictedAgo', { node: nodeName, ago }) : msg('ownLimitEvicted', { node: nodeName }),
+          podLimit
+            ? msg('podStorageExceeded', { limit: podLimit })
+            : volume
+              ? msg('emptyDirExceeded', { volume, limit: volumeLimit ?? '' })
+              : msg('containerExceeded', { container: container ?? '', limit: containerLimit ?? '' }),
+          msg('notShortOfDisk'),
         ],
-        prevent: ['Set ephemeral-storage requests and limits from measured usage and alert on kubelet_volume_stats / container_fs_usage_bytes.'],
+        evidence,
+        advice: [msg('boundWrites'), msg('usePersistentVolume')],
+        prevent: [msg('preventOwnLimit')],
         causeKey: `workload/${workloadKey(pod)}:ephemeral-storage-limit`,
         params: { node: nodeName, resource: 'ephemeral-storage', ...(container ? { container } : {}) },
       };
@@ -116,35 +166,36 @@ export const rule = defineRule({
 
     const usageText =
       usages.length > 0
-        ? ` ${usages.map((u) => `Container "${u.container}" ${usageWords(resource, u.used, u.request)}`).join('; ')}, so the kubelet ranked this pod first among the pods to evict (usage above request goes first).`
-        : ' The message names no container usage (old kubelet or a condition-based eviction).';
+        ? msg('rankedFirst', { usages: usages.map((u) => `Container "${u.container}" ${usageWords(resource, u.used, u.request)}`).join('; ') })
+        : msg('noUsage');
     const nodeNow =
       node.pressureNow === true
-        ? ` ${condition} is still True on ${nodeName}: more pods will be evicted.`
+        ? msg('stillPressure', { condition, node: nodeName })
         : node.pressureNow === false
-          ? ` ${condition} is False on ${nodeName} now: the kubelet reclaimed enough.`
+          ? msg('pressureGone', { condition, node: nodeName })
           : snapshot.node
-            ? ''
-            : ` The node ${nodeName} could not be read.`;
+            ? null
+            : msg('nodeUnread', { node: nodeName });
     const memory = resource === 'memory';
+    const lowOn = { node: nodeName, resource };
+    const limits = threshold ? { ...lowOn, threshold: threshold[1]?.trim() ?? '', available: threshold[2]?.trim() ?? '' } : undefined;
     return {
       severity: node.pressureNow ? 'error' : 'warning',
-      title: `Pod evicted: node ${nodeName} was low on ${resource}`,
-      cause: `The kubelet on ${nodeName} evicted the pod${ago} to protect the node: it was low on ${resource}${threshold ? ` (eviction threshold ${threshold[1]?.trim() ?? ''}, available ${threshold[2]?.trim() ?? ''})` : ''}.${usageText}${nodeNow}`,
+      title: msg('title', lowOn),
+      cause: [
+        limits
+          ? ago !== undefined
+            ? msg('lowOnThresholdAgo', { ...limits, ago })
+            : msg('lowOnThreshold', limits)
+          : ago !== undefined
+            ? msg('lowOnAgo', { ...lowOn, ago })
+            : msg('lowOn', lowOn),
+        usageText,
+        nodeNow,
+      ],
       evidence,
-      advice: [
-        memory
-          ? 'Set the memory request close to real usage (and a limit), so the scheduler does not overcommit the node and the pod is not first in line.'
-          : resource === 'pids'
-            ? 'Find the process that forks without bound and set a pod PID limit.'
-            : 'Set ephemeral-storage requests/limits for the pods that write to local disk, and clean the node (unused images, old logs) if it is still under pressure.',
-        `Check what else uses ${resource} on ${nodeName} (kubectl describe node ${nodeName}, top pods by usage).`,
-        'The controller already replaced the pod; delete the Evicted pod objects once understood (kubectl delete pod --field-selector=status.phase=Failed).',
-      ],
-      prevent: [
-        'Requests that match real usage for every pod (Guaranteed QoS for critical ones), and ephemeral-storage limits where pods write to disk.',
-        'Alert on node MemoryPressure/DiskPressure and keep headroom above the kubelet eviction thresholds.',
-      ],
+      advice: [memory ? msg('memoryRequest') : resource === 'pids' ? msg('pidLimit') : msg('diskLimits'), msg('checkNode', lowOn), msg('deleteEvicted')],
+      prevent: [msg('preventRequests'), msg('preventAlert')],
       causeKey: `node/${nodeName}:${resource}`,
       params: {
         node: nodeName,

@@ -1,6 +1,7 @@
 // evicted.preempted: Preempted for a higher-priority pod.
 
 import { eventEvidence, eventTime, newestFirst, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
@@ -20,7 +21,29 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events'],
     priority: 48,
-    doc: 'The pod is being (or was) removed by preemption: DisruptionTarget reason PreemptionByScheduler ("preempting to accommodate a higher priority pod"), a Preempted event ("Preempted by pod <uid> on node <node>"), or the kubelet\'s Preempting to admit a critical pod. The cluster has no room for a higher-priority pod; this one\'s priority (its PriorityClass) is lower. Add capacity or revisit the priorities.',
+    doc:
+      'The pod is being (or was) removed by preemption: DisruptionTarget reason PreemptionByScheduler ("preempting to accommodate a higher priority pod"), ' +
+      'a Preempted event ("Preempted by pod <uid> on node <node>"), or the kubelet\'s Preempting to admit a critical pod. ' +
+      "The cluster has no room for a higher-priority pod; this one's priority (its PriorityClass) is lower. Add capacity or revisit the priorities.",
+    messages: {
+      titleKubelet: '{{pod}} was preempted by the kubelet to admit a critical pod',
+      titleScheduler: '{{pod}} was preempted for a higher-priority pod',
+      kubeletStopped: 'The kubelet on {{node}} stopped this pod to admit a critical pod.',
+      schedulerDeleting: 'The scheduler is deleting this pod to make room for a higher-priority pod that fits nowhere else.',
+      schedulerDeletingFor:
+        'The scheduler is deleting this pod to make room for a higher-priority pod ({{preemptor}}, for node {{node}}) that fits nowhere else.',
+      runsAtClass: 'This pod runs at PriorityClass {{className}}.',
+      runsAtClassValue: 'This pod runs at PriorityClass {{className}} ({{priority}}).',
+      runsAtDefault: 'This pod runs at the default priority.',
+      runsAtDefaultValue: 'This pod runs at the default priority ({{priority}}).',
+      nothingWrong: 'Nothing is wrong with the pod itself: the cluster is out of room for what has higher priority.',
+      addCapacity:
+        'Add capacity (or let the cluster autoscaler do it) so both fit; `kubectl get pods -A --field-selector status.phase=Pending` shows what waits.',
+      raisePriority:
+        "If this workload must not be preempted, give it a PriorityClass at least as high as the preemptor's; " +
+        'if it may be, a PodDisruptionBudget limits how many go at once.',
+      prevent: 'Keep headroom for high-priority workloads (overprovisioning with low-priority placeholder pods), and review which PriorityClasses may preempt.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -39,19 +62,27 @@ export const rule = defineRule({
     const priority = pod.spec?.priority;
     const className = pod.spec?.priorityClassName;
     const byKubelet = Boolean(kubelet) || event?.reason === 'Preempting';
+    const name = pod.metadata?.name ?? 'Pod';
     return {
-      title: `${pod.metadata?.name ?? 'Pod'} was preempted ${byKubelet ? 'by the kubelet to admit a critical pod' : 'for a higher-priority pod'}`,
-      cause:
-        `${byKubelet ? `The kubelet on ${pod.spec?.nodeName ?? 'the node'} stopped this pod to admit a critical pod` : `The scheduler is deleting this pod to make room for a higher-priority pod${preemptor ? ` (${preemptor[1]}, for node ${preemptor[2]})` : ''} that fits nowhere else`}. ` +
-        `This pod runs at ${className ? `PriorityClass ${className}` : 'the default priority'}${priority !== undefined ? ` (${priority})` : ''}. Nothing is wrong with the pod itself: the cluster is out of room for what has higher priority.`,
+      title: byKubelet ? msg('titleKubelet', { pod: name }) : msg('titleScheduler', { pod: name }),
+      cause: [
+        byKubelet
+          ? msg('kubeletStopped', { node: pod.spec?.nodeName ?? 'the node' })
+          : preemptor
+            ? msg('schedulerDeletingFor', { preemptor: preemptor[1] ?? '', node: preemptor[2] ?? '' })
+            : msg('schedulerDeleting'),
+        className
+          ? priority !== undefined
+            ? msg('runsAtClassValue', { className, priority })
+            : msg('runsAtClass', { className })
+          : priority !== undefined
+            ? msg('runsAtDefaultValue', { priority })
+            : msg('runsAtDefault'),
+        msg('nothingWrong'),
+      ],
       evidence,
-      advice: [
-        'Add capacity (or let the cluster autoscaler do it) so both fit; `kubectl get pods -A --field-selector status.phase=Pending` shows what waits.',
-        `If this workload must not be preempted, give it a PriorityClass at least as high as the preemptor's; if it may be, a PodDisruptionBudget limits how many go at once.`,
-      ],
-      prevent: [
-        'Keep headroom for high-priority workloads (overprovisioning with low-priority placeholder pods), and review which PriorityClasses may preempt.',
-      ],
+      advice: [msg('addCapacity'), msg('raisePriority')],
+      prevent: [msg('prevent')],
       causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}:preempted`,
       params: { ...(className ? { priorityClass: className } : {}), ...(priority !== undefined ? { priority } : {}), byKubelet },
     };

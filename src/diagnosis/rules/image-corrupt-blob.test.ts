@@ -39,7 +39,9 @@ testRule(rule, {
         pulling(
           'registry.example.com/shop/web:1.4.3',
           'ImagePullBackOff',
-          'Back-off pulling image "registry.example.com/shop/web:1.4.3": ErrImagePull: failed to pull and unpack image "registry.example.com/shop/web:1.4.3": failed to copy: httpReadSeeker: failed open: content at https://registry.example.com/v2/shop/web/blobs/sha256:4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d not found: not found',
+          'Back-off pulling image "registry.example.com/shop/web:1.4.3": ErrImagePull: failed to pull and unpack image ' +
+            '"registry.example.com/shop/web:1.4.3": failed to copy: httpReadSeeker: failed open: content at ' +
+            'https://registry.example.com/v2/shop/web/blobs/sha256:4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d not found: not found',
         ),
       ),
       expect: { causeKey: 'image/registry.example.com/shop/web:1.4.3:corrupt-blob', mentions: [/not all the blobs/] },

@@ -7,7 +7,9 @@ import { rule as appExit } from './crash-app-exit.js';
 import { rule } from './image-corrupt-local.js';
 
 const PMS = 'docker02:35000/env/develop/prophet/app/pms.tar:develop-175';
-const INSPECT = `Failed to inspect image "${PMS}": rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument`;
+const INSPECT =
+  `Failed to inspect image "${PMS}": rpc error: code = Unknown desc = ` +
+  'Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument';
 // Seed 003: ImageInspectError for 13h on m7-devops-128107 (docker 17.x, kubelet 1.8-era describe).
 const pms = waitingPod('ImageInspectError', INSPECT, {
   metadata: { name: 'pms-558b58dfbd-fpjzl', namespace: 'fangrong' },
@@ -24,7 +26,8 @@ const pmsEvents = [
 ];
 
 const DOCKERD_LINE =
-  'Aug 13 06:00:04 m7-devops-128107 dockerd[34157]: time="2018-08-13T06:00:04.061670830+08:00" level=error msg="Handler for GET /v1.31/images/docker02:35000/grafana/grafana-enhanced:5.2.0/json returned error: readlink /mnt/disk0/docker/data/overlay2: invalid argument"';
+  'Aug 13 06:00:04 m7-devops-128107 dockerd[34157]: time="2018-08-13T06:00:04.061670830+08:00" level=error msg="Handler for GET ' +
+  '/v1.31/images/docker02:35000/grafana/grafana-enhanced:5.2.0/json returned error: readlink /mnt/disk0/docker/data/overlay2: invalid argument"';
 const agent = (lines: string[]): Snapshot['agent'] => ({
   node: 'm7-devops-128107',
   probes: {
@@ -41,7 +44,14 @@ const agent = (lines: string[]): Snapshot['agent'] => ({
 });
 
 // Seed 003 case one: CrashLoopBackOff, "read-only file system" while mounting into the rootfs (docker).
-const READ_ONLY_DOCKER = String.raw`Error: failed to start container "predictor": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:402: container init caused \"rootfs_linux.go:58: mounting \\\"/mnt/disk0/k8s/kubelet/pods/ea9035f3-9ec5-11e8-af9c-0cc47adb93d8/volumes/kubernetes.io~empty-dir/log-entry--predictor--1\\\" to rootfs \\\"/mnt/disk0/docker/data/overlay2/962a78785442dc45bdf95e/merged\\\" at \\\"/mnt/disk0/docker/data/overlay2/962a78785442dc45b0f5/merged/collect/predictor/root/predictor/logs/predictor\\\" caused \\\"mkdir /mnt/disk0/docker/data/overlay2/962a78785442dc495e/merged/collect/predictor/root/predictor/logs/predictor: read-only file system\\\"\"": unknown`;
+const READ_ONLY_DOCKER =
+  'Error: failed to start container "predictor": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting ' +
+  String.raw`container process caused "process_linux.go:402: container init caused \"rootfs_linux.go:58: mounting ` +
+  String.raw`\\\"/mnt/disk0/k8s/kubelet/pods/ea9035f3-9ec5-11e8-af9c-0cc47adb93d8/volumes/kubernetes.io~empty-dir/log-entry--predictor--1\\\" to rootfs ` +
+  String.raw`\\\"/mnt/disk0/docker/data/overlay2/962a78785442dc45bdf95e/merged\\\" at ` +
+  String.raw`\\\"/mnt/disk0/docker/data/overlay2/962a78785442dc45b0f5/merged/collect/predictor/root/predictor/logs/predictor\\\" caused \\\"mkdir ` +
+  String.raw`/mnt/disk0/docker/data/overlay2/962a78785442dc495e/merged/collect/predictor/root/predictor/logs/predictor: read-only file system\\\"\"": ` +
+  'unknown';
 const predictor = crashedPod(
   { container: 'predictor', exitCode: 128, reason: 'ContainerCannotRun', restarts: 5, runtime: 'docker' },
   { spec: { nodeName: 'm7-devops-128123', containers: [{ name: 'predictor', image: 'docker02:35000/prophet/predictor:3.2.0' }] } },
@@ -49,14 +59,18 @@ const predictor = crashedPod(
 
 // The same failure under containerd/runc 1.1, as a StartError message.
 const READ_ONLY_CONTAINERD =
-  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting "/var/lib/kubelet/pods/5b0c/volumes/kubernetes.io~empty-dir/logs" to rootfs at "/app/logs": mkdir /run/containerd/io.containerd.runtime.v2.task/k8s.io/9f2e/rootfs/app/logs: read-only file system: unknown';
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error ' +
+  'during container init: error mounting "/var/lib/kubelet/pods/5b0c/volumes/kubernetes.io~empty-dir/logs" to rootfs at "/app/logs": mkdir ' +
+  '/run/containerd/io.containerd.runtime.v2.task/k8s.io/9f2e/rootfs/app/logs: read-only file system: unknown';
 
 // Near misses: ImageInspectError that is not a damaged image store. Offering to delete and pull
 // the image again for these would be wrong advice.
 const SHORT_NAME =
-  'Failed to inspect image "nginx": rpc error: code = Unknown desc = short-name "nginx" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"';
+  'Failed to inspect image "nginx": rpc error: code = Unknown desc = short-name "nginx" did not resolve to an alias and no unqualified-search registries ' +
+  'are defined in "/etc/containers/registries.conf"';
 const IMAGE_STATUS_ERROR =
-  'Failed to inspect image "registry.example.com/shop/web:1.4.2": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial unix /run/containerd/containerd.sock: connect: connection refused"';
+  'Failed to inspect image "registry.example.com/shop/web:1.4.2": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while ' +
+  'dialing dial unix /run/containerd/containerd.sock: connect: connection refused"';
 
 testRule(rule, {
   valid: [
@@ -74,7 +88,8 @@ testRule(rule, {
       snapshot: snapshot(
         waitingPod(
           'ErrImagePull',
-          'failed to pull and unpack image "docker.io/library/postgres:16": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://production.cloudflare.docker.com/registry-v2/docker/registry/v2/blobs/sha256/ab/ab12/data": unexpected EOF',
+          'failed to pull and unpack image "docker.io/library/postgres:16": failed to copy: httpReadSeeker: failed open: failed to do request: Get ' +
+            '"https://production.cloudflare.docker.com/registry-v2/docker/registry/v2/blobs/sha256/ab/ab12/data": unexpected EOF',
         ),
       ),
     },
@@ -89,14 +104,16 @@ testRule(rule, {
       snapshot: snapshot(
         waitingPod(
           'InvalidImageName',
-          'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase',
+          'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) ' +
+            'must be lowercase',
         ),
         {
           events: [
             event(pod(), {
               reason: 'InspectFailed',
               message:
-                'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name (library/busyBOX) must be lowercase',
+                'Failed to apply default image tag "busyBOX": couldn\'t parse image name "busyBOX": invalid reference format: repository name ' +
+                '(library/busyBOX) must be lowercase',
             }),
           ],
         },

@@ -3,6 +3,7 @@
 import { journalEvidence, journalMatches, nodeChecksMissing } from '../agent-facts.js';
 import { crashes, crashTexts } from '../crashes.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { parseImageRef } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft, Snapshot } from '../types.js';
@@ -60,7 +61,7 @@ function sightings(snapshot: Snapshot): Sighting[] {
   return out;
 }
 
-type NodeCheck = { state: 'confirmed'; detail: string; evidence: Evidence[] } | { state: 'not-seen' | 'missing'; detail: string };
+type NodeCheck = { state: 'confirmed'; detail: string; evidence: Evidence[] } | { state: 'missing'; detail: string } | { state: 'not-seen' };
 
 function nodeCheck(snapshot: Snapshot, node: string, image: string): NodeCheck {
   const missing = nodeChecksMissing(snapshot, node, 'journal');
@@ -69,10 +70,29 @@ function nodeCheck(snapshot: Snapshot, node: string, image: string): NodeCheck {
   const hits = journalMatches(snapshot, NODE_SIGNATURES, { aboutPodOnly: false });
   const mine = hits.filter((m) => m.line.includes(image) || m.captures.image === image);
   const chosen = (mine.length > 0 ? mine : hits).slice(-2);
-  if (chosen.length === 0)
-    return { state: 'not-seen', detail: 'the runtime logs on the node show no checksum or readlink errors (their absence does not prove the image intact)' };
+  if (chosen.length === 0) return { state: 'not-seen' };
   return { state: 'confirmed', detail: chosen.map((m) => clip(m.line, 300)).join(' / '), evidence: chosen.map((m) => journalEvidence(node, m)) };
 }
+
+const messages = {
+  title: 'Local copy of image {{image}} on node {{node}} is corrupt',
+  rootfsReadOnly:
+    'The container runtime on node {{node}} cannot use its copy of {{image}} for container "{{container}}": ' +
+    'the image filesystem comes up read-only when the runtime mounts volumes into the rootfs.',
+  inspectFails: 'The container runtime on node {{node}} cannot use its copy of {{image}} for container "{{container}}": inspecting the image fails.',
+  damaged: "The image's files on this node are damaged (often after an unclean reboot); the registry copy is usually fine, so a fresh pull repairs it.",
+  // {{detail}}: why the node agent could not check (its own sentence).
+  agentMissing: '{{detail}} It looks for image checksum/readlink errors in the runtime logs; the finding rests on the API alone.',
+  logsConfirm: "The node's runtime logs confirm it: {{lines}}.",
+  logsClean: 'On the node, the runtime logs on the node show no checksum or readlink errors (their absence does not prove the image intact).',
+  repull: 'On {{node}}: remove the containers that use the image, remove the image, pull it again (playbook repull-image, needs approval).',
+  confirmByHand:
+    'Confirm by hand if needed: docker save {{image}} -o /dev/null ("file integrity checksum failed" proves it), ' +
+    'or crictl rmi + crictl pull on containerd nodes.',
+  checkFilesystem: "Check the node's filesystem (fsck on the next maintenance) and whether other images on {{node}} show the same error.",
+  prevent: "Shut nodes down cleanly (drain, then stop the runtime), and keep the runtime's data directory on a journaled filesystem with healthy disks.",
+} as const;
+type Id = keyof typeof messages;
 
 export const rule = defineRule({
   meta: {
@@ -85,14 +105,19 @@ export const rule = defineRule({
     priority: 63,
     // A container that cannot mount its rootfs did not exit by itself.
     supersedes: ['crash.app-exit'],
-    doc: 'The image\'s files on this node are damaged: ImageInspectError / InspectFailed "readlink ... invalid argument", or containers crash with "read-only file system" while mounting into the rootfs; the node agent\'s runtime logs confirm it ("file integrity checksum failed", the `docker save` symptom). Remove the containers and the image on that node and pull it again (seed 003).',
+    doc:
+      'The image\'s files on this node are damaged: ImageInspectError / InspectFailed "readlink ... invalid argument", ' +
+      'or containers crash with "read-only file system" while mounting into the rootfs; ' +
+      'the node agent\'s runtime logs confirm it ("file integrity checksum failed", the `docker save` symptom). ' +
+      'Remove the containers and the image on that node and pull it again (seed 003).',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     const node = pod?.spec?.nodeName ?? '';
     const found = sightings(snapshot);
     if (found.length === 0) return null;
-    const drafts = new Map<string, FindingDraft>();
+    const drafts = new Map<string, FindingDraft<Id>>();
     for (const s of found) {
       const seen = drafts.get(s.image);
       if (seen) {
@@ -105,28 +130,19 @@ export const rule = defineRule({
       if (!s.strong && check.state !== 'confirmed') continue;
       const nodeWords =
         check.state === 'missing'
-          ? ` ${check.detail} It looks for image checksum/readlink errors in the runtime logs; the finding rests on the API alone.`
+          ? msg('agentMissing', { detail: check.detail })
           : check.state === 'confirmed'
-            ? ` The node's runtime logs confirm it: ${check.detail}.`
-            : ` On the node, ${check.detail}.`;
+            ? msg('logsConfirm', { lines: check.detail })
+            : msg('logsClean');
+      const where = { node, image: s.image, container: s.container };
       const evidence = [...s.evidence, ...(check.state === 'confirmed' ? check.evidence : [])];
       drafts.set(s.image, {
         severity: 'error',
-        title: `Local copy of image ${s.image} on node ${node} is corrupt`,
-        cause: `The container runtime on node ${node} cannot use its copy of ${s.image} for container "${s.container}": ${
-          s.evidence[0]?.text.match(ROOTFS_READ_ONLY)
-            ? 'the image filesystem comes up read-only when the runtime mounts volumes into the rootfs'
-            : 'inspecting the image fails'
-        }. The image's files on this node are damaged (often after an unclean reboot); the registry copy is usually fine, so a fresh pull repairs it.${nodeWords}`,
+        title: msg('title', { image: s.image, node }),
+        cause: [msg(s.evidence[0]?.text.match(ROOTFS_READ_ONLY) ? 'rootfsReadOnly' : 'inspectFails', where), msg('damaged'), nodeWords],
         evidence,
-        advice: [
-          `On ${node}: remove the containers that use the image, remove the image, pull it again (playbook repull-image, needs approval).`,
-          `Confirm by hand if needed: docker save ${s.image} -o /dev/null ("file integrity checksum failed" proves it), or crictl rmi + crictl pull on containerd nodes.`,
-          `Check the node's filesystem (fsck on the next maintenance) and whether other images on ${node} show the same error.`,
-        ],
-        prevent: [
-          "Shut nodes down cleanly (drain, then stop the runtime), and keep the runtime's data directory on a journaled filesystem with healthy disks.",
-        ],
+        advice: [msg('repull', { node }), msg('confirmByHand', { image: s.image }), msg('checkFilesystem', { node })],
+        prevent: [msg('prevent')],
         causeKey: `node/${node}:corrupt-local`,
         params: {
           node,

@@ -28,7 +28,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ImagePullBackOff',
-          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to resolve reference "registry.k8s.io/sig-storage/livenessprobe:v2.13.1": pulling from host registry.k8s.io failed with status code [manifests v2.13.1]: 403 Forbidden',
+          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to resolve reference ' +
+            '"registry.k8s.io/sig-storage/livenessprobe:v2.13.1": pulling from host registry.k8s.io failed with status code [manifests v2.13.1]: 403 Forbidden',
         ),
       ),
     },

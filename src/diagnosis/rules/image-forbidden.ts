@@ -1,5 +1,6 @@
 // image.forbidden: The registry refuses the pull (403 Forbidden).
 
+import { msg } from '../messages.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 
@@ -15,7 +16,25 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'node'],
     priority: 56,
-    doc: 'The pull fails with a plain `403 Forbidden` (`unexpected status from HEAD request to https://.../manifests/...: 403 Forbidden`): the registry or its CDN refuses this node, not missing credentials. Often one node only (its egress address is blocked); other nodes pull the same image. A 403 that speaks of tokens or credentials is image.auth.',
+    doc:
+      'The pull fails with a plain `403 Forbidden` (`unexpected status from HEAD request to https://.../manifests/...: 403 Forbidden`): ' +
+      'the registry or its CDN refuses this node, not missing credentials. ' +
+      'Often one node only (its egress address is blocked); other nodes pull the same image. ' +
+      'A 403 that speaks of tokens or credentials is image.auth.',
+    messages: {
+      title: 'Registry {{registry}} refuses {{node}} (403 Forbidden) for {{image}}',
+      refused:
+        'Pulling {{image}} for container "{{container}}" on {{node}} fails with {{phrase}}: the registry answered, and refused. ' +
+        'A 403 without any word of tokens or credentials is not a login problem: ' +
+        'the registry (or the CDN in front of it) refuses this client, usually by its address ' +
+        '(a blocked or rate-banned egress IP of this node), or by a policy on the repository.',
+      tryOtherNode:
+        'Pull the same image from another node (`crictl pull {{image}}`): ' +
+        "if it works there, the registry blocks {{node}}'s egress address; " +
+        "use a mirror or pull-through cache, or move the node's egress (NAT) address.",
+      checkPolicy: 'If every node is refused, check the repository policy (organisation restrictions, a private repository the pull secret may not read).',
+      prevent: 'Pull through a registry mirror or cache you control, so one blocked address does not stop a node.',
+    },
   },
   check(snapshot, ctx) {
     const node = snapshot.pod?.spec?.nodeName ?? 'the node';
@@ -24,13 +43,10 @@ export const rule = defineRule({
       ctx,
       (f) => f.error.class === 'forbidden',
       (f) => ({
-        title: `Registry ${f.error.registry ?? ''} refuses ${node} (403 Forbidden) for ${f.specImage}`,
-        cause: `Pulling ${f.specImage} for container "${f.container}" on ${node} fails with ${quotePhrase(f.error)}: the registry answered, and refused. A 403 without any word of tokens or credentials is not a login problem: the registry (or the CDN in front of it) refuses this client, usually by its address (a blocked or rate-banned egress IP of this node), or by a policy on the repository.`,
-        advice: [
-          `Pull the same image from another node (\`crictl pull ${f.specImage}\`): if it works there, the registry blocks ${node}'s egress address; use a mirror or pull-through cache, or move the node's egress (NAT) address.`,
-          'If every node is refused, check the repository policy (organisation restrictions, a private repository the pull secret may not read).',
-        ],
-        prevent: ['Pull through a registry mirror or cache you control, so one blocked address does not stop a node.'],
+        title: msg('title', { registry: f.error.registry ?? '', node, image: f.specImage }),
+        cause: msg('refused', { image: f.specImage, container: f.container, node, phrase: quotePhrase(f.error) }),
+        advice: [msg('tryOtherNode', { image: f.specImage, node }), msg('checkPolicy')],
+        prevent: [msg('prevent')],
         causeKey: `registry/${f.error.registry ?? 'unknown'}:forbidden:${node}`,
       }),
     );

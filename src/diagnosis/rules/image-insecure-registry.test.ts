@@ -36,7 +36,8 @@ testRule(rule, {
             reason: 'Failed',
             count: 5,
             message:
-              'Failed to pull image "172.27.129.211:35000/metricbeat-prophet:6.0.1": rpc error: code = Unknown desc = Error response from daemon: Get https://172.27.129.211:35000/v2/: http: server gave HTTP response to HTTPS client',
+              'Failed to pull image "172.27.129.211:35000/metricbeat-prophet:6.0.1": rpc error: code = Unknown desc = Error response from daemon: Get ' +
+              'https://172.27.129.211:35000/v2/: http: server gave HTTP response to HTTPS client',
           }),
         ],
       }),
@@ -53,7 +54,9 @@ testRule(rule, {
         pulling(
           'localhost:7439/team/app:2023.1.2',
           'ImagePullBackOff',
-          'Back-off pulling image "localhost:7439/team/app:2023.1.2": ErrImagePull: failed to pull and unpack image "localhost:7439/team/app:2023.1.2": failed to resolve reference "localhost:7439/team/app:2023.1.2": failed to do request: Head "https://localhost:7439/v2/team/app/manifests/2023.1.2": http: server gave HTTP response to HTTPS client',
+          'Back-off pulling image "localhost:7439/team/app:2023.1.2": ErrImagePull: failed to pull and unpack image "localhost:7439/team/app:2023.1.2": ' +
+            'failed to resolve reference "localhost:7439/team/app:2023.1.2": failed to do request: Head ' +
+            '"https://localhost:7439/v2/team/app/manifests/2023.1.2": http: server gave HTTP response to HTTPS client',
         ),
       ),
       expect: { causeKey: 'registry/localhost:7439:insecure-registry', mentions: [/containerd on node node-1/] },

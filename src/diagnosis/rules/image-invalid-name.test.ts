@@ -5,7 +5,8 @@ import { rule, whyInvalid } from './image-invalid-name.js';
 
 const upper = { spec: { containers: [{ name: 'web', image: 'Registry.example.com/Shop/web:1.4' }] } };
 const UPPER_MSG =
-  'Failed to apply default image tag "Registry.example.com/Shop/web:1.4": couldn\'t parse image reference "Registry.example.com/Shop/web:1.4": invalid reference format: repository name must be lowercase';
+  'Failed to apply default image tag "Registry.example.com/Shop/web:1.4": couldn\'t parse image reference "Registry.example.com/Shop/web:1.4": invalid ' +
+  'reference format: repository name must be lowercase';
 
 testRule(rule, {
   valid: [
@@ -28,7 +29,8 @@ testRule(rule, {
       snapshot: snapshot(
         waitingPod(
           'InvalidImageName',
-          'Failed to apply default image tag "registry.example.com/shop/web:": couldn\'t parse image reference "registry.example.com/shop/web:": invalid reference format',
+          'Failed to apply default image tag "registry.example.com/shop/web:": couldn\'t parse image reference "registry.example.com/shop/web:": invalid ' +
+            'reference format',
           {
             spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:' }] },
           },
@@ -45,6 +47,6 @@ describe('whyInvalid', () => {
     ['registry.example.com/web:1 ', 'whitespace'],
     ['web@sha256:abc', 'digest'],
   ])('%s → %s', (image, why) => {
-    expect(whyInvalid(image, 'invalid reference format')).toMatch(why);
+    expect(rule.meta.messages[whyInvalid(image, 'invalid reference format')]).toMatch(why);
   });
 });

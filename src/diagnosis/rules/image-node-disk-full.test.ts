@@ -24,7 +24,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ErrImagePull',
-          'failed to pull and unpack image "docker.io/playwright/chromium:1.49": failed to extract layer sha256:769439b1: write /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/4191/fs/usr/lib/libLLVM.so.20.1: no space left on device: unknown',
+          'failed to pull and unpack image "docker.io/playwright/chromium:1.49": failed to extract layer sha256:769439b1: write ' +
+            '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/4191/fs/usr/lib/libLLVM.so.20.1: no space left on device: unknown',
         ),
       ),
       expect: { severity: 'error', playbook: null },
@@ -34,7 +35,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ImagePullBackOff',
-          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to register layer: Error processing tar file(exit status 1): write /usr/lib/jvm/lib/modules: no space left on device',
+          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to register layer: Error processing tar file(exit status 1): ' +
+            'write /usr/lib/jvm/lib/modules: no space left on device',
         ),
       ),
     },

@@ -1,6 +1,7 @@
 // image.node-disk-full: The node's disk fills up while unpacking the image.
 
 import { nodeCondition } from '../facts.js';
+import { msg } from '../messages.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 
@@ -17,7 +18,23 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'node'],
     priority: 57,
-    doc: "The pull fails with `no space left on device` while extracting or registering a layer: the node's image filesystem (/var/lib/containerd, /var/lib/docker) is full. Not the image and not the registry: free space on the node or give it a bigger disk; the kubelet's image GC thresholds decide when it cleans up.",
+    doc:
+      "The pull fails with `no space left on device` while extracting or registering a layer: the node's image filesystem " +
+      '(/var/lib/containerd, /var/lib/docker) is full. Not the image and not the registry: free space on the node or give it a bigger disk; ' +
+      "the kubelet's image GC thresholds decide when it cleans up.",
+    messages: {
+      title: 'Node {{node}} runs out of disk unpacking {{image}}',
+      noRoom:
+        'Pulling {{image}} for container "{{container}}" on {{node}} fails with {{phrase}}: ' +
+        "the image was downloaded, but the node's image filesystem has no room to unpack its layers.",
+      diskPressure: 'The node reports DiskPressure too.',
+      noDiskPressure: 'The node does not report DiskPressure yet: a large layer filled the disk in one go.',
+      freeSpace: 'Free space on {{node}}: remove unused images (`crictl rmi --prune`), old container logs; check `df -h /var/lib/containerd`.',
+      biggerDisk:
+        'Give the node pool a bigger disk if the images need it, ' +
+        'and lower the kubelet image GC thresholds (--image-gc-high-threshold) so it cleans up earlier.',
+      prevent: "Size node disks for the largest images plus their unpacked layers, and alert on the image filesystem's free space.",
+    },
   },
   check(snapshot, ctx) {
     const node = snapshot.pod?.spec?.nodeName ?? 'the node';
@@ -27,13 +44,13 @@ export const rule = defineRule({
       ctx,
       (f) => f.error.class === 'disk-full',
       (f) => ({
-        title: `Node ${node} runs out of disk unpacking ${f.specImage}`,
-        cause: `Pulling ${f.specImage} for container "${f.container}" on ${node} fails with ${quotePhrase(f.error)}: the image was downloaded, but the node's image filesystem has no room to unpack its layers.${pressure ? ' The node reports DiskPressure too.' : ' The node does not report DiskPressure yet: a large layer filled the disk in one go.'}`,
-        advice: [
-          `Free space on ${node}: remove unused images (\`crictl rmi --prune\`), old container logs; check \`df -h /var/lib/containerd\`.`,
-          'Give the node pool a bigger disk if the images need it, and lower the kubelet image GC thresholds (--image-gc-high-threshold) so it cleans up earlier.',
+        title: msg('title', { node, image: f.specImage }),
+        cause: [
+          msg('noRoom', { image: f.specImage, container: f.container, node, phrase: quotePhrase(f.error) }),
+          msg(pressure ? 'diskPressure' : 'noDiskPressure'),
         ],
-        prevent: ["Size node disks for the largest images plus their unpacked layers, and alert on the image filesystem's free space."],
+        advice: [msg('freeSpace', { node }), msg('biggerDisk')],
+        prevent: [msg('prevent')],
         causeKey: `node/${node}:image-disk-full`,
       }),
     );

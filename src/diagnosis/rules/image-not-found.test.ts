@@ -6,7 +6,8 @@ const pulling = (image: string, reason: string, message?: string) => waitingPod(
 const dockerNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://18.9.9' } } });
 
 const DOCKER_MSG =
-  'Failed to pull image "lachlanevenson/k8s-kubectl:v1.18.20": rpc error: code = Unknown desc = Error response from daemon: manifest for lachlanevenson/k8s-kubectl:v1.18.20 not found: manifest unknown: manifest unknown';
+  'Failed to pull image "lachlanevenson/k8s-kubectl:v1.18.20": rpc error: code = Unknown desc = Error response from daemon: manifest for ' +
+  'lachlanevenson/k8s-kubectl:v1.18.20 not found: manifest unknown: manifest unknown';
 const dockerPod = pulling('lachlanevenson/k8s-kubectl:v1.18.20', 'ImagePullBackOff', 'Back-off pulling image "lachlanevenson/k8s-kubectl:v1.18.20"');
 
 testRule(rule, {
@@ -28,7 +29,8 @@ testRule(rule, {
         pulling(
           'nginx:1.25',
           'ErrImagePull',
-          'rpc error: code = Unknown desc = short-name "nginx:1.25" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"',
+          'rpc error: code = Unknown desc = short-name "nginx:1.25" did not resolve to an alias and no unqualified-search registries are defined in ' +
+            '"/etc/containers/registries.conf"',
         ),
       ),
     },
@@ -56,7 +58,9 @@ testRule(rule, {
         pulling(
           'hystax/deactivatorg:2025051201-public',
           'ErrImagePull',
-          'failed to pull and unpack image "docker.io/hystax/deactivatorg:2025051201-public": failed to resolve reference "docker.io/hystax/deactivatorg:2025051201-public": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+          'failed to pull and unpack image "docker.io/hystax/deactivatorg:2025051201-public": failed to resolve reference ' +
+            '"docker.io/hystax/deactivatorg:2025051201-public": pull access denied, repository does not exist or may require authorization: server message: ' +
+            'insufficient_scope: authorization failed',
         ),
       ),
     },
@@ -68,7 +72,8 @@ testRule(rule, {
         pulling(
           'ghcr.io/acme/api:v9',
           'ImagePullBackOff',
-          'Back-off pulling image "ghcr.io/acme/api:v9": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image "ghcr.io/acme/api:v9": failed to resolve reference "ghcr.io/acme/api:v9": ghcr.io/acme/api:v9: not found',
+          'Back-off pulling image "ghcr.io/acme/api:v9": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image ' +
+            '"ghcr.io/acme/api:v9": failed to resolve reference "ghcr.io/acme/api:v9": ghcr.io/acme/api:v9: not found',
         ),
       ),
       expect: {
@@ -95,7 +100,8 @@ testRule(rule, {
         pulling(
           'nginx:doesnotexist',
           'ErrImagePull',
-          'failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": docker.io/library/nginx:doesnotexist: not found',
+          'failed to pull and unpack image "docker.io/library/nginx:doesnotexist": failed to resolve reference "docker.io/library/nginx:doesnotexist": ' +
+            'docker.io/library/nginx:doesnotexist: not found',
         ),
       ),
       expect: { causeKey: 'image/docker.io/library/nginx:doesnotexist:not-found', params: { registry: 'docker.io' } },

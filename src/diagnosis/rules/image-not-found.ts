@@ -1,5 +1,6 @@
 // image.not-found: Image or tag does not exist.
 
+import { msg } from '../messages.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 
@@ -11,7 +12,22 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events'],
     priority: 56,
-    doc: 'The image pull fails because the registry has no such manifest ("manifest unknown", containerd "...: not found", CRI-O "reading manifest ... manifest unknown"): the image name or tag is wrong, or the tag was never pushed or was deleted.',
+    doc:
+      'The image pull fails because the registry has no such manifest ' +
+      '("manifest unknown", containerd "...: not found", CRI-O "reading manifest ... manifest unknown"): ' +
+      'the image name or tag is wrong, or the tag was never pushed or was deleted.',
+    messages: {
+      title: 'Image {{image}} does not exist',
+      noTag:
+        'The registry {{registry}} has no manifest for tag "{{tag}}" of {{registry}}/{{repository}} ({{phrase}}), ' +
+        'so container "{{container}}" cannot be pulled.',
+      noImage: 'The registry {{registry}} has no manifest for {{ref}} ({{phrase}}), so container "{{container}}" cannot be pulled.',
+      wrongName: 'The image name or tag in the pod spec is wrong, or that tag was never pushed (or was deleted).',
+      listTags: 'List the tags that exist: skopeo list-tags docker://{{registry}}/{{repository}} (or crane ls), and compare with "{{wanted}}".',
+      fixImage:
+        'Fix the image in the workload, e.g. kubectl set image -n {{namespace}} <deployment>/<name> {{container}}=<image:tag>; or push the missing tag.',
+      prevent: 'Deploy the exact tags or digests your CI pushed, and check the manifest exists before the rollout (a CI step or an admission check).',
+    },
   },
   check(snapshot, ctx) {
     return pullFindings(
@@ -20,15 +36,22 @@ export const rule = defineRule({
       (f) => f.error.class === 'not-found',
       (f) => {
         const e = f.error;
-        const what = e.tag ? `tag "${e.tag}" of ${e.registry ?? ''}/${e.repository ?? ''}` : `${e.ref ?? f.specImage}`;
+        const registry = e.registry ?? '';
+        const repository = e.repository ?? '';
+        const phrase = quotePhrase(e);
         return {
-          title: `Image ${f.specImage} does not exist`,
-          cause: `The registry ${e.registry ?? ''} has no manifest for ${what} (${quotePhrase(e)}), so container "${f.container}" cannot be pulled. The image name or tag in the pod spec is wrong, or that tag was never pushed (or was deleted).`,
-          advice: [
-            `List the tags that exist: skopeo list-tags docker://${e.registry ?? ''}/${e.repository ?? ''} (or crane ls), and compare with "${e.tag ?? e.ref ?? f.specImage}".`,
-            `Fix the image in the workload, e.g. kubectl set image -n ${snapshot.pod?.metadata?.namespace ?? ''} <deployment>/<name> ${f.container}=<image:tag>; or push the missing tag.`,
+          title: msg('title', { image: f.specImage }),
+          cause: [
+            e.tag
+              ? msg('noTag', { registry, tag: e.tag, repository, phrase, container: f.container })
+              : msg('noImage', { registry, ref: e.ref ?? f.specImage, phrase, container: f.container }),
+            msg('wrongName'),
           ],
-          prevent: ['Deploy the exact tags or digests your CI pushed, and check the manifest exists before the rollout (a CI step or an admission check).'],
+          advice: [
+            msg('listTags', { registry, repository, wanted: e.tag ?? e.ref ?? f.specImage }),
+            msg('fixImage', { namespace: snapshot.pod?.metadata?.namespace ?? '', container: f.container }),
+          ],
+          prevent: [msg('prevent')],
         };
       },
     );

@@ -7,7 +7,11 @@ const pulling = (image: string, reason: string, message?: string) =>
 const FILEBEAT = '172.27.129.211:35000/filebeat-with-module:6.0.0';
 const seedPod = pulling(FILEBEAT, 'ImagePullBackOff', `Back-off pulling image "${FILEBEAT}"`);
 const HUB_429 =
-  'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/busybox:latest": failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/busybox/manifests/sha256:50aa4698fa6262977cff89181b2664b99d8a56dbca847bf62f2ef04854597cf8: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit';
+  'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/busybox:latest": failed to copy: httpReadSeeker: failed open: ' +
+  'unexpected status code ' +
+  'https://registry-1.docker.io/v2/library/busybox/manifests/sha256:50aa4698fa6262977cff89181b2664b99d8a56dbca847bf62f2ef04854597cf8: 429 Too Many Requests ' +
+  '- Server message: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: ' +
+  'https://www.docker.com/increase-rate-limit';
 const justNow = pulling('busybox', 'ErrImagePull', 'pull QPS exceeded');
 
 testRule(rule, {
@@ -58,7 +62,8 @@ testRule(rule, {
         pulling(
           'library/redis:7',
           'ErrImagePull',
-          'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
+          'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit ' +
+            'by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
         ),
       ),
       expect: { causeKey: 'registry/docker.io:throttled' },

@@ -5,7 +5,9 @@ import { rule } from './image-pull-timeout.js';
 
 const pulling = (image: string, reason: string, message?: string) => waitingPod(reason, message, { spec: { containers: [{ name: 'web', image }] } });
 const IMAGE = 'registry.example.com/ml/trainer:2.3';
-const CANCELED = `rpc error: code = Canceled desc = failed to pull and unpack image "${IMAGE}": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://registry.example.com/v2/ml/trainer/blobs/sha256:9b1e2f4c": context canceled`;
+const CANCELED =
+  `rpc error: code = Canceled desc = failed to pull and unpack image "${IMAGE}": failed to copy: httpReadSeeker: failed open: failed to do request: Get ` +
+  `"https://registry.example.com/v2/ml/trainer/blobs/sha256:9b1e2f4c": context canceled`;
 const docker = node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://19.3.15' } } });
 const dockerPod = pulling(IMAGE, 'ImagePullBackOff', `Back-off pulling image "${IMAGE}"`);
 

@@ -7,7 +7,8 @@ const pulling = (image: string, reason: string, message?: string, name = 'web-7d
   waitingPod(reason, message, { metadata: { name }, spec: { containers: [{ name: 'web', image }] } });
 
 const TIMEOUT =
-  'failed to pull and unpack image "registry.example.com/shop/web:1.4.2": failed to resolve reference "registry.example.com/shop/web:1.4.2": failed to do request: Head "https://registry.example.com/v2/shop/web/manifests/1.4.2": dial tcp 10.0.0.5:443: i/o timeout';
+  'failed to pull and unpack image "registry.example.com/shop/web:1.4.2": failed to resolve reference "registry.example.com/shop/web:1.4.2": failed to do ' +
+  'request: Head "https://registry.example.com/v2/shop/web/manifests/1.4.2": dial tcp 10.0.0.5:443: i/o timeout';
 const firstTry = pulling('registry.example.com/shop/web:1.4.2', 'ErrImagePull', TIMEOUT);
 
 testRule(rule, {
@@ -36,7 +37,8 @@ testRule(rule, {
         pulling(
           'busybox',
           'ErrImagePull',
-          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: server misbehaving',
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io on ' +
+            '127.0.0.53:53: server misbehaving',
         ),
       ),
       expect: { severity: 'error', causeKey: 'registry/docker.io:registry-unreachable', mentions: [/cannot resolve/] },
@@ -47,7 +49,8 @@ testRule(rule, {
         pulling(
           'gcr.io/google_containers/pause-amd64:3.1',
           'ErrImagePull',
-          'rpc error: code = Unknown desc = Error response from daemon: Get https://gcr.io/v2/: net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)',
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://gcr.io/v2/: net/http: request canceled while waiting for connection ' +
+            '(Client.Timeout exceeded while awaiting headers)',
         ),
       ),
       expect: { causeKey: 'registry/gcr.io:registry-unreachable' },

@@ -7,7 +7,8 @@ import { RULES } from './index.js';
 
 const crioNode = { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx:1.25' }] } };
 const INSPECT =
-  'Failed to inspect image "nginx:1.25": rpc error: code = Unknown desc = short-name "nginx:1.25" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"';
+  'Failed to inspect image "nginx:1.25": rpc error: code = Unknown desc = short-name "nginx:1.25" did not resolve to an alias and no unqualified-search ' +
+  'registries are defined in "/etc/containers/registries.conf"';
 const inspecting = waitingPod('ImageInspectError', INSPECT, crioNode);
 const PULL = 'rpc error: code = Unknown desc = short-name resolution enforced but cannot prompt without a TTY';
 const pulling = waitingPod('ErrImagePull', PULL, crioNode);

@@ -26,7 +26,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ImagePullBackOff',
-          'Back-off pulling image "quay.io/acme/payments-api:2.4.0": SignatureValidationFailed: Source image rejected: Running image docker://quay.io/acme/payments-api:2.4.0 is rejected by policy.',
+          'Back-off pulling image "quay.io/acme/payments-api:2.4.0": SignatureValidationFailed: Source image rejected: Running image ' +
+            'docker://quay.io/acme/payments-api:2.4.0 is rejected by policy.',
         ),
       ),
       expect: { mentions: [/is rejected by policy/] },

@@ -1,5 +1,6 @@
 // image.signature-rejected: The node's signature policy refuses the image.
 
+import { msg } from '../messages.js';
 import { pullFindings, quotePhrase } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 
@@ -16,7 +17,20 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events'],
     priority: 57,
-    doc: "The pull fails with SignatureValidationFailed / `Source image rejected: A signature was required, but no signature exists` / `is rejected by policy`: the runtime's signature policy (CRI-O policy.json, sigstore) requires a valid signature for this image and it has none, or one by another key. Sign the image with the expected key, or change the policy for that registry.",
+    doc:
+      'The pull fails with SignatureValidationFailed / `Source image rejected: A signature was required, but no signature exists` / ' +
+      "`is rejected by policy`: the runtime's signature policy (CRI-O policy.json, sigstore) requires a valid signature for this image " +
+      'and it has none, or one by another key. Sign the image with the expected key, or change the policy for that registry.',
+    messages: {
+      title: "Image {{image}} is refused by the node's signature policy",
+      refused:
+        'The runtime on {{node}} pulled {{image}} for container "{{container}}" and refused it: {{phrase}}. ' +
+        'Its signature policy requires a valid signature for this registry or repository, ' +
+        'and the image has none (or one made with another key). The image is not missing or broken.',
+      sign: 'Sign the image with the key the policy trusts (`cosign sign` / `skopeo copy --sign-by`), or deploy a signed digest of it.',
+      changePolicy: "If the policy is wrong for this registry, change /etc/containers/policy.json (or the cluster's image policy) on every node, deliberately.",
+      prevent: 'Sign images in CI as the last step of the build, and test pulls on a node with the production policy.',
+    },
   },
   check(snapshot, ctx) {
     return pullFindings(
@@ -24,13 +38,15 @@ export const rule = defineRule({
       ctx,
       (f) => f.error.class === 'signature',
       (f) => ({
-        title: `Image ${f.specImage} is refused by the node's signature policy`,
-        cause: `The runtime on ${snapshot.pod?.spec?.nodeName ?? 'the node'} pulled ${f.specImage} for container "${f.container}" and refused it: ${quotePhrase(f.error)}. Its signature policy requires a valid signature for this registry or repository, and the image has none (or one made with another key). The image is not missing or broken.`,
-        advice: [
-          `Sign the image with the key the policy trusts (\`cosign sign\` / \`skopeo copy --sign-by\`), or deploy a signed digest of it.`,
-          "If the policy is wrong for this registry, change /etc/containers/policy.json (or the cluster's image policy) on every node, deliberately.",
-        ],
-        prevent: ['Sign images in CI as the last step of the build, and test pulls on a node with the production policy.'],
+        title: msg('title', { image: f.specImage }),
+        cause: msg('refused', {
+          node: snapshot.pod?.spec?.nodeName ?? 'the node',
+          image: f.specImage,
+          container: f.container,
+          phrase: quotePhrase(f.error),
+        }),
+        advice: [msg('sign'), msg('changePolicy')],
+        prevent: [msg('prevent')],
         causeKey: `image/${f.specImage}:signature`,
       }),
     );

@@ -13,7 +13,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ErrImagePull',
-          'failed to pull and unpack image "quay.io/acme/app:2.0": failed to copy: unexpected commit digest sha256:1111, expected sha256:2222: failed precondition',
+          'failed to pull and unpack image "quay.io/acme/app:2.0": failed to copy: unexpected commit digest sha256:1111, expected sha256:2222: failed ' +
+            'precondition',
         ),
       ),
     },
@@ -24,7 +25,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ErrImagePull',
-          'failed to pull and unpack image "docker.io/jupyter/datascience-notebook:2024-01-15": failed to copy: failed commit on ref "layer-sha256:769439b1": "layer-sha256:769439b1" failed size validation: 2150392 != 2167557: failed precondition',
+          'failed to pull and unpack image "docker.io/jupyter/datascience-notebook:2024-01-15": failed to copy: failed commit on ref ' +
+            '"layer-sha256:769439b1": "layer-sha256:769439b1" failed size validation: 2150392 != 2167557: failed precondition',
         ),
       ),
       expect: { severity: 'error', playbook: null },
@@ -34,7 +36,8 @@ testRule(rule, {
       snapshot: snapshot(
         pulling(
           'ImagePullBackOff',
-          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to pull and unpack image "quay.io/acme/app:2.0": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://cdn01.quay.io/sha256/ab/ab12": unexpected EOF',
+          'Back-off pulling image "registry.example.com/shop/web:1.4.2": ErrImagePull: failed to pull and unpack image "quay.io/acme/app:2.0": failed to ' +
+            'copy: httpReadSeeker: failed open: failed to do request: Get "https://cdn01.quay.io/sha256/ab/ab12": unexpected EOF',
         ),
       ),
     },

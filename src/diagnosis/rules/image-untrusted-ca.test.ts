@@ -23,7 +23,8 @@ testRule(rule, {
           event(dockerPod, {
             reason: 'Failed',
             message:
-              'Failed to pull image "10.78.0.228:5000/shop/web:3": rpc error: code = Unknown desc = Error response from daemon: Get https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority',
+              'Failed to pull image "10.78.0.228:5000/shop/web:3": rpc error: code = Unknown desc = Error response from daemon: Get ' +
+              'https://10.78.0.228:5000/v1/_ping: x509: certificate signed by unknown authority',
           }),
         ],
       }),
@@ -39,7 +40,10 @@ testRule(rule, {
         pulling(
           'registry.corp.example/platform/coredns:v1.11.1',
           'ErrImagePull',
-          'failed to pull and unpack image "registry.corp.example/platform/coredns:v1.11.1": failed to resolve reference "registry.corp.example/platform/coredns:v1.11.1": failed to do request: Head "https://registry.corp.example/v2/platform/coredns/manifests/v1.11.1": tls: failed to verify certificate: x509: certificate signed by unknown authority',
+          'failed to pull and unpack image "registry.corp.example/platform/coredns:v1.11.1": failed to resolve reference ' +
+            '"registry.corp.example/platform/coredns:v1.11.1": failed to do request: Head ' +
+            '"https://registry.corp.example/v2/platform/coredns/manifests/v1.11.1": tls: failed to verify certificate: x509: certificate signed by unknown ' +
+            'authority',
         ),
       ),
       expect: { causeKey: 'registry/registry.corp.example:untrusted-ca', params: { registry: 'registry.corp.example' } },
@@ -50,7 +54,8 @@ testRule(rule, {
         pulling(
           'cr.strrl.dev/tunnel/controller:0.0.18',
           'ErrImagePull',
-          'failed to do request: Head "https://cr.strrl.dev/v2/tunnel/controller/manifests/0.0.18": tls: failed to verify certificate: x509: certificate is valid for a.example, not cr.strrl.dev',
+          'failed to do request: Head "https://cr.strrl.dev/v2/tunnel/controller/manifests/0.0.18": tls: failed to verify certificate: x509: certificate is ' +
+            'valid for a.example, not cr.strrl.dev',
         ),
       ),
       expect: { mentions: [/issued for another name/] },

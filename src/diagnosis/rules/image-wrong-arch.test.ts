@@ -70,7 +70,8 @@ testRule(rule, {
           exitCode: 128,
           reason: 'StartError',
           message:
-            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/app": exec format error: unknown',
+            'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container ' +
+            'process: exec: "/app": exec format error: unknown',
         }),
         { node: armNode },
       ),

@@ -2,6 +2,7 @@
 
 import { crashes, crashLogs, crashTexts, logEvidence } from '../crashes.js';
 import { clip } from '../facts.js';
+import { msg } from '../messages.js';
 import { pullFailures, quotePhrase } from '../pull-errors.js';
 import { defineRule } from '../rule.js';
 import { scriptPath } from '../runtime-errors.js';
@@ -26,6 +27,33 @@ export function archHint(image: string): string | undefined {
   return Object.entries(ARCH_WORDS).find(([, re]) => re.test(image))?.[0];
 }
 
+const messages = {
+  execTitle: '{{kind}} {{container}}: image is not built for {{arch}} (exec format error)',
+  execTitleNoArch: "{{kind}} {{container}}: image is not built for the node's architecture (exec format error)",
+  execRefused: 'The kernel on {{node}} refused to run the binary of {{image}}: "{{line}}".',
+  execRefusedContainer: 'The kernel on {{node}} refused to run the binary of container {{container}}: "{{line}}".',
+  otherCpu: 'The image (or the platform the registry served for it) contains executables for another CPU architecture.',
+  archMismatch: 'The image name says {{imageArch}}, the node is {{nodeArch}}.',
+  checkPlatforms: 'Check which platforms the image has: `docker buildx imagetools inspect {{image}}` (or `crane manifest`); it needs linux/{{arch}}.',
+  multiArch:
+    'Publish a multi-arch image (`docker buildx build --platform linux/amd64,linux/arm64 ...`), ' +
+    'or pin the workload to matching nodes with nodeSelector kubernetes.io/arch: {{imageArch}}.',
+  execPrevent:
+    'Build images for every architecture in the cluster and add kubernetes.io/arch to node pools; ' +
+    'a mixed cluster needs multi-arch images or an arch nodeSelector.',
+  pullTitle: 'Image {{image}} has no linux/{{arch}} variant',
+  pullTitleNoArch: "Image {{image}} has no node's platform variant",
+  noVariant:
+    'Pulling {{image}} for container "{{container}}" on {{node}} fails with {{phrase}}: ' +
+    "the tag exists, but neither it nor its manifest list has an image for this node's OS and architecture.",
+  nameSays: 'The image name says {{imageArch}}.',
+  publishPlatform:
+    'Publish the image for linux/{{arch}} (`docker buildx build --platform linux/amd64,linux/arm64 ...`), ' +
+    'or schedule the workload on nodes of an architecture it has (nodeSelector kubernetes.io/arch).',
+  pullPrevent: 'Build multi-arch images for every architecture of the cluster, and label node pools with kubernetes.io/arch.',
+} as const;
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'image.wrong-arch',
@@ -35,12 +63,20 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs', 'node'],
     priority: 56,
     supersedes: ['crash.app-exit', 'container.start-error'],
-    doc: "The image is for another CPU architecture than the node's `status.nodeInfo.architecture`: the pull fails with `no match for platform in manifest` (containerd) / `no image found in manifest list for architecture` (CRI-O) because the image has no variant for the node, or the container fails with `exec format error` (in its log, its termination message or the runtime's error) because its binaries are for another CPU. Compares the node's architecture with what the image name says.",
+    doc:
+      "The image is for another CPU architecture than the node's `status.nodeInfo.architecture`: " +
+      'the pull fails with `no match for platform in manifest` (containerd) / `no image found in manifest list for architecture` (CRI-O) ' +
+      'because the image has no variant for the node, or the container fails with `exec format error` ' +
+      "(in its log, its termination message or the runtime's error) because its binaries are for another CPU. " +
+      "Compares the node's architecture with what the image name says.",
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     const nodeArch = snapshot.node?.status?.nodeInfo?.architecture;
-    const out: FindingDraft[] = [];
+    // `node-1 (arm64)`: where it ran, with the node's architecture when known.
+    const where = `${pod?.spec?.nodeName ?? 'the node'}${nodeArch ? ` (${nodeArch})` : ''}`;
+    const out: FindingDraft<Id>[] = [];
     for (const c of crashes(snapshot)) {
       const tail = crashLogs(snapshot, c);
       const logLine = tail?.lines.find((l) => FORMAT.test(l));
@@ -54,18 +90,21 @@ export const rule = defineRule({
       if (tail && logLine) evidence.push(logEvidence(tail, 3));
       if (text) evidence.push(text.evidence);
       if (nodeArch) evidence.push({ source: `node ${pod?.spec?.nodeName ?? ''} status.nodeInfo.architecture`, text: nodeArch });
-      const mismatch = hint && nodeArch && hint !== nodeArch ? ` The image name says ${hint}, the node is ${nodeArch}.` : '';
+      const kind = c.s.init ? 'Init container' : 'Container';
+      const line = clip(logLine ?? text?.text ?? '', 300);
       out.push({
-        title: `${c.s.init ? 'Init container' : 'Container'} ${c.name}: image is not built for ${nodeArch ?? "the node's architecture"} (exec format error)`,
-        cause: `The kernel on ${pod?.spec?.nodeName ?? 'the node'}${nodeArch ? ` (${nodeArch})` : ''} refused to run the binary of ${image || `container ${c.name}`}: "${clip(logLine ?? text?.text ?? '', 300)}". The image (or the platform the registry served for it) contains executables for another CPU architecture.${mismatch}`,
+        title: nodeArch ? msg('execTitle', { kind, container: c.name, arch: nodeArch }) : msg('execTitleNoArch', { kind, container: c.name }),
+        cause: [
+          image ? msg('execRefused', { node: where, image, line }) : msg('execRefusedContainer', { node: where, container: c.name, line }),
+          msg('otherCpu'),
+          hint && nodeArch && hint !== nodeArch ? msg('archMismatch', { imageArch: hint, nodeArch }) : null,
+        ],
         evidence,
         advice: [
-          `Check which platforms the image has: \`docker buildx imagetools inspect ${image || '<image>'}\` (or \`crane manifest\`); it needs linux/${nodeArch ?? '<node arch>'}.`,
-          `Publish a multi-arch image (\`docker buildx build --platform linux/amd64,linux/arm64 ...\`), or pin the workload to matching nodes with nodeSelector kubernetes.io/arch: ${hint ?? '<arch the image has>'}.`,
+          msg('checkPlatforms', { image: image || '<image>', arch: nodeArch ?? '<node arch>' }),
+          msg('multiArch', { imageArch: hint ?? '<arch the image has>' }),
         ],
-        prevent: [
-          'Build images for every architecture in the cluster and add kubernetes.io/arch to node pools; a mixed cluster needs multi-arch images or an arch nodeSelector.',
-        ],
+        prevent: [msg('execPrevent')],
         causeKey: `image/${image}:arch-${nodeArch ?? 'unknown'}`,
         params: { container: c.name, image, ...(nodeArch ? { nodeArch } : {}), ...(hint ? { imageArch: hint } : {}) },
       });
@@ -76,14 +115,14 @@ export const rule = defineRule({
       if (f.error.class !== 'platform') continue;
       const hint = archHint(f.specImage);
       out.push({
-        title: `Image ${f.specImage} has no ${nodeArch ? `linux/${nodeArch}` : "node's platform"} variant`,
-        cause: `Pulling ${f.specImage} for container "${f.container}" on ${pod?.spec?.nodeName ?? 'the node'}${nodeArch ? ` (${nodeArch})` : ''} fails with ${quotePhrase(f.error)}: the tag exists, but neither it nor its manifest list has an image for this node's OS and architecture.${hint && nodeArch && hint !== nodeArch ? ` The image name says ${hint}.` : ''}`,
-        evidence: [...f.evidence, ...(nodeArch ? [{ source: `node ${pod?.spec?.nodeName ?? ''} status.nodeInfo.architecture`, text: nodeArch }] : [])],
-        advice: [
-          `Check which platforms the image has: \`docker buildx imagetools inspect ${f.specImage}\` (or \`crane manifest\`); it needs linux/${nodeArch ?? '<node arch>'}.`,
-          `Publish the image for linux/${nodeArch ?? '<arch>'} (\`docker buildx build --platform linux/amd64,linux/arm64 ...\`), or schedule the workload on nodes of an architecture it has (nodeSelector kubernetes.io/arch).`,
+        title: nodeArch ? msg('pullTitle', { image: f.specImage, arch: nodeArch }) : msg('pullTitleNoArch', { image: f.specImage }),
+        cause: [
+          msg('noVariant', { image: f.specImage, container: f.container, node: where, phrase: quotePhrase(f.error) }),
+          hint && nodeArch && hint !== nodeArch ? msg('nameSays', { imageArch: hint }) : null,
         ],
-        prevent: ['Build multi-arch images for every architecture of the cluster, and label node pools with kubernetes.io/arch.'],
+        evidence: [...f.evidence, ...(nodeArch ? [{ source: `node ${pod?.spec?.nodeName ?? ''} status.nodeInfo.architecture`, text: nodeArch }] : [])],
+        advice: [msg('checkPlatforms', { image: f.specImage, arch: nodeArch ?? '<node arch>' }), msg('publishPlatform', { arch: nodeArch ?? '<arch>' })],
+        prevent: [msg('pullPrevent')],
         causeKey: `image/${f.specImage}:arch-${nodeArch ?? 'unknown'}`,
         params: { container: f.container, image: f.specImage, ...(nodeArch ? { nodeArch } : {}), ...(hint ? { imageArch: hint } : {}) },
       });

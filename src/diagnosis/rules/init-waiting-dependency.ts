@@ -2,6 +2,7 @@
 
 import { containerSpec, logEvidence } from '../crashes.js';
 import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';
 
@@ -13,8 +14,13 @@ import type { Container, Evidence, FindingDraft } from '../types.js';
 /** An init container running this long is waiting for something, not doing a quick setup step. */
 export const INIT_WAIT_SECONDS = 300;
 
-const WAIT_LOG =
-  /waiting for|wait(?:ing)? on|can't resolve|could not resolve|nslookup: can't|server can't find|NXDOMAIN|no such host|Name or service not known|connection refused|Connection refused|timed out|not (?:yet )?(?:ready|available)|retrying|Operation timed out/i;
+const WAIT_LOG = new RegExp(
+  [
+    "waiting for|wait(?:ing)? on|can't resolve|could not resolve|nslookup: can't|server can't find|NXDOMAIN|no such host",
+    'Name or service not known|connection refused|Connection refused|timed out|not (?:yet )?(?:ready|available)|retrying|Operation timed out',
+  ].join('|'),
+  'i',
+);
 
 /** Host names (and ports) the command or its log mentions: what the container waits for. */
 export function dependencyOf(spec: Container | undefined, lines: string[]): string | undefined {
@@ -37,6 +43,29 @@ export function dependencyOf(spec: Container | undefined, lines: string[]): stri
   return undefined;
 }
 
+const messages = {
+  title: 'Init container {{container}} has been waiting {{running}} (Init:{{done}}/{{total}})',
+  titleFor: 'Init container {{container}} has been waiting {{running}} for {{dependency}} (Init:{{done}}/{{total}})',
+  blocks: 'The pod cannot start its app containers until init container "{{container}}" finishes, and it has been running for {{running}}.',
+  blocksWaiting:
+    'The pod cannot start its app containers until init container "{{container}}" finishes, ' +
+    'and it has been running for {{running}}, apparently waiting for {{dependency}}.',
+  lastLine: 'Its last log line: "{{lines}}".',
+  lastLines: 'Its last log lines: "{{lines}}".',
+  noLogs: 'It has written no log lines.',
+  noAnswer: 'The dependency does not answer (missing Service, wrong name or namespace, or the dependency itself is down).',
+  checkDependency:
+    'Check that {{dependency}} exists and answers: kubectl get svc,endpoints -A | grep {{name}}; ' +
+    'a Service in another namespace needs <name>.<namespace>.svc.',
+  seeLogs: 'See what it waits for: kubectl logs -n {{namespace}} {{pod}} -c {{container}}.',
+  testDns:
+    "If the dependency is up, test name resolution from the pod's namespace " +
+    '(kubectl run -it --rm dns-test --image=busybox:1.36 -- nslookup <name>) and NetworkPolicies that may block it.',
+  addTimeout: 'Give the wait loop a timeout so the pod fails visibly instead of waiting forever.',
+  prevent: 'Prefer app-level retries over init-container wait loops, or bound them with a timeout and an activeDeadlineSeconds.',
+} as const;
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'init.waiting-dependency',
@@ -45,13 +74,17 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events', 'logs'],
     priority: 34,
-    doc: `An init container has been running for more than ${INIT_WAIT_SECONDS / 60} minutes (the pod shows Init:N/M and its app containers never start): usually a wait loop for a Service or DNS name that does not answer. Names the dependency from the command or the log, and quotes the init container's last log lines.`,
+    doc:
+      `An init container has been running for more than ${INIT_WAIT_SECONDS / 60} minutes ` +
+      '(the pod shows Init:N/M and its app containers never start): usually a wait loop for a Service or DNS name that does not answer. ' +
+      "Names the dependency from the command or the log, and quotes the init container's last log lines.",
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending') return null;
     const inits = pod.spec?.initContainers ?? [];
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const s of containerStatuses(pod)) {
       if (!s.init) continue;
       const running = s.status.state?.running;
@@ -69,24 +102,23 @@ export const rule = defineRule({
       if (spec?.command || spec?.args)
         evidence.push({ source: `pod.spec.initContainers[${s.status.name}]`, text: clip([...(spec.command ?? []), ...(spec.args ?? [])].join(' '), 400) });
       const waitingLog = lines.some((l) => WAIT_LOG.test(l));
+      const waited = { container: s.status.name, running: formatDuration(runningFor) };
       out.push({
-        title: `Init container ${s.status.name} has been waiting ${formatDuration(runningFor)}${dependency ? ` for ${dependency}` : ''} (Init:${done}/${inits.length})`,
-        cause:
-          `The pod cannot start its app containers until init container "${s.status.name}" finishes, and it has been running for ${formatDuration(runningFor)}` +
-          (dependency ? `, apparently waiting for ${dependency}` : '') +
-          (lines.length > 0
-            ? `. Its last log line${lines.length > 1 ? 's' : ''}: "${clip(lines.slice(-3).join(' ⏎ '), 300)}"`
-            : '. It has written no log lines') +
-          (waitingLog || dependency ? '. The dependency does not answer (missing Service, wrong name or namespace, or the dependency itself is down).' : '.'),
+        title: dependency ? msg('titleFor', { ...waited, dependency, done, total: inits.length }) : msg('title', { ...waited, done, total: inits.length }),
+        cause: [
+          dependency ? msg('blocksWaiting', { ...waited, dependency }) : msg('blocks', waited),
+          lines.length > 0 ? msg(lines.length > 1 ? 'lastLines' : 'lastLine', { lines: clip(lines.slice(-3).join(' ⏎ '), 300) }) : msg('noLogs'),
+          waitingLog || dependency ? msg('noAnswer') : undefined,
+        ],
         evidence,
         advice: [
           dependency
-            ? `Check that ${dependency} exists and answers: kubectl get svc,endpoints -A | grep ${dependency.split(/[.:]/)[0]}; a Service in another namespace needs <name>.<namespace>.svc.`
-            : `See what it waits for: kubectl logs -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${s.status.name}.`,
-          "If the dependency is up, test name resolution from the pod's namespace (kubectl run -it --rm dns-test --image=busybox:1.36 -- nslookup <name>) and NetworkPolicies that may block it.",
-          'Give the wait loop a timeout so the pod fails visibly instead of waiting forever.',
+            ? msg('checkDependency', { dependency, name: dependency.split(/[.:]/)[0] ?? '' })
+            : msg('seeLogs', { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '', container: s.status.name }),
+          msg('testDns'),
+          msg('addTimeout'),
         ],
-        prevent: ['Prefer app-level retries over init-container wait loops, or bound them with a timeout and an activeDeadlineSeconds.'],
+        prevent: [msg('prevent')],
         causeKey: `workload/${pod.metadata?.namespace ?? ''}/${s.status.name}:init-wait${dependency ? `:${dependency}` : ''}`,
         params: { container: s.status.name, ...(dependency ? { dependency } : {}) },
       });

@@ -1,6 +1,7 @@
 // job.backoff-limit-exceeded: Job gave up after its pods failed.
 
 import { eventEvidence, namespaceOf, newestFirst } from '../facts.js';
+import { msg } from '../messages.js';
 import { jobFailure } from '../owners.js';
 import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
@@ -21,7 +22,30 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'owners', 'logs'],
     // Below the crash rules: when the failed pod is still there, its crash is the cause to read first.
     priority: 28,
-    doc: 'The Job has a Failed condition with reason BackoffLimitExceeded ("Job has reached the specified backoff limit"), MaxFailedIndexesExceeded / FailedIndexes (indexed Jobs) or PodFailurePolicy (a FailJob rule matched): it stopped retrying because its pods kept failing. Quotes the Job condition, the failed pods that are left and their last events; the crash rules explain a pod that is still there.',
+    doc:
+      'The Job has a Failed condition with reason BackoffLimitExceeded ("Job has reached the specified backoff limit"), ' +
+      'MaxFailedIndexesExceeded / FailedIndexes (indexed Jobs) or PodFailurePolicy (a FailJob rule matched): ' +
+      'it stopped retrying because its pods kept failing. ' +
+      'Quotes the Job condition, the failed pods that are left and their last events; the crash rules explain a pod that is still there.',
+    messages: {
+      title: 'Job {{job}} gave up: {{reason}}',
+      failed: 'Job {{job}} failed with {{reason}}: "{{message}}".',
+      failedCron: 'Job {{job}} (of CronJob {{cronJob}}) failed with {{reason}}: "{{message}}".',
+      failJobRule: 'A pod failure matched a FailJob rule of its podFailurePolicy, so it failed at once.',
+      overLimit: 'Its pods failed more than backoffLimit {{limit}} times, so it stopped retrying.',
+      tooOften: 'Its pods failed too often, so it stopped retrying.',
+      podDeleted: 'Pod {{pod}} was deleted by the Job controller; its events are all that remain of it.',
+      podsAreCause: "The pods' own failure is the cause: the quoted events and the crashed container's logs say what it was.",
+      seeWhy:
+        'See why the pods failed: `kubectl get pods -n {{namespace}} -l job-name={{job}}` ' +
+        'and `kubectl logs -n {{namespace}} -l job-name={{job}} --previous`; ' +
+        'with restartPolicy OnFailure the failed pods are deleted, so use restartPolicy Never to keep them for inspection.',
+      nextSchedule:
+        'Fix the cause; CronJob {{cronJob}} starts a new Job at its next schedule ' +
+        '(or `kubectl create job --from=cronjob/{{cronJob}} {{cronJob}}-manual -n {{namespace}}`).',
+      createAgain: 'Fix the cause and create the Job again (a failed Job does not retry).',
+      prevent: 'Alert on kube_job_failed, keep failed pods (restartPolicy Never, ttlSecondsAfterFinished) long enough to read their logs.',
+    },
   },
   check(snapshot) {
     const failure = jobFailure(snapshot);
@@ -32,21 +56,18 @@ export const rule = defineRule({
     // The pod's last words, when it (or its events after deletion) are still there.
     const podEvents = newestFirst(snapshot.events).filter((e) => e.type === 'Warning' || e.reason === 'Killing');
     const evidence: Evidence[] = [...failure.evidence, ...podEvents.slice(0, 2).map(eventEvidence)];
-    const gone = snapshot.missingPod ? ` Pod ${snapshot.missingPod.name} was deleted by the Job controller; its events are all that remain of it.` : '';
+    const failed = { job: job.name, reason: failure.reason, message: failure.message };
     return {
-      title: `Job ${job.name} gave up: ${failure.reason}`,
-      cause:
-        `Job ${job.name}${cronJob ? ` (of CronJob ${cronJob.name})` : ''} failed with ${failure.reason}: "${failure.message}". ` +
-        `${failure.reason === 'PodFailurePolicy' ? 'A pod failure matched a FailJob rule of its podFailurePolicy, so it failed at once.' : `Its pods failed ${limit !== undefined ? `more than backoffLimit ${limit} times` : 'too often'}, so it stopped retrying.`}` +
-        `${gone} The pods' own failure is the cause: the quoted events and the crashed container's logs say what it was.`,
-      evidence,
-      advice: [
-        `See why the pods failed: \`kubectl get pods -n ${ns} -l job-name=${job.name}\` and \`kubectl logs -n ${ns} -l job-name=${job.name} --previous\`; with restartPolicy OnFailure the failed pods are deleted, so use restartPolicy Never to keep them for inspection.`,
-        cronJob
-          ? `Fix the cause; CronJob ${cronJob.name} starts a new Job at its next schedule (or \`kubectl create job --from=cronjob/${cronJob.name} ${cronJob.name}-manual -n ${ns}\`).`
-          : `Fix the cause and create the Job again (a failed Job does not retry).`,
+      title: msg('title', { job: job.name, reason: failure.reason }),
+      cause: [
+        cronJob ? msg('failedCron', { ...failed, cronJob: cronJob.name }) : msg('failed', failed),
+        failure.reason === 'PodFailurePolicy' ? msg('failJobRule') : limit !== undefined ? msg('overLimit', { limit }) : msg('tooOften'),
+        snapshot.missingPod && msg('podDeleted', { pod: snapshot.missingPod.name }),
+        msg('podsAreCause'),
       ],
-      prevent: ['Alert on kube_job_failed, keep failed pods (restartPolicy Never, ttlSecondsAfterFinished) long enough to read their logs.'],
+      evidence,
+      advice: [msg('seeWhy', { namespace: ns, job: job.name }), cronJob ? msg('nextSchedule', { cronJob: cronJob.name, namespace: ns }) : msg('createAgain')],
+      prevent: [msg('prevent')],
       causeKey: `job/${ns}/${cronJob ? `cronjob/${cronJob.name}` : job.name}:${failure.reason}`,
       params: { job: job.name, reason: failure.reason, ...(cronJob ? { cronJob: cronJob.name } : {}), ...(limit !== undefined ? { backoffLimit: limit } : {}) },
     };

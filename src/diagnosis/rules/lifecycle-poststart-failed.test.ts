@@ -13,7 +13,8 @@ const withHook = {
   },
 };
 const EXEC_FAILED =
-  'Exec lifecycle hook ([/bin/sh -c /app/warmup.sh]) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)" failed - error: command \'/bin/sh -c /app/warmup.sh\' exited with 1: , message: "warmup: cache backend redis:6379 refused the connection\\n"';
+  'Exec lifecycle hook ([/bin/sh -c /app/warmup.sh]) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)" ' +
+  'failed - error: command \'/bin/sh -c /app/warmup.sh\' exited with 1: , message: "warmup: cache backend redis:6379 refused the connection\\n"';
 const crashing = crashedPod({ exitCode: 137, restarts: 6 }, withHook);
 
 testRule(rule, {
@@ -49,7 +50,8 @@ testRule(rule, {
             reason: 'FailedPostStartHook',
             count: 3,
             message:
-              'HTTP lifecycle hook (/warmup) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(u)" failed - error: Get "http://10.244.1.12:8080/warmup": dial tcp 10.244.1.12:8080: connect: connection refused, message: ""',
+              'HTTP lifecycle hook (/warmup) for Container "web" in Pod "web-7d9f8c6b5-x2k4q_shop(u)" failed - error: Get ' +
+              '"http://10.244.1.12:8080/warmup": dial tcp 10.244.1.12:8080: connect: connection refused, message: ""',
           }),
         ],
       }),

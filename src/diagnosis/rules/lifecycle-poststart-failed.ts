@@ -2,8 +2,9 @@
 
 import { containerSpec, escapeRe } from '../crashes.js';
 import { clip, containerStatuses, eventCount, eventEvidence, formatDuration, isDeleting, newestFirst, secondsSince, statusEvidence } from '../facts.js';
+import { msg, renderProse } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Event, Evidence, FindingDraft } from '../types.js';
+import type { Event, Evidence, FindingDraft, Said } from '../types.js';
 
 // A postStart hook that fails: the kubelet kills the container it just started and restarts it,
 // so the pod crash-loops although the app itself is fine. Kubelet wording (1.24+):
@@ -17,13 +18,69 @@ import type { Event, Evidence, FindingDraft } from '../types.js';
 
 const HOOK_CONTAINER = /for Container "([^"]+)"/;
 
+const messages = {
+  title: 'postStart hook of {{container}} fails',
+  titleOutcome: 'postStart hook of {{container}} fails: {{outcome}}',
+  // What the hook's failure says, as one phrase (the title clips it, the cause quotes it whole).
+  exited: 'the command exited with {{code}}',
+  exitedPrinted: 'the command exited with {{code}}; it printed "{{said}}"',
+  error: 'error: {{error}}',
+  errorPrinted: 'error: {{error}}; it printed "{{said}}"',
+  printed: 'it printed "{{said}}"',
+  // The cause's first sentence: the hook, then how often and when it failed, and its outcome.
+  hookOf: 'The postStart hook of container "{{container}}"',
+  hookOfWith: 'The postStart hook of container "{{container}}" ({{hook}})',
+  failed: 'failed.',
+  failedAgo: 'failed, last {{ago}} ago.',
+  failedTimes: 'failed {{times}} times.',
+  failedTimesAgo: 'failed {{times}} times, last {{ago}} ago.',
+  failedOutcome: 'failed ({{outcome}}).',
+  failedAgoOutcome: 'failed, last {{ago}} ago ({{outcome}}).',
+  failedTimesOutcome: 'failed {{times}} times ({{outcome}}).',
+  failedTimesAgoOutcome: 'failed {{times}} times, last {{ago}} ago ({{outcome}}).',
+  killsContainer:
+    'When a postStart hook fails the kubelet kills the container it has just started and restarts it with back-off, ' +
+    'so the pod never becomes Ready even if the app is healthy.',
+  runByHand:
+    'Run the hook by hand while the container runs: kubectl exec -n {{namespace}} {{pod}} -c {{container}} -- {{command}}; ' +
+    'a missing binary exits 126/127, a shell script without its interpreter fails the same way.',
+  callByHand:
+    'Call the hook endpoint by hand: postStart runs at the same time as the entrypoint, ' +
+    'so an HTTP hook often hits an app that is not listening yet (connection refused).',
+  notOrdered: 'A postStart hook is not ordered before the app: move the work into the entrypoint or an init container, or make the hook wait and retry.',
+  prevent: 'Keep lifecycle hooks short, idempotent and tolerant of an app that is still starting; test them in CI with the image.',
+} as const;
+type Id = keyof typeof messages;
+
+/** The hook's outcome as one phrase, rendered here because the title clips it; empty when the message says nothing. */
 function hookOutcome(message: string): string {
   const exited = /exited with (\d+)/.exec(message)?.[1];
   const said = /message: "((?:[^"\\]|\\.)*)"/.exec(message)?.[1]?.replace(/\\n/g, ' ').trim();
   const error = /failed - error: (.*?)(?:, message: |$)/s.exec(message)?.[1];
-  return [exited ? `the command exited with ${exited}` : error ? `error: ${clip(error, 200)}` : '', said ? `it printed "${clip(said, 200)}"` : '']
-    .filter(Boolean)
-    .join('; ');
+  const printed = said ? clip(said, 200) : undefined;
+  const outcome = exited
+    ? printed !== undefined
+      ? msg('exitedPrinted', { code: exited, said: printed })
+      : msg('exited', { code: exited })
+    : error
+      ? printed !== undefined
+        ? msg('errorPrinted', { error: clip(error, 200), said: printed })
+        : msg('error', { error: clip(error, 200) })
+      : printed !== undefined
+        ? msg('printed', { said: printed })
+        : undefined;
+  return outcome ? renderProse(messages, outcome) : '';
+}
+
+/** The cause's "failed …" clause, by what is known: the count, the last time, the outcome. */
+function failedClause(times: number, ago: string | undefined, outcome: string): Said<Id> {
+  const many = times > 1;
+  if (outcome) {
+    if (ago !== undefined) return many ? msg('failedTimesAgoOutcome', { times, ago, outcome }) : msg('failedAgoOutcome', { ago, outcome });
+    return many ? msg('failedTimesOutcome', { times, outcome }) : msg('failedOutcome', { outcome });
+  }
+  if (ago !== undefined) return many ? msg('failedTimesAgo', { times, ago }) : msg('failedAgo', { ago });
+  return many ? msg('failedTimes', { times }) : msg('failed');
 }
 
 export const rule = defineRule({
@@ -35,12 +92,16 @@ export const rule = defineRule({
     needs: ['pod', 'events'],
     priority: 50,
     supersedes: ['crash.app-exit'],
-    doc: 'FailedPostStartHook events ("Exec lifecycle hook (...) for Container ... failed - error: command ... exited with N", or an HTTP hook error) or the PostStartHookError state: the hook fails, so the kubelet kills and restarts the container although the app itself may be fine. The hanging variant is terminating.exec-hang.',
+    doc:
+      'FailedPostStartHook events ("Exec lifecycle hook (...) for Container ... failed - error: command ... exited with N", or an HTTP hook error) ' +
+      'or the PostStartHookError state: the hook fails, so the kubelet kills and restarts the container although the app itself may be fine. ' +
+      'The hanging variant is terminating.exec-hang.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || isDeleting(pod)) return null;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     const hookEvents = newestFirst(snapshot.events).filter((e) => e.reason === 'FailedPostStartHook');
     for (const s of containerStatuses(pod)) {
       const name = s.status.name;
@@ -73,18 +134,25 @@ export const rule = defineRule({
       const outcome = hookOutcome(message);
       const times = mine.reduce((n, e) => n + eventCount(e), 0);
       out.push({
-        title: `postStart hook of ${name} fails${outcome ? `: ${clip(outcome, 80)}` : ''}`,
-        cause:
-          `The postStart hook of container "${name}"${hookText ? ` (${hookText})` : ''} failed${times > 1 ? ` ${times} times` : ''}${lastAgo !== undefined ? `, last ${formatDuration(lastAgo)} ago` : ''}${outcome ? ` (${outcome})` : ''}. ` +
-          'When a postStart hook fails the kubelet kills the container it has just started and restarts it with back-off, so the pod never becomes Ready even if the app is healthy.',
+        title: outcome ? msg('titleOutcome', { container: name, outcome: clip(outcome, 80) }) : msg('title', { container: name }),
+        cause: [
+          hookText ? msg('hookOfWith', { container: name, hook: hookText }) : msg('hookOf', { container: name }),
+          failedClause(times, lastAgo !== undefined ? formatDuration(lastAgo) : undefined, outcome),
+          msg('killsContainer'),
+        ],
         evidence,
         advice: [
           hook?.exec
-            ? `Run the hook by hand while the container runs: kubectl exec -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${name} -- ${(hook.exec.command ?? []).join(' ')}; a missing binary exits 126/127, a shell script without its interpreter fails the same way.`
-            : 'Call the hook endpoint by hand: postStart runs at the same time as the entrypoint, so an HTTP hook often hits an app that is not listening yet (connection refused).',
-          'A postStart hook is not ordered before the app: move the work into the entrypoint or an init container, or make the hook wait and retry.',
+            ? msg('runByHand', {
+                namespace: pod.metadata?.namespace ?? '',
+                pod: pod.metadata?.name ?? '',
+                container: name,
+                command: (hook.exec.command ?? []).join(' '),
+              })
+            : msg('callByHand'),
+          msg('notOrdered'),
         ],
-        prevent: ['Keep lifecycle hooks short, idempotent and tolerant of an app that is still starting; test them in CI with the image.'],
+        prevent: [msg('prevent')],
         causeKey: `workload/${pod.metadata?.namespace ?? ''}/${name}:poststart`,
         params: { container: name, ...(hookText ? { hook: hookText } : {}) },
       });

@@ -91,7 +91,8 @@ testRule(rule, {
             status: 'True',
             reason: 'DiscoveryFailed',
             message:
-              'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+              'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: ' +
+              'metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
           },
         ]),
         namespaceContents: [],

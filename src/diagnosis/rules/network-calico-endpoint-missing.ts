@@ -2,8 +2,9 @@
 import { CALICO_GATEWAY, calicoVethName, workloadEndpointName } from '../../probes/calico.js';
 import { nodeChecksMissing, probeResult } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isDeleting, secondsSince, stopConfirmed } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Evidence, FindingDraft, KubeObject, Pod, Snapshot } from '../types.js';
+import type { Evidence, KubeObject, Pod, Snapshot } from '../types.js';
 
 function wepSpec(w: KubeObject): { pod?: string; node?: string; ipNetworks?: string[]; interfaceName?: string } {
   return (w.spec ?? {}) as { pod?: string; node?: string; ipNetworks?: string[]; interfaceName?: string };
@@ -36,7 +37,40 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'podsOnNode', 'workloadEndpoints', 'agent'],
     playbook: 'recreate-pod',
     priority: 86,
-    doc: "A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, two pods share one IP. A stale CNI delete removed this pod's endpoint (seed 004). An unresolved gateway while the endpoint and the host veth are in place is a dataplane problem (Felix, calico-node), not this; when the endpoints cannot be read the finding says so and offers no playbook. A pod that already released its IP (kubelet confirmed the stop, containers terminated) is no duplicate.",
+    doc:
+      'A Running pod with an IP has no Calico WorkloadEndpoint (`<node>-k8s-<pod>-eth0`, dashes doubled), or one with another IP. ' +
+      'On the node: inside the pod the gateway 169.254.1.1 neighbour is incomplete (no proxy ARP answer), host cali* veths exist without pods, ' +
+      "two pods share one IP. A stale CNI delete removed this pod's endpoint (seed 004). " +
+      'An unresolved gateway while the endpoint and the host veth are in place is a dataplane problem (Felix, calico-node), not this; ' +
+      'when the endpoints cannot be read the finding says so and offers no playbook. ' +
+      'A pod that already released its IP (kubelet confirmed the stop, containers terminated) is no duplicate.',
+    messages: {
+      titleNoEndpoint: '{{pod}} ({{ip}}) is cut off: no Calico WorkloadEndpoint on {{node}}',
+      titleWrongIp: '{{pod}} ({{ip}}) is cut off: its WorkloadEndpoint has another IP on {{node}}',
+      titleGateway: '{{pod}} ({{ip}}) is cut off: gateway {{gateway}} unresolved on {{node}}',
+      titleDuplicateIp: '{{pod}} ({{ip}}) is cut off: its IP is used twice on {{node}}',
+      running: 'The pod has been Running for {{age}} with IP {{ip}}.',
+      noEndpoint: 'Calico has no WorkloadEndpoint for it ({{endpoint}}), so Felix programs no route or proxy ARP for {{ip}}.',
+      wrongIp: "Its WorkloadEndpoint carries {{endpointIps}}, not the pod's {{ip}}: it belongs to an earlier pod of the same name.",
+      gatewayDead: 'Inside the pod the gateway {{gateway}} stays unresolved (ARP incomplete): nothing answers on the host side, so the pod can reach nothing.',
+      duplicateIp: '{{ip}} is in use twice on {{node}}: IPAM released it while it was still in use.',
+      duplicateIpWith: '{{ip}} is in use twice on {{node}} ({{pods}}): IPAM released it while it was still in use.',
+      staleVeths: '{{count}} host veth(s) have no pod: earlier deletes did not finish.',
+      unconfirmed:
+        "The pod's WorkloadEndpoint could not be read, so a missing endpoint is not confirmed: " +
+        'a Felix/calico-node failure on the node leaves the gateway unresolved too.',
+      staleDelete: "A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod's endpoint.",
+      checksMissing: '{{missing}}',
+      checkEndpoint:
+        'Check the endpoint first (`kubectl get workloadendpoints.crd.projectcalico.org -n {{namespace}}`, `calicoctl get wep -n {{namespace}}`) ' +
+        'and the calico-node pod on {{node}}; recreate {{pod}} only if its endpoint is gone.',
+      recreate: 'Recreate {{pod}} so Calico CNI sets up a new endpoint: playbook recreate-pod (approval).',
+      staleSandbox:
+        'If {{node}} keeps retrying a teardown (kubelet log "failed to teardown pod"), ' +
+        'remove that stale sandbox first or the new endpoint is deleted too (see terminating.cni-teardown).',
+      cleanStale: 'Clean stale endpoints, veths and IPAM handles (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
+      prevent: 'Upgrade Calico CNI to >= 1.10 (a missing endpoint on DEL is no longer an error, so no retry loop deletes live endpoints).',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -119,37 +153,40 @@ export const rule = defineRule({
       });
 
     const missing = !net ? nodeChecksMissing(snapshot, node, 'pod-network') : undefined;
-    const parts = [
-      wepMissing ? `Calico has no WorkloadEndpoint for it (${wepName}), so Felix programs no route or proxy ARP for ${ip}.` : '',
-      wepWrongIp ? `Its WorkloadEndpoint carries ${wepIps.join(', ')}, not the pod's ${ip}: it belongs to an earlier pod of the same name.` : '',
-      gatewayDead
-        ? `Inside the pod the gateway ${CALICO_GATEWAY} stays unresolved (ARP incomplete): nothing answers on the host side, so the pod can reach nothing.`
-        : '',
-      duplicateIp
-        ? `${ip} is in use twice on ${node}${samePodIp.length > 0 ? ` (${samePodIp.map((p) => p.metadata?.name).join(', ')})` : ''}: IPAM released it while it was still in use.`
-        : '',
-      stale.length > 0 ? `${stale.length} host veth(s) have no pod: earlier deletes did not finish.` : '',
-      unconfirmed
-        ? "The pod's WorkloadEndpoint could not be read, so a missing endpoint is not confirmed: a Felix/calico-node failure on the node leaves the gateway unresolved too."
-        : "A CNI delete for an old pod (often a retried teardown of a same-named StatefulSet pod) removed this live pod's endpoint.",
-      missing ?? '',
-    ].filter(Boolean);
+    const podRef = `${ns}/${name}`;
+    const titled = { pod: podRef, ip, node };
     return {
       severity: gatewayDead ? 'critical' : 'error',
-      title: `${ns}/${name} (${ip}) is cut off: ${wepMissing ? 'no Calico WorkloadEndpoint' : wepWrongIp ? 'its WorkloadEndpoint has another IP' : gatewayDead ? `gateway ${CALICO_GATEWAY} unresolved` : 'its IP is used twice'} on ${node}`,
-      cause: `The pod has been Running for ${formatDuration(age)} with IP ${ip}. ${parts.join(' ')}`,
+      title: wepMissing
+        ? msg('titleNoEndpoint', titled)
+        : wepWrongIp
+          ? msg('titleWrongIp', titled)
+          : gatewayDead
+            ? msg('titleGateway', { ...titled, gateway: CALICO_GATEWAY })
+            : msg('titleDuplicateIp', titled),
+      cause: [
+        msg('running', { age: formatDuration(age), ip }),
+        wepMissing && msg('noEndpoint', { endpoint: wepName, ip }),
+        wepWrongIp && msg('wrongIp', { endpointIps: wepIps.join(', '), ip }),
+        gatewayDead && msg('gatewayDead', { gateway: CALICO_GATEWAY }),
+        duplicateIp &&
+          (samePodIp.length > 0
+            ? msg('duplicateIpWith', { ip, node, pods: samePodIp.map((p) => p.metadata?.name).join(', ') })
+            : msg('duplicateIp', { ip, node })),
+        stale.length > 0 && msg('staleVeths', { count: stale.length }),
+        unconfirmed ? msg('unconfirmed') : msg('staleDelete'),
+        missing ? msg('checksMissing', { missing }) : null,
+      ],
       evidence,
       advice: [
-        unconfirmed
-          ? `Check the endpoint first (\`kubectl get workloadendpoints.crd.projectcalico.org -n ${ns}\`, \`calicoctl get wep -n ${ns}\`) and the calico-node pod on ${node}; recreate ${ns}/${name} only if its endpoint is gone.`
-          : `Recreate ${ns}/${name} so Calico CNI sets up a new endpoint: playbook recreate-pod (approval).`,
-        `If ${node} keeps retrying a teardown (kubelet log "failed to teardown pod"), remove that stale sandbox first or the new endpoint is deleted too (see terminating.cni-teardown).`,
-        'Clean stale endpoints, veths and IPAM handles (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
+        unconfirmed ? msg('checkEndpoint', { namespace: ns, node, pod: podRef }) : msg('recreate', { pod: podRef }),
+        msg('staleSandbox', { node }),
+        msg('cleanStale'),
       ],
-      prevent: ['Upgrade Calico CNI to >= 1.10 (a missing endpoint on DEL is no longer an error, so no retry loop deletes live endpoints).'],
+      prevent: [msg('prevent')],
       ...(unconfirmed ? { playbook: null } : {}),
       causeKey: `node/${node}:calico-endpoints`,
       params: { node, namespace: ns, pod: name, workloadEndpoint: wepName },
-    } satisfies FindingDraft;
+    };
   },
 });

@@ -1,8 +1,9 @@
 // node.drain-blocked-pdb: Drain blocked: a PodDisruptionBudget refuses to let the pod go.
 
 import { formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Evidence, FindingDraft, KubeObject } from '../types.js';
+import type { Evidence, KubeObject } from '../types.js';
 
 // A drain (kubectl drain, a node upgrade, the cluster autoscaler) evicts pods through the
 // eviction API, which refuses while a PodDisruptionBudget allows no disruption:
@@ -49,7 +50,26 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'node', 'disruptionBudgets'],
     priority: 46,
-    doc: 'The pod still runs on a cordoned node (a drain in progress) and a PodDisruptionBudget selecting it has disruptionsAllowed 0: every eviction is refused with "Cannot evict pod as it would violate the pod\'s disruption budget" and the drain waits forever. Names the PDB with its current/desired healthy counts.',
+    doc:
+      'The pod still runs on a cordoned node (a drain in progress) and a PodDisruptionBudget selecting it has disruptionsAllowed 0: ' +
+      'every eviction is refused with "Cannot evict pod as it would violate the pod\'s disruption budget" and the drain waits forever. ' +
+      'Names the PDB with its current/desired healthy counts.',
+    messages: {
+      title: 'Drain of {{node}} blocked by PodDisruptionBudget {{pdb}} ({{counts}})',
+      cordoned: 'Node {{node}} is cordoned but the pod still runs there:',
+      cordonedSince: 'Node {{node}} is cordoned since {{duration}} ago but the pod still runs there:',
+      budgetRefuses:
+        'PodDisruptionBudget {{pdb}} ({{spec}}) allows no disruption now ({{counts}}), so the eviction API refuses every attempt with ' +
+        '"Cannot evict pod as it would violate the pod\'s disruption budget." and the drain retries forever.',
+      neverAllows: 'The budget can never allow a disruption at this replica count (it requires every expected pod to stay healthy).',
+      unhealthyElsewhere: 'Some of the pods it counts are unhealthy elsewhere, which uses up the budget.',
+      scaleUp:
+        'Scale the workload up by one (so a replica can move first) or relax {{pdb}} (maxUnavailable: 1) for the drain; ' +
+        'a PDB with minAvailable equal to the replica count blocks every voluntary disruption.',
+      fixUnhealthy: 'Fix the unhealthy pods the budget counts first (they use up the budget), then the drain continues by itself.',
+      noForce: 'Do not force it with `kubectl delete pod` unless losing this replica is acceptable: that bypasses the budget the owners set.',
+      prevent: 'Keep PDBs satisfiable: maxUnavailable: 1 (or minAvailable below replicas) and at least 2 replicas for anything with a budget.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -70,27 +90,22 @@ export const rule = defineRule({
       { source: `node ${nodeName} spec.unschedulable`, text: `true${cordon?.timeAdded ? ` (cordoned ${cordon.timeAdded})` : ''}` },
       ...blocking.map((x) => ({
         source: `PodDisruptionBudget ${x.name}`,
-        text: `${x.spec}; status: disruptionsAllowed=${x.allowed}, currentHealthy=${x.current ?? '?'}, desiredHealthy=${x.desired ?? '?'}, expectedPods=${x.expected ?? '?'}`,
+        text:
+          `${x.spec}; status: disruptionsAllowed=${x.allowed}, ` +
+          `currentHealthy=${x.current ?? '?'}, desiredHealthy=${x.desired ?? '?'}, expectedPods=${x.expected ?? '?'}`,
       })),
     ];
     const singleReplica = b.expected !== undefined && b.desired !== undefined && b.expected <= b.desired;
     return {
-      title: `Drain of ${nodeName} blocked by PodDisruptionBudget ${b.name} (${counts})`,
-      cause:
-        `Node ${nodeName} is cordoned${cordonedFor !== undefined ? ` since ${formatDuration(cordonedFor)} ago` : ''} but the pod still runs there: PodDisruptionBudget ${b.name} (${b.spec}) allows no disruption now (${counts}), so the eviction API refuses every attempt with "Cannot evict pod as it would violate the pod's disruption budget." and the drain retries forever.` +
-        (singleReplica
-          ? ' The budget can never allow a disruption at this replica count (it requires every expected pod to stay healthy).'
-          : b.current !== undefined && b.desired !== undefined && b.current < b.desired
-            ? ' Some of the pods it counts are unhealthy elsewhere, which uses up the budget.'
-            : ''),
-      evidence,
-      advice: [
-        singleReplica
-          ? `Scale the workload up by one (so a replica can move first) or relax ${b.name} (maxUnavailable: 1) for the drain; a PDB with minAvailable equal to the replica count blocks every voluntary disruption.`
-          : `Fix the unhealthy pods the budget counts first (they use up the budget), then the drain continues by itself.`,
-        `Do not force it with \`kubectl delete pod\` unless losing this replica is acceptable: that bypasses the budget the owners set.`,
+      title: msg('title', { node: nodeName, pdb: b.name, counts }),
+      cause: [
+        cordonedFor !== undefined ? msg('cordonedSince', { node: nodeName, duration: formatDuration(cordonedFor) }) : msg('cordoned', { node: nodeName }),
+        msg('budgetRefuses', { pdb: b.name, spec: b.spec, counts }),
+        singleReplica ? msg('neverAllows') : b.current !== undefined && b.desired !== undefined && b.current < b.desired ? msg('unhealthyElsewhere') : null,
       ],
-      prevent: ['Keep PDBs satisfiable: maxUnavailable: 1 (or minAvailable below replicas) and at least 2 replicas for anything with a budget.'],
+      evidence,
+      advice: [singleReplica ? msg('scaleUp', { pdb: b.name }) : msg('fixUnhealthy'), msg('noForce')],
+      prevent: [msg('prevent')],
       causeKey: `pdb/${pod.metadata?.namespace ?? ''}/${b.name}:drain-blocked`,
       params: {
         node: nodeName,
@@ -98,6 +113,6 @@ export const rule = defineRule({
         ...(b.current !== undefined ? { currentHealthy: b.current } : {}),
         ...(b.desired !== undefined ? { desiredHealthy: b.desired } : {}),
       },
-    } satisfies FindingDraft;
+    };
   },
 });

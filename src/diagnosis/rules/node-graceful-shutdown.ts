@@ -1,6 +1,7 @@
 // node.graceful-shutdown: Stopped by a node shutdown and left behind as Failed.
 
 import { formatDuration, ms, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
@@ -21,7 +22,22 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events', 'owners'],
     priority: 46,
-    doc: 'The pod is Failed with reason Terminated / Shutdown / NodeShutdown ("Pod was terminated in response to imminent node shutdown."): the kubelet stopped it because its node shut down (graceful node shutdown). Nothing is wrong with the pod; its controller replaced it. The Failed pod stays until the pod garbage collector removes it (terminated-pod-gc-threshold, 12500 by default), which alerts keep seeing.',
+    doc:
+      'The pod is Failed with reason Terminated / Shutdown / NodeShutdown ("Pod was terminated in response to imminent node shutdown."): ' +
+      'the kubelet stopped it because its node shut down (graceful node shutdown). Nothing is wrong with the pod; its controller replaced it. ' +
+      'The Failed pod stays until the pod garbage collector removes it (terminated-pod-gc-threshold, 12500 by default), which alerts keep seeing.',
+    messages: {
+      title: '{{pod}} was stopped by the shutdown of node {{node}}',
+      titleAgo: '{{pod}} was stopped by the shutdown of node {{node}} {{ago}} ago',
+      stopped: 'The kubelet on {{node}} stopped this pod because the node was shutting down ("{{message}}"), and left it Failed.',
+      replaced: 'Its {{kind}} {{owner}} has replaced it elsewhere; this Failed pod is a leftover, kept until the pod garbage collector removes it.',
+      barePod: 'It is a bare pod: nothing re-creates it, kept until the pod garbage collector removes it.',
+      deleteLeftovers: 'Delete the leftovers: `kubectl delete pods -n {{namespace}} --field-selector=status.phase=Failed` (they no longer run).',
+      recreate: 'Re-create the pod (a bare pod is not restarted); better, run it under a Deployment.',
+      gcThreshold:
+        'If these pile up after every node restart, lower the kube-controller-manager --terminated-pod-gc-threshold ' + 'or clean them up after maintenance.',
+      prevent: 'Alert on pods not Running for long rather than on every Failed pod; Failed pods from graceful shutdown are expected after node restarts.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -36,18 +52,17 @@ export const rule = defineRule({
     const when = ms(disruption?.lastTransitionTime) !== undefined ? secondsSince(snapshot, disruption?.lastTransitionTime) : undefined;
     const ns = pod.metadata?.namespace ?? '';
     return {
-      title: `${pod.metadata?.name ?? 'Pod'} was stopped by the shutdown of node ${pod.spec?.nodeName ?? '?'}${when !== undefined ? ` ${formatDuration(when)} ago` : ''}`,
-      cause:
-        `The kubelet on ${pod.spec?.nodeName ?? 'its node'} stopped this pod because the node was shutting down ("${message || disruption?.message}"), and left it Failed. ` +
-        `${owner ? `Its ${owner.kind} ${owner.name} has replaced it elsewhere; this Failed pod is a leftover` : 'It is a bare pod: nothing re-creates it'}, kept until the pod garbage collector removes it.`,
-      evidence,
-      advice: [
-        owner
-          ? `Delete the leftovers: \`kubectl delete pods -n ${ns} --field-selector=status.phase=Failed\` (they no longer run).`
-          : 'Re-create the pod (a bare pod is not restarted); better, run it under a Deployment.',
-        'If these pile up after every node restart, lower the kube-controller-manager --terminated-pod-gc-threshold or clean them up after maintenance.',
+      title:
+        when !== undefined
+          ? msg('titleAgo', { pod: pod.metadata?.name ?? 'Pod', node: pod.spec?.nodeName ?? '?', ago: formatDuration(when) })
+          : msg('title', { pod: pod.metadata?.name ?? 'Pod', node: pod.spec?.nodeName ?? '?' }),
+      cause: [
+        msg('stopped', { node: pod.spec?.nodeName ?? 'its node', message: String(message || disruption?.message) }),
+        owner ? msg('replaced', { kind: owner.kind, owner: owner.name }) : msg('barePod'),
       ],
-      prevent: ['Alert on pods not Running for long rather than on every Failed pod; Failed pods from graceful shutdown are expected after node restarts.'],
+      evidence,
+      advice: [owner ? msg('deleteLeftovers', { namespace: ns }) : msg('recreate'), msg('gcThreshold')],
+      prevent: [msg('prevent')],
       causeKey: `node/${pod.spec?.nodeName ?? '?'}:shutdown`,
       params: { reason, ...(owner ? { owner: `${owner.kind}/${owner.name}` } : {}) },
     };

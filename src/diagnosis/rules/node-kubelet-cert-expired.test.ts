@@ -6,7 +6,9 @@ import { rule } from './node-kubelet-cert-expired.js';
 const silent = lostNode('worker-7', 1800);
 const heartbeat = silent.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime ?? ago(1800);
 const refused = (expiry: string) =>
-  `E1121 09:58:03.223687       1 authentication.go:73] "Unable to authenticate the request" err="[x509: certificate has expired or is not yet valid: current time ${ago(10)} is after ${expiry}, verifying certificate SN=2291 failed: x509: certificate has expired or is not yet valid]"`;
+  `E1121 09:58:03.223687       1 authentication.go:73] "Unable to authenticate the request" ` +
+  `err="[x509: certificate has expired or is not yet valid: current time ${ago(10)} is after ${expiry}, ` +
+  'verifying certificate SN=2291 failed: x509: certificate has expired or is not yet valid]"';
 const withApiLog = (n: ReturnType<typeof node>, lines: string[]): Snapshot =>
   snapshot(undefined, {
     target: { kind: 'node', name: 'worker-7' },

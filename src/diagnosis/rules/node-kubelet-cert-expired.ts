@@ -2,6 +2,7 @@
 
 import { decisiveLines } from '../decisive.js';
 import { formatDuration, ms, nodeCondition, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
@@ -25,7 +26,25 @@ export const rule = defineRule({
     needs: ['node', 'nodeEvents', 'components'],
     priority: 68,
     supersedes: ['node.not-ready'],
-    doc: "The node is Unknown (\"Kubelet stopped posting node status.\") and the API server logs `x509: certificate has expired or is not yet valid ... is after <T>` with T at the node's last heartbeat: the kubelet's client certificate expired (rotation off, or the node was down through its renewal), so every request it sends is refused. Read from the kube-apiserver pods' log in kube-system (self-managed control planes).",
+    doc:
+      'The node is Unknown ("Kubelet stopped posting node status.") and the API server logs ' +
+      "`x509: certificate has expired or is not yet valid ... is after <T>` with T at the node's last heartbeat: " +
+      "the kubelet's client certificate expired (rotation off, or the node was down through its renewal), so every request it sends is refused. " +
+      "Read from the kube-apiserver pods' log in kube-system (self-managed control planes).",
+    messages: {
+      title: "Node {{node}}: the kubelet's client certificate expired at {{expiry}}",
+      unknown: 'Node {{node}} has been Unknown:',
+      unknownFor: 'Node {{node}} has been Unknown for {{duration}}:',
+      refused:
+        'the API server refuses its kubelet with "x509: certificate has expired or is not yet valid", ' +
+        "for a certificate that expired at {{expiry}}, when the node's last heartbeat was. " +
+        'The machine and the kubelet may well be running; they cannot authenticate.',
+      renew:
+        'On {{node}}: `openssl x509 -enddate -noout -in /var/lib/kubelet/pki/kubelet-client-current.pem`; ' +
+        'renew it (kubeadm: `kubeadm certs renew` on control-plane nodes, or re-join a worker), then restart the kubelet.',
+      rotate: 'Turn on client certificate rotation (kubelet rotateCertificates: true, and approve the CSRs if no approver runs): `kubectl get csr`.',
+      prevent: 'Alert on kubelet certificate expiry (kubelet_certificate_manager_client_ttl_seconds) weeks ahead, and keep rotation on.',
+    },
   },
   check(snapshot) {
     const node = snapshot.node;
@@ -50,16 +69,14 @@ export const rule = defineRule({
       ];
       const silentFor = secondsSince(snapshot, ready.lastHeartbeatTime);
       return {
-        title: `Node ${name}: the kubelet's client certificate expired at ${new Date(expiry).toISOString()}`,
-        cause:
-          `Node ${name} has been Unknown${silentFor !== undefined ? ` for ${formatDuration(silentFor)}` : ''}: the API server refuses its kubelet with "x509: certificate has expired or is not yet valid", ` +
-          `for a certificate that expired at ${new Date(expiry).toISOString()}, when the node's last heartbeat was. The machine and the kubelet may well be running; they cannot authenticate.`,
-        evidence,
-        advice: [
-          `On ${name}: \`openssl x509 -enddate -noout -in /var/lib/kubelet/pki/kubelet-client-current.pem\`; renew it (kubeadm: \`kubeadm certs renew\` on control-plane nodes, or re-join a worker), then restart the kubelet.`,
-          'Turn on client certificate rotation (kubelet rotateCertificates: true, and approve the CSRs if no approver runs): `kubectl get csr`.',
+        title: msg('title', { node: name, expiry: new Date(expiry).toISOString() }),
+        cause: [
+          silentFor !== undefined ? msg('unknownFor', { node: name, duration: formatDuration(silentFor) }) : msg('unknown', { node: name }),
+          msg('refused', { expiry: new Date(expiry).toISOString() }),
         ],
-        prevent: ['Alert on kubelet certificate expiry (kubelet_certificate_manager_client_ttl_seconds) weeks ahead, and keep rotation on.'],
+        evidence,
+        advice: [msg('renew', { node: name }), msg('rotate')],
+        prevent: [msg('prevent')],
         causeKey: `node/${name}:kubelet-cert-expired`,
         params: { node: name, expiredAt: new Date(expiry).toISOString() },
       };

@@ -2,13 +2,15 @@
 
 import { componentState } from '../components.js';
 import { clip, eventEvidence, eventsMatching, formatDuration, isDeleting, isFinished, nodeCondition, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Evidence, FindingDraft } from '../types.js';
+import type { Evidence, Said } from '../types.js';
 
 // The pod's node is NotReady for a reason of its own (not a cascade of one workload, not PLEG:
 // those have their rules). Ready condition messages, current kubelets first:
 //   container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized
-//   (dockershim era) runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized
+//   (dockershim era) runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady
+//     message:docker: network plugin is not ready: cni config uninitialized
 //   container runtime is down / container runtime status check may not have completed yet
 //   Kubelet stopped posting node status.   (Ready Unknown: kubelet dead, node down, network partition)
 //   [PLEG is not healthy: ...]  → node.runtime-unresponsive
@@ -23,22 +25,71 @@ function classify(status: string, message: string, networkUnavailable: boolean):
   return 'other';
 }
 
-const ADVICE: Record<Cause, (node: string) => string[]> = {
-  cni: (n) => [
-    `The CNI plugin on ${n} is not running or not configured: check its DaemonSet pod there (calico-node, cilium, kube-flannel, aws-node...: kubectl get pods -A -o wide --field-selector spec.nodeName=${n}) and that /etc/cni/net.d holds a config and /opt/cni/bin the binaries.`,
-    'A CNI pod that cannot start is often itself blocked (image pull, RBAC, a crash): diagnose that pod next.',
-  ],
-  'runtime-down': (n) => [
-    `The container runtime on ${n} is down or not answering: \`systemctl status containerd\` (or docker/crio) and \`journalctl -u containerd --since -30min\` on the node; restart it if it is stopped.`,
-  ],
-  'kubelet-silent': (n) => [
-    `The kubelet on ${n} stopped posting status: the machine is down, the kubelet crashed, or the node lost its network to the API server. Check the machine (console, cloud status), then \`systemctl status kubelet\`.`,
-    'Pods on it are evicted after their unreachable toleration (300 s by default) and re-created elsewhere by their controllers; stateful pods wait for the node.',
-  ],
-  'network-unavailable': (n) => [
-    `The NetworkUnavailable condition is set on ${n} (routes not created by the cloud route controller or the CNI): check the CNI / cloud-controller-manager logs for this node.`,
-  ],
-  other: (n) => [`Read the Ready condition quoted above; \`kubectl describe node ${n}\` and \`journalctl -u kubelet --since -30min\` on the node say more.`],
+const messages = {
+  title: 'Node {{node}} is NotReady:',
+  titleFor: 'Node {{node}} is NotReady for {{duration}}:',
+  cni: 'its CNI network plugin is not initialized',
+  runtimeDown: 'its container runtime is down',
+  kubeletSilent: 'its kubelet stopped posting status',
+  networkUnavailable: 'its network is marked unavailable',
+  other: 'it reports {{reason}}',
+  podOnNode: 'The pod runs on {{node}}, which has been {{state}}',
+  podOnNodeFor: 'The pod runs on {{node}}, which has been {{state}} for {{duration}}',
+  node: 'Node {{node}} has been {{state}}',
+  nodeFor: 'Node {{node}} has been {{state}} for {{duration}}',
+  becauseCni: 'because its CNI network plugin is not initialized: "{{message}}".',
+  becauseRuntimeDown: 'because its container runtime is down: "{{message}}".',
+  becauseKubeletSilent: 'because its kubelet stopped posting status: "{{message}}".',
+  becauseNetworkUnavailable: 'because its network is marked unavailable: "{{message}}".',
+  becauseOther: 'because it reports {{reason}}: "{{message}}".',
+  cniAgent: '{{summary}}',
+  boundOne: '{{count}} pod are bound to it; it takes no new pods until it is Ready.',
+  boundMany: '{{count}} pods are bound to it; it takes no new pods until it is Ready.',
+  noNewPods: 'it takes no new pods until it is Ready.',
+  podWaits: 'That is why the pod stays {{reason}}.',
+  containersMayRun: 'Its containers may still run, but the node takes no new work and the pod is not Ready.',
+  daemonSetPod: 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.',
+  fixNode: 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.',
+  fixCni:
+    'The CNI plugin on {{node}} is not running or not configured: check its DaemonSet pod there ' +
+    '(calico-node, cilium, kube-flannel, aws-node...: kubectl get pods -A -o wide --field-selector spec.nodeName={{node}}) ' +
+    'and that /etc/cni/net.d holds a config and /opt/cni/bin the binaries.',
+  cniPodBlocked: 'A CNI pod that cannot start is often itself blocked (image pull, RBAC, a crash): diagnose that pod next.',
+  fixRuntime:
+    'The container runtime on {{node}} is down or not answering: `systemctl status containerd` (or docker/crio) ' +
+    'and `journalctl -u containerd --since -30min` on the node; restart it if it is stopped.',
+  checkMachine:
+    'The kubelet on {{node}} stopped posting status: the machine is down, the kubelet crashed, or the node lost its network to the API server. ' +
+    'Check the machine (console, cloud status), then `systemctl status kubelet`.',
+  evictedLater:
+    'Pods on it are evicted after their unreachable toleration (300 s by default) and re-created elsewhere by their controllers; ' +
+    'stateful pods wait for the node.',
+  checkRoutes:
+    'The NetworkUnavailable condition is set on {{node}} (routes not created by the cloud route controller or the CNI): ' +
+    'check the CNI / cloud-controller-manager logs for this node.',
+  readCondition: 'Read the Ready condition quoted above; `kubectl describe node {{node}}` and `journalctl -u kubelet --since -30min` on the node say more.',
+  prevent:
+    'Alert on NotReady nodes directly (kube_node_status_condition), ' +
+    'and run node problem detection so a failing CNI or runtime is caught before pods pile up.',
+} as const;
+
+type Id = keyof typeof messages;
+
+/** Per cause: what the title says the node has, and the cause's "because ..." with the condition quoted. */
+const WHAT: Record<Cause, { what: Id; because: Id }> = {
+  cni: { what: 'cni', because: 'becauseCni' },
+  'runtime-down': { what: 'runtimeDown', because: 'becauseRuntimeDown' },
+  'kubelet-silent': { what: 'kubeletSilent', because: 'becauseKubeletSilent' },
+  'network-unavailable': { what: 'networkUnavailable', because: 'becauseNetworkUnavailable' },
+  other: { what: 'other', because: 'becauseOther' },
+};
+
+const ADVICE: Record<Cause, (node: string) => Said<Id>[]> = {
+  cni: (n) => [msg('fixCni', { node: n }), msg('cniPodBlocked')],
+  'runtime-down': (n) => [msg('fixRuntime', { node: n })],
+  'kubelet-silent': (n) => [msg('checkMachine', { node: n }), msg('evictedLater')],
+  'network-unavailable': (n) => [msg('checkRoutes', { node: n })],
+  other: (n) => [msg('readCondition', { node: n })],
 };
 
 export const rule = defineRule({
@@ -52,7 +103,11 @@ export const rule = defineRule({
     // never starts), below the node-level causes that explain the NotReady itself.
     priority: 60,
     supersedes: ['sandbox.create-failed'],
-    doc: "The pod's node reports Ready=False/Unknown for a cause of its own (not a cascade, not PLEG): the CNI plugin not initialized (`container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady ... cni plugin not initialized`), the runtime down, or the kubelet silent. Quotes the node condition and says what to fix on the node; DaemonSet pods included.",
+    doc:
+      "The pod's node reports Ready=False/Unknown for a cause of its own (not a cascade, not PLEG): the CNI plugin not initialized " +
+      '(`container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady ... cni plugin not initialized`), ' +
+      'the runtime down, or the kubelet silent. Quotes the node condition and says what to fix on the node; DaemonSet pods included.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -88,37 +143,39 @@ export const rule = defineRule({
     const agent = cause === 'cni' ? componentState(snapshot, 'cni') : undefined;
     if (agent) evidence.push(...agent.evidence);
     const onNode = pod ? undefined : (snapshot.podsOnNode ?? []).length;
-    const what = {
-      cni: 'its CNI network plugin is not initialized',
-      'runtime-down': 'its container runtime is down',
-      'kubelet-silent': 'its kubelet stopped posting status',
-      'network-unavailable': 'its network is marked unavailable',
-      other: `it reports ${ready.reason ?? 'NotReady'}`,
-    }[cause];
+    const { what, because } = WHAT[cause];
+    const reason = ready.reason ?? 'NotReady';
+    const duration = since !== undefined ? formatDuration(since) : undefined;
+    const state = ready.status === 'Unknown' ? 'Unknown' : 'NotReady';
+    const head = pod
+      ? duration !== undefined
+        ? msg('podOnNodeFor', { node: name, state, duration })
+        : msg('podOnNode', { node: name, state })
+      : duration !== undefined
+        ? msg('nodeFor', { node: name, state, duration })
+        : msg('node', { node: name, state });
     return {
-      title: `Node ${name} is NotReady${since !== undefined ? ` for ${formatDuration(since)}` : ''}: ${what}`,
-      cause:
-        `${pod ? `The pod runs on ${name}, which` : `Node ${name}`} has been ${ready.status === 'Unknown' ? 'Unknown' : 'NotReady'}${since !== undefined ? ` for ${formatDuration(since)}` : ''} because ${what}: "${clip(message, 300)}". ` +
-        (agent ? `${agent.summary} ` : '') +
-        (!pod
-          ? `${onNode !== undefined ? `${onNode} pod${onNode === 1 ? '' : 's'} are bound to it; ` : ''}it takes no new pods until it is Ready.`
+      title: [duration !== undefined ? msg('titleFor', { node: name, duration }) : msg('title', { node: name }), msg(what, { reason })],
+      cause: [
+        head,
+        msg(because, { reason, message: clip(message, 300) }),
+        agent && msg('cniAgent', { summary: agent.summary }),
+        !pod
+          ? onNode !== undefined
+            ? msg(onNode === 1 ? 'boundOne' : 'boundMany', { count: onNode })
+            : msg('noNewPods')
           : waiting
-            ? `That is why the pod stays ${waiting}. `
+            ? msg('podWaits', { reason: waiting })
             : pod.status?.phase === 'Running'
-              ? 'Its containers may still run, but the node takes no new work and the pod is not Ready. '
-              : '') +
-        (!pod
-          ? ''
-          : ds
-            ? 'It is a DaemonSet pod: it belongs to this node and is not moved elsewhere; the node itself must be fixed.'
-            : 'The node must be fixed (or drained and replaced); the pod recovers once it is Ready.'),
+              ? msg('containersMayRun')
+              : null,
+        pod && msg(ds ? 'daemonSetPod' : 'fixNode'),
+      ],
       evidence,
       advice: ADVICE[cause](name),
-      prevent: [
-        'Alert on NotReady nodes directly (kube_node_status_condition), and run node problem detection so a failing CNI or runtime is caught before pods pile up.',
-      ],
+      prevent: [msg('prevent')],
       causeKey: `node/${name}:not-ready:${cause}`,
       params: { node: name, cause, ...(ready.reason ? { reason: ready.reason } : {}) },
-    } satisfies FindingDraft;
+    };
   },
 });

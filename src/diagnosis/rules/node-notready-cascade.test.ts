@@ -89,7 +89,8 @@ const cniNode = (name: string, sinceSeconds: number) =>
           status: 'False',
           reason: 'KubeletNotReady',
           message:
-            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady ' +
+            'message:Network plugin returns error: cni plugin not initialized',
           lastHeartbeatTime: ago(8),
           lastTransitionTime: ago(sinceSeconds),
         },

@@ -2,6 +2,7 @@
 
 import { claimClass, claimProvisioner } from '../claims.js';
 import { eventEvidence, eventsMatching, formatDuration, isFinished, ms, nodeCondition, podLabel } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, Node, Pod, Snapshot } from '../types.js';
 
@@ -112,7 +113,31 @@ export const rule = defineRule({
     priority: 85,
     // One node's NotReady is a symptom of the cascade: fold node.not-ready into it.
     supersedes: ['node.not-ready'],
-    doc: 'Several nodes turned NotReady within minutes, each shortly after pods of one workload were scheduled onto it, and that workload mounts a shared FUSE/network volume (glusterfs, nfs, cephfs, flexVolume, such CSI drivers): the workload takes down every node it lands on (000). Only NotReady the way a hung runtime makes it counts (Ready Unknown, PLEG not healthy, runtime down): a CNI that is not ready, a node shutting down, or a node the platform is removing (spot interruption, autoscaler, Karpenter, cloud shutdown taints) is another cause.',
+    doc:
+      'Several nodes turned NotReady within minutes, each shortly after pods of one workload were scheduled onto it, ' +
+      'and that workload mounts a shared FUSE/network volume (glusterfs, nfs, cephfs, flexVolume, such CSI drivers): ' +
+      'the workload takes down every node it lands on (000). ' +
+      'Only NotReady the way a hung runtime makes it counts (Ready Unknown, PLEG not healthy, runtime down): ' +
+      'a CNI that is not ready, a node shutting down, or a node the platform is removing ' +
+      '(spot interruption, autoscaler, Karpenter, cloud shutdown taints) is another cause.',
+    messages: {
+      title: '{{workload}} takes down each node it lands on: {{count}} nodes NotReady',
+      cascade: '{{count}} nodes ({{nodes}}) went NotReady within {{span}}, each {{delays}} after a pod of {{workload}} was scheduled onto it.',
+      sharedMount:
+        'The workload mounts {{volumes}}; a hung network/FUSE mount blocks the container runtime on the node ' +
+        '(docker ps hangs, the kubelet stops reporting), ' +
+        'and every reschedule of these pods carries the failure to the next node (000: glusterfs).',
+      noAgent: 'The node check (a FUSE mount that does not answer stat, a hung runtime) could not run: no node agent facts.',
+      contain:
+        'Contain first: cordon {{nodes}} and scale {{workload}} to zero so it stops landing on healthy nodes ' + '(playbook contain-cascade, two approvers).',
+      unmount:
+        'Then on each node: lazy-unmount the hung {{type}} mount or stop its client, which frees the runtime (see terminating.runtime-hung), and uncordon.',
+      fixBackend: 'Fix the storage backend ({{backends}}) before scaling the workload back up.',
+      preventNetworkFs:
+        'Keep network/FUSE filesystems out of critical nodes: ' +
+        'CSI drivers with timeouts (soft/intr, timeo for NFS) instead of in-tree glusterfs/flexVolume.',
+      preventPool: 'Pin risky storage clients to a dedicated node pool (taints + tolerations) so a hang cannot spread.',
+    },
   },
   check(snapshot) {
     if (isFinished(snapshot.pod)) return null;
@@ -150,7 +175,10 @@ export const rule = defineRule({
       const ready = nodeCondition(l.node, 'Ready');
       return {
         source: `node ${l.name} Ready condition`,
-        text: `${ready?.status ?? '?'} (${ready?.reason ?? ''}: ${ready?.message ?? ''}) since ${new Date(l.downAt).toISOString().replace('.000Z', 'Z')}, ${formatDuration((l.downAt - l.podAt) / 1000)} after ${podLabel(l.pod)} was scheduled there`,
+        text:
+          `${ready?.status ?? '?'} (${ready?.reason ?? ''}: ${ready?.message ?? ''}) ` +
+          `since ${new Date(l.downAt).toISOString().replace('.000Z', 'Z')}, ` +
+          `${formatDuration((l.downAt - l.podAt) / 1000)} after ${podLabel(l.pod)} was scheduled there`,
       };
     });
     for (const v of vols) evidence.push({ source: `${ref} volume ${v.name}`, text: `${v.type}: ${v.detail}` });
@@ -159,22 +187,25 @@ export const rule = defineRule({
     const names = cascade.map((l) => l.name);
     const span = (latest - (cascade[0]?.downAt ?? latest)) / 1000;
     return {
-      title: `${ref} takes down each node it lands on: ${names.length} nodes NotReady`,
-      cause:
-        `${names.length} nodes (${names.join(', ')}) went NotReady within ${formatDuration(span)}, each ${cascade.map((l) => formatDuration((l.downAt - l.podAt) / 1000)).join('/')} after a pod of ${ref} was scheduled onto it. ` +
-        `The workload mounts ${vols.map((v) => `${v.type} (${v.detail})`).join(', ')}; a hung network/FUSE mount blocks the container runtime on the node (docker ps hangs, the kubelet stops reporting), ` +
-        'and every reschedule of these pods carries the failure to the next node (000: glusterfs).' +
-        (snapshot.agent ? '' : ' The node check (a FUSE mount that does not answer stat, a hung runtime) could not run: no node agent facts.'),
+      title: msg('title', { workload: ref, count: names.length }),
+      cause: [
+        msg('cascade', {
+          count: names.length,
+          nodes: names.join(', '),
+          span: formatDuration(span),
+          delays: cascade.map((l) => formatDuration((l.downAt - l.podAt) / 1000)).join('/'),
+          workload: ref,
+        }),
+        msg('sharedMount', { volumes: vols.map((v) => `${v.type} (${v.detail})`).join(', ') }),
+        !snapshot.agent && msg('noAgent'),
+      ],
       evidence,
       advice: [
-        `Contain first: cordon ${names.join(', ')} and scale ${ref} to zero so it stops landing on healthy nodes (playbook contain-cascade, two approvers).`,
-        `Then on each node: lazy-unmount the hung ${vols[0]?.type ?? 'network'} mount or stop its client, which frees the runtime (see terminating.runtime-hung), and uncordon.`,
-        `Fix the storage backend (${vols.map((v) => v.detail).join(', ')}) before scaling the workload back up.`,
+        msg('contain', { nodes: names.join(', '), workload: ref }),
+        msg('unmount', { type: vols[0]?.type ?? 'network' }),
+        msg('fixBackend', { backends: vols.map((v) => v.detail).join(', ') }),
       ],
-      prevent: [
-        'Keep network/FUSE filesystems out of critical nodes: CSI drivers with timeouts (soft/intr, timeo for NFS) instead of in-tree glusterfs/flexVolume.',
-        'Pin risky storage clients to a dedicated node pool (taints + tolerations) so a hang cannot spread.',
-      ],
+      prevent: [msg('preventNetworkFs'), msg('preventPool')],
       causeKey: `workload/${workload.namespace}/${workload.kind}/${workload.name}`,
       params: {
         namespace: workload.namespace,

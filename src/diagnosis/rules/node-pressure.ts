@@ -1,6 +1,7 @@
 // node.pressure: Node under memory, disk or PID pressure: the kubelet evicts pods.
 
 import { eventEvidence, formatDuration, newestFirst, nodeCondition, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { parseQuantity } from '../quantity.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, Node, Pod } from '../types.js';
@@ -39,7 +40,26 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['node', 'nodeEvents', 'podsOnNode'],
     priority: 58,
-    doc: 'The node reports MemoryPressure, DiskPressure or PIDPressure True (`kubelet has insufficient memory available`, `kubelet has disk pressure`), is tainted against new pods and evicts running ones (EvictionThresholdMet, Evicted). Quotes the condition and the eviction events, and how much of the node its pods book. For one evicted pod, evicted.node-pressure explains the eviction.',
+    doc:
+      'The node reports MemoryPressure, DiskPressure or PIDPressure True (`kubelet has insufficient memory available`, `kubelet has disk pressure`), ' +
+      'is tainted against new pods and evicts running ones (EvictionThresholdMet, Evicted). ' +
+      'Quotes the condition and the eviction events, and how much of the node its pods book. For one evicted pod, evicted.node-pressure explains the eviction.',
+    messages: {
+      title: 'Node {{node}} is under {{kinds}}',
+      titleFor: 'Node {{node}} is under {{kinds}} for {{duration}}',
+      reports:
+        'The kubelet on {{node}} reports {{conditions}}: the node crossed an eviction threshold, so it is tainted against new pods and evicts running ones, ' +
+        'lowest priority and furthest above its requests first.',
+      booking: 'On it, {{booking}}: pods that use more than they request push the node over.',
+      findMemory:
+        'Find what uses the memory: `kubectl top pods -A --sort-by=memory` on {{node}}; ' +
+        'set memory requests close to real use (and limits), or move heavy pods away.',
+      freeDisk:
+        'Free disk on {{node}}: images (`crictl rmi --prune`), container logs, emptyDir volumes; set ephemeral-storage limits on pods that write a lot.',
+      findForks: 'Find the pod that forks without bound on {{node}} (`ps -eLf | wc -l` by container); set pod PID limits (podPidsLimit).',
+      reserve: "Reserve room for the system (kubelet --system-reserved/--kube-reserved) so pressure is caught by eviction before the kernel's OOM killer.",
+      prevent: 'Alert on node pressure conditions and on requests far below real use; keep requests honest so the scheduler does not overbook nodes.',
+    },
   },
   check(snapshot) {
     const node = snapshot.node;
@@ -60,21 +80,21 @@ export const rule = defineRule({
     const since = Math.max(...active.map((p) => secondsSince(snapshot, p.c?.lastTransitionTime) ?? 0));
     const kinds = active.map((p) => p.type).join(' and ');
     return {
-      title: `Node ${name} is under ${kinds}${since > 0 ? ` for ${formatDuration(since)}` : ''}`,
-      cause:
-        `The kubelet on ${name} reports ${active.map((p) => `${p.type} ("${p.c?.message ?? p.c?.reason ?? ''}")`).join(', ')}: ` +
-        `the node crossed an eviction threshold, so it is tainted against new pods and evicts running ones, lowest priority and furthest above its requests first.` +
-        `${memory ? ` On it, ${memory}: pods that use more than they request push the node over.` : ''}`,
+      title: since > 0 ? msg('titleFor', { node: name, kinds, duration: formatDuration(since) }) : msg('title', { node: name, kinds }),
+      cause: [
+        msg('reports', { node: name, conditions: active.map((p) => `${p.type} ("${p.c?.message ?? p.c?.reason ?? ''}")`).join(', ') }),
+        memory ? msg('booking', { booking: memory }) : null,
+      ],
       evidence,
       advice: [
         active.some((p) => p.type === 'MemoryPressure')
-          ? `Find what uses the memory: \`kubectl top pods -A --sort-by=memory\` on ${name}; set memory requests close to real use (and limits), or move heavy pods away.`
+          ? msg('findMemory', { node: name })
           : active.some((p) => p.type === 'DiskPressure')
-            ? `Free disk on ${name}: images (\`crictl rmi --prune\`), container logs, emptyDir volumes; set ephemeral-storage limits on pods that write a lot.`
-            : `Find the pod that forks without bound on ${name} (\`ps -eLf | wc -l\` by container); set pod PID limits (podPidsLimit).`,
-        `Reserve room for the system (kubelet --system-reserved/--kube-reserved) so pressure is caught by eviction before the kernel's OOM killer.`,
+            ? msg('freeDisk', { node: name })
+            : msg('findForks', { node: name }),
+        msg('reserve'),
       ],
-      prevent: ['Alert on node pressure conditions and on requests far below real use; keep requests honest so the scheduler does not overbook nodes.'],
+      prevent: [msg('prevent')],
       causeKey: `node/${name}:pressure:${active.map((p) => p.resource).join('+')}`,
       params: { node: name, pressures: active.map((p) => p.type) },
     };

@@ -45,7 +45,8 @@ testRule(rule, {
       name: 'current wording: names the holder of 9100',
       snapshot: snapshot(
         unscheduledPod(
-          "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+          "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. " +
+            'preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
           wants9100,
         ),
         { nodes, hostPortPods },

@@ -1,9 +1,28 @@
 // pending.hostport-conflict: Not scheduled: the requested host port is taken.
 
 import { formatDuration, isFinished, podLabel } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
-import type { Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
+import type { Evidence, FindingDraft, Pod, Said, Snapshot } from '../types.js';
+
+const messages = {
+  title: 'Pod cannot be placed: host port {{ports}} already in use',
+  daemonSetEmpty:
+    'DaemonSet {{daemonSet}} wants host port {{ports}} but schedules 0 pods (desired 0): on every node that port is already taken, ' +
+    'so the DaemonSet controller creates no pod and no event says why.',
+  portTaken: 'The pod has been Pending for {{duration}}: on {{count}} node(s) the host port it asks for ({{ports}}) is already bound by another pod.',
+  portTakenHostNetwork:
+    'The pod has been Pending for {{duration}}: on {{count}} node(s) the host port it asks for ({{ports}}, hostNetwork) is already bound by another pod.',
+  othersRuledOut: 'Other nodes were ruled out for: {{others}}.',
+  takenBy: 'Already taken by {{holders}}.',
+  changePort:
+    'Change the hostPort ({{ports}}) of one of the two workloads, ' + 'or drop hostPort/hostNetwork and expose it with a Service (NodePort/LoadBalancer).',
+  removeDuplicate: 'If the holder is an old copy of the same exporter/agent, remove one of the two DaemonSets.',
+  findHolder: 'Find the holder: pods with hostNetwork or hostPort on those nodes (`kubectl get pods -A -o wide --field-selector spec.nodeName=<node>`).',
+  prevent: 'Keep a registry of host ports used by node agents (node-exporter 9100 ...) and review new hostNetwork/hostPort workloads against it.',
+} as const;
+type Id = keyof typeof messages;
 
 interface PodSpecLike {
   hostNetwork?: boolean;
@@ -47,7 +66,7 @@ function ownerText(p: Pod): string {
   return o ? ` (${o.kind} ${o.name})` : '';
 }
 
-function finding(ports: string[], holders: Holder[], head: string, evidence: Evidence[], severity: FindingDraft['severity']): FindingDraft {
+function finding(ports: string[], holders: Holder[], head: (Said<Id> | false)[], evidence: Evidence[], severity: FindingDraft['severity']): FindingDraft<Id> {
   const nodes = [...new Set(holders.map((h) => h.pod.spec?.nodeName ?? '?'))].sort();
   for (const h of holders.slice(0, 6)) {
     evidence.push({
@@ -55,20 +74,13 @@ function finding(ports: string[], holders: Holder[], head: string, evidence: Evi
       text: `holds host port ${h.port}${h.pod.spec?.hostNetwork ? ' (hostNetwork)' : ''}${ownerText(h.pod)}`,
     });
   }
-  const holderText = holders.length
-    ? ` Already taken by ${[...new Set(holders.map((h) => `${podLabel(h.pod)}${ownerText(h.pod)} on ${h.pod.spec?.nodeName ?? '?'} (${h.port})`))].slice(0, 5).join(', ')}.`
-    : '';
-  const draft: FindingDraft = {
-    title: `Pod cannot be placed: host port ${ports.join(', ')} already in use`,
-    cause: `${head}${holderText}`,
+  const holderList = [...new Set(holders.map((h) => `${podLabel(h.pod)}${ownerText(h.pod)} on ${h.pod.spec?.nodeName ?? '?'} (${h.port})`))];
+  const draft: FindingDraft<Id> = {
+    title: msg('title', { ports: ports.join(', ') }),
+    cause: [...head, holders.length > 0 && msg('takenBy', { holders: holderList.slice(0, 5).join(', ') })],
     evidence,
-    advice: [
-      `Change the hostPort (${ports.join(', ')}) of one of the two workloads, or drop hostPort/hostNetwork and expose it with a Service (NodePort/LoadBalancer).`,
-      holders.length
-        ? 'If the holder is an old copy of the same exporter/agent, remove one of the two DaemonSets.'
-        : 'Find the holder: pods with hostNetwork or hostPort on those nodes (`kubectl get pods -A -o wide --field-selector spec.nodeName=<node>`).',
-    ],
-    prevent: ['Keep a registry of host ports used by node agents (node-exporter 9100 ...) and review new hostNetwork/hostPort workloads against it.'],
+    advice: [msg('changePort', { ports: ports.join(', ') }), holders.length ? msg('removeDuplicate') : msg('findHolder')],
+    prevent: [msg('prevent')],
     causeKey: `hostport:${ports.join(',')}`,
     params: { ports, nodes, holders: [...new Set(holders.map((h) => podLabel(h.pod)))] },
   };
@@ -80,7 +92,7 @@ function finding(ports: string[], holders: Holder[], head: string, evidence: Evi
  * Old DaemonSet controllers (≤1.11) ran the port predicate themselves: a conflict left the
  * DaemonSet at desired 0 with no pod and no event at all (003, node-exporter on 9100).
  */
-function daemonSetWithoutPods(snapshot: Snapshot): FindingDraft | null {
+function daemonSetWithoutPods(snapshot: Snapshot): FindingDraft<Id> | null {
   const ds = (snapshot.owners ?? []).find((o) => o.kind === 'DaemonSet');
   const status = ds?.object?.status as { desiredNumberScheduled?: number } | undefined;
   if (!ds || snapshot.pod || status?.desiredNumberScheduled !== 0) return null;
@@ -91,7 +103,7 @@ function daemonSetWithoutPods(snapshot: Snapshot): FindingDraft | null {
   return finding(
     ports,
     holders,
-    `DaemonSet ${ds.name} wants host port ${ports.join(', ')} but schedules 0 pods (desired 0): on every node that port is already taken, so the DaemonSet controller creates no pod and no event says why.`,
+    [msg('daemonSetEmpty', { daemonSet: ds.name, ports: ports.join(', ') })],
     [{ source: `DaemonSet ${ds.name} status`, text: 'desiredNumberScheduled: 0' }],
     'error',
   );
@@ -105,7 +117,10 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes', 'hostPortPods', 'owners'],
     priority: 55,
-    doc: "FailedScheduling says `node(s) didn't have free ports for the requested pod ports` (≤1.8 `PodFitsHostPorts`), or a DaemonSet shows desired 0 while another (hostNetwork) pod holds the same port. Names the port and the holder.",
+    doc:
+      "FailedScheduling says `node(s) didn't have free ports for the requested pod ports` (≤1.8 `PodFitsHostPorts`), " +
+      'or a DaemonSet shows desired 0 while another (hostNetwork) pod holds the same port. Names the port and the holder.',
+    messages,
   },
   check(snapshot, ctx: RuleContext) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -120,8 +135,14 @@ export const rule = defineRule({
     return finding(
       ports.length ? ports : ['?'],
       holders,
-      `The pod has been Pending for ${formatDuration(failure.seconds)}: on ${nodeCount} node(s) the host port it asks for (${ports.join(', ') || 'see spec'}${pod.spec?.hostNetwork ? ', hostNetwork' : ''}) is already bound by another pod.` +
-        (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      [
+        msg(pod.spec?.hostNetwork ? 'portTakenHostNetwork' : 'portTaken', {
+          duration: formatDuration(failure.seconds),
+          count: nodeCount,
+          ports: ports.join(', ') || 'see spec',
+        }),
+        others.length > 0 && msg('othersRuledOut', { others: others.join(', ') }),
+      ],
       [...failure.evidence],
       rankSeverity(snapshot, fit, 'hostport'),
     );

@@ -3,7 +3,8 @@ import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './pending-nodes-cordoned.js';
 
 const MSG =
-  '0/3 nodes are available: 1 Insufficient memory, 2 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+  '0/3 nodes are available: 1 Insufficient memory, 2 node(s) were unschedulable. ' +
+  'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
 const nodes = [
   node({ metadata: { name: 'a' }, spec: { unschedulable: true } }),
   node({ metadata: { name: 'b' }, spec: { unschedulable: true } }),

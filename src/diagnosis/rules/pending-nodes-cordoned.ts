@@ -1,6 +1,7 @@
 // pending.nodes-cordoned: Not scheduled: the nodes that would fit are cordoned.
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence } from '../types.js';
@@ -17,7 +18,20 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes'],
     priority: 54,
-    doc: 'FailedScheduling says `node(s) were unschedulable`: nodes are cordoned (spec.unschedulable, a drain or maintenance in progress) and the others do not fit. Names the cordoned nodes and since when; uncordon them when the maintenance is over, or add capacity.',
+    doc:
+      'FailedScheduling says `node(s) were unschedulable`: nodes are cordoned (spec.unschedulable, a drain or maintenance in progress) ' +
+      'and the others do not fit. Names the cordoned nodes and since when; uncordon them when the maintenance is over, or add capacity.',
+    messages: {
+      title: 'Pod cannot be scheduled: {{count}} node(s) are cordoned',
+      cordoned: 'The pod has been Pending for {{duration}}: {{reasons}}: cordoned for a drain or maintenance, they take no new pods.',
+      cordonedNamed: 'The pod has been Pending for {{duration}}: {{reasons}} ({{nodes}}): cordoned for a drain or maintenance, they take no new pods.',
+      othersRuledOut: 'The other nodes were ruled out for: {{others}}.',
+      noOtherNode: 'No other node exists.',
+      uncordon: 'If the maintenance is over: `kubectl uncordon {{node}}`.',
+      uncordonAll: 'If the maintenance is over: `kubectl uncordon {{node}}` (and the others).',
+      waitByDesign: 'If it is not, the pod waits by design; add capacity elsewhere if it cannot wait.',
+      prevent: 'Uncordon nodes as the last step of every maintenance (automation that drains should also uncordon), and alert on nodes cordoned for hours.',
+    },
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -33,16 +47,18 @@ export const rule = defineRule({
     const others = otherReasons(fit, 'unschedulable');
     return {
       severity: rankSeverity(snapshot, fit, 'unschedulable'),
-      title: `Pod cannot be scheduled: ${closed.reduce((n, r) => n + r.count, 0)} node(s) are cordoned`,
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${closed.map((r) => `${r.count} ${r.text}`).join(', ')}${names.length ? ` (${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''})` : ''}: cordoned for a drain or maintenance, they take no new pods. ` +
-        `${others.length ? `The other nodes were ruled out for: ${others.join(', ')}.` : 'No other node exists.'}`,
-      evidence,
-      advice: [
-        `If the maintenance is over: \`kubectl uncordon ${names[0] ?? '<node>'}\`${names.length > 1 ? ' (and the others)' : ''}.`,
-        'If it is not, the pod waits by design; add capacity elsewhere if it cannot wait.',
+      title: msg('title', { count: closed.reduce((n, r) => n + r.count, 0) }),
+      cause: [
+        msg(names.length ? 'cordonedNamed' : 'cordoned', {
+          duration: formatDuration(failure.seconds),
+          reasons: closed.map((r) => `${r.count} ${r.text}`).join(', '),
+          nodes: names.slice(0, 5).join(', ') + (names.length > 5 ? '…' : ''),
+        }),
+        others.length ? msg('othersRuledOut', { others: others.join(', ') }) : msg('noOtherNode'),
       ],
-      prevent: ['Uncordon nodes as the last step of every maintenance (automation that drains should also uncordon), and alert on nodes cordoned for hours.'],
+      evidence,
+      advice: [msg(names.length > 1 ? 'uncordonAll' : 'uncordon', { node: names[0] ?? '<node>' }), msg('waitByDesign')],
+      prevent: [msg('prevent')],
       causeKey: `cluster:cordoned:${names.join(',')}`,
       params: { cordoned: names },
     };

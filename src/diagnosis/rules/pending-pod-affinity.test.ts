@@ -15,7 +15,8 @@ const antiAffinity = {
   },
 };
 const MSG =
-  "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
+  "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. " +
+  'preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
 const p = unscheduledPod(MSG, antiAffinity);
 
 testRule(rule, {
@@ -34,7 +35,8 @@ testRule(rule, {
       name: 'mixed affinity and anti-affinity, with a taint',
       snapshot: snapshot(
         unscheduledPod(
-          "0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match pod affinity rules, 2 node(s) didn't satisfy existing pods anti-affinity rules.",
+          '0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, ' +
+            "2 node(s) didn't match pod affinity rules, 2 node(s) didn't satisfy existing pods anti-affinity rules.",
         ),
       ),
       expect: { params: { nodes: 4 }, mentions: [/existing pods anti-affinity/] },

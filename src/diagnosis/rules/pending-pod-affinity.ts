@@ -1,6 +1,7 @@
 // pending.pod-affinity: Not scheduled: pod (anti-)affinity rules no node satisfies.
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence } from '../types.js';
@@ -27,7 +28,27 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events'],
     priority: 55,
-    doc: "FailedScheduling says `node(s) didn't match pod affinity rules`, `didn't match pod anti-affinity rules` or `didn't satisfy existing pods anti-affinity rules` (older: `pod affinity/anti-affinity`, `MatchInterPodAffinity`): required inter-pod (anti-)affinity leaves no node, typically more replicas than topology domains with a hostname anti-affinity, or an affinity to pods that do not exist.",
+    doc:
+      "FailedScheduling says `node(s) didn't match pod affinity rules`, `didn't match pod anti-affinity rules` " +
+      "or `didn't satisfy existing pods anti-affinity rules` (older: `pod affinity/anti-affinity`, `MatchInterPodAffinity`): " +
+      'required inter-pod (anti-)affinity leaves no node, typically more replicas than topology domains with a hostname anti-affinity, ' +
+      'or an affinity to pods that do not exist.',
+    messages: {
+      title: 'Pod cannot be scheduled: {{reasons}}',
+      ruledOut: 'The pod has been Pending for {{duration}}: {{count}} node(s) are ruled out by required inter-pod rules ({{reasons}}).',
+      antiAffinity: 'Its anti-affinity: {{terms}}.',
+      affinity: 'Its affinity: {{terms}}, which needs a matching pod already running in the same topology domain.',
+      repelled: 'Some nodes run pods whose own anti-affinity keeps this pod away.',
+      othersRuledOut: 'Other nodes were ruled out for: {{others}}.',
+      onePerNode:
+        'A required anti-affinity per kubernetes.io/hostname allows one replica per node: reduce replicas to the number of eligible nodes, ' +
+        'add nodes, or make it preferredDuringScheduling (or use topologySpreadConstraints with whenUnsatisfiable: ScheduleAnyway).',
+      checkTargets:
+        'Check that the pods the affinity refers to exist and carry the labels it selects (`kubectl get pods -A -l <selector>`), ' +
+        'and that the topologyKey label is set on the nodes.',
+      preferPreferred: 'Use preferredDuringScheduling for spreading wishes; required rules block scheduling whenever the cluster shape changes.',
+      prevent: 'Keep replicas ≤ eligible topology domains for required anti-affinity, and prefer topologySpreadConstraints for spreading.',
+    },
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -47,21 +68,21 @@ export const rule = defineRule({
     const hostname = anti.some((t) => t.endsWith('per kubernetes.io/hostname'));
     return {
       severity: rankSeverity(snapshot, fit, 'pod-affinity'),
-      title: `Pod cannot be scheduled: ${reasons.map((r) => r.text.replace(/^node\(s\) /, '')).join(', ')}`,
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) are ruled out by required inter-pod rules (${reasons.map((r) => `${r.count} ${r.text}`).join(', ')}).` +
-        (anti.length ? ` Its anti-affinity: ${anti.join('; ')}.` : '') +
-        (pro.length ? ` Its affinity: ${pro.join('; ')}, which needs a matching pod already running in the same topology domain.` : '') +
-        (repelled ? ' Some nodes run pods whose own anti-affinity keeps this pod away.' : '') +
-        (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
-      evidence,
-      advice: [
-        hostname
-          ? 'A required anti-affinity per kubernetes.io/hostname allows one replica per node: reduce replicas to the number of eligible nodes, add nodes, or make it preferredDuringScheduling (or use topologySpreadConstraints with whenUnsatisfiable: ScheduleAnyway).'
-          : 'Check that the pods the affinity refers to exist and carry the labels it selects (`kubectl get pods -A -l <selector>`), and that the topologyKey label is set on the nodes.',
-        'Use preferredDuringScheduling for spreading wishes; required rules block scheduling whenever the cluster shape changes.',
+      title: msg('title', { reasons: reasons.map((r) => r.text.replace(/^node\(s\) /, '')).join(', ') }),
+      cause: [
+        msg('ruledOut', {
+          duration: formatDuration(failure.seconds),
+          count: nodeCount,
+          reasons: reasons.map((r) => `${r.count} ${r.text}`).join(', '),
+        }),
+        anti.length > 0 && msg('antiAffinity', { terms: anti.join('; ') }),
+        pro.length > 0 && msg('affinity', { terms: pro.join('; ') }),
+        repelled && msg('repelled'),
+        others.length > 0 && msg('othersRuledOut', { others: others.join(', ') }),
       ],
-      prevent: ['Keep replicas ≤ eligible topology domains for required anti-affinity, and prefer topologySpreadConstraints for spreading.'],
+      evidence,
+      advice: [hostname ? msg('onePerNode') : msg('checkTargets'), msg('preferPreferred')],
+      prevent: [msg('prevent')],
       causeKey: `pod-affinity:${pod.metadata?.namespace ?? ''}/${pod.metadata?.ownerReferences?.[0]?.name ?? pod.metadata?.name ?? ''}`,
       params: { nodes: nodeCount, ...(anti.length ? { antiAffinity: anti } : {}), ...(pro.length ? { affinity: pro } : {}) },
     };

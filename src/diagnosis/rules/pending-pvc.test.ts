@@ -85,7 +85,8 @@ describe('pending.pvc with a zonal volume', () => {
   const zoned = (name: string, zone: string) => node({ metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } } });
   const nodes = [zoned('a-1', 'eu-west-1a'), zoned('b-1', 'eu-west-1b'), zoned('c-1', 'eu-west-1c')];
   const msg =
-    '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.';
+    '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict. ' +
+    'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.';
   const p = unscheduledPod(msg, withClaim('data-db-0'));
   const s = snapshot(p, { events: [failedScheduling(p, msg)], pvcs: { 'data-db-0': bound }, volumes: { 'pvc-zonal-1': pv }, nodes });
 

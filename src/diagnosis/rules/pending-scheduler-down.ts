@@ -1,6 +1,7 @@
 // pending.scheduler-down: Not scheduled: no scheduler is working.
 
 import { eventsWithReason, eventTime, formatDuration, ms, newestFirst, podLabel, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { unscheduledPod } from '../scheduling.js';
 import type { Evidence, Lease, Pod, Snapshot } from '../types.js';
@@ -24,7 +25,10 @@ function schedulerPodProblem(p: Pod): string | undefined {
   const waiting = p.status?.containerStatuses?.find((s) => s.state?.waiting)?.state?.waiting;
   if (p.status?.phase === 'Running' && ready?.status === 'True') return undefined;
   const restarts = p.status?.containerStatuses?.reduce((n, s) => n + s.restartCount, 0) ?? 0;
-  return `${p.status?.phase ?? 'no phase'}${waiting?.reason ? ` / ${waiting.reason}` : ''}${ready ? `, Ready=${ready.status}` : ''}${restarts ? `, ${restarts} restarts` : ''}`;
+  return (
+    `${p.status?.phase ?? 'no phase'}${waiting?.reason ? ` / ${waiting.reason}` : ''}` +
+    `${ready ? `, Ready=${ready.status}` : ''}${restarts ? `, ${restarts} restarts` : ''}`
+  );
 }
 
 export const rule = defineRule({
@@ -36,7 +40,39 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'scheduler'],
     // Above the other pending.* rules: while no scheduler runs, fixing capacity or labels changes nothing.
     priority: 68,
-    doc: 'The pod has no node, no scheduler has written a FailedScheduling event since the scheduler stopped, and kube-scheduler pods are not Running or its leader lease `kube-system/kube-scheduler` is no longer renewed.',
+    doc:
+      'The pod has no node, no scheduler has written a FailedScheduling event since the scheduler stopped, ' +
+      'and kube-scheduler pods are not Running or its leader lease `kube-system/kube-scheduler` is no longer renewed.',
+    messages: {
+      customTitle: 'Pod waits for scheduler "{{scheduler}}", which has not acted on it',
+      customSilent:
+        'The pod asks for schedulerName "{{scheduler}}" and has been Pending for {{duration}} without a single scheduling attempt; ' +
+        'the default scheduler ignores it. That scheduler is not running or does not watch this namespace.',
+      checkCustom: 'Check that the "{{scheduler}}" scheduler is deployed and running, or remove schedulerName to use the default scheduler.',
+      preventCustom: 'Monitor custom schedulers like the default one (leader lease, pending pods per scheduler).',
+      downTitle: 'No kube-scheduler is running: pods stay Pending without a node',
+      noRecentAttempt: 'The pod has been Pending for {{duration}} with no node and no recent scheduling attempt:',
+      noAttempt: 'The pod has been Pending for {{duration}} with no node and no scheduling attempt at all:',
+      leaseStale: 'its leader lease kube-system/kube-scheduler was last renewed {{ago}} ago.',
+      leaseStaleAnd: 'its leader lease kube-system/kube-scheduler was last renewed {{ago}} ago;',
+      podDown: 'kube-scheduler pod {{pods}}.',
+      podsDown: 'kube-scheduler pods {{pods}}.',
+      nothingAssigns: 'Nothing assigns pods to nodes, so every new pod in the cluster waits.',
+      checkControlPlane:
+        'On the control-plane nodes check kube-scheduler: static pod `/etc/kubernetes/manifests/kube-scheduler.yaml` ' +
+        'and `crictl ps -a --name kube-scheduler`, or `systemctl status kube-scheduler` / `ps -elf | grep kube-scheduler` for a binary install; ' +
+        'start it and read its log (kubeconfig, certificates, --leader-elect).',
+      managedControlPlane: 'On a managed control plane (EKS/GKE/AKS) open a case with the provider.',
+      preventDown: 'Run several kube-scheduler replicas with leader election and alert on KubeSchedulerDown / a stale scheduler lease.',
+      neverTriedTitle: 'Pod was never tried by the scheduler',
+      neverTried:
+        'The pod has been Pending for {{duration}} without a node, a FailedScheduling event or a PodScheduled condition: ' +
+        "no scheduler has looked at it. The scheduler's own state could not be checked (no kube-scheduler pods or lease visible).",
+      checkScheduler:
+        'Check that kube-scheduler runs on the control plane ' +
+        '(`kubectl get lease -n kube-system kube-scheduler`, `kubectl get pods -n kube-system -l component=kube-scheduler`).',
+      preventNeverTried: 'Alert on a stale kube-scheduler lease and on pods Pending without events.',
+    },
   },
   check(snapshot, ctx) {
     const waiting = unscheduledPod(snapshot, ctx);
@@ -62,11 +98,11 @@ export const rule = defineRule({
       if (lastFailure || seconds < 300) return null;
       return {
         severity: 'error',
-        title: `Pod waits for scheduler "${schedulerName}", which has not acted on it`,
-        cause: `The pod asks for schedulerName "${schedulerName}" and has been Pending for ${formatDuration(seconds)} without a single scheduling attempt; the default scheduler ignores it. That scheduler is not running or does not watch this namespace.`,
+        title: msg('customTitle', { scheduler: schedulerName }),
+        cause: msg('customSilent', { scheduler: schedulerName, duration: formatDuration(seconds) }),
         evidence,
-        advice: [`Check that the "${schedulerName}" scheduler is deployed and running, or remove schedulerName to use the default scheduler.`],
-        prevent: ['Monitor custom schedulers like the default one (leader lease, pending pods per scheduler).'],
+        advice: [msg('checkCustom', { scheduler: schedulerName })],
+        prevent: [msg('preventCustom')],
         causeKey: `scheduler:${schedulerName}`,
         params: { scheduler: schedulerName },
       };
@@ -80,9 +116,11 @@ export const rule = defineRule({
     const leaseFresh = lease !== undefined && lease !== null && stale === undefined && renewedAt !== undefined;
 
     if (lease) {
+      const renewed =
+        renewedAt !== undefined ? `${formatDuration(secondsSince(snapshot, lease.spec?.renewTime ?? lease.spec?.acquireTime) ?? 0)} ago` : 'never';
       evidence.push({
         source: 'lease kube-system/kube-scheduler',
-        text: `holder ${lease.spec?.holderIdentity ?? '?'}, last renewed ${renewedAt !== undefined ? `${formatDuration(secondsSince(snapshot, lease.spec?.renewTime ?? lease.spec?.acquireTime) ?? 0)} ago` : 'never'} (leaseDurationSeconds ${lease.spec?.leaseDurationSeconds ?? '?'})`,
+        text: `holder ${lease.spec?.holderIdentity ?? '?'}, last renewed ${renewed} (leaseDurationSeconds ${lease.spec?.leaseDurationSeconds ?? '?'})`,
       });
     }
     for (const { p, problem } of badPods.slice(0, 3)) evidence.push({ source: `pod ${podLabel(p)}`, text: problem ?? '' });
@@ -91,21 +129,19 @@ export const rule = defineRule({
     if (confirmed) {
       // An attempt after the scheduler's last sign of life would contradict "down".
       if (lastFailureAt !== undefined && renewedAt !== undefined && lastFailureAt > renewedAt + 60_000) return null;
-      const why = [
-        stale !== undefined ? `its leader lease kube-system/kube-scheduler was last renewed ${formatDuration(stale)} ago` : '',
-        badPods.length
-          ? `kube-scheduler pod${badPods.length > 1 ? 's' : ''} ${badPods.map(({ p, problem }) => `${p.metadata?.name ?? '?'} (${problem ?? ''})`).join(', ')}`
-          : '',
-      ].filter(Boolean);
+      // The lease sentence and the pods sentence are one clause list: `; ` between them, `.` after the last.
+      const pods = badPods.map(({ p, problem }) => `${p.metadata?.name ?? '?'} (${problem ?? ''})`).join(', ');
       return {
-        title: 'No kube-scheduler is running: pods stay Pending without a node',
-        cause: `The pod has been Pending for ${formatDuration(seconds)} with no node and ${lastFailure ? 'no recent scheduling attempt' : 'no scheduling attempt at all'}: ${why.join('; ')}. Nothing assigns pods to nodes, so every new pod in the cluster waits.`,
-        evidence,
-        advice: [
-          'On the control-plane nodes check kube-scheduler: static pod `/etc/kubernetes/manifests/kube-scheduler.yaml` and `crictl ps -a --name kube-scheduler`, or `systemctl status kube-scheduler` / `ps -elf | grep kube-scheduler` for a binary install; start it and read its log (kubeconfig, certificates, --leader-elect).',
-          'On a managed control plane (EKS/GKE/AKS) open a case with the provider.',
+        title: msg('downTitle'),
+        cause: [
+          msg(lastFailure ? 'noRecentAttempt' : 'noAttempt', { duration: formatDuration(seconds) }),
+          stale !== undefined && msg(badPods.length ? 'leaseStaleAnd' : 'leaseStale', { ago: formatDuration(stale) }),
+          badPods.length > 0 && msg(badPods.length > 1 ? 'podsDown' : 'podDown', { pods }),
+          msg('nothingAssigns'),
         ],
-        prevent: ['Run several kube-scheduler replicas with leader election and alert on KubeSchedulerDown / a stale scheduler lease.'],
+        evidence,
+        advice: [msg('checkControlPlane'), msg('managedControlPlane')],
+        prevent: [msg('preventDown')],
         causeKey: `scheduler:${schedulerName}`,
         params: { scheduler: schedulerName, ...(lease?.spec?.holderIdentity ? { leaseHolder: lease.spec.holderIdentity } : {}) },
       };
@@ -117,13 +153,11 @@ export const rule = defineRule({
     if (!unknown || lastFailure || pod.status?.conditions?.some((c) => c.type === 'PodScheduled') || seconds < 300) return null;
     return {
       severity: 'warning',
-      title: 'Pod was never tried by the scheduler',
-      cause: `The pod has been Pending for ${formatDuration(seconds)} without a node, a FailedScheduling event or a PodScheduled condition: no scheduler has looked at it. The scheduler's own state could not be checked (no kube-scheduler pods or lease visible).`,
+      title: msg('neverTriedTitle'),
+      cause: msg('neverTried', { duration: formatDuration(seconds) }),
       evidence,
-      advice: [
-        'Check that kube-scheduler runs on the control plane (`kubectl get lease -n kube-system kube-scheduler`, `kubectl get pods -n kube-system -l component=kube-scheduler`).',
-      ],
-      prevent: ['Alert on a stale kube-scheduler lease and on pods Pending without events.'],
+      advice: [msg('checkScheduler')],
+      prevent: [msg('preventNeverTried')],
       causeKey: `scheduler:${schedulerName}`,
       params: { scheduler: schedulerName },
     };

@@ -1,6 +1,7 @@
 // pending.scheduling-gated: Not scheduled on purpose: scheduling gates were never removed.
 
 import { formatDuration, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 
 // A pod with spec.schedulingGates is held back from the scheduler on purpose (PodScheduled False,
@@ -19,7 +20,24 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events'],
     priority: 50,
-    doc: 'PodScheduled is False with reason SchedulingGated and the pod still has spec.schedulingGates: the scheduler ignores it until the controller that owns each gate (Kueue, a quota or admission operator) removes it. Names the gates; the controller, not the scheduler, is where to look.',
+    doc:
+      'PodScheduled is False with reason SchedulingGated and the pod still has spec.schedulingGates: ' +
+      'the scheduler ignores it until the controller that owns each gate (Kueue, a quota or admission operator) removes it. ' +
+      'Names the gates; the controller, not the scheduler, is where to look.',
+    messages: {
+      titleGate: 'Held back by scheduling gate {{gates}} for {{duration}}',
+      titleGates: 'Held back by scheduling gates {{gates}} for {{duration}}',
+      gated: 'The pod is not scheduled because it still has scheduling gates ({{gates}}).',
+      gatedSaying: 'The pod is not scheduled because it still has scheduling gates ({{gates}}): "{{message}}".',
+      ignored:
+        'The scheduler ignores gated pods on purpose; the controller that owns each gate removes it when the pod may run, ' +
+        'and it has not for {{duration}}.',
+      findController:
+        "Find the controller that owns {{gate}} (e.g. Kueue's kueue.x-k8s.io/admission): " +
+        'is it running, and why does it not admit the pod (quota, a queue)?',
+      removeByHand: 'Removing a gate by hand schedules the pod, bypassing that controller: only if you know it is gone for good.',
+      prevent: 'Monitor the admission controllers that gate pods, and alert on pods gated for longer than their queue allows.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -29,18 +47,17 @@ export const rule = defineRule({
     if (gates.length === 0 && !cond) return null;
     const gated = secondsSince(snapshot, cond?.lastTransitionTime ?? pod.metadata?.creationTimestamp) ?? 0;
     if (gated < GATED_SECONDS) return null;
+    const duration = formatDuration(gated);
+    const named = gates.join(', ') || 'unnamed';
     return {
-      title: `Held back by scheduling gate${gates.length === 1 ? '' : 's'} ${gates.join(', ')} for ${formatDuration(gated)}`,
-      cause: `The pod is not scheduled because it still has scheduling gates (${gates.join(', ') || 'unnamed'})${cond?.message ? `: "${cond.message}"` : ''}. The scheduler ignores gated pods on purpose; the controller that owns each gate removes it when the pod may run, and it has not for ${formatDuration(gated)}.`,
+      title: msg(gates.length === 1 ? 'titleGate' : 'titleGates', { gates: gates.join(', '), duration }),
+      cause: [cond?.message ? msg('gatedSaying', { gates: named, message: cond.message }) : msg('gated', { gates: named }), msg('ignored', { duration })],
       evidence: [
         ...(cond ? [{ source: 'pod.status.conditions[PodScheduled]', text: `False ${cond.reason}: ${cond.message ?? ''}` }] : []),
         { source: 'pod.spec.schedulingGates', text: gates.join(', ') || '(none listed)' },
       ],
-      advice: [
-        `Find the controller that owns ${gates[0] ?? 'the gate'} (e.g. Kueue's kueue.x-k8s.io/admission): is it running, and why does it not admit the pod (quota, a queue)?`,
-        'Removing a gate by hand schedules the pod, bypassing that controller: only if you know it is gone for good.',
-      ],
-      prevent: ['Monitor the admission controllers that gate pods, and alert on pods gated for longer than their queue allows.'],
+      advice: [msg('findController', { gate: gates[0] ?? 'the gate' }), msg('removeByHand')],
+      prevent: [msg('prevent')],
       causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}:gated:${gates.join(',')}`,
       params: { gates },
     };

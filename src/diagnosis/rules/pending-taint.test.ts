@@ -33,7 +33,8 @@ testRule(rule, {
       name: '≈1.24–1.34 wording names the taint; nodes from the node list',
       snapshot: snapshot(
         unscheduledPod(
-          '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+          '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, ' +
+            '2 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
         ),
         { nodes },
       ),
@@ -82,7 +83,8 @@ testRule(rule, {
 describe('pending.taint and system taints', () => {
   it('never advises tolerating CriticalAddonsOnly', () => {
     const p = unscheduledPod(
-      '0/2 nodes are available: 2 node(s) had untolerated taint {CriticalAddonsOnly: true}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      '0/2 nodes are available: 2 node(s) had untolerated taint {CriticalAddonsOnly: true}. ' +
+        'preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
     );
     const nodes = ['sys-1', 'sys-2'].map((n) =>
       node({ metadata: { name: n }, spec: { taints: [{ key: 'CriticalAddonsOnly', value: 'true', effect: 'NoSchedule' }] } }),

@@ -1,6 +1,7 @@
 // pending.taint: Not scheduled: node taints the pod does not tolerate.
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import {
   CONTROL_PLANE_TAINTS,
@@ -12,11 +13,37 @@ import {
   type TaintLike,
   untoleratedTaints,
 } from '../scheduling.js';
-import type { Evidence } from '../types.js';
+import type { Evidence, Said } from '../types.js';
+
+const messages = {
+  titleTaints: 'Pod cannot be scheduled: untolerated taint {{taints}}',
+  titleUnnamed: 'Pod cannot be scheduled: untolerated taint on nodes',
+  untolerated: 'The pod has been Pending for {{duration}}: {{count}} node(s) carry a taint it does not tolerate.',
+  untoleratedListed: 'The pod has been Pending for {{duration}}: {{count}} node(s) carry a taint it does not tolerate: {{taints}}.',
+  othersRuledOut: 'Other nodes were ruled out for: {{others}}.',
+  reservedOne:
+    '{{taints}} reserves nodes for cluster add-ons: do not tolerate it in application workloads; ' +
+    'give them nodes of their own (a node pool without that taint).',
+  reservedMany:
+    '{{taints}} reserve nodes for cluster add-ons: do not tolerate it in application workloads; ' +
+    'give them nodes of their own (a node pool without that taint).',
+  conditionOne: '{{taints}} is set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.',
+  conditionMany: '{{taints}} are set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.',
+  tolerate:
+    'If the pod belongs on those nodes, add a toleration for {{taints}} to the workload; ' +
+    'otherwise remove the taint (`kubectl taint nodes <node> {{taint}}-`).',
+  onlyControlPlane: 'Only control-plane nodes are left: add worker nodes, or (small/test clusters) remove the control-plane taint.',
+  controlPlaneByDesign: 'The control-plane taint keeps ordinary pods off control-plane nodes by design; look at the other reasons.',
+  describeNodes: 'The message does not name the taint (≤1.17 and ≥1.35 wording) and nodes were not collected: `kubectl describe nodes | grep Taints`.',
+  tolerations: 'Give workloads that must run on dedicated nodes the matching tolerations (and a nodeSelector) in their templates.',
+  alertNodes: 'Alert on nodes that stay NotReady or cordoned.',
+} as const;
+type Id = keyof typeof messages;
 
 /** Taints the node lifecycle controller / cloud set for a node condition: fix the node, don't tolerate. */
-const CONDITION_TAINT =
-  /^node\.kubernetes\.io\/(not-ready|unreachable|memory-pressure|disk-pressure|pid-pressure|network-unavailable|unschedulable|out-of-service)$|^node\.cloudprovider\.kubernetes\.io\/uninitialized$/;
+const NODE_CONDITION_TAINT =
+  /^node\.kubernetes\.io\/(not-ready|unreachable|memory-pressure|disk-pressure|pid-pressure|network-unavailable|unschedulable|out-of-service)$/;
+const CLOUD_UNINITIALIZED_TAINT = /^node\.cloudprovider\.kubernetes\.io\/uninitialized$/;
 
 /** Taints that reserve nodes for the system: workloads must not tolerate them to get scheduled. */
 const SYSTEM_TAINT = /^CriticalAddonsOnly$/;
@@ -29,7 +56,11 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes'],
     priority: 55,
-    doc: "FailedScheduling says `had untolerated taint {k: v}` (≤1.17 `had taints that the pod didn't tolerate`, 1.18 `had taint {k: v}, that the pod didn't tolerate`, 1.35 `had untolerated taint(s)` without the key). The finding names each taint and the nodes carrying it.",
+    doc:
+      "FailedScheduling says `had untolerated taint {k: v}` (≤1.17 `had taints that the pod didn't tolerate`, " +
+      "1.18 `had taint {k: v}, that the pod didn't tolerate`, 1.35 `had untolerated taint(s)` without the key). " +
+      'The finding names each taint and the nodes carrying it.',
+    messages,
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -69,50 +100,33 @@ export const rule = defineRule({
     }
     evidence.push({ source: 'pod.spec.tolerations', text: JSON.stringify(pod.spec?.tolerations ?? []) });
 
-    const conditionTaints = keys.filter((k) => CONDITION_TAINT.test(k));
+    const conditionTaints = keys.filter((k) => NODE_CONDITION_TAINT.test(k) || CLOUD_UNINITIALIZED_TAINT.test(k));
     const controlPlane = keys.filter((k) => CONTROL_PLANE_TAINTS.includes(k));
     const reserved = keys.filter((k) => SYSTEM_TAINT.test(k));
     const custom = keys.filter((k) => !conditionTaints.includes(k) && !controlPlane.includes(k) && !reserved.includes(k));
-    const advice: string[] = [];
-    if (reserved.length) {
-      advice.push(
-        `${reserved.join(', ')} reserve${reserved.length > 1 ? '' : 's'} nodes for cluster add-ons: do not tolerate it in application workloads; give them nodes of their own (a node pool without that taint).`,
-      );
-    }
-    if (conditionTaints.length) {
-      advice.push(
-        `${conditionTaints.join(', ')} ${conditionTaints.length > 1 ? 'are' : 'is'} set because of a node condition (NotReady, unreachable, pressure, cordon): fix those nodes rather than tolerating the taint.`,
-      );
-    }
-    if (custom.length) {
-      advice.push(
-        `If the pod belongs on those nodes, add a toleration for ${custom.join(', ')} to the workload; otherwise remove the taint (\`kubectl taint nodes <node> ${custom[0]}-\`).`,
-      );
-    }
+    const advice: Said<Id>[] = [];
+    if (reserved.length) advice.push(msg(reserved.length > 1 ? 'reservedMany' : 'reservedOne', { taints: reserved.join(', ') }));
+    if (conditionTaints.length) advice.push(msg(conditionTaints.length > 1 ? 'conditionMany' : 'conditionOne', { taints: conditionTaints.join(', ') }));
+    if (custom.length) advice.push(msg('tolerate', { taints: custom.join(', '), taint: String(custom[0]) }));
     if (controlPlane.length) {
       advice.push(
-        controlPlane.length === keys.length && rankSeverity(snapshot, fit, 'taint') !== 'info'
-          ? 'Only control-plane nodes are left: add worker nodes, or (small/test clusters) remove the control-plane taint.'
-          : 'The control-plane taint keeps ordinary pods off control-plane nodes by design; look at the other reasons.',
+        controlPlane.length === keys.length && rankSeverity(snapshot, fit, 'taint') !== 'info' ? msg('onlyControlPlane') : msg('controlPlaneByDesign'),
       );
     }
-    if (keys.length === 0)
-      advice.push('The message does not name the taint (≤1.17 and ≥1.35 wording) and nodes were not collected: `kubectl describe nodes | grep Taints`.');
+    if (keys.length === 0) advice.push(msg('describeNodes'));
 
     return {
       severity: rankSeverity(snapshot, fit, 'taint'),
-      title: `Pod cannot be scheduled: untolerated taint ${keys.length ? keys.join(', ') : 'on nodes'}`,
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) carry a taint it does not tolerate` +
-        (listing.length ? `: ${listing.join('; ')}` : '') +
-        '.' +
-        (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      title: keys.length ? msg('titleTaints', { taints: keys.join(', ') }) : msg('titleUnnamed'),
+      cause: [
+        listing.length
+          ? msg('untoleratedListed', { duration: formatDuration(failure.seconds), count: nodeCount, taints: listing.join('; ') })
+          : msg('untolerated', { duration: formatDuration(failure.seconds), count: nodeCount }),
+        others.length > 0 && msg('othersRuledOut', { others: others.join(', ') }),
+      ],
       evidence,
       advice,
-      prevent: [
-        'Give workloads that must run on dedicated nodes the matching tolerations (and a nodeSelector) in their templates.',
-        'Alert on nodes that stay NotReady or cordoned.',
-      ],
+      prevent: [msg('tolerations'), msg('alertNodes')],
       // Control-plane taints show up beside most causes; group by the taints that matter when there are any.
       causeKey: keys.length ? `taint:${(controlPlane.length < keys.length ? keys.filter((k) => !controlPlane.includes(k)) : keys).join(',')}` : 'taint',
       params: { taints: keys, nodes: [...new Set(entries.flatMap(([, e]) => e.nodes))] },

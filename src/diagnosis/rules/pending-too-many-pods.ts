@@ -1,6 +1,7 @@
 // pending.too-many-pods: Not scheduled: nodes are at their pod limit (--max-pods).
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { nodeUsage, otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, Node } from '../types.js';
@@ -22,7 +23,32 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes', 'podsOnNode'],
     priority: 55,
-    doc: 'FailedScheduling says `Too many pods` (≤1.8: `Insufficient pods`): the nodes run `status.allocatable.pods` pods already (kubelet `--max-pods`, default 110). Raising it is bounded by the node pod CIDR.',
+    doc:
+      'FailedScheduling says `Too many pods` (≤1.8: `Insufficient pods`): ' +
+      'the nodes run `status.allocatable.pods` pods already (kubelet `--max-pods`, default 110). Raising it is bounded by the node pod CIDR.',
+    messages: {
+      title: 'Pod cannot be scheduled: {{count}} node(s) already run their maximum number of pods',
+      atLimit: "The pod has been Pending for {{duration}}: {{count}} node(s) reached the kubelet's pod limit (kubelet --max-pods, default 110).",
+      atLimitFull:
+        "The pod has been Pending for {{duration}}: {{count}} node(s) reached the kubelet's pod limit (kubelet --max-pods, default 110); " +
+        'full now: {{full}}.',
+      atKnownLimit:
+        "The pod has been Pending for {{duration}}: {{count}} node(s) reached the kubelet's pod limit " +
+        '(allocatable pods {{limits}}, set by kubelet --max-pods; the default is 110).',
+      atKnownLimitFull:
+        "The pod has been Pending for {{duration}}: {{count}} node(s) reached the kubelet's pod limit " +
+        '(allocatable pods {{limits}}, set by kubelet --max-pods; the default is 110); full now: {{full}}.',
+      cidrBound: 'The node pod CIDR allows about {{bound}} pod IPs, which bounds --max-pods.',
+      othersRuledOut: 'Other nodes were ruled out for: {{others}}.',
+      raiseAbove:
+        'Raise kubelet --max-pods (maxPods in the kubelet config) above {{limit}}, but not beyond about {{bound}} (the pod CIDR bound), ' +
+        'then restart the kubelet.',
+      raiseWithin:
+        'Raise kubelet --max-pods (maxPods in the kubelet config) within the pod CIDR bound (a /24 allows about 254 pods), then restart the kubelet.',
+      addNodes: 'Or add nodes, or remove finished/unused pods (completed Jobs, evicted pods) that still occupy slots.',
+      planMaxPods: 'Plan max-pods together with the per-node pod CIDR size and the CNI (cloud CNIs limit pods by ENI/IP count).',
+      cleanUp: 'Clean up completed Jobs (ttlSecondsAfterFinished) and alert on KubeletTooManyPods.',
+    },
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -49,27 +75,23 @@ export const rule = defineRule({
     const headroom = bound !== undefined && limit !== undefined ? bound - limit : undefined;
     return {
       severity: rankSeverity(snapshot, fit, 'pods'),
-      title: `Pod cannot be scheduled: ${nodeCount} node(s) already run their maximum number of pods`,
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) reached the kubelet's pod limit` +
-        (limit !== undefined
-          ? ` (allocatable pods ${limits.join('/')}, set by kubelet --max-pods; the default is 110)`
-          : ' (kubelet --max-pods, default 110)') +
-        (full.length ? `; full now: ${full.map((u) => u.name).join(', ')}` : '') +
-        '.' +
-        (bound !== undefined ? ` The node pod CIDR allows about ${bound} pod IPs, which bounds --max-pods.` : '') +
-        (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      title: msg('title', { count: nodeCount }),
+      cause: [
+        msg(limit !== undefined ? (full.length ? 'atKnownLimitFull' : 'atKnownLimit') : full.length ? 'atLimitFull' : 'atLimit', {
+          duration: formatDuration(failure.seconds),
+          count: nodeCount,
+          limits: limits.join('/'),
+          full: full.map((u) => u.name).join(', '),
+        }),
+        bound !== undefined && msg('cidrBound', { bound }),
+        others.length > 0 && msg('othersRuledOut', { others: others.join(', ') }),
+      ],
       evidence,
       advice: [
-        headroom !== undefined && headroom > 0
-          ? `Raise kubelet --max-pods (maxPods in the kubelet config) above ${limit}, but not beyond about ${bound} (the pod CIDR bound), then restart the kubelet.`
-          : 'Raise kubelet --max-pods (maxPods in the kubelet config) within the pod CIDR bound (a /24 allows about 254 pods), then restart the kubelet.',
-        'Or add nodes, or remove finished/unused pods (completed Jobs, evicted pods) that still occupy slots.',
+        headroom !== undefined && headroom > 0 && limit !== undefined && bound !== undefined ? msg('raiseAbove', { limit, bound }) : msg('raiseWithin'),
+        msg('addNodes'),
       ],
-      prevent: [
-        'Plan max-pods together with the per-node pod CIDR size and the CNI (cloud CNIs limit pods by ENI/IP count).',
-        'Clean up completed Jobs (ttlSecondsAfterFinished) and alert on KubeletTooManyPods.',
-      ],
+      prevent: [msg('planMaxPods'), msg('cleanUp')],
       causeKey: 'max-pods',
       params: { nodes: full.map((u) => u.name), ...(limit !== undefined ? { maxPods: limit } : {}), ...(bound !== undefined ? { podCidrBound: bound } : {}) },
     };

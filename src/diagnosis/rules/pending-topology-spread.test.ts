@@ -13,7 +13,8 @@ const spread = {
   },
 };
 const MSG =
-  "0/6 nodes are available: 2 Insufficient cpu, 4 node(s) didn't match pod topology spread constraints. preemption: 0/6 nodes are available: 2 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.";
+  "0/6 nodes are available: 2 Insufficient cpu, 4 node(s) didn't match pod topology spread constraints. " +
+  'preemption: 0/6 nodes are available: 2 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.';
 const zone = (name: string, z: string) => node({ metadata: { name, labels: { 'topology.kubernetes.io/zone': z } } });
 const nodes = [
   zone('a1', 'us-west-2a'),

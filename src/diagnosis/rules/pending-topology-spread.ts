@@ -1,6 +1,7 @@
 // pending.topology-spread: Not scheduled: a topology spread constraint leaves no node.
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { otherReasons, rankSeverity, reasonsOf, schedulingFailure } from '../scheduling.js';
 import type { Evidence, Node } from '../types.js';
@@ -38,7 +39,26 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes'],
     priority: 55,
-    doc: "FailedScheduling says `node(s) didn't match pod topology spread constraints` (or `(missing required label)`): a DoNotSchedule constraint allows only nodes that keep the skew between its topology domains within maxSkew, and those are full, tainted or gone (a zone without capacity, a zone the node group no longer has). Names the constraint, its domains and what rules out the others.",
+    doc:
+      "FailedScheduling says `node(s) didn't match pod topology spread constraints` (or `(missing required label)`): " +
+      'a DoNotSchedule constraint allows only nodes that keep the skew between its topology domains within maxSkew, ' +
+      'and those are full, tainted or gone (a zone without capacity, a zone the node group no longer has). ' +
+      'Names the constraint, its domains and what rules out the others.',
+    messages: {
+      title: 'Pod cannot be scheduled: its topology spread constraint rules out {{count}} node(s)',
+      pending: 'The pod has been Pending for {{duration}}: {{reasons}}.',
+      constraintAllows: 'Its hard constraint ({{constraints}}) allows only nodes that keep the pods of its selector balanced across the domains;',
+      someConstraintAllows: 'Its hard topology spread constraint allows only nodes that keep the pods of its selector balanced across the domains;',
+      allowedRuledOut: 'the nodes it allows are ruled out for other reasons ({{others}}).',
+      allowedRuledOutUnlabeled: 'the nodes it allows are ruled out for other reasons ({{others}}), and nodes without the topology label never count.',
+      noneAllowed: 'no node it allows is left.',
+      noneAllowedUnlabeled: 'no node it allows is left, and nodes without the topology label never count.',
+      noRoom: 'The domain that would restore the balance has no room (or no node at all), and placing the pod elsewhere would exceed maxSkew.',
+      addCapacity: 'Add capacity in the domain the pods are missing from (a node group per zone, or let the autoscaler scale that zone), or free room there.',
+      relax: 'If availability allows, relax the constraint: a higher maxSkew, or whenUnsatisfiable: ScheduleAnyway (a preference instead of a rule).',
+      prevent:
+        'Give every zone its own node group (the autoscaler scales zones separately), ' + 'and keep DoNotSchedule for workloads that truly need the spread.',
+    },
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -53,7 +73,9 @@ export const rule = defineRule({
     const evidence: Evidence[] = [...failure.evidence];
     const described = constraints.map((c) => {
       const d = domains(nodes, c.topologyKey ?? '');
-      const text = `topologyKey ${c.topologyKey}, maxSkew ${c.maxSkew ?? 1}${c.minDomains ? `, minDomains ${c.minDomains}` : ''}, DoNotSchedule; domains: ${d.values.join(', ') || 'none'}${d.unlabeled ? `; ${d.unlabeled} node(s) without the label` : ''}`;
+      const text =
+        `topologyKey ${c.topologyKey}, maxSkew ${c.maxSkew ?? 1}${c.minDomains ? `, minDomains ${c.minDomains}` : ''}, DoNotSchedule; ` +
+        `domains: ${d.values.join(', ') || 'none'}${d.unlabeled ? `; ${d.unlabeled} node(s) without the label` : ''}`;
       evidence.push({ source: 'pod.spec.topologySpreadConstraints', text });
       return text;
     });
@@ -61,20 +83,18 @@ export const rule = defineRule({
     const missingLabel = spread.some((r) => /missing required label/.test(r.text));
     return {
       severity: rankSeverity(snapshot, fit, 'topology-spread'),
-      title: `Pod cannot be scheduled: its topology spread constraint rules out ${spread.reduce((n, r) => n + r.count, 0)} node(s)`,
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${spread.map((r) => `${r.count} ${r.text}`).join(', ')}. ` +
-        `${described.length ? `Its hard constraint (${described.join('; ')}) ` : 'Its hard topology spread constraint '}allows only nodes that keep the pods of its selector balanced across the domains; ` +
-        `${others.length ? `the nodes it allows are ruled out for other reasons (${others.join(', ')})` : 'no node it allows is left'}${missingLabel ? ', and nodes without the topology label never count' : ''}. ` +
-        'The domain that would restore the balance has no room (or no node at all), and placing the pod elsewhere would exceed maxSkew.',
+      title: msg('title', { count: spread.reduce((n, r) => n + r.count, 0) }),
+      cause: [
+        msg('pending', { duration: formatDuration(failure.seconds), reasons: spread.map((r) => `${r.count} ${r.text}`).join(', ') }),
+        described.length ? msg('constraintAllows', { constraints: described.join('; ') }) : msg('someConstraintAllows'),
+        others.length
+          ? msg(missingLabel ? 'allowedRuledOutUnlabeled' : 'allowedRuledOut', { others: others.join(', ') })
+          : msg(missingLabel ? 'noneAllowedUnlabeled' : 'noneAllowed'),
+        msg('noRoom'),
+      ],
       evidence,
-      advice: [
-        'Add capacity in the domain the pods are missing from (a node group per zone, or let the autoscaler scale that zone), or free room there.',
-        'If availability allows, relax the constraint: a higher maxSkew, or whenUnsatisfiable: ScheduleAnyway (a preference instead of a rule).',
-      ],
-      prevent: [
-        'Give every zone its own node group (the autoscaler scales zones separately), and keep DoNotSchedule for workloads that truly need the spread.',
-      ],
+      advice: [msg('addCapacity'), msg('relax')],
+      prevent: [msg('prevent')],
       causeKey: `pending/${pod.metadata?.namespace ?? ''}/${pod.metadata?.labels?.app ?? pod.metadata?.name ?? ''}:topology-spread`,
       params: { constraints: constraints.map((c) => c.topologyKey ?? '') },
     };

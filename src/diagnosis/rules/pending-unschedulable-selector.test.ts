@@ -53,7 +53,8 @@ testRule(rule, {
       name: '≥1.22 wording: names the label no node has',
       snapshot: snapshot(
         unscheduledPod(
-          "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+          "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. " +
+            'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
           ssd,
         ),
         { nodes },

@@ -1,9 +1,29 @@
 // pending.unschedulable-selector: Not scheduled: no node matches the pod's nodeSelector/affinity.
 
 import { formatDuration } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import { isDaemonSetPod, otherReasons, rankSeverity, reasonsOf, schedulingFailure, selectorCheck } from '../scheduling.js';
-import type { Evidence } from '../types.js';
+import type { Evidence, Said } from '../types.js';
+
+const messages = {
+  titleLabels: 'Pod cannot be scheduled: no node has label {{labels}}',
+  title: "Pod cannot be scheduled: no node matches the pod's node selector/affinity",
+  noMatch: 'The pod has been Pending for {{duration}}: {{count}} node(s) do not match its nodeSelector or required node affinity.',
+  notCollected: 'The node labels could not be compared: the nodes were not collected.',
+  noOwnSelector: 'The pod sets no nodeSelector or required node affinity of its own; the affinity may come from the scheduler profile.',
+  noNodeHas: 'No node has: {{labels}} (checked {{count}} nodes).',
+  noNodeMeetsAll: 'Each requirement is met by some node, but no node meets all of them together: {{requirements}}.',
+  onlyOneMatches: 'Only {{nodes}} matches the selector ({{requirements}}); it is ruled out for the other reasons.',
+  onlySomeMatch: 'Only {{nodes}} match the selector ({{requirements}}); they are ruled out for the other reasons.',
+  othersRuledOut: 'Other nodes were ruled out for: {{others}}.',
+  labelNode: 'Label the node(s) meant to run it (`kubectl label node <node> {{label}}`) or fix the selector in the workload spec.',
+  fixSelector: 'Fix the selector/affinity in the workload spec, or label a node to match it.',
+  showLabels: '`kubectl get nodes --show-labels` lists the labels the scheduler compares.',
+  manageLabels: 'Manage node labels with the node pool / provisioning config, not by hand, so replacements keep them.',
+  preferPreferred: 'Prefer preferredDuringScheduling affinity where the placement is a wish, not a must.',
+} as const;
+type Id = keyof typeof messages;
 
 export const rule = defineRule({
   meta: {
@@ -13,7 +33,10 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'nodes'],
     priority: 55,
-    doc: "FailedScheduling says `node(s) didn't match Pod's node affinity/selector` (≈1.20: `didn't match node selector`; ≤1.8: `MatchNodeSelector`). The finding names the labels that no node has.",
+    doc:
+      "FailedScheduling says `node(s) didn't match Pod's node affinity/selector` (≈1.20: `didn't match node selector`; ≤1.8: `MatchNodeSelector`). " +
+      'The finding names the labels that no node has.',
+    messages,
   },
   check(snapshot, ctx) {
     const failure = schedulingFailure(snapshot, ctx);
@@ -35,14 +58,16 @@ export const rule = defineRule({
     const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
     if (required) evidence.push({ source: 'pod.spec.affinity.nodeAffinity.required', text: JSON.stringify(required.nodeSelectorTerms) });
 
-    let detail: string;
-    if (!nodes) detail = 'The node labels could not be compared: the nodes were not collected.';
-    else if (!check) detail = 'The pod sets no nodeSelector or required node affinity of its own; the affinity may come from the scheduler profile.';
-    else if (check.unmet.length > 0) detail = `No node has: ${check.unmet.join(', ')} (checked ${nodes.length} nodes).`;
-    else if (check.matching.length === 0)
-      detail = `Each requirement is met by some node, but no node meets all of them together: ${check.requirements.join(', ')}.`;
+    let detail: Said<Id>;
+    if (!nodes) detail = msg('notCollected');
+    else if (!check) detail = msg('noOwnSelector');
+    else if (check.unmet.length > 0) detail = msg('noNodeHas', { labels: check.unmet.join(', '), count: nodes.length });
+    else if (check.matching.length === 0) detail = msg('noNodeMeetsAll', { requirements: check.requirements.join(', ') });
     else
-      detail = `Only ${check.matching.join(', ')} match${check.matching.length === 1 ? 'es' : ''} the selector (${check.requirements.join(', ')}); ${check.matching.length === 1 ? 'it is' : 'they are'} ruled out for the other reasons.`;
+      detail = msg(check.matching.length === 1 ? 'onlyOneMatches' : 'onlySomeMatch', {
+        nodes: check.matching.join(', '),
+        requirements: check.requirements.join(', '),
+      });
     if (check && nodes)
       evidence.push({
         source: `labels of ${nodes.length} nodes`,
@@ -52,23 +77,15 @@ export const rule = defineRule({
     const labels = check?.unmet ?? [];
     return {
       severity: rankSeverity(snapshot, fit, 'selector'),
-      title: labels.length
-        ? `Pod cannot be scheduled: no node has label ${labels.join(', ')}`
-        : "Pod cannot be scheduled: no node matches the pod's node selector/affinity",
-      cause:
-        `The pod has been Pending for ${formatDuration(failure.seconds)}: ${nodeCount} node(s) do not match its nodeSelector or required node affinity. ${detail}` +
-        (others.length ? ` Other nodes were ruled out for: ${others.join(', ')}.` : ''),
+      title: labels.length ? msg('titleLabels', { labels: labels.join(', ') }) : msg('title'),
+      cause: [
+        msg('noMatch', { duration: formatDuration(failure.seconds), count: nodeCount }),
+        detail,
+        others.length > 0 && msg('othersRuledOut', { others: others.join(', ') }),
+      ],
       evidence,
-      advice: [
-        labels.length
-          ? `Label the node(s) meant to run it (\`kubectl label node <node> ${labels[0]?.replace(/ \(exists\)$/, '=<value>')}\`) or fix the selector in the workload spec.`
-          : 'Fix the selector/affinity in the workload spec, or label a node to match it.',
-        '`kubectl get nodes --show-labels` lists the labels the scheduler compares.',
-      ],
-      prevent: [
-        'Manage node labels with the node pool / provisioning config, not by hand, so replacements keep them.',
-        'Prefer preferredDuringScheduling affinity where the placement is a wish, not a must.',
-      ],
+      advice: [labels.length ? msg('labelNode', { label: String(labels[0]?.replace(/ \(exists\)$/, '=<value>')) }) : msg('fixSelector'), msg('showLabels')],
+      prevent: [msg('manageLabels'), msg('preferPreferred')],
       causeKey: labels.length ? `selector:${[...labels].sort().join(',')}` : 'selector',
       params: { labels },
     };

@@ -112,7 +112,8 @@ testRule(rule, {
             lastSeenAgo: 120,
             component: 'endpoint-controller',
             message:
-              'Failed to update endpoint shop/web: Operation cannot be fulfilled on endpoints "web": the object has been modified; please apply your changes to the latest version and try again',
+              'Failed to update endpoint shop/web: Operation cannot be fulfilled on endpoints "web": the object has been modified; ' +
+              'please apply your changes to the latest version and try again',
           }),
         ],
       }),

@@ -1,9 +1,10 @@
 // pod.unexplained: Pod is unhealthy and no rule explains why.
 
 import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
+import { msg, renderProse } from '../messages.js';
 import { ownerCounts, ownerSatisfied, troubleConditions } from '../owners.js';
 import { defineRule } from '../rule.js';
-import type { Event, Evidence, FindingDraft, OwnerFact, Pod, Snapshot } from '../types.js';
+import type { Event, Evidence, FindingDraft, MessageData, OwnerFact, Pod, Snapshot } from '../types.js';
 
 // The answer for a pod that is visibly broken in a way no rule knows. An empty answer reads as
 // "healthy" in chat, which is the worst thing to tell an SRE at 3 a.m.; this says plainly that
@@ -17,6 +18,54 @@ const NOT_READY_SECONDS = 300;
 const RECENT_SECONDS = 3600;
 /** Waiting reasons that are part of a normal start. */
 const STARTING = new Set(['ContainerCreating', 'PodInitializing']);
+
+const messages = {
+  // The signs of trouble: phrases that the title quotes and the cause lists (joined by `; `, both clipped).
+  signPhase: 'phase {{phase}}',
+  signPhaseWhy: 'phase {{phase}} ({{why}})',
+  signNotScheduled: 'not scheduled for {{duration}}',
+  signWaiting: '{{container}} waiting: {{reason}}',
+  signWaitingFor: '{{container}} waiting: {{reason}} for {{duration}}',
+  signTerminated: '{{container}} terminated: {{reason}} (exit {{exitCode}})',
+  signRestartedOnce: '{{container}} restarted {{count}} time, last {{ago}} ago ({{reason}} {{exitCode}})',
+  signRestarted: '{{container}} restarted {{count}} times, last {{ago}} ago ({{reason}} {{exitCode}})',
+  signDisrupted: 'disrupted: {{reason}}',
+  signNotReady: 'Running but not Ready for {{duration}}',
+  warningEvent: '{{count}} Warning event in the last hour',
+  warningEvents: '{{count}} Warning events in the last hour',
+  reasonEvents: '{{reason}} events',
+  readyNowTitle: '{{pod}} is Ready now; earlier trouble ({{what}})',
+  unhealthyTitle: '{{pod}} is unhealthy ({{what}}); no rule matched',
+  readyNow: 'The pod runs and is Ready now. Earlier: {{summary}}. Nothing needs doing unless it repeats; the evidence below is what the cluster reports.',
+  unhealthy:
+    "The pod is unhealthy: {{summary}}. None of pod-doctor's rules recognises this, so it cannot name a root cause; " +
+    'the evidence below is exactly what the cluster reports.',
+  checksMissed: 'Some checks could not run ({{checks}}), which may be why.',
+  describePod: 'Read the quoted reasons and messages first: `kubectl describe pod -n {{namespace}} {{name}}` shows the same events in order.',
+  previousLogs: 'For containers that restarted or exited: `kubectl logs -n {{namespace}} {{name}} -c <container> --previous`.',
+  addRule: "If this is a failure mode pod-doctor should know, add a rule for it (src/diagnosis/rules/) with this pod's events as its fixture.",
+  missingShortTitle: '{{pod}} does not exist: {{owner}} cannot create all its pods; no rule matched',
+  missingTroubleTitle: '{{pod}} does not exist: {{owner}} reports trouble; no rule matched',
+  missingReplacedTitle: '{{pod}} does not exist: {{owner}} has all its pods (it was replaced or scaled away)',
+  noPod: 'There is no pod {{namespace}}/{{pod}}; its name points at {{owners}}.',
+  noPodCounts: 'There is no pod {{namespace}}/{{pod}}; its name points at {{owners}} ({{counts}}).',
+  noPodSatisfied: 'There is no pod {{namespace}}/{{pod}}; its name points at {{owners}}, which has the pods it wants.',
+  noPodSatisfiedCounts: 'There is no pod {{namespace}}/{{pod}}; its name points at {{owners}} ({{counts}}), which has the pods it wants.',
+  ownerStuck: "The owner's conditions and events below say what stops it; none of pod-doctor's rules recognises them.",
+  replaced: 'The pod was replaced (a rollout, an eviction, a node drain) or scaled away; diagnose one of the current pods instead.',
+  describeOwner: '`kubectl describe {{kind}} -n {{namespace}} {{name}}` shows the same conditions and events in order.',
+  listPods: '`kubectl get pods -n {{namespace}}` lists the pods it has now.',
+} as const;
+
+type Id = keyof typeof messages;
+
+/**
+ * A sign's phrase, rendered here rather than by the engine: the title and the cause quote signs
+ * clipped, and the cause key keeps the first one's words.
+ */
+function phrase(id: Id, data?: MessageData): string {
+  return renderProse(messages, msg(id, data));
+}
 
 interface Sign {
   /** One line for the cause. */
@@ -49,14 +98,14 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
   if (phase === 'Failed' || phase === 'Unknown') {
     const why = [pod.status?.reason, pod.status?.message].filter(Boolean).join(': ');
     signs.push({
-      text: `phase ${phase}${why ? ` (${clip(why, 200)})` : ''}`,
+      text: why ? phrase('signPhaseWhy', { phase, why: clip(why, 200) }) : phrase('signPhase', { phase }),
       evidence: { source: 'pod.status.phase', text: `${phase}${why ? `: ${clip(why)}` : ''}` },
     });
   }
   const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
   if (phase === 'Pending' && !pod.spec?.nodeName && (age ?? 0) > pendingGraceSeconds) {
     signs.push({
-      text: `not scheduled for ${formatDuration(age ?? 0)}`,
+      text: phrase('signNotScheduled', { duration: formatDuration(age ?? 0) }),
       evidence: {
         source: 'pod.status.conditions[PodScheduled]',
         text: [scheduled?.reason, scheduled?.message].filter(Boolean).join(': ') || 'no PodScheduled condition',
@@ -68,7 +117,9 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
     const what = `${s.init ? 'init container' : 'container'} ${s.status.name}`;
     if (waiting?.reason && (!STARTING.has(waiting.reason) || (onNode ?? 0) > CREATING_GRACE_SECONDS)) {
       signs.push({
-        text: `${what} waiting: ${waiting.reason}${!STARTING.has(waiting.reason) ? '' : ` for ${formatDuration(onNode ?? 0)}`}`,
+        text: !STARTING.has(waiting.reason)
+          ? phrase('signWaiting', { container: what, reason: waiting.reason })
+          : phrase('signWaitingFor', { container: what, reason: waiting.reason, duration: formatDuration(onNode ?? 0) }),
         evidence: statusEvidence(s, 'state', `waiting: ${waiting.reason}${waiting.message ? `: ${clip(waiting.message)}` : ''}`),
       });
     }
@@ -76,7 +127,7 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
     // A terminated init container with exit 0 is done, and so is any container of a finished pod.
     if (term && term.exitCode !== 0 && phase !== 'Succeeded') {
       signs.push({
-        text: `${what} terminated: ${term.reason ?? 'Error'} (exit ${term.exitCode})`,
+        text: phrase('signTerminated', { container: what, reason: term.reason ?? 'Error', exitCode: String(term.exitCode) }),
         evidence: statusEvidence(
           s,
           'state',
@@ -92,7 +143,13 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
         Boolean(s.status.state?.running) && s.status.ready !== false && !((s.status.restartCount ?? 0) >= RESTART_LOOP && lastAgo <= RESTARTS_RECENT_SECONDS);
       signs.push({
         past: over,
-        text: `${what} restarted ${s.status.restartCount} time${s.status.restartCount === 1 ? '' : 's'}, last ${formatDuration(lastAgo)} ago (${last.reason ?? 'exit'} ${last.exitCode})`,
+        text: phrase(s.status.restartCount === 1 ? 'signRestartedOnce' : 'signRestarted', {
+          container: what,
+          count: String(s.status.restartCount),
+          ago: formatDuration(lastAgo),
+          reason: last.reason ?? 'exit',
+          exitCode: String(last.exitCode),
+        }),
         evidence: statusEvidence(
           s,
           'lastState',
@@ -105,7 +162,7 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
   const disruption = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
   if (disruption && signs.length > 0) {
     signs.push({
-      text: `disrupted: ${disruption.reason ?? 'DisruptionTarget'}`,
+      text: phrase('signDisrupted', { reason: disruption.reason ?? 'DisruptionTarget' }),
       evidence: { source: 'pod.status.conditions[DisruptionTarget]', text: [disruption.reason, disruption.message].filter(Boolean).join(': ') },
     });
   }
@@ -113,7 +170,7 @@ export function unhealthySigns(snapshot: Snapshot, pod: Pod, pendingGraceSeconds
   const notReadyFor = ready?.status === 'False' ? secondsSince(snapshot, ready.lastTransitionTime) : undefined;
   if (phase === 'Running' && notReadyFor !== undefined && notReadyFor > NOT_READY_SECONDS) {
     signs.push({
-      text: `Running but not Ready for ${formatDuration(notReadyFor)}`,
+      text: phrase('signNotReady', { duration: formatDuration(notReadyFor) }),
       evidence: { source: 'pod.status.conditions[Ready]', text: [ready?.reason, ready?.message].filter(Boolean).join(': ') || 'False' },
     });
   }
@@ -145,7 +202,7 @@ export function recentWarnings(snapshot: Snapshot, pod: Pod): Event[] {
  * condition or recent warnings say why not) is a warning that quotes the owner; an owner with all
  * its pods means the pod was replaced or scaled away, which is worth saying but not an alarm.
  */
-function missingPod(snapshot: Snapshot): FindingDraft | null {
+function missingPod(snapshot: Snapshot): FindingDraft<Id> | null {
   const missing = snapshot.missingPod;
   const owners = snapshot.owners ?? [];
   const owner = owners[0];
@@ -173,19 +230,21 @@ function missingPod(snapshot: Snapshot): FindingDraft | null {
   for (const e of podEvents) evidence.push({ ...eventEvidence(e), source: `${eventEvidence(e).source} (the deleted pod)`, text: clip(e.message ?? '') });
   return {
     ...(stuck ? {} : { severity: 'info' as const }),
-    title: stuck
-      ? `${missing.name} does not exist: ${label(owner)} ${short.length > 0 ? 'cannot create all its pods' : 'reports trouble'}; no rule matched`
-      : `${missing.name} does not exist: ${label(owner)} has all its pods (it was replaced or scaled away)`,
-    cause: stuck
-      ? `There is no pod ${ns}/${missing.name}; its name points at ${owners.map(label).join(' of ')}${counts ? ` (${counts})` : ''}. ` +
-        `The owner's conditions and events below say what stops it; none of pod-doctor's rules recognises them.`
-      : `There is no pod ${ns}/${missing.name}; its name points at ${owners.map(label).join(' of ')}${counts ? ` (${counts})` : ''}, which has the pods it wants. ` +
-        `The pod was replaced (a rollout, an eviction, a node drain) or scaled away; diagnose one of the current pods instead.`,
-    evidence: evidence.length > 0 ? evidence : [{ source: `${label(owner)}`, text: 'exists; no pod of this name' }],
-    advice: [
-      `\`kubectl describe ${owner.kind.toLowerCase()} -n ${ns} ${owner.name}\` shows the same conditions and events in order.`,
-      `\`kubectl get pods -n ${ns}\` lists the pods it has now.`,
+    title: msg(stuck ? (short.length > 0 ? 'missingShortTitle' : 'missingTroubleTitle') : 'missingReplacedTitle', {
+      pod: missing.name,
+      owner: label(owner),
+    }),
+    cause: [
+      msg(stuck ? (counts ? 'noPodCounts' : 'noPod') : counts ? 'noPodSatisfiedCounts' : 'noPodSatisfied', {
+        namespace: ns,
+        pod: missing.name,
+        owners: owners.map(label).join(' of '),
+        counts,
+      }),
+      msg(stuck ? 'ownerStuck' : 'replaced'),
     ],
+    evidence: evidence.length > 0 ? evidence : [{ source: `${label(owner)}`, text: 'exists; no pod of this name' }],
+    advice: [msg('describeOwner', { kind: owner.kind.toLowerCase(), namespace: ns, name: owner.name }), msg('listPods', { namespace: ns })],
     causeKey: `pod/${ns}/${missing.name}:missing`,
     params: { owner: label(owner) },
   };
@@ -200,7 +259,11 @@ export const rule = defineRule({
     needs: ['pod', 'events'],
     priority: 1,
     fallback: true,
-    doc: 'The catch-all: the pod is visibly unhealthy (a waiting reason past a short grace, phase Failed/Unknown, not Ready for minutes, restarts or Warning events in the last hour) but no specific rule matched. Quotes the waiting/terminated reasons and the recent Warning events and says plainly that no rule matched, so a broken pod never gets an empty answer.',
+    doc:
+      'The catch-all: the pod is visibly unhealthy (a waiting reason past a short grace, phase Failed/Unknown, not Ready for minutes, ' +
+      'restarts or Warning events in the last hour) but no specific rule matched. ' +
+      'Quotes the waiting/terminated reasons and the recent Warning events and says plainly that no rule matched, so a broken pod never gets an empty answer.',
+    messages,
   },
   check(snapshot, ctx) {
     if (snapshot.missingPod) return missingPod(snapshot);
@@ -219,7 +282,7 @@ export const rule = defineRule({
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     const summary =
-      signs.length > 0 ? signs.map((s) => s.text).join('; ') : `${warnings.length} Warning event${warnings.length === 1 ? '' : 's'} in the last hour`;
+      signs.length > 0 ? signs.map((s) => s.text).join('; ') : phrase(warnings.length === 1 ? 'warningEvent' : 'warningEvents', { count: warnings.length });
     const evidence: Evidence[] = [
       ...signs.flatMap((s) => (s.evidence ? [s.evidence] : [])),
       ...warnings.slice(0, 5).map((e) => ({ ...eventEvidence(e), text: clip(e.message ?? '') })),
@@ -228,21 +291,17 @@ export const rule = defineRule({
     const firstReason = signs[0]?.text.replace(/ for .*$/, '') ?? warnings[0]?.reason ?? 'warnings';
     // Unhealthy now is a warning; a restart that is over or warnings on a pod that is Ready are history.
     const healthyNow = now.length === 0 && readyCondition(pod)?.status === 'True';
+    const events = phrase('reasonEvents', { reason: warnings[0]?.reason ?? 'Warning' });
     return {
       ...(healthyNow ? { severity: 'info' as const } : {}),
       title: healthyNow
-        ? `${name} is Ready now; earlier trouble (${clip(signs[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)})`
-        : `${name} is unhealthy (${clip(now[0]?.text ?? `${warnings[0]?.reason ?? 'Warning'} events`, 90)}); no rule matched`,
+        ? msg('readyNowTitle', { pod: name, what: clip(signs[0]?.text ?? events, 90) })
+        : msg('unhealthyTitle', { pod: name, what: clip(now[0]?.text ?? events, 90) }),
       cause: healthyNow
-        ? `The pod runs and is Ready now. Earlier: ${clip(summary, 500)}. Nothing needs doing unless it repeats; the evidence below is what the cluster reports.`
-        : `The pod is unhealthy: ${clip(summary, 500)}. None of pod-doctor's rules recognises this, so it cannot name a root cause; ` +
-          `the evidence below is exactly what the cluster reports.${missed.length > 0 ? ` Some checks could not run (${missed.join(', ')}), which may be why.` : ''}`,
+        ? msg('readyNow', { summary: clip(summary, 500) })
+        : [msg('unhealthy', { summary: clip(summary, 500) }), missed.length > 0 && msg('checksMissed', { checks: missed.join(', ') })],
       evidence,
-      advice: [
-        `Read the quoted reasons and messages first: \`kubectl describe pod -n ${ns} ${name}\` shows the same events in order.`,
-        `For containers that restarted or exited: \`kubectl logs -n ${ns} ${name} -c <container> --previous\`.`,
-        "If this is a failure mode pod-doctor should know, add a rule for it (src/diagnosis/rules/) with this pod's events as its fixture.",
-      ],
+      advice: [msg('describePod', { namespace: ns, name }), msg('previousLogs', { namespace: ns, name }), msg('addRule')],
       causeKey: `pod/${ns}/${name}:unexplained:${firstReason}`,
       params: { signs: signs.length, warnings: warnings.length },
     };

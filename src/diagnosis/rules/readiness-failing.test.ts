@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ago, crashedPod, event, pod, snapshot } from '../../../test/helpers/factories.js';
-import { testRule } from '../../../test/helpers/rule-tester.js';
+import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
 import type { KubeObject, Pod } from '../types.js';
 import { rule } from './readiness-failing.js';
 
@@ -100,10 +100,7 @@ testRule(rule, {
 
 describe('readiness.failing', () => {
   it('advises by the failure: a 5xx points at dependencies, a timeout at timeoutSeconds', () => {
-    const f = rule.check(snapshot(p503, { events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }), {
-      pendingGraceSeconds: 60,
-    });
-    const drafts = Array.isArray(f) ? f : [];
-    expect(drafts[0]?.advice.join('\n')).toMatch(/dependency/);
+    const found = findingsOf(rule, snapshot(p503, { events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')] }));
+    expect(found[0]?.advice.join('\n')).toMatch(/dependency/);
   });
 });

@@ -2,9 +2,10 @@
 
 import { escapeRe } from '../crashes.js';
 import { clip, containerStatuses, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { probeSettings } from '../probe-spec.js';
 import { defineRule } from '../rule.js';
-import type { Container, Event, Evidence, FindingDraft } from '../types.js';
+import type { Container, Event, Evidence, FindingDraft, Said } from '../types.js';
 
 // Running but not Ready: the kubelet's readiness probe keeps failing, so the pod is out of its
 // Services' endpoints and gets no traffic, while nothing restarts it (readiness never kills).
@@ -18,22 +19,43 @@ import type { Container, Event, Evidence, FindingDraft } from '../types.js';
 export const NOT_READY_THRESHOLD_SECONDS = 300;
 const READINESS = /^Readiness probe (?:failed|errored)/;
 
-function probeAdvice(message: string, probe: NonNullable<Container['readinessProbe']> | undefined): string[] {
-  const out: string[] = [];
+const messages = {
+  title: '{{container}} not Ready for {{since}}: {{failure}}',
+  failed: 'Container "{{container}}" is running but its readiness probe has failed {{count}} {{times}} (last {{lastAgo}} ago): "{{message}}".',
+  notEndpoint: 'The pod has been Ready=False for {{since}}, so it is not an endpoint of Service {{services}} and receives no traffic through it.',
+  notEndpoints: 'The pod has been Ready=False for {{since}}, so it is not an endpoint of Services {{services}} and receives no traffic through them.',
+  noService: 'The pod has been Ready=False for {{since}}, so no Service sends it traffic.',
+  neverRestarts: 'Readiness never restarts a container: it stays like this until the probe passes.',
+  serverError:
+    'The readiness endpoint answers {{status}}: the app says it is not ready, usually because a dependency it checks ' +
+    "(database, cache, another service) is down or unreachable; read the app's logs for which one.",
+  pathNotFound: 'The readiness path answers 404: fix readinessProbe.httpGet.path.',
+  pathNotFoundNow: 'The readiness path answers 404: fix readinessProbe.httpGet.path (now {{path}}).',
+  otherStatus: 'The readiness endpoint answers {{status}}.',
+  connectionRefused: 'Nothing listens on the probed port: the app listens on another port or only on 127.0.0.1, or it never finished starting.',
+  tooSlow:
+    'The endpoint is slower than timeoutSeconds={{timeout}}: check CPU throttling and what the endpoint does; ' +
+    'raise timeoutSeconds only if the slowness is expected.',
+  askEndpoint:
+    'Ask the endpoint yourself from inside the pod: kubectl exec -n {{namespace}} {{pod}} -c {{container}} -- wget -qO- ' +
+    'http://127.0.0.1:{{port}}{{path}}; and read its logs.',
+  askProbedEndpoint:
+    'Ask the endpoint yourself from inside the pod: kubectl exec -n {{namespace}} {{pod}} -c {{container}} -- wget -qO- ' +
+    '<the probed endpoint>; and read its logs.',
+  prevent:
+    "Keep readiness about this pod's ability to serve (not every downstream dependency), " +
+    'and alert on Deployments whose available replicas stay below the desired count.',
+} as const;
+type Id = keyof typeof messages;
+
+function probeAdvice(message: string, probe: NonNullable<Container['readinessProbe']> | undefined): Said<Id>[] {
+  const out: Said<Id>[] = [];
   const status = /statuscode: (\d{3})/i.exec(message)?.[1];
-  if (status?.startsWith('5'))
-    out.push(
-      `The readiness endpoint answers ${status}: the app says it is not ready, usually because a dependency it checks (database, cache, another service) is down or unreachable; read the app's logs for which one.`,
-    );
-  else if (status === '404')
-    out.push(`The readiness path answers 404: fix readinessProbe.httpGet.path${probe?.httpGet?.path ? ` (now ${probe.httpGet.path})` : ''}.`);
-  else if (status) out.push(`The readiness endpoint answers ${status}.`);
-  if (/connection refused/i.test(message))
-    out.push('Nothing listens on the probed port: the app listens on another port or only on 127.0.0.1, or it never finished starting.');
-  if (/deadline exceeded|Client\.Timeout|timed out|timeout/i.test(message))
-    out.push(
-      `The endpoint is slower than timeoutSeconds=${probe?.timeoutSeconds ?? 1}: check CPU throttling and what the endpoint does; raise timeoutSeconds only if the slowness is expected.`,
-    );
+  if (status?.startsWith('5')) out.push(msg('serverError', { status }));
+  else if (status === '404') out.push(probe?.httpGet?.path ? msg('pathNotFoundNow', { path: probe.httpGet.path }) : msg('pathNotFound'));
+  else if (status) out.push(msg('otherStatus', { status }));
+  if (/connection refused/i.test(message)) out.push(msg('connectionRefused'));
+  if (/deadline exceeded|Client\.Timeout|timed out|timeout/i.test(message)) out.push(msg('tooSlow', { timeout: probe?.timeoutSeconds ?? 1 }));
   return out;
 }
 
@@ -45,7 +67,11 @@ export const rule = defineRule({
     severity: 'warning',
     needs: ['pod', 'events', 'services'],
     priority: 26,
-    doc: `A Running pod stays Ready=False for more than ${NOT_READY_THRESHOLD_SECONDS / 60} minutes with "Readiness probe failed" events (HTTP status, connection refused, timeout): it is taken out of its Services' endpoints and gets no traffic, and nothing restarts it. Names the container, the probe and since when, and the Services that lose it.`,
+    doc:
+      `A Running pod stays Ready=False for more than ${NOT_READY_THRESHOLD_SECONDS / 60} minutes with "Readiness probe failed" events ` +
+      "(HTTP status, connection refused, timeout): it is taken out of its Services' endpoints and gets no traffic, and nothing restarts it. " +
+      'Names the container, the probe and since when, and the Services that lose it.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -54,7 +80,7 @@ export const rule = defineRule({
     if (ready?.status !== 'False') return null;
     const since = secondsSince(snapshot, ready.lastTransitionTime);
     if (since === undefined || since < NOT_READY_THRESHOLD_SECONDS) return null;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const s of containerStatuses(pod)) {
       // Running and unready only: a crash-looping container belongs to the crash rules.
       if (s.init || s.status.ready || !s.status.state?.running) continue;
@@ -81,22 +107,33 @@ export const rule = defineRule({
       ];
       if (probe) evidence.push({ source: `pod.spec.containers[${s.status.name}].readinessProbe`, text: probeSettings(probe) });
       if (services.length > 0) evidence.push({ source: 'services selecting the pod', text: services.join(', ') });
+      const sinceText = formatDuration(since);
+      const where = { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '', container: s.status.name };
       out.push({
-        title: `${s.status.name} not Ready for ${formatDuration(since)}: ${clip(message.replace(READINESS, 'readiness probe failed').replace(/^readiness probe failed: /, ''), 100)}`,
-        cause:
-          `Container "${s.status.name}" is running but its readiness probe has failed ${count} time${count === 1 ? '' : 's'} (last ${formatDuration(lastAgo)} ago): "${clip(message, 300)}". The pod has been Ready=False for ${formatDuration(since)}, ` +
-          (services.length > 0
-            ? `so it is not an endpoint of Service${services.length > 1 ? 's' : ''} ${services.join(', ')} and receives no traffic through ${services.length > 1 ? 'them' : 'it'}.`
-            : 'so no Service sends it traffic.') +
-          ' Readiness never restarts a container: it stays like this until the probe passes.',
+        title: msg('title', {
+          container: s.status.name,
+          since: sinceText,
+          failure: clip(message.replace(READINESS, 'readiness probe failed').replace(/^readiness probe failed: /, ''), 100),
+        }),
+        cause: [
+          msg('failed', {
+            container: s.status.name,
+            count,
+            times: count === 1 ? 'time' : 'times',
+            lastAgo: formatDuration(lastAgo),
+            message: clip(message, 300),
+          }),
+          services.length > 0
+            ? msg(services.length > 1 ? 'notEndpoints' : 'notEndpoint', { since: sinceText, services: services.join(', ') })
+            : msg('noService', { since: sinceText }),
+          msg('neverRestarts'),
+        ],
         evidence,
         advice: [
           ...probeAdvice(message, probe),
-          `Ask the endpoint yourself from inside the pod: kubectl exec -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} -c ${s.status.name} -- wget -qO- ${probe?.httpGet ? `http://127.0.0.1:${probe.httpGet.port}${probe.httpGet.path ?? '/'}` : '<the probed endpoint>'}; and read its logs.`,
+          probe?.httpGet ? msg('askEndpoint', { ...where, port: probe.httpGet.port, path: probe.httpGet.path ?? '/' }) : msg('askProbedEndpoint', where),
         ],
-        prevent: [
-          "Keep readiness about this pod's ability to serve (not every downstream dependency), and alert on Deployments whose available replicas stay below the desired count.",
-        ],
+        prevent: [msg('prevent')],
         causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/${s.status.name}:readiness`,
         params: { container: s.status.name, failures: count, ...(services.length > 0 ? { services } : {}) },
       });

@@ -26,7 +26,9 @@ const seedEvents = [
     reason: 'FailedCreatePodSandBox',
     count: 14,
     message:
-      'Failed create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox container for pod "web-7d9f8c6b5-x2k4q": Error response from daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:301: running exec setns process for init caused \\"signal: killed\\"": unknown',
+      'Failed create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox container for pod "web-7d9f8c6b5-x2k4q": Error response from ' +
+      'daemon: OCI runtime create failed: container_linux.go:348: starting container process caused "process_linux.go:301: running exec setns process for ' +
+      'init caused \\"signal: killed\\"": unknown',
   }),
 ];
 
@@ -36,7 +38,8 @@ const containerdPod = crashedPod(
     exitCode: 128,
     reason: 'StartError',
     message:
-      'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?): unknown',
+      'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: ' +
+      'container init was OOM-killed (memory limit too low?): unknown',
   },
   memory('4', '4'),
 );

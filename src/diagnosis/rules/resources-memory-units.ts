@@ -2,9 +2,10 @@
 
 import { crashes, workloadKey } from '../crashes.js';
 import { clip, containerStatuses, eventEvidence, eventsWithReason, newestFirst, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { formatBytes, quantityParts } from '../quantity.js';
 import { defineRule } from '../rule.js';
-import type { Container, Evidence } from '../types.js';
+import type { Container, Evidence, Said } from '../types.js';
 
 const MI = 2 ** 20;
 
@@ -19,7 +20,8 @@ interface BadValue {
   value: string;
   bytes: number;
   suggested: string;
-  why: string;
+  /** What is wrong: a lower-case `m` (milli) or no unit at all (bytes). */
+  unit: 'milli' | 'bare';
 }
 
 /** The value the author most likely meant: `1024m` → `1024Mi`, `4` → `4Gi`, `512` → `512Mi`. */
@@ -30,23 +32,11 @@ export function intendedMemory(number: number, suffix: string): string {
 }
 
 /** A memory quantity written with the wrong unit: lower-case `m` (milli-bytes) or no unit below 1Mi. */
-export function badMemory(value: string | number): { bytes: number; suggested: string; why: string } | undefined {
+export function badMemory(value: string | number): { bytes: number; suggested: string; unit: 'milli' | 'bare' } | undefined {
   const parts = quantityParts(value);
   if (!parts) return undefined;
-  if (parts.suffix === 'm') {
-    return {
-      bytes: parts.value,
-      suggested: intendedMemory(parts.number, 'm'),
-      why: `"m" means milli, so ${value} is ${formatBytes(parts.value)}; mebibytes are "Mi"`,
-    };
-  }
-  if (parts.suffix === '' && parts.value < MI) {
-    return {
-      bytes: parts.value,
-      suggested: intendedMemory(parts.number, ''),
-      why: `a number without a unit counts bytes, so ${value} is ${formatBytes(parts.value)}`,
-    };
-  }
+  if (parts.suffix === 'm') return { bytes: parts.value, suggested: intendedMemory(parts.number, 'm'), unit: 'milli' };
+  if (parts.suffix === '' && parts.value < MI) return { bytes: parts.value, suggested: intendedMemory(parts.number, ''), unit: 'bare' };
   return undefined;
 }
 
@@ -63,6 +53,45 @@ function badValues(containers: { c: Container }[]): BadValue[] {
   return out;
 }
 
+const messages = {
+  // {{kind}}: limit or request.
+  titlePod: 'Memory {{kind}} {{value}} of the pod is {{bytes}}: meant {{suggested}}?',
+  titleContainer: 'Memory {{kind}} {{value}} of container {{container}} is {{bytes}}: meant {{suggested}}?',
+  wrongUnit: 'Wrong memory unit:',
+  // One wrong value: who, then why; the why ends the list item with "; " or the sentence with ".".
+  podValue: 'the pod {{field}}: {{value}}',
+  containerValue: 'container "{{container}}" {{field}}: {{value}}',
+  milliNext: '("m" means milli, so {{value}} is {{bytes}}; mebibytes are "Mi");',
+  milliLast: '("m" means milli, so {{value}} is {{bytes}}; mebibytes are "Mi").',
+  bareNext: '(a number without a unit counts bytes, so {{value}} is {{bytes}});',
+  bareLast: '(a number without a unit counts bytes, so {{value}} is {{bytes}}).',
+  limitEffect: 'No process, not even the pod sandbox, can start within that: the runtime kills it as it starts and the kubelet keeps re-creating the sandbox.',
+  requestEffect:
+    'The scheduler reserves almost nothing for the pod, so its node gets overcommitted, ' +
+    'and under memory pressure the kernel and the kubelet pick this pod first.',
+  // What was seen of it, in this order, "; " between items.
+  seen: 'Seen:',
+  sandboxChangedNext: '"{{message}}";',
+  sandboxChangedLast: '"{{message}}".',
+  killedAtStartNext: 'the runtime killed the init process at start ("signal: killed");',
+  killedAtStartLast: 'the runtime killed the init process at start ("signal: killed").',
+  oomKilled: 'the container was OOMKilled.',
+  setValue: 'Set the intended value: {{values}} (binary units Ki/Mi/Gi; a bare number is bytes, "m" is milli).',
+  setValues: 'Set the intended values: {{values}} (binary units Ki/Mi/Gi; a bare number is bytes, "m" is milli).',
+  changeTemplate: 'Change it in the workload template (Deployment/StatefulSet/Helm values), not the pod; the controller replaces the pods.',
+  rejectAtAdmission:
+    'Reject memory quantities below 1Mi or with an "m" suffix at admission (ValidatingAdmissionPolicy / Kyverno / Gatekeeper) and in CI manifest checks.',
+  limitRange: 'Give the namespace a LimitRange with a sensible minimum memory.',
+} as const;
+type Id = keyof typeof messages;
+
+/** `container "web" limits.memory: 4 (a number without a unit counts bytes, so 4 is 4 B);`: the last one ends the sentence. */
+function wrongValue(b: BadValue, last: boolean): Said<Id>[] {
+  const data = { container: b.container, field: b.field, value: b.value, bytes: formatBytes(b.bytes) };
+  const why = b.unit === 'milli' ? (last ? 'milliLast' : 'milliNext') : last ? 'bareLast' : 'bareNext';
+  return [msg(b.container === '(pod)' ? 'podValue' : 'containerValue', data), msg(why, data)];
+}
+
 export const rule = defineRule({
   meta: {
     id: 'resources.memory-units',
@@ -76,7 +105,11 @@ export const rule = defineRule({
     // a request of a few bytes makes the pod the kernel's and the kubelet's first victim.
     // Those findings on the same pod are symptoms of this one.
     supersedes: ['sandbox.create-failed', 'crash.oomkilled', 'crash.app-exit'],
-    doc: 'A memory request or limit without a unit (`4` = 4 bytes) or with a lower-case `m` (`1024m` = 1.024 bytes) is far too small to start a sandbox: the runtime kills it at start ("running exec setns process for init caused \\"signal: killed\\"") and the kubelet keeps re-creating it ("Pod sandbox changed, it will be killed and re-created."). Suggests the intended value (seed 003).',
+    doc:
+      'A memory request or limit without a unit (`4` = 4 bytes) or with a lower-case `m` (`1024m` = 1.024 bytes) is far too small to start a sandbox: ' +
+      'the runtime kills it at start ("running exec setns process for init caused \\"signal: killed\\"") ' +
+      'and the kubelet keeps re-creating it ("Pod sandbox changed, it will be killed and re-created."). Suggests the intended value (seed 003).',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -108,29 +141,33 @@ export const rule = defineRule({
     const limitBad = bad.some((b) => b.field === 'limits.memory');
     const failing = Boolean(sandboxChanged || killedEvent || oom) || crashes(snapshot).length > 0 || pod.status?.phase === 'Pending';
     const first = bad[0]!;
-    const list = bad.map((b) => `${b.container === '(pod)' ? 'the pod' : `container "${b.container}"`} ${b.field}: ${b.value} (${b.why})`).join('; ');
-    const effect = limitBad
-      ? 'No process, not even the pod sandbox, can start within that: the runtime kills it as it starts and the kubelet keeps re-creating the sandbox.'
-      : 'The scheduler reserves almost nothing for the pod, so its node gets overcommitted, and under memory pressure the kernel and the kubelet pick this pod first.';
-    const seen = [
-      sandboxChanged ? `"${sandboxChanged.message ?? ''}"` : '',
-      killedEvent || evidence.some((e) => KILLED_AT_START.test(e.text)) ? 'the runtime killed the init process at start ("signal: killed")' : '',
-      oom ? 'the container was OOMKilled' : '',
-    ].filter(Boolean);
+    const killedAtStart = Boolean(killedEvent) || evidence.some((e) => KILLED_AT_START.test(e.text));
+    // What was seen of it, "; " between items and "." after the last (the OOM kill, when seen, is always last).
+    const seen: Said<Id>[] = [];
+    if (sandboxChanged) seen.push(msg(killedAtStart || oom ? 'sandboxChangedNext' : 'sandboxChangedLast', { message: sandboxChanged.message ?? '' }));
+    if (killedAtStart) seen.push(msg(oom ? 'killedAtStartNext' : 'killedAtStartLast'));
+    if (oom) seen.push(msg('oomKilled'));
+    const values = bad.map((b) => `${b.container === '(pod)' ? 'pod' : b.container} ${b.field}: ${b.suggested}`).join(', ');
 
     return {
       severity: limitBad || failing ? 'error' : 'warning',
-      title: `Memory ${first.field.split('.')[0] === 'limits' ? 'limit' : 'request'} ${first.value} of ${first.container === '(pod)' ? 'the pod' : `container ${first.container}`} is ${formatBytes(first.bytes)}: meant ${first.suggested}?`,
-      cause: `Wrong memory unit: ${list}. ${effect}${seen.length > 0 ? ` Seen: ${seen.join('; ')}.` : ''}`,
+      title: msg(first.container === '(pod)' ? 'titlePod' : 'titleContainer', {
+        kind: first.field.split('.')[0] === 'limits' ? 'limit' : 'request',
+        value: first.value,
+        container: first.container,
+        bytes: formatBytes(first.bytes),
+        suggested: first.suggested,
+      }),
+      cause: [
+        msg('wrongUnit'),
+        ...bad.flatMap((b, i) => wrongValue(b, i === bad.length - 1)),
+        msg(limitBad ? 'limitEffect' : 'requestEffect'),
+        seen.length > 0 && msg('seen'),
+        ...seen,
+      ],
       evidence,
-      advice: [
-        `Set the intended value${bad.length > 1 ? 's' : ''}: ${bad.map((b) => `${b.container === '(pod)' ? 'pod' : b.container} ${b.field}: ${b.suggested}`).join(', ')} (binary units Ki/Mi/Gi; a bare number is bytes, "m" is milli).`,
-        'Change it in the workload template (Deployment/StatefulSet/Helm values), not the pod; the controller replaces the pods.',
-      ],
-      prevent: [
-        'Reject memory quantities below 1Mi or with an "m" suffix at admission (ValidatingAdmissionPolicy / Kyverno / Gatekeeper) and in CI manifest checks.',
-        'Give the namespace a LimitRange with a sensible minimum memory.',
-      ],
+      advice: [msg(bad.length > 1 ? 'setValues' : 'setValue', { values }), msg('changeTemplate')],
+      prevent: [msg('rejectAtAdmission'), msg('limitRange')],
       causeKey: `workload/${workloadKey(pod)}:memory-units`,
       params: {
         container: first.container,

@@ -2,6 +2,7 @@
 
 import { crashes, crashTexts } from '../crashes.js';
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -17,6 +18,22 @@ const CGROUP = /failed to write "?[^"]*"?: (?:write )?\/sys\/fs\/cgroup\/|unable
 /** The cgroup file and the kernel's answer: `write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`. */
 const WRITE = /failed to write "?[^"]*"?: (?:write )?(\/sys\/fs\/cgroup\/\S+?): ([^:"]+)/;
 
+const messages = {
+  title: '{{container}}: runc cannot write {{file}} on {{node}}',
+  titleAnswer: '{{container}}: runc cannot write {{file}} on {{node}} ({{answer}})',
+  refused:
+    'The runtime on {{node}} cannot start container "{{container}}": the kernel refuses its cgroup settings ("{{text}}"). ' +
+    "The limits in the pod spec are valid; the node's cgroup hierarchy does not accept them " +
+    '(a parent cgroup with a lower CPU quota, kubelet and runtime on different cgroup drivers, or a kernel missing the controller).',
+  compareDrivers:
+    "On {{node}}: compare the kubelet's cgroupDriver with the runtime's (containerd SystemdCgroup, CRI-O cgroup_manager): they must match; " +
+    'check the parent cgroup (`cat /sys/fs/cgroup/cpu,cpuacct/kubepods/cpu.cfs_quota_us`).',
+  drain: 'Drain the node and fix its configuration (or replace it from a good image); other nodes run the same pod.',
+  prevent: 'Build nodes from one image with the cgroup driver set consistently (systemd for kubelet and runtime on cgroup v2).',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'runtime.cgroup-write-failed',
@@ -26,24 +43,28 @@ export const rule = defineRule({
     needs: ['pod', 'events'],
     priority: 58,
     supersedes: ['crash.app-exit', 'container.start-error', 'container.create-error'],
-    doc: 'runc fails before the process starts because the kernel refuses a cgroup write: `failed to write "200000": write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`, `unable to apply cgroup configuration`. The pod\'s limits are fine; the node\'s cgroup hierarchy disagrees (a parent with a lower quota, kubelet and runtime using different cgroup drivers, a kernel without the controller). Fix the node, not the workload.',
+    doc:
+      'runc fails before the process starts because the kernel refuses a cgroup write: ' +
+      '`failed to write "200000": write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`, `unable to apply cgroup configuration`. ' +
+      "The pod's limits are fine; the node's cgroup hierarchy disagrees " +
+      '(a parent with a lower quota, kubelet and runtime using different cgroup drivers, a kernel without the controller). ' +
+      'Fix the node, not the workload.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     const node = pod?.spec?.nodeName ?? 'the node';
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     const report = (name: string, text: string, evidence: Evidence[]) => {
       const m = WRITE.exec(text);
       const file = m?.[1];
+      const shown = file ? String(file.split('/').pop()) : 'its cgroup limits';
       out.push({
-        title: `${name}: runc cannot write ${file ? file.split('/').pop() : 'its cgroup limits'} on ${node}${m?.[2] ? ` (${m[2].trim()})` : ''}`,
-        cause: `The runtime on ${node} cannot start container "${name}": the kernel refuses its cgroup settings ("${clip(text, 400)}"). The limits in the pod spec are valid; the node's cgroup hierarchy does not accept them (a parent cgroup with a lower CPU quota, kubelet and runtime on different cgroup drivers, or a kernel missing the controller).`,
+        title: m?.[2] ? msg('titleAnswer', { container: name, file: shown, node, answer: m[2].trim() }) : msg('title', { container: name, file: shown, node }),
+        cause: msg('refused', { node, container: name, text: clip(text, 400) }),
         evidence,
-        advice: [
-          `On ${node}: compare the kubelet's cgroupDriver with the runtime's (containerd SystemdCgroup, CRI-O cgroup_manager): they must match; check the parent cgroup (\`cat /sys/fs/cgroup/cpu,cpuacct/kubepods/cpu.cfs_quota_us\`).`,
-          'Drain the node and fix its configuration (or replace it from a good image); other nodes run the same pod.',
-        ],
-        prevent: ['Build nodes from one image with the cgroup driver set consistently (systemd for kubelet and runtime on cgroup v2).'],
+        advice: [msg('compareDrivers', { node }), msg('drain')],
+        prevent: [msg('prevent')],
         causeKey: `node/${node}:cgroup-write`,
         params: { container: name, ...(file ? { file } : {}), node },
       });

@@ -17,7 +17,8 @@ testRule(rule, {
       snapshot: snapshot(gpuPod, {
         events: [
           sandboxFailed(
-            'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0a1b": plugin type="calico" failed (add): connection refused',
+            'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0a1b": ' +
+              'plugin type="calico" failed (add): connection refused',
           ),
         ],
       }),

@@ -1,6 +1,7 @@
 // runtime.handler-missing: The node's container runtime has no handler for the pod's RuntimeClass.
 
 import { clip, eventEvidence, eventsWithReason, newestFirst } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 
 // A RuntimeClass maps to a handler the node's runtime must have configured (containerd
@@ -13,6 +14,24 @@ import { defineRule } from '../rule.js';
 
 const NO_HANDLER = /no runtime for "([^"]+)" is configured|RuntimeHandler "([^"]+)" not supported|unknown runtime handler "?([^"\s]+)"?/;
 
+const messages = {
+  title: 'No "{{handler}}" runtime on {{node}}',
+  titleClass: 'No "{{handler}}" runtime on {{node}} for RuntimeClass {{runtimeClass}}',
+  noHandler:
+    'The pod needs the runtime handler "{{handler}}", and {{runtime}} on {{node}} has no such handler configured: "{{text}}". ' +
+    'Every pod of that class fails the same way on this node until its runtime is configured.',
+  noHandlerClass:
+    'The pod asks for RuntimeClass {{runtimeClass}}, whose handler is "{{handler}}", ' +
+    'and {{runtime}} on {{node}} has no such handler configured: "{{text}}". ' +
+    'Every pod of that class fails the same way on this node until its runtime is configured.',
+  configureHandler:
+    'Configure the handler on {{node}}: for "{{handler}}" install its runtime ' +
+    '(e.g. the NVIDIA container toolkit, then `nvidia-ctk runtime configure --runtime=containerd`) and restart the runtime; ' +
+    'check `crictl info` lists it.',
+  nodeSelector: 'Or keep the pod on nodes that have it: give RuntimeClass {{runtimeClass}} a scheduling.nodeSelector matching those nodes.',
+  prevent: 'Label the nodes whose runtime has each handler, and give every RuntimeClass a scheduling.nodeSelector for them.',
+} as const;
+
 export const rule = defineRule({
   meta: {
     id: 'runtime.handler-missing',
@@ -22,7 +41,12 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'node'],
     priority: 62,
     supersedes: ['sandbox.create-failed'],
-    doc: 'FailedCreatePodSandBox with `no runtime for "X" is configured` (containerd) or `RuntimeHandler "X" not supported` (CRI-O): the pod\'s runtimeClassName maps to handler X, which the runtime on this node does not have (the NVIDIA container toolkit, Kata or gVisor not installed or not yet configured there). A node problem, not the image: configure the handler on the node, or keep the pod off nodes without it.',
+    doc:
+      'FailedCreatePodSandBox with `no runtime for "X" is configured` (containerd) or `RuntimeHandler "X" not supported` (CRI-O): ' +
+      "the pod's runtimeClassName maps to handler X, which the runtime on this node does not have " +
+      '(the NVIDIA container toolkit, Kata or gVisor not installed or not yet configured there). ' +
+      'A node problem, not the image: configure the handler on the node, or keep the pod off nodes without it.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -35,14 +59,13 @@ export const rule = defineRule({
     const runtimeClass = pod.spec?.runtimeClassName;
     const runtime = snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? 'the runtime';
     return {
-      title: `No "${handler}" runtime on ${node}${runtimeClass ? ` for RuntimeClass ${runtimeClass}` : ''}`,
-      cause: `The pod${runtimeClass ? ` asks for RuntimeClass ${runtimeClass}, whose handler is` : ' needs the runtime handler'} "${handler}", and ${runtime} on ${node} has no such handler configured: "${clip(event.message ?? '', 400)}". Every pod of that class fails the same way on this node until its runtime is configured.`,
+      title: runtimeClass ? msg('titleClass', { handler, node, runtimeClass }) : msg('title', { handler, node }),
+      cause: runtimeClass
+        ? msg('noHandlerClass', { runtimeClass, handler, runtime, node, text: clip(event.message ?? '', 400) })
+        : msg('noHandler', { handler, runtime, node, text: clip(event.message ?? '', 400) }),
       evidence: [eventEvidence(event), ...(runtimeClass ? [{ source: 'pod.spec.runtimeClassName', text: runtimeClass }] : [])],
-      advice: [
-        `Configure the handler on ${node}: for "${handler}" install its runtime (e.g. the NVIDIA container toolkit, then \`nvidia-ctk runtime configure --runtime=containerd\`) and restart the runtime; check \`crictl info\` lists it.`,
-        `Or keep the pod on nodes that have it: give RuntimeClass ${runtimeClass ?? '<class>'} a scheduling.nodeSelector matching those nodes.`,
-      ],
-      prevent: ['Label the nodes whose runtime has each handler, and give every RuntimeClass a scheduling.nodeSelector for them.'],
+      advice: [msg('configureHandler', { node, handler }), msg('nodeSelector', { runtimeClass: runtimeClass ?? '<class>' })],
+      prevent: [msg('prevent')],
       causeKey: `node/${node}:runtime-handler:${handler}`,
       params: { node, handler, ...(runtimeClass ? { runtimeClass } : {}) },
     };

@@ -24,7 +24,10 @@ const creating = (ageSeconds = 600): Pod =>
 const sandboxEvent = (p: Pod, message: string) => event(p, { reason: 'FailedCreatePodSandBox', message, count: 8, host: '172.27.129.237' });
 
 const containerdPause =
-  'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": unexpected status from HEAD request to https://registry.k8s.io/v2/pause/manifests/3.9: 401 Unauthorized';
+  'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image ' +
+  '"registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack ' +
+  'image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": unexpected status ' +
+  'from HEAD request to https://registry.k8s.io/v2/pause/manifests/3.9: 401 Unauthorized';
 const seed003Agent = agent('172.27.129.237', {
   host: host({
     kernel: '3.10.0-693.el7.x86_64',
@@ -32,7 +35,11 @@ const seed003Agent = agent('172.27.129.237', {
   }),
   journal: journal([
     line(
-      'kubelet[3583]: E0922 20:04:07.711666 3583 pod_workers.go:186] Error syncing pod (dnsutils-ds-7q6dr_shop): failed to "CreatePodSandbox" for "dnsutils-ds-7q6dr_shop" with CreatePodSandboxError: "CreatePodSandbox for pod \\"dnsutils-ds-7q6dr_shop\\" failed: rpc error: code = Unknown desc = failed pulling image \\"docker02:35000/rhel7/pod-infrastructure:latest\\": Error response from daemon: Get https://docker02:35000/v2/rhel7/pod-infrastructure/manifests/latest: unauthorized: authentication required"',
+      'kubelet[3583]: E0922 20:04:07.711666 3583 pod_workers.go:186] Error syncing pod (dnsutils-ds-7q6dr_shop): ' +
+        'failed to "CreatePodSandbox" for "dnsutils-ds-7q6dr_shop" with CreatePodSandboxError: "CreatePodSandbox for ' +
+        'pod \\"dnsutils-ds-7q6dr_shop\\" failed: rpc error: code = Unknown desc = failed pulling image ' +
+        '\\"docker02:35000/rhel7/pod-infrastructure:latest\\": Error response from daemon: Get ' +
+        'https://docker02:35000/v2/rhel7/pod-infrastructure/manifests/latest: unauthorized: authentication required"',
       ['sandbox-create-failed'],
       { image: 'docker02:35000/rhel7/pod-infrastructure:latest' },
     ),
@@ -104,7 +111,10 @@ testRule(rule, {
           events: [
             sandboxEvent(
               p,
-              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "3f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox ' +
+                '"3f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d": plugin type="calico" failed (add): stat ' +
+                '/var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has ' +
+                'mounted /var/lib/calico/',
             ),
           ],
         });
@@ -128,7 +138,10 @@ describe('sandbox.create-failed advice follows the evidence', () => {
             reason: 'FailedCreatePodSandBox',
             count: 14,
             message:
-              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": failed to do request: Head "https://registry.k8s.io/v2/pause/manifests/3.9": dial tcp 34.96.108.209:443: i/o timeout',
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox image ' +
+              '"registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack ' +
+              'image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": failed to do ' +
+              'request: Head "https://registry.k8s.io/v2/pause/manifests/3.9": dial tcp 34.96.108.209:443: i/o timeout',
           }),
         ],
       }),

@@ -15,8 +15,9 @@ import {
   runtimeOf,
   secondsSince,
 } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Evidence, Snapshot } from '../types.js';
+import type { Evidence, ProseList, Said, Snapshot } from '../types.js';
 
 type SandboxFailure = 'sandbox-image' | 'cni' | 'runtime' | 'unknown';
 
@@ -65,6 +66,61 @@ export function classifySandboxError(message: string): { kind: SandboxFailure; i
   return { kind: 'unknown' };
 }
 
+const messages = {
+  titleImage: 'Sandbox image cannot be pulled on {{node}}',
+  titleCni: 'Pod network setup fails on {{node}}',
+  titleCniPlugin: 'Pod network setup fails on {{node}} ({{plugin}})',
+  title: 'Pod sandbox cannot be created on {{node}}',
+  pending: 'Pending for {{age}}.',
+  checksMissing: "{{missing}} Check the kubelet's --pod-infra-container-image on {{node}} and whether that image is present there.",
+  imageNotChecked: 'Whether {{image}} is present on {{node}} was not checked (no image-list probe): `crictl images | grep pause` on the node.',
+  imagePullNetwork:
+    '{{runtime}} on {{node}} cannot get the sandbox (pause) image {{image}}: it is not on the node and pulling it fails ' +
+    '(the node cannot reach the registry (a network path problem: firewall, proxy, DNS or egress, not credentials)), so no pod can start there.',
+  imagePullAuth:
+    '{{runtime}} on {{node}} cannot get the sandbox (pause) image {{image}}: it is not on the node and pulling it fails ' +
+    "(the registry refuses the runtime's credentials), so no pod can start there.",
+  imagePullUnknown:
+    '{{runtime}} on {{node}} cannot get the sandbox (pause) image {{image}}: it is not on the node and pulling it fails ' +
+    '(often registry authentication or no route to the registry), so no pod can start there.',
+  checkRegistryPath:
+    'From {{node}}, check the path to the registry of {{image}} ' +
+    '(`curl -v https://<registry>/v2/`, DNS, HTTP(S)_PROXY of the runtime service, egress firewall), ' +
+    'or load {{image}} there from a node that has it (`ctr -n k8s.io images export`/`import`).',
+  giveCredentials:
+    'Give the runtime credentials for that registry (containerd: registry config auth; docker: /root/.docker/config.json), ' +
+    'or load {{image}} on {{node}} from a node that has it.',
+  loadImage:
+    'Load {{image}} on {{node}} from a node that has it (`docker save`/`ctr -n k8s.io images export`, then load/import), ' +
+    'or give the runtime credentials for that registry.',
+  checkInfraImage:
+    'Check the kubelet `--pod-infra-container-image` (containerd: `sandbox_image` / `sandbox` in config.toml) on {{node}} points at a reachable image.',
+  cniFails: 'The sandbox is created but its network setup fails on {{node}}, so the pod never gets an IP and its containers never start.',
+  cniPluginFails:
+    'The sandbox is created but its network setup fails in CNI plugin {{plugin}} on {{node}}, so the pod never gets an IP and its containers never start.',
+  cniAgent: '{{summary}}',
+  checkCalico: 'Check calico-node on {{node}} (running, /var/lib/calico/nodename mounted) and that it can reach the API (ClusterInformation).',
+  checkCni: 'Check the CNI daemon pod on {{node}} and /etc/cni/net.d on the node.',
+  cniRetries: 'The quoted error names the failing step; the kubelet retries by itself once the CNI is healthy.',
+  runtimeFails:
+    '{{runtime}} on {{node}} fails to start the sandbox container itself (OCI runtime error). ' +
+    'A memory limit without a unit (`4` = 4 bytes) or with lower-case `m` kills the sandbox at start; ' +
+    'otherwise the runtime or cgroups on the node are at fault.',
+  checkMemoryUnits: "Check the pod's memory requests/limits for missing units (see resources.memory-units).",
+  readRuntimeLog: 'Read the {{runtime}} log on {{node}} around the event time.',
+  noDetail:
+    'The kubelet on {{node}} cannot create the pod sandbox and the event gives no detail (older kubelets print only "Failed create pod sandbox"). ' +
+    'The usual cause is the pause image (--pod-infra-container-image) missing on the node with its pull failing.',
+  checkPauseImage:
+    "On {{node}}: check the kubelet's `--pod-infra-container-image` and whether that image is present " +
+    '(`docker images | grep pause` / `crictl images | grep pause`); pull it by hand to see the error.',
+  readKubeletLog: 'Read the kubelet log for "CreatePodSandbox for pod failed".',
+  preloadPause: 'Pre-load the pause image in node images, or mirror it to a registry the runtime can pull from without credentials.',
+  monitorDaemons: 'Monitor the CNI/runtime daemons on every node and keep node images consistent.',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'sandbox.create-failed',
@@ -73,7 +129,12 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'node', 'agent', 'components'],
     priority: 55,
-    doc: 'FailedCreatePodSandBox on a pod stuck before its containers start. From the API: the error class (sandbox/pause image pull, CNI, runtime). From the node agent: the kubelet `--pod-infra-container-image` and the kubelet log line with the real error (old kubelets print no detail); without it the finding says the node check could not run.',
+    doc:
+      'FailedCreatePodSandBox on a pod stuck before its containers start. ' +
+      'From the API: the error class (sandbox/pause image pull, CNI, runtime). ' +
+      'From the node agent: the kubelet `--pod-infra-container-image` and the kubelet log line with the real error (old kubelets print no detail); ' +
+      'without it the finding says the node check could not run.',
+    messages,
   },
   check(snapshot, ctx) {
     const pod = snapshot.pod;
@@ -111,13 +172,13 @@ export const rule = defineRule({
     }
     // No probe lists the node's images yet, so presence of the pause image is never confirmed here.
     const nodeCheck = fromNode.missing
-      ? `${fromNode.missing} Check the kubelet's --pod-infra-container-image on ${nodeName} and whether that image is present there.`
-      : `Whether ${fromNode.infraImage ?? image ?? 'the pause image'} is present on ${nodeName} was not checked (no image-list probe): \`crictl images | grep pause\` on the node.`;
+      ? msg('checksMissing', { missing: fromNode.missing, node: nodeName })
+      : msg('imageNotChecked', { image: fromNode.infraImage ?? image ?? 'the pause image', node: nodeName });
 
     const sandboxImage = image ?? fromNode.image ?? fromNode.infraImage;
     const imageMissing = kind === 'sandbox-image';
-    let cause: string;
-    let advice: string[];
+    let cause: (Said<Id> | false | undefined)[];
+    let advice: ProseList<Id>;
     let causeKey: string;
     if (imageMissing) {
       const img = sandboxImage ?? 'the pause image';
@@ -128,65 +189,50 @@ export const rule = defineRule({
         : /401|403|unauthorized|authentication required|denied/i.test(said)
           ? 'auth'
           : 'unknown';
-      const why =
-        pullClass === 'network'
-          ? 'the node cannot reach the registry (a network path problem: firewall, proxy, DNS or egress, not credentials)'
-          : pullClass === 'auth'
-            ? "the registry refuses the runtime's credentials"
-            : 'often registry authentication or no route to the registry';
-      cause = `${runtime} on ${nodeName} cannot get the sandbox (pause) image ${img}: it is not on the node and pulling it fails (${why}), so no pod can start there. ${nodeCheck}`;
+      const why = pullClass === 'network' ? 'imagePullNetwork' : pullClass === 'auth' ? 'imagePullAuth' : 'imagePullUnknown';
+      cause = [msg(why, { runtime, node: nodeName, image: img }), nodeCheck];
       advice = [
         pullClass === 'network'
-          ? `From ${nodeName}, check the path to the registry of ${img} (\`curl -v https://<registry>/v2/\`, DNS, HTTP(S)_PROXY of the runtime service, egress firewall), or load ${img} there from a node that has it (\`ctr -n k8s.io images export\`/\`import\`).`
+          ? msg('checkRegistryPath', { node: nodeName, image: img })
           : pullClass === 'auth'
-            ? `Give the runtime credentials for that registry (containerd: registry config auth; docker: /root/.docker/config.json), or load ${img} on ${nodeName} from a node that has it.`
-            : `Load ${img} on ${nodeName} from a node that has it (\`docker save\`/\`ctr -n k8s.io images export\`, then load/import), or give the runtime credentials for that registry.`,
-        `Check the kubelet \`--pod-infra-container-image\` (containerd: \`sandbox_image\` / \`sandbox\` in config.toml) on ${nodeName} points at a reachable image.`,
+            ? msg('giveCredentials', { image: img, node: nodeName })
+            : msg('loadImage', { image: img, node: nodeName }),
+        msg('checkInfraImage', { node: nodeName }),
       ];
       causeKey = `sandbox-image:${img}`;
     } else if (kind === 'cni') {
       // The CNI agent on the node usually says why in its own status and log.
       const agent = componentState(snapshot, 'cni');
       if (agent) evidence.push(...agent.evidence);
-      cause = `The sandbox is created but its network setup fails${plugin ? ` in CNI plugin ${plugin}` : ''} on ${nodeName}, so the pod never gets an IP and its containers never start.${agent ? ` ${agent.summary}` : ''}`;
-      advice = [
-        plugin === 'calico'
-          ? `Check calico-node on ${nodeName} (running, /var/lib/calico/nodename mounted) and that it can reach the API (ClusterInformation).`
-          : `Check the CNI daemon pod on ${nodeName} and /etc/cni/net.d on the node.`,
-        'The quoted error names the failing step; the kubelet retries by itself once the CNI is healthy.',
+      cause = [
+        plugin ? msg('cniPluginFails', { plugin, node: nodeName }) : msg('cniFails', { node: nodeName }),
+        agent && msg('cniAgent', { summary: agent.summary }),
       ];
+      advice = [plugin === 'calico' ? msg('checkCalico', { node: nodeName }) : msg('checkCni', { node: nodeName }), msg('cniRetries')];
       causeKey = `cni:${plugin ?? 'unknown'}`;
     } else if (kind === 'runtime') {
-      cause = `${runtime} on ${nodeName} fails to start the sandbox container itself (OCI runtime error). A memory limit without a unit (\`4\` = 4 bytes) or with lower-case \`m\` kills the sandbox at start; otherwise the runtime or cgroups on the node are at fault.`;
-      advice = [
-        "Check the pod's memory requests/limits for missing units (see resources.memory-units).",
-        `Read the ${runtime} log on ${nodeName} around the event time.`,
-      ];
+      cause = [msg('runtimeFails', { runtime, node: nodeName })];
+      advice = [msg('checkMemoryUnits'), msg('readRuntimeLog', { runtime, node: nodeName })];
       causeKey = `node/${nodeName}:sandbox-runtime`;
     } else {
-      cause = `The kubelet on ${nodeName} cannot create the pod sandbox and the event gives no detail (older kubelets print only "Failed create pod sandbox"). The usual cause is the pause image (--pod-infra-container-image) missing on the node with its pull failing. ${nodeCheck}`;
-      advice = [
-        `On ${nodeName}: check the kubelet's \`--pod-infra-container-image\` and whether that image is present (\`docker images | grep pause\` / \`crictl images | grep pause\`); pull it by hand to see the error.`,
-        'Read the kubelet log for "CreatePodSandbox for pod failed".',
-      ];
+      cause = [msg('noDetail', { node: nodeName }), nodeCheck];
+      advice = [msg('checkPauseImage', { node: nodeName }), msg('readKubeletLog')];
       causeKey = `node/${nodeName}:sandbox`;
     }
     if (failures.length > 1) evidence.push({ source: 'events FailedCreatePodSandBox', text: `${failures.length} distinct messages; newest quoted` });
 
     return {
       title: imageMissing
-        ? `Sandbox image cannot be pulled on ${nodeName}`
+        ? msg('titleImage', { node: nodeName })
         : kind === 'cni'
-          ? `Pod network setup fails on ${nodeName}${plugin ? ` (${plugin})` : ''}`
-          : `Pod sandbox cannot be created on ${nodeName}`,
-      cause: `Pending for ${formatDuration(age)}. ${cause}`,
+          ? plugin
+            ? msg('titleCniPlugin', { node: nodeName, plugin })
+            : msg('titleCni', { node: nodeName })
+          : msg('title', { node: nodeName }),
+      cause: [msg('pending', { age: formatDuration(age) }), ...cause],
       evidence,
       advice,
-      prevent: [
-        imageMissing
-          ? 'Pre-load the pause image in node images, or mirror it to a registry the runtime can pull from without credentials.'
-          : 'Monitor the CNI/runtime daemons on every node and keep node images consistent.',
-      ],
+      prevent: [imageMissing ? msg('preloadPause') : msg('monitorDaemons')],
       causeKey,
       params: { node: nodeName, kind: imageMissing ? 'sandbox-image' : kind, ...(sandboxImage ? { image: sandboxImage } : {}), ...(plugin ? { plugin } : {}) },
     };

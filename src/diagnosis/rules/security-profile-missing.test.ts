@@ -5,7 +5,9 @@ import { rule } from './security-profile-missing.js';
 const APPARMOR = 'Cannot enforce AppArmor: profile "k8s-deny-write" is not loaded';
 const blocked = waitingPod('Blocked', undefined, { status: { phase: 'Pending', reason: 'AppArmor', message: APPARMOR } });
 const SECCOMP =
-  'failed to create containerd container: cannot load seccomp profile "/var/lib/kubelet/seccomp/profiles/unshare.json": open /var/lib/kubelet/seccomp/profiles/unshare.json: no such file or directory';
+  'failed to create containerd container: cannot load seccomp profile ' +
+  '"/var/lib/kubelet/seccomp/profiles/unshare.json": open /var/lib/kubelet/seccomp/profiles/unshare.json: no ' +
+  'such file or directory';
 
 testRule(rule, {
   valid: [

@@ -1,6 +1,7 @@
 // security.profile-missing: A Localhost AppArmor or seccomp profile the pod needs is not on its node.
 
 import { clip, containerStatuses, eventEvidence, newestFirst, statusEvidence } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -26,6 +27,22 @@ function parse(text: string): { kind: string; profile: string } | undefined {
   return undefined;
 }
 
+const messages = {
+  title: '{{kind}} profile {{profile}} is not on node {{node}}',
+  missing:
+    'The pod asks for the Localhost {{kind}} profile {{profile}}, and {{node}} does not have it: "{{text}}". ' +
+    'Profiles are files on each node, not cluster objects: a node added later, or a pool the profile was never installed on, cannot run the pod.',
+  loadAppArmor:
+    'Load the profile on {{node}} (`apparmor_parser -r /etc/apparmor.d/{{profile}}`), ' +
+    'and on every node through a DaemonSet or the Security Profiles Operator.',
+  placeSeccomp:
+    'Put the profile at /var/lib/kubelet/seccomp/{{file}} on {{node}} ' + 'and every node the pod may use (a DaemonSet or the Security Profiles Operator).',
+  nodeSelector: 'Or keep the pod on nodes that have it (a nodeSelector on a label those nodes carry).',
+  prevent: 'Install node-local security profiles with the node image or a DaemonSet, so a new node has them before it takes pods.',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'security.profile-missing',
@@ -35,13 +52,19 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'node'],
     priority: 60,
     supersedes: ['container.create-error'],
-    doc: 'The pod asks for a Localhost AppArmor or seccomp profile that the node does not have: `Cannot enforce AppArmor: profile "x" is not loaded` (container Blocked), `cannot load seccomp profile "/var/lib/kubelet/seccomp/profiles/x.json": ... no such file or directory` (CreateContainerError). Profiles are files on each node: load them on every node the pod may use (a DaemonSet, the Security Profiles Operator) or keep the pod on nodes that have them.',
+    doc:
+      'The pod asks for a Localhost AppArmor or seccomp profile that the node does not have: ' +
+      '`Cannot enforce AppArmor: profile "x" is not loaded` (container Blocked), ' +
+      '`cannot load seccomp profile "/var/lib/kubelet/seccomp/profiles/x.json": ... no such file or directory` (CreateContainerError). ' +
+      'Profiles are files on each node: load them on every node the pod may use (a DaemonSet, the Security Profiles Operator) ' +
+      'or keep the pod on nodes that have them.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || pod.metadata?.deletionTimestamp) return null;
     const node = pod.spec?.nodeName ?? 'the node';
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     const seen = new Set<string>();
     const texts: { text: string; evidence: Evidence }[] = [];
     if (pod.status?.message)
@@ -61,16 +84,16 @@ export const rule = defineRule({
       seen.add(hit.profile);
       const evidence = texts.filter((x) => parse(x.text)?.profile === hit.profile).map((x) => x.evidence);
       out.push({
-        title: `${hit.kind} profile ${hit.profile} is not on node ${node}`,
-        cause: `The pod asks for the Localhost ${hit.kind} profile ${hit.profile}, and ${node} does not have it: "${clip(t.text, 300)}". Profiles are files on each node, not cluster objects: a node added later, or a pool the profile was never installed on, cannot run the pod.`,
+        title: msg('title', { kind: hit.kind, profile: hit.profile, node }),
+        cause: msg('missing', { kind: hit.kind, profile: hit.profile, node, text: clip(t.text, 300) }),
         evidence: evidence.slice(0, 3),
         advice: [
           hit.kind === 'AppArmor'
-            ? `Load the profile on ${node} (\`apparmor_parser -r /etc/apparmor.d/${hit.profile}\`), and on every node through a DaemonSet or the Security Profiles Operator.`
-            : `Put the profile at /var/lib/kubelet/seccomp/${hit.profile.replace(/^.*\/seccomp\//, '')} on ${node} and every node the pod may use (a DaemonSet or the Security Profiles Operator).`,
-          'Or keep the pod on nodes that have it (a nodeSelector on a label those nodes carry).',
+            ? msg('loadAppArmor', { node, profile: hit.profile })
+            : msg('placeSeccomp', { file: hit.profile.replace(/^.*\/seccomp\//, ''), node }),
+          msg('nodeSelector'),
         ],
-        prevent: ['Install node-local security profiles with the node image or a DaemonSet, so a new node has them before it takes pods.'],
+        prevent: [msg('prevent')],
         causeKey: `node/${node}:profile:${hit.profile}`,
         params: { kind: hit.kind, profile: hit.profile, node },
       });

@@ -2,6 +2,7 @@
 
 import { crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
 import { clip } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 
@@ -19,6 +20,21 @@ function pathOf(line: string): string | undefined {
   return /"(\/[^"]+)"/.exec(line)?.[1] ?? /'(\/[^']+)'/.exec(line)?.[1] ?? /\s(\/[\w./-]+):/.exec(line)?.[1];
 }
 
+const messages = {
+  title: '{{container}} {{name}} writes {{path}} on a read-only root filesystem',
+  titleNoPath: '{{container}} {{name}} writes to its image on a read-only root filesystem',
+  writeFails: 'The container runs with readOnlyRootFilesystem: true and its crashed run ends with "{{line}}".',
+  pathInImage: '{{path}} is part of the image, not a volume, so the write fails and the app exits.',
+  unknownPathInImage: 'The path is part of the image, not a volume, so the write fails and the app exits.',
+  mountEmptyDir:
+    'Mount an emptyDir at {{dir}} (volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: {{mountPath}}}]); ' +
+    'nginx also needs /var/run and /tmp.',
+  keepReadOnly: 'Keep readOnlyRootFilesystem: it is a good default; give the app writable volumes instead of turning it off.',
+  prevent: 'Start images with readOnlyRootFilesystem in CI to learn which paths they write.',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'security.read-only-rootfs',
@@ -28,11 +44,14 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'logs'],
     priority: 44,
     supersedes: ['crash.app-exit'],
-    doc: "The container sets securityContext.readOnlyRootFilesystem: true and its crashed run ends with `Read-only file system` (EROFS) on a path no volume covers: the app writes to its image's filesystem (caches, pid files, /tmp). Mount an emptyDir at each path it writes.",
+    doc:
+      'The container sets securityContext.readOnlyRootFilesystem: true and its crashed run ends with `Read-only file system` (EROFS) ' +
+      "on a path no volume covers: the app writes to its image's filesystem (caches, pid files, /tmp). Mount an emptyDir at each path it writes.",
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const c of crashes(snapshot)) {
       if (c.spec?.securityContext?.readOnlyRootFilesystem !== true) continue;
       const tail = crashLogs(snapshot, c);
@@ -44,19 +63,17 @@ export const rule = defineRule({
       // A write into a read-only volume mount is a different problem (the volume, not the rootfs).
       if (mounted) continue;
       const dir = path ? path.replace(/\/[^/]+$/, '') || path : undefined;
+      const container = c.s.init ? 'Init container' : 'Container';
       out.push({
-        title: `${c.s.init ? 'Init container' : 'Container'} ${c.name} writes ${path ?? 'to its image'} on a read-only root filesystem`,
-        cause: `The container runs with readOnlyRootFilesystem: true and its crashed run ends with "${clip(line, 300)}". ${path ? `${path} is` : 'The path is'} part of the image, not a volume, so the write fails and the app exits.`,
+        title: path !== undefined ? msg('title', { container, name: c.name, path }) : msg('titleNoPath', { container, name: c.name }),
+        cause: [msg('writeFails', { line: clip(line, 300) }), path ? msg('pathInImage', { path }) : msg('unknownPathInImage')],
         evidence: [
           logEvidence(tail, 4, 1),
           ...crashEvidence(snapshot, c),
           { source: `pod.spec.containers[${c.name}].securityContext`, text: 'readOnlyRootFilesystem: true' },
         ],
-        advice: [
-          `Mount an emptyDir at ${dir ?? 'each path the app writes'} (volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: ${dir ?? '<path>'}}]); nginx also needs /var/run and /tmp.`,
-          'Keep readOnlyRootFilesystem: it is a good default; give the app writable volumes instead of turning it off.',
-        ],
-        prevent: ['Start images with readOnlyRootFilesystem in CI to learn which paths they write.'],
+        advice: [msg('mountEmptyDir', { dir: dir ?? 'each path the app writes', mountPath: dir ?? '<path>' }), msg('keepReadOnly')],
+        prevent: [msg('prevent')],
         causeKey: crashKey(pod, c, 'read-only-rootfs'),
         params: { container: c.name, ...(path ? { path } : {}) },
       });

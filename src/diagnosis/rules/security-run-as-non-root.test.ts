@@ -7,7 +7,8 @@ import { rule } from './security-run-as-non-root.js';
 
 const ROOT = 'container has runAsNonRoot and image will run as root (pod: "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
 const NAMED =
-  'container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: "web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
+  'container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: ' +
+  '"web-7d9f8c6b5-x2k4q_shop(6f1c2d3e-aaaa-4bbb-8ccc-000000000001)", container: web)';
 const nonRoot = { spec: { securityContext: { runAsNonRoot: true } } };
 
 testRule(rule, {

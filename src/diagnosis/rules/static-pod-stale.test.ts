@@ -152,7 +152,9 @@ testRule(rule, {
       snapshot: onNode(
         recreated(590, MISSING_IMAGE, ARGV, {
           reason: 'ImagePullBackOff',
-          message: `Back-off pulling image "${MISSING_IMAGE}": ErrImagePull: rpc error: code = NotFound desc = failed to pull and unpack image "${MISSING_IMAGE}": failed to resolve reference "${MISSING_IMAGE}": ${MISSING_IMAGE}: not found`,
+          message:
+            `Back-off pulling image "${MISSING_IMAGE}": ErrImagePull: rpc error: code = NotFound desc = ` +
+            `failed to pull and unpack image "${MISSING_IMAGE}": failed to resolve reference "${MISSING_IMAGE}": ${MISSING_IMAGE}: not found`,
         }),
         dir([etcd, manifest('kube-apiserver.yaml', { image: MISSING_IMAGE, mtimeAgo: 600 })]),
       ),

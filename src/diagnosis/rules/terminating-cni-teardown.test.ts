@@ -8,10 +8,17 @@ const NEW_UID = '35b722f5-dfad-11e7-9a8f-52549da43ad9';
 const OLD_SANDBOX = '41857f70ed13326dbc2c04e7d8e7c56c28f83df67e82e76d2fb4d74b7ab24659';
 const NEW_SANDBOX = '247d3c7833453715487a4cc892be62060707cd933d618e32a596c159fe23166e';
 // Seed 004, kubelet with Calico CNI 1.5 (docker era, one line each as syslog stores them).
-const STOP = `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029094   15567 remote_runtime.go:114] StopPodSandbox "${OLD_SANDBOX}" from runtime service failed: rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod "stateful-new-pod-0_lijiaob" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)`;
-const KILL = `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029274   15567 kubelet.go:1530] error killing pod: failed to "KillPodSandbox" for "${OLD_UID}" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"`;
+const STOP =
+  `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029094   15567 remote_runtime.go:114] StopPodSandbox "${OLD_SANDBOX}" from ` +
+  `runtime service failed: rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod "stateful-new-pod-0_lijiaob" network: resource does ` +
+  `not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)`;
+const KILL =
+  `Dec 13 10:27:43 dev-slave-107 kubelet[15567]: ERROR:1213 10:27:43.029274   15567 kubelet.go:1530] error killing pod: failed to "KillPodSandbox" ` +
+  `for "${OLD_UID}" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" ` +
+  `network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"`;
 const DELETE_KEY =
-  'Dec 13 10:28:09 dev-slave-107 kubelet[15567]: time="2017-12-13T10:28:09+08:00" level=info msg="Delete Key: /calico/v1/host/dev-slave-107/workload/k8s/lijiaob.stateful-new-pod-0/endpoint/eth0"';
+  'Dec 13 10:28:09 dev-slave-107 kubelet[15567]: time="2017-12-13T10:28:09+08:00" level=info msg="Delete Key: ' +
+  '/calico/v1/host/dev-slave-107/workload/k8s/lijiaob.stateful-new-pod-0/endpoint/eth0"';
 const stopLine = line(STOP, ['cni-teardown'], {
   pod: 'stateful-new-pod-0_lijiaob',
   sandboxId: OLD_SANDBOX,
@@ -57,7 +64,10 @@ const incomplete = podNetwork({
 });
 
 // Docker-era kubelet words for the other direction: ADD (set up) failing because calico/node is down.
-const SET_UP = `Dec 13 10:31:02 dev-slave-107 kubelet[15567]: E1213 10:31:02.118302   15567 remote_runtime.go:92] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/`;
+const SET_UP =
+  `Dec 13 10:31:02 dev-slave-107 kubelet[15567]: E1213 10:31:02.118302   15567 remote_runtime.go:92] RunPodSandbox from runtime service failed: rpc ` +
+  `error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" network: stat /var/lib/calico/nodename: no such ` +
+  `file or directory: check that the calico/node container is running and has mounted /var/lib/calico/`;
 const recreating = pod({
   metadata: { uid: NEW_UID, name: 'stateful-new-pod-0', namespace: 'lijiaob', ownerReferences: [sts] },
   spec: { nodeName: 'dev-slave-107' },
@@ -83,7 +93,8 @@ testRule(rule, {
           event(stuckPod, {
             reason: 'FailedKillPod',
             message:
-              'error killing pod: failed to "KillPodSandbox" for "x" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"aabb\\": plugin type=\\"calico\\" failed (delete): error getting ClusterInformation: Service Unavailable"',
+              'error killing pod: failed to "KillPodSandbox" for "x" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy ' +
+              'network for sandbox \\"aabb\\": plugin type=\\"calico\\" failed (delete): error getting ClusterInformation: Service Unavailable"',
           }),
         ],
       }),
@@ -97,7 +108,9 @@ testRule(rule, {
             reason: 'FailedCreatePodSandBox',
             count: 158,
             message:
-              'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
+              'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "stateful-new-pod-0_lijiaob" ' +
+              'network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted ' +
+              '/var/lib/calico/',
           }),
         ],
         agent: agent('dev-slave-107', { journal: journal([line(SET_UP, ['sandbox-create-failed'])]) }),
@@ -110,7 +123,10 @@ testRule(rule, {
           event(recovered, {
             reason: 'FailedKillPod',
             lastSeenAgo: 3 * 3600,
-            message: `error killing pod: failed to "KillPodSandbox" for "${recovered.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"web-7d9f8c6b5-x2k4q_shop\\" network: resource does not exist: WorkloadEndpoint(node=node-1, orchestrator=k8s, workload=shop.web-7d9f8c6b5-x2k4q, name=eth0)"`,
+            message:
+              `error killing pod: failed to "KillPodSandbox" for "${recovered.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = 2 ` +
+              `desc = NetworkPlugin cni failed to teardown pod \\"web-7d9f8c6b5-x2k4q_shop\\" network: resource does not exist: ` +
+              `WorkloadEndpoint(node=node-1, orchestrator=k8s, workload=shop.web-7d9f8c6b5-x2k4q, name=eth0)"`,
           }),
         ],
         agent: agent('node-1', { journal: journal([]) }),
@@ -143,7 +159,9 @@ testRule(rule, {
             reason: 'FailedKillPod',
             count: 40,
             message:
-              'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code = 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"',
+              'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code ' +
+              '= 2 desc = NetworkPlugin cni failed to teardown pod \\"stateful-new-pod-0_lijiaob\\" network: resource does not exist: ' +
+              'WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"',
           }),
         ],
         gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],

@@ -14,6 +14,7 @@ import {
   secondsPastDeletion,
   secondsSince,
 } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -36,7 +37,44 @@ export const rule = defineRule({
     priority: 88,
     // The missing endpoint is what this retry loop does to a same-named pod: one cause, one finding.
     supersedes: ['network.calico-endpoint-missing', 'terminating.status-lag', 'terminating.stuck'],
-    doc: 'The kubelet repeats "StopPodSandbox ... NetworkPlugin cni failed to teardown pod ... resource does not exist: WorkloadEndpoint(...)". Old Calico CNI (< 1.10) fails DEL when the endpoint is gone, so the kubelet retries the old sandbox forever; for a StatefulSet pod (stable name) a retry deletes the NEW pod\'s same-named WorkloadEndpoint, cutting it off (seed 004). Only the teardown (DEL) failing on a missing endpoint counts: a failed ADD, another DEL error (ClusterInformation, Unauthorized) or a failure the kubelet retried past long ago is not this loop.',
+    doc:
+      'The kubelet repeats "StopPodSandbox ... NetworkPlugin cni failed to teardown pod ... resource does not exist: WorkloadEndpoint(...)". ' +
+      'Old Calico CNI (< 1.10) fails DEL when the endpoint is gone, so the kubelet retries the old sandbox forever; ' +
+      "for a StatefulSet pod (stable name) a retry deletes the NEW pod's same-named WorkloadEndpoint, cutting it off (seed 004). " +
+      'Only the teardown (DEL) failing on a missing endpoint counts: a failed ADD, another DEL error (ClusterInformation, Unauthorized) ' +
+      'or a failure the kubelet retried past long ago is not this loop.',
+    messages: {
+      titleStale: "Stale CNI teardown on {{node}} deletes {{namespace}}/{{pod}}'s Calico endpoint",
+      title: 'CNI teardown of {{namespace}}/{{pod}} fails forever on {{node}} (WorkloadEndpoint missing)',
+      deletedTeardown: 'The pod was deleted {{overdue}} past its grace period; the kubelet on {{node}} keeps failing to tear down its sandbox network',
+      retryEarlier: 'The kubelet on {{node}} keeps retrying the network teardown of an earlier sandbox of a pod with the same name',
+      retryEarlierSandbox: 'The kubelet on {{node}} keeps retrying the network teardown of an earlier sandbox ({{sandbox}}) of a pod with the same name',
+      retryEarlierUid: 'The kubelet on {{node}} keeps retrying the network teardown of an earlier sandbox of a pod with the same name (UID {{uid}})',
+      retryEarlierSandboxUid:
+        'The kubelet on {{node}} keeps retrying the network teardown of an earlier sandbox ({{sandbox}}) of a pod with the same name (UID {{uid}})',
+      failingTeardown: 'The kubelet on {{node}} keeps failing to tear down a sandbox network of this pod',
+      failureSeen: '({{repeats}} failure seen):',
+      failuresSeen: '({{repeats}} failures seen):',
+      calicoDel:
+        'Calico CNI returns "resource does not exist: WorkloadEndpoint" on DEL when the endpoint is already gone, ' +
+        'which old Calico CNI (< 1.10) treats as an error, so the kubelet retries forever.',
+      endpointStolen:
+        'Because a StatefulSet reuses the name {{namespace}}/{{pod}}, each retry deletes the endpoint {{namespace}}.{{pod}} ' +
+        '— the one the live pod now owns — and that pod loses its network (gateway 169.254.1.1 unresolved).',
+      staysTerminating: 'The pod stays Terminating until the teardown succeeds.',
+      logShowsDelete: 'The node log shows a retry deleting that endpoint.',
+      checksMissing: '{{missing}}',
+      removeSandbox:
+        'Stop the retry first: remove the stale sandbox on {{node}} (`docker rm -f`) ' +
+        'or upgrade Calico CNI to >= 1.10, which ignores a missing endpoint on DEL.',
+      removeSandboxId:
+        'Stop the retry first: remove the stale sandbox {{sandbox}} on {{node}} (`docker rm -f`) ' +
+        'or upgrade Calico CNI to >= 1.10, which ignores a missing endpoint on DEL.',
+      teardownFinishes: 'Then the kubelet finishes the teardown and the pod goes away.',
+      recreatePod: 'Then recreate {{namespace}}/{{pod}} so it gets a new endpoint: playbook recreate-pod (approval).',
+      cleanEndpoints: 'Clean endpoints and IPAM handles left by deleted pods (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
+      prevent: 'Upgrade Calico CNI to >= 1.10 on every node.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -89,34 +127,37 @@ export const rule = defineRule({
     });
 
     const missing = lines.length === 0 ? nodeChecksMissing(snapshot, node, 'journal') : undefined;
+    const sandbox = sandboxId ? shortId(sandboxId) : undefined;
     const target = deleting
-      ? `The pod was deleted ${formatDuration(secondsPastDeletion(snapshot, pod) ?? 0)} past its grace period; the kubelet on ${node} keeps failing to tear down its sandbox network`
+      ? msg('deletedTeardown', { overdue: formatDuration(secondsPastDeletion(snapshot, pod) ?? 0), node })
       : stale
-        ? `The kubelet on ${node} keeps retrying the network teardown of an earlier sandbox${sandboxId ? ` (${shortId(sandboxId)})` : ''} of a pod with the same name${failedUid ? ` (UID ${failedUid})` : ''}`
-        : `The kubelet on ${node} keeps failing to tear down a sandbox network of this pod`;
-    const cause =
-      `${target} (${repeats} failure${repeats === 1 ? '' : 's'} seen): Calico CNI returns "resource does not exist: WorkloadEndpoint" on DEL when the endpoint is already gone, which old Calico CNI (< 1.10) treats as an error, so the kubelet retries forever. ` +
-      (statefulSet
-        ? `Because a StatefulSet reuses the name ${ns}/${name}, each retry deletes the endpoint ${ns}.${name} — the one the live pod now owns — and that pod loses its network (gateway 169.254.1.1 unresolved).`
-        : 'The pod stays Terminating until the teardown succeeds.') +
-      (wepDeleted.some((m) => m.signatures.includes('calico-wep-deleted')) ? ' The node log shows a retry deleting that endpoint.' : '') +
-      (missing ? ` ${missing}` : '');
+        ? sandbox && failedUid
+          ? msg('retryEarlierSandboxUid', { node, sandbox, uid: failedUid })
+          : sandbox
+            ? msg('retryEarlierSandbox', { node, sandbox })
+            : failedUid
+              ? msg('retryEarlierUid', { node, uid: failedUid })
+              : msg('retryEarlier', { node })
+        : msg('failingTeardown', { node });
+    const pair = { namespace: ns, pod: name };
     return {
       severity: statefulSet && !deleting ? 'critical' : 'error',
-      title:
-        stale && statefulSet
-          ? `Stale CNI teardown on ${node} deletes ${ns}/${name}'s Calico endpoint`
-          : `CNI teardown of ${ns}/${name} fails forever on ${node} (WorkloadEndpoint missing)`,
-      cause,
+      title: stale && statefulSet ? msg('titleStale', { node, ...pair }) : msg('title', { ...pair, node }),
+      cause: [
+        target,
+        msg(repeats === 1 ? 'failureSeen' : 'failuresSeen', { repeats }),
+        msg('calicoDel'),
+        statefulSet ? msg('endpointStolen', pair) : msg('staysTerminating'),
+        wepDeleted.some((m) => m.signatures.includes('calico-wep-deleted')) && msg('logShowsDelete'),
+        missing ? msg('checksMissing', { missing }) : null,
+      ],
       evidence,
       advice: [
-        `Stop the retry first: remove the stale sandbox${sandboxId ? ` ${shortId(sandboxId)}` : ''} on ${node} (\`docker rm -f\`) or upgrade Calico CNI to >= 1.10, which ignores a missing endpoint on DEL.`,
-        deleting
-          ? 'Then the kubelet finishes the teardown and the pod goes away.'
-          : `Then recreate ${ns}/${name} so it gets a new endpoint: playbook recreate-pod (approval).`,
-        'Clean endpoints and IPAM handles left by deleted pods (`calicoctl get workloadendpoints`, `calicoctl ipam check`).',
+        sandbox ? msg('removeSandboxId', { sandbox, node }) : msg('removeSandbox', { node }),
+        deleting ? msg('teardownFinishes') : msg('recreatePod', pair),
+        msg('cleanEndpoints'),
       ],
-      prevent: ['Upgrade Calico CNI to >= 1.10 on every node.'],
+      prevent: [msg('prevent')],
       playbook: deleting ? null : undefined,
       causeKey: `node/${node}:cni-teardown`,
       params: { node, namespace: ns, pod: name, ...(sandboxId ? { sandbox: sandboxId } : {}) },

@@ -178,13 +178,17 @@ testRule(rule, {
               reason: 'FailedCreatePodSandBox',
               count: 14,
               lastSeenAgo: 1300,
-              message: `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${SANDBOX}": plugin type="calico" failed (add): ${calicoDown}`,
+              message:
+                `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${SANDBOX}": plugin ` +
+                `type="calico" failed (add): ${calicoDown}`,
             }),
             event(p, {
               reason: 'FailedKillPod',
               count: 9,
               lastSeenAgo: 60,
-              message: `error killing pod: failed to "KillPodSandbox" for "${p.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"${SANDBOX}\\": plugin type=\\"calico\\" failed (delete): ${calicoDown}"`,
+              message:
+                `error killing pod: failed to "KillPodSandbox" for "${p.metadata?.uid ?? ''}" with KillPodSandboxError: "rpc error: code = Unknown ` +
+                `desc = failed to destroy network for sandbox \\"${SANDBOX}\\": plugin type=\\"calico\\" failed (delete): ${calicoDown}"`,
             }),
           ],
         });
@@ -202,7 +206,8 @@ testRule(rule, {
               fieldPath: 'spec.containers{agent}',
               count: 8,
               message:
-                'Failed to pull image "registry.example.com/chaos/agent:1.0": rpc error: code = Unknown desc = Error response from daemon: manifest for registry.example.com/chaos/agent:1.0 not found: manifest unknown: manifest unknown',
+                'Failed to pull image "registry.example.com/chaos/agent:1.0": rpc error: code = Unknown desc = Error response from daemon: ' +
+                'manifest for registry.example.com/chaos/agent:1.0 not found: manifest unknown: manifest unknown',
             }),
             event(p, {
               reason: 'BackOff',

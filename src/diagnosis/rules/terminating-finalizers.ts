@@ -1,6 +1,7 @@
 // terminating.finalizers: Deletion blocked by finalizers.
 
 import { containerStatuses, eventTime, formatDuration, isStuckTerminating, ms, nodeNotReady, secondsPastDeletion, stopConfirmed } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Pod, Snapshot } from '../types.js';
 
@@ -62,7 +63,33 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'node', 'owners'],
     playbook: 'remove-finalizers',
     priority: 70,
-    doc: 'A deleted pod stays while `metadata.finalizers` is non-empty; the controller that owns each finalizer has not removed it. The finalizers are the blocker once the kubelet has confirmed the stop (deletionGracePeriodSeconds 0); while the kubelet still reports failing to stop the containers, or the node is lost, removing them would not remove the pod, so no playbook is offered then. A Job controller that is still accounting the pod (status.uncountedTerminatedPods) is working, not stuck.',
+    doc:
+      'A deleted pod stays while `metadata.finalizers` is non-empty; the controller that owns each finalizer has not removed it. ' +
+      'The finalizers are the blocker once the kubelet has confirmed the stop (deletionGracePeriodSeconds 0); ' +
+      'while the kubelet still reports failing to stop the containers, or the node is lost, removing them would not remove the pod, ' +
+      'so no playbook is offered then. A Job controller that is still accounting the pod (status.uncountedTerminatedPods) is working, not stuck.',
+    messages: {
+      title: 'Pod deletion blocked by {{finalizerWord}} {{finalizers}}',
+      prevent: 'Keep the controllers that add finalizers running and healthy; uninstall them only after their objects are gone.',
+      jobCounting:
+        'The pod keeps {{owned}}, but Job {{job}} lists it in status.uncountedTerminatedPods: ' +
+        'the Job controller is counting it and removes the finalizer next.',
+      jobCountingAdvice: 'Nothing to do unless the pod stays listed there; then check the kube-controller-manager logs for Job {{job}}.',
+      nodeLost:
+        'The pod was deleted {{overdue}} past its grace period and keeps {{owned}}, but its node is not Ready, ' +
+        'so the kubelet cannot confirm the containers stopped: removing the finalizers alone would not remove the pod.',
+      nodeFirst: 'Deal with the node first (see terminating.node-lost); then remove the finalizers if their owner is gone.',
+      checkOwners: 'Check why {{owners}} has not finished (its logs, its health).',
+      kubeletStopping:
+        'The pod keeps {{owned}}, but the kubelet has not finished stopping it ' +
+        '(a container still runs and the kubelet reports failing to stop it since the deletion): ' +
+        'that is the blocker now, and removing the finalizers would not remove the pod.',
+      kubeletFirst:
+        'Follow the node-side finding for this pod (kill, preStop hook, mount or runtime) first; look at the finalizers once the containers are gone.',
+      blocked:
+        'The pod was deleted {{overdue}} past its grace period but keeps {{owned}}; the API server removes the object only when every finalizer is gone.',
+      removeIfGone: 'If the owner is gone for good, remove the finalizers (playbook remove-finalizers, needs approval).',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -70,8 +97,9 @@ export const rule = defineRule({
     if (!pod || finalizers.length === 0 || !isStuckTerminating(snapshot, pod)) return null;
     const overdue = secondsPastDeletion(snapshot, pod) ?? 0;
     const owned = finalizers.map((f) => `"${f}" (owned by ${likelyOwner(f)})`).join(', ');
+    const owners = msg('checkOwners', { owners: finalizers.map(likelyOwner).join(' / ') });
     const base = {
-      title: `Pod deletion blocked by finalizer${finalizers.length > 1 ? 's' : ''} ${finalizers.join(', ')}`,
+      title: msg('title', { finalizerWord: finalizers.length > 1 ? 'finalizers' : 'finalizer', finalizers: finalizers.join(', ') }),
       evidence: [
         {
           source: 'pod.metadata.deletionTimestamp',
@@ -79,7 +107,7 @@ export const rule = defineRule({
         },
         { source: 'pod.metadata.finalizers', text: JSON.stringify(finalizers) },
       ],
-      prevent: ['Keep the controllers that add finalizers running and healthy; uninstall them only after their objects are gone.'],
+      prevent: [msg('prevent')],
       causeKey: `finalizers:${[...finalizers].sort().join(',')}`,
       params: { finalizers },
     };
@@ -89,8 +117,8 @@ export const rule = defineRule({
       return {
         ...base,
         severity: 'info',
-        cause: `The pod keeps ${owned}, but Job ${job} lists it in status.uncountedTerminatedPods: the Job controller is counting it and removes the finalizer next.`,
-        advice: [`Nothing to do unless the pod stays listed there; then check the kube-controller-manager logs for Job ${job}.`],
+        cause: msg('jobCounting', { owned, job }),
+        advice: [msg('jobCountingAdvice', { job })],
         playbook: null,
       };
     // On a lost node the kubelet is the blocker (terminating.node-lost): finalizers are secondary.
@@ -98,31 +126,23 @@ export const rule = defineRule({
       return {
         ...base,
         severity: 'warning',
-        cause: `The pod was deleted ${formatDuration(overdue)} past its grace period and keeps ${owned}, but its node is not Ready, so the kubelet cannot confirm the containers stopped: removing the finalizers alone would not remove the pod.`,
-        advice: [
-          'Deal with the node first (see terminating.node-lost); then remove the finalizers if their owner is gone.',
-          `Check why ${finalizers.map(likelyOwner).join(' / ')} has not finished (its logs, its health).`,
-        ],
+        cause: msg('nodeLost', { overdue: formatDuration(overdue), owned }),
+        advice: [msg('nodeFirst'), owners],
         playbook: null,
       };
     if (!removalRequested(pod) && kubeletStillStopping(snapshot, pod))
       return {
         ...base,
         severity: 'info',
-        cause: `The pod keeps ${owned}, but the kubelet has not finished stopping it (a container still runs and the kubelet reports failing to stop it since the deletion): that is the blocker now, and removing the finalizers would not remove the pod.`,
-        advice: [
-          'Follow the node-side finding for this pod (kill, preStop hook, mount or runtime) first; look at the finalizers once the containers are gone.',
-        ],
+        cause: msg('kubeletStopping', { owned }),
+        advice: [msg('kubeletFirst')],
         playbook: null,
       };
     return {
       ...base,
       severity: 'error',
-      cause: `The pod was deleted ${formatDuration(overdue)} past its grace period but keeps ${owned}; the API server removes the object only when every finalizer is gone.`,
-      advice: [
-        `Check why ${finalizers.map(likelyOwner).join(' / ')} has not finished (its logs, its health).`,
-        'If the owner is gone for good, remove the finalizers (playbook remove-finalizers, needs approval).',
-      ],
+      cause: msg('blocked', { overdue: formatDuration(overdue), owned }),
+      advice: [owners, msg('removeIfGone')],
     };
   },
 });

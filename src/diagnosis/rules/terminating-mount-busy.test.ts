@@ -8,7 +8,10 @@ import { rule } from './terminating-mount-busy.js';
 const MERGED = '/var/lib/docker/overlay/98a56d695c9e3d0b6a9f3b5e0e60abf7cdb3ce73e976b00e36ca59028e585a36/merged';
 const CID = 'e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9';
 // Seed 001, dockerd's own words.
-const BUSY_LINE = `Jan 30 14:57:47 c3-a05-136-45-4.com dockerd[1510]: time="2019-01-30T14:57:47.704772288+08:00" level=error msg="Handler for DELETE /v1.31/containers/${CID} returned error: driver \\"overlay\\" failed to remove root filesystem for ${CID}: remove ${MERGED}: device or resource busy"`;
+const BUSY_LINE =
+  `Jan 30 14:57:47 c3-a05-136-45-4.com dockerd[1510]: time="2019-01-30T14:57:47.704772288+08:00" level=error msg="Handler for DELETE ` +
+  `/v1.31/containers/${CID} returned error: driver \\"overlay\\" failed to remove root filesystem for ${CID}: remove ${MERGED}: device or resource ` +
+  `busy"`;
 
 const stuck = (deletedAgo = 3600) =>
   pod({ metadata: { name: 'httpserver-prod-1-6cb97dfbcc-f9flb', namespace: 'default', deletionTimestamp: ago(deletedAgo), deletionGracePeriodSeconds: 30 } });
@@ -45,7 +48,10 @@ const containerHolder = holder({
 // containerd era, the real-node reproduction: `unshare -m --propagation slave … sleep`, started by
 // hand (no systemd service), works inside the pod's emptyDir, so the kubelet's umount is busy.
 const VOL = '/var/lib/kubelet/pods/fb153396-24b1-43e2-82ae-2782ebdef33c/volumes/kubernetes.io~empty-dir/cache';
-const UMOUNT_BUSY = `E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache}" failed. Error: "UnmountVolume.TearDown failed for volume "cache" : unmount failed: exit status 32
+const UMOUNT_BUSY =
+  `E1125 13:07:09.774973    8048 nestedpendingoperations.go:301] Operation for ` +
+  `"{volumeName:kubernetes.io/empty-dir/fb153396-24b1-43e2-82ae-2782ebdef33c-cache}" failed. Error: "UnmountVolume.TearDown failed for volume ` +
+  `"cache" : unmount failed: exit status 32
 Unmounting arguments: ${VOL}
 Output: umount: ${VOL}: target is busy.
 "`;
@@ -79,9 +85,17 @@ const sharedCopy = holder({
 });
 const POD_UID = 'fb153396-24b1-43e2-82ae-2782ebdef33c';
 // runc (inside the kubelet) cannot rmdir the pod's cgroup while a task is still in it: a process problem.
-const CGROUP_BUSY = `Nov 21 09:52:11 node-1 kubelet[1083348]: time="2026-11-21T09:52:11Z" level=warning msg="Failed to remove cgroup (will retry)" error="rmdir /sys/fs/cgroup/freezer/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD_UID.replaceAll('-', '_')}.slice/cri-containerd-${CID}.scope: device or resource busy"`;
+const CGROUP_BUSY =
+  `Nov 21 09:52:11 node-1 kubelet[1083348]: time="2026-11-21T09:52:11Z" level=warning msg="Failed to remove cgroup (will retry)" error="rmdir ` +
+  `/sys/fs/cgroup/freezer/kubepods.slice/kubepods-burstable.slice/` +
+  `kubepods-burstable-pod${POD_UID.replaceAll('-', '_')}.slice/cri-containerd-${CID}.scope: device or resource busy"`;
 const SUBPATH = `/var/lib/kubelet/pods/${POD_UID}/volume-subpaths/config/web/0`;
-const SUBPATH_BUSY = `Nov 21 09:52:14 node-1 kubelet[1083348]: E1121 09:52:14.711666 1083348 nestedpendingoperations.go:348] Operation for "{volumeName:kubernetes.io/configmap/${POD_UID}-config podName:${POD_UID} nodeName:}" failed. No retries permitted until 2026-11-21 09:54:16.711632504 +0000 UTC m=+90000.1 (durationBeforeRetry 2m2s). Error: error cleaning subPath mounts for volume "config" (UniqueName: "kubernetes.io/configmap/${POD_UID}-config") pod "${POD_UID}" (UID: "${POD_UID}") : error deleting ${SUBPATH}: remove ${SUBPATH}: device or resource busy`;
+const SUBPATH_BUSY =
+  `Nov 21 09:52:14 node-1 kubelet[1083348]: E1121 09:52:14.711666 1083348 nestedpendingoperations.go:348] Operation for ` +
+  `"{volumeName:kubernetes.io/configmap/${POD_UID}-config podName:${POD_UID} nodeName:}" failed. No retries permitted until 2026-11-21 ` +
+  `09:54:16.711632504 +0000 UTC m=+90000.1 (durationBeforeRetry 2m2s). Error: error cleaning subPath mounts for volume "config" (UniqueName: ` +
+  `"kubernetes.io/configmap/${POD_UID}-config") pod "${POD_UID}" (UID: "${POD_UID}") : error deleting ${SUBPATH}: remove ${SUBPATH}: device or ` +
+  `resource busy`;
 const NETNS = '/var/run/netns/cni-49ddd103-d374-1f86-7324-13abaeb9c910';
 /** A journal match with the signatures and captures the agent's journal probe gives that line. */
 const probed = (text: string) => {
@@ -215,7 +229,9 @@ testRule(rule, {
           event(stuck(), {
             reason: 'FailedKillPod',
             count: 7,
-            message: `error killing pod: failed to "KillPodSandbox" for "${POD_UID}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to remove network namespace for sandbox \\"${CID}\\": failed to remove ns: unlinkat ${NETNS}: device or resource busy"`,
+            message:
+              `error killing pod: failed to "KillPodSandbox" for "${POD_UID}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to ` +
+              `remove network namespace for sandbox \\"${CID}\\": failed to remove ns: unlinkat ${NETNS}: device or resource busy"`,
           }),
         ],
         agent: agent('node-1', { 'mount-holders': mountHolders([sharedCopy]), journal: journal([]) }),

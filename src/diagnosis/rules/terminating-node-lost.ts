@@ -13,6 +13,7 @@ import {
   secondsPastDeletion,
   secondsSince,
 } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence } from '../types.js';
 
@@ -45,7 +46,39 @@ export const rule = defineRule({
     // No `supersedes`: terminating.finalizers is a separate blocker, not a symptom. Even when the
     // node returns or the pod is force-deleted (grace 0) the object stays until its finalizers
     // are removed, so both findings must be shown (finalizers lowers its own severity here).
-    doc: 'A deleted pod stays Terminating (or Unknown, reason NodeLost) because its node stopped posting status (Ready Unknown, "Kubelet stopped posting node status.", taint node.kubernetes.io/unreachable): only that kubelet can confirm the containers stopped.',
+    doc:
+      'A deleted pod stays Terminating (or Unknown, reason NodeLost) because its node stopped posting status ' +
+      '(Ready Unknown, "Kubelet stopped posting node status.", taint node.kubernetes.io/unreachable): ' +
+      'only that kubelet can confirm the containers stopped.',
+    messages: {
+      titleUnreachable: 'Pod stuck Terminating: node {{node}} is unreachable',
+      titleNotReady: 'Pod stuck Terminating: node {{node}} is NotReady',
+      splitBrainRisk: '(StatefulSet: split-brain risk)',
+      stoppedPosting:
+        'The pod was deleted {{overdue}} past its grace period, but node {{node}} stopped posting status {{since}} ago ' +
+        '(Ready=Unknown, "Kubelet stopped posting node status.").',
+      stoppedPostingUnknownSince:
+        'The pod was deleted {{overdue}} past its grace period, but node {{node}} stopped posting status ' +
+        '(Ready=Unknown, "Kubelet stopped posting node status.").',
+      reportsNotReady:
+        'The pod was deleted {{overdue}} past its grace period, but the kubelet on {{node}} reports NotReady ({{message}}): ' +
+        'it is alive but cannot act on its pods.',
+      onlyKubelet:
+        'Only that kubelet can confirm the containers stopped, ' + 'so the API server keeps the pod until the node comes back or the Node object is deleted.',
+      splitBrain:
+        'This is a StatefulSet pod: force-deleting it lets the controller start {{pod}} again elsewhere ' +
+        'while the old one may still run on {{node}} with the same identity and volume (split-brain, data loss). ' +
+        'Confirm the machine is powered off first.',
+      recoverNode: 'Recover {{node}} (power, network, `systemctl status kubelet`): the kubelet then finishes the deletion by itself.',
+      deleteNode:
+        'If the machine is gone for good: `kubectl delete node {{node}}` (its pods are then garbage-collected), ' +
+        'or on 1.28+ taint it `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` so volumes detach.',
+      forceDeleteWhenOff: 'Force delete only after confirming {{node}} is off (playbook force-delete-pod, two approvers).',
+      forceDelete: 'Or force delete the pod (playbook force-delete-pod) once you accept it may still run on {{node}} until that node returns.',
+      autoRepair: 'Use node auto-repair / machine health checks so lost nodes are replaced and deleted.',
+      outOfService: 'For StatefulSets, follow the non-graceful node shutdown procedure (out-of-service taint) instead of force deletes.',
+      tolerationSeconds: 'Keep the default tolerationSeconds (300s) so pods are replaced promptly elsewhere.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -82,33 +115,24 @@ export const rule = defineRule({
     const disruption = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
     if (disruption) evidence.push({ source: 'pod.status.conditions[DisruptionTarget]', text: `${disruption.reason ?? ''}: ${disruption.message ?? ''}` });
 
-    const nodeState = unknown
-      ? `node ${nodeName} stopped posting status${since !== undefined ? ` ${formatDuration(since)} ago` : ''} (Ready=Unknown, "Kubelet stopped posting node status.")`
-      : `the kubelet on ${nodeName} reports NotReady (${ready?.message ?? ready?.reason ?? 'no message'}): it is alive but cannot act on its pods`;
-    const splitBrain = sts
-      ? ` This is a StatefulSet pod: force-deleting it lets the controller start ${podName} again elsewhere while the old one may still run on ${nodeName} with the same identity and volume (split-brain, data loss). Confirm the machine is powered off first.`
-      : '';
+    const deleted = { overdue: formatDuration(overdue), node: nodeName };
+    const nodeState = !unknown
+      ? msg('reportsNotReady', { ...deleted, message: ready?.message ?? ready?.reason ?? 'no message' })
+      : since !== undefined
+        ? msg('stoppedPosting', { ...deleted, since: formatDuration(since) })
+        : msg('stoppedPostingUnknownSince', deleted);
 
     return {
       severity: sts ? 'critical' : 'error',
-      title: `Pod stuck Terminating: node ${nodeName} is ${unknown ? 'unreachable' : 'NotReady'}${sts ? ' (StatefulSet: split-brain risk)' : ''}`,
-      cause:
-        `The pod was deleted ${formatDuration(overdue)} past its grace period, but ${nodeState}. Only that kubelet can confirm the containers stopped, so the API server keeps the pod until the node comes back or the Node object is deleted.` +
-        splitBrain,
+      title: [msg(unknown ? 'titleUnreachable' : 'titleNotReady', { node: nodeName }), sts && msg('splitBrainRisk')],
+      cause: [nodeState, msg('onlyKubelet'), sts && msg('splitBrain', { pod: podName, node: nodeName })],
       evidence,
       advice: [
-        `Recover ${nodeName} (power, network, \`systemctl status kubelet\`): the kubelet then finishes the deletion by itself.`,
-        `If the machine is gone for good: \`kubectl delete node ${nodeName}\` (its pods are then garbage-collected), or on 1.28+ taint it \`node.kubernetes.io/out-of-service=nodeshutdown:NoExecute\` so volumes detach.`,
-        sts
-          ? `Force delete only after confirming ${nodeName} is off (playbook force-delete-pod, two approvers).`
-          : `Or force delete the pod (playbook force-delete-pod) once you accept it may still run on ${nodeName} until that node returns.`,
+        msg('recoverNode', { node: nodeName }),
+        msg('deleteNode', { node: nodeName }),
+        msg(sts ? 'forceDeleteWhenOff' : 'forceDelete', { node: nodeName }),
       ],
-      prevent: [
-        'Use node auto-repair / machine health checks so lost nodes are replaced and deleted.',
-        sts
-          ? 'For StatefulSets, follow the non-graceful node shutdown procedure (out-of-service taint) instead of force deletes.'
-          : 'Keep the default tolerationSeconds (300s) so pods are replaced promptly elsewhere.',
-      ],
+      prevent: [msg('autoRepair'), msg(sts ? 'outOfService' : 'tolerationSeconds')],
       causeKey: `node/${nodeName}`,
       params: {
         node: nodeName,

@@ -16,14 +16,19 @@ const killDocker = (p = stuck()) =>
     reason: 'FailedKillPod',
     count: 4,
     message:
-      'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = operation timeout: context deadline exceeded"',
+      'error killing pod: failed to "KillContainer" for "xxxx-xxxxx-index-task" with KillContainerError: "rpc error: code = Unknown desc = ' +
+      'operation timeout: context deadline exceeded"',
   });
 const lstat = (p = stuck()) =>
   event(p, {
     reason: 'FailedPreStopHook',
     count: 5,
     message:
-      'Exec lifecycle hook ([/bin/sleep 30]) for Container "xxxx-xxxxx-index-task" in Pod "xxxx-xxxxx-index-task-569f775985-2qv8x_xxx-xxxx(2b8e5882-5146-11e9-b3b3-525400dd6f19)" failed - error: command \'/bin/sleep 30\' exited with 126: , message: "rpc error: code = 2 desc = oci runtime error: exec failed: container_linux.go:240: creating new parent process caused \\"container_linux.go:1254: running lstat on namespace path \\\\\\"/proc/30849/ns/ipc\\\\\\" caused \\\\\\"lstat /proc/30849/ns/ipc: no such file or directory\\\\\\"\\""',
+      'Exec lifecycle hook ([/bin/sleep 30]) for Container "xxxx-xxxxx-index-task" in Pod ' +
+      '"xxxx-xxxxx-index-task-569f775985-2qv8x_xxx-xxxx(2b8e5882-5146-11e9-b3b3-525400dd6f19)" failed - error: command \'/bin/sleep 30\' exited ' +
+      'with 126: , message: "rpc error: code = 2 desc = oci runtime error: exec failed: container_linux.go:240: creating new parent process caused ' +
+      '\\"container_linux.go:1254: running lstat on namespace path \\\\\\"/proc/30849/ns/ipc\\\\\\" caused \\\\\\"lstat /proc/30849/ns/ipc: no ' +
+      'such file or directory\\\\\\"\\""',
   });
 // containerd era: the CRI wording of the same timeout.
 const killContainerd = (p = stuck()) =>
@@ -47,7 +52,9 @@ const probed = (text: string) => {
   return line(text, hit?.signatures ?? [], hit?.captures ?? {});
 };
 // dockerd escalating a stop: the app ignored SIGTERM for the grace period and got SIGKILL, which worked.
-const USING_THE_FORCE = `Nov 21 09:31:02 node-1 dockerd[1359]: time="2026-11-21T09:31:02.905096697Z" level=info msg="Container ${CID} failed to exit within 30 seconds of signal 15 - using the force"`;
+const USING_THE_FORCE =
+  `Nov 21 09:31:02 node-1 dockerd[1359]: time="2026-11-21T09:31:02.905096697Z" level=info msg="Container ${CID} failed to exit within 30 seconds of ` +
+  `signal 15 - using the force"`;
 const healthyNode = agent('node-1', { 'fs-mounts': fsMounts([mountCheck()]), processes: processes([]), runtime: runtime() });
 
 /** The kubelet confirmed the stop (grace 0, containers terminated); a finalizer keeps the object. */
@@ -112,7 +119,8 @@ testRule(rule, {
           runtime: dockerHung,
           journal: journal([
             line(
-              'Apr 08 13:31:44 kube-cluster-node-xxx dockerd[10628]: time="2019-04-08T13:31:44.464673647+08:00" level=error msg="Error running exec in container: ... lstat /proc/30849/ns/ipc: no such file or directory"',
+              'Apr 08 13:31:44 kube-cluster-node-xxx dockerd[10628]: time="2019-04-08T13:31:44.464673647+08:00" level=error msg="Error running ' +
+                'exec in container: ... lstat /proc/30849/ns/ipc: no such file or directory"',
               ['ns-lstat', 'exec-failed'],
               { pid: '30849', ns: 'ipc' },
               false,

@@ -1,6 +1,7 @@
 // terminating.status-lag: Pod status lags behind the node: kubelet API QPS too low for a busy node.
 import { nodeChecksMissing, parseVersion, probeResult, shortId, versionLess } from '../agent-facts.js';
 import { containerStatuses, formatDuration, isDeleting, isStuckTerminating, secondsPastDeletion, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -18,7 +19,22 @@ export const rule = defineRule({
     needs: ['pod', 'node', 'podsOnNode', 'agent'],
     priority: 62,
     supersedes: ['terminating.stuck'],
-    doc: "A pod stays Terminating or ContainerCreating for a long time while its node already did the work (containers gone, or running); the node runs 200+ pods and the kubelet's --kube-api-qps/--event-qps are at their old defaults (5), so status updates queue behind each other (seed 003). Node-level causes that really block the pod (a holder, a hung runtime) supersede this finding.",
+    doc:
+      'A pod stays Terminating or ContainerCreating for a long time while its node already did the work (containers gone, or running); ' +
+      "the node runs 200+ pods and the kubelet's --kube-api-qps/--event-qps are at their old defaults (5), " +
+      'so status updates queue behind each other (seed 003). ' +
+      'Node-level causes that really block the pod (a holder, a hung runtime) supersede this finding.',
+    messages: {
+      title: 'kubelet on {{node}} posts pod status too slowly (kube-api-qps {{qps}}, {{pods}} pods)',
+      deletedGone: 'The pod has looked Terminating for {{stuckFor}}, although its containers are already gone on the node.',
+      creatingRunning: 'The pod has looked ContainerCreating for {{stuckFor}}, although its containers already run on the node.',
+      maybeDone: 'The pod has looked {{state}} for {{stuckFor}}, while the node may already be done.',
+      slowQps:
+        '{{node}} runs {{pods}} pods and its kubelet may send only {{qps}} API requests per second, ' + 'so status updates queue up for minutes or hours.',
+      checksMissing: '{{missing}}',
+      raiseQps: "Raise the kubelet's --kube-api-qps/--kube-api-burst and --event-qps/--event-burst on {{node}} (e.g. 50/100), then restart the kubelet.",
+      prevent: 'Size kubelet API QPS for the pod density of each node (defaults are 50/100 from Kubernetes 1.27).',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -69,15 +85,17 @@ export const rule = defineRule({
     const missing = nodeChecksMissing(snapshot, node, 'host', 'runtime');
     return {
       severity: missing ? 'info' : 'warning',
-      title: `kubelet on ${node} posts pod status too slowly (kube-api-qps ${qps}, ${pods} pods)`,
-      cause:
-        `The pod has looked ${deleting ? 'Terminating' : 'ContainerCreating'} for ${formatDuration(stuckFor)}, ` +
-        `${runtime?.docker.state === 'ok' ? (deleting ? 'although its containers are already gone on the node' : 'although its containers already run on the node') : 'while the node may already be done'}. ` +
-        `${node} runs ${pods} pods and its kubelet may send only ${qps} API requests per second, so status updates queue up for minutes or hours.` +
-        (missing ? ` ${missing}` : ''),
+      title: msg('title', { node, qps, pods }),
+      cause: [
+        runtime?.docker.state === 'ok'
+          ? msg(deleting ? 'deletedGone' : 'creatingRunning', { stuckFor: formatDuration(stuckFor) })
+          : msg('maybeDone', { state: deleting ? 'Terminating' : 'ContainerCreating', stuckFor: formatDuration(stuckFor) }),
+        msg('slowQps', { node, pods, qps }),
+        missing ? msg('checksMissing', { missing }) : null,
+      ],
       evidence,
-      advice: [`Raise the kubelet's --kube-api-qps/--kube-api-burst and --event-qps/--event-burst on ${node} (e.g. 50/100), then restart the kubelet.`],
-      prevent: ['Size kubelet API QPS for the pod density of each node (defaults are 50/100 from Kubernetes 1.27).'],
+      advice: [msg('raiseQps', { node })],
+      prevent: [msg('prevent')],
       causeKey: `node/${node}:kubelet-qps`,
       params: { node, kubeAPIQPS: qps, pods },
     } satisfies FindingDraft;

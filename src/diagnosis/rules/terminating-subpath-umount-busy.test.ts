@@ -6,7 +6,12 @@ import { rule } from './terminating-subpath-umount-busy.js';
 const UID = 'c74b89dd-be53-11e8-a1f4-525400f721a0';
 const SUBPATH = `/mnt/disk01/k8s/lib/kubelet/pods/${UID}/volume-subpaths/filebeat-config/filebeat/1`;
 // Seed 003, the kubelet's line (journal prints the month in Chinese there).
-const KUBELET_LINE = `9月 22 20:04:07 ee-test kubelet[3583]: E0922 20:04:07.711666    3583 nestedpendingoperations.go:264] Operation for "\\"kubernetes.io/configmap/${UID}-filebeat-config\\" (\\"${UID}\\")" failed. No retries permitted until 2018-09-22 20:04:08.711632504 +0800 CST (durationBeforeRetry 1s). Error: error cleaning subPath mounts for volume "filebeat-config" (UniqueName: "kubernetes.io/configmap/${UID}-filebeat-config") pod "${UID}" (UID: "${UID}") : error deleting ${SUBPATH}: remove ${SUBPATH}: device or resource busy`;
+const KUBELET_LINE =
+  `9月 22 20:04:07 ee-test kubelet[3583]: E0922 20:04:07.711666    3583 nestedpendingoperations.go:264] Operation for ` +
+  `"\\"kubernetes.io/configmap/${UID}-filebeat-config\\" (\\"${UID}\\")" failed. No retries permitted until 2018-09-22 20:04:08.711632504 +0800 CST ` +
+  `(durationBeforeRetry 1s). Error: error cleaning subPath mounts for volume "filebeat-config" (UniqueName: ` +
+  `"kubernetes.io/configmap/${UID}-filebeat-config") pod "${UID}" (UID: "${UID}") : error deleting ${SUBPATH}: remove ${SUBPATH}: device or resource ` +
+  `busy`;
 
 const withSubPath = (deletedAgo = 3600) =>
   pod({
@@ -64,7 +69,9 @@ testRule(rule, {
               source: 'nas-1:/export/filebeat',
               mountPoint: `/mnt/disk01/k8s/lib/kubelet/pods/${UID}/volumes/kubernetes.io~nfs/filebeat-config`,
               detail: 'stat did not return within 2000ms',
-              line: `388 45 0:101 / /mnt/disk01/k8s/lib/kubelet/pods/${UID}/volumes/kubernetes.io~nfs/filebeat-config rw,relatime shared:190 - nfs4 nas-1:/export/filebeat rw,vers=4.1,hard`,
+              line:
+                `388 45 0:101 / /mnt/disk01/k8s/lib/kubelet/pods/${UID}/volumes/kubernetes.io~nfs/filebeat-config rw,relatime shared:190 - nfs4 ` +
+                `nas-1:/export/filebeat rw,vers=4.1,hard`,
             }),
           ]),
         }),

@@ -7,7 +7,9 @@ import { rule } from './volume-fsgroup-chown-slow.js';
 
 const creating = waitingPod('ContainerCreating', undefined, { status: { phase: 'Pending' }, spec: { securityContext: { fsGroup: 10000 } } });
 const SLOW =
-  'Setting volume ownership for /var/lib/kubelet/pods/9bdd/volumes/kubernetes.io~csi/pvc-1/mount is taking longer than expected, consider using OnRootMismatch - https://kubernetes.io/docs/tasks/configure-pod-container/security-context/#configure-volume-permission-and-ownership-change-policy-for-pods';
+  'Setting volume ownership for /var/lib/kubelet/pods/9bdd/volumes/kubernetes.io~csi/pvc-1/mount is taking longer than expected, ' +
+  'consider using OnRootMismatch - ' +
+  'https://kubernetes.io/docs/tasks/configure-pod-container/security-context/#configure-volume-permission-and-ownership-change-policy-for-pods';
 const SUMMARY = 'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[], failed to process volumes=[]: context deadline exceeded';
 
 testRule(rule, {

@@ -34,7 +34,8 @@ testRule(rule, {
       snapshot: snapshot(creating, {
         events: [
           mount(
-            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name smb.csi.k8s.io not found in the list of registered CSI drivers',
+            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: ' +
+              'driver name smb.csi.k8s.io not found in the list of registered CSI drivers',
             { lastSeenAgo: 60 },
           ),
         ],
@@ -76,7 +77,8 @@ testRule(rule, {
       snapshot: snapshot(creating, {
         events: [
           mount(
-            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nOutput: mount.nfs: access denied by server while mounting 10.0.0.5:/exports/share',
+            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nOutput: mount.nfs: access denied by ' +
+              'server while mounting 10.0.0.5:/exports/share',
             {
               lastSeenAgo: 1200,
               count: 3,
@@ -115,7 +117,8 @@ testRule(rule, {
                 attached: false,
                 attachError: {
                   message:
-                    'rpc error: code = Internal desc = Could not attach volume "vol-1" to node "i-0abc": UnauthorizedOperation: You are not authorized to perform this operation.',
+                    'rpc error: code = Internal desc = Could not attach volume "vol-1" to node "i-0abc": UnauthorizedOperation: You are not authorized ' +
+                    'to perform this operation.',
                 },
               },
             },
@@ -129,7 +132,8 @@ testRule(rule, {
       snapshot: snapshot(creating, {
         events: [
           mount(
-            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers',
+            'MountVolume.MountDevice failed for volume "pvc-0a1b2c3d" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: ' +
+              'driver name ebs.csi.aws.com not found in the list of registered CSI drivers',
             { lastSeenAgo: 60 },
           ),
           mount(TIMED_OUT, { lastSeenAgo: 20, count: 6 }),
@@ -145,7 +149,8 @@ testRule(rule, {
       snapshot: snapshot(creating, {
         events: [
           mount(
-            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs 10.0.0.5:/exports/share /var/lib/kubelet/pods/6f1c2d3e/volumes/kubernetes.io~nfs/share\nOutput: mount.nfs: Connection timed out',
+            'MountVolume.SetUp failed for volume "share" : mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs ' +
+              '10.0.0.5:/exports/share /var/lib/kubelet/pods/6f1c2d3e/volumes/kubernetes.io~nfs/share\nOutput: mount.nfs: Connection timed out',
           ),
         ],
       }),
@@ -176,7 +181,8 @@ describe('volume.mount-failed in the full registry', () => {
       snapshot(creating, {
         events: [
           mount(
-            'MountVolume.WaitForAttach failed for volume "lun-7" : failed to get any path for iscsi disk, last err seen:\niscsi: failed to sendtargets to portal 10.0.0.9:3260 output: iscsiadm: cannot make connection to 10.0.0.9: Connection refused',
+            'MountVolume.WaitForAttach failed for volume "lun-7" : failed to get any path for iscsi disk, last err seen:\niscsi: failed to sendtargets ' +
+              'to portal 10.0.0.9:3260 output: iscsiadm: cannot make connection to 10.0.0.9: Connection refused',
           ),
         ],
       }),

@@ -2,8 +2,9 @@
 
 import { componentState } from '../components.js';
 import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import type { Event, Evidence, FindingDraft, Pod, Snapshot } from '../types.js';
+import type { Event, Evidence, FindingDraft, Pod, Said, Snapshot } from '../types.js';
 
 // The kubelet (FailedMount) or the attach/detach controller (FailedAttachVolume) cannot make a
 // volume available, so the pod stays ContainerCreating. Wording (1.24+ first):
@@ -48,24 +49,89 @@ function driverOf(text: string, pod: Pod, volume: string | undefined): string | 
   return undefined;
 }
 
-const ADVICE: Record<Problem, (driver: string | undefined, node: string) => string> = {
-  'driver-missing': (d, n) =>
-    `The CSI driver ${d ?? ''} is not registered on ${n}: check its node plugin DaemonSet has a Ready pod there (kubectl get pods -A -o wide | grep ${n} | grep -i csi) and \`kubectl get csinode ${n} -o yaml\` lists it.`,
-  'nfs-timeout': (_d, n) =>
-    `The NFS server does not answer from ${n}: check the server address and export, firewall rules for 2049/tcp (and 111 for NFSv3), and that ${n} has nfs-common/nfs-utils installed.`,
-  'nfs-denied': (_d, n) =>
-    `The NFS server refuses ${n}: add the node's address (or its subnet) to the export's allowed clients (/etc/exports), and check the path exists.`,
-  iscsi: (_d, n) =>
-    `The iSCSI target does not accept ${n}: check the portal address and port 3260 from the node, the initiator name allowed on the target, and iscsid running on the node.`,
-  'fs-corrupt': () =>
-    "The volume's filesystem cannot be mounted (wrong type or damaged): check the PV's fsType, and run fsck on the volume from a maintenance host before using it again.",
-  deadline: (d) =>
-    `The storage driver${d ? ` (${d})` : ''} did not answer in time: check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.`,
-  'timed-out': (_d, n) =>
-    `The kubelet on ${n} gave up waiting for the volume: an earlier step (attach, the CSI node plugin, the network to the storage) is failing; the events before this one and the CSI node plugin's logs on ${n} say which.`,
-  other: (d, n) =>
-    `Read the mount error quoted above; check the storage driver${d ? ` ${d}` : ''} on ${n} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).`,
+const messages = {
+  titleDriverMissing: 'Volume {{volume}} cannot be mounted on {{node}}: CSI driver not registered',
+  titleNfsTimeout: 'Volume {{volume}} cannot be mounted on {{node}}: NFS server unreachable',
+  titleNfsDenied: 'Volume {{volume}} cannot be mounted on {{node}}: NFS access denied',
+  titleIscsi: 'Volume {{volume}} cannot be mounted on {{node}}: iSCSI login failed',
+  titleFsCorrupt: 'Volume {{volume}} cannot be mounted on {{node}}: filesystem cannot be mounted',
+  titleDeadline: 'Volume {{volume}} cannot be mounted on {{node}}: storage driver timed out',
+  titleTimedOut: 'Volume {{volume}} cannot be mounted on {{node}}: timed out waiting',
+  titleOther: 'Volume {{volume}} cannot be mounted on {{node}}: mount error',
+  cannotAttach: 'The attach/detach controller cannot attach volume {{volume}}, {{count}} {{failures}} over {{duration}}: "{{message}}".',
+  cannotAttachDriver: 'The attach/detach controller cannot attach volume {{volume}} ({{driver}}), {{count}} {{failures}} over {{duration}}: "{{message}}".',
+  cannotMount: 'The kubelet on {{node}} cannot mount volume {{volume}}, {{count}} {{failures}} over {{duration}}: "{{message}}".',
+  cannotMountDriver: 'The kubelet on {{node}} cannot mount volume {{volume}} ({{driver}}), {{count}} {{failures}} over {{duration}}: "{{message}}".',
+  staysCreating: 'The pod stays ContainerCreating until the volume is available.',
+  // The CSI node plugin's state, worded by the shared component table (components.ts).
+  pluginSummary: '{{summary}}',
+  driverMissing:
+    'The CSI driver {{driver}} is not registered on {{node}}: check its node plugin DaemonSet has a Ready pod there ' +
+    '(kubectl get pods -A -o wide | grep {{node}} | grep -i csi) and `kubectl get csinode {{node}} -o yaml` lists it.',
+  nfsTimeout:
+    'The NFS server does not answer from {{node}}: check the server address and export, firewall rules for 2049/tcp (and 111 for NFSv3), ' +
+    'and that {{node}} has nfs-common/nfs-utils installed.',
+  nfsDenied:
+    "The NFS server refuses {{node}}: add the node's address (or its subnet) to the export's allowed clients (/etc/exports), and check the path exists.",
+  iscsi:
+    'The iSCSI target does not accept {{node}}: check the portal address and port 3260 from the node, ' +
+    'the initiator name allowed on the target, and iscsid running on the node.',
+  fsCorrupt:
+    "The volume's filesystem cannot be mounted (wrong type or damaged): " +
+    "check the PV's fsType, and run fsck on the volume from a maintenance host before using it again.",
+  deadline:
+    'The storage driver did not answer in time: ' +
+    'check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.',
+  deadlineDriver:
+    'The storage driver ({{driver}}) did not answer in time: ' +
+    'check its controller and node plugin logs (kubectl logs -n kube-system <csi pods>) and the cloud/storage API it calls.',
+  timedOut:
+    'The kubelet on {{node}} gave up waiting for the volume: an earlier step (attach, the CSI node plugin, the network to the storage) is failing; ' +
+    "the events before this one and the CSI node plugin's logs on {{node}} say which.",
+  other:
+    'Read the mount error quoted above; check the storage driver on {{node}} (its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).',
+  otherDriver:
+    'Read the mount error quoted above; check the storage driver {{driver}} on {{node}} ' +
+    '(its node plugin logs and kubelet logs: journalctl -u kubelet | grep -i mount).',
+  describePod: 'kubectl describe pod -n {{namespace}} {{pod}} shows every mount attempt; the kubelet retries by itself once the cause is fixed.',
+  prevent:
+    'Monitor the storage driver (CSI node plugins on every node, NFS/iSCSI servers) and alert on FailedMount events, not only on pods that stay Pending.',
+} as const;
+
+type Id = keyof typeof messages;
+
+const TITLE: Record<Problem, Id> = {
+  'driver-missing': 'titleDriverMissing',
+  'nfs-timeout': 'titleNfsTimeout',
+  'nfs-denied': 'titleNfsDenied',
+  iscsi: 'titleIscsi',
+  'fs-corrupt': 'titleFsCorrupt',
+  deadline: 'titleDeadline',
+  'timed-out': 'titleTimedOut',
+  other: 'titleOther',
 };
+
+/** What to do about the problem, by the error class. */
+function advice(problem: Problem, driver: string | undefined, node: string): Said<Id> {
+  switch (problem) {
+    case 'driver-missing':
+      return msg('driverMissing', { driver: driver ?? '', node });
+    case 'nfs-timeout':
+      return msg('nfsTimeout', { node });
+    case 'nfs-denied':
+      return msg('nfsDenied', { node });
+    case 'iscsi':
+      return msg('iscsi', { node });
+    case 'fs-corrupt':
+      return msg('fsCorrupt');
+    case 'deadline':
+      return driver ? msg('deadlineDriver', { driver }) : msg('deadline');
+    case 'timed-out':
+      return msg('timedOut', { node });
+    case 'other':
+      return driver ? msg('otherDriver', { driver, node }) : msg('other', { node });
+  }
+}
 
 /** 3: a named error, 2: another message, 1: a driver timeout, 0: the kubelet's summary. */
 function specificity(text: string): number {
@@ -92,7 +158,11 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'claims', 'components'],
     priority: 57,
-    doc: 'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", "Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", "rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
+    doc:
+      'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", ' +
+      '"Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", ' +
+      '"rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -131,35 +201,32 @@ export const rule = defineRule({
           text: plugin.fact.registered === null ? 'no CSINode object' : `registered drivers: ${plugin.fact.registered.join(', ') || 'none'}`,
         });
     }
-    const what =
-      problem === 'driver-missing'
-        ? 'CSI driver not registered'
-        : problem === 'nfs-timeout'
-          ? 'NFS server unreachable'
-          : problem === 'nfs-denied'
-            ? 'NFS access denied'
-            : problem === 'iscsi'
-              ? 'iSCSI login failed'
-              : problem === 'fs-corrupt'
-                ? 'filesystem cannot be mounted'
-                : problem === 'deadline'
-                  ? 'storage driver timed out'
-                  : problem === 'timed-out'
-                    ? 'timed out waiting'
-                    : 'mount error';
+    const failed = {
+      volume: volume ?? '(unnamed)',
+      count,
+      failures: count === 1 ? 'failure' : 'failures',
+      duration: formatDuration(since ?? 0),
+      message: clip(message.replace(/\s+/g, ' '), 400),
+    };
+    const attach = attachError || main.reason === 'FailedAttachVolume';
     return {
-      title: `Volume ${volume ?? '?'} cannot be mounted on ${node}: ${what}`,
-      cause: `The ${attachError || main.reason === 'FailedAttachVolume' ? 'attach/detach controller cannot attach' : `kubelet on ${node} cannot mount`} volume ${volume ?? '(unnamed)'}${driver ? ` (${driver})` : ''}, ${count} failure${count === 1 ? '' : 's'} over ${formatDuration(since ?? 0)}: "${clip(message.replace(/\s+/g, ' '), 400)}". The pod stays ContainerCreating until the volume is available.${plugin ? ` ${plugin.summary}` : ''}`,
+      title: msg(TITLE[problem], { volume: volume ?? '?', node }),
+      cause: [
+        attach
+          ? driver
+            ? msg('cannotAttachDriver', { ...failed, driver })
+            : msg('cannotAttach', failed)
+          : driver
+            ? msg('cannotMountDriver', { ...failed, node, driver })
+            : msg('cannotMount', { ...failed, node }),
+        msg('staysCreating'),
+        plugin && msg('pluginSummary', { summary: plugin.summary }),
+      ],
       evidence,
-      advice: [
-        ADVICE[problem](driver, node),
-        `kubectl describe pod -n ${pod.metadata?.namespace ?? ''} ${pod.metadata?.name ?? ''} shows every mount attempt; the kubelet retries by itself once the cause is fixed.`,
-      ],
-      prevent: [
-        'Monitor the storage driver (CSI node plugins on every node, NFS/iSCSI servers) and alert on FailedMount events, not only on pods that stay Pending.',
-      ],
+      advice: [advice(problem, driver, node), msg('describePod', { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '' })],
+      prevent: [msg('prevent')],
       causeKey: `node/${node}:volume-${problem}:${driver ?? volume ?? ''}`,
       params: { node, problem, ...(volume ? { volume } : {}), ...(driver ? { driver } : {}) },
-    } satisfies FindingDraft;
+    } satisfies FindingDraft<Id>;
   },
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ago, event, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
-import { testRule } from '../../../test/helpers/rule-tester.js';
+import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './volume-multi-attach.js';
 
 const withClaim = {
@@ -32,7 +32,8 @@ testRule(rule, {
       snapshot: snapshot(creating, {
         events: [
           attach(
-            'Multi-Attach error for volume "pvc-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d" Volume is already exclusively attached to one node and can\'t be attached to another',
+            'Multi-Attach error for volume "pvc-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d" Volume is already exclusively attached to one node and can\'t be ' +
+              'attached to another',
           ),
         ],
       }),
@@ -44,14 +45,13 @@ testRule(rule, {
 describe('volume.multi-attach', () => {
   it('advises Recreate when the other pod is a live rolling-update sibling', () => {
     const sibling = pod({ metadata: { name: 'web-7d9f8c6b5-old12' }, spec: { nodeName: 'node-3' } });
-    const r = rule.check(
+    const [f] = findingsOf(
+      rule,
       snapshot(creating, {
         events: [attach('Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-7d9f8c6b5-old12')],
         volumeUsers: [sibling],
       }),
-      { pendingGraceSeconds: 60 },
     );
-    const f = Array.isArray(r) ? r[0] : r;
     expect(f?.advice.join('\n')).toMatch(/strategy Recreate/);
     expect(f?.cause).toMatch(/web-7d9f8c6b5-old12 on node node-3, Running/);
   });

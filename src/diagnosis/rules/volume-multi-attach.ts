@@ -1,6 +1,7 @@
 // volume.multi-attach: Volume still attached to another node (Multi-Attach error).
 
 import { clip, eventEvidence, eventTime, formatDuration, isDeleting, isStuckTerminating, newestFirst, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
@@ -21,7 +22,38 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'volumeUsers'],
     priority: 66,
-    doc: 'FailedAttachVolume "Multi-Attach error for volume ... Volume is already used by pod(s) X" (or "already exclusively attached to one node"): a ReadWriteOnce volume is still attached to another node, usually for a pod stuck Terminating on a lost node or the old pod of a rolling update. Names that pod and its node.',
+    doc:
+      'FailedAttachVolume "Multi-Attach error for volume ... Volume is already used by pod(s) X" (or "already exclusively attached to one node"): ' +
+      'a ReadWriteOnce volume is still attached to another node, usually for a pod stuck Terminating on a lost node or the old pod of a rolling update. ' +
+      'Names that pod and its node.',
+    messages: {
+      title: 'Volume {{volume}} is still attached elsewhere',
+      titleUsedBy: 'Volume {{volume}} is still attached elsewhere (used by {{users}})',
+      refused:
+        'The attach/detach controller refuses to attach volume {{volume}} to {{node}} for {{duration}}: ' +
+        'it is ReadWriteOnce and still attached to another node.',
+      refusedClaim:
+        'The attach/detach controller refuses to attach volume {{volume}} (claim {{claim}}) to {{node}} for {{duration}}: ' +
+        'it is ReadWriteOnce and still attached to another node.',
+      refusedUsedBy:
+        'The attach/detach controller refuses to attach volume {{volume}} to {{node}} for {{duration}}: ' +
+        'it is ReadWriteOnce and still attached to another node, for {{users}}.',
+      refusedClaimUsedBy:
+        'The attach/detach controller refuses to attach volume {{volume}} (claim {{claim}}) to {{node}} for {{duration}}: ' +
+        'it is ReadWriteOnce and still attached to another node, for {{users}}.',
+      staysCreating: 'The pod stays ContainerCreating until the volume is detached there.',
+      oldPodStuck:
+        'The old pod {{pod}} is stuck Terminating on {{node}}: recover that node, ' +
+        'or (if it is really down) delete the pod with --force --grace-period=0 and then its VolumeAttachment, ' +
+        'so the volume detaches (pod-doctor {{pod}}: diagnose it for the safe way).',
+      waitOldPod:
+        'Wait for the old pod to stop; if it is a rolling update of a Deployment with a ReadWriteOnce claim, ' +
+        'use strategy Recreate (or a StatefulSet) so the new pod does not start before the old one releases the volume.',
+      whereAttached: 'See where it is attached: kubectl get volumeattachment | grep {{volume}}.',
+      prevent:
+        'Use strategy: Recreate for Deployments with ReadWriteOnce volumes (or ReadWriteOncePod / a StatefulSet), ' +
+        'and set up node-failure handling (non-graceful node shutdown taint) for stateful workloads.',
+    },
   },
   check(snapshot) {
     const pod = snapshot.pod;
@@ -47,30 +79,37 @@ export const rule = defineRule({
           ? ', stuck Terminating'
           : ', Terminating'
         : `, ${other.status?.phase ?? 'phase unknown'}`;
-      evidence.push({
-        source: `pod ${n}`,
-        text: `node ${other.spec?.nodeName ?? '?'}, phase ${other.status?.phase ?? '?'}${other.metadata?.deletionTimestamp ? `, deletionTimestamp ${other.metadata.deletionTimestamp}` : ''}`,
-      });
+      const deleted = other.metadata?.deletionTimestamp ? `, deletionTimestamp ${other.metadata.deletionTimestamp}` : '';
+      evidence.push({ source: `pod ${n}`, text: `node ${other.spec?.nodeName ?? '?'}, phase ${other.status?.phase ?? '?'}${deleted}` });
       return `${n}${where}${state}`;
     });
     const stuck = users.find((u) => isStuckTerminating(snapshot, u));
     const pvc = (pod.spec?.volumes ?? []).find((v) => v.persistentVolumeClaim)?.persistentVolumeClaim?.claimName;
+    const refused = {
+      volume,
+      node: pod.spec?.nodeName ?? "this pod's node",
+      duration: formatDuration(secondsSince(snapshot, last.firstTimestamp ?? eventTime(last)) ?? 0),
+    };
+    const usedBy = descriptions.join('; ');
     return {
-      title: `Volume ${volume} is still attached elsewhere${descriptions[0] ? ` (used by ${clip(descriptions.join('; '), 100)})` : ''}`,
-      cause:
-        `The attach/detach controller refuses to attach volume ${volume}${pvc ? ` (claim ${pvc})` : ''} to ${pod.spec?.nodeName ?? "this pod's node"} for ${formatDuration(secondsSince(snapshot, last.firstTimestamp ?? eventTime(last)) ?? 0)}: it is ReadWriteOnce and still attached to another node` +
-        (descriptions.length > 0 ? `, for ${descriptions.join('; ')}` : '') +
-        '. The pod stays ContainerCreating until the volume is detached there.',
+      title: descriptions[0] ? msg('titleUsedBy', { volume, users: clip(usedBy, 100) }) : msg('title', { volume }),
+      cause: [
+        pvc
+          ? descriptions.length > 0
+            ? msg('refusedClaimUsedBy', { ...refused, claim: pvc, users: usedBy })
+            : msg('refusedClaim', { ...refused, claim: pvc })
+          : descriptions.length > 0
+            ? msg('refusedUsedBy', { ...refused, users: usedBy })
+            : msg('refused', refused),
+        msg('staysCreating'),
+      ],
       evidence,
       advice: [
-        stuck
-          ? `The old pod ${stuck.metadata?.name} is stuck Terminating on ${stuck.spec?.nodeName ?? 'its node'}: recover that node, or (if it is really down) delete the pod with --force --grace-period=0 and then its VolumeAttachment, so the volume detaches (pod-doctor ${stuck.metadata?.name}: diagnose it for the safe way).`
-          : 'Wait for the old pod to stop; if it is a rolling update of a Deployment with a ReadWriteOnce claim, use strategy Recreate (or a StatefulSet) so the new pod does not start before the old one releases the volume.',
-        `See where it is attached: kubectl get volumeattachment | grep ${volume}.`,
+        // A stuck pod has a name; String() renders a missing one as the template literal did.
+        stuck ? msg('oldPodStuck', { pod: String(stuck.metadata?.name), node: stuck.spec?.nodeName ?? 'its node' }) : msg('waitOldPod'),
+        msg('whereAttached', { volume }),
       ],
-      prevent: [
-        'Use strategy: Recreate for Deployments with ReadWriteOnce volumes (or ReadWriteOncePod / a StatefulSet), and set up node-failure handling (non-graceful node shutdown taint) for stateful workloads.',
-      ],
+      prevent: [msg('prevent')],
       causeKey: `volume/${volume}:multi-attach`,
       params: {
         volume,

@@ -10,7 +10,8 @@ const pod = unscheduledPod('running PreBind plugin "VolumeBinding": binding volu
 });
 const claim = pvcObject('data-0');
 const WAITING =
-  "Waiting for a volume to be created either by the external provisioner 'ebs.csi.aws.com' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.";
+  "Waiting for a volume to be created either by the external provisioner 'ebs.csi.aws.com' or manually by the system administrator. " +
+  'If volume creation is delayed, please verify that the provisioner is running and correctly registered.';
 const waiting = (firstSeenAgo: number) =>
   event(claim, {
     reason: 'ExternalProvisioning',

@@ -2,6 +2,7 @@
 
 import { unboundClaims } from '../claims.js';
 import { clip, formatDuration, isDeleting, isFinished, secondsSince } from '../facts.js';
+import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { FindingDraft } from '../types.js';
 
@@ -14,6 +15,24 @@ import type { FindingDraft } from '../types.js';
 // own. None of those for minutes means nothing serves that provisioner name: the CSI driver's
 // controller is not installed, not running, or registered under another name.
 
+const messages = {
+  title: 'Claim {{claim}} waits for provisioner {{provisioner}}, which never answers',
+  waits:
+    'The pod cannot start because claim {{claim}} (storage class {{storageClass}}) has waited {{waited}} for a volume: ' +
+    'the controller hands it to {{provisioner}} ("{{line}}"), and no event from that provisioner follows, not even a failure.',
+  nothingServes: 'Nothing serves {{provisioner}}: its CSI controller is not installed, not running, or registered under another name.',
+  checkDriver:
+    "Check that the driver's controller runs: `kubectl get csidriver {{provisioner}}` " +
+    'and its controller pods (`kubectl get pods -A | grep -i {{driverName}}`); ' +
+    'install it if missing (on EKS ≥ 1.23 the in-tree gp2 class needs the EBS CSI add-on).',
+  otherClass:
+    'Or point the claim at a StorageClass whose provisioner runs (`kubectl get storageclass`), ' +
+    'then recreate the claim: `kubectl delete pvc -n {{namespace}} {{claim}}` and let the workload create it again.',
+  prevent: 'Alert on claims Pending for more than a few minutes, and install storage drivers with the cluster add-ons so upgrades keep them.',
+} as const;
+
+type Id = keyof typeof messages;
+
 export const rule = defineRule({
   meta: {
     id: 'volume.provisioner-missing',
@@ -23,12 +42,17 @@ export const rule = defineRule({
     needs: ['pod', 'events', 'claims'],
     priority: 60,
     supersedes: ['pending.pvc'],
-    doc: 'A claim of the pod stays Pending with only the controller\'s ExternalProvisioning event ("waiting for a volume to be created ... by external provisioner X") for minutes, and no event from the provisioner itself (Provisioning, ProvisioningFailed, ProvisioningSucceeded): nothing serves that provisioner. Install or fix the CSI driver\'s controller (e.g. the EBS CSI add-on after an EKS upgrade), or use a StorageClass whose provisioner runs.',
+    doc:
+      "A claim of the pod stays Pending with only the controller's ExternalProvisioning event " +
+      '("waiting for a volume to be created ... by external provisioner X") for minutes, ' +
+      'and no event from the provisioner itself (Provisioning, ProvisioningFailed, ProvisioningSucceeded): nothing serves that provisioner. ' +
+      "Install or fix the CSI driver's controller (e.g. the EBS CSI add-on after an EKS upgrade), or use a StorageClass whose provisioner runs.",
+    messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || isFinished(pod) || isDeleting(pod)) return null;
-    const out: FindingDraft[] = [];
+    const out: FindingDraft<Id>[] = [];
     for (const story of unboundClaims(snapshot).filter((s) => s.state === 'no-provisioner')) {
       const claim = story.claim.claim;
       const className = claim?.spec?.storageClassName ?? '';
@@ -36,17 +60,23 @@ export const rule = defineRule({
       const waited = secondsSince(snapshot, claim?.metadata?.creationTimestamp);
       const ns = pod.metadata?.namespace ?? '';
       out.push({
-        title: `Claim ${story.claim.name} waits for provisioner ${provisioner}, which never answers`,
-        cause:
-          `The pod cannot start because claim ${story.claim.name} (storage class ${className || 'default'}) has waited ${waited !== undefined ? formatDuration(waited) : 'long'} for a volume: ` +
-          `the controller hands it to ${provisioner} ("${clip(story.line ?? '', 300)}"), and no event from that provisioner follows, not even a failure. ` +
-          `Nothing serves ${provisioner}: its CSI controller is not installed, not running, or registered under another name.`,
+        title: msg('title', { claim: story.claim.name, provisioner }),
+        cause: [
+          msg('waits', {
+            claim: story.claim.name,
+            storageClass: className || 'default',
+            waited: waited !== undefined ? formatDuration(waited) : 'long',
+            provisioner,
+            line: clip(story.line ?? '', 300),
+          }),
+          msg('nothingServes', { provisioner }),
+        ],
         evidence: story.evidence,
         advice: [
-          `Check that the driver's controller runs: \`kubectl get csidriver ${provisioner}\` and its controller pods (\`kubectl get pods -A | grep -i ${provisioner.split('.')[0] ?? provisioner}\`); install it if missing (on EKS ≥ 1.23 the in-tree gp2 class needs the EBS CSI add-on).`,
-          `Or point the claim at a StorageClass whose provisioner runs (\`kubectl get storageclass\`), then recreate the claim: \`kubectl delete pvc -n ${ns} ${story.claim.name}\` and let the workload create it again.`,
+          msg('checkDriver', { provisioner, driverName: provisioner.split('.')[0] ?? provisioner }),
+          msg('otherClass', { namespace: ns, claim: story.claim.name }),
         ],
-        prevent: ['Alert on claims Pending for more than a few minutes, and install storage drivers with the cluster add-ons so upgrades keep them.'],
+        prevent: [msg('prevent')],
         causeKey: `provisioner:${provisioner}`,
         params: { claim: story.claim.name, provisioner, ...(className ? { storageClass: className } : {}) },
       });
