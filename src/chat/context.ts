@@ -1,5 +1,14 @@
-// What the chat flows share: the options, the stores and the parent-message pacer. One object is
-// built by ChatService and handed to each part, so a part never reaches back into the façade.
+// The chat side of a bot: what the flows share (the options, the stores, the parent-message pacer),
+// built once and handed to each flow. There is no façade: an adapter calls the flows a person sets
+// off, the bot's stream readers the flows a result sets off, each with this context:
+//   flows/requests.ts    commands and re-run buttons → diagnosis jobs and their threads
+//   flows/decisions.ts   clicks: approve / deny / re-run, and a denial's reason
+//   flows/delivery.ts    results → the threads that asked for them; alert-started ones to
+//                        flows/alerts.ts (Alertmanager group threads) or flows/incidents.ts
+//   flows/prompts.ts     offered plans → approval records and prompts
+//   flows/run-events.ts  remediation run events → thread messages
+//   flows/parents.ts     thread parents, rendered from state and paced (`parents.start/settle`)
+// Nothing here blocks an acknowledgement: adapters ack first and call in afterwards.
 import type { Logger } from 'pino';
 import type { JobQueues } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
@@ -16,7 +25,7 @@ import type { ChatAdapter, MessageRef } from './types.js';
 
 export type { ThreadState } from './messages/messages.js';
 
-export interface ChatServiceOptions {
+export interface ChatOptions {
   adapter: ChatAdapter;
   /** Producer connection (never a blocking one). */
   redis: RedisClient;
@@ -57,7 +66,7 @@ export interface ChatServiceOptions {
 }
 
 export interface ChatContext {
-  readonly options: ChatServiceOptions;
+  readonly options: ChatOptions;
   readonly cluster: string;
   /** Producer connection, and the key prefix of everything chat keeps in Redis. */
   readonly redis: RedisClient;
@@ -72,7 +81,7 @@ export interface ChatContext {
   readonly expected: ExpectedAnswers;
 }
 
-export function createChatContext(options: ChatServiceOptions): ChatContext {
+export function createChatContext(options: ChatOptions): ChatContext {
   const prefix = options.queues.prefix;
   const threads = new ThreadStore<ThreadState>(options.redis, prefix);
   const log = options.logger.child({ component: 'chat', medium: options.adapter.medium, cluster: options.cluster });

@@ -1,4 +1,4 @@
-// The chat side's vocabulary. Flows (src/chat/service.ts) build messages in a renderer-
+// The chat side's vocabulary. Flows (src/chat/flows/) build messages in a renderer-
 // independent model; an adapter (Slack Block Kit, a terminal) renders and delivers them. The
 // same flows therefore run in Slack and in `npm run demo`.
 //

@@ -6,20 +6,24 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/adapters/slack/app.js';
 import { keepAliveFetch } from '../chat/adapters/slack/http-fetch.js';
+import type { ChatContext } from '../chat/context.js';
+import { alertGroups } from '../chat/flows/alerts.js';
+import { deliver } from '../chat/flows/delivery.js';
+import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
-import type { ChatService } from '../chat/service.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
+import { type Connections, closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
@@ -54,7 +58,7 @@ export interface BotDeps {
   /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
   /** Called once the HTTP server listens. */
-  onReady?: (info: { port: number; service: ChatService }) => void;
+  onReady?: (info: { port: number; chat: ChatContext }) => void;
   logger?: Logger;
 }
 
@@ -105,7 +109,9 @@ function opsRoutes(
           ? [
               {
                 ok: true,
-                line: `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
+                line:
+                  `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}` +
+                  `${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
               },
             ]
           : [];
@@ -147,7 +153,7 @@ function botFlags(argv: string[]) {
  * come by stream, one consumer group `chat` per stream; each reader blocks, so each has its own
  * connection.
  */
-function readChatStreams(service: ChatService, o: { connect: (role: 'worker') => RedisClient; prefix: string; cluster: string; logger: Logger }) {
+function readChatStreams(chat: ChatContext, o: { connect: (role: 'worker') => RedisClient; prefix: string; cluster: string; logger: Logger }) {
   const reader = () => ({
     redis: o.connect('worker'),
     prefix: o.prefix,
@@ -158,9 +164,9 @@ function readChatStreams(service: ChatService, o: { connect: (role: 'worker') =>
   });
   // Many deliveries at once: most wait for their channel's turn (about a post a second), and
   // one busy channel must not hold back the others.
-  const results = consumeResults({ ...reader(), handler: (r) => service.deliver(r), concurrency: 256 });
-  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => service.runEvent(e) });
-  const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => service.alertEvent(e, id) });
+  const results = consumeResults({ ...reader(), handler: (r) => deliver(chat, r), concurrency: 256 });
+  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
+  const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
   return {
     readers: [
       ['results', results],
@@ -169,6 +175,87 @@ function readChatStreams(service: ChatService, o: { connect: (role: 'worker') =>
     ] as const,
     stop: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]),
   };
+}
+
+/**
+ * The in-process worker runs on its own thread: diagnoses use the second core, never the
+ * event loop that acks and posts. It gets the bot's config object, not argv.
+ */
+function embeddedWorker(o: {
+  config: Config;
+  flags: ReturnType<typeof botFlags>;
+  deps: BotDeps;
+  cluster: string;
+  kubeconfig: string | undefined;
+  context: string | undefined;
+  logger: Logger;
+}) {
+  const { config, flags, deps, kubeconfig, context } = o;
+  return startWorkerThread({
+    data: {
+      options: {
+        // A caller's logger (tests: silent) sets the thread's level too.
+        config: { ...config, ...(flags.playbooks ? { playbookDir: flags.playbooks } : {}), ...(deps.logger ? { logLevel: logLevelOf(deps.logger) } : {}) },
+        cluster: o.cluster,
+        concurrency: config.workerConcurrency,
+        port: config.metricsPort,
+        ...(kubeconfig ? { kubeconfig } : {}),
+        ...(context ? { context } : {}),
+      },
+    },
+    logger: o.logger,
+  });
+}
+
+/** The Alertmanager webhook, served on the bot's port when it has a token. */
+function serveAlertmanager(config: Config, routes: CustomRoute[], o: { queues: JobQueues; logger: Logger; registry: Registry }) {
+  if (!config.alertmanagerToken) {
+    o.logger.info('ALERTMANAGER_TOKEN unset: the Alertmanager webhook is not served');
+    return undefined;
+  }
+  const alertmanager = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, o));
+  mountAlertmanager(routes, (req, res) => void alertmanager(req, res), alertmanager.path);
+  return alertmanager;
+}
+
+/**
+ * Each step bounded: with Redis gone, a stream read, a quit or BullMQ's close would wait for a
+ * reconnect that may never come, past the pod's grace period. Whatever is left undone is kept
+ * in Redis for the next process (pending stream entries, job locks that lapse, parent updates).
+ */
+function stopBot(o: {
+  logger: Logger;
+  deadlineMs: number;
+  bot: { stop(): Promise<unknown> };
+  workerThread: { stop(): Promise<unknown> } | undefined;
+  streams: { stop(): Promise<unknown> };
+  chat: ChatContext;
+  stopParents: () => void;
+  alertmanager: { close(): Promise<unknown> } | undefined;
+  queues: JobQueues;
+  connections: Connections;
+  api: { close(): unknown };
+}) {
+  const { workerThread, alertmanager, deadlineMs } = o;
+  return shutdown({
+    logger: o.logger,
+    deadlineMs,
+    steps: [
+      // New work stops first: Slack, Alertmanager and users retry what gets no answer.
+      { name: 'stop serving', budgetMs: 4000, run: () => o.bot.stop() },
+      // Its running jobs finish within the thread's own deadline (half of ours).
+      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
+      // Read until the thread is done: the results of its last jobs come by stream (what is
+      // left unread stays in the stream for another reader).
+      { name: 'stream consumers', budgetMs: 3000, run: () => o.streams.stop() },
+      // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
+      { name: 'parent updates', budgetMs: 8000, run: (ms: number) => o.chat.parents.settle(ms).finally(o.stopParents) },
+      ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
+      { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
+      { name: 'redis', budgetMs: 2000, run: () => Promise.all(o.connections.all.map(closeRedis)) },
+    ],
+    hardStops: [...o.connections.all.map((c) => () => dropRedis(c)), () => o.api.close()],
+  });
 }
 
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
@@ -214,7 +301,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     logger,
     fetch: slackFetch,
   });
-  const service = composeChat(config, {
+  const chat = composeChat(config, {
     adapter,
     redis,
     queues,
@@ -230,41 +317,17 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     metrics: chatMetrics,
   });
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
-  const stopParents = service.start();
+  const stopParents = chat.parents.start(redis);
 
-  // The in-process worker runs on its own thread: diagnoses use the second core, never the
-  // event loop that acks and posts.
-  const workerThread = withWorker
-    ? await startWorkerThread({
-        data: {
-          options: {
-            // A caller's logger (tests: silent) sets the thread's level too.
-            config: { ...config, ...(flags.playbooks ? { playbookDir: flags.playbooks } : {}), ...(deps.logger ? { logLevel: logLevelOf(deps.logger) } : {}) },
-            cluster,
-            concurrency: config.workerConcurrency,
-            port: config.metricsPort,
-            ...(kubeconfig ? { kubeconfig } : {}),
-            ...(context ? { context } : {}),
-          },
-        },
-        logger,
-      })
-    : undefined;
-  const streams = readChatStreams(service, { connect, prefix: settings.prefix, cluster, logger });
+  const workerThread = withWorker ? await embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
+  const streams = readChatStreams(chat, { connect, prefix: settings.prefix, cluster, logger });
   const routes = opsRoutes(config, {
     redis,
     ...(version ? { kubernetes: () => version.getCode() } : {}),
     streams: streams.readers,
     metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
   });
-  let alertmanager: ReturnType<typeof createAlertmanagerHandler> | undefined;
-  if (config.alertmanagerToken) {
-    alertmanager = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, { queues, logger, registry: metrics.registry }));
-    mountAlertmanager(routes, (req, res) => void alertmanager?.(req, res), alertmanager.path);
-  } else {
-    logger.info('ALERTMANAGER_TOKEN unset: the Alertmanager webhook is not served');
-  }
-
+  const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry });
   const bot = await startSlackBot({
     mode: config.slackMode,
     botToken: config.slackBotToken ?? '',
@@ -273,16 +336,17 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     slackApiUrl: config.slackApiUrl,
     port,
     routes,
-    service,
+    chat,
     logger,
     metrics: chatMetrics,
     fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
   io.stdout.write(
-    `pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
+    `pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
+      `worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
   );
-  deps.onReady?.({ port: bot.port, service });
+  deps.onReady?.({ port: bot.port, chat });
 
   // A bot whose worker died would take commands and never answer them: stop, and let the
   // orchestrator restart it.
@@ -293,27 +357,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  // Each step bounded: with Redis gone, a stream read, a quit or BullMQ's close would wait for a
-  // reconnect that may never come, past the pod's grace period. Whatever is left undone is kept
-  // in Redis for the next process (pending stream entries, job locks that lapse, parent updates).
-  await shutdown({
-    logger,
-    deadlineMs,
-    steps: [
-      // New work stops first: Slack, Alertmanager and users retry what gets no answer.
-      { name: 'stop serving', budgetMs: 4000, run: () => bot.stop() },
-      // Its running jobs finish within the thread's own deadline (half of ours).
-      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
-      // Read until the thread is done: the results of its last jobs come by stream (what is
-      // left unread stays in the stream for another reader).
-      { name: 'stream consumers', budgetMs: 3000, run: () => streams.stop() },
-      // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
-      { name: 'parent updates', budgetMs: 8000, run: (ms) => service.settle(ms).finally(stopParents) },
-      ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager?.close() }] : []),
-      { name: 'queues', budgetMs: 2000, run: () => queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => Promise.all(connections.all.map(closeRedis)) },
-    ],
-    hardStops: [...connections.all.map((c) => () => dropRedis(c)), () => api.close()],
-  });
+  await stopBot({ logger, deadlineMs, bot, workerThread, streams, chat, stopParents, alertmanager, queues, connections, api });
   return 'err' in outcome ? 1 : 0;
 }

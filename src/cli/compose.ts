@@ -1,5 +1,5 @@
 // How the chat roles are built from the configuration object: the pieces the bot and the demo
-// share, each made one way here (the chat service, the remediation port, Slack's approvers, the
+// share, each made one way here (the chat context, the remediation port, Slack's approvers, the
 // Slack adapter with its limiters), so a setting means the same in every role. Redis connections
 // come from redis/client.ts (redisConnections), which the worker uses without loading any of this.
 import { WebClient } from '@slack/web-api';
@@ -8,25 +8,24 @@ import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { boltLogger } from '../chat/adapters/slack/app.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
 import { SlackApi } from '../chat/adapters/slack/web-api.js';
-import type { ChatServiceOptions } from '../chat/context.js';
+import { type ChatContext, type ChatOptions, createChatContext } from '../chat/context.js';
 import { remediationPort } from '../chat/remediation.js';
-import { ChatService } from '../chat/service.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore } from '../remediation/store.js';
 
-/** The chat service of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
+/** The chat side of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
 export function composeChat(
   config: Config,
-  parts: Pick<ChatServiceOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
-    Partial<Pick<ChatServiceOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
+  parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
+    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
       playbooks: readonly Playbook[];
     },
-): ChatService {
+): ChatContext {
   const { playbooks, ...rest } = parts;
-  return new ChatService({
+  return createChatContext({
     ...rest,
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,

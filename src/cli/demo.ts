@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
+import { deliver } from '../chat/flows/delivery.js';
+import { startDiagnosis } from '../chat/flows/requests.js';
+import { runEvent } from '../chat/flows/run-events.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
@@ -89,6 +92,48 @@ async function deleteKeys(redis: RedisClient, prefix: string): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * The Redis the demo uses: the configured one, or, with no REDIS_URL given and nothing on the
+ * default, a throwaway redis-server when one is installed. `exit` when there is none.
+ */
+async function demoRedis(config: Config, io: CliIo): Promise<{ config: Config; privateRedis: PrivateRedis | undefined } | { exit: number }> {
+  let problem = await redisProblem(config);
+  const privateRedis = problem && !io.env.REDIS_URL ? await startPrivateRedis() : undefined;
+  if (privateRedis) {
+    config = { ...config, redisUrl: privateRedis.url };
+    problem = await redisProblem(config);
+    io.stdout.write(`pod-doctor demo: no Redis on 127.0.0.1:6379, using a private redis-server on ${privateRedis.url} (no persistence; stopped on exit).\n`);
+  }
+  if (problem) {
+    await privateRedis?.stop();
+    io.stderr.write(`${redisHelp(config.redisUrl, problem)}\n`);
+    return { exit: 2 };
+  }
+  return { config, privateRedis };
+}
+
+/** The tour waits for each command's findings: `delivered` marks a job's result posted, `wait` resolves once it is. */
+function deliveryWaiter() {
+  const waiting = new Map<string, () => void>();
+  const done = new Set<string>();
+  return {
+    delivered(jobId: string) {
+      done.add(jobId);
+      waiting.get(jobId)?.();
+    },
+    wait: (jobId: string, ms = 60_000) =>
+      done.has(jobId)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`no result for ${jobId} within ${ms} ms`)), ms);
+            waiting.set(jobId, () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+  };
+}
+
 export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -107,19 +152,10 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   let config = commandConfig(io.env);
   const user = values.user ?? config.consoleUser ?? (io.env.USER && /^[A-Za-z0-9._-]{1,64}$/.test(io.env.USER) ? io.env.USER : 'operator');
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(user)) throw new PodDoctorError('BAD_INPUT', `--user "${user}": letters, digits, ".", "_" and "-" only`);
-  let problem = await redisProblem(config);
-  // No REDIS_URL given and nothing on the default: a throwaway redis-server, when installed.
-  const privateRedis = problem && !io.env.REDIS_URL ? await startPrivateRedis() : undefined;
-  if (privateRedis) {
-    config = { ...config, redisUrl: privateRedis.url };
-    problem = await redisProblem(config);
-    io.stdout.write(`pod-doctor demo: no Redis on 127.0.0.1:6379, using a private redis-server on ${privateRedis.url} (no persistence; stopped on exit).\n`);
-  }
-  if (problem) {
-    await privateRedis?.stop();
-    io.stderr.write(`${redisHelp(config.redisUrl, problem)}\n`);
-    return 2;
-  }
+  const redisAt = await demoRedis(config, io);
+  if ('exit' in redisAt) return redisAt.exit;
+  config = redisAt.config;
+  const { privateRedis } = redisAt;
 
   const input = deps.input ?? process.stdin;
   const interactive = Boolean(input.isTTY) && !values.script;
@@ -150,7 +186,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
-  const service = composeChat(config, {
+  const chat = composeChat(config, {
     // A terminal has no chat.update limit: parents are redrawn at once.
     rootUpdateIntervalMs: 0,
     adapter,
@@ -163,8 +199,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     playbooks,
   });
 
-  const delivered = new Map<string, () => void>();
-  const done = new Set<string>();
+  const results = deliveryWaiter();
   const workers = await startWorkers({
     connection: workerRedis,
     cluster: CLUSTER,
@@ -173,9 +208,8 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     agent,
     sink: {
       deliver: async (result: DiagnoseResult) => {
-        await service.deliver(result);
-        done.add(result.jobId);
-        delivered.get(result.jobId)?.();
+        await deliver(chat, result);
+        results.delivered(result.jobId);
       },
     },
     proposeOffers: offerProposer({ runner, playbooks, logger }),
@@ -190,36 +224,26 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     cluster: CLUSTER,
     group: 'demo',
     consumer: 'demo',
-    handler: (e) => service.runEvent(e),
+    handler: (e) => runEvent(chat, e),
     logger,
     blockMs: 300,
   });
-  const waitDelivered = (jobId: string, ms = 60_000) =>
-    done.has(jobId)
-      ? Promise.resolve()
-      : new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no result for ${jobId} within ${ms} ms`)), ms);
-          delivered.set(jobId, () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-
   const targets = scenarios.map((s) => s.meta.target);
-  const chat: ConsoleChatOptions = { service, adapter, user, channel: CHANNEL, list: () => targets };
+  const consoleChat: ConsoleChatOptions = { chat, adapter, user, channel: CHANNEL, list: () => targets };
   let code = 0;
   try {
     io.stdout.write(
-      `pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`,
+      `pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ` +
+        `${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`,
     );
     if (interactive) {
       io.stdout.write(`${CONSOLE_HELP}\n\nTry one of these (type \`list\` to see them again):\n${targets.map((t) => `  /pod-doctor ${t}`).join('\n')}\n`);
-      await runConsoleChat({ ...chat, input, output: io.stdout });
+      await runConsoleChat({ ...consoleChat, input, output: io.stdout });
     } else {
-      code = await tour(chat, scenarios, waitDelivered, io);
+      code = await tour(consoleChat, scenarios, results.wait, io);
     }
   } finally {
-    await service.settle();
+    await chat.parents.settle();
     await workers.close();
     await events.stop();
     await queues.close();
@@ -232,7 +256,12 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
 }
 
 /** redis-server on a free loopback port, keeping nothing on disk; undefined if not installed. */
-async function startPrivateRedis(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+interface PrivateRedis {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function startPrivateRedis(): Promise<PrivateRedis | undefined> {
   const port = await new Promise<number>((resolve, reject) => {
     const srv = createNetServer();
     srv.once('error', reject);
@@ -264,12 +293,12 @@ async function startPrivateRedis(): Promise<{ url: string; stop: () => Promise<v
 }
 
 /** The scripted tour: every seed incident diagnosed in turn, then one fix approved and run. */
-async function tour(chat: ConsoleChatOptions, scenarios: Scenario[], waitDelivered: (jobId: string) => Promise<void>, io: CliIo): Promise<number> {
-  const { service, adapter, user } = chat;
+async function tour(consoleChat: ConsoleChatOptions, scenarios: Scenario[], waitDelivered: (jobId: string) => Promise<void>, io: CliIo): Promise<number> {
+  const { chat: ctx, adapter, user } = consoleChat;
   io.stdout.write('No terminal on stdin: a scripted tour of the seed incidents (run `npm run demo` in a terminal to chat).\n');
   for (const s of scenarios) {
     io.stdout.write(`\n${'='.repeat(78)}\n${s.meta.seed ? `seed ${s.meta.seed}: ` : ''}${s.meta.title}\n${user}> /pod-doctor ${s.meta.target}\n`);
-    const { jobId } = await service.startDiagnosis({ channel: chat.channel ?? CHANNEL, user, target: parseTarget(s.meta.target) });
+    const { jobId } = await startDiagnosis(ctx, { channel: consoleChat.channel ?? CHANNEL, user, target: parseTarget(s.meta.target) });
     await waitDelivered(jobId);
   }
   // Approve the first proposal of the finalizer incident: the fix runs against the simulated
@@ -277,14 +306,16 @@ async function tour(chat: ConsoleChatOptions, scenarios: Scenario[], waitDeliver
   for (let n = 1; n < 1000; n++) {
     const approve = adapter.buttons(n).find((b) => b.action === 'approve');
     if (!approve) continue;
-    const plan = await service.options.remediation?.getPlan(approve.value);
+    const plan = await ctx.options.remediation?.getPlan(approve.value);
     if (plan?.playbook.id !== 'remove-finalizers') continue;
     io.stdout.write(
-      `\n${'='.repeat(78)}\nApproving the proposed fix for ${plan.target.kind === 'pod' ? `${plan.target.namespace}/${plan.target.name}` : plan.target.name}\n${user}> approve ${n}\n`,
+      `\n${'='.repeat(78)}\n` +
+        `Approving the proposed fix for ${plan.target.kind === 'pod' ? `${plan.target.namespace}/${plan.target.name}` : plan.target.name}\n` +
+        `${user}> approve ${n}\n`,
     );
-    await handleConsoleLine(`approve ${n}`, chat);
+    await handleConsoleLine(`approve ${n}`, consoleChat);
     const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline && (await service.approvals.get(approve.value))?.status !== 'done') await sleep(100);
+    while (Date.now() < deadline && (await ctx.approvals.get(approve.value))?.status !== 'done') await sleep(100);
     break;
   }
   io.stdout.write('\nTour finished.\n');

@@ -11,8 +11,10 @@ import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
 import { SlackApi } from '../../src/chat/adapters/slack/web-api.js';
 import type { ThreadState } from '../../src/chat/context.js';
+import { type ChatContext, createChatContext } from '../../src/chat/context.js';
+import { deliver } from '../../src/chat/flows/delivery.js';
 import { renderParent } from '../../src/chat/flows/parents.js';
-import { ChatService } from '../../src/chat/service.js';
+import { startDiagnosis } from '../../src/chat/flows/requests.js';
 import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
@@ -45,7 +47,7 @@ function diagnosed(jobId: string, name: string, channel: string): DiagnoseResult
 }
 
 interface Bot {
-  service: ChatService;
+  chat: ChatContext;
   api: SlackApi;
   stopSweeping: () => void;
 }
@@ -64,7 +66,7 @@ function bot(redis: RedisClient, prefix: string, slack: FakeSlack, limits = fals
         }
       : {}),
   });
-  const service = new ChatService({
+  const chat = createChatContext({
     adapter,
     redis,
     queues: new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix }),
@@ -75,12 +77,12 @@ function bot(redis: RedisClient, prefix: string, slack: FakeSlack, limits = fals
     placeholderMs,
     parentUpdates: { backoffMs: 100, maxBackoffMs: 400, sweepMs: 500, staleMs: 300 },
   });
-  return { service, api, stopSweeping: service.start() };
+  return { chat, api, stopSweeping: chat.parents.start(chat.redis) };
 }
 
 /** A "diagnosing…" parent, as a slow diagnosis gets one. */
-async function placeholder(service: ChatService, jobId: string, channel = 'C1') {
-  const { thread } = await service.threads.ensure(channel, `job:c1:${jobId}`, async () => {
+async function placeholder(chat: ChatContext, jobId: string, channel = 'C1') {
+  const { thread } = await chat.threads.ensure(channel, `job:c1:${jobId}`, async () => {
     const state: ThreadState = {
       kind: 'diagnosis',
       cluster: 'c1',
@@ -90,7 +92,7 @@ async function placeholder(service: ChatService, jobId: string, channel = 'C1') 
       requestedBy: ['U0ALICE'],
       updatedAt: new Date().toISOString(),
     };
-    return { ref: await service.adapter.postRoot(channel, renderParent(state)), state };
+    return { ref: await chat.adapter.postRoot(channel, renderParent(state)), state };
   });
   return thread;
 }
@@ -120,10 +122,10 @@ describe('thread parents under faults', () => {
 
   it('writes the final state of a parent through a Slack outage and then a Redis crash', async () => {
     const a = bot(redis, prefix, slack);
-    const thread = await placeholder(a.service, 'gone-1');
+    const thread = await placeholder(a.chat, 'gone-1');
     // Slack answers 503 to every update for a while (more than the caller's own retries).
     slack.fail('chat.update', 12, 503);
-    await a.service.deliver(notFound('gone-1'));
+    await deliver(a.chat, notFound('gone-1'));
     // The person who asked is told privately at once; the parent still says "diagnosing".
     expect(slack.ephemerals.map((e) => e.text).join('\n')).toContain('was not found');
     await eventually(async () => slack.calls.filter((c) => c.method === 'chat.update').length >= 4, 5000);
@@ -138,24 +140,24 @@ describe('thread parents under faults', () => {
     }, 20_000);
     expect(messageText(shown)).toContain('shop/web-gone');
     // Done: nothing is left to write.
-    await eventually(async () => (await a.service.threads.dirty(Date.now(), 10)).length === 0, 5000);
+    await eventually(async () => (await a.chat.threads.dirty(Date.now(), 10)).length === 0, 5000);
     a.stopSweeping();
     a.api.close();
   });
 
   it('a parent left dirty by a process that died is written by the next one at start-up', async () => {
     const a = bot(redis, prefix, slack);
-    const thread = await placeholder(a.service, 'gone-2');
+    const thread = await placeholder(a.chat, 'gone-2');
     slack.fail('chat.update', 1000, 500);
-    await a.service.deliver(notFound('gone-2'));
+    await deliver(a.chat, notFound('gone-2'));
     await eventually(async () => slack.calls.some((c) => c.method === 'chat.update'), 5000);
     // This process goes away without writing it.
-    await a.service.settle(50);
+    await a.chat.parents.settle(50);
     a.stopSweeping();
     a.api.close();
     slack.fail('chat.update', 0);
     expect(messageText(slack.message('C1', thread.ts)!)).not.toMatch(/not found/i);
-    expect(await a.service.threads.dirty(Date.now(), 10)).toEqual([thread.id]);
+    expect(await a.chat.threads.dirty(Date.now(), 10)).toEqual([thread.id]);
 
     const b = bot(redis, prefix, slack);
     await eventually(async () => /not found/i.test(messageText(slack.message('C1', thread.ts)!)), 10_000);
@@ -165,14 +167,14 @@ describe('thread parents under faults', () => {
 
   it('a state saved while Redis is down fails the delivery, so it is delivered again', async () => {
     const a = bot(redis, prefix, slack);
-    const thread = await placeholder(a.service, 'gone-3');
+    const thread = await placeholder(a.chat, 'gone-3');
     server?.kill('SIGKILL');
     await sleep(200);
-    await expect(a.service.deliver(notFound('gone-3'))).rejects.toThrow();
+    await expect(deliver(a.chat, notFound('gone-3'))).rejects.toThrow();
     server = startAofRedis(port, dir);
     await redisUp(port);
     await eventually(async () => redis.status === 'ready', 10_000);
-    await a.service.deliver(notFound('gone-3'));
+    await deliver(a.chat, notFound('gone-3'));
     await eventually(async () => /not found/i.test(messageText(slack.message('C1', thread.ts)!)), 10_000);
     a.stopSweeping();
     a.api.close();
@@ -198,7 +200,7 @@ describe("delivery at Slack's limits", () => {
     const b = bot(redis, prefix, slack, true);
     const started = Date.now();
     // Six commands answered at once in one channel: 12 posts at 1/s after a burst of 3.
-    await Promise.all(Array.from({ length: 6 }, (_, i) => b.service.deliver(diagnosed(`burst-${i}`, `web-${i}`, 'C2'))));
+    await Promise.all(Array.from({ length: 6 }, (_, i) => deliver(b.chat, diagnosed(`burst-${i}`, `web-${i}`, 'C2'))));
     const elapsed = Date.now() - started;
     expect(slack.throttled).toEqual([]);
     const posts = slack.messages.filter((m) => m.channel === 'C2');
@@ -214,7 +216,7 @@ describe("delivery at Slack's limits", () => {
       expect(reply - at).toBeLessThanOrEqual(2);
     }
     // Each thread opened with its outcome: no chat.update was needed.
-    await b.service.settle();
+    await b.chat.parents.settle();
     expect(slack.callsByMethod()['chat.update'] ?? 0).toBe(0);
     b.stopSweeping();
     b.api.close();
@@ -222,17 +224,17 @@ describe("delivery at Slack's limits", () => {
 
   it('a quick answer opens its thread with the outcome (2 posts, no update); a slow one gets a placeholder first', async () => {
     const b = bot(redis, prefix, slack, true, 300);
-    const quick = await b.service.startDiagnosis({ channel: 'C3', user: 'U0ALICE', target: { kind: 'pod', namespace: 'shop', name: 'web-q' } });
-    await b.service.deliver({ ...diagnosed(quick.jobId, 'web-q', 'C3') });
+    const quick = await startDiagnosis(b.chat, { channel: 'C3', user: 'U0ALICE', target: { kind: 'pod', namespace: 'shop', name: 'web-q' } });
+    await deliver(b.chat, { ...diagnosed(quick.jobId, 'web-q', 'C3') });
     await sleep(600);
     expect(slack.messages.filter((m) => m.channel === 'C3')).toHaveLength(2);
     expect(slack.callsByMethod()['chat.update'] ?? 0).toBe(0);
 
-    const slow = await b.service.startDiagnosis({ channel: 'C4', user: 'U0ALICE', target: { kind: 'pod', namespace: 'shop', name: 'web-s' } });
+    const slow = await startDiagnosis(b.chat, { channel: 'C4', user: 'U0ALICE', target: { kind: 'pod', namespace: 'shop', name: 'web-s' } });
     const root = await slack.waitFor(() => slack.roots('C4')[0], 3000);
     expect(messageText(root)).toMatch(/diagnosing/i);
-    await b.service.deliver({ ...diagnosed(slow.jobId, 'web-s', 'C4') });
-    await b.service.settle();
+    await deliver(b.chat, { ...diagnosed(slow.jobId, 'web-s', 'C4') });
+    await b.chat.parents.settle();
     expect(slack.callsByMethod()['chat.update']).toBe(1);
     expect(messageText(slack.message('C4', root.ts)!)).not.toMatch(/diagnosing/i);
     expect(slack.thread('C4', root.ts)).toHaveLength(1);

@@ -7,14 +7,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerCommand } from '../../src/cli/worker.js';
 import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';
 import { loadScenarios, shiftTimes } from '../../src/sim/scenarios.js';
 import { type Sim, startSim } from '../../src/sim/server.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { NOW } from '../helpers/factories.js';
 import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
 import { eventually, freePort } from '../helpers/jobs.js';
@@ -29,8 +27,7 @@ describe('a split deployment after Redis lost its data', () => {
   let slack: FakeSlack;
   let sim: Sim;
   let bot: TestBot | undefined;
-  let stopWorker!: (why: string) => void;
-  let worker: Promise<number> | undefined;
+  let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
   const target = { namespace: 'search', name: 'search-api-6b5d8-h2k4j' };
 
   beforeAll(async () => {
@@ -43,27 +40,16 @@ describe('a split deployment after Redis lost its data', () => {
     sim = await startSim({ objects: shiftTimes(scenario!.objects, Date.now() - Date.parse(NOW)) });
     writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
     slack = await startFakeSlack();
-    const env = {
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      POD_DOCTOR_METRICS_PORT: '0',
-      KUBECONFIG: join(dir, 'kubeconfig'),
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      POD_DOCTOR_CLUSTER: 'loss',
-      ALERTMANAGER_TOKEN: TOKEN,
-      POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
-      LOG_LEVEL: 'silent',
-    };
-    bot = await startTestBot(env, ['--no-worker']);
-    worker = workerCommand([], { stdout: new PassThrough(), stderr: new PassThrough(), env }, { stopSignal: new Promise<string>((r) => (stopWorker = r)) });
+    const env = testBotEnv(
+      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'loss' },
+      { REDIS_URL: `redis://127.0.0.1:${port}`, ALERTMANAGER_TOKEN: TOKEN, POD_DOCTOR_ALERT_CHANNEL: CHANNEL },
+    );
+    split = await startSplitDeployment(env);
+    bot = split.bot;
   }, 60_000);
 
   afterAll(async () => {
-    await bot?.stop();
-    stopWorker?.('test');
-    await worker?.catch(() => undefined);
+    await split?.stop();
     redis?.disconnect();
     server?.kill('SIGKILL');
     await slack?.close();

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENY_REASON_CALLBACK } from '../../src/chat/adapters/slack/app.js';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
-import type { ChatService } from '../../src/chat/service.js';
+import type { ChatContext } from '../../src/chat/context.js';
+
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
 import { type Sim, startSim } from '../../src/sim/server.js';
@@ -39,7 +40,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
   let prefix: string;
   let botUrl = '';
   let bot: TestBot | undefined;
-  let service: ChatService;
+  let chat: ChatContext;
   const redis = connect();
 
   beforeAll(async () => {
@@ -66,7 +67,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     };
     bot = await startTestBot(env);
     botUrl = bot.url;
-    service = bot.service;
+    chat = bot.chat;
   });
 
   afterAll(async () => {
@@ -234,7 +235,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     expect(messageText(refusal)).toMatch(/You may not approve/);
     await slack.waitFor(() => /<@U0MALLORY> tried to approve remove-finalizers but is not an approver/.test(threadText(root)));
     expect((await counts()).remediate).toBe(0);
-    expect((await service.approvals.get(approve2.value))?.status).toBe('pending');
+    expect((await chat.approvals.get(approve2.value))?.status).toBe('pending');
 
     // Two approvers (members of the S0SRE group) click at the same moment: it runs once.
     const [a, b] = await Promise.all([

@@ -191,7 +191,8 @@ export class AlertGroupChat {
         const nd = e.notDiagnosable.slice(0, 5).map((n) => `${n.alertname}: ${n.reason}`);
         const parts = [
           e.alerts.length + e.omitted > 0
-            ? `${e.alerts.length + e.omitted} alert${e.alerts.length + e.omitted === 1 ? '' : 's'} firing: ${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}.`
+            ? `${e.alerts.length + e.omitted} alert${e.alerts.length + e.omitted === 1 ? '' : 's'} firing: ` +
+              `${shown.join('; ')}${more > 0 ? ` and ${more} more` : ''}.`
             : '',
           e.notDiagnosable.length
             ? `Not diagnosable: ${nd.join('; ')}${e.notDiagnosable.length > nd.length ? ` and ${e.notDiagnosable.length - nd.length} more` : ''}.`
@@ -204,7 +205,9 @@ export class AlertGroupChat {
         const cancelled = e.alerts.reduce((sum, a) => sum + a.cancelledJobs, 0);
         const shown = e.alerts.slice(0, listed).map((a) => `${a.alertname} ${a.target ? targetText(a.target) : ''}`.trim());
         return {
-          text: `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`,
+          text:
+            `Resolved: ${n} alert${n === 1 ? '' : 's'} (${shown.join('; ')}${n > shown.length ? ` and ${n - shown.length} more` : ''})` +
+            `${cancelled ? `; ${cancelled} queued diagnos${cancelled === 1 ? 'is' : 'es'} cancelled` : ''}.`,
           tone: 'ok',
         };
       }
@@ -213,7 +216,10 @@ export class AlertGroupChat {
         if (e.error) return { text: `${w} (${e.alertname}): could not list its pods: ${e.error}`, tone: 'warning' };
         if (e.pods.length === 0) return { text: `${w} (${e.alertname}): ${e.total} pods, none unhealthy now.`, tone: 'neutral' };
         return {
-          text: `${w} (${e.alertname}): ${e.unhealthy} of ${e.total} pods unhealthy; diagnosing ${e.pods.map((p) => `${p.name} (${p.reason})`).join(', ')}${e.unhealthy > e.pods.length ? ` (${e.unhealthy - e.pods.length} more unhealthy pods not diagnosed: POD_DOCTOR_ALERT_MAX_PODS)` : ''}.`,
+          text:
+            `${w} (${e.alertname}): ${e.unhealthy} of ${e.total} pods unhealthy; ` +
+            `diagnosing ${e.pods.map((p) => `${p.name} (${p.reason})`).join(', ')}` +
+            `${e.unhealthy > e.pods.length ? ` (${e.unhealthy - e.pods.length} more unhealthy pods not diagnosed: POD_DOCTOR_ALERT_MAX_PODS)` : ''}.`,
           tone: 'pending',
         };
       }

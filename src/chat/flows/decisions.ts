@@ -10,11 +10,25 @@ import { approverList, clock, noteMessage } from '../messages/messages.js';
 import type { ApprovalRecord } from '../store/approvals.js';
 import { userRef } from '../types.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
+import { rerun } from './requests.js';
 
 async function planFor(ctx: ChatContext, planId: string): Promise<{ plan: Plan | null; record: ApprovalRecord | null }> {
   if (!isPlanId(planId)) return { plan: null, record: null };
   const [plan, record] = await Promise.all([ctx.options.remediation?.getPlan(planId) ?? Promise.resolve(null), ctx.approvals.get(planId)]);
   return { plan, record };
+}
+
+/** A button click, acknowledged already. `denied`: this click recorded a denial (the adapter may ask why). */
+export async function click(
+  ctx: ChatContext,
+  input: { action: string; value: string; user: string; channel?: string },
+): Promise<{ kind: 'done' } | { kind: 'denied'; planId: string }> {
+  const { action, value, user, channel } = input;
+  if (action === 'rerun') await rerun(ctx, value, user, channel);
+  else if (action === 'approve') await approve(ctx, value, user, channel);
+  else if (action === 'deny') return (await deny(ctx, value, user, '', channel)) ? { kind: 'denied', planId: value } : { kind: 'done' };
+  else ctx.log.warn({ action, user }, 'unknown action');
+  return { kind: 'done' };
 }
 
 export async function approve(ctx: ChatContext, planId: string, user: string, channel?: string): Promise<void> {
@@ -61,7 +75,9 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
         ctx,
         channel,
         user,
-        `Already ${out.record.status}${out.record.approvals.length ? ` (approved by ${out.record.approvals.map((a) => userRef(a.user)).join(', ')})` : ''}${out.record.denied ? ` (denied by ${userRef(out.record.denied.user)})` : ''}.`,
+        `Already ${out.record.status}` +
+          `${out.record.approvals.length ? ` (approved by ${out.record.approvals.map((a) => userRef(a.user)).join(', ')})` : ''}` +
+          `${out.record.denied ? ` (denied by ${userRef(out.record.denied.user)})` : ''}.`,
         'neutral',
         thread,
       );
@@ -162,7 +178,8 @@ export async function deny(ctx: ChatContext, planId: string, user: string, reaso
     planId,
     plan,
     out.record,
-    `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? ctx.now())}${reason ? `: ${reason}` : ''}. Nothing was changed.`,
+    `${userRef(user)} denied ${plan?.playbook.id ?? 'the fix'} at ${clock(out.record.denied?.at ?? ctx.now())}` +
+      `${reason ? `: ${reason}` : ''}. Nothing was changed.`,
     'neutral',
   );
   await remediationLine(ctx, out.record, { ok: false, text: `Fix denied by ${userRef(user)}${reason ? `: ${reason}` : ''}` });

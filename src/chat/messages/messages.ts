@@ -87,7 +87,9 @@ export function rootMessage(s: RootState): ChatMessage {
   const who = s.requestedBy.length > 0 ? ` · asked by ${s.requestedBy.map(userRef).join(', ')}` : s.origin === 'alert' ? ' · from an alert' : '';
   parts.push({
     kind: 'context',
-    text: `pod-doctor · cluster ${s.cluster} · ${formatTarget(s.target)}${who}${s.status === 'diagnosing' ? '' : ' · details in the thread'} · ${clock(s.updatedAt)}`,
+    text:
+      `pod-doctor · cluster ${s.cluster} · ${formatTarget(s.target)}${who}` +
+      `${s.status === 'diagnosing' ? '' : ' · details in the thread'} · ${clock(s.updatedAt)}`,
   });
   return { text: `[${s.cluster}] ${line.plain}${s.remediation ? ` — ${s.remediation.text}` : ''}`, parts };
 }
@@ -153,7 +155,8 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
   parts.push({ kind: 'actions', buttons: [{ action: 'rerun', label: 'Re-run diagnosis', value: options.threadId }] });
   const first = d.findings[0];
   const text = first
-    ? `[${d.cluster}] ${t}: ${SEVERITY_WORD[first.severity]} ${first.title} — ${first.cause}${d.findings.length > 1 ? ` (+${d.findings.length - 1} more findings)` : ''}`
+    ? `[${d.cluster}] ${t}: ${SEVERITY_WORD[first.severity]} ${first.title} — ${first.cause}` +
+      `${d.findings.length > 1 ? ` (+${d.findings.length - 1} more findings)` : ''}`
     : `[${d.cluster}] ${t}: no problem found`;
   return { text, parts };
 }
@@ -182,7 +185,9 @@ function statusParts(a: ApprovalRecord, now: number): Part[] {
       return [
         {
           kind: 'section',
-          text: `Approved by ${who} (${a.approvals.length}/${a.required}); waiting for ${a.required - a.approvals.length} more approver (a different person; expires ${clock(a.expiresAt)}).`,
+          text:
+            `Approved by ${who} (${a.approvals.length}/${a.required}); ` +
+            `waiting for ${a.required - a.approvals.length} more approver (a different person; expires ${clock(a.expiresAt)}).`,
           tone: 'pending',
         },
       ];
@@ -199,7 +204,9 @@ function statusParts(a: ApprovalRecord, now: number): Part[] {
       return [
         {
           kind: 'section',
-          text: `Denied by ${userRef(a.denied?.user ?? '?')} at ${clock(a.denied?.at ?? now)}${a.denied?.reason ? `: ${a.denied.reason}` : ''}. Nothing was changed.`,
+          text:
+            `Denied by ${userRef(a.denied?.user ?? '?')} at ${clock(a.denied?.at ?? now)}` +
+            `${a.denied?.reason ? `: ${a.denied.reason}` : ''}. Nothing was changed.`,
           tone: 'neutral',
         },
       ];
@@ -328,7 +335,9 @@ export function incidentRootMessage(s: IncidentState): ChatMessage {
       { kind: 'section', label: 'Affected', text: pods },
       {
         kind: 'context',
-        text: `pod-doctor · cluster ${s.cluster} · ${s.finding.rule} · since ${clock(s.incident.createdAt)} · updated ${clock(s.updatedAt)} · details in the thread`,
+        text:
+          `pod-doctor · cluster ${s.cluster} · ${s.finding.rule} · since ${clock(s.incident.createdAt)}` +
+          ` · updated ${clock(s.updatedAt)} · details in the thread`,
       },
     ],
   };
@@ -339,7 +348,8 @@ export function incidentRootMessage(s: IncidentState): ChatMessage {
 export function helpMessage(cluster: string, defaultNamespace?: string): ChatMessage {
   const lines = [
     '/pod-doctor <namespace>/<pod> — diagnose a pod',
-    `/pod-doctor <pod> — a pod in this channel's default namespace${defaultNamespace ? ` (${defaultNamespace})` : ' (none set: POD_DOCTOR_DEFAULT_NAMESPACES)'}`,
+    `/pod-doctor <pod> — a pod in this channel's default namespace` +
+      `${defaultNamespace ? ` (${defaultNamespace})` : ' (none set: POD_DOCTOR_DEFAULT_NAMESPACES)'}`,
     '/pod-doctor node/<name> — diagnose a node',
     '/pod-doctor ns/<name> — diagnose a namespace',
     '/pod-doctor help — this text',
@@ -363,7 +373,10 @@ export function notFoundMessage(cluster: string, target: Target, message: string
   const t = formatTarget(target);
   const hint =
     target.kind === 'pod'
-      ? `Check the namespace and the exact pod name (\`kubectl get pods -n ${target.namespace}\`); pods of a Deployment have generated names.${defaultNamespace && defaultNamespace === target.namespace ? ` This channel's default namespace is ${defaultNamespace}; name another one as <namespace>/<pod>.` : ''}`
+      ? `Check the namespace and the exact pod name (\`kubectl get pods -n ${target.namespace}\`); pods of a Deployment have generated names.` +
+        (defaultNamespace && defaultNamespace === target.namespace
+          ? ` This channel's default namespace is ${defaultNamespace}; name another one as <namespace>/<pod>.`
+          : '')
       : 'Check the name.';
   return noteMessage(cluster, `${t} was not found on cluster ${cluster}. ${message ?? ''}`.trim(), 'warning', [{ kind: 'context', text: hint }]);
 }
@@ -422,7 +435,10 @@ export function alertGroupRootMessage(s: AlertGroupState): ChatMessage {
         .map(([n, c]) => (c > 1 ? `${n} (${c})` : n))
         .join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '')
     : 'alerts';
-  const counts = `${s.firing} firing${s.resolved ? `, ${s.resolved} resolved` : ''}${s.notDiagnosable ? `, ${s.notDiagnosable} not diagnosable` : ''}${s.truncatedAlerts ? `, ${s.truncatedAlerts} left out by Alertmanager` : ''}`;
+  const counts =
+    `${s.firing} firing${s.resolved ? `, ${s.resolved} resolved` : ''}` +
+    `${s.notDiagnosable ? `, ${s.notDiagnosable} not diagnosable` : ''}` +
+    `${s.truncatedAlerts ? `, ${s.truncatedAlerts} left out by Alertmanager` : ''}`;
   const head = s.status === 'resolved' ? `Resolved: ${nameText}` : `${nameText}: ${counts}`;
   const parts: Part[] = [
     { kind: 'section', text: head, tone: s.status === 'resolved' ? 'ok' : s.causes.some((c) => c.severity === 'critical') ? 'critical' : 'warning' },
@@ -441,7 +457,9 @@ export function alertGroupRootMessage(s: AlertGroupState): ChatMessage {
   if (other.length) parts.push({ kind: 'context', text: `Diagnosed: ${other.join(', ')}` });
   parts.push({
     kind: 'context',
-    text: `pod-doctor · cluster ${s.cluster} · Alertmanager group ${labelsText(s.groupLabels)}${s.receiver ? ` · receiver ${s.receiver}` : ''} · since ${clock(s.since)} · updated ${clock(s.updatedAt)} · details in the thread`,
+    text:
+      `pod-doctor · cluster ${s.cluster} · Alertmanager group ${labelsText(s.groupLabels)}${s.receiver ? ` · receiver ${s.receiver}` : ''}` +
+      ` · since ${clock(s.since)} · updated ${clock(s.updatedAt)} · details in the thread`,
   });
   const top = causes[0];
   return { text: `[${s.cluster}] ${head}${top ? ` — ${top.title}${causes.length > 1 ? ` (+${causes.length - 1} more causes)` : ''}` : ''}`, parts };

@@ -1,11 +1,13 @@
 // The console chat: lines typed in a terminal drive the same flows as Slack's slash command
 // and buttons. `approve 3` presses the Approve button of message 3, as the local user.
 import { createInterface } from 'node:readline';
-import type { ChatService } from '../../service.js';
+import type { ChatContext } from '../../context.js';
+import { approve, deny } from '../../flows/decisions.js';
+import { parseChatCommand, rerun, startDiagnosis } from '../../flows/requests.js';
 import type { ConsoleAdapter } from './adapter.js';
 
 export interface ConsoleChatOptions {
-  service: ChatService;
+  chat: ChatContext;
   adapter: ConsoleAdapter;
   /** The local user: who asks and who approves. */
   user: string;
@@ -48,9 +50,9 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     case '/pod-doctor':
     case 'pod-doctor':
     case 'diagnose': {
-      const reply = o.service.command(rest.join(' '), channel);
+      const reply = parseChatCommand(o.chat, rest.join(' '), channel);
       if (reply.kind === 'reply') await o.adapter.ephemeral(channel, o.user, reply.message);
-      else await o.service.startDiagnosis({ channel, user: o.user, target: reply.target });
+      else await startDiagnosis(o.chat, { channel, user: o.user, target: reply.target });
       return undefined;
     }
     case 'approve':
@@ -69,11 +71,11 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
           say(`  "${as}" is not a user name`);
           return undefined;
         }
-        await o.service.approve(button.value, as ?? o.user, channel);
+        await approve(o.chat, button.value, as ?? o.user, channel);
       } else if (action === 'deny') {
-        await o.service.deny(button.value, o.user, rest.slice(1).join(' '), channel);
+        await deny(o.chat, button.value, o.user, rest.slice(1).join(' '), channel);
       } else {
-        await o.service.rerun(button.value, o.user, channel);
+        await rerun(o.chat, button.value, o.user, channel);
       }
       return undefined;
     }

@@ -15,8 +15,9 @@ import {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../../errors.js';
+import type { ChatContext } from '../../context.js';
+import { click, denyReason } from '../../flows/decisions.js';
 import type { ChatMetrics } from '../../metrics.js';
-import type { ChatService } from '../../service.js';
 import { ACTION_IDS, actionKind } from './blocks/render.js';
 import { answerCommand } from './commands.js';
 import { keepAliveFetch } from './http-fetch.js';
@@ -35,7 +36,7 @@ export interface SlackBotOptions {
   host?: string;
   /** /healthz, /readyz, /metrics, the Alertmanager webhook… */
   routes: CustomRoute[];
-  service: ChatService;
+  chat: ChatContext;
   logger: Logger;
   metrics?: ChatMetrics;
   /** Transport for Web API calls and respond() (default: a new keepAliveFetch()). */
@@ -76,6 +77,85 @@ export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, 
   routes.push({ path, method: ['POST'], handler });
 }
 
+/** The modal that asks a denier why (optional): the denial is already recorded, this only adds the reason. */
+function denyReasonView(planId: string): Parameters<BoltApp['client']['views']['open']>[0]['view'] {
+  return {
+    type: 'modal',
+    callback_id: DENY_REASON_CALLBACK,
+    private_metadata: planId,
+    title: { type: 'plain_text', text: 'Why deny this fix?' },
+    submit: { type: 'plain_text', text: 'Record reason' },
+    close: { type: 'plain_text', text: 'Skip' },
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'reason',
+        optional: true,
+        label: { type: 'plain_text', text: 'Reason (posted in the thread)' },
+        element: { type: 'plain_text_input', action_id: 'reason', multiline: true, max_length: 500 },
+      },
+    ],
+  };
+}
+
+/**
+ * Bolt's listeners: the buttons and the deny-reason modal, and in Socket Mode the slash command
+ * (over HTTP the command is answered by receiveSlashCommands before Bolt sees it).
+ */
+function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
+  const { chat, metrics } = o;
+
+  if (o.mode === 'socket') {
+    app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
+      const answer = answerCommand(
+        { chat, logger, ...(metrics ? { metrics } : {}) },
+        { text: command.text, channel: command.channel_id, user: command.user_id },
+      );
+      await ack(answer.ack);
+      await answer.work?.(async (body) => {
+        await respond(body);
+      });
+    });
+  }
+
+  app.action({ action_id: new RegExp(`^(${Object.values(ACTION_IDS).join('|')})(_\\d+)?$`) }, async ({ ack, body, action, client }) => {
+    const started = performance.now();
+    await ack();
+    metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
+    const b = body as BlockAction;
+    const a = action as ButtonAction;
+    const kind = actionKind(a.action_id);
+    try {
+      const out = await click(chat, { action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
+      if (out.kind === 'denied' && b.trigger_id) {
+        // The denial is already recorded (who, when); the modal only adds why.
+        await client.views
+          .open({
+            trigger_id: b.trigger_id,
+            view: denyReasonView(out.planId),
+          })
+          .catch((err: unknown) => logger.warn({ err, planId: out.planId }, 'could not open the deny reason dialog'));
+      }
+    } catch (err) {
+      logger.error({ err, action: kind, user: b.user.id }, 'button handler failed');
+    }
+  });
+
+  app.view(DENY_REASON_CALLBACK, async ({ ack, view, body }) => {
+    await ack();
+    const reason = view.state.values.reason?.reason?.value ?? '';
+    try {
+      await denyReason(chat, view.private_metadata, body.user.id, reason);
+    } catch (err) {
+      logger.error({ err, user: body.user.id }, 'recording the deny reason failed');
+    }
+  });
+
+  app.error(async (err) => {
+    logger.error({ err: { message: err.message, code: err.code } }, 'bolt error');
+  });
+}
+
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   const logger = o.logger.child({ component: 'slack' });
   const blog = boltLogger(logger);
@@ -108,78 +188,12 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       receiver,
       signingSecret: o.signingSecret,
       fetch: fetcher,
-      service: o.service,
+      chat: o.chat,
       logger,
       ...(o.metrics ? { metrics: o.metrics } : {}),
     });
   }
-  const { service, metrics } = o;
-
-  if (o.mode === 'socket') {
-    app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
-      const answer = answerCommand(
-        { service, logger, ...(metrics ? { metrics } : {}) },
-        { text: command.text, channel: command.channel_id, user: command.user_id },
-      );
-      await ack(answer.ack);
-      await answer.work?.(async (body) => {
-        await respond(body);
-      });
-    });
-  }
-
-  app.action({ action_id: new RegExp(`^(${Object.values(ACTION_IDS).join('|')})(_\\d+)?$`) }, async ({ ack, body, action, client }) => {
-    const started = performance.now();
-    await ack();
-    metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
-    const b = body as BlockAction;
-    const a = action as ButtonAction;
-    const kind = actionKind(a.action_id);
-    try {
-      const out = await service.action({ action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
-      if (out.kind === 'denied' && b.trigger_id) {
-        // The denial is already recorded (who, when); the modal only adds why.
-        await client.views
-          .open({
-            trigger_id: b.trigger_id,
-            view: {
-              type: 'modal',
-              callback_id: DENY_REASON_CALLBACK,
-              private_metadata: out.planId,
-              title: { type: 'plain_text', text: 'Why deny this fix?' },
-              submit: { type: 'plain_text', text: 'Record reason' },
-              close: { type: 'plain_text', text: 'Skip' },
-              blocks: [
-                {
-                  type: 'input',
-                  block_id: 'reason',
-                  optional: true,
-                  label: { type: 'plain_text', text: 'Reason (posted in the thread)' },
-                  element: { type: 'plain_text_input', action_id: 'reason', multiline: true, max_length: 500 },
-                },
-              ],
-            },
-          })
-          .catch((err: unknown) => logger.warn({ err, planId: out.planId }, 'could not open the deny reason dialog'));
-      }
-    } catch (err) {
-      logger.error({ err, action: kind, user: b.user.id }, 'button handler failed');
-    }
-  });
-
-  app.view(DENY_REASON_CALLBACK, async ({ ack, view, body }) => {
-    await ack();
-    const reason = view.state.values.reason?.reason?.value ?? '';
-    try {
-      await service.denyReason(view.private_metadata, body.user.id, reason);
-    } catch (err) {
-      logger.error({ err, user: body.user.id }, 'recording the deny reason failed');
-    }
-  });
-
-  app.error(async (err) => {
-    logger.error({ err: { message: err.message, code: err.code } }, 'bolt error');
-  });
+  registerListeners(app, o, logger);
 
   let port = o.port;
   if (o.mode === 'http') {

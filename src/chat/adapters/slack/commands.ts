@@ -4,9 +4,10 @@
 // cannot, the person hears why privately (Slack's response_url).
 import type { Logger } from 'pino';
 import { ReplicationError } from '../../../redis/replication.js';
+import type { ChatContext } from '../../context.js';
+import { parseChatCommand, startDiagnosis } from '../../flows/requests.js';
 import { noteMessage } from '../../messages/messages.js';
 import type { ChatMetrics } from '../../metrics.js';
-import type { ChatService } from '../../service.js';
 import type { ChatMessage } from '../../types.js';
 import { renderSingle } from './blocks/render.js';
 
@@ -34,7 +35,7 @@ export interface CommandAnswer {
 }
 
 export interface CommandEdge {
-  service: Pick<ChatService, 'cluster' | 'command' | 'startDiagnosis'>;
+  chat: ChatContext;
   logger: Logger;
   metrics?: ChatMetrics;
 }
@@ -46,13 +47,13 @@ export function ephemeralBody(m: ChatMessage): EphemeralBody {
 
 export function answerCommand(edge: CommandEdge, command: SlashCommand): CommandAnswer {
   const started = performance.now();
-  const reply = edge.service.command(command.text, command.channel);
+  const reply = parseChatCommand(edge.chat, command.text, command.channel);
   const answer: CommandAnswer = { ack: ephemeralBody(reply.kind === 'reply' ? reply.message : reply.ack) };
   edge.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
   if (reply.kind === 'reply') return answer;
   answer.work = async (respond) => {
     try {
-      await edge.service.startDiagnosis({
+      await startDiagnosis(edge.chat, {
         channel: command.channel,
         user: command.user,
         target: reply.target,
@@ -64,7 +65,7 @@ export function answerCommand(edge: CommandEdge, command: SlashCommand): Command
         err instanceof ReplicationError
           ? 'Redis did not confirm the diagnosis was stored safely (failover?).'
           : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
-      await respond(ephemeralBody(noteMessage(edge.service.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
+      await respond(ephemeralBody(noteMessage(edge.chat.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
     }
   };
   return answer;

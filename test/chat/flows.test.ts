@@ -6,7 +6,9 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
-import { ChatService } from '../../src/chat/service.js';
+import { type ChatContext, createChatContext } from '../../src/chat/context.js';
+import { deliver } from '../../src/chat/flows/delivery.js';
+import { rerun } from '../../src/chat/flows/requests.js';
 import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DeliveryLog, ThreadStore } from '../../src/chat/store/threads.js';
 import { type ChatAdapter, type ChatMessage, type MessageRef, userRef } from '../../src/chat/types.js';
@@ -97,13 +99,13 @@ describe('chat flows', () => {
   let prefix: string;
   let queues: JobQueues;
   let adapter: RecordingAdapter;
-  let service: ChatService;
+  let chat: ChatContext;
 
   beforeEach(() => {
     prefix = testPrefix('chat-flows');
     queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
     adapter = new RecordingAdapter();
-    service = new ChatService({
+    chat = createChatContext({
       adapter,
       redis,
       queues,
@@ -171,8 +173,8 @@ describe('chat flows', () => {
   it('posts a result once however often it is delivered (at-least-once delivery)', async () => {
     adapter.delayMs = 10;
     const r = result('job-1');
-    await Promise.all([service.deliver(r), service.deliver(r), service.deliver(r)]);
-    await service.deliver(r);
+    await Promise.all([deliver(chat, r), deliver(chat, r), deliver(chat, r)]);
+    await deliver(chat, r);
     expect(adapter.of('root')).toHaveLength(1);
     const findings = adapter.of('thread').filter((p) => p.message.text.includes('Image pull unauthorized'));
     expect(findings).toHaveLength(1);
@@ -180,12 +182,12 @@ describe('chat flows', () => {
     // The result came before a placeholder: the parent shows the outcome from its first post.
     const root = adapter.of('root')[0]!;
     expect(root.message.text).toBe('[c1] shop/web-1: ERROR Image pull unauthorized: ghcr.io/acme/private:2.1');
-    await service.settle();
+    await chat.parents.settle();
     expect(adapter.of('update')).toHaveLength(0);
   });
 
   it('updates a placeholder parent in the background: the findings never wait for it', async () => {
-    const thread = await service.threads.ensure('C1', 'job:c1:job-1b', async () => ({
+    const thread = await chat.threads.ensure('C1', 'job:c1:job-1b', async () => ({
       ref: await adapter.postRoot('C1', { text: 'diagnosing', parts: [] }),
       state: {
         kind: 'diagnosis',
@@ -204,7 +206,7 @@ describe('chat flows', () => {
       return update(ref, message);
     };
     const started = Date.now();
-    await service.deliver(result('job-1b'));
+    await deliver(chat, result('job-1b'));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(adapter.of('thread').filter((p) => p.parent === thread.thread.ts)).toHaveLength(1);
     adapter.update = update;
@@ -218,7 +220,7 @@ describe('chat flows', () => {
         { kind: 'slack', user: 'U0CAROL', channel: 'C2' },
       ],
     });
-    await service.deliver(r);
+    await deliver(chat, r);
     expect(
       adapter
         .of('root')
@@ -232,7 +234,7 @@ describe('chat flows', () => {
   });
 
   it('tells requesters privately when the target does not exist', async () => {
-    await service.deliver(result('job-3', { status: 'not-found', message: 'pod shop/web-1 not found', diagnosis: undefined }));
+    await deliver(chat, result('job-3', { status: 'not-found', message: 'pod shop/web-1 not found', diagnosis: undefined }));
     const eph = adapter.of('ephemeral');
     expect(eph).toHaveLength(1);
     expect(eph[0]).toMatchObject({ user: 'U0ALICE', channel: 'C1' });
@@ -259,7 +261,8 @@ describe('chat flows', () => {
     };
     const subjects = Array.from({ length: 12 }, (_, i) => `pod/shop/web-${i + 1}`);
     for (let i = 1; i <= 12; i++) {
-      await service.deliver(
+      await deliver(
+        chat,
         result(`a-${i}`, { requesters: [alert], incident: { ...base, created: i === 1, count: i, subjects: subjects.slice(0, Math.min(i, 5)) } }, `web-${i}`),
       );
     }
@@ -268,20 +271,20 @@ describe('chat flows', () => {
     expect(roots[0]!.channel).toBe('C0INC');
     expect(adapter.of('thread').filter((p) => p.message.text.includes('Image pull'))).toHaveLength(1);
     // Updates go out in the background, coalesced: the last state is the one shown.
-    await service.settle();
+    await chat.parents.settle();
     expect(adapter.shown('C0INC', roots[0]!.ts)!.text).toContain('12 pods: shop/web-1, shop/web-2, shop/web-3 and 9 more');
   });
 
   it('re-runs a diagnosis from a thread: a rerun job whose requester points at that thread', async () => {
-    await service.deliver(result('job-4'));
-    const rerun = adapter.of('thread')[0]!.message.parts.find((p) => p.kind === 'actions');
-    const threadId = rerun?.kind === 'actions' ? rerun.buttons[0]!.value : '';
-    await service.rerun(threadId, 'U0BOB', 'C1');
+    await deliver(chat, result('job-4'));
+    const button = adapter.of('thread')[0]!.message.parts.find((p) => p.kind === 'actions');
+    const threadId = button?.kind === 'actions' ? button.buttons[0]!.value : '';
+    await rerun(chat, threadId, 'U0BOB', 'C1');
     const jobs = await queues.diagnose('c1').getJobs(['waiting']);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.data).toMatchObject({ reason: 'rerun', requester: { kind: 'slack', user: 'U0BOB', channel: 'C1', threadTs: adapter.of('root')[0]!.ts } });
     // Unknown thread ids are refused privately.
-    await service.rerun('nope', 'U0BOB', 'C1');
+    await rerun(chat, 'nope', 'U0BOB', 'C1');
     expect(adapter.of('ephemeral').at(-1)!.message.text).toMatch(/too old/);
   });
 });

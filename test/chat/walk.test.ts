@@ -1,0 +1,138 @@
+// One `/pod-doctor ns/pod` walked through the house: a signed slash command into the bot, the
+// job through Redis to a worker (in this process, so every module is observed), the findings back
+// to the fake Slack. The target text is parsed once. The call stack enters chat/ once on the way
+// in (edge → command flow → job) and once on the way out (results stream → delivery → Slack
+// adapter): no flow calls out of chat/ and back in, as the old fast-ack → Bolt → app did.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
+import { JobQueues } from '../../src/jobs/queues.js';
+import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
+import { type Sim, startSim } from '../../src/sim/server.js';
+import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.js';
+import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+
+const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
+vi.mock('../../src/kube/target.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/kube/target.js')>();
+  return {
+    ...real,
+    parseTarget: (input: string, defaultNamespace?: string) => {
+      parsed.targets.push(input);
+      return real.parseTarget(input, defaultNamespace);
+    },
+  };
+});
+
+const SECRET = 'test-signing-secret-0123456789';
+const CHANNEL = 'C0WALK';
+const POD = 'reports/report-6f7d8-xk2lq';
+const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
+
+/**
+ * The project folders a call stack passes through, innermost first, with repeats collapsed:
+ * `['jobs', 'chat']` is "chat/ called jobs/". Frames of libraries and of this test are left out.
+ */
+function foldersOf(stack: string): string[] {
+  const folders: string[] = [];
+  for (const m of stack.matchAll(/\/src\/([a-z-]+)\/[^\s:)]+\.ts:\d+/g)) {
+    const folder = m[1]!;
+    if (folders.at(-1) !== folder) folders.push(folder);
+  }
+  return folders;
+}
+
+describe('the walk of /pod-doctor ns/pod', () => {
+  let slack: FakeSlack;
+  let sim: Sim;
+  let bot: TestBot | undefined;
+  let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'pd-walk-'));
+  const prefix = testPrefix('walk');
+  const redis = connect();
+  const inbound: string[] = [];
+  const outbound: string[] = [];
+
+  const stackTraceLimit = Error.stackTraceLimit;
+  beforeAll(async () => {
+    Error.stackTraceLimit = 100;
+    // Where the command becomes a job, and where a result becomes a Slack post.
+    const confirm = JobQueues.prototype.confirmReplicated;
+    vi.spyOn(JobQueues.prototype, 'confirmReplicated').mockImplementation(function (this: JobQueues, ...args) {
+      inbound.push(new Error().stack ?? '');
+      return confirm.apply(this, args);
+    });
+    for (const method of ['postRoot', 'postInThread'] as const) {
+      const real = SlackAdapter.prototype[method] as (...a: unknown[]) => Promise<unknown>;
+      vi.spyOn(SlackAdapter.prototype, method).mockImplementation(function (this: SlackAdapter, ...args: unknown[]) {
+        outbound.push(new Error().stack ?? '');
+        return real.apply(this, args);
+      } as never);
+    }
+    slack = await startFakeSlack();
+    const scenario = await loadScenario(SCENARIO);
+    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
+    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    const env = testBotEnv(
+      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'walk' },
+      { POD_DOCTOR_REDIS_PREFIX: prefix },
+    );
+    // The worker in this process (not the bot's thread), so its parsing is counted too.
+    split = await startSplitDeployment(env);
+    bot = split.bot;
+  }, 60_000);
+
+  afterAll(async () => {
+    await split?.stop();
+    await slack?.close();
+    await sim?.close();
+    await cleanup(redis, prefix);
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+    vi.restoreAllMocks();
+    Error.stackTraceLimit = stackTraceLimit;
+  });
+
+  it('parses the target once and enters chat/ once on the way in and once on the way out', { timeout: 60_000 }, async () => {
+    parsed.targets.length = 0;
+    const res = await postSigned(bot!.url, slashCommandBody({ text: POD, channel: CHANNEL }), SECRET);
+    expect(res.status).toBe(200);
+    const root = await slack.waitFor(() => slack.roots(CHANNEL).find((m) => messageText(m).includes('finalizer')), 30_000);
+    expect(messageText(root)).toContain('report-6f7d8-xk2lq');
+
+    expect(parsed.targets).toEqual([POD]);
+
+    // The stacks are taken at the boundary (the job system's and the Slack adapter's methods),
+    // so their innermost project frame is the caller.
+    expect(inbound).toHaveLength(1);
+    expect(foldersOf(inbound[0]!), inbound[0]).toEqual(['chat']);
+
+    expect(outbound.length).toBeGreaterThan(0);
+    for (const stack of outbound) {
+      const wayOut = foldersOf(stack);
+      expect(wayOut[0], stack).toBe('chat');
+      expect(
+        wayOut.filter((f) => f === 'chat'),
+        stack,
+      ).toHaveLength(1);
+    }
+    // The findings were handed over by the results stream's reader (redis/streams.ts, which
+    // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
+    expect(outbound.map(foldersOf)).toContainEqual(['chat', 'redis']);
+  });
+
+  it('reads a call stack by folder (the measure above can fail)', () => {
+    const stack = [
+      'Error',
+      '    at JobQueues.confirm (/work/main/src/jobs/queues.ts:10:3)',
+      '    at async startDiagnosis (/work/main/src/chat/flows/requests.ts:60:3)',
+      '    at async answer (/work/main/src/chat/adapters/slack/commands.ts:55:7)',
+      '    at async handler (/work/main/src/cli/bot.ts:162:3)',
+      '    at async reenter (/work/main/src/chat/service.ts:80:5)',
+    ].join('\n');
+    expect(foldersOf(stack)).toEqual(['jobs', 'chat', 'cli', 'chat']);
+  });
+});
