@@ -184,6 +184,66 @@ function parseQuery(url: URL): ProbeQuery {
   return parsed.data;
 }
 
+/** `/readyz`: ready when the host views the probes read are there (a DaemonSet missing its mounts is not). */
+async function hostViews(options: AgentOptions): Promise<{ ok: boolean; checks: Record<string, string> }> {
+  const views: [string, string][] = [
+    ['proc', options.procRoot],
+    ['host', options.hostRoot],
+  ];
+  const checks = await Promise.all(
+    views.map(async ([name, dir]) => {
+      try {
+        await access(dir, fsConstants.R_OK);
+        return [name, 'ok'] as const;
+      } catch (err) {
+        return [name, (err as Error).message] as const;
+      }
+    }),
+  );
+  return { ok: checks.every(([, v]) => v === 'ok'), checks: Object.fromEntries(checks) };
+}
+
+interface ProbeLimits {
+  nodeName: string;
+  env: AgentProbeEnv;
+  maxBody: number;
+  maxResponse: number;
+}
+
+/** A probe request, validated (`GET /v1/probes/<name>` or `POST /v1/probes`), as the work to run once it has a slot. */
+async function probeWork(req: IncomingMessage, url: URL, name: ProbeName | undefined, limits: ProbeLimits): Promise<() => Promise<string>> {
+  const { nodeName, env, maxResponse } = limits;
+  if (name) {
+    const params = paramsFromQuery(name, parseQuery(url));
+    return async () => {
+      const outcome = await runNamedProbe(name, params, env);
+      if (!outcome.ok && outcome.error.startsWith('bad parameters')) throw new HttpError(400, outcome.error);
+      return boundedProbesBody(nodeName, { [name]: outcome }, maxResponse);
+    };
+  }
+  const text = await readBody(req, limits.maxBody);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'body is not JSON');
+  }
+  const parsed = probeRequestSchema.safeParse(json);
+  if (!parsed.success) throw new HttpError(400, issues(parsed.error));
+  const { pod, probes } = parsed.data;
+  return async () => boundedProbesBody(nodeName, await runPodProbes(pod, probes, env), maxResponse);
+}
+
+function listen(server: ReturnType<typeof createHttpServer>, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   if (!options.token || options.token.length < 16) throw new Error('the agent needs a bearer token of at least 16 characters');
   const expected = digest(options.token);
@@ -207,22 +267,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     }
     if (url.pathname === '/readyz') {
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
-      // Ready when the host views the probes read are there (a DaemonSet missing its mounts is not).
-      const checks = await Promise.all(
-        [
-          ['proc', options.procRoot],
-          ['host', options.hostRoot],
-        ].map(async ([name, dir]) => {
-          try {
-            await access(dir!, fsConstants.R_OK);
-            return [name, 'ok'] as const;
-          } catch (err) {
-            return [name, (err as Error).message] as const;
-          }
-        }),
-      );
-      const ok = checks.every(([, v]) => v === 'ok');
-      send(res, ok ? 200 : 503, JSON.stringify({ ok, node: options.nodeName, checks: Object.fromEntries(checks) }));
+      const { ok, checks } = await hostViews(options);
+      send(res, ok ? 200 : 503, JSON.stringify({ ok, node: options.nodeName, checks }));
       return ok ? 200 : 503;
     }
     if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, 'not found');
@@ -245,28 +291,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (one && req.method !== 'GET') throw new HttpError(405, 'method not allowed');
 
     // Validate before taking a slot, so bad input is refused even when busy.
-    let work: () => Promise<string>;
-    if (one) {
-      const name = one[1] as ProbeName;
-      const params = paramsFromQuery(name, parseQuery(url));
-      work = async () => {
-        const outcome = await runNamedProbe(name, params, env);
-        if (!outcome.ok && outcome.error.startsWith('bad parameters')) throw new HttpError(400, outcome.error);
-        return boundedProbesBody(options.nodeName, { [name]: outcome }, maxResponse);
-      };
-    } else {
-      const text = await readBody(req, maxBody);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new HttpError(400, 'body is not JSON');
-      }
-      const parsed = probeRequestSchema.safeParse(json);
-      if (!parsed.success) throw new HttpError(400, issues(parsed.error));
-      const { pod, probes } = parsed.data;
-      work = async () => boundedProbesBody(options.nodeName, await runPodProbes(pod, probes, env), maxResponse);
-    }
+    const work = await probeWork(req, url, one ? (one[1] as ProbeName) : undefined, { nodeName: options.nodeName, env, maxBody, maxResponse });
     if (inFlight >= maxConcurrent) throw new HttpError(429, 'too many probe requests in flight');
     inFlight += 1;
     try {
@@ -309,13 +334,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port, options.host ?? '0.0.0.0');
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   const url = `${options.tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;

@@ -41,7 +41,10 @@ function eventLine(e: RunEvent): string | undefined {
     case 'stopped':
       return `STOPPED: ${e.reason}`;
     case 'verified':
-      return `verified: ${e.outcome === 'fixed' ? 'FIXED' : 'NOT FIXED'}${e.targetGone ? ' (the target is gone)' : ''}${e.remaining.length ? `; still reported: ${e.remaining.join(', ')}` : ''}`;
+      return (
+        `verified: ${e.outcome === 'fixed' ? 'FIXED' : 'NOT FIXED'}${e.targetGone ? ' (the target is gone)' : ''}` +
+        `${e.remaining.length ? `; still reported: ${e.remaining.join(', ')}` : ''}`
+      );
     case 'run-finished':
       return undefined;
   }
@@ -88,7 +91,8 @@ async function listCommand(argv: string[], io: CliIo): Promise<number> {
   const width = Math.max(...playbooks.map((p) => p.id.length));
   for (const p of playbooks) {
     io.stdout.write(
-      `${p.id.padEnd(width)}  risk ${p.risk.padEnd(6)}  approvals ${p.approvals}  ${p.title}\n${' '.repeat(width)}  matches ${p.matches.join(', ')}; steps ${p.steps.map((s) => s.action).join(' → ')}\n`,
+      `${p.id.padEnd(width)}  risk ${p.risk.padEnd(6)}  approvals ${p.approvals}  ${p.title}\n` +
+        `${' '.repeat(width)}  matches ${p.matches.join(', ')}; steps ${p.steps.map((s) => s.action).join(' → ')}\n`,
     );
   }
   return 0;
@@ -156,7 +160,8 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const finding = diagnosis.findings.find((f) => playbook.matches.includes(f.rule) || f.merged.some((r) => playbook.matches.includes(r)));
   if (!finding) {
     io.stderr.write(
-      `pod-doctor: ${formatTarget(target)} has no finding that ${playbook.id} remediates (${playbook.matches.join(', ')}); found: ${diagnosis.findings.map((f) => f.rule).join(', ') || 'nothing'}\n`,
+      `pod-doctor: ${formatTarget(target)} has no finding that ${playbook.id} remediates (${playbook.matches.join(', ')}); ` +
+        `found: ${diagnosis.findings.map((f) => f.rule).join(', ') || 'nothing'}\n`,
     );
     return 2;
   }

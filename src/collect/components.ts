@@ -7,15 +7,46 @@ import type { Guard } from './guard.js';
 import type { FactSource } from './source.js';
 
 /** Resolver failures as Go, glibc, musl, the JVM, Node.js, libpq and curl word them. */
-const DNS_FAILURE =
-  /lookup \S+ on (\S+?):53: (?:server misbehaving|no such host|read udp|dial udp)|Temporary failure in name resolution|Name or service not known|Name does not resolve|java\.net\.UnknownHostException|getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|could not translate host name|Could not resolve host|no servers could be reached|\bnslookup: can't resolve\b|dial tcp: lookup \S+: (?:no such host|i\/o timeout)/;
+const DNS_FAILURE = new RegExp(
+  [
+    String.raw`lookup \S+ on (\S+?):53: (?:server misbehaving|no such host|read udp|dial udp)`,
+    'Temporary failure in name resolution',
+    'Name or service not known',
+    'Name does not resolve',
+    String.raw`java\.net\.UnknownHostException`,
+    'getaddrinfo (?:EAI_AGAIN|ENOTFOUND)',
+    'could not translate host name',
+    'Could not resolve host',
+    'no servers could be reached',
+    String.raw`\bnslookup: can't resolve\b`,
+    String.raw`dial tcp: lookup \S+: (?:no such host|i\/o timeout)`,
+  ].join('|'),
+);
 
 /** A sandbox without network, or a node whose network plugin is not ready. */
-const CNI_FAILURE =
-  /failed to (?:setup|set up) network for sandbox|NetworkPlugin cni failed|network plugin is not ready|NetworkPluginNotReady|cni plugin not initialized|failed to find plugin "[\w-]+"|\/run\/flannel\/subnet\.env|failed to assign an IP address to container|failed to allocate for range|plugin type="[\w-]+" (?:name="[^"]*" )?failed/;
+const CNI_FAILURE = new RegExp(
+  [
+    'failed to (?:setup|set up) network for sandbox',
+    'NetworkPlugin cni failed',
+    'network plugin is not ready',
+    'NetworkPluginNotReady',
+    'cni plugin not initialized',
+    String.raw`failed to find plugin "[\w-]+"`,
+    String.raw`\/run\/flannel\/subnet\.env`,
+    'failed to assign an IP address to container',
+    'failed to allocate for range',
+    String.raw`plugin type="[\w-]+" (?:name="[^"]*" )?failed`,
+  ].join('|'),
+);
 
-const CSI_FAILURE =
-  /driver name ([\w.-]+) not found in the list of registered CSI drivers|kubernetes\.io\/csi: \w+\.\w+ failed|rpc error: code = \w+ desc = .*(?:NodeStageVolume|NodePublishVolume|ControllerPublishVolume)|CSINode \S+ does not contain driver ([\w.-]+)/;
+const CSI_FAILURE = new RegExp(
+  [
+    String.raw`driver name ([\w.-]+) not found in the list of registered CSI drivers`,
+    String.raw`kubernetes\.io\/csi: \w+\.\w+ failed`,
+    String.raw`rpc error: code = \w+ desc = .*(?:NodeStageVolume|NodePublishVolume|ControllerPublishVolume)`,
+    String.raw`CSINode \S+ does not contain driver ([\w.-]+)`,
+  ].join('|'),
+);
 
 /** CNI agents by the name of their DaemonSet (or pod): Calico, Cilium, Flannel, AWS VPC CNI, Weave, Antrea... */
 const CNI_AGENT =

@@ -143,7 +143,8 @@ export const SETTINGS = {
       .default('')
       .transform((s, ctx) => parseJsonObject(s, ctx)),
     description:
-      'JSON passed through to ioredis: `{"sentinels":[{"host":"s1","port":26379}],"name":"mymaster"}` for Sentinel, `{"clusterNodes":[{"host":"r1","port":6379}]}` for Redis Cluster.',
+      'JSON passed through to ioredis: `{"sentinels":[{"host":"s1","port":26379}],"name":"mymaster"}` for Sentinel, ' +
+      '`{"clusterNodes":[{"host":"r1","port":6379}]}` for Redis Cluster.',
     secret: true,
     roles: ['bot', 'worker'],
   }),
@@ -154,14 +155,18 @@ export const SETTINGS = {
       .regex(/^[^\s:]+$/, 'no spaces or ":"')
       .default('pod-doctor'),
     description:
-      'Prefix of every Redis key. Keys carry a Redis Cluster hash tag per Kubernetes cluster (`{pod-doctor:<cluster>}`: its queues, dedup, incidents, streams) and one for shared chat state (`{pod-doctor}`); braces given here are ignored.',
+      'Prefix of every Redis key. ' +
+      'Keys carry a Redis Cluster hash tag per Kubernetes cluster (`{pod-doctor:<cluster>}`: its queues, dedup, incidents, streams) ' +
+      'and one for shared chat state (`{pod-doctor}`); braces given here are ignored.',
     roles: ['bot', 'worker'],
   }),
   redisWaitReplicas: setting({
     env: 'POD_DOCTOR_REDIS_WAIT_REPLICAS',
     schema: int(1, 0, 5),
     description:
-      'Replicas that must confirm an enqueue (Redis `WAIT`) before the webhook answers 200 or a command is acknowledged as queued; otherwise 503 / "try again". Applies only when the primary has replicas (capped at those connected); 0 turns it off.',
+      'Replicas that must confirm an enqueue (Redis `WAIT`) before the webhook answers 200 or a command is acknowledged as queued; ' +
+      'otherwise 503 / "try again". ' +
+      'Applies only when the primary has replicas (capped at those connected); 0 turns it off.',
     roles: ['bot'],
   }),
   redisWaitMs: setting({
@@ -266,7 +271,8 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_THREAD_PLACEHOLDER_MS',
     schema: int(2000, 0, 60_000),
     description:
-      'A command\'s thread opens with its findings when they come within this many ms (one message, no update); a slower diagnosis gets a "diagnosing…" parent first. 0: the parent at once.',
+      "A command's thread opens with its findings when they come within this many ms (one message, no update); " +
+      'a slower diagnosis gets a "diagnosing…" parent first. 0: the parent at once.',
     roles: ['bot'],
   }),
   resultsMaxLen: setting({
@@ -319,7 +325,8 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_SLACK_MODE',
     schema: z.enum(['http', 'socket']).default('http'),
     description:
-      '`http`: Slack posts to /slack/events (needs SLACK_SIGNING_SECRET and a public URL). `socket`: Socket Mode over a WebSocket (needs SLACK_APP_TOKEN, no inbound traffic).',
+      '`http`: Slack posts to /slack/events (needs SLACK_SIGNING_SECRET and a public URL). ' +
+      '`socket`: Socket Mode over a WebSocket (needs SLACK_APP_TOKEN, no inbound traffic).',
     roles: ['bot'],
   }),
   port: setting({
@@ -341,7 +348,8 @@ export const SETTINGS = {
       )
       .pipe(z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'))),
     description:
-      "Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list). A playbook's own `approvers` override it. Empty: nobody may approve in Slack.",
+      'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list). ' +
+      "A playbook's own `approvers` override it. Empty: nobody may approve in Slack.",
     roles: ['bot'],
   }),
   requireDifferentApprover: setting({
@@ -471,14 +479,17 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_ALERT_LABELS',
     schema: alertLabelsSetting,
     description:
-      'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. Defaults: kube-prometheus names (`job_name` for Jobs); `cluster` unset.',
+      'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), ' +
+      'first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. ' +
+      'Defaults: kube-prometheus names (`job_name` for Jobs); `cluster` unset.',
     roles: ['bot'],
   }),
   alertRoutes: setting({
     env: 'POD_DOCTOR_ALERT_ROUTES',
     schema: alertRoutesSetting,
     description:
-      'JSON list of `{receiver?, matchers?: {label: value}, channel}`: the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.',
+      'JSON list of `{receiver?, matchers?: {label: value}, channel}`: ' +
+      'the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.',
     roles: ['bot'],
   }),
   alertChannel: setting({
@@ -488,7 +499,8 @@ export const SETTINGS = {
       .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
       .optional(),
     description:
-      'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise.',
+      'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. ' +
+      'Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise.',
     roles: ['bot'],
   }),
   alertMaxPods: setting({
@@ -500,7 +512,12 @@ export const SETTINGS = {
   shutdownSeconds: setting({
     env: 'POD_DOCTOR_SHUTDOWN_SECONDS',
     schema: shutdownSecondsSchema,
-    description: `Deadline of a graceful stop (SIGTERM), in seconds: new work stops, running jobs finish or are left for another worker (their lock lapses), pending work is flushed, then connections are dropped and the process exits. Keep it below the pod's terminationGracePeriodSeconds. Unset: bot ${SHUTDOWN_DEFAULT_SECONDS.bot}, worker ${SHUTDOWN_DEFAULT_SECONDS.worker}, agent ${SHUTDOWN_DEFAULT_SECONDS.agent}; the bot's in-process worker gets half of the bot's.`,
+    description:
+      'Deadline of a graceful stop (SIGTERM), in seconds: new work stops, running jobs finish or are left for another worker (their lock lapses), ' +
+      'pending work is flushed, then connections are dropped and the process exits. ' +
+      "Keep it below the pod's terminationGracePeriodSeconds. " +
+      `Unset: bot ${SHUTDOWN_DEFAULT_SECONDS.bot}, worker ${SHUTDOWN_DEFAULT_SECONDS.worker}, agent ${SHUTDOWN_DEFAULT_SECONDS.agent}; ` +
+      "the bot's in-process worker gets half of the bot's.",
     roles: ['bot', 'worker', 'agent'],
   }),
   logLevel: setting({

@@ -91,156 +91,170 @@ function readyText(node: Node): string {
   return ready ? `Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}` : 'no Ready condition';
 }
 
+interface CheckInput {
+  c: Record<string, unknown> & { check: string };
+  live: LiveState;
+  params: Record<string, ParamValue>;
+  /** The target as text: `ns/name` for a pod. */
+  name: string;
+}
+
+/** Whether the check holds, and why, in words for the approval prompt and the run report. */
+type Verdict = readonly [ok: boolean, reason: string];
+
+/** For checks of the pod itself: a pod that is gone fails them. */
+async function ofPod(x: CheckInput, judge: (pod: Pod) => Verdict | Promise<Verdict>): Promise<Verdict> {
+  const pod = await x.live.pod();
+  return pod ? judge(pod) : [false, `pod ${x.name} no longer exists`];
+}
+
+async function nodesVerdict({ c, live }: CheckInput): Promise<Verdict> {
+  const names = list(c.node);
+  if (names.length === 0) return [false, 'no node named'];
+  const failures: string[] = [];
+  const fine: string[] = [];
+  for (const n of names) {
+    const node = await live.node(n);
+    if (c.check === 'node-exists') {
+      (node ? fine : failures).push(node ? `node ${n} exists` : `node ${n} no longer exists`);
+    } else if (c.check === 'node-cordoned') {
+      (node?.spec?.unschedulable ? fine : failures).push(
+        node ? `node ${n} is ${node.spec?.unschedulable ? '' : 'not '}cordoned` : `node ${n} no longer exists`,
+      );
+    } else if (!node) {
+      // A deleted Node never comes back: its pods are garbage-collected, its kubelet cannot act.
+      (c.check === 'node-not-ready' ? fine : failures).push(`node ${n} no longer exists`);
+    } else {
+      const notReady = nodeNotReady(node) || !nodeCondition(node, 'Ready');
+      const ok = c.check === 'node-not-ready' ? notReady : !notReady;
+      (ok ? fine : failures).push(`node ${n} is ${notReady ? 'NotReady' : 'Ready again'} (${readyText(node)})`);
+    }
+  }
+  return failures.length > 0 ? [false, failures.join('; ')] : [true, fine.join('; ')];
+}
+
+async function ownerKindVerdict(x: CheckInput): Promise<Verdict> {
+  return ofPod(x, async (pod) => {
+    const kinds = new Set((pod.metadata?.ownerReferences ?? []).map((o) => o.kind));
+    const workload = await x.live.workload();
+    if (workload) kinds.add(workload.kind);
+    const kind = str(x.c.kind);
+    const has = kinds.has(kind);
+    const owners = [...kinds].join(', ') || 'no owner';
+    return [x.c.check === 'owner-kind-is' ? has : !has, `pod ${x.name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`];
+  });
+}
+
+async function namespaceVerdict({ c, live }: CheckInput): Promise<Verdict> {
+  const nsName = str(c.namespace);
+  const ns = await live.namespace(nsName);
+  if (c.check === 'namespace-gone') return ns ? [false, `namespace ${nsName} still exists`] : [true, `namespace ${nsName} is gone`];
+  if (!ns) return [false, `namespace ${nsName} no longer exists`];
+  const terminating = ns.status?.phase === 'Terminating' || Boolean(ns.metadata?.deletionTimestamp);
+  return terminating
+    ? [true, `namespace ${nsName} is still Terminating`]
+    : [false, `namespace ${nsName} is not being deleted (phase ${ns.status?.phase ?? '?'})`];
+}
+
+async function replicasVerdict({ c, live }: CheckInput): Promise<Verdict> {
+  const ns = str(c.namespace);
+  const kind = str(c.kind);
+  const wname = str(c.name);
+  const want = Number(c.replicas);
+  if (kind !== 'Deployment' && kind !== 'StatefulSet' && kind !== 'ReplicaSet') return [false, `cannot read replicas of a ${kind}`];
+  const obj = await live.source.getOwner(ns, kind, wname);
+  if (!obj) return [false, `${kind} ${ns}/${wname} no longer exists`];
+  const replicas = typeof obj.spec?.replicas === 'number' ? obj.spec.replicas : 1;
+  return [replicas === want, `${kind} ${ns}/${wname} has ${replicas} replica(s)${replicas === want ? '' : `, not ${want}`}`];
+}
+
+/** Every check a playbook may name (typed by the playbook schema, so none is missing). */
+const CHECKS: Record<CheckKind, (x: CheckInput) => Promise<Verdict>> = {
+  'pod-exists': async ({ live, name }) => {
+    const pod = await live.pod();
+    return [pod !== null, pod ? `pod ${name} exists` : `pod ${name} no longer exists`];
+  },
+  'pod-gone': async ({ live, name, params }) => {
+    const pod = await live.pod();
+    const planUid = typeof params.uid === 'string' ? params.uid : undefined;
+    if (!pod) return [true, `pod ${name} is gone`];
+    if (planUid && pod.metadata?.uid !== planUid)
+      return [true, `pod ${name} (uid ${planUid}) is gone; a new pod of that name has uid ${pod.metadata?.uid ?? '?'}`];
+    return [false, `pod ${name} still exists${pod.metadata?.deletionTimestamp ? ' (Terminating)' : ''}`];
+  },
+  'pod-uid-is': (x) =>
+    ofPod(x, (pod) => {
+      const want = str(x.c.uid);
+      const uid = pod.metadata?.uid ?? '';
+      return uid === want
+        ? [true, `pod ${x.name} is still uid ${want}`]
+        : [false, `pod ${x.name} was recreated: its UID is now ${uid}, the plan was made for ${want}`];
+    }),
+  'pod-still-terminating': (x) =>
+    ofPod(x, (pod) => {
+      const deletion = ms(pod.metadata?.deletionTimestamp);
+      if (deletion === undefined) return [false, `pod ${x.name} is not being deleted (no deletionTimestamp)`];
+      const overdue = (x.live.now().getTime() - deletion) / 1000;
+      const min = typeof x.c.minOverdueSeconds === 'number' ? x.c.minOverdueSeconds : 30;
+      return overdue >= min
+        ? [true, `pod ${x.name} is still Terminating, ${formatDuration(overdue)} past its grace period`]
+        : [false, `pod ${x.name} is within its grace period (${formatDuration(Math.max(0, -overdue))} left): not stuck`];
+    }),
+  'pod-not-terminating': (x) =>
+    ofPod(x, (pod) => (pod.metadata?.deletionTimestamp ? [false, `pod ${x.name} is already being deleted`] : [true, `pod ${x.name} is not being deleted`])),
+  'pod-has-controller': (x) =>
+    ofPod(x, (pod) => {
+      const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
+      return owner
+        ? [true, `pod ${x.name} is managed by ${owner.kind} ${owner.name}`]
+        : [false, `pod ${x.name} has no controller: deleting it would not bring it back`];
+    }),
+  'pod-on-node': (x) =>
+    ofPod(x, (pod) => {
+      const want = str(x.c.node);
+      return pod.spec?.nodeName === want
+        ? [true, `pod ${x.name} is on ${want}`]
+        : [false, `pod ${x.name} is now on ${pod.spec?.nodeName ?? 'no node'}, not ${want}`];
+    }),
+  'node-not-ready': nodesVerdict,
+  'node-ready': nodesVerdict,
+  'node-exists': nodesVerdict,
+  'node-cordoned': nodesVerdict,
+  'finding-present': async ({ c, live }) => {
+    const rule = str(c.rule);
+    const d = await live.diagnosis();
+    if (!d) return [false, `the target no longer exists, so ${rule} no longer applies`];
+    const hit = d.findings.some((f) => f.rule === rule || f.merged.includes(rule));
+    return hit
+      ? [true, `a new diagnosis still reports ${rule}`]
+      : [false, `a new diagnosis no longer reports ${rule}: ${d.findings.map((f) => f.rule).join(', ') || 'no findings'}`];
+  },
+  'owner-kind-is': ownerKindVerdict,
+  'owner-kind-is-not': ownerKindVerdict,
+  'has-finalizers': (x) =>
+    ofPod(x, (pod) => {
+      const now = pod.metadata?.finalizers ?? [];
+      if (now.length === 0) return [false, `pod ${x.name} has no finalizers any more`];
+      const want = x.c.finalizers === undefined ? undefined : list(x.c.finalizers);
+      if (want && !sameSet(now, want)) return [false, `pod ${x.name}'s finalizers are now [${now.join(', ')}], not the approved [${want.join(', ')}]`];
+      return [true, `pod ${x.name} still has finalizers [${now.join(', ')}]`];
+    }),
+  'namespace-terminating': namespaceVerdict,
+  'namespace-gone': namespaceVerdict,
+  'workload-replicas': replicasVerdict,
+  'param-is': async ({ c, params }) => {
+    const p = str(c.param);
+    const value = params[p];
+    return [value === c.equals, `${p} is ${JSON.stringify(value)}`];
+  },
+};
+
 /** Evaluate one resolved check. `params` are the plan's resolved parameters. */
 export async function evaluateCheck(check: ResolvedCheck, live: LiveState, params: Record<string, ParamValue>): Promise<CheckResult> {
   const c = check as Record<string, unknown> & { check: string };
-  const result = (ok: boolean, reason: string): CheckResult => ({ check: c.check, ok, reason });
-  const name = podName(live.target);
-  const planUid = typeof params.uid === 'string' ? params.uid : undefined;
-
-  switch (c.check) {
-    case 'pod-exists': {
-      const pod = await live.pod();
-      return result(pod !== null, pod ? `pod ${name} exists` : `pod ${name} no longer exists`);
-    }
-    case 'pod-gone': {
-      const pod = await live.pod();
-      if (!pod) return result(true, `pod ${name} is gone`);
-      if (planUid && pod.metadata?.uid !== planUid)
-        return result(true, `pod ${name} (uid ${planUid}) is gone; a new pod of that name has uid ${pod.metadata?.uid ?? '?'}`);
-      return result(false, `pod ${name} still exists${pod.metadata?.deletionTimestamp ? ' (Terminating)' : ''}`);
-    }
-    case 'pod-uid-is': {
-      const pod = await live.pod();
-      const want = str(c.uid);
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      const uid = pod.metadata?.uid ?? '';
-      return uid === want
-        ? result(true, `pod ${name} is still uid ${want}`)
-        : result(false, `pod ${name} was recreated: its UID is now ${uid}, the plan was made for ${want}`);
-    }
-    case 'pod-still-terminating': {
-      const pod = await live.pod();
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      const deletion = ms(pod.metadata?.deletionTimestamp);
-      if (deletion === undefined) return result(false, `pod ${name} is not being deleted (no deletionTimestamp)`);
-      const overdue = (live.now().getTime() - deletion) / 1000;
-      const min = typeof c.minOverdueSeconds === 'number' ? c.minOverdueSeconds : 30;
-      return overdue >= min
-        ? result(true, `pod ${name} is still Terminating, ${formatDuration(overdue)} past its grace period`)
-        : result(false, `pod ${name} is within its grace period (${formatDuration(Math.max(0, -overdue))} left): not stuck`);
-    }
-    case 'pod-not-terminating': {
-      const pod = await live.pod();
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      return pod.metadata?.deletionTimestamp ? result(false, `pod ${name} is already being deleted`) : result(true, `pod ${name} is not being deleted`);
-    }
-    case 'pod-has-controller': {
-      const pod = await live.pod();
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
-      return owner
-        ? result(true, `pod ${name} is managed by ${owner.kind} ${owner.name}`)
-        : result(false, `pod ${name} has no controller: deleting it would not bring it back`);
-    }
-    case 'pod-on-node': {
-      const pod = await live.pod();
-      const want = str(c.node);
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      return pod.spec?.nodeName === want
-        ? result(true, `pod ${name} is on ${want}`)
-        : result(false, `pod ${name} is now on ${pod.spec?.nodeName ?? 'no node'}, not ${want}`);
-    }
-    case 'node-not-ready':
-    case 'node-ready':
-    case 'node-exists':
-    case 'node-cordoned': {
-      const names = list(c.node);
-      if (names.length === 0) return result(false, 'no node named');
-      const failures: string[] = [];
-      const fine: string[] = [];
-      for (const n of names) {
-        const node = await live.node(n);
-        if (c.check === 'node-exists') {
-          (node ? fine : failures).push(node ? `node ${n} exists` : `node ${n} no longer exists`);
-        } else if (c.check === 'node-cordoned') {
-          (node?.spec?.unschedulable ? fine : failures).push(
-            node ? `node ${n} is ${node.spec?.unschedulable ? '' : 'not '}cordoned` : `node ${n} no longer exists`,
-          );
-        } else if (!node) {
-          // A deleted Node never comes back: its pods are garbage-collected, its kubelet cannot act.
-          (c.check === 'node-not-ready' ? fine : failures).push(`node ${n} no longer exists`);
-        } else {
-          const notReady = nodeNotReady(node) || !nodeCondition(node, 'Ready');
-          const ok = c.check === 'node-not-ready' ? notReady : !notReady;
-          (ok ? fine : failures).push(`node ${n} is ${notReady ? 'NotReady' : 'Ready again'} (${readyText(node)})`);
-        }
-      }
-      return failures.length > 0 ? result(false, failures.join('; ')) : result(true, fine.join('; '));
-    }
-    case 'finding-present': {
-      const rule = str(c.rule);
-      const d = await live.diagnosis();
-      if (!d) return result(false, `the target no longer exists, so ${rule} no longer applies`);
-      const hit = d.findings.some((f) => f.rule === rule || f.merged.includes(rule));
-      return hit
-        ? result(true, `a new diagnosis still reports ${rule}`)
-        : result(false, `a new diagnosis no longer reports ${rule}: ${d.findings.map((f) => f.rule).join(', ') || 'no findings'}`);
-    }
-    case 'owner-kind-is':
-    case 'owner-kind-is-not': {
-      const pod = await live.pod();
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      const kinds = new Set((pod.metadata?.ownerReferences ?? []).map((o) => o.kind));
-      const workload = await live.workload();
-      if (workload) kinds.add(workload.kind);
-      const kind = str(c.kind);
-      const has = kinds.has(kind);
-      const owners = [...kinds].join(', ') || 'no owner';
-      return c.check === 'owner-kind-is'
-        ? result(has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`)
-        : result(!has, `pod ${name} is ${has ? '' : 'not '}owned by a ${kind} (${owners})`);
-    }
-    case 'has-finalizers': {
-      const pod = await live.pod();
-      if (!pod) return result(false, `pod ${name} no longer exists`);
-      const now = pod.metadata?.finalizers ?? [];
-      if (now.length === 0) return result(false, `pod ${name} has no finalizers any more`);
-      const want = c.finalizers === undefined ? undefined : list(c.finalizers);
-      if (want && !sameSet(now, want)) return result(false, `pod ${name}'s finalizers are now [${now.join(', ')}], not the approved [${want.join(', ')}]`);
-      return result(true, `pod ${name} still has finalizers [${now.join(', ')}]`);
-    }
-    case 'namespace-terminating':
-    case 'namespace-gone': {
-      const nsName = str(c.namespace);
-      const ns = await live.namespace(nsName);
-      if (c.check === 'namespace-gone') return ns ? result(false, `namespace ${nsName} still exists`) : result(true, `namespace ${nsName} is gone`);
-      if (!ns) return result(false, `namespace ${nsName} no longer exists`);
-      const terminating = ns.status?.phase === 'Terminating' || Boolean(ns.metadata?.deletionTimestamp);
-      return terminating
-        ? result(true, `namespace ${nsName} is still Terminating`)
-        : result(false, `namespace ${nsName} is not being deleted (phase ${ns.status?.phase ?? '?'})`);
-    }
-    case 'workload-replicas': {
-      const ns = str(c.namespace);
-      const kind = str(c.kind);
-      const wname = str(c.name);
-      const want = Number(c.replicas);
-      if (kind !== 'Deployment' && kind !== 'StatefulSet' && kind !== 'ReplicaSet') return result(false, `cannot read replicas of a ${kind}`);
-      const obj = await live.source.getOwner(ns, kind, wname);
-      if (!obj) return result(false, `${kind} ${ns}/${wname} no longer exists`);
-      const replicas = typeof obj.spec?.replicas === 'number' ? obj.spec.replicas : 1;
-      return result(replicas === want, `${kind} ${ns}/${wname} has ${replicas} replica(s)${replicas === want ? '' : `, not ${want}`}`);
-    }
-    case 'param-is': {
-      const p = str(c.param);
-      const value = params[p];
-      const ok = value === c.equals;
-      return result(ok, `${p} is ${JSON.stringify(value)}`);
-    }
-    default:
-      return result(false, `unknown check ${c.check}`);
-  }
+  const judge = Object.hasOwn(CHECKS, c.check) ? CHECKS[c.check as CheckKind] : undefined;
+  const [ok, reason] = judge ? await judge({ c, live, params, name: podName(live.target) }) : [false, `unknown check ${c.check}`];
+  return { check: c.check, ok, reason };
 }
 
 /** Evaluate in order; stops at the first check that does not hold (later ones may depend on it). */

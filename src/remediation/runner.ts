@@ -199,6 +199,59 @@ export async function resolveParams(playbook: Playbook, finding: Finding, target
   return out;
 }
 
+/**
+ * How many people must approve and what they are warned of: the playbook's count, raised to two
+ * by a rule that knows the stakes (a StatefulSet pod, a namespace) or by a guard that holds; a
+ * refusing guard that holds stops the proposal.
+ */
+async function weighGuards(
+  playbook: Playbook,
+  finding: Finding,
+  params: Record<string, ParamValue>,
+  live: LiveState,
+): Promise<{ approvals: 1 | 2; warnings: string[] }> {
+  let approvals: 1 | 2 = finding.params.requiresTwoApprovals === true ? 2 : playbook.approvals;
+  const warnings: string[] = [];
+  for (const [i, guard] of playbook.guards.entries()) {
+    const [when] = resolveChecks([guard.when], params, playbook.id, `guards[${i}].when`);
+    if (!when || !(await evaluateCheck(when, live, params)).ok) continue;
+    if (guard.refuse)
+      throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} refused: ${interpolate(guard.warning ?? `guard ${when.check} holds`, params)}`);
+    if (guard.approvals === 2) approvals = 2;
+    if (guard.warning) warnings.push(interpolate(guard.warning.trim(), params));
+  }
+  return { approvals, warnings };
+}
+
+/** After a run: diagnose again; fixed when the rules the plan verifies are silent and its expectations hold. */
+async function verifyPlan(plan: Plan, kube: KubeSource, diagnose: (t: Target) => Promise<Diagnosis>, now: () => Date): Promise<Verification> {
+  let d: Diagnosis | null = null;
+  let error: string | undefined;
+  try {
+    d = await diagnose(plan.target);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'TARGET_NOT_FOUND') error = `the verifying diagnosis failed: ${errorText(err)}`;
+  }
+  const remaining = d
+    ? [...new Set(d.findings.filter((f) => plan.verify.includes(f.rule) || f.merged.some((r) => plan.verify.includes(r))).map((f) => f.rule))]
+    : [];
+  const live = new LiveState(kube, plan.target, () => (d ? Promise.resolve(d) : diagnose(plan.target)), now);
+  const expect: CheckResult[] = [];
+  for (const c of plan.expect)
+    expect.push(await evaluateCheck(c, live, plan.params).catch((err: unknown) => ({ check: c.check, ok: false, reason: errorText(err) })));
+  const fixed = !error && remaining.length === 0 && expect.every((e) => e.ok);
+  return {
+    outcome: fixed ? 'fixed' : 'not-fixed',
+    remaining,
+    findings: d ? summaries(d.findings) : [],
+    // Gone: not found at all, or only its owner is left (a pod that was deleted or replaced).
+    targetGone: !error && (d === null || d.missing !== undefined),
+    expect,
+    ...(error ? { error } : {}),
+    at: new Date().toISOString(),
+  };
+}
+
 export function createRunner(deps: RunnerDeps): Runner {
   const actions = deps.actions ?? ACTIONS;
   const now = deps.now ?? (() => new Date());
@@ -206,7 +259,6 @@ export function createRunner(deps: RunnerDeps): Runner {
   const lockMs = deps.lockMs ?? 30_000;
   const planTtlSeconds = deps.planTtlSeconds ?? 3600;
   const sleep = deps.sleep ?? abortableSleep;
-  const stamp = () => new Date().toISOString();
 
   const diagnose = (target: Target): Promise<Diagnosis> =>
     diagnoseTarget(deps.kube, target, { ...deps.diagnose, cluster: deps.cluster, ...(deps.agent ? { agent: deps.agent } : {}), now });
@@ -222,18 +274,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     const live = new LiveState(source, target, () => diagnose(target), now);
     const params = await resolveParams(playbook, finding, target, live);
 
-    let approvals: 1 | 2 = playbook.approvals;
-    // A rule that knows the stakes (a StatefulSet pod, a namespace) can ask for two people.
-    if (finding.params.requiresTwoApprovals === true) approvals = 2;
-    const warnings: string[] = [];
-    for (const [i, guard] of playbook.guards.entries()) {
-      const [when] = resolveChecks([guard.when], params, playbook.id, `guards[${i}].when`);
-      if (!when || !(await evaluateCheck(when, live, params)).ok) continue;
-      if (guard.refuse)
-        throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} refused: ${interpolate(guard.warning ?? `guard ${when.check} holds`, params)}`);
-      if (guard.approvals === 2) approvals = 2;
-      if (guard.warning) warnings.push(interpolate(guard.warning.trim(), params));
-    }
+    const { approvals, warnings } = await weighGuards(playbook, finding, params, live);
     const plan = buildPlan({
       cluster: deps.cluster,
       playbook,
@@ -301,33 +342,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     }
   }
 
-  async function verify(plan: Plan): Promise<Verification> {
-    let d: Diagnosis | null = null;
-    let error: string | undefined;
-    try {
-      d = await diagnose(plan.target);
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'TARGET_NOT_FOUND') error = `the verifying diagnosis failed: ${errorText(err)}`;
-    }
-    const remaining = d
-      ? [...new Set(d.findings.filter((f) => plan.verify.includes(f.rule) || f.merged.some((r) => plan.verify.includes(r))).map((f) => f.rule))]
-      : [];
-    const live = new LiveState(deps.kube, plan.target, () => (d ? Promise.resolve(d) : diagnose(plan.target)), now);
-    const expect: CheckResult[] = [];
-    for (const c of plan.expect)
-      expect.push(await evaluateCheck(c, live, plan.params).catch((err: unknown) => ({ check: c.check, ok: false, reason: errorText(err) })));
-    const fixed = !error && remaining.length === 0 && expect.every((e) => e.ok);
-    return {
-      outcome: fixed ? 'fixed' : 'not-fixed',
-      remaining,
-      findings: d ? summaries(d.findings) : [],
-      // Gone: not found at all, or only its owner is left (a pod that was deleted or replaced).
-      targetGone: !error && (d === null || d.missing !== undefined),
-      expect,
-      ...(error ? { error } : {}),
-      at: stamp(),
-    };
-  }
+  const verify = (plan: Plan) => verifyPlan(plan, deps.kube, diagnose, now);
 
   return {
     proposePlan,

@@ -438,14 +438,17 @@ function checkPreconditions(def: ResourceDef, obj: KubeObject, options: DeleteOp
     throw errors.conflict(
       gr,
       name,
-      `the UID in the precondition (${pre.uid}) does not match the UID in record (${obj.metadata?.uid ?? ''}). The object might have been deleted and then recreated`,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${obj.metadata?.uid ?? ''}). ` +
+        'The object might have been deleted and then recreated',
     );
   }
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata?.resourceVersion) {
     throw errors.conflict(
       gr,
       name,
-      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${obj.metadata?.resourceVersion ?? ''}). The object might have been modified`,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) ` +
+        `does not match the ResourceVersion in record (${obj.metadata?.resourceVersion ?? ''}). ` +
+        'The object might have been modified',
     );
   }
 }

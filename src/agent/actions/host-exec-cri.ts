@@ -36,48 +36,48 @@ function failed(f: CriFailure, what: string): ExecResult {
 
 const OK: ExecResult = { ok: true, detail: '', code: 200 };
 
+/**
+ * The image as the pod names it: the pod spec's text when kubelet sent it (user_specified_image),
+ * else the spec's image unless it is a bare id, else a tag of that id (one ImageStatus per id and listing).
+ */
+async function imageOf(client: CriClient, c: CriContainer, tags: Map<string, Promise<string[]>>): Promise<{ image: string; names: string[] }> {
+  const spec = c.image?.image ?? '';
+  const id = c.imageId || c.imageRef || (IMAGE_ID.test(spec) ? spec : '');
+  let names = id ? tags.get(id) : undefined;
+  if (id && !names) {
+    // Every tag and digest of the image: a pod may name it by any of them.
+    names = client.imageStatus(id).then((r) => (r.ok && r.value ? [...r.value.repoTags, ...r.value.repoDigests] : []));
+    tags.set(id, names);
+  }
+  const all = (await names) ?? [];
+  if (c.image?.userSpecifiedImage) return { image: c.image.userSpecifiedImage, names: all };
+  if (spec && !IMAGE_ID.test(spec)) return { image: spec, names: all };
+  return { image: all[0] ?? id, names: all };
+}
+
+/** Which kind of object an id names on this runtime. */
+async function locate(client: CriClient, id: string): Promise<{ kind: 'container' | 'sandbox'; id: string } | ExecResult> {
+  const pick = <T extends { id: string }>(list: T[]): T | 'ambiguous' | undefined => {
+    const exact = list.find((x) => x.id === id);
+    if (exact) return exact;
+    const prefixed = list.filter((x) => x.id.startsWith(id));
+    return prefixed.length > 1 ? 'ambiguous' : prefixed[0];
+  };
+  const containers = await client.listContainers({ id });
+  if (!containers.ok) return failed(containers, `cannot look up container ${id}`);
+  const c = pick(containers.value);
+  if (c === 'ambiguous') return { ok: false, detail: `container id ${id} is ambiguous`, code: 502 };
+  if (c) return { kind: 'container', id: c.id };
+  const sandboxes = await client.listPodSandbox({ id });
+  if (!sandboxes.ok) return failed(sandboxes, `cannot look up pod sandbox ${id}`);
+  const s = pick(sandboxes.value);
+  if (s === 'ambiguous') return { ok: false, detail: `pod sandbox id ${id} is ambiguous`, code: 502 };
+  if (s) return { kind: 'sandbox', id: s.id };
+  return { ok: false, detail: `no container or pod sandbox ${id} on this runtime`, code: 404 };
+}
+
 export function createCriRuntime(client: CriClient, options: CriRuntimeOptions): RuntimeOps {
   const stopSeconds = options.stopTimeoutSeconds ?? 10;
-
-  /**
-   * The image as the pod names it: the pod spec's text when kubelet sent it (user_specified_image),
-   * else the spec's image unless it is a bare id, else a tag of that id (one ImageStatus per id and listing).
-   */
-  const imageOf = async (c: CriContainer, tags: Map<string, Promise<string[]>>): Promise<{ image: string; names: string[] }> => {
-    const spec = c.image?.image ?? '';
-    const id = c.imageId || c.imageRef || (IMAGE_ID.test(spec) ? spec : '');
-    let names = id ? tags.get(id) : undefined;
-    if (id && !names) {
-      // Every tag and digest of the image: a pod may name it by any of them.
-      names = client.imageStatus(id).then((r) => (r.ok && r.value ? [...r.value.repoTags, ...r.value.repoDigests] : []));
-      tags.set(id, names);
-    }
-    const all = (await names) ?? [];
-    if (c.image?.userSpecifiedImage) return { image: c.image.userSpecifiedImage, names: all };
-    if (spec && !IMAGE_ID.test(spec)) return { image: spec, names: all };
-    return { image: all[0] ?? id, names: all };
-  };
-
-  /** Which kind of object an id names on this runtime. */
-  const locate = async (id: string): Promise<{ kind: 'container' | 'sandbox'; id: string } | ExecResult> => {
-    const pick = <T extends { id: string }>(list: T[]): T | 'ambiguous' | undefined => {
-      const exact = list.find((x) => x.id === id);
-      if (exact) return exact;
-      const prefixed = list.filter((x) => x.id.startsWith(id));
-      return prefixed.length > 1 ? 'ambiguous' : prefixed[0];
-    };
-    const containers = await client.listContainers({ id });
-    if (!containers.ok) return failed(containers, `cannot look up container ${id}`);
-    const c = pick(containers.value);
-    if (c === 'ambiguous') return { ok: false, detail: `container id ${id} is ambiguous`, code: 502 };
-    if (c) return { kind: 'container', id: c.id };
-    const sandboxes = await client.listPodSandbox({ id });
-    if (!sandboxes.ok) return failed(sandboxes, `cannot look up pod sandbox ${id}`);
-    const s = pick(sandboxes.value);
-    if (s === 'ambiguous') return { ok: false, detail: `pod sandbox id ${id} is ambiguous`, code: 502 };
-    if (s) return { kind: 'sandbox', id: s.id };
-    return { ok: false, detail: `no container or pod sandbox ${id} on this runtime`, code: 404 };
-  };
 
   return {
     async listPodContainers(podUid) {
@@ -91,7 +91,7 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
       // Containers first: removing a sandbox first would take its containers along unreported.
       for (const c of containers.value) {
         const imageId = c.imageId || c.imageRef;
-        const { image, names } = await imageOf(c, tags);
+        const { image, names } = await imageOf(client, c, tags);
         out.push({
           id: c.id,
           ...(c.metadata?.name ? { name: c.metadata.name } : {}),
@@ -116,7 +116,7 @@ export function createCriRuntime(client: CriClient, options: CriRuntimeOptions):
 
     async removeContainer(id) {
       if (!CONTAINER_ID.test(id)) throw new Error('bad container id');
-      const found = await locate(id);
+      const found = await locate(client, id);
       if ('ok' in found) return found;
       if (found.kind === 'container') {
         const stop = await client.stopContainer(found.id, stopSeconds);

@@ -69,7 +69,8 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
       const others = [...new Set(mh.holders.filter((h) => !h.hostNamespace && !h.ownPod).map((h) => `pid ${h.pid}${h.unit ? ` (${h.unit})` : ''}`))];
       throw new ActionRefused(
         403,
-        `pid ${pid} does not hold a mount of pod ${pod} outside the host mount namespace now${others.length ? `; holders now: ${others.join(', ')}` : '; nothing outside the host mount namespace holds one'}`,
+        `pid ${pid} does not hold a mount of pod ${pod} outside the host mount namespace now` +
+          (others.length ? `; holders now: ${others.join(', ')}` : '; nothing outside the host mount namespace holds one'),
       );
     }
     if (holder.ownPod) throw new ActionRefused(403, `pid ${pid} (${holder.command}) is a process of pod ${pod} itself; remove the pod's containers instead`);
@@ -81,13 +82,15 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
     if (holder.podUid) {
       throw new ActionRefused(
         409,
-        `pid ${pid} (${holder.command}) belongs to pod ${holder.podUid}${holder.containerId ? ` (container ${holder.containerId.slice(0, 12)})` : ''}; restart or delete that pod instead`,
+        `pid ${pid} (${holder.command}) belongs to pod ${holder.podUid}` +
+          `${holder.containerId ? ` (container ${holder.containerId.slice(0, 12)})` : ''}; restart or delete that pod instead`,
       );
     }
     if (holder.unit?.endsWith('.service')) {
       throw new ActionRefused(
         409,
-        `pid ${pid} (${holder.command}) runs in the systemd service ${holder.unit}, which would start it again: restart the unit instead (action restart-unit, playbook release-mount-holder)`,
+        `pid ${pid} (${holder.command}) runs in the systemd service ${holder.unit}, which would start it again: ` +
+          'restart the unit instead (action restart-unit, playbook release-mount-holder)',
       );
     }
 
@@ -108,7 +111,8 @@ export const action: AgentActionDef<'stop-mount-holder'> = {
       const state = (await readStat(env.probeEnv.procRoot, pid))?.state ?? '?';
       throw new ActionRefused(
         502,
-        `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and is still there ${seconds(KILL_WAIT_MS)} after SIGKILL (state ${state}${state === 'D' ? ': uninterruptible, stuck in the kernel' : ''})`,
+        `pid ${pid} ignored SIGTERM for ${seconds(env.stopGraceMs)} and is still there ${seconds(KILL_WAIT_MS)} after SIGKILL ` +
+          `(state ${state}${state === 'D' ? ': uninterruptible, stuck in the kernel' : ''})`,
       );
     }
     return { changed: true, detail: `stopped ${what}: it ignored SIGTERM for ${seconds(env.stopGraceMs)}, killed with SIGKILL`, items: [String(pid)] };

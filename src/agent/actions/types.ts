@@ -123,7 +123,8 @@ export const AGENT_ACTION_TABLE = {
       timeoutMs: 60_000,
       params: { pid: pidSchema },
       describe: (p) => [
-        `node agent on ${p.node}: kill -TERM ${p.pid}, then -KILL if it is still there after 10s (only if pid ${p.pid} still holds a mount of pod ${p.namespace}/${p.pod} and is no service, pod process or node daemon)`,
+        `node agent on ${p.node}: kill -TERM ${p.pid}, then -KILL if it is still there after 10s ` +
+          `(only if pid ${p.pid} still holds a mount of pod ${p.namespace}/${p.pod} and is no service, pod process or node daemon)`,
       ],
       toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), pid: p.pid }),
       // The agent re-checks the pid, and a stopped holder answers "already gone".
@@ -141,7 +142,8 @@ export const AGENT_ACTION_TABLE = {
       timeoutMs: 90_000,
       params: {},
       describe: (p) => [
-        `node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} (pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`,
+        `node agent on ${p.node}: remove the containers labelled io.kubernetes.pod.uid=${p.uid} ` +
+          `(pod ${p.namespace}/${p.pod}; docker rm -f, or CRI stop + remove)`,
       ],
       toRequest: (p) => ({ node: p.node, pod: stepPodRef(p) }),
       // Removing them again removes nothing.
@@ -160,7 +162,8 @@ export const AGENT_ACTION_TABLE = {
       // fsType only for the text: the agent reads the type from the host's mount table.
       params: { mount: mountPathSchema, fsType: z.string().max(64).optional() },
       describe: (p) => [
-        `node agent on ${p.node}: umount -l ${p.mount}${p.fsType ? ` (${p.fsType})` : ''} — only a FUSE/network mount of pod ${p.namespace}/${p.pod} or one that hangs`,
+        `node agent on ${p.node}: umount -l ${p.mount}${p.fsType ? ` (${p.fsType})` : ''}` +
+          ` — only a FUSE/network mount of pod ${p.namespace}/${p.pod} or one that hangs`,
       ],
       toRequest: (p) => ({ node: p.node, pod: stepPodRef(p), mount: p.mount }),
       // Unmounting what is no longer mounted does nothing.
@@ -274,7 +277,10 @@ export interface HostExec {
    * through CRI also the pod's sandboxes (named `sandbox:<name>`, state ready/notready).
    */
   listPodContainers(podUid: string): Promise<HostContainer[]>;
-  /** The runtime (Docker API or CRI): force-remove a container, volumes kept (`DELETE /containers/<id>?force=1`; CRI: StopContainer + RemoveContainer, or StopPodSandbox + RemovePodSandbox for a sandbox id). */
+  /**
+   * The runtime (Docker API or CRI): force-remove a container, volumes kept (`DELETE /containers/<id>?force=1`;
+   * CRI: StopContainer + RemoveContainer, or StopPodSandbox + RemovePodSandbox for a sandbox id).
+   */
   removeContainer(id: string): Promise<ExecResult>;
   /** The runtime (Docker API or CRI): remove an image, not forced: an image other containers use stays (409). */
   removeImage(ref: string): Promise<ExecResult>;
