@@ -10,6 +10,7 @@
 //   flows/parents.ts     thread parents, rendered from state and paced (`parents.start/settle`)
 // Nothing here blocks an acknowledgement: adapters ack first and call in afterwards.
 import type { Logger } from 'pino';
+import type { Policy } from '../access/policy.js';
 import type { JobQueues } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
 import { defaultNamespaceFor } from './command.js';
@@ -33,6 +34,8 @@ export interface ChatOptions {
   cluster: string;
   logger: Logger;
   approvers: ApproverPolicy;
+  /** Who may diagnose and approve what, per channel, user group and namespace (the config file's `policy`). */
+  policy?: Policy;
   requireDifferentApprover?: boolean;
   approvalTtlSeconds?: number;
   /** Channel id (or `*`) → namespace of a bare `<pod>`. */
