@@ -180,7 +180,7 @@ testRule(rule, {
         playbook: 'stop-mount-holder',
         causeKey: 'node/node-1:holder/pid/31337',
         params: { node: 'node-1', pid: 31337, mount: VOL, holderKind: 'process' },
-        mentions: [/pid 31337 \(pid 31337\) holds/, /no systemd unit/, /works inside it/],
+        mentions: [/(^|\n)pid 31337 holds \//, /no systemd unit/, /works inside it/],
       },
     },
     {

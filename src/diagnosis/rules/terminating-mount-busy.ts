@@ -73,7 +73,7 @@ const messages = {
     'do not mount /var/lib/docker or /var/lib/kubelet into containers.',
   // A holder found.
   titleService: '{{unit}} (pid {{pid}}) holds {{mount}} on {{node}}; the pod cannot be deleted',
-  titlePid: 'pid {{pid}} (pid {{pid}}) holds {{mount}} on {{node}}; the pod cannot be deleted',
+  titlePid: 'pid {{pid}} holds {{mount}} on {{node}}; the pod cannot be deleted',
   containerBusy:
     'The pod was deleted {{overdue}} past its grace period, but its container cannot be removed on {{node}}: ' + '{{mount}} is "device or resource busy".',
   heldByService: 'Process {{pid}} ({{command}}) of the service {{unit}} still has that mount in its own mount namespace {{mountNamespace}}.',
