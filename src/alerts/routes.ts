@@ -19,7 +19,12 @@ export function alertDestinationProblem(config: {
   alertRoutes: readonly AlertRoute[];
 }): string | undefined {
   if (!config.alertmanagerToken || config.alertChannel || config.alertRoutes.some(isCatchAll)) return undefined;
-  return `ALERTMANAGER_TOKEN enables the Alertmanager webhook, but ${config.alertRoutes.length > 0 ? 'alerts no POD_DOCTOR_ALERT_ROUTES entry matches' : 'alerts'} would have no channel: set POD_DOCTOR_ALERT_CHANNEL (or end POD_DOCTOR_ALERT_ROUTES with a route that has only a channel)`;
+  const which = config.alertRoutes.length > 0 ? 'alerts no POD_DOCTOR_ALERT_ROUTES entry matches' : 'alerts';
+  return (
+    `ALERTMANAGER_TOKEN enables the Alertmanager webhook, but ${which} would have no channel: ` +
+    'set POD_DOCTOR_ALERT_CHANNEL (`alertChannel` in the config file), or end the alert routes (`alertRoutes`, POD_DOCTOR_ALERT_ROUTES) ' +
+    'with a route that has only a channel'
+  );
 }
 
 export function channelFor(

@@ -28,7 +28,7 @@ import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
-import { clusterOf, commandConfig } from './config.js';
+import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerThread } from './worker-host.js';
 
@@ -43,8 +43,9 @@ async function kubeVersionApi(kubeconfig: string | undefined, context: string | 
   return loadKubeConfig({ kubeconfig, context }).makeApiClient(k8s.VersionApi);
 }
 
-export const BOT_USAGE = `Usage: pod-doctor bot [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
+export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
+${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
   --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
   --cluster NAME      cluster this bot serves (default: $POD_DOCTOR_CLUSTER)
@@ -142,6 +143,7 @@ function botFlags(argv: string[]) {
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
       playbooks: { type: 'string' },
+      ...CONFIG_OPTION,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -264,7 +266,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     io.stdout.write(`${BOT_USAGE}\n`);
     return 0;
   }
-  const config = commandConfig(io.env);
+  const config = commandConfig(io.env, flags.config, io.stderr);
   checkSlackConfig(config);
   const cluster = clusterOf(flags.cluster, config);
   const port = flags.port !== undefined ? Number(flags.port) : config.port;
@@ -311,7 +313,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     playbooks,
     rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
     placeholderMs: config.threadPlaceholderMs,
-    ...(config.incidentChannel ? { incidentChannel: config.incidentChannel } : {}),
     // Alert-started results go to their Alertmanager group's thread.
     alertGroups: {},
     metrics: chatMetrics,

@@ -16,7 +16,10 @@ import type { RedisClient } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore } from '../remediation/store.js';
 
-/** The chat side of a role: the configuration's approval and namespace settings, the given adapter and approvers. */
+/**
+ * The chat side of a role: the configuration's access policy, approval and namespace settings and
+ * alert channel (incident threads go where alert threads do), the given adapter and approvers.
+ */
 export function composeChat(
   config: Config,
   parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
@@ -26,7 +29,10 @@ export function composeChat(
 ): ChatContext {
   const { playbooks, ...rest } = parts;
   return createChatContext({
+    ...(config.alertChannel ? { incidentChannel: config.alertChannel } : {}),
     ...rest,
+    policy: config.policy,
+    auditRetentionMs: config.auditRetentionDays * 86_400_000,
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,
     defaultNamespaces: config.defaultNamespaces,

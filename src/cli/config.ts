@@ -1,14 +1,38 @@
-// What every command does first: read the configuration (rule overrides checked against the
-// registry) and settle which cluster it serves.
-import { type Config, loadConfig } from '../config/schema.js';
+// What every command does first: read the configuration (the environment over the config file
+// of `--config` or POD_DOCTOR_CONFIG; rule overrides checked against the registry) and settle
+// which cluster it serves.
+import { readFileSync } from 'node:fs';
+import { type Config, loadConfig, SETTINGS } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { ClusterName } from '../jobs/schemas.js';
+import type { CliIo } from './diagnose.js';
 
-export function commandConfig(env: Record<string, string | undefined>): Config {
+/** The `--config` option every command that reads the configuration takes (node:util parseArgs). */
+export const CONFIG_OPTION = { config: { type: 'string' } } as const;
+
+export const CONFIG_USAGE = '  --config FILE       YAML config file (default: $POD_DOCTOR_CONFIG); variables set in the environment win over it';
+
+function readConfigFile(path: string, from: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new PodDoctorError('BAD_CONFIG', `cannot read the config file ${path} (${from}): ${why}`);
+  }
+}
+
+/**
+ * The configuration, every problem of the file and the environment in one BAD_CONFIG. Notes
+ * (a deprecated variable name) go to stderr: the logger is built from this configuration.
+ */
+export function commandConfig(env: CliIo['env'], configPath?: string, stderr: CliIo['stderr'] = process.stderr): Config {
+  const path = configPath ?? (env[SETTINGS.configFile.env] || undefined);
+  const file = path === undefined ? undefined : { path, text: readConfigFile(path, configPath ? '--config' : SETTINGS.configFile.env) };
   return loadConfig(
     env,
     RULES.map((r) => r.meta.id),
+    { ...(file ? { file } : {}), onNote: (note) => stderr.write(`pod-doctor: note: ${note}\n`) },
   );
 }
 

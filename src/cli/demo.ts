@@ -32,17 +32,18 @@ import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../reme
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import { composeChat } from './compose.js';
-import { commandConfig } from './config.js';
+import { CONFIG_OPTION, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 
-export const DEMO_USAGE = `Usage: pod-doctor demo [--all] [--dir DIR] [--script] [--user NAME]
+export const DEMO_USAGE = `Usage: pod-doctor demo [--all] [--dir DIR] [--script] [--user NAME] [--config FILE]
   A simulated cluster with the seed incidents and the console chat (needs Redis: $REDIS_URL).
   --all         every incident fixture, not only the seed incidents
   --dir DIR     scenario directory (default: test/fixtures/incidents)
   --script      take the scripted tour even on a terminal (the default when stdin is not one)
-  --user NAME   who you are in the chat (default: $POD_DOCTOR_CONSOLE_USER, $USER, "operator")`;
+  --user NAME   who you are in the chat (default: $POD_DOCTOR_CONSOLE_USER, $USER, "operator")
+  --config FILE YAML config file (default: $POD_DOCTOR_CONFIG): its policy and default namespaces apply`;
 
 export interface DemoDeps {
   /** Console input (default: process.stdin). */
@@ -134,22 +135,22 @@ function deliveryWaiter() {
   };
 }
 
+const DEMO_OPTIONS = {
+  all: { type: 'boolean', default: false },
+  dir: { type: 'string' },
+  script: { type: 'boolean', default: false },
+  user: { type: 'string' },
+  ...CONFIG_OPTION,
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      all: { type: 'boolean', default: false },
-      dir: { type: 'string' },
-      script: { type: 'boolean', default: false },
-      user: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values } = parseArgs({ args: argv, options: DEMO_OPTIONS });
   if (values.help) {
     io.stdout.write(`${DEMO_USAGE}\n`);
     return 0;
   }
-  let config = commandConfig(io.env);
+  let config = commandConfig(io.env, values.config, io.stderr);
   const user = values.user ?? config.consoleUser ?? (io.env.USER && /^[A-Za-z0-9._-]{1,64}$/.test(io.env.USER) ? io.env.USER : 'operator');
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(user)) throw new PodDoctorError('BAD_INPUT', `--user "${user}": letters, digits, ".", "_" and "-" only`);
   const redisAt = await demoRedis(config, io);

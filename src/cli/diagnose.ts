@@ -8,7 +8,7 @@ import { PodDoctorError } from '../errors.js';
 import { parseTarget } from '../kube/target.js';
 import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
-import { commandConfig } from './config.js';
+import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
@@ -17,7 +17,8 @@ export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | no
   --from FILE|DIR     diagnose from saved YAML/JSON instead of a cluster (repeatable)
   --now TIME          evaluate as of this RFC 3339 time (post-mortems, fixtures)
   --cluster NAME      cluster name shown in the output
-  --json              print JSON`;
+  --json              print JSON
+${CONFIG_USAGE}`;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -36,6 +37,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
       now: { type: 'string' },
       cluster: { type: 'string' },
       json: { type: 'boolean', default: false },
+      ...CONFIG_OPTION,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -44,7 +46,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   if (positionals.length !== 1) throw new PodDoctorError('BAD_TARGET', `expected one target, got ${positionals.length}\n${DIAGNOSE_USAGE}`);
-  const config = commandConfig(io.env);
+  const config = commandConfig(io.env, values.config, io.stderr);
   const target = parseTarget(positionals[0]!);
   let now: (() => Date) | undefined;
   if (values.now) {

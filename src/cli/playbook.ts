@@ -14,7 +14,7 @@ import { renderPlanText } from '../remediation/plan.js';
 import { createRunner, type RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
-import { commandConfig } from './config.js';
+import { CONFIG_OPTION, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
@@ -22,7 +22,8 @@ export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [o
   validate [DIR]                          check every playbook file (exit 1 naming file and field)
   run <id> --target <ns>/<pod>|node/<n>|ns/<n> [--dry-run]
       [--kubeconfig FILE] [--context NAME] [--dir DIR] [--cluster NAME] [--json]
-                                          diagnose, plan, re-check preconditions, run, verify`;
+                                          diagnose, plan, re-check preconditions, run, verify
+  --config FILE                           YAML config file (default: $POD_DOCTOR_CONFIG), with every subcommand`;
 
 function playbookDir(config: Config, dir: string | undefined): string {
   return dir ?? config.playbookDir ?? defaultPlaybookDir();
@@ -70,8 +71,8 @@ export async function playbookCommand(argv: string[], io: CliIo): Promise<number
 }
 
 async function listCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, dir: { type: 'string' } } });
-  const config = commandConfig(io.env);
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, dir: { type: 'string' }, ...CONFIG_OPTION } });
+  const config = commandConfig(io.env, values.config, io.stderr);
   const playbooks = await loadPlaybooks(playbookDir(config, values.dir));
   if (values.json) {
     const out = playbooks.map((p) => ({
@@ -99,9 +100,9 @@ async function listCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function validateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...CONFIG_OPTION } });
   if (positionals.length > 1) throw new PodDoctorError('BAD_INPUT', `expected at most one directory\n${PLAYBOOK_USAGE}`);
-  const config = commandConfig(io.env);
+  const config = commandConfig(io.env, values.config, io.stderr);
   const dir = positionals[0] ?? playbookDir(config, undefined);
   const { playbooks, issues } = await validatePlaybookDir(dir);
   if (issues.length > 0) {
@@ -126,11 +127,12 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
       cluster: { type: 'string' },
       json: { type: 'boolean', default: false },
       now: { type: 'string' },
+      ...CONFIG_OPTION,
     },
   });
   if (positionals.length !== 1 || !values.target) throw new PodDoctorError('BAD_INPUT', `expected a playbook id and --target\n${PLAYBOOK_USAGE}`);
   const id = positionals[0]!;
-  const config = commandConfig(io.env);
+  const config = commandConfig(io.env, values.config, io.stderr);
   const playbooks = await loadPlaybooks(playbookDir(config, values.dir));
   const playbook = playbooks.find((p) => p.id === id);
   if (!playbook) throw new PodDoctorError('BAD_INPUT', `no playbook "${id}" (known: ${playbooks.map((p) => p.id).join(', ')})`);

@@ -1,7 +1,8 @@
-// The Alertmanager settings that arrive as JSON in environment variables, with the schemas they
-// are made of (routes, label mapping). They live in config/ so that loading the configuration
-// needs nothing from the alert code; src/alerts/ imports them from here.
+// The structured Alertmanager settings (routes, label mapping) and their schemas: YAML in the
+// config file, JSON in an environment variable. They live in config/ so that loading the
+// configuration needs nothing from the alert code; src/alerts/ imports them from here.
 import { z } from 'zod';
+import { jsonSetting } from './json.js';
 
 export const AlertRoute = z.strictObject({
   /** Alertmanager receiver name, as written in alertmanager.yml (unquoted). */
@@ -36,7 +37,7 @@ export const DEFAULT_LABELS: LabelMapping = {
 
 const labelNames = z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).max(16)]).transform((v) => (typeof v === 'string' ? [v] : v));
 
-/** `POD_DOCTOR_ALERT_LABELS`: role → label name or names, merged over the defaults. */
+/** `alertLabels`: role → label name or names, merged over the defaults. */
 export const LabelMappingOverrides = z.strictObject(
   Object.fromEntries(LABEL_ROLES.map((r) => [r, labelNames.optional()])) as Record<LabelRole, z.ZodOptional<typeof labelNames>>,
 );
@@ -50,32 +51,9 @@ export function labelMapping(overrides: Partial<Record<LabelRole, readonly strin
   return out;
 }
 
-function jsonSetting<T>(schema: z.ZodType<T>, empty: T, expected: string) {
-  return z
-    .string()
-    .default('')
-    .transform((text, ctx): T => {
-      if (!text.trim()) return empty;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: `not JSON; expected ${expected}` });
-        return empty;
-      }
-      const result = schema.safeParse(parsed);
-      if (result.success) return result.data;
-      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.') || '(root)'}: ${issue.message}` });
-      return empty;
-    });
-}
-
 /** `{"namespace":["exported_namespace","namespace"],"pod":"kubernetes_pod_name"}` → the full mapping. */
-export const alertLabelsSetting = jsonSetting<LabelMapping>(
-  LabelMappingOverrides.transform((o) => labelMapping(o)),
-  labelMapping(),
-  'an object of role → label name(s)',
-);
+export const alertLabelsFile = LabelMappingOverrides.transform((o) => labelMapping(o));
+export const alertLabelsSetting = jsonSetting<LabelMapping>(alertLabelsFile, labelMapping(), 'an object of role → label name(s)');
 
 /** `[{"receiver":"pod-doctor","matchers":{"severity":"critical"},"channel":"C0123"}]`. */
 export const alertRoutesSetting = jsonSetting<AlertRoute[]>(AlertRoutes, [], 'a list of {receiver?, matchers?, channel}');

@@ -1,13 +1,27 @@
-// Every setting in one place: environment name, type, default and description. The README's
-// configuration reference and the deploy manifests' env checks are generated from this table.
+// Every setting in one place: environment name, key in the config file, type, default and
+// description. The README's configuration reference, the config file's schema and the deploy
+// manifests' checks are derived from this table.
 import { z } from 'zod';
+import { PolicySchema } from '../access/policy.js';
 import { PodDoctorError } from '../errors.js';
 import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js';
-import { alertLabelsSetting, alertRoutesSetting } from './alerts.js';
+import { AlertRoutes, alertLabelsFile, alertLabelsSetting, alertRoutesSetting } from './alerts.js';
+import { byLine, type ConfigFileSource, closest, type ParsedConfigFile, parseConfigFile } from './file.js';
+import { jsonSetting } from './json.js';
 
-interface SettingDef<S extends z.ZodType> {
+export interface SettingDef<S extends z.ZodType = z.ZodType> {
   env: string;
+  /** Parses the variable's text (unset: undefined); its output is the setting's value. */
   schema: S;
+  /**
+   * The setting's form in the config file (its key is the setting's name): a structured
+   * schema with the same output (lists and maps instead of JSON or comma lists), or false when
+   * the file may not set it. Unset: a single value, checked by `schema` as text.
+   * Secrets never come from the file (it is a ConfigMap).
+   */
+  file?: z.ZodType<z.output<S>> | false;
+  /** Former names of the variable: still read when `env` is unset, with a deprecation note. */
+  deprecatedEnv?: readonly string[];
   description: string;
   /** Secrets are never logged or printed. */
   secret?: boolean;
@@ -27,12 +41,19 @@ const bool = (fallback: boolean) =>
 
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 
+type RuleOverride = { enabled?: boolean; severity?: 'critical' | 'error' | 'warning' | 'info' };
+
+/** In the file: `crash.app-exit: off`, `image.pull-throttled: info`. */
+const ruleOverridesFile = z
+  .record(z.string().min(1), z.enum(['off', 'critical', 'error', 'warning', 'info']))
+  .transform((m) => Object.fromEntries(Object.entries(m).map(([id, v]): [string, RuleOverride] => [id, v === 'off' ? { enabled: false } : { severity: v }])));
+
 /** `id=off`, `id=warning` pairs separated by commas. */
 const ruleOverrides = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const out: Record<string, { enabled?: boolean; severity?: 'critical' | 'error' | 'warning' | 'info' }> = {};
+    const out: Record<string, RuleOverride> = {};
     for (const part of text
       .split(',')
       .map((s) => s.trim())
@@ -45,7 +66,35 @@ const ruleOverrides = z
     return out;
   });
 
+const ApproverIds = z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'));
+
+const commaList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Channel id (or `*`) → namespace. */
+const NamespaceByChannel = z.record(
+  z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'),
+  z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
+    .max(63),
+);
+
+const EMPTY_POLICY = PolicySchema.parse({});
+
 export const SETTINGS = {
+  configFile: setting({
+    env: 'POD_DOCTOR_CONFIG',
+    schema: z.string().optional(),
+    file: false,
+    description:
+      'Path of the YAML config file (`--config` overrides it): structured settings (alert routes, approvers, the access policy) and any other ' +
+      'non-secret setting by its key. A variable set in the environment wins over the file. See docs/configuration.md.',
+    roles: ['bot', 'worker', 'cli'],
+  }),
   cluster: setting({
     env: 'POD_DOCTOR_CLUSTER',
     schema: z
@@ -88,7 +137,9 @@ export const SETTINGS = {
   rules: setting({
     env: 'POD_DOCTOR_RULES',
     schema: ruleOverrides,
-    description: 'Per-rule overrides, e.g. `crash.app-exit=off,image.pull-throttled=info`. Unknown ids are an error.',
+    file: ruleOverridesFile,
+    description:
+      'Per-rule overrides, e.g. `crash.app-exit=off,image.pull-throttled=info` (in the file: a map of rule id → off or a severity). Unknown ids are an error.',
     roles: ['worker', 'cli'],
   }),
   agentUrlTemplate: setting({
@@ -103,7 +154,8 @@ export const SETTINGS = {
       .string()
       .default('')
       .transform((s, ctx) => parseJsonMap(s, ctx)),
-    description: 'JSON map node name → agent URL; overrides the template (used by the simulated cluster).',
+    file: z.record(z.string(), z.string()),
+    description: 'JSON map node name → agent URL (in the file: a map); overrides the template (used by the simulated cluster).',
     roles: ['worker', 'cli'],
   }),
   agentToken: setting({
@@ -337,19 +389,11 @@ export const SETTINGS = {
   }),
   approvers: setting({
     env: 'POD_DOCTOR_APPROVERS',
-    schema: z
-      .string()
-      .default('')
-      .transform((s) =>
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'))),
+    schema: z.string().default('').transform(commaList).pipe(ApproverIds),
+    file: ApproverIds,
     description:
-      'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list). ' +
-      "A playbook's own `approvers` override it. Empty: nobody may approve in Slack.",
+      'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list); ' +
+      "in the file, a list. A playbook's own `approvers` and the policy's `approvals` (per namespace) override it. Empty: nobody may approve in Slack.",
     roles: ['bot'],
   }),
   requireDifferentApprover: setting({
@@ -364,6 +408,14 @@ export const SETTINGS = {
     description: 'A proposed fix must be approved within this many seconds; then its buttons stop working and a new diagnosis makes a new proposal.',
     roles: ['bot', 'worker'],
   }),
+  auditRetentionDays: setting({
+    env: 'POD_DOCTOR_AUDIT_RETENTION_DAYS',
+    schema: int(30, 1, 3650),
+    description:
+      'How long the audit trail (approvals, denials, expiries and runs; `pod-doctor audit export`) is kept in Redis; ' +
+      'older entries are trimmed as new ones are appended.',
+    roles: ['bot', 'worker'],
+  }),
   usergroupCacheSeconds: setting({
     env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS',
     schema: int(60, 0, 3600),
@@ -375,35 +427,22 @@ export const SETTINGS = {
     schema: z
       .string()
       .default('')
-      .transform((s) =>
-        Object.fromEntries(
-          s
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean)
-            .map((x) => x.split('=').map((y) => y.trim()) as [string, string]),
-        ),
-      )
-      .pipe(
-        z.record(
-          z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'),
-          z
-            .string()
-            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
-            .max(63),
-        ),
-      ),
+      .transform((s) => Object.fromEntries(commaList(s).map((x) => x.split('=').map((y) => y.trim()) as [string, string])))
+      .pipe(NamespaceByChannel),
+    file: NamespaceByChannel,
     description:
-      'Namespace of `/pod-doctor <pod>` per channel: `C0123ABC=shop,C0456DEF=pay,*=default` (`*`: every other channel). Unset: a namespace is always required.',
+      'Namespace of `/pod-doctor <pod>` per channel: `C0123ABC=shop,C0456DEF=pay,*=default` (`*`: every other channel; in the file, a map). ' +
+      'Unset: a namespace is always required.',
     roles: ['bot'],
   }),
-  incidentChannel: setting({
-    env: 'POD_DOCTOR_INCIDENT_CHANNEL',
-    schema: z
-      .string()
-      .regex(/^[CG][A-Z0-9]{2,20}$/, 'expected a channel id (C…, G…)')
-      .optional(),
-    description: 'Channel for incident threads of diagnoses nobody asked for in chat (alerts without a route): one thread per root cause.',
+  policy: setting({
+    env: 'POD_DOCTOR_POLICY',
+    schema: jsonSetting(PolicySchema, EMPTY_POLICY, 'a policy object: {channels?, usergroups?, approvals?}'),
+    file: PolicySchema,
+    description:
+      'Who may diagnose and approve what: `channels` (channel id or `*` → clusters and namespaces it may diagnose, its default cluster and namespace), ' +
+      '`usergroups` (user group → clusters and namespaces) and `approvals` (namespaces → approvers per playbook, risks that need two people). ' +
+      'Best written in the config file (`policy:`); the variable takes the same as JSON. Unset: no restriction. See docs/configuration.md.',
     roles: ['bot'],
   }),
   consoleUser: setting({
@@ -478,6 +517,7 @@ export const SETTINGS = {
   alertLabels: setting({
     env: 'POD_DOCTOR_ALERT_LABELS',
     schema: alertLabelsSetting,
+    file: alertLabelsFile,
     description:
       'JSON: which alert labels name the target, per role (`cluster`, `namespace`, `pod`, `deployment`, `statefulset`, `daemonset`, `job`, `node`), ' +
       'first non-empty wins, e.g. `{"namespace":["exported_namespace","namespace"],"pod":["kubernetes_pod_name","pod"]}`. ' +
@@ -487,20 +527,23 @@ export const SETTINGS = {
   alertRoutes: setting({
     env: 'POD_DOCTOR_ALERT_ROUTES',
     schema: alertRoutesSetting,
+    file: AlertRoutes,
     description:
-      'JSON list of `{receiver?, matchers?: {label: value}, channel}`: ' +
+      'List of `{receiver?, matchers?: {label: value}, channel}` (JSON in the variable, a YAML list in the file): ' +
       'the first route matching an alert (receiver name and exact label values) picks the channel of its group thread.',
     roles: ['bot'],
   }),
   alertChannel: setting({
     env: 'POD_DOCTOR_ALERT_CHANNEL',
+    deprecatedEnv: ['POD_DOCTOR_INCIDENT_CHANNEL'],
     schema: z
       .string()
       .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
       .optional(),
     description:
-      'Channel of alert group threads when no POD_DOCTOR_ALERT_ROUTES entry matches. ' +
-      'Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise.',
+      'Channel of alert threads (the Alertmanager group threads, and incident threads of alert-started diagnoses) when no alert route matches. ' +
+      'Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise. ' +
+      'Formerly also POD_DOCTOR_INCIDENT_CHANNEL, still read (deprecated).',
     roles: ['bot'],
   }),
   alertMaxPods: setting({
@@ -558,22 +601,82 @@ function parseJsonObject(text: string, ctx: z.RefinementCtx): Record<string, unk
 type Settings = typeof SETTINGS;
 export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
 
-/** Read every setting from `env`, reporting all bad variables at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, knownRuleIds?: readonly string[]): Config {
-  const out: Record<string, unknown> = {};
+export interface LoadOptions {
+  /** The config file (`--config`, POD_DOCTOR_CONFIG) as read by the caller: it sets what the environment does not. */
+  file?: ConfigFileSource;
+  /** Told when a deprecated variable name is in use. */
+  onNote?: (note: string) => void;
+}
+
+/**
+ * Every setting from its variable, else the config file, else its default, with every problem
+ * of both reported at once (one BAD_CONFIG, a line each). A variable wins over the file, for a
+ * structured setting too: it replaces the file's value whole (no merging).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, knownRuleIds?: readonly string[], options: LoadOptions = {}): Config {
+  const file = options.file ? parseConfigFile(options.file, SETTINGS) : undefined;
   const problems: string[] = [];
-  for (const [key, def] of Object.entries(SETTINGS) as [keyof Settings, SettingDef<z.ZodType>][]) {
-    const raw = env[def.env];
-    // An empty variable counts as unset, as in most shells' `FOO= cmd`.
-    const result = def.schema.safeParse(raw === '' ? undefined : raw);
-    if (result.success) out[key] = result.data;
-    else problems.push(`${def.env}: ${result.error.issues.map((i) => i.message).join('; ')}`);
-  }
-  if (knownRuleIds && out.rules) {
-    for (const id of Object.keys(out.rules as object)) {
-      if (!knownRuleIds.includes(id)) problems.push(`POD_DOCTOR_RULES: unknown rule id "${id}"`);
+  const out: Record<string, unknown> = {};
+  /** The variable each setting came from, when one did. */
+  const variables: Record<string, string> = {};
+  for (const [key, def] of Object.entries(SETTINGS) as [keyof Settings, SettingDef][]) {
+    const variable = variableOf(env, def, problems, options.onNote);
+    if (!variable && file && key in file.values) {
+      out[key] = file.values[key];
+      continue;
     }
+    if (variable) variables[key] = variable.name;
+    const result = def.schema.safeParse(variable?.value);
+    if (result.success) out[key] = result.data;
+    else problems.push(`${variable?.name ?? def.env}: ${result.error.issues.map((i) => i.message).join('; ')}`);
   }
-  if (problems.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (options.file) out.configFile = options.file.path;
+  const fromFile = [...(file?.problems ?? [])];
+  if (knownRuleIds) {
+    const unknown = unknownRuleIds(out.rules as Config['rules'] | undefined, knownRuleIds, variables.rules, file);
+    (variables.rules || !file ? problems : fromFile).push(...unknown);
+  }
+  // The file's in the order of its lines, then the variables'.
+  const all = [...fromFile.sort(byLine), ...problems];
+  if (all.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${all.join('\n  ')}`);
   return out as Config;
+}
+
+/** The setting's variable (an empty one counts as unset, as in a shell's `FOO= cmd`), or a deprecated name of it. */
+function variableOf(
+  env: Record<string, string | undefined>,
+  def: SettingDef,
+  problems: string[],
+  onNote: ((note: string) => void) | undefined,
+): { name: string; value: string } | undefined {
+  const read = (name: string) => (env[name] ? { name, value: env[name] } : undefined);
+  const current = read(def.env);
+  for (const name of def.deprecatedEnv ?? []) {
+    const former = read(name);
+    if (!former) continue;
+    if (!current) {
+      onNote?.(`${name} is deprecated: it is now ${def.env} (the same setting); rename it`);
+      return former;
+    }
+    if (former.value === current.value) onNote?.(`${name} is deprecated and repeats ${def.env}: remove it`);
+    else problems.push(`${name}: the deprecated name of ${def.env}, which is set to another value; keep ${def.env} only`);
+  }
+  return current;
+}
+
+function unknownRuleIds(
+  rules: Config['rules'] | undefined,
+  known: readonly string[],
+  variable: string | undefined,
+  file: ParsedConfigFile | undefined,
+): string[] {
+  const message = (id: string) => {
+    const near = closest(id, known);
+    return `unknown rule id "${id}"${near ? `; did you mean "${near}"?` : ''}`;
+  };
+  if (variable || !file) return Object.keys(rules ?? {}).flatMap((id) => (known.includes(id) ? [] : [`${variable ?? SETTINGS.rules.env}: ${message(id)}`]));
+  // From the file as written: its other problems do not hide these.
+  const written = file.raw.rules;
+  const ids = written && typeof written === 'object' && !Array.isArray(written) ? Object.keys(written) : [];
+  return ids.flatMap((id) => (known.includes(id) ? [] : [file.problem(['rules', id], message(id))]));
 }

@@ -1,4 +1,6 @@
+import { dirname, posix } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { type ConfigFileSource, parseConfigFile } from '../../src/config/file.js';
 import { SETTINGS } from '../../src/config/schema.js';
 import {
   CONFIG_MAP,
@@ -274,7 +276,7 @@ export function containerEnv(c: Container, objects: readonly KubeObject[], templ
     } else if (m) {
       const cm = configMaps.find((x) => x.metadata?.name === m.name);
       if (!cm) problems.push(`${e.name}: ConfigMap ${m.name} is not in the manifests`);
-      else if (!(m.key in (cm.data ?? {}))) problems.push(`${e.name}: ConfigMap ${m.name} has no key ${m.key}`);
+      else if (!(m.key in (cm.data ?? {})) && !m.optional) problems.push(`${e.name}: ConfigMap ${m.name} has no key ${m.key}`);
       vars.set(e.name, { source: 'configmap', value: cm?.data?.[m.key], optional: m.optional });
     } else if (e.valueFrom?.fieldRef) {
       vars.set(e.name, { source: 'field' });
@@ -288,12 +290,17 @@ export function containerEnv(c: Container, objects: readonly KubeObject[], templ
 /**
  * Every variable a pod-doctor container gets is a setting the schema knows (for one of the
  * roles it runs, with secret settings only from the Secret), and every setting its roles
- * need is set.
+ * need is set, by a variable or by its config file.
  */
-export function envProblems(c: Container, objects: readonly KubeObject[], template: Record<string, string>): string[] {
+export function envProblems(c: Container, objects: readonly KubeObject[], template: Record<string, string>, file?: ConfigFileSource): string[] {
   const { command, roles } = rolesOf(c);
   if (roles.length === 0) return [`runs "${command ?? '(no args)'}", not bot, worker or agent`];
   const { vars, problems } = containerEnv(c, objects, template);
+  const inFile = file ? parseConfigFile(file, SETTINGS).values : {};
+  const fromFile = (name: string) => {
+    const key = Object.entries(SETTINGS).find(([, s]) => s.env === name)?.[0];
+    return key === undefined ? undefined : inFile[key];
+  };
   const out = [...problems];
   for (const [name, from] of vars) {
     const setting = SETTING_BY_ENV.get(name);
@@ -312,6 +319,7 @@ export function envProblems(c: Container, objects: readonly KubeObject[], templa
     const required = new Set([...schemaRequired(role), ...Object.keys(DEPLOY_REQUIRED[role])]);
     for (const name of required) {
       const v = vars.get(name);
+      if (!v && fromFile(name) !== undefined) continue;
       if (!v) out.push(`${name} is required for the ${role} role but not set`);
       else if (v.source !== 'field' && !v.value) out.push(`${name} is required for the ${role} role but its value is empty`);
       else if (v.optional) out.push(`${name} is required for the ${role} role but referenced as optional`);
@@ -319,28 +327,111 @@ export function envProblems(c: Container, objects: readonly KubeObject[], templa
   }
   if (roles.includes('bot')) {
     // The Slack mode decides which second credential the bot needs.
-    const mode = vars.get('POD_DOCTOR_SLACK_MODE')?.value || 'http';
+    const mode = vars.get(SETTINGS.slackMode.env)?.value || String(fromFile(SETTINGS.slackMode.env) ?? 'http');
     const needed = mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET';
     if (!vars.get(needed)?.value) out.push(`${needed} is required in Slack ${mode} mode but not set`);
   }
   return out;
 }
 
-/** ConfigMap keys are settings, each read by a role of some container that loads the ConfigMap. */
+// ---- the config file
+
+/** The ConfigMap of environment overrides the bot and workers load (envFrom). */
+export const ENV_MAP = 'pod-doctor-env';
+/** The config file's key in the ConfigMap pod-doctor-config. */
+export const CONFIG_KEY = 'config.yaml';
+
+type ConfigMapObject = KubeObject & { data?: Record<string, string> };
+type ConfigMapVolume = { name: string; configMap?: { name?: string; items?: { key: string; path: string }[] } };
+
+/**
+ * The config file a container reads: POD_DOCTOR_CONFIG, through the volume mounted over it, to
+ * a ConfigMap key. `file` is undefined when it reads none; `problems` say why it cannot be read.
+ */
+export function resolveConfigFile(
+  w: Workload,
+  c: Container,
+  objects: readonly KubeObject[],
+  template: Record<string, string>,
+): { file?: ConfigFileSource; configMap?: string; problems: string[] } {
+  const path = containerEnv(c, objects, template).vars.get(SETTINGS.configFile.env)?.value;
+  if (!path) return { problems: [] };
+  const mount = (c.volumeMounts ?? [])
+    .filter((m) => path.startsWith(`${m.mountPath.replace(/\/$/, '')}/`))
+    .sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
+  if (!mount) return { problems: [`${SETTINGS.configFile.env}=${path} is under no volume mount`] };
+  const problems = mount.readOnly === true ? [] : [`the config volume ${mount.name} is mounted writable`];
+  const volume = (podSpecOf(w).volumes ?? []).find((v) => v.name === mount.name) as ConfigMapVolume | undefined;
+  const cmName = volume?.configMap?.name;
+  if (!cmName) return { problems: [...problems, `volume ${mount.name} (mounted over ${path}) is not a ConfigMap`] };
+  const rel = posix.relative(mount.mountPath, path);
+  const key = volume.configMap?.items ? volume.configMap.items.find((i) => i.path === rel)?.key : rel;
+  const cm = objectsOfKind<ConfigMapObject>(objects, 'ConfigMap').find((m) => m.metadata?.name === cmName);
+  const text = key === undefined ? undefined : cm?.data?.[key];
+  if (text === undefined) return { configMap: cmName, problems: [...problems, `ConfigMap ${cmName} has no key for ${path} (${key ?? rel})`] };
+  return { file: { path, text }, configMap: cmName, problems };
+}
+
+/**
+ * The bot and the workers read the config file from pod-doctor-config, mounted read-only in
+ * the directory POD_DOCTOR_CONFIG names, and load the overrides of pod-doctor-env.
+ */
+export function configMountProblems(w: Workload, c: Container, objects: readonly KubeObject[], template: Record<string, string>): string[] {
+  const { roles } = rolesOf(c);
+  if (!roles.includes('bot') && !roles.includes('worker')) return [];
+  const { file, configMap, problems } = resolveConfigFile(w, c, objects, template);
+  const out = [...problems];
+  if (!file && problems.length === 0) out.push(`reads no config file (${SETTINGS.configFile.env} unset)`);
+  if (configMap && configMap !== CONFIG_MAP) out.push(`reads its config file from ConfigMap ${configMap}, not ${CONFIG_MAP}`);
+  if (file && dirname(file.path) === '/') out.push(`the config file ${file.path} is not in a directory of its own`);
+  if (!(c.envFrom ?? []).some((f) => f.configMapRef?.name === ENV_MAP)) out.push(`does not load the environment overrides of ConfigMap ${ENV_MAP}`);
+  return out;
+}
+
+/** Roles of the containers that mount ConfigMap `name` as a volume, and of those that load it as environment. */
+function consumerRoles(objects: readonly KubeObject[], name: string): { mounted: Set<Role>; env: Set<Role> } {
+  const mounted = new Set<Role>();
+  const env = new Set<Role>();
+  for (const w of objects.filter(isWorkload)) {
+    const volumes = new Set((podSpecOf(w).volumes as ConfigMapVolume[] | undefined)?.filter((v) => v.configMap?.name === name).map((v) => v.name));
+    for (const c of containersOf(w)) {
+      const roles = rolesOf(c).roles;
+      if ((c.volumeMounts ?? []).some((m) => volumes.has(m.name))) for (const r of roles) mounted.add(r);
+      if ((c.envFrom ?? []).some((f) => f.configMapRef?.name === name)) for (const r of roles) env.add(r);
+    }
+  }
+  return { mounted, env };
+}
+
+/**
+ * pod-doctor-config holds the config file alone, valid, each of its settings read by a role of
+ * some container that mounts it; pod-doctor-env holds settings (not secrets), each read by a
+ * role of some container that loads it.
+ */
 export function configMapProblems(objects: readonly KubeObject[]): string[] {
-  const cm = objectsOfKind<KubeObject & { data?: Record<string, string> }>(objects, 'ConfigMap').find((m) => m.metadata?.name === CONFIG_MAP);
+  const maps = objectsOfKind<ConfigMapObject>(objects, 'ConfigMap');
+  const cm = maps.find((m) => m.metadata?.name === CONFIG_MAP);
   if (!cm) return [`no ConfigMap ${CONFIG_MAP}`];
-  const consumers = objects
-    .filter(isWorkload)
-    .flatMap((w) => containersOf(w))
-    .filter((c) => (c.envFrom ?? []).some((f) => f.configMapRef?.name === CONFIG_MAP));
-  const roles = new Set(consumers.flatMap((c) => rolesOf(c).roles));
   const out: string[] = [];
-  for (const key of Object.keys(cm.data ?? {})) {
+  const keys = Object.keys(cm.data ?? {});
+  if (keys.join() !== CONFIG_KEY) out.push(`${CONFIG_MAP} has keys ${keys.join(', ') || '(none)'}; expected ${CONFIG_KEY} alone`);
+  const parsed = parseConfigFile({ path: `${CONFIG_MAP}/${CONFIG_KEY}`, text: cm.data?.[CONFIG_KEY] ?? '' }, SETTINGS);
+  out.push(...parsed.problems);
+  const readers = consumerRoles(objects, CONFIG_MAP).mounted;
+  if (readers.size === 0) out.push(`${CONFIG_MAP} is mounted by no container`);
+  for (const key of Object.keys(parsed.raw)) {
+    const roles = SETTINGS[key as keyof typeof SETTINGS].roles as readonly Role[];
+    if (!roles.some((r) => readers.has(r))) out.push(`${CONFIG_MAP} sets ${key}, read by ${roles.join(', ')}, and no container mounting it runs those`);
+  }
+  const env = maps.find((m) => m.metadata?.name === ENV_MAP);
+  if (!env) return [...out, `no ConfigMap ${ENV_MAP}`];
+  const loaders = consumerRoles(objects, ENV_MAP).env;
+  for (const key of Object.keys(env.data ?? {})) {
     const setting = SETTING_BY_ENV.get(key);
-    if (!setting) out.push(`${CONFIG_MAP}.${key} is not a setting`);
-    else if (!(setting.roles as readonly string[]).some((r) => roles.has(r as Role)))
-      out.push(`${CONFIG_MAP}.${key} is read by ${setting.roles.join(', ')}, and no container loading it runs those`);
+    if (!setting) out.push(`${ENV_MAP}.${key} is not a setting`);
+    else if ('secret' in setting && setting.secret) out.push(`${ENV_MAP}.${key} is a secret: it belongs in the Secret ${SECRET_NAME}`);
+    else if (!(setting.roles as readonly string[]).some((r) => loaders.has(r as Role)))
+      out.push(`${ENV_MAP}.${key} is read by ${setting.roles.join(', ')}, and no container loading it runs those`);
   }
   return out;
 }

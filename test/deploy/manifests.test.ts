@@ -36,10 +36,13 @@ import {
 } from '../helpers/deploy.js';
 import {
   agentProblems,
+  CONFIG_KEY,
   configMapProblems,
+  configMountProblems,
   containerEnv,
   envProblems,
   requiredFieldProblems,
+  resolveConfigFile,
   restrictedProblems,
   schemaProblems,
   workloadProblems,
@@ -49,6 +52,15 @@ const kubectl = detectKubectl();
 const render = (v: Variant): KubeObject[] => (kubectl.usable ? renderVariant(v).objects : renderLocal(v));
 const template = secretTemplate();
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+const RULE_IDS = RULES.map((r) => r.meta.id);
+
+/** What a container's process loads: its environment over its config file, as `pod-doctor` does. */
+function containerConfig(w: Workload, c: Container, objects: readonly KubeObject[]) {
+  const { vars } = containerEnv(c, objects, template);
+  const env = Object.fromEntries([...vars].filter(([, v]) => v.value !== undefined).map(([k, v]) => [k, v.value]));
+  const { file } = resolveConfigFile(w, c, objects, template);
+  return loadConfig(env, RULE_IDS, file ? { file } : {});
+}
 
 describe('YAML under deploy/', () => {
   const files = yamlFiles();
@@ -140,14 +152,9 @@ describe('the Secret template', () => {
     expect(Object.keys(template).filter((k) => !secretEnvs.has(k))).toEqual([]);
   });
 
-  it('is valid configuration as shipped (placeholders included)', () => {
-    const cm = parseYamlFile(join(DEPLOY, 'base/config.yaml')).docs[0] as { data: Record<string, string> };
-    expect(() =>
-      loadConfig(
-        { ...cm.data, ...template },
-        RULES.map((r) => r.meta.id),
-      ),
-    ).not.toThrow();
+  it('is valid configuration as shipped, with the config file (placeholders included)', () => {
+    const cm = parseYamlFile(join(DEPLOY, 'base/config.yaml')).docs.find((d) => d.metadata?.name === 'pod-doctor-config') as { data: Record<string, string> };
+    expect(() => loadConfig(template, RULE_IDS, { file: { path: 'base/config.yaml', text: cm.data[CONFIG_KEY]! } })).not.toThrow();
   });
 
   it('is not applied by any kustomization', () => {
@@ -198,9 +205,31 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   it('every variable is a setting of the role the container runs, and every required one is set', () => {
     const problems = workloads
       .flatMap((w) => podDoctor(w).map((c) => [w, c] as const))
-      .flatMap(([w, c]) => envProblems(c, objects, template).map((p) => `${w.metadata?.name}/${c.name}: ${p}`));
+      .flatMap(([w, c]) =>
+        envProblems(c, objects, template, resolveConfigFile(w, c, objects, template).file).map((p) => `${w.metadata?.name}/${c.name}: ${p}`),
+      );
     expect(problems).toEqual([]);
     expect(configMapProblems(objects)).toEqual([]);
+  });
+
+  it('the bot and the workers read the config file of ConfigMap pod-doctor-config, mounted read-only where POD_DOCTOR_CONFIG says', () => {
+    const problems = workloads
+      .flatMap((w) => podDoctor(w).map((c) => [w, c] as const))
+      .flatMap(([w, c]) => configMountProblems(w, c, objects, template).map((p) => `${w.metadata?.name}/${c.name}: ${p}`));
+    expect(problems).toEqual([]);
+    const readers = workloads.flatMap((w) =>
+      podDoctor(w)
+        .filter((c) => resolveConfigFile(w, c, objects, template).file)
+        .map(() => w.metadata?.name),
+    );
+    expect(readers.sort()).toEqual(variant.overlay === 'split' ? ['pod-doctor-bot', 'pod-doctor-worker'] : ['pod-doctor-bot']);
+    // A component's switch is an environment override, and wins over the file.
+    const checks = workloads.flatMap((w) =>
+      podDoctor(w)
+        .filter((c) => resolveConfigFile(w, c, objects, template).file)
+        .map((c) => containerConfig(w, c, objects).checkSecrets),
+    );
+    expect(new Set(checks)).toEqual(new Set([variant.components.includes('check-secrets')]));
   });
 
   it('each process stops (POD_DOCTOR_SHUTDOWN_SECONDS, else its role default) a few seconds before its grace period ends', () => {
@@ -217,43 +246,34 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
     expect(late).toEqual([]);
   });
 
-  it('each container gets a configuration loadConfig accepts', () => {
+  it('each container gets a configuration loadConfig accepts (its environment over its config file)', () => {
     for (const w of workloads) {
-      for (const c of podDoctor(w)) {
-        const { vars } = containerEnv(c, objects, template);
-        const env = Object.fromEntries([...vars].filter(([, v]) => v.value !== undefined).map(([k, v]) => [k, v.value]));
-        expect(
-          () =>
-            loadConfig(
-              env,
-              RULES.map((r) => r.meta.id),
-            ),
-          `${w.metadata?.name}/${c.name}`,
-        ).not.toThrow();
-      }
+      for (const c of podDoctor(w)) expect(() => containerConfig(w, c, objects), `${w.metadata?.name}/${c.name}`).not.toThrow();
     }
   });
 
-  it('ports agree: containers, settings, Services, probes, NetworkPolicies', () => {
-    const cm = named(objectsOfKind<KubeObject & { data: Record<string, string> }>(objects, 'ConfigMap'), 'pod-doctor-config')!;
-    expect(botContainer().ports?.find((p) => p.name === 'http')?.containerPort).toBe(Number(cm.data.PORT));
+  it('ports agree: containers, settings (as each process loads them), Services, probes, NetworkPolicies', () => {
+    const httpPort = containerConfig(bot(), botContainer(), objects).port;
+    expect(botContainer().ports?.find((p) => p.name === 'http')?.containerPort).toBe(httpPort);
     const svc = named(objectsOfKind<KubeObject & { spec: { ports: { targetPort: string }[] } }>(objects, 'Service'), 'pod-doctor-bot')!;
     expect(svc.spec.ports.map((p) => p.targetPort)).toEqual(['http']);
     const worker = byName('pod-doctor-worker');
-    if (worker) expect(podSpecOf(worker).containers![0]!.ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(Number(cm.data.POD_DOCTOR_METRICS_PORT));
+    // The agents are called by whatever runs the jobs: the workers, or the bot's own worker.
+    const jobs = worker ? containerConfig(worker, podSpecOf(worker).containers![0]!, objects) : containerConfig(bot(), botContainer(), objects);
+    if (worker) expect(podSpecOf(worker).containers![0]!.ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(jobs.metricsPort);
     const agent = podSpecOf(byName('pod-doctor-agent')!).containers![0]!;
     const port = agent.ports?.find((p) => p.name === 'agent');
     expect(port?.hostPort).toBe(port?.containerPort);
     expect(agent.args).toContain(`--port=${port?.containerPort}`);
-    expect(cm.data.POD_DOCTOR_AGENT_URL_TEMPLATE).toBe(`http://{hostIP}:${port?.containerPort}`);
+    expect(jobs.agentUrlTemplate).toBe(`http://{hostIP}:${port?.containerPort}`);
     const policies = objectsOfKind<KubeObject & { spec: { ingress?: { ports?: { port: number }[] }[] } }>(objects, 'NetworkPolicy');
     const allowed = (name: string) => named(policies, name)?.spec.ingress?.flatMap((i) => i.ports?.map((p) => p.port) ?? []);
     expect(allowed('pod-doctor-agent')).toEqual([port?.containerPort]);
-    expect(allowed('pod-doctor-bot')).toEqual([Number(cm.data.PORT)]);
-    if (worker) expect(allowed('pod-doctor-worker')).toEqual([Number(cm.data.POD_DOCTOR_METRICS_PORT)]);
+    expect(allowed('pod-doctor-bot')).toEqual([httpPort]);
+    if (worker) expect(allowed('pod-doctor-worker')).toEqual([jobs.metricsPort]);
     // Prometheus scrapes /metrics where the process serves it.
-    expect(bot().spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(cm.data.PORT);
-    if (worker) expect(worker.spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(cm.data.POD_DOCTOR_METRICS_PORT);
+    expect(bot().spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(String(httpPort));
+    if (worker) expect(worker.spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(String(jobs.metricsPort));
   });
 
   it('probes: liveness on /healthz; readiness on /readyz where the process serves it', () => {
@@ -390,6 +410,38 @@ describe('the checks themselves fail on broken manifests', () => {
     expect(problems).toMatch(/POD_DOCTOR_NO_SUCH is not a setting/);
     expect(problems).toMatch(/REDIS_URL is secret but comes from a value/);
     expect(problems).toMatch(/POD_DOCTOR_AGENT_TOKEN is required for the worker role/);
+  });
+
+  it('a config file not mounted, mounted writable, or from another ConfigMap', () => {
+    const w = worker();
+    const c = podSpecOf(w).containers![0]!;
+    c.volumeMounts = (c.volumeMounts ?? []).filter((m) => m.name !== 'config');
+    expect(configMountProblems(w, c, objects, template)).toEqual(['POD_DOCTOR_CONFIG=/etc/pod-doctor/config.yaml is under no volume mount']);
+    c.volumeMounts.push({ name: 'config', mountPath: '/etc/pod-doctor' });
+    expect(configMountProblems(w, c, objects, template)).toEqual(['the config volume config is mounted writable']);
+    const volume = podSpecOf(w).volumes!.find((v) => v.name === 'config')!;
+    volume.configMap = { name: 'pod-doctor-env' };
+    expect(configMountProblems(w, c, objects, template).join('\n')).toMatch(/ConfigMap pod-doctor-env has no key for \/etc\/pod-doctor\/config\.yaml/);
+    c.env = (c.env ?? []).filter((e) => e.name !== 'POD_DOCTOR_CONFIG');
+    c.envFrom = [];
+    expect(configMountProblems(w, c, objects, template)).toEqual([
+      'reads no config file (POD_DOCTOR_CONFIG unset)',
+      'does not load the environment overrides of ConfigMap pod-doctor-env',
+    ]);
+  });
+
+  it('a bad config file, a setting nobody mounting it reads, a secret among the environment overrides', () => {
+    const broken = structuredClone(objects);
+    const maps = objectsOfKind<KubeObject & { data?: Record<string, string> }>(broken, 'ConfigMap');
+    const cm = named(maps, 'pod-doctor-config')!;
+    cm.data = { [CONFIG_KEY]: `${cm.data![CONFIG_KEY]}polcy: {}\nconsoleUser: me\n`, LOG_LEVEL: 'debug' };
+    named(maps, 'pod-doctor-env')!.data = { REDIS_URL: 'redis://r:6379', POD_DOCTOR_NOPE: '1' };
+    const problems = configMapProblems(broken);
+    expect(problems[0]).toBe('pod-doctor-config has keys config.yaml, LOG_LEVEL; expected config.yaml alone');
+    expect(problems).toContainEqual(expect.stringMatching(/^pod-doctor-config\/config\.yaml: polcy: unknown key; did you mean "policy"\? \(line \d+\)$/));
+    expect(problems).toContain('pod-doctor-config sets consoleUser, read by cli, and no container mounting it runs those');
+    expect(problems).toContain('pod-doctor-env.REDIS_URL is a secret: it belongs in the Secret pod-doctor');
+    expect(problems).toContain('pod-doctor-env.POD_DOCTOR_NOPE is not a setting');
   });
 
   it('a setting of another role, set explicitly', () => {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { z } from 'zod';
 import {
   beginMarker,
@@ -17,7 +18,7 @@ import {
   settingDefault,
   staleSections,
 } from '../../scripts/gen-readme.js';
-import { SETTINGS } from '../../src/config/schema.js';
+import { loadConfig, SETTINGS } from '../../src/config/schema.js';
 import { RULES } from '../../src/diagnosis/rules/index.js';
 import { REPO } from '../helpers/deploy.js';
 
@@ -48,15 +49,51 @@ describe('README.md', () => {
   });
 });
 
+describe('the config file examples in the docs', () => {
+  const yamlBlocks = (file: string) => [...readFileSync(join(REPO, file), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const load = (path: string, text: string) =>
+    loadConfig(
+      {},
+      RULES.map((r) => r.meta.id),
+      { file: { path, text } },
+    );
+
+  it('README.md and docs/configuration.md show files pod-doctor accepts, with a policy', () => {
+    const examples = [...yamlBlocks('README.md').filter((b) => /^policy:/m.test(b)), ...yamlBlocks('docs/configuration.md').filter((b) => /^policy:/m.test(b))];
+    expect(examples).toHaveLength(2);
+    for (const text of examples) {
+      const config = load('example', text);
+      expect(Object.keys(config.policy.channels).length).toBeGreaterThan(0);
+      expect(config.policy.approvals.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("deploy/README.md's ConfigMap patch carries a file pod-doctor accepts", () => {
+    const kustomization = yamlBlocks('deploy/README.md')
+      .map((b) => parse(b) as { kind?: string; patches?: { patch?: string }[] })
+      .find((k) => k?.kind === 'Kustomization');
+    const patch = parse(kustomization?.patches?.[0]?.patch ?? '') as { metadata: { name: string }; data: Record<string, string> };
+    expect(patch.metadata.name).toBe('pod-doctor-config');
+    expect(load('deploy/README.md', patch.data['config.yaml']!).policy.approvals).toHaveLength(1);
+  });
+
+  it('the check fails on a bad example', () => {
+    expect(() => load('example', 'policy:\n  channel: {}\n')).toThrow(/policy\.channel: unknown key; did you mean "channels"\?/);
+  });
+});
+
 describe('the generated sections', () => {
   const config = renderConfigSection();
   const rules = renderRulesSection();
 
-  it('list every setting once, secrets marked', () => {
-    for (const s of Object.values(SETTINGS)) {
+  it('list every setting once, secrets marked, with its key in the config file (none for secrets)', () => {
+    for (const [key, s] of Object.entries(SETTINGS)) {
       const rows = config.split('\n').filter((l) => l.startsWith(`| \`${s.env}\` |`));
       expect(rows, s.env).toHaveLength(1);
-      expect(rows[0]!.split(' | ')[3], s.env).toBe('secret' in s && s.secret ? 'yes' : '');
+      const cells = rows[0]!.split(' | ');
+      const secret = 'secret' in s && s.secret;
+      expect(cells[4], s.env).toBe(secret ? 'yes' : '');
+      expect(cells[1], s.env).toBe(secret ? '(environment only)' : 'file' in s && s.file === false ? '—' : `\`${key}\``);
     }
   });
 
