@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRule, globMatch, mayDiagnose, PolicySchema } from './policy.js';
+import { approvalRule, globMatch, mayDiagnose, PolicySchema, whoMayDiagnose } from './policy.js';
 
 const policy = PolicySchema.parse({
   channels: {
@@ -50,6 +50,19 @@ describe('mayDiagnose', () => {
 
   it('restricts nothing when the policy is empty', () => {
     expect(mayDiagnose(PolicySchema.parse({}), { channel: 'C0X', groups: [] }, { cluster: 'any', namespace: 'any' })).toEqual({ ok: true });
+  });
+});
+
+describe('whoMayDiagnose', () => {
+  it('names the listed channels and the user groups whose scope allows the place', () => {
+    expect(whoMayDiagnose(policy, { cluster: 'prod-eu', namespace: 'shop-web' })).toEqual({
+      channels: ['C0SHOP', 'C0PLATFORM'],
+      usergroups: ['S0SHOP', 'S0SRE'],
+    });
+    expect(whoMayDiagnose(policy, { cluster: 'prod-eu', namespace: 'payments' })).toEqual({ channels: ['C0PLATFORM'], usergroups: ['S0SRE'] });
+    expect(whoMayDiagnose(policy, { cluster: 'prod-eu' })).toEqual({ channels: ['C0PLATFORM'], usergroups: ['S0SRE'] });
+    const wildcard = PolicySchema.parse({ channels: { '*': {} } });
+    expect(whoMayDiagnose(wildcard, { cluster: 'x', namespace: 'y' })).toEqual({ channels: [], usergroups: [] });
   });
 });
 

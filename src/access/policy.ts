@@ -104,6 +104,21 @@ export function mayDiagnose(policy: Policy, who: { channel: string; groups: read
   return { ok: true };
 }
 
+/**
+ * Whom to ask when `place` is refused: the channels listed for it (`*` aside) and the user groups
+ * whose scope allows it. Empty lists where that part does not restrict.
+ */
+export function whoMayDiagnose(policy: Policy, place: Place): { channels: string[]; usergroups: string[] } {
+  return {
+    channels: Object.entries(policy.channels)
+      .filter(([id, scope]) => id !== '*' && inScope(scope, place))
+      .map(([id]) => id),
+    usergroups: Object.entries(policy.usergroups)
+      .filter(([, scope]) => inScope(scope, place))
+      .map(([id]) => id),
+  };
+}
+
 /** Who approves a playbook on `place`, and how many different people its risk needs; undefined: no rule, the global approvers apply. */
 export function approvalRule(policy: Policy, place: Place, playbook: { id: string; risk: Risk }): { approvers: string[]; people: 1 | 2 } | undefined {
   const rule = policy.approvals.find(

@@ -1,6 +1,7 @@
 // `/pod-doctor <text>` (and the console's same command line), parsed without I/O so the Slack
 // handler can acknowledge first and answer bad input in the acknowledgement itself.
 
+import type { Policy } from '../access/policy.js';
 import type { Target } from '../diagnosis/types.js';
 import { isPodDoctorError } from '../errors.js';
 import { parseTarget } from '../kube/target.js';
@@ -9,9 +10,13 @@ export type ParsedCommand = { kind: 'help' } | { kind: 'error'; problem: string 
 
 const HELP = new Set(['', 'help', '-h', '--help', '?']);
 
-/** Namespace of a bare `<pod>` in `channel`: its own entry, else `*`. */
-export function defaultNamespaceFor(map: Readonly<Record<string, string>>, channel: string): string | undefined {
-  return map[channel] ?? map['*'];
+/**
+ * Namespace of a bare `<pod>` in `channel`: the channel's own entry, else `*`'s; at each step the
+ * access policy's channel entry (`defaultNamespace`) wins over the `defaultNamespaces` map.
+ */
+export function defaultNamespaceFor(map: Readonly<Record<string, string>>, channel: string, policy?: Policy): string | undefined {
+  const own = policy?.channels[channel]?.defaultNamespace ?? map[channel];
+  return own ?? policy?.channels['*']?.defaultNamespace ?? map['*'];
 }
 
 export function parseCommand(text: string, defaultNamespace?: string): ParsedCommand {

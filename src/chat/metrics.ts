@@ -13,7 +13,7 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
   return {
     commands: new Counter({
       name: 'pod_doctor_chat_commands_total',
-      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input.',
+      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -147,6 +147,19 @@ describe('ApprovalStore', () => {
     expect(r?.denied?.at).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('tightens a pending plan to two approvers and a barred requester, never loosens it, and leaves decided plans alone', async () => {
+    const planId = await create({ requester: 'U1' });
+    expect(await store.tighten(planId, { required: 2, requireDifferent: true })).toBe(true);
+    expect(await store.tighten(planId, { required: 1, requireDifferent: false })).toBe(false);
+    expect(await store.get(planId)).toMatchObject({ required: 2, requireDifferent: true });
+    expect((await store.approve(planId, 'U1')).kind).toBe('requester');
+    expect((await store.approve(planId, 'U2')).kind).toBe('recorded');
+    const decided = await create();
+    await store.approve(decided, 'U1');
+    expect(await store.tighten(decided, { required: 2, requireDifferent: true })).toBe(false);
+    expect(await store.get(decided)).toMatchObject({ status: 'approved', required: 1 });
+  });
+
   it('moves approved → running → done once, and remembers the prompts', async () => {
     const planId = await create();
     expect(await store.markRunning(planId)).toBe(false);
@@ -192,6 +205,17 @@ describe('ApproverPolicy', () => {
   ] as const)('%s', async (_name, approvers, override, user, allowed) => {
     const policy = new ApproverPolicy({ approvers, resolveGroup });
     expect(await policy.may(user, override)).toBe(allowed);
+  });
+
+  it("resolves a user's groups among those named, from the cache alone only when every one is cached", async () => {
+    calls = [];
+    const policy = new ApproverPolicy({ approvers: [], resolveGroup, cacheMs: 60_000 });
+    expect(policy.cachedGroupsOf('U0DAN', ['S0SRE', 'S0DBA'])).toBeUndefined();
+    expect(await policy.groupsOf('U0DAN', ['S0SRE', 'S0DBA', 'S0GONE'])).toEqual(['S0DBA']);
+    // S0GONE did not resolve: not cached, so the cache alone cannot answer for it (fail closed later).
+    expect(policy.cachedGroupsOf('U0DAN', ['S0SRE', 'S0DBA'])).toEqual(['S0DBA']);
+    expect(policy.cachedGroupsOf('U0DAN', ['S0GONE'])).toBeUndefined();
+    expect(calls.sort()).toEqual(['S0DBA', 'S0GONE', 'S0SRE']);
   });
 
   it('caches group members briefly', async () => {

@@ -4,6 +4,7 @@
 import type { DiagnoseResult } from '../../jobs/schemas.js';
 import { keys } from '../../redis/keys.js';
 import type { Plan } from '../../remediation/plan.js';
+import { approvalBar, approversOf } from '../access.js';
 import type { ChatContext } from '../context.js';
 import { chatErrorCode } from '../errors.js';
 import { approvalMessage, type PlanOffer } from '../messages/messages.js';
@@ -12,7 +13,8 @@ import type { ChatMessage, MessageRef } from '../types.js';
 
 /**
  * The fixes the worker proposed with this result: each offered plan gets its approval record
- * (who asked, how many approvers, when it expires) the first time the result is delivered.
+ * (who asked, how many approvers, when it expires) the first time the result is delivered; the
+ * access policy's two-person rule for where a plan runs needs two approvers, neither its requester.
  */
 export async function offersFor(ctx: ChatContext, result: DiagnoseResult, requester?: string): Promise<PlanOffer[]> {
   if (result.status !== 'diagnosed' || !result.diagnosis) return [];
@@ -25,16 +27,26 @@ export async function offersFor(ctx: ChatContext, result: DiagnoseResult, reques
   const ttlMs = (ctx.options.approvalTtlSeconds ?? 900) * 1000;
   for (const o of offers) {
     if (!o.planId) continue;
+    // The access policy's rule for where the plan runs may raise the count (never lower it).
+    const plan = ctx.options.policy ? await ctx.options.remediation?.getPlan(o.planId) : undefined;
+    const asked = o.approvals ?? 1;
+    const bar = plan ? approvalBar(ctx, plan, asked) : { required: asked, requireDifferent: Boolean(ctx.options.requireDifferentApprover) };
     await ctx.approvals.create({
       planId: o.planId,
       cluster: ctx.cluster,
-      required: o.approvals ?? 1,
+      required: bar.required,
       ...(requester ? { requester } : {}),
-      requireDifferent: Boolean(ctx.options.requireDifferentApprover),
+      requireDifferent: bar.requireDifferent,
       expiresAt: Math.min(o.expiresAt ? Date.parse(o.expiresAt) : Number.POSITIVE_INFINITY, ctx.now() + ttlMs),
     });
   }
   return offers;
+}
+
+/** A plan's prompt: who may approve where it runs, and as many approvals as its record needs. */
+function promptMessage(ctx: ChatContext, plan: Plan, record: ApprovalRecord): ChatMessage {
+  const shown = record.required > plan.approvals ? { ...plan, approvals: record.required } : plan;
+  return approvalMessage(shown, record, approversOf(ctx, plan), ctx.now());
 }
 
 /** One prompt per offered plan in the thread of `parent`, remembered on the plan's record. */
@@ -46,7 +58,7 @@ export async function postPrompts(ctx: ChatContext, parent: MessageRef, offers: 
     const [plan, record] = await Promise.all([port.getPlan(o.planId), ctx.approvals.get(o.planId)]);
     if (!plan || !record) continue;
     // After the findings still expected in this channel (at its limit, each post is a turn).
-    const [ref] = await ctx.adapter.postInThread(parent, approvalMessage(plan, record, ctx.options.approvers.listFor(plan.approvers), ctx.now()), {
+    const [ref] = await ctx.adapter.postInThread(parent, promptMessage(ctx, plan, record), {
       holdWhile: () => ctx.expected.pending(parent.channel),
     });
     if (ref) await ctx.approvals.addPrompt(plan.id, { channel: ref.channel, ts: ref.ts, threadTs: parent.ts });
@@ -58,7 +70,7 @@ export async function refreshPrompts(ctx: ChatContext, planId: string, plan?: Pl
   const p = plan ?? (await ctx.options.remediation?.getPlan(planId)) ?? null;
   const record = await ctx.approvals.get(planId);
   if (!p || !record) return;
-  const msg = approvalMessage(p, record, ctx.options.approvers.listFor(p.approvers), ctx.now());
+  const msg = promptMessage(ctx, p, record);
   await Promise.all(
     record.prompts.map((r) =>
       ctx.adapter

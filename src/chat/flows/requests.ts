@@ -6,8 +6,9 @@ import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
 import { scoped } from '../../log.js';
-import { parseCommand } from '../command.js';
-import { type ChatContext, defaultNamespace, type ThreadState, tell } from '../context.js';
+import { AccessRefused, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
+import { defaultNamespaceFor, parseCommand } from '../command.js';
+import { type ChatContext, type ThreadState, tell } from '../context.js';
 import { chatErrorCode } from '../errors.js';
 import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
@@ -21,28 +22,32 @@ import { jobScope, openJobThread } from './parents.js';
  */
 export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
 
-/** Parse a command (no I/O): a reply to show at once, or a target to diagnose. */
-export function parseChatCommand(ctx: ChatContext, text: string, channel: string): CommandReply {
-  const ns = defaultNamespace(ctx, channel);
+/**
+ * Parse a command (no I/O): a reply to show at once, or a target to diagnose. A target the access
+ * policy refuses here (the channel's scope; the person's user groups when cached) is answered
+ * with the refusal; startDiagnosis checks again, with the groups looked up.
+ */
+export function parseChatCommand(ctx: ChatContext, text: string, channel: string, user?: string): CommandReply {
+  const ns = defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel, ctx.options.policy);
   const parsed = parseCommand(text, ns);
   if (parsed.kind === 'help') return { kind: 'reply', message: helpMessage(ctx.cluster, ns) };
   if (parsed.kind === 'error') {
     ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
     return { kind: 'reply', message: badInputMessage(ctx.cluster, parsed.problem, ns) };
   }
-  return {
-    kind: 'diagnose',
-    target: parsed.target,
-    ack: noteMessage(ctx.cluster, `Diagnosing ${formatTarget(parsed.target)}… the findings will be posted in a thread here.`, 'pending'),
-  };
+  const t = formatTarget(parsed.target);
+  const verdict = diagnoseVerdictNow(ctx, { channel, ...(user === undefined ? {} : { user }) }, parsed.target);
+  if (verdict && !verdict.ok) {
+    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
+    ctx.log.warn({ user, channel, target: t, reason: verdict.reason }, 'diagnosis refused by the access policy');
+    return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict.reason) };
+  }
+  const ack = verdict
+    ? `Diagnosing ${t}… the findings will be posted in a thread here.`
+    : `Checking that you may diagnose ${t}, then diagnosing it… the findings will be posted in a thread here.`;
+  return { kind: 'diagnose', target: parsed.target, ack: noteMessage(ctx.cluster, ack, 'pending') };
 }
 
-/**
- * After the acknowledgement: enqueue the diagnosis. Its thread opens with the findings when
- * they come within `placeholderMs` (one post and no update: a person waits no longer, and the
- * channel's budget goes further in a storm); a slower diagnosis gets a "diagnosing…" parent
- * then. A second person asking for the same job in the same channel joins its thread.
- */
 /** A diagnosis asked for in a channel; `respond` answers the person privately (Slack's response_url). */
 export interface CommandInput {
   channel: string;
@@ -51,9 +56,27 @@ export interface CommandInput {
   respond?: (m: ChatMessage) => Promise<void>;
 }
 
+/**
+ * After the acknowledgement: enqueue the diagnosis. Its thread opens with the findings when
+ * they come within `placeholderMs` (one post and no update: a person waits no longer, and the
+ * channel's budget goes further in a storm); a slower diagnosis gets a "diagnosing…" parent
+ * then. A second person asking for the same job in the same channel joins its thread.
+ * When the access policy does not let the person diagnose the target from this channel, they
+ * are told privately, nothing is queued and AccessRefused is thrown.
+ */
 export async function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
   const { channel, user, target } = input;
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
+  const verdict = await diagnoseVerdict(ctx, { channel, user }, target);
+  if (!verdict.ok) {
+    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
+    log.warn({ reason: verdict.reason }, 'diagnosis refused by the access policy');
+    const message = diagnoseRefusal(ctx, target, verdict.reason);
+    await (input.respond ? input.respond(message) : ctx.adapter.ephemeral(channel, user, message)).catch((err: unknown) =>
+      log.warn({ err, code: chatErrorCode(err) }, 'refusal reply failed'),
+    );
+    throw new AccessRefused(target, verdict.reason);
+  }
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
     cluster: ctx.cluster,
     target,
@@ -132,6 +155,21 @@ export async function rerun(ctx: ChatContext, threadId: string, user: string, ch
   }
   const target = thread.state.target;
   const parent = { channel: thread.channel, ts: thread.ts };
+  // A thread's button re-runs in that thread's channel, for someone that channel's policy lets in.
+  if (channel !== undefined && channel !== thread.channel) {
+    ctx.log.warn({ user, threadId, channel, threadChannel: thread.channel }, 're-run refused: clicked outside its thread');
+    await tell(ctx, channel, user, "This Re-run button belongs to another channel's thread; nothing was queued.");
+    return;
+  }
+  const verdict = await diagnoseVerdict(ctx, { channel: thread.channel, user }, target);
+  if (!verdict.ok) {
+    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
+    ctx.log.warn({ user, threadId, target: formatTarget(target), reason: verdict.reason }, 're-run refused by the access policy');
+    await ctx.adapter
+      .ephemeral(thread.channel, user, diagnoseRefusal(ctx, target, verdict.reason), parent)
+      .catch((err: unknown) => ctx.log.warn({ err, code: chatErrorCode(err) }, 'refusal reply failed'));
+    return;
+  }
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
     cluster: ctx.cluster,
     target,

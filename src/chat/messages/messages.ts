@@ -369,6 +369,24 @@ export function badInputMessage(cluster: string, problem: string, defaultNamespa
   return { text: `[${cluster}] ${problem}`, parts: [{ kind: 'section', text: problem, tone: 'warning' }, ...help.parts.slice(1)] };
 }
 
+// ---- access refusals ----
+
+/** Whom to ask about a refused target: where it may be diagnosed and by whom (the access policy's lists). */
+export function askWhom(o: { channels: readonly string[]; usergroups: readonly string[] }): string {
+  const who = o.usergroups.length ? `a member of ${o.usergroups.map((g) => `user group ${g}`).join(' or ')}` : '';
+  const where = o.channels.length ? `in ${o.channels.map((c) => `channel ${c}`).join(' or ')}` : '';
+  if (!who && !where) return "No channel or user group may diagnose it; ask the platform team to add it to pod-doctor's access policy.";
+  return `Ask ${[who, where].filter(Boolean).join(', ')}.`;
+}
+
+/**
+ * A command, re-run or click the access policy refused, told only to the person: what was
+ * refused, the rule that refused it, whom to ask, and that nothing happened.
+ */
+export function accessRefusedMessage(cluster: string, r: { what: string; why: string; ask: string; nothing: string }): ChatMessage {
+  return noteMessage(cluster, `Not allowed: ${r.what}. ${r.why} (access policy). ${r.ask} ${r.nothing}`, 'warning');
+}
+
 export function notFoundMessage(cluster: string, target: Target, message: string | undefined, defaultNamespace?: string): ChatMessage {
   const t = formatTarget(target);
   const hint =

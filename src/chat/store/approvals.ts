@@ -112,6 +112,22 @@ return 1`,
   1,
 );
 
+// ARGV: 1 required (1|2), 2 requireDifferent ('1'|'0'). Raises a pending plan's bar, never lowers it.
+const TIGHTEN = lua(
+  `if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
+local changed = 0
+if tonumber(redis.call('HGET', KEYS[1], 'required')) < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'required', ARGV[1])
+  changed = 1
+end
+if ARGV[2] == '1' and redis.call('HGET', KEYS[1], 'requireDifferent') ~= '1' then
+  redis.call('HSET', KEYS[1], 'requireDifferent', '1')
+  changed = 1
+end
+return changed`,
+  1,
+);
+
 export interface NewApproval {
   planId: string;
   cluster: string;
@@ -215,6 +231,15 @@ export class ApprovalStore {
     return { kind: kind as 'expired' | 'not-pending' | 'denied', record };
   }
 
+  /**
+   * A pending plan needs at least `required` approvers (and, with `requireDifferent`, not its
+   * requester): what an access rule asks of it. Never lowers; true when it changed.
+   */
+  async tighten(planId: string, bar: { required: 1 | 2; requireDifferent: boolean }): Promise<boolean> {
+    const args = [String(bar.required), bar.requireDifferent ? '1' : '0'];
+    return Number(await runScript(this.redis, TIGHTEN, [this.key(planId)], args)) === 1;
+  }
+
   async setDenyReason(planId: string, user: string, reason: string): Promise<boolean> {
     return Number(await runScript(this.redis, REASON, [this.key(planId)], [user, reason.slice(0, 500)])) === 1;
   }
@@ -278,7 +303,30 @@ export class ApproverPolicy {
     return false;
   }
 
-  private async members(groupId: string): Promise<Set<string>> {
+  /** The policy's user groups (of `groupIds`) `user` is in, resolved (and cached) like approver groups. */
+  async groupsOf(user: string, groupIds: readonly string[]): Promise<string[]> {
+    const members = await Promise.all(groupIds.map((id) => this.members(id)));
+    return groupIds.filter((_, i) => members[i]!.has(user));
+  }
+
+  /** The same from the cache alone (no I/O): undefined when a group is not cached now. */
+  cachedGroupsOf(user: string, groupIds: readonly string[]): string[] | undefined {
+    const out: string[] = [];
+    for (const id of groupIds) {
+      const users = this.cachedMembers(id);
+      if (!users) return undefined;
+      if (users.has(user)) out.push(id);
+    }
+    return out;
+  }
+
+  private cachedMembers(groupId: string): Set<string> | undefined {
+    const cached = this.cache.get(groupId);
+    return cached && cached.until > Date.now() ? cached.users : undefined;
+  }
+
+  /** Members of a user group, cached for `cacheMs`; a lookup that fails yields the last known (fail closed). */
+  async members(groupId: string): Promise<Set<string>> {
     const cached = this.cache.get(groupId);
     if (cached && cached.until > Date.now()) return cached.users;
     const resolve = this.options.resolveGroup;

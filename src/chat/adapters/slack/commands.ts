@@ -1,9 +1,11 @@
 // The /pod-doctor slash command, the same in both Slack modes (the HTTP receiver and Bolt's
 // Socket Mode listener call it once per command). Its answer needs no I/O — help, bad input, or
-// "Diagnosing …" — and goes back in the acknowledgement; a diagnosis then starts, and if it
-// cannot, the person hears why privately (Slack's response_url).
+// "Diagnosing …", or the access policy's refusal — and goes back in the acknowledgement; a
+// diagnosis then starts, and if it cannot (or the policy refuses it once the person's user
+// groups are looked up), the person hears why privately (Slack's response_url).
 import type { Logger } from 'pino';
 import { ReplicationError } from '../../../redis/replication.js';
+import { AccessRefused } from '../../access.js';
 import type { ChatContext } from '../../context.js';
 import { parseChatCommand, startDiagnosis } from '../../flows/requests.js';
 import { noteMessage } from '../../messages/messages.js';
@@ -47,7 +49,7 @@ export function ephemeralBody(m: ChatMessage): EphemeralBody {
 
 export function answerCommand(edge: CommandEdge, command: SlashCommand): CommandAnswer {
   const started = performance.now();
-  const reply = parseChatCommand(edge.chat, command.text, command.channel);
+  const reply = parseChatCommand(edge.chat, command.text, command.channel, command.user);
   const answer: CommandAnswer = { ack: ephemeralBody(reply.kind === 'reply' ? reply.message : reply.ack) };
   edge.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
   if (reply.kind === 'reply') return answer;
@@ -60,6 +62,8 @@ export function answerCommand(edge: CommandEdge, command: SlashCommand): Command
         respond: (m) => respond(ephemeralBody(m)),
       });
     } catch (err) {
+      // Refused by the access policy: the person was told privately, and that is all.
+      if (err instanceof AccessRefused) return;
       edge.logger.error({ err, user: command.user, channel: command.channel }, 'slash command failed after its answer');
       const why =
         err instanceof ReplicationError

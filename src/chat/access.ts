@@ -1,0 +1,99 @@
+// The access policy (src/access/policy.ts) applied in chat: who may ask for a diagnosis where
+// (the channel's scope, and the person's Slack user groups resolved through the approver
+// policy's cache), and who may approve a plan and how many people it needs where it runs.
+// Without a policy nothing here restricts, and approvals are the global and playbook lists.
+import { approvalRule, mayDiagnose, type Place, type Verdict, whoMayDiagnose } from '../access/policy.js';
+import type { Target } from '../diagnosis/types.js';
+import { PodDoctorError } from '../errors.js';
+import { formatTarget } from '../kube/target.js';
+import type { Plan } from '../remediation/plan.js';
+import type { ChatContext } from './context.js';
+import { accessRefusedMessage, askWhom } from './messages/messages.js';
+import type { ChatMessage } from './types.js';
+
+/** A diagnosis the access policy refused; the person was told privately already. */
+export class AccessRefused extends PodDoctorError {
+  constructor(
+    readonly target: Target,
+    readonly reason: string,
+  ) {
+    super('NOT_AUTHORIZED', `not allowed to diagnose ${formatTarget(target)}: ${reason}`);
+    this.name = 'AccessRefused';
+  }
+}
+
+/** What a target is about for the policy: a pod's or a namespace's namespace; a node is cluster-wide. */
+export function placeOf(cluster: string, target: Target): Place {
+  if (target.kind === 'pod') return { cluster, namespace: target.namespace };
+  if (target.kind === 'namespace') return { cluster, namespace: target.name };
+  return { cluster };
+}
+
+/** `c1/shop`, or `cluster c1` for a node. */
+export function placeText(place: Place): string {
+  return place.namespace === undefined ? `cluster ${place.cluster}` : `${place.cluster}/${place.namespace}`;
+}
+
+/**
+ * The verdict without I/O, for a command's acknowledgement: the channel part always, the user
+ * group part when every group the policy names is cached; undefined when that needs a lookup.
+ */
+export function diagnoseVerdictNow(ctx: ChatContext, who: { channel: string; user?: string }, target: Target): Verdict | undefined {
+  const policy = ctx.options.policy;
+  if (!policy) return { ok: true };
+  const place = placeOf(ctx.cluster, target);
+  const channelOnly = mayDiagnose({ ...policy, usergroups: {} }, { channel: who.channel, groups: [] }, place);
+  const groupIds = Object.keys(policy.usergroups);
+  if (!channelOnly.ok || groupIds.length === 0) return channelOnly;
+  const groups = who.user === undefined ? undefined : ctx.options.approvers.cachedGroupsOf(who.user, groupIds);
+  return groups && mayDiagnose(policy, { channel: who.channel, groups }, place);
+}
+
+/** May `user` in `channel` diagnose `target`? Their user groups are resolved (cached) when the policy names any. */
+export async function diagnoseVerdict(ctx: ChatContext, who: { channel: string; user: string }, target: Target): Promise<Verdict> {
+  const policy = ctx.options.policy;
+  if (!policy) return { ok: true };
+  const now = diagnoseVerdictNow(ctx, who, target);
+  if (now) return now;
+  const groups = await ctx.options.approvers.groupsOf(who.user, Object.keys(policy.usergroups));
+  return mayDiagnose(policy, { channel: who.channel, groups }, placeOf(ctx.cluster, target));
+}
+
+/** The private refusal of a diagnosis: the rule that refused it and whom to ask. */
+export function diagnoseRefusal(ctx: ChatContext, target: Target, reason: string, nothing = 'Nothing was queued.'): ChatMessage {
+  const ask = ctx.options.policy ? askWhom(whoMayDiagnose(ctx.options.policy, placeOf(ctx.cluster, target))) : '';
+  return accessRefusedMessage(ctx.cluster, { what: `diagnose ${formatTarget(target)}`, why: sentence(reason), ask, nothing });
+}
+
+function sentence(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The access rule for a plan where it runs (the namespace's approvers, one or two people); undefined without one. */
+export function planRule(ctx: ChatContext, plan: Pick<Plan, 'cluster' | 'target' | 'playbook' | 'risk'>) {
+  const policy = ctx.options.policy;
+  return policy ? approvalRule(policy, placeOf(plan.cluster, plan.target), { id: plan.playbook.id, risk: plan.risk }) : undefined;
+}
+
+/** Who may approve or deny a plan: the access rule's approvers, else the playbook's, else the global list. */
+export function approversOf(ctx: ChatContext, plan: Pick<Plan, 'cluster' | 'target' | 'playbook' | 'risk' | 'approvers'>): readonly string[] {
+  return ctx.options.approvers.listFor(planRule(ctx, plan)?.approvers ?? plan.approvers);
+}
+
+/**
+ * How many people a plan needs and whether its requester is barred: what the plan asks (its
+ * playbook and guards), raised, never lowered, by a two-person access rule, which also bars the
+ * requester (the second person is someone else than who asked).
+ */
+export function approvalBar(
+  ctx: ChatContext,
+  plan: Pick<Plan, 'cluster' | 'target' | 'playbook' | 'risk'>,
+  asked: 1 | 2,
+): { required: 1 | 2; requireDifferent: boolean; twoPersonRule: boolean } {
+  const twoPersonRule = planRule(ctx, plan)?.people === 2;
+  return {
+    required: twoPersonRule ? 2 : asked,
+    requireDifferent: twoPersonRule || Boolean(ctx.options.requireDifferentApprover),
+    twoPersonRule,
+  };
+}

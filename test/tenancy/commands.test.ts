@@ -1,0 +1,168 @@
+// Asking for diagnoses outside the access policy, as a hostile or careless user: a namespace the
+// channel may not see, a channel the policy does not list, no permitted user group, a Re-run
+// button clicked in another channel or by someone without access. Each is refused privately
+// (the rule that refused it and whom to ask) and no job reaches the queue; the same requests
+// inside the policy are queued, so every refusal here is the policy's doing.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccessRefused } from '../../src/chat/access.js';
+import { deliver } from '../../src/chat/flows/delivery.js';
+import { parseChatCommand, rerun, startDiagnosis } from '../../src/chat/flows/requests.js';
+import type { ChatMessage } from '../../src/chat/types.js';
+import type { Target } from '../../src/diagnosis/types.js';
+import { parseTarget } from '../../src/kube/target.js';
+import { connect } from '../helpers/jobs.js';
+import { type Bench, openBench, result } from './harness.js';
+import { GLOBAL_APPROVERS, GROUPS, POLICY } from './policy.js';
+
+const pod = (namespace: string, name: string): Target => ({ kind: 'pod', namespace, name });
+
+describe('tenancy: who may ask for a diagnosis where', () => {
+  const redis = connect();
+  let b: Bench;
+
+  beforeEach(() => {
+    // The old per-channel map says C0SHOP's bare pods live in `legacy`: the policy's entry wins.
+    b = openBench(redis, { policy: POLICY, groups: GROUPS, approvers: GLOBAL_APPROVERS, defaultNamespaces: { C0SHOP: 'legacy', C0OTHER: 'legacy' } });
+  });
+  afterEach(async () => {
+    await b.close();
+  });
+  afterAll(() => redis.disconnect());
+
+  /** A command as the Slack edge runs it: parse (the acknowledgement), then start unless answered. */
+  async function command(text: string, channel: string, user: string) {
+    const reply = parseChatCommand(b.chat, text, channel, user);
+    const responses: ChatMessage[] = [];
+    if (reply.kind === 'reply') return { ack: reply.message.text, responses, refused: undefined };
+    const started = startDiagnosis(b.chat, { channel, user, target: reply.target, respond: async (m) => void responses.push(m) });
+    const refused = await started.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    return { ack: reply.ack.text, responses, refused };
+  }
+
+  it.each([
+    {
+      name: 'a namespace the channel may not see (an SRE in the shop channel asks for payments)',
+      text: 'payments/api-1',
+      channel: 'C0SHOP',
+      user: 'U0SARA',
+      why: /Not allowed: diagnose payments\/api-1\. This channel may not diagnose prod-eu\/payments \(access policy\)\. Ask .*in channel C0PLATFORM\./,
+    },
+    {
+      name: 'a channel the policy does not list',
+      text: 'shop/web-1',
+      channel: 'C0RANDOM',
+      user: 'U0SARA',
+      why: /not set up for pod-doctor \(access policy\)\. Ask a member of user group S0SHOPDEV or user group S0SRE, in channel C0SHOP or channel C0PLATFORM/,
+    },
+    {
+      name: 'a node from a channel scoped to namespaces (a node is cluster-wide)',
+      text: 'node/worker-1',
+      channel: 'C0SHOP',
+      user: 'U0SARA',
+      why: /This channel may not diagnose cluster prod-eu/,
+    },
+  ])('refuses $name in the acknowledgement itself, queueing nothing', async (c) => {
+    const out = await command(c.text, c.channel, c.user);
+    expect(out.ack).toMatch(c.why);
+    expect(out.ack).toMatch(/Nothing was queued\./);
+    expect(out.refused).toBeUndefined();
+    expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+    expect(b.adapter.posts).toEqual([]);
+    // Even called past the acknowledgement (another edge, a crafted call), the flow refuses it.
+    const err = await startDiagnosis(b.chat, { channel: c.channel, user: c.user, target: parseTarget(c.text) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AccessRefused);
+    expect(b.adapter.toldTo(c.user)).toEqual([expect.stringMatching(c.why)]);
+    expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+  });
+
+  it('refuses someone in no permitted user group once the groups are looked up, privately, queueing nothing', async () => {
+    // Cold cache: the acknowledgement cannot know yet and promises nothing.
+    const first = await command('web-1', 'C0SHOP', 'U0MALLORY');
+    expect(first.ack).toMatch(/Checking that you may diagnose shop\/web-1/);
+    expect(first.refused).toBeInstanceOf(AccessRefused);
+    expect(first.responses.map((m) => m.text)).toEqual([
+      expect.stringMatching(
+        /You are in none of the user groups that may use pod-doctor \(access policy\)\. Ask a member of user group S0SHOPDEV or user group S0SRE/,
+      ),
+    ]);
+    expect(b.lookups.sort()).toEqual(['S0SHOPDEV', 'S0SRE']);
+    // Warm cache: the refusal is the acknowledgement itself, with no lookup.
+    const second = await command('shop/web-1', 'C0SHOP', 'U0MALLORY');
+    expect(second.ack).toMatch(/You are in none of the user groups/);
+    expect(b.lookups).toHaveLength(2);
+    expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+    // Nothing public: no thread, no note.
+    expect(b.adapter.posts.filter((p) => p.kind !== 'ephemeral')).toEqual([]);
+  });
+
+  it('refuses a user whose groups may not see the namespace, in a channel that may', async () => {
+    const out = await command('payments/api-1', 'C0PLATFORM', 'U0ALICE');
+    expect(out.refused).toBeInstanceOf(AccessRefused);
+    expect(out.responses[0]!.text).toMatch(/None of your user groups may diagnose prod-eu\/payments \(access policy\)\. Ask a member of user group S0SRE\b/);
+    expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+  });
+
+  it('queues what the policy allows: the bare pod in the channel default namespace of the policy, not the older map', async () => {
+    const out = await command('web-1', 'C0SHOP', 'U0ALICE');
+    expect(out.refused).toBeUndefined();
+    expect(out.ack).toMatch(/Diagnosing shop\/web-1|Checking that you may diagnose shop\/web-1/);
+    const sre = await command('payments/api-1', 'C0PLATFORM', 'U0SARA');
+    expect(sre.refused).toBeUndefined();
+    const jobs = await b.queues.diagnose('prod-eu').getJobs(['waiting']);
+    expect(jobs.map((j) => j.data.target).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))).toEqual([
+      pod('payments', 'api-1'),
+      pod('shop', 'web-1'),
+    ]);
+    // A channel without a policy default keeps the older map's (none here for C0PLATFORM).
+    expect((await command('web-1', 'C0PLATFORM', 'U0SARA')).ack).toMatch(/no default namespace/);
+  });
+
+  describe('the Re-run button', () => {
+    async function shopThread(): Promise<string> {
+      await deliver(b.chat, result('job-shop', { user: 'U0ALICE', channel: 'C0SHOP' }, pod('shop', 'web-1')));
+      const actions = b.adapter.of('thread').flatMap((p) => p.message.parts.filter((x) => x.kind === 'actions'));
+      const button = actions.flatMap((a) => (a.kind === 'actions' ? a.buttons : [])).find((x) => x.action === 'rerun');
+      expect(button).toBeDefined();
+      return button!.value;
+    }
+
+    it('refuses a click from another channel than its thread, even by someone who may diagnose there', async () => {
+      const threadId = await shopThread();
+      const before = b.adapter.posts.length;
+      await rerun(b.chat, threadId, 'U0SARA', 'C0PLATFORM');
+      expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+      expect(b.adapter.posts.slice(before)).toEqual([
+        expect.objectContaining({
+          kind: 'ephemeral',
+          user: 'U0SARA',
+          channel: 'C0PLATFORM',
+          message: expect.objectContaining({ text: expect.stringMatching(/another channel's thread/) }),
+        }),
+      ]);
+    });
+
+    it("refuses someone the thread's channel policy does not let in, privately, in the thread", async () => {
+      const threadId = await shopThread();
+      const before = b.adapter.posts.length;
+      await rerun(b.chat, threadId, 'U0MALLORY', 'C0SHOP');
+      expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
+      const after = b.adapter.posts.slice(before);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ kind: 'ephemeral', user: 'U0MALLORY', channel: 'C0SHOP' });
+      expect(after[0]!.message.text).toMatch(/Not allowed: diagnose shop\/web-1\. You are in none of the user groups/);
+    });
+
+    it('re-runs for someone allowed, in the thread it was clicked in', async () => {
+      const threadId = await shopThread();
+      await rerun(b.chat, threadId, 'U0DAN', 'C0SHOP');
+      expect(await b.counts()).toEqual({ diagnose: 1, remediate: 0 });
+      expect(b.adapter.toldTo('U0DAN')).toEqual([]);
+    });
+  });
+});
