@@ -36,6 +36,8 @@ export interface ChatOptions {
   approvers: ApproverPolicy;
   /** Who may diagnose and approve what, per channel, user group and namespace (the config file's `policy`). */
   policy?: Policy;
+  /** How long the audit trail keeps decisions (POD_DOCTOR_AUDIT_RETENTION_DAYS; default 30 days). */
+  auditRetentionMs?: number;
   requireDifferentApprover?: boolean;
   approvalTtlSeconds?: number;
   /** Channel id (or `*`) → namespace of a bare `<pod>`. */
@@ -106,7 +108,7 @@ export function createChatContext(options: ChatOptions): ChatContext {
 }
 
 export function defaultNamespace(ctx: ChatContext, channel: string): string | undefined {
-  return defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel);
+  return defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel, ctx.options.policy);
 }
 
 /** A note only `user` sees; failures are logged (the click or command was already acknowledged). */

@@ -27,6 +27,10 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./bot.js')).botCommand(argv, io),
     summary: 'Slack bot: /pod-doctor, findings in threads, approve/deny buttons (+ in-process worker)',
   },
+  audit: {
+    run: async (argv, io) => (await import('./audit.js')).auditCommand(argv, io),
+    summary: 'export the audit trail (approvals, denials, expiries, runs) as JSON lines',
+  },
   playbook: {
     run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
     summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',

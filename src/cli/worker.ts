@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
+import { startAuditEvents } from '../audit/consumer.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
@@ -16,12 +17,13 @@ import { serveOps } from '../metrics/server.js';
 import { closeRedis, dropRedis, redisConnections } from '../redis/client.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
-import { clusterOf, commandConfig } from './config.js';
+import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerRole } from './worker-role.js';
 
-export const WORKER_USAGE = `Usage: pod-doctor worker [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
+export const WORKER_USAGE = `Usage: pod-doctor worker [--config FILE] [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
   Runs the diagnosis and (approved) remediation jobs of one cluster, and expands workload alerts.
+${CONFIG_USAGE}
   --cluster NAME      cluster whose queues to serve (default: $POD_DOCTOR_CLUSTER)
   --concurrency N     diagnoses at once in this process (default: $POD_DOCTOR_WORKER_CONCURRENCY)
   --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
@@ -69,6 +71,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
       port: { type: 'string' },
+      ...CONFIG_OPTION,
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -76,7 +79,7 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
     io.stdout.write(`${WORKER_USAGE}\n`);
     return 0;
   }
-  const config = commandConfig(io.env);
+  const config = commandConfig(io.env, values.config, io.stderr);
   const concurrency = positiveInt('--concurrency', values.concurrency) ?? config.workerConcurrency;
   if (concurrency < 1) throw new PodDoctorError('BAD_INPUT', '--concurrency must be at least 1');
   const kubeconfig = values.kubeconfig ?? config.kubeconfig;
@@ -101,7 +104,8 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
 
   const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
-  const redis = redisConnections(config, logger).connect('worker');
+  const connections = redisConnections(config, logger);
+  const redis = connections.connect('worker');
   const settings = jobSettingsFromConfig(config);
   const kube = new KubeSource(kc);
   const agent = agentLookupFromConfig(config);
@@ -111,7 +115,15 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   if (!embedded) metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
 
   // Playbooks are validated here: a bad file stops startup.
-  const { runner, playbooks } = await runnerFromConfig({ config: { ...config, cluster }, kube, redis, ...(agent ? { agent } : {}), logger });
+  const retentionMs = config.auditRetentionDays * 86_400_000;
+  const { runner, playbooks } = await runnerFromConfig({
+    config: { ...config, cluster },
+    kube,
+    redis,
+    ...(agent ? { agent } : {}),
+    logger,
+    auditRetentionMs: retentionMs,
+  });
   const workers = await startWorkerRole({
     config,
     cluster,
@@ -127,6 +139,9 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
     logger,
     metrics,
   });
+  // The cluster's audit trail as Events on the targets (its reader blocks: its own connection).
+  const auditRedis = connections.connect('worker');
+  const audit = startAuditEvents({ redis: auditRedis, prefix: settings.prefix, cluster, kube, logger, blockMs: 1000, retentionMs });
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
   if (embedded) {
     embedded.onStarted({ registry: metrics.registry });
@@ -150,6 +165,8 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   const botDeadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   const deadlineMs = embedded ? embeddedWorkerDeadlineMs(botDeadlineMs) : shutdownDeadlineMs('worker', config.shutdownSeconds);
   logger.info({ signal, deadlineMs }, 'worker stopping: finishing running jobs');
+  // The audit reader ends with its current read; entries left are read by the next worker.
+  const auditStopped = audit.stop();
   await shutdown({
     logger,
     deadlineMs,
@@ -158,11 +175,12 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
       // and another worker takes it over once the lock lapses (POD_DOCTOR_JOB_LOCK_MS).
       { name: 'finish running jobs', run: () => workers.drain() },
       { name: 'close workers', budgetMs: 1000, run: () => workers.close() },
+      { name: 'audit events', budgetMs: 1000, run: () => auditStopped },
       ...(ops ? [{ name: 'ops server', budgetMs: 1000, run: () => ops?.close() }] : []),
       { name: 'queues', budgetMs: 2000, run: () => queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => closeRedis(redis) },
+      { name: 'redis', budgetMs: 2000, run: () => Promise.all([closeRedis(redis), closeRedis(auditRedis)]) },
     ],
-    hardStops: [() => dropRedis(redis)],
+    hardStops: [() => dropRedis(redis), () => dropRedis(auditRedis)],
   });
   return 0;
 }

@@ -1,5 +1,6 @@
 // Facts from a live API server through @kubernetes/client-node. Responses are turned back
 // into wire form (strings for timestamps) so rules see what `kubectl get -o yaml` shows.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
@@ -8,6 +9,19 @@ import { PodDoctorError } from '../errors.js';
 import { canonicalizeInPlace } from '../kube/wire.js';
 import { ReadCache } from './read-cache.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
+
+/** This release's version, from the package.json next to src/ or dist/ (the image copies it). */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The User-Agent of every request to the API server; writes of a plan's run add who approved it. */
+export const USER_AGENT = `pod-doctor/${packageVersion()}`;
 
 export interface KubeConfigOptions {
   kubeconfig?: string;
@@ -97,16 +111,31 @@ function keepAliveMiddleware(pool: AgentPool): k8s.Middleware {
   };
 }
 
+/**
+ * Our User-Agent instead of node-fetch's; requests that may change something (any method but GET
+ * and HEAD) get `writes`, so the API server's audit log can name who approved them.
+ */
+function userAgentMiddleware(writes: string): k8s.Middleware {
+  return {
+    pre: async (ctx) => {
+      const method = String(ctx.getHttpMethod());
+      ctx.setHeaderParam('User-Agent', method === 'GET' || method === 'HEAD' ? USER_AGENT : writes);
+      return ctx;
+    },
+    post: async (response) => response,
+  };
+}
+
 type ApiConstructor<T> = new (config: k8s.Configuration) => T;
 
-/** Like `kc.makeApiClient`, with connections reused across requests. */
-export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, pool = new AgentPool()): T {
+/** Like `kc.makeApiClient`, with connections reused across requests; writes sent as `writeUserAgent`. */
+export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, pool = new AgentPool(), writeUserAgent = USER_AGENT): T {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
   const config = k8s.createConfiguration({
     baseServer: new k8s.ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
-    promiseMiddleware: [keepAliveMiddleware(pool)],
+    promiseMiddleware: [keepAliveMiddleware(pool), userAgentMiddleware(writeUserAgent)],
   });
   return new api(config);
 }
@@ -319,6 +348,19 @@ export class KubeSource implements FactSource {
     return view;
   }
 
+  /**
+   * This source with the typed clients' writes (playbook steps) sent with `userAgent`, e.g. a
+   * plan's id and approvers; reads keep the plain one. New clients, the same connections.
+   */
+  writingAs(userAgent: string): KubeSource {
+    const view = Object.create(this) as KubeSource;
+    Object.defineProperties(view, {
+      core: { value: pooledApiClient(this.kc, k8s.CoreV1Api, this.agents, userAgent) },
+      apps: { value: pooledApiClient(this.kc, k8s.AppsV1Api, this.agents, userAgent) },
+    });
+    return view;
+  }
+
   /** This source with every read sent to the API server waiting for `take()` first (an API budget). */
   throttled(take: () => Promise<unknown>): KubeSource {
     const view = Object.create(this) as KubeSource;
@@ -391,7 +433,12 @@ export class KubeSource implements FactSource {
   private async fetch(url: URL, accept: string): Promise<string> {
     if (this.throttle) await this.throttle();
     const base = await this.connection();
-    const opts: https.RequestOptions = { ...base, method: 'GET', headers: { ...base.headers, accept }, timeout: READ_TIMEOUT_MS };
+    const opts: https.RequestOptions = {
+      ...base,
+      method: 'GET',
+      headers: { ...base.headers, accept, 'user-agent': USER_AGENT },
+      timeout: READ_TIMEOUT_MS,
+    };
     const mod = url.protocol === 'https:' ? https : http;
     return await new Promise<string>((resolve, reject) => {
       const req = mod.request(url, opts, (res) => {

@@ -323,6 +323,16 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     namespaced: true,
     usedBy: ['scale (ReplicaSet)'],
   },
+  // ---- remediate: the audit trail (src/audit/events.ts), written by the workers of the cluster
+  {
+    group: '',
+    version: 'v1',
+    resource: 'events',
+    verbs: ['create'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ['audit trail: an Event on the target of each approval, denial, expiry and run (src/audit/events.ts)'],
+  },
 ];
 
 /** Non-resource URLs the product requests (readiness of the worker). */

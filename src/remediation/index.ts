@@ -7,6 +7,7 @@ import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
 import { AgentActionsClient } from './agent-actions-client.js';
+import { redisRunAudit } from './audit.js';
 import { defaultPlaybookDir, loadPlaybooks } from './load.js';
 import { createRunner, type RunEventHandler, type Runner } from './runner.js';
 import type { Playbook } from './schema.js';
@@ -14,6 +15,7 @@ import { RedisRunStore } from './store.js';
 
 export { ACTIONS, actionByKind } from './actions/index.js';
 export { AgentActionError, AgentActionsClient } from './agent-actions-client.js';
+export { planSubject, type RunAudit, redisRunAudit } from './audit.js';
 export { defaultPlaybookDir, formatIssue, loadPlaybooks, type PlaybookIssue, PlaybookLoadError, validatePlaybook, validatePlaybookDir } from './load.js';
 export { describeCheck, isPlanId, type Plan, type PlanStep, renderPlanText } from './plan.js';
 export {
@@ -61,6 +63,8 @@ export async function runnerFromConfig(input: {
   agent?: AgentLookup;
   logger?: Logger;
   onEvent?: RunEventHandler;
+  /** How long audit entries are kept (default 30 days; POD_DOCTOR_AUDIT_RETENTION_DAYS once the schema has it). */
+  auditRetentionMs?: number;
 }): Promise<{ runner: Runner; playbooks: Playbook[] }> {
   const { config, kube } = input;
   const playbooks = await loadPlaybooks(config.playbookDir ?? defaultPlaybookDir());
@@ -86,6 +90,8 @@ export async function runnerFromConfig(input: {
     maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,
     ...(input.logger ? { logger: input.logger } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),
+    // Runs through a worker were approved in chat: named in their writes, recorded in the trail.
+    audit: redisRunAudit(input.redis, config.redisPrefix, input.auditRetentionMs !== undefined ? { retentionMs: input.auditRetentionMs } : {}),
   });
   return { runner, playbooks };
 }

@@ -5,11 +5,13 @@
 // records its state in the run store before it speaks, and stops at once if the lock was lost.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { planUserAgent } from '../audit/user-agent.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
 import type { ActionDef, ActionRegistry } from './actions/index.js';
 import { type StepContext, StepError } from './actions/types.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
+import { planSubject, type RunAudit, runOutcome } from './audit.js';
 import { evaluateAll, LiveState } from './checks.js';
 import type { Plan } from './plan.js';
 import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './runner.js';
@@ -27,6 +29,8 @@ export interface RunDeps {
   diagnose: (target: Target) => Promise<Diagnosis>;
   verify: (plan: Plan) => Promise<Verification>;
   handlers: (RunEventHandler | undefined)[];
+  /** The audit trail: who approved (named in the steps' User-Agent) and how the run ended. */
+  audit?: RunAudit;
 }
 
 const stamp = () => new Date().toISOString();
@@ -43,6 +47,11 @@ export class PlanRun {
   private lockLost = false;
   private readonly renew: NodeJS.Timeout;
   private reports: StepReport[] = [];
+  private plan: Plan | undefined;
+  /** Who approved this plan (undefined: no audit trail, as for `playbook run`). */
+  private approvers: string[] | undefined;
+  /** The client the steps write with: its User-Agent names the plan and its approvers. */
+  private writer: KubeSource;
 
   private constructor(
     private readonly deps: RunDeps,
@@ -65,6 +74,7 @@ export class PlanRun {
       Math.max(50, Math.floor(deps.lockMs / 3)),
     );
     this.renew.unref();
+    this.writer = deps.kube;
   }
 
   /** The run lock, or undefined when another runner holds it. */
@@ -106,6 +116,7 @@ export class PlanRun {
   /** The whole run, from the stored record (a fresh run, or one a crash left running). */
   async execute(record: RunRecord | null, plan: Plan): Promise<RunResult> {
     const resumed = record?.status === 'running';
+    await this.identify(plan);
     this.reports = plan.steps.map((s, i) => ({
       index: i,
       action: s.action,
@@ -135,9 +146,41 @@ export class PlanRun {
     return this.finish('completed', { verification, ...(verification.outcome === 'not-fixed' ? { reason: notFixedReason(verification) } : {}) });
   }
 
+  /** Who approved the plan, and the writing client that names them (and the plan) to the API server. */
+  private async identify(plan: Plan): Promise<void> {
+    this.plan = plan;
+    const audit = this.deps.audit;
+    if (audit) {
+      this.approvers = await audit.approvers(plan.id).catch((err: unknown) => {
+        this.log.warn({ err }, 'approvers of the plan could not be read');
+        return [];
+      });
+      if (this.approvers.length === 0) this.log.warn({ planId: plan.id }, 'no approver on record for this plan; its writes say approvedBy=unknown');
+    }
+    this.writer = this.deps.kube.writingAs(planUserAgent(plan.id, this.approvers));
+  }
+
+  /** The run's entry in the audit trail (never fails the run: the run store holds its result). */
+  private async audit(result: RunResult): Promise<void> {
+    const outcome = runOutcome(result);
+    if (!this.deps.audit || !this.plan || !outcome) return;
+    await this.deps.audit
+      .ran({
+        at: stamp(),
+        cluster: this.plan.cluster,
+        kind: 'run',
+        ...planSubject(this.plan),
+        actors: this.approvers ?? [],
+        outcome,
+        ...(result.reason ? { reason: result.reason.slice(0, 1000) } : {}),
+      })
+      .catch((err: unknown) => this.log.error({ err, outcome }, 'the run could not be recorded in the audit trail'));
+  }
+
   private async finish(status: RunStatus, extra: Partial<RunResult>): Promise<RunResult> {
     const result: RunResult = { ...this.base, status, ...extra };
     if (!(await this.deps.store.finishRun(this.runId, this.token, status, result))) return this.lost();
+    await this.audit(result);
     await this.emit({ type: 'run-finished', runId: this.runId, at: stamp(), status });
     this.log.info({ status, reason: extra.reason, outcome: extra.verification?.outcome }, 'run finished');
     return result;
@@ -166,7 +209,7 @@ export class PlanRun {
 
   private contextFor(plan: Plan, signal: AbortSignal): StepContext {
     return {
-      kube: this.deps.kube,
+      kube: this.writer,
       ...(this.deps.agentActions ? { agent: this.deps.agentActions } : {}),
       target: plan.target,
       signal,

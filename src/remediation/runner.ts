@@ -14,6 +14,7 @@ import { log as rootLog } from '../log.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
+import type { RunAudit } from './audit.js';
 import { type CheckResult, evaluateAll, evaluateCheck, LiveState } from './checks.js';
 import { buildPlan, coerce, interpolate, isPlanId, type Plan, paramOrigin, resolveChecks } from './plan.js';
 import { errorText, PlanRun } from './run.js';
@@ -106,6 +107,8 @@ export interface RunnerDeps {
   maxStepTimeoutMs?: number;
   /** Test seam: make waits fast. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The audit trail (src/audit): approvers for the writes' User-Agent, expiries, run outcomes. */
+  audit?: RunAudit;
 }
 
 export interface Runner {
@@ -297,6 +300,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     );
     if (!pre.ok) throw new PodDoctorError('PRECONDITION_FAILED', `${playbook.id} cannot run now: ${pre.failed?.reason ?? 'a precondition does not hold'}`);
     await deps.store.savePlan(plan, planTtlSeconds);
+    await deps.audit?.proposed(plan).catch((err: unknown) => log.warn({ err, planId: plan.id }, 'expiry watch not recorded'));
     log.info({ planId: plan.id, playbook: playbook.id, target, rule: finding.rule, approvals }, 'plan proposed');
     return plan;
   }
@@ -318,6 +322,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         diagnose,
         verify,
         handlers: [deps.onEvent, options.onEvent],
+        ...(deps.audit ? { audit: deps.audit } : {}),
       },
       planId,
     );

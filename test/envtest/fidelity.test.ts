@@ -11,6 +11,8 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_ACTIONS } from '../../src/agent/actions/types.js';
+import type { AuditEntry } from '../../src/audit/entry.js';
+import { writeAuditEvent } from '../../src/audit/events.js';
 import { KubeSource } from '../../src/collect/kube-source.js';
 import { API_OPERATIONS, operationKey, operationKeys } from '../../src/collect/operations.js';
 import { volumeAttachmentName } from '../../src/collect/storage.js';
@@ -151,9 +153,22 @@ function stepContext(b: Backend): StepContext {
 const NON_KUBERNETES_STEPS = new Set<string>([...AGENT_ACTIONS, 'wait', 'rediagnose']);
 /**
  * KubeSource members that are not FactSource reads of their own: helpers of the others, and the
- * views (`sharing`, `throttled`) and counters that change how reads are sent, not what they ask.
+ * views (`sharing`, `throttled`, `writingAs`) and counters that change how requests are sent, not what they ask.
  */
-const SOURCE_HELPERS = new Set(['constructor', 'object', 'items', 'json', 'get', 'url', 'connection', 'fetch', 'sharing', 'throttled', 'readStats']);
+const SOURCE_HELPERS = new Set([
+  'constructor',
+  'object',
+  'items',
+  'json',
+  'get',
+  'url',
+  'connection',
+  'fetch',
+  'sharing',
+  'throttled',
+  'writingAs',
+  'readStats',
+]);
 const stepsRun = new Set<string>();
 
 /** Runs a playbook step with the product's code: its detail line, or the failure and its HTTP status. */
@@ -1121,6 +1136,34 @@ const CASES: Case[] = [
         serviceAccount: await product(() => b.source.serviceAccountExists(ns, 'builder')),
         absentServiceAccount: await product(() => b.source.serviceAccountExists(ns, 'absent')),
       };
+    },
+  },
+  {
+    name: 'events: create, the audit trail (src/audit/events.ts), AlreadyExists when an entry is retried',
+    async run(b, ns) {
+      const created = await createPod(b, ns, pod('web'));
+      const entry: AuditEntry = {
+        at: '2026-03-01T10:00:00.000Z',
+        cluster: 'fidelity',
+        kind: 'run',
+        planId: 'pl_fidelityCase0000',
+        playbook: 'recreate-pod',
+        target: { kind: 'pod', namespace: ns, name: 'web' },
+        uid: created.metadata.uid,
+        actors: ['U0ALICE'],
+        outcome: 'fixed',
+      };
+      const first = await writeAuditEvent(b.source.core, entry, '1772359200000-0', 'fidelity');
+      const again = await writeAuditEvent(b.source.core, entry, '1772359200000-0', 'fidelity');
+      const list = await must(b.client.request('GET', `/api/v1/namespaces/${ns}/events`), 'events');
+      const stored = (list.items as KubeObject[])
+        .filter((e) => e.reason === 'PodDoctorRemediation')
+        .map((e) => {
+          const { involvedObject, reason, message, type, action, source, reportingComponent, reportingInstance, count, firstTimestamp, lastTimestamp } = e;
+          const fields = { involvedObject, reason, message, type, action, source, reportingComponent, reportingInstance, count, firstTimestamp, lastTimestamp };
+          return stripVolatile({ name: e.metadata.name, annotations: e.metadata.annotations, ...fields });
+        });
+      return { first, again, stored };
     },
   },
 ];

@@ -44,6 +44,11 @@ export interface ControlPlaneOptions {
    * not-ready/unreachable NoExecute taints. Pods with their own toleration keep it. */
   defaultTolerationSeconds?: number;
   extraApiServerArgs?: string[];
+  /**
+   * Write the API server's audit log (`--audit-policy-file`, `--audit-log-path`): `true` records
+   * every request at level Metadata (who, verb, object, userAgent, status), or give a policy.
+   */
+  audit?: boolean | { policy: Record<string, unknown> };
   extraControllerManagerArgs?: string[];
   extraSchedulerArgs?: string[];
   /** Total time allowed for start-up (default 90s). */
@@ -68,6 +73,10 @@ export interface ControlPlane {
   /** Milliseconds from startControlPlane() to everything ready, and per phase. */
   startMs: number;
   timings: Record<string, number>;
+  /** The API server's audit log, with `audit` set. */
+  auditLogPath?: string;
+  /** The audit log's events so far (audit.k8s.io/v1 Event objects, one JSON line each); [] without `audit`. */
+  auditEvents(): KubeObject[];
   /** Token of a user given in options (name as given, or `system:serviceaccount:ns:name`). */
   tokenFor(user: string): string;
   /** Writes (once) and returns a kubeconfig for a token user. */
@@ -576,6 +585,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     await waitHealthy(etcd, `http://127.0.0.1:${etcdClient}/health`);
     mark('etcd', s);
 
+    const auditArgs = opts.audit ? auditFlags(dir, opts.audit === true ? DEFAULT_AUDIT_POLICY : opts.audit.policy) : [];
+    const auditLogPath = opts.audit ? path.join(dir, 'audit.log') : undefined;
+
     // kube-apiserver
     s = Date.now();
     const apiserver = launch('kube-apiserver', path.join(binDir, 'kube-apiserver'), [
@@ -604,6 +616,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       '--allow-privileged=true',
       '--profiling=false',
       '--v=1',
+      ...auditArgs,
       ...(opts.extraApiServerArgs ?? []),
     ]);
     await waitHealthy(apiserver, `${url}/readyz`, { Authorization: `Bearer ${adminToken}` }, caPem);
@@ -684,6 +697,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       binDir,
       startMs,
       timings,
+      ...(auditLogPath ? { auditLogPath } : {}),
+      auditEvents: () => readAuditLog(auditLogPath),
       tokenFor,
       kubeconfigFor(user) {
         const existing = extraKubeconfigs.get(user);
@@ -761,6 +776,35 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     live.delete(handle);
     throw new Error(`envtest start-up failed: ${err instanceof Error ? err.message : String(err)}\n${logs}`, { cause: err });
   }
+}
+
+/** Every request at level Metadata, once (at ResponseComplete; panics too). */
+const DEFAULT_AUDIT_POLICY = {
+  apiVersion: 'audit.k8s.io/v1',
+  kind: 'Policy',
+  omitStages: ['RequestReceived'],
+  rules: [{ level: 'Metadata' }],
+};
+
+/** Writes the policy and returns the API server's audit flags: JSON lines in <dir>/audit.log, written as requests complete. */
+function auditFlags(dir: string, policy: Record<string, unknown>): string[] {
+  const policyPath = path.join(dir, 'audit-policy.yaml');
+  writeFileSync(policyPath, toYaml(policy));
+  return [`--audit-policy-file=${policyPath}`, `--audit-log-path=${path.join(dir, 'audit.log')}`, '--audit-log-format=json', '--audit-log-mode=blocking'];
+}
+
+function readAuditLog(file: string | undefined): KubeObject[] {
+  if (!file || !existsSync(file)) return [];
+  // The last line may be half written: only whole lines count.
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((l) => {
+      try {
+        return l.trim() ? [JSON.parse(l) as KubeObject] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 async function waitDefaultServiceAccount(client: KubeClient, namespace: string, timeoutMs: number): Promise<void> {

@@ -1,10 +1,14 @@
-// Approve and deny: the clicker is authorised by the approver policy, the approval state machine
+// Approve and deny: the clicker is authorised (a click from the plan's threads, by an approver of
+// the access policy's rule where the plan runs, else the approver policy), the approval state machine
 // (src/chat/approvals.ts) decides what the click means, and an approved plan is enqueued as a
 // remediation job; every outcome is told to the clicker and shown on the plan's prompts.
 
+import { type DecisionInput, recordDecision } from '../../audit/stream.js';
 import { enqueueRemediation } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
+import { planSubject } from '../../remediation/audit.js';
 import { isPlanId, type Plan } from '../../remediation/plan.js';
+import { approversOf, placeOf, placeText, planRule } from '../access.js';
 import { type ChatContext, tell } from '../context.js';
 import { approverList, clock, noteMessage } from '../messages/messages.js';
 import type { ApprovalRecord } from '../store/approvals.js';
@@ -41,24 +45,10 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
     return;
   }
   const what = `${plan.playbook.title} (${formatTarget(plan.target)})`;
-  if (!(await ctx.options.approvers.may(user, plan.approvers))) {
-    log.warn({ decision: 'approve', allowed: false }, 'approval refused: not an approver');
-    ctx.options.metrics?.decisions.inc({ decision: 'refused' });
-    await tell(
-      ctx,
-      channel,
-      user,
-      `You may not approve ${what}. Approvers: ${approverList(ctx.options.approvers.listFor(plan.approvers))}.`,
-      'warning',
-      thread,
-    );
-    await noteThreads(
-      ctx,
-      record,
-      noteMessage(ctx.cluster, `${userRef(user)} tried to approve ${plan.playbook.id} but is not an approver; nothing was run.`, 'warning'),
-    );
-    return;
-  }
+  if (!(await mayDecide(ctx, 'approve', { plan, record, user, channel }))) return;
+  // A two-person rule where the plan runs holds even for a record made before it was configured.
+  const rule = planRule(ctx, plan);
+  if (rule?.people === 2) await ctx.approvals.tighten(planId, { required: 2, requireDifferent: true });
   const out = await ctx.approvals.approve(planId, user);
   switch (out.kind) {
     case 'unknown':
@@ -89,7 +79,10 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
         ctx,
         channel,
         user,
-        'You asked for this diagnosis, so a different person must approve its fix (POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER).',
+        rule?.people === 2
+          ? `You asked for this diagnosis, and the access policy needs two people other than the requester to approve ${plan.playbook.id} ` +
+              `(risk ${plan.risk}) in ${placeText(placeOf(plan.cluster, plan.target))}; nothing was recorded.`
+          : 'You asked for this diagnosis, so a different person must approve its fix (POD_DOCTOR_REQUIRE_DIFFERENT_APPROVER).',
         'warning',
         thread,
       );
@@ -99,6 +92,7 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
       return;
     case 'recorded':
       log.info({ decision: 'approve', count: out.record.approvals.length, required: out.record.required }, 'approval recorded');
+      await auditDecision(ctx, plan, 'approval', [user], 'partial', `${out.record.approvals.length} of ${out.record.required} approvals`);
       await announce(
         ctx,
         'approve',
@@ -111,6 +105,13 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
       return;
     case 'approved': {
       log.info({ decision: 'approve', approvers: out.record.approvals.map((a) => a.user) }, 'plan approved; handing to the runner');
+      await auditDecision(
+        ctx,
+        plan,
+        'approval',
+        out.record.approvals.map((a) => a.user),
+        'approved',
+      );
       // Enqueue first: the job id is the plan id, so this happens once however often it is called.
       await enqueueRemediation(ctx.options.queues, { cluster: ctx.cluster, proposalId: planId });
       await ctx.options.queues.confirmReplicated(ctx.cluster);
@@ -128,6 +129,58 @@ export async function approve(ctx: ChatContext, planId: string, user: string, ch
       return;
     }
   }
+}
+
+/**
+ * May `user` approve or deny this plan from `channel`? A click must come from a channel the plan
+ * was offered in (its prompt's thread), by one of its approvers (the access policy's rule where
+ * it runs, else the playbook's or the global list). A refusal is told privately, and a
+ * non-approver's approval attempt is noted in the plan's threads.
+ */
+async function mayDecide(
+  ctx: ChatContext,
+  decision: 'approve' | 'deny',
+  o: { plan: Plan | null; record: ApprovalRecord; user: string; channel: string | undefined },
+): Promise<boolean> {
+  const { plan, record, user, channel } = o;
+  const log = ctx.log.child({ planId: record.planId, user, playbook: plan?.playbook.id, decision });
+  const thread = record.prompts[0] ? { channel: record.prompts[0].channel, ts: record.prompts[0].threadTs } : undefined;
+  const button = decision === 'approve' ? 'Approve' : 'Deny';
+  if (channel !== undefined && !record.prompts.some((p) => p.channel === channel)) {
+    log.warn({ channel, allowed: false }, `${decision} refused: clicked outside the plan's threads`);
+    ctx.options.metrics?.decisions.inc({ decision: 'refused' });
+    await tell(ctx, channel, user, `This ${button} button belongs to another channel's thread; decide there. Nothing was recorded.`);
+    return false;
+  }
+  const approvers = plan ? approversOf(ctx, plan) : ctx.options.approvers.listFor();
+  if (await ctx.options.approvers.may(user, approvers)) return true;
+  log.warn({ allowed: false }, `${decision} refused: not an approver`);
+  ctx.options.metrics?.decisions.inc({ decision: 'refused' });
+  const rule = plan && planRule(ctx, plan);
+  const what = plan ? `${plan.playbook.title} (${formatTarget(plan.target)})` : 'this fix';
+  const text = rule
+    ? `You may not ${decision} ${what}: in ${placeText(placeOf(plan.cluster, plan.target))} the access policy lets only ` +
+      `${approverList(approvers)} decide on ${plan.playbook.id}. Ask one of them; nothing was recorded.`
+    : decision === 'approve'
+      ? `You may not approve ${what}. Approvers: ${approverList(approvers)}.`
+      : `You may not decide on this fix. Approvers: ${approverList(approvers)}.`;
+  await tell(ctx, channel, user, text, 'warning', decision === 'approve' ? thread : undefined);
+  if (decision === 'approve' && plan) {
+    await auditDecision(ctx, plan, 'approval', [user], 'not-allowed');
+    const note = `${userRef(user)} tried to approve ${plan.playbook.id} but is not an approver; nothing was run.`;
+    await noteThreads(ctx, record, noteMessage(ctx.cluster, note, 'warning'));
+  }
+  return false;
+}
+
+/** The decision in the audit trail (the worker mirrors it as an Event on the target); a failure is logged, the decision stands. */
+async function auditDecision(ctx: ChatContext, plan: Plan, kind: DecisionInput['kind'], actors: string[], outcome: DecisionInput['outcome'], reason?: string) {
+  await recordDecision(
+    ctx.options.redis,
+    ctx.prefix,
+    { cluster: ctx.cluster, kind, ...planSubject(plan), actors, outcome, ...(reason ? { reason } : {}) },
+    ctx.options.auditRetentionMs ? { retentionMs: ctx.options.auditRetentionMs } : {},
+  ).catch((err: unknown) => ctx.log.error({ err, planId: plan.id, kind, outcome }, 'decision not recorded in the audit trail'));
 }
 
 /** A recorded decision: counted, its prompts redrawn, and said in every thread that shows the plan. */
@@ -153,12 +206,7 @@ export async function deny(ctx: ChatContext, planId: string, user: string, reaso
     await tell(ctx, channel, user, 'This proposal is unknown or has expired.');
     return false;
   }
-  if (!(await ctx.options.approvers.may(user, plan?.approvers))) {
-    log.warn({ decision: 'deny', allowed: false }, 'denial refused: not an approver');
-    ctx.options.metrics?.decisions.inc({ decision: 'refused' });
-    await tell(ctx, channel, user, `You may not decide on this fix. Approvers: ${approverList(ctx.options.approvers.listFor(plan?.approvers))}.`);
-    return false;
-  }
+  if (!(await mayDecide(ctx, 'deny', { plan, record, user, channel }))) return false;
   const out = await ctx.approvals.deny(planId, user, reason);
   if (out.kind !== 'denied') {
     await tell(
@@ -172,6 +220,7 @@ export async function deny(ctx: ChatContext, planId: string, user: string, reaso
     return false;
   }
   log.info({ decision: 'deny', reason: reason || undefined }, 'plan denied');
+  if (plan) await auditDecision(ctx, plan, 'denial', [user], 'denied', reason || undefined);
   await announce(
     ctx,
     'deny',
@@ -194,6 +243,8 @@ export async function denyReason(ctx: ChatContext, planId: string, user: string,
   const record = await ctx.approvals.get(planId);
   if (!record) return;
   ctx.log.info({ planId, user, decision: 'deny', reason: text }, 'denial reason recorded');
+  const plan = await ctx.options.remediation?.getPlan(planId);
+  if (plan) await auditDecision(ctx, plan, 'denial', [user], 'explained', text);
   await refreshPrompts(ctx, planId);
   await noteThreads(ctx, record, noteMessage(ctx.cluster, `Reason for the denial by ${userRef(user)}: ${text}`, 'neutral'));
 }
