@@ -1,6 +1,8 @@
 // One pino root for every role. Child loggers carry {jobId, target, ruleId, requestId};
-// anything that looks like a credential is redacted before it leaves the process.
+// anything that looks like a credential is redacted before it leaves the process: the paths
+// below by name, and every record's text (messages, errors, quoted log lines) by shape.
 import { type Logger, pino } from 'pino';
+import { redactDeep, redactText } from './redact.js';
 
 export const REDACT_PATHS = [
   'token',
@@ -20,10 +22,35 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+/**
+ * The last look at a serialized record (pino's `streamWrite` hook): a record with nothing that
+ * looks like a credential is written as it is; one with something is parsed, redacted field by
+ * field (JSON stays valid, escaped text is redacted as the text it stands for) and written again.
+ */
+export function redactRecord(line: string): string {
+  const quick = redactText(line);
+  if (quick === line) return line;
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return quick; // not JSON (a custom format): the text pass is all there is
+  }
+  const clean = redactDeep(record);
+  if (clean !== record) return `${JSON.stringify(clean)}\n`;
+  // Only the text pass saw something (a number under a credential's key): keep it if it is still JSON.
+  try {
+    JSON.parse(quick);
+    return quick;
+  } catch {
+    return line;
+  }
+}
+
 export function createLogger(options: { level?: string; name?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
   return pino(
-    { name: options.name ?? 'pod-doctor', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    { name: options.name ?? 'pod-doctor', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, hooks: { streamWrite: redactRecord } },
     options.destination ? (options.destination as pino.DestinationStream) : pino.destination(2),
   );
 }

@@ -3,6 +3,7 @@
 // a volume that will not mount, of the CSI node plugin that never registered. Each is read only
 // when a line in the pod's facts names it, and that line is kept as the reason.
 import type { ComponentFact, KubeObject, LogTail, Pod } from '../diagnosis/types.js';
+import { redactLines } from '../redact.js';
 import type { Guard } from './guard.js';
 import type { FactSource } from './source.js';
 
@@ -175,5 +176,5 @@ async function componentLog(source: FactSource, p: Pod, guard: Guard, tail: numb
   const ns = p.metadata?.namespace ?? 'kube-system';
   const name = p.metadata?.name ?? '';
   const lines = await guard(`logs of ${ns}/${name}`, () => source.podLog(ns, name, container, previous, tail), null);
-  return lines ? { pod: `${ns}/${name}`, container, previous, lines } : undefined;
+  return lines ? { pod: `${ns}/${name}`, container, previous, lines: redactLines(lines) } : undefined;
 }

@@ -9,6 +9,7 @@ import type { Event, FactName, Gap, KubeObject, LogTail, Node, OwnerFact, Pod, S
 import { type LabelSelectorObject, matchLabels, requirementsFromSelector } from '../kube/selectors.js';
 import type { Target } from '../kube/target.js';
 import type { AgentFacts } from '../probes/types.js';
+import { redactLines } from '../redact.js';
 import { collectComponents, componentTriggers } from './components.js';
 import { type Guard, sortEvents } from './guard.js';
 import { collectOwners } from './owners.js';
@@ -294,7 +295,8 @@ async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Gu
     wanted.map(async (s) => {
       const previous = Boolean(s.status.lastState?.terminated) && !s.status.state?.terminated;
       const lines = await guard(`logs of ${s.status.name}`, () => source.podLog(namespace, name, s.status.name, previous, tail), null);
-      return lines ? { container: s.status.name, previous, lines } : null;
+      // Redacted as stored: findings quote these lines, and results go to Redis and chat.
+      return lines ? { container: s.status.name, previous, lines: redactLines(lines) } : null;
     }),
   );
   return tails.filter((t): t is LogTail => t !== null);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { node, pod } from '../../test/helpers/factories.js';
 import { scriptedSource, sleep } from '../../test/helpers/jobs.js';
 import type { KubeObject } from '../diagnosis/types.js';
+import { ObjectsSource } from './objects-source.js';
 import { collectSnapshot } from './snapshot.js';
 
 const objects = [pod({ spec: { nodeName: 'node-1' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
@@ -84,5 +85,56 @@ describe('collectSnapshot gaps', () => {
     const uncordoned = scriptedSource(objects);
     await collectSnapshot(uncordoned, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'node', 'disruptionBudgets']) });
     expect(uncordoned.calls).not.toContain('listDisruptionBudgets');
+  });
+});
+
+describe('collectSnapshot redaction', () => {
+  const crashed = pod({
+    status: {
+      containerStatuses: [
+        {
+          name: 'web',
+          ready: false,
+          restartCount: 4,
+          image: 'registry.example.com/shop/web:1.4.2',
+          imageID: '',
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          // FallbackToLogsOnError: the message is the log's last lines.
+          lastState: { terminated: { exitCode: 1, reason: 'Error', message: 'fatal: dial postgres://app:S3cr3t!@db:5432/shop: refused' } },
+        },
+      ],
+    },
+  });
+  const log = {
+    apiVersion: 'pod-doctor.dev/v1',
+    kind: 'PodLog',
+    metadata: { namespace: 'shop', name: crashed.metadata?.name ?? '' },
+    container: 'web',
+    previous: true,
+    lines: [
+      'loading key',
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun',
+      '-----END RSA PRIVATE KEY-----',
+      'level=error msg="db login failed" password=hunter2',
+    ],
+  };
+
+  it('keeps container log lines and termination messages redacted, and leaves the source objects as they were', async () => {
+    const source = new ObjectsSource([crashed, node({ metadata: { name: 'node-1' } }), log] as KubeObject[], 'test');
+    const s = await collectSnapshot(source, target, { cluster: 'c1', needs: new Set(['pod', 'events', 'logs']) });
+    expect(s.logs).toEqual([
+      {
+        container: 'web',
+        previous: true,
+        lines: [
+          'loading key',
+          '-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY-----',
+          'level=error msg="db login failed" password=[redacted]',
+        ],
+      },
+    ]);
+    expect(s.pod?.status?.containerStatuses?.[0]?.lastState?.terminated?.message).toBe('fatal: dial postgres://app:[redacted]@db:5432/shop: refused');
+    expect((await source.getPod('shop', target.name))?.status?.containerStatuses?.[0]?.lastState?.terminated?.message).toContain('S3cr3t!');
   });
 });

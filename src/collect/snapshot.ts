@@ -3,6 +3,7 @@
 // unreachable cluster stops the diagnosis.
 import type { Event, FactName, Gap, Node, Pod, Snapshot, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { redactText } from '../redact.js';
 import { collectComponents, componentTriggers } from './components.js';
 import { CallTimeout, describeError, type Guard, isUnreachable, makeGuard, sortEvents } from './guard.js';
 import { collectNamespaceOwners, findOwnerOfMissingPod } from './owners.js';
@@ -49,13 +50,14 @@ export async function collectSnapshot(source: FactSource, target: Target, option
   ]);
   if (namespace) snapshot.namespace = namespace;
   if (!found) return collectMissingPod(source, snapshot, target, podEvents, needs, guard);
-  snapshot.pod = found;
-  const uid = found.metadata?.uid;
+  const pod = redactTerminationMessages(found);
+  snapshot.pod = pod;
+  const uid = pod.metadata?.uid;
   snapshot.events = sortEvents(podEvents.filter((e) => !uid || !e.involvedObject.uid || e.involvedObject.uid === uid));
   await collectPodFacts({
     source,
     snapshot,
-    pod: found,
+    pod,
     target,
     needs,
     guard,
@@ -150,6 +152,20 @@ async function collectMissingPod(
   snapshot.missingPod = { name: target.name, via: `${owners[0]!.kind} ${owners[0]!.name}` };
   await collectRefusals(source, snapshot, target.namespace, [...ownerTexts(owners), ...podEvents.map((e) => e.message ?? '')], needs, guard);
   return snapshot;
+}
+
+const STATUS_LISTS = ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses'] as const;
+
+/**
+ * The pod with its containers' termination messages redacted (a copy when one changes): with
+ * `terminationMessagePolicy: FallbackToLogsOnError` a message is the log's last lines, and findings quote it.
+ */
+function redactTerminationMessages(pod: Pod): Pod {
+  const terminated = (p: Pod) => STATUS_LISTS.flatMap((k) => (p.status?.[k] ?? []).flatMap((s) => [s.state?.terminated, s.lastState?.terminated]));
+  if (!terminated(pod).some((t) => t?.message && redactText(t.message) !== t.message)) return pod;
+  const copy = structuredClone(pod);
+  for (const t of terminated(copy)) if (t?.message) t.message = redactText(t.message);
+  return copy;
 }
 
 /** Like fetchRequired, with null for "not found" (the caller looks further). */

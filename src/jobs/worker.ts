@@ -16,6 +16,7 @@ import { isPodDoctorError, type PodDoctorError } from '../errors.js';
 import { formatTarget } from '../kube/target.js';
 import { type ScopedLogger, scoped } from '../log.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
+import { redactDeep } from '../redact.js';
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
@@ -24,6 +25,9 @@ import { joinIncident, primaryFinding } from './incidents.js';
 import { queueName } from './queues.js';
 import { type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, parseDiagnoseJob, parseRemediateJob, type RemediateJob } from './schemas.js';
 import type { ResultSink } from './sink.js';
+
+const IDENTIFIERS = new Set(['rule', 'severity', 'playbook', 'subject', 'causeKey', 'fingerprint', 'params', 'merged', 'alternatives']);
+const keepIdentifiers = (key: string) => IDENTIFIERS.has(key);
 
 export type RemediateProcessor = (job: RemediateJob, ctx: { jobId: string; logger: Logger }) => Promise<unknown>;
 
@@ -213,7 +217,9 @@ async function processDiagnose(c: DiagnoseContext, job: Job<DiagnoseJob, Diagnos
   }
 
   for (const f of diagnosis.findings) metrics?.findings.inc({ rule: f.rule, severity: f.severity });
-  const result = await finish({ status: 'diagnosed', diagnosis });
+  // What is stored and posted quotes cluster text (event messages, waiting reasons): credentials
+  // out. Identifiers (rule ids, fingerprints, playbook params) stay as they are.
+  const result = await finish({ status: 'diagnosed', diagnosis: { ...diagnosis, findings: redactDeep(diagnosis.findings, keepIdentifiers) } });
   observe('diagnosed');
   log.info(
     {

@@ -1,6 +1,7 @@
 // Catalogue log signatures: the kubelet/runtime lines that prove a node-level cause. Shared by
 // the journal probe (which picks lines on the node) and the rules (which read its captures and
 // match the same wording in events). Pure: no I/O.
+import { redactText } from '../redact.js';
 
 export type SignatureId =
   | 'device-busy'
@@ -175,10 +176,7 @@ export function signatureScope(id: SignatureId): 'pod' | 'node' {
   return SIGNATURES.find((s) => s.id === id)?.scope ?? 'pod';
 }
 
-/** Credentials that runtime logs print (Calico's CNI env dump carries K8S_API_TOKEN). */
+/** Credentials that runtime logs print (Calico's CNI env dump carries K8S_API_TOKEN): the one redactor's patterns. */
 export function redactLine(line: string): string {
-  return line
-    .replace(/(K8S_API_TOKEN|TOKEN|PASSWORD|SECRET)=[^\s;"\]]+/gi, '$1=[redacted]')
-    .replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]')
-    .replace(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, '[redacted-jwt]');
+  return redactText(line);
 }

@@ -1,6 +1,8 @@
 // The chat adapter for a terminal (`npm run demo`): messages print as text, threads are
-// numbered, and each message with buttons gets a number the user types (`approve 3`).
+// numbered, and each message with buttons gets a number the user types (`approve 3`). Every
+// message is redacted before it is printed, as in Slack.
 
+import { type KeepField, redactDeep, redactText } from '../../../redact.js';
 import { type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, splitUserRefs, type Tone } from '../../types.js';
 import { paint } from './style.js';
 
@@ -17,6 +19,10 @@ export interface ConsoleButton extends Button {
 }
 
 const TONE_WORD: Partial<Record<Tone, string>> = { ok: '✔', pending: '…', warning: '!', error: '✖' };
+
+/** Identifiers of the message model (a button's value is the id `approve n` presses), left as they are; as in Slack. */
+const modelId: KeepField = (key, holder) =>
+  key === 'kind' || key === 'tone' || key === 'style' || ((key === 'action' || key === 'value') && 'action' in holder);
 
 export class ConsoleAdapter implements ChatAdapter {
   readonly medium = 'console' as const;
@@ -97,7 +103,8 @@ export class ConsoleAdapter implements ChatAdapter {
       .map((l) => `${prefix}${l}`);
   }
 
-  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
+  async postRoot(channel: string, raw: ChatMessage): Promise<MessageRef> {
+    const message = redactDeep(raw, modelId);
     const ref = { channel, ts: String(++this.seq) };
     const t = this.nextThread++;
     this.threadNumbers.set(ref.ts, t);
@@ -106,7 +113,8 @@ export class ConsoleAdapter implements ChatAdapter {
     return ref;
   }
 
-  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
+  async postInThread(parent: MessageRef, raw: ChatMessage): Promise<MessageRef[]> {
+    const message = redactDeep(raw, modelId);
     const ref = { channel: parent.channel, ts: String(++this.seq) };
     const n = this.register(ref, message);
     const t = this.threadNumbers.get(parent.ts) ?? '?';
@@ -114,7 +122,8 @@ export class ConsoleAdapter implements ChatAdapter {
     return [ref];
   }
 
-  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
+  async update(ref: MessageRef, raw: ChatMessage): Promise<void> {
+    const message = redactDeep(raw, modelId);
     const n = this.register(ref, message) ?? this.numbers.get(ref.ts);
     const t = this.threadNumbers.get(ref.ts);
     const where = t !== undefined ? `thread ${t}` : n !== undefined ? `#${n}` : 'message';
@@ -123,7 +132,8 @@ export class ConsoleAdapter implements ChatAdapter {
     this.write([this.c('dim', `  ↻ ${where} updated: `) + this.text(message.text) + buttons]);
   }
 
-  async ephemeral(_channel: string, user: string, message: ChatMessage): Promise<void> {
+  async ephemeral(_channel: string, user: string, raw: ChatMessage): Promise<void> {
+    const message = redactDeep(raw, modelId);
     this.write([
       '',
       this.c('dim', `  (only @${user} sees this)`),
@@ -138,6 +148,6 @@ export class ConsoleAdapter implements ChatAdapter {
 
   /** Print a line outside any thread (the REPL's own messages). */
   say(line: string): void {
-    this.write([line]);
+    this.write([redactText(line)]);
   }
 }

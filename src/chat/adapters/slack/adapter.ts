@@ -6,8 +6,10 @@
 // closely, and nobody's findings wait behind prompts and notes. Updates and ephemerals
 // have budgets of their own and never wait for posts. A message that would break Slack's limits is
 // never sent as is: it goes out as its plain-text fallback (and the renderer bug is logged).
+// Every message's text is redacted before it is rendered: the last pass before anything leaves.
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { type KeepField, redactDeep } from '../../../redact.js';
 import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
@@ -50,6 +52,20 @@ interface QueuedPost {
 }
 
 const RANK = { answer: 0, open: 1, 'follow-up': 2 } as const;
+
+/** Fields of the message model that are identifiers, not text: a button's value is the opaque id the click handler looks up. */
+const modelId: KeepField = (key, holder) =>
+  key === 'kind' || key === 'tone' || key === 'style' || ((key === 'action' || key === 'value') && 'action' in holder);
+
+/**
+ * The message with credentials redacted in every text (fallback, headers, sections, fields, quotes,
+ * lists, code, context, labels): the collector redacts the logs it keeps, this catches the rest
+ * (event messages, alert annotations, anything quoted later). Before rendering, so the renderer
+ * still sizes the result to Slack's limits.
+ */
+export function redactMessage(message: ChatMessage): ChatMessage {
+  return redactDeep(message, modelId);
+}
 
 /** The longest a follow-up waits for the answers expected in its channel. */
 const MAX_HOLD_MS = 60_000;
@@ -202,23 +218,30 @@ export class SlackAdapter implements ChatAdapter {
   }
 
   async postRoot(channel: string, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef> {
-    return this.post(channel, renderSingle(message), undefined, RANK[options.priority ?? 'open'], options.replyFollows ? { replyFollows: true } : {});
+    return this.post(
+      channel,
+      renderSingle(redactMessage(message)),
+      undefined,
+      RANK[options.priority ?? 'open'],
+      options.replyFollows ? { replyFollows: true } : {},
+    );
   }
 
   async postInThread(parent: MessageRef, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef[]> {
     const out: MessageRef[] = [];
     const extra = options.holdWhile ? { holdWhile: options.holdWhile } : {};
-    for (const m of renderMessages(message)) out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra));
+    for (const m of renderMessages(redactMessage(message)))
+      out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra));
     return out;
   }
 
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
-    const msg = this.safe(renderSingle(message), 'chat.update');
+    const msg = this.safe(renderSingle(redactMessage(message)), 'chat.update');
     await this.call(ref.channel, 'update', () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
   }
 
   async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
-    const msg = this.safe(renderSingle(message), 'chat.postEphemeral');
+    const msg = this.safe(renderSingle(redactMessage(message)), 'chat.postEphemeral');
     await this.call(channel, 'ephemeral', () =>
       this.chat('chat.postEphemeral', { channel, user, text: msg.text, blocks: msg.blocks, ...(thread ? { thread_ts: thread.ts } : {}) }),
     );
