@@ -11,6 +11,7 @@
 // Nothing here blocks an acknowledgement: adapters ack first and call in afterwards.
 import type { Logger } from 'pino';
 import type { Policy } from '../access/policy.js';
+import type { SilencePort } from '../alerts/silences.js';
 import type { JobQueues } from '../jobs/queues.js';
 import type { RedisClient } from '../redis/client.js';
 import { defaultNamespaceFor } from './command.js';
@@ -36,6 +37,11 @@ export interface ChatOptions {
   approvers: ApproverPolicy;
   /** Who may diagnose and approve what, per channel, user group and namespace (the config file's `policy`). */
   policy?: Policy;
+  /**
+   * Alertmanager silences made from an alert group's thread (Silence 1h/4h/24h, Unsilence:
+   * flows/silences.ts). Without it group threads offer Mute only.
+   */
+  silences?: SilencePort;
   /** How long the audit trail keeps decisions (POD_DOCTOR_AUDIT_RETENTION_DAYS; default 30 days). */
   auditRetentionMs?: number;
   requireDifferentApprover?: boolean;
@@ -48,7 +54,7 @@ export interface ChatOptions {
   incidentChannel?: string;
   /**
    * Alert-started results go to their Alertmanager group's thread (src/chat/alerts.ts), which
-   * the alert-groups stream opens; without it, to incident threads in `incidentChannel`.
+   * the alert-groups stream opens; without it, to incident threads in `incidentChannel` (set from the configuration's alertChannel).
    * `listed`: alerts listed per notification in the thread, the rest counted (default 10).
    */
   alertGroups?: { listed?: number };

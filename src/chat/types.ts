@@ -6,8 +6,12 @@
 // user reference made with `userRef()`, which each adapter renders its own way.
 import { randomBytes } from 'node:crypto';
 
+/** Buttons of offered fixes and diagnosis threads (flows/decisions.ts). */
+export type DecisionAction = 'approve' | 'deny' | 'rerun';
+/** Buttons of an Alertmanager group's thread (flows/silences.ts): its Alertmanager silence and its mute. */
+export type GroupAction = 'silence-1h' | 'silence-4h' | 'silence-24h' | 'unsilence' | 'mute' | 'unmute';
 /** What a button does; its value is always an opaque server-side id. */
-export type ActionKind = 'approve' | 'deny' | 'rerun';
+export type ActionKind = DecisionAction | GroupAction;
 
 /** A confirm dialog in front of a dangerous button. */
 export interface Confirm {

@@ -4,6 +4,7 @@
 // come from redis/client.ts (redisConnections), which the worker uses without loading any of this.
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { AlertmanagerSilences } from '../alerts/silences.js';
 import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { boltLogger } from '../chat/adapters/slack/app.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
@@ -32,6 +33,14 @@ export function composeChat(
     ...(config.alertChannel ? { incidentChannel: config.alertChannel } : {}),
     ...rest,
     policy: config.policy,
+    ...(config.alertmanagerUrl
+      ? {
+          silences: new AlertmanagerSilences({
+            url: config.alertmanagerUrl,
+            ...(config.alertmanagerApiToken ? { auth: { kind: 'bearer' as const, token: config.alertmanagerApiToken } } : {}),
+          }),
+        }
+      : {}),
     auditRetentionMs: config.auditRetentionDays * 86_400_000,
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,

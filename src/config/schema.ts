@@ -499,6 +499,21 @@ export const SETTINGS = {
     secret: true,
     roles: ['bot'],
   }),
+  alertmanagerUrl: setting({
+    env: 'POD_DOCTOR_ALERTMANAGER_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      "Alertmanager's API base URL (with its route prefix, if any), for Silence 1h/4h/24h and Unsilence in an alert group's thread. " +
+      'Unset: group threads offer Mute only.',
+    roles: ['bot'],
+  }),
+  alertmanagerApiToken: setting({
+    env: 'POD_DOCTOR_ALERTMANAGER_API_TOKEN',
+    schema: z.string().min(1).max(4096).optional(),
+    description: 'Bearer token for the Alertmanager API calls that create and expire silences (not the webhook token).',
+    secret: true,
+    roles: ['bot'],
+  }),
   alertmanagerPath: setting({
     env: 'POD_DOCTOR_ALERTMANAGER_PATH',
     schema: z

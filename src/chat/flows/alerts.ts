@@ -8,6 +8,9 @@
 // stream, in any order: whichever comes first creates the thread, with the counts it knows.
 // A group costs one message besides its findings: opening, resolving and truncation show on the
 // parent; alerts added and workloads expanded go to one thread note that is edited in place.
+// That note carries the thread's controls (./group-controls.ts, clicks in ./silences.ts): Silence
+// in Alertmanager, and Mute, which keeps new notes and findings out of the thread for a while
+// (the parent keeps counting, and what the note missed shows with its next edit after the mute).
 import type { Logger } from 'pino';
 import type { AlertGroupEvent } from '../../alerts/group-events.js';
 import { primaryFinding } from '../../jobs/incidents.js';
@@ -17,7 +20,8 @@ import { keys } from '../../redis/keys.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
-import type { MessageRef } from '../types.js';
+import type { ChatMessage, MessageRef } from '../types.js';
+import { controlParts, isMuted, saveCommonLabels } from './group-controls.js';
 import { deliverIncident } from './incidents.js';
 import { renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
@@ -29,10 +33,14 @@ const SUBJECTS_KEPT = 5;
 /** Lines the thread's alerts note keeps (newest); older ones are counted. */
 const NOTE_LINES = 12;
 
+type NoteTone = 'pending' | 'ok' | 'warning' | 'neutral';
+
 interface AlertsNote {
   ts?: string;
   lines: string[];
   dropped: number;
+  /** Tone of the last line (the note is drawn again when its controls change). */
+  tone?: NoteTone;
 }
 
 function emptyState(cluster: string, groupId: string, episode: number, now: string): AlertGroupState {
@@ -68,7 +76,7 @@ export function alertGroups(ctx: ChatContext): AlertGroupChat {
 
 export class AlertGroupChat {
   private readonly log: Logger;
-  /** Channel for groups whose route named none (POD_DOCTOR_INCIDENT_CHANNEL). */
+  /** Channel for groups whose route named none (POD_DOCTOR_ALERT_CHANNEL, `alertChannel` in the config file). */
   private readonly fallbackChannel: string | undefined;
   /** Alerts listed per notification in the thread; the rest are counted. */
   private readonly listed: number;
@@ -110,7 +118,7 @@ export class AlertGroupChat {
   async event(e: AlertGroupEvent, id: string): Promise<void> {
     const channel = this.channelOf(e.channel);
     if (!channel) {
-      this.log.warn({ groupId: e.groupId, type: e.type }, 'alert group has no channel (no route, no POD_DOCTOR_INCIDENT_CHANNEL); not posted');
+      this.log.warn({ groupId: e.groupId, type: e.type }, 'alert group has no channel (no route, no POD_DOCTOR_ALERT_CHANNEL); not posted');
       return;
     }
     if (e.type === 'group-opened') {
@@ -120,6 +128,7 @@ export class AlertGroupChat {
     const counts = e.type === 'targets-expanded' ? {} : this.counts(e);
     const thread = await this.thread(channel, e.groupId, e.episode, counts);
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
+    if (e.type === 'group-opened') await saveCommonLabels(this.ctx, thread.id, e.commonLabels);
     await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-event:${id}:${channel}`, async () => {
       const note = this.note(e);
       if (note) await this.appendNote(thread, parent, note.text, note.tone);
@@ -157,25 +166,49 @@ export class AlertGroupChat {
    * The thread's one alerts note: created by the first line, then edited with each new line
    * (newest kept, older counted), so a storm of notifications is one message, not hundreds.
    * Group events are handled in stream order (one at a time), so read-modify-write is safe.
+   * While the thread is muted lines are kept but not shown: the first edit after shows them.
    */
-  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: 'pending' | 'ok' | 'warning' | 'neutral'): Promise<void> {
-    const redis = this.ctx.redis;
+  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: NoteTone): Promise<void> {
     const key = this.noteKey(thread.id);
-    const raw = await redis.get(key);
-    const note: AlertsNote = raw ? (JSON.parse(raw) as AlertsNote) : { lines: [], dropped: 0 };
+    const note = await this.readNote(thread.id);
     note.lines.push(`${clock(new Date())} ${line}`);
+    note.tone = tone;
     if (note.lines.length > NOTE_LINES) {
       note.dropped += note.lines.length - NOTE_LINES;
       note.lines = note.lines.slice(-NOTE_LINES);
     }
-    const text = `${note.dropped > 0 ? `(${note.dropped} earlier updates not shown)\n` : ''}${note.lines.join('\n')}`;
-    const message = noteMessage(this.ctx.cluster, text, tone);
-    if (note.ts) await this.ctx.adapter.update({ channel: parent.channel, ts: note.ts }, message);
-    else note.ts = (await this.ctx.adapter.postInThread(parent, message))[0]?.ts;
-    await redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
+    if (await isMuted(this.ctx, thread.id)) {
+      this.log.debug({ threadId: thread.id }, 'thread muted: alerts note not updated');
+    } else {
+      const message = await this.renderNote(thread.id, note);
+      if (note.ts) await this.ctx.adapter.update({ channel: parent.channel, ts: note.ts }, message);
+      else note.ts = (await this.ctx.adapter.postInThread(parent, message))[0]?.ts;
+    }
+    await this.ctx.redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
   }
 
-  private note(e: AlertGroupEvent): { text: string; tone: 'pending' | 'ok' | 'warning' | 'neutral' } | null {
+  private async readNote(threadId: string): Promise<AlertsNote> {
+    const raw = await this.ctx.redis.get(this.noteKey(threadId));
+    return raw ? (JSON.parse(raw) as AlertsNote) : { lines: [], dropped: 0 };
+  }
+
+  private async renderNote(threadId: string, note: AlertsNote): Promise<ChatMessage> {
+    const text = `${note.dropped > 0 ? `(${note.dropped} earlier updates not shown)\n` : ''}${note.lines.join('\n')}`;
+    return noteMessage(this.ctx.cluster, text, note.tone ?? 'neutral', await controlParts(this.ctx, threadId));
+  }
+
+  /**
+   * Draw the alerts note of `thread` again (its controls changed: silenced, muted…). A group
+   * event editing the note at the same moment may win with the controls it read; the next
+   * edit shows the current ones.
+   */
+  async refreshNote(thread: Pick<GroupThread, 'id' | 'channel'>): Promise<void> {
+    const note = await this.readNote(thread.id);
+    if (!note.ts) return;
+    await this.ctx.adapter.update({ channel: thread.channel, ts: note.ts }, await this.renderNote(thread.id, note));
+  }
+
+  private note(e: AlertGroupEvent): { text: string; tone: NoteTone } | null {
     const listed = this.listed;
     switch (e.type) {
       // Opening, resolving and truncation are shown on the parent (counts, status), not as notes.
@@ -253,18 +286,19 @@ export class AlertGroupChat {
     }
   }
 
-  private async post(thread: GroupThread, result: DiagnoseResult, offers: PlanOffer[]): Promise<void> {
+  /**
+   * The findings of each root cause once per thread; later pods only grow its list. A muted
+   * thread gets none, and does not count them as posted: a diagnosis of the cause after the mute posts them.
+   */
+  private async postFindings(thread: GroupThread, result: DiagnoseResult, offers: PlanOffer[], key: string): Promise<void> {
     const d = result.diagnosis;
-    const primary = d ? primaryFinding(d) : undefined;
-    if (result.status !== 'diagnosed' || !d || !primary) {
-      const kind = result.status === 'not-found' ? 'notFound' : result.status === 'failed' ? 'failed' : 'healthy';
-      await this.patch(thread, (s) => ({ ...s, [kind]: s[kind] + 1 }));
+    if (!d) return;
+    if (await isMuted(this.ctx, thread.id)) {
+      this.log.info({ jobId: result.jobId, threadId: thread.id, cause: key }, 'thread muted: findings not posted');
       return;
     }
     const incident = result.incident;
-    const key = incident?.id ?? `${primary.rule}|${primary.causeKey}`;
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
-    // The findings of each root cause once per thread; later pods only grow its list.
     await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-cause:${thread.id}:${key}`, async () => {
       await this.ctx.adapter.postInThread(
         parent,
@@ -277,6 +311,19 @@ export class AlertGroupChat {
       );
       await postPrompts(this.ctx, parent, offers);
     });
+  }
+
+  private async post(thread: GroupThread, result: DiagnoseResult, offers: PlanOffer[]): Promise<void> {
+    const d = result.diagnosis;
+    const primary = d ? primaryFinding(d) : undefined;
+    if (result.status !== 'diagnosed' || !d || !primary) {
+      const kind = result.status === 'not-found' ? 'notFound' : result.status === 'failed' ? 'failed' : 'healthy';
+      await this.patch(thread, (s) => ({ ...s, [kind]: s[kind] + 1 }));
+      return;
+    }
+    const incident = result.incident;
+    const key = incident?.id ?? `${primary.rule}|${primary.causeKey}`;
+    await this.postFindings(thread, result, offers, key);
     const subject = primary.subject;
     await this.patch(thread, (s) => {
       const causes = [...s.causes];

@@ -1,9 +1,12 @@
 // The console chat: lines typed in a terminal drive the same flows as Slack's slash command
 // and buttons. `approve 3` presses the Approve button of message 3, as the local user.
 import { createInterface } from 'node:readline';
+import { AccessRefused } from '../../access.js';
 import type { ChatContext } from '../../context.js';
 import { approve, deny } from '../../flows/decisions.js';
 import { parseChatCommand, rerun, startDiagnosis } from '../../flows/requests.js';
+import { groupAction } from '../../flows/silences.js';
+import type { GroupAction } from '../../types.js';
 import type { ConsoleAdapter } from './adapter.js';
 
 export interface ConsoleChatOptions {
@@ -21,11 +24,14 @@ export const CONSOLE_HELP = `Commands:
   approve <n> [as <name>]    press Approve on message <n> (as another local user: two-approver fixes)
   deny <n> [reason…]         press Deny on message <n>
   rerun <n>                  diagnose the thread of message <n> again
+  silence <n> 1h|4h|24h      silence the alert group of message <n> in Alertmanager (unsilence <n> expires it)
+  mute <n>                   no new posts in the alert thread of message <n> for 4h (unmute <n> ends it)
   list                       targets of the seed incidents
   help                       this text
   quit                       leave`;
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 
 /** Handle one console line. Resolves 'quit' when the user leaves. */
 export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Promise<'quit' | undefined> {
@@ -50,9 +56,13 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     case '/pod-doctor':
     case 'pod-doctor':
     case 'diagnose': {
-      const reply = parseChatCommand(o.chat, rest.join(' '), channel);
+      const reply = parseChatCommand(o.chat, rest.join(' '), channel, o.user);
       if (reply.kind === 'reply') await o.adapter.ephemeral(channel, o.user, reply.message);
-      else await startDiagnosis(o.chat, { channel, user: o.user, target: reply.target });
+      // A refusal by the access policy was told already (privately): nothing more to print.
+      else
+        await startDiagnosis(o.chat, { channel, user: o.user, target: reply.target }).catch((err: unknown) => {
+          if (!(err instanceof AccessRefused)) throw err;
+        });
       return undefined;
     }
     case 'approve':
@@ -79,10 +89,30 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
       }
       return undefined;
     }
+    case 'silence':
+    case 'unsilence':
+    case 'mute':
+    case 'unmute':
+      await groupCommand(verb.toLowerCase(), rest, o, channel);
+      return undefined;
     default:
       say(`  unknown command "${verb}" (type help)`);
       return undefined;
   }
+}
+
+/** `silence 3 4h` presses Silence 4h on message 3 (an alert thread's note), `mute 3` Mute, as the local user. */
+async function groupCommand(verb: string, rest: string[], o: ConsoleChatOptions, channel: string): Promise<void> {
+  const wanted = verb === 'silence' ? `silence-${rest[1] ?? ''}` : verb;
+  const n = Number(rest[0]);
+  const button = Number.isInteger(n) ? o.adapter.buttons(n).find((b) => b.action === wanted) : undefined;
+  const action = GROUP_ACTIONS.find((a) => a === button?.action);
+  if (!button || !action) {
+    const usage = verb === 'silence' ? `silence <n> 1h|4h|24h` : `${verb} <n>`;
+    o.adapter.say(`  no "${wanted}" button on message ${rest[0] ?? '?'} (${usage}; alert thread notes show [${wanted} <n>])`);
+    return;
+  }
+  await groupAction(o.chat, { action, value: button.value, user: o.user, channel });
 }
 
 /** Read lines until `quit` or end of input. */

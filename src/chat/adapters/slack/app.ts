@@ -1,6 +1,7 @@
-// Bolt wiring: the buttons and the deny-reason modal, and in Socket Mode the /pod-doctor command
-// (over HTTP the receiver answers commands itself: ./receiver.ts). Every listener acknowledges
-// first (Slack gives three seconds) and only then calls into the chat flows.
+// Bolt wiring: the buttons (decisions on fixes; an alert group thread's silence and mute) and the
+// deny-reason modal, and in Socket Mode the /pod-doctor command (over HTTP the receiver answers
+// commands itself: ./receiver.ts). Every listener acknowledges first (Slack gives three seconds)
+// and only then calls into the chat flows.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -17,8 +18,10 @@ import type { Logger } from 'pino';
 import { PodDoctorError } from '../../../errors.js';
 import type { ChatContext } from '../../context.js';
 import { click, denyReason } from '../../flows/decisions.js';
+import { groupAction } from '../../flows/silences.js';
 import type { ChatMetrics } from '../../metrics.js';
-import { ACTION_IDS, actionKind } from './blocks/render.js';
+import type { DecisionAction, GroupAction, MessageRef } from '../../types.js';
+import { actionIdPattern, actionKind, actionOf } from './blocks/render.js';
 import { answerCommand } from './commands.js';
 import { keepAliveFetch } from './http-fetch.js';
 import { receiveSlashCommands } from './receiver.js';
@@ -51,6 +54,12 @@ export interface SlackBot {
 }
 
 export const DENY_REASON_CALLBACK = 'pd_deny_reason';
+
+/** Each set of buttons has its own listener: one click is acknowledged once. */
+const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun'];
+const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
+/** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
+const PERMALINK_TIMEOUT_MS = 3000;
 
 /** Bolt's logger interface over pino (Bolt logs strings). */
 export function boltLogger(logger: Logger): BoltLogger {
@@ -118,7 +127,7 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     });
   }
 
-  app.action({ action_id: new RegExp(`^(${Object.values(ACTION_IDS).join('|')})(_\\d+)?$`) }, async ({ ack, body, action, client }) => {
+  app.action({ action_id: actionIdPattern(DECISION_ACTIONS) }, async ({ ack, body, action, client }) => {
     const started = performance.now();
     await ack();
     metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
@@ -141,6 +150,8 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     }
   });
 
+  registerGroupActions(app, o, logger);
+
   app.view(DENY_REASON_CALLBACK, async ({ ack, view, body }) => {
     await ack();
     const reason = view.state.values.reason?.reason?.value ?? '';
@@ -153,6 +164,49 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
 
   app.error(async (err) => {
     logger.error({ err: { message: err.message, code: err.code } }, 'bolt error');
+  });
+}
+
+/** Silence, Unsilence, Mute and Unmute on an alert group's thread (flows/silences.ts). */
+function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
+  const { chat, metrics } = o;
+  app.action({ action_id: actionIdPattern(GROUP_ACTIONS) }, async ({ ack, body, action, client }) => {
+    const started = performance.now();
+    await ack();
+    metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
+    const b = body as BlockAction;
+    const a = action as ButtonAction;
+    const kind = GROUP_ACTIONS.find((k) => k === actionOf(a.action_id));
+    if (!kind) return;
+    // The thread's link for the silence's comment; without one (no answer in time, an error) the flow names channel and ts.
+    const permalink = (ref: MessageRef): Promise<string | undefined> => {
+      const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), PERMALINK_TIMEOUT_MS).unref());
+      const asked = client.chat
+        .getPermalink({ channel: ref.channel, message_ts: ref.ts })
+        .then((r) => r.permalink)
+        .catch((err: unknown) => {
+          logger.debug({ err, channel: ref.channel }, 'chat.getPermalink failed');
+          return undefined;
+        });
+      return Promise.race([asked, timeout]);
+    };
+    const name = b.user.username ?? b.user.name;
+    try {
+      const out = await groupAction(chat, {
+        action: kind,
+        value: a.value ?? '',
+        user: b.user.id,
+        ...(name ? { userName: name } : {}),
+        ...(b.channel?.id ? { channel: b.channel.id } : {}),
+        permalink,
+      });
+      logger.info(
+        { action: kind, user: b.user.id, channel: b.channel?.id, outcome: out.kind, ...('reason' in out ? { reason: out.reason } : {}) },
+        'group action',
+      );
+    } catch (err) {
+      logger.error({ err, action: kind, user: b.user.id }, 'group action handler failed');
+    }
   });
 }
 

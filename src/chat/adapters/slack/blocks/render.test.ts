@@ -12,9 +12,9 @@ import { loadScenarios } from '../../../../sim/scenarios.js';
 import { diagnoseTarget } from '../../../../usecases/diagnose.js';
 import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, type PlanOffer, rootMessage } from '../../../messages/messages.js';
 import type { ApprovalRecord } from '../../../store/approvals.js';
-import { userRef } from '../../../types.js';
+import { type ActionKind, type GroupAction, userRef } from '../../../types.js';
 import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
-import { ACTION_IDS, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
+import { ACTION_IDS, actionIdPattern, actionOf, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
 
 const scenarios = await loadScenarios(join(import.meta.dirname, '../../../../../test/fixtures/incidents'));
 
@@ -226,5 +226,34 @@ describe('Block Kit limits', () => {
     const cut = truncateVisibly('a'.repeat(5000), 100);
     expect(cut.length).toBeLessThanOrEqual(100);
     expect(cut).toMatch(/… \(truncated, 49\d\d more characters\)$/);
+  });
+
+  it("renders an alert thread's silence and mute buttons with their own action ids, which only their listener matches", () => {
+    const kinds: GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'mute'];
+    const labels = ['Silence 1h', 'Silence 4h', 'Silence 24h', 'Mute 4h'];
+    const m = renderSingle(
+      noteMessage('prod', '10:00:00 UTC 2 alerts firing', 'warning', [
+        { kind: 'context', text: `Thread muted by ${userRef('U0ALICE')} until 14:00:00 UTC` },
+        { kind: 'actions', buttons: kinds.map((action, i) => ({ action, label: labels[i]!, value: 'thread-id-12' })) },
+      ]),
+    );
+    expectFits([m]);
+    const buttons = m.blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as Record<string, unknown>[]);
+    expect(buttons.map((b) => b.action_id)).toEqual(['pd_silence1h', 'pd_silence4h', 'pd_silence24h', 'pd_mute']);
+    expect(buttons.map((b) => (b.text as { text: string }).text)).toEqual(labels);
+    expect(buttons.every((b) => b.value === 'thread-id-12')).toBe(true);
+    expect(messageText(m)).toContain('<@U0ALICE>');
+
+    const decisions = actionIdPattern(['approve', 'deny', 'rerun']);
+    const groups = actionIdPattern(['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute']);
+    for (const [kind, id] of Object.entries(ACTION_IDS) as [ActionKind, string][]) {
+      // Every id maps back to its kind, also as the nth button of a block.
+      expect(actionOf(id)).toBe(kind);
+      expect(actionOf(`${id}_3`)).toBe(kind);
+      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun';
+      expect([decisions.test(id), groups.test(id), groups.test(`${id}_2`)]).toEqual([isDecision, !isDecision, !isDecision]);
+    }
+    expect(actionOf('pd_deny_reason')).toBeUndefined();
+    expect(actionOf('pd_silence2h')).toBeUndefined();
   });
 });

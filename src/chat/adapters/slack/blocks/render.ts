@@ -1,14 +1,35 @@
 // The chat message model as Block Kit. Long parts are split into several blocks, blocks into
 // several messages; beyond a bound, content is cut with a visible notice. Whatever the input,
 // each message this returns passes `checkSlackMessage`.
-import type { Button, ChatMessage, Part, Tone } from '../../../types.js';
+import type { ActionKind, Button, ChatMessage, Part, Tone } from '../../../types.js';
 import { splitUserRefs } from '../../../types.js';
 import { clip, LIMITS, type SlackBlock, type SlackMessage, truncateVisibly } from './limits.js';
 
 export type { SlackBlock, SlackMessage } from './limits.js';
 
 /** Button action ids: Bolt listeners match these. */
-export const ACTION_IDS = { approve: 'pd_approve', deny: 'pd_deny', rerun: 'pd_rerun' } as const;
+export const ACTION_IDS = {
+  approve: 'pd_approve',
+  deny: 'pd_deny',
+  rerun: 'pd_rerun',
+  'silence-1h': 'pd_silence1h',
+  'silence-4h': 'pd_silence4h',
+  'silence-24h': 'pd_silence24h',
+  unsilence: 'pd_unsilence',
+  mute: 'pd_mute',
+  unmute: 'pd_unmute',
+} as const satisfies Record<ActionKind, string>;
+
+/** The action ids of `kinds`, with the `_<n>` a repeated button gets: one Bolt listener per set of kinds. */
+export function actionIdPattern(kinds: readonly ActionKind[]): RegExp {
+  return new RegExp(`^(${kinds.map((k) => ACTION_IDS[k]).join('|')})(_\\d+)?$`);
+}
+
+/** The kind of a button's action id (`pd_silence4h_2` → `silence-4h`); undefined for ids not ours. */
+export function actionOf(actionId: string): ActionKind | undefined {
+  const id = actionId.replace(/_\d+$/, '');
+  return (Object.keys(ACTION_IDS) as ActionKind[]).find((k) => ACTION_IDS[k] === id);
+}
 
 /** Block text packed per message, below Slack's ~13,000 so edits and margins never tip it over. */
 const MESSAGE_TEXT_BUDGET = 11_500;
