@@ -6,16 +6,16 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
-import { type ChatContext, createChatContext } from '../../src/chat/context.js';
+import type { ChatContext } from '../../src/chat/context.js';
 import { deliver } from '../../src/chat/flows/delivery.js';
 import { rerun } from '../../src/chat/flows/requests.js';
-import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DeliveryLog, ThreadStore } from '../../src/chat/store/threads.js';
 import { type ChatAdapter, type ChatMessage, type MessageRef, userRef } from '../../src/chat/types.js';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult, Incident } from '../../src/jobs/schemas.js';
 import { keys } from '../../src/redis/keys.js';
+import { testChat } from '../helpers/chat.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
@@ -105,16 +105,7 @@ describe('chat flows', () => {
     prefix = testPrefix('chat-flows');
     queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
     adapter = new RecordingAdapter();
-    chat = createChatContext({
-      adapter,
-      redis,
-      queues,
-      cluster: 'c1',
-      logger: silent,
-      approvers: new ApproverPolicy({ approvers: [] }),
-      incidentChannel: 'C0INC',
-      rootUpdateIntervalMs: 0,
-    });
+    chat = testChat({ adapter, redis, queues }, { incidentChannel: 'C0INC' });
   });
   afterEach(async () => {
     await queues.close();

@@ -9,13 +9,12 @@ import type { AlertGroupEvent } from '../../src/alerts/group-events.js';
 import { SilenceError, type SilenceInput, type SilencePort } from '../../src/alerts/silences.js';
 import { ConsoleAdapter } from '../../src/chat/adapters/console/adapter.js';
 import { handleConsoleLine } from '../../src/chat/adapters/console/repl.js';
-import { type ChatContext, type ChatOptions, createChatContext } from '../../src/chat/context.js';
+import type { ChatContext } from '../../src/chat/context.js';
 import { alertGroups } from '../../src/chat/flows/alerts.js';
 import { groupAction } from '../../src/chat/flows/silences.js';
-import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
+import { testChat } from '../helpers/chat.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
-import { silent } from '../helpers/logger.js';
 
 const CHANNEL = 'console';
 
@@ -96,19 +95,7 @@ describe('silence and mute flow, and the console commands', () => {
   let text: () => string;
   let adapter: ConsoleAdapter;
 
-  const chatWith = (port: SilencePort | undefined): ChatContext => {
-    const options: ChatOptions & { silences?: SilencePort } = {
-      adapter,
-      redis,
-      queues,
-      cluster: 'c1',
-      logger: silent,
-      approvers: new ApproverPolicy({ approvers: [] }),
-      rootUpdateIntervalMs: 0,
-      ...(port ? { silences: port } : {}),
-    };
-    return createChatContext(options);
-  };
+  const chatWith = (port: SilencePort | undefined): ChatContext => testChat({ adapter, redis, queues }, port ? { silences: port } : {});
   const open = async (chat: ChatContext): Promise<number> => {
     const [opened, added] = groupEvents();
     await alertGroups(chat).event(opened, '1-0');

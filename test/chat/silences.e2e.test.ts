@@ -10,14 +10,13 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumeAlertGroupEvents } from '../../src/alerts/group-events.js';
 import { type AlertmanagerHandler, type AlertmanagerServer, createAlertmanagerHandler, startAlertmanagerServer } from '../../src/alerts/http.js';
-import { AlertmanagerSilences, type Silence, type SilencePort } from '../../src/alerts/silences.js';
+import { AlertmanagerSilences, type Silence } from '../../src/alerts/silences.js';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { type SlackBot, startSlackBot } from '../../src/chat/adapters/slack/app.js';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
-import { type ChatContext, type ChatOptions, createChatContext } from '../../src/chat/context.js';
+import type { ChatContext } from '../../src/chat/context.js';
 import { alertGroups } from '../../src/chat/flows/alerts.js';
 import { groupAction } from '../../src/chat/flows/silences.js';
-import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import type { RedisClient } from '../../src/redis/client.js';
@@ -25,6 +24,7 @@ import { keys } from '../../src/redis/keys.js';
 import type { StreamConsumer } from '../../src/redis/streams.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
+import { testChat } from '../helpers/chat.js';
 import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, eventually, sleep, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
@@ -61,18 +61,7 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
     am = await startRealAlertmanager({ dir, webhookUrl: `${server.url}/alertmanager`, token: TOKEN });
     client = new AlertmanagerSilences({ url: am.url, timeoutMs: 5000 });
     const adapter = new SlackAdapter({ client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }), logger: silent });
-    // ChatOptions.silences: the field the coordinator adds to src/chat/context.ts.
-    const options: ChatOptions & { silences: SilencePort } = {
-      adapter,
-      redis,
-      queues,
-      cluster: 'c1',
-      logger: silent,
-      approvers: new ApproverPolicy({ approvers: [] }),
-      rootUpdateIntervalMs: 0,
-      silences: client,
-    };
-    chat = createChatContext(options);
+    chat = testChat({ adapter, redis, queues }, { silences: client });
     reader = consumeAlertGroupEvents({
       redis: events,
       prefix,
