@@ -10,6 +10,7 @@ import type { Registry } from 'prom-client';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
+import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/adapters/slack/app.js';
 import { keepAliveFetch } from '../chat/adapters/slack/http-fetch.js';
 import type { ChatContext } from '../chat/context.js';
@@ -17,6 +18,7 @@ import { alertGroups } from '../chat/flows/alerts.js';
 import { deliver } from '../chat/flows/delivery.js';
 import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
+import { type ChatRouter, createChatRouter } from '../chat/router.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
@@ -28,7 +30,7 @@ import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
-import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
+import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerThread } from './worker-host.js';
 
@@ -48,7 +50,7 @@ export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [-
 ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
   --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
-  --cluster NAME      cluster this bot serves (default: $POD_DOCTOR_CLUSTER)
+  --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
   --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
@@ -59,7 +61,7 @@ export interface BotDeps {
   /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
   /** Called once the HTTP server listens. */
-  onReady?: (info: { port: number; chat: ChatContext }) => void;
+  onReady?: (info: { port: number; chat: ChatContext; router: ChatRouter }) => void;
   logger?: Logger;
 }
 
@@ -152,31 +154,34 @@ function botFlags(argv: string[]) {
 
 /**
  * Results (of this bot's thread and of every other worker), run events and alert-group events
- * come by stream, one consumer group `chat` per stream; each reader blocks, so each has its own
- * connection.
+ * come by stream, per served cluster, one consumer group `chat` per stream; each reader blocks,
+ * so each has its own connection. With several clusters, each reader's name says its cluster.
  */
-function readChatStreams(chat: ChatContext, o: { connect: (role: 'worker') => RedisClient; prefix: string; cluster: string; logger: Logger }) {
-  const reader = () => ({
-    redis: o.connect('worker'),
-    prefix: o.prefix,
-    cluster: o.cluster,
-    group: 'chat',
-    consumer: `${hostname()}-${process.pid}`,
-    logger: o.logger,
+function readChatStreams(router: ChatRouter, o: { connect: (role: 'worker') => RedisClient; prefix: string; logger: Logger }) {
+  const several = router.contexts.size > 1;
+  const perCluster = [...router.contexts.values()].map((chat) => {
+    const reader = () => ({
+      redis: o.connect('worker'),
+      prefix: o.prefix,
+      cluster: chat.cluster,
+      group: 'chat',
+      consumer: `${hostname()}-${process.pid}`,
+      logger: o.logger,
+    });
+    const name = (stream: string) => (several ? `${chat.cluster} ${stream}` : stream);
+    // Many deliveries at once: most wait for their channel's turn (about a post a second), and
+    // one busy channel must not hold back the others.
+    const results = consumeResults({ ...reader(), handler: (r) => deliver(chat, r), concurrency: 256 });
+    const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
+    const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
+    return [
+      [name('results'), results],
+      [name('run events'), runEvents],
+      [name('alert events'), alertEvents],
+    ] as const;
   });
-  // Many deliveries at once: most wait for their channel's turn (about a post a second), and
-  // one busy channel must not hold back the others.
-  const results = consumeResults({ ...reader(), handler: (r) => deliver(chat, r), concurrency: 256 });
-  const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
-  const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
-  return {
-    readers: [
-      ['results', results],
-      ['run events', runEvents],
-      ['alert events', alertEvents],
-    ] as const,
-    stop: () => Promise.all([results.stop(), runEvents.stop(), alertEvents.stop()]),
-  };
+  const readers = perCluster.flat();
+  return { readers, stop: () => Promise.all(readers.map(([, r]) => r.stop())) };
 }
 
 /**
@@ -210,7 +215,7 @@ function embeddedWorker(o: {
 }
 
 /** The Alertmanager webhook, served on the bot's port when it has a token. */
-function serveAlertmanager(config: Config, routes: CustomRoute[], o: { queues: JobQueues; logger: Logger; registry: Registry }) {
+function serveAlertmanager(config: Config, routes: CustomRoute[], o: { queues: JobQueues; logger: Logger; registry: Registry; clusters: readonly string[] }) {
   if (!config.alertmanagerToken) {
     o.logger.info('ALERTMANAGER_TOKEN unset: the Alertmanager webhook is not served');
     return undefined;
@@ -231,7 +236,7 @@ function stopBot(o: {
   bot: { stop(): Promise<unknown> };
   workerThread: { stop(): Promise<unknown> } | undefined;
   streams: { stop(): Promise<unknown> };
-  chat: ChatContext;
+  router: ChatRouter;
   stopParents: () => void;
   alertmanager: { close(): Promise<unknown> } | undefined;
   queues: JobQueues;
@@ -251,13 +256,38 @@ function stopBot(o: {
       // left unread stays in the stream for another reader).
       { name: 'stream consumers', budgetMs: 3000, run: () => o.streams.stop() },
       // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
-      { name: 'parent updates', budgetMs: 8000, run: (ms: number) => o.chat.parents.settle(ms).finally(o.stopParents) },
+      {
+        name: 'parent updates',
+        budgetMs: 8000,
+        run: (ms: number) => Promise.all([...o.router.contexts.values()].map((c) => c.parents.settle(ms))).finally(o.stopParents),
+      },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
       { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
       { name: 'redis', budgetMs: 2000, run: () => Promise.all(o.connections.all.map(closeRedis)) },
     ],
     hardStops: [...o.connections.all.map((c) => () => dropRedis(c)), () => o.api.close()],
   });
+}
+
+/** A chat context per served cluster, the default cluster's first; they share the adapter, Redis, the queues and the approvers. */
+function composeClusters(
+  config: Config,
+  served: readonly string[],
+  parts: Pick<Parameters<typeof composeChat>[1], 'adapter' | 'redis' | 'queues' | 'logger' | 'playbooks' | 'metrics'> & { adapter: SlackAdapter },
+): ChatRouter {
+  const approvers = slackApprovers(config, parts.adapter, parts.logger);
+  const [main, ...others] = served.map((cluster) =>
+    composeChat(config, {
+      ...parts,
+      cluster,
+      approvers,
+      rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
+      placeholderMs: config.threadPlaceholderMs,
+      // Alert-started results go to their Alertmanager group's thread.
+      alertGroups: {},
+    }),
+  );
+  return createChatRouter(main!, others);
 }
 
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
@@ -269,6 +299,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const config = commandConfig(io.env, flags.config, io.stderr);
   checkSlackConfig(config);
   const cluster = clusterOf(flags.cluster, config);
+  const served = servedClusters(cluster, config);
   const port = flags.port !== undefined ? Number(flags.port) : config.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${flags.port}" is not a port number`);
   const withWorker = !flags.noWorker;
@@ -283,7 +314,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const queues = new JobQueues(redis, settings, logger);
   const metrics = createMetrics({ defaultMetrics: true });
   const chatMetrics = createChatMetrics(metrics.registry);
-  metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
+  metrics.watchQueues(() => served.flatMap((c) => [queues.diagnose(c), queues.remediate(c)]));
 
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
@@ -303,32 +334,23 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     logger,
     fetch: slackFetch,
   });
-  const chat = composeChat(config, {
-    adapter,
-    redis,
-    queues,
-    cluster,
-    logger,
-    approvers: slackApprovers(config, adapter, logger),
-    playbooks,
-    rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
-    placeholderMs: config.threadPlaceholderMs,
-    // Alert-started results go to their Alertmanager group's thread.
-    alertGroups: {},
-    metrics: chatMetrics,
-  });
+  const router = composeClusters(config, served, { adapter, redis, queues, logger, playbooks, metrics: chatMetrics });
+  const chat = router.main;
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
-  const stopParents = chat.parents.start(redis);
+  const stops = [...router.contexts.values()].map((c) => c.parents.start(redis));
+  const stopParents = () => {
+    for (const stop of stops) stop();
+  };
 
   const workerThread = withWorker ? await embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
-  const streams = readChatStreams(chat, { connect, prefix: settings.prefix, cluster, logger });
+  const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });
   const routes = opsRoutes(config, {
     redis,
     ...(version ? { kubernetes: () => version.getCode() } : {}),
     streams: streams.readers,
     metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
   });
-  const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry });
+  const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
   const bot = await startSlackBot({
     mode: config.slackMode,
     botToken: config.slackBotToken ?? '',
@@ -338,16 +360,17 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     port,
     routes,
     chat,
+    router,
     logger,
     metrics: chatMetrics,
     fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
   io.stdout.write(
-    `pod-doctor bot: cluster ${cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
+    `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
       `worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
   );
-  deps.onReady?.({ port: bot.port, chat });
+  deps.onReady?.({ port: bot.port, chat, router });
 
   // A bot whose worker died would take commands and never answer them: stop, and let the
   // orchestrator restart it.
@@ -358,6 +381,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, workerThread, streams, chat, stopParents, alertmanager, queues, connections, api });
+  await stopBot({ logger, deadlineMs, bot, workerThread, streams, router, stopParents, alertmanager, queues, connections, api });
   return 'err' in outcome ? 1 : 0;
 }

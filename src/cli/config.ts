@@ -42,3 +42,14 @@ export function clusterOf(flag: string | undefined, config: Config): string {
   if (!ClusterName.safeParse(cluster).success) throw new PodDoctorError('BAD_INPUT', `--cluster "${cluster}" is not a DNS-1123 label`);
   return cluster;
 }
+
+/** The clusters a bot serves (POD_DOCTOR_CLUSTERS, else its one cluster); the default cluster must be one of them. */
+export function servedClusters(cluster: string, config: Config): readonly string[] {
+  const served = config.clusters ?? [cluster];
+  if (!served.includes(cluster))
+    throw new PodDoctorError(
+      'BAD_CONFIG',
+      `the default cluster "${cluster}" is not in ${SETTINGS.clusters.env} (${served.join(', ')}): list it, or set ${SETTINGS.cluster.env} to one of them`,
+    );
+  return served;
+}

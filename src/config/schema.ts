@@ -83,6 +83,17 @@ const NamespaceByChannel = z.record(
     .max(63),
 );
 
+/** Cluster names (DNS-1123 labels, as `cluster`), at least one, no repeats. */
+const ClusterNames = z
+  .array(
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected cluster names (DNS-1123 labels)')
+      .max(63),
+  )
+  .min(1, 'expected at least one cluster')
+  .refine((names) => new Set(names).size === names.length, 'a cluster is listed twice');
+
 const EMPTY_POLICY = PolicySchema.parse({});
 
 export const SETTINGS = {
@@ -103,6 +114,20 @@ export const SETTINGS = {
       .default('default'),
     description: 'Name of the cluster this process serves; queues and messages are keyed by it.',
     roles: ['bot', 'worker', 'cli'],
+  }),
+  clusters: setting({
+    env: 'POD_DOCTOR_CLUSTERS',
+    schema: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined ? undefined : commaList(v)))
+      .pipe(ClusterNames.optional()),
+    file: ClusterNames.optional(),
+    description:
+      'Clusters one bot serves (comma-separated; a list in the file), each with its own workers (`pod-doctor worker --cluster NAME`). ' +
+      "Commands name one as `prod-eu:shop/web`, else the channel's `defaultCluster` in the access policy, else `cluster`, which must be listed. " +
+      'Unset: `cluster` only.',
+    roles: ['bot'],
   }),
   kubeconfig: setting({
     env: 'KUBECONFIG',

@@ -20,6 +20,7 @@ import type { ChatContext } from '../../context.js';
 import { click, denyReason } from '../../flows/decisions.js';
 import { groupAction } from '../../flows/silences.js';
 import type { ChatMetrics } from '../../metrics.js';
+import { type ChatRouter, contextForClick, contextForPlan, contextForThread, singleCluster } from '../../router.js';
 import type { DecisionAction, GroupAction, MessageRef } from '../../types.js';
 import { actionIdPattern, actionKind, actionOf } from './blocks/render.js';
 import { answerCommand } from './commands.js';
@@ -39,7 +40,9 @@ export interface SlackBotOptions {
   host?: string;
   /** /healthz, /readyz, /metrics, the Alertmanager webhook… */
   routes: CustomRoute[];
+  /** The default cluster's context; `router` finds a command's or a click's among several served clusters. */
   chat: ChatContext;
+  router?: ChatRouter;
   logger: Logger;
   metrics?: ChatMetrics;
   /** Transport for Web API calls and respond() (default: a new keepAliveFetch()). */
@@ -113,11 +116,12 @@ function denyReasonView(planId: string): Parameters<BoltApp['client']['views']['
  */
 function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
   const { chat, metrics } = o;
+  const router = o.router ?? singleCluster(chat);
 
   if (o.mode === 'socket') {
     app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
       const answer = answerCommand(
-        { chat, logger, ...(metrics ? { metrics } : {}) },
+        { chat, router, logger, ...(metrics ? { metrics } : {}) },
         { text: command.text, channel: command.channel_id, user: command.user_id },
       );
       await ack(answer.ack);
@@ -135,7 +139,8 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     const a = action as ButtonAction;
     const kind = actionKind(a.action_id);
     try {
-      const out = await click(chat, { action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
+      const ctx = await contextForClick(router, kind, a.value ?? '');
+      const out = await click(ctx, { action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
       if (out.kind === 'denied' && b.trigger_id) {
         // The denial is already recorded (who, when); the modal only adds why.
         await client.views
@@ -156,7 +161,7 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     await ack();
     const reason = view.state.values.reason?.reason?.value ?? '';
     try {
-      await denyReason(chat, view.private_metadata, body.user.id, reason);
+      await denyReason(await contextForPlan(router, view.private_metadata), view.private_metadata, body.user.id, reason);
     } catch (err) {
       logger.error({ err, user: body.user.id }, 'recording the deny reason failed');
     }
@@ -170,6 +175,7 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
 /** Silence, Unsilence, Mute and Unmute on an alert group's thread (flows/silences.ts). */
 function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
   const { chat, metrics } = o;
+  const router = o.router ?? singleCluster(chat);
   app.action({ action_id: actionIdPattern(GROUP_ACTIONS) }, async ({ ack, body, action, client }) => {
     const started = performance.now();
     await ack();
@@ -192,7 +198,7 @@ function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger):
     };
     const name = b.user.username ?? b.user.name;
     try {
-      const out = await groupAction(chat, {
+      const out = await groupAction(await contextForThread(router, a.value ?? ''), {
         action: kind,
         value: a.value ?? '',
         user: b.user.id,
@@ -243,6 +249,7 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       signingSecret: o.signingSecret,
       fetch: fetcher,
       chat: o.chat,
+      ...(o.router ? { router: o.router } : {}),
       logger,
       ...(o.metrics ? { metrics: o.metrics } : {}),
     });

@@ -10,6 +10,7 @@ import type { ChatContext } from '../../context.js';
 import { parseChatCommand, startDiagnosis } from '../../flows/requests.js';
 import { noteMessage } from '../../messages/messages.js';
 import type { ChatMetrics } from '../../metrics.js';
+import { type ChatRouter, routeCommand, singleCluster } from '../../router.js';
 import type { ChatMessage } from '../../types.js';
 import { renderSingle } from './blocks/render.js';
 
@@ -37,7 +38,9 @@ export interface CommandAnswer {
 }
 
 export interface CommandEdge {
+  /** The default cluster's context; `router` picks among several served clusters. */
   chat: ChatContext;
+  router?: ChatRouter;
   logger: Logger;
   metrics?: ChatMetrics;
 }
@@ -49,13 +52,21 @@ export function ephemeralBody(m: ChatMessage): EphemeralBody {
 
 export function answerCommand(edge: CommandEdge, command: SlashCommand): CommandAnswer {
   const started = performance.now();
-  const reply = parseChatCommand(edge.chat, command.text, command.channel, command.user);
+  // `prod-eu:shop/web` names the cluster; an unknown one is answered here, and nothing is queued.
+  const route = routeCommand(edge.router ?? singleCluster(edge.chat), command.text, command.channel);
+  if (route.kind === 'unknown') {
+    route.ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
+    edge.logger.info({ user: command.user, channel: command.channel, text: command.text.slice(0, 100) }, 'command for a cluster not served here');
+  }
+  const chat = route.ctx;
+  const reply =
+    route.kind === 'unknown' ? ({ kind: 'reply', message: route.message } as const) : parseChatCommand(chat, route.text, command.channel, command.user);
   const answer: CommandAnswer = { ack: ephemeralBody(reply.kind === 'reply' ? reply.message : reply.ack) };
   edge.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
   if (reply.kind === 'reply') return answer;
   answer.work = async (respond) => {
     try {
-      await startDiagnosis(edge.chat, {
+      await startDiagnosis(chat, {
         channel: command.channel,
         user: command.user,
         target: reply.target,
@@ -69,7 +80,7 @@ export function answerCommand(edge: CommandEdge, command: SlashCommand): Command
         err instanceof ReplicationError
           ? 'Redis did not confirm the diagnosis was stored safely (failover?).'
           : 'Something went wrong queueing the diagnosis (Redis unreachable?).';
-      await respond(ephemeralBody(noteMessage(edge.chat.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
+      await respond(ephemeralBody(noteMessage(chat.cluster, `${why} Try again in a moment.`, 'error'))).catch(() => undefined);
     }
   };
   return answer;
