@@ -141,3 +141,33 @@ describe('tenancy: who may approve what where', () => {
     expect((await b.counts()).remediate).toBe(3);
   });
 });
+
+describe('tenancy: approving across clusters', () => {
+  const redis = connect();
+  afterAll(() => redis.disconnect());
+
+  it("refuses a lead of one cluster on a plan of another, whose rule names that cluster's on-call; nothing is recorded", async () => {
+    const policy = {
+      ...POLICY,
+      approvals: [{ clusters: ['prod-us'], namespaces: ['*'], approvers: ['S0USONCALL'] }, ...(POLICY.approvals ?? [])],
+    };
+    const b = openBench(redis, { policy, groups: { ...GROUPS, S0USONCALL: ['U0USONCALL'] }, approvers: GLOBAL_APPROVERS });
+    try {
+      const web = { kind: 'pod' as const, namespace: 'shop', name: 'web-1' };
+      const us = plan(web, 'restart-pod', { cluster: 'prod-us' });
+      b.plans.set(us.id, us);
+      await deliver(b.chat, result('job-us', { user: 'U0ALICE', channel: 'C0SHOP' }, web, [us]));
+      // Same namespace and playbook as the prod-eu rule of two shop leads: the cluster decides.
+      await approve(b.chat, us.id, 'U0LEAD1', 'C0SHOP');
+      await approve(b.chat, us.id, 'U0SARA', 'C0SHOP');
+      expect(b.adapter.toldTo('U0LEAD1')).toEqual([expect.stringMatching(/in prod-us\/shop the access policy lets only user group S0USONCALL decide/)]);
+      expect(b.adapter.toldTo('U0SARA')).toEqual([expect.stringMatching(/only user group S0USONCALL/)]);
+      const record = await b.chat.approvals.get(us.id);
+      expect(record?.status).toBe('pending');
+      expect(record?.approvals).toEqual([]);
+      expect((await b.counts()).remediate).toBe(0);
+    } finally {
+      await b.close();
+    }
+  });
+});
