@@ -10,69 +10,15 @@ import type { ChatContext } from '../../src/chat/context.js';
 import { deliver } from '../../src/chat/flows/delivery.js';
 import { rerun } from '../../src/chat/flows/requests.js';
 import { DeliveryLog, ThreadStore } from '../../src/chat/store/threads.js';
-import { type ChatAdapter, type ChatMessage, type MessageRef, userRef } from '../../src/chat/types.js';
-import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
+import { userRef } from '../../src/chat/types.js';
+import type { Diagnosis } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult, Incident } from '../../src/jobs/schemas.js';
 import { keys } from '../../src/redis/keys.js';
-import { testChat } from '../helpers/chat.js';
+import { testFinding as finding, RecordingAdapter, testChat } from '../helpers/chat.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
-
-class RecordingAdapter implements ChatAdapter {
-  readonly medium = 'console' as const;
-  seq = 0;
-  posts: { kind: 'root' | 'thread' | 'update' | 'ephemeral'; channel: string; ts: string; parent?: string; user?: string; message: ChatMessage }[] = [];
-  delayMs = 0;
-  private async wait() {
-    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-  }
-  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
-    await this.wait();
-    const ts = `${++this.seq}.0`;
-    this.posts.push({ kind: 'root', channel, ts, message });
-    return { channel, ts };
-  }
-  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
-    await this.wait();
-    const ts = `${++this.seq}.0`;
-    this.posts.push({ kind: 'thread', channel: parent.channel, ts, parent: parent.ts, message });
-    return [{ channel: parent.channel, ts }];
-  }
-  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
-    this.posts.push({ kind: 'update', channel: ref.channel, ts: ref.ts, message });
-  }
-  async ephemeral(channel: string, user: string, message: ChatMessage): Promise<void> {
-    this.posts.push({ kind: 'ephemeral', channel, ts: '', user, message });
-  }
-  of(kind: string) {
-    return this.posts.filter((p) => p.kind === kind);
-  }
-  /** What a parent shows now: its last update, else the message as posted. */
-  shown(channel: string, ts: string): ChatMessage | undefined {
-    return this.posts.filter((p) => (p.kind === 'root' || p.kind === 'update') && p.channel === channel && p.ts === ts).at(-1)?.message;
-  }
-}
-
-function finding(patch: Partial<Finding> = {}): Finding {
-  return {
-    rule: 'image.auth',
-    severity: 'error',
-    title: 'Image pull unauthorized: ghcr.io/acme/private:2.1',
-    cause: 'The registry answered 401.',
-    evidence: [{ source: 'event Failed', text: 'failed to authorize: 401 Unauthorized' }],
-    advice: ['Add an imagePullSecret'],
-    prevent: [],
-    playbook: null,
-    subject: 'pod/shop/web-1',
-    causeKey: 'image/ghcr.io/acme/private:auth',
-    fingerprint: 'image.auth|pod/shop/web-1|image/ghcr.io/acme/private:auth',
-    params: {},
-    merged: [],
-    ...patch,
-  };
-}
 
 function result(jobId: string, patch: Partial<DiagnoseResult> = {}, name = 'web-1'): DiagnoseResult {
   const target = { kind: 'pod' as const, namespace: 'shop', name };

@@ -24,7 +24,7 @@ import { keys } from '../../src/redis/keys.js';
 import type { StreamConsumer } from '../../src/redis/streams.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
-import { testChat } from '../helpers/chat.js';
+import { testChat, testFinding } from '../helpers/chat.js';
 import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, eventually, sleep, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
@@ -270,21 +270,10 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
     const groupId = thread.state.groupId;
     const result = (jobId: string, pod: string): DiagnoseResult => {
       const target = { kind: 'pod' as const, namespace: 'findings', name: pod };
-      const finding = {
-        rule: 'image.auth',
-        severity: 'error' as const,
-        title: 'Image pull unauthorized: ghcr.io/acme/private:2.1',
-        cause: 'The registry answered 401.',
-        evidence: [{ source: 'event Failed', text: 'failed to authorize: 401 Unauthorized' }],
-        advice: ['Add an imagePullSecret'],
-        prevent: [],
-        playbook: null,
+      const finding = testFinding({
         subject: `pod/findings/${pod}`,
-        causeKey: 'image/ghcr.io/acme/private:auth',
         fingerprint: `image.auth|pod/findings/${pod}|image/ghcr.io/acme/private:auth`,
-        params: {},
-        merged: [],
-      };
+      });
       const now = new Date().toISOString();
       return {
         job: { v: 1, cluster: 'c1', target, reason: 'alert', requestedAt: now },

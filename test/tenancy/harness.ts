@@ -4,62 +4,17 @@
 import { type PolicyInput, PolicySchema } from '../../src/access/policy.js';
 import { type ChatContext, createChatContext } from '../../src/chat/context.js';
 import { ApproverPolicy } from '../../src/chat/store/approvals.js';
-import type { ChatAdapter, ChatMessage, MessageRef } from '../../src/chat/types.js';
 import type { Finding, Target } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import { formatTarget } from '../../src/kube/target.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import type { Plan } from '../../src/remediation/plan.js';
+import { RecordingAdapter } from '../helpers/chat.js';
 import { cleanup, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 
 export const CLUSTER = 'prod-eu';
-
-export interface Post {
-  kind: 'root' | 'thread' | 'update' | 'ephemeral';
-  channel: string;
-  ts: string;
-  parent?: string;
-  user?: string;
-  message: ChatMessage;
-}
-
-/** Every post, update and private reply, in order. */
-export class RecordingAdapter implements ChatAdapter {
-  readonly medium = 'console' as const;
-  seq = 0;
-  posts: Post[] = [];
-  async postRoot(channel: string, message: ChatMessage): Promise<MessageRef> {
-    const ts = `${++this.seq}.0`;
-    this.posts.push({ kind: 'root', channel, ts, message });
-    return { channel, ts };
-  }
-  async postInThread(parent: MessageRef, message: ChatMessage): Promise<MessageRef[]> {
-    const ts = `${++this.seq}.0`;
-    this.posts.push({ kind: 'thread', channel: parent.channel, ts, parent: parent.ts, message });
-    return [{ channel: parent.channel, ts }];
-  }
-  async update(ref: MessageRef, message: ChatMessage): Promise<void> {
-    this.posts.push({ kind: 'update', channel: ref.channel, ts: ref.ts, message });
-  }
-  async ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void> {
-    this.posts.push({ kind: 'ephemeral', channel, ts: '', user, message, ...(thread ? { parent: thread.ts } : {}) });
-  }
-  of(kind: Post['kind']): Post[] {
-    return this.posts.filter((p) => p.kind === kind);
-  }
-  /** What `user` was told privately, as text. */
-  toldTo(user: string): string[] {
-    return this.of('ephemeral')
-      .filter((p) => p.user === user)
-      .map((p) => p.message.text);
-  }
-  /** What everyone in `channel` can read: roots and thread posts (not private replies). */
-  publicIn(channel: string): string[] {
-    return this.posts.filter((p) => (p.kind === 'root' || p.kind === 'thread') && p.channel === channel).map((p) => p.message.text);
-  }
-}
 
 export interface Bench {
   chat: ChatContext;
