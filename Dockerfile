@@ -3,12 +3,14 @@
 #   docker build -t pod-doctor:0.1.0 .
 # Stages: build (all deps, tsc → dist/), prod-deps (runtime dependencies only), runtime.
 # test/deploy/dockerfile.test.ts checks the stages, the user and the entrypoint.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-# No install scripts: nothing the compiler needs runs one.
+# No install scripts: nothing the compiler needs runs one. (The `node` dev dependency, which
+# brings Node 24 to machines whose own Node is older, stays an empty shell without its script;
+# the image's Node is the same major.)
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -36,6 +38,13 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY playbooks ./playbooks
+# The CRI's protobuf definitions (kubernetes/cri-api), loaded by the node agent's runtime probe.
+COPY vendor ./vendor
+# The commit shows in `pod-doctor --version` and pod_doctor_build_info; last, so a new commit
+# rebuilds no other layer:  docker build --build-arg GIT_COMMIT=$(git rev-parse --short HEAD) .
+ARG GIT_COMMIT=unknown
+ENV POD_DOCTOR_GIT_COMMIT=${GIT_COMMIT}
+LABEL org.opencontainers.image.revision="${GIT_COMMIT}"
 # Non-root by default; the agent DaemonSet alone overrides it (runAsUser 0, deploy/README.md).
 USER 10001:10001
 # bot (PORT), worker metrics (POD_DOCTOR_METRICS_PORT), agent.

@@ -130,6 +130,8 @@ async function serve(procRoot: string): Promise<void> {
     port: 0,
     host: '127.0.0.1',
     token: TOKEN,
+    // The probes' cost over loopback; bench:rss measures the agent as deployed (HTTPS).
+    plainHttp: true,
     procRoot,
     hostRoot: procRoot,
     nodeName: 'bench',

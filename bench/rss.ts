@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeAgentCerts } from '../test/helpers/agent-tls.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist/bin/pod-doctor.js');
@@ -66,7 +67,14 @@ async function main(): Promise<void> {
     const bot = await measure(['bot'], env);
     const botSplit = await measure(['bot', '--no-worker'], env);
     const worker = await measure(['worker'], env);
-    const agent = await measure(['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'], env, agentFlags());
+    // As deployed: HTTPS from a certificate and key file, /metrics served.
+    const certs = makeAgentCerts();
+    const agentEnv = { ...env, POD_DOCTOR_AGENT_TLS_CERT: certs.certFile, POD_DOCTOR_AGENT_TLS_KEY: certs.keyFile };
+    const agent = await measure(
+      ['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'],
+      agentEnv,
+      agentFlags(),
+    ).finally(() => certs.cleanup());
     console.log(
       JSON.stringify({
         bot_rss_mb: bot,

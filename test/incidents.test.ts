@@ -84,7 +84,7 @@ describe('incident fixtures', () => {
     const viaApi = (withAgent: boolean) => {
       const kc = new k8s.KubeConfig();
       kc.loadFromString(sim!.kubeconfig());
-      const agent = withAgent ? createAgentLookup({ agentUrls, agentToken, agentTimeoutMs: 10_000 }) : undefined;
+      const agent = withAgent ? createAgentLookup({ agentUrls, agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } }) : undefined;
       return diagnoseTarget(new KubeSource(kc), parseTarget(s.meta.target), { cluster: 'fixture', now: () => new Date(s.meta.now), agent });
     };
     // Without an agent the API half may rank another rule (or nothing: null) first.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentMain, runProbeCli } from './cli.js';
+import { agentMain, runProbeCli, transportFrom } from './cli.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 
@@ -69,5 +69,42 @@ describe('pod-doctor agent probe', () => {
       if (saved !== undefined) process.env.POD_DOCTOR_AGENT_TOKEN = saved;
     }
     expect(err.join('')).toMatch(/bearer token is required/);
+  });
+
+  it('serving without a certificate: exit 2 and one line saying what to set', async () => {
+    const { io: cio, err } = io();
+    const saved = { ...process.env };
+    process.env.POD_DOCTOR_AGENT_TOKEN = 'cli-test-token-0123456789';
+    for (const k of ['POD_DOCTOR_AGENT_TLS_CERT', 'POD_DOCTOR_AGENT_TLS_KEY', 'POD_DOCTOR_AGENT_PLAIN_HTTP']) delete process.env[k];
+    try {
+      expect(await agentMain(['agent', '--port', '0', '--host', '127.0.0.1'], cio)).toBe(2);
+      expect(await agentMain(['agent', '--port', '0', '--tls-cert', '/nonexistent/tls.crt', '--tls-key', '/nonexistent/tls.key'], cio)).toBe(2);
+    } finally {
+      process.env = saved;
+    }
+    const lines = err.join('').trimEnd().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^the agent serves HTTPS: set POD_DOCTOR_AGENT_TLS_CERT and POD_DOCTOR_AGENT_TLS_KEY .* or POD_DOCTOR_AGENT_PLAIN_HTTP=true/),
+      'cannot read the TLS certificate /nonexistent/tls.crt: ENOENT',
+    ]);
+  });
+});
+
+describe('the agent transport from flags and environment', () => {
+  const CERT = { POD_DOCTOR_AGENT_TLS_CERT: '/tls/tls.crt', POD_DOCTOR_AGENT_TLS_KEY: '/tls/tls.key' };
+  it.each([
+    ['certificate and key from the environment', {}, CERT, { tls: { certFile: '/tls/tls.crt', keyFile: '/tls/tls.key' } }],
+    ['flags win over the environment', { 'tls-cert': '/a.crt', 'tls-key': '/a.key' }, CERT, { tls: { certFile: '/a.crt', keyFile: '/a.key' } }],
+    ['plain HTTP asked by the environment', {}, { POD_DOCTOR_AGENT_PLAIN_HTTP: 'true' }, { plainHttp: true }],
+    ['plain HTTP asked by the flag', { 'plain-http': true }, {}, { plainHttp: true }],
+    ['plain HTTP set to false still needs a certificate', {}, { POD_DOCTOR_AGENT_PLAIN_HTTP: 'false' }, /serves HTTPS/],
+    ['nothing', {}, {}, /serves HTTPS/],
+    ['a certificate without its key', { 'tls-cert': '/a.crt' }, {}, /go together/],
+    ['both', {}, { ...CERT, POD_DOCTOR_AGENT_PLAIN_HTTP: 'yes' }, /choose one/],
+    ['a misspelt switch', {}, { POD_DOCTOR_AGENT_PLAIN_HTTP: 'ture' }, /expected true or false/],
+  ])('%s', (_name, values, env, want) => {
+    const got = transportFrom(values, env);
+    if (want instanceof RegExp) expect(got).toMatch(want);
+    else expect(got).toEqual(want);
   });
 });

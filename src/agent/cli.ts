@@ -9,7 +9,8 @@ import { type AgentProbeEnv, isProbeName, PROBE_NAMES, runNamedProbe } from '../
 import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema, untilSignal } from '../shutdown.js';
 import { type HostExecOptions, RUNTIME_CHOICES } from './actions/host-exec.js';
 import { createActionHandler, createHostExec } from './actions/index.js';
-import { paramsFromQuery, probeQuerySchema, startAgent } from './server.js';
+import { paramsFromQuery, probeQuerySchema, type RunningAgent, startAgent } from './server.js';
+import { readTlsFiles, type TlsFiles, watchTlsFiles } from './tls-files.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -28,7 +29,10 @@ probes: ${PROBE_NAMES.join(', ')}
 `;
 
 const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --token-file FILE [--proc-root /proc] [--host-root /]
-       [--node-name NAME] [--tls-cert FILE --tls-key FILE] [--docker-socket PATH]... [--log-file PATH]...
+       [--node-name NAME] [--docker-socket PATH]... [--log-file PATH]...
+       --tls-cert FILE --tls-key FILE   (HTTPS, the default; env POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY)
+       | --plain-http                   (plain HTTP, only when asked: the token crosses the network readable;
+                                         env POD_DOCTOR_AGENT_PLAIN_HTTP=true)
        [--actions]   (also serve the allow-listed node actions, POST /v1/actions/<name>)
        [--runtime auto|docker|cri] [--cri-socket PATH]...   (the runtime the actions use; default auto:
                      Docker if its socket answers, else the first CRI socket that answers; env
@@ -79,6 +83,33 @@ export function runtimeOptionsFrom(
       .filter(Boolean);
   if (sockets?.some((p) => !p.startsWith('/'))) return '--cri-socket (or POD_DOCTOR_AGENT_CRI_SOCKET): expected absolute paths';
   return { ...(runtime.data ? { runtime: runtime.data } : {}), ...(sockets && sockets.length > 0 ? { criSockets: sockets } : {}) };
+}
+
+const PLAIN_HTTP = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).optional();
+
+/**
+ * HTTPS from a certificate and key file (flags first, then POD_DOCTOR_AGENT_TLS_CERT / _KEY),
+ * or plain HTTP when asked (--plain-http, POD_DOCTOR_AGENT_PLAIN_HTTP=true). A string is the
+ * one-line usage error: neither, both, or half a pair.
+ */
+export function transportFrom(
+  values: { 'tls-cert'?: string; 'tls-key'?: string; 'plain-http'?: boolean },
+  env: Record<string, string | undefined> = process.env,
+): { tls: TlsFiles } | { plainHttp: true } | string {
+  const raw = PLAIN_HTTP.safeParse(env.POD_DOCTOR_AGENT_PLAIN_HTTP);
+  if (!raw.success) return `POD_DOCTOR_AGENT_PLAIN_HTTP: expected true or false, got "${env.POD_DOCTOR_AGENT_PLAIN_HTTP}"`;
+  const plainHttp = Boolean(values['plain-http']) || raw.data === 'true' || raw.data === '1' || raw.data === 'yes';
+  const certFile = values['tls-cert'] ?? (env.POD_DOCTOR_AGENT_TLS_CERT || undefined);
+  const keyFile = values['tls-key'] ?? (env.POD_DOCTOR_AGENT_TLS_KEY || undefined);
+  if (Boolean(certFile) !== Boolean(keyFile))
+    return 'the TLS certificate and key go together: --tls-cert and --tls-key (POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY)';
+  if (certFile && keyFile && plainHttp) return 'both a TLS certificate and plain HTTP (POD_DOCTOR_AGENT_PLAIN_HTTP) are set: choose one';
+  if (certFile && keyFile) return { tls: { certFile, keyFile } };
+  if (plainHttp) return { plainHttp: true };
+  return (
+    'the agent serves HTTPS: set POD_DOCTOR_AGENT_TLS_CERT and POD_DOCTOR_AGENT_TLS_KEY (--tls-cert, --tls-key) to its certificate and key files, ' +
+    'or POD_DOCTOR_AGENT_PLAIN_HTTP=true (--plain-http) to serve plain HTTP'
+  );
 }
 
 /** `pod-doctor agent probe <name> ...`: 0 when the probe succeeded, 1 when it failed, 2 on bad usage. */
@@ -143,103 +174,109 @@ export async function runProbeCli(argv: string[], io: CliIo = defaultIo): Promis
   return outcome.ok ? 0 : 1;
 }
 
-/** `pod-doctor agent [...]` and `pod-doctor agent probe <name> [...]`. Serving resolves on SIGTERM/SIGINT. */
-export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  const args = argv[0] === 'agent' ? argv.slice(1) : argv;
-  if (args[0] === 'probe') return runProbeCli(args.slice(1), io);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        ...envOptions,
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'token-file': { type: 'string' },
-        'node-name': { type: 'string' },
-        'tls-cert': { type: 'string' },
-        'tls-key': { type: 'string' },
-        actions: { type: 'boolean' },
-        runtime: { type: 'string' },
-        'cri-socket': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${SERVE_USAGE}`);
-    return 2;
-  }
-  const { values } = parsed;
-  if (values.help) {
-    io.stdout(SERVE_USAGE);
-    return 0;
-  }
+const SERVE_OPTIONS = {
+  ...envOptions,
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'token-file': { type: 'string' },
+  'node-name': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'plain-http': { type: 'boolean' },
+  actions: { type: 'boolean' },
+  runtime: { type: 'string' },
+  'cri-socket': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type ServeValues = ReturnType<typeof parseArgs<{ args: string[]; options: typeof SERVE_OPTIONS }>>['values'];
+
+/** Everything serving needs, checked before anything listens; a string is the usage error. */
+async function serveSettings(values: ServeValues) {
   const port = z.coerce.number().int().min(0).max(65535).default(9477).safeParse(values.port);
-  if (!port.success) {
-    io.stderr('--port: expected a port number\n');
-    return 2;
-  }
+  if (!port.success) return '--port: expected a port number';
   const runtime = runtimeOptionsFrom(values);
-  if (typeof runtime === 'string') {
-    io.stderr(`${runtime}\n`);
-    return 2;
-  }
+  if (typeof runtime === 'string') return runtime;
   const shutdownSeconds = shutdownSecondsSchema.safeParse(process.env.POD_DOCTOR_SHUTDOWN_SECONDS || undefined);
-  if (!shutdownSeconds.success) {
-    io.stderr('POD_DOCTOR_SHUTDOWN_SECONDS: expected a whole number of seconds (1-3600)\n');
-    return 2;
-  }
-  const deadlineMs = shutdownDeadlineMs('agent', shutdownSeconds.data);
+  if (!shutdownSeconds.success) return 'POD_DOCTOR_SHUTDOWN_SECONDS: expected a whole number of seconds (1-3600)';
   let token = process.env.POD_DOCTOR_AGENT_TOKEN;
   if (values['token-file']) {
     try {
       token = (await readFile(values['token-file'], 'utf8')).trim();
     } catch (err) {
-      io.stderr(`cannot read --token-file: ${err instanceof Error ? err.message : String(err)}\n`);
-      return 2;
+      return `cannot read --token-file: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
-  if (!token) {
-    io.stderr(`a bearer token is required: --token-file FILE (or POD_DOCTOR_AGENT_TOKEN)\n${SERVE_USAGE}`);
+  if (!token) return `a bearer token is required: --token-file FILE (or POD_DOCTOR_AGENT_TOKEN)\n${SERVE_USAGE.trimEnd()}`;
+  const transport = transportFrom(values);
+  if (typeof transport === 'string') return transport;
+  let tls: { files: TlsFiles; pair: { cert: Buffer; key: Buffer } } | undefined;
+  if ('tls' in transport) {
+    try {
+      tls = { files: transport.tls, pair: await readTlsFiles(transport.tls) };
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  return { port: port.data, runtime, deadlineMs: shutdownDeadlineMs('agent', shutdownSeconds.data), token, tls };
+}
+
+/** `pod-doctor agent [...]` and `pod-doctor agent probe <name> [...]`. Serving resolves on SIGTERM/SIGINT. */
+export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const args = argv[0] === 'agent' ? argv.slice(1) : argv;
+  if (args[0] === 'probe') return runProbeCli(args.slice(1), io);
+  let values: ServeValues;
+  try {
+    values = parseArgs({ args, allowPositionals: false, strict: true, options: SERVE_OPTIONS }).values;
+  } catch (err) {
+    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${SERVE_USAGE}`);
     return 2;
   }
-  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) {
-    io.stderr('--tls-cert and --tls-key go together\n');
+  if (values.help) {
+    io.stdout(SERVE_USAGE);
+    return 0;
+  }
+  const settings = await serveSettings(values);
+  if (typeof settings === 'string') {
+    io.stderr(`${settings}\n`);
     return 2;
   }
-  const tls = values['tls-cert'] && values['tls-key'] ? { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } : undefined;
+  const { runtime, deadlineMs, tls } = settings;
   const env = probeEnvFrom(values);
   const nodeName = values['node-name'] ?? process.env.NODE_NAME ?? hostname();
+  const logger = log.child({ role: 'agent', node: nodeName });
   // Actions change the node (restart a unit, unmount): only when the operator turns them on.
   const actions = values.actions
     ? createActionHandler({
         exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }),
         probeEnv: env,
         nodeName,
-        log: log.child({ role: 'agent', node: nodeName }),
+        log: logger,
       })
     : undefined;
-  let agent;
+  // prom-client is loaded here, by the serving agent only.
+  const { createAgentMetrics } = await import('./metrics.js');
+  let agent: RunningAgent;
   try {
     agent = await startAgent({
-      port: port.data,
+      port: settings.port,
       host: values.host,
-      token,
-      tls,
+      token: settings.token,
+      ...(tls ? { tls: tls.pair } : { plainHttp: true }),
       procRoot: env.procRoot,
       hostRoot: env.hostRoot,
       nodeName,
       probeEnv: env,
       actions,
+      metrics: createAgentMetrics(),
     });
   } catch (err) {
     io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
+  const renewals = tls ? watchTlsFiles(tls.files, tls.pair, (next) => agent.reloadTls(next), logger) : undefined;
   const signal = await untilSignal();
-  const logger = log.child({ role: 'agent', node: nodeName });
+  renewals?.stop();
   logger.info({ signal, deadlineMs }, 'agent stopping');
   await shutdown({
     logger,

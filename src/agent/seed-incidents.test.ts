@@ -2,7 +2,8 @@
 // fixture tree (real mountinfo, ps and log lines from the reports) and a fake docker API, the
 // worker's client fetching its facts, and the full rule set ranking the right cause first.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentCerts, makeAgentCerts } from '../../test/helpers/agent-tls.js';
 import { ago, event, node, pod, snapshot } from '../../test/helpers/factories.js';
 import { silent } from '../../test/helpers/logger.js';
 import { createAgentLookup } from '../collect/agent-client.js';
@@ -16,11 +17,17 @@ import { type AgentOptions, type RunningAgent, startAgent } from './server.js';
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'seed-incidents-token-0123456789';
 const running: { agent: RunningAgent; docker: FakeDocker }[] = [];
+/** The agents serve HTTPS, as deployed; the worker's client trusts their CA. */
+let certs: AgentCerts;
+beforeAll(() => {
+  certs = makeAgentCerts();
+});
 afterAll(async () => {
   for (const r of running) {
     await r.agent.close();
     await r.docker.close();
   }
+  certs?.cleanup();
 });
 
 async function diagnoseSeed(seed: string, nodeObj: Node, p: Pod, more: Partial<Snapshot> & { probeEnv?: AgentOptions['probeEnv'] } = {}) {
@@ -31,6 +38,7 @@ async function diagnoseSeed(seed: string, nodeObj: Node, p: Pod, more: Partial<S
     port: 0,
     host: '127.0.0.1',
     token: TOKEN,
+    tls: { cert: certs.cert, key: certs.key },
     procRoot: join(dir, 'proc'),
     hostRoot: join(dir, 'host'),
     nodeName,
@@ -45,7 +53,7 @@ async function diagnoseSeed(seed: string, nodeObj: Node, p: Pod, more: Partial<S
     },
   });
   running.push({ agent, docker });
-  const lookup = createAgentLookup({ agentUrls: { [nodeName]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 10_000 });
+  const lookup = createAgentLookup({ agentUrls: { [nodeName]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 10_000, transport: certs.transport });
   const { facts, gaps } = await lookup.fetch({ node: nodeObj, pod: p });
   const { probeEnv: _env, ...rest } = more;
   const snap = snapshot(p, { node: nodeObj, agent: facts, gaps, ...rest });
@@ -300,7 +308,12 @@ describe('seed incidents on the node', () => {
       spec: { nodeName: 'kube-cluster-node-xxx' },
     });
     const n = dockerNode('kube-cluster-node-xxx', 'docker://1.13.1', '3.10.0-957.el7.x86_64');
-    const lookup = createAgentLookup({ agentUrls: { 'kube-cluster-node-xxx': 'http://127.0.0.1:1' }, agentToken: TOKEN, agentTimeoutMs: 2000 });
+    const lookup = createAgentLookup({
+      agentUrls: { 'kube-cluster-node-xxx': 'https://127.0.0.1:1' },
+      agentToken: TOKEN,
+      agentTimeoutMs: 2000,
+      transport: certs.transport,
+    });
     const { facts, gaps } = await lookup.fetch({ node: n, pod: p });
     expect(facts).toBeUndefined();
     const events = [
@@ -314,7 +327,7 @@ describe('seed incidents on the node', () => {
     const d = diagnose(snapshot(p, { node: n, events, gaps }), { rules: RULES });
     expect(d.findings[0]?.rule).toBe('terminating.runtime-hung');
     expect(d.findings[0]?.cause).toMatch(
-      /fs-mounts, processes, runtime could not run on kube-cluster-node-xxx \(http:\/\/127\.0\.0\.1:1 unreachable: ECONNREFUSED\)/,
+      /fs-mounts, processes, runtime could not run on kube-cluster-node-xxx \(https:\/\/127\.0\.0\.1:1 unreachable: ECONNREFUSED\)/,
     );
     expect(d.skipped).toEqual(gaps);
   });

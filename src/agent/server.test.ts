@@ -1,11 +1,14 @@
-import { request } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentCerts, makeAgentCerts } from '../../test/helpers/agent-tls.js';
 import { REDACT_PATHS } from '../log.js';
 import { type FakeDocker, loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
-import { type RunningAgent, startAgent } from './server.js';
+import { createAgentMetrics } from './metrics.js';
+import { type AgentOptions, type RunningAgent, refusalOf, startAgent } from './server.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'test-token-0123456789abcdef';
@@ -22,13 +25,24 @@ interface Res {
   json: () => Record<string, unknown>;
 }
 
-function call(agent: RunningAgent, method: string, path: string, options: { token?: string | null; body?: string; auth?: string } = {}): Promise<Res> {
+let certs: AgentCerts;
+
+/** One request on a new connection; an https:// agent is checked against the test CA and the agents' name. */
+function call(
+  agent: RunningAgent,
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: string; auth?: string; ca?: string } = {},
+): Promise<Res> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (options.auth !== undefined) headers.authorization = options.auth;
     else if (options.token !== null) headers.authorization = `Bearer ${options.token ?? TOKEN}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const req = request(`${agent.url}${path}`, { method, headers }, (res) => {
+    const https = agent.url.startsWith('https:');
+    const request = https ? httpsRequest : httpRequest;
+    const tls = https ? { ca: options.ca ?? certs.ca, servername: certs.serverName, agent: false } : {};
+    const req = request(`${agent.url}${path}`, { method, headers, ...tls }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -53,23 +67,31 @@ const logger = pino(
 );
 
 let docker: FakeDocker;
+/** The agent as deployed: HTTPS, with its metrics. */
 let agent: RunningAgent;
+const metrics = createAgentMetrics({ defaultMetrics: false });
+/** The certificate every other agent here serves (they test other things than transport). */
+const tls = () => ({ tls: { cert: certs.cert, key: certs.key } });
 beforeAll(async () => {
+  certs = makeAgentCerts();
   docker = await startFakeDocker(loadDockerSpec(join(FIXTURES, '001')));
   agent = await startAgent({
     port: 0,
     host: '127.0.0.1',
     token: TOKEN,
+    ...tls(),
     procRoot: join(FIXTURES, '001', 'proc'),
     hostRoot: join(FIXTURES, '001', 'host'),
     nodeName: 'c3-a05-136-45-4.com',
     probeEnv: { dockerSockets: [docker.socket], containerdSockets: [], logFiles: [join(FIXTURES, '001', 'host/var/log/messages')] },
     logger,
+    metrics,
   });
 });
 afterAll(async () => {
   await agent?.close();
   await docker?.close();
+  certs?.cleanup();
 });
 
 describe('agent API: authentication', () => {
@@ -82,7 +104,7 @@ describe('agent API: authentication', () => {
     const res = await call(agent, 'GET', '/readyz', { token: null });
     expect(res.status).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, checks: { proc: 'ok', host: 'ok' } });
-    const blind = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot: '/nonexistent/proc', hostRoot: '/', nodeName: 'n', logger });
+    const blind = await startAgent({ port: 0, host: '127.0.0.1', token: TOKEN, ...tls(), procRoot: '/nonexistent/proc', hostRoot: '/', nodeName: 'n', logger });
     try {
       const notReady = await call(blind, 'GET', '/readyz', { token: null });
       expect(notReady.status).toBe(503);
@@ -108,7 +130,7 @@ describe('agent API: authentication', () => {
     }
   });
   it('refuses to start without a real token', async () => {
-    await expect(startAgent({ port: 0, token: 'short', procRoot: '/proc', hostRoot: '/', nodeName: 'n', logger })).rejects.toThrow(/token/);
+    await expect(startAgent({ port: 0, token: 'short', ...tls(), procRoot: '/proc', hostRoot: '/', nodeName: 'n', logger })).rejects.toThrow(/token/);
   });
 });
 
@@ -189,6 +211,7 @@ describe('agent API: actions', () => {
       port: 0,
       host: '127.0.0.1',
       token: TOKEN,
+      ...tls(),
       procRoot: join(FIXTURES, '001', 'proc'),
       hostRoot: join(FIXTURES, '001', 'host'),
       nodeName: 'n1',
@@ -216,6 +239,7 @@ describe('agent API: bounds', () => {
       port: 0,
       host: '127.0.0.1',
       token: TOKEN,
+      ...tls(),
       procRoot: join(FIXTURES, '001', 'proc'),
       hostRoot: join(FIXTURES, '001', 'host'),
       nodeName: 'n1',
@@ -238,6 +262,7 @@ describe('agent API: bounds', () => {
       port: 0,
       host: '127.0.0.1',
       token: TOKEN,
+      ...tls(),
       procRoot: join(FIXTURES, '000', 'proc'),
       hostRoot: join(FIXTURES, '000', 'host'),
       nodeName: 'n0',
@@ -253,5 +278,111 @@ describe('agent API: bounds', () => {
     } finally {
       await busy.close();
     }
+  });
+});
+
+describe('agent transport: HTTPS unless plain HTTP is asked for', () => {
+  const base = (): AgentOptions => ({ port: 0, host: '127.0.0.1', token: TOKEN, procRoot: '/proc', hostRoot: '/', nodeName: 'n', logger });
+
+  it('refuses to start without a certificate, saying how to give one or to ask for plain HTTP', async () => {
+    await expect(startAgent(base())).rejects.toThrow(
+      /needs a certificate and key \(POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY\).*POD_DOCTOR_AGENT_PLAIN_HTTP=true/,
+    );
+  });
+
+  it('refuses a certificate and plain HTTP at once', async () => {
+    await expect(startAgent({ ...base(), ...tls(), plainHttp: true })).rejects.toThrow(/choose one/);
+  });
+
+  it('serves plain HTTP when asked, and warns about it', async () => {
+    const plain = await startAgent({ ...base(), plainHttp: true });
+    try {
+      expect(plain.url).toMatch(/^http:\/\//);
+      expect((await call(plain, 'GET', '/healthz', { token: null })).status).toBe(200);
+      expect(logLines.join('')).toMatch(/"level":40.*agent serving plain HTTP/);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('a renewed certificate is served to new connections', async () => {
+    const renewed = await startAgent({ ...base(), ...tls() });
+    try {
+      expect((await call(renewed, 'GET', '/healthz', { token: null })).status).toBe(200);
+      renewed.reloadTls({ cert: certs.otherCert, key: certs.otherKey });
+      await expect(call(renewed, 'GET', '/healthz', { token: null })).rejects.toThrow(/unable to verify|issuer/i);
+      expect((await call(renewed, 'GET', '/healthz', { token: null, ca: certs.otherCa })).status).toBe(200);
+      // A key that does not match its certificate is refused; the renewed pair stays.
+      expect(() => renewed.reloadTls({ cert: certs.cert, key: certs.otherKey })).toThrow();
+      expect((await call(renewed, 'GET', '/healthz', { token: null, ca: certs.otherCa })).status).toBe(200);
+    } finally {
+      await renewed.close();
+    }
+  });
+});
+
+describe('agent metrics', () => {
+  const scrape = async () => {
+    const res = await call(agent, 'GET', '/metrics', { token: null });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const sample = (text: string, series: string) =>
+    Number(new RegExp(`^${series.replace(/[{}"]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+
+  it('/metrics needs no token and names no pod, path or token', async () => {
+    await call(agent, 'POST', '/v1/probes', { body: JSON.stringify({ pod: POD, probes: ['host'] }) });
+    const text = await scrape();
+    expect(text).toContain('pod_doctor_build_info{');
+    expect(text).not.toContain(POD.uid);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(FIXTURES);
+  });
+
+  it('counts refusals by reason', async () => {
+    const before = await scrape();
+    await call(agent, 'GET', '/v1/probes/host', { token: 'test-token-0123456789abcdeX' });
+    await call(agent, 'POST', '/v1/probes', { body: '{pod:' });
+    await call(agent, 'GET', '/v1/exec');
+    await call(agent, 'POST', '/v1/actions/restart-unit', { body: '{}' });
+    const after = await scrape();
+    const delta = (reason: string) =>
+      sample(after, `pod_doctor_agent_refusals_total{reason="${reason}"}`) - sample(before, `pod_doctor_agent_refusals_total{reason="${reason}"}`);
+    expect({
+      unauthenticated: delta('unauthenticated'),
+      bad_request: delta('bad_request'),
+      not_allowed: delta('not_allowed'),
+      out_of_scope: delta('out_of_scope'),
+    }).toEqual({
+      unauthenticated: 1,
+      bad_request: 2,
+      not_allowed: 1,
+      out_of_scope: 0,
+    });
+  });
+
+  it('times each probe run by probe and outcome', async () => {
+    const before = await scrape();
+    const res = await call(agent, 'POST', '/v1/probes', { body: JSON.stringify({ pod: POD }) });
+    const probes = (res.json() as { probes: Record<string, { ok: boolean; timedOut?: boolean }> }).probes;
+    const after = await scrape();
+    for (const [probe, outcome] of Object.entries(probes)) {
+      const label = outcome.ok ? 'ok' : outcome.timedOut ? 'timeout' : 'failed';
+      const series = `pod_doctor_agent_probe_duration_seconds_count{probe="${probe}",outcome="${label}"}`;
+      expect((sample(after, series) || 0) - (sample(before, series) || 0), series).toBe(1);
+    }
+  });
+
+  it.each([
+    [401, 'unauthenticated'],
+    [403, 'out_of_scope'],
+    [409, 'not_allowed'],
+    [400, 'bad_request'],
+    [413, 'bad_request'],
+    [429, undefined],
+    [502, undefined],
+    [200, undefined],
+  ])('status %i is the refusal %s', (status, reason) => {
+    expect(refusalOf(status)).toBe(reason);
   });
 });

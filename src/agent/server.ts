@@ -2,6 +2,8 @@
 // nothing else: input is a pod UID, names and ids checked against strict patterns, so no request
 // can choose a file to read or a command to run. Bearer token compared in constant time, small
 // request bodies, bounded responses, a cap on concurrent probe runs, one log line per request.
+// HTTPS unless plain HTTP is asked for by name: the token must not cross the node network in
+// clear text. /healthz, /readyz and /metrics need no token and say nothing sensitive.
 
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
@@ -22,7 +24,12 @@ export interface AgentOptions {
   host?: string;
   /** Bearer token every /v1 request must carry. */
   token: string;
-  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** PEM certificate (chain) and key: the agent serves HTTPS. Required unless `plainHttp`. */
+  tls?: AgentTls;
+  /** Serve plain HTTP instead of HTTPS. Only when asked: the token then crosses the network readable. */
+  plainHttp?: boolean;
+  /** The agent's own metrics (src/agent/metrics.ts), served on `GET /metrics`; absent: 404. */
+  metrics?: AgentMetrics;
   procRoot: string;
   hostRoot: string;
   nodeName: string;
@@ -42,10 +49,28 @@ export interface AgentOptions {
   actions?: (name: string, rawBody: string, log: Logger) => Promise<{ status: number; body: Record<string, unknown> }>;
 }
 
+export interface AgentTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/** Why the agent refused a request (pod_doctor_agent_refusals_total{reason}). */
+export type RefusalReason = 'unauthenticated' | 'not_allowed' | 'out_of_scope' | 'bad_request';
+export type ProbeRunOutcome = 'ok' | 'failed' | 'timeout';
+
+/** What the server records; src/agent/metrics.ts implements it with prom-client (loaded only when serving). */
+export interface AgentMetrics {
+  probeRan(probe: ProbeName, outcome: ProbeRunOutcome, seconds: number): void;
+  refused(reason: RefusalReason): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
 export interface RunningAgent {
   server: Server;
   url: string;
   port: number;
+  /** Serve a renewed certificate to new connections (cert-manager renews it in the mounted Secret). */
+  reloadTls(tls: AgentTls): void;
   /**
    * Stop accepting connections; resolves once every request in flight is answered and its
    * connection closed (a graceful stop: a probe or node action is not cut half-way).
@@ -85,9 +110,28 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Counted as this refusal instead of the one its status implies. */
+    readonly refusal?: RefusalReason,
   ) {
     super(message);
   }
+}
+
+/**
+ * The refusal an answer stands for, from its status: a policy answer (403 outside this pod or
+ * node, 409 never done by an action) or a malformed request. 429 (busy) and 5xx are not refusals.
+ */
+export function refusalOf(status: number): RefusalReason | undefined {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'out_of_scope';
+  if (status === 409) return 'not_allowed';
+  if (status === 400 || status === 404 || status === 405 || status === 413) return 'bad_request';
+  return undefined;
+}
+
+function probeRunOutcome(outcome: { ok: boolean; timedOut?: boolean }): ProbeRunOutcome {
+  if (outcome.ok) return 'ok';
+  return outcome.timedOut ? 'timeout' : 'failed';
 }
 
 function digest(s: string): Buffer {
@@ -208,17 +252,24 @@ interface ProbeLimits {
   env: AgentProbeEnv;
   maxBody: number;
   maxResponse: number;
+  metrics?: AgentMetrics;
 }
 
 /** A probe request, validated (`GET /v1/probes/<name>` or `POST /v1/probes`), as the work to run once it has a slot. */
 async function probeWork(req: IncomingMessage, url: URL, name: ProbeName | undefined, limits: ProbeLimits): Promise<() => Promise<string>> {
-  const { nodeName, env, maxResponse } = limits;
+  const { nodeName, env, maxResponse, metrics } = limits;
+  const answer = (probes: AgentFacts['probes']) => {
+    for (const [probe, outcome] of Object.entries(probes)) {
+      if (outcome) metrics?.probeRan(probe as ProbeName, probeRunOutcome(outcome), outcome.durationMs / 1000);
+    }
+    return boundedProbesBody(nodeName, probes, maxResponse);
+  };
   if (name) {
     const params = paramsFromQuery(name, parseQuery(url));
     return async () => {
       const outcome = await runNamedProbe(name, params, env);
       if (!outcome.ok && outcome.error.startsWith('bad parameters')) throw new HttpError(400, outcome.error);
-      return boundedProbesBody(nodeName, { [name]: outcome }, maxResponse);
+      return answer({ [name]: outcome });
     };
   }
   const text = await readBody(req, limits.maxBody);
@@ -231,7 +282,7 @@ async function probeWork(req: IncomingMessage, url: URL, name: ProbeName | undef
   const parsed = probeRequestSchema.safeParse(json);
   if (!parsed.success) throw new HttpError(400, issues(parsed.error));
   const { pod, probes } = parsed.data;
-  return async () => boundedProbesBody(nodeName, await runPodProbes(pod, probes, env), maxResponse);
+  return async () => answer(await runPodProbes(pod, probes, env));
 }
 
 function listen(server: ReturnType<typeof createHttpServer>, port: number, host: string): Promise<void> {
@@ -244,22 +295,38 @@ function listen(server: ReturnType<typeof createHttpServer>, port: number, host:
   });
 }
 
-export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
-  if (!options.token || options.token.length < 16) throw new Error('the agent needs a bearer token of at least 16 characters');
+/** HTTPS with a certificate, or plain HTTP when asked by name; neither (or both) is a mistake said at start. */
+function checkTransport(options: AgentOptions): void {
+  if (options.tls && options.plainHttp) throw new Error('both a TLS certificate and plain HTTP were asked for: choose one');
+  if (!options.tls && !options.plainHttp) {
+    throw new Error(
+      'the agent serves HTTPS and needs a certificate and key (POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY); plain HTTP only when asked (POD_DOCTOR_AGENT_PLAIN_HTTP=true)',
+    );
+  }
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL, reqLog: Logger) => Promise<number>;
+
+function send(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The routes: health and metrics open, everything under /v1/ behind the token. */
+function createRoute(options: AgentOptions): Route {
   const expected = digest(options.token);
-  const log = (options.logger ?? rootLog).child({ role: 'agent', node: options.nodeName });
   const maxBody = options.maxBodyBytes ?? 16 * 1024;
-  const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
+  const limits: ProbeLimits = {
+    nodeName: options.nodeName,
+    env: { ...options.probeEnv, procRoot: options.procRoot, hostRoot: options.hostRoot },
+    maxBody,
+    maxResponse: options.maxResponseBytes ?? 1024 * 1024,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  };
   const maxConcurrent = options.maxConcurrent ?? 4;
-  const env: AgentProbeEnv = { ...options.probeEnv, procRoot: options.procRoot, hostRoot: options.hostRoot };
   let inFlight = 0;
 
-  const send = (res: ServerResponse, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, reqLog: Logger): Promise<number> => {
+  return async (req, res, url, reqLog) => {
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
       send(res, 200, JSON.stringify({ ok: true, node: options.nodeName }));
@@ -271,6 +338,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       send(res, ok ? 200 : 503, JSON.stringify({ ok, node: options.nodeName, checks }));
       return ok ? 200 : 503;
     }
+    // Prometheus scrapes without the token (it must never hold it: the token also runs actions).
+    if (url.pathname === '/metrics' && options.metrics) {
+      if (req.method !== 'GET') throw new HttpError(405, 'method not allowed');
+      const { contentType, body } = await options.metrics.render();
+      send(res, 200, body, contentType);
+      return 200;
+    }
     if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, 'not found');
     if (!tokenMatches(req.headers.authorization, expected)) {
       res.setHeader('www-authenticate', 'Bearer');
@@ -279,7 +353,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     const action = /^\/v1\/actions\/([a-z-]{1,40})$/.exec(url.pathname);
     if (action) {
       if (req.method !== 'POST') throw new HttpError(405, 'method not allowed');
-      if (!options.actions) throw new HttpError(404, 'actions are not enabled on this agent');
+      if (!options.actions) throw new HttpError(404, 'actions are not enabled on this agent', 'not_allowed');
       const out = await options.actions(action[1]!, await readBody(req, maxBody), reqLog);
       send(res, out.status, JSON.stringify(out.body));
       return out.status;
@@ -291,7 +365,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (one && req.method !== 'GET') throw new HttpError(405, 'method not allowed');
 
     // Validate before taking a slot, so bad input is refused even when busy.
-    const work = await probeWork(req, url, one ? (one[1] as ProbeName) : undefined, { nodeName: options.nodeName, env, maxBody, maxResponse });
+    const work = await probeWork(req, url, one ? (one[1] as ProbeName) : undefined, limits);
     if (inFlight >= maxConcurrent) throw new HttpError(429, 'too many probe requests in flight');
     inFlight += 1;
     try {
@@ -301,17 +375,27 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       inFlight -= 1;
     }
   };
+}
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
+/** One log line per request; errors become their status; refusals are counted. */
+function createHandler(route: Route, log: Logger, metrics: AgentMetrics | undefined) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://agent');
     const reqLog = log.child({ requestId, method: req.method, path: url.pathname });
     route(req, res, url, reqLog)
-      .then((status) => reqLog.info({ status, ms: Math.round(performance.now() - started) }, 'agent request'))
+      .then((status) => {
+        // An action's own refusal (403 outside the pod, 409 never done) comes back as a status.
+        const refusal = refusalOf(status);
+        if (refusal) metrics?.refused(refusal);
+        reqLog.info({ status, ms: Math.round(performance.now() - started) }, 'agent request');
+      })
       .catch((err: unknown) => {
         const status = err instanceof HttpError ? err.status : 500;
         const message = err instanceof HttpError ? err.message : 'internal error';
+        const refusal = (err instanceof HttpError ? err.refusal : undefined) ?? refusalOf(status);
+        if (refusal) metrics?.refused(refusal);
         if (status === 500) reqLog.error({ err }, 'agent request failed');
         else reqLog.warn({ status, reason: message, ms: Math.round(performance.now() - started) }, 'agent request refused');
         // A refused upload: answer, then drop the connection instead of reading the rest.
@@ -322,8 +406,20 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         if (!res.headersSent) send(res, status, JSON.stringify({ error: message }));
       });
   };
+}
 
-  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  if (!options.token || options.token.length < 16) throw new Error('the agent needs a bearer token of at least 16 characters');
+  checkTransport(options);
+  const log = (options.logger ?? rootLog).child({ role: 'agent', node: options.nodeName });
+  const handler = createHandler(createRoute(options), log, options.metrics);
+  const tls = options.tls;
+  const https = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : undefined;
+  const server = https ?? createHttpServer(handler);
+  // A worker that does not trust our certificate (or speaks plain HTTP to us) ends here: say so on the node.
+  https?.on('tlsClientError', (err: NodeJS.ErrnoException, socket) =>
+    log.warn({ reason: err.code ?? err.message, remote: socket.remoteAddress }, 'agent TLS handshake failed'),
+  );
   // While draining, a keep-alive connection closes as soon as its answer is out, not after
   // keepAliveTimeout: the drain ends with the last request.
   let draining = false;
@@ -337,12 +433,17 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   await listen(server, options.port, options.host ?? '0.0.0.0');
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
-  const url = `${options.tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-  log.info({ port, tls: Boolean(options.tls), procRoot: options.procRoot, hostRoot: options.hostRoot }, 'agent listening');
+  const url = `${https ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  log.info({ port, tls: Boolean(https), procRoot: options.procRoot, hostRoot: options.hostRoot }, 'agent listening');
+  if (!https) log.warn({ port }, 'agent serving plain HTTP: the bearer token crosses the network readable (POD_DOCTOR_AGENT_PLAIN_HTTP)');
   return {
     server,
     url,
     port,
+    reloadTls(next) {
+      if (!https) throw new Error('this agent serves plain HTTP');
+      https.setSecureContext({ cert: next.cert, key: next.key });
+    },
     drain: () =>
       new Promise<void>((resolve) => {
         draining = true;

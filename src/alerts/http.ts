@@ -13,6 +13,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import type { JobQueues } from '../jobs/queues.js';
+import { beginSpan, runIn, settle } from '../tracing/spans.js';
 import { AlertIntake, type AlertIntakeOptions, type IntakeResult } from './intake.js';
 import { alertDestinationProblem } from './routes.js';
 import { parseWebhookPayload } from './schema.js';
@@ -213,7 +214,20 @@ export function createAlertmanagerHandler(options: AlertmanagerHandlerOptions): 
     const started = process.hrtime.bigint();
     let result: IntakeResult;
     try {
-      result = await withTimeout(intake.accept(payload), timeoutMs);
+      // A trace per notification: each alert's job, diagnosis and post are in it.
+      const span = beginSpan('alert.receive', { parent: 'root', attributes: { 'pod_doctor.alerts': payload.alerts.length } });
+      result = await settle(
+        span,
+        withTimeout(
+          runIn(span.context, () => intake.accept(payload)),
+          timeoutMs,
+        ),
+        (r) => ({
+          'pod_doctor.jobs': r.jobs,
+          'pod_doctor.alerts.added': r.added,
+          'pod_doctor.alerts.repeats': r.repeats,
+        }),
+      );
     } catch (err) {
       requests?.inc({ code: '503' });
       log.error({ err, groupKey: payload.groupKey.slice(0, 256), alerts: payload.alerts.length }, 'alert notification not queued');

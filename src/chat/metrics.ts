@@ -7,6 +7,10 @@ export interface ChatMetrics {
   ackSeconds: Histogram<'kind'>;
   decisions: Counter<'decision'>;
   findingsPosted: Counter;
+  /** Every Slack Web API HTTP call (a retry is another call) by method and status: the HTTP status, or "error" when no answer came. */
+  slackCalls: Counter<'method' | 'status'>;
+  /** Slack's own errors (HTTP 200 with ok: false) by method and Slack's error code. */
+  slackErrors: Counter<'method' | 'error'>;
 }
 
 export function createChatMetrics(registry: Registry): ChatMetrics {
@@ -31,5 +35,17 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       registers: [registry],
     }),
     findingsPosted: new Counter({ name: 'pod_doctor_chat_findings_posted_total', help: 'Diagnoses posted to chat threads.', registers: [registry] }),
+    slackCalls: new Counter({
+      name: 'pod_doctor_slack_api_calls_total',
+      help: 'Slack Web API calls (each retry too) by method and HTTP status ("error": no answer, e.g. a network failure or timeout).',
+      labelNames: ['method', 'status'] as const,
+      registers: [registry],
+    }),
+    slackErrors: new Counter({
+      name: 'pod_doctor_slack_api_errors_total',
+      help: "Slack Web API answers with ok: false (HTTP 200) by method and Slack's error code (e.g. channel_not_found).",
+      labelNames: ['method', 'error'] as const,
+      registers: [registry],
+    }),
   };
 }

@@ -12,7 +12,6 @@ import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../ale
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/adapters/slack/app.js';
-import { keepAliveFetch } from '../chat/adapters/slack/http-fetch.js';
 import type { ChatContext } from '../chat/context.js';
 import { alertGroups } from '../chat/flows/alerts.js';
 import { deliver } from '../chat/flows/delivery.js';
@@ -25,10 +24,12 @@ import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
+import { registerReady } from '../metrics/server.js';
 import { type Connections, closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './diagnose.js';
@@ -81,54 +82,59 @@ function routeText(res: import('node:http').ServerResponse, status: number, body
   res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
 }
 
-/** Health, readiness and metrics on the bot's port. */
-function opsRoutes(
-  config: Config,
-  parts: {
-    redis: RedisClient;
-    /** The Kubernetes API, when the in-process worker needs it. */
-    kubernetes?: () => Promise<unknown>;
-    streams: readonly (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
-    metrics: RouteHandler;
-  },
-): CustomRoute[] {
+/** What the bot's readiness depends on. */
+interface ReadinessParts {
+  redis: RedisClient;
+  /** The Kubernetes API, when the in-process worker needs it. */
+  kubernetes?: () => Promise<unknown>;
+  streams: readonly (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
+}
+
+/** The bot's readiness checks, a line each: what /readyz answers and pod_doctor_ready reports. */
+function botReadiness(config: Config, parts: ReadinessParts) {
+  return () => {
+    // Ready when Redis and the Kubernetes API answer (the in-process worker proposes plans against live state).
+    const check = async (name: string, probe: () => Promise<unknown>) => {
+      try {
+        await probe();
+        return { ok: true, line: `${name}: ok` };
+      } catch (err) {
+        return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    };
+    // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
+    const alertsLine = config.alertmanagerToken
+      ? [
+          {
+            ok: true,
+            line:
+              `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}` +
+              `${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
+          },
+        ]
+      : [];
+    // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
+    // connection) means results or alert events are not reaching chat: not ready.
+    const streams = parts.streams.map(([name, c]) => {
+      const h = c.health();
+      return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
+    });
+    const kubernetes = parts.kubernetes;
+    return Promise.all([check('redis', () => parts.redis.ping()), ...(kubernetes ? [check('kubernetes', kubernetes)] : []), ...streams, ...alertsLine]);
+  };
+}
+
+/** Health, readiness and metrics on the bot's port; its readiness is also pod_doctor_ready in `registry`. */
+function opsRoutes(config: Config, parts: ReadinessParts & { metrics: RouteHandler; registry: Registry }): CustomRoute[] {
+  const readiness = botReadiness(config, parts);
+  registerReady(parts.registry, async () => (await readiness()).every((c) => c.ok));
   return [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
     {
       path: '/readyz',
       method: ['GET'],
-      handler: (_req, res) => {
-        // Ready when Redis and the Kubernetes API answer (the in-process worker proposes plans against live state).
-        const check = async (name: string, probe: () => Promise<unknown>) => {
-          try {
-            await probe();
-            return { ok: true, line: `${name}: ok` };
-          } catch (err) {
-            return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
-          }
-        };
-        // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
-        const alertsLine = config.alertmanagerToken
-          ? [
-              {
-                ok: true,
-                line:
-                  `alertmanager: alerts go to ${config.alertChannel ? `channel ${config.alertChannel}` : 'the catch-all route'}` +
-                  `${config.alertRoutes.length ? ` (${config.alertRoutes.length} routes)` : ''}`,
-              },
-            ]
-          : [];
-        // A stream consumer that cannot read (NOGROUP after Redis lost its data, a broken
-        // connection) means results or alert events are not reaching chat: not ready.
-        const streams = parts.streams.map(([name, c]) => {
-          const h = c.health();
-          return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
-        });
-        const kubernetes = parts.kubernetes;
-        void Promise.all([check('redis', () => parts.redis.ping()), ...(kubernetes ? [check('kubernetes', kubernetes)] : []), ...streams, ...alertsLine]).then(
-          (checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`),
-        );
-      },
+      handler: (_req, res) =>
+        void readiness().then((checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`)),
     },
     { path: '/metrics', method: ['GET'], handler: parts.metrics },
   ];
@@ -241,7 +247,6 @@ function stopBot(o: {
   alertmanager: { close(): Promise<unknown> } | undefined;
   queues: JobQueues;
   connections: Connections;
-  api: { close(): unknown };
 }) {
   const { workerThread, alertmanager, deadlineMs } = o;
   return shutdown({
@@ -262,10 +267,12 @@ function stopBot(o: {
         run: (ms: number) => Promise.all([...o.router.contexts.values()].map((c) => c.parents.settle(ms))).finally(o.stopParents),
       },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
+      // The spans of the last deliveries are exported (a no-op with tracing off).
+      { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
       { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
       { name: 'redis', budgetMs: 2000, run: () => Promise.all(o.connections.all.map(closeRedis)) },
     ],
-    hardStops: [...o.connections.all.map((c) => () => dropRedis(c)), () => o.api.close()],
+    hardStops: o.connections.all.map((c) => () => dropRedis(c)),
   });
 }
 
@@ -305,6 +312,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const withWorker = !flags.noWorker;
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
+  // Off without an OTLP endpoint (nothing of the SDK is loaded then).
+  await startTracing({ serviceName: 'pod-doctor-bot', settings: config, logger });
 
   // Connections: one for commands (fails fast), one per blocking stream reader (wait through reconnects).
   const connections = redisConnections(config, logger);
@@ -314,7 +323,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const queues = new JobQueues(redis, settings, logger);
   const metrics = createMetrics({ defaultMetrics: true });
   const chatMetrics = createChatMetrics(metrics.registry);
-  metrics.watchQueues(() => served.flatMap((c) => [queues.diagnose(c), queues.remediate(c)]));
+  metrics.watchQueues(queues, served);
 
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
@@ -325,14 +334,12 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
 
-  // One keep-alive pool to Slack for this client and Bolt's.
-  const slackFetch = keepAliveFetch();
-  const { adapter, api } = composeSlackAdapter(config, {
+  const adapter = composeSlackAdapter(config, {
     token: config.slackBotToken ?? '', // checked by checkSlackConfig
     redis,
     prefix: settings.prefix,
     logger,
-    fetch: slackFetch,
+    metrics: chatMetrics,
   });
   const router = composeClusters(config, served, { adapter, redis, queues, logger, playbooks, metrics: chatMetrics });
   const chat = router.main;
@@ -349,6 +356,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     ...(version ? { kubernetes: () => version.getCode() } : {}),
     streams: streams.readers,
     metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
+    registry: metrics.registry,
   });
   const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
   const bot = await startSlackBot({
@@ -363,7 +371,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     router,
     logger,
     metrics: chatMetrics,
-    fetch: slackFetch,
   });
   logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
   io.stdout.write(
@@ -381,6 +388,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, workerThread, streams, router, stopParents, alertmanager, queues, connections, api });
+  await stopBot({ logger, deadlineMs, bot, workerThread, streams, router, stopParents, alertmanager, queues, connections });
   return 'err' in outcome ? 1 : 0;
 }

@@ -2,13 +2,11 @@
 // share, each made one way here (the chat context, the remediation port, Slack's approvers, the
 // Slack adapter with its limiters), so a setting means the same in every role. Redis connections
 // come from redis/client.ts (redisConnections), which the worker uses without loading any of this.
-import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { AlertmanagerSilences } from '../alerts/silences.js';
 import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
-import { boltLogger } from '../chat/adapters/slack/app.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
-import { SlackApi } from '../chat/adapters/slack/web-api.js';
+import { createSlackWebClient, type SlackApiMetrics } from '../chat/adapters/slack/web-client.js';
 import { type ChatContext, type ChatOptions, createChatContext } from '../chat/context.js';
 import { remediationPort } from '../chat/remediation.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
@@ -61,27 +59,21 @@ export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Lo
 }
 
 /**
- * The Slack adapter: chat.* calls through the lean caller, everything else through WebClient,
- * each under Slack's limits as shared budgets in Redis (posts per channel, Tier 3 updates, Tier 4
- * ephemeral replies). The caller closes `api` on the way out.
+ * The Slack adapter: WebClient (SLACK_API_URL, short retries, every call counted in `metrics`)
+ * under Slack's limits as shared budgets in Redis (posts per channel, Tier 3 updates, Tier 4
+ * ephemeral replies); a 429 pauses the budget it hit, for every process.
  */
 export function composeSlackAdapter(
   config: Config,
-  parts: { token: string; redis: RedisClient; prefix: string; logger: Logger; fetch: typeof fetch },
-): { adapter: SlackAdapter; api: SlackApi } {
-  const client = new WebClient(parts.token, {
+  parts: { token: string; redis: RedisClient; prefix: string; logger: Logger; metrics?: SlackApiMetrics },
+): SlackAdapter {
+  const client = createSlackWebClient(parts.token, {
     slackApiUrl: config.slackApiUrl,
-    fetch: parts.fetch,
-    logger: boltLogger(parts.logger.child({ component: 'slack-web-api' })),
-    // 429s go through the shared per-channel pause (SlackAdapter), not a private sleep.
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 3, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-    timeout: 10_000,
+    logger: parts.logger.child({ component: 'slack-web-api' }),
+    ...(parts.metrics ? { metrics: parts.metrics } : {}),
   });
-  const api = new SlackApi({ token: parts.token, apiUrl: config.slackApiUrl });
-  const adapter = new SlackAdapter({
+  return new SlackAdapter({
     client,
-    api,
     limiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
     // Slack's Tier 3 for chat.update: about 50 a minute; stay under it with a small burst.
     updateLimiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: config.chatUpdatesPerMinute / 60, burst: 10 }),
@@ -89,5 +81,4 @@ export function composeSlackAdapter(
     ephemeralLimiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 100 / 60, burst: 20 }),
     logger: parts.logger,
   });
-  return { adapter, api };
 }

@@ -176,7 +176,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig());
   const kube = new KubeSource(kc);
-  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000 });
+  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
   // No agent token in the runner: node actions (restart a unit…) are never run on this machine.
   const { runner, playbooks } = await runnerFromConfig({
     config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined },

@@ -1,7 +1,8 @@
 // Command dispatch and the one place errors become exit codes: 0 diagnosed, 1 unexpected
 // failure, 2 bad input / missing target / unreachable cluster (one clear line on stderr).
+import { parseArgs } from 'node:util';
 import { isPodDoctorError } from '../errors.js';
-import { SimLoadError } from '../sim/load.js';
+import { SimLoadError } from '../sim/errors.js';
 import type { CliIo } from './diagnose.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
@@ -35,7 +36,21 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
     summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',
   },
+  version: { run: versionCommand, summary: 'print the version, the commit it was built from and the Node.js runtime (--json)' },
 };
+
+/** `pod-doctor version [--json]`, also `pod-doctor --version`: what a bug report needs to name the build. */
+async function versionCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+  if (values.help) {
+    io.stdout.write('Usage: pod-doctor version [--json]   (or pod-doctor --version)\n');
+    return 0;
+  }
+  // io.env, not process.env: the commit is the image's POD_DOCTOR_GIT_COMMIT as this command sees it.
+  const info = (await import('../version.js')).buildInfo(io.env);
+  io.stdout.write(values.json ? `${JSON.stringify(info)}\n` : `pod-doctor ${info.version} (commit ${info.commit}, node ${info.node})\n`);
+  return 0;
+}
 
 function usage(): string {
   return [
@@ -43,13 +58,14 @@ function usage(): string {
     '',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
     '',
-    'Run `pod-doctor <command> --help` for its options.',
+    'Run `pod-doctor <command> --help` for its options, `pod-doctor --version` for the build.',
   ].join('\n');
 }
 
 /** Returns the exit code, or null for long-running commands that exit on their own. */
 export async function runCli(argv: string[], io: CliIo): Promise<number | null> {
-  const [name, ...rest] = argv;
+  const [first, ...rest] = argv;
+  const name = first === '--version' ? 'version' : first;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${usage()}\n`);
     return name ? 0 : 2;

@@ -8,7 +8,7 @@ import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { formatTarget, parseTarget } from '../kube/target.js';
-import { AgentActionsClient } from '../remediation/agent-actions-client.js';
+import { agentActionsClientFromConfig } from '../remediation/agent-actions-client.js';
 import { defaultPlaybookDir, formatIssue, loadPlaybooks, validatePlaybookDir } from '../remediation/load.js';
 import { renderPlanText } from '../remediation/plan.js';
 import { createRunner, type RunEvent } from '../remediation/runner.js';
@@ -168,22 +168,13 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const events: RunEvent[] = [];
+  const agentActions = agentActionsClientFromConfig(config, (name) => kube.getNode(name));
   const runner = createRunner({
     cluster,
     kube,
     store: new MemoryRunStore(),
     ...(agent ? { agent } : {}),
-    ...(config.agentToken
-      ? {
-          agentActions: new AgentActionsClient({
-            token: config.agentToken,
-            agentUrls: config.agentUrls,
-            agentUrlTemplate: config.agentUrlTemplate,
-            timeoutMs: config.agentActionTimeoutMs,
-            getNode: (name) => kube.getNode(name),
-          }),
-        }
-      : {}),
+    ...(agentActions ? { agentActions } : {}),
     diagnose: diagnoseOptions,
     ...(now ? { now } : {}),
     maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,

@@ -6,6 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { startAuditEvents } from '../audit/consumer.js';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { createAgentCallMetrics } from '../collect/agent-metrics.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
@@ -17,6 +18,7 @@ import { serveOps } from '../metrics/server.js';
 import { closeRedis, dropRedis, redisConnections } from '../redis/client.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import { startTracing, stopTracing } from '../tracing/start.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './diagnose.js';
 import { startWorkerRole } from './worker-role.js';
@@ -104,25 +106,30 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
 
   const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
+  // Off without an OTLP endpoint; in the bot's thread, a provider of the thread's own.
+  await startTracing({ serviceName: 'pod-doctor-worker', settings: config, logger });
   const connections = redisConnections(config, logger);
   const redis = connections.connect('worker');
   const settings = jobSettingsFromConfig(config);
   const kube = new KubeSource(kc);
-  const agent = agentLookupFromConfig(config);
   const embedded = deps.embedded;
   const metrics = createMetrics({ defaultMetrics: !embedded });
+  const agentCalls = createAgentCallMetrics(metrics.registry);
+  const agent = agentLookupFromConfig(config, agentCalls);
   const queues = new JobQueues(redis, settings, logger);
-  if (!embedded) metrics.watchQueues(() => [queues.diagnose(cluster), queues.remediate(cluster)]);
+  if (!embedded) metrics.watchQueues(queues, [cluster]);
 
   // Playbooks are validated here: a bad file stops startup.
   const retentionMs = config.auditRetentionDays * 86_400_000;
   const { runner, playbooks } = await runnerFromConfig({
     config: { ...config, cluster },
+    agentCalls,
     kube,
     redis,
     ...(agent ? { agent } : {}),
     logger,
     auditRetentionMs: retentionMs,
+    runs: metrics.remediationRuns,
   });
   const workers = await startWorkerRole({
     config,
@@ -177,6 +184,8 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
       { name: 'close workers', budgetMs: 1000, run: () => workers.close() },
       { name: 'audit events', budgetMs: 1000, run: () => auditStopped },
       ...(ops ? [{ name: 'ops server', budgetMs: 1000, run: () => ops?.close() }] : []),
+      // The spans of the last jobs are exported (a no-op with tracing off).
+      { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
       { name: 'queues', budgetMs: 2000, run: () => queues.close() },
       { name: 'redis', budgetMs: 2000, run: () => Promise.all([closeRedis(redis), closeRedis(auditRedis)]) },
     ],

@@ -1,15 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentCerts, makeAgentCerts } from '../../test/helpers/agent-tls.js';
 import { node, pod } from '../../test/helpers/factories.js';
 import { silent } from '../../test/helpers/logger.js';
-import { type RunningAgent, startAgent } from '../agent/server.js';
+import { type AgentOptions, type RunningAgent, startAgent } from '../agent/server.js';
 import { type FakeDocker, loadDockerSpec, startFakeDocker } from '../sim/fake-docker.js';
 import { agentUrlFor, createAgentLookup, fetchAgentFacts, podRefFor } from './agent-client.js';
+import type { AgentTransport } from './agent-http.js';
+import { createAgentCallMetrics } from './agent-metrics.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 const TOKEN = 'client-test-token-0123456789';
@@ -21,29 +22,42 @@ const POD = {
   containerIds: ['e6b7378c58a34cb42c6fa7924f7a52b7a19a64b2166d7a56f363e73ecba6e5a9'],
 };
 
+/** The stubs below speak plain HTTP: the client must be allowed to. */
+const PLAIN: AgentTransport = { plainHttp: true };
+
 /** A plain HTTP server answering every request with `handler`'s status and body (or never). */
-async function stub(handler: (respond: (status: number, body: string) => void) => void): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => handler((status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body)));
+async function stub(handler: (respond: (status: number, body: string) => void) => void): Promise<{ url: string; server: Server; requests: () => number }> {
+  let requests = 0;
+  const server = createServer((_req, res) => {
+    requests++;
+    handler((status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requests: () => requests };
 }
 
 let docker: FakeDocker;
+let certs: AgentCerts;
+/** The agent as deployed: HTTPS with a certificate for the agents' name, issued by a private CA. */
 let agent: RunningAgent;
+let trusted: AgentTransport;
+const agentOptions = (): AgentOptions => ({
+  port: 0,
+  host: '127.0.0.1',
+  token: TOKEN,
+  procRoot: join(FIXTURES, '001', 'proc'),
+  hostRoot: join(FIXTURES, '001', 'host'),
+  nodeName: NODE,
+  logger: silent,
+  // No log file: the journal probe fails, which must come back as a gap.
+  probeEnv: { dockerSockets: [docker.socket], containerdSockets: [], logFiles: ['/nonexistent/messages'] },
+});
 const stubs: Server[] = [];
 beforeAll(async () => {
+  certs = makeAgentCerts();
+  trusted = certs.transport;
   docker = await startFakeDocker(loadDockerSpec(join(FIXTURES, '001')));
-  agent = await startAgent({
-    port: 0,
-    host: '127.0.0.1',
-    token: TOKEN,
-    procRoot: join(FIXTURES, '001', 'proc'),
-    hostRoot: join(FIXTURES, '001', 'host'),
-    nodeName: NODE,
-    logger: silent,
-    // No log file: the journal probe fails, which must come back as a gap.
-    probeEnv: { dockerSockets: [docker.socket], containerdSockets: [], logFiles: ['/nonexistent/messages'] },
-  });
+  agent = await startAgent({ ...agentOptions(), tls: { cert: certs.cert, key: certs.key } });
 });
 afterAll(async () => {
   for (const s of stubs) {
@@ -52,6 +66,7 @@ afterAll(async () => {
   }
   await agent?.close();
   await docker?.close();
+  certs?.cleanup();
 });
 
 describe('agentUrlFor', () => {
@@ -100,7 +115,7 @@ describe('podRefFor', () => {
 
 describe('fetchAgentFacts', () => {
   it('returns validated facts; a failed probe becomes a gap naming it', async () => {
-    const { facts, gaps } = await fetchAgentFacts({ url: agent.url, token: TOKEN, timeoutMs: 8000, pod: POD, node: NODE });
+    const { facts, gaps } = await fetchAgentFacts({ url: agent.url, token: TOKEN, timeoutMs: 8000, pod: POD, node: NODE, transport: trusted });
     expect(facts?.node).toBe(NODE);
     const mh = facts?.probes['mount-holders'];
     expect(mh?.ok && mh.holders[0]?.unit).toBe('ntpd.service');
@@ -110,14 +125,14 @@ describe('fetchAgentFacts', () => {
   });
 
   it('wrong token → a gap, not a throw', async () => {
-    const r = await fetchAgentFacts({ url: agent.url, token: 'wrong-token-0123456789', timeoutMs: 2000, pod: POD, node: NODE });
+    const r = await fetchAgentFacts({ url: agent.url, token: 'wrong-token-0123456789', timeoutMs: 2000, pod: POD, node: NODE, transport: trusted });
     expect(r).toEqual({ gaps: [{ check: `node agent on ${NODE}`, reason: 'the agent refused our token (HTTP 401)', kind: 'unauthorized', origin: 'agent' }] });
   });
 
   it('unreachable → a gap', async () => {
     const { url, server } = await stub((respond) => respond(200, '{}'));
     await new Promise((r) => server.close(r));
-    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
+    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE, transport: PLAIN });
     expect(r.facts).toBeUndefined();
     expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(/unreachable: ECONNREFUSED/), kind: 'unreachable', origin: 'agent' });
   });
@@ -126,7 +141,7 @@ describe('fetchAgentFacts', () => {
     const { url, server } = await stub(() => undefined);
     stubs.push(server);
     const started = performance.now();
-    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 300, pod: POD, node: NODE });
+    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 300, pod: POD, node: NODE, transport: PLAIN });
     expect(performance.now() - started).toBeLessThan(1500);
     expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(/no answer within 300ms/), kind: 'timeout' });
   });
@@ -140,7 +155,7 @@ describe('fetchAgentFacts', () => {
   ])('%s → a gap of its kind', async (_name, status, body, reason, kind) => {
     const { url, server } = await stub((respond) => respond(status, body));
     stubs.push(server);
-    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
+    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE, transport: PLAIN });
     expect(r.facts).toBeUndefined();
     expect(r.gaps[0]).toMatchObject({ reason: expect.stringMatching(reason), kind, origin: 'agent' });
   });
@@ -153,7 +168,7 @@ describe('fetchAgentFacts', () => {
       ),
     );
     stubs.push(server);
-    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE });
+    const r = await fetchAgentFacts({ url, token: TOKEN, timeoutMs: 2000, pod: POD, node: NODE, transport: PLAIN });
     expect(r.facts?.probes.host).toBeUndefined();
     expect(r.facts?.probes.processes).toEqual({ ok: false, error: 'boom', durationMs: 1 });
     expect(r.gaps.map((g) => g.reason).sort()).toEqual(['boom', 'malformed probe result']);
@@ -161,55 +176,95 @@ describe('fetchAgentFacts', () => {
 });
 
 describe('TLS', () => {
-  it('talks to an agent serving TLS with a private CA', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pd-tls-'));
+  const ask = (url: string, transport?: AgentTransport) =>
+    fetchAgentFacts({ url, token: TOKEN, timeoutMs: 5000, pod: POD, node: NODE, probes: ['host'], transport });
+
+  it("trusting the agents' CA and checking their name (not the IP dialled): facts", async () => {
+    expect(agent.url).toMatch(/^https:\/\/127\.0\.0\.1:/);
+    const r = await ask(agent.url, trusted);
+    expect(r.gaps).toEqual([]);
+    expect(r.facts?.probes.host?.ok).toBe(true);
+  });
+
+  it.each([
+    [
+      'a CA that did not sign it',
+      () => ({ ca: certs.otherCa, serverName: certs.serverName }),
+      /TLS: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/,
+    ],
+    ["only the system's CAs", () => ({ serverName: certs.serverName }), /TLS: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/],
+    [
+      'another name',
+      () => ({ ca: certs.ca, serverName: 'pod-doctor-agent.elsewhere.svc' }),
+      /TLS: ERR_TLS_CERT_ALTNAME_INVALID: .*not for pod-doctor-agent\.elsewhere\.svc/,
+    ],
+    ['no fixed name: the IP is checked, which no agent certificate carries', () => ({ ca: certs.ca }), /TLS: ERR_TLS_CERT_ALTNAME_INVALID/],
+  ])('an agent certificate checked against %s: a tls gap, no facts', async (_name, transport, reason) => {
+    const r = await ask(agent.url, transport());
+    expect(r.facts).toBeUndefined();
+    expect(r.gaps).toEqual([{ check: `node agent on ${NODE}`, reason: expect.stringMatching(reason), kind: 'not-configured', origin: 'agent' }]);
+  });
+
+  it('an impostor with a certificate for the right name from another CA: a tls gap', async () => {
+    const impostor = await startAgent({ ...agentOptions(), tls: { cert: certs.otherCert, key: certs.otherKey } });
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-      const tls = await startAgent({
-        port: 0,
-        host: '127.0.0.1',
-        token: TOKEN,
-        tls: { cert, key: readFileSync(join(dir, 'key.pem')) },
-        procRoot: join(FIXTURES, '001', 'proc'),
-        hostRoot: join(FIXTURES, '001', 'host'),
-        nodeName: NODE,
-        logger: silent,
-      });
-      try {
-        expect(tls.url).toMatch(/^https:/);
-        const ok = await fetchAgentFacts({ url: tls.url, token: TOKEN, timeoutMs: 5000, pod: POD, node: NODE, probes: ['host'], ca: cert });
-        expect(ok.facts?.probes.host?.ok).toBe(true);
-        // Without the CA the certificate is not trusted: a gap, not a throw.
-        const untrusted = await fetchAgentFacts({ url: tls.url, token: TOKEN, timeoutMs: 5000, pod: POD, node: NODE, probes: ['host'] });
-        expect(untrusted.facts).toBeUndefined();
-        expect(untrusted.gaps[0]?.reason).toMatch(/unreachable: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/);
-      } finally {
-        await tls.close();
-      }
+      const r = await ask(impostor.url, trusted);
+      expect(r.facts).toBeUndefined();
+      expect(r.gaps[0]?.reason).toMatch(/TLS: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY): .*POD_DOCTOR_AGENT_TLS_CA/);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await impostor.close();
     }
+  });
+
+  it('plain HTTP only when asked: otherwise the token is never sent', async () => {
+    const plain = await stub((respond) => respond(200, JSON.stringify({ node: NODE, probes: {} })));
+    stubs.push(plain.server);
+    const refused = await ask(plain.url, trusted);
+    expect(refused.gaps[0]).toMatchObject({ reason: expect.stringMatching(/plain HTTP refused/), kind: 'not-configured' });
+    expect(plain.requests()).toBe(0);
+    const allowed = await ask(plain.url, { ...trusted, plainHttp: true });
+    expect(allowed).toEqual({ facts: { node: NODE, probes: {} }, gaps: [] });
+    expect(plain.requests()).toBe(1);
+  });
+
+  it('https:// to an agent serving plain HTTP: a tls gap that says so', async () => {
+    const plain = await startAgent({ ...agentOptions(), plainHttp: true });
+    try {
+      const r = await ask(plain.url.replace(/^http:/, 'https:'), trusted);
+      expect(r.gaps[0]?.reason).toMatch(/TLS: .*does the agent serve plain HTTP\?/);
+      // And that agent answers a client that allows plain HTTP.
+      expect((await ask(plain.url, { plainHttp: true })).facts?.probes.host?.ok).toBe(true);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('agent call metrics', () => {
+  const count = async (registry: Registry, name: string) =>
+    Object.fromEntries((await registry.getSingleMetric(name)!.get()).values.map((v) => [Object.values(v.labels).join(','), v.value]));
+
+  it('counts each call by node and outcome, and each failure by reason', async () => {
+    const registry = new Registry();
+    const metrics = createAgentCallMetrics(registry);
+    const call = (url: string, transport: AgentTransport, token = TOKEN) =>
+      fetchAgentFacts({ url, token, timeoutMs: 5000, pod: POD, node: NODE, probes: ['host'], transport, metrics });
+    const bad = await stub((respond) => respond(200, '<html>'));
+    const failing = await stub((respond) => respond(503, '{}'));
+    stubs.push(bad.server, failing.server);
+    await call(agent.url, trusted);
+    await call(agent.url, trusted, 'wrong-token-0123456789');
+    await call(agent.url, { ca: certs.otherCa, serverName: certs.serverName });
+    await call(bad.url, PLAIN);
+    await call(failing.url, PLAIN);
+    await call('not a url', trusted);
+    expect(await count(registry, 'pod_doctor_agent_calls_total')).toEqual({ [`${NODE},ok`]: 1, [`${NODE},error`]: 4 });
+    expect(await count(registry, 'pod_doctor_agent_call_errors_total')).toEqual({
+      [`${NODE},unauthorized`]: 1,
+      [`${NODE},tls`]: 1,
+      [`${NODE},invalid`]: 1,
+      [`${NODE},http`]: 1,
+    });
   });
 });
 
@@ -222,7 +277,13 @@ describe('createAgentLookup', () => {
     });
   });
   it('static map + token: facts from the agent', async () => {
-    const r = await createAgentLookup({ agentUrls: { [NODE]: agent.url }, agentToken: TOKEN, agentTimeoutMs: 8000, probes: ['host'] }).fetch({
+    const r = await createAgentLookup({
+      agentUrls: { [NODE]: agent.url },
+      agentToken: TOKEN,
+      agentTimeoutMs: 8000,
+      probes: ['host'],
+      transport: trusted,
+    }).fetch({
       node: n,
       pod: p,
     });

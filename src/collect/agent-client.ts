@@ -1,11 +1,13 @@
 // Asks the node agent of a pod's node for its facts. Whatever goes wrong — no URL, refused
-// connection, timeout, 401, 5xx, a malformed answer — becomes a Gap naming the node check that
-// could not run; this function never throws, so the API half of every rule still reports.
+// connection, an untrusted certificate, timeout, 401, 5xx, a malformed answer — becomes a Gap
+// naming the node check that could not run; this function never throws, so the API half of
+// every rule still reports.
 import { z } from 'zod';
 import { type Gap, type GapKind, gapKindOfStatus, type Node, type Pod } from '../diagnosis/types.js';
 import { OUTCOME_SCHEMAS, type PodRef, PROBE_NAMES, podRefSchema } from '../probes/index.js';
 import type { AgentFacts, ProbeName } from '../probes/types.js';
-import { agentPost } from './agent-http.js';
+import { type AgentPostFailure, type AgentTransport, agentPost } from './agent-http.js';
+import { type AgentCallError, type AgentCallMetrics, callErrorOf } from './agent-metrics.js';
 import type { AgentLookup } from './snapshot.js';
 
 export interface AgentLocatorConfig {
@@ -18,8 +20,10 @@ export interface AgentLocatorConfig {
 export interface AgentClientConfig extends AgentLocatorConfig {
   agentToken?: string;
   agentTimeoutMs?: number;
-  /** PEM CA for agents serving TLS with a private certificate. */
-  agentCa?: string;
+  /** CA, certificate name, plain HTTP (see AgentTransport): unset, https:// with the system's CAs only. */
+  transport?: AgentTransport;
+  /** Counts each call (pod_doctor_agent_calls_total, pod_doctor_agent_call_errors_total). */
+  metrics?: AgentCallMetrics;
   /** Probes to ask for (default: all). */
   probes?: ProbeName[];
 }
@@ -31,7 +35,8 @@ export interface FetchAgentInput {
   pod: PodRef;
   node: string;
   probes?: ProbeName[];
-  ca?: string;
+  transport?: AgentTransport;
+  metrics?: AgentCallMetrics;
 }
 
 const MAX_RESPONSE = 4 * 1024 * 1024;
@@ -82,40 +87,51 @@ function errorText(body: string): string {
   }
 }
 
+const GAP_OF_FAILURE: Record<AgentPostFailure, GapKind> = {
+  timeout: 'timeout',
+  unreachable: 'unreachable',
+  // A certificate that is not trusted or not for our name is a setup problem, not a retryable one.
+  tls: 'not-configured',
+  'too-large': 'bad-response',
+  aborted: 'failed',
+};
+
+type Fetched = { facts?: AgentFacts; gaps: Gap[] };
+
 /** POST /v1/probes on the node's agent. Never throws: failures come back as gaps. */
-export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?: AgentFacts; gaps: Gap[] }> {
+export async function fetchAgentFacts(input: FetchAgentInput): Promise<Fetched> {
+  const { result, call } = await askAgent(input);
+  // A call that never left (a bad URL) is not a call to count.
+  if (call !== 'not-sent') input.metrics?.record(input.node, call === 'ok' ? undefined : call);
+  return result;
+}
+
+async function askAgent(input: FetchAgentInput): Promise<{ result: Fetched; call: AgentCallError | 'ok' | 'not-sent' }> {
   const check = `node agent on ${input.node}`;
   const gap = (reason: string, kind: GapKind, name = check): Gap => ({ check: name, reason, kind, origin: 'agent' });
+  const failed = (call: AgentCallError, g: Gap) => ({ result: { gaps: [g] }, call });
   let url: URL;
   try {
     url = new URL('/v1/probes', input.url);
   } catch {
-    return { gaps: [gap(`bad agent URL "${input.url}"`, 'not-configured')] };
+    return { result: { gaps: [gap(`bad agent URL "${input.url}"`, 'not-configured')] }, call: 'not-sent' };
   }
   const body = JSON.stringify({ pod: input.pod, ...(input.probes ? { probes: input.probes } : {}) });
-  const res = await agentPost({ url, body, token: input.token, timeoutMs: input.timeoutMs, maxResponseBytes: MAX_RESPONSE, ca: input.ca });
-  if (res.kind === 'error')
-    return {
-      gaps: [
-        gap(
-          `${url.origin} ${res.reason}`,
-          res.failure === 'timeout' ? 'timeout' : res.failure === 'too-large' ? 'bad-response' : res.failure === 'aborted' ? 'failed' : 'unreachable',
-        ),
-      ],
-    };
-  if (res.status === 401 || res.status === 403) return { gaps: [gap(`the agent refused our token (HTTP ${res.status})`, 'unauthorized')] };
-  if (res.status >= 500) return { gaps: [gap(`the agent failed (HTTP ${res.status}${errorText(res.body)})`, 'server-error')] };
-  if (res.status !== 200) return { gaps: [gap(`the agent refused the request (HTTP ${res.status}${errorText(res.body)})`, gapKindOfStatus(res.status))] };
+  const res = await agentPost({ url, body, token: input.token, timeoutMs: input.timeoutMs, maxResponseBytes: MAX_RESPONSE, transport: input.transport });
+  if (res.kind === 'error') return failed(callErrorOf(res.failure), gap(`${url.origin} ${res.reason}`, GAP_OF_FAILURE[res.failure]));
+  if (res.status === 401 || res.status === 403) return failed('unauthorized', gap(`the agent refused our token (HTTP ${res.status})`, 'unauthorized'));
+  if (res.status >= 500) return failed('http', gap(`the agent failed (HTTP ${res.status}${errorText(res.body)})`, 'server-error'));
+  if (res.status !== 200) return failed('http', gap(`the agent refused the request (HTTP ${res.status}${errorText(res.body)})`, gapKindOfStatus(res.status)));
   let json: unknown;
   try {
     json = JSON.parse(res.body);
   } catch {
-    return { gaps: [gap('the agent answered with something that is not JSON', 'bad-response')] };
+    return failed('invalid', gap('the agent answered with something that is not JSON', 'bad-response'));
   }
   const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) return { gaps: [gap('the agent answered in an unexpected shape', 'bad-response')] };
+  if (!parsed.success) return failed('invalid', gap('the agent answered in an unexpected shape', 'bad-response'));
   if (parsed.data.node !== input.node)
-    return { gaps: [gap(`the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"`, 'not-configured')] };
+    return failed('invalid', gap(`the agent at ${url.origin} reports node "${parsed.data.node}", not "${input.node}"`, 'not-configured'));
 
   const gaps: Gap[] = [];
   const probes: Record<string, unknown> = {};
@@ -132,7 +148,7 @@ export async function fetchAgentFacts(input: FetchAgentInput): Promise<{ facts?:
     if (!data.ok) gaps.push(gap(String(data.error), 'failed', `${check}: ${name}`));
     probes[name] = outcome.data;
   }
-  return { facts: { node: parsed.data.node, probes: probes as AgentFacts['probes'] }, gaps };
+  return { result: { facts: { node: parsed.data.node, probes: probes as AgentFacts['probes'] }, gaps }, call: 'ok' };
 }
 
 /** The collector's hook: locate the agent of the pod's node and fetch its facts. */
@@ -154,7 +170,8 @@ export function createAgentLookup(config: AgentClientConfig): AgentLookup {
         pod: ref,
         node: name,
         probes: config.probes,
-        ca: config.agentCa,
+        transport: config.transport,
+        metrics: config.metrics,
       });
     },
   };

@@ -1,5 +1,5 @@
 // KubeSource's transport: reads go to the REST API directly, over one keep-alive agent (client-node
-// 1.x alone opens a new connection per request), with client-node's auth; answers keep their
+// alone opens a new connection per request), with client-node's auth; answers keep their
 // wire form; statuses become what the collector expects (null, an ApiException with the code).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +88,13 @@ describe('KubeSource reads', () => {
     await source.getPod('shop', 'web');
     expect(computed).toBe(2);
     expect(seen.at(-1)?.auth).toBe('Bearer rotated');
+  });
+
+  it("reuses connections for the typed clients' requests too (the playbook steps' writes)", async () => {
+    const source = new KubeSource(kc);
+    const before = connections;
+    for (let i = 0; i < 20; i++) await source.core.readNamespacedPod({ name: 'web', namespace: 'shop' });
+    expect(connections - before).toBeLessThanOrEqual(2);
   });
 
   it('(client-node on its own opens one connection per request)', async () => {

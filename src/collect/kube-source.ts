@@ -1,27 +1,18 @@
 // Facts from a live API server through @kubernetes/client-node. Responses are turned back
 // into wire form (strings for timestamps) so rules see what `kubectl get -o yaml` shows.
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
+import { Agent, type Dispatcher } from 'undici';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { canonicalizeInPlace } from '../kube/wire.js';
+import { buildInfo } from '../version.js';
 import { ReadCache } from './read-cache.js';
 import type { FactSource, OwnerKind, PodQuery } from './source.js';
 
-/** This release's version, from the package.json next to src/ or dist/ (the image copies it). */
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** The User-Agent of every request to the API server; writes of a plan's run add who approved it. */
-export const USER_AGENT = `pod-doctor/${packageVersion()}`;
+export const USER_AGENT = `pod-doctor/${buildInfo().version}`;
 
 export interface KubeConfigOptions {
   kubeconfig?: string;
@@ -69,7 +60,7 @@ const OWNER_PATHS: Record<OwnerKind, string> = {
 };
 
 /**
- * One keep-alive agent per set of TLS options. client-node 1.x builds a new http(s).Agent for
+ * One keep-alive agent per set of TLS options. client-node builds a new http(s).Agent for
  * every request (so every call would open a new connection and TLS handshake); this swaps in
  * a shared one built from the very options client-node computed. Proxy agents are left alone.
  */
@@ -100,11 +91,43 @@ class AgentPool {
   }
 }
 
-function keepAliveMiddleware(pool: AgentPool): k8s.Middleware {
+/**
+ * One keep-alive undici Agent per set of TLS options for the typed clients. client-node 2.x, like
+ * 1.x, builds a new dispatcher for every request (a new connection and TLS handshake each time);
+ * this swaps in a shared one built from the same kubeconfig options. Proxies are left alone.
+ */
+class DispatcherPool {
+  private readonly pool = new Map<string, Agent>();
+
+  async pooled(kc: k8s.KubeConfig, current: Dispatcher | undefined): Promise<Dispatcher | undefined> {
+    if (!(current instanceof Agent)) return current;
+    const opts: https.RequestOptions = {};
+    await kc.applyToHTTPSOptions(opts);
+    const tls = {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      pfx: opts.pfx,
+      passphrase: opts.passphrase,
+      rejectUnauthorized: opts.rejectUnauthorized,
+      servername: opts.servername,
+    };
+    const key = JSON.stringify(tls);
+    let shared = this.pool.get(key);
+    if (!shared) {
+      // keepAliveInitialDelay as client-node sets it (30 s, like client-go).
+      shared = new Agent({ connect: { ...tls, keepAlive: true, keepAliveInitialDelay: 30_000 }, connections: 64 });
+      this.pool.set(key, shared);
+    }
+    return shared;
+  }
+}
+
+function keepAliveMiddleware(kc: k8s.KubeConfig, pool: DispatcherPool): k8s.Middleware {
   return {
     pre: async (ctx) => {
-      const agent = pool.pooled(ctx.getAgent() as http.Agent | undefined);
-      if (agent) ctx.setAgent(agent);
+      const dispatcher = await pool.pooled(kc, ctx.getDispatcher());
+      if (dispatcher) ctx.setDispatcher(dispatcher);
       return ctx;
     },
     post: async (response) => response,
@@ -129,13 +152,13 @@ function userAgentMiddleware(writes: string): k8s.Middleware {
 type ApiConstructor<T> = new (config: k8s.Configuration) => T;
 
 /** Like `kc.makeApiClient`, with connections reused across requests; writes sent as `writeUserAgent`. */
-export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, pool = new AgentPool(), writeUserAgent = USER_AGENT): T {
+export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, pool = new DispatcherPool(), writeUserAgent = USER_AGENT): T {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
   const config = k8s.createConfiguration({
     baseServer: new k8s.ServerConfiguration(cluster.server, {}),
     authMethods: { default: kc },
-    promiseMiddleware: [keepAliveMiddleware(pool), userAgentMiddleware(writeUserAgent)],
+    promiseMiddleware: [keepAliveMiddleware(kc, pool), userAgentMiddleware(writeUserAgent)],
   });
   return new api(config);
 }
@@ -166,6 +189,7 @@ export class KubeSource implements FactSource {
   readonly core: k8s.CoreV1Api;
   readonly apps: k8s.AppsV1Api;
   private readonly agents = new AgentPool();
+  private readonly dispatchers = new DispatcherPool();
   private readonly server: URL;
   private readonly reads = new ReadCache();
   /** The last auth and TLS options (one object, so views share it). */
@@ -182,8 +206,8 @@ export class KubeSource implements FactSource {
     if (!server) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster');
     this.description = server;
     this.server = new URL(server.endsWith('/') ? server : `${server}/`);
-    this.core = pooledApiClient(kc, k8s.CoreV1Api, this.agents);
-    this.apps = pooledApiClient(kc, k8s.AppsV1Api, this.agents);
+    this.core = pooledApiClient(kc, k8s.CoreV1Api, this.dispatchers);
+    this.apps = pooledApiClient(kc, k8s.AppsV1Api, this.dispatchers);
   }
 
   async getPod(namespace: string, name: string): Promise<Pod | null> {
@@ -355,8 +379,8 @@ export class KubeSource implements FactSource {
   writingAs(userAgent: string): KubeSource {
     const view = Object.create(this) as KubeSource;
     Object.defineProperties(view, {
-      core: { value: pooledApiClient(this.kc, k8s.CoreV1Api, this.agents, userAgent) },
-      apps: { value: pooledApiClient(this.kc, k8s.AppsV1Api, this.agents, userAgent) },
+      core: { value: pooledApiClient(this.kc, k8s.CoreV1Api, this.dispatchers, userAgent) },
+      apps: { value: pooledApiClient(this.kc, k8s.AppsV1Api, this.dispatchers, userAgent) },
     });
     return view;
   }

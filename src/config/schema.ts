@@ -169,8 +169,8 @@ export const SETTINGS = {
   }),
   agentUrlTemplate: setting({
     env: 'POD_DOCTOR_AGENT_URL_TEMPLATE',
-    schema: z.string().default('http://{hostIP}:9477'),
-    description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in.',
+    schema: z.string().default('https://{hostIP}:9477'),
+    description: 'Where the node agent of a node listens; `{hostIP}` and `{nodeName}` are filled in. `http://` only with POD_DOCTOR_AGENT_PLAIN_HTTP.',
     roles: ['worker', 'cli'],
   }),
   agentUrls: setting({
@@ -201,6 +201,43 @@ export const SETTINGS = {
     schema: int(8000, 100, 120_000),
     description: 'Timeout of one node agent request (ms).',
     roles: ['worker', 'cli'],
+  }),
+  // Agent TLS (deploy/README.md, "Agent TLS"): the agent serves HTTPS, the worker checks it.
+  agentTlsCert: setting({
+    env: 'POD_DOCTOR_AGENT_TLS_CERT',
+    schema: z.string().optional(),
+    file: false,
+    description: "The agent's certificate file (PEM, with its chain), e.g. from the Secret pod-doctor-agent-tls; re-read when it changes.",
+    roles: ['agent'],
+  }),
+  agentTlsKey: setting({
+    env: 'POD_DOCTOR_AGENT_TLS_KEY',
+    schema: z.string().optional(),
+    file: false,
+    description: "The agent's private key file (PEM). The agent refuses to start without a certificate and key unless POD_DOCTOR_AGENT_PLAIN_HTTP is true.",
+    roles: ['agent'],
+  }),
+  agentTlsCa: setting({
+    env: 'POD_DOCTOR_AGENT_TLS_CA',
+    schema: z.string().optional(),
+    description: "CA bundle file (PEM) the agents' certificates are checked against (the Secret pod-doctor-agent-ca). Unset: the system's CAs.",
+    roles: ['worker', 'cli'],
+  }),
+  agentTlsServerName: setting({
+    env: 'POD_DOCTOR_AGENT_TLS_SERVER_NAME',
+    schema: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS name')
+      .default('pod-doctor-agent.pod-doctor.svc'),
+    description: "The DNS name every agent's certificate carries; checked instead of the node IP the agent is called on.",
+    roles: ['worker', 'cli'],
+  }),
+  agentPlainHttp: setting({
+    env: 'POD_DOCTOR_AGENT_PLAIN_HTTP',
+    schema: bool(false),
+    description:
+      'Plain HTTP to and on the node agents (the token then crosses the network readable): the agent serves it, the worker allows `http://` agent URLs.',
+    roles: ['worker', 'agent', 'cli'],
   }),
   // Jobs: Redis, queues, dedup, storm grouping, limits, metrics.
   redisUrl: setting({
@@ -363,6 +400,21 @@ export const SETTINGS = {
     schema: int(9464, 0, 65_535),
     description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).',
     roles: ['worker'],
+  }),
+  // Traces (src/tracing): the standard OpenTelemetry variables; neither set, no SDK is loaded.
+  otlpEndpoint: setting({
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'OTLP/HTTP base URL of an OpenTelemetry collector (`/v1/traces` is appended): the bot and workers export the spans of each diagnosis ' +
+      '(alert or command, job, collect, rules, chat post) there as JSON. Unset (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset): tracing is off.',
+    roles: ['bot', 'worker'],
+  }),
+  otlpTracesEndpoint: setting({
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description: 'Full OTLP/HTTP URL for traces (e.g. `http://collector:4318/v1/traces`); wins over OTEL_EXPORTER_OTLP_ENDPOINT.',
+    roles: ['bot', 'worker'],
   }),
   // Chat: the Slack bot and the console demo.
   slackBotToken: setting({
@@ -602,6 +654,13 @@ export const SETTINGS = {
       `Unset: bot ${SHUTDOWN_DEFAULT_SECONDS.bot}, worker ${SHUTDOWN_DEFAULT_SECONDS.worker}, agent ${SHUTDOWN_DEFAULT_SECONDS.agent}; ` +
       "the bot's in-process worker gets half of the bot's.",
     roles: ['bot', 'worker', 'agent'],
+  }),
+  gitCommit: setting({
+    env: 'POD_DOCTOR_GIT_COMMIT',
+    schema: z.string().optional(),
+    file: false,
+    description: 'The commit this build came from (the image sets it from its GIT_COMMIT build argument); shown by `--version` and pod_doctor_build_info.',
+    roles: ['bot', 'worker', 'agent', 'cli'],
   }),
   logLevel: setting({
     env: 'LOG_LEVEL',

@@ -19,6 +19,7 @@ import { targetKey } from '../kube/target.js';
 import type { RedisClient } from '../redis/client.js';
 import { keys } from '../redis/keys.js';
 import { LUA_NOW_MS, lua, runScript } from '../redis/lua.js';
+import { beginSpan, currentTrace, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import type { JobQueues } from './queues.js';
 import { type DiagnoseJob, DiagnoseJobSchema, type DiagnoseReason, type RemediateJob, RemediateJobSchema, type Requester } from './schemas.js';
 
@@ -110,7 +111,18 @@ const REQUESTERS_TTL_MS = 24 * 3600 * 1000;
  * Enqueue a diagnosis, sharing an open job for the same (cluster, target). Resolves only once
  * the job is in Redis (BullMQ has answered), so an HTTP edge may answer 200 after it.
  */
-export async function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequest): Promise<EnqueueResult> {
+export function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequest): Promise<EnqueueResult> {
+  const span = beginSpan('job.enqueue', { attributes: { ...targetAttributes(request.cluster, request.target), 'pod_doctor.job.reason': request.reason } });
+  return settle(
+    span,
+    runIn(span.context, () => admit(queues, request)),
+    (r) => ({ 'pod_doctor.job.id': r.jobId, 'pod_doctor.job.deduplicated': r.deduplicated }),
+  );
+}
+
+/** The job's data carries the `job.enqueue` span's context: the worker continues its trace. */
+async function admit(queues: JobQueues, request: DiagnosisRequest): Promise<EnqueueResult> {
+  const trace = currentTrace();
   const job: DiagnoseJob = DiagnoseJobSchema.parse({
     v: 1,
     cluster: request.cluster,
@@ -118,6 +130,7 @@ export async function enqueueDiagnosis(queues: JobQueues, request: DiagnosisRequ
     reason: request.reason,
     ...(request.requester ? { requester: request.requester } : {}),
     requestedAt: request.requestedAt ?? new Date().toISOString(),
+    ...(trace ? { trace } : {}),
   });
   const { prefix, dedupWindowMs, alertDedupMs } = queues.settings;
   const tkey = targetKey(job.target);

@@ -6,6 +6,7 @@ import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import type { Diagnosis } from '../diagnosis/types.js';
 import { Dns1123Label, TargetSchema } from '../kube/target.js';
+import { TraceCarrier } from '../tracing/carrier.js';
 
 /** Cluster names key queues and Redis keys: DNS-1123 labels, like POD_DOCTOR_CLUSTER. */
 export const ClusterName = Dns1123Label;
@@ -63,6 +64,12 @@ export const DiagnoseJobSchema = z.object({
   reason: DiagnoseReason,
   requester: RequesterSchema.optional(),
   requestedAt: isoTime,
+  /**
+   * The trace of the request that queued the job (W3C traceparent of its `job.enqueue` span).
+   * Absent from older releases' jobs and with tracing off; a malformed one is dropped, never
+   * costing the diagnosis.
+   */
+  trace: TraceCarrier.optional().catch(undefined),
 });
 export type DiagnoseJob = z.infer<typeof DiagnoseJobSchema>;
 
@@ -139,4 +146,6 @@ export interface DiagnoseResult {
   incident?: Incident;
   /** Fixes proposed for the top findings that name a playbook (made once, with the diagnosis). */
   offers?: PlanOffer[];
+  /** The job's `job.diagnose` span, so the chat post joins its trace (absent with tracing off). */
+  trace?: TraceCarrier;
 }

@@ -19,6 +19,7 @@ import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { redactDeep } from '../redact.js';
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
+import { beginSpan, contextFrom, currentTrace, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
@@ -234,6 +235,26 @@ async function processDiagnose(c: DiagnoseContext, job: Job<DiagnoseJob, Diagnos
   return result;
 }
 
+/**
+ * An attempt as a `job.diagnose` span, continuing the trace its job data carries (the request
+ * that queued it); the result carries this span on to the chat post.
+ */
+function traceDiagnose(c: DiagnoseContext, job: Job<DiagnoseJob, DiagnoseResult>): Promise<DiagnoseResult> {
+  const data = job.data as Partial<DiagnoseJob> | undefined;
+  const attributes = { 'k8s.cluster.name': c.options.cluster, 'pod_doctor.job.id': job.id ?? '', 'pod_doctor.job.attempt': job.attemptsMade + 1 };
+  const span = beginSpan('job.diagnose', { parent: contextFrom(data?.trace), attributes });
+  return settle(
+    span,
+    runIn(span.context, () => processDiagnose(c, job)),
+    (result) => ({
+      ...targetAttributes(result.job.cluster, result.job.target),
+      'pod_doctor.job.status': result.status,
+      'pod_doctor.findings': result.diagnosis?.findings.length ?? 0,
+      ...(result.incident ? { 'pod_doctor.incident.id': result.incident.id } : {}),
+    }),
+  );
+}
+
 /** The answer of a job: its incident, the fixes offered, who asked (read as the job closes), to the sink. */
 async function finishDiagnosis(
   c: DiagnoseContext,
@@ -260,7 +281,16 @@ async function finishDiagnosis(
     }
   }
   const requesters = await closeJob(connection, c.prefix, data, jobId);
-  const result: DiagnoseResult = { job: data, jobId, ...partial, requesters, ...(incident ? { incident } : {}), ...(offers.length > 0 ? { offers } : {}) };
+  const trace = currentTrace();
+  const result: DiagnoseResult = {
+    job: data,
+    jobId,
+    ...partial,
+    requesters,
+    ...(incident ? { incident } : {}),
+    ...(offers.length > 0 ? { offers } : {}),
+    ...(trace ? { trace } : {}),
+  };
   await sink.deliver(result);
   return result;
 }
@@ -284,7 +314,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     incidentSettings: { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 },
     queue: diagnoseQueue,
   };
-  const processDiagnoseJob = (job: Job<DiagnoseJob, DiagnoseResult>) => processDiagnose(context, job);
+  const processDiagnoseJob = (job: Job<DiagnoseJob, DiagnoseResult>) => traceDiagnose(context, job);
 
   const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnoseJob, { ...common, concurrency: options.concurrency ?? 8 });
   diagnoseWorker.on('error', (err) => logger.error({ err, queue: diagnoseQueue }, 'worker error'));

@@ -1,13 +1,14 @@
 // Prometheus metrics of the job system, in a registry of our own (not prom-client's global
-// default, so tests and several workers in one process never collide). Queue depth is read
-// from Redis when scraped, not tracked in memory, so every replica reports the same truth; the
-// read is bounded in time, so /metrics answers (with pod_doctor_redis_up 0) when Redis does not.
+// default, so tests and several workers in one process never collide). Queue depth and age are
+// read from Redis when scraped, not tracked in memory, so every replica reports the same truth;
+// the read is bounded in time, so /metrics answers (with pod_doctor_redis_up 0) when Redis does not.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type Bounded, bounded } from '../bounded.js';
 import { log } from '../log.js';
+import { registerBuildInfo } from './build-info.js';
 
 /** How long a scrape waits for Redis (a Prometheus scrape times out after 10 s by default). */
 export const SCRAPE_REDIS_TIMEOUT_MS = 1000;
@@ -21,19 +22,42 @@ export interface JobMetrics {
   findings: Counter<'rule' | 'severity'>;
   incidents: Counter<'cluster' | 'outcome'>;
   deduplicated: Counter<'cluster' | 'kind'>;
+  /** How remediation runs ended, counted by the runner (RunnerDeps.runs). */
+  remediationRuns: Counter<'playbook' | 'outcome'>;
   /**
-   * Queues whose depth is reported on scrape (pod_doctor_queue_jobs), and whether the Redis
-   * connection they use answers (pod_doctor_redis_up).
+   * Clusters whose queues (diagnose and remediate) are reported on scrape (pod_doctor_queue_jobs,
+   * pod_doctor_queue_oldest_waiting_seconds), and whether the Redis connection they use answers
+   * (pod_doctor_redis_up).
    */
-  watchQueues(queues: () => Queue[]): void;
+  watchQueues(queues: ClusterQueues, clusters: readonly string[]): void;
 }
 
-type Pingable = { ping(): Promise<unknown> };
+/**
+ * Each cluster's queues and the connection they share: a JobQueues (src/jobs), named by shape
+ * since jobs sits above metrics (its workers record durations here).
+ */
+export interface ClusterQueues {
+  readonly redis: { ping(): Promise<unknown> };
+  diagnose(cluster: string): Queue;
+  remediate(cluster: string): Queue;
+}
 
-/** The connection a queue was opened on (JobQueues passes its ioredis client). */
-function connectionOf(q: Queue): Pingable | undefined {
-  const c = q.opts.connection as Partial<Pingable> | undefined;
-  return typeof c?.ping === 'function' ? (c as Pingable) : undefined;
+/** One queue as read from Redis for a scrape. */
+interface QueueReading {
+  cluster: string;
+  queue: string;
+  counts: Record<string, number>;
+  /** Since the oldest job still waiting was added (0: none waits). */
+  oldestWaitingSeconds: number;
+}
+
+async function readQueue(cluster: string, queue: Queue): Promise<QueueReading> {
+  // The wait list is pushed on the left and taken from the right: its oldest job is the last
+  // (`asc` reads the list from that end).
+  const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['wait'], 0, 0, true)]);
+  // Its timestamp is the enqueuer's clock; a skewed one must not read as negative age.
+  const oldestWaitingSeconds = oldest ? Math.max(0, (Date.now() - oldest.timestamp) / 1000) : 0;
+  return { cluster, queue: queue.name, counts, oldestWaitingSeconds };
 }
 
 /**
@@ -41,7 +65,7 @@ function connectionOf(q: Queue): Pingable | undefined {
  * SCRAPE_REDIS_TIMEOUT_MS: during an outage ioredis queues commands until it reconnects, and
  * scrapes must neither wait for that nor pile up more of them.
  */
-function boundedRead<T>(read: () => Promise<T>): () => Promise<Bounded<T>> {
+export function boundedRead<T>(read: () => Promise<T>): () => Promise<Bounded<T>> {
   let running: Promise<T> | undefined;
   return () => {
     running ??= read().finally(() => (running = undefined));
@@ -52,42 +76,59 @@ function boundedRead<T>(read: () => Promise<T>): () => Promise<Bounded<T>> {
 
 export function createMetrics(options: { defaultMetrics?: boolean; logger?: Logger } = {}): JobMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'pod_doctor_' });
+  // The process as a whole: the bot's worker thread (no defaultMetrics) leaves it to the bot.
+  if (options.defaultMetrics) {
+    collectDefaultMetrics({ register: registry, prefix: 'pod_doctor_' });
+    registerBuildInfo(registry);
+  }
   const logger = options.logger ?? log.child({ component: 'metrics' });
-  const sources: (() => Queue[])[] = [];
-  const watched = () => sources.flatMap((s) => s());
+  const sources: { queues: ClusterQueues; clusters: readonly string[] }[] = [];
+  const watched = () =>
+    sources.flatMap(({ queues, clusters }) =>
+      clusters.flatMap((cluster) => [queues.diagnose(cluster), queues.remediate(cluster)].map((queue) => ({ cluster, queue }))),
+    );
 
-  const readDepth = boundedRead(() =>
+  // One read per scrape for both queue gauges (their collects start together and share it).
+  const readQueues = boundedRead(() =>
     Promise.all(
-      watched().map(async (q) => {
-        try {
-          return { queue: q.name, counts: await q.getJobCounts('waiting', 'active', 'delayed', 'failed') };
-        } catch {
-          // This queue's gauge is absent for the scrape; /readyz says why.
-          return undefined;
-        }
-      }),
+      watched().map(({ cluster, queue }) =>
+        // This queue's gauges are absent for the scrape; /readyz says why.
+        readQueue(cluster, queue).catch(() => undefined),
+      ),
     ),
   );
+  const scrapeQueues = async (): Promise<QueueReading[]> => {
+    if (sources.length === 0) return [];
+    const read = await readQueues();
+    if (read.status === 'done') return read.value.filter((q) => q !== undefined);
+    logger.debug({ outcome: read.status }, 'queues not read from Redis for this scrape');
+    return [];
+  };
   new Gauge({
     name: 'pod_doctor_queue_jobs',
     help: `Jobs in a queue by state (read from Redis at scrape time; absent when Redis does not answer within ${SCRAPE_REDIS_TIMEOUT_MS} ms).`,
-    labelNames: ['queue', 'state'] as const,
+    labelNames: ['cluster', 'queue', 'state'] as const,
     registers: [registry],
     async collect() {
+      const read = await scrapeQueues();
       this.reset();
-      if (sources.length === 0) return;
-      const read = await readDepth();
-      if (read.status !== 'done') {
-        logger.debug({ outcome: read.status }, 'queue depth not read from Redis for this scrape');
-        return;
-      }
-      for (const q of read.value) if (q) for (const [state, n] of Object.entries(q.counts)) this.set({ queue: q.queue, state }, n);
+      for (const q of read) for (const [state, n] of Object.entries(q.counts)) this.set({ cluster: q.cluster, queue: q.queue, state }, n);
+    },
+  });
+  new Gauge({
+    name: 'pod_doctor_queue_oldest_waiting_seconds',
+    help: `Age of the oldest job waiting in a queue, since it was added (0: none waits; read with pod_doctor_queue_jobs).`,
+    labelNames: ['cluster', 'queue'] as const,
+    registers: [registry],
+    async collect() {
+      const read = await scrapeQueues();
+      this.reset();
+      for (const q of read) this.set({ cluster: q.cluster, queue: q.queue }, q.oldestWaitingSeconds);
     },
   });
 
   const ping = boundedRead(async () => {
-    const connection = watched().map(connectionOf).find(Boolean);
+    const connection = sources[0]?.queues.redis;
     if (!connection) throw new Error('no Redis connection to ping');
     return connection.ping();
   });
@@ -140,8 +181,16 @@ export function createMetrics(options: { defaultMetrics?: boolean; logger?: Logg
       labelNames: ['cluster', 'kind'] as const,
       registers: [registry],
     }),
-    watchQueues(queues) {
-      sources.push(queues);
+    remediationRuns: new Counter({
+      name: 'pod_doctor_remediation_runs_total',
+      help:
+        'Remediation runs by playbook and how they ended: succeeded (verified fixed), verify_failed (the steps ran, not fixed), ' +
+        'failed (a step failed, or a crash stopped the run), precondition_failed, refused (expired, or preconditions not checkable).',
+      labelNames: ['playbook', 'outcome'] as const,
+      registers: [registry],
+    }),
+    watchQueues(queues, clusters) {
+      sources.push({ queues, clusters });
       // Only with queues: the bot's worker thread has none, and its registry is summed into the bot's.
       watchRedis();
     },

@@ -1,9 +1,10 @@
 // The worker's small HTTP server: /metrics, /healthz (the process runs), /readyz (its
-// dependencies answer: Redis ping, Kubernetes API reachable).
+// dependencies answer: Redis ping, Kubernetes API reachable), and pod_doctor_ready, the same
+// answer at scrape time (the bot reports its own readiness with registerReady too).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Registry } from 'prom-client';
-import { metricsHandler } from './metrics.js';
+import { Gauge, type Registry } from 'prom-client';
+import { boundedRead, metricsHandler, SCRAPE_REDIS_TIMEOUT_MS } from './metrics.js';
 
 /** name → check; a check resolves when healthy and rejects with the reason otherwise. */
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
@@ -33,8 +34,40 @@ async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
   }
 }
 
+/** What /readyz answers: ready when every check passes, and a line per check. */
+export async function checkReadiness(checks: ReadinessChecks): Promise<{ ready: boolean; body: string }> {
+  const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await runCheck(check)] as const));
+  return {
+    ready: results.every(([, problem]) => problem === null),
+    body: `${results.map(([name, problem]) => `${name}: ${problem ?? 'ok'}`).join('\n')}\n`,
+  };
+}
+
+/**
+ * pod_doctor_ready: what `ready()` (the process' /readyz) says at scrape time. Like the queue
+ * reads it gives up after SCRAPE_REDIS_TIMEOUT_MS (a kubelet probe's default timeout is 1 s
+ * too), reporting 0, and scrapes during a slow check share it instead of starting more.
+ */
+export function registerReady(registry: Registry, ready: () => Promise<boolean>): void {
+  const read = boundedRead(ready);
+  new Gauge({
+    name: 'pod_doctor_ready',
+    help: `1 when this process is ready (what /readyz answers) at scrape time; 0 when not, or when its checks take over ${SCRAPE_REDIS_TIMEOUT_MS} ms.`,
+    // Summed with the bot's worker thread (which has none), the bot's own answer.
+    aggregator: 'min',
+    registers: [registry],
+    async collect() {
+      const answer = await read();
+      this.set(answer.status === 'done' && answer.value ? 1 : 0);
+    },
+  });
+}
+
+/** Serves /metrics, /healthz and /readyz; registers pod_doctor_ready on `registry` (once per registry). */
 export async function serveOps(options: { port: number; host?: string; registry: Registry; readiness?: ReadinessChecks }): Promise<OpsServer> {
   const metrics = metricsHandler(options.registry);
+  const readiness = () => checkReadiness(options.readiness ?? {});
+  registerReady(options.registry, async () => (await readiness()).ready);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -47,12 +80,7 @@ export async function serveOps(options: { port: number; host?: string; registry:
       return;
     }
     if (path === '/readyz') {
-      const checks = Object.entries(options.readiness ?? {});
-      void Promise.all(checks.map(async ([name, check]) => [name, await runCheck(check)] as const)).then((results) => {
-        const failed = results.filter(([, problem]) => problem !== null);
-        const body = results.map(([name, problem]) => `${name}: ${problem ?? 'ok'}`).join('\n');
-        res.writeHead(failed.length === 0 ? 200 : 503, { 'content-type': 'text/plain' }).end(`${body}\n`);
-      });
+      void readiness().then(({ ready, body }) => res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' }).end(body));
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

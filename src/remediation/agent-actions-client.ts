@@ -1,16 +1,23 @@
 // Worker side of the node agent's actions: `POST /v1/actions/<name>` on the agent of the node,
-// with the same bearer token and locator as the probes. Unlike the probe client, failures throw:
-// a step that could not act must fail, with the agent's reason (a 403 says why it refused).
+// with the same bearer token, locator and transport (TLS) as the probes. Unlike the probe client,
+// failures throw: a step that could not act must fail, with the agent's reason (a 403 says why
+// it refused).
 import { type ActionRequest, type ActionResponse, AGENT_ACTION_TABLE, type AgentActionName, actionResponseSchema } from '../agent/actions/types.js';
 import { type AgentLocatorConfig, agentUrlFor } from '../collect/agent-client.js';
-import { agentPost } from '../collect/agent-http.js';
+import { type AgentTransport, agentPost } from '../collect/agent-http.js';
+import { type AgentTransportConfig, agentTransportFromConfig } from '../collect/agent-lookup.js';
+import { type AgentCallMetrics, callErrorOf } from '../collect/agent-metrics.js';
+import type { Config } from '../config/schema.js';
 import type { Node } from '../diagnosis/types.js';
 
 export interface AgentActionsClientConfig extends AgentLocatorConfig {
   token: string;
   /** Per request (ms, default 120 s: a unit restart or an image pull takes a while). */
   timeoutMs?: number;
-  ca?: string;
+  /** CA, certificate name, plain HTTP (see AgentTransport): unset, https:// with the system's CAs only. */
+  transport?: AgentTransport;
+  /** Counts each call (pod_doctor_agent_calls_total, pod_doctor_agent_call_errors_total). */
+  metrics?: AgentCallMetrics;
   /** Reads the Node object (for `{hostIP}` in the URL template). */
   getNode(name: string): Promise<Node | null>;
 }
@@ -47,10 +54,15 @@ export class AgentActionsClient {
       token: this.config.token,
       timeoutMs: this.config.timeoutMs ?? 120_000,
       maxResponseBytes: MAX_RESPONSE,
-      ca: this.config.ca,
+      transport: this.config.transport,
       signal,
     });
-    if (res.kind === 'error') throw new AgentActionError(`node agent on ${nodeName} (${url.origin}) unreachable: ${res.reason}`, 0, nodeName, action);
+    const metrics = this.config.metrics;
+    if (res.kind === 'error') {
+      metrics?.record(nodeName, callErrorOf(res.failure));
+      const what = res.failure === 'tls' ? 'refused over TLS' : 'unreachable';
+      throw new AgentActionError(`node agent on ${nodeName} (${url.origin}) ${what}: ${res.reason}`, 0, nodeName, action);
+    }
     let json: unknown;
     try {
       json = JSON.parse(res.body);
@@ -58,12 +70,33 @@ export class AgentActionsClient {
       json = undefined;
     }
     if (res.status !== 200) {
+      // For actions a 403 is the agent's policy (outside the pod or node), not our token: `http`, like any other status.
+      metrics?.record(nodeName, res.status === 401 ? 'unauthorized' : 'http');
       const reason = typeof (json as { error?: unknown })?.error === 'string' ? (json as { error: string }).error : res.body.slice(0, 300);
       const who = res.status === 401 ? 'the agent refused our token' : res.status === 403 ? 'the agent refused' : `the agent answered HTTP ${res.status}`;
       throw new AgentActionError(`${who} (${action} on ${nodeName}): ${reason}`, res.status, nodeName, action);
     }
     const parsed = actionResponseSchema.safeParse(json);
+    metrics?.record(nodeName, parsed.success ? undefined : 'invalid');
     if (!parsed.success) throw new AgentActionError(`the agent on ${nodeName} answered ${action} in an unexpected shape`, res.status, nodeName, action);
     return parsed.data;
   }
+}
+
+/** The actions client of a worker (or `pod-doctor playbook run`): undefined without an agent token. */
+export function agentActionsClientFromConfig(
+  config: Pick<Config, 'agentToken' | 'agentUrls' | 'agentUrlTemplate' | 'agentActionTimeoutMs'> & AgentTransportConfig,
+  getNode: (name: string) => Promise<Node | null>,
+  metrics?: AgentCallMetrics,
+): AgentActionsClient | undefined {
+  if (!config.agentToken) return undefined;
+  return new AgentActionsClient({
+    token: config.agentToken,
+    agentUrls: config.agentUrls,
+    agentUrlTemplate: config.agentUrlTemplate,
+    timeoutMs: config.agentActionTimeoutMs,
+    transport: agentTransportFromConfig(config),
+    ...(metrics ? { metrics } : {}),
+    getNode,
+  });
 }

@@ -2,13 +2,16 @@
 // worker) uses: playbooks from POD_DOCTOR_PLAYBOOK_DIR, plans and runs in Redis, agent actions
 // with the agents' token, limits from the config schema.
 import type { Logger } from 'pino';
+import type { AgentTransportConfig } from '../collect/agent-lookup.js';
+import type { AgentCallMetrics } from '../collect/agent-metrics.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
-import { AgentActionsClient } from './agent-actions-client.js';
+import { agentActionsClientFromConfig } from './agent-actions-client.js';
 import { redisRunAudit } from './audit.js';
 import { defaultPlaybookDir, loadPlaybooks } from './load.js';
+import { RUN_ENDINGS, type RunCounter } from './run.js';
 import { createRunner, type RunEventHandler, type Runner } from './runner.js';
 import type { Playbook } from './schema.js';
 import { RedisRunStore } from './store.js';
@@ -18,6 +21,7 @@ export { AgentActionError, AgentActionsClient } from './agent-actions-client.js'
 export { planSubject, type RunAudit, redisRunAudit } from './audit.js';
 export { defaultPlaybookDir, formatIssue, loadPlaybooks, type PlaybookIssue, PlaybookLoadError, validatePlaybook, validatePlaybookDir } from './load.js';
 export { describeCheck, isPlanId, type Plan, type PlanStep, renderPlanText } from './plan.js';
+export { RUN_ENDINGS, type RunCounter, type RunEnding, runEnding } from './run.js';
 export {
   createRunner,
   type FindingSummary,
@@ -50,7 +54,8 @@ export type RemediationConfig = Pick<
   | 'checkSecrets'
   | 'apiTimeoutMs'
   | 'pendingGraceSeconds'
->;
+> &
+  AgentTransportConfig;
 
 /**
  * Load (and validate: a bad file throws PlaybookLoadError, which should stop startup) the
@@ -65,31 +70,29 @@ export async function runnerFromConfig(input: {
   onEvent?: RunEventHandler;
   /** How long audit entries are kept (default 30 days; POD_DOCTOR_AUDIT_RETENTION_DAYS once the schema has it). */
   auditRetentionMs?: number;
+  /** Counts how runs end (pod_doctor_remediation_runs_total). */
+  runs?: RunCounter;
+  /** Counts the calls to node agents (pod_doctor_agent_calls_total). */
+  agentCalls?: AgentCallMetrics;
 }): Promise<{ runner: Runner; playbooks: Playbook[] }> {
-  const { config, kube } = input;
+  const { config, kube, runs } = input;
   const playbooks = await loadPlaybooks(config.playbookDir ?? defaultPlaybookDir());
+  // Every playbook's series from 0, so the first failure shows in increase() and alerts.
+  if (runs) for (const { id } of playbooks) for (const outcome of RUN_ENDINGS) runs.inc({ playbook: id, outcome }, 0);
+  const agentActions = agentActionsClientFromConfig(config, (name) => kube.getNode(name), input.agentCalls);
   const runner = createRunner({
     cluster: config.cluster,
     kube,
     store: new RedisRunStore(input.redis, config.cluster, config.redisPrefix, config.runTtlSeconds),
     ...(input.agent ? { agent: input.agent } : {}),
-    ...(config.agentToken
-      ? {
-          agentActions: new AgentActionsClient({
-            token: config.agentToken,
-            agentUrls: config.agentUrls,
-            agentUrlTemplate: config.agentUrlTemplate,
-            timeoutMs: config.agentActionTimeoutMs,
-            getNode: (name) => kube.getNode(name),
-          }),
-        }
-      : {}),
+    ...(agentActions ? { agentActions } : {}),
     diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
     planTtlSeconds: config.planTtlSeconds,
     lockMs: config.runLockMs,
     maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,
     ...(input.logger ? { logger: input.logger } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),
+    ...(runs ? { runs } : {}),
     // Runs through a worker were approved in chat: named in their writes, recorded in the trail.
     audit: redisRunAudit(input.redis, config.redisPrefix, input.auditRetentionMs !== undefined ? { retentionMs: input.auditRetentionMs } : {}),
   });

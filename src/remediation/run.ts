@@ -31,6 +31,35 @@ export interface RunDeps {
   handlers: (RunEventHandler | undefined)[];
   /** The audit trail: who approved (named in the steps' User-Agent) and how the run ended. */
   audit?: RunAudit;
+  /** Counts how runs end (pod_doctor_remediation_runs_total). */
+  runs?: RunCounter;
+}
+
+/** How a run ended, as pod_doctor_remediation_runs_total counts it. */
+export const RUN_ENDINGS = ['succeeded', 'failed', 'verify_failed', 'precondition_failed', 'refused'] as const;
+export type RunEnding = (typeof RUN_ENDINGS)[number];
+
+/** Where run endings are counted; a prom-client Counter<'playbook' | 'outcome'> is one. */
+export interface RunCounter {
+  inc(labels: { playbook: string; outcome: RunEnding }, value?: number): void;
+}
+
+/**
+ * A finished run's ending: completed is succeeded only when verified fixed; a refusal is
+ * precondition_failed when a precondition was checked and no longer holds (else the plan expired
+ * or the checks could not run); a failed step and a crash-stopped run are both failed.
+ */
+export function runEnding(status: RunStatus, verification: Verification | undefined, preconditionFailed: boolean): RunEnding {
+  switch (status) {
+    case 'completed':
+      return verification?.outcome === 'fixed' ? 'succeeded' : 'verify_failed';
+    case 'refused':
+      return preconditionFailed ? 'precondition_failed' : 'refused';
+    case 'failed':
+    case 'stopped':
+    case 'running':
+      return 'failed';
+  }
 }
 
 const stamp = () => new Date().toISOString();
@@ -177,9 +206,12 @@ export class PlanRun {
       .catch((err: unknown) => this.log.error({ err, outcome }, 'the run could not be recorded in the audit trail'));
   }
 
-  private async finish(status: RunStatus, extra: Partial<RunResult>): Promise<RunResult> {
+  /** The one place a run ends (`failedCheck`: the precondition that refused it). */
+  private async finish(status: RunStatus, extra: Partial<RunResult>, failedCheck?: string): Promise<RunResult> {
     const result: RunResult = { ...this.base, status, ...extra };
     if (!(await this.deps.store.finishRun(this.runId, this.token, status, result))) return this.lost();
+    // Counted once its end is on record (a run that lost its lock is another runner's to end).
+    if (this.plan) this.deps.runs?.inc({ playbook: this.plan.playbook.id, outcome: runEnding(status, result.verification, failedCheck !== undefined) });
     await this.audit(result);
     await this.emit({ type: 'run-finished', runId: this.runId, at: stamp(), status });
     this.log.info({ status, reason: extra.reason, outcome: extra.verification?.outcome }, 'run finished');
@@ -192,7 +224,7 @@ export class PlanRun {
       if (!(await this.deps.store.startRun(this.runId, this.token, plan))) return this.lost();
       await this.emit({ type: 'refused', runId: this.runId, planId: this.runId, at: stamp(), reason, ...(check ? { check } : {}) });
       this.log.warn({ reason, check }, 'run refused');
-      return this.finish('refused', { reason });
+      return this.finish('refused', { reason }, check);
     };
     if (Date.parse(plan.expiresAt) < this.deps.now().getTime()) return refuse(`the plan expired at ${plan.expiresAt}; diagnose again for a new one`);
     const live = new LiveState(this.deps.kube, plan.target, () => this.deps.diagnose(plan.target), this.deps.now);

@@ -17,7 +17,7 @@ import type { AgentActionsClient } from './agent-actions-client.js';
 import type { RunAudit } from './audit.js';
 import { type CheckResult, evaluateAll, evaluateCheck, LiveState } from './checks.js';
 import { buildPlan, coerce, interpolate, isPlanId, type Plan, paramOrigin, resolveChecks } from './plan.js';
-import { errorText, PlanRun } from './run.js';
+import { errorText, PlanRun, type RunCounter } from './run.js';
 import type { ParamDecl, ParamValue, Playbook } from './schema.js';
 import type { RunRecord, RunStatus, RunStore, StepState } from './store.js';
 
@@ -109,6 +109,8 @@ export interface RunnerDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** The audit trail (src/audit): approvers for the writes' User-Agent, expiries, run outcomes. */
   audit?: RunAudit;
+  /** Counts how runs end (the worker's pod_doctor_remediation_runs_total). */
+  runs?: RunCounter;
 }
 
 export interface Runner {
@@ -323,6 +325,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         verify,
         handlers: [deps.onEvent, options.onEvent],
         ...(deps.audit ? { audit: deps.audit } : {}),
+        ...(deps.runs ? { runs: deps.runs } : {}),
       },
       planId,
     );

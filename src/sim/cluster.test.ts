@@ -17,7 +17,7 @@ const seeds = (await loadScenarios(ROOT)).filter((s) => s.meta.seed !== undefine
 function diagnoseIn(cluster: ScenarioCluster, s: Scenario, now: Date): Promise<Diagnosis> {
   const kc = new k8s.KubeConfig();
   kc.loadFromString(cluster.kubeconfig());
-  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000 });
+  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
   return diagnoseTarget(new KubeSource(kc), parseTarget(s.meta.target), { cluster: 'sim', now: () => now, agent });
 }
 

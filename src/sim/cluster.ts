@@ -37,7 +37,7 @@ export interface ScenarioCluster {
   sim: Sim;
   /** The API server's URL (as `sim.url`). */
   url: string;
-  /** Node name → agent URL, for `createAgentLookup({ agentUrls, agentToken })`. */
+  /** Node name → agent URL (plain HTTP on loopback), for `createAgentLookup({ agentUrls, agentToken, transport: { plainHttp: true } })`. */
   agentUrls: Record<string, string>;
   agentToken: string;
   /** A kubeconfig (YAML) whose current context points at the simulated API. */
@@ -204,6 +204,8 @@ export async function startScenarioCluster(scenarios: readonly Scenario[], opts:
         port: 0,
         host: '127.0.0.1',
         token: agentToken,
+        // Loopback only, in this process: clients pass `transport: { plainHttp: true }`.
+        plainHttp: true,
         procRoot: join(root, 'proc'),
         hostRoot: join(root, 'host'),
         nodeName: n.node,

@@ -6,19 +6,11 @@ import { extname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import type { KubeObject } from '../diagnosis/types.js';
+import { SimLoadError } from './errors.js';
 import { isObject } from './json.js';
 import type { PodLog } from './logs.js';
 
-export type SimLoadErrorCode = 'SIM_READ' | 'SIM_PARSE' | 'SIM_INVALID';
-
-export class SimLoadError extends Error {
-  readonly code: SimLoadErrorCode;
-  constructor(code: SimLoadErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimLoadError';
-    this.code = code;
-  }
-}
+export { SimLoadError, type SimLoadErrorCode } from './errors.js';
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 

@@ -8,6 +8,7 @@ import { diagnose, type EngineOptions, factsNeeded } from '../diagnosis/engine.j
 import type { Rule } from '../diagnosis/rule.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
+import { beginSpan, runIn, settle, targetAttributes } from '../tracing/spans.js';
 
 export interface DiagnoseOptions {
   cluster: string;
@@ -21,21 +22,43 @@ export interface DiagnoseOptions {
   pendingGraceSeconds?: number;
 }
 
+// Each phase is a span (`collect`, `rules`: children of the job's when a worker diagnoses); the
+// diagnosis module itself stays pure.
 export async function diagnoseTarget(source: FactSource, target: Target, options: DiagnoseOptions): Promise<Diagnosis> {
   const rules = options.rules ?? RULES;
   const active = rules.filter((r) => options.overrides?.[r.meta.id]?.enabled !== false);
-  const snapshot = await collectSnapshot(source, target, {
-    cluster: options.cluster,
-    needs: factsNeeded(active),
-    timeoutMs: options.timeoutMs,
-    checkSecrets: options.checkSecrets,
-    now: options.now,
-    agent: options.agent,
-    agentSkipReason: options.agentSkipReason,
+  const needs = factsNeeded(active);
+  const where = targetAttributes(options.cluster, target);
+  const collecting = beginSpan('collect', { attributes: { ...where, 'pod_doctor.facts': [...needs].sort() } });
+  const collected = runIn(collecting.context, () =>
+    collectSnapshot(source, target, {
+      cluster: options.cluster,
+      needs,
+      timeoutMs: options.timeoutMs,
+      checkSecrets: options.checkSecrets,
+      now: options.now,
+      agent: options.agent,
+      agentSkipReason: options.agentSkipReason,
+    }),
+  );
+  const snapshot = await settle(collecting, collected, (s) => ({ 'pod_doctor.gaps': s.gaps.length }));
+  const ruling = beginSpan('rules', { attributes: { ...where, 'pod_doctor.rules': active.length } });
+  let diagnosis: Diagnosis;
+  try {
+    diagnosis = diagnose(snapshot, {
+      rules: active,
+      overrides: options.overrides,
+      ctx: options.pendingGraceSeconds !== undefined ? { pendingGraceSeconds: options.pendingGraceSeconds } : undefined,
+    });
+  } catch (err) {
+    ruling.end(err);
+    throw err;
+  }
+  ruling.set({
+    'pod_doctor.findings': diagnosis.findings.length,
+    'pod_doctor.finding.rules': diagnosis.findings.map((f) => f.rule),
+    'pod_doctor.rule_errors': diagnosis.ruleErrors.length,
   });
-  return diagnose(snapshot, {
-    rules: active,
-    overrides: options.overrides,
-    ctx: options.pendingGraceSeconds !== undefined ? { pendingGraceSeconds: options.pendingGraceSeconds } : undefined,
-  });
+  ruling.end();
+  return diagnosis;
 }

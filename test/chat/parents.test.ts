@@ -5,11 +5,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
-import { SlackApi } from '../../src/chat/adapters/slack/web-api.js';
+import { createSlackWebClient } from '../../src/chat/adapters/slack/web-client.js';
 import type { ThreadState } from '../../src/chat/context.js';
 import { type ChatContext, createChatContext } from '../../src/chat/context.js';
 import { deliver } from '../../src/chat/flows/delivery.js';
@@ -48,15 +47,12 @@ function diagnosed(jobId: string, name: string, channel: string): DiagnoseResult
 
 interface Bot {
   chat: ChatContext;
-  api: SlackApi;
   stopSweeping: () => void;
 }
 
 function bot(redis: RedisClient, prefix: string, slack: FakeSlack, limits = false, placeholderMs = 2000): Bot {
-  const api = new SlackApi({ token: 'xoxb-test', apiUrl: slack.apiUrl, retryDelayMs: 20 });
   const adapter = new SlackAdapter({
-    client: new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl }),
-    api,
+    client: createSlackWebClient('xoxb-test', { slackApiUrl: slack.apiUrl, logger: silent }),
     logger: silent,
     ...(limits
       ? {
@@ -77,7 +73,7 @@ function bot(redis: RedisClient, prefix: string, slack: FakeSlack, limits = fals
     placeholderMs,
     parentUpdates: { backoffMs: 100, maxBackoffMs: 400, sweepMs: 500, staleMs: 300 },
   });
-  return { chat, api, stopSweeping: chat.parents.start(chat.redis) };
+  return { chat, stopSweeping: chat.parents.start(chat.redis) };
 }
 
 /** A "diagnosing…" parent, as a slow diagnosis gets one. */
@@ -142,7 +138,6 @@ describe('thread parents under faults', () => {
     // Done: nothing is left to write.
     await eventually(async () => (await a.chat.threads.dirty(Date.now(), 10)).length === 0, 5000);
     a.stopSweeping();
-    a.api.close();
   });
 
   it('a parent left dirty by a process that died is written by the next one at start-up', async () => {
@@ -154,7 +149,6 @@ describe('thread parents under faults', () => {
     // This process goes away without writing it.
     await a.chat.parents.settle(50);
     a.stopSweeping();
-    a.api.close();
     slack.fail('chat.update', 0);
     expect(messageText(slack.message('C1', thread.ts)!)).not.toMatch(/not found/i);
     expect(await a.chat.threads.dirty(Date.now(), 10)).toEqual([thread.id]);
@@ -162,7 +156,6 @@ describe('thread parents under faults', () => {
     const b = bot(redis, prefix, slack);
     await eventually(async () => /not found/i.test(messageText(slack.message('C1', thread.ts)!)), 10_000);
     b.stopSweeping();
-    b.api.close();
   });
 
   it('a state saved while Redis is down fails the delivery, so it is delivered again', async () => {
@@ -177,7 +170,6 @@ describe('thread parents under faults', () => {
     await deliver(a.chat, notFound('gone-3'));
     await eventually(async () => /not found/i.test(messageText(slack.message('C1', thread.ts)!)), 10_000);
     a.stopSweeping();
-    a.api.close();
   });
 });
 
@@ -219,7 +211,6 @@ describe("delivery at Slack's limits", () => {
     await b.chat.parents.settle();
     expect(slack.callsByMethod()['chat.update'] ?? 0).toBe(0);
     b.stopSweeping();
-    b.api.close();
   }, 30_000);
 
   it('a quick answer opens its thread with the outcome (2 posts, no update); a slow one gets a placeholder first', async () => {
@@ -239,6 +230,5 @@ describe("delivery at Slack's limits", () => {
     expect(messageText(slack.message('C4', root.ts)!)).not.toMatch(/diagnosing/i);
     expect(slack.thread('C4', root.ts)).toHaveLength(1);
     b.stopSweeping();
-    b.api.close();
   }, 20_000);
 });

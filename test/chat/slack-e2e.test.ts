@@ -228,6 +228,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     expect(threadText(root)).toMatch(/Re-run asked by <@U0ALICE>/);
     const approve2 = buttonsOf(prompt2).find((b) => b.action_id === ACTION_IDS.approve)!;
     expect(approve2.value).not.toBe(approve1!.value);
+    // A person sees the prompt only after Slack answered the post; the bot records where it was
+    // posted right after that answer (a click before it would be "another channel's thread").
+    for (let i = 0; i < 200 && !(await chat.approvals.get(approve2.value))?.prompts.length; i++) await new Promise((r) => setTimeout(r, 10));
 
     // Someone who is not an approver: refused, told why, nothing queued.
     await click(ACTION_IDS.approve, approve2.value, 'U0MALLORY', prompt2);
@@ -265,6 +268,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     const metrics = await (await fetch(`${botUrl}/metrics`)).text();
     expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{[^}]*status="diagnosed"[^}]*\} [1-9]/m);
     expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{queue="remediate[^}]*\} 1$/m);
+    // The run's outcome is counted on the thread and reaches the bot's /metrics; so do Slack's calls.
+    expect(metrics).toMatch(/^pod_doctor_remediation_runs_total\{playbook="remove-finalizers",outcome="succeeded"\} 1$/m);
+    expect(metrics).toMatch(/^pod_doctor_slack_api_calls_total\{method="chat\.postMessage",status="200"\} [1-9]/m);
     // Process metrics come from the bot alone (the thread shares the process: they would double).
     expect(metrics.match(/^pod_doctor_process_cpu_user_seconds_total /gm)).toHaveLength(1);
   });

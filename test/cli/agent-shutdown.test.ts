@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sharedAgentCerts } from '../helpers/agent-tls.js';
 import { eventually } from '../helpers/jobs.js';
 import { type RoleProcess, sigterm, spawnRole } from '../helpers/roles.js';
 
@@ -15,6 +17,10 @@ const TOKEN = 'agent-shutdown-token-0123456789';
 const GRACE_MS = 10_000;
 /** The watchdog in src/bin lets a finished command's process wind down for 1 s; scheduling slack on top. */
 const EXIT_MARGIN_MS = 2000;
+/** The agent serves HTTPS from its certificate files, as in the DaemonSet; requests trust its CA. */
+const certs = sharedAgentCerts();
+const dispatcher = new Agent({ connect: { ca: certs.ca, servername: certs.serverName } });
+const fetch = (url: string, init: { headers?: Record<string, string> } = {}) => undiciFetch(url, { ...init, dispatcher });
 
 describe('pod-doctor agent on SIGTERM', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pd-agent-stop-'));
@@ -42,6 +48,7 @@ describe('pod-doctor agent on SIGTERM', () => {
   afterAll(async () => {
     for (const s of sockets) s.destroy();
     await new Promise((r) => docker?.close(r));
+    await dispatcher.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -56,10 +63,10 @@ describe('pod-doctor agent on SIGTERM', () => {
         `--host-root=${join(NODE, 'host')}`,
         `--docker-socket=${socketPath}`,
       ],
-      { LOG_LEVEL: 'info', ...env },
+      { LOG_LEVEL: 'info', POD_DOCTOR_AGENT_TLS_CERT: certs.certFile, POD_DOCTOR_AGENT_TLS_KEY: certs.keyFile, ...env },
     );
     const [, port] = (await agent.line(/"port":(\d+).*"msg":"agent listening"/)) as unknown as [string, string];
-    const url = `http://127.0.0.1:${port}`;
+    const url = `https://127.0.0.1:${port}`;
     // Serving (its SIGTERM handler is set a moment after the log line).
     await eventually(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok, 5000, 20);
     // The runtime probe: about 2 s against the silent Docker socket. Resolves (with the answer
@@ -73,6 +80,17 @@ describe('pod-doctor agent on SIGTERM', () => {
     };
     return { url, probe };
   };
+
+  it('serves HTTPS from POD_DOCTOR_AGENT_TLS_CERT/_KEY, and /metrics without the token', async () => {
+    const { url } = await startAgent();
+    const res = await fetch(`${url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/^pod_doctor_process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^pod_doctor_build_info\{version="[^"]+",commit="[^"]+",node="v\d+[^"]*"\} 1$/m);
+    expect(text).toContain('pod_doctor_agent_refusals_total{reason="unauthenticated"} 0');
+    expect((await fetch(`${url}/v1/probes/host`)).status).toBe(401);
+  });
 
   it('answers the probe in flight, refuses new connections meanwhile, then exits', async () => {
     const { url, probe } = await startAgent();

@@ -1,5 +1,5 @@
 // The Dockerfile, read without a Docker engine: a build stage (npm ci, npm run build), a
-// runtime stage on a small Node 20 image with production dependencies only, user 10001, the
+// runtime stage on a small Node 24 image with production dependencies only, user 10001, the
 // one entrypoint; .dockerignore lets in only what the build reads. Then `npm run build` into a
 // copy of the image's /app layout, and the commands the manifests run answer --help there.
 import { spawnSync } from 'node:child_process';
@@ -95,10 +95,10 @@ const settingDefault = (env: string) =>
     .schema.parse(undefined) as unknown;
 
 describe('Dockerfile', () => {
-  it('is multi-stage, every stage named, on one small Node 20 image', () => {
+  it('is multi-stage, every stage named, on one small Node 24 image', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(stages.every((s) => s.name)).toBe(true);
-    for (const s of stages) expect(s.from, s.name).toMatch(/^node:20(\.\d+){0,2}-(bookworm-slim|bullseye-slim|slim|alpine\d*(\.\d+)?)$/);
+    for (const s of stages) expect(s.from, s.name).toMatch(/^node:24(\.\d+){0,2}-(bookworm-slim|bullseye-slim|slim|alpine\d*(\.\d+)?)$/);
   });
 
   it('builds in a stage with all dependencies: npm ci, then npm run build', () => {

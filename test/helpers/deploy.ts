@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
@@ -186,6 +186,8 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'split+actions+worker-hpa+check-secrets', overlay: 'split', components: ['agent-actions', 'worker-hpa', 'check-secrets'] },
   { name: 'split+read-only+external-redis', overlay: 'split', components: ['read-only', 'external-redis'] },
   { name: 'single-process+read-only', overlay: 'single-process', components: ['read-only'] },
+  { name: 'split+monitoring', overlay: 'split', components: ['monitoring'] },
+  { name: 'single-process+agent-tls-cert-manager', overlay: 'single-process', components: ['agent-tls-cert-manager'] },
 ];
 
 export function componentNames(): string[] {
@@ -320,6 +322,22 @@ interface LocalKustomization {
   components?: string[];
   patches?: { path?: string }[];
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
+  configMapGenerator?: { name: string; namespace?: string; files?: string[]; options?: { labels?: Record<string, string>; disableNameSuffixHash?: boolean } }[];
+}
+
+/** ConfigMaps of `configMapGenerator` from files (`key=path`, or a path whose file name is the key); names without kustomize's hash suffix only. */
+function generatedConfigMaps(dir: string, k: LocalKustomization): KubeObject[] {
+  return (k.configMapGenerator ?? []).map((g) => {
+    if (!g.options?.disableNameSuffixHash) throw new Error(`${dir}: configMapGenerator ${g.name}: the local renderer needs disableNameSuffixHash`);
+    const data = Object.fromEntries(
+      (g.files ?? []).map((f) => {
+        const [key, path] = f.includes('=') ? (f.split('=', 2) as [string, string]) : [basename(f), f];
+        return [key, readFileSync(resolve(dir, path), 'utf8')];
+      }),
+    );
+    const metadata = { name: g.name, ...(g.namespace ? { namespace: g.namespace } : {}), ...(g.options.labels ? { labels: g.options.labels } : {}) };
+    return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data };
+  });
 }
 
 function readKustomization(dir: string): LocalKustomization {
@@ -341,6 +359,7 @@ function applyComponent(dir: string, objects: KubeObject[]): KubeObject[] {
   const k = readKustomization(dir);
   const all = [...objects];
   for (const r of k.resources ?? []) all.push(...parseYamlFile(resolve(dir, r)).docs);
+  all.push(...generatedConfigMaps(dir, k));
   return transform(dir, k, all);
 }
 

@@ -25,6 +25,7 @@ import { type FakeDocker, type FakeDockerSpec, loadDockerSpec, startFakeDocker }
 import { loadScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { type Sim, startSim } from '../../src/sim/server.js';
 import { diagnoseTarget } from '../../src/usecases/diagnose.js';
+import { sharedAgentCerts } from './agent-tls.js';
 import { silent } from './logger.js';
 
 export const INCIDENTS = join(import.meta.dirname, '../fixtures/incidents');
@@ -231,6 +232,7 @@ export async function fixtureAgent(
     port: 0,
     host: '127.0.0.1',
     token: TOKEN,
+    tls: { cert: sharedAgentCerts().cert, key: sharedAgentCerts().key },
     procRoot,
     hostRoot: probeEnv.hostRoot,
     nodeName: node,
@@ -238,7 +240,7 @@ export async function fixtureAgent(
     logger: silent,
     actions,
   });
-  const lookup = createAgentLookup({ agentToken: TOKEN, agentUrls: { [node]: agent.url }, agentTimeoutMs: 8000 });
+  const lookup = createAgentLookup({ agentToken: TOKEN, agentUrls: { [node]: agent.url }, agentTimeoutMs: 8000, transport: sharedAgentCerts().transport });
   return {
     node,
     url: agent.url,
@@ -344,6 +346,7 @@ export function harness(cluster: Cluster, options: { agent?: FixtureAgent; store
         agentActions: new AgentActionsClient({
           token: TOKEN,
           agentUrls: { [options.agent.node]: options.agent.url },
+          transport: sharedAgentCerts().transport,
           getNode: (n) => cluster.kube.getNode(n),
           timeoutMs: 20_000,
         }),

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Agent as DispatchAgent, fetch as undiciFetch } from 'undici';
 import {
   type ControlPlane,
   type ControlPlaneOptions,
@@ -21,6 +22,7 @@ import {
   sleep,
   startControlPlane,
 } from '../envtest/harness.js';
+import { makeAgentCerts } from '../helpers/agent-tls.js';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -83,12 +85,21 @@ export interface RealNode {
   startKubelet(): Promise<void>;
   kubeletRunning(): boolean;
   waitNodeReady(timeoutMs?: number): Promise<KubeObject>;
-  /** Starts `pod-doctor agent` on this node (real /proc, containerd, kubelet dirs and logs). */
-  startAgent(): Promise<{ url: string; token: string }>;
+  /** Starts `pod-doctor agent` on this node (real /proc, containerd, kubelet dirs and logs), serving HTTPS. */
+  startAgent(): Promise<RealAgent>;
   /** A host process a scenario started (a mount holder): killed at teardown. */
   recordPid(pid: number): void;
   tail(file: string, lines?: number): string;
   stop(): Promise<void>;
+}
+
+export interface RealAgent {
+  url: string;
+  token: string;
+  /** What `pod-doctor diagnose`/`playbook` need to trust the agent: POD_DOCTOR_AGENT_TLS_CA and _SERVER_NAME. */
+  env: Record<string, string>;
+  /** fetch that trusts the agent's CA and checks its name (not 127.0.0.1). */
+  fetch(url: string, init?: Parameters<typeof undiciFetch>[1]): ReturnType<typeof undiciFetch>;
 }
 
 function tailOf(file: string, lines = 40): string {
@@ -336,7 +347,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     await waitNodeReady();
     mark('node Ready', s);
 
-    let agent: { url: string; token: string } | undefined;
+    let agent: RealAgent | undefined;
     const node: RealNode = {
       name: NODE_NAME,
       ip,
@@ -367,6 +378,8 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
         const token = `realnode-${process.pid}-${Date.now().toString(36)}`;
         const tokenFile = path.join(dir, 'agent.token');
         writeFileSync(tokenFile, token, { mode: 0o600 });
+        // As in the DaemonSet: HTTPS from certificate files, made the way scripts/agent-cert.sh makes them.
+        const certs = makeAgentCerts({ dir: path.join(dir, 'agent-tls') });
         launch(
           'agent',
           path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
@@ -393,13 +406,15 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
             '--log-file',
             path.join(dir, 'containerd.log'),
           ],
-          { ...process.env, NODE_ENV: 'production' },
+          { ...process.env, NODE_ENV: 'production', POD_DOCTOR_AGENT_TLS_CERT: certs.certFile, POD_DOCTOR_AGENT_TLS_KEY: certs.keyFile },
         );
-        const url = `http://127.0.0.1:${port}`;
+        const url = `https://127.0.0.1:${port}`;
+        const dispatcher = new DispatchAgent({ connect: { ca: certs.ca, servername: certs.serverName } });
+        const agentFetch: RealAgent['fetch'] = (u, init) => undiciFetch(u, { ...init, dispatcher });
         for (let i = 0; ; i++) {
           if (!alive('agent')) throw new Error(`agent exited:\n${tailOf(path.join(dir, 'agent.log'))}`);
           if (
-            await fetch(`${url}/healthz`).then(
+            await agentFetch(`${url}/healthz`).then(
               (r) => r.ok,
               () => false,
             )
@@ -408,7 +423,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
           if (i > 150) throw new Error(`agent not healthy:\n${tailOf(path.join(dir, 'agent.log'))}`);
           await sleep(200);
         }
-        agent = { url, token };
+        agent = { url, token, fetch: agentFetch, env: { POD_DOCTOR_AGENT_TLS_CA: certs.caFile, POD_DOCTOR_AGENT_TLS_SERVER_NAME: certs.serverName } };
         return agent;
       },
       recordPid(pid) {

@@ -40,7 +40,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     diagnoseKubeconfig = node.cp.kubeconfigFor(PRODUCT_ACCOUNTS.diagnose);
     remediateKubeconfig = node.cp.kubeconfigFor(PRODUCT_ACCOUNTS.remediate);
     const agent = await node.startAgent();
-    agentEnv = { POD_DOCTOR_AGENT_URLS: JSON.stringify({ [NODE_NAME]: agent.url }), POD_DOCTOR_AGENT_TOKEN: agent.token };
+    agentEnv = { POD_DOCTOR_AGENT_URLS: JSON.stringify({ [NODE_NAME]: agent.url }), POD_DOCTOR_AGENT_TOKEN: agent.token, ...agent.env };
   });
 
   afterAll(async () => {
@@ -161,7 +161,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     // The agent's runtime probe asks containerd over CRI and lists the pod's sandbox and container.
     const agent = await node.startAgent();
     const answer = (await (
-      await fetch(`${agent.url}/v1/probes/runtime?podUid=${p.metadata.uid}`, { headers: { authorization: `Bearer ${agent.token}` } })
+      await agent.fetch(`${agent.url}/v1/probes/runtime?podUid=${p.metadata.uid}`, { headers: { authorization: `Bearer ${agent.token}` } })
     ).json()) as any;
     const cri = answer.probes?.runtime?.containerd;
     log('agent runtime probe (containerd)', cri ?? answer);
@@ -174,7 +174,7 @@ describe.skipIf(missing !== undefined)('a real node: kubelet + containerd + runc
     await node.ctr('images', 'tag', BUSYBOX, '127.0.0.1:1/shop/busybox:1.35');
     await createPod(pod('tagged', 'smoke', { image: '127.0.0.1:1/shop/busybox:1.35', command: ['sleep', '3600'] }));
     const tagged = await running('smoke', 'tagged');
-    const pull = await fetch(`${agent.url}/v1/actions/pull-image`, {
+    const pull = await agent.fetch(`${agent.url}/v1/actions/pull-image`, {
       method: 'POST',
       headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({

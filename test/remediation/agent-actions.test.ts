@@ -5,12 +5,14 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHostExec, splitImageRef } from '../../src/agent/actions/host-exec.js';
 import { AGENT_ACTION_DEFS } from '../../src/agent/actions/index.js';
 import { AGENT_ACTION_TABLE, AGENT_ACTIONS } from '../../src/agent/actions/types.js';
 import { ACTIONS, type StepContext } from '../../src/remediation/actions/index.js';
 import { startFakeDocker } from '../../src/sim/fake-docker.js';
+import { sharedAgentCerts } from '../helpers/agent-tls.js';
 import { type FixtureAgent, fixtureAgent, HANGING_GLUSTER_STAT, TOKEN } from '../helpers/remediation.js';
 
 const UID_001 = '9e3d2cbb-f9d4-11e8-b61c-f01fafd10a1b';
@@ -24,8 +26,12 @@ function podRef(uid: string) {
   return { uid, namespace: 'default', name: 'web-1', containerIds: [] };
 }
 
+/** The fixture agents serve HTTPS (test/helpers/agent-tls.ts): trust their CA and name. */
+const tls = new Agent({ connect: { ca: sharedAgentCerts().ca, servername: sharedAgentCerts().serverName } });
+
 async function post(agent: FixtureAgent, action: string, body: unknown, token = TOKEN): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${agent.url}/v1/actions/${action}`, {
+    dispatcher: tls,
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),

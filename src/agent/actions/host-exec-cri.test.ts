@@ -1,38 +1,13 @@
-// The CRI client and the CRI half of HostExec: the protobuf codec against hand-assembled bytes,
-// then a fake CRI runtime (HTTP/2 on a unix socket in a temp dir, requests decoded with the same
-// codec, replies framed with trailers) behind the client, createHostExec and the action handler.
+// The CRI client and the CRI half of HostExec behind a fake CRI runtime (a grpc-js server on a
+// unix socket in a temp dir, test/helpers/fake-cri.ts, serving the vendored api.proto): the
+// client, createHostExec and the action handler. The client's own cases are in probes/cri.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Http2Server, type Http2Session, type ServerHttp2Stream } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CriReply, startCriServer } from '../../../test/helpers/fake-cri.js';
 import { silent } from '../../../test/helpers/logger.js';
-import {
-  ContainerFilter,
-  CriClient,
-  type CriContainer,
-  type CriImage,
-  type CriPodSandbox,
-  GRPC_STATUS,
-  grpcFrame,
-  grpcUnary,
-  grpcUnframe,
-  ImageRequest,
-  ImageStatusRequest,
-  ImageStatusResponse,
-  ListContainersRequest,
-  ListContainersResponse,
-  ListPodSandboxRequest,
-  ListPodSandboxResponse,
-  PodSandboxIdRequest,
-  ProtoDecodeError,
-  ProtoReader,
-  ProtoWriter,
-  PullImageResponse,
-  RemoveContainerRequest,
-  StopContainerRequest,
-  VersionResponse,
-} from '../../probes/cri.js';
+import { type CriApiVersion, CriClient, type CriContainer, type CriImage, type CriPodSandbox, GRPC_STATUS } from '../../probes/cri.js';
 import { startFakeDocker } from '../../sim/fake-docker.js';
 import { runtimeOptionsFrom } from '../cli.js';
 import { createHostExec } from './host-exec.js';
@@ -51,147 +26,9 @@ const NGINX_ID = `sha256:${'f6'.repeat(32)}`;
 const ENVOY_ID = `sha256:${'07'.repeat(32)}`;
 
 // ---------------------------------------------------------------------------------------------
-// codec
-
-describe('CRI protobuf codec', () => {
-  it('decodes a ListContainersResponse assembled byte by byte (unknown fields skipped)', () => {
-    const container = [
-      [0x0a, 0x03, ...Buffer.from('abc')], // id = 1
-      [0x12, 0x02, ...Buffer.from('sb')], // pod_sandbox_id = 2
-      [0x1a, 0x07, 0x0a, 0x03, ...Buffer.from('web'), 0x10, 0x02], // metadata = 3 { name = 1, attempt = 2 }
-      [0x22, 0x09, 0x0a, 0x07, ...Buffer.from('nginx:1')], // image = 4 { image = 1 }
-      [0x2a, 0x04, ...Buffer.from('sha1')], // image_ref = 5
-      [0x30, 0x02], // state = 6: CONTAINER_EXITED
-      [0x38, 0xac, 0x02], // created_at = 7: 300
-      [0x42, 0x06, 0x0a, 0x01, 0x6b, 0x12, 0x01, 0x76], // labels = 8 { k: v }
-      [0x98, 0x06, 0x01], // field 99, varint: unknown
-      [0xa5, 0x06, 1, 2, 3, 4], // field 100, fixed32: unknown
-      [0x52, 0x02, ...Buffer.from('id')], // image_id = 10
-    ].flat();
-    const bytes = Buffer.from([0x0a, container.length, ...container, 0xa2, 0x06, 0x00 /* field 100, empty bytes: unknown */]);
-    expect(ListContainersResponse.decode(bytes)).toEqual({
-      containers: [
-        {
-          id: 'abc',
-          podSandboxId: 'sb',
-          metadata: { name: 'web', attempt: 2 },
-          image: { image: 'nginx:1' },
-          imageRef: 'sha1',
-          state: 2,
-          createdAt: 300n,
-          labels: { k: 'v' },
-          annotations: {},
-          imageId: 'id',
-        },
-      ],
-    });
-  });
-
-  it('round-trips every message it writes', () => {
-    const container: CriContainer = {
-      id: WEB,
-      podSandboxId: SANDBOX,
-      metadata: { name: 'web', attempt: 3 },
-      image: { image: NGINX_ID, userSpecifiedImage: 'nginx:1.25', annotations: { a: 'b' } },
-      imageRef: 'docker.io/library/nginx@sha256:abc',
-      state: 1,
-      createdAt: 1_732_000_000_123_456_789n,
-      labels: { [POD_UID_LABEL]: UID, 'io.kubernetes.container.name': 'web', empty: '' },
-      annotations: { 'io.kubernetes.container.hash': '1f2e' },
-      imageId: NGINX_ID,
-    };
-    expect(ListContainersResponse.decode(ListContainersResponse.encode({ containers: [container, { ...container, id: SIDECAR, createdAt: -5n }] }))).toEqual({
-      containers: [container, { ...container, id: SIDECAR, createdAt: -5n }],
-    });
-    const sandbox: CriPodSandbox = {
-      id: SANDBOX,
-      metadata: { name: 'web-1', uid: UID, namespace: 'default', attempt: 0 },
-      state: 1,
-      createdAt: 7n,
-      labels: { [POD_UID_LABEL]: UID },
-      annotations: {},
-      runtimeHandler: 'runc',
-    };
-    expect(ListPodSandboxResponse.decode(ListPodSandboxResponse.encode({ items: [sandbox] }))).toEqual({ items: [sandbox] });
-    const image: CriImage = {
-      id: NGINX_ID,
-      repoTags: ['docker.io/library/nginx:1.25', 'nginx:latest'],
-      repoDigests: ['docker.io/library/nginx@sha256:abc'],
-      size: 2n ** 40n,
-      username: '',
-      pinned: true,
-    };
-    expect(ImageStatusResponse.decode(ImageStatusResponse.encode({ image }))).toEqual({ image });
-    expect(ImageStatusResponse.decode(ImageStatusResponse.encode({}))).toEqual({});
-    expect(
-      VersionResponse.decode(VersionResponse.encode({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.2', runtimeApiVersion: 'v1' })),
-    ).toMatchObject({ runtimeName: 'containerd', runtimeApiVersion: 'v1' });
-    expect(PullImageResponse.decode(PullImageResponse.encode({ imageRef: NGINX_ID }))).toEqual({ imageRef: NGINX_ID });
-    expect(ImageStatusRequest.decode(ImageStatusRequest.encode({ image: { image: 'nginx:1.25' }, verbose: true }))).toEqual({
-      image: { image: 'nginx:1.25' },
-      verbose: true,
-    });
-  });
-
-  it('writes the field numbers of the CRI requests', () => {
-    const hex = (b: Buffer) => b.toString('hex');
-    // StopContainerRequest { container_id = 1; int64 timeout = 2 }
-    expect(hex(StopContainerRequest.encode({ containerId: 'ab', timeout: 10 }))).toBe('0a026162100a');
-    expect(hex(RemoveContainerRequest.encode({ containerId: 'ab' }))).toBe('0a026162');
-    expect(hex(PodSandboxIdRequest.encode({ podSandboxId: 'ab' }))).toBe('0a026162');
-    // RemoveImageRequest / PullImageRequest { ImageSpec image = 1 { image = 1 } }
-    expect(hex(ImageRequest.encode({ image: { image: 'x' } }))).toBe('0a030a0178');
-    // ListContainersRequest { filter = 1 { label_selector = 4 { k: v } } }
-    expect(hex(ListContainersRequest.encode({ filter: { labelSelector: { k: 'v' } } }))).toBe('0a0822060a016b120176');
-    // ListPodSandboxRequest { filter = 1 { label_selector = 3 { k: v } } }
-    expect(hex(ListPodSandboxRequest.encode({ filter: { labelSelector: { k: 'v' } } }))).toBe('0a081a060a016b120176');
-    // ContainerFilter { id = 1; state = 2 { state = 1 } }: state 0 (created) is a real filter.
-    expect(hex(ContainerFilter.encode({ id: 'a', state: 0 }))).toBe('0a01611200');
-    expect(ContainerFilter.decode(ContainerFilter.encode({ state: 0 }))).toEqual({ state: 0 });
-    // Proto3 defaults are left out.
-    expect(StopContainerRequest.encode({ containerId: '', timeout: 0 }).length).toBe(0);
-    expect(ListContainersRequest.encode({}).length).toBe(0);
-  });
-
-  it('encodes varints at their limits and negative int64 as ten bytes', () => {
-    const w = new ProtoWriter()
-      .varint(1, 2n ** 64n - 1n)
-      .varint(2, -1n)
-      .varint(3, 1)
-      .varint(536_870_911, 150);
-    const r = ProtoReader.decode(w.finish());
-    expect(r.uint(1)).toBe(2n ** 64n - 1n);
-    expect(r.int64(2)).toBe(-1n);
-    expect(r.num(3)).toBe(1);
-    expect(r.num(536_870_911)).toBe(150);
-    expect(new ProtoWriter().varint(1, -1n).finish().length).toBe(11);
-    expect(new ProtoWriter().varint(1, 150).finish().toString('hex')).toBe('089601');
-  });
-
-  it.each([
-    ['a truncated varint', [0x08, 0x96]],
-    ['a length beyond the message', [0x0a, 0x05, 0x61]],
-    ['a truncated fixed64', [0x09, 1, 2, 3]],
-    ['a group (wire type 3)', [0x0b]],
-    ['field number 0', [0x00, 0x01]],
-  ])('refuses %s', (_name, bytes) => {
-    expect(() => ProtoReader.decode(Buffer.from(bytes))).toThrow(ProtoDecodeError);
-  });
-
-  it('frames gRPC messages and refuses compressed or truncated frames', () => {
-    const frame = grpcFrame(Buffer.from([1, 2, 3]));
-    expect(frame.toString('hex')).toBe('0000000003010203');
-    expect(grpcUnframe(frame)).toEqual([Buffer.from([1, 2, 3])]);
-    expect(grpcUnframe(Buffer.concat([frame, grpcFrame(Buffer.alloc(0))]))).toHaveLength(2);
-    expect(() => grpcUnframe(Buffer.from('0100000000', 'hex'))).toThrow(/compressed/);
-    expect(() => grpcUnframe(frame.subarray(0, 6))).toThrow(/truncated/);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
 // A fake CRI runtime.
 
-type Reply = { message: Buffer } | { status: number; message?: string; inTrailers?: boolean } | 'hang';
+type Reply = CriReply;
 
 interface FakeState {
   containers: CriContainer[];
@@ -207,7 +44,7 @@ interface FakeCri {
   requests: { method: string; body: unknown }[];
   state: FakeState;
   /** Answer a method differently (before the built-in behaviour). */
-  override: Map<string, (body: Buffer) => Reply | undefined>;
+  override: Map<string, (request: unknown) => Reply | undefined>;
   close(): Promise<void>;
 }
 
@@ -222,26 +59,30 @@ function normalize(ref: string): string {
   return /[.:]/.test(first) || first === 'localhost' ? ref : `docker.io/${ref}`;
 }
 
-function builtIn(state: FakeState, method: string, body: Buffer, log: (b: unknown) => void): Reply {
-  const ok = (message: Buffer = Buffer.alloc(0)): Reply => ({ message });
+// Requests read as sent (only the fields the client set); replies are plain objects.
+type Filter = { id?: string; labelSelector?: Record<string, string> } | undefined;
+type ImageReq = { image: { image: string } };
+
+function builtIn(state: FakeState, method: string, body: unknown, log: (b: unknown) => void): Reply {
+  const ok = (reply: object = {}): Reply => ({ reply });
   const notFound = (what: string): Reply => ({ status: GRPC_STATUS.NOT_FOUND, message: `${what}: not found` });
   switch (method) {
     case 'Version':
-      return ok(VersionResponse.encode({ version: '0.1.0', runtimeName: 'fake-containerd', runtimeVersion: 'v1.7.0', runtimeApiVersion: 'v1' }));
+      return ok({ version: '0.1.0', runtimeName: 'fake-containerd', runtimeVersion: 'v1.7.0', runtimeApiVersion: 'v1' });
     case 'ListContainers': {
-      const { filter } = ListContainersRequest.decode(body);
+      const { filter } = body as { filter: Filter };
       log(filter ?? {});
       const containers = state.containers.filter((c) => (!filter?.id || c.id.startsWith(filter.id)) && labelsMatch(c.labels, filter?.labelSelector));
-      return ok(ListContainersResponse.encode({ containers }));
+      return ok({ containers });
     }
     case 'ListPodSandbox': {
-      const { filter } = ListPodSandboxRequest.decode(body);
+      const { filter } = body as { filter: Filter };
       log(filter ?? {});
       const items = state.sandboxes.filter((s) => (!filter?.id || s.id.startsWith(filter.id)) && labelsMatch(s.labels, filter?.labelSelector));
-      return ok(ListPodSandboxResponse.encode({ items }));
+      return ok({ items });
     }
     case 'StopContainer': {
-      const req = StopContainerRequest.decode(body);
+      const req = body as { containerId: string; timeout: number };
       log(req);
       const c = state.containers.find((x) => x.id === req.containerId);
       if (!c) return notFound(`container ${req.containerId}`);
@@ -249,13 +90,13 @@ function builtIn(state: FakeState, method: string, body: Buffer, log: (b: unknow
       return ok();
     }
     case 'RemoveContainer': {
-      const req = RemoveContainerRequest.decode(body);
+      const req = body as { containerId: string };
       log(req);
       state.containers = state.containers.filter((x) => x.id !== req.containerId); // idempotent, like containerd
       return ok();
     }
     case 'StopPodSandbox': {
-      const req = PodSandboxIdRequest.decode(body);
+      const req = body as { podSandboxId: string };
       log(req);
       const s = state.sandboxes.find((x) => x.id === req.podSandboxId);
       if (!s) return notFound(`sandbox ${req.podSandboxId}`);
@@ -263,28 +104,28 @@ function builtIn(state: FakeState, method: string, body: Buffer, log: (b: unknow
       return ok();
     }
     case 'RemovePodSandbox': {
-      const req = PodSandboxIdRequest.decode(body);
+      const req = body as { podSandboxId: string };
       log(req);
       state.sandboxes = state.sandboxes.filter((x) => x.id !== req.podSandboxId);
       state.containers = state.containers.filter((x) => x.podSandboxId !== req.podSandboxId);
       return ok();
     }
     case 'ImageStatus': {
-      const req = ImageStatusRequest.decode(body);
+      const req = body as ImageReq;
       log(req);
       const image = state.images.find((i) => i.id === req.image.image || i.repoTags.includes(normalize(req.image.image)));
-      return ok(ImageStatusResponse.encode(image ? { image } : {}));
+      return ok(image ? { image } : {});
     }
     case 'RemoveImage': {
-      const req = ImageRequest.decode(body);
+      const req = body as ImageReq;
       log(req);
       state.images = state.images.filter((i) => i.id !== req.image.image && !i.repoTags.includes(normalize(req.image.image)));
       return ok();
     }
     case 'PullImage': {
-      const req = ImageRequest.decode(body);
+      const req = body as ImageReq;
       log(req);
-      return ok(PullImageResponse.encode({ imageRef: NGINX_ID }));
+      return ok({ imageRef: NGINX_ID });
     }
     default:
       return { status: GRPC_STATUS.UNIMPLEMENTED, message: `unknown method ${method}` };
@@ -346,71 +187,20 @@ function initialState(): FakeState {
   };
 }
 
-async function startFakeCri(options: { versions?: string[]; hangAll?: boolean } = {}): Promise<FakeCri> {
-  const dir = mkdtempSync(join(tmpdir(), 'pd-cri-'));
-  const socket = join(dir, 'containerd.sock');
+async function startFakeCri(options: { versions?: CriApiVersion[]; hangAll?: boolean } = {}): Promise<FakeCri> {
   const versions = options.versions ?? ['v1', 'v1alpha2'];
   const calls: string[] = [];
   const requests: { method: string; body: unknown }[] = [];
-  const override = new Map<string, (body: Buffer) => Reply | undefined>();
-  const sessions = new Set<Http2Session>();
-  const fake: FakeCri = { socket, calls, requests, state: initialState(), override, close: async () => undefined };
-
-  const answer = (stream: ServerHttp2Stream, reply: Reply) => {
-    if (reply === 'hang') return;
-    if ('status' in reply && reply.inTrailers) {
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(reply.status), 'grpc-message': encodeURIComponent(reply.message ?? '') }));
-      stream.end();
-      return;
-    }
-    if ('status' in reply) {
-      // Trailers-only: the status rides in the headers of an ended stream.
-      stream.respond(
-        { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(reply.status), 'grpc-message': encodeURIComponent(reply.message ?? '') },
-        { endStream: true },
-      );
-      return;
-    }
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-    stream.end(grpcFrame(reply.message));
-  };
-
-  const server: Http2Server = createServer();
-  server.on('session', (s) => {
-    sessions.add(s);
-    s.on('close', () => sessions.delete(s));
+  const override = new Map<string, (request: unknown) => Reply | undefined>();
+  const state = initialState();
+  // Both versions are served so that every call is seen; an unserved one answers as containerd does.
+  const server = await startCriServer(({ version, service, method, request }) => {
+    calls.push(`${version} ${method}`);
+    if (options.hangAll) return 'hang';
+    if (!versions.includes(version)) return { status: GRPC_STATUS.UNIMPLEMENTED, message: `unknown service runtime.${version}.${service}` };
+    return override.get(method)?.(request) ?? builtIn(fake.state, method, request, (decoded) => requests.push({ method, body: decoded }));
   });
-  server.on('stream', (stream, headers) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('error', () => undefined);
-    stream.on('end', () => {
-      const m = /^\/runtime\.(v1|v1alpha2)\.(RuntimeService|ImageService)\/(\w+)$/.exec(String(headers[':path']));
-      if (!m || headers['content-type'] !== 'application/grpc' || headers.te !== 'trailers')
-        return answer(stream, { status: GRPC_STATUS.INTERNAL, message: 'bad request' });
-      const version = m[1] ?? '';
-      const method = m[3] ?? '';
-      calls.push(`${version} ${method}`);
-      if (options.hangAll) return;
-      if (!versions.includes(version)) return answer(stream, { status: GRPC_STATUS.UNIMPLEMENTED, message: `unknown service runtime.${version}.${m[2]}` });
-      let body: Buffer;
-      try {
-        [body = Buffer.alloc(0)] = grpcUnframe(Buffer.concat(chunks));
-      } catch (err) {
-        return answer(stream, { status: GRPC_STATUS.INTERNAL, message: String(err) });
-      }
-      const special = override.get(method)?.(body);
-      answer(stream, special ?? builtIn(fake.state, method, body, (decoded) => requests.push({ method, body: decoded })));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(socket, resolve));
-  fake.close = async () => {
-    for (const s of sessions) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const fake: FakeCri = { socket: server.socket, calls, requests, state, override, close: server.close };
   return fake;
 }
 
@@ -460,12 +250,13 @@ describe('CRI client over a unix socket', () => {
 
   it('says "unreachable" when nothing listens on the socket, "failed" for a non-gRPC server', async () => {
     fake = await startFakeCri();
-    expect(await grpcUnary(join(fake.socket, '..', 'absent.sock'), '/runtime.v1.RuntimeService/Version', Buffer.alloc(0), { timeoutMs: 1000 })).toMatchObject({
+    expect(await new CriClient({ socketPath: join(fake.socket, '..', 'absent.sock'), timeoutMs: 1000 }).getVersion()).toMatchObject({
+      ok: false,
       kind: 'unreachable',
     });
     const docker = await startFakeDocker({ routes: {} });
     try {
-      expect(await grpcUnary(docker.socket, '/runtime.v1.RuntimeService/Version', Buffer.alloc(0), { timeoutMs: 1000 })).toMatchObject({ kind: 'failed' });
+      expect(await new CriClient({ socketPath: docker.socket, timeoutMs: 1000 }).getVersion()).toMatchObject({ ok: false, kind: 'failed' });
     } finally {
       await docker.close();
     }

@@ -7,6 +7,7 @@ import type { Diagnosis } from '../../diagnosis/types.js';
 import type { DiagnoseResult, Requester } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
 import { scoped } from '../../log.js';
+import { beginSpan, contextFrom, runIn, settle, targetAttributes } from '../../tracing/spans.js';
 import { type ChatContext, defaultNamespace, type ThreadState } from '../context.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { findingsMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from '../messages/messages.js';
@@ -17,8 +18,27 @@ import { deliverIncident } from './incidents.js';
 import { openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 
-/** Post a result to everyone who asked for it. Safe to call again with the same result. */
-export async function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
+/**
+ * Post a result to everyone who asked for it. Safe to call again with the same result. A
+ * `chat.post` span, in the trace of the job's `job.diagnose` span that the result carries.
+ */
+export function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
+  const attributes = {
+    ...targetAttributes(result.job.cluster, result.job.target),
+    'pod_doctor.job.id': result.jobId,
+    'pod_doctor.job.status': result.status,
+    'pod_doctor.findings': result.diagnosis?.findings.length ?? 0,
+    'pod_doctor.finding.rules': result.diagnosis?.findings.map((f) => f.rule) ?? [],
+    'pod_doctor.requesters': result.requesters.length,
+  };
+  const span = beginSpan('chat.post', { parent: contextFrom(result.trace), attributes });
+  return settle(
+    span,
+    runIn(span.context, () => deliverResult(ctx, result)),
+  );
+}
+
+async function deliverResult(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
   const log = scoped(ctx.log, { jobId: result.jobId, target: formatTarget(result.job.target), status: result.status });
   const slack = result.requesters.filter((r): r is Extract<Requester, { kind: 'slack' }> => r.kind === 'slack');
   const groups = new Map<string, { channel: string; threadTs?: string; users: string[] }>();

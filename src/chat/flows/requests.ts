@@ -6,6 +6,7 @@ import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
 import { scoped } from '../../log.js';
+import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.js';
 import { AccessRefused, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
@@ -64,7 +65,16 @@ export interface CommandInput {
  * When the access policy does not let the person diagnose the target from this channel, they
  * are told privately, nothing is queued and AccessRefused is thrown.
  */
-export async function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+export function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+  // A trace of its own: the command, its job, the diagnosis and the post of its findings.
+  const span = beginSpan('chat.command', { parent: 'root', attributes: { ...targetAttributes(ctx.cluster, input.target), 'pod_doctor.command': 'diagnose' } });
+  return settle(
+    span,
+    runIn(span.context, () => requestDiagnosis(ctx, input)),
+  );
+}
+
+async function requestDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
   const { channel, user, target } = input;
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
   const verdict = await diagnoseVerdict(ctx, { channel, user }, target);
@@ -146,7 +156,15 @@ async function openCommandThread(
   }
 }
 
-export async function rerun(ctx: ChatContext, threadId: string, user: string, channel?: string): Promise<void> {
+export function rerun(ctx: ChatContext, threadId: string, user: string, channel?: string): Promise<void> {
+  const span = beginSpan('chat.command', { parent: 'root', attributes: { 'k8s.cluster.name': ctx.cluster, 'pod_doctor.command': 'rerun' } });
+  return settle(
+    span,
+    runIn(span.context, () => rerunInThread(ctx, threadId, user, channel)),
+  );
+}
+
+async function rerunInThread(ctx: ChatContext, threadId: string, user: string, channel?: string): Promise<void> {
   const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await ctx.threads.get(threadId) : null;
   if (thread?.state.kind !== 'diagnosis') {
     ctx.log.info({ user, threadId }, 're-run refused: unknown thread');

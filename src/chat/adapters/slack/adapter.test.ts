@@ -1,10 +1,12 @@
-// The Slack adapter's last pass: whatever a flow hands it, no credential reaches the Web API, and
-// the ids the click handler looks up (button values) go as they came.
-import type { WebClient } from '@slack/web-api';
-import { describe, expect, it } from 'vitest';
+// The Slack adapter's last pass: whatever a flow hands it, no credential reaches the Web API (the
+// fake Slack's record of what arrived), and the ids the click handler looks up (button values) go
+// as they came.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../../../../test/helpers/fake-slack.js';
 import { silent } from '../../../../test/helpers/logger.js';
 import type { ChatMessage } from '../../types.js';
 import { SlackAdapter } from './adapter.js';
+import { createSlackWebClient } from './web-client.js';
 
 const SECRETS = ['S3cr3t!', 'hunter2', 'pdFZKVeTuE8sk7oOcBrzbqgy', 'IOSFODNN7EXAMPLE', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '9f86d081884c7d659a2f'];
 
@@ -27,15 +29,16 @@ const message: ChatMessage = {
   ],
 };
 
+let fake: FakeSlack;
+beforeAll(async () => {
+  fake = await startFakeSlack();
+});
+afterAll(() => fake.close());
+
 function adapter() {
-  const calls: { method: string; args: Record<string, unknown> }[] = [];
-  const api = {
-    call: async (method: string, args: Record<string, unknown>) => {
-      calls.push({ method, args });
-      return { channel: 'C1', ts: `1700000000.${String(calls.length).padStart(6, '0')}` };
-    },
-  };
-  return { slack: new SlackAdapter({ client: {} as WebClient, api: api as never, logger: silent }), calls };
+  fake.calls.length = 0;
+  const client = createSlackWebClient('xoxb-test', { slackApiUrl: fake.apiUrl, logger: silent });
+  return { slack: new SlackAdapter({ client, logger: silent }), calls: fake.calls };
 }
 
 describe('SlackAdapter redaction', () => {

@@ -1,4 +1,5 @@
-// The chat adapter for Slack: Block Kit through the Web API. Posts draw from the per-channel
+// The chat adapter for Slack: Block Kit through the Web API (WebClient from ./web-client.ts: it
+// retries network errors and 5xx itself and hands 429s back here). Posts draw from the per-channel
 // budget every process shares (ChatLimiter); a 429 pauses that channel for Retry-After, for
 // every process, and the post is tried again. Within this process a channel's posts leave one
 // at a time: the findings of threads already open first, then new threads' parents, then
@@ -14,14 +15,12 @@ import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../ty
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
 import type { ChatLimiter } from './limiter.js';
-import type { SlackApi } from './web-api.js';
 
 type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';
 
 export interface SlackAdapterOptions {
+  /** Built with rejectRateLimitedCalls (createSlackWebClient): the 429s are this adapter's to wait out. */
   client: WebClient;
-  /** The lean caller for the chat.* methods every diagnosis uses (else `client` makes them). */
-  api?: Pick<SlackApi, 'call'>;
   /** chat.postMessage: Slack allows about one message per second per channel. */
   limiter?: ChatLimiter;
   /**
@@ -140,7 +139,7 @@ export class SlackAdapter implements ChatAdapter {
   }
 
   private chat(method: ChatMethod, args: Record<string, unknown>): Promise<{ channel?: unknown; ts?: unknown }> {
-    return this.options.api ? this.options.api.call(method, args) : (this.options.client.apiCall(method, args) as Promise<{ channel?: unknown; ts?: unknown }>);
+    return this.options.client.apiCall(method, args) as Promise<{ channel?: unknown; ts?: unknown }>;
   }
 
   /** Run `fn` when it is this post's turn in its channel (one at a time, by rank, then in order). */

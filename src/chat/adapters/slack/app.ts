@@ -6,13 +6,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   App,
+  type Authorize,
+  type AuthorizeResult,
   type BlockAction,
   type App as BoltApp,
-  type Logger as BoltLogger,
   type ButtonAction,
   type CustomRoute,
   HTTPReceiver,
-  LogLevel,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { PodDoctorError } from '../../../errors.js';
@@ -24,8 +24,8 @@ import { type ChatRouter, contextForClick, contextForPlan, contextForThread, sin
 import type { DecisionAction, GroupAction, MessageRef } from '../../types.js';
 import { actionIdPattern, actionKind, actionOf } from './blocks/render.js';
 import { answerCommand } from './commands.js';
-import { keepAliveFetch } from './http-fetch.js';
 import { receiveSlashCommands } from './receiver.js';
+import { slackClientOptions, slackLogger } from './web-client.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export type { CustomRoute };
@@ -44,9 +44,8 @@ export interface SlackBotOptions {
   chat: ChatContext;
   router?: ChatRouter;
   logger: Logger;
+  /** Also counts the Web API calls of Bolt's client (views.open, chat.getPermalink…). */
   metrics?: ChatMetrics;
-  /** Transport for Web API calls and respond() (default: a new keepAliveFetch()). */
-  fetch?: typeof fetch;
 }
 
 export interface SlackBot {
@@ -63,26 +62,6 @@ const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun']
 const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
-
-/** Bolt's logger interface over pino (Bolt logs strings). */
-export function boltLogger(logger: Logger): BoltLogger {
-  let level = LogLevel.INFO;
-  const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
-  return {
-    // WebClient logs every request body at debug: skip the text when nobody reads it.
-    debug: (...msg: unknown[]) => {
-      if (logger.isLevelEnabled('debug')) logger.debug(text(msg));
-    },
-    info: (...msg: unknown[]) => logger.info(text(msg)),
-    warn: (...msg: unknown[]) => logger.warn(text(msg)),
-    error: (...msg: unknown[]) => logger.error(text(msg)),
-    setLevel: (l) => {
-      level = l;
-    },
-    getLevel: () => level,
-    setName: () => undefined,
-  };
-}
 
 /** Register the Alertmanager webhook (a plain node:http handler) on the bot's HTTP server. */
 export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, path = '/alertmanager'): void {
@@ -216,16 +195,39 @@ function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger):
   });
 }
 
+/**
+ * The bot token's identity (auth.test) for Bolt. Bolt's own, for a `token`, asks once when the
+ * App is made and keeps that promise: when Slack does not answer then, the rejection is unhandled
+ * (the process exits) and every later event fails with it. This one keeps an answer, forgets a
+ * failure so the next event asks again, and is warmed at start without being waited for.
+ */
+function botAuthorization(botToken: string, app: () => BoltApp, logger: Logger): Authorize<boolean> {
+  let held: Promise<AuthorizeResult> | undefined;
+  return () => {
+    if (held) return held;
+    const asked = app()
+      .client.auth.test({ token: botToken })
+      .then((r) => ({ botToken, botId: r.bot_id, botUserId: r.user_id, teamId: r.team_id, enterpriseId: r.enterprise_id }));
+    held = asked;
+    asked.catch((err: unknown) => {
+      if (held === asked) held = undefined;
+      logger.warn({ err }, 'Slack did not confirm the bot token (auth.test); asking again with the next event');
+    });
+    return asked;
+  };
+}
+
 export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   const logger = o.logger.child({ component: 'slack' });
-  const blog = boltLogger(logger);
-  const fetcher = o.fetch ?? keepAliveFetch();
-  const clientOptions = { slackApiUrl: o.slackApiUrl, logger: blog, fetch: fetcher };
+  const authorize = botAuthorization(o.botToken, () => app, logger);
+  const blog = slackLogger(logger);
+  // Bolt's client waits out a 429 itself (a click's dialog or link; chat posts go through the adapter).
+  const clientOptions = slackClientOptions({ slackApiUrl: o.slackApiUrl, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
   let app: BoltApp;
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
     app = new App({
-      token: o.botToken,
+      authorize,
       appToken: o.appToken,
       socketMode: true,
       customRoutes: o.routes,
@@ -243,11 +245,10 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       logger: blog,
       processBeforeResponse: false,
     });
-    app = new App({ token: o.botToken, receiver, clientOptions, logger: blog, convoStore: false });
+    app = new App({ authorize, receiver, clientOptions, logger: blog, convoStore: false });
     receiveSlashCommands({
       receiver,
       signingSecret: o.signingSecret,
-      fetch: fetcher,
       chat: o.chat,
       ...(o.router ? { router: o.router } : {}),
       logger,
@@ -255,6 +256,7 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
     });
   }
   registerListeners(app, o, logger);
+  void authorize({ isEnterpriseInstall: false, teamId: undefined, enterpriseId: undefined }).catch(() => undefined);
 
   let port = o.port;
   if (o.mode === 'http') {

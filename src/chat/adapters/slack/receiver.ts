@@ -1,12 +1,12 @@
 // The Slack HTTP edge. Slash commands end here, in the shape of Bolt's HTTPReceiver but once:
-// verified once (signature and replay window), parsed once, acknowledged at once with their
-// answer (which needs no I/O), and handed on as a typed command (./commands.ts). Bolt's own
-// path (body parsing, middleware, listener) costs about half a millisecond per request, and a
-// burst of a few hundred commands then queued for a hundred milliseconds or more. Everything
-// else (buttons, modals, the Events API) goes to Bolt's receiver untouched.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// verified once (Bolt's verifySlackRequest, after a replay window that also bounds the future),
+// parsed once, acknowledged at once with their answer (which needs no I/O), and handed on as a
+// typed command (./commands.ts). Bolt's own path (body parsing, middleware, listener) costs about
+// half a millisecond per request, and a burst of a few hundred commands then queued for a hundred
+// milliseconds or more. Everything else (buttons, modals, the Events API) goes to Bolt's receiver
+// untouched.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HTTPReceiver } from '@slack/bolt';
+import { type HTTPReceiver, verifySlackRequest } from '@slack/bolt';
 import { answerCommand, type CommandEdge, type EphemeralBody, type Respond } from './commands.js';
 
 /** Bolt's default body limit. */
@@ -24,36 +24,36 @@ function freshTimestamp(timestamp: string | undefined, nowMs = Date.now()): time
   return !!timestamp && /^\d+$/.test(timestamp) && Math.abs(nowMs / 1000 - Number(timestamp)) <= MAX_SKEW_SECONDS;
 }
 
-/**
- * Slack's request signature (v0 HMAC-SHA256 of `v0:<timestamp>:<body>`), compared in constant
- * time, with the five-minute replay window. (Bolt's own check compares through tsscmp, whose
- * random HMAC keys cost more than the rest of an answer.)
- */
-export function validSlackSignature(secret: string, body: string, signature: string | undefined, timestamp: string | undefined, nowMs = Date.now()): boolean {
-  if (!signature?.startsWith('v0=') || !freshTimestamp(timestamp, nowMs)) return false;
-  const expected = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest();
-  const given = Buffer.from(signature.slice(3), 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? undefined : v;
 }
 
+/**
+ * Why a request is not Slack's (Bolt's verifySlackRequest: v0 HMAC-SHA256 of `v0:<timestamp>:<body>`
+ * with the signing secret, and not older than five minutes); undefined when it is.
+ */
+function signatureProblem(secret: string, body: string, signature: string | undefined, timestamp: string | undefined): string | undefined {
+  if (!signature || !timestamp) return 'unsigned request (no x-slack-signature or x-slack-request-timestamp)';
+  try {
+    verifySlackRequest({ signingSecret: secret, body, headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(timestamp) } });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 export interface ReceiverOptions extends CommandEdge {
   receiver: HTTPReceiver;
   signingSecret: string;
-  /** Transport for response_url (the bot's keep-alive fetch). */
-  fetch: typeof fetch;
   path?: string;
 }
 
 /** POST a private answer to the command's response_url (valid for 30 minutes, five uses). */
-function responder(fetcher: typeof fetch, url: string | null): Respond {
+function responder(url: string | null): Respond {
   return async (body: EphemeralBody) => {
     if (!url?.startsWith('http')) throw new Error('the command carries no response_url');
-    const res = await fetcher(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`response_url answered HTTP ${res.status}`);
   };
@@ -131,14 +131,15 @@ export function receiveSlashCommands(o: ReceiverOptions): void {
         bolt(req, res);
         return;
       }
-      if (!validSlackSignature(o.signingSecret, text, header(req, 'x-slack-signature'), ts)) return refuse(req, res, 'invalid request signature');
+      const problem = signatureProblem(o.signingSecret, text, header(req, 'x-slack-signature'), ts);
+      if (problem) return refuse(req, res, problem);
       const answer = answerCommand(o, { text: params.get('text') ?? '', channel: params.get('channel_id') ?? '', user: params.get('user_id') ?? '' });
       // A known length: the answer goes out in one write (no chunked encoding).
       const body = JSON.stringify(answer.ack);
       res.writeHead(200, { 'content-length': Buffer.byteLength(body), 'content-type': 'application/json' }).end(body);
       const work = answer.work;
       if (!work) return;
-      const respond = responder(o.fetch, params.get('response_url'));
+      const respond = responder(params.get('response_url'));
       handOff(() => void work(respond));
     });
   };
