@@ -300,7 +300,8 @@ function checkTransport(options: AgentOptions): void {
   if (options.tls && options.plainHttp) throw new Error('both a TLS certificate and plain HTTP were asked for: choose one');
   if (!options.tls && !options.plainHttp) {
     throw new Error(
-      'the agent serves HTTPS and needs a certificate and key (POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY); plain HTTP only when asked (POD_DOCTOR_AGENT_PLAIN_HTTP=true)',
+      'the agent serves HTTPS and needs a certificate and key (POD_DOCTOR_AGENT_TLS_CERT, POD_DOCTOR_AGENT_TLS_KEY); ' +
+        'plain HTTP only when asked (POD_DOCTOR_AGENT_PLAIN_HTTP=true)',
     );
   }
 }

@@ -23,6 +23,8 @@ import { classifyError } from '../jobs/worker.js';
 import { Dns1123Label, Dns1123Subdomain, targetKey } from '../kube/target.js';
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag } from '../redis/keys.js';
+import { TraceCarrier } from '../tracing/carrier.js';
+import { beginSpan, contextFrom, currentTrace, runIn, settle } from '../tracing/spans.js';
 import { cancelAlertJobs, isResolved } from './cancel.js';
 import type { ExpandedPod } from './group-events.js';
 import { appendGroupEvent, groupEpisode } from './groups.js';
@@ -42,6 +44,8 @@ export const ExpandJobSchema = z.object({
   requester: AlertRequester,
   requestedAt: z.string().max(64),
   maxPods: z.number().int().min(1).max(500),
+  /** The notification's trace (its `alert.receive` span): the pods' diagnoses join it. */
+  trace: TraceCarrier.optional().catch(undefined),
 });
 export type ExpandJob = z.infer<typeof ExpandJobSchema>;
 
@@ -100,7 +104,8 @@ export class ExpansionQueues {
 
 /** Queue the expansion; resolves once it is in Redis. Adding an existing id is a no-op. */
 export async function enqueueExpansion(eq: ExpansionQueues, input: Omit<ExpandJob, 'v' | 'requestedAt'> & { requestedAt?: string }): Promise<string> {
-  const job = ExpandJobSchema.parse({ v: 1, ...input, requestedAt: input.requestedAt ?? new Date().toISOString() });
+  const trace = currentTrace();
+  const job = ExpandJobSchema.parse({ v: 1, ...input, requestedAt: input.requestedAt ?? new Date().toISOString(), ...(trace ? { trace } : {}) });
   const jobId = expansionJobId(job.cluster, job.requester.fingerprint, job.requester.startsAt);
   await eq.queue(job.cluster).add('expand', job, { jobId });
   return jobId;
@@ -332,7 +337,15 @@ export function startExpansionWorker(options: ExpansionWorkerOptions): RunningEx
         throw new UnrecoverableError(`invalid expansion job: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       if (parsed.data.cluster !== cluster) throw new UnrecoverableError(`job for cluster "${parsed.data.cluster}" on a worker of "${cluster}"`);
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const outcome = await expandWorkload(deps, parsed.data, { lastAttempt });
+      const span = beginSpan('alert.expand', {
+        parent: contextFrom(parsed.data.trace),
+        attributes: { 'k8s.cluster.name': cluster, 'pod_doctor.workload': workloadText(parsed.data.workload), 'pod_doctor.job.id': String(job.id) },
+      });
+      const outcome = await settle(
+        span,
+        runIn(span.context, () => expandWorkload(deps, parsed.data, { lastAttempt })),
+        (o) => ({ 'pod_doctor.expand.status': o.status, 'pod_doctor.jobs': o.pods.length }),
+      );
       logger.info(
         { jobId: job.id, workload: workloadText(parsed.data.workload), status: outcome.status, pods: outcome.pods.length, unhealthy: outcome.unhealthy },
         'workload alert expanded',

@@ -256,8 +256,25 @@ const ABSENT_ERRNO = /\b(ENOENT|ECONNREFUSED|ENOTSOCK|ENOTDIR)\b/;
  * Statuses grpc-js makes up on this side (its wording, 1.14): no connection, a reply that is not
  * gRPC, a broken stream or message. The runtime said nothing, so they are not its status.
  */
-const CLIENT_SIDE =
-  /^(Received HTTP status code|Received RST_STREAM|Connection dropped|Stream refused by server|Call cancelled|Channel closed before call started|Failed to start HTTP\/2 stream|Write (error|failed)|No status information received|No message received|Too many responses received|Response message parsing error|Request message serialization failure|Received message (larger than max|that decompresses)|Failed to decompress)/;
+const CLIENT_SIDE = new RegExp(
+  `^(${[
+    'Received HTTP status code',
+    'Received RST_STREAM',
+    'Connection dropped',
+    'Stream refused by server',
+    'Call cancelled',
+    'Channel closed before call started',
+    'Failed to start HTTP/2 stream',
+    'Write (error|failed)',
+    'No status information received',
+    'No message received',
+    'Too many responses received',
+    'Response message parsing error',
+    'Request message serialization failure',
+    'Received message (larger than max|that decompresses)',
+    'Failed to decompress',
+  ].join('|')})`,
+);
 
 interface CallContext {
   socketPath: string;

@@ -11,6 +11,7 @@ import type { AgentLookup } from '../collect/snapshot.js';
 import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { log as rootLog } from '../log.js';
+import { beginSpan, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
 import type { AgentActionsClient } from './agent-actions-client.js';
@@ -341,7 +342,16 @@ export function createRunner(deps: RunnerDeps): Runner {
       }
       const plan = record?.plan ?? (await deps.store.loadPlan(planId));
       if (!plan) return { ...base, status: 'not-found', reason: 'no such plan, or it expired before it was run' };
-      return await run.execute(record, plan);
+      // A trace of its own: the re-checks, the steps and the verifying diagnosis (collect, rules) under one span.
+      const span = beginSpan('playbook.run', {
+        parent: 'root',
+        attributes: { ...targetAttributes(plan.cluster, plan.target), 'pod_doctor.playbook': plan.playbook.id, 'pod_doctor.plan.id': planId },
+      });
+      return await settle(
+        span,
+        runIn(span.context, () => run.execute(record, plan)),
+        (r) => ({ 'pod_doctor.run.status': r.status }),
+      );
     } catch (err) {
       runLog.error({ err }, 'run crashed');
       throw err;

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExpansionWorker } from '../../src/alerts/expand.js';
 import { createAlertmanagerHandler, startAlertmanagerServer } from '../../src/alerts/http.js';
+import type { KubeObject } from '../../src/diagnosis/types.js';
 import { PodDoctorError } from '../../src/errors.js';
 import { DiagnoseJobSchema } from '../../src/jobs/schemas.js';
 import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
@@ -17,11 +19,13 @@ import { type Sim, startSim } from '../../src/sim/server.js';
 import { beginSpan, currentTrace, runIn, settle } from '../../src/tracing/spans.js';
 import { flushTracing, startTracing, stopTracing } from '../../src/tracing/start.js';
 import { buildInfo } from '../../src/version.js';
-import { payload, podAlert, postJson, TOKEN } from '../helpers/alerts.js';
+import { amAlert, payload, podAlert, postJson, TOKEN } from '../helpers/alerts.js';
 import { startSplitDeployment, testBotEnv } from '../helpers/bot.js';
+import { ago, crashedPod, lostNode, pod } from '../helpers/factories.js';
 import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
-import { cleanup, closeJobsEnv, connect, openJobsEnv, testPrefix } from '../helpers/jobs.js';
+import { cleanup, closeJobsEnv, connect, memorySource, openJobsEnv, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
+import { harness, objectsCluster, propose } from '../helpers/remediation.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 const SECRET = 'test-signing-secret-0123456789';
@@ -151,6 +155,62 @@ describe('an Alertmanager notification', () => {
   });
 });
 
+describe('a workload alert', () => {
+  it("is expanded on the worker inside the notification's trace: alert.receive → alert.expand → job.enqueue per pod", { timeout: 30_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    const jobs = openJobsEnv('traces-expand');
+    const handler = createAlertmanagerHandler({ queues: jobs.queues, logger: silent, cluster: 'traces', token: TOKEN, defaultChannel: 'C0ALERTS' });
+    const server = await startAlertmanagerServer({ handler });
+    const crashed = crashedPod({ exitCode: 137 });
+    const objects: KubeObject[] = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'shop' },
+        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } } },
+      },
+      {
+        ...crashed,
+        metadata: {
+          ...crashed.metadata,
+          name: 'web-abc-oom',
+          namespace: 'shop',
+          labels: { app: 'web' },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u', controller: true }],
+        },
+      },
+    ];
+    expect(await startTracing({ serviceName: 'pod-doctor-bot', settings: { otlpEndpoint: receiver.url }, logger: silent })).toBe(true);
+    const expander = startExpansionWorker({ connection: jobs.redis, cluster: 'traces', source: memorySource(objects), queues: jobs.queues, logger: silent });
+    try {
+      const alert = amAlert({ alertname: 'KubeDeploymentReplicasMismatch', labels: { namespace: 'shop', deployment: 'web' } });
+      expect((await postJson(`${server.url}${handler.path}`, payload([alert]))).status).toBe(200);
+      // The expansion runs on the worker a moment later: flush until its span has ended and been sent.
+      for (let i = 0; i < 100 && !receiver.spans.some((s) => s.name === 'alert.expand'); i++) {
+        await flushTracing();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const spans = await receiver.waitFor((all) => all.some((s) => s.name === 'alert.expand'));
+      const receive = only(spans, 'alert.receive');
+      const expand = only(spans, 'alert.expand');
+      const enqueue = only(spans, 'job.enqueue');
+      expect(expand.traceId).toBe(receive.traceId);
+      expect(expand.parentSpanId).toBe(receive.spanId);
+      expect(enqueue.traceId).toBe(receive.traceId);
+      expect(enqueue.parentSpanId).toBe(expand.spanId);
+      expect(expand.attributes).toMatchObject({ 'pod_doctor.workload': 'deployment/shop/web', 'pod_doctor.jobs': 1 });
+      expect(enqueue.attributes).toMatchObject({ 'k8s.pod.name': 'web-abc-oom' });
+    } finally {
+      await expander.close();
+      await stopTracing();
+      await handler.close();
+      await server.close();
+      await closeJobsEnv(jobs, undefined);
+      await receiver.close();
+    }
+  });
+});
+
 describe('a step that fails', () => {
   it('is an error span that says what failed by class or code, never with the message', async () => {
     const receiver = await startOtlpReceiver();
@@ -177,6 +237,42 @@ describe('a step that fails', () => {
       expect(sent).not.toContain('cannot read');
     } finally {
       await stopTracing();
+      await receiver.close();
+    }
+  });
+});
+
+describe('an approved playbook', () => {
+  it('runs in a trace of its own, its verifying diagnosis (collect, rules) under playbook.run', { timeout: 30_000 }, async () => {
+    const receiver = await startOtlpReceiver();
+    const lost = pod({
+      metadata: {
+        name: 'web-1',
+        namespace: 'shop',
+        deletionTimestamp: ago(900),
+        deletionGracePeriodSeconds: 30,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
+      },
+      spec: { nodeName: 'node-9' },
+    });
+    const cluster = await objectsCluster([lostNode('node-9', 1200), lost] as KubeObject[], 'shop/web-1', '2026-11-21T10:00:00Z');
+    try {
+      const h = harness(cluster);
+      const { plan } = await propose(h, 'terminating.node-lost', 'force-delete-pod');
+      expect(await startTracing({ serviceName: 'pod-doctor-worker', settings: { otlpEndpoint: receiver.url }, logger: silent })).toBe(true);
+      expect(await h.runner.runPlan(plan.id)).toMatchObject({ status: 'completed', verification: { outcome: 'fixed' } });
+      await flushTracing();
+      const spans = await receiver.waitFor((all) => all.some((s) => s.name === 'playbook.run'));
+      const run = only(spans, 'playbook.run');
+      expect(run.parentSpanId).toBeUndefined();
+      expect(run.attributes).toMatchObject({ 'pod_doctor.playbook': 'force-delete-pod', 'pod_doctor.plan.id': plan.id, 'pod_doctor.run.status': 'completed' });
+      // The verifying diagnosis finds the pod gone (collect ends there, no rules); nothing is a stray root.
+      expect(spans.filter((s) => s.name === 'collect').length).toBeGreaterThan(0);
+      for (const c of spans.filter((s) => s.name === 'collect' || s.name === 'rules')) expect(c.traceId, c.name).toBe(run.traceId);
+      expect(spans.filter((s) => s.parentSpanId === undefined).map((s) => s.name)).toEqual(['playbook.run']);
+    } finally {
+      await stopTracing();
+      await cluster.close();
       await receiver.close();
     }
   });
