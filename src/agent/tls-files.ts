@@ -16,8 +16,12 @@ export async function readTlsFiles(files: TlsFiles): Promise<{ cert: Buffer; key
     readFile(file).catch((err: unknown) => {
       throw new Error(`cannot read the TLS ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     });
-  const [cert, key] = await Promise.all([read('certificate', files.certFile), read('key', files.keyFile)]);
-  return { cert, key };
+  // Both reads start together; when both fail, the certificate's reason is the one told (always
+  // the same line for the same mistake, not whichever read failed first).
+  const cert = read('certificate', files.certFile);
+  const key = read('key', files.keyFile);
+  key.catch(() => undefined);
+  return { cert: await cert, key: await key };
 }
 
 /**
