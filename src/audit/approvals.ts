@@ -1,8 +1,9 @@
 // Who approved a plan, read where the decision is made: the chat approval record that the
 // approval state machine (src/chat/store/approvals.ts) writes in one Lua step before the plan is
 // handed to a worker. Read-only, and only the fields audit needs: `status`, `expiresAt` (epoch
-// ms), `required`, and `approvals` (`user@ms` joined by commas). The worker reads it to name the
+// ms), `required`, and `approvals` (src/redis/approval-hash.ts). The worker reads it to name the
 // approvers in its User-Agent and to tell an approval that ran out from one that was decided.
+import { parseApprovalEntries } from '../redis/approval-hash.js';
 import type { RedisClient } from '../redis/client.js';
 import { keys } from '../redis/keys.js';
 
@@ -17,10 +18,8 @@ export interface ApprovalView {
 export async function readApproval(redis: RedisClient, prefix: string, planId: string): Promise<ApprovalView | null> {
   const h = await redis.hgetall(keys.chat(prefix, 'approval', planId));
   if (!h.status) return null;
-  const approvers = (h.approvals ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((e) => e.slice(0, Math.max(0, e.lastIndexOf('@'))))
+  const approvers = parseApprovalEntries(h.approvals)
+    .map((e) => e.user)
     .filter(Boolean);
   return { status: h.status, expiresAt: Number(h.expiresAt), required: Number(h.required ?? 1), approvers };
 }

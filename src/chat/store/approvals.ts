@@ -4,6 +4,7 @@
 // approvers) → running → done, or pending → denied / expired. The remediation job id is the plan
 // id too, so even a repeated hand-off enqueues once.
 import type { Logger } from 'pino';
+import { parseApprovalEntries } from '../../redis/approval-hash.js';
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
 import { LUA_NOW_MS, lua, runScript } from '../../redis/lua.js';
@@ -139,13 +140,7 @@ export interface NewApproval {
 
 function parseRecord(planId: string, h: Record<string, string>): ApprovalRecord | null {
   if (!h.status) return null;
-  const approvals = (h.approvals ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((e) => {
-      const at = e.lastIndexOf('@');
-      return { user: e.slice(0, at), at: Number(e.slice(at + 1)) };
-    });
+  const approvals = parseApprovalEntries(h.approvals);
   const prompts = (h.prompts ?? '')
     .split(',')
     .filter(Boolean)
