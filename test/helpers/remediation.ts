@@ -26,6 +26,7 @@ import { loadScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { type Sim, startSim } from '../../src/sim/server.js';
 import { diagnoseTarget } from '../../src/usecases/diagnose.js';
 import { sharedAgentCerts } from './agent-tls.js';
+import { ago, lostNode, NOW, pod } from './factories.js';
 import { silent } from './logger.js';
 
 export const INCIDENTS = join(import.meta.dirname, '../fixtures/incidents');
@@ -70,6 +71,21 @@ export async function objectsCluster(objects: KubeObject[], target: string, nowI
   const now = () => at;
   const sim = await startSim({ objects, now });
   return { sim, kube: kubeFor(sim), now, target: parseTarget(target), close: () => sim.close() };
+}
+
+/** A Deployment pod (shop/web-1) stuck Terminating on a lost node (node-9): force-delete-pod fixes it. */
+export function lostNodeCluster(): Promise<Cluster> {
+  const p = pod({
+    metadata: {
+      name: 'web-1',
+      namespace: 'shop',
+      deletionTimestamp: ago(900),
+      deletionGracePeriodSeconds: 30,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
+    },
+    spec: { nodeName: 'node-9' },
+  });
+  return objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
 }
 
 export function podObject(objects: KubeObject[], name: string): Pod {

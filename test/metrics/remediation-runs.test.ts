@@ -4,16 +4,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../src/config/schema.js';
-import type { KubeObject } from '../../src/diagnosis/types.js';
 import { createMetrics, type JobMetrics } from '../../src/metrics/metrics.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import { defineAction, StepError } from '../../src/remediation/actions/types.js';
 import { RUN_ENDINGS, runnerFromConfig } from '../../src/remediation/index.js';
 import { type PlaybookInput, playbookSchema } from '../../src/remediation/schema.js';
-import { ago, lostNode, pod } from '../helpers/factories.js';
 import { silent } from '../helpers/logger.js';
-import { type Cluster, cleanup, harness, objectsCluster, propose, redis, redisStore, testPrefix } from '../helpers/remediation.js';
+import { type Cluster, cleanup, harness, lostNodeCluster, propose, redis, redisStore, testPrefix } from '../helpers/remediation.js';
 import { metricValue } from './scrape.js';
 
 const NOW = '2026-11-21T10:00:00Z';
@@ -33,21 +31,6 @@ afterEach(async () => {
   if (prefix) await cleanup(client, prefix);
   prefix = undefined;
 });
-
-/** A Deployment pod stuck Terminating on a lost node: force-delete-pod fixes it. */
-function lostNodeCluster(): Promise<Cluster> {
-  const p = pod({
-    metadata: {
-      name: 'web-1',
-      namespace: 'shop',
-      deletionTimestamp: ago(900),
-      deletionGracePeriodSeconds: 30,
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
-    },
-    spec: { nodeName: 'node-9' },
-  });
-  return objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
-}
 
 const params = z.object({ namespace: z.string(), pod: z.string(), uid: z.string() });
 /** Steps that succeed without changing anything (the finding stays), or fail. */

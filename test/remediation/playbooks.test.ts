@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { patchAs } from '../../src/remediation/kube.js';
 import { renderPlanText } from '../../src/remediation/plan.js';
-import { ago, lostNode, node, pod } from '../helpers/factories.js';
+import { ago, node } from '../helpers/factories.js';
 import {
   type Cluster,
   type FixtureAgent,
@@ -16,6 +16,7 @@ import {
   HANGING_GLUSTER_STAT,
   harness,
   kubeletStandIn,
+  lostNodeCluster,
   objectsCluster,
   propose,
   relabel,
@@ -73,17 +74,7 @@ describe('force-delete-pod', () => {
   });
 
   it('Deployment pod: one approver, no warning', async () => {
-    const p = pod({
-      metadata: {
-        name: 'web-1',
-        namespace: 'shop',
-        deletionTimestamp: ago(900),
-        deletionGracePeriodSeconds: 30,
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
-      },
-      spec: { nodeName: 'node-9' },
-    });
-    cluster = await objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
+    cluster = await lostNodeCluster();
     const h = harness(cluster);
     const { plan } = await propose(h, 'terminating.node-lost', 'force-delete-pod');
     expect(plan).toMatchObject({ approvals: 1, warnings: [] });

@@ -16,13 +16,12 @@ import { patchAs } from '../../src/remediation/kube.js';
 import { type PlaybookInput, playbookSchema } from '../../src/remediation/schema.js';
 import { type RunStore, storeKeys } from '../../src/remediation/store.js';
 import { diagnoseTarget } from '../../src/usecases/diagnose.js';
-import { ago, lostNode, pod } from '../helpers/factories.js';
 import { silent } from '../helpers/logger.js';
 import {
   type Cluster,
   cleanup,
   harness,
-  objectsCluster,
+  lostNodeCluster,
   playbook,
   propose,
   redis,
@@ -52,21 +51,6 @@ afterEach(async () => {
 function store(name: string): RunStore {
   prefix = testPrefix(name);
   return redisStore(client, prefix);
-}
-
-/** A Deployment pod stuck Terminating on a lost node. */
-async function lostNodeCluster(): Promise<Cluster> {
-  const p = pod({
-    metadata: {
-      name: 'web-1',
-      namespace: 'shop',
-      deletionTimestamp: ago(900),
-      deletionGracePeriodSeconds: 30,
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
-    },
-    spec: { nodeName: 'node-9' },
-  });
-  return objectsCluster([lostNode('node-9', 1200), p] as KubeObject[], 'shop/web-1', NOW);
 }
 
 /** An inline playbook for the lost-node pod with the given steps. */

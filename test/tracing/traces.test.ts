@@ -21,11 +21,11 @@ import { flushTracing, startTracing, stopTracing } from '../../src/tracing/start
 import { buildInfo } from '../../src/version.js';
 import { amAlert, payload, podAlert, postJson, TOKEN } from '../helpers/alerts.js';
 import { startSplitDeployment, testBotEnv } from '../helpers/bot.js';
-import { ago, crashedPod, lostNode, pod } from '../helpers/factories.js';
+import { crashedPod } from '../helpers/factories.js';
 import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, closeJobsEnv, connect, memorySource, openJobsEnv, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
-import { harness, objectsCluster, propose } from '../helpers/remediation.js';
+import { harness, lostNodeCluster, propose } from '../helpers/remediation.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 const SECRET = 'test-signing-secret-0123456789';
@@ -245,17 +245,7 @@ describe('a step that fails', () => {
 describe('an approved playbook', () => {
   it('runs in a trace of its own, its verifying diagnosis (collect, rules) under playbook.run', { timeout: 30_000 }, async () => {
     const receiver = await startOtlpReceiver();
-    const lost = pod({
-      metadata: {
-        name: 'web-1',
-        namespace: 'shop',
-        deletionTimestamp: ago(900),
-        deletionGracePeriodSeconds: 30,
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '11111111-2222-4333-8444-555555555555', controller: true }],
-      },
-      spec: { nodeName: 'node-9' },
-    });
-    const cluster = await objectsCluster([lostNode('node-9', 1200), lost] as KubeObject[], 'shop/web-1', '2026-11-21T10:00:00Z');
+    const cluster = await lostNodeCluster();
     try {
       const h = harness(cluster);
       const { plan } = await propose(h, 'terminating.node-lost', 'force-delete-pod');
