@@ -2,26 +2,22 @@
 // by .ci/run) sends its webhook with the bearer token to `pod-doctor bot`, which queues the
 // alerts, diagnoses the pods against the simulated cluster, and opens one thread per alert group
 // on the fake Slack Web API; resolving the alerts in Alertmanager updates the thread.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { crashedPod, node } from '../helpers/factories.js';
-import { type FakeSlack, messageText, startFakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, startSlackSim } from '../helpers/slack-sim.js';
 
 const CHANNEL = 'C0ONCALL';
 const POD = 'api-7d9f8c6b5-x2k4q';
 
 describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Slack thread', () => {
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
-  let dir: string;
   let prefix: string;
   let bot: TestBot | undefined;
   let am: RealAlertmanager | undefined;
@@ -29,22 +25,18 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Sl
 
   beforeAll(async () => {
     prefix = testPrefix('am-slack');
-    slack = await startFakeSlack();
     // Real timestamps: Alertmanager and the bot run on the wall clock.
-    sim = await startSim({
-      objects: [
-        node({ metadata: { name: 'node-1' } }),
-        crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: POD, creationTimestamp: new Date(Date.now() - 3600_000).toISOString() } }),
-      ] as KubeObject[],
-    });
-    dir = mkdtempSync(join(tmpdir(), 'pd-am-slack-'));
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    rig = await startSlackSim([
+      node({ metadata: { name: 'node-1' } }),
+      crashedPod({ exitCode: 137, reason: 'OOMKilled' }, { metadata: { name: POD, creationTimestamp: new Date(Date.now() - 3600_000).toISOString() } }),
+    ] as KubeObject[]);
+    slack = rig.slack;
     const env = {
       SLACK_BOT_TOKEN: 'xoxb-test-token',
       SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
-      KUBECONFIG: join(dir, 'kubeconfig'),
+      KUBECONFIG: rig.kubeconfig,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       POD_DOCTOR_REDIS_PREFIX: prefix,
       POD_DOCTOR_CLUSTER: 'am',
@@ -55,17 +47,15 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager → pod-doctor bot → Sl
     bot = await startTestBot(env);
 
     // Alertmanager configured like deploy/alertmanager/alertmanager.yml, pointed at the bot.
-    am = await startRealAlertmanager({ dir, webhookUrl: `${bot.url}/alertmanager`, token: TOKEN });
+    am = await startRealAlertmanager({ dir: rig.dir, webhookUrl: `${bot.url}/alertmanager`, token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {
     await am?.stop();
     await bot?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('opens a thread with the findings, then marks it resolved', { timeout: 90_000 }, async () => {

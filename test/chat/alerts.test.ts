@@ -1,26 +1,22 @@
 // Alertmanager → the bot's webhook → diagnoses → one Slack thread per alert group: a storm of
 // pod alerts behind one root cause is one thread, one set of findings and one compact pod
 // list; resolving the alerts updates the thread. Fake Slack Web API, simulated cluster.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStormCluster } from '../../bench/storm-cluster.js';
 import { shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { payload, podAlert, post, TOKEN } from '../helpers/alerts.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import { NOW } from '../helpers/factories.js';
-import { type FakeSlack, messageText, startFakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText } from '../helpers/fake-slack.js';
 import { HOSTILE, liveControls } from '../helpers/injection.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, startSlackSim } from '../helpers/slack-sim.js';
 
 const CHANNEL = 'C0ALERTS';
 
 describe('Alertmanager groups in Slack', () => {
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
-  let dir: string;
   let prefix: string;
   let botUrl = '';
   let bot: TestBot | undefined;
@@ -31,16 +27,14 @@ describe('Alertmanager groups in Slack', () => {
   beforeAll(async () => {
     prefix = testPrefix('chat-alerts');
     // Slack's per-method limits enforced: the storm must fit them (0 x 429).
-    slack = await startFakeSlack({ enforceLimits: true });
-    sim = await startSim({ objects: shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)) });
-    dir = mkdtempSync(join(tmpdir(), 'pd-chat-alerts-'));
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    rig = await startSlackSim(shiftTimes(cluster.objects, Date.now() - Date.parse(NOW)), { enforceLimits: true });
+    slack = rig.slack;
     const env = {
       SLACK_BOT_TOKEN: 'xoxb-test-token',
       SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
-      KUBECONFIG: join(dir, 'kubeconfig'),
+      KUBECONFIG: rig.kubeconfig,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       POD_DOCTOR_REDIS_PREFIX: prefix,
       POD_DOCTOR_CLUSTER: 'alerts',
@@ -54,11 +48,9 @@ describe('Alertmanager groups in Slack', () => {
 
   afterAll(async () => {
     await bot?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('posts a storm as one thread with one set of findings per root cause, and follows the group to resolved', { timeout: 60_000 }, async () => {

@@ -2,17 +2,13 @@
 // its worker against the simulated API, the fake Slack and real Redis. The findings quote that
 // log (and the termination message), redacted: nothing of the credentials reaches Slack, and
 // nothing of them is stored in Redis (the results stream, the job's return value, any key).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { keyPattern } from '../../src/redis/keys.js';
-import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.js';
-import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0REDACT';
@@ -63,19 +59,16 @@ async function everythingStored(redis: ReturnType<typeof connect>, prefix: strin
 }
 
 describe('credentials in a crashed container log', () => {
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
   let bot: TestBot;
   let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'pd-redact-'));
   const prefix = testPrefix('redact');
   const redis = connect();
 
   beforeAll(async () => {
-    slack = await startFakeSlack();
-    const scenario = await loadScenario(SCENARIO);
     // FallbackToLogsOnError: the termination message is the log's end, credentials and all.
-    const objects = scenario.objects.map((o: KubeObject) =>
+    const objects = (await scenarioNow(SCENARIO)).map((o: KubeObject) =>
       o.kind === 'Pod' && o.metadata?.name === POD
         ? {
             ...o,
@@ -89,24 +82,19 @@ describe('credentials in a crashed container log', () => {
           }
         : o,
     );
-    sim = await startSim({ objects: shiftTimes(objects, Date.now() - Date.parse(scenario.meta.now)) });
-    sim.logs.add({ namespace: NAMESPACE, pod: POD, container: 'nginx', previous: true, lines: PREVIOUS_LOG });
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
-    const env = testBotEnv(
-      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'redact' },
-      { POD_DOCTOR_REDIS_PREFIX: prefix },
-    );
+    rig = await startSlackSim(objects);
+    slack = rig.slack;
+    rig.sim.logs.add({ namespace: NAMESPACE, pod: POD, container: 'nginx', previous: true, lines: PREVIOUS_LOG });
+    const env = testBotEnv({ slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'redact' }, { POD_DOCTOR_REDIS_PREFIX: prefix });
     split = await startSplitDeployment(env);
     bot = split.bot;
   }, 60_000);
 
   afterAll(async () => {
     await split?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('quotes the log redacted in Slack and stores nothing of the credentials in Redis', { timeout: 60_000 }, async () => {

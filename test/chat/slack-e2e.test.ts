@@ -2,17 +2,12 @@
 // real job system on Redis, and the simulated cluster holding the seed incident of a pod kept
 // Terminating by a finalizer. Deny (with a reason), re-run, a refused approval, two approvers
 // clicking at once, the playbook run and its verification, all as Slack would see them.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENY_REASON_CALLBACK } from '../../src/chat/adapters/slack/app.js';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
 import type { ChatContext } from '../../src/chat/context.js';
 
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { startTestBot, type TestBot } from '../helpers/bot.js';
 import {
   blockActionBody,
@@ -23,10 +18,10 @@ import {
   postSigned,
   slackSignature,
   slashCommandBody,
-  startFakeSlack,
   viewSubmissionBody,
 } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const CHANNEL = 'C0INCIDENT';
@@ -34,9 +29,8 @@ const POD = 'reports/report-6f7d8-xk2lq';
 const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
 
 describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cluster)', () => {
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
-  let dir: string;
   let prefix: string;
   let botUrl = '';
   let bot: TestBot | undefined;
@@ -45,17 +39,14 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
 
   beforeAll(async () => {
     prefix = testPrefix('chat-e2e');
-    slack = await startFakeSlack({ groups: { S0SRE: ['U0BOB', 'U0CAROL'] } });
-    const scenario = await loadScenario(SCENARIO);
-    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
-    dir = mkdtempSync(join(tmpdir(), 'pd-chat-e2e-'));
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    rig = await startSlackSim(await scenarioNow(SCENARIO), { groups: { S0SRE: ['U0BOB', 'U0CAROL'] } });
+    slack = rig.slack;
     const env = {
       SLACK_BOT_TOKEN: 'xoxb-test-token',
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
-      KUBECONFIG: join(dir, 'kubeconfig'),
+      KUBECONFIG: rig.kubeconfig,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       POD_DOCTOR_REDIS_PREFIX: prefix,
       POD_DOCTOR_CLUSTER: 'e2e',
@@ -72,11 +63,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
 
   afterAll(async () => {
     await bot?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const queues = () => new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });

@@ -3,17 +3,13 @@
 // to the fake Slack. The target text is parsed once. The call stack enters chat/ once on the way
 // in (edge → command flow → job) and once on the way out (results stream → delivery → Slack
 // adapter): no flow calls out of chat/ and back in, as the old fast-ack → Bolt → app did.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
 import { JobQueues } from '../../src/jobs/queues.js';
-import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.js';
-import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
 vi.mock('../../src/kube/target.js', async (importOriginal) => {
@@ -46,11 +42,10 @@ function foldersOf(stack: string): string[] {
 }
 
 describe('the walk of /pod-doctor ns/pod', () => {
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
   let bot: TestBot | undefined;
   let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'pd-walk-'));
   const prefix = testPrefix('walk');
   const redis = connect();
   const inbound: string[] = [];
@@ -72,14 +67,9 @@ describe('the walk of /pod-doctor ns/pod', () => {
         return real.apply(this, args);
       } as never);
     }
-    slack = await startFakeSlack();
-    const scenario = await loadScenario(SCENARIO);
-    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
-    const env = testBotEnv(
-      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'walk' },
-      { POD_DOCTOR_REDIS_PREFIX: prefix },
-    );
+    rig = await startSlackSim(await scenarioNow(SCENARIO));
+    slack = rig.slack;
+    const env = testBotEnv({ slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'walk' }, { POD_DOCTOR_REDIS_PREFIX: prefix });
     // The worker in this process (not the bot's thread), so its parsing is counted too.
     split = await startSplitDeployment(env);
     bot = split.bot;
@@ -87,11 +77,9 @@ describe('the walk of /pod-doctor ns/pod', () => {
 
   afterAll(async () => {
     await split?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
     vi.restoreAllMocks();
     Error.stackTraceLimit = stackTraceLimit;
   });

@@ -3,26 +3,15 @@
 // through the fake Web API, and the simulated cluster holds a pod kept Terminating by a
 // finalizer. Every hostile or careless attempt is answered privately and leaves the queues and
 // the approval as they were; then the people the policy names diagnose and approve.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
-import {
-  blockActionBody,
-  buttonsOf,
-  type FakeMessage,
-  type FakeSlack,
-  messageText,
-  postSigned,
-  slashCommandBody,
-  startFakeSlack,
-} from '../helpers/fake-slack.js';
+import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const REPORTS = 'C0REPORTS';
@@ -49,26 +38,22 @@ policy:
 
 describe('tenancy through the Slack edge (signed requests, the bot configured from its file)', () => {
   let slack: FakeSlack;
-  let sim: Sim;
-  let dir: string;
+  let rig: SlackSim | undefined;
   let prefix: string;
   let bot: TestBot | undefined;
   const redis = connect();
 
   beforeAll(async () => {
     prefix = testPrefix('tenancy-e2e');
-    slack = await startFakeSlack({
+    rig = await startSlackSim(await scenarioNow(SCENARIO), {
       groups: { S0REPORTS: ['U0ALICE', 'U0BOB'], S0SRE: ['U0SARA'], S0REPORTLEADS: ['U0ALICE', 'U0LEAD1', 'U0LEAD2'] },
     });
-    const scenario = await loadScenario(SCENARIO);
-    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
-    dir = mkdtempSync(join(tmpdir(), 'pd-tenancy-e2e-'));
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
-    writeFileSync(join(dir, 'pod-doctor.yaml'), CONFIG);
+    slack = rig.slack;
+    writeFileSync(join(rig.dir, 'pod-doctor.yaml'), CONFIG);
     const env = testBotEnv(
-      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'e2e' },
+      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'e2e' },
       {
-        POD_DOCTOR_CONFIG: join(dir, 'pod-doctor.yaml'),
+        POD_DOCTOR_CONFIG: join(rig.dir, 'pod-doctor.yaml'),
         POD_DOCTOR_REDIS_PREFIX: prefix,
         POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
         POD_DOCTOR_CHAT_BURST: '100',
@@ -79,11 +64,9 @@ describe('tenancy through the Slack edge (signed requests, the bot configured fr
 
   afterAll(async () => {
     await bot?.stop();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const counts = async () => {

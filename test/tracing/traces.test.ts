@@ -4,8 +4,6 @@
 // rules; chat.post under job.diagnose. An Alertmanager notification roots its own trace, and its
 // job carries the trace in its data. With no endpoint no SDK is loaded at all.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,18 +12,17 @@ import { createAlertmanagerHandler, startAlertmanagerServer } from '../../src/al
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { PodDoctorError } from '../../src/errors.js';
 import { DiagnoseJobSchema } from '../../src/jobs/schemas.js';
-import { loadScenario, shiftTimes } from '../../src/sim/scenarios.js';
-import { type Sim, startSim } from '../../src/sim/server.js';
 import { beginSpan, currentTrace, runIn, settle } from '../../src/tracing/spans.js';
 import { flushTracing, startTracing, stopTracing } from '../../src/tracing/start.js';
 import { buildInfo } from '../../src/version.js';
 import { amAlert, payload, podAlert, postJson, TOKEN } from '../helpers/alerts.js';
 import { startSplitDeployment, testBotEnv } from '../helpers/bot.js';
 import { crashedPod } from '../helpers/factories.js';
-import { type FakeSlack, messageText, postSigned, slashCommandBody, startFakeSlack } from '../helpers/fake-slack.js';
+import { type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, closeJobsEnv, connect, memorySource, openJobsEnv, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
 import { harness, lostNodeCluster, propose } from '../helpers/remediation.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 const SECRET = 'test-signing-secret-0123456789';
@@ -42,32 +39,27 @@ function only(spans: ReceivedSpan[], name: string): ReceivedSpan {
 
 describe('a slash command, traced end to end', () => {
   let receiver: OtlpReceiver;
+  let rig: SlackSim | undefined;
   let slack: FakeSlack;
-  let sim: Sim;
-  const dir = mkdtempSync(join(tmpdir(), 'pd-traces-'));
   const prefix = testPrefix('traces');
   const redis = connect();
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    slack = await startFakeSlack();
-    const scenario = await loadScenario(SCENARIO);
-    sim = await startSim({ objects: shiftTimes(scenario.objects, Date.now() - Date.parse(scenario.meta.now)) });
-    writeFileSync(join(dir, 'kubeconfig'), sim.kubeconfig());
+    rig = await startSlackSim(await scenarioNow(SCENARIO));
+    slack = rig.slack;
   });
 
   afterAll(async () => {
     await receiver?.close();
-    await slack?.close();
-    await sim?.close();
+    await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('exports chat.command → job.enqueue → job.diagnose → collect, rules, chat.post as one trace', { timeout: 60_000 }, async () => {
     const env = testBotEnv(
-      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: join(dir, 'kubeconfig'), cluster: 'traces' },
+      { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig!.kubeconfig, cluster: 'traces' },
       { POD_DOCTOR_REDIS_PREFIX: prefix, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     );
     const split = await startSplitDeployment(env);
