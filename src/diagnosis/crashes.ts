@@ -11,7 +11,8 @@ import {
   secondsSince,
   statusEvidence,
 } from './facts.js';
-import type { Container, ContainerStatus, Event, Evidence, LogTail, Pod, Snapshot } from './types.js';
+import { type Reading, readExit, readTexts, type Text } from './mechanisms/index.js';
+import type { Container, ContainerStatus, Event, Evidence, LogTail, MechanismRef, Pod, Snapshot } from './types.js';
 
 // The crash rules share one answer to "which containers crashed?", with the texts, logs and
 // evidence of each crash: crash.app-exit is the catch-all, and the specific rules (OOM, probe,
@@ -244,27 +245,55 @@ export function crashLogs(snapshot: Snapshot, c: Crash): LogTail | undefined {
 /** The log tail's decisive lines: the last ones and every line that carries the error, the middle elided. */
 export function logEvidence(tail: LogTail, lines = 10, last = 3): Evidence {
   return {
-    source: `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`,
+    source: logSource(tail),
     text: decisiveLines(tail.lines, { maxLines: lines, tail: last }).join('\n'),
   };
 }
 
-const EXIT_MEANING: Record<number, string> = {
-  0: 'the process finished successfully, yet the pod restarts it (restartPolicy Always): a service must not exit, and a one-off task belongs in a Job',
-  1: 'a generic application error',
-  2: 'bad arguments or a shell usage error',
-  126: 'the command exists but is not executable (permissions, wrong file)',
-  127: 'the command was not found in the image',
-  128: 'the runtime could not start the process at all (StartError)',
-  134: 'SIGABRT: the process aborted (failed assertion, native crash)',
-  137: 'SIGKILL: it was killed from outside (out of memory, a failed liveness probe, or a kill on the node), not a voluntary exit',
-  139: 'SIGSEGV: a segmentation fault',
-  143: 'SIGTERM: it was asked to stop and did',
-};
+/** `logs web (previous)`: where a log tail's quotes come from. */
+export function logSource(tail: LogTail): string {
+  return `logs ${tail.container}${tail.previous ? ' (previous)' : ''}`;
+}
 
-/** 128+N is "killed by signal N" only for real signal numbers (1–64); 255 and the like are the app's own codes. */
-export function exitMeaning(code: number): string {
-  return EXIT_MEANING[code] ?? (code > 128 && code <= 192 ? `killed by signal ${code - 128}` : 'an application-defined error code');
+/** What an exit code means: the catalogue's table (src/diagnosis/mechanisms/signals.ts), re-exported for the crash rules. */
+export { exitMeaning } from './mechanisms/index.js';
+
+/** Per crash: the decisive line of everything the crash left, read as a mechanism (several rules ask). */
+const readingOf = new WeakMap<Crash, Reading | null>();
+
+/**
+ * What the crash's texts mean in this pod: the decisive line anywhere in its termination message,
+ * waiting message and log tail, read by the mechanism catalogue; else, when the exit code is a
+ * signal that is a mechanism by itself (SIGILL, SIGBUS, SIGSEGV), that. Undefined when neither.
+ */
+export function crashReading(snapshot: Snapshot, c: Crash): Reading | undefined {
+  let r = readingOf.get(c);
+  if (r === undefined) readingOf.set(c, (r = readCrash(snapshot, c) ?? null));
+  return r ?? undefined;
+}
+
+function readCrash(snapshot: Snapshot, c: Crash): Reading | undefined {
+  const field = c.s.init ? 'initContainerStatuses' : 'containerStatuses';
+  const texts: Text[] = [];
+  if (c.waiting?.message) texts.push({ text: c.waiting.message, source: `pod.status.${field}[${c.name}].state.waiting.message` });
+  for (const e of containerEvents(snapshot, c, ['Failed'])) if (e.message) texts.push({ text: e.message, source: eventEvidence(e).source });
+  if (c.term?.message) texts.push({ text: c.term.message, source: `pod.status.${field}[${c.name}].${c.termField}.terminated.message` });
+  const tail = crashLogs(snapshot, c);
+  if (tail) texts.push({ lines: tail.lines, source: logSource(tail) });
+  const scope = {
+    snapshot,
+    ...(snapshot.pod ? { pod: snapshot.pod } : {}),
+    ...(c.spec ? { container: c.spec } : {}),
+    status: c.s.status,
+    init: c.s.init,
+    ...(snapshot.node ? { node: snapshot.node } : {}),
+  };
+  return readTexts(texts, scope) ?? readExit(c.term?.exitCode, scope, `pod.status.${field}[${c.name}].${c.termField}.terminated`);
+}
+
+/** The reading as a finding's mechanism reference. */
+export function mechanismRef(r: Reading): MechanismRef {
+  return { id: r.mechanism, variant: r.variant, signature: r.signature, knobs: r.knobPaths };
 }
 
 // What the last log lines usually mean, so the advice follows the log (catalogue: "advise by the log").

@@ -34,6 +34,7 @@ export function toFinding(rule: Rule, draft: FindingDraft, snapshot: Snapshot, s
     fingerprint: `${rule.meta.id}|${subject}|${causeKey}`,
     params: draft.params ?? {},
     merged: [],
+    ...(draft.mechanism ? { mechanism: draft.mechanism } : {}),
   };
 }
 

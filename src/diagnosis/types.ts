@@ -82,6 +82,18 @@ export interface FindingDraft<M extends string = string> {
   causeKey?: string;
   /** Parameters a playbook needs (finalizer names, holder unit, mount path, image). */
   params?: Record<string, string | number | boolean | string[]>;
+  /** The mechanism the finding explains its decisive line by (src/diagnosis/mechanisms/). */
+  mechanism?: MechanismRef;
+}
+
+/** Which mechanism of the catalogue a finding names, the variant its pod's spec selected, and the knobs it points at. */
+export interface MechanismRef {
+  id: string;
+  variant: string;
+  /** The signature that read the decisive line (`errno.erofs`, `server.max-map-count`...). */
+  signature: string;
+  /** Paths of the knobs the advice names, in order. */
+  knobs: string[];
 }
 
 export interface Finding {
@@ -102,6 +114,7 @@ export interface Finding {
   merged: string[];
   /** Rules that read the same evidence as another cause; set when a playbook was withheld for it. */
   alternatives?: string[];
+  mechanism?: MechanismRef;
 }
 
 /**

@@ -22,6 +22,9 @@ export interface InvalidCase {
     mentions?: RegExp[];
     /** Number of findings the rule returns (default: at least 1). */
     count?: number;
+    /** The mechanism the finding names (`fs-read-only`), or `null` for none; with `mechanismVariant`, the variant too. */
+    mechanism?: string | null;
+    mechanismVariant?: string;
   };
 }
 
@@ -53,7 +56,9 @@ export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: Inval
         expect(f.evidence.length).toBeGreaterThan(0);
         expect(f.evidence.every((e) => e.text.length > 0 && e.source.length > 0)).toBe(true);
         expect(f.advice.length).toBeGreaterThan(0);
-        const { mentions, params, count: _count, ...fields } = c.expect ?? {};
+        const { mentions, params, count: _count, mechanism, mechanismVariant, ...fields } = c.expect ?? {};
+        if (mechanism !== undefined) expect(f.mechanism?.id ?? null).toBe(mechanism);
+        if (mechanismVariant !== undefined) expect(f.mechanism?.variant).toBe(mechanismVariant);
         expect(f).toMatchObject(fields);
         if (params) expect(f.params).toMatchObject(params);
         const words = [f.title, f.cause, ...f.advice, ...f.prevent];

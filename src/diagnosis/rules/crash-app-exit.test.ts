@@ -150,7 +150,7 @@ testRule(rule, {
     {
       name: 'running again but crashed 5 times, the last 2 minutes ago',
       snapshot: snapshot(crashedPod({ exitCode: 139, restarts: 5, now: 'running', finishedAgo: 120 })),
-      expect: { severity: 'warning', mentions: [/segmentation fault/] },
+      expect: { severity: 'warning', mechanism: 'native-crash', mentions: [/SIGSEGV/] },
     },
     {
       name: 'a legacy sidecar that crash-loops while the app still runs is a crash',

@@ -1,6 +1,6 @@
 // crash.app-exit: Container exits with an error.
 
-import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, exitMeaning, logAdvice, logEvidence } from '../crashes.js';
+import { containerEvents, crashEvidence, crashes, crashKey, crashLogs, crashReading, exitMeaning, logAdvice, logEvidence, mechanismRef } from '../crashes.js';
 import { decisiveLines } from '../decisive.js';
 import { clip, eventEvidence, formatDuration, ms, secondsSince } from '../facts.js';
 import { msg } from '../messages.js';
@@ -16,13 +16,20 @@ export const rule = defineRule({
     priority: 30,
     doc:
       'A container terminated with a non-zero exit code (CrashLoopBackOff, or a failed pod with restartPolicy Never); ' +
-      'the finding quotes the exit code and the last log lines of the crashed run. ' +
+      'the finding quotes the exit code and the last log lines of the crashed run. When the mechanism catalogue knows the decisive line ' +
+      '(an OS error, a server start-up check, a TLS, DNS or API refusal, a signal), the finding names the mechanism behind it ' +
+      "and the knobs that set it, in this pod's terms; what the process printed wins over the exit code's generic meaning. " +
       'More specific crash rules (OOM, probe, subPath, IPv6, corrupt image) supersede it.',
     messages: {
       titleNoStart: '{{kind}} {{container}} fails to start',
       titleNoStartCode: '{{kind}} {{container}} fails to start (exit code {{code}})',
       titleExited: '{{kind}} {{container}} exited with code {{code}}',
       titleExitedReason: '{{kind}} {{container}} exited with code {{code}} ({{reason}})',
+      titleMechanism: '{{kind}} {{container}} exited with code {{code}}: {{summary}}',
+      titleNoStartMechanism: '{{kind}} {{container}} fails to start: {{summary}}',
+      mechanism: '{{explanation}}',
+      decisiveLine: 'The decisive line ({{source}}): "{{line}}".',
+      knob: '{{knob}}',
       noStart: '{{kind}} "{{container}}" ({{image}}) fails to start;',
       noStartCode: '{{kind}} "{{container}}" ({{image}}) fails to start (exit code {{code}});',
       exited: '{{kind}} "{{container}}" ({{image}}) exited with code {{code}};',
@@ -82,14 +89,16 @@ export const rule = defineRule({
           : waitReason != null
             ? msg('waiting', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times', reason: waitReason })
             : msg('waitingBackOff', { restarts: c.restarts, times: c.restarts === 1 ? 'time' : 'times' });
-      const said =
-        lines.length > 0
+      const reading = crashReading(snapshot, c);
+      const said = reading
+        ? msg('decisiveLine', { source: reading.source, line: reading.line })
+        : lines.length > 0
           ? msg('logEnds', { lines: clip(decisiveLines(lines, { maxLines: 3, tail: 1 }).join(' ⏎ '), 400) })
           : message
             ? msg('terminationMessage', { message: clip(message, 400) })
             : msg('noLogs');
 
-      const evidence = crashEvidence(snapshot, c);
+      const evidence = [...crashEvidence(snapshot, c), ...(reading?.evidence ?? [])];
       if (tail) evidence.push(logEvidence(tail));
       else if (!message) {
         const failed = containerEvents(snapshot, c, ['Failed'])[0];
@@ -98,18 +107,21 @@ export const rule = defineRule({
       const backoff = containerEvents(snapshot, c, ['BackOff'])[0];
       if (backoff) evidence.push(eventEvidence(backoff));
 
-      const hints = logAdvice([c.waiting?.message ?? '', message ?? '', ...lines]);
+      const hints = reading ? [] : logAdvice([c.waiting?.message ?? '', message ?? '', ...lines]);
+      const noStart = what === 'noStart' || what === 'noStartCode';
       return {
         severity: c.flapping ? ('warning' as const) : ('error' as const),
-        title: msg(titleId, whatData),
+        title: reading ? msg(noStart ? 'titleNoStartMechanism' : 'titleMechanism', { ...whatData, summary: reading.summary }) : msg(titleId, whatData),
         cause: [
           ran > 0 ? msg(ranId, { ...whatData, image, ran: formatDuration(ran / 1000) }) : msg(what, { ...whatData, image }),
           state,
-          code !== undefined && msg('exitMeaning', { code, meaning: exitMeaning(code) }),
+          // What the process printed wins over the code's generic meaning.
+          reading ? msg('mechanism', { explanation: reading.explanation }) : code !== undefined && msg('exitMeaning', { code, meaning: exitMeaning(code) }),
           said,
         ],
         evidence,
         advice: [
+          ...(reading?.knobs ?? []).map((knob) => msg('knob', { knob })),
           ...hints.map((hint) => msg('logHint', { hint })),
           msg(c.termField === 'lastState' ? 'readPreviousLogs' : 'readLogs', {
             namespace: pod?.metadata?.namespace ?? '',
@@ -117,7 +129,7 @@ export const rule = defineRule({
             container: c.name,
           }),
           code === 0 && !c.final && msg('runAsJob'),
-          msg('fixCause'),
+          !reading && msg('fixCause'),
         ],
         prevent: [msg('preventLogReason'), msg('preventRetry')],
         causeKey: crashKey(pod, c, `exit-${code ?? 'start'}`),
@@ -128,6 +140,7 @@ export const rule = defineRule({
           restarts: c.restarts,
           ...(pod?.spec?.nodeName ? { node: pod.spec.nodeName } : {}),
         },
+        ...(reading ? { mechanism: mechanismRef(reading) } : {}),
       };
     });
   },
