@@ -20,11 +20,15 @@ export const CaseMeta = z
     /**
      * `dev` cases guided the rules; `holdout` cases were scored once, unseen, after the dev work
      * (then their gaps were closed too); `fresh` cases were written after the rules and never
-     * changed them: the honest figure for incidents nobody named.
+     * changed them: the honest figure for incidents nobody named. `fresh2` cases were written after
+     * the mechanism work (issue 32) by someone who had seen only that issue, scored once.
      */
-    split: z.enum(['dev', 'holdout', 'fresh']),
+    split: z.enum(['dev', 'holdout', 'fresh', 'fresh2']),
     expect: z.object({
-      /** The rule that must rank first; `null` for a negative (nothing of severity warning or worse). */
+      /**
+       * The rule that must rank first; `null` for a negative (nothing of severity warning or worse);
+       * `any` when no rule names the class and only the mechanism counts (with `mechanism`).
+       */
       first: z.string().nullable(),
       /** Other rules that are an equally right first answer (the report itself cannot tell them apart). */
       acceptable: z.array(z.string()).default([]),
@@ -35,9 +39,22 @@ export const CaseMeta = z
       playbook: z.string().nullable().optional(),
       /** A substring of the decisive line that the first finding must quote (evidence or cause). */
       decisive: z.string().optional(),
+      /**
+       * The mechanism the first finding must name in its own words (quotes do not count): each group
+       * lists alternatives, one of which must appear in its title, cause or advice; `id`, when
+       * given, is the catalogue's mechanism id the finding must carry.
+       */
+      mechanism: z
+        .object({
+          id: z.string().optional(),
+          terms: z.array(z.array(z.string().min(1)).min(1)).min(1),
+        })
+        .optional(),
     }),
   })
-  .refine((m) => m.expect.first !== null || m.expect.decisive === undefined, 'a negative has no decisive line');
+  .refine((m) => m.expect.first !== null || m.expect.decisive === undefined, 'a negative has no decisive line')
+  .refine((m) => m.expect.first !== null || m.expect.mechanism === undefined, 'a negative names no mechanism')
+  .refine((m) => m.expect.first !== 'any' || m.expect.mechanism !== undefined, '`first: any` needs a mechanism');
 export type CaseMeta = z.infer<typeof CaseMeta>;
 
 export interface EvalCase {

@@ -1,8 +1,10 @@
 // `npm run eval`: diagnoses every case of eval/corpus from its saved objects (the path of
 // `pod-doctor diagnose --from`) and scores it. Prints one line a case, the totals per split,
 // and as its last line one JSON object:
-// {"cases","right","useful","silent","wrong","negatives","false_alarms"}.
-//   --split dev|holdout|fresh   only that part of the corpus
+// {"cases","right","useful","silent","wrong","negatives","false_alarms","mechanism_cases","mechanism_named"}.
+// `mechanism_named` counts the cases of classes no rule names (`expect.mechanism`) whose first
+// finding of warning or worse names the mechanism in its own words and quotes the decisive line.
+//   --split dev|holdout|fresh|fresh2   only that part of the corpus
 //   --verbose             the first finding of every case that is not right
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +22,8 @@ export interface Totals {
   wrong: number;
   negatives: number;
   false_alarms: number;
+  mechanism_cases: number;
+  mechanism_named: number;
 }
 
 export async function evaluate(c: EvalCase): Promise<{ score: Score; detail: string }> {
@@ -50,6 +54,8 @@ export function tally(scores: Score[]): Totals {
     wrong: count('wrong'),
     negatives,
     false_alarms: count('false-alarm'),
+    mechanism_cases: scores.filter((s) => s.mechanism !== undefined).length,
+    mechanism_named: scores.filter((s) => s.mechanism === true && s.verdict === 'right').length,
   };
 }
 
@@ -64,18 +70,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${mark} ${c.slug.padEnd(48)} ${score.got}${score.why ? `  (${score.why})` : ''}\n`);
     if (values.verbose && score.verdict !== 'right' && score.verdict !== 'quiet') process.stdout.write(`      ${detail}\n`);
   }
-  for (const split of ['dev', 'holdout', 'fresh'] as const) {
+  for (const split of ['dev', 'holdout', 'fresh', 'fresh2'] as const) {
     const part = scored.filter((s) => s.c.meta.split === split).map((s) => s.score);
     if (part.length === 0) continue;
     const t = tally(part);
     process.stdout.write(
-      `${split}: ${t.right}/${t.cases} right, ${t.useful} useful, ${t.silent} silent, ${t.wrong} wrong; ${t.false_alarms}/${t.negatives} false alarms\n`,
+      `${split}: ${t.right}/${t.cases} right, ${t.useful} useful, ${t.silent} silent, ${t.wrong} wrong; ${t.false_alarms}/${t.negatives} false alarms` +
+        `${t.mechanism_cases > 0 ? `; mechanism named ${t.mechanism_named}/${t.mechanism_cases}` : ''}\n`,
     );
   }
   const all = tally(scored.map((s) => s.score));
   const pct = all.cases > 0 ? Math.round((1000 * all.right) / all.cases) / 10 : 0;
   process.stdout.write(
-    `all: ${all.right}/${all.cases} right (${pct}%), ${all.useful} useful, ${all.silent} silent, ${all.wrong} wrong; ${all.false_alarms}/${all.negatives} false alarms\n`,
+    `all: ${all.right}/${all.cases} right (${pct}%), ${all.useful} useful, ${all.silent} silent, ${all.wrong} wrong; ${all.false_alarms}/${all.negatives} false alarms; ` +
+      `mechanism named ${all.mechanism_named}/${all.mechanism_cases}\n`,
   );
   process.stdout.write(`${JSON.stringify(all)}\n`);
 }

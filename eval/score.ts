@@ -7,6 +7,9 @@
 // - silent: nothing of severity warning or worse.
 // - wrong:  anything else (another cause first without the decisive line, or a wrong playbook).
 // - negatives: `first: null` cases; any finding of warning or worse is a false alarm.
+// - mechanism: a case with `expect.mechanism` (a class no rule names) is right only when its first
+//           loud finding also names the mechanism in its own words: quoting a log that names it
+//           does not count, so quoted text is removed before the terms are looked for.
 import { type Diagnosis, type Finding, SEVERITY_ORDER } from '../src/diagnosis/types.js';
 import type { CaseMeta } from './cases.js';
 
@@ -14,6 +17,8 @@ export type Verdict = 'right' | 'useful' | 'silent' | 'wrong' | 'quiet' | 'false
 
 export interface Score {
   verdict: Verdict;
+  /** For a case with `expect.mechanism`: whether the first loud finding named it in its own words. */
+  mechanism?: boolean;
   /** What the first loud finding was, for the table. */
   got: string;
   why: string;
@@ -35,6 +40,18 @@ export function quotes(f: Finding, decisive: string): boolean {
   return [f.cause, ...f.evidence.map((e) => e.text)].some((t) => norm(t).includes(needle));
 }
 
+/** A finding's own words: title, cause and advice with every quoted span ("…", “…”) removed. */
+export function ownWords(f: Finding): string {
+  return norm([f.title, f.cause, ...f.advice].join('\n').replace(/"[^"]*"|“[^”]*”/g, ' '));
+}
+
+/** Names the mechanism: each term group has a term in its own words, and the catalogue id matches when the case gives one. */
+export function namesMechanism(f: Finding, m: NonNullable<Expect['mechanism']>): boolean {
+  if (m.id !== undefined && f.mechanism?.id !== m.id) return false;
+  const words = ownWords(f);
+  return m.terms.every((group) => group.some((t) => words.includes(norm(t))));
+}
+
 function playbookOk(f: Finding, expect: Expect, rightRule: boolean): boolean {
   if (f.playbook === null) return true;
   if (expect.playbook === null) return false;
@@ -52,15 +69,20 @@ export function scoreCase(d: Diagnosis, expect: Expect): Score {
   }
   if (!first) return { verdict: 'silent', got, why: 'nothing of severity warning or worse' };
   const accepted = [expect.first, ...expect.acceptable];
-  const isRight = (f: Finding) => accepted.includes(f.rule);
-  const wrongPlaybook = findings.find((f) => !playbookOk(f, expect, isRight(f)));
-  if (wrongPlaybook) return { verdict: 'wrong', got, why: `${wrongPlaybook.rule} offers ${wrongPlaybook.playbook}` };
+  const anyRule = expect.first === 'any';
+  const isRight = (f: Finding) => anyRule || accepted.includes(f.rule);
+  const m = expect.mechanism;
+  const named = m ? namesMechanism(first, m) : undefined;
+  const tag = named === undefined ? {} : { mechanism: named };
+  const wrongPlaybook = findings.find((f) => !playbookOk(f, expect, isRight(f) && !anyRule));
+  if (wrongPlaybook) return { verdict: 'wrong', got, why: `${wrongPlaybook.rule} offers ${wrongPlaybook.playbook}`, ...tag };
   const quoted = expect.decisive === undefined || quotes(first, expect.decisive);
-  if (isRight(first) && quoted) return { verdict: 'right', got, why: '' };
-  const mentioned = findings.some((f) => isRight(f) || f.merged.some((m) => accepted.includes(m)));
+  if (isRight(first) && quoted && named !== false) return { verdict: 'right', got, why: '', ...tag };
+  const mentioned = findings.some((f) => isRight(f) || f.merged.some((x) => accepted.includes(x)));
   const quotedSomewhere = expect.decisive !== undefined && findings.some((f) => quotes(f, expect.decisive!));
   if (mentioned || quotedSomewhere) {
-    return { verdict: 'useful', got, why: isRight(first) ? 'the decisive line is not quoted' : `${expect.first} is not first` };
+    const why = !isRight(first) ? `${expect.first} is not first` : !quoted ? 'the decisive line is not quoted' : 'the mechanism is not named in its own words';
+    return { verdict: 'useful', got, why, ...tag };
   }
-  return { verdict: 'wrong', got, why: `expected ${expect.first}` };
+  return { verdict: 'wrong', got, why: `expected ${expect.first}`, ...tag };
 }
