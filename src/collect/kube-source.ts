@@ -164,6 +164,8 @@ export function pooledApiClient<T>(kc: k8s.KubeConfig, api: ApiConstructor<T>, p
 }
 
 const MAX_NAMES = 20;
+/** Bytes of one log tail at most (`limitBytes`): a log of megabyte lines costs one bounded read. */
+const LOG_LIMIT_BYTES = 512 * 1024;
 const JSON_ACCEPT = 'application/json';
 const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
@@ -325,7 +327,12 @@ export class KubeSource implements FactSource {
 
   async podLog(namespace: string, pod: string, container: string, previous: boolean, tailLines: number): Promise<string[] | null> {
     try {
-      const text = await this.get(`api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/log`, { container, previous, tailLines }, 'text/plain, */*');
+      // limitBytes bounds what a log of huge lines costs to read; the tail's own lines come first.
+      const text = await this.get(
+        `api/v1/namespaces/${enc(namespace)}/pods/${enc(pod)}/log`,
+        { container, previous, tailLines, limitBytes: LOG_LIMIT_BYTES },
+        'text/plain, */*',
+      );
       return text.split('\n').filter((l) => l.length > 0);
     } catch (err) {
       // 400 "previous terminated container not found" and 404 mean: no such log.

@@ -285,18 +285,40 @@ function collectFailingComponents(s: PodScope): Promise<unknown> | undefined {
   });
 }
 
+/** Containers whose logs one diagnosis reads at most: a pod of thousands stays bounded. */
+export const MAX_LOG_CONTAINERS = 24;
+/** A longer line keeps its start and its end: a 1 MB line costs the rules nothing. */
+export const LOG_LINE_CHARS = 8192;
+
+/**
+ * Which runs of a container have a story to tell: the terminated one (now, or before a restart),
+ * and the current one of a container that runs without being Ready (an app that is up but failing,
+ * a native sidecar) or of an init container still running (what the pod waits for).
+ */
+function logRuns(s: ReturnType<typeof containerStatuses>[number]): boolean[] {
+  const st = s.status;
+  if (st.state?.terminated) return [false];
+  const runningUnready = Boolean(st.state?.running) && (s.init || st.ready === false);
+  if (st.lastState?.terminated) return runningUnready ? [true, false] : [true];
+  return runningUnready ? [false] : [];
+}
+
+function boundLine(line: string): string {
+  return line.length <= LOG_LINE_CHARS ? line : `${line.slice(0, LOG_LINE_CHARS / 2)} … ${line.slice(-LOG_LINE_CHARS / 2)}`;
+}
+
 async function collectLogs(source: FactSource, pod: Pod, tail: number, guard: Guard): Promise<LogTail[]> {
   const namespace = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
-  // Containers that have terminated (now or before a restart) have a story to tell, and so has
-  // an init container still running: it is what the pod waits for.
-  const wanted = containerStatuses(pod).filter((s) => s.status.lastState?.terminated || s.status.state?.terminated || (s.init && s.status.state?.running));
+  const wanted = containerStatuses(pod)
+    .flatMap((s) => logRuns(s).map((previous) => ({ s, previous })))
+    .slice(0, MAX_LOG_CONTAINERS);
   const tails = await Promise.all(
-    wanted.map(async (s) => {
-      const previous = Boolean(s.status.lastState?.terminated) && !s.status.state?.terminated;
-      const lines = await guard(`logs of ${s.status.name}`, () => source.podLog(namespace, name, s.status.name, previous, tail), null);
-      // Redacted as stored: findings quote these lines, and results go to Redis and chat.
-      return lines ? { container: s.status.name, previous, lines: redactLines(lines) } : null;
+    wanted.map(async ({ s, previous }) => {
+      const label = `logs of ${s.status.name}${previous ? ' (previous)' : ''}`;
+      const lines = await guard(label, () => source.podLog(namespace, name, s.status.name, previous, tail), null);
+      // Bounded, then redacted as stored: findings quote these lines, and results go to Redis and chat.
+      return lines ? { container: s.status.name, previous, lines: redactLines(lines.map(boundLine)) } : null;
     }),
   );
   return tails.filter((t): t is LogTail => t !== null);

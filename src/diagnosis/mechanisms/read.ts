@@ -169,6 +169,7 @@ export function explain(signature: Signature, ctx: ReadingContext, source: strin
     explanation: render(variant.explain),
     knobs: variant.knobs.map((k) => `${render(k.path)}: ${render(k.change)}`),
     knobPaths: variant.knobs.map((k) => render(k.path)),
+    data: { ...ctx.groups, ...extra },
     evidence,
   };
 }

@@ -102,6 +102,8 @@ export interface Reading {
   knobs: string[];
   /** The knobs' paths alone (for JSON output and tests). */
   knobPaths: string[];
+  /** What the variant found (the path written, the port bound, the sysctl...), for rules that build on it. */
+  data: MessageData;
   evidence: Evidence[];
 }
 

@@ -47,6 +47,13 @@ testRule(rule, {
       },
     },
     {
+      name: 'its log says the name does not resolve: the mechanism and its knob',
+      snapshot: snapshot(initPod(['/bin/check'], 1200), {
+        logs: [logTail('wait-db', ['checking kafka', 'dial tcp: lookup kafka.streaming on 10.96.0.10:53: no such host', 'retrying in 5s'], false)],
+      }),
+      expect: { mechanism: 'dns-resolution', mechanismVariant: 'no-such-name', mentions: [/kafka\.streaming does not exist where the resolver looks/] },
+    },
+    {
       name: 'wait-for-it with a port, no log',
       snapshot: snapshot(initPod(['/wait-for-it.sh', 'rabbitmq:5672', '--', 'echo', 'up'], 900)),
       expect: { params: { dependency: 'rabbitmq:5672' }, mentions: [/no log lines/] },

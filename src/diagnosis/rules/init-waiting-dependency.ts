@@ -1,8 +1,9 @@
 // init.waiting-dependency: Init container waits for a dependency.
 
-import { containerSpec, logEvidence } from '../crashes.js';
+import { containerSpec, logEvidence, mechanismRef } from '../crashes.js';
 import { clip, containerStatuses, formatDuration, isDeleting, secondsSince, statusEvidence } from '../facts.js';
 import { msg } from '../messages.js';
+import { currentReading } from '../readings.js';
 import { defineRule } from '../rule.js';
 import type { Container, Evidence, FindingDraft } from '../types.js';
 
@@ -57,6 +58,8 @@ const messages = {
   checkDependency:
     'Check that {{dependency}} exists and answers: kubectl get svc,endpoints -A | grep {{name}}; ' +
     'a Service in another namespace needs <name>.<namespace>.svc.',
+  mechanism: 'What its log says: {{explanation}}',
+  knob: '{{knob}}',
   seeLogs: 'See what it waits for: kubectl logs -n {{namespace}} {{pod}} -c {{container}}.',
   testDns:
     "If the dependency is up, test name resolution from the pod's namespace " +
@@ -102,16 +105,20 @@ export const rule = defineRule({
       if (spec?.command || spec?.args)
         evidence.push({ source: `pod.spec.initContainers[${s.status.name}]`, text: clip([...(spec.command ?? []), ...(spec.args ?? [])].join(' '), 400) });
       const waitingLog = lines.some((l) => WAIT_LOG.test(l));
+      // Why the dependency does not answer, when its log has a line the catalogue knows (a name that does not resolve, a refusal).
+      const reading = currentReading(snapshot, s);
+      if (reading) evidence.push(...reading.evidence);
       const waited = { container: s.status.name, running: formatDuration(runningFor) };
       out.push({
         title: dependency ? msg('titleFor', { ...waited, dependency, done, total: inits.length }) : msg('title', { ...waited, done, total: inits.length }),
         cause: [
           dependency ? msg('blocksWaiting', { ...waited, dependency }) : msg('blocks', waited),
           lines.length > 0 ? msg(lines.length > 1 ? 'lastLines' : 'lastLine', { lines: clip(lines.slice(-3).join(' ⏎ '), 300) }) : msg('noLogs'),
-          waitingLog || dependency ? msg('noAnswer') : undefined,
+          reading ? msg('mechanism', { explanation: reading.explanation }) : waitingLog || dependency ? msg('noAnswer') : undefined,
         ],
         evidence,
         advice: [
+          ...(reading?.knobs ?? []).map((knob) => msg('knob', { knob })),
           dependency
             ? msg('checkDependency', { dependency, name: dependency.split(/[.:]/)[0] ?? '' })
             : msg('seeLogs', { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '', container: s.status.name }),
@@ -121,6 +128,7 @@ export const rule = defineRule({
         prevent: [msg('prevent')],
         causeKey: `workload/${pod.metadata?.namespace ?? ''}/${s.status.name}:init-wait${dependency ? `:${dependency}` : ''}`,
         params: { container: s.status.name, ...(dependency ? { dependency } : {}) },
+        ...(reading ? { mechanism: mechanismRef(reading) } : {}),
       });
     }
     return out;

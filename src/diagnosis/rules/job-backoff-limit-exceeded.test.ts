@@ -60,6 +60,16 @@ testRule(rule, {
       },
     },
     {
+      name: "the failed pod is still there and its log names the mechanism: the Job's finding says it, with the knob",
+      snapshot: snapshot(crashedPod({ exitCode: 1, now: 'terminated', container: 'export' }, { spec: { restartPolicy: 'Never' } }), {
+        owners: [failedJob('BackoffLimitExceeded', BACKOFF)],
+        logs: [
+          { container: 'export', previous: false, lines: ['starting export', "OSError: [Errno 28] No space left on device: '/scratch/part-0001.parquet'"] },
+        ],
+      }),
+      expect: { mechanism: 'disk-full', mentions: [/No space left on device/, /container export says why/] },
+    },
+    {
       name: '1.31+: FailureTarget before Failed',
       snapshot: deleted([failedJob('BackoffLimitExceeded', BACKOFF, 'FailureTarget')]),
       expect: { params: { reason: 'BackoffLimitExceeded' } },

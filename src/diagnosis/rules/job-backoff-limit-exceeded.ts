@@ -1,5 +1,6 @@
 // job.backoff-limit-exceeded: Job gave up after its pods failed.
 
+import { crashes, crashReading, mechanismRef } from '../crashes.js';
 import { eventEvidence, namespaceOf, newestFirst } from '../facts.js';
 import { msg } from '../messages.js';
 import { jobFailure } from '../owners.js';
@@ -36,6 +37,9 @@ export const rule = defineRule({
       tooOften: 'Its pods failed too often, so it stopped retrying.',
       podDeleted: 'Pod {{pod}} was deleted by the Job controller; its events are all that remain of it.',
       podsAreCause: "The pods' own failure is the cause: the quoted events and the crashed container's logs say what it was.",
+      podMechanism: 'Its pods failed because of it: {{kind}} {{container}} says why. {{explanation}}',
+      decisiveLine: 'The decisive line ({{source}}): "{{line}}".',
+      knob: '{{knob}}',
       seeWhy:
         'See why the pods failed: `kubectl get pods -n {{namespace}} -l job-name={{job}}` ' +
         'and `kubectl logs -n {{namespace}} -l job-name={{job}} --previous`; ' +
@@ -57,19 +61,31 @@ export const rule = defineRule({
     const podEvents = newestFirst(snapshot.events).filter((e) => e.type === 'Warning' || e.reason === 'Killing');
     const evidence: Evidence[] = [...failure.evidence, ...podEvents.slice(0, 2).map(eventEvidence)];
     const failed = { job: job.name, reason: failure.reason, message: failure.message };
+    // The Job gave up because its pods failed: a crash of this pod whose line the catalogue knows says why.
+    const crash = crashes(snapshot).find((c) => crashReading(snapshot, c));
+    const reading = crash && crashReading(snapshot, crash);
+    if (reading) evidence.push(...reading.evidence);
     return {
       title: msg('title', { job: job.name, reason: failure.reason }),
       cause: [
         cronJob ? msg('failedCron', { ...failed, cronJob: cronJob.name }) : msg('failed', failed),
         failure.reason === 'PodFailurePolicy' ? msg('failJobRule') : limit !== undefined ? msg('overLimit', { limit }) : msg('tooOften'),
         snapshot.missingPod && msg('podDeleted', { pod: snapshot.missingPod.name }),
-        msg('podsAreCause'),
+        crash && reading
+          ? msg('podMechanism', { kind: crash.s.init ? 'init container' : 'container', container: crash.name, explanation: reading.explanation })
+          : msg('podsAreCause'),
+        reading && msg('decisiveLine', { source: reading.source, line: reading.line }),
       ],
       evidence,
-      advice: [msg('seeWhy', { namespace: ns, job: job.name }), cronJob ? msg('nextSchedule', { cronJob: cronJob.name, namespace: ns }) : msg('createAgain')],
+      advice: [
+        ...(reading?.knobs ?? []).map((knob) => msg('knob', { knob })),
+        msg('seeWhy', { namespace: ns, job: job.name }),
+        cronJob ? msg('nextSchedule', { cronJob: cronJob.name, namespace: ns }) : msg('createAgain'),
+      ],
       prevent: [msg('prevent')],
       causeKey: `job/${ns}/${cronJob ? `cronjob/${cronJob.name}` : job.name}:${failure.reason}`,
       params: { job: job.name, reason: failure.reason, ...(cronJob ? { cronJob: cronJob.name } : {}), ...(limit !== undefined ? { backoffLimit: limit } : {}) },
+      ...(reading ? { mechanism: mechanismRef(reading) } : {}),
     };
   },
 });

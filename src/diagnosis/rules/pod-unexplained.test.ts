@@ -84,6 +84,27 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: 'running, not Ready, no probe events, and its own log says why: the mechanism and its knob instead of "no rule matched"',
+      snapshot: snapshot(notReady, {
+        logs: [
+          {
+            container: 'web',
+            previous: false,
+            lines: [
+              'level=info msg="starting web"',
+              'level=error msg="sync failed" err="Get \\"https://vault.internal:8200/v1/sys/health\\": tls: failed to verify certificate: x509: certificate signed by unknown authority"',
+              'level=info msg="retrying in 30s"',
+            ],
+          },
+        ],
+      }),
+      expect: {
+        severity: 'warning',
+        mechanism: 'tls-unknown-authority',
+        mentions: [/certificate authority is not trusted/, /x509: certificate signed by unknown authority/],
+      },
+    },
+    {
       name: 'a waiting reason no rule knows, quoted with its message',
       snapshot: snapshot(oddWaiting, {
         events: [

@@ -1,8 +1,10 @@
 // pod.unexplained: Pod is unhealthy and no rule explains why.
 
+import { mechanismRef } from '../crashes.js';
 import { clip, containerStatuses, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince, statusEvidence } from '../facts.js';
 import { msg, renderProse } from '../messages.js';
 import { ownerCounts, ownerSatisfied, troubleConditions } from '../owners.js';
+import { currentReading } from '../readings.js';
 import { defineRule } from '../rule.js';
 import type { Event, Evidence, FindingDraft, MessageData, OwnerFact, Pod, Snapshot } from '../types.js';
 
@@ -35,6 +37,10 @@ const messages = {
   warningEvents: '{{count}} Warning events in the last hour',
   reasonEvents: '{{reason}} events',
   readyNowTitle: '{{pod}} is Ready now; earlier trouble ({{what}})',
+  mechanismTitle: '{{pod}} is unhealthy ({{what}}): {{summary}}',
+  mechanism: "Container {{container}}'s own log says why: {{explanation}}",
+  decisiveLine: 'The decisive line ({{source}}): "{{line}}".',
+  knob: '{{knob}}',
   unhealthyTitle: '{{pod}} is unhealthy ({{what}}); no rule matched',
   readyNow: 'The pod runs and is Ready now. Earlier: {{summary}}. Nothing needs doing unless it repeats; the evidence below is what the cluster reports.',
   unhealthy:
@@ -256,7 +262,7 @@ export const rule = defineRule({
     title: 'Pod is unhealthy and no rule explains why',
     category: 'pod',
     severity: 'warning',
-    needs: ['pod', 'events'],
+    needs: ['pod', 'events', 'logs'],
     priority: 1,
     fallback: true,
     doc:
@@ -292,18 +298,36 @@ export const rule = defineRule({
     // Unhealthy now is a warning; a restart that is over or warnings on a pod that is Ready are history.
     const healthyNow = now.length === 0 && readyCondition(pod)?.status === 'True';
     const events = phrase('reasonEvents', { reason: warnings[0]?.reason ?? 'Warning' });
+    // A container that runs without being Ready may say why in its own log (the mechanism catalogue reads it).
+    const unready = healthyNow ? [] : containerStatuses(pod).filter((s) => s.status.state?.running && !s.status.ready);
+    const found = unready.map((s) => ({ s, reading: currentReading(snapshot, s) })).find((x) => x.reading);
+    const reading = found?.reading;
+    if (reading) evidence.push(...reading.evidence);
     return {
       ...(healthyNow ? { severity: 'info' as const } : {}),
       title: healthyNow
         ? msg('readyNowTitle', { pod: name, what: clip(signs[0]?.text ?? events, 90) })
-        : msg('unhealthyTitle', { pod: name, what: clip(now[0]?.text ?? events, 90) }),
+        : reading
+          ? msg('mechanismTitle', { pod: name, what: clip(now[0]?.text ?? events, 90), summary: reading.summary })
+          : msg('unhealthyTitle', { pod: name, what: clip(now[0]?.text ?? events, 90) }),
       cause: healthyNow
         ? msg('readyNow', { summary: clip(summary, 500) })
-        : [msg('unhealthy', { summary: clip(summary, 500) }), missed.length > 0 && msg('checksMissed', { checks: missed.join(', ') })],
+        : [
+            msg('unhealthy', { summary: clip(summary, 500) }),
+            found && reading && msg('mechanism', { container: found.s.status.name, explanation: reading.explanation }),
+            reading && msg('decisiveLine', { source: reading.source, line: reading.line }),
+            missed.length > 0 && msg('checksMissed', { checks: missed.join(', ') }),
+          ],
       evidence,
-      advice: [msg('describePod', { namespace: ns, name }), msg('previousLogs', { namespace: ns, name }), msg('addRule')],
+      advice: [
+        ...(reading?.knobs ?? []).map((knob) => msg('knob', { knob })),
+        msg('describePod', { namespace: ns, name }),
+        msg('previousLogs', { namespace: ns, name }),
+        !reading && msg('addRule'),
+      ],
       causeKey: `pod/${ns}/${name}:unexplained:${firstReason}`,
       params: { signs: signs.length, warnings: warnings.length },
+      ...(reading ? { mechanism: mechanismRef(reading) } : {}),
     };
   },
 });

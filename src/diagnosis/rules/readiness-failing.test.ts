@@ -64,6 +64,28 @@ testRule(rule, {
   ],
   invalid: [
     {
+      name: "its current log explains it: the app's ServiceAccount may not list pods (a mechanism, with the knob)",
+      snapshot: snapshot(p503, {
+        events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')],
+        logs: [
+          {
+            container: 'web',
+            previous: false,
+            lines: [
+              'I1121 09:00:01.000000       1 main.go:40] starting controller',
+              'E1121 09:00:02.000000       1 reflector.go:147] failed to list *v1.Pod: pods is forbidden: User "system:serviceaccount:shop:web" cannot list resource "pods" in API group "" in the namespace "shop"',
+              'I1121 09:00:03.000000       1 main.go:52] waiting for caches to sync',
+            ],
+          },
+        ],
+      }),
+      expect: {
+        mechanism: 'rbac-forbidden',
+        mechanismVariant: 'missing-grant',
+        mentions: [/may not list pods in namespace shop/, /cannot list resource "pods"/],
+      },
+    },
+    {
       name: 'HTTP 503 for 30 minutes, two Services lose it',
       snapshot: snapshot(p503, {
         events: [failing(p503, 'Readiness probe failed: HTTP probe failed with statuscode: 503')],

@@ -1,9 +1,10 @@
 // readiness.failing: Running but not Ready: the readiness probe keeps failing.
 
-import { escapeRe } from '../crashes.js';
+import { escapeRe, mechanismRef } from '../crashes.js';
 import { clip, containerStatuses, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
 import { msg } from '../messages.js';
 import { probeSettings } from '../probe-spec.js';
+import { currentReading } from '../readings.js';
 import { defineRule } from '../rule.js';
 import type { Container, Event, Evidence, FindingDraft, Said } from '../types.js';
 
@@ -21,6 +22,10 @@ const READINESS = /^Readiness probe (?:failed|errored)/;
 
 const messages = {
   title: '{{container}} not Ready for {{since}}: {{failure}}',
+  titleMechanism: '{{container}} not Ready for {{since}}: {{summary}}',
+  mechanism: 'Its own log says why: {{explanation}}',
+  decisiveLine: 'The decisive line ({{source}}): "{{line}}".',
+  knob: '{{knob}}',
   failed: 'Container "{{container}}" is running but its readiness probe has failed {{count}} {{times}} (last {{lastAgo}} ago): "{{message}}".',
   notEndpoint: 'The pod has been Ready=False for {{since}}, so it is not an endpoint of Service {{services}} and receives no traffic through it.',
   notEndpoints: 'The pod has been Ready=False for {{since}}, so it is not an endpoint of Services {{services}} and receives no traffic through them.',
@@ -70,7 +75,9 @@ export const rule = defineRule({
     doc:
       `A Running pod stays Ready=False for more than ${NOT_READY_THRESHOLD_SECONDS / 60} minutes with "Readiness probe failed" events ` +
       "(HTTP status, connection refused, timeout): it is taken out of its Services' endpoints and gets no traffic, and nothing restarts it. " +
-      'Names the container, the probe and since when, and the Services that lose it.',
+      "Names the container, the probe and since when, and the Services that lose it; when the running container's own log has a line " +
+      'the mechanism catalogue knows (a refused API call, an untrusted certificate, a dependency that does not answer), ' +
+      'the finding names that mechanism and its knobs.',
     messages,
   },
   check(snapshot) {
@@ -108,13 +115,18 @@ export const rule = defineRule({
       if (probe) evidence.push({ source: `pod.spec.containers[${s.status.name}].readinessProbe`, text: probeSettings(probe) });
       if (services.length > 0) evidence.push({ source: 'services selecting the pod', text: services.join(', ') });
       const sinceText = formatDuration(since);
+      // The probe says the app is not ready; the app's current log often says why.
+      const reading = currentReading(snapshot, s);
+      if (reading) evidence.push(...reading.evidence);
       const where = { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '', container: s.status.name };
       out.push({
-        title: msg('title', {
-          container: s.status.name,
-          since: sinceText,
-          failure: clip(message.replace(READINESS, 'readiness probe failed').replace(/^readiness probe failed: /, ''), 100),
-        }),
+        title: reading
+          ? msg('titleMechanism', { container: s.status.name, since: sinceText, summary: reading.summary })
+          : msg('title', {
+              container: s.status.name,
+              since: sinceText,
+              failure: clip(message.replace(READINESS, 'readiness probe failed').replace(/^readiness probe failed: /, ''), 100),
+            }),
         cause: [
           msg('failed', {
             container: s.status.name,
@@ -127,15 +139,19 @@ export const rule = defineRule({
             ? msg(services.length > 1 ? 'notEndpoints' : 'notEndpoint', { since: sinceText, services: services.join(', ') })
             : msg('noService', { since: sinceText }),
           msg('neverRestarts'),
+          reading && msg('mechanism', { explanation: reading.explanation }),
+          reading && msg('decisiveLine', { source: reading.source, line: reading.line }),
         ],
         evidence,
         advice: [
-          ...probeAdvice(message, probe),
+          ...(reading?.knobs ?? []).map((knob) => msg('knob', { knob })),
+          ...(reading ? [] : probeAdvice(message, probe)),
           probe?.httpGet ? msg('askEndpoint', { ...where, port: probe.httpGet.port, path: probe.httpGet.path ?? '/' }) : msg('askProbedEndpoint', where),
         ],
         prevent: [msg('prevent')],
         causeKey: `pod/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/${s.status.name}:readiness`,
         params: { container: s.status.name, failures: count, ...(services.length > 0 ? { services } : {}) },
+        ...(reading ? { mechanism: mechanismRef(reading) } : {}),
       });
     }
     return out;

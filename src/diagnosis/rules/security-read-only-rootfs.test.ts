@@ -28,6 +28,20 @@ testRule(rule, {
       expect: { playbook: null, params: { path: '/var/cache/nginx/client_temp' }, mentions: [/Read-only file system/] },
     },
     {
+      name: "Java names no path; the stack trace's createTempFile says /tmp (the issue's example)",
+      snapshot: snapshot(readOnly(), {
+        logs: [
+          logTail('web', [
+            'Exception in thread "main" java.io.IOException: Read-only file system',
+            '\tat java.base/java.io.UnixFileSystem.createFileExclusively(Native Method)',
+            '\tat java.base/java.io.File.createTempFile(Unknown Source)',
+            '\tat org.eclipse.edc.boot.system.ExtensionLoader.loadVault(ExtensionLoader.java:91)',
+          ]),
+        ],
+      }),
+      expect: { params: { path: '/tmp' }, mechanism: 'fs-read-only', mentions: [/writes \/tmp on a read-only root filesystem/] },
+    },
+    {
       name: 'Python [Errno 30]',
       snapshot: snapshot(readOnly(), {
         logs: [logTail('web', ['Traceback (most recent call last):', "OSError: [Errno 30] Read-only file system: '/app/.cache'"])],

@@ -1,6 +1,6 @@
 // security.read-only-rootfs: The app writes to a read-only root filesystem.
 
-import { crashEvidence, crashes, crashKey, crashLogs, logEvidence } from '../crashes.js';
+import { crashEvidence, crashes, crashKey, crashLogs, crashReading, logEvidence, mechanismRef } from '../crashes.js';
 import { clip } from '../facts.js';
 import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
@@ -10,15 +10,12 @@ import type { FindingDraft } from '../types.js';
 // an app that writes to it (nginx's /var/cache/nginx, a pid file in /var/run, /tmp) fails at start:
 //   nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)
 //   OSError: [Errno 30] Read-only file system: '/app/.cache'
-// Every path the app writes needs a volume (an emptyDir) mounted there. A runtime that cannot mount
-// into a damaged image ("to rootfs ... read-only file system") is image.corrupt-local, not this.
-
-const EROFS = /Read-only file system|EROFS|\[Errno 30\]/i;
-
-/** The path an EROFS line names: `mkdir() "/var/cache/nginx/client_temp"`, `: '/app/.cache'`, `open /tmp/x:`. */
-function pathOf(line: string): string | undefined {
-  return /"(\/[^"]+)"/.exec(line)?.[1] ?? /'(\/[^']+)'/.exec(line)?.[1] ?? /\s(\/[\w./-]+):/.exec(line)?.[1];
-}
+//   java.io.IOException: Read-only file system   (then `at java.io.File.createTempFile`: /tmp)
+// Every path the app writes needs a volume (an emptyDir) mounted there. The mechanism catalogue
+// reads the line (fs-read-only) and decides the variant from the spec: this rule is its
+// root-filesystem variant; a write into a read-only volume or /proc/sys is another variant, and a
+// runtime that cannot mount into a damaged image ("to rootfs ... read-only file system") is
+// image.corrupt-local, which the catalogue never reads as an app's write.
 
 const messages = {
   title: '{{container}} {{name}} writes {{path}} on a read-only root filesystem',
@@ -26,9 +23,8 @@ const messages = {
   writeFails: 'The container runs with readOnlyRootFilesystem: true and its crashed run ends with "{{line}}".',
   pathInImage: '{{path}} is part of the image, not a volume, so the write fails and the app exits.',
   unknownPathInImage: 'The path is part of the image, not a volume, so the write fails and the app exits.',
-  mountEmptyDir:
-    'Mount an emptyDir at {{dir}} (volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: {{mountPath}}}]); ' +
-    'nginx also needs /var/run and /tmp.',
+  mountEmptyDir: 'Mount an emptyDir at {{dir}} (spec.volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: {{mountPath}}}]).',
+  nginxToo: 'nginx also writes /var/run (its pid file) and /tmp: mount emptyDirs there too.',
   keepReadOnly: 'Keep readOnlyRootFilesystem: it is a good default; give the app writable volumes instead of turning it off.',
   prevent: 'Start images with readOnlyRootFilesystem in CI to learn which paths they write.',
 } as const;
@@ -53,29 +49,26 @@ export const rule = defineRule({
     const pod = snapshot.pod;
     const out: FindingDraft<Id>[] = [];
     for (const c of crashes(snapshot)) {
-      if (c.spec?.securityContext?.readOnlyRootFilesystem !== true) continue;
+      const reading = crashReading(snapshot, c);
+      if (reading?.mechanism !== 'fs-read-only' || reading.variant !== 'root-filesystem') continue;
       const tail = crashLogs(snapshot, c);
-      const lines = tail?.lines ?? [];
-      const line = [...lines].reverse().find((l) => EROFS.test(l) && !/to rootfs/.test(l));
-      if (!line || !tail) continue;
-      const path = pathOf(line);
-      const mounted = path ? (c.spec.volumeMounts ?? []).find((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`)) : undefined;
-      // A write into a read-only volume mount is a different problem (the volume, not the rootfs).
-      if (mounted) continue;
-      const dir = path ? path.replace(/\/[^/]+$/, '') || path : undefined;
+      const known = typeof reading.data.dir === 'string' && reading.data.path !== 'a path in the image';
+      const path = known ? String(reading.data.path) : undefined;
+      const dir = known ? String(reading.data.dir) : undefined;
       const container = c.s.init ? 'Init container' : 'Container';
       out.push({
         title: path !== undefined ? msg('title', { container, name: c.name, path }) : msg('titleNoPath', { container, name: c.name }),
-        cause: [msg('writeFails', { line: clip(line, 300) }), path ? msg('pathInImage', { path }) : msg('unknownPathInImage')],
-        evidence: [
-          logEvidence(tail, 4, 1),
-          ...crashEvidence(snapshot, c),
-          { source: `pod.spec.containers[${c.name}].securityContext`, text: 'readOnlyRootFilesystem: true' },
+        cause: [msg('writeFails', { line: clip(reading.line, 300) }), path ? msg('pathInImage', { path }) : msg('unknownPathInImage')],
+        evidence: [...(tail ? [logEvidence(tail, 4, 1)] : []), ...reading.evidence, ...crashEvidence(snapshot, c)],
+        advice: [
+          msg('mountEmptyDir', { dir: dir ?? 'each path the app writes', mountPath: dir ?? '<path>' }),
+          /nginx/i.test(reading.line) && msg('nginxToo'),
+          msg('keepReadOnly'),
         ],
-        advice: [msg('mountEmptyDir', { dir: dir ?? 'each path the app writes', mountPath: dir ?? '<path>' }), msg('keepReadOnly')],
         prevent: [msg('prevent')],
         causeKey: crashKey(pod, c, 'read-only-rootfs'),
         params: { container: c.name, ...(path ? { path } : {}) },
+        mechanism: mechanismRef(reading),
       });
     }
     return out;

@@ -108,8 +108,9 @@ export const MECHANISMS = mechanisms([
       {
         id: 'read-only-mount',
         when: (ctx) => {
-          const d = onVolume(ctx);
-          return d && mountOf(ctx, String(d.path))?.mount.readOnly === true && d;
+          const path = pathOfWrite(ctx);
+          const m = mountOf(ctx, path);
+          return m?.mount.readOnly === true && data({ path, volume: m.mount.name, mountPath: m.mount.mountPath });
         },
         summary: 'writes {{path}} on volume {{volume}}, mounted readOnly',
         explain: '{{path}} lies on volume "{{volume}}", which this {{kind}} mounts with readOnly: true at {{mountPath}}, so every write there fails.',
@@ -135,7 +136,7 @@ export const MECHANISMS = mechanisms([
         when: (ctx) => {
           if (ctx.container?.securityContext?.readOnlyRootFilesystem !== true) return false;
           const path = pathOfWrite(ctx);
-          if (path && mountOf(ctx, path)?.kind) return false;
+          if (path && mountOf(ctx, path)) return false;
           return path ? { path, dir: mountDir(path) } : { path: 'a path in the image', dir: 'each directory it writes' };
         },
         summary: 'writes {{path}} on a read-only root filesystem',
