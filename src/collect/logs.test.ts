@@ -30,7 +30,10 @@ const log = (container: string, previous: boolean, lines: string[]) => ({
 
 async function logsOf(statuses: ContainerStatus[], init: ContainerStatus[], docs: object[]) {
   const p = pod({
-    spec: { containers: statuses.map((s) => ({ name: s.name, image: 'x' })), initContainers: init.map((s) => ({ name: s.name, image: 'x', restartPolicy: 'Always' })) },
+    spec: {
+      containers: statuses.map((s) => ({ name: s.name, image: 'x' })),
+      initContainers: init.map((s) => ({ name: s.name, image: 'x', restartPolicy: 'Always' })),
+    },
     status: { containerStatuses: statuses, initContainerStatuses: init },
   });
   const s = await collectSnapshot(new ObjectsSource([p, ...docs] as KubeObject[]), target, { cluster: 'c1', needs: new Set(['pod', 'events', 'logs']) });
@@ -50,7 +53,11 @@ describe('the logs a diagnosis reads', () => {
     ]);
   });
   it('reads a native sidecar (an init container that keeps running) that is not Ready', async () => {
-    const logs = await logsOf([running('app', false)], [running('proxy', false, 137)], [log('proxy', true, ['old']), log('proxy', false, ['now']), log('app', false, ['a'])]);
+    const logs = await logsOf(
+      [running('app', false)],
+      [running('proxy', false, 137)],
+      [log('proxy', true, ['old']), log('proxy', false, ['now']), log('app', false, ['a'])],
+    );
     expect(logs.map((l) => `${l.container}:${l.previous}`).sort()).toEqual(['app:false', 'proxy:false', 'proxy:true']);
   });
   it('reads at most MAX_LOG_CONTAINERS runs, and cuts a long line in the middle', async () => {
