@@ -12,7 +12,7 @@ function fake(
   id: string,
   priority: number,
   draft: Partial<FindingDraft<'title' | 'cause' | 'x'>>,
-  extra: { playbook?: string; supersedes?: string[] } = {},
+  extra: { playbook?: string; supersedes?: string[]; generic?: boolean } = {},
 ): Rule {
   return defineRule({
     meta: {
@@ -66,5 +66,30 @@ describe('a playbook is withheld when the same line fits two classes', () => {
     const corrupt = fake('image.corrupt-local', 60, {}, { playbook: 'repull-image' });
     const other = fake('image.other', 50, { severity: 'info' });
     expect(rank([other, corrupt])[0]?.playbook).toBe('repull-image');
+  });
+});
+
+describe('the order of findings (issue 32)', () => {
+  const sevs = (rules: Rule[]) => rank(rules).map((f) => `${f.rule}:${f.severity}`);
+  it('never puts a finding above one of higher severity, whatever its priority', () => {
+    const strongWarning = fake('node.strong', 90, { severity: 'warning', evidence: [{ source: 's', text: 'a' }] });
+    const weakError = fake('crash.weak', 10, { evidence: [{ source: 's', text: 'b' }] });
+    const info = fake('pod.note', 99, { severity: 'info', evidence: [{ source: 's', text: 'c' }] });
+    expect(sevs([info, strongWarning, weakError])).toEqual(['crash.weak:error', 'node.strong:warning', 'pod.note:info']);
+  });
+  it('within a severity, the stronger explanation first', () => {
+    const a = fake('x.a', 20, { evidence: [{ source: 's', text: 'a' }] });
+    const b = fake('x.b', 40, { evidence: [{ source: 's', text: 'b' }] });
+    expect(sevs([a, b])).toEqual(['x.b:error', 'x.a:error']);
+  });
+  it('a generic rule never outranks a specific one quoting the same line: the specific one moves up and takes its severity', () => {
+    const generic = fake('crash.app-exit', 30, {}, { generic: true });
+    const specific = fake('crash.specific', 20, { severity: 'warning' });
+    expect(sevs([generic, specific])).toEqual(['crash.specific:error', 'crash.app-exit:error']);
+  });
+  it('leaves a generic finding first when the specific one quotes another line', () => {
+    const generic = fake('crash.app-exit', 30, {}, { generic: true });
+    const specific = fake('crash.specific', 20, { severity: 'warning', evidence: [{ source: 's', text: 'another' }] });
+    expect(sevs([generic, specific])).toEqual(['crash.app-exit:error', 'crash.specific:warning']);
   });
 });

@@ -37,17 +37,38 @@ export function rankAndMerge(findings: Finding[], rules: readonly Rule[]): Findi
     }
   }
 
+  // Severity first (a finding never ranks above one of higher severity, an info never above a
+  // warning), then how strongly the rule explains the problem.
   const ranked = unique
     .filter((f) => !absorbed.has(f))
     .sort(
       (a, b) =>
-        priority(b) - priority(a) ||
         SEVERITY_ORDER[b.severity] - SEVERITY_ORDER[a.severity] ||
+        priority(b) - priority(a) ||
         a.rule.localeCompare(b.rule) ||
         a.subject.localeCompare(b.subject),
     );
+  specificBeforeGeneric(ranked, (f) => meta.get(f.rule)?.generic === true || meta.get(f.rule)?.fallback === true);
   withholdContestedPlaybooks(ranked);
   return ranked;
+}
+
+/**
+ * A generic rule never outranks a specific one that quotes the same line on the same subject: the
+ * specific finding moves up to just before it, and takes at least its severity so the order by
+ * severity still holds (the line is the same failure, read more precisely).
+ */
+function specificBeforeGeneric(findings: Finding[], isGeneric: (f: Finding) => boolean): void {
+  for (let i = 0; i < findings.length; i++) {
+    const g = findings[i]!;
+    if (!isGeneric(g)) continue;
+    const quoted = new Set(g.evidence.map((e) => e.text).filter((t) => t.length > 0));
+    const j = findings.findIndex((f, k) => k > i && !isGeneric(f) && f.subject === g.subject && f.evidence.some((e) => quoted.has(e.text)));
+    if (j < 0) continue;
+    const [specific] = findings.splice(j, 1);
+    if (SEVERITY_ORDER[specific!.severity] < SEVERITY_ORDER[g.severity]) specific!.severity = g.severity;
+    findings.splice(i, 0, specific!);
+  }
 }
 
 /**

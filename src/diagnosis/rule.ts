@@ -55,6 +55,11 @@ export interface RuleMeta<M extends string = string> {
    */
   messages: Readonly<Record<M, string>>;
   /**
+   * Reads a line any specific rule may read better (crash.app-exit): when a specific rule quotes
+   * the same line on the same subject, the specific finding ranks first.
+   */
+  generic?: boolean;
+  /**
    * A catch-all: runs only when no other rule found anything of severity warning or worse, so
    * a visibly broken pod never gets an empty answer and a specific cause is never drowned.
    */

@@ -14,6 +14,7 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'logs'],
     priority: 30,
+    generic: true,
     doc:
       'A container terminated with a non-zero exit code (CrashLoopBackOff, or a failed pod with restartPolicy Never); ' +
       'the finding quotes the exit code and the last log lines of the crashed run. When the mechanism catalogue knows the decisive line ' +

@@ -83,10 +83,10 @@ testRule(rule, {
 });
 
 describe('job.backoff-limit-exceeded in the engine', () => {
-  it('ranks first for the deleted pod, and below the crash when the failed pod is still there', () => {
+  it('ranks first for the deleted pod, and above the crash it explains when the failed pod is still there', () => {
     expect(diagnose(deleted([failedJob('BackoffLimitExceeded', BACKOFF)]), { rules: RULES }).findings[0]?.rule).toBe('job.backoff-limit-exceeded');
     const failedPod = crashedPod({ exitCode: 3, now: 'terminated' }, { spec: { restartPolicy: 'Never' } });
     const d = diagnose(snapshot(failedPod, { owners: [failedJob('BackoffLimitExceeded', BACKOFF)] }), { rules: RULES });
-    expect(d.findings.map((f) => f.rule).slice(0, 2)).toEqual(['crash.app-exit', 'job.backoff-limit-exceeded']);
+    expect(d.findings.map((f) => f.rule).slice(0, 2)).toEqual(['job.backoff-limit-exceeded', 'crash.app-exit']);
   });
 });

@@ -22,7 +22,8 @@ export const rule = defineRule({
     severity: 'error',
     needs: ['pod', 'events', 'owners', 'logs'],
     // Below the crash rules: when the failed pod is still there, its crash is the cause to read first.
-    priority: 28,
+    // Above every crash rule: a Job's terminal state outranks the container exits it explains.
+    priority: 53,
     doc:
       'The Job has a Failed condition with reason BackoffLimitExceeded ("Job has reached the specified backoff limit"), ' +
       'MaxFailedIndexesExceeded / FailedIndexes (indexed Jobs) or PodFailurePolicy (a FailJob rule matched): ' +

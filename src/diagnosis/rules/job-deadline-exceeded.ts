@@ -16,7 +16,8 @@ export const rule = defineRule({
     category: 'job',
     severity: 'error',
     needs: ['pod', 'events', 'owners'],
-    priority: 45,
+    // Above every crash rule: a Job's terminal state outranks the container exits it explains.
+    priority: 53,
     doc:
       'The Job has a Failed condition with reason DeadlineExceeded ("Job was active longer than specified deadline"): ' +
       'it ran longer than spec.activeDeadlineSeconds, so its running pods were killed (status reason DeadlineExceeded) and it will not retry. ' +
