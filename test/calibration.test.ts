@@ -64,7 +64,7 @@ describe('old restarts age out', () => {
     ['the app crashed 3 times a day ago (exit 1), Ready since', { readyFor: DAY - 60, restarts: 3, lastAgo: DAY }],
     ['an init container that failed twice a week ago before it completed', { readyFor: 7 * DAY, restarts: 2, lastAgo: 7 * DAY + 100, init: true }],
     ['a native sidecar restarted 5 times, the last 3 days ago (SIGKILL)', { readyFor: 3 * DAY, restarts: 5, lastAgo: 3 * DAY, exitCode: 137, sidecar: true }],
-  ])('%s: info at most', (_name, opts) => {
+  ] as [string, Parameters<typeof oldTrouble>[0]][])('%s: info at most', (_name, opts) => {
     const p = oldTrouble(opts);
     const container = opts.init ? 'migrate' : opts.sidecar ? 'proxy' : 'web';
     const found = loud(snapshot(p, { logs: [logTail(container, NOISY_PREVIOUS, true)] }));

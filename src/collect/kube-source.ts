@@ -289,6 +289,19 @@ export class KubeSource implements FactSource {
     return orNull(this.json<KubeObject>(`api/v1/persistentvolumes/${enc(name)}`, {}));
   }
 
+  async listRoleBindings(namespace: string): Promise<KubeObject[]> {
+    return this.items<KubeObject>(`apis/rbac.authorization.k8s.io/v1/namespaces/${enc(namespace)}/rolebindings`);
+  }
+
+  async listClusterRoleBindings(): Promise<KubeObject[]> {
+    return this.items<KubeObject>('apis/rbac.authorization.k8s.io/v1/clusterrolebindings');
+  }
+
+  async getRole(namespace: string | undefined, name: string): Promise<KubeObject | null> {
+    const path = namespace ? `namespaces/${enc(namespace)}/roles/${enc(name)}` : `clusterroles/${enc(name)}`;
+    return this.object<KubeObject>(`apis/rbac.authorization.k8s.io/v1/${path}`);
+  }
+
   async listServices(namespace: string): Promise<KubeObject[]> {
     return this.items<KubeObject>(`api/v1/namespaces/${enc(namespace)}/services`);
   }

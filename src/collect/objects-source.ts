@@ -148,6 +148,22 @@ export class ObjectsSource implements FactSource {
     return this.find('PersistentVolume', undefined, name);
   }
 
+  async listRoleBindings(namespace: string): Promise<KubeObject[]> {
+    if (this.all('RoleBinding').length === 0 && this.all('ClusterRoleBinding').length === 0)
+      throw new UnanswerableError(`${this.description} hold no RBAC bindings`);
+    return this.all('RoleBinding').filter((o) => o.metadata?.namespace === namespace);
+  }
+
+  async listClusterRoleBindings(): Promise<KubeObject[]> {
+    if (this.all('RoleBinding').length === 0 && this.all('ClusterRoleBinding').length === 0)
+      throw new UnanswerableError(`${this.description} hold no RBAC bindings`);
+    return this.all('ClusterRoleBinding');
+  }
+
+  async getRole(namespace: string | undefined, name: string): Promise<KubeObject | null> {
+    return namespace ? this.findKnown('Role', namespace, name) : this.findKnown('ClusterRole', undefined, name);
+  }
+
   async listServices(namespace: string): Promise<KubeObject[]> {
     return this.all('Service').filter((o) => o.metadata?.namespace === namespace);
   }

@@ -10,6 +10,7 @@ import { type LabelSelectorObject, matchLabels, requirementsFromSelector } from 
 import type { Target } from '../kube/target.js';
 import type { AgentFacts } from '../probes/types.js';
 import { redactLines } from '../redact.js';
+import { collectAccess, collectDependencies } from './access.js';
 import { collectComponents, componentTriggers } from './components.js';
 import { type Guard, sortEvents } from './guard.js';
 import { collectOwners } from './owners.js';
@@ -158,6 +159,25 @@ const SECOND_ROUND: PodCollector[] = [
   },
   // …and the DNS, CNI or CSI component a crash, a sandbox or a mount points at.
   { facts: ['components'], collect: collectFailingComponents },
+  // What the pod's own log names: the ServiceAccount the API server refused, the Services it cannot reach.
+  {
+    facts: ['access'],
+    collect: (s) =>
+      podInTrouble(s.pod)
+        ? collectAccess(s.source, s.snapshot, s.guard).then((a) => {
+            if (a) s.snapshot.access = a;
+          })
+        : undefined,
+  },
+  {
+    facts: ['dependencies'],
+    collect: (s) =>
+      podInTrouble(s.pod)
+        ? collectDependencies(s.source, s.snapshot, s.guard).then((d) => {
+            if (d) s.snapshot.dependencies = d;
+          })
+        : undefined,
+  },
 ];
 
 export async function collectPodFacts(scope: PodScope): Promise<void> {

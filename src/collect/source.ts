@@ -48,6 +48,11 @@ export interface FactSource {
   getEndpoints(namespace: string, name: string): Promise<KubeObject | null>;
   /** Existence only, through a metadata-only request. */
   serviceAccountExists(namespace: string, name: string): Promise<boolean>;
+  /** RoleBindings of one namespace and ClusterRoleBindings: who is granted what, for a refusal the pod's log names. */
+  listRoleBindings(namespace: string): Promise<KubeObject[]>;
+  listClusterRoleBindings(): Promise<KubeObject[]>;
+  /** A Role (namespace given) or ClusterRole by name; null when it does not exist. */
+  getRole(namespace: string | undefined, name: string): Promise<KubeObject | null>;
   /** A PersistentVolume (cluster-scoped) by name; null when it does not exist. */
   getPersistentVolume(name: string): Promise<KubeObject | null>;
   /** Services of one namespace (the readiness rule looks for the ones selecting the pod). */

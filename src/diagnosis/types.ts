@@ -213,6 +213,34 @@ export interface ComponentFact {
   logs?: (LogTail & { pod: string })[];
 }
 
+/**
+ * What the pod's ServiceAccount may do, read because its log says the API server refused it: the
+ * refusal as the log names it, and the bindings that name the account (or a group it is in) with
+ * whether their role grants the refused call.
+ */
+export interface AccessFact {
+  user: string;
+  verb: string;
+  resource: string;
+  group: string;
+  /** Absent: refused at the cluster scope. */
+  namespace?: string;
+  bindings: { kind: 'RoleBinding' | 'ClusterRoleBinding'; name: string; namespace?: string; role: string; grants: boolean | null }[];
+}
+
+/** A Service the pod's log names as a dependency it cannot resolve or reach, as the cluster has it. */
+export interface DependencyFact {
+  /** As the log names it (`postgres.db.svc.cluster.local:5432`). */
+  host: string;
+  port?: number;
+  namespace: string;
+  name: string;
+  /** null: no Service of that name in that namespace. */
+  service: { ports: { port: number; targetPort?: string | number; name?: string }[]; type?: string; headless: boolean } | null;
+  /** Ready and not-ready addresses; null: no Endpoints object. Absent when the Service does not exist. */
+  endpoints?: { ready: number; notReady: number } | null;
+}
+
 /** Previous/current log tail for a container (crash rules quote it). */
 export interface LogTail {
   container: string;
@@ -288,6 +316,10 @@ export interface Snapshot {
   /** Recently scheduled pods of the pod's workload across nodes (cascade detection). */
   workloadPods?: Pod[];
   logs?: LogTail[];
+  /** The pod's ServiceAccount's bindings, for each API refusal its log shows. */
+  access?: AccessFact[];
+  /** Services its log names as dependencies it cannot resolve or reach. */
+  dependencies?: DependencyFact[];
   agent?: AgentFacts;
   gaps: Gap[];
 }
@@ -314,6 +346,8 @@ export type FactName =
   | 'workloadEndpoints'
   | 'workloadPods'
   | 'logs'
+  | 'access'
+  | 'dependencies'
   | 'claims'
   | 'webhooks'
   | 'serviceAccount'

@@ -298,6 +298,22 @@ const BUILTIN: ResourceDef[] = [
     generation: 'spec',
     smp: SMP.podDisruptionBudget,
   },
+  // What the pod's ServiceAccount may do (src/collect/access.ts).
+  ...(['roles:Role:true', 'rolebindings:RoleBinding:true', 'clusterroles:ClusterRole:false', 'clusterrolebindings:ClusterRoleBinding:false'] as const).map(
+    (spec): ResourceDef => {
+      const [resource, kind, namespaced] = spec.split(':') as [string, string, string];
+      return {
+        group: 'rbac.authorization.k8s.io',
+        versions: ['v1'],
+        resource,
+        kind,
+        namespaced: namespaced === 'true',
+        subresources: [],
+        statusSubresource: false,
+        smp: SMP.generic,
+      };
+    },
+  ),
   // What a stuck volume or a refused pod is read through (src/collect/storage.ts, admission.ts).
   ...(['storageclasses:StorageClass:sc', 'csinodes:CSINode:'] as const).map((spec): ResourceDef => {
     const [resource, kind, short] = spec.split(':') as [string, string, string];

@@ -348,6 +348,7 @@ describe('discovery and the generic object API', () => {
       'batch',
       'coordination.k8s.io',
       'policy',
+      'rbac.authorization.k8s.io',
       'storage.k8s.io',
       'admissionregistration.k8s.io',
       'crd.projectcalico.org',

@@ -1139,6 +1139,54 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'what a refused ServiceAccount may do: RoleBindings, ClusterRoleBindings, Roles, ClusterRoles (src/collect/access.ts)',
+    async run(b, ns) {
+      const create = (path: string, body: KubeObject) => must(b.client.request('POST', path, { body }), `create ${body.kind}`);
+      const rbac = '/apis/rbac.authorization.k8s.io/v1';
+      const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }];
+      await create(`${rbac}/namespaces/${ns}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules });
+      await create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${ns}-nodes` }, rules });
+      const subjects = [{ kind: 'ServiceAccount', name: 'operator', namespace: ns }];
+      await create(`${rbac}/namespaces/${ns}/rolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'operator-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+        subjects,
+      });
+      await create(`${rbac}/clusterrolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: `${ns}-operator-nodes` },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${ns}-nodes` },
+        subjects,
+      });
+      const shape = (o: KubeObject | null) =>
+        o
+          ? {
+              name: o.metadata?.name,
+              roleRef: (o as { roleRef?: unknown }).roleRef ?? null,
+              subjects: (o as { subjects?: unknown }).subjects ?? null,
+              rules: (o as { rules?: unknown }).rules ?? null,
+            }
+          : null;
+      return {
+        roleBindings: await product(
+          () => b.source.listRoleBindings(ns),
+          (all) => all.map(shape),
+        ),
+        clusterRoleBindings: await product(
+          () => b.source.listClusterRoleBindings(),
+          (all) => all.filter((o) => String(o.metadata?.name).startsWith(`${ns}-`)).map(shape),
+        ),
+        role: await product(() => b.source.getRole(ns, 'reader'), shape),
+        clusterRole: await product(() => b.source.getRole(undefined, `${ns}-nodes`), shape),
+        absentRole: await product(() => b.source.getRole(ns, 'absent')),
+        absentClusterRole: await product(() => b.source.getRole(undefined, `${ns}-absent`)),
+      };
+    },
+  },
+  {
     name: 'events: create, the audit trail (src/audit/events.ts), AlreadyExists when an entry is retried',
     async run(b, ns) {
       const created = await createPod(b, ns, pod('web'));

@@ -88,6 +88,9 @@ export function memorySource(objects: KubeObject[]): FactSource {
     serviceAccountExists: async (ns, name) => find('ServiceAccount', ns, name) !== null,
     listDisruptionBudgets: async (ns) => objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata?.namespace === ns),
     listServices: async (ns) => objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === ns),
+    listRoleBindings: async (ns) => objects.filter((o) => o.kind === 'RoleBinding' && o.metadata?.namespace === ns),
+    listClusterRoleBindings: async () => objects.filter((o) => o.kind === 'ClusterRoleBinding'),
+    getRole: async (ns, name) => (ns ? find('Role', ns, name) : find('ClusterRole', undefined, name)),
     listNamespaceWarnings: async (ns) =>
       (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
     configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,

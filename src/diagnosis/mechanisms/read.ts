@@ -109,6 +109,32 @@ function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
   return best;
 }
 
+/** A line some signature of the given mechanisms reads, with its captures. */
+export interface Found {
+  mechanism: string;
+  signature: string;
+  groups: Readonly<Record<string, string>>;
+  line: string;
+}
+
+/**
+ * Every line of the texts that a signature of these mechanisms reads (at most `max`, the latest
+ * first): what the collector follows up on (the Service a lookup names, the ServiceAccount the API
+ * server refused) before the rules run.
+ */
+export function findLines(texts: readonly Text[], mechanisms: ReadonlySet<string>, max = 8): Found[] {
+  const out: Found[] = [];
+  for (const t of [...texts].reverse()) {
+    const lines = linesOf(t);
+    for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
+      const line = bounded(lines[i]!);
+      const hit = matchLine(line).find((m) => mechanisms.has(m.signature.mechanism));
+      if (hit) out.push({ mechanism: hit.signature.mechanism, signature: hit.signature.id, groups: hit.groups, line });
+    }
+  }
+  return out;
+}
+
 export interface ReadScope extends Omit<ReadingContext, 'line' | 'around' | 'groups'> {}
 
 /** Reads the texts for their decisive line; undefined when no signature knows any line. */

@@ -12,7 +12,7 @@ export const rule = defineRule({
     title: 'Container exits with an error',
     category: 'crash',
     severity: 'error',
-    needs: ['pod', 'events', 'logs'],
+    needs: ['pod', 'events', 'logs', 'access', 'dependencies'],
     priority: 30,
     generic: true,
     doc:

@@ -75,7 +75,7 @@ export const rule = defineRule({
     title: 'Init container waits for a dependency',
     category: 'init',
     severity: 'warning',
-    needs: ['pod', 'events', 'logs'],
+    needs: ['pod', 'events', 'logs', 'access', 'dependencies'],
     priority: 34,
     doc:
       `An init container has been running for more than ${INIT_WAIT_SECONDS / 60} minutes ` +

@@ -20,7 +20,7 @@ export const rule = defineRule({
     title: 'Job gave up after its pods failed',
     category: 'job',
     severity: 'error',
-    needs: ['pod', 'events', 'owners', 'logs'],
+    needs: ['pod', 'events', 'owners', 'logs', 'access', 'dependencies'],
     // Below the crash rules: when the failed pod is still there, its crash is the cause to read first.
     // Above every crash rule: a Job's terminal state outranks the container exits it explains.
     priority: 53,

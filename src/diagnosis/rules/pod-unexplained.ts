@@ -262,7 +262,7 @@ export const rule = defineRule({
     title: 'Pod is unhealthy and no rule explains why',
     category: 'pod',
     severity: 'warning',
-    needs: ['pod', 'events', 'logs'],
+    needs: ['pod', 'events', 'logs', 'access', 'dependencies'],
     priority: 1,
     fallback: true,
     doc:

@@ -70,7 +70,7 @@ export const rule = defineRule({
     title: 'Running but not Ready: the readiness probe keeps failing',
     category: 'readiness',
     severity: 'warning',
-    needs: ['pod', 'events', 'services'],
+    needs: ['pod', 'events', 'services', 'logs', 'access', 'dependencies'],
     priority: 26,
     doc:
       `A Running pod stays Ready=False for more than ${NOT_READY_THRESHOLD_SECONDS / 60} minutes with "Readiness probe failed" events ` +

@@ -1,0 +1,119 @@
+// What the pod depends on that its own log names (issue 32): the ServiceAccount's bindings when the
+// API server refused it, and the Services it cannot resolve or reach; read only when a line asks.
+import { describe, expect, it } from 'vitest';
+import { crashedPod, logTail, snapshot } from '../../test/helpers/factories.js';
+import { scriptedSource } from '../../test/helpers/jobs.js';
+import type { KubeObject, Snapshot } from '../diagnosis/types.js';
+import { collectAccess, collectDependencies, serviceOfHost } from './access.js';
+import { makeGuard } from './guard.js';
+
+const rbac = 'rbac.authorization.k8s.io/v1';
+const objects: KubeObject[] = [
+  { apiVersion: rbac, kind: 'Role', metadata: { name: 'reader', namespace: 'shop' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] },
+  { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'view' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }] },
+  {
+    apiVersion: rbac,
+    kind: 'RoleBinding',
+    metadata: { name: 'operator-reader', namespace: 'shop' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+    subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: 'shop' }],
+  },
+  {
+    apiVersion: rbac,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'everyone-view' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'Group', name: 'system:serviceaccounts:shop' }],
+  },
+  {
+    apiVersion: rbac,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'someone-else' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'ServiceAccount', name: 'other', namespace: 'shop' }],
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'postgres', namespace: 'db' },
+    spec: { clusterIP: '10.96.4.4', ports: [{ port: 5432, targetPort: 5432 }] },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'postgres', namespace: 'db' },
+    subsets: [{ notReadyAddresses: [{ ip: '10.244.2.9' }], ports: [{ port: 5432 }] }],
+  },
+];
+
+const forbidden = (verb: string, resource: string) =>
+  `E1121 09:00:02.000000       1 reflector.go:147] failed to list: ${resource} is forbidden: User "system:serviceaccount:shop:operator" cannot ${verb} resource "${resource}" in API group "" in the namespace "shop"`;
+
+function withLog(lines: string[]): Snapshot {
+  return snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', lines)] });
+}
+
+describe('collectAccess', () => {
+  it('reads the bindings that name the ServiceAccount or its groups, and whether their roles grant the refused call', async () => {
+    const source = scriptedSource(objects);
+    const facts = await collectAccess(source, withLog(['starting', forbidden('list', 'configmaps'), forbidden('get', 'pods')]), makeGuard([], 5000));
+    expect(facts).toEqual([
+      {
+        user: 'system:serviceaccount:shop:operator',
+        verb: 'get',
+        resource: 'pods',
+        group: '',
+        namespace: 'shop',
+        bindings: [
+          { kind: 'ClusterRoleBinding', name: 'everyone-view', role: 'ClusterRole view', grants: true },
+          { kind: 'RoleBinding', name: 'operator-reader', namespace: 'shop', role: 'Role reader', grants: false },
+        ],
+      },
+      expect.objectContaining({
+        verb: 'list',
+        resource: 'configmaps',
+        bindings: [expect.objectContaining({ name: 'everyone-view', grants: false }), expect.objectContaining({ name: 'operator-reader', grants: false })],
+      }),
+    ]);
+  });
+  it('reads nothing when no line is a refusal', async () => {
+    const source = scriptedSource(objects);
+    expect(await collectAccess(source, withLog(['all good', 'permission denied']), makeGuard([], 5000))).toBeUndefined();
+    expect(source.calls).toEqual([]);
+  });
+});
+
+describe('collectDependencies', () => {
+  it('reads the Service a failed lookup or connection names, with its endpoints', async () => {
+    const source = scriptedSource(objects);
+    const facts = await collectDependencies(
+      source,
+      withLog([
+        'dial tcp 10.96.4.4:5432: connect: connection refused',
+        'dial tcp: lookup postgres.db.svc.cluster.local on 10.96.0.10:53: no such host',
+        'getaddrinfo ENOTFOUND redis-master',
+      ]),
+      makeGuard([], 5000),
+    );
+    expect(facts).toEqual([
+      { host: 'redis-master', name: 'redis-master', namespace: 'shop', service: null },
+      {
+        host: 'postgres.db.svc.cluster.local',
+        name: 'postgres',
+        namespace: 'db',
+        service: { ports: [{ port: 5432, targetPort: 5432 }], headless: false },
+        endpoints: { ready: 0, notReady: 1 },
+      },
+    ]);
+  });
+  it.each([
+    ['postgres', 'shop', { name: 'postgres', namespace: 'shop' }],
+    ['postgres.db', 'shop', { name: 'postgres', namespace: 'db' }],
+    ['postgres.db.svc', 'shop', { name: 'postgres', namespace: 'db' }],
+    ['kafka-0.kafka.streaming.svc.cluster.local', 'shop', undefined],
+    ['api.example.com', 'shop', undefined],
+    ['10.96.0.1', 'shop', undefined],
+  ])('serviceOfHost(%s)', (host, ns, want) => {
+    expect(serviceOfHost(host, ns)).toEqual(want);
+  });
+});
