@@ -17,6 +17,7 @@ import { coverageOf, PROPOSED } from '../src/diagnosis/reasons/coverage.js';
 import { EXTRACTED_FROM, REASON_KINDS, UPSTREAM_REASONS, type UpstreamReason } from '../src/diagnosis/reasons/upstream.js';
 import type { Rule } from '../src/diagnosis/rule.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
+import { MECHANISMS_DOC, renderMechanismsDoc } from './mechanisms/doc.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -234,6 +235,12 @@ export function rulesDocStale(root = REPO_ROOT): boolean {
   return !existsSync(path) || readFileSync(path, 'utf8') !== renderRulesDoc();
 }
 
+/** Whether docs/mechanisms.md differs from the mechanism catalogue (missing counts as stale). */
+export function mechanismsDocStale(root = REPO_ROOT): boolean {
+  const path = join(root, MECHANISMS_DOC);
+  return !existsSync(path) || readFileSync(path, 'utf8') !== renderMechanismsDoc();
+}
+
 export function renderSection(name: SectionName): string {
   return name === 'config' ? renderConfigSection() : renderRulesSection();
 }
@@ -266,10 +273,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const text = readFileSync(path, 'utf8');
     const stale = staleSections(text);
     const docStale = rulesDocStale();
+    const mechanismsStale = mechanismsDocStale();
     if (check) {
       if (stale.length > 0) process.stderr.write(`README.md is out of date: the generated ${stale.join(' and ')} section(s) differ from their sources.\n`);
       if (docStale) process.stderr.write(`${RULES_DOC} is out of date with the rule registry or the reason catalogue.\n`);
-      if (stale.length > 0 || docStale) {
+      if (mechanismsStale) process.stderr.write(`${MECHANISMS_DOC} is out of date with the mechanism catalogue.\n`);
+      if (stale.length > 0 || docStale || mechanismsStale) {
         process.stderr.write('Run: npm run readme\n');
         process.exitCode = 1;
       }
@@ -282,7 +291,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         writeFileSync(join(REPO_ROOT, RULES_DOC), renderRulesDoc());
         process.stdout.write(`${RULES_DOC}: rewritten\n`);
       }
-      if (stale.length === 0 && !docStale) process.stdout.write('README.md and docs/rules.md are up to date\n');
+      if (mechanismsStale) {
+        writeFileSync(join(REPO_ROOT, MECHANISMS_DOC), renderMechanismsDoc());
+        process.stdout.write(`${MECHANISMS_DOC}: rewritten\n`);
+      }
+      if (stale.length === 0 && !docStale && !mechanismsStale) process.stdout.write('README.md, docs/rules.md and docs/mechanisms.md are up to date\n');
     }
   } catch (err) {
     if (!(err instanceof ReadmeError)) throw err;

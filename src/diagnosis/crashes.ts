@@ -105,10 +105,13 @@ function stoppedAfterMain(pod: Pod, s: NamedStatus, spec: Container | undefined,
 /** Per snapshot: a dozen crash rules ask, and the answer walks every container status. */
 const crashesOf = new WeakMap<Snapshot, Crash[]>();
 
+/** Crashes a diagnosis explains at most: a pod of thousands of containers stays one bounded answer. */
+export const MAX_CRASHES = 32;
+
 /** Containers that crashed and still matter now; silent on healthy and finished pods. */
 export function crashes(snapshot: Snapshot): Crash[] {
   let found = crashesOf.get(snapshot);
-  if (!found) crashesOf.set(snapshot, (found = findCrashes(snapshot)));
+  if (!found) crashesOf.set(snapshot, (found = findCrashes(snapshot).slice(0, MAX_CRASHES)));
   return found;
 }
 

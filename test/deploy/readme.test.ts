@@ -9,6 +9,7 @@ import {
   beginMarker,
   cell,
   endMarker,
+  mechanismsDocStale,
   ReadmeError,
   renderConfigSection,
   renderRulesDoc,
@@ -34,6 +35,10 @@ describe('README.md', () => {
 
   it('is up to date with the config schema and the rule registry (npm run readme)', () => {
     expect(staleSections(readme)).toEqual([]);
+  });
+
+  it('has docs/mechanisms.md up to date with the mechanism catalogue (npm run readme)', () => {
+    expect(mechanismsDocStale(REPO)).toBe(false);
   });
 
   it('has docs/rules.md up to date, every rule under its family with its doc', () => {
