@@ -72,6 +72,7 @@ export function diagnosisJson(d: Diagnosis): object {
       fingerprint: f.fingerprint,
       merged: f.merged,
       ...(f.alternatives?.length ? { alternatives: f.alternatives } : {}),
+      ...(f.mechanism ? { mechanism: f.mechanism } : {}),
     })),
     skipped: d.skipped,
     ruleErrors: d.ruleErrors,
