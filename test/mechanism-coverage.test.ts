@@ -65,6 +65,25 @@ describe('signatures', () => {
         const r = readTexts([{ text: example, source: 'logs app' }], scope);
         expect(r?.mechanism, `${s.id}: ${example}`).toBe(s.mechanism);
         expect(r?.line).toBe(example.trim().length <= 400 ? example.trim() : r?.line);
+        // What the line captures fills the templates: nothing is left as a placeholder.
+        for (const text of [r?.summary, r?.explanation, ...(r?.knobs ?? [])]) expect(text, `${s.id}: ${example}`).not.toMatch(/\{\{/);
+      }
+    });
+  }
+  const withNearMisses = SIGNATURES.filter((s) => (s.nearMisses?.length ?? 0) > 0);
+  it('carry near misses (real look-alike lines) where the wording is shared', () => {
+    expect(withNearMisses.length).toBeGreaterThanOrEqual(20);
+  });
+  for (const s of withNearMisses) {
+    it(`${s.id}: no near miss reads as ${s.mechanism}`, () => {
+      for (const line of s.nearMisses ?? []) {
+        // A near miss looks alike: it passes this signature's cheap pass, so its patterns (or unless) decide.
+        expect(
+          s.needles.some((n) => line.toLowerCase().includes(n)),
+          `${s.id} needle in near miss: ${line}`,
+        ).toBe(true);
+        const r = readTexts([{ text: line, source: 'logs app' }], scope);
+        expect(r?.mechanism, `${s.id} near miss: ${line}`).not.toBe(s.mechanism);
       }
     });
   }

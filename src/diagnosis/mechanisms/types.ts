@@ -84,6 +84,12 @@ export interface Signature {
   source: string;
   /** Real lines (from `source`); the coverage test reads each and expects this signature and mechanism. */
   examples: readonly string[];
+  /**
+   * Real lines that look alike (they carry one of the needles) but mean something else: an SSH key
+   * refused, an inotify EMFILE, a probe's refusal, a benign warning. The coverage test reads each and
+   * expects any mechanism but this signature's.
+   */
+  nearMisses?: readonly string[];
 }
 
 /** A line read as a mechanism, rendered in the engine's own words. */

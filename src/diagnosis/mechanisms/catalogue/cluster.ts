@@ -1,4 +1,5 @@
-// Cluster mechanisms: an in-cluster client refused by RBAC, or left without its token.
+// Cluster mechanisms: an in-cluster client refused by RBAC (403), whose token the API server rejects (401), or left
+// without its token.
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -71,6 +72,34 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'api-unauthorized',
+    kind: 'permission',
+    resource: 'a ServiceAccount token the API server accepts',
+    doc: "The API server rejects the app's credentials (401 Unauthorized), before any RBAC check: the token is missing from the request, expired, or not one this cluster issued. An RBAC refusal is 403 Forbidden instead.",
+    variants: [
+      {
+        id: 'token',
+        summary: "the API server rejects the app's token (401 Unauthorized)",
+        explain:
+          'The API server did not accept the credentials the app sent (401, not the 403 of a missing RBAC grant): no token at all, a token of a ServiceAccount ' +
+          'that was deleted and recreated, a token or kubeconfig from another cluster, or a projected token the client read once and kept after it expired ' +
+          '(the kubelet rotates it in the file).',
+        knobs: [
+          {
+            place: 'app',
+            path: "the client's credentials",
+            change: 'use the in-cluster config, which re-reads the rotated token file (update an old client library), not a copied token or kubeconfig',
+          },
+          {
+            place: 'cluster',
+            path: 'ServiceAccount {{serviceAccount}} in {{namespace}}',
+            change: 'check it exists and is the one spec.serviceAccountName names',
+          },
+        ],
+      },
+    ],
+  },
+  {
     id: 'service-account-token-missing',
     kind: 'setting',
     resource: 'the ServiceAccount token mounted in the pod',
@@ -98,6 +127,9 @@ export const MECHANISMS = mechanisms([
   },
 ]);
 
+/** A quote as the API server writes it, or escaped inside the JSON body a client prints (`User \"system:...\"`). */
+const Q = '\\\\?"';
+
 export const SIGNATURES = signatures([
   {
     id: 'kube-api.forbidden',
@@ -106,30 +138,64 @@ export const SIGNATURES = signatures([
     needles: ['is forbidden', 'cannot '],
     patterns: [
       re(
-        'User "(?<user>system:serviceaccount:(?<saNs>[\\w.-]+):(?<sa>[\\w.-]+))" cannot (?<verb>\\w+) resource "(?<resource>[\\w./-]+)" in API group "(?<group>[\\w.-]*)"' +
-          '(?: in the namespace "(?<ns>[\\w.-]+)"| at the cluster scope)',
+        `User ${Q}(?<user>system:serviceaccount:(?<saNs>[\\w.-]+):(?<sa>[\\w.-]+))${Q} cannot (?<verb>\\w+) resource ${Q}(?<resource>[\\w./-]+)${Q} ` +
+          `in API group ${Q}(?<group>[\\w.-]*)${Q}(?: in the namespace ${Q}(?<ns>[\\w.-]+)${Q}| at the cluster scope)`,
       ),
       re(
-        'User "(?<user>[^"]+)" cannot (?<verb>\\w+) resource "(?<resource>[\\w./-]+)" in API group "(?<group>[\\w.-]*)"(?: in the namespace "(?<ns>[\\w.-]+)"| at the cluster scope)',
+        `User ${Q}(?<user>[^"\\\\]+)${Q} cannot (?<verb>\\w+) resource ${Q}(?<resource>[\\w./-]+)${Q} in API group ${Q}(?<group>[\\w.-]*)${Q}` +
+          `(?: in the namespace ${Q}(?<ns>[\\w.-]+)${Q}| at the cluster scope)`,
+      ),
+      // Kubernetes 1.10 and older: no "resource" and no API group.
+      re(
+        `User ${Q}(?<user>system:serviceaccount:(?<saNs>[\\w.-]+):(?<sa>[\\w.-]+))${Q} cannot (?<verb>\\w+) (?<resource>[\\w./-]+)` +
+          `(?: in the namespace ${Q}(?<ns>[\\w.-]+)${Q}| at the cluster scope)`,
       ),
     ],
-    source: 'kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go (forbiddenMessage)',
+    source:
+      'kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go (forbiddenMessage; older wording before 1.11). Lines (GitHub): ' +
+      'GluuFederation/cloud-native-edition#543, lwolf/kube-cleanup-operator#81, vmware-archive/kubewatch#95, kubernetes-retired/dashboard#2328, cloudtty/cloudtty#469, ' +
+      'denverdino/k8s-for-docker-desktop#183, kubernetes/kubernetes#127720',
     examples: [
-      'pods is forbidden: User "system:serviceaccount:shop:default" cannot list resource "pods" in API group "" in the namespace "shop"',
-      'E0301 10:00:00.000000       1 reflector.go:147] failed to list *v1.Node: nodes is forbidden: User "system:serviceaccount:monitoring:exporter" cannot list resource "nodes" in API group "" at the cluster scope',
+      '"message":"pods is forbidden: User \\"system:serviceaccount:gluu:default\\" cannot list resource \\"pods\\" in API group \\"\\" in the namespace \\"gluu\\"","reason":"Forbidden","details":{"kind":"pods"},"code":403',
+      'E1227 08:28:34.712122       1 reflector.go:178] pkg/controller/controller.go:154: Failed to list *v1.Pod: pods is forbidden: User "system:serviceaccount:default:cleanup-operator" cannot list resource "pods" in API group "" in the namespace "default"',
+      'E0418 04:56:17.489683       1 reflector.go:201] github.com/skippbox/kubewatch/pkg/controller/controller.go:147: Failed to list *v1.Pod: pods is forbidden: User "system:serviceaccount:default:default" cannot list pods at the cluster scope',
+      'User "system:serviceaccount:kube-system:default" cannot list pods in the namespace "default".: "Unknown user \\"system:serviceaccount:kube-system:default\\""',
+      'Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default"',
+      'events is forbidden: User "system:serviceaccount:kube-system:default" cannot list resource "events" in API group "" in the namespace "default"',
+      '"message": "nodes is forbidden: User \\"system:serviceaccount:default:test\\" cannot list resource \\"nodes\\" in API group \\"\\" at the cluster scope",',
     ],
+  },
+  {
+    id: 'kube-api.unauthorized',
+    family: 'kube-api',
+    mechanism: 'api-unauthorized',
+    needles: ['unauthorized'],
+    patterns: [re('Failed to (?:list|watch) \\*?[\\w./]+: Unauthorized'), re('You must be logged in to the server \\(Unauthorized\\)')],
+    source:
+      'client-go tools/cache/reflector.go ("Failed to list %v: %v"), kubectl ("You must be logged in to the server"). Lines (GitHub): ' +
+      'kubernetes/kubernetes#126635, kubernetes/kubernetes#127720',
+    examples: ['Failed to list *v1.Pod: Unauthorized', 'error: You must be logged in to the server (Unauthorized)'],
   },
   {
     id: 'kube-api.token-missing',
     family: 'kube-api',
     mechanism: 'service-account-token-missing',
-    needles: ['serviceaccount/token', 'serviceaccount'],
+    needles: ['serviceaccount'],
     patterns: [
       re(
-        '/var/run/secrets/kubernetes\\.io/serviceaccount/(?:token|ca\\.crt|namespace)[^\\n]*(?:no such file or directory|No such file|not found|does not exist)',
+        'var/run/secrets/kubernetes\\.io/serviceaccount/(?:token|ca\\.crt|namespace)[^\\n]*(?:no such file or directory|No such file|not found|does not exist)',
       ),
+      re('Error reading service account token from: \\[/var/run/secrets/kubernetes\\.io/serviceaccount/token\\]'),
     ],
-    source: 'client-go rest/config.go InClusterConfig (reads tokenFile); the ENOENT text (upstream.json)',
-    examples: ['open /var/run/secrets/kubernetes.io/serviceaccount/token: no such file or directory'],
+    source:
+      'client-go rest/config.go InClusterConfig (reads tokenFile); fabric8 Config; the ENOENT text (upstream.json). Lines (GitHub): virtual-kubelet/tensile-kube#82, ' +
+      'owncloud/ocis-charts#274, ericchiang/k8s#74, fabric8io/kubernetes-client#944; near miss hightouchio/injecto#5',
+    examples: [
+      'Error: error building in cluster config: open /var/run/secrets/kubernetes.io/serviceaccount/token: no such file or directory',
+      'var/run/secrets/kubernetes.io/serviceaccount/token: No such file or directory',
+      'open /var/run/secrets/kubernetes.io/serviceaccount/namespace: no such file or directory',
+      'io.fabric8.kubernetes.client.Config      : Error reading service account token from: [/var/run/secrets/kubernetes.io/serviceaccount/token].',
+    ],
+    nearMisses: ['remove /var/run/secrets/kubernetes.io/serviceaccount/..data: read-only file system'],
   },
 ]);

@@ -21,6 +21,7 @@ const ENOENT = errnoSource('ENOENT');
 const ENOTDIR = errnoSource('ENOTDIR');
 const EISDIR = errnoSource('EISDIR');
 const ETXTBSY = errnoSource('ETXTBSY');
+const EAGAIN = errnoSource('EAGAIN');
 
 /** The directory to mount a volume at for a failed write: /tmp for /tmp itself, else the written path's directory. */
 function mountDir(path: string): string {
@@ -30,6 +31,16 @@ function mountDir(path: string): string {
 function who(ctx: ReadingContext): string {
   const uid = runAsUser(ctx);
   return uid === undefined ? "the image's user" : `UID ${uid}`;
+}
+
+/** What the node's runtime gives containers as RLIMIT_NOFILE, when its version says (containerd/containerd#8924, kubernetes-sigs/image-builder#2122). */
+function runtimeNofile(ctx: ReadingContext): string {
+  const v = ctx.node?.status?.nodeInfo?.containerRuntimeVersion ?? '';
+  if (/^containerd:\/\/2\./.test(v)) {
+    return `${v.replace('containerd://', 'containerd ')} no longer sets LimitNOFILE in its unit, so containers get systemd's default (since systemd 240): soft 1024, hard 524288.`;
+  }
+  if (v.startsWith('cri-o://')) return "CRI-O's unit sets LimitNOFILE=1048576; default_ulimits in crio.conf overrides it for containers.";
+  return '';
 }
 
 /** The write's path, its mount and volume, for the variants below. */
@@ -83,7 +94,14 @@ export const MECHANISMS = mechanisms([
           {
             place: 'pod',
             path: 'spec.securityContext.sysctls',
-            change: 'set {{sysctl}} there (safe sysctls are allowed; others need the kubelet flag --allowed-unsafe-sysctls on the node)',
+            change:
+              'set {{sysctl}} there if it is namespaced (kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*, net.*; net.* not with hostNetwork): safe ones are allowed, ' +
+              'others need --allowed-unsafe-sysctls on the kubelet, or the pod is scheduled but fails to launch',
+          },
+          {
+            place: 'node',
+            path: 'sysctl {{sysctl}} on {{node}}',
+            change: 'a parameter that is not namespaced (vm.*, fs.inotify.*, fs.file-max) is set on the node',
           },
           { place: 'app', path: 'the start-up script', change: 'drop the sysctl call once the pod sets it' },
         ],
@@ -171,6 +189,47 @@ export const MECHANISMS = mechanisms([
     doc: "A file operation fails with EACCES: the path's owner and mode do not admit the container's user. The volume under the path decides the knob: fsGroup for volumes that support ownership management, the host directory for hostPath, the export for NFS, the image or runAsUser for the image's own files.",
     variants: [
       {
+        id: 'postgres-ownership',
+        when: (ctx) => /data directory "[^"]+" has wrong ownership/i.test(ctx.line) && { path: ctx.groups.path ?? 'the data directory', user: who(ctx) },
+        summary: 'PostgreSQL refuses {{path}}: it belongs to another user than the server',
+        explain:
+          'PostgreSQL only starts on a data directory owned by the user it runs as ({{user}}), and {{path}} belongs to another UID: files written by another image ' +
+          'or runAsUser, or a volume root whose owner the storage sets. fsGroup changes the group, never the owner.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.runAsUser',
+            change: "run as the UID that owns the files (the image's postgres user), or",
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env PGDATA',
+            change: 'point it at a subdirectory of the mount (e.g. /var/lib/postgresql/data/pgdata), which initdb creates with the right owner',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'postgres-mode',
+        when: (ctx) =>
+          /data directory "[^"]+" has (?:invalid permissions|group or world access)/i.test(ctx.line) && {
+            path: ctx.groups.path ?? 'the data directory',
+            fsGroupNow: fsGroup(ctx) === undefined ? 'not set' : String(fsGroup(ctx)),
+          },
+        summary: 'PostgreSQL refuses {{path}}: its mode gives group or world access',
+        explain:
+          'PostgreSQL requires its data directory to be mode 0700 (or 0750), and {{path}} is more open: a volume root keeps the mode the storage gives it, ' +
+          'and fsGroup (here {{fsGroupNow}}) makes a volume root group-writable with the setgid bit, which PostgreSQL refuses.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env PGDATA',
+            change: 'point it at a subdirectory of the mount (e.g. /var/lib/postgresql/data/pgdata): initdb creates it 0700 whatever the volume root is',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
         id: 'host-path',
         when: (ctx) => onVolume(ctx, new Set(['hostPath'])),
         summary: 'cannot write {{path}}: the host directory {{hostPath}} belongs to another user',
@@ -207,7 +266,8 @@ export const MECHANISMS = mechanisms([
         summary: 'cannot write {{path}} on volume {{volume}}: the files belong to another user',
         explain:
           '{{path}} lies on volume "{{volume}}" ({{volumeKind}}) mounted at {{mountPath}}, whose files are owned by a user the process ({{user}}) is not, ' +
-          "so the write is refused (EACCES). For volumes that support it, the pod's fsGroup makes the kubelet give the pod's group ownership of the volume.",
+          "so the write is refused (EACCES). For volumes that support it, the pod's fsGroup makes the kubelet give the pod's group ownership of the volume " +
+          "(a CSI volume only when its driver's CSIDriver fsGroupPolicy allows; never hostPath).",
         knobs: [
           {
             place: 'pod',
@@ -259,6 +319,31 @@ export const MECHANISMS = mechanisms([
     resource: 'the right to change ownership or mode (CAP_CHOWN, CAP_FOWNER)',
     doc: 'A chown or chmod at start-up fails with EPERM: the process is not root, lacks CAP_CHOWN/CAP_FOWNER, or the volume (NFS with root_squash) refuses it. Entrypoints of database images do this on their data directory.',
     variants: [
+      {
+        id: 'postgres',
+        when: (ctx) =>
+          /initdb|postgres/i.test(ctx.line) && {
+            path: pathOfWrite(ctx) ?? 'the data directory',
+            user: who(ctx),
+          },
+        summary: 'PostgreSQL cannot set the mode of {{path}}: it is a directory the server does not own',
+        explain:
+          'The PostgreSQL image sets its data directory to mode 0700 and its owner to the server user before initdb; on {{path}} the kernel refuses it (EPERM): ' +
+          'the process ({{user}}) does not own the directory, the volume root belongs to the storage (NFS, hostPath, some CSI drivers), or CHOWN/FOWNER are dropped.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env PGDATA',
+            change: 'point it at a subdirectory of the mount (e.g. /var/lib/postgresql/data/pgdata): the server creates and owns it, whatever the root is',
+          },
+          {
+            place: 'pod',
+            path: 'spec.securityContext.runAsUser + fsGroup',
+            change: "run as the image's postgres UID with fsGroup set, so the entrypoint needs no chown",
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
       {
         id: 'nfs',
         when: (ctx) => onVolume(ctx, new Set(['nfs'])),
@@ -388,11 +473,26 @@ export const MECHANISMS = mechanisms([
     doc: "Adding a file watch fails with ENOSPC: the node's per-user limit of inotify watches is used up by the containers running as that UID on the node.",
     variants: [
       {
+        id: 'either',
+        when: (ctx) => /inotify resources exhausted/i.test(ctx.line),
+        summary: "the node's inotify watches or instances are used up",
+        explain:
+          'tail could not watch the file: {{node}} refused a new inotify instance (fs.inotify.max_user_instances) or watch (fs.inotify.max_user_watches). ' +
+          'Both limits are per user and node-wide (every container of that UID on the node shares them), and neither is a namespaced sysctl a pod may set.',
+        knobs: [
+          {
+            place: 'node',
+            path: 'sysctl fs.inotify.max_user_instances and fs.inotify.max_user_watches on {{node}}',
+            change: 'raise them (e.g. 8192 and 524288) in /etc/sysctl.d or the node image, for every pool',
+          },
+        ],
+      },
+      {
         id: 'node',
         summary: "the node's inotify watches are used up",
         explain:
           'Adding a file watch failed with ENOSPC ("no space" here means watches, not disk): {{node}} allows each user fs.inotify.max_user_watches watches, ' +
-          'shared by every container of that UID on the node, and they are used up.',
+          'shared by every container of that UID on the node, and they are used up. The parameter is not namespaced: the pod spec cannot set it.',
         knobs: [
           {
             place: 'node',
@@ -424,38 +524,51 @@ export const MECHANISMS = mechanisms([
     id: 'fd-limit',
     kind: 'resource',
     resource: 'file descriptors (RLIMIT_NOFILE)',
-    doc: "The process hit its open-files limit (EMFILE). A container's RLIMIT_NOFILE comes from the container runtime, not the pod spec (Kubernetes has no ulimit field).",
+    doc:
+      "The process hit its open-files limit (EMFILE). A container's RLIMIT_NOFILE comes from the container runtime, not the pod spec (Kubernetes has no ulimit field); " +
+      "containerd 2.0 dropped LimitNOFILE from its unit (containerd/containerd#8924), so its containers get systemd's default soft 1024 (hard 524288).",
     variants: [
       {
         id: 'startup-check',
-        when: (ctx) => ctx.groups.limit !== undefined && ctx.groups.want !== undefined && { limit: ctx.groups.limit, want: ctx.groups.want },
+        when: (ctx) =>
+          ctx.groups.limit !== undefined &&
+          ctx.groups.want !== undefined && { limit: ctx.groups.limit, want: ctx.groups.want, runtimeNote: runtimeNofile(ctx) },
         summary: 'open-files limit {{limit}} is below the {{want}} the server requires',
         explain:
           "The server's start-up check refuses an open-files limit (RLIMIT_NOFILE) of {{limit}}; it requires {{want}}. A container inherits that limit from the " +
-          "container runtime's service on {{node}}; the pod spec cannot set it.",
+          'container runtime on {{node}}; the pod spec cannot set it. {{runtimeNote}}',
         knobs: [
           {
             place: 'runtime',
-            path: 'LimitNOFILE of containerd.service / crio.service on {{node}}',
-            change: 'raise it to at least {{want}} (systemctl edit; CRI-O also has default_ulimits), then restart the runtime',
+            path: "the runtime's limit on {{node}}: containerd base_runtime_spec rlimits (RLIMIT_NOFILE), CRI-O default_ulimits, or LimitNOFILE of its systemd unit",
+            change: 'raise it to at least {{want}} for every node of the pool, then restart the runtime',
           },
-          { place: 'app', path: "the container's entrypoint", change: 'or raise the soft limit to the hard one at start (ulimit -n $(ulimit -Hn))' },
+          {
+            place: 'app',
+            path: "the container's entrypoint",
+            change: 'or raise the soft limit up to the hard one at start (ulimit -n {{want}}, within ulimit -Hn)',
+          },
         ],
       },
       {
         id: 'runtime-default',
-        when: (ctx) => ({ runtime: ctx.node?.status?.nodeInfo?.containerRuntimeVersion ?? 'the container runtime' }),
+        when: (ctx) => ({ runtime: ctx.node?.status?.nodeInfo?.containerRuntimeVersion ?? 'the container runtime', runtimeNote: runtimeNofile(ctx) }),
         summary: 'the process ran out of file descriptors',
         explain:
           "The process hit its open-files limit (RLIMIT_NOFILE, EMFILE). That limit is the container runtime's ({{runtime}} on {{node}}), not the pod's; " +
-          'either it is too low for the load or the app leaks descriptors.',
+          'either it is too low for the load or the app leaks descriptors. {{runtimeNote}}',
         knobs: [
           {
             place: 'app',
             path: '/proc/1/limits and ls /proc/1/fd | wc -l in the container',
             change: 'compare the limit with what is open: a count that only grows is a leak',
           },
-          { place: 'runtime', path: 'LimitNOFILE of the runtime service on {{node}}', change: 'raise it for every node of the pool if the load needs more' },
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits / CRI-O default_ulimits / LimitNOFILE of the runtime unit on {{node}}',
+            change: 'raise it for every node of the pool if the load needs more',
+          },
+          { place: 'app', path: "the container's entrypoint", change: 'or raise the soft limit to the hard one at start (ulimit -n $(ulimit -Hn))' },
         ],
       },
     ],
@@ -485,8 +598,10 @@ export const MECHANISMS = mechanisms([
       {
         id: 'postgres',
         when: (ctx) => /initdb|postgres/i.test([ctx.line, ...ctx.around].join('\n')),
-        summary: 'initdb refuses the volume root as data directory (lost+found)',
-        explain: 'initdb only initialises an empty directory, and the data directory is the root of a freshly formatted volume, which holds lost+found.',
+        summary: 'initdb refuses a data directory that is not empty (a volume root)',
+        explain:
+          'initdb only initialises an empty directory, and the data directory is not empty: the root of a volume holds lost+found (a fresh ext4 filesystem) ' +
+          'or a dot file, so the mount point itself cannot be PGDATA.',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.env PGDATA', change: 'point it at a subdirectory of the mount (e.g. /var/lib/postgresql/data/pgdata)' },
           { place: 'pod', path: '{{containerPath}}.volumeMounts[].subPath', change: 'or mount a subdirectory of the volume' },
@@ -495,7 +610,8 @@ export const MECHANISMS = mechanisms([
       {
         id: 'general',
         summary: 'the server refuses a data directory that is a volume root',
-        explain: 'The server refuses to initialise a data directory that already has files, and it is the root of a volume, which holds lost+found.',
+        explain:
+          'The server refuses to initialise a data directory that already has files: the root of a volume holds lost+found, or the volume kept files of an earlier run.',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.volumeMounts[].subPath', change: 'mount a subdirectory of the volume as the data directory' },
           { place: 'app', path: "the server's data directory setting", change: 'or point it at a subdirectory of the mount' },
@@ -510,6 +626,46 @@ export const MECHANISMS = mechanisms([
     doc: 'A second process holds the data directory lock: another pod mounts the same volume (the old pod of a rolling update, a second replica on a ReadWriteMany or same-node ReadWriteOnce volume).',
     variants: [
       {
+        id: 'no-lock-support',
+        when: (ctx) => /no locks available/i.test(ctx.line),
+        summary: 'the volume does not support file locks',
+        explain:
+          'The server could not lock its data directory because the filesystem refuses locks at all (ENOLCK): an NFS mount without a lock service (nolock, or lockd ' +
+          'not reachable), not another process.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: "the volume's storage (StorageClass)",
+            change: 'use block storage (ReadWriteOnce) for the database, or an NFS export with working locks',
+          },
+          {
+            place: 'app',
+            path: "the server's lock option",
+            change: 'disabling the lock (e.g. Prometheus --storage.tsdb.no-lockfile) is safe only with a single writer',
+          },
+        ],
+      },
+      {
+        id: 'not-writable-or-shared',
+        when: (ctx) => /maybe these locations are not writable/i.test(ctx.line) && { user: who(ctx) },
+        summary: 'Elasticsearch cannot lock its data path: not writable, or used by another node',
+        explain:
+          'Elasticsearch takes a lock file in its data path at start. It failed: either the process ({{user}}) may not write there (the volume belongs to another ' +
+          'user) or another node already holds the path (two pods on one volume).',
+        knobs: [
+          {
+            place: 'pod',
+            path: 'spec.securityContext.fsGroup',
+            change: "set it to the group the image's user writes with, so the kubelet makes the volume writable for it",
+          },
+          {
+            place: 'cluster',
+            path: "the StatefulSet's volumeClaimTemplates",
+            change: 'give every node its own claim (ReadWriteOnce or ReadWriteOncePod), never one volume for two pods',
+          },
+        ],
+      },
+      {
         id: 'shared-volume',
         summary: 'another process holds the lock on the data directory',
         explain:
@@ -520,6 +676,11 @@ export const MECHANISMS = mechanisms([
             place: 'cluster',
             path: "the owning Deployment's spec.strategy.type",
             change: 'use Recreate (or a StatefulSet) so the old pod stops before the new one starts',
+          },
+          {
+            place: 'cluster',
+            path: 'the PersistentVolumeClaim accessModes',
+            change: 'ReadWriteOncePod lets only one pod use the volume at a time (ReadWriteOnce still allows two pods on one node)',
           },
           {
             place: 'cluster',
@@ -536,6 +697,24 @@ export const MECHANISMS = mechanisms([
     resource: 'a data directory written by another major version',
     doc: 'The data directory was initialised by another major version of the server than the image now running: an image upgrade without the data migration.',
     variants: [
+      {
+        id: 'mongodb-fcv',
+        when: (ctx) =>
+          /featureCompatibilityVersion/i.test(ctx.line) && {
+            fcv: /version: \\?"([\d.]+)\\?"|found ([\d.]+)/i.exec(ctx.line)?.slice(1).find(Boolean) ?? 'older',
+          },
+        summary: 'the data is at featureCompatibilityVersion {{fcv}}, too old for this mongod',
+        explain:
+          'MongoDB upgrades one major version at a time: the data directory records featureCompatibilityVersion {{fcv}}, and this image is more than one major ' +
+          'version ahead (or behind), so mongod refuses to start.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.image',
+            change: 'run each intermediate major version in turn, setting featureCompatibilityVersion (setFeatureCompatibilityVersion) at each step',
+          },
+        ],
+      },
       {
         id: 'version',
         when: (ctx) => {
@@ -612,7 +791,9 @@ export const MECHANISMS = mechanisms([
       {
         id: 'mounts',
         summary: 'a rename crosses two filesystems',
-        explain: 'The app renames a file from one filesystem to another (two volumes, or a volume and the image layer), which rename(2) cannot do (EXDEV).',
+        explain:
+          'The app renames a file from one filesystem to another (two volumes, or a volume and the image layer), which rename(2) cannot do (EXDEV); ' +
+          "overlayfs also answers EXDEV when a directory of the image's own layers is renamed.",
         knobs: [
           { place: 'pod', path: '{{containerPath}}.volumeMounts', change: 'put the temporary and the final directory on the same volume' },
           { place: 'app', path: "the app's temporary directory", change: 'or point it (TMPDIR) at the volume it moves files into' },
@@ -703,7 +884,8 @@ export const MECHANISMS = mechanisms([
   },
 ]);
 
-// Signatures: how each of the above shows in a line. Texts of errnos come from upstream.json.
+// Signatures: how each of the above shows in a line. Texts of errnos come from upstream.json; the
+// examples and near misses are lines as users pasted them in the public reports each source names.
 export const SIGNATURES = signatures([
   {
     id: 'errno.erofs',
@@ -711,23 +893,62 @@ export const SIGNATURES = signatures([
     mechanism: 'fs-read-only',
     needles: errnoNeedles('EROFS'),
     patterns: [re(EROFS)],
-    // The runtime's own mount errors quote EROFS about the image or the rootfs (image.corrupt-local, runtime rules).
-    unless: /to rootfs at|failed to create (?:containerd )?(?:shim )?task|OCI runtime|error mounting/i,
-    source: 'EROFS texts of glibc, musl, Go and libuv (upstream.json); nginx src/os/unix/ngx_errno.c "(%d: %s)"',
+    // The runtime's own mount errors quote EROFS about the image or the rootfs (image.corrupt-local, runtime rules);
+    // nginx's entrypoint only notes "(read-only file system?)" and carries on.
+    unless: /to rootfs at|failed to create (?:containerd )?(?:shim )?task|OCI runtime|error mounting|\(read-only file system\?\)/i,
+    source:
+      'EROFS texts of glibc, musl, Go and libuv (upstream.json); nginx ngx_errno.c "(%d: %s)"; busybox sed/ash, dash, GNU coreutils, Rust io::Error. ' +
+      'Lines (GitHub): eclipse-tractusx/tractusx-edc#279, helm/charts#12635, namespacelabs/foundation#47, DataBiosphere/azul#190, ' +
+      'nmaggioni/Simple-JSONdb#11, nginx/docker-nginx#416, rabbitmq/rabbitmq-peer-discovery-k8s#37, kelseyhightower/consul-on-kubernetes#28, ' +
+      'kubernetes/kubernetes#64825, coreruleset/modsecurity-crs-docker#164, offendingcommit/openconcho#96, bitnami/bitnami-docker-nginx#139, ' +
+      'paketo-buildpacks/nginx#463, hightouchio/injecto#5, rook/rook#3139, openobserve/openobserve-helm-chart#54, kubesphere/kubesphere#5139, ' +
+      'hackerschoice/segfault#21, justincormack/nsenter1#8, istio/tools#968, coreruleset/modsecurity-docker#48, qbittorrent/docker-qbittorrent-nox#112, ' +
+      'dbeaver/cloudbeaver#3242; near miss nginx/docker-nginx-unprivileged#175',
     examples: [
-      'nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)',
-      "OSError: [Errno 30] Read-only file system: '/app/.cache'",
       'java.io.IOException: Read-only file system',
+      'Exception in thread "main" java.nio.file.FileSystemException: /opt/sonarqube/temp/README.txt: Read-only file system',
+      'nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)',
+      "OSError: [Errno 30] Read-only file system: '/home/sbx_user1068'",
+      'Error: Error while writing to path "../../db.json": Error: EROFS: read-only file system, open \'../../db.json\'',
+      "sed: can't create temp file '/etc/nginx/conf.d/default.confXXXXXX': Read-only file system",
+      "sed: can't create temp file '/etc/rabbitmq/rabbitmq.confXXXXXX': Read-only file system",
+      "sed: can't create temp file '/etc/passwdXXXXXX': Read-only file system",
+      'chown: /consul/config: Read-only file system',
+      "chown: changing ownership of '/opt/cloudbeaver/conf/cloudbeaver.conf': Read-only file system",
+      "Error: EROFS: read-only file system, mkdir '/root/.pm2",
+      '/docker-entrypoint.d/20-envsubst-on-templates.sh: 33: cannot create /etc/nginx/nginx.conf: Read-only file system',
+      "20-envsubst-on-templates.sh: line 53: can't create /etc/nginx/conf.d/default.conf: Read-only file system",
+      '/opt/bitnami/scripts/libnginx.sh: line 61: cannot create temp file for here-document: Read-only file system',
+      'failed to create nginx.conf: open /workspace/nginx.conf: read-only file system',
+      'remove /var/run/secrets/kubernetes.io/serviceaccount/..data: read-only file system',
+      'failed to mkdir log: mkdir log: read-only file system',
+      'create cache dir success: Os { code: 30, kind: ReadOnlyFilesystem, message: "Read-only file system" }',
+      "mkdir: cannot create directory '/mnt/sync/folders': Read-only file system",
+      "touch: cannot touch '/tmp/a': Read-only file system",
+      "mkdir: can't create directory 'data': Read-only file system",
+      "sh: can't create /mnt/index.html: Read-only file system",
+      "cp: preserving times for '/home/.kube': Read-only file system",
+      'error opening output file: Read-only file system',
     ],
+    nearMisses: ['10-listen-on-ipv6-by-default.sh: info: can not modify /etc/nginx/conf.d/default.conf (read-only file system?)'],
   },
   {
     id: 'sysctl.read-only',
     family: 'runtime',
     mechanism: 'fs-read-only',
-    needles: ['sysctl'],
-    patterns: [re('sysctl: (?:error )?setting key ["\']?(?<sysctl>[\\w.\\-/]+)', `.*${EROFS}`), re('sysctl: cannot stat /proc/sys/(?<sysctlPath>[\\w/.-]+)')],
-    source: 'procps-ng sysctl.c ("setting key \\"%s\\""), busybox sysctl.c ("error setting key \'%s\'")',
-    examples: ['sysctl: setting key "net.core.somaxconn": Read-only file system'],
+    needles: ['sysctl', 'setting key'],
+    patterns: [
+      re('sysctl: (?:error )?setting key ["\']?(?<sysctl>[\\w.\\-/]+)', `.*${EROFS}`),
+      re('error: "', EROFS, '" setting key "(?<sysctl>[\\w.\\-/]+)"'),
+      re('sysctl: cannot stat /proc/sys/(?<sysctlPath>[\\w/.-]+)'),
+    ],
+    source:
+      'procps-ng sysctl.c ("setting key \\"%s\\""; older procps "error: \\"%s\\" setting key \\"%s\\""), busybox sysctl.c; ' +
+      'lines (GitHub): d2iq-archive/marathon-lb#156, moby/moby#10039',
+    examples: [
+      'sysctl: setting key "net.core.somaxconn": Read-only file system',
+      'error: "Read-only file system" setting key "net.ipv4.ip_local_reserved_ports"',
+    ],
   },
   {
     id: 'errno.eacces-path',
@@ -736,57 +957,226 @@ export const SIGNATURES = signatures([
     mechanism: 'fs-permission',
     needles: errnoNeedles('EACCES'),
     patterns: [re(EACCES)],
-    // Binding a port and executing a file are other mechanisms (their own signatures).
+    // Binding a port and executing a file are other mechanisms (their own signatures); an SSH key or a password refused is not a file's.
     unless: /\b(?:bind|listen|make_sock)\b|exec(?:ve)?[(:]|exec user process|permission denied \(publickey|password|authentication/i,
-    source: 'EACCES texts of glibc, musl, Go and libuv (upstream.json); Java NIO AccessDeniedException (OpenJDK UnixException)',
+    source:
+      'EACCES texts of glibc, musl, Go and libuv (upstream.json); Java NIO AccessDeniedException (OpenJDK UnixException); Java FileNotFoundException "(%s)". ' +
+      'Lines (GitHub): jonaswinkler/paperless-ng#1729, Inrixia/Floatplane-Downloader#266, Maintainerr/Maintainerr#830, ' +
+      'seek-oss/docker-ecr-cache-buildkite-plugin#13, npm/cli#7572, jhipster/generator-jhipster#11302, grafana/grafana#26675, laradock/laradock#1783, ' +
+      'jenkinsci/docker#677, jenkinsci/docker#177, docker-library/mongo#328, VonHumbolt/RoadBedProject#2, sclorg/mongodb-container#99, ' +
+      'mongodb/mongodb-kubernetes-operator#610, NexClipper/NexClipper#38, justb4/docker-jmeter#43, ches/docker-kafka#9, Dynatrace/easyTravel-Docker#22, ' +
+      'docker-library/httpd#102, helm/charts#19105; near misses aquasecurity/kube-hunter#43, hjacobs/kube-resource-report#146, ' +
+      'AdoptOpenJDK/openjdk8-openj9-releases#9, j4ym0/pia-qbittorrent-docker#31',
     examples: [
-      "PermissionError: [Errno 13] Permission denied: '/data/models'",
-      "Error: EACCES: permission denied, mkdir '/app/.npm'",
-      'java.nio.file.AccessDeniedException: /usr/share/elasticsearch/data/nodes',
+      "PermissionError: [Errno 13] Permission denied: '/config/log'",
+      "Error: EACCES: permission denied, mkdir '/.ffbinaries-cache'",
+      "Internal Error: EACCES: permission denied, mkdir '/opt/app/.cache'",
+      "Error: EACCES: permission denied, mkdir '/workdir/node_modules/.cache'",
+      'npm ERR! code EACCES',
+      'Caused by: java.nio.file.AccessDeniedException: /usr/share/elasticsearch/data/nodes',
+      "mkdir: can't create directory '/var/lib/grafana/plugins': Permission denied",
+      "mkdir: cannot create directory '/var/lib/grafana/plugins': Permission denied",
+      "touch: cannot touch '/var/jenkins_home/copy_reference_file.log': Permission denied",
+      '/usr/local/bin/jenkins.sh: line 25: /var/jenkins_home/copy_reference_file.log: Permission denied',
+      "find: '/data/db/journal': Permission denied",
+      "chown: cannot access '/data/db/WiredTiger.turtle': Permission denied",
+      'Thu Oct 29 13:57:59.288 [initandlisten] exception in initAndListen std::exception: boost::filesystem::status: Permission denied: "/var/lib/mongodb/data/mongod.lock", terminating',
+      'Error creating /data/automation-mongod.conf : open /data/automation-mongod.conf: permission denied',
+      'ERROR in ch.qos.logback.core.rolling.RollingFileAppender[ROLLING] - openFile(null,true) call failed. java.io.FileNotFoundException: mylog-2019-05-30.0.txt (Permission denied)',
+      '2021-06-22 17:58:11,819 main ERROR FileManager (jmeter.log) java.io.FileNotFoundException: jmeter.log (Permission denied) java.io.FileNotFoundException: jmeter.log (Permission denied)',
+      'java.io.IOException: Permission denied',
+      "sed: couldn't open temporary file /etc/nginx/sedRjs8rf: Permission denied",
+      '(13)Permission denied: AH00099: could not create /usr/local/apache2/logs/httpd.pid',
+      'err="opening storage failed: lock DB directory: open /data/lock: permission denied"',
+    ],
+    nearMisses: [
+      'git@github.com: Permission denied (publickey).',
+      '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
+      "ping: can't create raw socket: Permission denied",
+      "iptables v1.8.10 (legacy): can't initialize iptables table `filter': Permission denied (you must be root)",
     ],
   },
   {
     id: 'server.not-writable',
     family: 'server',
     mechanism: 'fs-permission',
-    needles: ['is not writable', 'wrong volume permissions', 'has wrong ownership', 'has invalid permissions'],
+    needles: ['is not writable', 'wrong volume permissions'],
     patterns: [
       re("GF_PATHS_DATA='(?<path>[^']+)' is not writable"),
       re('Can not write to (?<path>/\\S+)\\. Wrong volume permissions\\?'),
-      re('data directory "(?<path>[^"]+)" has (?:wrong ownership|invalid permissions)'),
+      re('--initialize specified but the data directory exists and is not writable'),
     ],
-    source: 'grafana packaging/docker/run.sh; jenkins jenkins-support; postgres src/backend/utils/init/miscinit.c checkDataDir()',
-    examples: ["GF_PATHS_DATA='/var/lib/grafana' is not writable.", 'Can not write to /var/jenkins_home/copy_reference_file.log. Wrong volume permissions?'],
+    source:
+      'grafana packaging/docker/run.sh; jenkins jenkins-support; mysql sql/mysqld.cc (--initialize). Lines (GitHub): SaiUpadhyayula/spring-boot-microservices#23, ' +
+      'jenkinsci/docker#677, microservices-demo/microservices-demo#789',
+    examples: [
+      "GF_PATHS_DATA='/var/lib/grafana' is not writable.",
+      'Can not write to /var/jenkins_home/copy_reference_file.log. Wrong volume permissions?',
+      '2019-03-16T07:05:36.633821Z 0 [ERROR] --initialize specified but the data directory exists and is not writable. Aborting.',
+    ],
+  },
+  {
+    id: 'server.postgres-data-dir',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['has wrong ownership', 'has invalid permissions', 'has group or world access'],
+    patterns: [re('data directory "(?<path>[^"]+)" has (?:wrong ownership|invalid permissions|group or world access)')],
+    source:
+      'postgres src/backend/utils/init/miscinit.c checkDataDir() (group or world access before PostgreSQL 11). Lines (GitHub): immich-app/immich#15360, ' +
+      'thetechnocrat-dev/GoDoRP#6, bitnami/charts#17080, thingsboard/thingsboard#4925, kiasaki/docker-alpine-postgres#19',
+    examples: [
+      '2025-01-15 13:16:49.637 UTC [83] FATAL:  data directory "/var/lib/postgresql/data" has wrong ownership',
+      'FATAL:  data directory "/pgdata" has wrong ownership',
+      'data directory "/bitnami/postgresql/data" has wrong ownership',
+      '2021-07-17 13:51:49.122 UTC [85] FATAL: data directory "/var/lib/postgresql/data" has invalid permissions',
+      'FATAL:  data directory "/var/lib/postgresql/data" has group or world access',
+    ],
+  },
+  {
+    id: 'server.mysql-file-permission',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ["can't create/write to file"],
+    patterns: [re("Can't create/write to file '(?<path>[^']+)' \\(Errcode: 13\\b")],
+    source:
+      "mysql mysys errors (EE_CANTCREATEFILE \"Can't create/write to file '%s' (Errcode: %d - %s)\"). Lines (GitHub): " +
+      'microservices-demo/microservices-demo#789, KiweeEu/magento2-on-kubernetes#2, docker-library/mysql#219',
+    examples: ["mysqld: Can't create/write to file '/var/lib/mysql/is_writable' (Errcode: 13 - Permission denied)"],
+  },
+  {
+    id: 'server.redis-aof',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['append-only'],
+    patterns: [re("Can't open (?:the append-only file|or create append-only dir (?<path>\\S+)): ", EACCES)],
+    source: 'redis src/aof.c. Lines (GitHub): bitnami/charts#3110, bitnami/charts#14327, OT-CONTAINER-KIT/redis-operator#1115',
+    examples: [
+      "1:M 14 Jul 2020 10:08:55.713 # Can't open the append-only file: Permission denied",
+      "Can't open or create append-only dir appendonlydir: Permission denied",
+    ],
+  },
+  {
+    id: 'server.mongodb-data-permission',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['wiredtiger', 'lock file'],
+    patterns: [
+      re('WiredTiger error[^\\n]*?(?<path>/[^\\s:"]+): handle-open: open: (?:', EPERM, '|', EACCES, ')'),
+      re('Unable to create/open the lock file: (?<path>\\S+) \\((?:', EPERM, '|', EACCES, ')\\)'),
+    ],
+    source:
+      'mongo WiredTiger os_posix (__posix_open_file), storage_engine_lock_file_posix.cpp. Lines (GitHub): cve-search/CVE-Search-Docker#37, ' +
+      'bitnami/bitnami-docker-mongodb#306',
+    examples: [
+      '{"t":{"$date":"2023-07-12T10:32:47.030+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"initandlisten","msg":"WiredTiger error","attr":{"error":1,"message":"[1689157967:30520][29:0x7f7a96f8bcc0], connection: __posix_open_file, 815: /data/db/WiredTiger.wt: handle-open: open: Operation not permitted"}}',
+      'Unable to create/open the lock file: /bitnami/mongodb/data/db/mongod.lock (Operation not permitted)',
+    ],
+  },
+  {
+    id: 'server.elasticsearch-data-permission',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['accessdeniedexception['],
+    patterns: [re('nested: AccessDeniedException\\[(?<path>/[^\\]]+)\\]')],
+    source: 'elasticsearch bootstrap (StartupException wrapping the NIO AccessDeniedException). Line (GitHub): elastic/helm-charts#137',
+    examples: [
+      '"stacktrace": ["org.elasticsearch.bootstrap.StartupException: ElasticsearchException[failed to bind service]; nested: AccessDeniedException[/usr/share/elasticsearch/data/nodes];",',
+    ],
+  },
+  {
+    id: 'server.prometheus-query-log',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['query log file'],
+    patterns: [re('msg="Error opening query log file" file=(?<path>\\S+) err="[^"]*', EACCES)],
+    source:
+      'prometheus promql/query_logger.go (NewActiveQueryTracker). Lines (GitHub): prometheus/prometheus#5976, prometheus-operator/prometheus-operator#3693',
+    examples: [
+      'ts=2022-10-12T06:34:15.628Z caller=query_logger.go:86 level=error component=activeQueryTracker msg="Error opening query log file" file=/prometheus/queries.active err="open /prometheus/queries.active: permission denied"',
+      'level=error ts=2020-11-19T05:32:16.299Z caller=query_logger.go:87 component=activeQueryTracker msg="Error opening query log file" file=/prometheus/queries.active err="open /prometheus/queries.active: permission denied"',
+    ],
   },
   {
     id: 'errno.eperm-ownership',
     family: 'errno',
     mechanism: 'fs-ownership-change',
     needles: ['changing ownership', 'changing permissions', 'could not change permissions', 'chown', 'chmod'],
-    patterns: [re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of directory)[^\\n]*', EPERM)],
-    source: 'coreutils chown/chmod ("changing ownership of %s"), postgres initdb.c ("could not change permissions of directory \\"%s\\": %m")',
+    patterns: [re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of)[^\\n]*', EPERM)],
+    source:
+      'coreutils chown/chmod ("changing ownership of %s"), busybox chown/chmod ("%s: %m"), postgres initdb.c ("could not change permissions of directory \\"%s\\": %m"). ' +
+      'Lines (GitHub): dbeaver/cloudbeaver#3242, puppetlabs/puppetserver-helm-chart#160, docker-library/mongo#127, nats-nui/k8s#6, ' +
+      'geekau/mediastack#57, docker-library/postgres#1270, eclipse-che/che#15526, goharbor/harbor#19785, bitnami/bitnami-docker-postgresql#285',
     examples: [
-      "chown: changing ownership of '/var/lib/postgresql/data': Operation not permitted",
+      "chown: changing ownership of '/opt/cloudbeaver/server': Operation not permitted",
+      "chown: changing ownership of '/etc/puppetlabs/puppetserver/': Operation not permitted",
+      "chown: changing ownership of '/data/db': Operation not permitted",
+      'chown: /db: Operation not permitted',
+      'chown: /db/lost+found: Operation not permitted',
+      "chmod: changing permissions of '/var/lib/postgresql/data': Operation not permitted",
+      'chmod: /var/lib/postgresql/data: Operation not permitted',
+      "chmod: changing permissions of '/bitnami/postgresql/data': Operation not permitted",
       'initdb: error: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
+      'initdb: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
+      'initdb: error: could not change permissions of "/var/lib/postgresql/data/pg14/postgresql.conf": Operation not permitted',
+    ],
+    nearMisses: [
+      "chown: changing ownership of '/opt/cloudbeaver/conf/cloudbeaver.conf': Read-only file system",
+      "chown: cannot access '/data/db/WiredTiger.turtle': Permission denied",
     ],
   },
   {
     id: 'errno.enospc-inotify',
     family: 'errno',
     mechanism: 'inotify-watches',
-    needles: ['inotify', 'file watchers', 'enospc'],
-    patterns: [re('System limit for number of file watchers reached'), re('inotify_add_watch[^\\n]*', ENOSPC), re('inotify watch limit reached')],
-    source: 'Node.js ENOSPC from fs.watch (chokidar, webpack); glibc ENOSPC text',
-    examples: ["Error: ENOSPC: System limit for number of file watchers reached, watch '/app/src'"],
+    needles: ['inotify', 'file watchers', 'enospc', 'failed to watch', 'tail_fs'],
+    patterns: [
+      re('System limit for number of file watchers reached'),
+      re('inotify_add_watch[^\\n]*', ENOSPC),
+      re('inotify watch limit reached'),
+      re('inotify resources exhausted'),
+      re('failed to watch file [^\\n]*', ENOSPC),
+      // fluent-bit's tail input registers every file with inotify; errno 28 there is the watch limit.
+      re('in_tail/tail_fs\\.c:\\d+ errno=28\\]'),
+    ],
+    source:
+      'Node.js fs.watch ENOSPC (libuv), Python watchdog, coreutils tail.c, kubelet kuberuntime/logs, fluent-bit in_tail tail_fs.c; glibc ENOSPC text. ' +
+      'Lines (GitHub): hgop/syllabus-2020#43, ToolJet/ToolJet#198, jsbroks/coco-annotator#234, kubernetes/kubernetes#8198, kubernetes-sigs/kind#2399, ' +
+      'kubernetes/kubernetes#10421, fluent/fluent-bit#5500, fluent/fluent-bit#1018',
+    examples: [
+      "Error: ENOSPC: System limit for number of file watchers reached, watch '/app/public'",
+      "Error from chokidar (/app/src/_components): Error: ENOSPC: System limit for number of file watchers reached, watch '/app/src/_components/PrivateRoute.jsx'",
+      'OSError("inotify watch limit reached")',
+      'inotify_add_watch /sys/fs/cgroup/cpu,cpuacct: no space left on device',
+      'failed to watch file "/var/log/pods/default_run-tests-2xcj7_.../run-tests/0.log": no space left on device',
+      'tail: inotify resources exhausted',
+      '[error] [plugins/in_tail/tail_fs.c:139 errno=28] No space left on device',
+      '[plugins/in_tail/tail_fs.c:218 errno=28] No space left on device',
+    ],
+    nearMisses: ['tail: inotify cannot be used, reverting to polling'],
   },
   {
     id: 'errno.emfile-inotify',
     family: 'errno',
     mechanism: 'inotify-instances',
-    needles: ['too many open files', 'emfile'],
-    patterns: [re('(?:fsnotify|inotify|watcher)[^\\n]*', EMFILE), re(EMFILE, '[^\\n]*(?:fsnotify|inotify|watch)')],
-    source: 'fsnotify NewWatcher (inotify_init1 EMFILE), controller-runtime certwatcher',
-    examples: ['failed to create fsnotify watcher: too many open files'],
+    needles: ['too many open files', 'emfile', 'max_user_instances'],
+    patterns: [
+      re('(?:fsnotify|inotify|watcher|directory watch)[^\\n]*', EMFILE),
+      re(EMFILE, '[^\\n]*(?:fsnotify|inotify|watch)'),
+      re('increasing the value of /proc/sys/fs/inotify/max_user_instances'),
+    ],
+    source:
+      'fsnotify NewWatcher (inotify_init1 EMFILE), systemd, inotify-tools, notify-rs, pyinotify. Lines (GitHub): NVIDIA/gpu-operator#441, ' +
+      'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23',
+    examples: [
+      'Error: failed to create FS watcher: too many open files',
+      'create fsnotify watcher: too many open files',
+      'Failed to allocate directory watch: Too many open files',
+      "Couldn't initialize inotify: Too many open files",
+      'Try increasing the value of /proc/sys/fs/inotify/max_user_instances',
+      'Error creating recommended watcher: Too many open files (os error 24)',
+      'OSError: Cannot initialize new instance of inotify, Errno=Too many open files (EMFILE)',
+    ],
+    nearMisses: ["Error: EMFILE: too many open files, open 'testfiles/4084'"],
   },
   {
     id: 'errno.enospc-shm',
@@ -794,9 +1184,14 @@ export const SIGNATURES = signatures([
     mechanism: 'shm-exhausted',
     needles: ['shared memory', '/dev/shm', 'shm'],
     patterns: [re('could not resize shared memory segment[^\\n]*', ENOSPC), re('/dev/shm[^\\n]*', ENOSPC), re('insufficient shared memory \\(shm\\)')],
-    source: 'postgres src/backend/storage/ipc/dsm_impl.c; PyTorch torch/utils/data/_utils/signal_handling.py',
+    source:
+      'postgres src/backend/storage/ipc/dsm_impl.c; PyTorch torch/utils/data/_utils/signal_handling.py. Lines (GitHub): sourcegraph/sourcegraph-public-snapshot#20531, ' +
+      'CrunchyData/postgres-operator#1358, PrecisionNutrition/pndev#41, sapcc/helm-charts#5147, kubeflow/pipelines#6510',
     examples: [
-      'ERROR:  could not resize shared memory segment "/PostgreSQL.1197429420" to 12615680 bytes: No space left on device',
+      'ERROR: could not resize shared memory segment "/PostgreSQL.2140028439" to 8388608 bytes: No space left on device',
+      'ERROR:  could not resize shared memory segment "/PostgreSQL.412969521" to 8409088 bytes: No space left on device',
+      'PG::DiskFull: ERROR: could not resize shared memory segment "/PostgreSQL.394945862" to 16777216 bytes: No space left on device',
+      'pq: could not resize shared memory segment "/PostgreSQL.710526079" to 4194304 bytes: No space left on device',
       'ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).',
     ],
   },
@@ -807,8 +1202,17 @@ export const SIGNATURES = signatures([
     mechanism: 'disk-full',
     needles: [...errnoNeedles('ENOSPC'), ...errnoNeedles('EDQUOT')],
     patterns: [re(ENOSPC), re(EDQUOT)],
-    source: 'ENOSPC and EDQUOT texts of glibc, musl, Go and libuv (upstream.json)',
+    source:
+      'ENOSPC and EDQUOT texts of glibc, musl, Go and libuv (upstream.json). Examples in the format of Go os.PathError and CPython OSError ' +
+      '(no real paste of a full volume was collected); near misses: hgop/syllabus-2020#43, sourcegraph/sourcegraph-public-snapshot#20531, ' +
+      'fluent/fluent-bit#5500, kubernetes-sigs/kind#2399',
     examples: ['write /data/wal/000001.log: no space left on device', "OSError: [Errno 28] No space left on device: '/scratch/out.bin'"],
+    nearMisses: [
+      "Error: ENOSPC: System limit for number of file watchers reached, watch '/app/public'",
+      'ERROR: could not resize shared memory segment "/PostgreSQL.2140028439" to 8388608 bytes: No space left on device',
+      '[error] [plugins/in_tail/tail_fs.c:139 errno=28] No space left on device',
+      'failed to watch file "/var/log/pods/default_run-tests-2xcj7_.../run-tests/0.log": no space left on device',
+    ],
   },
   {
     id: 'server.fd-check',
@@ -816,8 +1220,13 @@ export const SIGNATURES = signatures([
     mechanism: 'fd-limit',
     needles: ['max file descriptors'],
     patterns: [re('max file descriptors \\[(?<limit>\\d+)\\] for (?:elasticsearch|opensearch) process is too low, increase to at least \\[(?<want>\\d+)\\]')],
-    source: 'elasticsearch server/src/main/java/org/elasticsearch/bootstrap/BootstrapChecks.java (FileDescriptorCheck)',
-    examples: ['max file descriptors [4096] for elasticsearch process is too low, increase to at least [65535]'],
+    source:
+      'elasticsearch server/src/main/java/org/elasticsearch/bootstrap/BootstrapChecks.java (FileDescriptorCheck). Lines (GitHub): elastic/cloud-on-k8s#2101, ' +
+      'kubernetes/kubernetes#59321',
+    examples: [
+      '[1]: max file descriptors [4096] for elasticsearch process is too low, increase to at least [65535]',
+      '[1]: max file descriptors [1024] for elasticsearch process is too low, increase to at least [65536]',
+    ],
   },
   {
     id: 'errno.enfile',
@@ -825,8 +1234,8 @@ export const SIGNATURES = signatures([
     mechanism: 'file-table-full',
     needles: errnoNeedles('ENFILE'),
     patterns: [re(ENFILE)],
-    source: 'ENFILE texts of glibc, musl, Go and libuv (upstream.json)',
-    examples: ['open /etc/ssl/certs/ca-certificates.crt: too many open files in system'],
+    source: 'ENFILE texts of glibc, musl, Go and libuv (upstream.json). Line (GitHub): alibaba/nacos#9248',
+    examples: ['java.io.IOException: Too many open files in system'],
   },
   {
     id: 'errno.emfile',
@@ -835,61 +1244,155 @@ export const SIGNATURES = signatures([
     mechanism: 'fd-limit',
     needles: errnoNeedles('EMFILE'),
     patterns: [re(EMFILE)],
-    unless: / in system|file table overflow|fsnotify|inotify|watcher/i,
-    source: 'EMFILE texts of glibc, musl ("No file descriptors available"), Go and libuv (upstream.json)',
-    examples: ['http: Accept error: accept tcp [::]:8080: accept4: too many open files; retrying in 1s', 'java.net.SocketException: Too many open files'],
+    // inotify's EMFILE is the node's instance limit (errno.emfile-inotify), not the process's descriptors.
+    unless: / in system|file table overflow|fsnotify|inotify|watcher|directory watch/i,
+    source:
+      'EMFILE texts of glibc, musl ("No file descriptors available"), Go and libuv (upstream.json); Go net/http "Accept error: %v; retrying in %v". ' +
+      'Lines (GitHub): NebulousLabs/Sia#2177, drk1wi/Modlishka#117, varnamproject/varnamd-govarnam#6, psi-probe/psi-probe#203, ' +
+      'thingsboard/thingsboard#2202, dacapobench/dacapobench#61, ufal/clarin-dspace#1034, ac2cz/FoxTelem#457, nodejs/node#4386, ' +
+      'isaacs/node-graceful-fs#242, scenevr/server#25; near misses NVIDIA/gpu-operator#441, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, alibaba/nacos#9248',
+    examples: [
+      '2017/07/22 22:14:02 http: Accept error: accept tcp 127.0.0.1:9980: accept4: too many open files; retrying in 1s',
+      'Accept error: accept tcp [::]:443: accept4: too many open files; retrying in 1s',
+      'echo: http: Accept error: accept tcp 127.0.0.1:8123: accept4: too many open files; retrying in 5ms',
+      'java.net.SocketException: Too many open files',
+      'java.io.IOException: Too many open files',
+      'java.io.FileNotFoundException: ./scratch/result.7.17.39.html (Too many open files)',
+      'org.apache.tomcat.jni.Error: 24: Too many open files',
+      'java.net.SocketException: Too many open files (Accept failed)',
+      "Error: EMFILE: too many open files, open 'testfiles/4084'",
+      "[Error: EMFILE: too many open files, scandir 'output/.test/xxx'] { errno: -24, code: 'EMFILE', syscall: 'scandir', ...}",
+      "Error: EMFILE, too many open files 'scenes/pinterest-ristari-recycle-upcycle-etc.xml'",
+    ],
+    nearMisses: [
+      'Error: failed to create FS watcher: too many open files',
+      'Failed to allocate directory watch: Too many open files',
+      "Couldn't initialize inotify: Too many open files",
+      'java.io.IOException: Too many open files in system',
+    ],
   },
   {
     id: 'server.data-dir-not-empty',
     family: 'server',
     mechanism: 'data-dir-not-empty',
-    needles: ['exists but is not empty', 'has files in it', 'lost+found'],
+    needles: [
+      'exists but is not empty',
+      'has files in it',
+      'lost+found',
+      'dot-prefixed',
+      'mount point directly',
+      'remove or empty the directory',
+      'is unusable',
+    ],
     patterns: [
       re('directory "(?<path>[^"]+)" exists but is not empty'),
-      re('It contains a lost\\+found directory'),
+      re('It contains a (?:lost\\+found directory|dot-prefixed/invisible file)'),
+      re('Using a mount point directly as the data directory is not recommended'),
+      re('either remove or empty the directory "(?<path>[^"]+)"'),
       re('--initialize specified but the data directory has files in it'),
+      re('The designated data directory (?<path>\\S+) is unusable'),
       re("Found directory (?<path>\\S+)/lost\\+found, 'lost\\+found' is not in the form of topic-partition"),
     ],
-    source: 'postgres src/bin/initdb/initdb.c; mysql sql/mysqld.cc (ER_DATA_DIRECTORY_UNUSABLE); kafka LogManager.scala',
+    source:
+      'postgres src/bin/initdb/initdb.c; mysql sql/mysqld.cc (ER_DATA_DIRECTORY_UNUSABLE); kafka LogManager.scala (apache/kafka#2907). ' +
+      'Lines (GitHub): cybertec-postgresql/cybertec_migrator#35, sixeyed/kiamol#72, datalens-tech/datalens#352, stualden/postgresql-misc#1, ' +
+      'pgautoupgrade/docker-pgautoupgrade#7, kubeflow/website#3990, docker-library/mysql#280, strimzi/strimzi-kafka-operator#1307, ches/docker-kafka#28',
     examples: [
       'initdb: error: directory "/var/lib/postgresql/data" exists but is not empty',
-      '[ERROR] --initialize specified but the data directory has files in it. Aborting.',
+      'initdb: directory "/var/lib/postgresql/data" exists but is not empty',
+      'It contains a lost+found directory, perhaps due to it being a mount point.',
+      'initdb: detail: It contains a lost+found directory, perhaps due to it being a mount point.',
+      'initdb: detail: It contains a dot-prefixed/invisible file, perhaps due to it being a mount point.',
+      'initdb: hint: Using a mount point directly as the data directory is not recommended.',
+      'initdb: hint: If you want to create a new database system, either remove or empty the directory "/var/lib/postgresql/data" or run initdb with an argument other than "/var/lib/postgresql/data".',
+      '2025-02-11T12:19:28.746084Z 0 [ERROR] [MY-010457] [Server] --initialize specified but the data directory has files in it. Aborting.',
+      '[ERROR] [MY-013236] [Server] The designated data directory /var/lib/mysql/ is unusable. You can remove all files tha',
+      '2017-04-08T00:44:56.022067Z 0 [ERROR] --initialize specified but the data directory has files in it. Aborting.',
+      "org.apache.kafka.common.KafkaException: Found directory /var/lib/kafka/data/lost+found, 'lost+found' is not in the form of topic-partition or topic-partition.uniqueId-delete (if marked for deletion).",
+      "kafka.common.KafkaException: Found directory /data/lost+found, 'lost+found' is not in the form of topic-partition",
     ],
   },
   {
     id: 'server.data-dir-locked',
     family: 'server',
     mechanism: 'data-dir-locked',
-    needles: ['lock', 'dbpathinuse'],
+    needles: ['lock', 'dbpathinuse', 'memory series storage'],
     patterns: [
       re('DBPathInUse: Unable to lock the lock file'),
-      re('lock DB directory: resource temporarily unavailable'),
-      re('Unable to lock \\S+ error: 11'),
+      re('Unable to lock file: \\S+\\. Is a mongod instance already running'),
+      re('WiredTiger\\.lock: handle-lock: fcntl: ', EAGAIN),
+      re('lock DB directory: (?:resource temporarily unavailable|no locks available)'),
+      re('open DB in \\S+: Locked by other process'),
+      re('Error opening memory series storage: resource temporarily unavailable'),
+      re('InnoDB: Unable to lock \\S+?,? error: (?:11|35)\\b'),
       re('failed to obtain node locks'),
       re('Another \\w+ instance is already running on the (?<path>\\S+) directory'),
     ],
-    source: 'mongo src/mongo/db/storage/storage_engine_lock_file_posix.cpp; prometheus tsdb/db.go; innodb os0file.cc; elasticsearch NodeEnvironment.java',
-    examples: ['opening storage failed: lock DB directory: resource temporarily unavailable', '[ERROR] InnoDB: Unable to lock ./ibdata1 error: 11'],
+    source:
+      'mongo storage_engine_lock_file_posix.cpp and WiredTiger; prometheus tsdb/db.go (and 1.x local storage); innodb os0file.cc; elasticsearch NodeEnvironment.java. ' +
+      'Lines (GitHub): mikhail-angelov/mongo-unit#37, npm/npm#10226, mbentley/docker-omada-controller#539, prometheus/prometheus#9513, ' +
+      'prometheus/prometheus#13390, prometheus/prometheus#3590, prometheus/prometheus#1600, magenx/Magento-Automated-Server-Configuration-from-MagenX#126, ' +
+      'shueisha-arts-and-digital/dbdb#33, elastic/cloud-on-k8s#7291, pires/kubernetes-elasticsearch-cluster#205; near misses helm/charts#19105, ' +
+      'bitnami/bitnami-docker-mongodb#306',
+    examples: [
+      '"msg":"exception in initAndListen: {e}, terminating","attr":{"e":"DBPathInUse: Unable to lock the lock file: /code/mongo-unit/.mongo-unit/mongod.lock (Resource temporarily unavailable). Another mongod instance is already running on the /code/mongo-unit/.mongo-unit directory"}',
+      'exception in initAndListen: 10310 Unable to lock file: /Users/dtatohq/mongodbs/devicecloud-db/mongod.lock. Is a mongod instance already running?, terminating',
+      'E STORAGE  [initandlisten] WiredTiger error (11) [1747343236:646060][590:0x7f3d2140eac0], wiredtiger_open: ../data/db/WiredTiger.lock: handle-lock: fcntl: Resource temporarily unavailable',
+      'level=error ts=2021-10-15T08:25:42.501Z caller=main.go:915 err="opening storage failed: lock DB directory: resource temporarily unavailable"',
+      'err="opening storage failed: lock DB directory: no locks available"',
+      'msg="Opening storage failed" err="open DB in data/: Locked by other process"',
+      'level=error msg="Error opening memory series storage: resource temporarily unavailable" source="main.go:139"',
+      '2017-08-13 02:30:50 2951 [ERROR] InnoDB: Unable to lock ./ibdata1, error: 11',
+      '2023-01-18T02:33:08.871749Z 0 [ERROR] InnoDB: Unable to lock ./ibdata1 error: 35',
+      'java.lang.IllegalStateException: failed to obtain node locks, tried [/usr/share/elasticsearch/data]; maybe these locations are not writable or multiple nodes were started on the same data path?',
+      'org.elasticsearch.bootstrap.StartupException: java.lang.IllegalStateException: failed to obtain node locks, tried [[/usr/share/elasticsearch/data/efk3-cluster]] with lock id [0]; maybe these locations are not writable or multiple nodes were started without increasing [node.max_local_storage_nodes] (was [1])?',
+    ],
+    nearMisses: [
+      'err="opening storage failed: lock DB directory: open /data/lock: permission denied"',
+      'Unable to create/open the lock file: /bitnami/mongodb/data/db/mongod.lock (Operation not permitted)',
+    ],
   },
   {
     id: 'server.data-dir-version',
     family: 'server',
     mechanism: 'data-dir-incompatible',
-    needles: ['incompatible with server', 'not compatible with this version'],
-    patterns: [re('database files are incompatible with server'), re('initialized by PostgreSQL version [\\d.]+, which is not compatible with this version')],
-    source: 'postgres src/backend/utils/init/miscinit.c ValidatePgVersion()',
-    examples: ['FATAL:  database files are incompatible with server'],
+    needles: ['incompatible with server', 'not compatible with this version', 'catalog_version_no', 'featurecompatibilityversion'],
+    patterns: [
+      re('database files are incompatible with server'),
+      re('initialized by PostgreSQL version [\\d.]+, which is not compatible with this version'),
+      re('initialized with CATALOG_VERSION_NO \\d+, but the server was compiled with CATALOG_VERSION_NO \\d+'),
+      re('UPGRADE PROBLEM: Found an invalid featureCompatibilityVersion document'),
+    ],
+    source:
+      'postgres src/backend/utils/init/miscinit.c ValidatePgVersion(), src/backend/access/transam/xlog.c (CATALOG_VERSION_NO); mongo FCV start-up check. ' +
+      'Lines (GitHub): esitarski/CrossMgr#114, PostgresApp/PostgresApp#528, mkevenaar/chocolatey-packages#126',
+    examples: [
+      '2023-04-07 12:46:52.680 UTC [1] FATAL:  database files are incompatible with server',
+      '2023-04-07 12:46:52.680 UTC [1] DETAIL:  The data directory was initialized by PostgreSQL version 11, which is not compatible with this version 15.2 (Debian 15.2-1.pgdg110+1).',
+      'DETAIL:  The database cluster was initialized with CATALOG_VERSION_NO 201907221, but the server was compiled with CATALOG_VERSION_NO 201909212.',
+      '{"t":{"$date":"2022-04-13T23:07:43.331+02:00"},"s":"F",  "c":"CONTROL",  "id":20573,   "ctx":"initandlisten","msg":"Wrong mongod version","attr":{"error":"UPGRADE PROBLEM: Found an invalid featureCompatibilityVersion document (ERROR: Location4926900: Invalid featureCompatibilityVersion document in admin.system.version: { _id: \\"featureCompatibilityVersion\\", version: \\"5.1\\" }. See https://docs.mon...',
+    ],
   },
   {
     id: 'errno.ebusy',
     family: 'errno',
     mechanism: 'file-is-mount',
     needles: errnoNeedles('EBUSY'),
-    patterns: [re("(?:cannot (?:move|rename|remove)|rename|unlink|couldn't (?:open|rename))[^\\n]*", EBUSY)],
-    source: 'EBUSY texts (upstream.json); coreutils mv/rm, sed -i ("cannot rename %s")',
+    patterns: [re("(?:cannot (?:move|rename|remove)|can't (?:move|rename|remove)|rename|unlink|couldn't (?:open|rename))[^\\n]*", EBUSY)],
+    source:
+      'EBUSY texts (upstream.json: glibc "Device or resource busy", musl "Resource busy"); coreutils and busybox mv, busybox sed -i ("can\'t move"), Go os.LinkError, CPython. ' +
+      'Lines (GitHub): NetworkConfiguration/openresolv#19, NetworkConfiguration/openresolv#22, devopsgroup-io/vagrant-hostmanager#136, moby/moby#28187, ' +
+      'osixia/container-keepalived#5, Tob1as/docker-php#5, kelseyhightower/confd#122, contiv/install#313, elastic/elasticsearch-docker#160',
     examples: [
-      "mv: cannot move '/etc/resolv.conf.new' to '/etc/resolv.conf': Device or resource busy",
-      'sed: cannot rename /etc/hosts: Device or resource busy',
+      "mv: cannot move '/etc/resolv.conf.138474.openresolv' to '/etc/resolv.conf': Device or resource busy",
+      "mv: cannot move '/etc/resolv.conf.184.openresolv' to '/etc/resolv.conf': Resource busy",
+      "mv: cannot move '/tmp/hosts' to '/etc/hosts': Device or resource busy",
+      "mv: cannot move '/etc/hosts' to '/etc/hosts.backup': Device or resource busy",
+      "sed: can't move '/container/service/keepalived/assets/keepalived.confHBCjcp' to '/container/service/keepalived/assets/keepalived.conf': Resource busy",
+      "sed: can't move '/etc/nginx/http.d/default.confnFPnpp' to '/etc/nginx/http.d/default.conf': Resource busy",
+      'ERROR rename /etc/.hosts636310721 /etc/hosts: device or resource busy',
+      'Unable to rename file: /tmp/tmpsgmY9l to /etc/hosts: [Errno 16] Device or resource busy',
+      'rename("/etc/hosts;5afb0948", "/etc/hosts") = -1 EBUSY (Device or resource busy)',
     ],
   },
   {
@@ -898,8 +1401,13 @@ export const SIGNATURES = signatures([
     mechanism: 'cross-device-rename',
     needles: errnoNeedles('EXDEV'),
     patterns: [re(EXDEV)],
-    source: 'EXDEV texts (upstream.json)',
-    examples: ['rename /tmp/upload-123 /data/files/report.pdf: invalid cross-device link'],
+    source: 'EXDEV texts (upstream.json). Lines (GitHub): conda/conda#6711, intel/userspace-cni-network-plugin#42, Lunik/tcloud#30, stepchowfun/docuum#109',
+    examples: [
+      "OSError: [Errno 18] Invalid cross-device link: '/foo' -> '/foo2'",
+      '[error] Rename ERROR: rename /var/run/openvswitch/177e14267c70-net1 /var/lib/vhost_sockets/...: invalid cross-device link',
+      "Error: EXDEV: cross-device link not permitted, rename '/tmp/webtorrent/.../someTorrent.mp4' -> '/usr/src/app/files//someTorrent.mp4'",
+      '[2020-10-10 19:54:51 +00:00 ERROR] Invalid cross-device link (os error 18)',
+    ],
   },
   {
     id: 'errno.estale',
@@ -907,7 +1415,7 @@ export const SIGNATURES = signatures([
     mechanism: 'stale-file-handle',
     needles: errnoNeedles('ESTALE'),
     patterns: [re(ESTALE)],
-    source: 'ESTALE texts (upstream.json)',
+    source: 'ESTALE texts (upstream.json); the example is in the format of coreutils ls ("cannot access %s: %s"): no real paste was collected',
     examples: ["ls: cannot access '/mnt/share': Stale file handle"],
   },
   {
@@ -917,7 +1425,7 @@ export const SIGNATURES = signatures([
     mechanism: 'io-error',
     needles: errnoNeedles('EIO'),
     patterns: [re('(?:read|write|open|fsync|stat)[^\\n]*', EIO)],
-    source: 'EIO texts (upstream.json)',
+    source: 'EIO texts (upstream.json); the example is in the format of Go os.PathError ("write %s: %s"): no real paste was collected',
     examples: ['write /var/lib/etcd/member/wal/0.tmp: input/output error'],
   },
   {
@@ -926,7 +1434,8 @@ export const SIGNATURES = signatures([
     mechanism: 'file-is-mount',
     needles: errnoNeedles('ETXTBSY'),
     patterns: [re(ETXTBSY)],
-    source: 'ETXTBSY texts (upstream.json)',
+    source:
+      'ETXTBSY texts (upstream.json); the example is in the format of coreutils src/copy.c ("cannot create regular file %s"): no real paste was collected',
     examples: ["cp: cannot create regular file '/usr/local/bin/app': Text file busy"],
   },
   {
@@ -937,9 +1446,23 @@ export const SIGNATURES = signatures([
     needles: errnoNeedles('ENOENT'),
     patterns: [re("(?:open|read|stat|load|config|cannot access|can't open|could not open|unable to open|FileNotFoundError)[^\\n]*", ENOENT)],
     // The runtime's exec of a missing binary or interpreter is container-start-error's; a missing module is the app's.
-    unless: /exec(?:ve)?[: ]|exec user process|executable file not found|OCI runtime|starting container process/i,
-    source: 'ENOENT texts (upstream.json); Java NoSuchFileException (OpenJDK UnixException)',
-    examples: ['open /etc/app/config.yaml: no such file or directory', "FileNotFoundError: [Errno 2] No such file or directory: '/config/settings.json'"],
+    // find over an optional directory and Grafana's provisioning directories are noise the app survives.
+    unless: /exec(?:ve)?[: ]|exec user process|executable file not found|OCI runtime|starting container process|^find: |provisioning files from directory/i,
+    source:
+      'ENOENT texts (upstream.json); Java NoSuchFileException (OpenJDK UnixException). Lines (GitHub): wowstack/docker-classic-server#8, ' +
+      'bmoscon/cryptostore#218; the Go and Python examples are in the format of os.PathError and FileNotFoundError. Near misses: ' +
+      'guessi/docker-compose-grafana-influxdb#10, RSS-Bridge/rss-bridge#2732 (both start and run), ericchiang/k8s#74',
+    examples: [
+      "sed: can't read /opt/wowstack/etc/wowstack-world.conf: No such file or directory",
+      'log-config.json: no such file or directory',
+      'open /etc/app/config.yaml: no such file or directory',
+      "FileNotFoundError: [Errno 2] No such file or directory: '/config/settings.json'",
+    ],
+    nearMisses: [
+      'logger=provisioning.alerting t=2023-03-22T14:30:23.204998472Z level=error msg="can\'t read alerting provisioning files from directory" path=/etc/grafana/provisioning/alerting error="open /etc/grafana/provisioning/alerting: no such file or directory"',
+      "find: '/config/': No such file or directory",
+      'open /var/run/secrets/kubernetes.io/serviceaccount/namespace: no such file or directory',
+    ],
   },
   {
     id: 'errno.enotdir',
@@ -949,7 +1472,7 @@ export const SIGNATURES = signatures([
     needles: [...errnoNeedles('ENOTDIR'), ...errnoNeedles('EISDIR')],
     patterns: [re('(?:open|read|stat|mkdir)[^\\n]*(?:', ENOTDIR, '|', EISDIR, ')')],
     unless: /OCI runtime|error mounting|starting container process/i,
-    source: 'ENOTDIR and EISDIR texts (upstream.json)',
+    source: 'ENOTDIR and EISDIR texts (upstream.json); the example is in the format of Go os.PathError: no real paste was collected',
     examples: ['open /etc/app/config.yaml: not a directory'],
   },
 ]);

@@ -1,6 +1,6 @@
 // Network mechanisms: binding (privileged ports, addresses, ports in use, IPv6), names that do not
 // resolve, dependencies that refuse or do not answer, and TLS peers the container does not trust.
-import { hostNetwork, runAsNonRoot } from '../context.js';
+import { capabilities, drops, hostNetwork, runAsNonRoot } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -13,12 +13,20 @@ const ECONNREFUSED = errnoSource('ECONNREFUSED');
 const ETIMEDOUT = errnoSource('ETIMEDOUT');
 const EHOSTUNREACH = errnoSource('EHOSTUNREACH');
 const ENETUNREACH = errnoSource('ENETUNREACH');
+const ENOENT = errnoSource('ENOENT');
 
 /** `host:port` or `[v6]:port` in a line, after the word that introduces it. */
 const ENDPOINT = String.raw`(?<host>\[[0-9a-f:.]+\]|[\w.-]+):(?<port>\d{1,5})`;
 
 function hostPort(ctx: ReadingContext) {
-  return data({ host: ctx.groups.host?.replace(/^\[|\]$/g, ''), port: ctx.groups.port });
+  const host = ctx.groups.host?.replace(/^\[|\]$/g, '');
+  const port = ctx.groups.port;
+  return data({ host, port, endpoint: host === undefined ? undefined : port === undefined ? host : `${host}:${port}` });
+}
+
+/** `port 80`, or a phrase when the line names no port. */
+function portText(ctx: ReadingContext): string {
+  return ctx.groups.port === undefined ? 'a port below 1024' : `port ${ctx.groups.port}`;
 }
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|localhost|::1|0:0:0:0:0:0:0:1)$/i;
@@ -37,10 +45,10 @@ export const MECHANISMS = mechanisms([
     variants: [
       {
         id: 'host-network',
-        when: (ctx) => hostNetwork(ctx) && { port: ctx.groups.port ?? 'the port' },
-        summary: 'cannot bind port {{port}} on the host network as a non-root user',
+        when: (ctx) => hostNetwork(ctx) && { bindWhat: portText(ctx), port: ctx.groups.port ?? 'the port' },
+        summary: 'cannot bind {{bindWhat}} on the host network as a non-root user',
         explain:
-          "The process binds port {{port}}, below 1024, as a non-root user, in the node's own network namespace (hostNetwork: true): the pod cannot lower the " +
+          "The process binds {{bindWhat}}, below 1024, as a non-root user, in the node's own network namespace (hostNetwork: true): the pod cannot lower the " +
           "node's privileged-port boundary, and capabilities added to the container only reach a root process.",
         knobs: [
           { place: 'pod', path: "{{containerPath}}.ports + the app's listen port", change: 'listen on a port from 1024 up' },
@@ -48,23 +56,42 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'root-without-capability',
+        when: (ctx) => !runAsNonRoot(ctx) && drops(ctx, 'NET_BIND_SERVICE') && { bindWhat: portText(ctx), port: ctx.groups.port ?? 'the privileged port' },
+        summary: 'cannot bind {{bindWhat}}: the container drops NET_BIND_SERVICE',
+        explain:
+          'The process binds {{bindWhat}}, below 1024, and the container drops NET_BIND_SERVICE (capabilities drop: [ALL]), the capability that lets a root process ' +
+          'bind privileged ports.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add NET_BIND_SERVICE, the one capability Pod Security restricted lets a pod add, or',
+          },
+          { place: 'app', path: "the app's listen port + the Service's targetPort", change: 'listen on 8080 and let the Service map {{bindWhat}} to it' },
+        ],
+        facts: (ctx) => [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))],
+      },
+      {
         id: 'non-root',
         when: (ctx) =>
           data({
-            port: ctx.groups.port ?? 'a port below 1024',
+            bindWhat: portText(ctx),
+            port: ctx.groups.port ?? 'the privileged port',
             who: runAsNonRoot(ctx) ? 'runs as a non-root user' : 'runs as a user without CAP_NET_BIND_SERVICE',
           }),
-        summary: 'cannot bind port {{port}} without privileges',
+        summary: 'cannot bind {{bindWhat}} without privileges',
         explain:
-          'The process binds port {{port}}, below 1024, and {{who}}: Linux reserves ports under net.ipv4.ip_unprivileged_port_start (1024) for privileged processes. ' +
-          'Adding NET_BIND_SERVICE to the container does not help a non-root process, which never gets the capability in its effective set.',
+          'The process binds {{bindWhat}}, below 1024, and {{who}}: Linux reserves ports under net.ipv4.ip_unprivileged_port_start (1024) for privileged processes. ' +
+          'Adding NET_BIND_SERVICE to the container does not help a non-root process, which never gets the capability in its effective set. Docker lowers ' +
+          'that boundary to 0 in its containers, so an image that binds {{bindWhat}} as non-root under Docker can fail under Kubernetes.',
         knobs: [
           {
             place: 'pod',
             path: 'spec.securityContext.sysctls net.ipv4.ip_unprivileged_port_start',
             change: 'set it to 0 (a safe sysctl since Kubernetes 1.22), or',
           },
-          { place: 'app', path: "the app's listen port + the Service's targetPort", change: 'listen on 8080 and let the Service map port {{port}} to it' },
+          { place: 'app', path: "the app's listen port + the Service's targetPort", change: 'listen on 8080 and let the Service map {{bindWhat}} to it' },
         ],
       },
     ],
@@ -77,11 +104,28 @@ export const MECHANISMS = mechanisms([
     variants: [
       {
         id: 'address',
-        when: (ctx) => hostPort(ctx),
+        when: (ctx) => ctx.groups.host !== undefined && hostPort(ctx),
         summary: "binds {{host}}, an address that is not the pod's",
         explain:
           "The app binds {{host}}:{{port}}, an address none of the pod's interfaces has (a name that resolves to another IP, a Service or node IP), so bind fails with EADDRNOTAVAIL.",
-        knobs: [{ place: 'app', path: "the app's listen address", change: 'listen on 0.0.0.0 (or [::]), or on the pod IP from env fieldRef status.podIP' }],
+        knobs: [
+          { place: 'app', path: "the app's listen address", change: 'listen on 0.0.0.0 (or [::]), or on the pod IP from env fieldRef status.podIP' },
+          { place: 'pod', path: 'spec.hostNetwork', change: "only if the app must bind the node's own address (it then shares the node's ports)" },
+        ],
+      },
+      {
+        id: 'unnamed',
+        summary: "binds an address that is not the pod's",
+        explain:
+          "The app binds an address none of the pod's interfaces has (a host or public IP from its configuration, a Service or node IP), so bind fails with EADDRNOTAVAIL.",
+        knobs: [
+          {
+            place: 'app',
+            path: "the app's listen or public address setting",
+            change: 'listen on 0.0.0.0 (or [::]), or on the pod IP from env fieldRef status.podIP',
+          },
+          { place: 'pod', path: 'spec.hostNetwork', change: "only if the app must bind the node's own address (it then shares the node's ports)" },
+        ],
       },
     ],
   },
@@ -190,33 +234,84 @@ export const MECHANISMS = mechanisms([
     doc: 'ECONNREFUSED: the address answered, but nothing listens on the port: the dependency is down or not Ready (its Service has no endpoints), the port is wrong, or a sidecar has not started yet.',
     variants: [
       {
+        id: 'local-socket',
+        when: (ctx) => ctx.groups.socket !== undefined && { socket: ctx.groups.socket },
+        summary: 'no server listens on the local socket {{socket}}',
+        explain:
+          'The client was given no host, so it connects to a server on the local socket {{socket}}, inside this container, and none runs there: the database is ' +
+          'another pod, reached through its Service.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env PGHOST (or the connection string)',
+            change: "set the database Service's name (<service>.<namespace>.svc) and port",
+          },
+        ],
+      },
+      {
+        id: 'kube-client-default',
+        when: (ctx) => LOOPBACK.test(ctx.groups.host?.replace(/^\[|\]$/g, '') ?? '') && ctx.groups.port === '8080' && hostPort(ctx),
+        summary: 'a Kubernetes client fell back to {{host}}:8080',
+        explain:
+          'Port 8080 on localhost is where a Kubernetes client goes when it found no configuration: no kubeconfig and no in-cluster config, so it never ' +
+          'reached the API server. In a pod the in-cluster config needs the ServiceAccount token mounted and the client told to use it.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the client's configuration",
+            change: 'load the in-cluster config (client-go rest.InClusterConfig, loadFromCluster in other clients) or point KUBECONFIG at a file',
+          },
+          { place: 'pod', path: 'spec.automountServiceAccountToken', change: 'keep it true (the default) so the token and CA are there' },
+        ],
+      },
+      {
         id: 'loopback',
         when: (ctx) => LOOPBACK.test(ctx.groups.host?.replace(/^\[|\]$/g, '') ?? '') && hostPort(ctx),
-        summary: 'nothing listens on {{host}}:{{port}} inside the pod yet',
+        summary: 'nothing listens on {{endpoint}} inside the pod yet',
         explain:
-          '{{host}}:{{port}} is inside the pod itself: the process the app expects there (a sidecar proxy or agent, or another container of the pod) was not listening yet ' +
+          '{{endpoint}} is inside the pod itself: the process the app expects there (a sidecar proxy or agent, or another container of the pod) was not listening yet ' +
           'when the app connected: containers of a pod start without waiting for each other.',
         knobs: [
           {
             place: 'pod',
             path: 'spec.initContainers[] with restartPolicy: Always',
-            change: 'run the sidecar as a native sidecar so it starts (and is ready) first',
+            change: 'run the sidecar as a native sidecar (Kubernetes 1.28+) so it starts (and is ready) first',
+          },
+          {
+            place: 'pod',
+            path: 'metadata.annotations proxy.istio.io/config',
+            change: 'for an Istio sidecar: \'{ "holdApplicationUntilProxyStarts": true }\' (or the mesh-wide setting)',
           },
           { place: 'app', path: "the app's start-up", change: 'or retry the connection instead of exiting' },
         ],
       },
       {
         id: 'remote',
-        when: (ctx) => hostPort(ctx),
-        summary: '{{host}}:{{port}} refuses connections',
+        when: (ctx) => ctx.groups.host !== undefined && hostPort(ctx),
+        summary: '{{endpoint}} refuses connections',
         explain:
-          '{{host}}:{{port}} answered but nothing listens on that port: the dependency is down or not Ready (a Service with no ready endpoints), or the port is not the one it serves ' +
+          '{{endpoint}} answered but nothing listens on that port: the dependency is down or not Ready (a Service with no ready endpoints), or the port is not the one it serves ' +
           '(a Service port vs targetPort mix-up).',
         knobs: [
           {
             place: 'cluster',
             path: 'the Service behind {{host}}',
             change: 'check it has ready endpoints (kubectl get endpointslices) and that its targetPort is the port the pods listen on',
+          },
+          { place: 'app', path: "the app's start-up", change: 'retry dependencies with back-off instead of exiting' },
+        ],
+      },
+      {
+        id: 'unnamed',
+        summary: 'a dependency refuses connections',
+        explain:
+          'The dependency the app connects to answered, but nothing listens on that port: it is down or not Ready (a Service with no ready endpoints), or the ' +
+          'host or port the app was given is not the one it serves.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the app's setting for the dependency's address",
+            change: 'check the host and port it names, and that the Service behind it has ready endpoints (kubectl get endpointslices)',
           },
           { place: 'app', path: "the app's start-up", change: 'retry dependencies with back-off instead of exiting' },
         ],
@@ -231,16 +326,16 @@ export const MECHANISMS = mechanisms([
     variants: [
       {
         id: 'path',
-        when: (ctx) => data({ host: ctx.groups.host ?? 'the dependency', port: ctx.groups.port ?? '?' }),
-        summary: '{{host}}:{{port}} does not answer',
+        when: (ctx) => ({ ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? 'the dependency', host: ctx.groups.host ?? 'the dependency' }) }),
+        summary: '{{endpoint}} does not answer',
         explain:
-          'Connections to {{host}}:{{port}} get no answer at all: something drops them on the way (a NetworkPolicy that selects this pod for egress or the peer for ingress, ' +
+          'Connections to {{endpoint}} get no answer at all: something drops them on the way (a NetworkPolicy that selects this pod for egress or the peer for ingress, ' +
           'a firewall or cloud security group) or the address belongs to nothing any more.',
         knobs: [
           {
             place: 'cluster',
             path: "NetworkPolicies of {{namespace}} and of the peer's namespace",
-            change: 'allow this pod to reach {{host}} on port {{port}}',
+            change: 'allow this pod to reach {{endpoint}}',
           },
           { place: 'cluster', path: 'firewalls / security groups between the node and {{host}}', change: 'allow the traffic' },
         ],
@@ -267,6 +362,11 @@ export const MECHANISMS = mechanisms([
               'mount the CA bundle (from a ConfigMap) and point the runtime at it: SSL_CERT_FILE (Go, OpenSSL), REQUESTS_CA_BUNDLE (Python), NODE_EXTRA_CA_CERTS (Node), a truststore (Java)',
           },
           { place: 'image', path: 'the Dockerfile', change: 'or add the CA to the image (update-ca-certificates), and install ca-certificates in slim images' },
+          {
+            place: 'app',
+            path: '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt',
+            change: "for calls to the Kubernetes API, trust this CA (the in-cluster config does); a webhook's caBundle is set in its webhooks[].clientConfig",
+          },
         ],
       },
     ],
@@ -277,6 +377,31 @@ export const MECHANISMS = mechanisms([
     resource: 'a certificate within its validity',
     doc: 'A certificate is outside its validity period: it expired, or the clock of the node is wrong.',
     variants: [
+      {
+        id: 'not-yet-valid',
+        when: (ctx) => {
+          const m = /current time (\S+) is before (\S+)/i.exec(ctx.line);
+          return m ? { now: m[1]!, from: m[2]! } : false;
+        },
+        summary: 'a certificate is not valid yet: the clock reads {{now}}, before {{from}}',
+        explain:
+          "The certificate only becomes valid at {{from}}, and the client's clock reads {{now}}: the node's clock is behind (or its time zone is wrong), " +
+          'or the certificate was issued with a start date in the future.',
+        knobs: [{ place: 'node', path: "{{node}}'s clock (chrony / timedatectl)", change: 'synchronise it (NTP) and check the time zone' }],
+      },
+      {
+        id: 'expired',
+        when: (ctx) => {
+          const m = /current time (\S+) is after (\S+)/i.exec(ctx.line);
+          return m ? { now: m[1]!, until: m[2]! } : false;
+        },
+        summary: 'a certificate expired at {{until}}',
+        explain: 'A certificate in the handshake was valid until {{until}}, and it is now {{now}}: it was not renewed (or a renewed one was not reloaded).',
+        knobs: [
+          { place: 'cluster', path: 'the certificate (cert-manager Certificate, the Secret)', change: 'renew it and make sure its renewal runs' },
+          { place: 'pod', path: 'the pods that serve it', change: 'restart them if they only read the certificate at start' },
+        ],
+      },
       {
         id: 'validity',
         summary: 'a certificate in the handshake is expired or not yet valid',
@@ -295,6 +420,22 @@ export const MECHANISMS = mechanisms([
     resource: 'a certificate for the name connected to',
     doc: 'The certificate is valid, but not for the name the client connected to.',
     variants: [
+      {
+        id: 'webhook',
+        when: (ctx) => /failed calling webhook/i.test(ctx.line) && data({ host: ctx.groups.host ?? '<service>.<namespace>.svc' }),
+        summary: "an admission webhook's certificate is not valid for {{host}}",
+        explain:
+          "The API server called an admission webhook at {{host}}, and the webhook's serving certificate does not carry that name: it must be valid for " +
+          '<service>.<namespace>.svc, the name the API server connects to.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: "the webhook's serving certificate (its Secret or cert-manager Certificate) dnsNames",
+            change: 'include {{host}}, then restart the webhook so it serves the new certificate',
+          },
+          { place: 'cluster', path: 'the webhook configuration webhooks[].clientConfig.caBundle', change: 'and the CA that signed it' },
+        ],
+      },
       {
         id: 'names',
         when: (ctx) => data({ host: ctx.groups.host ?? 'the name connected to', valid: ctx.groups.valid }),
@@ -318,17 +459,36 @@ export const SIGNATURES = signatures([
     patterns: [
       re('listen (?:tcp|udp)\\d? (?:\\[[^\\]]*\\]|[\\w.-]*):(?<port>\\d+): bind: ', EACCES),
       re('bind\\(\\) to (?:\\[[^\\]]*\\]|[\\w.]+):(?<port>\\d+) failed \\(13: '),
-      re('listen EACCES: permission denied (?:\\S+:)?(?<port>\\d+)'),
+      re('bind\\(\\) (?:\\[[^\\]]*\\]|[\\w.]+):(?<port>\\d+): ', EACCES),
+      re('listen EACCES:? (?:permission denied )?(?:\\S+:)?(?<port>\\d+)'),
       re('\\(13\\)Permission denied: AH00072: make_sock: could not bind to address (?:\\[[^\\]]*\\]|[\\w.]+):(?<port>\\d+)'),
+      re("error while attempting to bind on address \\('[^']*', (?<port>\\d+)\\): ", EACCES),
       re('java\\.net\\.(?:Socket|Bind)Exception: Permission denied'),
+      re('^nc: bind: ', EACCES),
+      re('socket\\.error: \\[Errno 13\\]'),
     ],
     source:
-      'Go net (OpError "listen tcp :80: bind: permission denied"); nginx ngx_connection.c; Node net (listen EACCES); Apache httpd listen.c AH00072; OpenJDK Net.c',
+      'Go net (OpError "listen tcp :80: bind: permission denied"); nginx ngx_connection.c; lighttpd network.c; Node net (listen EACCES); Apache httpd listen.c AH00072; ' +
+      'uvicorn; OpenJDK Net.c; busybox nc. Lines (GitHub): hjacobs/kube-resource-report#146, nextcloud/docker#1860, rootless-containers/usernetes#27, ' +
+      'scaleway/cert-manager-webhook-scaleway#26, hotio/caddy#3, bastienwirtz/homer#931, Berny23/LD-ToyPad-Emulator#231, CyCoreSystems/docker-meteor#41, ' +
+      'anshooarora/klov#5, SoftInstigate/restheart#145, ScRiPt1337/Teardroidv4_api#10, searx/searx#1356; near miss docker-library/httpd#102',
     examples: [
-      'listen tcp :80: bind: permission denied',
+      '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
       'nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)',
+      '(13)Permission denied: AH00072: make_sock: could not bind to address [::]:80',
+      '(13)Permission denied: AH00072: make_sock: could not bind to address 0.0.0.0:80',
+      'nc: bind: Permission denied',
+      '"error executing command" err="failed to create listener: failed to listen on 0.0.0.0:443: listen tcp 0.0.0.0:443: bind: permission denied" logger="cert-manager"',
+      'Error: loading initial config: loading new config: http app module: start: listening on :80: listen tcp :80: bind: permission denied',
+      '(../src/network.c.640) bind() 0.0.0.0:80: Permission denied',
       'Error: listen EACCES: permission denied 0.0.0.0:80',
+      'Error: listen EACCES 0.0.0.0:80',
+      'java.net.SocketException: Permission denied',
+      'java.lang.RuntimeException: java.net.SocketException: Permission denied',
+      "ERROR:    [Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
+      'socket.error: [Errno 13] Permission denied',
     ],
+    nearMisses: ['(13)Permission denied: AH00099: could not create /usr/local/apache2/logs/httpd.pid'],
   },
   {
     id: 'errno.eaddrnotavail',
@@ -337,10 +497,21 @@ export const SIGNATURES = signatures([
     needles: errnoNeedles('EADDRNOTAVAIL'),
     patterns: [
       re(`(?:listen (?:tcp|udp)\\d? |bind\\(\\) to |bind )${ENDPOINT}[^\\n]*`, EADDRNOTAVAIL),
+      re('unable to bind to IP on any port in range[^\\n]*', EADDRNOTAVAIL),
+      re('^bind: ', EADDRNOTAVAIL),
       re('java\\.net\\.BindException: Cannot assign requested address'),
     ],
-    source: 'EADDRNOTAVAIL texts (upstream.json); Go net OpError; nginx ngx_connection.c',
-    examples: ['listen tcp 10.0.0.5:8080: bind: cannot assign requested address'],
+    source:
+      'EADDRNOTAVAIL texts (upstream.json); Go net OpError; nginx ngx_connection.c; Ceph msgr; OpenSSH. Lines (GitHub): redpanda-data/kminion#65, ' +
+      'kubernetes-retired/heapster#2047, microsoft/pai#2710, lima-vm/lima#1077, rook/rook#3140, docker/for-mac#2027',
+    examples: [
+      'listen tcp 192.168.6.143:8080: bind: cannot assign requested address',
+      'run: open server: listen: listen tcp 207.226.143.108:8088: bind: cannot assign requested address',
+      'F0506 06:01:38.491139    9929 server.go:157] listen tcp 117.50.43.131:10255: bind: cannot assign requested address',
+      'level=fatal msg="listen tcp 192.168.1.105:8809: bind: cannot assign requested address"',
+      'bind unable to bind to IP on any port in range 6800-7300: (99) Cannot assign requested address',
+      'bind: Cannot assign requested address',
+    ],
   },
   {
     id: 'errno.eaddrinuse',
@@ -349,7 +520,9 @@ export const SIGNATURES = signatures([
     mechanism: 'port-in-use',
     needles: errnoNeedles('EADDRINUSE'),
     patterns: [re(`${ENDPOINT}[^\\n]*`, EADDRINUSE), re(EADDRINUSE, `[^\\n]*?${ENDPOINT}`), re(EADDRINUSE)],
-    source: 'EADDRINUSE texts of glibc, musl ("Address in use"), Go and libuv (upstream.json)',
+    source:
+      'EADDRINUSE texts of glibc, musl ("Address in use"), Go and libuv (upstream.json); the examples are in the formats of Go net OpError and nginx ' +
+      'ngx_connection.c: no real paste was collected',
     examples: ['listen tcp 0.0.0.0:8080: bind: address already in use', 'nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)'],
   },
   {
@@ -358,8 +531,11 @@ export const SIGNATURES = signatures([
     mechanism: 'ipv6-disabled',
     needles: errnoNeedles('EAFNOSUPPORT'),
     patterns: [re(EAFNOSUPPORT)],
-    source: 'EAFNOSUPPORT texts (upstream.json)',
-    examples: ['nginx: [emerg] socket() [::]:80 failed (97: Address family not supported by protocol)'],
+    source: 'EAFNOSUPPORT texts (upstream.json); nginx ngx_connection.c. Lines (GitHub): nginx/docker-nginx-unprivileged#35, ckulka/baikal-docker#73',
+    examples: [
+      '2020/04/29 19:57:26 [emerg] 1#1: socket() [::]:8080 failed (97: Address family not supported by protocol)',
+      'nginx: [emerg] socket() [::]:80 failed (97: Address family not supported by protocol)',
+    ],
   },
   {
     id: 'dns.lookup',
@@ -377,6 +553,7 @@ export const SIGNATURES = signatures([
       'name does not resolve',
       'bad address',
       'could not resolve',
+      "can't resolve",
       'nodename nor servname',
     ],
     patterns: [
@@ -384,27 +561,72 @@ export const SIGNATURES = signatures([
         'lookup (?<host>[\\w.-]+)(?: on (?:\\[?[\\d.:a-f]+\\]?):53)?: (?:no such host|server misbehaving|i/o timeout|read udp [^\\n]*i/o timeout|dial udp [^\\n]*)',
       ),
       re('getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?<host>[\\w.-]+)'),
-      re('java\\.net\\.UnknownHostException: (?<host>[\\w.-]+)'),
-      re('host not found in upstream "(?<host>[\\w.-]+)(?::\\d+)?"'),
+      re(`code['"]?: ?['"](?:ENOTFOUND|EAI_AGAIN)['"],\\s*['"]?syscall['"]?: ?['"]getaddrinfo['"],\\s*['"]?hostname['"]?: ?['"](?<host>[\\w.-]+)`),
+      re('(?:java\\.net\\.)?UnknownHostException: (?<host>[\\w.-]+)'),
+      re('host not found in (?:upstream|resolver) "(?<host>[\\w.-]+)(?::\\d+)?"'),
+      re('Error -[23] connecting to (?<host>[\\w.-]+):\\d+\\.'),
       re('(?:Name or service not known|Temporary failure in name resolution|Name does not resolve|nodename nor servname provided, or not known)'),
       re("(?:could not|couldn't) resolve host(?: name)?:? (?<host>[\\w.-]+)"),
+      re("can't resolve '(?<host>[\\w.-]+)'"),
       re("bad address '(?<host>[\\w.-]+)'"),
     ],
     source:
-      'Go net/dnsclient (DNSError "lookup %s on %s: %s"); Node dns (getaddrinfo ENOTFOUND); OpenJDK InetAddress; nginx ngx_http_upstream; glibc gai_strerror; musl gai_strerror; curl',
+      'Go net/dnsclient (DNSError "lookup %s on %s: %s"); Node dns (getaddrinfo ENOTFOUND / EAI_AGAIN); OpenJDK InetAddress; nginx ngx_http_upstream; ' +
+      'glibc and musl gai_strerror; curl; busybox nslookup/wget/nc. Lines (GitHub): openGemini/openGemini-castor#4, kubernetes/kubernetes#23618, ' +
+      'openshift/origin#3800, kubernetes-retired/contrib#788, kubernetes/kubernetes#30139, kubernetes/kubernetes#97043, kubernetes/kubernetes#86762, ' +
+      'choffmeister/kubernetes-certbot#2, TeamPiped/Piped#3679, WeBankFinTech/Prophecis#67, vmware-tanzu/kubeapps#360, sixeyed/kiamol#12, ' +
+      'kubernetes/kubernetes#68321, kubernetes/kubernetes#107866, OpenUnison/openunison-k8s-login-oidc#34, kubeflow/spark-operator#1509, ' +
+      'engapa/kafka-k8s-openshift#12, eugenp/tutorials#15291, fabric8io/gofabric8#100, kubernetes/kubernetes#9607, sentry-kubernetes/charts#221, ' +
+      'zabbix-tooling/k8s-zabbix#21, gliderlabs/docker-alpine#508, k3s-io/k3s#5349; near miss (service-link variables, not DNS) kubevirt/csi-driver#120',
     examples: [
-      'dial tcp: lookup postgres.shop.svc.cluster.local on 10.96.0.10:53: no such host',
-      'getaddrinfo ENOTFOUND redis-master',
-      'java.net.UnknownHostException: kafka-0.kafka-headless',
-      'nginx: [emerg] host not found in upstream "backend:8080" in /etc/nginx/conf.d/default.conf:12',
+      'dial tcp: lookup test-cluster-meta-0.devops.svc.cluster.local on 169.254.20.10:53: no such host',
+      'Error from server: dial tcp: lookup juliette on 10.255.255.1:53: no such host',
+      'dial tcp: lookup kubernetes.default.svc.cluster.local: no such host',
+      'Error Get http://localhost:1936: dial tcp: lookup localhost on 8.8.8.8:53: no such host',
+      "nslookup: can't resolve 'kubernetes.default.svc.cluster.local'",
+      'Could not resolve host: kubernetes.default.svc.cluster.local; Unknown error',
+      'ConnectionError: Error -3 connecting to o2o-redis-service.o2o-sales.svc.cluster.local:6379. Temporary failure in name resolution.',
+      'nginx: [emerg] host not found in upstream "kubernetes-certbot.staging.svc.cluster.local" in /etc/nginx/conf.d/default.conf:21',
+      '2024/06/22 16:54:59 [emerg] 1#1: host not found in upstream "pipedfrontend:80" in /etc/nginx/conf.d/pipedfrontend.conf:2',
+      'nginx: [emerg] host not found in resolver "kube-dns.kube-system.svc.cluster.local" in /etc/nginx/conf.d/ui.conf:46',
+      'host not found in upstream "kubernetes.default" in /opt/bitnami/nginx/conf/vhosts/vhost.conf:17',
+      'Error: getaddrinfo EAI_AGAIN kiamol.net',
+      "errno: 'EAI_AGAIN', code: 'EAI_AGAIN', syscall: 'getaddrinfo', hostname: 'kiamol.net'",
+      'Error: getaddrinfo EAI_AGAIN api.openweathermap.org api.openweathermap.org:80',
+      '"errno": -3008, "code": "ENOTFOUND", "syscall": "getaddrinfo", "hostname": "employees-service"',
+      'Exception in thread "main" java.net.UnknownHostException: kubernetes.default.svc.cluster.local: Name or service not known',
+      'UnknownHostException: kubernetes.default.svc: Name or service not known',
+      'java.net.UnknownHostException: kafka-1.kafka.default.svc.cluster.local',
+      'java.net.UnknownHostException: myapp-discoveryserver: Name does not resolve',
+      'java.net.UnknownHostException: jenkinshift: unknown error',
+      'socket.gaierror: [Errno -2] Name or service not known',
+      'socket.gaierror: [Errno -3] Temporary failure in name resolution',
+      'Sending failed: [Errno -2] Name or service not known',
+      "nc: bad address 'mu-db.mynamespace.svc.cluster.local'",
+      "wget: bad address 'google.com'",
+      "ping: bad address 'google.com'",
     ],
+    nearMisses: ['lookup 10.96.0.1:tcp: no such host'],
+  },
+  {
+    id: 'server.libpq-no-socket',
+    family: 'server',
+    mechanism: 'dependency-refused',
+    needles: ['connection to server on socket'],
+    patterns: [re('connection to server on socket "(?<socket>[^"]+)" failed: ', ENOENT)],
+    source: 'postgres src/interfaces/libpq/fe-connect.c (PostgreSQL 14+ wording). Line (GitHub): apecloud/kubeblocks#2901',
+    examples: ['psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: No such file or directory'],
   },
   {
     id: 'errno.econnrefused',
     family: 'errno',
     mechanism: 'dependency-refused',
-    needles: errnoNeedles('ECONNREFUSED'),
+    needles: [...errnoNeedles('ECONNREFUSED'), 'refused. check that the hostname', 'was refused'],
     patterns: [
+      re('connection to server at "(?<host>[^"]+)", port (?<port>\\d+) failed: ', ECONNREFUSED),
+      re(`Connection to ${ENDPOINT} refused\\. Check that the hostname and port are correct`),
+      re(`The connection to the server ${ENDPOINT} was refused`),
+      re("can't connect to remote host \\((?<host>[\\w.:]+)\\): ", ECONNREFUSED),
       re(`(?:dial tcp |connect ECONNREFUSED |connect to |connection to |at |host |server at |on )${ENDPOINT}[^\\n]*?`, ECONNREFUSED),
       re(`connect ECONNREFUSED ${ENDPOINT}`),
       re(ECONNREFUSED, `[^\\n]*?${ENDPOINT}`),
@@ -412,8 +634,27 @@ export const SIGNATURES = signatures([
     ],
     // A probe's refusal is readiness.failing's and crash.probe-failing's to read.
     unless: /probe failed|probe errored/i,
-    source: 'ECONNREFUSED texts (upstream.json); Go net OpError ("dial tcp %s: connect: connection refused"); Node ("connect ECONNREFUSED %s")',
-    examples: ['dial tcp 10.96.12.34:5432: connect: connection refused', 'Error: connect ECONNREFUSED 127.0.0.1:15000'],
+    source:
+      'ECONNREFUSED texts (upstream.json); Go net OpError ("dial tcp %s: connect: connection refused", "getsockopt:" before Go 1.11); Node ("connect ECONNREFUSED %s"); ' +
+      'libpq fe-connect.c; pgJDBC; kubectl; busybox telnet. Lines (GitHub): paunin/PostDock#20, apecloud/kubeblocks#2901, Nuvalence/sqlserver2pgsql-docker#1, ' +
+      'bitnami/charts#9818, victorsteven/gophercon-jwt-repo#2, k8sp/hadoop#14, fabric8io/kubernetes-client#3554, kubernetes-client/javascript#321, ' +
+      'weaveworks/kubediff#75, kubernetes/website#8801; near misses (probes) grafana/pyroscope#3005, mittwald/kubernetes-secret-generator#65',
+    examples: [
+      'psql: could not connect to server: Connection refused',
+      'psql: error: connection to server at "10.92.2.59", port 5432 failed: Connection refused',
+      'Connection to 127.0.0.1:5433 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections',
+      'Error: connect ECONNREFUSED 127.0.0.1:6379',
+      'dial tcp 127.0.0.1:6379: connect: connection refused',
+      "telnet: can't connect to remote host (10.0.0.1): Connection refused",
+      'java.net.ConnectException: Connection refused (Connection refused)',
+      'Error: connect ECONNREFUSED 127.0.0.1:8080',
+      'The connection to the server localhost:8080 was refused - did you specify the right host or port?',
+      "Error: 'dial tcp 172.17.0.4:8080: getsockopt: connection refused'",
+    ],
+    nearMisses: [
+      'Readiness probe failed: Get "http://10.2.9.133:4040/ready": dial tcp 10.2.9.133:4040: connect: connection refused',
+      'Liveness probe failed: Get "http://10.0.171.162:8080/healthz": dial tcp 10.0.171.162:8080: connect: connection refused',
+    ],
   },
   {
     id: 'errno.etimedout',
@@ -421,15 +662,26 @@ export const SIGNATURES = signatures([
     mechanism: 'dependency-unreachable',
     needles: [...errnoNeedles('ETIMEDOUT'), ...errnoNeedles('EHOSTUNREACH'), ...errnoNeedles('ENETUNREACH'), 'i/o timeout', 'connect timed out'],
     patterns: [
-      re(`dial tcp ${ENDPOINT}: (?:i/o timeout|connect: (?:`, ETIMEDOUT, '|', EHOSTUNREACH, '|', ENETUNREACH, '))'),
+      re(`dial tcp ${ENDPOINT}: (?:i/o timeout|(?:connect|getsockopt): (?:`, ETIMEDOUT, '|', EHOSTUNREACH, '|', ENETUNREACH, '))'),
+      re('connect to (?<host>[\\w.-]+) port (?<port>\\d+) \\((?:tcp|udp)\\) failed: (?:', ETIMEDOUT, '|', EHOSTUNREACH, '|', ENETUNREACH, ')'),
       re(`(?:connect|connection to) ${ENDPOINT}[^\\n]*(?:`, ETIMEDOUT, '|', EHOSTUNREACH, '|', ENETUNREACH, ')'),
       re('(?:', EHOSTUNREACH, '|', ENETUNREACH, ')'),
       re('java\\.net\\.(?:SocketTimeoutException: connect timed out|NoRouteToHostException)'),
     ],
-    // A DNS lookup timing out is dns-resolution's; a probe's timeout is the probe rules'.
+    // A DNS lookup timing out is dns-resolution's (CoreDNS's own upstream timeouts included); a probe's timeout is the probe rules'.
     unless: /lookup [\w.-]+|:53: |probe failed|probe errored/i,
-    source: 'ETIMEDOUT, EHOSTUNREACH, ENETUNREACH texts (upstream.json); Go net OpError ("dial tcp %s: i/o timeout")',
-    examples: ['dial tcp 10.0.3.17:443: i/o timeout', 'dial tcp 172.20.0.15:6379: connect: no route to host'],
+    source:
+      'ETIMEDOUT, EHOSTUNREACH, ENETUNREACH texts (upstream.json); Go net OpError ("dial tcp %s: i/o timeout"; the i/o timeout example is in that format); ' +
+      'OpenBSD netcat. Lines (GitHub): kubernetes/kubeadm#1520, kubernetes/kubernetes#62511, cloudnativelabs/kube-router#425, coredns/coredns#3411; ' +
+      'near miss kubernetes/kubernetes#86762',
+    examples: [
+      'dial tcp 172.28.62.68:10250: connect: no route to host',
+      'Error from server: error dialing backend: dial tcp 192.168.1.14:10250: getsockopt: no route to host',
+      'nc: connect to 10.96.0.1 port 443 (tcp) failed: Connection timed out',
+      'E1030 14:27:58.484210       1 reflector.go:126] pkg/mod/k8s.io/client-go@v11.0.0+incompatible/tools/cache/reflector.go:94: Failed to list *v1.Namespace: Get https://10.96.0.1:443/api/v1/namespaces?limit=500&resourceVersion=0: dial tcp 10.96.0.1:443: connect: no route to host',
+      'dial tcp 10.0.3.17:443: i/o timeout',
+    ],
+    nearMisses: ['[ERROR] plugin/errors: 2 elasticsearch. AAAA: read udp 10.244.235.249:33287->10.96.0.10:53: i/o timeout'],
   },
   {
     id: 'tls.unknown-authority',
@@ -451,10 +703,21 @@ export const SIGNATURES = signatures([
       re('self[- ]signed certificate in certificate chain'),
       re('UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY'),
     ],
-    source: 'Go crypto/x509 UnknownAuthorityError; OpenSSL X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; OpenJDK sun.security.validator; Node tls error codes',
+    source:
+      'Go crypto/x509 UnknownAuthorityError ("tls: failed to verify certificate: " since Go 1.20); OpenSSL X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; ' +
+      'OpenJDK sun.security.validator; Node tls ("self-signed" since Node 17). Lines (GitHub): robusta-dev/kubewatch#92, cert-manager/cert-manager#7332, ' +
+      'kelseyhightower/kubernetes-the-hard-way#809, hoeghh/kubernetes_the_easy_way#20, podman-desktop/podman-desktop#15718, ' +
+      'spring-cloud/spring-cloud-kubernetes#560, fabric8io/kubernetes-client#944, mapillary/mapillary_tools#698',
     examples: [
       'tls: failed to verify certificate: x509: certificate signed by unknown authority',
-      'javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+      'Failed to register ACME account: Get "https://<SENSITIVE>": tls: failed to verify certificate: x509: certificate signed by unknown authority',
+      'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
+      'Unable to connect to the server: x509: certificate signed by unknown authority ( possibly because of "crypto/rsa: verification error" while trying to verify cand idate authority certificate "Kubernetes")',
+      'Error: self-signed certificate in certificate chain',
+      'RequestError: unable to get local issuer certificate',
+      'Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+      'javax.net.ssl.SSLHandshakeException: sun.security.validator.ValidatorException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+      "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1018)'))",
     ],
   },
   {
@@ -468,21 +731,48 @@ export const SIGNATURES = signatures([
       re('CERT_HAS_EXPIRED'),
       re('CertificateExpiredException'),
     ],
-    source: 'Go crypto/x509 CertificateInvalidError(Expired); OpenSSL X509_V_ERR_CERT_HAS_EXPIRED; Node; OpenJDK',
-    examples: ['x509: certificate has expired or is not yet valid: current time 2024-03-01T10:00:00Z is after 2024-02-28T23:59:59Z'],
+    source:
+      'Go crypto/x509 CertificateInvalidError(Expired, "current time %s is after %s" / "is before %s"); OpenSSL X509_V_ERR_CERT_HAS_EXPIRED; Node; OpenJDK. ' +
+      'Lines (GitHub): rootsongjc/kubernetes-vagrant-centos-cluster#112, yashbhutwala/kubectl-df-pv#20',
+    examples: [
+      'Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2023-01-09T22:08:46+08:00 is after 2023-01-09T09:34:00Z',
+      'x509: certificate has expired or is not yet valid: current time 2021-04-26T10:18:22+02:00 is after 2021-04-07T03:12:06Z',
+    ],
   },
   {
     id: 'tls.name-mismatch',
     family: 'tls',
     mechanism: 'tls-name-mismatch',
-    needles: ['is valid for', 'altnames', 'subject alternative', "doesn't match", 'hostname mismatch'],
+    needles: [
+      'is valid for',
+      'not valid for any names',
+      'altnames',
+      'subject alternative',
+      'no alternative certificate subject',
+      "does not match the server's certificate",
+      "doesn't match",
+      'hostname mismatch',
+    ],
     patterns: [
       re('x509: certificate is valid for (?<valid>[^\\n]+?), not (?<host>[\\w.*-]+)'),
+      re('x509: certificate is not valid for any names, but wanted to match (?<host>[\\w.*-]+)'),
       re("Hostname/IP does not match certificate's altnames"),
-      re('No subject alternative (?:DNS )?names? matching'),
+      re('No subject alternative (?:DNS )?names? matching(?: (?<host>[\\w.*-]+))?'),
+      re("no alternative certificate subject name matches target host name '(?<host>[^']+)'"),
+      re("requested domain name does not match the server's certificate"),
       re("hostname '(?<host>[\\w.-]+)' doesn't match"),
     ],
-    source: 'Go crypto/x509 HostnameError; Node tls checkServerIdentity; OpenJDK HostnameChecker; CPython ssl',
-    examples: ['x509: certificate is valid for ingress.local, not api.shop.example.com'],
+    source:
+      'Go crypto/x509 HostnameError; Node tls checkServerIdentity; OpenJDK HostnameChecker; curl (OpenSSL and NSS builds); CPython ssl. Lines (GitHub): ' +
+      'kserve/kserve#1440, salesforce/generic-sidecar-injector#38, kubernetes/kops#10343, kubernetes/kubernetes#64594, k3s-io/k3s#3392, mantl/mantl#1810',
+    examples: [
+      'Internal error occurred: failed calling webhook "inferenceservice.kfserving-webhook-server.v1beta1.defaulter": Post https://kfserving-webhook-server-service.kfserving-system.svc:443/mutate-serving-kubeflow-org-v1beta1-inferenceservice?timeout=30s: x509: certificate is not valid for any names, but wanted to match kfserving-webhook-server-service.kfserving-system.svc',
+      'Error creating: Internal error occurred: failed calling webhook "gensc.sfdc.internal": Post "https://gensc.nsaux-cs.svc:443/mutate?timeout=30s": x509: certificate is not valid for any names, but wanted to match gensc.nsaux-cs.svc',
+      'Validation failed: unexpected error during validation: error listing nodes: Get "https://api-xx-k8s-local-302fp3-1771311087.xxx.amazonaws.com/api/v1/nodes": x509: certificate is valid for kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, api.xx.k8s.local, api.internal.xx.k8s.local, not api-xx-k8s-local-302fp3-1771311087xxx.amazonaws.com',
+      'Get https://kubernetes.default/apis/prow.k8s.io/v1/namespaces/default/prowjobs?labelSelector=: x509: certificate is valid for hcp-kubernetes, kubernetes, kubernetes.default.svc, kubernetes.default.svc.cluster.local, hcp-kubernetes.5ae8e942048c2a0001097578.svc.cluster.local, acse-test-infrastructure-ci-bot-61041a9a.hcp.eastus.azmk8s.io, not kubernetes.default',
+      'javax.net.ssl.SSLHandshakeException: No subject alternative DNS name matching kubernetes.default.svc found.',
+      "curl: (51) Unable to communicate securely with peer: requested domain name does not match the server's certificate.",
+      "SSL: no alternative certificate subject name matches target host name 'kubernetes.default.svc.cluster.local'",
+    ],
   },
 ]);

@@ -1,7 +1,7 @@
 // Process mechanisms: threads and processes, memory inside the limit, CPU features, kernel
 // parameters servers check at start, privileges (capabilities, no_new_privs, seccomp), the user
 // the image knows, the environment, and the signals a process dies of.
-import { capabilities, drops, envValue, memoryLimit, seccompProfile } from '../context.js';
+import { capabilities, drops, envValue, hostNetwork, memoryLimit, runAsNonRoot, runAsUser, seccompProfile } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -38,14 +38,43 @@ export const MECHANISMS = mechanisms([
     id: 'pids-limit',
     kind: 'resource',
     resource: 'processes and threads (pids.max, RLIMIT_NPROC)',
-    doc: "Creating a thread or process fails with EAGAIN: the pod's pids cgroup (the kubelet's podPidsLimit) or the node's kernel.pid_max/threads-max is used up, or a thread leak.",
+    doc: "Creating a thread or process fails with EAGAIN: the pod's pids cgroup (the kubelet's podPidsLimit) or the node's kernel.pid_max/threads-max is used up, or a thread leak. Pod-defined PID limits are not supported: the limit is the kubelet's.",
     variants: [
+      {
+        id: 'nproc-check',
+        when: (ctx) => ctx.groups.limit !== undefined && ctx.groups.want !== undefined && { limit: ctx.groups.limit, want: ctx.groups.want },
+        summary: 'the process limit {{limit}} is below the {{want}} the server requires',
+        explain:
+          "The server's start-up check refuses a limit of {{limit}} processes/threads for its user (RLIMIT_NPROC) and requires {{want}}. The container inherits " +
+          'RLIMIT_NPROC from the container runtime on {{node}}; the pod spec has no ulimit field.',
+        knobs: [
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits (RLIMIT_NPROC) / CRI-O default_ulimits / LimitNPROC of the runtime unit on {{node}}',
+            change: 'raise it to at least {{want}} for every node of the pool',
+          },
+          { place: 'node', path: 'kubelet podPidsLimit (--pod-max-pids) on {{node}}', change: 'and keep the pod PID limit above it' },
+        ],
+      },
+      {
+        id: 'python-thread',
+        when: (ctx) => /can't start new thread/i.test(ctx.line),
+        summary: 'Python cannot start another thread',
+        explain:
+          "Python's thread start failed: most often the pod reached its process limit (the pids cgroup the kubelet sizes with podPidsLimit) or a thread leak; " +
+          "the same message shows when an old runtime's seccomp profile blocks clone3, which new glibc uses for every thread.",
+        knobs: [
+          { place: 'node', path: 'kubelet podPidsLimit (--pod-max-pids) on {{node}}', change: "raise it if the app's thread count is legitimate" },
+          { place: 'app', path: "the app's thread pools", change: 'count threads (ls /proc/1/task | wc -l) and bound the pools' },
+          { place: 'runtime', path: 'containerd / runc / libseccomp on {{node}}', change: 'and check they are recent enough to allow clone3' },
+        ],
+      },
       {
         id: 'pids',
         summary: 'cannot create another thread or process (EAGAIN)',
         explain:
-          'Creating a thread or process failed with EAGAIN: the pod reached its process limit, the pids cgroup the kubelet sizes with podPidsLimit (node-wide), ' +
-          "or the node's kernel.pid_max / threads-max; a thread pool that only grows reaches any limit.",
+          'Creating a thread or process failed with EAGAIN: the pod reached its process limit, the pids cgroup the kubelet sizes with podPidsLimit (node-wide; ' +
+          "the pod spec cannot set it), or the node's kernel.pid_max / threads-max; a thread pool that only grows reaches any limit.",
         knobs: [
           { place: 'node', path: 'kubelet podPidsLimit (--pod-max-pids) on {{node}}', change: "raise it if the app's thread count is legitimate" },
           {
@@ -79,6 +108,26 @@ export const MECHANISMS = mechanisms([
             change: 'size the heap below the limit: -XX:MaxRAMPercentage=75 instead of a fixed -Xmx',
           },
           { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "or raise the limit to fit the heap plus the JVM's native memory" },
+        ],
+      },
+      {
+        id: 'jvm-native',
+        when: (ctx) =>
+          /os::commit_memory|Native memory allocation \(mmap\)|insufficient memory for the Java Runtime/i.test(ctx.line) && {
+            ...limitData(ctx),
+            heap: jvmHeap(ctx) ?? 'the JVM default (1/4 of the limit)',
+          },
+        summary: 'the JVM cannot commit native memory within the container',
+        explain:
+          'The JVM could not commit memory it had reserved (heap, metaspace, thread stacks, code cache): the container (limit {{limit}}) or the node has no more, ' +
+          'so the JVM writes an hs_err file and stops. Its heap ({{heap}}) plus its native memory must fit in the limit.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env JAVA_TOOL_OPTIONS',
+            change: 'leave room for native memory: -XX:MaxRAMPercentage=75 or less instead of a fixed -Xmx near the limit',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "or raise the limit to the heap plus the JVM's native memory" },
         ],
       },
       {
@@ -172,7 +221,14 @@ export const MECHANISMS = mechanisms([
           {
             place: 'pod',
             path: 'spec.initContainers',
-            change: 'or a privileged init container running sysctl -w vm.max_map_count={{want}} (what the Helm charts offer)',
+            change:
+              'or a privileged init container running sysctl -w vm.max_map_count={{want}} (what the Helm charts offer; it runs again only when the pod ' +
+              'is recreated, so a node reboot brings the error back)',
+          },
+          {
+            place: 'app',
+            path: "node.store.allow_mmap: false (Elasticsearch) / the operator's setVMMaxMapCount (OpenSearch)",
+            change: 'or let the server start without memory-mapped storage, at some cost in speed',
           },
         ],
       },
@@ -207,52 +263,76 @@ export const MECHANISMS = mechanisms([
     doc: "An operation that needs a capability fails with EPERM: raw sockets (NET_RAW), network configuration (NET_ADMIN), mounts (SYS_ADMIN), switching user (SETUID/SETGID), which the runtime's default set or drop: [ALL] leaves out.",
     variants: [
       {
+        id: 'raw-socket',
+        when: (ctx) =>
+          /\bping\b|raw socket|SOCK_RAW|icmp|cap_net_raw/i.test(ctx.line) && {
+            sysctlNote: hostNetwork(ctx) ? 'not with hostNetwork: true, where net.* sysctls are refused' : 'a safe sysctl since Kubernetes 1.18',
+          },
+        summary: 'cannot open a raw socket: the container lacks NET_RAW',
+        explain:
+          "Raw sockets (ping, ICMP health checks) need NET_RAW, which the container does not have (dropped, or not in the runtime's default set); " +
+          'a ping binary that carries the capability as a file capability cannot even start without it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: 'spec.securityContext.sysctls net.ipv4.ping_group_range',
+            change: 'allow unprivileged ICMP sockets for the pod\'s group ("0 2147483647"; {{sysctlNote}})',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'or add NET_RAW (Pod Security restricted allows adding only NET_BIND_SERVICE)',
+          },
+        ],
+      },
+      {
         id: 'switch-user',
         when: (ctx) =>
-          /setgroups|setgid|setuid|failed switching to|su-exec|gosu|cannot set groups|initgroups/i.test(ctx.line) && {
+          /setgroups|setgid|setuid|failed switching to|su-exec|gosu|cannot set groups|initgroups|must be suid|assume identity/i.test(ctx.line) && {
             cap: 'SETUID and SETGID',
-            dropped: drops(ctx, 'SETUID') ? 'drops them' : 'does not have them',
+            dropped: runAsNonRoot(ctx)
+              ? `already runs as UID ${runAsUser(ctx) ?? '(non-root)'}, which cannot switch to another user`
+              : drops(ctx, 'SETUID')
+                ? 'drops them'
+                : 'does not have them (or runs as a non-root UID the platform assigns)',
           },
         summary: 'cannot switch user: the container lacks SETUID/SETGID',
         explain:
-          'The entrypoint starts as root and switches to a service user (gosu, su-exec, setgroups), which needs the SETUID and SETGID capabilities; the container {{dropped}}.',
+          'The entrypoint switches to a service user (gosu, su-exec, su, setgroups), which only root with the SETUID and SETGID capabilities may do; the container {{dropped}}.',
         knobs: [
           {
             place: 'pod',
             path: '{{containerPath}}.securityContext.runAsUser',
             change: 'run as the service user from the start, so the entrypoint does not switch',
           },
-          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add SETUID and SETGID' },
-        ],
-        facts: (ctx) => (capabilities(ctx).drop.length > 0 ? [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))] : []),
-      },
-      {
-        id: 'raw-socket',
-        when: (ctx) => /\bping\b|raw socket|SOCK_RAW|icmp/i.test(ctx.line),
-        summary: 'cannot open a raw socket: the container lacks NET_RAW',
-        explain: "Raw sockets (ping, ICMP health checks) need NET_RAW, which the container does not have (dropped, or not in the runtime's default set).",
-        knobs: [
           {
             place: 'pod',
-            path: 'spec.securityContext.sysctls net.ipv4.ping_group_range',
-            change: 'allow unprivileged ICMP sockets for the pod\'s group ("0 2147483647"), a safe sysctl',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'or add SETUID and SETGID to a root container (Pod Security restricted forbids it)',
           },
-          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add NET_RAW' },
         ],
+        facts: (ctx) => (capabilities(ctx).drop.length > 0 ? [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))] : []),
       },
       {
         id: 'net-admin',
         when: (ctx) => /iptables|ip6tables|nft\b|\bip (?:link|route|addr)|RTNETLINK|netlink|tc qdisc/i.test(ctx.line),
         summary: 'cannot change the network configuration: the container lacks NET_ADMIN',
         explain: "Changing iptables rules, routes or links inside the pod's network namespace needs NET_ADMIN, which the container does not have.",
-        knobs: [{ place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'add NET_ADMIN (and NET_RAW for iptables)' }],
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add NET_ADMIN (and NET_RAW for iptables); Pod Security baseline and restricted refuse both, so such a pod needs a privileged namespace',
+          },
+        ],
       },
       {
         id: 'mount',
         when: (ctx) => /\bmount\b|unshare|fusermount|\/dev\/fuse/i.test(ctx.line),
         summary: 'cannot mount or create namespaces: the container lacks SYS_ADMIN',
         explain:
-          'Mounting filesystems (FUSE included) or creating namespaces inside a container needs SYS_ADMIN (and often /dev/fuse), which an unprivileged container does not have.',
+          'Mounting filesystems (FUSE included) or creating namespaces inside a container needs SYS_ADMIN (and often /dev/fuse), which an unprivileged container does not have; ' +
+          "the runtime's default seccomp profile also refuses unshare and mount without it.",
         knobs: [
           { place: 'pod', path: 'spec.volumes', change: 'let Kubernetes mount the storage as a volume instead of mounting it from the app' },
           { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add / privileged', change: 'or add SYS_ADMIN (a large privilege; review it)' },
@@ -265,7 +345,11 @@ export const MECHANISMS = mechanisms([
           "The kernel refused an operation with EPERM: the container lacks the capability it needs (capabilities drop, or the runtime's default set), " +
           'or seccomp or an LSM blocks it.',
         knobs: [
-          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities', change: 'compare with what the operation needs (man 7 capabilities)' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities',
+            change: 'compare with what the operation needs (man 7 capabilities); Pod Security restricted drops ALL and allows adding only NET_BIND_SERVICE',
+          },
           { place: 'pod', path: '{{containerPath}}.securityContext.seccompProfile', change: 'and whether the syscall is blocked' },
         ],
       },
@@ -290,7 +374,11 @@ export const MECHANISMS = mechanisms([
             path: '{{containerPath}}.securityContext.runAsUser',
             change: 'run the step that needs root as root (an init container), instead of sudo',
           },
-          { place: 'pod', path: '{{containerPath}}.securityContext.allowPrivilegeEscalation', change: "or allow escalation (weakens the pod's isolation)" },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.allowPrivilegeEscalation',
+            change: "or allow escalation (weakens the pod's isolation; Pod Security restricted requires false)",
+          },
         ],
       },
     ],
@@ -302,9 +390,27 @@ export const MECHANISMS = mechanisms([
     doc: "A system call fails with EPERM or ENOSYS because the container's seccomp profile (RuntimeDefault, or an old runtime's default) blocks it: io_uring, clone3, userfaultfd, perf_event_open.",
     variants: [
       {
+        id: 'runtime-libseccomp',
+        when: (ctx) => /seccomp filter rule/i.test(ctx.line) && { syscall: ctx.groups.syscall ?? 'a system call' },
+        summary: "the node's runtime cannot load a seccomp profile that names {{syscall}}",
+        explain:
+          "The container runtime on {{node}} could not build the container's seccomp filter: its libseccomp is older than the profile and does not know {{syscall}}, " +
+          'so the container does not start.',
+        knobs: [
+          { place: 'runtime', path: 'runc / containerd and libseccomp on {{node}}', change: 'update them together (a libseccomp that knows {{syscall}})' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: 'or a Localhost profile that does not name it, until the node is updated',
+          },
+        ],
+      },
+      {
         id: 'profile',
         when: (ctx) => ({
-          syscall: /io_uring\w*|clone3|userfaultfd|perf_event_open|bpf|keyctl|add_key|unshare|personality/i.exec(ctx.line)?.[0] ?? 'the system call',
+          syscall:
+            /io_uring\w*|clone3|userfaultfd|perf_event_open|bpf|keyctl|add_key|unshare|personality/i.exec(ctx.line)?.[0] ??
+            (/failed switching to/i.test(ctx.line) ? 'setuid/setgroups' : /pthread_create/i.test(ctx.line) ? 'clone3 (thread creation)' : 'the system call'),
           profile: seccompProfile(ctx) ?? "the runtime's default",
         }),
         summary: '{{syscall}} is blocked by the seccomp profile',
@@ -313,8 +419,21 @@ export const MECHANISMS = mechanisms([
           'old runtimes block clone3, which new glibc uses for every thread).',
         knobs: [
           { place: 'app', path: "the app's io_uring / syscall option", change: 'turn the feature off (most runtimes fall back to epoll)' },
-          { place: 'runtime', path: 'containerd / runc / libseccomp on {{node}}', change: 'update them if the call is clone3 (newer defaults allow it)' },
-          { place: 'pod', path: '{{containerPath}}.securityContext.seccompProfile', change: 'or a Localhost profile that allows the call' },
+          {
+            place: 'runtime',
+            path: 'containerd / runc / libseccomp on {{node}}',
+            change: 'update them if the call is clone3 (Docker 20.10.10 and current runtimes allow it)',
+          },
+          {
+            place: 'node',
+            path: 'sysctl kernel.io_uring_disabled on {{node}}',
+            change: 'for io_uring: 0 lets processes use it (the kernel can refuse it by itself)',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: 'or a Localhost profile that allows the call (Pod Security baseline and restricted refuse Unconfined)',
+          },
         ],
       },
     ],
@@ -335,6 +454,38 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'use a UID the image defines (its USER)' },
           { place: 'image', path: 'the Dockerfile', change: 'or add the user to /etc/passwd (or use nss_wrapper for arbitrary UIDs)' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env HOME and USER',
+            change: "or set them, for tools that only need a home and a name (Python's getpass reads USER)",
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'runs-as-root',
+    kind: 'setting',
+    resource: 'a non-root user for a server that refuses root',
+    doc: "The server refuses to run as root, and the container runs it as UID 0: the image's entrypoint, which would switch to the service user, is bypassed, or the pod asks for root.",
+    variants: [
+      {
+        id: 'root',
+        when: (ctx) => {
+          const uid = runAsUser(ctx);
+          return { asWhom: uid === undefined ? "the image's default user" : `runAsUser: ${uid}` };
+        },
+        summary: 'the server refuses to run as root',
+        explain:
+          "The server stops because it runs as root ({{asWhom}}): PostgreSQL never runs as root. The image's entrypoint normally starts as root and " +
+          'switches to the postgres user; a command that starts the server directly skips that step.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.runAsUser + runAsNonRoot',
+            change: "run as the image's postgres UID (and runAsNonRoot: true)",
+          },
+          { place: 'pod', path: '{{containerPath}}.command / args', change: "or keep the image's entrypoint, which switches user itself" },
         ],
       },
     ],
@@ -399,13 +550,28 @@ export const MECHANISMS = mechanisms([
     id: 'locale',
     kind: 'setting',
     resource: 'a UTF-8 locale',
-    doc: 'The process writes non-ASCII text under the C/POSIX locale (no LANG in the image): Python encodes as ASCII and fails.',
+    doc: 'The process needs a locale the container does not give it: no LANG in the image (the C/POSIX locale, so Python encodes as ASCII), or a LANG naming a locale the image does not carry.',
     variants: [
+      {
+        id: 'not-installed',
+        when: (ctx) => /Invalid or no user locale set/i.test(ctx.line) && { lang: envValue(ctx, 'LANG') ?? envValue(ctx, 'LC_ALL') ?? 'unset' },
+        summary: 'the server refuses the locale it was given (LANG {{lang}})',
+        explain: 'The server checks its locale at start and refuses it: LANG/LC_ALL ({{lang}}) is unset or names a locale the image does not have installed.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env LANG / LC_ALL', change: 'set C.UTF-8 (built into glibc 2.35+ and shipped by Debian-based images)' },
+        ],
+      },
       {
         id: 'lang',
         summary: 'the process runs in the ASCII (C/POSIX) locale',
         explain: 'The process encodes text as ASCII because the container sets no UTF-8 locale (LANG/LC_ALL), and the data holds non-ASCII characters.',
-        knobs: [{ place: 'pod', path: '{{containerPath}}.env LANG and PYTHONIOENCODING', change: 'set LANG=C.UTF-8 (and PYTHONIOENCODING=utf-8)' }],
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env LANG and PYTHONIOENCODING',
+            change: 'set LANG=C.UTF-8 (and PYTHONIOENCODING=utf-8, or PYTHONUTF8=1 on Python 3.7+)',
+          },
+        ],
       },
     ],
   },
@@ -460,20 +626,57 @@ export const SIGNATURES = signatures([
     id: 'runtime.thread-eagain',
     family: 'runtime',
     mechanism: 'pids-limit',
-    needles: ['native thread', 'new os thread', 'pthread_create', 'fork', "can't start new thread", 'errno=11'],
+    needles: [
+      'native thread',
+      'new os thread',
+      'max user processes',
+      'pthread_create',
+      'fork',
+      "can't start new thread",
+      'errno=11',
+      'temporarily unavailable',
+    ],
     patterns: [
       re('unable to create (?:new )?native thread'),
       re('failed to create new OS thread \\(have \\d+ already; errno=11\\)'),
-      re('pthread_create failed: ', EAGAIN),
+      re('may need to increase max user processes \\(ulimit -u\\)'),
+      re('pthread_create failed(?: \\(EAGAIN\\)|[^\\n]*?: ', EAGAIN, ')'),
       re('fork: (?:retry: )?', EAGAIN),
+      re('\\bCannot fork\\b'),
       re("can't start new thread"),
+      // A health check's exec that cannot even fork.
+      re('^exec \\S+: ', EAGAIN),
     ],
-    source: 'OpenJDK os_linux.cpp / JVM_StartThread; Go runtime/os_linux.go newosproc; runtime/cgo gcc_libinit.c; bash jobs.c; CPython _threadmodule.c',
+    source:
+      'OpenJDK os_linux.cpp / JVM_StartThread; Go runtime/os_linux.go newosproc; bash jobs.c ("fork: retry: %s"), dash ("Cannot fork"); CPython _threadmodule.c. ' +
+      'Lines (GitHub): kruize/autotune#1551, SonarSource/docker-sonarqube#265, mikeizbicki/cmc-csci143#59, podman-container-tools/podman#17647, ' +
+      'mikeizbicki/cmc-csci046#249, Ravinou/borgwarehouse#98, datalens-tech/datalens#324, opensandbox-group/OpenSandbox#495; ' +
+      'near misses (seccomp, not pids): docker-library/golang#467, chroma-core/chroma#1682',
     examples: [
-      'java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
-      'runtime: failed to create new OS thread (have 12 already; errno=11)',
+      'Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
+      'Exception in thread "main" java.lang.OutOfMemoryError: unable to create new native thread',
+      '[4.265s][warning][os,thread] Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 4k, detached.',
+      'runtime: failed to create new OS thread (have 13 already; errno=11)',
+      'runtime: may need to increase max user processes (ulimit -u)',
       'bash: fork: retry: Resource temporarily unavailable',
+      '-bash: fork: Resource temporarily unavailable',
+      '/bin/sh: 1: Cannot fork',
+      'exec /etc/temporal/healthcheck.sh: resource temporarily unavailable',
+      "RuntimeError: can't start new thread",
     ],
+    nearMisses: [
+      'runtime/cgo: pthread_create failed: Operation not permitted',
+      'OpenBLAS blas_thread_init: pthread_create failed for thread 9 of 32: Operation not permitted',
+    ],
+  },
+  {
+    id: 'server.threads-check',
+    family: 'server',
+    mechanism: 'pids-limit',
+    needles: ['max number of threads'],
+    patterns: [re('max number of threads \\[(?<limit>\\d+)\\] for user \\[[^\\]]+\\] is too low, increase to at least \\[(?<want>\\d+)\\]')],
+    source: 'elasticsearch BootstrapChecks.java (MaxNumberOfThreadsCheck). Line (GitHub): elastic/elasticsearch#22485',
+    examples: ['max number of threads [1024] for user [elasticsearch] is too low, increase to at least [2048]'],
   },
   {
     id: 'runtime.heap',
@@ -487,20 +690,34 @@ export const SIGNATURES = signatures([
       'memoryerror',
       'runtime: out of memory',
       'insufficient memory for the java runtime',
+      'commit_memory',
+      'native memory allocation',
     ],
     patterns: [
       re('java\\.lang\\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Metaspace|Direct buffer memory)'),
       re('JavaScript heap out of memory'),
       re('Could not reserve enough space for (?:\\d+KB )?object heap'),
       re('There is insufficient memory for the Java Runtime Environment to continue'),
+      re("os::commit_memory\\([^)]*\\) failed; error='[^']*' \\(errno=12\\)"),
+      re('Native memory allocation \\(mmap\\) failed to map \\d+ bytes'),
       re('fatal error: runtime: out of memory'),
       re('^MemoryError\\b'),
     ],
-    source: 'OpenJDK (universe.cpp, arguments.cpp), V8 (heap.cc FatalProcessOutOfMemory), Go runtime/malloc.go, CPython',
+    source:
+      'OpenJDK (universe.cpp, arguments.cpp, os_linux.cpp commit_memory), V8 (heap.cc FatalProcessOutOfMemory), Go runtime/malloc.go, CPython. ' +
+      'Lines (GitHub): spotinst/spotinst-kubernetes-helm-charts#54, pulumi/pulumi-hugo#1325, wurstmeister/kafka-docker#69, apache/maven-mvnd#644, ' +
+      'hyperhq/hyperd#130, secretflow/secretpad#190, alice-lg/alice-lg#25',
     examples: [
-      'java.lang.OutOfMemoryError: Java heap space',
+      'Terminating due to java.lang.OutOfMemoryError: Java heap space',
       'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory',
-      'Could not reserve enough space for 4194304KB object heap',
+      'FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory',
+      'Could not reserve enough space for object heap',
+      'Could not reserve enough space for 2097152KB object heap',
+      "OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00000000c5330000, 181207040, 0) failed; error='Cannot allocate memory' (errno=12)",
+      'There is insufficient memory for the Java Runtime Environment to continue.',
+      'Native memory allocation (mmap) failed to map 181207040 bytes for committing reserved memory.',
+      '# Native memory allocation (mmap) failed to map 2147483648 bytes. Error detail: committing reserved memory.',
+      'fatal error: runtime: out of memory',
     ],
   },
   {
@@ -510,63 +727,123 @@ export const SIGNATURES = signatures([
     mechanism: 'memory-limit',
     needles: errnoNeedles('ENOMEM'),
     patterns: [re('(?:malloc|mmap|alloc|fork|clone|create|start|spawn)[^\\n]*', ENOMEM), re(ENOMEM, '$')],
-    source: 'ENOMEM texts of glibc ("Cannot allocate memory"), musl ("Out of memory"), Go and libuv (upstream.json)',
+    source:
+      'ENOMEM texts of glibc ("Cannot allocate memory"), musl ("Out of memory"), Go and libuv (upstream.json); the examples are in the format of ' +
+      'Go os/exec ("fork/exec %s: %v") and a C program\'s perror: no real paste was collected',
     examples: ['mmap failed: Cannot allocate memory', 'fork/exec /usr/bin/git: cannot allocate memory'],
   },
   {
     id: 'server.cpu-feature',
     family: 'server',
     mechanism: 'cpu-instruction-set',
-    needles: ['avx', 'x86-64-v', 'illegal instruction', 'instruction set'],
+    needles: ['avx', 'x86-64-v', 'illegal instruction', 'instruction set', 'instructions, but these'],
     patterns: [
       re('requires a CPU with AVX support'),
       re('CPU does not support x86-64-v[234]'),
-      re("compiled to use AVX instructions, but these aren't available"),
+      re("compiled to use [\\w.]+ instructions, but these aren't available"),
       re('Illegal instruction'),
     ],
     source:
-      'mongo mongod startup warning (5.0+); glibc dl-hwcaps "Fatal glibc error: CPU does not support x86-64-v%d"; TensorFlow cpu_feature_guard.cc; glibc strsignal(SIGILL)',
+      'mongo docker-entrypoint (5.0+, SERVER-54407); glibc dl-hwcaps "Fatal glibc error: CPU does not support x86-64-v%d"; TensorFlow cpu_feature_guard.cc; ' +
+      'glibc strsignal(SIGILL). Lines (GitHub): ICTU/quality-time#3255, chainguard-images/images#1658, IBM/mcp-context-forge#5712, tensorflow/tensorflow#6896, ' +
+      'scale-lab/DRiLLS#9, tensorflow/tensorflow#46496, turnkeylinux/tracker#1724; near miss (an INFO line) llSourcell/deep_dream_challenge#6',
     examples: [
       'WARNING: MongoDB 5.0+ requires a CPU with AVX support, and your current system does not appear to have that!',
       'Fatal glibc error: CPU does not support x86-64-v2',
-      '/entrypoint.sh: line 8:     7 Illegal instruction     (core dumped) "$@"',
+      'Fatal glibc error: CPU does not support x86-64-v3',
+      "2018-01-17 08:21:49.120154: F tensorflow/core/platform/cpu_feature_guard.cc:35] The TensorFlow library was compiled to use AVX2 instructions, but these aren't available on your machine.",
+      "F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was compiled to use AVX instructions, but these aren't available on your machine.",
+      'Illegal instruction (core dumped)',
+      'Illegal instruction',
     ],
+    nearMisses: ['cpu_feature_guard.cc:137] Your CPU supports instructions that this TensorFlow binary was not compiled to use: AVX'],
   },
   {
     id: 'server.max-map-count',
     family: 'server',
     mechanism: 'max-map-count',
     needles: ['max_map_count'],
-    patterns: [re('max virtual memory areas vm\\.max_map_count \\[(?<limit>\\d+)\\] is too low, increase to at least \\[(?<want>\\d+)\\]')],
-    source: 'elasticsearch BootstrapChecks.java (MaxMapCountCheck)',
-    examples: ['max virtual memory areas vm.max_map_count [65530] is too low, increase to at least [262144]'],
+    patterns: [
+      re('max virtual memory areas vm\\.max_map_count \\[?(?<limit>\\d+)\\]? is too low, increase to at least \\[?(?<want>\\d+)\\]?'),
+      re('\\(vm\\.max_map_count\\) (?<limit>\\d+) is too low, recommended value: (?<want>\\d+)'),
+    ],
+    source:
+      'elasticsearch BootstrapChecks.java (MaxMapCountCheck), memgraph, cassandra StartupChecks. Lines (GitHub): pires/kubernetes-elasticsearch-cluster#137, ' +
+      'memgraph/helm-charts#74, rustyrazorblade/easy-db-lab#103',
+    examples: [
+      '[1]: max virtual memory areas vm.max_map_count [65530] is too low, increase to at least [262144]',
+      'Max virtual memory areas vm.max_map_count 65530 is too low, increase to at least 262144',
+      'Maximum number of memory map areas per process (vm.max_map_count) 65530 is too low, recommended value: 1048575, you can change it with sysctl.',
+    ],
   },
   {
     id: 'server.memlock',
     family: 'server',
     mechanism: 'memlock-limit',
-    needles: ['memory locking', 'mlockall', 'memory is not locked'],
-    patterns: [re('memory locking requested for \\w+ process but memory is not locked'), re('Unable to lock JVM Memory')],
-    source: 'elasticsearch BootstrapChecks.java (MlockallCheck), JNANatives.java',
-    examples: ['memory locking requested for elasticsearch process but memory is not locked'],
+    needles: ['memory locking', 'mlockall', 'memory is not locked', 'lock jvm memory', 'rlimit_memlock'],
+    patterns: [
+      re('memory locking requested for \\w+ process but memory is not locked'),
+      re('Unable to lock JVM Memory'),
+      re('Increase RLIMIT_MEMLOCK, soft limit: (?<limit>\\d+)'),
+    ],
+    source:
+      'elasticsearch BootstrapChecks.java (MlockallCheck), JNANatives.java. Lines (GitHub): asc-lab/micronaut-microservices-poc#22, elastic/elasticsearch-docker#40',
+    examples: [
+      '[1]: memory locking requested for elasticsearch process but memory is not locked',
+      '[2017-03-20T05:33:50,204][WARN ][o.e.b.JNANatives         ] Unable to lock JVM Memory: error=12, reason=Out of memory',
+      'Increase RLIMIT_MEMLOCK, soft limit: 65536, hard limit: 65536',
+    ],
   },
   {
     id: 'errno.eperm-switch-user',
     family: 'errno',
     mechanism: 'capability-missing',
-    needles: ['setgroups', 'setgid', 'setuid', 'failed switching', 'cannot set groups', 'initgroups'],
-    patterns: [re('(?:setgroups|setgid|setuid|initgroups|failed switching to|cannot set groups)[^\\n]*', EPERM)],
-    source: 'gosu setup-user.go ("failed switching to %q: %v"), su-exec, util-linux su; EPERM texts (upstream.json)',
-    examples: ['error: failed switching to "postgres": operation not permitted', 'setgroups: Operation not permitted'],
+    needles: ['setgroups', 'setgid', 'setuid', 'failed switching', 'cannot set groups', 'initgroups', 'must be suid', 'assume identity'],
+    patterns: [
+      re('(?:setgroups|setgid|setuid|initgroups|failed switching to|cannot set groups)[^\\n]*', EPERM),
+      re('su: must be suid to work properly'),
+      re("failed to assume identity of user '[^']+': ", EPERM),
+    ],
+    source:
+      'gosu setup-user.go ("failed switching to %q: %v"), util-linux setpriv, busybox su, pgbouncer src/system.c; EPERM texts (upstream.json). ' +
+      'Lines (GitHub): Chevron7Locked/kima-hub#3, gogs/gogs#3586, fpsacha/zomboid-control-panel#34, nats-nui/k8s#6, edoburu/docker-pgbouncer#23; ' +
+      'near miss (seccomp ENOSYS) docker-library/postgres#539',
+    examples: [
+      'error: failed switching to "postgres": operation not permitted',
+      'error: failed switching to "git": operation not permitted',
+      'setgroups failed: Operation not permitted',
+      'su: must be suid to work properly',
+      "FATAL @src/system.c:58 in function change_user(): failed to assume identity of user 'postgres': Operation not permitted [1]",
+    ],
+    nearMisses: ['error: failed switching to "postgres": function not implemented'],
   },
   {
     id: 'errno.eperm-raw-socket',
     family: 'errno',
     mechanism: 'capability-missing',
-    needles: ['ping', 'raw socket', 'icmp'],
-    patterns: [re('ping: (?:socket: )?', EPERM), re('ping: permission denied \\(are you root\\?\\)')],
-    source: 'iputils ping.c; busybox ping',
-    examples: ['ping: socket: Operation not permitted', 'ping: permission denied (are you root?)'],
+    needles: ['ping', 'raw socket', 'icmp', 'cap_net_raw'],
+    patterns: [
+      re('ping: (?:icmp open )?(?:socket: )?', EPERM),
+      re('ping: permission denied \\(are you root\\?\\)'),
+      re("ping: can't create raw socket: ", EACCES),
+      re('missing cap_net_raw\\+p capability'),
+      re('listen ip4:icmp [^\\n]*socket: ', EPERM),
+    ],
+    source:
+      'iputils ping.c (old "icmp open socket", new "=> missing cap_net_raw+p capability or setuid?"), busybox ping, Go x/net/icmp. Lines (GitHub): containers/toolbox#316, ' +
+      'netblue30/firejail#5775, justmeandopensource/kubernetes#67, mviereck/dockerfile-x11docker-deepin#19, catcat-blog/NetMirror#5, openshift/origin#3326, ' +
+      'AdoptOpenJDK/openjdk8-openj9-releases#9; near miss k3s-io/k3s#5349',
+    examples: [
+      'ping: socket: Operation not permitted',
+      '/usr/bin/ping: socket: Operation not permitted',
+      '/usr/bin/ping: => missing cap_net_raw+p capability or setuid?',
+      'ping: permission denied (are you root?)',
+      'bash: /usr/bin/ping: Operation not permitted',
+      'listen ip4:icmp 0.0.0.0: socket: operation not permitted',
+      'ping: icmp open socket: Operation not permitted',
+      "ping: can't create raw socket: Permission denied",
+    ],
+    nearMisses: ["ping: bad address 'google.com'"],
   },
   {
     id: 'errno.eperm-net-admin',
@@ -577,9 +854,14 @@ export const SIGNATURES = signatures([
       re("(?:iptables|ip6tables)[^\\n]*(?:Permission denied \\(you must be root\\)|can't initialize (?:ip6?tables|iptables) table)"),
       re('RTNETLINK answers: ', EPERM),
     ],
-    source: 'iptables libxtables / iptables-standalone.c; iproute2',
+    source:
+      'iptables libxtables / iptables-standalone.c (legacy and nf_tables backends); iproute2 (the RTNETLINK example is in its format: no real paste was collected). ' +
+      'Lines (GitHub): j4ym0/pia-qbittorrent-docker#31, MikeWang000000/Natter#45, ysdragon/Pterodactyl-VPS-Egg#37, passteque/gluetun#139',
     examples: [
-      "iptables v1.8.7 (legacy): can't initialize iptables table `nat': Permission denied (you must be root)",
+      "iptables v1.8.10 (legacy): can't initialize iptables table `filter': Permission denied (you must be root)",
+      "iptables v1.8.9 (legacy): can't initialize iptables table `nat': Permission denied (you must be root)",
+      'iptables v1.8.10 (nf_tables): Could not fetch rule set generation id: Permission denied (you must be root)',
+      'ERROR   failed executing "-P INPUT ACCEPT": iptables v1.8.3 (legacy): can\'t initialize iptables table `filter\': Permission denied (you must be root)',
       'RTNETLINK answers: Operation not permitted',
     ],
   },
@@ -590,44 +872,130 @@ export const SIGNATURES = signatures([
     needles: ['mount', 'unshare', 'fuse'],
     patterns: [re('(?:mount|unshare|fusermount)[^\\n]*(?:', EPERM, '|must be superuser|permission denied)')],
     unless: /MountVolume|kubelet|failed to mount volume|Unable to attach or mount/i,
-    source: 'util-linux mount, unshare; fuse fusermount; EPERM texts (upstream.json)',
-    examples: ['unshare: unshare failed: Operation not permitted', 'mount: /mnt: permission denied.'],
+    source:
+      'util-linux mount, unshare; fuse fusermount; EPERM texts (upstream.json). Lines (GitHub): docker/for-linux#1267, EtiennePerot/safe-code-execution#26, ' +
+      'gentoo/gentoo-docker-images#81, nix-community/nix-user-chroot#10, moby/moby#19433, rootless-containers/rootlesskit#23',
+    examples: [
+      'unshare: unshare failed: Operation not permitted',
+      'unshare: write failed /proc/self/uid_map: Operation not permitted',
+      'Unable to unshare: EPERM (for FEATURES="pid-sandbox")',
+      "thread 'main' panicked at 'unshare failed: Sys(EPERM)'",
+      'mount: permission denied',
+      'mount: /sys: permission denied.',
+    ],
   },
   {
     id: 'runtime.no-new-privs',
     family: 'runtime',
     mechanism: 'no-new-privileges',
     needles: ['sudo', 'no new privileges'],
-    patterns: [re('sudo: effective uid is not 0'), re('The "no new privileges" flag is set'), re('sudo: unable to change to root gid')],
-    source: 'sudo src/sudo.c (sudo_check_suid)',
+    patterns: [
+      re('sudo: effective uid is not 0'),
+      re('The "no new privileges" flag is set'),
+      re('sudo: If sudo is running in a container, you may need to adjust the container configuration to disable the flag'),
+      re('sudo: unable to change to root gid'),
+    ],
+    source:
+      'sudo src/sudo.c (sudo_check_suid; the no_new_privs check since 1.9.9, sudo-project/sudo#129). Lines (GitHub): docker/for-linux#1100, ' +
+      'container2wasm/container2wasm#239, topgrade-rs/topgrade#1006; near miss perfsonar/perfsonar-testpoint-docker#44',
     examples: [
       "sudo: effective uid is not 0, is /usr/bin/sudo on a file system with the 'nosuid' option set or an NFS file system without root privileges?",
       'sudo: The "no new privileges" flag is set, which prevents sudo from running as root.',
+      'sudo: If sudo is running in a container, you may need to adjust the container configuration to disable the flag.',
     ],
+    nearMisses: ['sudo: unable to send audit message: Operation not permitted'],
   },
   {
     id: 'errno.seccomp',
     family: 'errno',
     mechanism: 'seccomp-blocked',
     needles: ['io_uring', 'clone3', 'userfaultfd', 'perf_event_open', 'function not implemented', 'enosys', 'pthread_create'],
-    patterns: [re('(?:io_uring\\w*|clone3|userfaultfd|perf_event_open)[^\\n]*(?:', EPERM, '|', ENOSYS, ')'), re('pthread_create failed: ', EPERM), re(ENOSYS)],
-    source: 'EPERM/ENOSYS texts (upstream.json); moby/moby#42680 (clone3 and the old default profile)',
-    examples: ['io_uring_setup: Operation not permitted', 'runtime/cgo: pthread_create failed: Operation not permitted'],
+    patterns: [
+      re('(?:io_uring\\w*|clone3|userfaultfd|perf_event_open)[^\\n]*(?:', EPERM, '|', ENOSYS, ')'),
+      re('io_uring is not available'),
+      re('io_uring_queue_init_params failed'),
+      re('pthread_create failed[^\\n]*?: ', EPERM),
+      re(ENOSYS),
+    ],
+    source:
+      'EPERM/ENOSYS texts (upstream.json); liburing, netty io_uring, Go runtime/cgo; moby/moby#42836 (clone3 in the default profile since Docker 20.10.10), ' +
+      'moby/moby#47532 (io_uring blocked by the default profile). Lines (GitHub): axboe/liburing#1078, netty/netty-incubator-transport-io_uring#41, ' +
+      'docker/for-mac#7707, the-benchmarker/web-frameworks#9467, tianon/docker-brew-ubuntu-core#217, docker-library/golang#467, chroma-core/chroma#1682, ' +
+      'docker-library/postgres#539; near miss kruize/autotune#1551',
+    examples: [
+      'io_uring_queue_init: Operation not permitted [system:1]',
+      'java.lang.RuntimeException: failed to create io_uring ring fd Operation not permitted',
+      '2025-06-26 06:54:06.035Z error(io): io_uring is not available',
+      '  io_uring_queue_init_params failed for all ring entry/flag combinations',
+      'clone3(0x7ffe883ceeb0, 88)        = -1 EPERM (Operation not permitted)',
+      'runtime/cgo: pthread_create failed: Operation not permitted',
+      'OpenBLAS blas_thread_init: pthread_create failed for thread 9 of 32: Operation not permitted',
+      'error: failed switching to "postgres": function not implemented',
+    ],
+    nearMisses: [
+      '[4.265s][warning][os,thread] Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 4k, detached.',
+    ],
+  },
+  {
+    id: 'runtime.seccomp-rule',
+    family: 'runtime',
+    mechanism: 'seccomp-blocked',
+    needles: ['seccomp filter rule'],
+    patterns: [re('error adding seccomp filter rule for syscall (?<syscall>\\w+)')],
+    source: 'runc libcontainer/seccomp (libseccomp too old for the syscall the profile names). Line (GitHub): containerd/containerd#6203',
+    examples: ['error adding seccomp filter rule for syscall clone3: permission denied: unknown'],
+  },
+  {
+    id: 'server.refuses-root',
+    family: 'server',
+    mechanism: 'runs-as-root',
+    needles: ['execution of the postgresql server is not permitted', 'cannot be run as root'],
+    patterns: [re('"root" execution of the PostgreSQL server is not permitted'), re('initdb: error: cannot be run as root')],
+    source: 'postgres src/backend/main/main.c (check_root), src/bin/initdb/initdb.c. Lines (GitHub): pgautoupgrade/docker-pgautoupgrade#21',
+    examples: ['"root" execution of the PostgreSQL server is not permitted.', 'initdb: error: cannot be run as root'],
   },
   {
     id: 'runtime.user-unknown',
     family: 'runtime',
     mechanism: 'user-unknown',
-    needles: ['user id', 'getpwuid', 'user does not exist', 'i have no name', 'no matching entries in passwd'],
+    needles: [
+      'user id',
+      'getpwuid',
+      'user does not exist',
+      'i have no name',
+      'no matching entries in passwd',
+      'runuser: user',
+      'local user with id',
+      'no user exists for uid',
+    ],
     patterns: [
       re('cannot find name for user ID (?<uid>\\d+)'),
       re('getpwuid\\(\\): uid not found: (?<uid>\\d+)'),
+      re("getpwuid: couldn't determine user name from uid (?<uid>\\d+)"),
       re('could not look up effective user ID (?<uid>\\d+): user does not exist'),
+      re('local user with ID (?<uid>\\d+) does not exist'),
+      re('runuser: user (?<uid>\\d+) does not exist'),
+      re('No user exists for uid (?<uid>\\d+)'),
       re('I have no name!'),
       re('no matching entries in passwd file'),
     ],
-    source: 'coreutils whoami/id; CPython pwdmodule.c; postgres src/common/username.c',
-    examples: ['whoami: cannot find name for user ID 1000680000', "KeyError: 'getpwuid(): uid not found: 1000'"],
+    source:
+      'coreutils whoami/id; CPython pwdmodule.c; postgres src/common/username.c; util-linux runuser; OpenSSH; httpd AH02155. Lines (GitHub): ' +
+      'bitnami/bitnami-docker-wildfly#71, openshift/verification-tests#2734, openshift/jenkins#83, nextcloud-snap/nextcloud-snap#705, docker-library/postgres#359, ' +
+      'bitnami/containers#7264, bitnami/containers#28147, ansible/ansible#68007, fedora-infra/koschei#282, hzxie/voj#134',
+    examples: [
+      'whoami: cannot find name for user ID 1001',
+      'id: cannot find name for user ID 1002280000',
+      'No user exists for uid 1001',
+      "AH02155: getpwuid: couldn't determine user name from uid 4294967295, you probably need to modify the User directive",
+      'initdb: could not look up effective user ID 1000360000: user does not exist',
+      'createdb: error: local user with ID 1001 does not exist',
+      'pg_dumpall: error: local user with ID 1001 does not exist',
+      'runuser: user 1000 does not exist or the user entry does not contain all the required fields',
+      "KeyError: 'getpwuid(): uid not found: 1000'",
+      "KeyError: 'getpwuid(): uid not found: 1000550000'",
+      "KeyError: 'getpwuid(): uid not found: 1536'",
+    ],
   },
   {
     id: 'errno.e2big',
@@ -635,8 +1003,16 @@ export const SIGNATURES = signatures([
     mechanism: 'env-too-large',
     needles: errnoNeedles('E2BIG'),
     patterns: [re(E2BIG)],
-    source: 'E2BIG texts (upstream.json); runc "exec user process caused: argument list too long"',
-    examples: ['standard_init_linux.go:228: exec user process caused: argument list too long'],
+    source:
+      'E2BIG texts (upstream.json); runc "exec user process caused", Go os/exec. Lines (GitHub): kubernetes/kubernetes#84539, apache/camel-k#6724, ' +
+      'kubevirt/containerized-data-importer#4059, kubernetes/ingress-nginx#7968, DependencyTrack/helm-charts#240',
+    examples: [
+      'standard_init_linux.go:211: exec user process caused "argument list too long"',
+      'exec /opt/java/openjdk/bin/java: argument list too long',
+      'exec /usr/bin/sh: argument list too long',
+      'F1123 11:30:18.364676       7 nginx.go:412] NGINX error: fork/exec /usr/local/nginx/sbin/nginx: argument list too long',
+      '/docker-entrypoint.d/20-envsubst-on-templates.sh: line 53: envsubst: Argument list too long',
+    ],
   },
   {
     id: 'errno.eacces-exec',
@@ -644,7 +1020,9 @@ export const SIGNATURES = signatures([
     mechanism: 'exec-permission',
     needles: errnoNeedles('EACCES'),
     patterns: [re('exec(?:ve)?[(: ][^\\n]*', EACCES), re('exec user process caused: ', EACCES)],
-    source: 'runc libcontainer/standard_init_linux.go ("exec user process caused: %w"); EACCES texts (upstream.json)',
+    source:
+      'runc libcontainer/standard_init_linux.go ("exec user process caused: %w"), runc/containerd "exec %s: %w"; EACCES texts (upstream.json). ' +
+      'The example is in that format: no real paste was collected',
     examples: ['exec /docker-entrypoint.sh: permission denied'],
   },
   {
@@ -654,14 +1032,25 @@ export const SIGNATURES = signatures([
     needles: ['is uninitialized', 'you need to specify', 'must specify', 'is not set', 'is required', 'must be set', 'must be specified'],
     patterns: [
       re('Database is uninitialized and (?:password option|superuser password) is not specified'),
+      re('database is uninitialized and [A-Z][A-Z0-9_]+ not set'),
       re('You need to specify one of (?:the following|[A-Z_, ]+)'),
+      re('You must specify [A-Z][A-Z0-9_]+ (?:to a non-empty value|for the superuser)'),
       re('\\b[A-Z][A-Z0-9_]{2,}\\b (?:environment variable )?(?:is not set|is required|must be set|must be specified)'),
       re('(?:environment variable|env var)\\S* [A-Z][A-Z0-9_]+ (?:is not set|is required)'),
     ],
-    source: 'docker-library mysql/mariadb/postgres docker-entrypoint.sh',
+    source:
+      'docker-library mysql/mariadb/postgres docker-entrypoint.sh (docker-library/mysql#913 added the list form). Lines (GitHub): docker-library/mysql#976, ' +
+      'matomo-org/docker#249, shipping-docker/vessel#39, docker-archive-public/docker.kitematic#315, cr0hn/vulnerable-node#30, tianon/docker-postgres-upgrade#30',
     examples: [
-      'error: database is uninitialized and password option is not specified',
+      '2022-08-27 09:15:11+00:00 [ERROR] [Entrypoint]: Database is uninitialized and password option is not specified',
+      '2021-08-12 10:43:46+00:00 [ERROR] [Entrypoint]: Database is uninitialized and password option is not specified',
+      'error: database is uninitialized and password option is not specified ',
+      '  You need to specify one of MYSQL_ROOT_PASSWORD, MYSQL_ALLOW_EMPTY_PASSWORD and MYSQL_RANDOM_ROOT_PASSWORD',
+      '\tYou need to specify one of MARIADB_ROOT_PASSWORD, MARIADB_ALLOW_EMPTY_ROOT_PASSWORD and MARIADB_RANDOM_ROOT_PASSWORD',
+      'error: database is uninitialized and MYSQL_ROOT_PASSWORD not set',
       'Error: Database is uninitialized and superuser password is not specified.',
+      '       You must specify POSTGRES_PASSWORD to a non-empty value for the',
+      '       You must specify POSTGRES_PASSWORD for the superuser. Use',
     ],
   },
   {
@@ -669,9 +1058,16 @@ export const SIGNATURES = signatures([
     family: 'runtime',
     mechanism: 'locale',
     needles: ['ascii', 'locale'],
-    patterns: [re("UnicodeEncodeError: 'ascii' codec can't encode"), re("UnicodeDecodeError: 'ascii' codec can't decode")],
-    source: 'CPython codecs (UnicodeEncodeError message)',
-    examples: ["UnicodeEncodeError: 'ascii' codec can't encode character '\\xe9' in position 5: ordinal not in range(128)"],
+    patterns: [re("UnicodeEncodeError: 'ascii' codec can't encode"), re("UnicodeDecodeError: 'ascii' codec can't decode"), re('Invalid or no user locale set')],
+    source:
+      'CPython codecs (UnicodeEncodeError message); mongo Failed global initialization (locale). Lines (GitHub): docker-exec/dexec#26, thewhiteh4t/pwnedOrNot#18, ' +
+      'intel/cc-oci-runtime#318; near miss (perl falls back to C and goes on) dockbuild/dockbuild#34',
+    examples: [
+      "UnicodeEncodeError: 'ascii' codec can't encode characters in position 7-9: ordinal not in range(128)",
+      "UnicodeEncodeError: 'ascii' codec can't encode character '\\xe9' in position 36: ordinal not in range(128)",
+      '2016-10-07T12:47:03.095+0000 F CONTROL  [main] Failed global initialization: BadValue: Invalid or no user locale set. Please ensure LANG and/or LC_* environment variables are set correctly.',
+    ],
+    nearMisses: ['perl: warning: Setting locale failed.'],
   },
   {
     id: 'signal.sigbus',
@@ -680,18 +1076,38 @@ export const SIGNATURES = signatures([
     needles: ['bus error', 'sigbus'],
     patterns: [re('\\bBus error\\b'), re('\\bSIGBUS\\b')],
     unless: /insufficient shared memory/i,
-    source: 'glibc/musl strsignal(SIGBUS) "Bus error", Go runtime "SIGBUS: bus error"',
+    source:
+      'glibc/musl strsignal(SIGBUS) "Bus error", Go runtime "SIGBUS: bus error"; the example is in the format of a shell\'s job report (as the real ' +
+      'Segmentation fault one of Dadoum/Provision#39): no real paste was collected. Near miss kubeflow/pipelines#6510',
     examples: ['/usr/local/bin/entrypoint.sh: line 3:    10 Bus error               (core dumped) python train.py'],
+    nearMisses: ['ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).'],
   },
   {
     id: 'signal.native-crash',
     family: 'signal',
     mechanism: 'native-crash',
-    needles: ['segmentation fault', 'sigsegv', 'double free', 'aborted', 'segmentation violation'],
-    patterns: [re('Segmentation fault'), re('SIGSEGV: segmentation violation'), re('double free or corruption'), re('\\bAborted\\s+\\(core dumped\\)')],
-    unless: /nil pointer dereference/i,
-    source: 'glibc/musl strsignal(SIGSEGV, SIGABRT); Go runtime/signal_unix.go ("SIGSEGV: segmentation violation"); glibc malloc',
-    examples: ['Segmentation fault (core dumped)', 'free(): double free or corruption (out)'],
+    needles: ['segmentation fault', 'sigsegv', 'double free', 'aborted', 'segmentation violation', 'exit code 139'],
+    patterns: [
+      re('Segmentation fault'),
+      re('SIGSEGV: segmentation violation'),
+      re('\\bSIGSEGV \\(0xb\\) at pc='),
+      re('\\bexit code 139\\b'),
+      re('double free or corruption'),
+      re('\\bAborted\\s+\\(core dumped\\)'),
+    ],
+    // Go prints its panic first ("invalid memory address or nil pointer dereference", exit 2) and the signal after it, in brackets.
+    unless: /nil pointer dereference|^\[signal SIG\w+: /i,
+    source:
+      'glibc/musl strsignal(SIGSEGV, SIGABRT); Go runtime/signal_unix.go; HotSpot hs_err header; glibc malloc (the double free example is in its format). ' +
+      'Lines (GitHub): Dadoum/Provision#39, n4ze3m/dialoqbase#90, deephaven/deephaven-core#6608; near miss rancher/opni#402',
+    examples: [
+      '/opt/docker-entrypoint.sh: line 17:     9 Segmentation fault      (core dumped) /opt/anisette_server',
+      'Segmentation fault',
+      'error Command failed with exit code 139.',
+      '#  SIGSEGV (0xb) at pc=0x00007fe739c4be80, pid=1, tid=1072',
+      'free(): double free or corruption (out)',
+    ],
+    nearMisses: ['[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b5140d]'],
   },
 ]);
 
