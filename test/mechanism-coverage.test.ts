@@ -64,7 +64,9 @@ describe('signatures', () => {
         ).toBe(true);
         const r = readTexts([{ text: example, source: 'logs app' }], scope);
         expect(r?.mechanism, `${s.id}: ${example}`).toBe(s.mechanism);
-        expect(r?.line).toBe(example.trim().length <= 400 ? example.trim() : r?.line);
+        // The decisive line is one of the example's lines (a multi-line example carries the frames a signature needs).
+        const lines = example.split('\n').map((l) => l.trim());
+        if (example.length <= 400) expect(lines).toContain(r?.line);
         // What the line captures fills the templates: nothing is left as a placeholder.
         for (const text of [r?.summary, r?.explanation, ...(r?.knobs ?? [])]) expect(text, `${s.id}: ${example}`).not.toMatch(/\{\{/);
       }

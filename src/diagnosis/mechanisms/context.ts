@@ -94,18 +94,44 @@ export function dirOf(path: string): string {
 }
 
 const QUOTED_PATH = /["'`‘“](\/[^"'`’”\s]+)["'`’”]/;
+/** A quote the paste left open at the end of the line (`mkdir '/root/.pm2`). */
+const OPEN_QUOTE_PATH = /["'`‘“](\/[^"'`’”\s]+)$/;
 const GO_PATH =
   /(?:^|[\s(])(?:open|mkdir|mkdirat|stat|lstat|create|remove|rename|chmod|chown|lchown|unlink|write|read|symlink|link|opendir|readdir)\s+(\/[^\s:]+):/i;
 const JAVA_PATH = /(?:Exception|Error):\s+(\/[^\s:(]+)(?:\s*\(|:|$)/;
 const BARE_PATH = /(?:^|\s)(\/(?:[\w.@+-]+\/)*[\w.@+-]+)(?::|\s|$)/;
+/**
+ * What a shell or coreutils says it was writing: `cannot create <path>`, `can't touch '<path>'`,
+ * `can't move '<tmp>' to '<path>'` (the destination, not the temporary file).
+ */
+const SHELL_TARGET = /(?:cannot|can't|can not)\s+(?:create(?: regular file| directory| temp file)?|touch|move\s+\S+\s+to|open)\s+["'‘]?(\/[^\s"'’:]+)/i;
+/** A script's own name leading a shell error (`/docker-entrypoint.sh: line 5: ...`, dash's `script.sh: 33: ...`). */
+const SCRIPT_PREFIX = /^\s*\/?[\w./-]+\.(?:sh|bash|py):(?:\s*line)?\s*\d+:\s*/;
+
+/** sed and mktemp name their temporary file (`default.confXXXXXX`, `sedRjs8rf`): the file being edited is meant. */
+function untemp(path: string): string {
+  return path.replace(/X{6}$/, '').replace(/\/sed[A-Za-z0-9]{6}$/, '');
+}
 
 /**
- * The path a line names: a quoted path (coreutils, nginx, Python, Node), Go's `open /x: ...`,
- * Java's `Exception: /x (...)`. Falls back to the first absolute path in the line.
+ * The path a line names: the target of a shell or coreutils write, a quoted path (coreutils,
+ * nginx, Python, Node), Go's `open /x: ...`, Java's `Exception: /x (...)`; else the first absolute
+ * path after any leading script name.
  */
 export function pathIn(line: string): string | undefined {
-  return QUOTED_PATH.exec(line)?.[1] ?? GO_PATH.exec(line)?.[1] ?? JAVA_PATH.exec(line)?.[1] ?? BARE_PATH.exec(line)?.[1];
+  const rest = line.replace(SCRIPT_PREFIX, '');
+  const found =
+    SHELL_TARGET.exec(rest)?.[1] ??
+    QUOTED_PATH.exec(rest)?.[1] ??
+    GO_PATH.exec(rest)?.[1] ??
+    JAVA_PATH.exec(rest)?.[1] ??
+    OPEN_QUOTE_PATH.exec(rest)?.[1] ??
+    BARE_PATH.exec(rest)?.[1];
+  return found === undefined ? undefined : untemp(found);
 }
+
+/** npm's and Node's own report of the path an error was about (`npm ERR! path /app/.npm`, `path: '/app/x'`). */
+const REPORTED_PATH = /(?:npm ERR! path|npm error path|\bpath:)\s+["']?(\/[^\s"',]+)/;
 
 // Temporary files: the JVM's java.io.tmpdir, Python's tempfile, mkstemp(3) default to /tmp.
 const TEMP_FILE = /File\.createTempFile|Files\.createTemp|createTempFile|TempFileHelper|tempfile\.|mkstemp|NamedTemporaryFile|TemporaryDirectory|os\.tmpdir/;
@@ -117,6 +143,10 @@ const TEMP_FILE = /File\.createTempFile|Files\.createTemp|createTempFile|TempFil
 export function pathOfWrite(ctx: ReadingContext): string | undefined {
   const own = ctx.groups.path ?? pathIn(ctx.line);
   if (own) return own;
+  for (const l of ctx.around) {
+    const reported = REPORTED_PATH.exec(l)?.[1];
+    if (reported) return reported;
+  }
   for (const l of ctx.around) {
     if (TEMP_FILE.test(l)) return '/tmp';
   }

@@ -69,13 +69,18 @@ function linesOf(t: Text): readonly string[] {
   return lines.length > READ_LIMITS.linesPerText ? lines.slice(-READ_LIMITS.linesPerText) : lines;
 }
 
-function matchLine(line: string): { signature: Signature; groups: Record<string, string> }[] {
+/** Lines before a match that a signature's `preceded` may look at (a traceback's frames). */
+const PRECEDING = 6;
+
+function matchLine(line: string, before: readonly string[] = []): { signature: Signature; groups: Record<string, string> }[] {
   const lower = line.toLowerCase();
   if (!PREFILTER.test(lower)) return [];
   const out: { signature: Signature; groups: Record<string, string> }[] = [];
   for (const signature of SIGNATURES) {
     if (!signature.needles.some((n) => lower.includes(n))) continue;
     if (signature.unless?.test(line)) continue;
+    const preceded = signature.preceded;
+    if (preceded && !before.some((b) => preceded.test(b))) continue;
     for (const pattern of signature.patterns) {
       const m = pattern.exec(line);
       if (!m) continue;
@@ -94,10 +99,13 @@ function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
   lines.forEach((textLines, t) => {
     textLines.forEach((raw, i) => {
       const line = bounded(raw);
-      for (const { signature, groups } of matchLine(line)) {
-        const fatal = FATAL.test(line) ? 2 : 0;
-        const warning = WARNING_ONLY.test(line) && !fatal ? -2 : 0;
-        const score = FAMILY_WEIGHT[signature.family] * 10 + fatal + warning;
+      const before = () => textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
+      for (const { signature, groups } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
+        // A line that only warns ranks below any that does not, whatever its family; then the more
+        // specific wording, then a line that says it failed.
+        const fatal = FATAL.test(line);
+        const warning = WARNING_ONLY.test(line) && !fatal;
+        const score = (warning ? 0 : 1000) + FAMILY_WEIGHT[signature.family] * 10 + (fatal ? 2 : 0);
         // Later texts and later lines win ties (the end of a log explains it); on one line, the
         // signature listed first (the more specific reading of the same errno) wins.
         if (!best || score > best.score || (score === best.score && (t > best.text || (t === best.text && i > best.line)))) {
@@ -128,7 +136,7 @@ export function findLines(texts: readonly Text[], mechanisms: ReadonlySet<string
     const lines = linesOf(t);
     for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
       const line = bounded(lines[i]!);
-      const hit = matchLine(line).find((m) => mechanisms.has(m.signature.mechanism));
+      const hit = matchLine(line, lines.slice(Math.max(0, i - PRECEDING), i)).find((m) => mechanisms.has(m.signature.mechanism));
       if (hit) out.push({ mechanism: hit.signature.mechanism, signature: hit.signature.id, groups: hit.groups, line });
     }
   }

@@ -78,6 +78,8 @@ export interface Signature {
   patterns: readonly RegExp[];
   /** A bare errno reading: a signature that reads the same line more specifically is tried first. */
   generic?: boolean;
+  /** Read only when one of the few lines before it matches (a Python traceback frame such as `sock.bind(`). */
+  preceded?: RegExp;
   /** A line that also matches this is someone else's (a runtime's mount error that quotes EROFS): not read. */
   unless?: RegExp;
   /** Where the wording comes from: upstream source or the public report that quotes it. */

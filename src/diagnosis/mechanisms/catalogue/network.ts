@@ -452,6 +452,22 @@ export const MECHANISMS = mechanisms([
 
 export const SIGNATURES = signatures([
   {
+    id: 'errno.eacces-bind-traceback',
+    family: 'errno',
+    mechanism: 'privileged-port',
+    needles: ['[errno 13]'],
+    patterns: [re('^(?:PermissionError|OSError): \\[Errno 13\\] Permission denied\\s*$')],
+    // Python names no port or address: the frame above it says the process was binding a socket.
+    preceded: /\.bind\(|\bserver_bind\b|\blisten\(/,
+    source:
+      'CPython socketserver.py server_bind / eventlet listen: the traceback frame above PermissionError. Lines (GitHub): ufownl/alpr_utils#23, isuretpolos/AetherOnePy#7',
+    examples: [
+      '    self.socket.bind(self.server_address)\nPermissionError: [Errno 13] Permission denied',
+      '    sock.bind(addr)\nPermissionError: [Errno 13] Permission denied',
+    ],
+    nearMisses: ["    with open(path, 'w') as f:\nPermissionError: [Errno 13] Permission denied"],
+  },
+  {
     id: 'errno.eacces-bind',
     family: 'errno',
     mechanism: 'privileged-port',
