@@ -1,7 +1,35 @@
 // Cluster mechanisms: an in-cluster client refused by RBAC (403), whose token the API server rejects (401), or left
 // without its token.
+import type { AccessFact, Evidence } from '../../types.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
+
+/** The collector's read of the identity's bindings for this very refusal (snapshot.access), if any. */
+function accessOf(ctx: ReadingContext): AccessFact | undefined {
+  const g = ctx.groups;
+  return ctx.snapshot?.access?.find(
+    (a) => a.user === g.user && a.verb === g.verb && a.resource === g.resource && a.group === (g.group ?? '') && (a.namespace ?? '') === (g.ns ?? ''),
+  );
+}
+
+const bindingName = (b: AccessFact['bindings'][number]) => `${b.role} (${b.kind} ${b.namespace ? `${b.namespace}/` : ''}${b.name})`;
+
+/** What the identity is bound to, in a sentence: the grants it has, and that none covers the call. */
+function boundPhrase(a: AccessFact | undefined): string {
+  if (!a) return '';
+  if (a.bindings.length === 0) return 'It has no RoleBinding or ClusterRoleBinding at all.';
+  const list = a.bindings.map(bindingName).join(', ');
+  return `It is bound to ${list}, and none of ${a.bindings.length === 1 ? 'it' : 'them'} grants that.`;
+}
+
+function accessEvidence(a: AccessFact | undefined): Evidence[] {
+  if (!a) return [];
+  const text =
+    a.bindings.length === 0
+      ? 'no RoleBinding or ClusterRoleBinding names it (or a group it is in)'
+      : a.bindings.map((b) => `${bindingName(b)}: ${b.grants === null ? 'role not found' : b.grants ? 'grants it' : 'does not grant it'}`).join('; ');
+  return [{ source: `RBAC bindings of ${a.user}`, text }];
+}
 
 /** What the API server's refusal names, with the scope as a phrase for templates. */
 function refusal(ctx: ReadingContext) {
@@ -20,6 +48,7 @@ function refusal(ctx: ReadingContext) {
     where,
     roleKind: g.ns ? 'Role' : 'ClusterRole',
     bindingKind: g.ns ? `RoleBinding in ${g.ns}` : 'ClusterRoleBinding',
+    bound: boundPhrase(accessOf(ctx)),
     canI: `kubectl auth can-i ${g.verb ?? '<verb>'} ${g.resource ?? '<resource>'}${group ? `.${group}` : ''} --as=${g.user ?? 'system:serviceaccount:<ns>:<sa>'}${g.ns ? ` -n ${g.ns}` : ''}`,
   });
 }
@@ -40,7 +69,7 @@ export const MECHANISMS = mechanisms([
         summary: 'ServiceAccount default may not {{verb}} {{resource}} {{where}}',
         explain:
           'The app asks the API server to {{verb}} {{resource}} ({{groupLabel}}) {{where}} as ServiceAccount {{saNamespace}}/default, because the pod names no serviceAccountName, ' +
-          'and nothing grants the default ServiceAccount that.',
+          'and nothing grants the default ServiceAccount that. {{bound}}',
         knobs: [
           {
             place: 'pod',
@@ -53,14 +82,29 @@ export const MECHANISMS = mechanisms([
             change: 'or grant {{verb}} on {{resource}} to that ServiceAccount; check with {{canI}}',
           },
         ],
-        facts: (ctx) => [specFact(ctx, 'spec.serviceAccountName', '(not set: default)')],
+        facts: (ctx) => [specFact(ctx, 'spec.serviceAccountName', '(not set: default)'), ...accessEvidence(accessOf(ctx))],
+      },
+      {
+        id: 'granted-now',
+        when: (ctx) => {
+          const a = accessOf(ctx);
+          const granting = a?.bindings.filter((b) => b.grants === true) ?? [];
+          return granting.length > 0 && { ...refusal(ctx), granting: granting.map(bindingName).join(', ') };
+        },
+        summary: '{{user}} was refused {{verb}} on {{resource}}, which {{granting}} grants now',
+        explain:
+          'The app was refused {{verb}} on {{resource}} ({{groupLabel}}) {{where}} as {{user}}, but {{granting}} grants it now: the grant came after the refusal ' +
+          '(the app may still be backing off), or the app calls with another identity than the one bound.',
+        knobs: [{ place: 'pod', path: '{{containerPath}}', change: 'restart the app if the refusal is old; check which identity it uses with {{canI}}' }],
+        facts: (ctx) => accessEvidence(accessOf(ctx)),
       },
       {
         id: 'missing-grant',
         when: (ctx) => refusal(ctx),
         summary: '{{user}} may not {{verb}} {{resource}} {{where}}',
         explain:
-          'The app asks the API server to {{verb}} {{resource}} ({{groupLabel}}) {{where}} as {{user}}, and no {{roleKind}} bound to that identity grants it, so every call is refused (403).',
+          'The app asks the API server to {{verb}} {{resource}} ({{groupLabel}}) {{where}} as {{user}}, and no {{roleKind}} bound to that identity grants it, ' +
+          'so every call is refused (403). {{bound}}',
         knobs: [
           {
             place: 'cluster',
@@ -68,6 +112,7 @@ export const MECHANISMS = mechanisms([
             change: 'grant apiGroups ["{{group}}"], resources ["{{resource}}"], verbs ["{{verb}}"] to {{user}}; check with {{canI}}',
           },
         ],
+        facts: (ctx) => accessEvidence(accessOf(ctx)),
       },
     ],
   },

@@ -1,9 +1,39 @@
 // Network mechanisms: binding (privileged ports, addresses, ports in use, IPv6), names that do not
 // resolve, dependencies that refuse or do not answer, and TLS peers the container does not trust.
+
+import type { DependencyFact, Evidence } from '../../types.js';
 import { capabilities, drops, hostNetwork, runAsNonRoot } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
+
+/** The collector's read of the Service the line's host names (snapshot.dependencies), if any. */
+function dependencyOf(ctx: ReadingContext): DependencyFact | undefined {
+  const host = ctx.groups.host?.toLowerCase();
+  return host ? ctx.snapshot?.dependencies?.find((d) => d.host.toLowerCase() === host) : undefined;
+}
+
+function dependencyEvidence(d: DependencyFact): Evidence[] {
+  const where = `${d.namespace}/${d.name}`;
+  if (!d.service) return [{ source: `Service ${where}`, text: 'does not exist' }];
+  const ports = d.service.ports
+    .map((p) => `${p.port}${p.targetPort !== undefined && String(p.targetPort) !== String(p.port) ? `→${p.targetPort}` : ''}`)
+    .join(', ');
+  const e = d.endpoints;
+  return [
+    {
+      source: `Service ${where}`,
+      text: `ports ${ports || 'none'}${d.service.headless ? ' (headless)' : ''}; endpoints: ${e ? `${e.ready} ready, ${e.notReady} not ready` : 'no Endpoints object'}`,
+    },
+  ];
+}
+
+/** The Service exists but has no ready address: its pods are down or fail readiness. */
+function withoutEndpoints(ctx: ReadingContext) {
+  const d = dependencyOf(ctx);
+  if (!d?.service || (d.endpoints?.ready ?? 0) > 0) return false;
+  return data({ ...hostPort(ctx), service: `${d.namespace}/${d.name}`, notReady: d.endpoints?.notReady ?? 0 });
+}
 
 const EACCES = errnoSource('EACCES');
 const EADDRINUSE = errnoSource('EADDRINUSE');
@@ -211,6 +241,43 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'no-service',
+        when: (ctx) => {
+          const d = dependencyOf(ctx);
+          return d?.service === null && data({ host: ctx.groups.host, service: d.name, serviceNamespace: d.namespace });
+        },
+        summary: '{{host}} does not resolve: there is no Service {{service}} in namespace {{serviceNamespace}}',
+        explain:
+          'The app looks up {{host}}, which names Service "{{service}}" in namespace {{serviceNamespace}}, and no Service of that name exists there ' +
+          "(a short name is searched in the pod's own namespace, {{namespace}}, only).",
+        knobs: [
+          {
+            place: 'app',
+            path: "the app's setting that names {{host}}",
+            change: 'name the Service as it exists (<service>.<namespace>.svc); find it with kubectl get svc -A',
+          },
+          { place: 'cluster', path: 'Service {{serviceNamespace}}/{{service}}', change: 'or create it, if the dependency was never deployed' },
+        ],
+        facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
+      },
+      {
+        id: 'no-ready-endpoints',
+        // A ClusterIP Service resolves whatever its endpoints; a headless one has no record without a ready address.
+        when: (ctx) => dependencyOf(ctx)?.service?.headless === true && withoutEndpoints(ctx),
+        summary: '{{host}}: Service {{service}} has no ready endpoints',
+        explain:
+          'The name {{host}} is the headless Service {{service}}, which has no ready address ({{notReady}} not ready), so DNS has no record for it: its ' +
+          'pods are down or failing readiness (publishNotReadyAddresses publishes them anyway, as StatefulSets that form a cluster need).',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the pods behind Service {{service}}',
+            change: 'diagnose them: pod-doctor diagnose {{service}} pods, kubectl get endpointslices',
+          },
+        ],
+        facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
+      },
+      {
         id: 'no-such-name',
         when: (ctx) => data({ host: ctx.groups.host }),
         summary: '{{host}} does not resolve',
@@ -284,6 +351,40 @@ export const MECHANISMS = mechanisms([
           },
           { place: 'app', path: "the app's start-up", change: 'or retry the connection instead of exiting' },
         ],
+      },
+      {
+        id: 'service-without-endpoints',
+        when: (ctx) => withoutEndpoints(ctx),
+        summary: '{{endpoint}} refuses connections: Service {{service}} has no ready endpoints',
+        explain:
+          '{{endpoint}} is Service {{service}}, which has no ready address ({{notReady}} not ready): nothing serves it, so connections are refused. ' +
+          'Its pods are down or failing readiness.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the pods behind Service {{service}}',
+            change: 'find out why they are not Ready (kubectl get endpointslices, then diagnose one of them)',
+          },
+          { place: 'app', path: "the app's start-up", change: 'retry the dependency with back-off instead of exiting' },
+        ],
+        facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
+      },
+      {
+        id: 'service-port',
+        when: (ctx) => {
+          const d = dependencyOf(ctx);
+          const port = ctx.groups.port;
+          if (!d?.service || port === undefined || d.service.headless || d.service.ports.some((p) => String(p.port) === port)) return false;
+          return data({ ...hostPort(ctx), service: `${d.namespace}/${d.name}`, ports: d.service.ports.map((p) => p.port).join(', ') || 'none' });
+        },
+        summary: '{{endpoint}} refuses connections: Service {{service}} does not serve port {{port}}',
+        explain:
+          'The app connects to port {{port}} of Service {{service}}, which serves ports {{ports}}: nothing listens on {{port}}, so the connection is refused.',
+        knobs: [
+          { place: 'app', path: "the app's setting for the dependency's port", change: 'use a port the Service serves ({{ports}})' },
+          { place: 'cluster', path: 'Service {{service}} spec.ports', change: 'or add port {{port}} with the right targetPort' },
+        ],
+        facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
       },
       {
         id: 'remote',
