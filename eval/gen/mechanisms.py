@@ -1,0 +1,385 @@
+# Evaluation corpus, MECHANISM cases, DEV split (slug prefix mx-): failures that no rule names, as a
+# new user's cluster brings them (issue 32). Each is a real public report whose decisive line is an
+# operating-system error, a server's start-up check, a TLS, DNS or API refusal; a correct answer names
+# the mechanism in its own words (which limit, permission or setting the line points at, and the knob
+# that changes it) and quotes the line. The pod spec carries what decides the mechanism
+# (securityContext, volumes, hostNetwork/dnsPolicy, serviceAccountName, env); the node carries real
+# kubelet/containerd versions; logs are multi-line with the decisive line often not last.
+# `expect` was decided from each report's mechanism before any run, never from the product's output.
+# Run: python3 eval/gen/mechanisms.py  (writes eval/corpus/mx-*/)
+import copy
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fresh import *  # noqa: F401,F403  (its cases only run under __main__)
+from fresh import _strings
+
+CASES = []  # this file's own list (fresh's CASES holds fresh's cases)
+
+
+def register(f):
+    CASES.append(f)
+    return f
+
+
+msev = make_sev('mxsev', 104729, 37)
+
+_CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../src/diagnosis/mechanisms/catalogue')
+
+
+def _mechanism_ids():
+    """The catalogue's mechanism ids (top-level entries; signatures have a dot in theirs)."""
+    ids = set()
+    for f in os.listdir(_CATALOGUE):
+        with open(os.path.join(_CATALOGUE, f)) as fh:
+            ids.update(m for m in re.findall(r"^    id: '([a-z0-9-]+)',", fh.read(), re.M))
+    return ids
+
+
+MECHANISM_IDS = _mechanism_ids()
+
+
+def case(slug, title, url, reported, target, first, objects, decisive=None, mechanism=None, playbook=None, acceptable=None):
+    """`mechanism`: (id or None, [[alternatives], ...]). `playbook` defaults to null (no cluster change)."""
+    assert slug.startswith('mx-'), slug
+    expect = {'first': first}
+    if acceptable: expect['acceptable'] = acceptable
+    if first is not None and playbook != 'omit': expect['playbook'] = playbook
+    if decisive is not None:
+        assert 20 <= len(decisive) <= 80, (slug, len(decisive), decisive)
+        assert any(decisive in s for s in _strings(objects)), (slug, 'decisive line not in the dump', decisive)
+        expect['decisive'] = decisive
+    if mechanism is not None:
+        mid, terms = mechanism
+        assert mid is None or mid in MECHANISM_IDS, (slug, 'unknown mechanism id', mid)
+        assert terms and all(g and all(t for t in g) for g in terms), (slug, terms)
+        expect['mechanism'] = ({'id': mid} if mid else {}) | {'terms': terms}
+    assert first != 'any' or mechanism is not None, (slug, '`first: any` needs a mechanism')
+    assert first is not None or (decisive is None and mechanism is None), (slug, 'a negative has no decisive line or mechanism')
+    ns_, name = target.split('/')
+    assert any(o.get('kind') in ('Pod', 'Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'CronJob', 'ReplicaSet') and o['metadata']['name'] == name
+               and o['metadata'].get('namespace') == ns_ for o in objects), (slug, 'target missing')
+    _references_exist(slug, objects, target)
+    write_case(slug, {'title': title, 'url': url, 'reported': reported, 'target': target, 'split': 'dev', 'expect': expect}, objects)
+
+
+def _references_exist(slug, objects, target):
+    """Every ConfigMap, Secret and claim the target pod's volumes or env name is in the dump (unless optional):
+    a missing one would be a different incident (ContainerCreating, CreateContainerConfigError)."""
+    have = {(o['kind'], o['metadata'].get('namespace'), o['metadata']['name']) for o in objects if 'metadata' in o and 'name' in o['metadata']}
+    for p in (o for o in objects if o.get('kind') == 'Pod' and o.get('spec') and '%s/%s' % (o['metadata']['namespace'], o['metadata']['name']) == target):
+        ns_ = p['metadata']['namespace']
+        for v in p['spec'].get('volumes', []):
+            for kind, key, ref in (('ConfigMap', 'configMap', 'name'), ('Secret', 'secret', 'secretName'), ('PersistentVolumeClaim', 'persistentVolumeClaim', 'claimName')):
+                if key in v and not v[key].get('optional'):
+                    assert (kind, ns_, v[key][ref]) in have, (slug, p['metadata']['name'], 'missing', kind, v[key][ref])
+        for c in p['spec']['containers'] + p['spec'].get('initContainers', []):
+            for e in c.get('env', []):
+                for kind, key in (('Secret', 'secretKeyRef'), ('ConfigMap', 'configMapKeyRef')):
+                    ref = e.get('valueFrom', {}).get(key)
+                    if ref and not ref.get('optional'):
+                        assert (kind, ns_, ref['name']) in have, (slug, p['metadata']['name'], 'missing', kind, ref['name'])
+
+
+# ---------------------------------------------------------------- helpers (this file only)
+def sa_token(p, suffix):
+    """The projected ServiceAccount token volume every pod gets, mounted in each container."""
+    vol = 'kube-api-access-' + suffix
+    p['spec'].setdefault('volumes', []).append(
+        {'name': vol, 'projected': {'defaultMode': 420, 'sources': [
+            {'serviceAccountToken': {'expirationSeconds': 3607, 'path': 'token'}},
+            {'configMap': {'name': 'kube-root-ca.crt', 'items': [{'key': 'ca.crt', 'path': 'ca.crt'}]}},
+            {'downwardAPI': {'items': [{'path': 'namespace', 'fieldRef': {'apiVersion': 'v1', 'fieldPath': 'metadata.namespace'}}]}}]}})
+    for c in p['spec']['containers'] + p['spec'].get('initContainers', []):
+        c.setdefault('volumeMounts', []).append({'name': vol, 'mountPath': '/var/run/secrets/kubernetes.io/serviceaccount', 'readOnly': True})
+    return p
+
+
+def xpod(name, namespace, node_name, containers, statuses, created, token=None, init=None, **kw):
+    """mkpod on copies of the containers (the owner's template stays as it is), with its token volume."""
+    p = mkpod(name, namespace, node_name, copy.deepcopy(containers), statuses, created, init=copy.deepcopy(init) if init else None, **kw)
+    if token is False: return p  # automountServiceAccountToken: false
+    return sa_token(p, token or hexid(name, 5).replace('0', 'q').replace('1', 'x'))
+
+
+def crashloop(p, node_name, image, cname, restarts, created, last_start, backoff_count, pulled_in='4.1s', size=98213392, present=False):
+    """The kubelet's events for a container that crashes again and again since the pod was created."""
+    return [scheduled(p, node_name, created - 1), *started(p, node_name, image, cname, created - 3, pulled_in, size=size, present=present),
+            *restarted(p, node_name, image, cname, restarts, created - 70, last_start), backoff(p, node_name, cname, backoff_count, created - 90, 11)]
+
+
+def sts(name, namespace, labels, replicas, spec, ready, created=86400 * 30, revision=None, claims=None):
+    s = workload('StatefulSet', name, namespace, labels, replicas=replicas, template_spec=spec)
+    s['metadata']['creationTimestamp'] = ago(created)
+    s['spec'].update({'serviceName': name + '-headless', 'podManagementPolicy': 'OrderedReady', 'updateStrategy': {'type': 'RollingUpdate', 'rollingUpdate': {'partition': 0}},
+                      'persistentVolumeClaimRetentionPolicy': {'whenDeleted': 'Retain', 'whenScaled': 'Retain'}})
+    if claims: s['spec']['volumeClaimTemplates'] = claims
+    rev = revision or '%s-%s' % (name, hexid(name, 10).replace('0', 'c').replace('1', 'd'))
+    s['status'] = {'observedGeneration': 3, 'replicas': replicas, 'readyReplicas': ready, 'currentReplicas': replicas, 'updatedReplicas': replicas, 'availableReplicas': ready,
+                   'currentRevision': rev, 'updateRevision': rev, 'collisionCount': 0}
+    return s
+
+
+def sts_labels(s, i):
+    name = s['metadata']['name']
+    return {**s['spec']['selector']['matchLabels'], 'statefulset.kubernetes.io/pod-name': '%s-%d' % (name, i), 'apps.kubernetes.io/pod-index': str(i),
+            'controller-revision-hash': s['status']['currentRevision']}
+
+
+def vct(name, size, sc=None, access=('ReadWriteOnce',)):
+    t = {'apiVersion': 'v1', 'kind': 'PersistentVolumeClaim', 'metadata': {'name': name}, 'spec': {'accessModes': list(access), 'resources': {'requests': {'storage': size}}, 'volumeMode': 'Filesystem'}}
+    if sc: t['spec']['storageClassName'] = sc
+    return t
+
+
+def es_json(t, level, component, cluster, node, message):
+    """Elasticsearch 7.x JSON server log line at NOW - t seconds."""
+    return ('{"type": "server", "timestamp": "%s", "level": "%s", "component": "%s", "cluster.name": "%s", "node.name": "%s", "message": "%s" }'
+            % (ts(t, '%Y-%m-%dT%H:%M:%S,%f')[:-3] + 'Z', level, component, cluster, node, message))
+
+
+def es_plain(t, level, component, node, message):
+    """Elasticsearch 6.x plain log line at NOW - t seconds."""
+    return '[%s][%-5s][%-25s] [%s] %s' % (ts(t, '%Y-%m-%dT%H:%M:%S,%f')[:-3], level, component, node, message)
+
+
+# =====================================================================================
+# 1. max-map-count: an ECK data node lands on a fresh node of an upgraded node group whose vm.max_map_count is 65530
+# =====================================================================================
+@register
+def es_max_map_count():
+    old = ['ip-192-168-12-201.us-west-2.compute.internal', 'ip-192-168-47-88.us-west-2.compute.internal']
+    new = 'ip-192-168-70-14.us-west-2.compute.internal'
+    kern = '5.10.226-214.880.amzn2.x86_64'
+    lab = lambda ng, z: {'eks.amazonaws.com/nodegroup': ng, 'eks.amazonaws.com/capacityType': 'ON_DEMAND', 'node.kubernetes.io/instance-type': 'r5.xlarge',
+                         'topology.kubernetes.io/region': 'us-west-2', 'topology.kubernetes.io/zone': z}
+    nodes = [mknode(n, kubelet='v1.30.4-eks-a737599', runtime='containerd://1.7.22', kernel=kern, os_image='Amazon Linux 2', ip=n[3:17].replace('-', '.').rstrip('.'),
+                    labels=lab('es-ng-1', 'us-west-2%s' % 'ab'[i]), created=86400 * 120) for i, n in enumerate(old)]
+    nn = mknode(new, kubelet='v1.30.4-eks-a737599', runtime='containerd://1.7.22', kernel=kern, os_image='Amazon Linux 2', ip='192.168.70.14',
+                labels=lab('es-ng-2', 'us-west-2c'), created=2900)
+    NS = 'logging'
+    img = 'docker.elastic.co/elasticsearch/elasticsearch:7.6.2'
+    es_labels = {'common.k8s.elastic.co/type': 'elasticsearch', 'elasticsearch.k8s.elastic.co/cluster-name': 'elasticsearch'}
+    cr = obj('Elasticsearch', 'elasticsearch.k8s.elastic.co/v1', 'elasticsearch', NS, 86400 * 110,
+             spec={'version': '7.6.2', 'nodeSets': [{'name': 'master', 'count': 2, 'config': {'node.master': True, 'node.data': False}},
+                                                    {'name': 'data', 'count': 2, 'config': {'node.master': False, 'node.data': True}}]},
+             status={'availableNodes': 3, 'health': 'yellow', 'phase': 'ApplyingChanges'})
+    def es_spec(set_name):
+        return {'automountServiceAccountToken': False, 'securityContext': {'fsGroup': 1000, 'runAsUser': 1000},
+                'initContainers': [{'name': 'elastic-internal-init-filesystem', 'image': img, 'command': ['bash', '-c', '/mnt/elastic-internal/scripts/prepare-fs.sh'],
+                                    'securityContext': {'privileged': False}, 'resources': {'limits': {'cpu': '100m', 'memory': '50Mi'}}}],
+                'containers': [{'name': 'elasticsearch', 'image': img, 'ports': [{'name': 'https', 'containerPort': 9200}, {'name': 'transport', 'containerPort': 9300}],
+                                'env': [{'name': 'ES_JAVA_OPTS', 'value': '-Xms4g -Xmx4g'}, {'name': 'NODE_NAME', 'valueFrom': {'fieldRef': {'fieldPath': 'metadata.name'}}},
+                                        {'name': 'HEADLESS_SERVICE_NAME', 'value': 'elasticsearch-es-%s' % set_name}],
+                                'readinessProbe': {'exec': {'command': ['bash', '-c', '/mnt/elastic-internal/scripts/readiness-probe-script.sh']}, 'periodSeconds': 5, 'timeoutSeconds': 5,
+                                                   'failureThreshold': 3, 'initialDelaySeconds': 10},
+                                'volumeMounts': [{'name': 'elasticsearch-data', 'mountPath': '/usr/share/elasticsearch/data'},
+                                                 {'name': 'elastic-internal-scripts', 'mountPath': '/mnt/elastic-internal/scripts', 'readOnly': True}],
+                                'resources': {'requests': {'cpu': '1', 'memory': '8Gi'}, 'limits': {'memory': '8Gi'}}}],
+                'volumes': [{'name': 'elastic-internal-scripts', 'configMap': {'name': 'elasticsearch-es-scripts', 'defaultMode': 493}}]}
+    objs = [ns(NS), ns('kube-system'), ns('elastic-system'), *nodes, nn, cr]
+    data_spec = es_spec('data')
+    data = sts('elasticsearch-es-data', NS, {**es_labels, 'elasticsearch.k8s.elastic.co/statefulset-name': 'elasticsearch-es-data'}, 2, data_spec, 1, created=86400 * 110,
+               claims=[vct('elasticsearch-data', '100Gi', 'gp2')])
+    owned_by(data, cr)
+    master = sts('elasticsearch-es-master', NS, {**es_labels, 'elasticsearch.k8s.elastic.co/statefulset-name': 'elasticsearch-es-master'}, 2, es_spec('master'), 2, created=86400 * 110,
+                 claims=[vct('elasticsearch-data', '10Gi', 'gp2')])
+    owned_by(master, cr)
+    sc = storageclass('gp2', 'ebs.csi.aws.com', 'WaitForFirstConsumer', default=True, params={'type': 'gp2', 'fsType': 'ext4'})
+    objs += [sc, data, master, configmap('elasticsearch-es-scripts', NS, {'prepare-fs.sh': '#!/usr/bin/env bash\nset -eu\n...', 'readiness-probe-script.sh': '#!/usr/bin/env bash\n...'},
+                                         created=86400 * 110)]
+    # the masters and data-1 run on the old nodes, where someone ran sysctl -w by hand long ago
+    for s_, i, n_, since in ((master, 0, old[0], 86400 * 40), (master, 1, old[1], 86400 * 40), (data, 1, old[1], 86400 * 40)):
+        nm = '%s-%d' % (s_['metadata']['name'], i)
+        sp = s_['spec']['template']['spec']
+        p_ = xpod(nm, NS, n_, sp['containers'], [running('elasticsearch', img, since - 30)], since, token=False, owner=('StatefulSet', s_['metadata']['name']), labels=sts_labels(s_, i),
+                  init=sp['initContainers'], init_statuses=[{'name': 'elastic-internal-init-filesystem', 'ready': True, 'restartCount': 0, 'image': img, 'imageID': imgid(img),
+                                                             'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(since - 5), 'finishedAt': ago(since - 8)}}}],
+                  spec_extra={'volumes': [{'name': 'elasticsearch-data', 'persistentVolumeClaim': {'claimName': 'elasticsearch-data-' + nm}}] + sp['volumes'],
+                              'securityContext': sp['securityContext'], 'automountServiceAccountToken': False, 'hostname': nm, 'subdomain': 'elasticsearch-es-' + s_['metadata']['name'].rsplit('-', 1)[1]})
+        objs.append(p_)
+    # data-0 was evicted from the drained old node and recreated on the new node group
+    pn = 'elasticsearch-es-data-0'
+    created = 2600
+    init_st = [{'name': 'elastic-internal-init-filesystem', 'ready': True, 'restartCount': 0, 'image': img, 'imageID': imgid(img),
+                'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(created - 40), 'finishedAt': ago(created - 43), 'containerID': cid(pn + 'init')}}}]
+    p = xpod(pn, NS, new, data_spec['containers'], [clbo_(pn, NS, 'elasticsearch', img, 11, term(78, 'Error', 243, 229, seed='es11'))], created, token=False,
+             owner=('StatefulSet', 'elasticsearch-es-data'), labels=sts_labels(data, 0), init=data_spec['initContainers'], init_statuses=init_st,
+             spec_extra={'volumes': [{'name': 'elasticsearch-data', 'persistentVolumeClaim': {'claimName': 'elasticsearch-data-' + pn}}] + data_spec['volumes'],
+                         'securityContext': data_spec['securityContext'], 'hostname': pn, 'subdomain': 'elasticsearch-es-data', 'automountServiceAccountToken': False},
+             conditions=conds(created, False, since=created - 45, msg='containers with unready status: [elasticsearch]'), host_ip='192.168.70.14')
+    pvn = 'pvc-5c1f0e3a-8b47-4d2e-9f61-3a7d2c9e8b14'
+    c_ = claim('elasticsearch-data-' + pn, NS, 'gp2', 'Bound', '100Gi', volume=pvn, created=86400 * 110, provisioner='ebs.csi.aws.com')
+    v_ = pv(pvn, c_, handle='vol-0e4d2c81a97b3f562', size='100Gi', storage_class='gp2')
+    cn = 'elasticsearch'
+    log = [es_json(238, 'INFO', 'o.e.e.NodeEnvironment', cn, pn, 'using [1] data paths, mounts [[/usr/share/elasticsearch/data (/dev/nvme1n1)]], net usable_space [91.2gb], net total_space [97.9gb], types [ext4]'),
+           es_json(238, 'INFO', 'o.e.e.NodeEnvironment', cn, pn, 'heap size [3.9gb], compressed ordinary object pointers [true]'),
+           es_json(237, 'INFO', 'o.e.n.Node', cn, pn, 'node name [%s], node ID [sJ3n9kQfRZ2bV0y7cXkP4w], cluster name [elasticsearch]' % pn),
+           es_json(237, 'INFO', 'o.e.n.Node', cn, pn, 'version[7.6.2], pid[1], build[default/docker/ef48eb35cf30adf4db14086e8aabd07ef6fb113f/2020-03-26T06:34:37.794943Z], OS[Linux/5.10.226-214.880.amzn2.x86_64/amd64], JVM[AdoptOpenJDK/OpenJDK 64-Bit Server VM/13.0.2/13.0.2+8]'),
+           es_json(237, 'INFO', 'o.e.n.Node', cn, pn, 'JVM home [/usr/share/elasticsearch/jdk]'),
+           *[es_json(236, 'INFO', 'o.e.p.PluginsService', cn, pn, 'loaded module [%s]' % m) for m in ('aggs-matrix-stats', 'analysis-common', 'ingest-common', 'lang-painless', 'mapper-extras', 'percolator', 'reindex', 'repository-url', 'transport-netty4', 'x-pack-core', 'x-pack-security')],
+           es_json(236, 'INFO', 'o.e.p.PluginsService', cn, pn, 'no plugins loaded'),
+           es_json(233, 'INFO', 'o.e.x.s.a.s.FileRolesStore', cn, pn, 'parsed [0] roles from file [/usr/share/elasticsearch/config/roles.yml]'),
+           es_json(232, 'INFO', 'o.e.x.m.p.l.CppLogMessageHandler', cn, pn, '[controller/100] [Main.cc@110] controller (64 bit): Version 7.6.2 (Build e06ef9d86d5332) Copyright (c) 2020 Elasticsearch BV'),
+           es_json(231, 'INFO', 'o.e.d.DiscoveryModule', cn, pn, 'using discovery type [zen] and seed hosts providers [settings, file]'),
+           es_json(230, 'INFO', 'o.e.n.Node', cn, pn, 'initialized'),
+           es_json(230, 'INFO', 'o.e.n.Node', cn, pn, 'starting ...'),
+           es_json(230, 'INFO', 'o.e.t.TransportService', cn, pn, 'publish_address {192.168.75.203:9300}, bound_addresses {0.0.0.0:9300}'),
+           es_json(230, 'INFO', 'o.e.b.BootstrapChecks', cn, pn, 'bound or publishing to a non-loopback address, enforcing bootstrap checks'),
+           'ERROR: [1] bootstrap checks failed',
+           '[1]: max virtual memory areas vm.max_map_count [65530] is too low, increase to at least [262144]',
+           es_json(229, 'INFO', 'o.e.n.Node', cn, pn, 'stopping ...'),
+           es_json(229, 'INFO', 'o.e.n.Node', cn, pn, 'stopped'),
+           es_json(229, 'INFO', 'o.e.n.Node', cn, pn, 'closing ...'),
+           es_json(229, 'INFO', 'o.e.n.Node', cn, pn, 'closed'),
+           es_json(229, 'INFO', 'o.e.x.m.p.NativeController', cn, pn, 'Native controller process has stopped - no new native processes can be started')]
+    objs += [c_, v_, p, podlog(NS, pn, 'elasticsearch', log, previous=True),
+             kube_proxy(new, version='v1.30.4-eks-a737599'), *[kube_proxy(n, version='v1.30.4-eks-a737599') for n in old], *coredns(old, image='602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/coredns:v1.11.3-eksbuild.1', hash_='5b9dfbf96'),
+             node_event(nn, 'Starting', 'Starting kubelet.', last=2880, first=2880), node_event(nn, 'NodeReady', 'Node %s status is now: NodeReady' % new, last=2860, first=2860),
+             node_event(nodes[0], 'NodeNotSchedulable', 'Node %s status is now: NodeNotSchedulable' % old[0], last=2700, first=2700),
+             ctrl_ev(data, 'SuccessfulCreate', 'create Pod %s in StatefulSet elasticsearch-es-data successful' % pn, 'statefulset-controller', last=created),
+             scheduled(p, new, created - 1),
+             msev(p, 'SuccessfulAttachVolume', 'AttachVolume.Attach succeeded for volume "%s"' % pvn, 'Normal', count=1, first=created - 20, controller='attachdetach-controller', instance='kube-controller-manager'),
+             *started(p, new, img, 'elastic-internal-init-filesystem', created - 35, '21.4s', size=471932816, init=True),
+             *restarted(p, new, img, 'elasticsearch', 11, created - 60, 243), backoff(p, new, 'elasticsearch', 58, created - 120, 14),
+             ev(p, 'Unhealthy', 'Readiness probe failed: {"timestamp": "%s", "message": "readiness probe failed", "curl_rc": "7"}' % ts(2470, '%Y-%m-%dT%H:%M:%S+00:00'),
+                count=3, first=2480, last=2470, host=new, fieldPath=fp('elasticsearch'))]
+    case('mx-es-max-map-count',
+         'CrashLoopBackOff: an ECK data node recreated on a new node group stops at the bootstrap checks, the new nodes keep the kernel default vm.max_map_count 65530',
+         'https://github.com/elastic/cloud-on-k8s/issues/2853',
+         '[1]: max virtual memory areas vm.max_map_count [65530] is too low, increase to at least [262144]',
+         NS + '/' + pn, 'any', objs, decisive='max virtual memory areas vm.max_map_count [65530] is too low',
+         mechanism=('max-map-count', [['vm.max_map_count']]))
+
+
+# =====================================================================================
+# 2. fd-limit: the logging Elasticsearch on a containerd node gets RLIMIT_NOFILE 1024 from the runtime
+# =====================================================================================
+@register
+def es_nofile_containerd():
+    N = 'k8s-worker-03'
+    n = mknode(N, kubelet='v1.31.3', runtime='containerd://2.0.1', kernel='6.8.0-49-generic', os_image='Ubuntu 24.04.1 LTS', ip='10.20.0.33', created=86400 * 12)
+    others = [mknode('k8s-worker-0%d' % i, kubelet='v1.31.3', runtime='containerd://2.0.1', kernel='6.8.0-49-generic', os_image='Ubuntu 24.04.1 LTS', ip='10.20.0.3%d' % i, created=86400 * 12)
+              for i in (1, 2)]
+    NS = 'kube-system'
+    img = 'quay.io/fluentd_elasticsearch/elasticsearch:v6.6.1'
+    labels = {'k8s-app': 'elasticsearch-logging', 'version': 'v6.6.1'}
+    spec = {'serviceAccountName': 'elasticsearch-logging',
+            'initContainers': [{'name': 'elasticsearch-logging-init', 'image': 'alpine:3.6', 'command': ['/sbin/sysctl', '-w', 'vm.max_map_count=262144'], 'securityContext': {'privileged': True}}],
+            'containers': [{'name': 'elasticsearch-logging', 'image': img, 'ports': [{'name': 'db', 'containerPort': 9200, 'protocol': 'TCP'}, {'name': 'transport', 'containerPort': 9300, 'protocol': 'TCP'}],
+                            'env': [{'name': 'NAMESPACE', 'valueFrom': {'fieldRef': {'fieldPath': 'metadata.namespace'}}}, {'name': 'MINIMUM_MASTER_NODES', 'value': '1'}],
+                            'volumeMounts': [{'name': 'elasticsearch-logging', 'mountPath': '/data'}],
+                            'resources': {'requests': {'cpu': '100m'}, 'limits': {'cpu': '1'}}}]}
+    s = sts('elasticsearch-logging', NS, labels, 2, spec, 0, created=5400, claims=[vct('elasticsearch-logging', '20Gi', 'local-path')])
+    s['metadata']['labels'] = {**labels, 'addonmanager.kubernetes.io/mode': 'Reconcile'}
+    pn = 'elasticsearch-logging-0'
+    created = 5300
+    init_st = [{'name': 'elasticsearch-logging-init', 'ready': True, 'restartCount': 0, 'image': 'docker.io/library/alpine:3.6', 'imageID': imgid('docker.io/library/alpine:3.6'),
+                'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(created - 12), 'finishedAt': ago(created - 12), 'containerID': cid(pn + 'init')}}}]
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'elasticsearch-logging', img, 17, term(1, 'Error', 318, 301, seed='esl17'))], created,
+             owner=('StatefulSet', 'elasticsearch-logging'), labels=sts_labels(s, 0), init=spec['initContainers'], init_statuses=init_st, sa='elasticsearch-logging',
+             spec_extra={'volumes': [{'name': 'elasticsearch-logging', 'persistentVolumeClaim': {'claimName': 'elasticsearch-logging-' + pn}}], 'hostname': pn,
+                         'subdomain': 'elasticsearch-logging-headless'},
+             conditions=conds(created, False, since=created - 15, msg='containers with unready status: [elasticsearch-logging]'), host_ip='10.20.0.33')
+    log = ['Starting Elasticsearch with the following settings:', '  cluster.name: kubernetes-logging', '  node.name: %s' % pn, '  discovery.zen.ping.unicast.hosts: elasticsearch-logging-headless',
+           'OpenJDK 64-Bit Server VM warning: Option UseConcMarkSweepGC was deprecated in version 9.0 and will likely be removed in a future release.',
+           es_plain(312, 'INFO', 'o.e.e.NodeEnvironment', pn, 'using [1] data paths, mounts [[/data (/dev/sdb1)]], net usable_space [18.9gb], net total_space [19.5gb], types [ext4]'),
+           es_plain(312, 'INFO', 'o.e.e.NodeEnvironment', pn, 'heap size [989.8mb], compressed ordinary object pointers [true]'),
+           es_plain(311, 'INFO', 'o.e.n.Node', pn, 'node name [%s], node ID [4fYtQz3hS8mWc1dXr7oK2A]' % pn),
+           es_plain(311, 'INFO', 'o.e.n.Node', pn, 'version[6.6.1], pid[1], build[oss/tar/1fd8f69/2019-02-13T17:10:04.160291Z], OS[Linux/6.8.0-49-generic/amd64], JVM[Oracle Corporation/OpenJDK 64-Bit Server VM/11.0.2/11.0.2+9]'),
+           *[es_plain(310, 'INFO', 'o.e.p.PluginsService', pn, 'loaded module [%s]' % m) for m in ('aggs-matrix-stats', 'analysis-common', 'ingest-common', 'lang-painless', 'mapper-extras', 'parent-join', 'percolator', 'reindex', 'repository-url', 'transport-netty4')],
+           es_plain(310, 'INFO', 'o.e.p.PluginsService', pn, 'no plugins loaded'),
+           es_plain(306, 'INFO', 'o.e.d.DiscoveryModule', pn, 'using discovery type [zen] and host providers [settings]'),
+           es_plain(305, 'INFO', 'o.e.n.Node', pn, 'initialized'),
+           es_plain(305, 'INFO', 'o.e.n.Node', pn, 'starting ...'),
+           es_plain(304, 'INFO', 'o.e.t.TransportService', pn, 'publish_address {10.244.3.57:9300}, bound_addresses {0.0.0.0:9300}'),
+           es_plain(304, 'INFO', 'o.e.b.BootstrapChecks', pn, 'bound or publishing to a non-loopback address, enforcing bootstrap checks'),
+           'ERROR: [1] bootstrap checks failed',
+           '[1]: max file descriptors [1024] for elasticsearch process is too low, increase to at least [65536]',
+           es_plain(303, 'INFO', 'o.e.n.Node', pn, 'stopping ...'),
+           es_plain(303, 'INFO', 'o.e.n.Node', pn, 'stopped'),
+           es_plain(303, 'INFO', 'o.e.n.Node', pn, 'closing ...'),
+           es_plain(302, 'INFO', 'o.e.n.Node', pn, 'closed')]
+    fimg = 'quay.io/fluentd_elasticsearch/fluentd:v2.5.2'
+    fds = daemonset('fluentd-es-v2.5.2', NS, {'k8s-app': 'fluentd-es'}, 3, 3, {'containers': [{'name': 'fluentd-es', 'image': fimg}]})
+    fpods = [ds_pod(fds, x['metadata']['name'], fimg, 'fluentd-es', 5350) for x in [n] + others]
+    flog = ['2026-11-21 09:5%d:1%d +0000 [warn]: #0 [elasticsearch] Could not communicate to Elasticsearch, resetting connection and trying again. connect_write timeout reached' % (k, k) for k in range(5)]
+    pvn = 'pvc-0d7a3c2e-5f1b-4e8a-b6c9-1e2f3a4b5c6d'
+    c_ = claim('elasticsearch-logging-' + pn, NS, 'local-path', 'Bound', '20Gi', volume=pvn, created=5300, provisioner='rancher.io/local-path', selected_node=N)
+    objs = [ns(NS), n, *others, s, p, c_, podlog(NS, pn, 'elasticsearch-logging', log, previous=True), fds, *fpods,
+            podlog(NS, fpods[0]['metadata']['name'], 'fluentd-es', flog, previous=False), serviceaccount('elasticsearch-logging', NS),
+            kube_proxy(N, version='v1.31.3'), *[kube_proxy(x['metadata']['name'], version='v1.31.3') for x in others], *coredns([others[0]['metadata']['name'], others[1]['metadata']['name']]),
+            ctrl_ev(s, 'SuccessfulCreate', 'create Claim elasticsearch-logging-%s Pod %s in StatefulSet elasticsearch-logging success' % (pn, pn), 'statefulset-controller', last=created + 1),
+            ctrl_ev(s, 'SuccessfulCreate', 'create Pod %s in StatefulSet elasticsearch-logging successful' % pn, 'statefulset-controller', last=created),
+            scheduled(p, N, created - 8), *started(p, N, 'alpine:3.6', 'elasticsearch-logging-init', created - 10, '1.9s', size=2016349, init=True),
+            *started(p, N, img, 'elasticsearch-logging', created - 14, '38.7s', size=301947552),
+            *restarted(p, N, img, 'elasticsearch-logging', 17, created - 90, 319), backoff(p, N, 'elasticsearch-logging', 121, created - 140, 9)]
+    case('mx-es-nofile-1024-containerd',
+         'CrashLoopBackOff: the logging Elasticsearch stops at its bootstrap checks, containerd gives containers an open-files limit of 1024',
+         'https://github.com/kubernetes/kubernetes/issues/59321',
+         '[1]: max file descriptors [1024] for elasticsearch process is too low, increase to at least [65536]',
+         NS + '/' + pn, 'any', objs, decisive='max file descriptors [1024] for elasticsearch process is too low',
+         mechanism=('fd-limit', [['LimitNOFILE', 'RLIMIT_NOFILE', 'nofile', 'ulimit', 'open-files limit', 'open files limit'], ['containerd', 'container runtime']]))
+
+
+# =====================================================================================
+# 3. data-dir-not-empty: postgres initdb on the root of a fresh ext4 volume (lost+found); PGDATA not a subdirectory
+# =====================================================================================
+@register
+def postgres_lost_found():
+    N = 'aks-agentpool-17529043-vmss000001'
+    n = mknode(N, kubelet='v1.30.6', runtime='containerd://1.7.23-1', kernel='5.15.0-1074-azure', os_image='Ubuntu 22.04.5 LTS', ip='10.224.0.5',
+               labels={'kubernetes.azure.com/agentpool': 'agentpool', 'topology.kubernetes.io/zone': '0'})
+    NS = 'default'
+    img = 'postgres:11.6-alpine'
+    labels = {'app': 'todo-list', 'component': 'db'}
+    spec = {'containers': [{'name': 'db', 'image': img, 'env': [{'name': 'POSTGRES_PASSWORD_FILE', 'value': '/secrets/postgres_password'}],
+                            'volumeMounts': [{'name': 'secret', 'mountPath': '/secrets'}, {'name': 'data', 'mountPath': '/var/lib/postgresql/data'}],
+                            'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}, 'limits': {'memory': '512Mi'}}}],
+            'volumes': [{'name': 'secret', 'secret': {'secretName': 'todo-db-secret', 'defaultMode': 400, 'items': [{'key': 'POSTGRES_PASSWORD', 'path': 'postgres_password'}]}},
+                        {'name': 'data', 'persistentVolumeClaim': {'claimName': 'todo-db-pvc'}}]}
+    d, rs = deploy('todo-list-db', NS, labels, 1, '64c7587854', spec, ready=0, created=1500, generation=1, strategy={'type': 'Recreate'})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'todo-list-db-64c7587854-m68bt'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'db', img, 7, term(1, 'Error', 193, 192, seed='pg7'))], 1480,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '64c7587854'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])},
+             conditions=conds(1480, False, since=1460, msg='containers with unready status: [db]'), host_ip='10.224.0.5')
+    pvn = 'pvc-8e2b6d1f-0c3a-4f59-a7e4-2d9c1b5f6a03'
+    sc = storageclass('managed-csi', 'disk.csi.azure.com', 'WaitForFirstConsumer', default=True, params={'skuname': 'StandardSSD_LRS'})
+    c_ = claim('todo-db-pvc', NS, 'managed-csi', 'Bound', '1Gi', volume=pvn, created=1500, provisioner='disk.csi.azure.com', selected_node=N)
+    v_ = pv(pvn, c_, driver='disk.csi.azure.com', handle='/subscriptions/1f2e3d4c-5b6a-4789-8abc-def012345678/resourceGroups/mc_kiamol_aks_eastus/providers/Microsoft.Compute/disks/' + pvn,
+            size='1Gi', storage_class='managed-csi')
+    log = ['The files belonging to this database system will be owned by user "postgres".', 'This user must also own the server process.', '',
+           'The database cluster will be initialized with locale "en_US.utf8".', 'The default database encoding has accordingly been set to "UTF8".',
+           'The default text search configuration will be set to "english".', '', 'Data page checksums are disabled.', '',
+           'initdb: directory "/var/lib/postgresql/data" exists but is not empty', 'It contains a lost+found directory, perhaps due to it being a mount point.',
+           'Using a mount point directly as the data directory is not recommended.', 'Create a subdirectory under the mount point.']
+    wimg = 'kiamol/ch04-todo-list'
+    wd, wrs = deploy('todo-list-web', NS, {'app': 'todo-list', 'component': 'web'}, 1, '7d9c5b8f46', {'containers': [{'name': 'web', 'image': wimg}]}, ready=1, created=1500, generation=1)
+    wp = xpod('todo-list-web-7d9c5b8f46-qk2zd', NS, N, [{'name': 'web', 'image': wimg}], [running('web', wimg, 1400, restarts=2, last=term(139, 'Error', 1470, 1420, seed='web2'))], 1480,
+              owner=('ReplicaSet', wrs['metadata']['name']), labels={'app': 'todo-list', 'component': 'web', 'pod-template-hash': '7d9c5b8f46'})
+    wlog = ['info: Microsoft.Hosting.Lifetime[0]', '      Now listening on: http://[::]:80', 'info: Microsoft.Hosting.Lifetime[0]', '      Application started. Press Ctrl+C to shut down.',
+            'fail: ToDoList.Pages.IndexModel[0]', '      Failed to load items: Npgsql.NpgsqlException (0x80004005): Exception while connecting',
+            ' ---> System.Net.Sockets.SocketException (111): Connection refused']
+    objs = [ns(NS), n, d, rs, p, sc, c_, v_, secret('todo-db-secret', NS, ['POSTGRES_PASSWORD'], created=1500), podlog(NS, pn, 'db', log, previous=True),
+            wd, wrs, wp, podlog(NS, wp['metadata']['name'], 'web', wlog, previous=False), service('todo-db', NS, labels, ports=((5432, 5432),), created=1500),
+            endpoints('todo-db', NS, not_ready=[(p['status']['podIP'], pn, N)], port=5432),
+            kube_proxy(N, version='v1.30.6'), *coredns([N, N], image='mcr.microsoft.com/oss/kubernetes/coredns:v1.11.3-2', hash_='659fcb445'),
+            ctrl_ev(c_, 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding', 'persistentvolume-controller', last=1499),
+            ctrl_ev(c_, 'ProvisioningSucceeded', 'Successfully provisioned volume %s' % pvn, 'disk.csi.azure.com_csi-azuredisk-controller-6f9c5d7b48-2xkqz_8d1e0f2a-3b4c-4d5e-9f6a-7b8c9d0e1f2a', last=1486),
+            msev(p, 'SuccessfulAttachVolume', 'AttachVolume.Attach succeeded for volume "%s"' % pvn, 'Normal', count=1, first=1470, controller='attachdetach-controller', instance='kube-controller-manager'),
+            *crashloop(p, N, img, 'db', 7, 1478, 194, 33, pulled_in='6.2s', size=57342851)]
+    case('mx-postgres-lost-found-pgdata',
+         'CrashLoopBackOff: postgres initdb refuses the data directory because the new Azure disk is mounted at /var/lib/postgresql/data itself, with lost+found at its root',
+         'https://github.com/sixeyed/kiamol/issues/72',
+         'initdb: directory "/var/lib/postgresql/data" exists but is not empty',
+         NS + '/' + pn, 'any', objs, decisive='initdb: directory "/var/lib/postgresql/data" exists but is not empty',
+         mechanism=('data-dir-not-empty', [['PGDATA', 'subPath']]))
+
+
+if __name__ == '__main__':
+    for f in CASES:
+        f()
+    print('wrote %d cases' % len(CASES))
