@@ -134,6 +134,13 @@ def vct(name, size, sc=None, access=('ReadWriteOnce',)):
     return t
 
 
+def vol(name, c, **kw):
+    """A PersistentVolume provisioned for claim `c`, created with it."""
+    v = pv(name, c, **kw)
+    v['metadata']['creationTimestamp'] = c['metadata']['creationTimestamp']
+    return v
+
+
 def es_json(t, level, component, cluster, node, message):
     """Elasticsearch 7.x JSON server log line at NOW - t seconds."""
     return ('{"type": "server", "timestamp": "%s", "level": "%s", "component": "%s", "cluster.name": "%s", "node.name": "%s", "message": "%s" }'
@@ -212,7 +219,7 @@ def es_max_map_count():
              conditions=conds(created, False, since=created - 45, msg='containers with unready status: [elasticsearch]'), host_ip='192.168.70.14')
     pvn = 'pvc-5c1f0e3a-8b47-4d2e-9f61-3a7d2c9e8b14'
     c_ = claim('elasticsearch-data-' + pn, NS, 'gp2', 'Bound', '100Gi', volume=pvn, created=86400 * 110, provisioner='ebs.csi.aws.com')
-    v_ = pv(pvn, c_, handle='vol-0e4d2c81a97b3f562', size='100Gi', storage_class='gp2')
+    v_ = vol(pvn, c_, handle='vol-0e4d2c81a97b3f562', size='100Gi', storage_class='gp2')
     cn = 'elasticsearch'
     log = [es_json(238, 'INFO', 'o.e.e.NodeEnvironment', cn, pn, 'using [1] data paths, mounts [[/usr/share/elasticsearch/data (/dev/nvme1n1)]], net usable_space [91.2gb], net total_space [97.9gb], types [ext4]'),
            es_json(238, 'INFO', 'o.e.e.NodeEnvironment', cn, pn, 'heap size [3.9gb], compressed ordinary object pointers [true]'),
@@ -349,7 +356,7 @@ def postgres_lost_found():
     pvn = 'pvc-8e2b6d1f-0c3a-4f59-a7e4-2d9c1b5f6a03'
     sc = storageclass('managed-csi', 'disk.csi.azure.com', 'WaitForFirstConsumer', default=True, params={'skuname': 'StandardSSD_LRS'})
     c_ = claim('todo-db-pvc', NS, 'managed-csi', 'Bound', '1Gi', volume=pvn, created=1500, provisioner='disk.csi.azure.com', selected_node=N)
-    v_ = pv(pvn, c_, driver='disk.csi.azure.com', handle='/subscriptions/1f2e3d4c-5b6a-4789-8abc-def012345678/resourceGroups/mc_kiamol_aks_eastus/providers/Microsoft.Compute/disks/' + pvn,
+    v_ = vol(pvn, c_, driver='disk.csi.azure.com', handle='/subscriptions/1f2e3d4c-5b6a-4789-8abc-def012345678/resourceGroups/mc_kiamol_aks_eastus/providers/Microsoft.Compute/disks/' + pvn,
             size='1Gi', storage_class='managed-csi')
     log = ['The files belonging to this database system will be owned by user "postgres".', 'This user must also own the server process.', '',
            'The database cluster will be initialized with locale "en_US.utf8".', 'The default database encoding has accordingly been set to "UTF8".',
@@ -377,6 +384,212 @@ def postgres_lost_found():
          'initdb: directory "/var/lib/postgresql/data" exists but is not empty',
          NS + '/' + pn, 'any', objs, decisive='initdb: directory "/var/lib/postgresql/data" exists but is not empty',
          mechanism=('data-dir-not-empty', [['PGDATA', 'subPath']]))
+
+
+# =====================================================================================
+# 4. data-dir-not-empty: Kubeflow Pipelines' MySQL 8 on an NFS claim; --initialize refuses a data directory with files
+# =====================================================================================
+@register
+def mysql_initialize_has_files():
+    nodes = ['kf-worker-%d' % i for i in (1, 2, 3)]
+    ns_ = [mknode(x, kubelet='v1.31.4', runtime='containerd://1.7.24', kernel='5.15.0-126-generic', os_image='Ubuntu 22.04.5 LTS', ip='172.16.10.%d' % (21 + i), created=86400 * 60)
+           for i, x in enumerate(nodes)]
+    N = nodes[1]
+    NS = 'kubeflow'
+    img = 'gcr.io/ml-pipeline/mysql:8.0.26'
+    labels = {'app': 'mysql', 'application-crd-id': 'kubeflow-pipelines'}
+    spec = {'serviceAccountName': 'mysql',
+            'containers': [{'name': 'mysql', 'image': img, 'args': ['--datadir', '/var/lib/mysql', '--default-authentication-plugin=mysql_native_password', '--disable-log-bin'],
+                            'env': [{'name': 'MYSQL_ALLOW_EMPTY_PASSWORD', 'value': 'true'}], 'ports': [{'name': 'mysql', 'containerPort': 3306}],
+                            'readinessProbe': {'exec': {'command': ['/bin/bash', '-c', 'mysql -D $$MYSQL_DATABASE -h 127.0.0.1 -e "SELECT 1"']}, 'initialDelaySeconds': 5, 'periodSeconds': 2, 'timeoutSeconds': 1},
+                            'volumeMounts': [{'name': 'mysql-persistent-storage', 'mountPath': '/var/lib/mysql'}],
+                            'resources': {'requests': {'cpu': '100m', 'memory': '800Mi'}}}],
+            'volumes': [{'name': 'mysql-persistent-storage', 'persistentVolumeClaim': {'claimName': 'mysql-pv-claim'}}]}
+    d, rs = deploy('mysql', NS, labels, 1, '5b4c8f7d96', spec, ready=0, created=3000, generation=1, strategy={'type': 'Recreate'})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'mysql-5b4c8f7d96-7ckxq'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'mysql', img, 9, term(1, 'Error', 261, 259, seed='my9'))], 2950, sa='mysql',
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '5b4c8f7d96'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])},
+             conditions=conds(2950, False, since=2930, msg='containers with unready status: [mysql]'), host_ip='172.16.10.22')
+    sc = storageclass('nfs-client', 'cluster.local/nfs-subdir-external-provisioner', 'Immediate', default=True, params={'archiveOnDelete': 'true'})
+    pvn = 'pvc-3b9e7f12-6a4d-4c8e-9d15-0f2a7b6c8e41'
+    c_ = claim('mysql-pv-claim', NS, 'nfs-client', 'Bound', '20Gi', volume=pvn, created=3000, provisioner='cluster.local/nfs-subdir-external-provisioner')
+    v_ = vol(pvn, c_, driver=None, size='20Gi', storage_class='nfs-client')
+    v_['spec'].pop('csi')
+    v_['spec']['nfs'] = {'server': '172.16.10.5', 'path': '/srv/nfs/kubeflow-mysql-pv-claim-' + pvn}
+    v_['metadata']['annotations'] = {'pv.kubernetes.io/provisioned-by': 'cluster.local/nfs-subdir-external-provisioner'}
+    def my(t, level, code, text):
+        return '%s 0 [%s] [%s] [Server] %s' % (ts(t, '%Y-%m-%dT%H:%M:%S.%fZ'), level, code, text)
+    ent = lambda t, text: '%s [Note] [Entrypoint]: %s' % (ts(t, '%Y-%m-%d %H:%M:%S+00:00'), text)
+    log = [ent(262, 'Entrypoint script for MySQL Server 8.0.26-1debian10 started.'), ent(262, "Switching to dedicated user 'mysql'"),
+           ent(262, 'Entrypoint script for MySQL Server 8.0.26-1debian10 started.'), ent(261, 'Initializing database files'),
+           my(261, 'System', 'MY-013169', '/usr/sbin/mysqld (mysqld 8.0.26) initializing of server in progress as process 42'),
+           my(261, 'ERROR', 'MY-010457', '--initialize specified but the data directory has files in it. Aborting.'),
+           my(261, 'ERROR', 'MY-013236', 'The designated data directory /var/lib/mysql/ is unusable. You can remove all files that the server added to it.'),
+           my(261, 'ERROR', 'MY-010119', 'Aborting'),
+           my(260, 'System', 'MY-010910', '/usr/sbin/mysqld: Shutdown complete (mysqld 8.0.26)  MySQL Community Server - GPL.')]
+    # the API server and the metadata service wait on MySQL and crash-loop too (downstream, not the cause)
+    aimg = 'gcr.io/ml-pipeline/api-server:2.3.0'
+    ad, ars = deploy('ml-pipeline', NS, {'app': 'ml-pipeline'}, 1, '6f7d9c8b54', {'containers': [{'name': 'ml-pipeline-api-server', 'image': aimg}]}, ready=0, created=3000, generation=1)
+    ap = xpod('ml-pipeline-6f7d9c8b54-j2vwn', NS, nodes[0], [{'name': 'ml-pipeline-api-server', 'image': aimg}],
+              [clbo_('ml-pipeline-6f7d9c8b54-j2vwn', NS, 'ml-pipeline-api-server', aimg, 8, term(255, 'Error', 700, 405, seed='api8'))], 2950, sa='ml-pipeline',
+              owner=('ReplicaSet', ars['metadata']['name']), labels={'app': 'ml-pipeline', 'pod-template-hash': '6f7d9c8b54'},
+              conditions=conds(2950, False, since=2930, msg='containers with unready status: [ml-pipeline-api-server]'))
+    alog = klog_lines(700, [('I', 'client_manager.go:170', 'Initializing client manager'), ('I', 'config.go:57', 'Config DBConfig.MySQLConfig.ExtraParams not specified, skipping'),
+                            ('F', 'error.go:340', 'dial tcp 10.104.87.212:3306: connect: connection refused')], step=147)
+    minio_img = 'gcr.io/ml-pipeline/minio:RELEASE.2019-08-14T20-37-41Z-license-compliance'
+    md, mrs = deploy('minio', NS, {'app': 'minio'}, 1, '65dff76b66', {'containers': [{'name': 'minio', 'image': minio_img}]}, created=3000, generation=1)
+    mp = xpod('minio-65dff76b66-8mxpl', NS, nodes[2], [{'name': 'minio', 'image': minio_img}], [running('minio', minio_img, 2900)], 2950,
+              owner=('ReplicaSet', mrs['metadata']['name']), labels={'app': 'minio', 'pod-template-hash': '65dff76b66'})
+    objs = [ns(NS), ns('kube-system'), *ns_, sc, c_, v_, d, rs, p, podlog(NS, pn, 'mysql', log, previous=True), serviceaccount('mysql', NS),
+            service('mysql', NS, labels, ports=((3306, 3306),), created=3000), endpoints('mysql', NS, not_ready=[(p['status']['podIP'], pn, N)], port=3306),
+            ad, ars, ap, podlog(NS, ap['metadata']['name'], 'ml-pipeline-api-server', alog, previous=True), md, mrs, mp,
+            *[kube_proxy(x, version='v1.31.4') for x in nodes], *coredns(nodes),
+            ctrl_ev(c_, 'Provisioning', 'External provisioner is provisioning volume for claim "kubeflow/mysql-pv-claim"',
+                    'cluster.local/nfs-subdir-external-provisioner_nfs-subdir-external-provisioner-7d8f6b9c5-x2qlm_0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', last=2999),
+            ctrl_ev(c_, 'ProvisioningSucceeded', 'Successfully provisioned volume %s' % pvn,
+                    'cluster.local/nfs-subdir-external-provisioner_nfs-subdir-external-provisioner-7d8f6b9c5-x2qlm_0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', last=2998),
+            *crashloop(p, N, img, 'mysql', 9, 2948, 262, 47, pulled_in='19.3s', size=151204735),
+            ev(p, 'Unhealthy', 'Readiness probe failed: mysql: [Warning] Using a password on the command line interface can be insecure.\nERROR 2003 (HY000): '
+               "Can't connect to MySQL server on '127.0.0.1:3306' (111)", count=6, first=2900, last=262, host=N, fieldPath=fp('mysql')),
+            *crashloop(ap, nodes[0], aimg, 'ml-pipeline-api-server', 8, 2948, 701, 40, pulled_in='7.7s', size=38230126)]
+    case('mx-mysql-initialize-has-files',
+         "CrashLoopBackOff: Kubeflow Pipelines' MySQL 8 on a new NFS claim stops at --initialize, the data directory already holds files",
+         'https://github.com/kubeflow/website/issues/3990',
+         '[ERROR] [MY-010457] [Server] --initialize specified but the data directory has files in it. Aborting.',
+         NS + '/' + pn, 'any', objs, decisive='--initialize specified but the data directory has files in it',
+         mechanism=('data-dir-not-empty', [['subPath', 'subdirectory']]))
+
+
+# =====================================================================================
+# 5. fs-permission: Grafana runs as UID 472 on a claim whose root belongs to root; the pod sets no fsGroup
+# =====================================================================================
+@register
+def grafana_data_not_writable():
+    A = 'gke-ops-default-pool-6c1e9f2b-4mfx'; B = 'gke-ops-default-pool-6c1e9f2b-r7tq'
+    na = mknode(A, kubelet='v1.30.5-gke.1699000', runtime='containerd://1.7.23', kernel='6.1.100+', os_image='Container-Optimized OS from Google', ip='10.138.0.12',
+                labels={'cloud.google.com/gke-nodepool': 'default-pool', 'topology.kubernetes.io/zone': 'us-west1-a'})
+    nb = mknode(B, kubelet='v1.30.5-gke.1699000', runtime='containerd://1.7.23', kernel='6.1.100+', os_image='Container-Optimized OS from Google', ip='10.138.0.13',
+                labels={'cloud.google.com/gke-nodepool': 'default-pool', 'topology.kubernetes.io/zone': 'us-west1-a'})
+    NS = 'monitoring'
+    img = 'grafana/grafana:7.1.1'
+    labels = {'app': 'grafana'}
+    spec = {'securityContext': {'runAsUser': 472, 'runAsGroup': 472},
+            'containers': [{'name': 'grafana', 'image': img, 'ports': [{'name': 'http-grafana', 'containerPort': 3000}],
+                            'readinessProbe': {'httpGet': {'path': '/robots.txt', 'port': 3000}, 'initialDelaySeconds': 10, 'periodSeconds': 30, 'timeoutSeconds': 2, 'failureThreshold': 3},
+                            'volumeMounts': [{'name': 'grafana-pv', 'mountPath': '/var/lib/grafana'}, {'name': 'grafana-datasources', 'mountPath': '/etc/grafana/provisioning/datasources'}],
+                            'resources': {'requests': {'cpu': '250m', 'memory': '750Mi'}}}],
+            'volumes': [{'name': 'grafana-pv', 'persistentVolumeClaim': {'claimName': 'grafana-pvc'}},
+                        {'name': 'grafana-datasources', 'configMap': {'name': 'grafana-datasources', 'defaultMode': 420}}]}
+    d, rs = deploy('grafana', NS, labels, 1, '7c9f6d5b8d', spec, ready=0, created=86400 * 6, generation=3)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 3}
+    rs['metadata']['creationTimestamp'] = ago(1900)
+    pn = 'grafana-7c9f6d5b8d-9tq4w'
+    p = xpod(pn, NS, B, spec['containers'], [clbo_(pn, NS, 'grafana', img, 8, term(1, 'Error', 225, 225, seed='gf8'))], 1880,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7c9f6d5b8d'},
+             spec_extra={'volumes': copy.deepcopy(spec['volumes']), 'securityContext': dict(spec['securityContext'])},
+             conditions=conds(1880, False, since=1860, msg='containers with unready status: [grafana]'), host_ip='10.138.0.13')
+    sc = storageclass('standard-rwo', 'pd.csi.storage.gke.io', 'WaitForFirstConsumer', default=True, params={'type': 'pd-balanced'})
+    pvn = 'pvc-f2a4c6e8-1b3d-4f5a-8c7e-9d0b2a4c6e81'
+    c_ = claim('grafana-pvc', NS, 'standard-rwo', 'Bound', '1Gi', volume=pvn, created=86400 * 6, provisioner='pd.csi.storage.gke.io', selected_node=A)
+    v_ = vol(pvn, c_, driver='pd.csi.storage.gke.io', handle='projects/acme-ops/zones/us-west1-a/disks/' + pvn, size='1Gi', storage_class='standard-rwo')
+    log = ["mkdir: can't create directory '/var/lib/grafana/plugins': Permission denied", "GF_PATHS_DATA='/var/lib/grafana' is not writable.",
+           'You may have issues with file permissions, more information here: http://docs.grafana.org/installation/docker/#migration-from-a-previous-version-of-the-docker-container-to-5-1-or-later']
+    pimg = 'prom/prometheus:v2.20.0'
+    pd_, prs = deploy('prometheus', NS, {'app': 'prometheus'}, 1, '84d9b6c7f5', {'containers': [{'name': 'prometheus', 'image': pimg}]}, created=86400 * 6)
+    pp = xpod('prometheus-84d9b6c7f5-wz6kn', NS, A, [{'name': 'prometheus', 'image': pimg}], [running('prometheus', pimg, 86400 * 6 - 60)], 86400 * 6,
+              owner=('ReplicaSet', prs['metadata']['name']), labels={'app': 'prometheus', 'pod-template-hash': '84d9b6c7f5'})
+    objs = [ns(NS), ns('kube-system'), na, nb, sc, c_, v_, d, rs, replicaset(d, '5d8b7c6f49', 0, 0, spec, created=86400 * 6, revision=2), p,
+            configmap('grafana-datasources', NS, {'prometheus.yaml': 'apiVersion: 1\ndatasources:\n- name: Prometheus\n  type: prometheus\n  url: http://prometheus:9090\n'}, created=86400 * 6),
+            podlog(NS, pn, 'grafana', log, previous=True), pd_, prs, pp,
+            kube_proxy(A, version='v1.30.5-gke.1699000'), kube_proxy(B, version='v1.30.5-gke.1699000'), *coredns([A, B], image='gke.gcr.io/coredns/coredns:v1.11.3-gke.3'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set grafana-7c9f6d5b8d from 0 to 1', 'deployment-controller', last=1900),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled down replica set grafana-5d8b7c6f49 from 1 to 0', 'deployment-controller', last=1885),
+            msev(p, 'SuccessfulAttachVolume', 'AttachVolume.Attach succeeded for volume "%s"' % pvn, 'Normal', count=1, first=1850, controller='attachdetach-controller', instance='kube-controller-manager'),
+            *crashloop(p, B, img, 'grafana', 8, 1848, 226, 36, pulled_in='9.8s', size=54201187)]
+    case('mx-grafana-data-not-writable',
+         'CrashLoopBackOff after the pod was recreated: Grafana runs as UID 472 and cannot write /var/lib/grafana, the claim\'s root belongs to root and the pod sets no fsGroup',
+         'https://github.com/grafana/grafana/issues/26675',
+         "GF_PATHS_DATA='/var/lib/grafana' is not writable.",
+         NS + '/' + pn, 'any', objs, decisive="GF_PATHS_DATA='/var/lib/grafana' is not writable",
+         mechanism=('fs-permission', [['fsGroup']]))
+
+
+# =====================================================================================
+# 6. fs-permission: Prometheus (operator) runs as nobody after its securityContext was emptied; its claim is root-owned
+# =====================================================================================
+@register
+def prometheus_queries_active():
+    nodes = ['worker-%02d.ocp.example.internal' % i for i in (1, 2)]
+    ns_ = [mknode(x, kubelet='v1.29.10', runtime='containerd://1.7.22', kernel='5.14.0-427.40.1.el9_4.x86_64', os_image='Rocky Linux 9.4 (Blue Onyx)', ip='10.40.8.%d' % (11 + i))
+           for i, x in enumerate(nodes)]
+    N = nodes[0]
+    NS = 'monitoring'
+    img = 'quay.io/prometheus/prometheus:v2.22.1'; rimg = 'quay.io/prometheus-operator/prometheus-config-reloader:v0.43.2'
+    cr = obj('Prometheus', 'monitoring.coreos.com/v1', 'k8s', NS, 86400 * 20,
+             spec={'replicas': 1, 'version': 'v2.22.1', 'serviceAccountName': 'prometheus-k8s', 'securityContext': {}, 'retention': '15d',
+                   'storage': {'volumeClaimTemplate': {'spec': {'storageClassName': 'longhorn', 'resources': {'requests': {'storage': '50Gi'}}}}}})
+    labels = {'app': 'prometheus', 'prometheus': 'k8s', 'app.kubernetes.io/name': 'prometheus', 'operator.prometheus.io/name': 'k8s'}
+    spec = {'serviceAccountName': 'prometheus-k8s', 'securityContext': {},
+            'containers': [{'name': 'prometheus', 'image': img, 'args': ['--web.console.templates=/etc/prometheus/consoles', '--web.console.libraries=/etc/prometheus/console_libraries',
+                                                                        '--config.file=/etc/prometheus/config_out/prometheus.env.yaml', '--storage.tsdb.path=/prometheus',
+                                                                        '--storage.tsdb.retention.time=15d', '--web.enable-lifecycle', '--web.route-prefix=/'],
+                            'ports': [{'name': 'web', 'containerPort': 9090}],
+                            'readinessProbe': {'httpGet': {'path': '/-/ready', 'port': 'web'}, 'periodSeconds': 5, 'timeoutSeconds': 3, 'failureThreshold': 120},
+                            'volumeMounts': [{'name': 'config-out', 'mountPath': '/etc/prometheus/config_out', 'readOnly': True},
+                                             {'name': 'prometheus-k8s-db', 'mountPath': '/prometheus', 'subPath': 'prometheus-db'}]},
+                           {'name': 'config-reloader', 'image': rimg, 'args': ['--listen-address=:8080', '--reload-url=http://localhost:9090/-/reload',
+                                                                                '--config-file=/etc/prometheus/config/prometheus.yaml.gz', '--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml'],
+                            'volumeMounts': [{'name': 'config', 'mountPath': '/etc/prometheus/config'}, {'name': 'config-out', 'mountPath': '/etc/prometheus/config_out'}],
+                            'resources': {'limits': {'cpu': '100m', 'memory': '50Mi'}}}],
+            'volumes': [{'name': 'config', 'secret': {'secretName': 'prometheus-k8s', 'defaultMode': 420}}, {'name': 'config-out', 'emptyDir': {}},
+                        {'name': 'prometheus-k8s-db', 'persistentVolumeClaim': {'claimName': 'prometheus-k8s-db-prometheus-k8s-0'}}]}
+    s = sts('prometheus-k8s', NS, labels, 1, spec, 0, created=86400 * 20, claims=[vct('prometheus-k8s-db', '50Gi', 'longhorn')])
+    owned_by(s, cr)
+    pn = 'prometheus-k8s-0'
+    st = [clbo_(pn, NS, 'prometheus', img, 14, term(2, 'Error', 305, 305, seed='pr14')), running('config-reloader', rimg, 4170, ready=True)]
+    p = xpod(pn, NS, N, spec['containers'], st, 4200, sa='prometheus-k8s', owner=('StatefulSet', 'prometheus-k8s'), labels=sts_labels(s, 0),
+             spec_extra={'volumes': copy.deepcopy(spec['volumes']), 'securityContext': {}, 'hostname': pn, 'subdomain': 'prometheus-operated'},
+             conditions=conds(4200, False, since=4180, msg='containers with unready status: [prometheus]'), host_ip='10.40.8.11')
+    pvn = 'pvc-71c3e9a5-2d4b-4f6e-8a1c-5b7d9e0f2a34'
+    c_ = claim('prometheus-k8s-db-prometheus-k8s-0', NS, 'longhorn', 'Bound', '50Gi', volume=pvn, created=86400 * 20, provisioner='driver.longhorn.io',
+               labels={'app.kubernetes.io/name': 'prometheus', 'operator.prometheus.io/name': 'k8s'})
+    v_ = vol(pvn, c_, driver='driver.longhorn.io', handle=pvn, size='50Gi', storage_class='longhorn')
+    sc = storageclass('longhorn', 'driver.longhorn.io', 'Immediate', default=True, params={'numberOfReplicas': '3', 'staleReplicaTimeout': '2880', 'fsType': 'ext4'})
+    lg = lambda t, caller, rest: 'level=%s ts=%s caller=%s %s' % (rest[0], ts(t, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z', caller, rest[1])
+    log = [lg(306, 'main.go:353', ('info', 'msg="Starting Prometheus" version="(version=2.22.1, branch=HEAD, revision=00f16d1ac3a4c94561e5133b821d8e4d9ef78ec2)"')),
+           lg(306, 'main.go:358', ('info', 'build_context="(go=go1.15.3, user=root@516b109b1732, date=20201105-14:02:25)"')),
+           lg(306, 'main.go:359', ('info', 'host_details="(Linux 5.14.0-427.40.1.el9_4.x86_64 #1 SMP PREEMPT_DYNAMIC Tue Oct 8 11:40:50 UTC 2024 x86_64 prometheus-k8s-0 (none))"')),
+           lg(306, 'main.go:360', ('info', 'fd_limits="(soft=1048576, hard=1048576)"')),
+           lg(306, 'main.go:361', ('info', 'vm_limits="(soft=unlimited, hard=unlimited)"')),
+           lg(306, 'query_logger.go:87', ('error', 'component=activeQueryTracker msg="Error opening query log file" file=/prometheus/queries.active err="open /prometheus/queries.active: permission denied"')),
+           'panic: Unable to create mmap-ed active query log', '', 'goroutine 1 [running]:',
+           'github.com/prometheus/prometheus/promql.NewActiveQueryTracker(0x7ffd3a2b5e8b, 0xb, 0x14, 0x3135ca0, 0xc000ae4f30, 0x3135ca0)',
+           '\t/app/promql/query_logger.go:117 +0x4cd', 'main.main()', '\t/app/cmd/prometheus/main.go:384 +0x52c5']
+    rlog = ['level=info ts=%s caller=main.go:147 msg="Starting prometheus-config-reloader" version="(version=0.43.2, branch=refs/tags/pkg/apis/monitoring/v0.43.2, revision=3c4d6b3a)"' % ts(4170, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z',
+            'level=info ts=%s caller=main.go:148 build_context="(go=go1.14.12, user=paulfantom, date=20201118-10:42:13)"' % ts(4170, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z',
+            'level=info ts=%s caller=main.go:182 msg="Starting web server for metrics" listen=:8080' % ts(4170, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z']
+    rlog += ['level=error ts=%s caller=runutil.go:98 msg="function failed. Retrying in next tick" err="trigger reload: reload request failed: Post \\"http://localhost:9090/-/reload\\": dial tcp [::1]:9090: connect: connection refused"'
+             % (ts(4100 - 300 * k, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z') for k in range(12)]
+    oimg = 'quay.io/prometheus-operator/prometheus-operator:v0.43.2'
+    od, ors = deploy('prometheus-operator', NS, {'app.kubernetes.io/name': 'prometheus-operator'}, 1, '6b8f9d4c7b', {'containers': [{'name': 'prometheus-operator', 'image': oimg}]}, created=86400 * 20)
+    op = xpod('prometheus-operator-6b8f9d4c7b-fx8mw', NS, nodes[1], [{'name': 'prometheus-operator', 'image': oimg}], [running('prometheus-operator', oimg, 86400 * 20 - 40)], 86400 * 20,
+              owner=('ReplicaSet', ors['metadata']['name']), labels={'app.kubernetes.io/name': 'prometheus-operator', 'pod-template-hash': '6b8f9d4c7b'}, sa='prometheus-operator')
+    objs = [ns(NS), ns('kube-system'), *ns_, cr, s, p, sc, c_, v_, secret('prometheus-k8s', NS, ['prometheus.yaml.gz'], created=86400 * 20), serviceaccount('prometheus-k8s', NS),
+            podlog(NS, pn, 'prometheus', log, previous=True), podlog(NS, pn, 'config-reloader', rlog, previous=False), od, ors, op,
+            *[kube_proxy(x, version='v1.29.10') for x in nodes], *coredns(nodes),
+            ctrl_ev(s, 'SuccessfulCreate', 'create Pod prometheus-k8s-0 in StatefulSet prometheus-k8s successful', 'statefulset-controller', last=4200),
+            scheduled(p, N, 4199), *started(p, N, rimg, 'config-reloader', 4190, '2.2s', size=4802377),
+            *restarted(p, N, img, 'prometheus', 14, 4180, 306), backoff(p, N, 'prometheus', 96, 4100, 8),
+            ev(p, 'Unhealthy', 'Readiness probe failed: Get "http://%s:9090/-/ready": dial tcp %s:9090: connect: connection refused' % (p['status']['podIP'], p['status']['podIP']),
+               count=22, first=4170, last=300, host=N, fieldPath=fp('prometheus'))]
+    case('mx-prometheus-queries-active-denied',
+         "CrashLoopBackOff: Prometheus panics at start, it cannot create /prometheus/queries.active on its claim since the Prometheus resource's securityContext was emptied (no fsGroup, runs as the image's nobody)",
+         'https://github.com/prometheus-operator/prometheus-operator/issues/3693',
+         'level=error ts=2020-11-19T05:32:16.299Z caller=query_logger.go:87 component=activeQueryTracker msg="Error opening query log file" '
+         'file=/prometheus/queries.active err="open /prometheus/queries.active: permission denied"',
+         NS + '/' + pn, 'any', objs, decisive='open /prometheus/queries.active: permission denied',
+         mechanism=('fs-permission', [['fsGroup']]))
 
 
 if __name__ == '__main__':
