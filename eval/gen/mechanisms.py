@@ -592,6 +592,168 @@ def prometheus_queries_active():
          mechanism=('fs-permission', [['fsGroup']]))
 
 
+# =====================================================================================
+# 7. fs-permission: Jenkins (UID 1000) on a hostPath directory that was chowned to another UID on the node
+# =====================================================================================
+@register
+def jenkins_hostpath_permissions():
+    N = 'ci-node-01'
+    n = mknode(N, kubelet='v1.31.2+k3s1', runtime='containerd://1.7.22-k3s1', kernel='5.15.0-125-generic', os_image='Ubuntu 22.04.5 LTS', ip='10.0.1.12',
+               labels={'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true', 'node.kubernetes.io/instance-type': 'k3s', 'ci': 'true'})
+    NS = 'jenkins'
+    img = 'jenkins/jenkins:lts-jdk11'
+    labels = {'app': 'jenkins-server'}
+    spec = {'serviceAccountName': 'jenkins-admin', 'nodeSelector': {'ci': 'true'},
+            'containers': [{'name': 'jenkins', 'image': img, 'ports': [{'name': 'httpport', 'containerPort': 8080}, {'name': 'jnlpport', 'containerPort': 50000}],
+                            'livenessProbe': {'httpGet': {'path': '/login', 'port': 8080}, 'initialDelaySeconds': 90, 'periodSeconds': 10, 'timeoutSeconds': 5, 'failureThreshold': 5},
+                            'readinessProbe': {'httpGet': {'path': '/login', 'port': 8080}, 'initialDelaySeconds': 60, 'periodSeconds': 10, 'timeoutSeconds': 5, 'failureThreshold': 3},
+                            'volumeMounts': [{'name': 'jenkins-data', 'mountPath': '/var/jenkins_home'}],
+                            'resources': {'requests': {'cpu': '500m', 'memory': '500Mi'}, 'limits': {'cpu': '1', 'memory': '2Gi'}}}],
+            'volumes': [{'name': 'jenkins-data', 'hostPath': {'path': '/home/jenkins/jenkins_home/jenkins', 'type': 'DirectoryOrCreate'}}]}
+    d, rs = deploy('jenkins', NS, labels, 1, '57d8c6f9b4', spec, ready=0, created=86400 * 3, generation=2, strategy={'type': 'Recreate'})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 2}
+    rs['metadata']['creationTimestamp'] = ago(1320)
+    pn = 'jenkins-57d8c6f9b4-xw7tn'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'jenkins', img, 7, term(1, 'Error', 164, 164, seed='jk7'))], 1300, sa='jenkins-admin',
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '57d8c6f9b4'},
+             spec_extra={'volumes': copy.deepcopy(spec['volumes']), 'nodeSelector': {'ci': 'true'}},
+             conditions=conds(1300, False, since=1280, msg='containers with unready status: [jenkins]'), host_ip='10.0.1.12')
+    log = ["touch: cannot touch '/var/jenkins_home/copy_reference_file.log': Permission denied",
+           'Can not write to /var/jenkins_home/copy_reference_file.log. Wrong volume permissions?']
+    timg = 'rancher/mirrored-library-traefik:2.11.10'
+    tr = xpod('traefik-5fb479b77f-2lk8w', 'kube-system', N, [{'name': 'traefik', 'image': timg}], [running('traefik', timg, 86400 * 20)], 86400 * 20,
+              owner=('ReplicaSet', 'traefik-5fb479b77f'), labels={'app.kubernetes.io/name': 'traefik', 'pod-template-hash': '5fb479b77f'}, sa='traefik')
+    limg = 'rancher/local-path-provisioner:v0.0.30'
+    lp = xpod('local-path-provisioner-595dcfc56f-8vn4c', 'kube-system', N, [{'name': 'local-path-provisioner', 'image': limg}], [running('local-path-provisioner', limg, 86400 * 20)], 86400 * 20,
+              owner=('ReplicaSet', 'local-path-provisioner-595dcfc56f'), labels={'app': 'local-path-provisioner', 'pod-template-hash': '595dcfc56f'}, sa='local-path-provisioner-service-account')
+    objs = [ns(NS), ns('kube-system'), n, d, rs, replicaset(d, '6c9b7d8f5c', 0, 0, spec, created=86400 * 3, revision=1), p, serviceaccount('jenkins-admin', NS),
+            podlog(NS, pn, 'jenkins', log, previous=True), service('jenkins-service', NS, labels, ports=((8080, 8080),), created=86400 * 3),
+            endpoints('jenkins-service', NS, not_ready=[(p['status']['podIP'], pn, N)], port=8080), tr, lp,
+            *coredns([N, N], image='rancher/mirrored-coredns-coredns:1.11.3', hash_='ccb96694c'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled down replica set jenkins-6c9b7d8f5c from 1 to 0', 'deployment-controller', last=1325),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set jenkins-57d8c6f9b4 from 0 to 1', 'deployment-controller', last=1320),
+            *crashloop(p, N, img, 'jenkins', 7, 1298, 165, 31, present=True)]
+    case('mx-jenkins-hostpath-permissions',
+         'CrashLoopBackOff after the home directory was restored on the node: Jenkins (UID 1000) cannot write its hostPath /var/jenkins_home, the directory was chowned to 1001',
+         'https://github.com/jenkinsci/docker/issues/677',
+         "touch: cannot touch '/var/jenkins_home/copy_reference_file.log': Permission denied",
+         NS + '/' + pn, 'any', objs, decisive="cannot touch '/var/jenkins_home/copy_reference_file.log': Permission denied",
+         mechanism=('fs-permission', [['hostPath', 'host directory', 'host path'], ['chown', 'owner', 'owned']]))
+
+
+# =====================================================================================
+# 8. privileged-port: the nginx sidecar of kube-resource-report runs as UID 1000 and listens on port 80
+# =====================================================================================
+@register
+def nginx_nonroot_port_80():
+    A = 'ip-10-31-44-102.eu-central-1.compute.internal'; B = 'ip-10-31-60-17.eu-central-1.compute.internal'
+    mk = lambda x, ip, z: mknode(x, kubelet='v1.30.6-eks-7f9249a', runtime='containerd://1.7.23', kernel='6.1.115-126.197.amzn2023.x86_64', os_image='Amazon Linux 2023.6.20241121', ip=ip,
+                                 labels={'eks.amazonaws.com/nodegroup': 'system', 'topology.kubernetes.io/zone': z, 'node.kubernetes.io/instance-type': 'm6i.large'})
+    na = mk(A, '10.31.44.102', 'eu-central-1a'); nb = mk(B, '10.31.60.17', 'eu-central-1b')
+    NS = 'kube-resource-report'
+    rimg = 'hjacobs/kube-resource-report:20.4.3'; nimg = 'nginx:1.17.9-alpine'
+    sc = {'runAsNonRoot': True, 'runAsUser': 1000, 'readOnlyRootFilesystem': False}
+    labels = {'application': 'kube-resource-report', 'component': 'np'}
+    spec = {'serviceAccountName': 'kube-resource-report',
+            'containers': [{'name': 'kube-resource-report', 'image': rimg, 'args': ['--update-interval-minutes=1', '--additional-cost-per-cluster=30.0', '/output'],
+                            'volumeMounts': [{'name': 'report-data', 'mountPath': '/output'}], 'securityContext': dict(sc),
+                            'resources': {'limits': {'memory': '100Mi'}, 'requests': {'cpu': '5m', 'memory': '50Mi'}}},
+                           {'name': 'nginx', 'image': nimg, 'ports': [{'name': 'http', 'containerPort': 80, 'protocol': 'TCP'}],
+                            'readinessProbe': {'httpGet': {'path': '/', 'port': 80}}, 'securityContext': dict(sc),
+                            'volumeMounts': [{'name': 'report-data', 'mountPath': '/usr/share/nginx/html', 'readOnly': True},
+                                             {'name': 'nginx-config', 'mountPath': '/etc/nginx/nginx.conf', 'subPath': 'nginx.conf', 'readOnly': True},
+                                             {'name': 'nginx-tmp', 'mountPath': '/tmp'}],
+                            'resources': {'limits': {'memory': '50Mi'}, 'requests': {'cpu': '5m', 'memory': '20Mi'}}}],
+            'volumes': [{'name': 'report-data', 'emptyDir': {'sizeLimit': '500Mi'}}, {'name': 'nginx-tmp', 'emptyDir': {}},
+                        {'name': 'nginx-config', 'configMap': {'name': 'kube-resource-report-nginx', 'defaultMode': 420}}]}
+    d, rs = deploy('kube-resource-report-np', NS, labels, 1, '797b5fbb8d', spec, ready=0, created=2100, generation=1)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'kube-resource-report-np-797b5fbb8d-l75xp'
+    st = [running('kube-resource-report', rimg, 2060), clbo_(pn, NS, 'nginx', nimg, 8, term(1, 'Error', 276, 276, seed='ngx8'))]
+    p = xpod(pn, NS, B, spec['containers'], st, 2080, sa='kube-resource-report', owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '797b5fbb8d'},
+             spec_extra={'volumes': copy.deepcopy(spec['volumes'])}, conditions=conds(2080, False, since=2060, msg='containers with unready status: [nginx]'), host_ip='10.31.60.17')
+    conf = ('worker_processes 1;\npid /tmp/nginx.pid;\nerror_log stderr warn;\nevents { worker_connections 1024; }\nhttp {\n  include /etc/nginx/mime.types;\n'
+            '  client_body_temp_path /tmp/client_temp;\n  proxy_temp_path /tmp/proxy_temp;\n  fastcgi_temp_path /tmp/fastcgi_temp;\n  uwsgi_temp_path /tmp/uwsgi_temp;\n'
+            '  scgi_temp_path /tmp/scgi_temp;\n  access_log /dev/stdout;\n  server {\n    listen 80;\n    root /usr/share/nginx/html;\n    index index.html;\n  }\n}\n')
+    t0 = NOW_MINUS(277).strftime('%Y/%m/%d %H:%M:%S')
+    log = ['%s [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)' % t0, 'nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)']
+    rlog = ['%s INFO: Starting kube-resource-report 20.4.3..' % ts(2055, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO: Discovering clusters..' % ts(2055, '%Y-%m-%d %H:%M:%S,%f')[:-3]]
+    rlog += ['%s INFO: Collecting data from cluster local (%d nodes, %d pods)..' % (ts(1980 - 60 * k, '%Y-%m-%d %H:%M:%S,%f')[:-3], 6, 143 + k % 3) for k in range(0, 30, 3)]
+    rlog += ['%s INFO: Writing /output/index.html..' % ts(60, '%Y-%m-%d %H:%M:%S,%f')[:-3], '%s INFO: Done generating HTML report in 1.27 seconds.' % ts(59, '%Y-%m-%d %H:%M:%S,%f')[:-3]]
+    fp_ = 'spec.containers{nginx}'
+    objs = [ns(NS), ns('kube-system'), na, nb, d, rs, p, serviceaccount('kube-resource-report', NS), configmap('kube-resource-report-nginx', NS, {'nginx.conf': conf}, created=2100),
+            podlog(NS, pn, 'nginx', log, previous=True), podlog(NS, pn, 'kube-resource-report', rlog, previous=False),
+            service('kube-resource-report', NS, labels, ports=((80, 80),), created=2100), endpoints('kube-resource-report', NS, not_ready=[(p['status']['podIP'], pn, B)], port=80),
+            kube_proxy(A, version='v1.30.6-eks-7f9249a'), kube_proxy(B, version='v1.30.6-eks-7f9249a'),
+            *coredns([A, B], image='602401143452.dkr.ecr.eu-central-1.amazonaws.com/eks/coredns:v1.11.3-eksbuild.2', hash_='789f8477df'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set kube-resource-report-np-797b5fbb8d from 0 to 1', 'deployment-controller', last=2100),
+            scheduled(p, B, 2079), *started(p, B, rimg, 'kube-resource-report', 2076, '8.4s', size=71923310),
+            *started(p, B, nimg, 'nginx', 2066, '2.1s', size=8960301), *restarted(p, B, nimg, 'nginx', 8, 2000, 277), backoff(p, B, 'nginx', 44, 1990, 7),
+            ev(p, 'Unhealthy', 'Readiness probe failed: Get "http://%s:80/": dial tcp %s:80: connect: connection refused' % (p['status']['podIP'], p['status']['podIP']),
+               count=2, first=2050, last=1400, host=B, fieldPath=fp_)]
+    case('mx-nginx-nonroot-port-80',
+         'CrashLoopBackOff of the nginx sidecar: it runs as UID 1000 (runAsNonRoot) and its configuration listens on port 80, below the unprivileged port range',
+         'https://github.com/hjacobs/kube-resource-report/issues/146',
+         '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
+         NS + '/' + pn, 'any', objs, decisive='bind() to 0.0.0.0:80 failed (13: Permission denied)',
+         mechanism=('privileged-port', [['ip_unprivileged_port_start', 'NET_BIND_SERVICE', '1024']]))
+
+
+# =====================================================================================
+# 9. fs-read-only: the alpine nginx entrypoint edits default.conf in place, which is a file of a ConfigMap volume
+# =====================================================================================
+@register
+def nginx_entrypoint_sed_configmap():
+    A = 'node-pool-a-7x2kq'; B = 'node-pool-a-9mzp4'
+    mk = lambda x, ip: mknode(x, kubelet='v1.31.1', runtime='containerd://1.7.22', kernel='6.1.0-26-amd64', os_image='Debian GNU/Linux 12 (bookworm)', ip=ip,
+                              labels={'node.kubernetes.io/instance-type': 'DEV1-L', 'topology.kubernetes.io/zone': 'fr-par-1', 'k8s.scaleway.com/pool-name': 'pool-a'})
+    na = mk(A, '172.16.8.3'); nb = mk(B, '172.16.8.4')
+    NS = 'web'
+    img = 'nginx:1.19.0-alpine'
+    labels = {'app.kubernetes.io/name': 'docs-site'}
+    spec = {'containers': [{'name': 'nginx', 'image': img, 'ports': [{'name': 'http', 'containerPort': 80}],
+                            'readinessProbe': {'httpGet': {'path': '/healthz', 'port': 8081}, 'periodSeconds': 10},
+                            'volumeMounts': [{'name': 'conf', 'mountPath': '/etc/nginx/conf.d'}, {'name': 'site', 'mountPath': '/usr/share/nginx/html', 'readOnly': True}],
+                            'resources': {'requests': {'cpu': '20m', 'memory': '32Mi'}, 'limits': {'memory': '64Mi'}}}],
+            'volumes': [{'name': 'conf', 'configMap': {'name': 'docs-site-nginx', 'defaultMode': 420}}, {'name': 'site', 'persistentVolumeClaim': {'claimName': 'docs-site-html'}}]}
+    d, rs = deploy('docs-site', NS, labels, 2, '6d5f8b7c9c', spec, ready=1, updated=1, created=86400 * 200, generation=31,
+                   conditions=[{'type': 'Available', 'status': 'True', 'reason': 'MinimumReplicasAvailable', 'message': 'Deployment has minimum availability.', 'lastUpdateTime': ago(86400 * 30), 'lastTransitionTime': ago(86400 * 30)},
+                               {'type': 'Progressing', 'status': 'True', 'reason': 'ReplicaSetUpdated', 'message': 'ReplicaSet "docs-site-6d5f8b7c9c" is progressing.', 'lastUpdateTime': ago(1500), 'lastTransitionTime': ago(1500)}])
+    d['status'].update({'replicas': 3, 'updatedReplicas': 1, 'readyReplicas': 2, 'availableReplicas': 2, 'unavailableReplicas': 1})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    rs['metadata']['creationTimestamp'] = ago(1500)
+    old_spec = copy.deepcopy(spec); old_spec['containers'][0]['image'] = 'nginx:1.17.10-alpine'
+    rs_old = replicaset(d, '58c9d7f6b4', 2, 2, old_spec, created=86400 * 30, revision=30)
+    olds = [xpod('docs-site-58c9d7f6b4-%s' % sfx, NS, n_, old_spec['containers'], [running('nginx', 'nginx:1.17.10-alpine', 86400 * 30 - 20)], 86400 * 30,
+                 owner=('ReplicaSet', rs_old['metadata']['name']), labels={**labels, 'pod-template-hash': '58c9d7f6b4'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])})
+            for sfx, n_ in (('hq2vz', A), ('t8w4k', B))]
+    pn = 'docs-site-6d5f8b7c9c-r5xjd'
+    p = xpod(pn, NS, A, spec['containers'], [clbo_(pn, NS, 'nginx', img, 6, term(1, 'Error', 190, 190, seed='ngs6'))], 1495,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '6d5f8b7c9c'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])},
+             conditions=conds(1495, False, since=1480, msg='containers with unready status: [nginx]'), host_ip='172.16.8.3')
+    default_conf = ('server {\n    listen       80;\n    listen  [::]:80;\n    server_name  localhost;\n\n    location / {\n        root   /usr/share/nginx/html;\n'
+                    '        index  index.html index.htm;\n    }\n\n    error_page   500 502 503 504  /50x.html;\n    location = /50x.html {\n        root   /usr/share/nginx/html;\n    }\n}\n')
+    cm = configmap('docs-site-nginx', NS, {'default.conf': default_conf.replace('    listen  [::]:80;\n', ''),
+                                           'healthz.conf': 'server {\n    listen 8081;\n    location = /healthz { return 200 "ok"; }\n}\n'}, created=86400 * 200)
+    log = ['/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration', '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
+           '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh', '10-listen-on-ipv6-by-default.sh: Getting the checksum of /etc/nginx/conf.d/default.conf',
+           "sed: can't create temp file '/etc/nginx/conf.d/default.confXXXXXX': Read-only file system"]
+    pvn = 'pvc-0a8f3c21-7b6e-4d1f-9e25-4c3b2a1d0e9f'
+    c_ = claim('docs-site-html', NS, 'scw-bssd', 'Bound', '5Gi', volume=pvn, created=86400 * 200, provisioner='csi.scaleway.com', access=('ReadWriteMany',))
+    objs = [ns(NS), ns('kube-system'), na, nb, d, rs, rs_old, *olds, p, cm, c_, vol(pvn, c_, driver='csi.scaleway.com', handle='fr-par-1/6f2d8c1e-4a5b-4c3d-9e8f-7a6b5c4d3e2f', size='5Gi', storage_class='scw-bssd'),
+            podlog(NS, pn, 'nginx', log, previous=True),
+            kube_proxy(A, version='v1.31.1'), kube_proxy(B, version='v1.31.1'), *coredns([A, B], image='registry.k8s.io/coredns/coredns:v1.11.3'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set docs-site-6d5f8b7c9c from 0 to 1', 'deployment-controller', last=1500),
+            *crashloop(p, A, img, 'nginx', 6, 1493, 191, 29, pulled_in='3.4s', size=9181240)]
+    case('mx-nginx-entrypoint-sed-configmap',
+         'Rollout stuck after moving to nginx 1.19 alpine: the new entrypoint script edits /etc/nginx/conf.d/default.conf in place, and conf.d is a ConfigMap volume',
+         'https://github.com/nginx/docker-nginx/issues/416',
+         "sed: can't create temp file '/etc/nginx/conf.d/default.confXXXXXX': Read-only file system",
+         NS + '/' + pn, 'any', objs, decisive="temp file '/etc/nginx/conf.d/default.confXXXXXX': Read-only file system",
+         mechanism=('fs-read-only', [['ConfigMap'], ['read-only', 'readOnly']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
