@@ -754,6 +754,195 @@ def nginx_entrypoint_sed_configmap():
          mechanism=('fs-read-only', [['ConfigMap'], ['read-only', 'readOnly']]))
 
 
+# =====================================================================================
+# 10. security.read-only-rootfs: the acceptance-test pod (readOnlyRootFilesystem) fails when Mockito's agent writes a temp jar
+# =====================================================================================
+@register
+def java_readonly_rootfs_tempfile():
+    N = 'gke-mirror-ci-pool-3a7c1e5f-h2pd'
+    n = mknode(N, kubelet='v1.30.5-gke.1713000', runtime='containerd://1.7.23', kernel='6.1.100+', os_image='Container-Optimized OS from Google', ip='10.150.0.31',
+               labels={'cloud.google.com/gke-nodepool': 'ci-pool', 'topology.kubernetes.io/zone': 'us-central1-f'})
+    NS = 'mirror'
+    img = 'gcr.io/mirrornode/hedera-mirror-test:0.80.0'
+    sc = {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'readOnlyRootFilesystem': True}
+    containers = [{'name': 'test', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'securityContext': sc,
+                   'args': ['-Dcucumber.filter.tags=@acceptance', '-Dspring.config.additional-location=file:/usr/etc/hedera/'],
+                   'env': [{'name': 'SPRING_CONFIG_ADDITIONAL_LOCATION', 'value': 'file:/usr/etc/hedera/'}],
+                   'volumeMounts': [{'name': 'config', 'mountPath': '/usr/etc/hedera', 'readOnly': True}],
+                   'resources': {'requests': {'cpu': '500m', 'memory': '1Gi'}, 'limits': {'cpu': '2', 'memory': '2Gi'}}}]
+    pn = 'mirror-acceptance-test'
+    done = {'terminated': {'exitCode': 1, 'reason': 'Error', 'startedAt': ago(1290), 'finishedAt': ago(1251), 'containerID': cid(pn + 'test')}}
+    st = [{'name': 'test', 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(pn + 'test'), 'state': done}]
+    p = xpod(pn, NS, N, containers, st, 1320, phase='Failed', labels={'app.kubernetes.io/name': 'mirror-test', 'app.kubernetes.io/instance': 'mirror', 'app.kubernetes.io/component': 'acceptance'},
+             spec_extra={'restartPolicy': 'Never', 'securityContext': {'fsGroup': 1000, 'runAsGroup': 1000, 'runAsNonRoot': True, 'runAsUser': 1000, 'seccompProfile': {'type': 'RuntimeDefault'}},
+                         'volumes': [{'name': 'config', 'secret': {'secretName': 'mirror-acceptance-test', 'defaultMode': 420}}]},
+             conditions=[{'type': 'PodReadyToStartContainers', 'status': 'False', 'lastTransitionTime': ago(1250)},
+                         {'type': 'Initialized', 'status': 'True', 'lastTransitionTime': ago(1318)},
+                         {'type': 'Ready', 'status': 'False', 'reason': 'PodFailed', 'lastTransitionTime': ago(1251)},
+                         {'type': 'ContainersReady', 'status': 'False', 'reason': 'PodFailed', 'lastTransitionTime': ago(1251)},
+                         {'type': 'PodScheduled', 'status': 'True', 'lastTransitionTime': ago(1319)}], host_ip='10.150.0.31')
+    p['metadata']['annotations'] = {'helm.sh/hook': 'test', 'helm.sh/hook-delete-policy': 'before-hook-creation'}
+    t = lambda s_: ts(s_, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z'
+    log = ['', '  .   ____          _            __ _ _', ' /\\\\ / ___\'_ __ _ _(_)_ __  __ _ \\ \\ \\ \\', "( ( )\\___ | '_ | '_| | '_ \\/ _` | \\ \\ \\ \\",
+           ' \\\\/  ___)| |_)| | | | | || (_| |  ) ) ) )', "  '  |____| .__|_| |_|_| |_\\__, | / / / /", ' =========|_|==============|___/=/_/_/_/', ' :: Spring Boot ::                (v3.0.6)', '',
+           '%s INFO  main c.h.m.t.e.a.AcceptanceTest Starting AcceptanceTest using Java 17.0.7 with PID 1 (/app started by 1000 in /app)' % t(1283),
+           '%s INFO  main c.h.m.t.e.a.AcceptanceTest No active profile set, falling back to 1 default profile: "default"' % t(1282),
+           '%s INFO  main c.h.m.t.e.a.c.AcceptanceTestProperties Running acceptance tests against network TESTNET with 4 nodes' % t(1279),
+           '%s ERROR main o.s.t.c.TestContextManager Caught exception while allowing TestExecutionListener [org.springframework.test.context.support.DependencyInjectionTestExecutionListener] to prepare test instance' % t(1262),
+           'java.lang.IllegalStateException: Failed to load ApplicationContext for [MergedContextConfiguration@6a2f6f80 testClass = com.hedera.mirror.test.e2e.acceptance.AcceptanceTest]',
+           '\tat org.springframework.test.context.cache.DefaultCacheAwareContextLoaderDelegate.loadContext(DefaultCacheAwareContextLoaderDelegate.java:143)',
+           '\tat org.springframework.test.context.support.DefaultTestContext.getApplicationContext(DefaultTestContext.java:127)',
+           '     Caused by: java.lang.IllegalStateException: Could not initialize plugin: interface org.mockito.plugins.MockMaker (alternate: null)',
+           '       org.mockito.internal.configuration.plugins.PluginLoader$1.invoke(PluginLoader.java:84)',
+           '     Caused by: java.lang.IllegalStateException: Error during attachment using: net.bytebuddy.agent.ByteBuddyAgent$AttachmentProvider$Compound@48cd64fd',
+           '       net.bytebuddy.agent.ByteBuddyAgent.install(ByteBuddyAgent.java:638)', '       net.bytebuddy.agent.ByteBuddyAgent.install(ByteBuddyAgent.java:611)',
+           '       net.bytebuddy.agent.ByteBuddyAgent.install(ByteBuddyAgent.java:563)', '       net.bytebuddy.agent.ByteBuddyAgent.install(ByteBuddyAgent.java:540)',
+           '       org.mockito.internal.creation.bytebuddy.InlineDelegateByteBuddyMockMaker.<clinit>(InlineDelegateByteBuddyMockMaker.java:115)',
+           '     Caused by: java.io.IOException: Read-only file system', '       java.base/java.io.UnixFileSystem.createFileExclusively(Native Method)',
+           '       java.base/java.io.File.createTempFile(Unknown Source)', '       java.base/java.io.File.createTempFile(Unknown Source)',
+           '       net.bytebuddy.agent.ByteBuddyAgent$AgentProvider$ForByteBuddyAgent.createJarFile(ByteBuddyAgent.java:1504)',
+           '       net.bytebuddy.agent.ByteBuddyAgent$AgentProvider$ForByteBuddyAgent.resolve(ByteBuddyAgent.java:1489)', '',
+           '%s INFO  main c.h.m.t.e.a.AcceptanceTest Scenario failed: Validate network node details (0 of 48 scenarios run)' % t(1258),
+           '', '48 Scenarios (1 failed, 47 skipped)', '213 Steps (1 failed, 212 skipped)', '0m21.377s', '',
+           '%s INFO  SpringApplicationShutdownHook o.s.s.c.ThreadPoolTaskScheduler Shutting down ExecutorService' % t(1252)]
+    objs = [ns(NS), n, p, secret('mirror-acceptance-test', NS, ['application.yml'], created=1330, labels={'app.kubernetes.io/managed-by': 'Helm'}),
+            podlog(NS, pn, 'test', log, previous=False), kube_proxy(N, version='v1.30.5-gke.1713000'), ns('kube-system'),
+            *coredns([N, N], image='gke.gcr.io/coredns/coredns:v1.11.3-gke.3', hash_='6b7c9d8f5d'),
+            ev(p, 'Pulling', 'Pulling image "%s"' % img, 'Normal', last=1318, host=N, fieldPath=fp('test')),
+            scheduled(p, N, 1319), *started(p, N, img, 'test', 1316, '24.9s', size=412883190)]
+    for comp, h in (('importer', '6c8f7b9d54'), ('rest', '7d4b9c8f6a'), ('grpc', '5f9d6c7b48')):
+        cimg = 'gcr.io/mirrornode/hedera-mirror-%s:0.80.0' % comp
+        objs.append(xpod('mirror-%s-%s-%s' % (comp, h, hexid(comp, 5).replace('0', 'z').replace('1', 'k')), NS, N, [{'name': comp, 'image': cimg}], [running(comp, cimg, 86400 * 2)], 86400 * 2,
+                         owner=('ReplicaSet', 'mirror-%s-%s' % (comp, h)), labels={'app.kubernetes.io/name': comp, 'app.kubernetes.io/instance': 'mirror', 'pod-template-hash': h}))
+    case('mx-java-readonly-rootfs-tempfile',
+         'Helm test pod failed: the acceptance tests run with readOnlyRootFilesystem and Mockito\'s inline mock maker writes its agent jar with File.createTempFile under /tmp',
+         'https://github.com/hiero-ledger/hiero-mirror-node/pull/6063',
+         'java.io.IOException: Read-only file system',
+         NS + '/' + pn, 'security.read-only-rootfs', objs, decisive='java.io.IOException: Read-only file system', acceptable=['crash.app-exit'],
+         mechanism=(None, [['/tmp'], ['emptyDir']]))
+
+
+# =====================================================================================
+# 11. cpu-instruction-set: MongoDB 6 lands on the one node whose VM CPU type (kvm64) has no AVX
+# =====================================================================================
+@register
+def mongodb_avx():
+    names = ['pve-k3s-01', 'pve-k3s-02', 'pve-k3s-03']
+    avx = {'feature.node.kubernetes.io/cpu-cpuid.AVX': 'true', 'feature.node.kubernetes.io/cpu-cpuid.AVX2': 'true', 'feature.node.kubernetes.io/cpu-model.vendor_id': 'Intel'}
+    nodes = []
+    for i, x in enumerate(names):
+        lab = {'node.kubernetes.io/instance-type': 'k3s', 'feature.node.kubernetes.io/cpu-model.vendor_id': 'Intel', 'feature.node.kubernetes.io/kernel-version.major': '6'}
+        if i < 2: lab.update(avx)
+        if i == 0: lab.update({'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true'})
+        nodes.append(mknode(x, kubelet='v1.30.6+k3s1', runtime='containerd://1.7.22-k3s1', kernel='6.8.0-48-generic', os_image='Ubuntu 24.04.1 LTS', ip='192.168.50.%d' % (11 + i),
+                            labels=lab, created=86400 * (200 if i < 2 else 9)))
+    N = names[2]
+    NS = 'quality-time'
+    img = 'mongo:6.0.19'
+    labels = {'app.kubernetes.io/name': 'database', 'app.kubernetes.io/instance': 'quality-time'}
+    spec = {'containers': [{'name': 'database', 'image': img, 'ports': [{'name': 'mongodb', 'containerPort': 27017}],
+                            'volumeMounts': [{'name': 'data', 'mountPath': '/data/db'}],
+                            'resources': {'requests': {'cpu': '100m', 'memory': '256Mi'}, 'limits': {'memory': '1Gi'}}}]}
+    s = sts('quality-time-database', NS, labels, 1, spec, 0, created=86400 * 120, claims=[vct('data', '8Gi', 'local-path')])
+    pn = 'quality-time-database-0'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'database', img, 12, term(132, 'Error', 311, 311, seed='mg12'))], 3300,
+             owner=('StatefulSet', 'quality-time-database'), labels=sts_labels(s, 0),
+             spec_extra={'volumes': [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'data-' + pn}}], 'hostname': pn, 'subdomain': 'quality-time-database-headless'},
+             conditions=conds(3300, False, since=3290, msg='containers with unready status: [database]'), host_ip='192.168.50.13')
+    log = ['', 'WARNING: MongoDB 5.0+ requires a CPU with AVX support, and your current system does not appear to have that!',
+           '  see https://jira.mongodb.org/browse/SERVER-54407', '  see also https://www.mongodb.com/community/forums/t/mongodb-5-0-cpu-intel-g4650-compatibility/116610/2',
+           '  see also https://github.com/docker-library/mongo/issues/485#issuecomment-891991814', '']
+    pvn = 'pvc-6a1b2c3d-4e5f-4a7b-8c9d-0e1f2a3b4c5d'
+    c_ = claim('data-' + pn, NS, 'local-path', 'Bound', '8Gi', volume=pvn, created=3320, provisioner='rancher.io/local-path', selected_node=N)
+    v_ = vol(pvn, c_, driver='rancher.io/local-path', size='8Gi', storage_class='local-path')
+    v_['spec'].pop('csi'); v_['spec']['hostPath'] = {'path': '/var/lib/rancher/k3s/storage/%s_%s_data-%s' % (pvn, NS, pn), 'type': 'DirectoryOrCreate'}
+    v_['spec']['nodeAffinity'] = {'required': {'nodeSelectorTerms': [{'matchExpressions': [{'key': 'kubernetes.io/hostname', 'operator': 'In', 'values': [N]}]}]}}
+    objs = [ns(NS), ns('kube-system'), ns('node-feature-discovery'), *nodes, s, p, c_, v_, podlog(NS, pn, 'database', log, previous=True)]
+    nfd = daemonset('nfd-worker', 'node-feature-discovery', {'app.kubernetes.io/name': 'node-feature-discovery', 'role': 'worker'}, 3, 3,
+                    {'containers': [{'name': 'worker', 'image': 'registry.k8s.io/nfd/node-feature-discovery:v0.16.4'}]})
+    objs += [nfd, *[ds_pod(nfd, x, 'registry.k8s.io/nfd/node-feature-discovery:v0.16.4', 'worker', 86400 * 9, namespace='node-feature-discovery') for x in names]]
+    for comp, h, x in (('server', '7b9c6d5f48', names[0]), ('frontend', '6d8f7c9b5d', names[1]), ('collector', '5c7d9b8f6a', names[2])):
+        cimg = 'ghcr.io/ictu/quality-time_%s:v5.19.0' % comp
+        st_ = [running(comp, cimg, 3200, restarts=4 if comp == 'server' else 0)]
+        if comp == 'server':
+            st_[0]['lastState'] = term(1, 'Error', 3260, 3205, seed='qts4')
+        objs.append(xpod('quality-time-%s-%s-%s' % (comp, h, hexid(comp, 5).replace('0', 'w').replace('1', 'j')), NS, x, [{'name': comp, 'image': cimg}], st_, 3300,
+                         owner=('ReplicaSet', 'quality-time-%s-%s' % (comp, h)), labels={'app.kubernetes.io/name': comp, 'pod-template-hash': h}))
+    objs += [*coredns([names[0], names[1]], image='rancher/mirrored-coredns-coredns:1.11.3', hash_='ccb96694c'),
+             node_event(nodes[2], 'Starting', 'Starting kubelet.', last=86400 * 9, first=86400 * 9),
+             node_event(nodes[1], 'NodeNotSchedulable', 'Node %s status is now: NodeNotSchedulable' % names[1], last=3500, first=3500),
+             node_event(nodes[1], 'NodeSchedulable', 'Node %s status is now: NodeSchedulable' % names[1], last=2900, first=2900),
+             ctrl_ev(s, 'SuccessfulCreate', 'create Pod %s in StatefulSet quality-time-database successful' % pn, 'statefulset-controller', last=3300),
+             *crashloop(p, N, img, 'database', 12, 3298, 312, 70, pulled_in='17.5s', size=252803761)]
+    case('mx-mongodb-avx-missing',
+         'CrashLoopBackOff after a node drain: MongoDB 6 was rescheduled onto the newest Proxmox VM, whose CPU type (kvm64) does not expose AVX; mongod dies with SIGILL (exit 132)',
+         'https://github.com/ICTU/quality-time/issues/3255',
+         'WARNING: MongoDB 5.0+ requires a CPU with AVX support, and your current system does not appear to have that!',
+         NS + '/' + pn, 'any', objs, decisive='MongoDB 5.0+ requires a CPU with AVX support',
+         mechanism=('cpu-instruction-set', [['AVX'], ['nodeSelector', 'nodeAffinity', 'node affinity', 'CPU type', 'CPU model']]))
+
+
+# =====================================================================================
+# 12. pids-limit: the JVM cannot start its threads (EAGAIN) at boot on a minikube node crowded with JVMs; memory is plentiful
+# =====================================================================================
+@register
+def java_native_thread_pids():
+    N = 'minikube'
+    n = mknode(N, kubelet='v1.31.0', runtime='docker://27.2.0', kernel='5.14.0-503.14.1.el9_5.x86_64', os_image='Ubuntu 22.04.4 LTS', ip='192.168.49.2',
+               labels={'minikube.k8s.io/name': 'minikube', 'minikube.k8s.io/primary': 'true', 'minikube.k8s.io/version': 'v1.34.0', 'node-role.kubernetes.io/control-plane': ''},
+               created=86400 * 4)
+    n['status']['capacity'].update({'cpu': '8', 'memory': '40953868Ki'}); n['status']['allocatable'].update({'cpu': '8', 'memory': '40953868Ki'})
+    NS = 'monitoring'
+    img = 'quay.io/kruize/autotune_operator:0.4'
+    labels = {'app': 'kruize'}
+    spec = {'serviceAccountName': 'kruize-sa',
+            'containers': [{'name': 'kruize', 'image': img, 'imagePullPolicy': 'Always', 'ports': [{'name': 'kruize-port', 'containerPort': 8080}],
+                            'env': [{'name': 'LOGGING_LEVEL', 'value': 'info'}, {'name': 'ROOT_LOGGING_LEVEL', 'value': 'error'}, {'name': 'DB_CONFIG_FILE', 'value': '/etc/config/dbconfigjson'},
+                                    {'name': 'KRUIZE_CONFIG_FILE', 'value': '/etc/config/kruizeconfigjson'}, {'name': 'JAVA_TOOL_OPTIONS', 'value': '-XX:MaxRAMPercentage=80'}],
+                            'volumeMounts': [{'name': 'config-volume', 'mountPath': '/etc/config'}],
+                            'resources': {'requests': {'cpu': '1', 'memory': '768Mi'}, 'limits': {'cpu': '1', 'memory': '768Mi'}}}],
+            'volumes': [{'name': 'config-volume', 'configMap': {'name': 'kruizeconfig'}}]}
+    d, rs = deploy('kruize', NS, labels, 1, '7f6d9c8b5d', spec, ready=0, created=86400 * 3, generation=1)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'kruize-7f6d9c8b5d-m4x9q'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'kruize', img, 5, term(1, 'Error', 157, 152, seed='kz5'))], 86400 * 3, sa='kruize-sa',
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7f6d9c8b5d'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])},
+             conditions=conds(86400 * 3, False, since=1900, msg='containers with unready status: [kruize]'), host_ip='192.168.49.2')
+    w = lambda t_, text: '[%.3fs][warning][os,thread] %s' % (t_, text)
+    log = ['Picked up JAVA_TOOL_OPTIONS: -XX:MaxRAMPercentage=80',
+           '%s INFO  [main] [Autotune.java(82)] - Checking Liveliness probe DB connection...' % ts(156, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+           '%s INFO  [main] [KruizeDeploymentInfo.java(197)] - KRUIZE_LOCAL=true, CLUSTER_TYPE=kubernetes, K8S_TYPE=minikube' % ts(155, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+           w(4.265, 'Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 4k, detached.'),
+           w(4.266, 'Failed to start the native thread for java.lang.Thread "vert.x-internal-blocking-1"'),
+           w(4.281, 'Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 4k, detached.'),
+           w(4.281, 'Failed to start the native thread for java.lang.Thread "-2111462181-pool-3-thread-1"'),
+           'Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
+           '\tat java.base/java.lang.Thread.start0(Native Method)', '\tat java.base/java.lang.Thread.start(Unknown Source)', '\tat java.base/java.lang.System$2.start(Unknown Source)',
+           '\tat java.base/jdk.internal.vm.SharedThreadContainer.start(Unknown Source)', '\tat java.base/java.util.concurrent.ThreadPoolExecutor.addWorker(Unknown Source)',
+           '\tat java.base/java.util.concurrent.ThreadPoolExecutor.execute(Unknown Source)', '\tat com.autotune.Autotune.main(Autotune.java:152)',
+           w(4.283, 'Failed to start thread "Unknown thread" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 4k, detached.'),
+           w(4.283, 'Failed to start the native thread for java.lang.Thread "Thread-0"')]
+    objs = [ns(NS), ns('kube-system'), n, d, rs, p, serviceaccount('kruize-sa', NS), configmap('kruizeconfig', NS, {'dbconfigjson': '{"database": {"hostname": "postgres-service"}}',
+                                                                                                              'kruizeconfigjson': '{"clustertype": "kubernetes", "k8stype": "minikube"}'}),
+            podlog(NS, pn, 'kruize', log, previous=True), kube_proxy(N, version='v1.31.0'), *coredns([N, N], hash_='6f6b679f8f')]
+    # the daily functional tests have left their workloads behind on the single node: many JVMs, thousands of threads
+    for i in range(14):
+        timg = 'quay.io/kruizehub/tfb-qrh:1.13.2.F_et17'
+        objs.append(xpod('tfb-qrh-sample-%d-6d8c9f7b5c-%s' % (i, hexid('tfb%d' % i, 5).replace('0', 'v').replace('1', 'n')), 'default', N, [{'name': 'tfb-server', 'image': timg}],
+                         [running('tfb-server', timg, 86400 * 2 - 60 * i)], 86400 * 2 - 60 * i, owner=('ReplicaSet', 'tfb-qrh-sample-%d-6d8c9f7b5c' % i),
+                         labels={'app': 'tfb-qrh-deployment-%d' % i, 'pod-template-hash': '6d8c9f7b5c'}))
+    pgimg = 'quay.io/kruizehub/postgres:15.2'
+    objs.append(xpod('kruize-db-deployment-5d4c8b7f96-k7wqz', NS, N, [{'name': 'kruize-db', 'image': pgimg}], [running('kruize-db', pgimg, 86400 * 3)], 86400 * 3,
+                     owner=('ReplicaSet', 'kruize-db-deployment-5d4c8b7f96'), labels={'app': 'kruize-db', 'pod-template-hash': '5d4c8b7f96'}))
+    objs += [*restarted(p, N, img, 'kruize', 5, 1880, 158), backoff(p, N, 'kruize', 28, 1860, 20)]
+    case('mx-java-native-thread-pids',
+         'CrashLoopBackOff after days of test runs: the JVM cannot start threads at boot (pthread_create EAGAIN) on a single node crowded with JVMs, while memory is plentiful',
+         'https://github.com/kruize/autotune/issues/1551',
+         'Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
+         NS + '/' + pn, 'any', objs, decisive='OutOfMemoryError: unable to create native thread',
+         mechanism=('pids-limit', [['podPidsLimit', 'pids.max', 'pid_max', 'threads-max', 'PID limit', 'pids limit']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
