@@ -808,7 +808,6 @@ def java_readonly_rootfs_tempfile():
     objs = [ns(NS), n, p, secret('mirror-acceptance-test', NS, ['application.yml'], created=1330, labels={'app.kubernetes.io/managed-by': 'Helm'}),
             podlog(NS, pn, 'test', log, previous=False), kube_proxy(N, version='v1.30.5-gke.1713000'), ns('kube-system'),
             *coredns([N, N], image='gke.gcr.io/coredns/coredns:v1.11.3-gke.3', hash_='6b7c9d8f5d'),
-            ev(p, 'Pulling', 'Pulling image "%s"' % img, 'Normal', last=1318, host=N, fieldPath=fp('test')),
             scheduled(p, N, 1319), *started(p, N, img, 'test', 1316, '24.9s', size=412883190)]
     for comp, h in (('importer', '6c8f7b9d54'), ('rest', '7d4b9c8f6a'), ('grpc', '5f9d6c7b48')):
         cimg = 'gcr.io/mirrornode/hedera-mirror-%s:0.80.0' % comp
@@ -941,6 +940,156 @@ def java_native_thread_pids():
          'Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached',
          NS + '/' + pn, 'any', objs, decisive='OutOfMemoryError: unable to create native thread',
          mechanism=('pids-limit', [['podPidsLimit', 'pids.max', 'pid_max', 'threads-max', 'PID limit', 'pids limit']]))
+
+
+# =====================================================================================
+# 13. inotify-watches: a Node dev server's file watcher hits the node's fs.inotify.max_user_watches (8192 on this MicroK8s host)
+# =====================================================================================
+@register
+def node_enospc_file_watchers():
+    N = 'hgop-dev-01'
+    n = mknode(N, kubelet='v1.31.3', runtime='containerd://1.6.28', kernel='5.15.0-126-generic', os_image='Ubuntu 22.04.5 LTS', ip='10.0.0.21',
+               labels={'microk8s.io/cluster': 'true', 'node.kubernetes.io/microk8s-controlplane': 'microk8s-controlplane'})
+    NS = 'team-7'
+    img = 'registry.hgop.local/team-7/tictactoe-client:dev-4f1c2ab'
+    labels = {'app': 'client'}
+    spec = {'containers': [{'name': 'client', 'image': img, 'command': ['npm', 'start'], 'ports': [{'containerPort': 3000}],
+                            'env': [{'name': 'API_URL', 'value': 'http://api:3000'}, {'name': 'NODE_ENV', 'value': 'development'}],
+                            'resources': {'requests': {'cpu': '100m', 'memory': '256Mi'}, 'limits': {'memory': '1Gi'}}}]}
+    d, rs = deploy('client', NS, labels, 1, '68bd9f7c4d', spec, ready=0, created=86400 * 2, generation=5)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 5}
+    rs['metadata']['creationTimestamp'] = ago(2400)
+    pn = 'client-68bd9f7c4d-t9ksm'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'client', img, 9, term(1, 'Error', 209, 203, seed='cl9'))], 2390,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '68bd9f7c4d'},
+             conditions=conds(2390, False, since=2370, msg='containers with unready status: [client]'), host_ip='10.0.0.21')
+    log = ['', '> tictactoe-client@0.1.0 start', '> webpack serve --mode development --host 0.0.0.0 --port 3000', '',
+           '<i> [webpack-dev-server] Project is running at:', '<i> [webpack-dev-server] Loopback: http://localhost:3000/',
+           '<i> [webpack-dev-server] On Your Network (IPv4): http://10.1.95.81:3000/', "<i> [webpack-dev-server] Content not from webpack is served from '/app/public' directory",
+           'node:internal/fs/watchers:218', '    throw error;', '    ^', '',
+           "Error: ENOSPC: System limit for number of file watchers reached, watch '/app/public'",
+           '    at FSWatcher.<computed> (node:internal/fs/watchers:218:26)', '    at Object.watch (node:fs:2213:34)',
+           '    at createFsWatchInstance (/app/node_modules/chokidar/lib/nodefs-handler.js:119:15)',
+           '    at setFsWatchListener (/app/node_modules/chokidar/lib/nodefs-handler.js:166:15)',
+           '    at NodeFsHandler._watchWithNodeFs (/app/node_modules/chokidar/lib/nodefs-handler.js:331:14)',
+           '    at NodeFsHandler._handleDir (/app/node_modules/chokidar/lib/nodefs-handler.js:567:19)', ' {',
+           '  errno: -28,', "  syscall: 'watch',", "  code: 'ENOSPC',", "  path: '/app/public',", "  filename: '/app/public'", '}', '',
+           'Node.js v16.20.2']
+    objs = [ns(NS), ns('kube-system'), n, d, rs, p, podlog(NS, pn, 'client', log, previous=True)]
+    # the other teams' dev servers on the same node, all running as root, share the per-user watch budget
+    for t_ in range(1, 7):
+        tn = 'team-%d' % t_
+        timg = 'registry.hgop.local/%s/tictactoe-client:dev-%s' % (tn, hexid(tn, 7))
+        h = hexid(tn + 'rs', 10).replace('0', 'b').replace('1', 'f')
+        objs += [ns(tn), xpod('client-%s-%s' % (h, hexid(tn, 5).replace('0', 'g').replace('1', 'h')), tn, N, [{'name': 'client', 'image': timg}],
+                              [running('client', timg, 86400 - 600 * t_)], 86400 - 600 * t_, owner=('ReplicaSet', 'client-' + h), labels={'app': 'client', 'pod-template-hash': h})]
+    cimg = 'registry.k8s.io/coredns/coredns:v1.11.1'
+    objs += [xpod('coredns-864597b5fd-8lq2v', 'kube-system', N, [{'name': 'coredns', 'image': cimg}], [running('coredns', cimg, 86400 * 30)], 86400 * 30,
+                  owner=('ReplicaSet', 'coredns-864597b5fd'), labels={'k8s-app': 'kube-dns', 'pod-template-hash': '864597b5fd'}),
+             ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set client-68bd9f7c4d from 0 to 1', 'deployment-controller', last=2400),
+             *crashloop(p, N, img, 'client', 9, 2388, 210, 40, pulled_in='12.7s', size=402118364)]
+    case('mx-node-enospc-file-watchers',
+         'CrashLoopBackOff of a dev server: webpack\'s file watcher hits the node\'s inotify watch limit (fs.inotify.max_user_watches 8192), shared by every root container on the node',
+         'https://github.com/hgop/syllabus-2020/issues/43',
+         "Error: ENOSPC: System limit for number of file watchers reached, watch '/app/public'",
+         NS + '/' + pn, 'any', objs, decisive='System limit for number of file watchers reached',
+         mechanism=('inotify-watches', [['max_user_watches']]))
+
+
+# =====================================================================================
+# 14. capability-missing: a hardening change drops ALL capabilities; the postgres entrypoint (root) cannot gosu to postgres
+# =====================================================================================
+@register
+def gosu_drop_all():
+    A = 'worker-a1.k8s.corp.example'; B = 'worker-a2.k8s.corp.example'
+    mk = lambda x, ip: mknode(x, kubelet='v1.30.7', runtime='containerd://1.7.24', kernel='5.14.0-503.15.1.el9_5.x86_64', os_image='Red Hat Enterprise Linux 9.5 (Plow)', ip=ip)
+    na = mk(A, '10.60.2.11'); nb = mk(B, '10.60.2.12')
+    NS = 'billing'
+    img = 'postgres:16.4'
+    labels = {'app.kubernetes.io/name': 'billing-db'}
+    spec = {'containers': [{'name': 'postgres', 'image': img, 'ports': [{'name': 'postgres', 'containerPort': 5432}],
+                            'env': [{'name': 'POSTGRES_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'billing-db', 'key': 'password'}}},
+                                    {'name': 'PGDATA', 'value': '/var/lib/postgresql/data/pgdata'}],
+                            'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'seccompProfile': {'type': 'RuntimeDefault'}},
+                            'readinessProbe': {'exec': {'command': ['pg_isready', '-U', 'postgres']}, 'periodSeconds': 10},
+                            'volumeMounts': [{'name': 'data', 'mountPath': '/var/lib/postgresql/data'}],
+                            'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '2Gi'}}}]}
+    s = sts('billing-db', NS, labels, 1, spec, 0, created=86400 * 150, claims=[vct('data', '20Gi', 'thin-csi')])
+    s['status'].update({'currentRevision': 'billing-db-6d9f8c7b54', 'updateRevision': 'billing-db-7c5b9d8f66', 'currentReplicas': 0, 'updatedReplicas': 1})
+    pn = 'billing-db-0'
+    p = xpod(pn, NS, A, spec['containers'], [clbo_(pn, NS, 'postgres', img, 8, term(1, 'Error', 231, 231, seed='gs8'))], 1340,
+             owner=('StatefulSet', 'billing-db'), labels={**sts_labels(s, 0), 'controller-revision-hash': 'billing-db-7c5b9d8f66'},
+             spec_extra={'volumes': [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'data-' + pn}}], 'hostname': pn, 'subdomain': 'billing-db-headless'},
+             conditions=conds(1340, False, since=1320, msg='containers with unready status: [postgres]'), host_ip='10.60.2.11')
+    log = ['error: failed switching to "postgres": operation not permitted']
+    pvn = 'pvc-2e4c6a8b-0d1f-4e3a-9b5c-7d9e1f3a5b7c'
+    c_ = claim('data-' + pn, NS, 'thin-csi', 'Bound', '20Gi', volume=pvn, created=86400 * 150, provisioner='csi.vsphere.vmware.com')
+    aimg = 'registry.corp.example/billing/api:3.14.2'
+    api = xpod('billing-api-5f7c9d8b6d-q4w8z', NS, B, [{'name': 'api', 'image': aimg}],
+               [running('api', aimg, 86400 * 5, ready=False)], 86400 * 5, owner=('ReplicaSet', 'billing-api-5f7c9d8b6d'),
+               labels={'app.kubernetes.io/name': 'billing-api', 'pod-template-hash': '5f7c9d8b6d'}, conditions=conds(86400 * 5, False, since=1330, msg='containers with unready status: [api]'))
+    alog = ['%s WARN  [HikariPool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool - HikariPool-1 - Thread starvation or clock leap detected' % ts(1300, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+            '%s ERROR [http-nio-8080-exec-4] o.h.engine.jdbc.spi.SqlExceptionHelper - Connection to billing-db:5432 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.'
+            % ts(40, '%Y-%m-%d %H:%M:%S.%f')[:-3]]
+    objs = [ns(NS), ns('kube-system'), na, nb, s, p, c_, vol(pvn, c_, driver='csi.vsphere.vmware.com', handle='file:' + hexid(pvn, 32), size='20Gi', storage_class='thin-csi'),
+            secret('billing-db', NS, ['password'], created=86400 * 150), podlog(NS, pn, 'postgres', log, previous=True), api,
+            podlog(NS, api['metadata']['name'], 'api', alog, previous=False),
+            kube_proxy(A, version='v1.30.7'), kube_proxy(B, version='v1.30.7'), *coredns([A, B]),
+            ctrl_ev(s, 'SuccessfulDelete', 'delete Pod %s in StatefulSet billing-db successful' % pn, 'statefulset-controller', last=1345),
+            ctrl_ev(s, 'SuccessfulCreate', 'create Pod %s in StatefulSet billing-db successful' % pn, 'statefulset-controller', last=1340),
+            *crashloop(p, A, img, 'postgres', 8, 1338, 232, 37, present=True)]
+    case('mx-gosu-capabilities-drop-all',
+         'CrashLoopBackOff after a hardening rollout: postgres now drops ALL capabilities, so its entrypoint (running as root) cannot switch to the postgres user with gosu',
+         'https://github.com/docker-library/postgres/issues/269',
+         'error: failed switching to "postgres": operation not permitted',
+         NS + '/' + pn, 'any', objs, decisive='failed switching to "postgres": operation not permitted',
+         mechanism=('capability-missing', [['SETUID', 'SETGID', 'runAsUser']]))
+
+
+# =====================================================================================
+# 15. no-new-privileges: code-server's entrypoint calls sudo; the restricted namespace forces allowPrivilegeEscalation: false
+# =====================================================================================
+@register
+def sudo_no_new_privs():
+    N = 'ip-172-20-51-9.ec2.internal'
+    n = mknode(N, kubelet='v1.31.2-eks-94953ac', runtime='containerd://1.7.23', kernel='6.1.115-126.197.amzn2023.x86_64', os_image='Amazon Linux 2023.6.20241121', ip='172.20.51.9',
+               labels={'eks.amazonaws.com/nodegroup': 'devbox', 'topology.kubernetes.io/zone': 'us-east-1b', 'node.kubernetes.io/instance-type': 'm6i.2xlarge'})
+    NS = 'devbox-jdoe'
+    namespace = ns(NS, meta={'labels': {'kubernetes.io/metadata.name': NS, 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest'}})
+    img = 'codercom/code-server:4.93.1'
+    sc = {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'runAsNonRoot': True, 'runAsUser': 1000, 'seccompProfile': {'type': 'RuntimeDefault'}}
+    spec = {'securityContext': {'fsGroup': 1000},
+            'containers': [{'name': 'code-server', 'image': img, 'args': ['--auth', 'none', '--bind-addr', '0.0.0.0:8080', '/home/coder/project'],
+                            'env': [{'name': 'DOCKER_USER', 'value': 'jdoe'}], 'ports': [{'name': 'http', 'containerPort': 8080}], 'securityContext': sc,
+                            'volumeMounts': [{'name': 'home', 'mountPath': '/home/coder'}],
+                            'resources': {'requests': {'cpu': '500m', 'memory': '1Gi'}, 'limits': {'memory': '4Gi'}}}],
+            'volumes': [{'name': 'home', 'persistentVolumeClaim': {'claimName': 'home-jdoe'}}]}
+    d, rs = deploy('code-server', NS, {'app': 'code-server'}, 1, '74c9f8d6b5', spec, ready=0, created=900, generation=1, strategy={'type': 'Recreate'})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'code-server-74c9f8d6b5-8zqlv'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'code-server', img, 5, term(1, 'Error', 118, 118, seed='cs5'))], 890,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={'app': 'code-server', 'pod-template-hash': '74c9f8d6b5'},
+             spec_extra={'volumes': copy.deepcopy(spec['volumes']), 'securityContext': {'fsGroup': 1000}},
+             conditions=conds(890, False, since=870, msg='containers with unready status: [code-server]'), host_ip='172.20.51.9')
+    log = ['sudo: The "no new privileges" flag is set, which prevents sudo from running as root.',
+           'sudo: If sudo is running in a container, you may need to adjust the container configuration to disable the flag.']
+    pvn = 'pvc-9b7d5f3a-1c2e-4a6b-8d0f-3e5a7c9b1d2f'
+    c_ = claim('home-jdoe', NS, 'gp3', 'Bound', '30Gi', volume=pvn, created=900, provisioner='ebs.csi.aws.com', selected_node=N)
+    objs = [namespace, ns('kube-system'), n, d, rs, p, c_, vol(pvn, c_, handle='vol-04c1e9a7b3d5f2e68', size='30Gi', storage_class='gp3'),
+            storageclass('gp3', 'ebs.csi.aws.com', 'WaitForFirstConsumer', default=True, params={'type': 'gp3'}),
+            podlog(NS, pn, 'code-server', log, previous=True), kube_proxy(N, version='v1.31.2-eks-94953ac'),
+            *coredns([N, N], image='602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/coredns:v1.11.3-eksbuild.2', hash_='789f8477df'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set code-server-74c9f8d6b5 from 0 to 1', 'deployment-controller', last=900),
+            ctrl_ev(c_, 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding', 'persistentvolume-controller', last=899),
+            ctrl_ev(c_, 'ProvisioningSucceeded', 'Successfully provisioned volume %s' % pvn, 'ebs.csi.aws.com_ebs-csi-controller-6c9f7b8d54-k2x4q_5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e', last=885),
+            msev(p, 'SuccessfulAttachVolume', 'AttachVolume.Attach succeeded for volume "%s"' % pvn, 'Normal', count=1, first=880, controller='attachdetach-controller', instance='kube-controller-manager'),
+            *crashloop(p, N, img, 'code-server', 5, 888, 119, 21, pulled_in='14.2s', size=297338194)]
+    case('mx-sudo-no-new-privs',
+         'CrashLoopBackOff of a new dev environment: code-server\'s entrypoint renames its user with sudo, and the restricted namespace requires allowPrivilegeEscalation: false',
+         'https://github.com/container2wasm/container2wasm/issues/239',
+         'sudo: The "no new privileges" flag is set, which prevents sudo from running as root.',
+         NS + '/' + pn, 'any', objs, decisive='The "no new privileges" flag is set, which prevents sudo from running as root',
+         mechanism=('no-new-privileges', [['allowPrivilegeEscalation']]))
 
 
 if __name__ == '__main__':
