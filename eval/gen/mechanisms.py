@@ -1092,6 +1092,207 @@ def sudo_no_new_privs():
          mechanism=('no-new-privileges', [['allowPrivilegeEscalation']]))
 
 
+# =====================================================================================
+# 16. seccomp-blocked: a Netty io_uring server on nodes upgraded to containerd 2.0, whose RuntimeDefault profile blocks io_uring_setup
+# =====================================================================================
+@register
+def seccomp_io_uring():
+    names = ['mc-node-1', 'mc-node-2']
+    nodes = [mknode(x, kubelet='v1.32.0', runtime='containerd://2.0.1', kernel='6.8.0-50-generic', os_image='Ubuntu 24.04.1 LTS', ip='10.88.0.%d' % (11 + i), created=86400 * 3)
+             for i, x in enumerate(names)]
+    N = names[0]
+    NS = 'minecraft'
+    img = 'registry.example.net/mc/onefork:git-OneFork-47e86db'
+    labels = {'app': 'proxy'}
+    spec = {'securityContext': {'runAsNonRoot': True, 'runAsUser': 1000, 'seccompProfile': {'type': 'RuntimeDefault'}},
+            'containers': [{'name': 'proxy', 'image': img, 'ports': [{'name': 'minecraft', 'containerPort': 25577}],
+                            'env': [{'name': 'JAVA_OPTS', 'value': '-Xms512M -Xmx512M -Dnetty.transport=io_uring'}],
+                            'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}},
+                            'volumeMounts': [{'name': 'config', 'mountPath': '/server/config.yml', 'subPath': 'config.yml'}],
+                            'resources': {'requests': {'cpu': '500m', 'memory': '768Mi'}, 'limits': {'memory': '1Gi'}}}],
+            'volumes': [{'name': 'config', 'configMap': {'name': 'proxy-config'}}]}
+    d, rs = deploy('proxy', NS, labels, 1, '5c8d7f9b64', spec, ready=0, created=86400 * 90, generation=12)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 12}
+    rs['metadata']['creationTimestamp'] = ago(86400 * 20)
+    pn = 'proxy-5c8d7f9b64-w6r2k'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'proxy', img, 10, term(1, 'Error', 256, 253, seed='mc10'))], 3100,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '5c8d7f9b64'},
+             spec_extra={'volumes': copy.deepcopy(spec['volumes']), 'securityContext': copy.deepcopy(spec['securityContext'])},
+             conditions=conds(3100, False, since=3080, msg='containers with unready status: [proxy]'), host_ip='10.88.0.11')
+    t = lambda s_: NOW_MINUS(s_).strftime('%H:%M:%S')
+    log = ['%s [INFO] Using mbed TLS based native cipher.' % t(255), '%s [INFO] Using zlib based native compressor.' % t(255),
+           '%s [INFO] Enabled OneFork version git:OneFork-Bootstrap:1.16-R0.5-SNAPSHOT:47e86db:1542' % t(254), '%s [INFO] Loaded plugin cmd_server version git:cmd_server:1.16-R0.5-SNAPSHOT' % t(254),
+           '%s [INFO] Enabled plugin cmd_server version git:cmd_server:1.16-R0.5-SNAPSHOT' % t(254),
+           'Exception in thread "main" java.lang.UnsatisfiedLinkError: failed to load the required native library',
+           '\tat io.netty.incubator.channel.uring.IOUring.ensureAvailability(IOUring.java:63) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.incubator.channel.uring.IOUringEventLoop.<init>(IOUringEventLoop.java:64) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.incubator.channel.uring.IOUringEventLoopGroup.newChild(IOUringEventLoopGroup.java:117) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.util.concurrent.MultithreadEventExecutorGroup.<init>(MultithreadEventExecutorGroup.java:84) ~[onefork.jar:git-OneFork-47e86db]',
+           'Caused by: java.lang.RuntimeException: failed to create io_uring ring fd Operation not permitted',
+           '\tat io.netty.incubator.channel.uring.Native.ioUringSetup(Native Method) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.incubator.channel.uring.Native.createRingBuffer(Native.java:141) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.incubator.channel.uring.Native.createRingBuffer(Native.java:174) ~[onefork.jar:git-OneFork-47e86db]',
+           '\tat io.netty.incubator.channel.uring.IOUring.<clinit>(IOUring.java:36) ~[onefork.jar:git-OneFork-47e86db]',
+           '\t... 9 more', '%s [INFO] Closing IO threads' % t(253), '%s [INFO] Thank you and goodbye' % t(253)]
+    simg = 'itzg/minecraft-server:java21'
+    servers = [xpod('lobby-%d' % i, NS, names[i % 2], [{'name': 'server', 'image': simg}], [running('server', simg, 86400 * 3 - 100)], 86400 * 3,
+                    owner=('StatefulSet', 'lobby'), labels={'app': 'lobby', 'statefulset.kubernetes.io/pod-name': 'lobby-%d' % i}) for i in range(2)]
+    objs = [ns(NS), ns('kube-system'), *nodes, d, rs, p, configmap('proxy-config', NS, {'config.yml': 'listeners:\n- host: 0.0.0.0:25577\n  motd: OneFork\nservers:\n  lobby:\n    address: lobby:25565\n'}),
+            podlog(NS, pn, 'proxy', log, previous=True), *servers,
+            *[kube_proxy(x, version='v1.32.0') for x in names], *coredns(names, image='registry.k8s.io/coredns/coredns:v1.11.3'),
+            *[node_event(x, 'Starting', 'Starting kubelet.', last=86400 * 3 - 60, first=86400 * 3 - 60) for x in nodes],
+            ctrl_ev(rs, 'SuccessfulCreate', 'Created pod: %s' % pn, 'replicaset-controller', last=3100),
+            *crashloop(p, N, img, 'proxy', 10, 3098, 257, 63, pulled_in='6.0s', size=213447102)]
+    case('mx-seccomp-io-uring',
+         'CrashLoopBackOff after the node pool moved to containerd 2.0: the proxy uses Netty\'s io_uring transport, and the RuntimeDefault seccomp profile now refuses io_uring_setup',
+         'https://github.com/netty/netty-incubator-transport-io_uring/issues/41',
+         'java.lang.RuntimeException: failed to create io_uring ring fd Operation not permitted',
+         NS + '/' + pn, 'any', objs, decisive='failed to create io_uring ring fd Operation not permitted',
+         mechanism=('seccomp-blocked', [['seccomp'], ['RuntimeDefault', 'Unconfined', 'seccompProfile', 'Localhost']]))
+
+
+# =====================================================================================
+# 17. data-dir-locked: a Prometheus Deployment on an RWX claim rolls with maxSurge; the new pod meets the old pod's TSDB lock
+# =====================================================================================
+@register
+def prometheus_lock_rolling_update():
+    A = 'ip-10-2-33-71.eu-west-1.compute.internal'; B = 'ip-10-2-48-150.eu-west-1.compute.internal'
+    mk = lambda x, ip, z: mknode(x, kubelet='v1.30.6-eks-7f9249a', runtime='containerd://1.7.23', kernel='5.10.228-219.884.amzn2.x86_64', os_image='Amazon Linux 2', ip=ip,
+                                 labels={'eks.amazonaws.com/nodegroup': 'ops', 'topology.kubernetes.io/zone': z})
+    na = mk(A, '10.2.33.71', 'eu-west-1a'); nb = mk(B, '10.2.48.150', 'eu-west-1b')
+    NS = 'monitoring'
+    img = 'quay.io/prometheus/prometheus:v2.30.3'; rimg = 'jimmidyson/configmap-reload:v0.5.0'
+    labels = {'app': 'prometheus', 'component': 'server', 'release': 'prometheus'}
+    def spec(retention):
+        return {'serviceAccountName': 'prometheus-server', 'securityContext': {'fsGroup': 65534, 'runAsGroup': 65534, 'runAsNonRoot': True, 'runAsUser': 65534},
+                'containers': [{'name': 'prometheus-server-configmap-reload', 'image': rimg, 'args': ['--volume-dir=/etc/config', '--webhook-url=http://127.0.0.1:9090/-/reload'],
+                                'volumeMounts': [{'name': 'config-volume', 'mountPath': '/etc/config', 'readOnly': True}]},
+                               {'name': 'prometheus-server', 'image': img, 'args': ['--storage.tsdb.retention.time=%s' % retention, '--config.file=/etc/config/prometheus.yml',
+                                                                                   '--storage.tsdb.path=/data', '--web.console.libraries=/etc/prometheus/console_libraries',
+                                                                                   '--web.console.templates=/etc/prometheus/consoles', '--web.enable-lifecycle'],
+                                'ports': [{'containerPort': 9090}],
+                                'readinessProbe': {'httpGet': {'path': '/-/ready', 'port': 9090}, 'initialDelaySeconds': 30, 'periodSeconds': 5, 'timeoutSeconds': 4, 'failureThreshold': 3},
+                                'livenessProbe': {'httpGet': {'path': '/-/healthy', 'port': 9090}, 'initialDelaySeconds': 30, 'periodSeconds': 15, 'timeoutSeconds': 10, 'failureThreshold': 3},
+                                'volumeMounts': [{'name': 'config-volume', 'mountPath': '/etc/config'}, {'name': 'storage-volume', 'mountPath': '/data'}]}],
+                'volumes': [{'name': 'config-volume', 'configMap': {'name': 'prometheus-server', 'defaultMode': 420}},
+                            {'name': 'storage-volume', 'persistentVolumeClaim': {'claimName': 'prometheus-server'}}]}
+    new_spec, old_spec = spec('30d'), spec('15d')
+    strategy = {'type': 'RollingUpdate', 'rollingUpdate': {'maxSurge': '25%', 'maxUnavailable': '25%'}}
+    d, rs_new = deploy('prometheus-server', NS, labels, 1, '7b4d9c6f58', new_spec, ready=1, updated=1, created=86400 * 300, generation=9, strategy=strategy,
+                       conditions=[{'type': 'Available', 'status': 'True', 'reason': 'MinimumReplicasAvailable', 'message': 'Deployment has minimum availability.', 'lastUpdateTime': ago(86400 * 14), 'lastTransitionTime': ago(86400 * 14)},
+                                   {'type': 'Progressing', 'status': 'True', 'reason': 'ReplicaSetUpdated', 'message': 'ReplicaSet "prometheus-server-7b4d9c6f58" is progressing.', 'lastUpdateTime': ago(540), 'lastTransitionTime': ago(540)}])
+    d['status'].update({'replicas': 2, 'updatedReplicas': 1, 'readyReplicas': 1, 'availableReplicas': 1, 'unavailableReplicas': 1})
+    rs_new['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    rs_new['metadata']['creationTimestamp'] = ago(540)
+    rs_old = replicaset(d, '5f9c8d7b46', 1, 1, old_spec, created=86400 * 14, revision=8)
+    old = xpod('prometheus-server-5f9c8d7b46-lx7vd', NS, A, old_spec['containers'], [running('prometheus-server-configmap-reload', rimg, 86400 * 14 - 30), running('prometheus-server', img, 86400 * 14 - 30)],
+               86400 * 14, owner=('ReplicaSet', rs_old['metadata']['name']), labels={**labels, 'pod-template-hash': '5f9c8d7b46'}, sa='prometheus-server',
+               spec_extra={'volumes': copy.deepcopy(old_spec['volumes']), 'securityContext': dict(old_spec['securityContext'])})
+    pn = 'prometheus-server-7b4d9c6f58-9fzq2'
+    st = [running('prometheus-server-configmap-reload', rimg, 530), clbo_(pn, NS, 'prometheus-server', img, 6, term(1, 'Error', 121, 120, seed='pl6'))]
+    p = xpod(pn, NS, B, new_spec['containers'], st, 540, owner=('ReplicaSet', rs_new['metadata']['name']), labels={**labels, 'pod-template-hash': '7b4d9c6f58'}, sa='prometheus-server',
+             spec_extra={'volumes': copy.deepcopy(new_spec['volumes']), 'securityContext': dict(new_spec['securityContext'])},
+             conditions=conds(540, False, since=530, msg='containers with unready status: [prometheus-server]'), host_ip='10.2.48.150')
+    pvn = 'pvc-4f6a8c0e-2b4d-4f6a-8c0e-2b4d6f8a0c2e'
+    sc = storageclass('efs-sc', 'efs.csi.aws.com', 'Immediate', params={'provisioningMode': 'efs-ap', 'fileSystemId': 'fs-0c8e2a4f6b1d3e5a7', 'directoryPerms': '700'})
+    c_ = claim('prometheus-server', NS, 'efs-sc', 'Bound', '50Gi', volume=pvn, created=86400 * 300, provisioner='efs.csi.aws.com', access=('ReadWriteMany',))
+    v_ = vol(pvn, c_, driver='efs.csi.aws.com', handle='fs-0c8e2a4f6b1d3e5a7::fsap-0a1b2c3d4e5f60718', size='50Gi', storage_class='efs-sc')
+    v_['spec']['accessModes'] = ['ReadWriteMany']
+    lg = lambda t_, caller, level, rest: 'level=%s ts=%s caller=%s %s' % (level, ts(t_, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z', caller, rest)
+    log = [lg(122, 'main.go:443', 'info', 'msg="Starting Prometheus" version="(version=2.30.3, branch=HEAD, revision=f29caccc42557f6a8ec30ea9b3c8c089391bd5df)"'),
+           lg(122, 'main.go:448', 'info', 'build_context="(go=go1.17.1, user=root@5cff4265f0e3, date=20211005-16:10:52)"'),
+           lg(122, 'main.go:449', 'info', 'host_details="(Linux 5.10.228-219.884.amzn2.x86_64 #1 SMP Wed Oct 23 17:17:00 UTC 2024 x86_64 %s (none))"' % pn),
+           lg(122, 'main.go:450', 'info', 'fd_limits="(soft=1048576, hard=1048576)"'), lg(122, 'main.go:451', 'info', 'vm_limits="(soft=unlimited, hard=unlimited)"'),
+           lg(122, 'web.go:541', 'info', 'component=web msg="Start listening for connections" address=0.0.0.0:9090'),
+           lg(122, 'main.go:824', 'info', 'msg="Starting TSDB ..."'),
+           lg(122, 'tls_config.go:191', 'info', 'component=web msg="TLS is disabled." http2=false'),
+           lg(121, 'main.go:668', 'info', 'msg="Stopping scrape discovery manager..."'), lg(121, 'main.go:682', 'info', 'msg="Stopping notify discovery manager..."'),
+           lg(121, 'main.go:704', 'info', 'msg="Stopping scrape manager..."'), lg(121, 'main.go:678', 'info', 'msg="Notify discovery manager stopped"'),
+           lg(121, 'main.go:664', 'info', 'msg="Scrape discovery manager stopped"'), lg(121, 'manager.go:945', 'info', 'component="rule manager" msg="Stopping rule manager..."'),
+           lg(121, 'manager.go:955', 'info', 'component="rule manager" msg="Rule manager stopped"'), lg(121, 'notifier.go:600', 'info', 'component=notifier msg="Stopping notification manager..."'),
+           lg(121, 'main.go:698', 'info', 'msg="Scrape manager stopped"'), lg(121, 'main.go:885', 'info', 'msg="Notifier manager stopped"'),
+           lg(121, 'main.go:915', 'error', 'err="opening storage failed: lock DB directory: resource temporarily unavailable"')]
+    rlog = ['2026/11/21 09:51:03 Watching directory: "/etc/config"']
+    objs = [ns(NS), ns('kube-system'), na, nb, sc, c_, v_, d, rs_new, rs_old, old, p, serviceaccount('prometheus-server', NS),
+            configmap('prometheus-server', NS, {'prometheus.yml': 'global:\n  scrape_interval: 1m\nscrape_configs:\n- job_name: prometheus\n  static_configs:\n  - targets: [localhost:9090]\n'}),
+            podlog(NS, pn, 'prometheus-server', log, previous=True), podlog(NS, pn, 'prometheus-server-configmap-reload', rlog, previous=False),
+            kube_proxy(A, version='v1.30.6-eks-7f9249a'), kube_proxy(B, version='v1.30.6-eks-7f9249a'),
+            *coredns([A, B], image='602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/coredns:v1.11.3-eksbuild.2', hash_='789f8477df'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set prometheus-server-7b4d9c6f58 from 0 to 1', 'deployment-controller', last=540),
+            scheduled(p, B, 539), *started(p, B, rimg, 'prometheus-server-configmap-reload', 536, '1.7s', size=4406270),
+            *started(p, B, img, 'prometheus-server', 534, '5.9s', size=72830199), *restarted(p, B, img, 'prometheus-server', 6, 470, 122),
+            backoff(p, B, 'prometheus-server', 24, 450, 9),
+            ev(p, 'Unhealthy', 'Readiness probe failed: Get "http://%s:9090/-/ready": dial tcp %s:9090: connect: connection refused' % (p['status']['podIP'], p['status']['podIP']),
+               count=4, first=500, last=130, host=B, fieldPath=fp('prometheus-server'))]
+    case('mx-prometheus-tsdb-lock-rolling-update',
+         'Rollout stuck: the new Prometheus pod shares the ReadWriteMany claim with the old one (RollingUpdate keeps the old pod until the new is Ready) and cannot take the TSDB lock',
+         'https://github.com/prometheus/prometheus/issues/9513',
+         'level=error ts=2021-10-15T08:25:42.501Z caller=main.go:915 err="opening storage failed: lock DB directory: resource temporarily unavailable"',
+         NS + '/' + pn, 'any', objs, decisive='lock DB directory: resource temporarily unavailable',
+         mechanism=('data-dir-locked', [['Recreate', 'ReadWriteOncePod']]))
+
+
+# =====================================================================================
+# 18. rbac-forbidden: Gluu's cr-rotate lists pods as the namespace's default ServiceAccount; the chart's Role grants no pods
+# =====================================================================================
+@register
+def rbac_default_sa_gluu():
+    A = 'gluu-k8s-w1'; B = 'gluu-k8s-w2'
+    mk = lambda x, ip: mknode(x, kubelet='v1.29.10', runtime='containerd://1.7.22', kernel='5.15.0-125-generic', os_image='Ubuntu 22.04.5 LTS', ip=ip)
+    na = mk(A, '192.168.122.31'); nb = mk(B, '192.168.122.32')
+    NS = 'gluu'
+    img = 'gluufederation/cr-rotate:4.4.0_01'
+    labels = {'app': 'cr-rotate', 'APP_NAME': 'cr-rotate'}
+    spec = {'containers': [{'name': 'cr-rotate', 'image': img, 'env': [{'name': 'GLUU_CONFIG_ADAPTER', 'value': 'kubernetes'}, {'name': 'GLUU_SECRET_ADAPTER', 'value': 'kubernetes'},
+                                                                       {'name': 'GLUU_CONTAINER_METADATA', 'value': 'kubernetes'}, {'name': 'GLUU_PERSISTENCE_TYPE', 'value': 'ldap'}],
+                            'resources': {'requests': {'cpu': '200m', 'memory': '200Mi'}, 'limits': {'cpu': '200m', 'memory': '200Mi'}}}]}
+    d, rs = deploy('gluu-cr-rotate', NS, labels, 1, '6b9c7d8f54', spec, ready=0, created=2700, generation=1)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    pn = 'gluu-cr-rotate-6b9c7d8f54-hx2mv'
+    p = xpod(pn, NS, A, spec['containers'], [clbo_(pn, NS, 'cr-rotate', img, 9, term(1, 'Error', 236, 231, seed='cr9'))], 2690,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '6b9c7d8f54'},
+             conditions=conds(2690, False, since=2670, msg='containers with unready status: [cr-rotate]'), host_ip='192.168.122.31')
+    t = lambda s_: ts(s_, '%Y-%m-%d %H:%M:%S,%f')[:-3]
+    body = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods is forbidden: User \\"system:serviceaccount:gluu:default\\" cannot list resource '
+            '\\"pods\\" in API group \\"\\" in the namespace \\"gluu\\"","reason":"Forbidden","details":{"kind":"pods"},"code":403}')
+    log = ['INFO - pygluu.containerlib.wait - %s - Config is ready' % t(235), 'INFO - pygluu.containerlib.wait - %s - Secret is ready' % t(235),
+           'INFO - cr-rotate - %s - Using kubernetes client to discover oxTrust and oxShibboleth containers' % t(234),
+           'Traceback (most recent call last):', '  File "/app/scripts/entrypoint.py", line 276, in <module>', '    main()',
+           '  File "/app/scripts/entrypoint.py", line 262, in main', '    rotator.check_pods()', '  File "/app/scripts/entrypoint.py", line 198, in check_pods',
+           '    oxtrust_containers = self.client.get_containers("APP_NAME=oxtrust")', '  File "/usr/lib/python3.9/site-packages/pygluu/containerlib/meta/kubernetes_meta.py", line 41, in get_containers',
+           '    return self.client.list_namespaced_pod(namespace, label_selector=label).items',
+           '  File "/usr/lib/python3.9/site-packages/kubernetes/client/api/core_v1_api.py", line 15697, in list_namespaced_pod',
+           '    return self.list_namespaced_pod_with_http_info(namespace, **kwargs)  # noqa: E501',
+           '  File "/usr/lib/python3.9/site-packages/kubernetes/client/rest.py", line 234, in request', '    raise ApiException(http_resp=r)',
+           'kubernetes.client.exceptions.ApiException: (403)', 'Reason: Forbidden',
+           "HTTP response headers: HTTPHeaderDict({'Audit-Id': '%s', 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', "
+           "'X-Kubernetes-Pf-Flowschema-Uid': '%s', 'X-Kubernetes-Pf-Prioritylevel-Uid': '%s', 'Date': '%s', 'Content-Length': '300'})"
+           % (uid('audit-cr'), uid('fs-cr'), uid('pl-cr'), NOW_MINUS(233).strftime('%a, %d %b %Y %H:%M:%S GMT')),
+           'HTTP response body: ' + body, '']
+    role = obj('Role', 'rbac.authorization.k8s.io/v1', 'gluu-role', NS, 2800,
+               rules=[{'apiGroups': [''], 'resources': ['configmaps', 'secrets'], 'verbs': ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']}])
+    rb = obj('RoleBinding', 'rbac.authorization.k8s.io/v1', 'gluu-rolebinding', NS, 2800,
+             subjects=[{'kind': 'ServiceAccount', 'name': 'default', 'namespace': NS}], roleRef={'apiGroup': 'rbac.authorization.k8s.io', 'kind': 'Role', 'name': 'gluu-role'})
+    objs = [ns(NS), ns('kube-system'), na, nb, d, rs, p, serviceaccount('default', NS, created=86400 * 20), role, rb, podlog(NS, pn, 'cr-rotate', log, previous=True)]
+    for comp, h, x, ready in (('oxauth', '79f8c6d5b4', A, True), ('oxtrust', None, B, True), ('opendj', None, A, True)):
+        cimg = 'gluufederation/%s:4.4.0_01' % comp
+        if h:
+            objs.append(xpod('gluu-%s-%s-%s' % (comp, h, hexid(comp, 5).replace('0', 'p').replace('1', 'r')), NS, x, [{'name': comp, 'image': cimg}], [running(comp, cimg, 2500)], 2600,
+                             owner=('ReplicaSet', 'gluu-%s-%s' % (comp, h)), labels={'app': comp, 'APP_NAME': comp, 'pod-template-hash': h}))
+        else:
+            objs.append(xpod('gluu-%s-0' % comp, NS, x, [{'name': comp, 'image': cimg}], [running(comp, cimg, 2550)], 2650, owner=('StatefulSet', 'gluu-' + comp),
+                             labels={'app': comp, 'APP_NAME': comp, 'statefulset.kubernetes.io/pod-name': 'gluu-%s-0' % comp}))
+    objs += [kube_proxy(A, version='v1.29.10'), kube_proxy(B, version='v1.29.10'), *coredns([A, B]),
+             ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set gluu-cr-rotate-6b9c7d8f54 from 0 to 1', 'deployment-controller', last=2700),
+             *crashloop(p, A, img, 'cr-rotate', 9, 2688, 237, 52, pulled_in='11.3s', size=98802114)]
+    case('mx-rbac-forbidden-default-sa',
+         "CrashLoopBackOff of Gluu's cr-rotate: it lists pods with the namespace's default ServiceAccount, and the chart's Role bound to it grants only configmaps and secrets",
+         'https://github.com/GluuFederation/cloud-native-edition/issues/543',
+         '"message":"pods is forbidden: User \\"system:serviceaccount:gluu:default\\" cannot list resource \\"pods\\" in API group \\"\\" in the namespace \\"gluu\\""',
+         NS + '/' + pn, 'any', objs, decisive='system:serviceaccount:gluu:default',
+         mechanism=('rbac-forbidden', [['ServiceAccount'], ['RoleBinding', 'ClusterRoleBinding']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
