@@ -1293,6 +1293,161 @@ def rbac_default_sa_gluu():
          mechanism=('rbac-forbidden', [['ServiceAccount'], ['RoleBinding', 'ClusterRoleBinding']]))
 
 
+# =====================================================================================
+# 19. tls-unknown-authority: a Spring Cloud Kubernetes service is pointed at the API through the corporate load balancer,
+#     whose certificate chains to a corporate CA the pod's trust (the cluster CA) does not hold
+# =====================================================================================
+@register
+def spring_pkix_unknown_ca():
+    A = 'k8s-prd-wrk-04'; B = 'k8s-prd-wrk-05'
+    mk = lambda x, ip: mknode(x, kubelet='v1.29.10', runtime='containerd://1.7.22', kernel='5.14.0-427.42.1.el9_4.x86_64', os_image='Rocky Linux 9.4 (Blue Onyx)', ip=ip)
+    na = mk(A, '10.14.2.54'); nb = mk(B, '10.14.2.55')
+    NS = 'auth'
+    img = 'harbor.corp.example/vr20/core-auth:0.0.1-SNAPSHOT-b214'
+    labels = {'app': 'core-auth'}
+    spec = {'serviceAccountName': 'core-auth',
+            'containers': [{'name': 'core-auth', 'image': img, 'ports': [{'name': 'http', 'containerPort': 8080}],
+                            'env': [{'name': 'SPRING_PROFILES_ACTIVE', 'value': 'kubernetes,prd'}, {'name': 'KUBERNETES_MASTER', 'value': 'https://k8s-api.corp.example:6443'},
+                                    {'name': 'JAVA_TOOL_OPTIONS', 'value': '-XX:MaxRAMPercentage=75'}],
+                            'readinessProbe': {'httpGet': {'path': '/actuator/health/readiness', 'port': 8080}, 'initialDelaySeconds': 20, 'periodSeconds': 10},
+                            'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '1Gi'}}}]}
+    d, rs = deploy('core-auth', NS, labels, 2, '7c6b8d9f5c', spec, ready=0, created=86400 * 45, generation=14)
+    rs['status'] = {'replicas': 2, 'fullyLabeledReplicas': 2, 'observedGeneration': 14}
+    rs['metadata']['creationTimestamp'] = ago(2200)
+    pods = []
+    for sfx, n_, r in (('tq8mz', A, 8), ('6dwk4', B, 8)):
+        pn_ = 'core-auth-7c6b8d9f5c-' + sfx
+        pods.append(xpod(pn_, NS, n_, spec['containers'], [clbo_(pn_, NS, 'core-auth', img, r, term(1, 'Error', 260, 238, seed=pn_))], 2190, sa='core-auth',
+                         owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7c6b8d9f5c'},
+                         conditions=conds(2190, False, since=2170, msg='containers with unready status: [core-auth]')))
+    p = pods[0]; pn = p['metadata']['name']
+    t = lambda s_: ts(s_, '%Y-%m-%d %H:%M:%S.%f')[:-3]
+    log = ['', '  .   ____          _            __ _ _', ' /\\\\ / ___\'_ __ _ _(_)_ __  __ _ \\ \\ \\ \\', ' :: Spring Boot ::        (v2.2.7.RELEASE)', '',
+           '%s  INFO 1 --- [           main] b.c.PropertySourceBootstrapConfiguration : Located property source: [BootstrapPropertySource {name=\'bootstrapProperties-configmap.core-auth.auth\'}]' % t(255),
+           '%s  INFO 1 --- [           main] com.vr20.coreAuth.CoreAuthApplication    : The following profiles are active: kubernetes,prd' % t(254),
+           '%s  INFO 1 --- [           main] o.s.b.w.embedded.tomcat.TomcatWebServer  : Tomcat initialized with port(s): 8080 (http)' % t(249),
+           '%s  WARN 1 --- [           main] ConfigServletWebServerApplicationContext : Exception encountered during context initialization - cancelling refresh attempt: '
+           'org.springframework.context.ApplicationContextException: Failed to start bean \'kubernetesDiscoveryLifecycle\'; nested exception is '
+           'io.fabric8.kubernetes.client.KubernetesClientException: Operation: [list]  for kind: [Service]  with name: [null]  in namespace: [auth]  failed.' % t(240),
+           '%s ERROR 1 --- [           main] o.s.boot.SpringApplication               : Application run failed' % t(239), '',
+           'org.springframework.context.ApplicationContextException: Failed to start bean \'kubernetesDiscoveryLifecycle\'; nested exception is io.fabric8.kubernetes.client.KubernetesClientException: '
+           'Operation: [list]  for kind: [Service]  with name: [null]  in namespace: [auth]  failed.',
+           '\tat org.springframework.context.support.DefaultLifecycleProcessor.doStart(DefaultLifecycleProcessor.java:185) ~[spring-context-5.2.6.RELEASE.jar!/:5.2.6.RELEASE]',
+           '\tat org.springframework.boot.SpringApplication.run(SpringApplication.java:1215) ~[spring-boot-2.2.7.RELEASE.jar!/:2.2.7.RELEASE]',
+           '\tat com.vr20.coreAuth.CoreAuthApplication.main(CoreAuthApplication.java:43) ~[classes!/:na]',
+           '\tat org.springframework.boot.loader.JarLauncher.main(JarLauncher.java:52) ~[core-auth-0.0.1-SNAPSHOT.jar:na]',
+           'Caused by: io.fabric8.kubernetes.client.KubernetesClientException: Operation: [list]  for kind: [Service]  with name: [null]  in namespace: [auth]  failed.',
+           '\tat io.fabric8.kubernetes.client.KubernetesClientException.launderThrowable(KubernetesClientException.java:64) ~[kubernetes-client-4.4.1.jar!/:na]',
+           '\tat io.fabric8.kubernetes.client.dsl.base.BaseOperation.list(BaseOperation.java:605) ~[kubernetes-client-4.4.1.jar!/:na]',
+           'Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+           '\tat java.base/sun.security.ssl.Alert.createSSLException(Alert.java:131) ~[na:na]', '\tat java.base/sun.security.ssl.TransportContext.fatal(TransportContext.java:326) ~[na:na]',
+           '\tat java.base/sun.security.ssl.CertificateMessage$T12CertificateConsumer.checkServerCerts(CertificateMessage.java:645) ~[na:na]',
+           'Caused by: sun.security.validator.ValidatorException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+           '\tat java.base/sun.security.validator.PKIXValidator.doBuild(PKIXValidator.java:439) ~[na:na]',
+           'Caused by: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
+           '\tat java.base/sun.security.provider.certpath.SunCertPathBuilder.build(SunCertPathBuilder.java:141) ~[na:na]', '\t... 56 common frames omitted', '',
+           '%s  INFO 1 --- [           main] o.apache.catalina.core.StandardService   : Stopping service [Tomcat]' % t(238)]
+    objs = [ns(NS), ns('kube-system'), na, nb, d, rs, *pods, serviceaccount('core-auth', NS), configmap('core-auth', NS, {'application.yaml': 'spring:\n  datasource:\n    url: jdbc:postgresql://auth-db:5432/auth\n'}),
+            podlog(NS, pn, 'core-auth', log, previous=True),
+            kube_proxy(A, version='v1.29.10'), kube_proxy(B, version='v1.29.10'), *coredns([A, B]),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set core-auth-7c6b8d9f5c from 0 to 2', 'deployment-controller', last=2200)]
+    for q, n_ in zip(pods, (A, B)):
+        objs += crashloop(q, n_, img, 'core-auth', 8, 2188, 261, 45, pulled_in='9.1s', size=187330126)
+    case('mx-spring-pkix-unknown-ca',
+         'CrashLoopBackOff after a config change: the service reaches the Kubernetes API through the corporate load balancer (KUBERNETES_MASTER), whose certificate the pod does not trust',
+         'https://github.com/spring-cloud/spring-cloud-kubernetes/issues/560',
+         'Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: '
+         'unable to find valid certification path to requested target',
+         NS + '/' + pn, 'any', objs, decisive='unable to find valid certification path to requested target',
+         mechanism=('tls-unknown-authority', [['trust store', 'truststore', 'CA certificate', 'CA bundle', 'certificate authority', 'ca.crt']]))
+
+
+# =====================================================================================
+# 20. dns-resolution: a hostNetwork worker keeps dnsPolicy ClusterFirst, so it gets the node's resolver and cannot resolve a Service name
+# =====================================================================================
+@register
+def hostnetwork_clusterfirst_dns():
+    N = 'edge-gw-01'
+    n = mknode(N, kubelet='v1.31.4', runtime='containerd://1.7.24', kernel='6.1.0-28-amd64', os_image='Debian GNU/Linux 12 (bookworm)', ip='192.168.10.5',
+               labels={'node-role.kubernetes.io/control-plane': ''})
+    NS = 'default'
+    img = 'registry.local/vision/frame-worker:2.3.1'
+    labels = {'app': 'deployment2'}
+    spec = {'hostNetwork': True, 'dnsPolicy': 'ClusterFirst',
+            'containers': [{'name': 'worker', 'image': img, 'command': ['python', '-u', 'worker.py'],
+                            'env': [{'name': 'INFERENCE_URL', 'value': 'http://servicename:5000/predict'}, {'name': 'CAMERA_GROUP', 'value': '239.0.0.1:5004'}],
+                            'resources': {'requests': {'cpu': '200m', 'memory': '256Mi'}, 'limits': {'memory': '512Mi'}}}]}
+    d, rs = deploy('deployment2', NS, labels, 1, '85b7c6d9f4', spec, ready=0, created=86400 * 3, generation=2)
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 2}
+    pn = 'deployment2-85b7c6d9f4-5jwqp'
+    p = xpod(pn, NS, N, spec['containers'], [clbo_(pn, NS, 'worker', img, 10, term(1, 'Error', 292, 281, seed='hn10'))], 3600,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '85b7c6d9f4'}, spec_extra={'hostNetwork': True, 'dnsPolicy': 'ClusterFirst'},
+             conditions=conds(3600, False, since=3580, msg='containers with unready status: [worker]'), host_ip='192.168.10.5')
+    log = ['INFO:worker:joining multicast group 239.0.0.1:5004 on 0.0.0.0', 'INFO:worker:registering with inference service http://servicename:5000/predict',
+           'Traceback (most recent call last):',
+           '  File "/usr/local/lib/python3.6/site-packages/urllib3/connection.py", line 159, in _new_conn', '    (self._dns_host, self.port), self.timeout, **extra_kw)',
+           '  File "/usr/local/lib/python3.6/site-packages/urllib3/util/connection.py", line 57, in create_connection',
+           '    for res in socket.getaddrinfo(host, port, family, socket.SOCK_STREAM):', '  File "/usr/local/lib/python3.6/socket.py", line 745, in getaddrinfo',
+           '    for res in _socket.getaddrinfo(host, port, family, type, proto, flags):', 'socket.gaierror: [Errno -2] Name does not resolve', '',
+           'During handling of the above exception, another exception occurred:', '', 'Traceback (most recent call last):',
+           '  File "worker.py", line 88, in <module>', '    register()', '  File "worker.py", line 41, in register', '    r = requests.post(INFERENCE_URL, json=hello, timeout=5)',
+           '  File "/usr/local/lib/python3.6/site-packages/requests/adapters.py", line 516, in send', '    raise ConnectionError(e, request=request)',
+           "requests.exceptions.ConnectionError: HTTPConnectionPool(host='servicename', port=5000): Max retries exceeded with url: /predict "
+           "(Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3b2c1e0b38>: Failed to establish a new connection: [Errno -2] Name does not resolve'))"]
+    simg = 'registry.local/vision/inference:2.3.1'
+    sd, srs = deploy('deployment1', NS, {'app': 'deployment1'}, 1, '6c9d7f8b54', {'containers': [{'name': 'inference', 'image': simg}]}, created=86400 * 3)
+    sp = xpod('deployment1-6c9d7f8b54-zr4nh', NS, N, [{'name': 'inference', 'image': simg}], [running('inference', simg, 86400 * 3 - 40)], 86400 * 3,
+              owner=('ReplicaSet', srs['metadata']['name']), labels={'app': 'deployment1', 'pod-template-hash': '6c9d7f8b54'})
+    svc = service('servicename', NS, {'app': 'deployment1'}, ports=((5000, 5000),), created=86400 * 3)
+    svc['spec']['clusterIP'] = '10.110.140.125'
+    cal = daemonset('calico-node', 'kube-system', {'k8s-app': 'calico-node'}, 1, 1, {'hostNetwork': True, 'containers': [{'name': 'calico-node', 'image': 'docker.io/calico/node:v3.28.2'}]})
+    objs = [ns(NS), ns('kube-system'), n, d, rs, p, podlog(NS, pn, 'worker', log, previous=True), sd, srs, sp, svc,
+            endpoints('servicename', NS, ready=[(sp['status']['podIP'], sp['metadata']['name'], N)], port=5000), cal,
+            ds_pod(cal, N, 'docker.io/calico/node:v3.28.2', 'calico-node', 86400 * 30), kube_proxy(N, version='v1.31.4'), *coredns([N, N]),
+            service('kube-dns', 'kube-system', {'k8s-app': 'kube-dns'}, ports=((53, 53),), created=86400 * 30),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set deployment2-85b7c6d9f4 from 0 to 1', 'deployment-controller', last=3600),
+            *crashloop(p, N, img, 'worker', 10, 3598, 293, 66, present=True)]
+    case('mx-hostnetwork-clusterfirst-dns',
+         'CrashLoopBackOff of a hostNetwork worker: with dnsPolicy ClusterFirst a hostNetwork pod uses the node\'s resolver, which knows nothing of the Service "servicename"',
+         'https://github.com/kubernetes/dns/issues/316',
+         "nslookup: can't resolve 'servicename': Name does not resolve",
+         NS + '/' + pn, 'any', objs, decisive='Failed to establish a new connection: [Errno -2] Name does not resolve',
+         mechanism=('dns-resolution', [['ClusterFirstWithHostNet']]))
+
+
+# =====================================================================================
+# 21. capability-missing: busybox ping on a CRI-O node, whose default capability set has no NET_RAW
+# =====================================================================================
+@register
+def ping_net_raw_crio():
+    A = 'k8s-crio-w1'; B = 'k8s-crio-w2'
+    mk = lambda x, ip: mknode(x, kubelet='v1.30.6', runtime='cri-o://1.30.7', kernel='5.14.0-503.14.1.el9_5.x86_64', os_image='Rocky Linux 9.5 (Blue Onyx)', ip=ip)
+    na = mk(A, '192.168.56.21'); nb = mk(B, '192.168.56.22')
+    NS = 'default'
+    img = 'busybox:1.36'
+    c = [{'name': 'busybox', 'image': img, 'args': ['ping', '-c', '5', 'google.com'], 'resources': {}}]
+    pn = 'busybox'
+    p = xpod(pn, NS, B, c, [clbo_(pn, NS, 'busybox', img, 6, term(1, 'Error', 203, 203, seed='bb6'))], 820, labels={'run': 'busybox'},
+             conditions=conds(820, False, since=810, msg='containers with unready status: [busybox]'), host_ip='192.168.56.22')
+    p['status']['containerStatuses'][0]['imageID'] = 'docker.io/library/busybox@sha256:' + hexid('busybox136')
+    p['status']['qosClass'] = 'BestEffort'
+    log = ['ping: permission denied (are you root?)']
+    nimg = 'nginx:1.27'
+    web = xpod('web-6d9f7c8b5d-x2v9k', NS, A, [{'name': 'nginx', 'image': nimg}], [running('nginx', nimg, 86400 * 2)], 86400 * 2,
+               owner=('ReplicaSet', 'web-6d9f7c8b5d'), labels={'app': 'web', 'pod-template-hash': '6d9f7c8b5d'})
+    fl = daemonset('kube-flannel-ds', 'kube-flannel', {'app': 'flannel'}, 2, 2, {'hostNetwork': True, 'containers': [{'name': 'kube-flannel', 'image': 'docker.io/flannel/flannel:v0.26.1'}]})
+    objs = [ns(NS), ns('kube-system'), ns('kube-flannel'), na, nb, p, podlog(NS, pn, 'busybox', log, previous=True), web, fl,
+            *[ds_pod(fl, x, 'docker.io/flannel/flannel:v0.26.1', 'kube-flannel', 86400 * 30, namespace='kube-flannel') for x in (A, B)],
+            kube_proxy(A, version='v1.30.6'), kube_proxy(B, version='v1.30.6'), *coredns([A, B]),
+            *crashloop(p, B, img, 'busybox', 6, 818, 204, 30, pulled_in='2.3s', size=4269694)]
+    case('mx-ping-net-raw-crio',
+         'CrashLoopBackOff of a busybox test pod: ping needs a raw socket, and CRI-O\'s default capabilities (unlike Docker\'s) leave out NET_RAW',
+         'https://github.com/justmeandopensource/kubernetes/issues/67',
+         'ping: permission denied (are you root?)',
+         NS + '/' + pn, 'any', objs, decisive='ping: permission denied (are you root?)',
+         mechanism=('capability-missing', [['NET_RAW', 'ping_group_range']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
