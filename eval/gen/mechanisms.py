@@ -1448,6 +1448,178 @@ def ping_net_raw_crio():
          mechanism=('capability-missing', [['NET_RAW', 'ping_group_range']]))
 
 
+# =====================================================================================
+# 22. user-unknown: an image on top of bitnami/wildfly runs as UID 1001 (its Dockerfile USER), which /etc/passwd does not list;
+#     the team's entrypoint asks whoami for the JVM monitoring setup
+# =====================================================================================
+@register
+def whoami_unknown_uid():
+    A = 'ip-10-40-3-17.ec2.internal'; B = 'ip-10-40-5-201.ec2.internal'
+    mk = lambda x, ip: mknode(x, kubelet='v1.30.6-eks-7f9249a', runtime='containerd://1.7.23', kernel='5.10.228-219.884.amzn2.x86_64', os_image='Amazon Linux 2', ip=ip,
+                              labels={'eks.amazonaws.com/nodegroup': 'apps'})
+    na = mk(A, '10.40.3.17'); nb = mk(B, '10.40.5.201')
+    NS = 'reporting'
+    img = '123456789012.dkr.ecr.us-east-1.amazonaws.com/reporting/wildfly-app:3.4.0'
+    labels = {'app': 'reporting-api'}
+    spec = {'securityContext': {'runAsUser': 1001, 'runAsNonRoot': True, 'fsGroup': 1001},
+            'containers': [{'name': 'wildfly', 'image': img, 'command': ['/opt/acme/entrypoint.sh'], 'ports': [{'name': 'http', 'containerPort': 8080}, {'name': 'mgmt', 'containerPort': 9990}],
+                            'env': [{'name': 'WILDFLY_USERNAME', 'value': 'admin'}, {'name': 'WILDFLY_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'reporting-api', 'key': 'wildfly-password'}}},
+                                    {'name': 'ENABLE_JSTAT_EXPORT', 'value': 'true'}],
+                            'readinessProbe': {'httpGet': {'path': '/health/ready', 'port': 9990}, 'periodSeconds': 10},
+                            'resources': {'requests': {'cpu': '500m', 'memory': '1Gi'}, 'limits': {'memory': '2Gi'}}}]}
+    d, rs = deploy('reporting-api', NS, labels, 2, '6f8d7c9b5d', spec, ready=2, updated=1, created=86400 * 60, generation=21,
+                   conditions=[{'type': 'Available', 'status': 'True', 'reason': 'MinimumReplicasAvailable', 'message': 'Deployment has minimum availability.', 'lastUpdateTime': ago(86400 * 10), 'lastTransitionTime': ago(86400 * 10)},
+                               {'type': 'Progressing', 'status': 'True', 'reason': 'ReplicaSetUpdated', 'message': 'ReplicaSet "reporting-api-6f8d7c9b5d" is progressing.', 'lastUpdateTime': ago(1700), 'lastTransitionTime': ago(1700)}])
+    d['status'].update({'replicas': 3, 'updatedReplicas': 1, 'readyReplicas': 2, 'availableReplicas': 2, 'unavailableReplicas': 1})
+    rs['status'] = {'replicas': 1, 'fullyLabeledReplicas': 1, 'observedGeneration': 1}
+    rs['metadata']['creationTimestamp'] = ago(1700)
+    old_spec = copy.deepcopy(spec); old_spec['containers'][0]['image'] = img.replace('3.4.0', '3.3.2'); old_spec['containers'][0]['env'] = old_spec['containers'][0]['env'][:2]
+    rs_old = replicaset(d, '59c7b8d6f4', 2, 2, old_spec, created=86400 * 10, revision=20)
+    olds = [xpod('reporting-api-59c7b8d6f4-%s' % sfx, NS, n_, old_spec['containers'], [running('wildfly', old_spec['containers'][0]['image'], 86400 * 10 - 60)], 86400 * 10,
+                 owner=('ReplicaSet', rs_old['metadata']['name']), labels={**labels, 'pod-template-hash': '59c7b8d6f4'}, spec_extra={'securityContext': dict(spec['securityContext'])})
+            for sfx, n_ in (('bx4nq', A), ('kz7rt', B))]
+    pn = 'reporting-api-6f8d7c9b5d-w2p8s'
+    p = xpod(pn, NS, B, spec['containers'], [clbo_(pn, NS, 'wildfly', img, 7, term(1, 'Error', 186, 186, seed='wf7'))], 1690,
+             owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '6f8d7c9b5d'}, spec_extra={'securityContext': dict(spec['securityContext'])},
+             conditions=conds(1690, False, since=1670, msg='containers with unready status: [wildfly]'), host_ip='10.40.5.201')
+    log = ['[acme-entrypoint] preparing WildFly configuration (profile=standalone, mgmt user admin)', '[acme-entrypoint] ENABLE_JSTAT_EXPORT=true: setting up jstatd policy for the JVM user',
+           'whoami: cannot find name for user ID 1001']
+    objs = [ns(NS), ns('kube-system'), na, nb, d, rs, rs_old, *olds, p, secret('reporting-api', NS, ['wildfly-password'], created=86400 * 60),
+            podlog(NS, pn, 'wildfly', log, previous=True), kube_proxy(A, version='v1.30.6-eks-7f9249a'), kube_proxy(B, version='v1.30.6-eks-7f9249a'),
+            *coredns([A, B], image='602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/coredns:v1.11.3-eksbuild.2', hash_='789f8477df'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set reporting-api-6f8d7c9b5d from 0 to 1', 'deployment-controller', last=1700),
+            *crashloop(p, B, img, 'wildfly', 7, 1688, 187, 35, pulled_in='21.6s', size=512447730)]
+    case('mx-whoami-unknown-uid',
+         'Rollout stuck: the new image turns on a jstat exporter whose setup calls whoami, and UID 1001 (the bitnami base image\'s USER) has no /etc/passwd entry',
+         'https://github.com/bitnami/bitnami-docker-wildfly/issues/71',
+         '`whoami` -> `whoami: cannot find name for user ID 1001`',
+         NS + '/' + pn, 'any', objs, decisive='whoami: cannot find name for user ID 1001',
+         mechanism=('user-unknown', [['passwd'], ['runAsUser', 'nss_wrapper']]))
+
+
+# =====================================================================================
+# 23. rbac-forbidden, Running but not Ready: the control plane's pod informer cannot list pods in the task namespace
+#     (the Role and RoleBinding failed to install), so it never binds its HTTP port; restartCount 0
+# =====================================================================================
+@register
+def operator_not_ready_forbidden():
+    names = ['k3d-lfval-server-0', 'k3d-lfval-agent-0', 'k3d-lfval-agent-1']
+    nodes = [mknode(x, kubelet='v1.31.4+k3s1', runtime='containerd://1.7.23-k3s2', kernel='6.8.0-49-generic', os_image='K3s v1.31.4+k3s1', ip='172.19.0.%d' % (2 + i),
+                    labels={'node.kubernetes.io/instance-type': 'k3s', **({'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true'} if i == 0 else {})},
+                    created=86400) for i, x in enumerate(names)]
+    NS = 'lfval'
+    img = 'ghcr.io/neochaotic/leoflow-control-plane:v0.4.6-rc.1'
+    labels = {'app.kubernetes.io/name': 'leoflow', 'app.kubernetes.io/component': 'control-plane'}
+    spec = {'serviceAccountName': 'leoflow',
+            'containers': [{'name': 'control-plane', 'image': img, 'args': ['--task-namespace=leoflow', '--http-addr=:8080', '--grpc-addr=:9090'],
+                            'ports': [{'name': 'http', 'containerPort': 8080}, {'name': 'grpc', 'containerPort': 9090}],
+                            'readinessProbe': {'httpGet': {'path': '/readyz', 'port': 8080}, 'periodSeconds': 10, 'failureThreshold': 3},
+                            'livenessProbe': {'grpc': {'port': 9090}, 'periodSeconds': 20},
+                            'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}, 'limits': {'memory': '512Mi'}}}]}
+    d, rs = deploy('leoflow-control-plane', NS, labels, 2, '7d9b6c5f8d', spec, ready=0, created=2500, generation=1)
+    rs['status'] = {'replicas': 2, 'fullyLabeledReplicas': 2, 'observedGeneration': 1}
+    pods = []
+    for sfx, n_ in (('qv7lz', names[1]), ('m4k9x', names[2])):
+        pn_ = 'leoflow-control-plane-7d9b6c5f8d-' + sfx
+        q = xpod(pn_, NS, n_, spec['containers'], [running('control-plane', img, 2460, ready=False)], 2480, sa='leoflow',
+                 owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7d9b6c5f8d'},
+                 conditions=conds(2480, False, since=2470, msg='containers with unready status: [control-plane]'))
+        pods.append(q)
+    p = pods[0]; pn = p['metadata']['name']
+    kl = lambda t_, lvl, src, text: '%s%s %s       1 %s] %s' % (lvl, NOW_MINUS(t_).strftime('%m%d'), NOW_MINUS(t_).strftime('%H:%M:%S.%f'), src, text)
+    err = ('"Failed to watch" err="failed to list *v1.Pod: pods is forbidden: User \\"system:serviceaccount:lfval:leoflow\\" cannot list resource \\"pods\\" '
+           'in API group \\"\\" in the namespace \\"leoflow\\""')
+    log = [kl(2458, 'I', 'main.go:71', '"starting leoflow control plane" version="v0.4.6-rc.1" taskNamespace="leoflow"'),
+           kl(2458, 'I', 'grpc.go:48', '"gRPC server listening" addr=":9090"')]
+    for k in range(12):
+        log.append(kl(2456 - k * 200 if k < 11 else 31, 'E', 'reflector.go:227', err))
+    pdb = obj('PodDisruptionBudget', 'policy/v1', 'leoflow-control-plane', NS, 2500, spec={'minAvailable': 1, 'selector': {'matchLabels': labels}},
+              status={'currentHealthy': 0, 'desiredHealthy': 1, 'disruptionsAllowed': 0, 'expectedPods': 2, 'observedGeneration': 1,
+                      'conditions': [{'type': 'DisruptionAllowed', 'status': 'False', 'reason': 'InsufficientPods', 'message': '', 'observedGeneration': 1, 'lastTransitionTime': ago(2470)}]})
+    role = obj('ClusterRole', 'rbac.authorization.k8s.io/v1', 'leoflow-control-plane', None, 2500,
+               rules=[{'apiGroups': ['leoflow.io'], 'resources': ['workflows', 'workflows/status'], 'verbs': ['get', 'list', 'watch', 'update', 'patch']}])
+    objs = [ns(NS), ns('kube-system'), *nodes, d, rs, *pods, pdb, role, serviceaccount('leoflow', NS, created=2500),
+            service('leoflow-control-plane', NS, labels, ports=((8080, 8080), (9090, 9090)), created=2500),
+            endpoints('leoflow-control-plane', NS, not_ready=[(q['status']['podIP'], q['metadata']['name'], q['spec']['nodeName']) for q in pods], port=8080),
+            podlog(NS, pn, 'control-plane', log, previous=False),
+            *coredns([names[0], names[0]], image='rancher/mirrored-coredns-coredns:1.11.3', hash_='ccb96694c'),
+            ctrl_ev(d, 'ScalingReplicaSet', 'Scaled up replica set leoflow-control-plane-7d9b6c5f8d from 0 to 2', 'deployment-controller', last=2500)]
+    for q in pods:
+        n_ = q['spec']['nodeName']
+        objs += [scheduled(q, n_, 2479), *started(q, n_, img, 'control-plane', 2476, '4.8s', size=31824510),
+                 ev(q, 'Unhealthy', 'Readiness probe failed: Get "http://%s:8080/readyz": dial tcp %s:8080: connect: connection refused' % (q['status']['podIP'], q['status']['podIP']),
+                    count=245, first=2450, last=6, host=n_, fieldPath=fp('control-plane'))]
+    case('mx-operator-not-ready-forbidden',
+         'Running 0/1 for 40 minutes, no restarts: the control plane\'s ServiceAccount cannot list pods in its task namespace, so its informer never syncs and /readyz never listens',
+         'https://github.com/neochaotic/leoflow/issues/1085',
+         'E0910 22:35:46.130042  reflector.go:227] "Failed to watch" err="failed to list *v1.Pod: pods is forbidden: User \\"system:serviceaccount:lfval:leoflow\\" '
+         'cannot list resource \\"pods\\" in API group \\"\\" in the namespace \\"leoflow\\""',
+         NS + '/' + pn, 'any', objs, decisive='system:serviceaccount:lfval:leoflow',
+         mechanism=('rbac-forbidden', [['RoleBinding', 'ClusterRoleBinding']]))
+
+
+# =====================================================================================
+# 24. tls-unknown-authority, Running but not Ready: a self-managed CoreDNS reaches the API with a CA from a Secret
+#     made before the cluster's certificates were rotated; its kubernetes plugin never syncs, /ready answers 503; restartCount 0
+# =====================================================================================
+@register
+def coredns_not_ready_unknown_ca():
+    names = ['aks-system-27615432-vmss000000', 'aks-system-27615432-vmss000001']
+    nodes = [mknode(x, kubelet='v1.30.5', runtime='containerd://1.7.22-1', kernel='5.15.0-1074-azure', os_image='Ubuntu 22.04.5 LTS', ip='10.224.0.%d' % (4 + i),
+                    labels={'kubernetes.azure.com/agentpool': 'system', 'kubernetes.azure.com/mode': 'system'}, created=2 * 3600) for i, x in enumerate(names)]
+    NS = 'internal-dns'
+    img = 'coredns/coredns:1.13.2'
+    labels = {'app': 'internal-dns'}
+    corefile = ('corp.internal:53 {\n    errors\n    health :8080\n    ready :8181\n    kubernetes corp.internal {\n        endpoint https://aks-prod-dns-5f2e9c1a.hcp.centralus.azmk8s.io:443\n'
+                '        tls /etc/coredns/kube/client.crt /etc/coredns/kube/client.key /etc/coredns/kube/ca.crt\n        pods insecure\n    }\n    cache 30\n    reload\n}\n')
+    spec = {'serviceAccountName': 'internal-dns',
+            'containers': [{'name': 'coredns', 'image': img, 'args': ['-conf', '/etc/coredns/Corefile'], 'ports': [{'name': 'dns', 'containerPort': 53, 'protocol': 'UDP'}],
+                            'livenessProbe': {'httpGet': {'path': '/health', 'port': 8080}, 'initialDelaySeconds': 60, 'timeoutSeconds': 5, 'failureThreshold': 5},
+                            'readinessProbe': {'httpGet': {'path': '/ready', 'port': 8181}, 'periodSeconds': 10},
+                            'volumeMounts': [{'name': 'config', 'mountPath': '/etc/coredns', 'readOnly': True}, {'name': 'kube-tls', 'mountPath': '/etc/coredns/kube', 'readOnly': True}],
+                            'resources': {'requests': {'cpu': '100m', 'memory': '70Mi'}, 'limits': {'memory': '170Mi'}}}],
+            'volumes': [{'name': 'config', 'configMap': {'name': 'internal-dns', 'items': [{'key': 'Corefile', 'path': 'Corefile'}]}},
+                        {'name': 'kube-tls', 'secret': {'secretName': 'internal-dns-kube-tls', 'defaultMode': 420}}]}
+    d, rs = deploy('internal-dns', NS, labels, 2, '64f9c7d8b5', spec, ready=0, created=86400 * 400, generation=6)
+    rs['status'] = {'replicas': 2, 'fullyLabeledReplicas': 2, 'observedGeneration': 6}
+    pods = []
+    for i, (sfx, n_) in enumerate((('9xq4t', names[0]), ('c2m7w', names[1]))):
+        pn_ = 'internal-dns-64f9c7d8b5-' + sfx
+        pods.append(xpod(pn_, NS, n_, spec['containers'], [running('coredns', img, 6950 - i * 40, ready=False)], 6990 - i * 40, sa='internal-dns',
+                         owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '64f9c7d8b5'}, spec_extra={'volumes': copy.deepcopy(spec['volumes'])},
+                         conditions=conds(6990 - i * 40, False, since=6980 - i * 40, msg='containers with unready status: [coredns]')))
+    p = pods[0]; pn = p['metadata']['name']
+    werr = ('[ERROR] plugin/kubernetes: Failed to watch: failed to list *v1.%s: Get "https://aks-prod-dns-5f2e9c1a.hcp.centralus.azmk8s.io:443/%s?limit=500&resourceVersion=0": '
+            'tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "ca")')
+    log = ['[INFO] plugin/kubernetes: waiting for Kubernetes API before starting server', werr % ('Namespace', 'api/v1/namespaces'), werr % ('Service', 'api/v1/services'),
+           '[WARNING] plugin/kubernetes: starting server with unsynced Kubernetes API', 'corp.internal.:53', '[INFO] plugin/reload: Running configuration SHA512 = 3a7c5e1f0d9b8a2c4e6f',
+           'CoreDNS-1.13.2', 'linux/amd64, go1.25.4, 1db4568']
+    for k in range(30):
+        log.append('[INFO] plugin/ready: Still waiting on: "kubernetes"')
+        if k % 6 == 2:
+            log.append(werr % ('EndpointSlice', 'apis/discovery.k8s.io/v1/endpointslices'))
+    tls = secret('internal-dns-kube-tls', NS, ['client.crt', 'client.key', 'ca.crt'], created=86400 * 400, type_='kubernetes.io/tls')
+    objs = [ns(NS), ns('kube-system'), *nodes, d, rs, *pods, tls, serviceaccount('internal-dns', NS, created=86400 * 400),
+            configmap('internal-dns', NS, {'Corefile': corefile}, created=86400 * 400), podlog(NS, pn, 'coredns', log, previous=False),
+            service('internal-dns', NS, labels, ports=((53, 53),), created=86400 * 400),
+            endpoints('internal-dns', NS, not_ready=[(q['status']['podIP'], q['metadata']['name'], q['spec']['nodeName']) for q in pods], port=53),
+            *[kube_proxy(x, version='v1.30.5', created=2 * 3600 - 120) for x in names], *coredns(names, created=2 * 3600 - 100, image='mcr.microsoft.com/oss/kubernetes/coredns:v1.11.3-2', hash_='659fcb445'),
+            *[node_event(x, 'Starting', 'Starting kubelet.', last=2 * 3600 - 30, first=2 * 3600 - 30) for x in nodes],
+            *[node_event(x, 'NodeReady', 'Node %s status is now: NodeReady' % x['metadata']['name'], last=2 * 3600 - 90, first=2 * 3600 - 90) for x in nodes],
+            ctrl_ev(rs, 'SuccessfulCreate', 'Created pod: %s' % pn, 'replicaset-controller', last=6990)]
+    for q in pods:
+        n_ = q['spec']['nodeName']
+        objs += [scheduled(q, n_, 6989), *started(q, n_, img, 'coredns', 6985, '3.3s', size=22385184),
+                 ev(q, 'Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', count=694, first=6940, last=8, host=n_, fieldPath=fp('coredns'))]
+    case('mx-coredns-not-ready-unknown-ca',
+         'Running 0/1 for two hours, no restarts: after the cluster\'s certificate rotation, a self-managed CoreDNS still verifies the API server with the old CA from its Secret',
+         'https://github.com/coredns/coredns/issues/5190',
+         'Failed to list *v1.Pod: Get [https://hidden.hcp.centralus.azmk8s.io:443/api/v1/pods?...]: x509: certificate signed by unknown authority '
+         '(possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "ca")',
+         NS + '/' + pn, 'any', objs, decisive='x509: certificate signed by unknown authority',
+         mechanism=('tls-unknown-authority', [['CA certificate', 'CA bundle', 'certificate authority', 'ca.crt', 'trust store']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
