@@ -1620,6 +1620,141 @@ def coredns_not_ready_unknown_ca():
          mechanism=('tls-unknown-authority', [['CA certificate', 'CA bundle', 'certificate authority', 'ca.crt', 'trust store']]))
 
 
+# =====================================================================================
+# 25. fs-ownership-change in an INIT container: the permissions fixer runs chown as root on an NFS export with root_squash
+# =====================================================================================
+@register
+def init_chown_nfs():
+    A = 'node-3.lab.example'; B = 'node-4.lab.example'
+    mk = lambda x, ip: mknode(x, kubelet='v1.30.8', runtime='containerd://1.7.24', kernel='6.1.0-28-amd64', os_image='Debian GNU/Linux 12 (bookworm)', ip=ip)
+    na = mk(A, '10.10.20.13'); nb = mk(B, '10.10.20.14')
+    NS = 'inventory'
+    img = 'mongo:7.0.15'; iimg = 'debian:bookworm-slim'
+    labels = {'app.kubernetes.io/name': 'inventory-mongo'}
+    init = [{'name': 'fix-permissions', 'image': iimg, 'command': ['sh', '-c', 'chown -R 999:999 /data/db'], 'securityContext': {'runAsUser': 0},
+             'volumeMounts': [{'name': 'data', 'mountPath': '/data/db'}]}]
+    spec = {'initContainers': init,
+            'containers': [{'name': 'mongo', 'image': img, 'ports': [{'name': 'mongodb', 'containerPort': 27017}],
+                            'volumeMounts': [{'name': 'data', 'mountPath': '/data/db'}], 'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '2Gi'}}}]}
+    s_ = sts('inventory-mongo', NS, labels, 1, spec, 0, created=1900, claims=[vct('data', '50Gi', 'nfs-csi')])
+    pn = 'inventory-mongo-0'
+    ist = [{'name': 'fix-permissions', 'ready': False, 'started': False, 'restartCount': 6, 'image': 'docker.io/library/' + iimg, 'imageID': imgid('docker.io/library/' + iimg),
+            'state': {'waiting': {'reason': 'CrashLoopBackOff', 'message': 'back-off 5m0s restarting failed container=fix-permissions pod=%s_%s(%s)' % (pn, NS, uid('pod' + NS + pn))}},
+            'lastState': term(1, 'Error', 160, 160, seed='fp6')}]
+    main = waiting('mongo', img, 'PodInitializing', pulled=False)
+    p = xpod(pn, NS, A, spec['containers'], [main], 1880, owner=('StatefulSet', 'inventory-mongo'), labels=sts_labels(s_, 0), init=init, init_statuses=ist, phase='Pending',
+             spec_extra={'volumes': [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'data-' + pn}}], 'hostname': pn, 'subdomain': 'inventory-mongo-headless'},
+             conditions=conds(1880, False, since=1870, msg='containers with unready status: [mongo]', initialized=False), host_ip='10.10.20.13')
+    p['status']['conditions'][1]['message'] = 'containers with incomplete status: [fix-permissions]'
+    log = ["chown: changing ownership of '/data/db': Operation not permitted"]
+    sc = storageclass('nfs-csi', 'nfs.csi.k8s.io', 'Immediate', default=True, params={'server': 'nas01.lab.example', 'share': '/export/k8s'})
+    sc['mountOptions'] = ['nfsvers=4.1']
+    pvn = 'pvc-8c0e2a4b-6d8f-4a1c-9e3b-5d7f9a1c3e5b'
+    c_ = claim('data-' + pn, NS, 'nfs-csi', 'Bound', '50Gi', volume=pvn, created=1900, provisioner='nfs.csi.k8s.io')
+    v_ = vol(pvn, c_, driver='nfs.csi.k8s.io', handle='nas01.lab.example#export/k8s#%s##' % pvn, size='50Gi', storage_class='nfs-csi')
+    v_['spec']['csi']['volumeAttributes'] = {'server': 'nas01.lab.example', 'share': '/export/k8s', 'subdir': pvn}
+    v_['spec']['mountOptions'] = ['nfsvers=4.1']
+    ctl = daemonset('csi-nfs-node', 'kube-system', {'app': 'csi-nfs-node'}, 2, 2, {'hostNetwork': True, 'containers': [{'name': 'nfs', 'image': 'registry.k8s.io/sig-storage/nfsplugin:v4.9.0'}]})
+    objs = [ns(NS), ns('kube-system'), na, nb, sc, c_, v_, s_, p, podlog(NS, pn, 'fix-permissions', log, previous=True), ctl,
+            *[ds_pod(ctl, x, 'registry.k8s.io/sig-storage/nfsplugin:v4.9.0', 'nfs', 86400 * 50) for x in (A, B)],
+            kube_proxy(A, version='v1.30.8'), kube_proxy(B, version='v1.30.8'), *coredns([A, B]),
+            ctrl_ev(s_, 'SuccessfulCreate', 'create Claim data-%s Pod %s in StatefulSet inventory-mongo success' % (pn, pn), 'statefulset-controller', last=1881),
+            ctrl_ev(s_, 'SuccessfulCreate', 'create Pod %s in StatefulSet inventory-mongo successful' % pn, 'statefulset-controller', last=1880),
+            ctrl_ev(c_, 'ProvisioningSucceeded', 'Successfully provisioned volume %s' % pvn, 'nfs.csi.k8s.io_csi-nfs-controller-7c8b9d6f5d-q2wlz_4a5b6c7d-8e9f-4a0b-9c1d-2e3f4a5b6c7d', last=1878),
+            scheduled(p, A, 1876), *started(p, A, iimg, 'fix-permissions', 1870, '3.9s', size=28227559, init=True),
+            *restarted(p, A, iimg, 'fix-permissions', 6, 1800, 161, init=True), backoff(p, A, 'fix-permissions', 33, 1780, 15, init=True)]
+    case('mx-init-chown-nfs-root-squash',
+         'Init:CrashLoopBackOff: the init container that chowns the MongoDB data directory runs as root on an NFS export, where root_squash maps root to nobody',
+         'https://github.com/docker-library/mongo/issues/127',
+         "chown: changing ownership of '/data/db': Operation not permitted",
+         NS + '/' + pn, 'any', objs, decisive="chown: changing ownership of '/data/db': Operation not permitted",
+         mechanism=('fs-ownership-change', [['NFS'], ['root_squash', 'no_root_squash', 'all_squash']]))
+
+
+# =====================================================================================
+# 26. Job BackoffLimitExceeded: the nightly report's parallel query needs more than the database pod's 64 MiB /dev/shm
+# =====================================================================================
+@register
+def job_report_shm():
+    A = 'gke-analytics-default-9a1c3e5f-2kqp'; B = 'gke-analytics-default-9a1c3e5f-x7wd'
+    mk = lambda x, ip: mknode(x, kubelet='v1.30.5-gke.1713000', runtime='containerd://1.7.23', kernel='6.1.100+', os_image='Container-Optimized OS from Google', ip=ip,
+                              labels={'cloud.google.com/gke-nodepool': 'default-pool', 'topology.kubernetes.io/zone': 'europe-west1-b'})
+    na = mk(A, '10.132.0.21'); nb = mk(B, '10.132.0.22')
+    NS = 'analytics'
+    pgimg = 'postgres:15.8'
+    dspec = {'containers': [{'name': 'postgres', 'image': pgimg, 'env': [{'name': 'POSTGRES_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'analytics-db', 'key': 'password'}}},
+                                                                        {'name': 'PGDATA', 'value': '/var/lib/postgresql/data/pgdata'}],
+                             'args': ['-c', 'shared_buffers=2GB', '-c', 'work_mem=64MB', '-c', 'max_parallel_workers_per_gather=4'],
+                             'volumeMounts': [{'name': 'data', 'mountPath': '/var/lib/postgresql/data'}],
+                             'resources': {'requests': {'cpu': '2', 'memory': '8Gi'}, 'limits': {'memory': '8Gi'}}}]}
+    dbs = sts('analytics-db', NS, {'app': 'analytics-db'}, 1, dspec, 1, created=86400 * 200, claims=[vct('data', '500Gi', 'premium-rwo')])
+    db = xpod('analytics-db-0', NS, B, dspec['containers'], [running('postgres', pgimg, 86400 * 11)], 86400 * 11, owner=('StatefulSet', 'analytics-db'), labels=sts_labels(dbs, 0),
+              spec_extra={'volumes': [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'data-analytics-db-0'}}], 'hostname': 'analytics-db-0', 'subdomain': 'analytics-db-headless'})
+    dblog = []
+    for k, t_ in enumerate((1720, 1330, 905)):
+        when = ts(t_, '%Y-%m-%d %H:%M:%S.%f')[:-3] + ' UTC'
+        dblog += ['%s [%d] ERROR:  could not resize shared memory segment "/PostgreSQL.%d" to 8409088 bytes: No space left on device' % (when, 4117 + k * 37, 412969521 + k * 7919),
+                  '%s [%d] STATEMENT:  INSERT INTO report.daily_revenue SELECT o.region, date_trunc(\'day\', o.created_at), sum(l.amount) FROM orders o JOIN order_lines l USING (order_id) '
+                  'WHERE o.created_at >= now() - interval \'400 days\' GROUP BY 1, 2;' % (when, 4117 + k * 37)]
+    dblog += ['%s [68] LOG:  checkpoint starting: time' % (ts(600, '%Y-%m-%d %H:%M:%S.%f')[:-3] + ' UTC'),
+              '%s [68] LOG:  checkpoint complete: wrote 2214 buffers (0.8%%); 0 WAL file(s) added, 0 removed, 1 recycled; write=269.810 s, sync=0.012 s, total=269.851 s' % (ts(330, '%Y-%m-%d %H:%M:%S.%f')[:-3] + ' UTC')]
+    img = 'europe-docker.pkg.dev/acme-analytics/jobs/report-runner:2.8.0'
+    tmpl = {'restartPolicy': 'Never', 'containers': [{'name': 'report', 'image': img, 'command': ['psql', '-v', 'ON_ERROR_STOP=1', '-f', '/sql/daily_revenue.sql'],
+                                                      'env': [{'name': 'PGHOST', 'value': 'analytics-db'}, {'name': 'PGUSER', 'value': 'reporter'},
+                                                              {'name': 'PGPASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'analytics-db', 'key': 'reporter-password'}}}],
+                                                      'volumeMounts': [{'name': 'sql', 'mountPath': '/sql'}], 'resources': {'requests': {'cpu': '100m', 'memory': '64Mi'}}}],
+            'volumes': [{'name': 'sql', 'configMap': {'name': 'daily-revenue-sql'}}]}
+    cj = workload('CronJob', 'daily-revenue', NS, {'app': 'daily-revenue'}, template_spec=tmpl)
+    cj['metadata']['creationTimestamp'] = ago(86400 * 90)
+    cj['spec'] = {'schedule': '30 9 * * *', 'concurrencyPolicy': 'Forbid', 'suspend': False, 'successfulJobsHistoryLimit': 3, 'failedJobsHistoryLimit': 1,
+                  'jobTemplate': {'spec': {'backoffLimit': 2, 'template': {'metadata': {'labels': {'app': 'daily-revenue'}}, 'spec': tmpl}}}}
+    jn = 'daily-revenue-29891610'
+    j = workload('Job', jn, NS, {'app': 'daily-revenue'}, template_spec=tmpl)
+    owned_by(j, cj)
+    failed_at = 900
+    j['metadata'].update({'creationTimestamp': ago(1800), 'labels': {'app': 'daily-revenue', 'batch.kubernetes.io/job-name': jn, 'batch.kubernetes.io/controller-uid': j['metadata']['uid']}})
+    j['spec'].update({'backoffLimit': 2, 'completions': 1, 'parallelism': 1, 'completionMode': 'NonIndexed', 'suspend': False, 'podReplacementPolicy': 'TerminatingOrFailed',
+                      'selector': {'matchLabels': {'batch.kubernetes.io/controller-uid': j['metadata']['uid']}}})
+    j['status'] = {'startTime': ago(1800), 'failed': 3, 'ready': 0, 'terminating': 0, 'uncountedTerminatedPods': {},
+                   'conditions': [{'type': 'FailureTarget', 'status': 'True', 'reason': 'BackoffLimitExceeded', 'message': 'Job has reached the specified backoff limit', 'lastProbeTime': ago(failed_at), 'lastTransitionTime': ago(failed_at)},
+                                  {'type': 'Failed', 'status': 'True', 'reason': 'BackoffLimitExceeded', 'message': 'Job has reached the specified backoff limit', 'lastProbeTime': ago(failed_at - 1), 'lastTransitionTime': ago(failed_at - 1)}]}
+    cj['status'] = {'lastScheduleTime': ago(1800), 'lastSuccessfulTime': ago(86400 * 3 + 1200)}
+    jl = {'app': 'daily-revenue', 'batch.kubernetes.io/controller-uid': j['metadata']['uid'], 'batch.kubernetes.io/job-name': jn, 'controller-uid': j['metadata']['uid'], 'job-name': jn}
+    pods, evs = [], []
+    for k, (sfx, start, end, n_) in enumerate((('4mxkz', 1790, 1720, A), ('qj7sd', 1700, 1330, A), ('b8wtn', 1300, 905, B))):
+        pn_ = '%s-%s' % (jn, sfx)
+        st = {'name': 'report', 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(pn_),
+              'state': {'terminated': {'exitCode': 3, 'reason': 'Error', 'startedAt': ago(start), 'finishedAt': ago(end), 'containerID': cid(pn_)}}}
+        q = xpod(pn_, NS, n_, tmpl['containers'], [st], start + 8, owner=('Job', jn), labels=dict(jl), phase='Failed', spec_extra={'restartPolicy': 'Never', 'volumes': copy.deepcopy(tmpl['volumes'])},
+                 conditions=[{'type': 'PodReadyToStartContainers', 'status': 'False', 'lastTransitionTime': ago(end - 1)},
+                             {'type': 'Initialized', 'status': 'True', 'lastTransitionTime': ago(start + 6)},
+                             {'type': 'Ready', 'status': 'False', 'reason': 'PodFailed', 'lastTransitionTime': ago(end)},
+                             {'type': 'ContainersReady', 'status': 'False', 'reason': 'PodFailed', 'lastTransitionTime': ago(end)},
+                             {'type': 'PodScheduled', 'status': 'True', 'lastTransitionTime': ago(start + 7)}])
+        pods.append(q)
+        evs += [ctrl_ev(j, 'SuccessfulCreate', 'Created pod: %s' % pn_, 'job-controller', last=start + 8), scheduled(q, n_, start + 7),
+                *started(q, n_, img, 'report', start + 5, present=k > 0 or n_ != A)]
+    p = pods[-1]; pn = p['metadata']['name']
+    log = ['SET', 'SET', 'BEGIN', 'DELETE 18214', 'SET',
+           'psql:/sql/daily_revenue.sql:41: ERROR:  could not resize shared memory segment "/PostgreSQL.412985359" to 8409088 bytes: No space left on device',
+           'CONTEXT:  parallel worker']
+    objs = [ns(NS), ns('kube-system'), na, nb, dbs, db, podlog(NS, 'analytics-db-0', 'postgres', dblog, previous=False), cj, j, *pods, podlog(NS, pn, 'report', log, previous=False),
+            secret('analytics-db', NS, ['password', 'reporter-password'], created=86400 * 200),
+            configmap('daily-revenue-sql', NS, {'daily_revenue.sql': '\\set ON_ERROR_STOP on\nSET statement_timeout = 0;\n...\n'}, created=86400 * 90),
+            service('analytics-db', NS, {'app': 'analytics-db'}, ports=((5432, 5432),), created=86400 * 200),
+            endpoints('analytics-db', NS, ready=[(db['status']['podIP'], 'analytics-db-0', B)], port=5432),
+            kube_proxy(A, version='v1.30.5-gke.1713000'), kube_proxy(B, version='v1.30.5-gke.1713000'), *coredns([A, B], image='gke.gcr.io/coredns/coredns:v1.11.3-gke.3'),
+            ctrl_ev(cj, 'SuccessfulCreate', 'Created job %s' % jn, 'cronjob-controller', last=1800),
+            ctrl_ev(cj, 'SawCompletedJob', 'Saw completed job: %s, condition: Failed' % jn, 'cronjob-controller', last=failed_at - 2),
+            ctrl_ev(j, 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', 'job-controller', 'Warning', last=failed_at - 1), *evs]
+    case('mx-job-report-dev-shm',
+         'Job failed (BackoffLimitExceeded): the nightly report\'s parallel query fails in the database pod, whose /dev/shm is the runtime\'s 64 MiB default',
+         'https://github.com/CrunchyData/postgres-operator/issues/1358',
+         'ERROR:  could not resize shared memory segment "/PostgreSQL.412969521" to 8409088 bytes: No space left on device',
+         NS + '/' + pn, 'job.backoff-limit-exceeded', objs, decisive='could not resize shared memory segment',
+         mechanism=('shm-exhausted', [['/dev/shm'], ['emptyDir']]))
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
