@@ -1755,6 +1755,112 @@ def job_report_shm():
          mechanism=('shm-exhausted', [['/dev/shm'], ['emptyDir']]))
 
 
+# =====================================================================================
+# N1. negative: a Kafka broker Ready for five days; at start the JVM warned it cannot open its GC log (permission denied) and runs without it
+# =====================================================================================
+@register
+def neg_kafka_gc_log_denied():
+    names = ['ocp-worker-%d.apps.example' % i for i in (1, 2, 3)]
+    nodes = [mknode(x, kubelet='v1.29.10', runtime='containerd://1.7.22', kernel='5.14.0-427.42.1.el9_4.x86_64', os_image='Rocky Linux 9.4 (Blue Onyx)', ip='10.30.1.%d' % (11 + i))
+             for i, x in enumerate(names)]
+    NS = 'streaming'
+    img = 'confluentinc/cp-kafka:4.0.0'
+    labels = {'app': 'kafka'}
+    spec = {'securityContext': {'runAsUser': 1000, 'fsGroup': 1000},
+            'containers': [{'name': 'kafka', 'image': img, 'ports': [{'name': 'broker', 'containerPort': 9092}],
+                            'env': [{'name': 'KAFKA_ZOOKEEPER_CONNECT', 'value': 'zookeeper:2181'}, {'name': 'KAFKA_HEAP_OPTS', 'value': '-Xms1g -Xmx1g'}],
+                            'readinessProbe': {'tcpSocket': {'port': 9092}, 'periodSeconds': 10},
+                            'volumeMounts': [{'name': 'datadir', 'mountPath': '/var/lib/kafka'}],
+                            'resources': {'requests': {'cpu': '500m', 'memory': '2Gi'}, 'limits': {'memory': '2Gi'}}}]}
+    s_ = sts('kafka', NS, labels, 3, spec, 3, created=86400 * 60, claims=[vct('datadir', '100Gi', 'thin-csi')])
+    up = 86400 * 5 + 3100
+    pods = []
+    for i, n_ in enumerate(names):
+        pn_ = 'kafka-%d' % i
+        pods.append(xpod(pn_, NS, n_, spec['containers'], [running('kafka', img, up - 40 - 90 * i)], up - 90 * i, owner=('StatefulSet', 'kafka'), labels=sts_labels(s_, i),
+                         spec_extra={'volumes': [{'name': 'datadir', 'persistentVolumeClaim': {'claimName': 'datadir-' + pn_}}], 'securityContext': dict(spec['securityContext']),
+                                     'hostname': pn_, 'subdomain': 'kafka-headless'}, conditions=conds(up - 90 * i, True, since=up - 90 * i - 70)))
+    p = pods[0]; pn = 'kafka-0'
+    t = lambda s__: '[%s]' % ts(s__, '%Y-%m-%d %H:%M:%S,%f')[:-3]
+    log = ['OpenJDK 64-Bit Server VM warning: Cannot open file /var/log/kafka/kafkaServer-gc.log due to Permission denied', '',
+           '%s INFO KafkaConfig values: ' % t(up - 45), '\tadvertised.listeners = PLAINTEXT://kafka-0.kafka-headless.streaming.svc.cluster.local:9092', '\tbroker.id = 0',
+           '\tlog.dirs = /var/lib/kafka/data', '\tzookeeper.connect = zookeeper:2181', ' (kafka.server.KafkaConfig)',
+           '%s INFO starting (kafka.server.KafkaServer)' % t(up - 44), '%s INFO Connecting to zookeeper on zookeeper:2181 (kafka.server.KafkaServer)' % t(up - 44),
+           '%s INFO [ZooKeeperClient] Connected. (kafka.zookeeper.ZooKeeperClient)' % t(up - 43),
+           '%s INFO Loading logs. (kafka.log.LogManager)' % t(up - 42), '%s INFO Logs loading complete in 2814 ms. (kafka.log.LogManager)' % t(up - 39),
+           '%s INFO [KafkaServer id=0] started (kafka.server.KafkaServer)' % t(up - 36)]
+    for k in range(12):
+        log.append('%s INFO [GroupMetadataManager brokerId=0] Removed 0 expired offsets in 1 milliseconds. (kafka.coordinator.group.GroupMetadataManager)' % t(36000 * (12 - k) // 3))
+    log.append('%s INFO [Log partition=orders-7, dir=/var/lib/kafka/data] Rolled new log segment at offset 48213377 in 1 ms. (kafka.log.Log)' % t(420))
+    zimg = 'confluentinc/cp-zookeeper:4.0.0'
+    zk = [xpod('zookeeper-%d' % i, NS, names[i], [{'name': 'zookeeper', 'image': zimg}], [running('zookeeper', zimg, 86400 * 20)], 86400 * 20, owner=('StatefulSet', 'zookeeper'),
+               labels={'app': 'zookeeper', 'statefulset.kubernetes.io/pod-name': 'zookeeper-%d' % i}) for i in range(3)]
+    pvn = 'pvc-1f3b5d7a-9c2e-4b6d-8f0a-2c4e6a8b0d1f'
+    c_ = claim('datadir-kafka-0', NS, 'thin-csi', 'Bound', '100Gi', volume=pvn, created=86400 * 60, provisioner='csi.vsphere.vmware.com')
+    objs = [ns(NS), ns('kube-system'), *nodes, s_, *pods, *zk, c_, vol(pvn, c_, driver='csi.vsphere.vmware.com', handle='file:' + hexid(pvn, 32), size='100Gi', storage_class='thin-csi'),
+            podlog(NS, pn, 'kafka', log, previous=False),
+            service('kafka-headless', NS, labels, ports=((9092, 9092),), created=86400 * 60),
+            endpoints('kafka-headless', NS, ready=[(q['status']['podIP'], q['metadata']['name'], q['spec']['nodeName']) for q in pods], port=9092),
+            *[kube_proxy(x, version='v1.29.10') for x in names], *coredns(names)]
+    case('mx-neg-kafka-gc-log-denied',
+         'Healthy: a Kafka broker Ready for five days; its log opens with the JVM warning that it cannot write its GC log (permission denied), and it runs without GC logging',
+         'https://github.com/confluentinc/cp-docker-images/pull/407',
+         'OpenJDK 64-Bit Server VM warning: Cannot open file /var/log/kafka/kafkaServer-gc.log due to Permission denied',
+         NS + '/' + pn, None, objs)
+
+
+# =====================================================================================
+# N2. negative: a ThingsBoard node up for four days; its only restart, four days ago, followed a burst of "Too many open files"
+# =====================================================================================
+@register
+def neg_old_restart_too_many_open_files():
+    A = 'tb-k8s-worker-1'; B = 'tb-k8s-worker-2'
+    mk = lambda x, ip: mknode(x, kubelet='v1.31.3', runtime='containerd://1.7.24', kernel='6.8.0-49-generic', os_image='Ubuntu 24.04.1 LTS', ip=ip)
+    na = mk(A, '10.50.0.21'); nb = mk(B, '10.50.0.22')
+    NS = 'thingsboard'
+    img = 'thingsboard/tb-node:3.8.1'
+    labels = {'app': 'tb-node'}
+    spec = {'containers': [{'name': 'server', 'image': img, 'ports': [{'name': 'http', 'containerPort': 8080}, {'name': 'mqtt', 'containerPort': 1883}],
+                            'env': [{'name': 'TB_SERVICE_ID', 'valueFrom': {'fieldRef': {'fieldPath': 'metadata.name'}}}, {'name': 'TB_QUEUE_TYPE', 'value': 'kafka'}],
+                            'livenessProbe': {'httpGet': {'path': '/login', 'port': 8080}, 'initialDelaySeconds': 300, 'periodSeconds': 10, 'failureThreshold': 3},
+                            'readinessProbe': {'httpGet': {'path': '/login', 'port': 8080}, 'periodSeconds': 10},
+                            'resources': {'requests': {'cpu': '1', 'memory': '2Gi'}, 'limits': {'memory': '4Gi'}}}]}
+    s_ = sts('tb-node', NS, labels, 2, spec, 2, created=86400 * 120)
+    since = 86400 * 4 + 7300
+    pods = []
+    for i, n_ in enumerate((A, B)):
+        pn_ = 'tb-node-%d' % i
+        st = running('server', img, since if i == 0 else 86400 * 30, restarts=1 if i == 0 else 0,
+                     last=term(137, 'Error', 86400 * 30 - 40, since + 5, seed='tb1') if i == 0 else None)
+        pods.append(xpod(pn_, NS, n_, spec['containers'], [st], 86400 * 30, owner=('StatefulSet', 'tb-node'), labels=sts_labels(s_, i),
+                         spec_extra={'hostname': pn_, 'subdomain': 'tb-node'}, conditions=conds(86400 * 30, True, since=since - 320 if i == 0 else 86400 * 30 - 340)))
+    p = pods[0]; pn = 'tb-node-0'
+    tt = lambda s__: ts(s__, '%Y-%m-%d %H:%M:%S,%f')[:-3]
+    prev = ['%s [nioEventLoopGroup-2-1] INFO  o.t.s.t.mqtt.MqttTransportHandler - [%s] Processing connect msg for client: gw-%04d!' % (tt(since + 900 - k), uid('mq%d' % k), k) for k in range(6)]
+    for k in range(8):
+        prev += ['%s [nioEventLoopGroup-2-1] WARN  i.n.channel.DefaultChannelPipeline - An exceptionCaught() event was fired, and it reached at the tail of the pipeline. '
+                 'It usually means the last handler in the pipeline did not handle the exception.' % tt(since + 600 - 40 * k),
+                 'java.io.IOException: Too many open files', '\tat java.base/sun.nio.ch.ServerSocketChannelImpl.accept0(Native Method)',
+                 '\tat java.base/sun.nio.ch.ServerSocketChannelImpl.accept(ServerSocketChannelImpl.java:425)',
+                 '\tat io.netty.channel.socket.nio.NioServerSocketChannel.doReadMessages(NioServerSocketChannel.java:154)']
+    prev.append('%s [SpringApplicationShutdownHook] INFO  o.t.s.s.q.DefaultTbClusterService - Stopping ThingsBoard cluster service...' % tt(since + 8))
+    cur = ['%s [main] INFO  o.t.server.ThingsboardServerApplication - Started ThingsboardServerApplication in 41.527 seconds (process running for 44.09)' % tt(since - 300)]
+    cur += ['%s [sql-queue-0-ts-28-thread-1] INFO  o.t.s.d.s.SqlBlockingQueue - [TS] queueSize [0] totalAdded [%d] totalSaved [%d] totalFailed [0]' % (tt(600 * (40 - k)), 18000 + 311 * k, 18000 + 311 * k)
+            for k in range(40)]
+    kimg = 'bitnami/kafka:3.7.1'
+    kf = xpod('tb-kafka-0', NS, B, [{'name': 'kafka', 'image': kimg}], [running('kafka', kimg, 86400 * 30)], 86400 * 30, owner=('StatefulSet', 'tb-kafka'),
+              labels={'app': 'tb-kafka', 'statefulset.kubernetes.io/pod-name': 'tb-kafka-0'})
+    objs = [ns(NS), ns('kube-system'), na, nb, s_, *pods, kf, podlog(NS, pn, 'server', prev, previous=True), podlog(NS, pn, 'server', cur, previous=False),
+            service('tb-node', NS, labels, ports=((8080, 8080), (1883, 1883)), created=86400 * 120),
+            endpoints('tb-node', NS, ready=[(q['status']['podIP'], q['metadata']['name'], q['spec']['nodeName']) for q in pods], port=8080),
+            kube_proxy(A, version='v1.31.3'), kube_proxy(B, version='v1.31.3'), *coredns([A, B])]
+    case('mx-neg-old-restart-too-many-open-files',
+         'Healthy: tb-node-0 Ready for four days; its one restart, four days ago, followed a burst of "Too many open files" in the MQTT transport, not seen since',
+         'https://github.com/thingsboard/thingsboard/issues/2202',
+         'java.io.IOException: Too many open files',
+         NS + '/' + pn, None, objs)
+
+
 if __name__ == '__main__':
     for f in CASES:
         f()
