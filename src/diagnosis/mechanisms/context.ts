@@ -19,6 +19,23 @@ export interface MountOf {
   mount: Mount;
   volume?: Volume;
   kind?: string;
+  /**
+   * What a claim is backed by, when the collector read its PersistentVolume: `nfs` for an NFS
+   * export (in-tree, or an NFS CSI driver), else the PV's source kind (`csi`, `hostPath`...).
+   */
+  backend?: string;
+}
+
+/** CSI drivers that mount NFS exports: ownership and root squashing are the export's. */
+const NFS_DRIVERS = /^(?:nfs\.csi\.k8s\.io|efs\.csi\.aws\.com|filestore\.csi\.storage\.gke\.io|.*\bnfs\b.*)$/i;
+
+/** The backend of a claim's volume, from the PersistentVolume the collector read (snapshot.claims). */
+function claimBackend(ctx: ReadingContext, claim: string | undefined): string | undefined {
+  if (!claim) return undefined;
+  const pv = ctx.snapshot?.claims?.find((c) => c.name === claim)?.volume?.spec as { nfs?: unknown; csi?: { driver?: string } } | undefined;
+  if (!pv) return undefined;
+  if (pv.nfs || NFS_DRIVERS.test(pv.csi?.driver ?? '')) return 'nfs';
+  return Object.keys(pv).find((k) => ['csi', 'hostPath', 'local', 'iscsi', 'rbd', 'cephfs', 'fc'].includes(k));
 }
 
 /** The container's mount a path lies on: the longest mountPath that is the path or a parent of it. */
@@ -32,7 +49,8 @@ export function mountOf(ctx: ReadingContext, path: string | undefined): MountOf 
   if (!best) return undefined;
   const volume = ctx.pod?.spec?.volumes?.find((v) => v.name === best.name);
   const kind = volumeKind(volume);
-  return { mount: best, ...(volume ? { volume } : {}), ...(kind ? { kind } : {}) };
+  const backend = claimBackend(ctx, volume?.persistentVolumeClaim?.claimName);
+  return { mount: best, ...(volume ? { volume } : {}), ...(kind ? { kind } : {}), ...(backend ? { backend } : {}) };
 }
 
 /** `spec.containers[web]` / `spec.initContainers[setup]`: where a container's knobs live. */

@@ -121,3 +121,14 @@ describe('variants from what the collector read', () => {
     expect(read(['Error: connect ECONNREFUSED redis:6379'], scopeOf({}, {}, svc(1)))?.variant).toBe('remote');
   });
 });
+
+describe('the quote', () => {
+  it('keeps the matched part of a long line, cut around it rather than in the middle', () => {
+    const refusal = 'User "system:serviceaccount:shop:operator" cannot list resource "pods" in API group "" in the namespace "shop"';
+    const line = `E1121 09:00:02.000000 1 reflector.go:147] ${'k'.repeat(600)} ${refusal} ${'z'.repeat(600)}`;
+    const r = read([line], scopeOf({}));
+    expect(r?.line.length).toBeLessThanOrEqual(400);
+    expect(r?.line).toContain('system:serviceaccount:shop:operator');
+    expect(r?.line.startsWith('…') && r.line.endsWith('…')).toBe(true);
+  });
+});

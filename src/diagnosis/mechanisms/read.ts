@@ -50,9 +50,16 @@ const DEFAULTS: MessageData = {
   sysctl: 'the kernel parameter',
 };
 
+/** Where a pattern matched in its line: a long line is quoted around it. */
+interface Span {
+  index: number;
+  length: number;
+}
+
 interface Hit {
   signature: Signature;
   groups: Record<string, string>;
+  span: Span;
   text: number;
   line: number;
   score: number;
@@ -72,10 +79,12 @@ function linesOf(t: Text): readonly string[] {
 /** Lines before a match that a signature's `preceded` may look at (a traceback's frames). */
 const PRECEDING = 6;
 
-function matchLine(line: string, before: readonly string[] = []): { signature: Signature; groups: Record<string, string> }[] {
+type Match = { signature: Signature; groups: Record<string, string>; span: Span };
+
+function matchLine(line: string, before: readonly string[] = []): Match[] {
   const lower = line.toLowerCase();
   if (!PREFILTER.test(lower)) return [];
-  const out: { signature: Signature; groups: Record<string, string> }[] = [];
+  const out: Match[] = [];
   for (const signature of SIGNATURES) {
     if (!signature.needles.some((n) => lower.includes(n))) continue;
     if (signature.unless?.test(line)) continue;
@@ -86,7 +95,7 @@ function matchLine(line: string, before: readonly string[] = []): { signature: S
       if (!m) continue;
       const groups: Record<string, string> = {};
       for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) groups[k] = v;
-      out.push({ signature, groups });
+      out.push({ signature, groups, span: { index: m.index, length: m[0].length } });
       break;
     }
   }
@@ -100,7 +109,7 @@ function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
     textLines.forEach((raw, i) => {
       const line = bounded(raw);
       const before = () => textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
-      for (const { signature, groups } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
+      for (const { signature, groups, span } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
         // A line that only warns ranks below any that does not, whatever its family; then the more
         // specific wording, then a line that says it failed.
         const fatal = FATAL.test(line);
@@ -109,7 +118,7 @@ function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
         // Later texts and later lines win ties (the end of a log explains it); on one line, the
         // signature listed first (the more specific reading of the same errno) wins.
         if (!best || score > best.score || (score === best.score && (t > best.text || (t === best.text && i > best.line)))) {
-          best = { signature, groups, text: t, line: i, score };
+          best = { signature, groups, span, text: t, line: i, score };
         }
       }
     });
@@ -153,7 +162,7 @@ export function readTexts(texts: readonly Text[], scope: ReadScope): Reading | u
   const own = lines[hit.text]!;
   const line = bounded(own[hit.line]!);
   const around = [...own.slice(hit.line + 1, hit.line + 1 + READ_LIMITS.around), ...own.slice(Math.max(0, hit.line - 3), hit.line)].map(bounded);
-  return explain(hit.signature, { ...scope, line, around, groups: hit.groups }, texts[hit.text]!.source);
+  return explain(hit.signature, { ...scope, line, around, groups: hit.groups }, texts[hit.text]!.source, hit.span);
 }
 
 /** A signal that is a mechanism by itself, from the exit code alone (nothing printed said more). */
@@ -175,7 +184,21 @@ export function readExit(code: number | undefined, scope: ReadScope, source: str
 }
 
 /** The variant of the signature's mechanism that fits this pod, rendered. */
-export function explain(signature: Signature, ctx: ReadingContext, source: string): Reading {
+/**
+ * A quote of at most `max` characters that keeps the part a pattern matched: a long klog or JSON
+ * line is cut around it (its start and end marked), not in the middle where the match may be.
+ */
+function quote(line: string, max: number, span?: Span): string {
+  const trimmed = line.trim();
+  if (trimmed.length <= max || !span) return clipLine(trimmed, max);
+  const offset = line.length - line.trimStart().length;
+  const center = span.index - offset + Math.min(span.length, max) / 2;
+  const start = Math.max(0, Math.min(trimmed.length - max + 2, Math.round(center - max / 2)));
+  const end = Math.min(trimmed.length, start + max - 2);
+  return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}`;
+}
+
+export function explain(signature: Signature, ctx: ReadingContext, source: string, span?: Span): Reading {
   const mechanism = MECHANISM_BY_ID.get(signature.mechanism);
   if (!mechanism) throw new Error(`signature ${signature.id} names unknown mechanism ${signature.mechanism}`);
   let variant = mechanism.variants[mechanism.variants.length - 1]!;
@@ -189,7 +212,7 @@ export function explain(signature: Signature, ctx: ReadingContext, source: strin
   }
   const values: MessageData = { ...DEFAULTS, ...baseData(ctx), ...ctx.groups, ...extra };
   const render = (template: string) => fill(template, values).replace(/ {2,}/g, ' ').trim();
-  const quoted = clipLine(ctx.line.trim(), READ_LIMITS.quoteChars);
+  const quoted = quote(ctx.line, READ_LIMITS.quoteChars, span);
   const evidence: Evidence[] = [{ source, text: quoted }, ...(variant.facts?.(ctx, values) ?? [])];
   return {
     mechanism: mechanism.id,

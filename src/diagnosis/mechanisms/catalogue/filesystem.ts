@@ -47,11 +47,12 @@ function runtimeNofile(ctx: ReadingContext): string {
 function onVolume(ctx: ReadingContext, kinds?: ReadonlySet<string>): MessageData | false {
   const path = pathOfWrite(ctx);
   const m = mountOf(ctx, path);
-  if (!path || !m?.kind || (kinds && !kinds.has(m.kind))) return false;
+  // A claim backed by NFS behaves as an NFS volume: the export owns ownership and squashing.
+  if (!path || !m?.kind || (kinds && !kinds.has(m.kind) && !(m.backend === 'nfs' && kinds.has('nfs')))) return false;
   return data({
     path,
     volume: m.mount.name,
-    volumeKind: m.kind,
+    volumeKind: m.backend === 'nfs' && m.kind === 'persistentVolumeClaim' ? 'NFS-backed persistentVolumeClaim' : m.kind,
     mountPath: m.mount.mountPath,
     claim: m.volume?.persistentVolumeClaim?.claimName,
     hostPath: m.volume?.hostPath?.path,
