@@ -20,6 +20,10 @@
 // summary = {firing, resolved, diagnosable, notDiagnosable, truncatedAlerts,
 //            byAlertname: {name: firing count}, byNamespace: {ns: firing count}} (top 20 each,
 //            the rest under "(other)").
+// An event's stream entry id is its version: the events of a cluster are appended in the order
+// their group states were committed (one Lua script writes the state and appends its events), so
+// the chat side applies an event's counts and status only when its id is newer than the one the
+// group's parent shows, and a late or replayed event never moves a parent back.
 // Diagnosis results keep coming on the results stream; their alert requesters carry the same
 // groupId and channel, and storms are grouped by root cause (result.incident).
 import type { Logger } from 'pino';

@@ -17,7 +17,7 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
   return {
     commands: new Counter({
       name: 'pod_doctor_chat_commands_total',
-      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy).',
+      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -1,7 +1,7 @@
 // What every command does first: read the configuration (the environment over the config file
 // of `--config` or POD_DOCTOR_CONFIG; rule overrides checked against the registry) and settle
 // which cluster it serves.
-import { readFileSync } from 'node:fs';
+import { ConfigFileUnreadable, readConfigText } from '../config/file-source.js';
 import { type Config, loadConfig, SETTINGS } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
@@ -15,10 +15,10 @@ export const CONFIG_USAGE = '  --config FILE       YAML config file (default: $P
 
 function readConfigFile(path: string, from: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readConfigText(path);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new PodDoctorError('BAD_CONFIG', `cannot read the config file ${path} (${from}): ${why}`);
+    const why = err instanceof ConfigFileUnreadable ? err.reason : err instanceof Error ? err.message : String(err);
+    throw new PodDoctorError('BAD_CONFIG', `cannot read the config file ${path} (${from}): ${why}`, { cause: err });
   }
 }
 

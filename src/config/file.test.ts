@@ -112,6 +112,25 @@ describe('parseConfigFile', () => {
     ]);
   });
 
+  it('stops an alias bomb at the alias that exceeds the limit, naming its line; a few aliases are fine', () => {
+    // Nine-fold nesting: 9^5 strings from five short lines (the "billion laughs" of YAML).
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcd'[i]}`).join(', ')}]`)];
+    const file = parse(['cluster: prod', ...bomb].join('\n'));
+    expect(file.problems).toEqual(['pod-doctor.yaml: too many aliases (line 5)']);
+    expect(file.values).toEqual({});
+    const shared = parse(
+      [
+        'approvers: &sre [U0123ABCD]',
+        'policy:',
+        '  approvals:',
+        '    - {namespaces: [shop], approvers: *sre}',
+        '    - {namespaces: [db], approvers: *sre}',
+      ].join('\n'),
+    );
+    expect(shared.problems).toEqual([]);
+    expect(shared.values.approvers).toEqual(['U0123ABCD']);
+  });
+
   it('places a later problem (an unknown rule id) at its line', () => {
     const file = parse('logLevel: info\nrules:\n  crash.nope: off\n');
     expect(file.problem(['rules', 'crash.nope'], 'unknown rule id "crash.nope"')).toBe(

@@ -2,7 +2,7 @@
 // settings' names in SETTINGS (`alertRoutes`, `policy`, `cluster`…). A single value goes through
 // the same schema as its variable; a structured setting has its own (YAML lists and maps). Every
 // problem is reported at once as `<file>: <path>: <message> (line N)`. Pure: the caller reads the file.
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Alias, type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import type { SettingDef } from './schema.js';
 
@@ -125,6 +125,35 @@ const lineNumber = (problem: string) => Number(/\(line (\d+)\)$/.exec(problem)?.
 /** Problems of the file in the order of their lines. */
 export const byLine = (a: string, b: string) => lineNumber(a) - lineNumber(b);
 
+/** Aliases the file may expand (yaml's own default): a few hundred bytes of nested aliases otherwise expand to gigabytes. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The document as data, or where the alias limit stopped it: yaml throws a bare ReferenceError
+ * that names no place, so each alias of this document notes itself when its expansion fails.
+ */
+function toData(doc: Document.Parsed): { data: unknown } | { failed: Error; at: Alias | undefined } {
+  let at: Alias | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      const own = node.toJSON.bind(node);
+      node.toJSON = (arg, ctx) => {
+        try {
+          return own(arg, ctx);
+        } catch (err) {
+          at ??= node;
+          throw err;
+        }
+      };
+    },
+  });
+  try {
+    return { data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (err) {
+    return { failed: err instanceof Error ? err : new Error(String(err)), at };
+  }
+}
+
 /** Messages that say what to do: a missing field is "required", not "expected string, received undefined". */
 const errorMap = (issue: { code?: string; input?: unknown }) => (issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined);
 
@@ -143,7 +172,15 @@ export function parseConfigFile(source: ConfigFileSource, settings: Record<strin
     });
     return parsed;
   }
-  const data: unknown = doc.toJS() ?? {};
+  const js = toData(doc);
+  if ('failed' in js) {
+    const offset = js.at?.range?.[0];
+    const line = offset === undefined ? '' : ` (line ${lines.linePos(offset).line})`;
+    const excessive = /excessive alias count/i.test(js.failed.message);
+    parsed.problems = [`${source.path}: ${excessive ? 'too many aliases' : js.failed.message}${line}`];
+    return parsed;
+  }
+  const data: unknown = js.data ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     parsed.problems = [at([], 'expected a mapping of settings (`cluster: prod`, `alertRoutes: [...]`)')];
     return parsed;

@@ -289,6 +289,15 @@ export const SETTINGS = {
     description: 'How long an enqueue waits for replicas to confirm (POD_DOCTOR_REDIS_WAIT_REPLICAS) before answering 503.',
     roles: ['bot'],
   }),
+  redisCommandTimeoutMs: setting({
+    env: 'POD_DOCTOR_REDIS_COMMAND_TIMEOUT_MS',
+    schema: int(1000, 100, 60_000),
+    description:
+      'Deadline of every Redis command on a request path (a slash command, a click, the Alertmanager webhook): ' +
+      'a Redis that is down or frozen gets the person a quick "try again" (the webhook a 503), never a hang. ' +
+      'Stream readers and workers wait through outages instead.',
+    roles: ['bot'],
+  }),
   dedupWindowSeconds: setting({
     env: 'POD_DOCTOR_DEDUP_WINDOW_SECONDS',
     schema: int(120, 1, 86_400),

@@ -12,7 +12,16 @@ export interface RedisFromUrlOptions {
    * answer 5xx and let Alertmanager or the user retry, instead of hanging.
    */
   role?: 'worker' | 'producer';
+  /**
+   * A `producer` command's deadline (ms; default DEFAULT_COMMAND_TIMEOUT_MS): a frozen Redis
+   * (SIGSTOP, a stuck failover) answers nothing, and the edge must say "try again" as quickly
+   * as when it is down. Queued while reconnecting counts too.
+   */
+  commandTimeoutMs?: number;
 }
+
+/** What POD_DOCTOR_REDIS_COMMAND_TIMEOUT_MS defaults to. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 
 const ClusterNodeList = (value: unknown): ClusterNode[] | undefined => {
   if (!Array.isArray(value) || value.length === 0) return undefined;
@@ -35,7 +44,8 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
   const role = opts.role ?? 'worker';
   // No auto-pipelining: ioredis builds each pipeline by copying every script BullMQ defined on
   // the connection, which costs more than the writes it saves (measured with bench:slack).
-  const retries = role === 'worker' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3 };
+  const retries =
+    role === 'worker' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3, commandTimeout: opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS };
   const { clusterNodes, redisOptions, ...rest } = options as { clusterNodes?: unknown; redisOptions?: RedisOptions } & Record<string, unknown>;
   const nodes = ClusterNodeList(clusterNodes);
   if (nodes) {
@@ -116,12 +126,18 @@ export interface Connections {
   readonly all: readonly RedisClient[];
 }
 
-export function redisConnections(config: { redisUrl: string; redisOptions: Record<string, unknown> }, logger: Pick<Logger, 'warn'>): Connections {
+export function redisConnections(
+  config: { redisUrl: string; redisOptions: Record<string, unknown>; redisCommandTimeoutMs?: number },
+  logger: Pick<Logger, 'warn'>,
+): Connections {
   const all: RedisClient[] = [];
   return {
     all,
     connect(role) {
-      const c = redisFromUrl(config.redisUrl, config.redisOptions, { role });
+      const c = redisFromUrl(config.redisUrl, config.redisOptions, {
+        role,
+        ...(config.redisCommandTimeoutMs ? { commandTimeoutMs: config.redisCommandTimeoutMs } : {}),
+      });
       // ioredis reconnects on its own; without a listener it would print every attempt.
       c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
       all.push(c);

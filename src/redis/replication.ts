@@ -9,7 +9,7 @@
 // no key to route by, so it goes to the node connection `slots[slot]` names (the one that
 // carried the enqueue). Concurrent callers share one WAIT: a caller that arrives while a WAIT
 // is in flight joins the next one (sent after its write), like a group commit.
-import { Cluster, type Redis } from 'ioredis';
+import { Cluster, Command, type Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
 
 export interface ReplicationSettings {
@@ -70,6 +70,9 @@ export function primaryFor(redis: RedisClient, key: string): Redis {
   return node;
 }
 
+/** How long past its own timeout a WAIT may take to answer before it counts as unanswered. */
+const WAIT_SLACK_MS = 1000;
+
 class NodeBarrier {
   private inflight?: Promise<Confirmation>;
   private next?: Promise<Confirmation>;
@@ -111,7 +114,10 @@ class NodeBarrier {
     const connected = await this.replicas();
     if (connected === 0) return { needed: 0, acked: 0 };
     const needed = Math.min(this.settings.replicas, connected);
-    const acked = Number(await this.node.wait(needed, this.settings.timeoutMs));
+    // WAIT blocks for up to its timeout by design: its own deadline, past the connection's.
+    const wait = new Command('wait', [needed, this.settings.timeoutMs], { replyEncoding: 'utf8' });
+    wait.setTimeout(this.settings.timeoutMs + WAIT_SLACK_MS);
+    const acked = Number(await this.node.sendCommand(wait));
     // A replica that did not answer may be gone: count them again next time.
     if (acked < needed) this.known = undefined;
     return { needed, acked };

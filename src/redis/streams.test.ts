@@ -3,7 +3,7 @@
 // again instead of failing forever; while it cannot read, its health says so (for /readyz).
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, connect, eventually, testPrefix } from '../../test/helpers/jobs.js';
-import { consumeStream, jsonField, type StreamConsumer } from './streams.js';
+import { consumeStream, jsonField, type StreamConsumer, streamIdBefore } from './streams.js';
 
 describe('consumeStream after Redis lost its data', () => {
   const admin = connect();
@@ -47,5 +47,21 @@ describe('consumeStream after Redis lost its data', () => {
     await admin.xadd(stream, '*', 'e', JSON.stringify({ n: 'after' }));
     await eventually(async () => seen.includes('after'), 5000);
     expect(consumer.health()).toEqual({ ok: true, detail: 'reading' });
+  });
+});
+
+describe('streamIdBefore', () => {
+  it.each([
+    ['1700000000000-0', '1700000000001-0', true],
+    ['1700000000000-9', '1700000000000-10', true],
+    ['1700000000000-10', '1700000000000-9', false],
+    ['1700000000001-0', '1700000000000-5', false],
+    ['1700000000000-3', '1700000000000-3', false],
+    ['99999999999999999999-0', '100000000000000000000-0', true],
+    ['1700000000000-0', undefined, false],
+    ['entry-1', '1700000000000-0', false],
+    ['1700000000000-0', '*', false],
+  ] as const)('%s before %s: %s', (a, b, before) => {
+    expect(streamIdBefore(a, b)).toBe(before);
   });
 });

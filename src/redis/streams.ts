@@ -44,6 +44,19 @@ export function jsonField<T>(field: string): (fields: string[]) => T | undefined
   };
 }
 
+/**
+ * Whether stream entry id `a` comes before `b` (`<ms>-<seq>`, compared as numbers); false when
+ * either is not an entry id. Entries of one stream are ordered by their ids, so an entry handled
+ * late (failed, then claimed again after newer ones) tells by its id that it is older.
+ */
+export function streamIdBefore(a: string, b: string | undefined): boolean {
+  const pa = /^(\d+)-(\d+)$/.exec(a);
+  const pb = b === undefined ? null : /^(\d+)-(\d+)$/.exec(b);
+  if (!pa || !pb) return false;
+  const [ma, sa, mb, sb] = [pa[1], pa[2], pb[1], pb[2]].map((n) => BigInt(n ?? 0)) as [bigint, bigint, bigint, bigint];
+  return ma < mb || (ma === mb && sa < sb);
+}
+
 export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsumer {
   const { redis, stream, group, consumer, handler, logger, label } = options;
   const claimIdleMs = options.claimIdleMs ?? 60_000;

@@ -2,7 +2,8 @@
 // access policy come from the file (a real bot on a fake Slack and real Redis: alerts land in the
 // file's channels); a bad file stops start-up with every problem printed; the former name of
 // the alert channel still starts a bot, with a note.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -14,6 +15,7 @@ import { cli } from '../helpers/cli.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
+import { spawnRole } from '../helpers/roles.js';
 
 const CONFIG = `# What a platform team writes once.
 cluster: cfg
@@ -184,5 +186,51 @@ describe('pod-doctor bot --config', () => {
     });
     expect(res.status).toBe(200);
     await slack.waitFor(() => slack.roots('C0INC').length > 0, 15_000);
+  });
+});
+
+// Hostile files as --config: one line naming the file, exit 2, no stack trace. The FIFO and
+// /dev/zero run in a process of their own: a blocking read of either would hang (or fill) this one.
+describe('pod-doctor with a hostile --config file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-config-hostile-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const oneLine = (res: { code: number | null; stderr: string }, line: RegExp) => {
+    expect(res.code).toBe(2);
+    expect(res.stderr.trimEnd().split('\n').at(-1)).toMatch(line);
+    expect(res.stderr).not.toMatch(/^\s+at /m);
+  };
+
+  it('an alias bomb: the line of the alias that went over the limit', async () => {
+    const levels = ['b', 'c', 'd', 'e'].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcd'[i]}`).join(', ')}]`);
+    writeFileSync(join(dir, 'bomb.yaml'), ['cluster: prod', 'a: &a [x, x, x, x, x, x, x, x, x]', ...levels].join('\n'));
+    const res = await cli(['worker', '--config', join(dir, 'bomb.yaml')], { LOG_LEVEL: 'silent' });
+    oneLine(res, new RegExp(`^  ${join(dir, 'bomb.yaml')}: too many aliases \\(line 5\\)$`));
+  });
+
+  it('a 64 MiB file: refused by its size, not read', async () => {
+    const path = join(dir, 'huge.yaml');
+    writeFileSync(path, '');
+    truncateSync(path, 64 * 1024 * 1024);
+    const res = await cli(['worker', '--config', path], { LOG_LEVEL: 'silent' });
+    oneLine(res, /^pod-doctor: cannot read the config file \S+huge\.yaml \(--config\): 64 MiB, larger than the 1 MiB a config file may be: not read$/);
+  });
+
+  const ownProcess = async (path: string) => {
+    const run = spawnRole(['worker', '--config', path], { LOG_LEVEL: 'silent' });
+    // Today's code hangs on the FIFO and reads /dev/zero for ever: give up long after a loaded machine needs.
+    const killer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
+    const exit = await run.exited;
+    clearTimeout(killer);
+    return { code: exit.code, stderr: run.stderr() };
+  };
+
+  it('a FIFO: not opened for a blocking read', { timeout: 90_000 }, async () => {
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    oneLine(await ownProcess(join(dir, 'fifo.yaml')), /^pod-doctor: cannot read the config file \S+fifo\.yaml \(--config\): a FIFO, not a regular file$/);
+  });
+
+  it('/dev/zero: not read', { timeout: 90_000 }, async () => {
+    oneLine(await ownProcess('/dev/zero'), /^pod-doctor: cannot read the config file \/dev\/zero \(--config\): a character device, not a regular file$/);
   });
 });

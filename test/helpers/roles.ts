@@ -101,6 +101,8 @@ export interface PrivateRedis {
   port: number;
   /** kill -9: the connections break, nothing answers on the port any more. */
   kill(): Promise<void>;
+  /** Send `signal` while it runs: SIGSTOP freezes it (connections stay up, nothing answers), SIGCONT resumes it. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** redis-server on a free loopback port, no persistence; answers PING when this resolves. */
@@ -115,6 +117,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   return {
     url,
     port,
+    signal: (signal) => {
+      if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+    },
     kill: async () => {
       if (server.exitCode === null && server.signalCode === null) {
         const gone = new Promise((r) => server.once('exit', r));

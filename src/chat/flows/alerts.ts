@@ -17,6 +17,8 @@ import { primaryFinding } from '../../jobs/incidents.js';
 import type { AlertRequester, DiagnoseResult } from '../../jobs/schemas.js';
 import { formatTarget, type Target } from '../../kube/target.js';
 import { keys } from '../../redis/keys.js';
+import { lua, runScript } from '../../redis/lua.js';
+import { streamIdBefore } from '../../redis/streams.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { type AlertGroupState, clock, compactSubjects, findingsMessage, type GroupCause, noteMessage, type PlanOffer } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
@@ -29,6 +31,22 @@ import { offersFor, postPrompts } from './prompts.js';
 type GroupThread = ThreadRecord<ThreadState>;
 
 const MAX_CAUSES = 50;
+
+// KEYS: 1 the group's current episode (`<episode> <stream id of its group-opened>`). ARGV: 1
+// episode, 2 the event's stream id, 3 ttl s. The newest group-opened names the episode: one
+// replayed late must not send later results back to an older thread.
+const EPISODE_FORWARD = lua(
+  `local ms, seq = string.match(ARGV[2], '^(%d+)-(%d+)$')
+local cur = redis.call('GET', KEYS[1])
+local cms, cseq = string.match(cur or '', ' (%d+)-(%d+)$')
+if ms and cms then
+  ms, seq, cms, cseq = tonumber(ms), tonumber(seq), tonumber(cms), tonumber(cseq)
+  if cms > ms or (cms == ms and cseq > seq) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[3])
+return 1`,
+  1,
+);
 const SUBJECTS_KEPT = 5;
 /** Lines the thread's alerts note keeps (newest); older ones are counted. */
 const NOTE_LINES = 12;
@@ -92,7 +110,7 @@ export class AlertGroupChat {
   }
 
   private async currentEpisode(groupId: string): Promise<number> {
-    return Number(await this.ctx.redis.get(this.episodeKey(groupId))) || 1;
+    return Number((await this.ctx.redis.get(this.episodeKey(groupId)))?.split(' ')[0]) || 1;
   }
 
   private channelOf(channel: string | null | undefined): string | undefined {
@@ -114,7 +132,12 @@ export class AlertGroupChat {
 
   // ---- group events ----
 
-  /** One event of the alert-groups stream; `id` (the stream entry id) makes it idempotent. */
+  /**
+   * One event of the alert-groups stream; `id` (the stream entry id) makes it idempotent and
+   * orders it: events are handled in stream order, but one that failed (a Redis error) is claimed
+   * again after newer ones, so the parent takes an event's counts and status only when it is
+   * newer than the one it shows, and the group's current episode only moves forward.
+   */
   async event(e: AlertGroupEvent, id: string): Promise<void> {
     const channel = this.channelOf(e.channel);
     if (!channel) {
@@ -123,23 +146,33 @@ export class AlertGroupChat {
     }
     if (e.type === 'group-opened') {
       // A new episode: later results of this group go to its new thread.
-      await this.ctx.redis.set(this.episodeKey(e.groupId), String(e.episode), 'EX', 30 * 86_400);
+      await runScript(this.ctx.redis, EPISODE_FORWARD, [this.episodeKey(e.groupId)], [e.episode, id, 30 * 86_400]);
     }
-    const counts = e.type === 'targets-expanded' ? {} : this.counts(e);
+    const counts = e.type === 'targets-expanded' ? {} : { ...this.counts(e), eventId: id };
     const thread = await this.thread(channel, e.groupId, e.episode, counts);
     const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
     if (e.type === 'group-opened') await saveCommonLabels(this.ctx, thread.id, e.commonLabels);
+    // Older than what the parent shows: its line says so, or it would read as the latest news.
+    const late = thread.state.kind === 'alert-group' && streamIdBefore(id, thread.state.eventId);
     await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-event:${id}:${channel}`, async () => {
       const note = this.note(e);
-      if (note) await this.appendNote(thread, parent, note.text, note.tone);
+      if (note) await this.appendNote(thread, parent, `${late ? '(delivered late) ' : ''}${note.text}`, note.tone, new Date(e.at));
     });
     if (e.type === 'targets-expanded') return;
-    await this.patch(thread, (s) => ({
-      ...s,
-      ...this.counts(e),
-      alertnames: [...new Set([...(s.alertnames ?? []), ...Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)')])].slice(0, 50),
-      status: e.type === 'group-resolved' ? 'resolved' : e.type === 'group-opened' || e.type === 'alerts-added' ? 'firing' : s.status,
-    }));
+    const alertnames = (s: AlertGroupState) =>
+      [...new Set([...(s.alertnames ?? []), ...Object.keys(e.summary.byAlertname).filter((n) => n !== '(other)')])].slice(0, 50);
+    await this.patch(thread, (s) => {
+      if (streamIdBefore(id, s.eventId)) {
+        this.log.info({ groupId: e.groupId, type: e.type, entry: id, shown: s.eventId }, 'alert group event older than the parent; its counts not applied');
+        return { ...s, alertnames: alertnames(s) };
+      }
+      return {
+        ...s,
+        ...counts,
+        alertnames: alertnames(s),
+        status: e.type === 'group-resolved' ? 'resolved' : e.type === 'group-opened' || e.type === 'alerts-added' ? 'firing' : s.status,
+      };
+    });
   }
 
   /** What the parent shows of a group event: its receiver, labels and alert counts. */
@@ -168,10 +201,11 @@ export class AlertGroupChat {
    * Group events are handled in stream order (one at a time), so read-modify-write is safe.
    * While the thread is muted lines are kept but not shown: the first edit after shows them.
    */
-  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: NoteTone): Promise<void> {
+  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: NoteTone, at: Date): Promise<void> {
     const key = this.noteKey(thread.id);
     const note = await this.readNote(thread.id);
-    note.lines.push(`${clock(new Date())} ${line}`);
+    // The event's own time: a line handled late says when it happened.
+    note.lines.push(`${clock(Number.isNaN(at.getTime()) ? new Date() : at)} ${line}`);
     note.tone = tone;
     if (note.lines.length > NOTE_LINES) {
       note.dropped += note.lines.length - NOTE_LINES;

@@ -6,6 +6,7 @@ import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
 import { scoped } from '../../log.js';
+import { ReplicationError } from '../../redis/replication.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.js';
 import { AccessRefused, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
@@ -57,36 +58,25 @@ export interface CommandInput {
   respond?: (m: ChatMessage) => Promise<void>;
 }
 
-/**
- * After the acknowledgement: enqueue the diagnosis. Its thread opens with the findings when
- * they come within `placeholderMs` (one post and no update: a person waits no longer, and the
- * channel's budget goes further in a storm); a slower diagnosis gets a "diagnosing…" parent
- * then. A second person asking for the same job in the same channel joins its thread.
- * When the access policy does not let the person diagnose the target from this channel, they
- * are told privately, nothing is queued and AccessRefused is thrown.
- */
-export function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
-  // A trace of its own: the command, its job, the diagnosis and the post of its findings.
-  const span = beginSpan('chat.command', { parent: 'root', attributes: { ...targetAttributes(ctx.cluster, input.target), 'pod_doctor.command': 'diagnose' } });
-  return settle(
-    span,
-    runIn(span.context, () => requestDiagnosis(ctx, input)),
-  );
-}
+/** A command's diagnosis as far as Redis knows it: queued (or joined), or refused by the access policy. */
+export type Queued = { kind: 'queued'; jobId: string; deduplicated: boolean } | { kind: 'refused'; reason: string; message: ChatMessage };
 
-async function requestDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+/**
+ * Queue the diagnosis a person asked for, and nothing else (no chat I/O): the access verdict
+ * (their user groups looked up when the policy needs them), the job, and the replicas'
+ * confirmation when one is required (ReplicationError otherwise). Once `signal` is aborted (the
+ * acknowledgement's deadline passed) nothing more is queued: the person is being told to retry.
+ */
+export async function queueDiagnosis(ctx: ChatContext, input: Omit<CommandInput, 'respond'>, signal?: AbortSignal): Promise<Queued> {
   const { channel, user, target } = input;
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
   const verdict = await diagnoseVerdict(ctx, { channel, user }, target);
   if (!verdict.ok) {
     ctx.options.metrics?.commands.inc({ outcome: 'refused' });
     log.warn({ reason: verdict.reason }, 'diagnosis refused by the access policy');
-    const message = diagnoseRefusal(ctx, target, verdict.reason);
-    await (input.respond ? input.respond(message) : ctx.adapter.ephemeral(channel, user, message)).catch((err: unknown) =>
-      log.warn({ err, code: chatErrorCode(err) }, 'refusal reply failed'),
-    );
-    throw new AccessRefused(target, verdict.reason);
+    return { kind: 'refused', reason: verdict.reason, message: diagnoseRefusal(ctx, target, verdict.reason) };
   }
+  signal?.throwIfAborted();
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
     cluster: ctx.cluster,
     target,
@@ -97,7 +87,100 @@ async function requestDiagnosis(ctx: ChatContext, input: CommandInput): Promise<
   await ctx.options.queues.confirmReplicated(ctx.cluster);
   ctx.options.metrics?.commands.inc({ outcome: deduplicated ? 'joined' : 'queued' });
   log.info({ jobId, deduplicated }, 'diagnosis requested');
-  ctx.expected.expect(channel, jobId);
+  return { kind: 'queued', jobId, deduplicated };
+}
+
+/** The acknowledgement's deadline passed before the diagnosis was queued. */
+export class QueueDeadline extends Error {
+  constructor(readonly ms: number) {
+    super(`not queued within ${ms} ms`);
+    this.name = 'QueueDeadline';
+  }
+}
+
+/** What the acknowledgement of a command says, and what follows it (the thread). */
+export interface CommandOutcome {
+  message: ChatMessage;
+  follow?: () => Promise<unknown>;
+}
+
+/**
+ * A command's diagnosis, acknowledged only once it is durable: queued within `deadlineMs` (every
+ * Redis command on the way has its own deadline too), the person is told "Diagnosing…" and the
+ * thread follows; refused, they are told why; otherwise (Redis down, frozen or failing over, a
+ * group lookup that does not answer) they are told to try again, and nothing is promised. A
+ * request cut by the deadline may still have reached Redis: the retry joins that job.
+ */
+export function diagnosisCommand(ctx: ChatContext, input: CommandInput, deadlineMs: number): Promise<CommandOutcome> {
+  const span = beginSpan('chat.command', { parent: 'root', attributes: { ...targetAttributes(ctx.cluster, input.target), 'pod_doctor.command': 'diagnose' } });
+  return settle(
+    span,
+    runIn(span.context, async (): Promise<CommandOutcome> => {
+      const t = formatTarget(input.target);
+      const log = scoped(ctx.log, { user: input.user, channel: input.channel, target: t });
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new QueueDeadline(deadlineMs)), deadlineMs);
+      const deadline = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
+      try {
+        const queued = await Promise.race([queueDiagnosis(ctx, input, abort.signal), deadline]);
+        if (queued.kind === 'refused') return { message: queued.message };
+        return {
+          message: noteMessage(ctx.cluster, `Diagnosing ${t}… the findings will be posted in a thread here.`, 'pending'),
+          // Its thread belongs to the command's trace, after the acknowledgement.
+          follow: () => runIn(span.context, () => followDiagnosis(ctx, input, queued)),
+        };
+      } catch (err) {
+        ctx.options.metrics?.commands.inc({ outcome: 'unavailable' });
+        log.error({ err }, 'diagnosis not queued; the person is told to try again');
+        const why =
+          err instanceof ReplicationError
+            ? 'Redis did not confirm it was stored safely (failover?)'
+            : err instanceof QueueDeadline
+              ? `it could not be queued within ${deadlineMs / 1000} s`
+              : 'Redis is not answering';
+        return { message: noteMessage(ctx.cluster, `Can't queue the diagnosis of ${t} right now: ${why}. Try again in a moment.`, 'error') };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
+/**
+ * Queue a diagnosis and follow it with its thread (the console, the demo: no acknowledgement to
+ * wait for). When the access policy does not let the person diagnose the target from this
+ * channel, they are told privately, nothing is queued and AccessRefused is thrown.
+ */
+export function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+  // A trace of its own: the command, its job, the diagnosis and the post of its findings.
+  const span = beginSpan('chat.command', { parent: 'root', attributes: { ...targetAttributes(ctx.cluster, input.target), 'pod_doctor.command': 'diagnose' } });
+  return settle(
+    span,
+    runIn(span.context, async () => {
+      const queued = await queueDiagnosis(ctx, input);
+      if (queued.kind === 'queued') return followDiagnosis(ctx, input, queued);
+      const { channel, user } = input;
+      await (input.respond ? input.respond(queued.message) : ctx.adapter.ephemeral(channel, user, queued.message)).catch((err: unknown) =>
+        ctx.log.warn({ err, code: chatErrorCode(err), user, channel }, 'refusal reply failed'),
+      );
+      throw new AccessRefused(input.target, queued.reason);
+    }),
+  );
+}
+
+/**
+ * After the person heard it is queued: its thread opens with the findings when they come within
+ * `placeholderMs` (one post and no update: a person waits no longer, and the channel's budget goes
+ * further in a storm); a slower diagnosis gets a "diagnosing…" parent then. A second person asking
+ * for the same job in the same channel joins its thread.
+ */
+async function followDiagnosis(
+  ctx: ChatContext,
+  input: CommandInput,
+  { jobId, deduplicated }: { jobId: string; deduplicated: boolean },
+): Promise<{ jobId: string; thread?: ThreadRecord<ThreadState> }> {
+  const log = scoped(ctx.log, { user: input.user, channel: input.channel, target: formatTarget(input.target) });
+  ctx.expected.expect(input.channel, jobId);
   const placeholderMs = ctx.options.placeholderMs ?? 2000;
   const open = (joinOnly = false) => openCommandThread(ctx, input, jobId, { placeholder: placeholderMs > 0, joinOnly });
   // Joining a thread that is already there: say so at once.

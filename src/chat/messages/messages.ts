@@ -433,6 +433,11 @@ export interface AlertGroupState {
   failed: number;
   since: string;
   updatedAt: string;
+  /**
+   * The alert-groups stream entry whose counts and status the parent shows: an older event
+   * handled late (a retry after newer ones) never moves the parent back.
+   */
+  eventId?: string;
 }
 
 function labelsText(labels: Record<string, string>): string {

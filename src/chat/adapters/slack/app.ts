@@ -1,7 +1,8 @@
 // Bolt wiring: the buttons (decisions on fixes; an alert group thread's silence and mute) and the
 // deny-reason modal, and in Socket Mode the /pod-doctor command (over HTTP the receiver answers
-// commands itself: ./receiver.ts). Every listener acknowledges first (Slack gives three seconds)
-// and only then calls into the chat flows.
+// commands itself: ./receiver.ts). Every button listener acknowledges first (Slack gives three
+// seconds) and only then calls into the chat flows; a command is acknowledged once its diagnosis
+// is queued (./commands.ts).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -99,14 +100,16 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
 
   if (o.mode === 'socket') {
     app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
-      const answer = answerCommand(
+      // Acknowledged once the diagnosis is queued (or with why not), as over HTTP.
+      const answer = await answerCommand(
         { chat, router, logger, ...(metrics ? { metrics } : {}) },
         { text: command.text, channel: command.channel_id, user: command.user_id },
+        async (body) => {
+          await respond(body);
+        },
       );
       await ack(answer.ack);
-      await answer.work?.(async (body) => {
-        await respond(body);
-      });
+      await answer.follow?.();
     });
   }
 

@@ -1,20 +1,17 @@
 // The Slack HTTP edge. Slash commands end here, in the shape of Bolt's HTTPReceiver but once:
 // verified once (Bolt's verifySlackRequest, after a replay window that also bounds the future),
-// parsed once, acknowledged at once with their answer (which needs no I/O), and handed on as a
-// typed command (./commands.ts). Bolt's own path (body parsing, middleware, listener) costs about
-// half a millisecond per request, and a burst of a few hundred commands then queued for a hundred
-// milliseconds or more. Everything else (buttons, modals, the Events API) goes to Bolt's receiver
-// untouched.
+// parsed once, handed on as a typed command (./commands.ts) and acknowledged with its answer,
+// which for a diagnosis comes once it is queued: nothing acknowledged waits in this process, so
+// a bot killed mid-burst loses no command it answered. Bolt's own path (body parsing,
+// middleware, listener) costs about half a millisecond per request, and a burst of a few hundred
+// commands then queued for a hundred milliseconds or more. Everything else (buttons, modals, the
+// Events API) goes to Bolt's receiver untouched.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HTTPReceiver, verifySlackRequest } from '@slack/bolt';
 import { answerCommand, type CommandEdge, type EphemeralBody, type Respond } from './commands.js';
 
 /** Bolt's default body limit. */
 const BODY_LIMIT = 4 * 1024 * 1024;
-/** Work waits while requests arrived within this many ms… */
-const QUIET_MS = 3;
-/** …but never longer than this. */
-const MAX_DEFER_MS = 250;
 
 /** Slack's replay window for X-Slack-Request-Timestamp. */
 const MAX_SKEW_SECONDS = 300;
@@ -67,29 +64,6 @@ function refuse(req: IncomingMessage, res: ServerResponse, why: string): void {
 export function receiveSlashCommands(o: ReceiverOptions): void {
   const bolt = o.receiver.requestListener;
   const path = o.path ?? '/slack/events';
-  // A diagnosis' work after its answer waits here while requests keep arriving (a burst is
-  // answered first, its work follows), at most MAX_DEFER_MS; then one per turn of the event loop.
-  const handoffs: { fn: () => void; at: number }[] = [];
-  let lastArrival = 0;
-  let scheduled = false;
-  const schedule = (ms: number) => {
-    scheduled = true;
-    if (ms > 0) setTimeout(drain, ms);
-    else setImmediate(drain);
-  };
-  const drain = () => {
-    scheduled = false;
-    const now = performance.now();
-    const head = handoffs[0];
-    if (!head) return;
-    if (now - lastArrival < QUIET_MS && now - head.at < MAX_DEFER_MS) return schedule(QUIET_MS);
-    handoffs.shift()?.fn();
-    if (handoffs.length > 0) schedule(0);
-  };
-  const handOff = (fn: () => void) => {
-    handoffs.push({ fn, at: performance.now() });
-    if (!scheduled) schedule(0);
-  };
   o.receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -107,7 +81,6 @@ export function receiveSlashCommands(o: ReceiverOptions): void {
       bolt(req, res);
       return;
     }
-    lastArrival = performance.now();
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -133,14 +106,21 @@ export function receiveSlashCommands(o: ReceiverOptions): void {
       }
       const problem = signatureProblem(o.signingSecret, text, header(req, 'x-slack-signature'), ts);
       if (problem) return refuse(req, res, problem);
-      const answer = answerCommand(o, { text: params.get('text') ?? '', channel: params.get('channel_id') ?? '', user: params.get('user_id') ?? '' });
-      // A known length: the answer goes out in one write (no chunked encoding).
-      const body = JSON.stringify(answer.ack);
-      res.writeHead(200, { 'content-length': Buffer.byteLength(body), 'content-type': 'application/json' }).end(body);
-      const work = answer.work;
-      if (!work) return;
       const respond = responder(params.get('response_url'));
-      handOff(() => void work(respond));
+      const command = { text: params.get('text') ?? '', channel: params.get('channel_id') ?? '', user: params.get('user_id') ?? '' };
+      void answerCommand(o, command, respond).then(
+        (answer) => {
+          // A known length: the answer goes out in one write (no chunked encoding).
+          const body = JSON.stringify(answer.ack);
+          res.writeHead(200, { 'content-length': Buffer.byteLength(body), 'content-type': 'application/json' }).end(body);
+          void answer.follow?.().catch((err: unknown) => o.logger.error({ err, channel: command.channel }, 'slash command failed after its answer'));
+        },
+        (err: unknown) => {
+          // A bug, not Redis (the answer says "try again" for that): Slack shows the person an error.
+          o.logger.error({ err, channel: command.channel }, 'slash command failed');
+          res.writeHead(500).end();
+        },
+      );
     });
   };
 }
