@@ -1,0 +1,305 @@
+# Evaluation corpus, FRESH2 split (slug prefix f2-): public incidents written after the mechanism
+# work of issue 32 by an author who saw only that issue's text, never the rules or their tests.
+# About half of the positive cases are classes no rule names (expect.first: any, with the mechanism
+# terms taken from each report's own resolution); the others are named classes in shapes not seen
+# before (CRI-O and containerd 2.x wording, sidecars, init containers, Jobs, DaemonSets); the
+# negatives are healthy or recovered pods with the noise their reports asked about.
+# Each dump's wording comes from its report; the expectation was decided from the report before any
+# run and is never changed to change a verdict. Run: python3 eval/gen/fresh2.py (writes eval/corpus/f2-*/)
+import os, sys, copy
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fresh import *  # noqa: F401,F403  (mkpod, mknode, clbo, term, running, waiting, conds, deploy, ...)
+from fresh import _strings
+
+SPLIT = 'fresh2'
+sev2 = make_sev('f2sev', 130363, 41)
+
+
+def case(slug, title, url, reported, target, first, objects, decisive=None, playbook='omit', acceptable=None, terms=None):
+    assert slug.startswith('f2-'), slug
+    assert url.startswith('https://'), url
+    expect = {'first': first}
+    if acceptable: expect['acceptable'] = acceptable
+    if playbook != 'omit': expect['playbook'] = playbook
+    if first is None:
+        assert decisive is None and terms is None, (slug, 'a negative has no decisive line and no mechanism')
+    else:
+        assert decisive is not None, (slug, 'a positive quotes its decisive line')
+    if decisive is not None:
+        assert 20 <= len(decisive) <= 80, (slug, len(decisive), decisive)
+        assert any(decisive in s for s in _strings(objects)), (slug, 'decisive line not in the dump', decisive)
+        expect['decisive'] = decisive
+    if first == 'any':
+        assert terms, (slug, '`first: any` needs mechanism terms')
+    if terms:
+        assert all(isinstance(g, list) and g for g in terms), slug
+        expect['mechanism'] = {'terms': terms}
+    ns_, name = target.split('/')
+    assert any(o.get('kind') in ('Pod', 'Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'CronJob', 'ReplicaSet') and o['metadata']['name'] == name
+               and o['metadata'].get('namespace') == ns_ for o in objects), (slug, 'target missing')
+    names = [(o['kind'], o['metadata'].get('namespace'), o['metadata']['name']) for o in objects if o.get('kind') not in ('Event', 'PodLog')]
+    assert len(names) == len(set(names)), (slug, 'duplicate object', [n for n in names if names.count(n) > 1])
+    write_case(slug, {'title': title, 'url': url, 'reported': reported, 'target': target, 'split': SPLIT, 'expect': expect}, objects)
+
+
+CASES2 = []
+def reg(f):
+    CASES2.append(f)
+    return f
+
+
+# ---------------------------------------------------------------- helpers (this file only)
+def set_status(p, statuses, created, ready=None, init_statuses=None, phase=None, initialized=True, since=None):
+    """Replace a pod's container statuses (made after the pod, since clbo() needs its uid) and its conditions."""
+    p['status']['containerStatuses'] = statuses
+    if init_statuses is not None: p['status']['initContainerStatuses'] = init_statuses
+    ready = all(s.get('ready') for s in statuses) if ready is None else ready
+    msg = None
+    if not ready:
+        pend = [s['name'] for s in statuses if not s.get('ready')]
+        msg = 'containers with unready status: [%s]' % ' '.join(pend)
+    if not initialized:
+        pend = [s['name'] for s in (init_statuses or []) if not s.get('ready')]
+        msg = 'containers with incomplete status: [%s]' % ' '.join(pend)
+    p['status']['conditions'] = conds(created, ready, since=since, msg=msg, initialized=initialized,
+                                      reason='ContainersNotInitialized' if not initialized else 'ContainersNotReady')
+    if phase: p['status']['phase'] = phase
+    return p
+
+
+def api_volume(seed):
+    name = 'kube-api-access-' + hexid(seed, 5).replace('0', 'x').replace('1', 'r')
+    vol = {'name': name, 'projected': {'defaultMode': 420, 'sources': [
+        {'serviceAccountToken': {'expirationSeconds': 3607, 'path': 'token'}},
+        {'configMap': {'name': 'kube-root-ca.crt', 'items': [{'key': 'ca.crt', 'path': 'ca.crt'}]}},
+        {'downwardAPI': {'items': [{'path': 'namespace', 'fieldRef': {'apiVersion': 'v1', 'fieldPath': 'metadata.namespace'}}]}}]}}
+    mount = {'name': name, 'mountPath': '/var/run/secrets/kubernetes.io/serviceaccount', 'readOnly': True}
+    return vol, mount
+
+
+def with_api(containers, volumes, seed):
+    vol, mount = api_volume(seed)
+    for c in containers:
+        c.setdefault('volumeMounts', []).append(dict(mount))
+    return containers, list(volumes) + [vol]
+
+
+def noise(nodes, kp_version='v1.30.6', created=86400 * 40, proxy=True, dns_image='registry.k8s.io/coredns/coredns:v1.11.3'):
+    """kube-system as a real cluster shows it: kube-proxy on every node (not on k3s, where it is
+    embedded), two CoreDNS replicas."""
+    out = [kube_proxy(n['metadata']['name'], created=created, version=kp_version) for n in nodes] if proxy else []
+    out += coredns([n['metadata']['name'] for n in nodes] * 2, created=created, image=dns_image)
+    return out
+
+
+def sts(name, namespace, labels, replicas, spec, ready, created=86400 * 20, service=None):
+    o = workload('StatefulSet', name, namespace, labels, replicas=replicas, template_spec=spec)
+    o['metadata']['creationTimestamp'] = ago(created)
+    o['spec'].update({'serviceName': service or name, 'podManagementPolicy': 'OrderedReady', 'updateStrategy': {'type': 'RollingUpdate', 'rollingUpdate': {'partition': 0}}})
+    o['status'] = {'observedGeneration': 3, 'replicas': replicas, 'readyReplicas': ready, 'currentReplicas': replicas, 'updatedReplicas': replicas,
+                   'availableReplicas': ready, 'currentRevision': '%s-%s' % (name, hexid(name, 10)), 'updateRevision': '%s-%s' % (name, hexid(name, 10)), 'collisionCount': 0}
+    return o
+
+
+def unhealthy(p, node_name, cname, msg, count, first, last, probe='Readiness'):
+    return ev(p, 'Unhealthy', '%s probe failed: %s' % (probe, msg), count=count, first=first, last=last, host=node_name, fieldPath=fp(cname))
+
+
+def crio(p):
+    """Rewrite container ids for a CRI-O node."""
+    for key in ('containerStatuses', 'initContainerStatuses'):
+        for s in p['status'].get(key, []):
+            if 'containerID' in s: s['containerID'] = s['containerID'].replace('containerd://', 'cri-o://')
+            for st in ('state', 'lastState'):
+                t = (s.get(st) or {}).get('terminated')
+                if t and 'containerID' in t: t['containerID'] = t['containerID'].replace('containerd://', 'cri-o://')
+    return p
+
+
+GKE_OS = 'Container-Optimized OS from Google'
+
+
+# =====================================================================================
+# 1. mechanism: Vault cannot mlock(2) without CAP_IPC_LOCK (capabilities dropped by the hardened spec)
+# =====================================================================================
+@reg
+def vault_mlock():
+    ns_ = 'vault'
+    n1 = mknode('gke-vault-default-pool-3f9c2a1e-x7kq', kubelet='v1.30.5-gke.1014001', runtime='containerd://1.7.22', kernel='6.1.100+', os_image=GKE_OS,
+                labels={'cloud.google.com/gke-nodepool': 'default-pool', 'topology.kubernetes.io/zone': 'us-west1-b'})
+    n2 = mknode('gke-vault-default-pool-3f9c2a1e-m2d8', kubelet='v1.30.5-gke.1014001', runtime='containerd://1.7.22', kernel='6.1.100+', os_image=GKE_OS,
+                labels={'cloud.google.com/gke-nodepool': 'default-pool', 'topology.kubernetes.io/zone': 'us-west1-a'})
+    img, init_img = 'hashicorp/vault:1.17.2', 'registry.hub.docker.com/sethvargo/vault-init:1.0.0'
+    labels = {'app': 'vault'}
+    containers = [
+        {'name': 'vault-init', 'image': init_img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'CHECK_INTERVAL', 'value': '10'}, {'name': 'GCS_BUCKET_NAME', 'value': 'vault-prod-storage-8f31'}, {'name': 'KMS_KEY_ID', 'value': 'projects/acme-vault/locations/global/keyRings/vault/cryptoKeys/vault-init'}],
+         'resources': {'requests': {'cpu': '100m', 'memory': '64Mi'}}},
+        {'name': 'vault', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'args': ['server'],
+         'env': [{'name': 'SKIP_SETCAP', 'value': 'true'}, {'name': 'VAULT_ADDR', 'value': 'https://127.0.0.1:8200'},
+                 {'name': 'VAULT_LOCAL_CONFIG', 'value': 'api_addr = "https://vault.acme.internal"\ncluster_addr = "https://$(POD_IP):8201"\nlistener "tcp" { address = "0.0.0.0:8200" tls_cert_file = "/etc/vault/tls/vault.pem" tls_key_file = "/etc/vault/tls/vault-key.pem" }\nstorage "gcs" { bucket = "vault-prod-storage-8f31" ha_enabled = "true" }\nui = true\n'}],
+         'ports': [{'containerPort': 8200, 'name': 'vault-port', 'protocol': 'TCP'}, {'containerPort': 8201, 'name': 'cluster-port', 'protocol': 'TCP'}],
+         'readinessProbe': {'httpGet': {'path': '/v1/sys/health?standbyok=true', 'port': 8200, 'scheme': 'HTTPS'}, 'initialDelaySeconds': 5, 'periodSeconds': 5},
+         'resources': {'requests': {'cpu': '500m', 'memory': '256Mi'}, 'limits': {'memory': '1Gi'}},
+         'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'runAsNonRoot': True, 'runAsUser': 100, 'runAsGroup': 1000},
+         'volumeMounts': [{'name': 'vault-tls', 'mountPath': '/etc/vault/tls'}]}]
+    vols = [{'name': 'vault-tls', 'secret': {'secretName': 'vault-tls', 'defaultMode': 420}}]
+    containers, vols = with_api(containers, vols, 'vault-0')
+    spec = {'serviceAccountName': 'vault-server', 'containers': copy.deepcopy(containers), 'volumes': vols, 'securityContext': {'fsGroup': 1000}}
+    ss = sts('vault', ns_, labels, 3, spec, ready=0, service='vault')
+    created = 1500
+    p = mkpod('vault-0', ns_, n1['metadata']['name'], containers, [running('vault', img, 60)], created, owner=('StatefulSet', 'vault'),
+              labels={**labels, 'statefulset.kubernetes.io/pod-name': 'vault-0', 'apps.kubernetes.io/pod-index': '0'}, sa='vault-server',
+              spec_extra={'volumes': vols, 'hostname': 'vault-0', 'subdomain': 'vault', 'securityContext': {'fsGroup': 1000}})
+    set_status(p, [running('vault-init', init_img, created - 40),
+                   clbo(p, 'vault', img, 7, term(1, 'Error', 318, 317, seed='vault-0-7'))], created)
+    logs = ['==> Vault server configuration:',
+            '',
+            'Error initializing core: Failed to lock memory: cannot allocate memory',
+            '',
+            'This usually means that the mlock syscall is not available.',
+            'Vault uses mlock to prevent memory from being swapped to',
+            'disk. This requires root privileges as well as a machine',
+            'that supports mlock. Please enable mlock on your system or',
+            'disable Vault from using it. To disable Vault from using it,',
+            'set the `disable_mlock` configuration option in your configuration',
+            'file.']
+    init_logs = ['%s Starting the vault-init service...' % ts(1450, '%Y/%m/%d %H:%M:%S'),
+                 '%s Head https://127.0.0.1:8200/v1/sys/health: dial tcp 127.0.0.1:8200: connect: connection refused' % ts(1440, '%Y/%m/%d %H:%M:%S'),
+                 '%s Next check in 10s' % ts(1440, '%Y/%m/%d %H:%M:%S'),
+                 '%s Head https://127.0.0.1:8200/v1/sys/health: dial tcp 127.0.0.1:8200: connect: connection refused' % ts(20, '%Y/%m/%d %H:%M:%S'),
+                 '%s Next check in 10s' % ts(20, '%Y/%m/%d %H:%M:%S')]
+    node_name = n1['metadata']['name']
+    evs = [scheduled(p, node_name, created - 1)] + started(p, node_name, init_img, 'vault-init', created - 5, size=9821334) + started(p, node_name, img, 'vault', created - 12, size=168520112) + \
+          restarted(p, node_name, img, 'vault', 7, created - 60, 318) + [backoff(p, node_name, 'vault', 31, created - 90, 9)] + \
+          [unhealthy(p, node_name, 'vault', 'Get "https://%s:8200/v1/sys/health?standbyok=true": dial tcp %s:8200: connect: connection refused' % (p['status']['podIP'], p['status']['podIP']), 12, created - 30, 340)]
+    objs = [ns(ns_), n1, n2, ss, p, serviceaccount('vault-server', ns_), secret('vault-tls', ns_, ['vault.pem', 'vault-key.pem'], type_='kubernetes.io/tls'),
+            service('vault', ns_, labels, ports=((8200, 8200), (8201, 8201)))] + evs + \
+           [podlog(ns_, 'vault-0', 'vault', logs), podlog(ns_, 'vault-0', 'vault-init', init_logs, previous=False)] + noise([n1, n2], 'v1.30.5-gke.1014001')
+    case('f2-vault-mlock-capabilities-dropped', 'Vault server exits at start: mlock refused, the hardened spec drops every capability (no IPC_LOCK)',
+         'https://github.com/kelseyhightower/vault-on-google-kubernetes-engine/issues/15',
+         'Error initializing core: Failed to lock memory: cannot allocate memory', '%s/vault-0' % ns_, 'any', objs,
+         decisive='Failed to lock memory: cannot allocate memory', playbook=None,
+         terms=[['mlock', 'memory lock', 'memlock', 'lock memory'], ['IPC_LOCK', 'disable_mlock']])
+
+
+# =====================================================================================
+# 2. mechanism: the redis image's entrypoint chowns its data dir; a policy dropped CAP_CHOWN
+# =====================================================================================
+@reg
+def awx_redis_chown():
+    ns_ = 'awx'
+    kv = 'v1.30.6+k3s1'
+    n1 = mknode('k3s-agent-01', kubelet=kv, runtime='containerd://1.7.22-k3s1', kernel='5.15.0-122-generic', os_image='Ubuntu 22.04.5 LTS')
+    n2 = mknode('k3s-server-01', kubelet=kv, runtime='containerd://1.7.22-k3s1', kernel='5.15.0-122-generic', os_image='Ubuntu 22.04.5 LTS',
+                labels={'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true'})
+    awx_img, redis_img, ee_img = 'quay.io/ansible/awx:24.6.1', 'docker.io/redis:7', 'quay.io/ansible/awx-ee:24.6.1'
+    labels = {'app.kubernetes.io/name': 'awx-demo-task', 'app.kubernetes.io/part-of': 'awx-demo', 'app.kubernetes.io/managed-by': 'awx-operator', 'app.kubernetes.io/component': 'awx'}
+    drop = {'capabilities': {'drop': ['ALL'], 'add': ['NET_BIND_SERVICE']}, 'allowPrivilegeEscalation': False}
+    redis_c = {'name': 'redis', 'image': redis_img, 'imagePullPolicy': 'IfNotPresent', 'args': ['redis-server', '/etc/redis.conf'],
+               'securityContext': copy.deepcopy(drop), 'resources': {'requests': {'cpu': '50m', 'memory': '64M'}},
+               'volumeMounts': [{'name': 'awx-demo-redis-config', 'mountPath': '/etc/redis.conf', 'subPath': 'redis.conf', 'readOnly': True},
+                                {'name': 'awx-demo-redis-socket', 'mountPath': '/var/run/redis'}, {'name': 'awx-demo-redis-data', 'mountPath': '/data'}]}
+    task_c = {'name': 'awx-demo-task', 'image': awx_img, 'imagePullPolicy': 'IfNotPresent', 'args': ['/usr/bin/launch_awx_task.sh'],
+              'env': [{'name': 'SUPERVISOR_CONFIG_PATH', 'value': '/etc/supervisord_task.conf'}, {'name': 'AWX_COMPONENT', 'value': 'task'}],
+              'securityContext': copy.deepcopy(drop), 'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}},
+              'volumeMounts': [{'name': 'awx-demo-redis-socket', 'mountPath': '/var/run/redis'}]}
+    ee_c = {'name': 'awx-demo-ee', 'image': ee_img, 'imagePullPolicy': 'IfNotPresent', 'args': ['/bin/sh', '-c', 'if [ ! -f /etc/receptor/receptor.conf ]; then cp /etc/receptor/receptor-default.conf /etc/receptor/receptor.conf; fi; exec receptor --config /etc/receptor/receptor.conf'],
+            'securityContext': copy.deepcopy(drop), 'resources': {'requests': {'cpu': '100m', 'memory': '64Mi'}}}
+    containers = [redis_c, task_c, ee_c]
+    vols = [{'name': 'awx-demo-redis-config', 'configMap': {'name': 'awx-demo-awx-configmap', 'items': [{'key': 'redis_conf', 'path': 'redis.conf'}]}},
+            {'name': 'awx-demo-redis-socket', 'emptyDir': {}}, {'name': 'awx-demo-redis-data', 'emptyDir': {}}]
+    containers, vols = with_api(containers, vols, 'awx-task')
+    spec = {'serviceAccountName': 'awx-demo', 'containers': copy.deepcopy(containers), 'volumes': vols, 'securityContext': {'fsGroup': 1000}}
+    d, rs = deploy('awx-demo-task', ns_, labels, 1, '6b4d8c7f9d', spec, ready=0, created=3600, generation=1)
+    created = 2400
+    p = mkpod('awx-demo-task-6b4d8c7f9d-q2wlz', ns_, 'k3s-agent-01', containers, [running('redis', redis_img, 60)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '6b4d8c7f9d'}, sa='awx-demo',
+              spec_extra={'volumes': vols, 'securityContext': {'fsGroup': 1000}})
+    p['metadata']['annotations'] = {'policies.kyverno.io/last-applied-patches': 'drop-all-capabilities.require-drop-all.kyverno.io: replaced /spec/containers/0/securityContext/capabilities\n'}
+    set_status(p, [clbo(p, 'redis', redis_img, 9, term(1, 'Error', 262, 262, seed='redis-9')),
+                   running('awx-demo-task', awx_img, created - 60), running('awx-demo-ee', ee_img, created - 60)], created)
+    redis_logs = ["chown: changing ownership of '.': Operation not permitted"]
+    task_logs = ['%s,123 INFO     [-] awx.main.dispatch Running worker dispatcher listening to queues [\'tower_broadcast_all\', \'awx-demo-task-6b4d8c7f9d-q2wlz\']' % ts(2300, '%Y-%m-%d %H:%M:%S'),
+                 '%s,508 ERROR    [-] awx.main.wsrelay Error 2 connecting to unix socket: /var/run/redis/redis.sock. No such file or directory.' % ts(2280, '%Y-%m-%d %H:%M:%S'),
+                 'redis.exceptions.ConnectionError: Error 2 connecting to unix socket: /var/run/redis/redis.sock. No such file or directory.',
+                 '%s,771 WARNING  [-] awx.main.dispatch.periodic Redis not available yet, retrying in 10s' % ts(30, '%Y-%m-%d %H:%M:%S')]
+    nn = 'k3s-agent-01'
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, redis_img, 'redis', created - 5, size=45128821) + started(p, nn, awx_img, 'awx-demo-task', created - 40, size=712309551) + \
+          started(p, nn, ee_img, 'awx-demo-ee', created - 45, size=530117422) + restarted(p, nn, redis_img, 'redis', 9, created - 70, 262) + [backoff(p, nn, 'redis', 48, created - 100, 11)]
+    objs = [ns(ns_), n1, n2, d, rs, p, serviceaccount('awx-demo', ns_),
+            configmap('awx-demo-awx-configmap', ns_, {'redis_conf': 'unixsocket /var/run/redis/redis.sock\nunixsocketperm 777\nport 0\nbind 127.0.0.1\n'})] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'redis', redis_logs), podlog(ns_, p['metadata']['name'], 'awx-demo-task', task_logs, previous=False)] + noise([n1, n2], proxy=False, dns_image='rancher/mirrored-coredns-coredns:1.11.3')
+    case('f2-awx-redis-chown-capability-dropped', "Redis sidecar of AWX crash-loops: its entrypoint's chown is refused once every capability but NET_BIND_SERVICE is dropped",
+         'https://github.com/ansible/awx-operator/issues/560', "chown: changing ownership of '.': Operation not permitted",
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive="chown: changing ownership of '.': Operation not permitted", playbook=None,
+         terms=[['CHOWN'], ['capabilities', 'capability', 'SETUID', 'SETGID']])
+
+
+# =====================================================================================
+# 3. mechanism: Seastar cannot reserve its AIO contexts: the node's fs.aio-max-nr is too low
+#    (Running, not Ready: supervisord keeps respawning scylla; the line is in the current log)
+# =====================================================================================
+@reg
+def scylla_aio():
+    ns_ = 'scylla'
+    n1 = mknode('k8s-worker-07', kubelet='v1.29.6', runtime='containerd://1.7.12', kernel='5.4.0-187-generic', os_image='Ubuntu 20.04.6 LTS')
+    n2 = mknode('k8s-worker-08', kubelet='v1.29.6', runtime='containerd://1.7.12', kernel='5.4.0-187-generic', os_image='Ubuntu 20.04.6 LTS')
+    img = 'docker.io/scylladb/scylla:5.4.6'
+    labels = {'app': 'scylla', 'scylla/cluster': 'scylla-pod-1'}
+    c = {'name': 'scylla', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'args': ['--smp', '2', '--memory', '6G', '--overprovisioned', '1', '--seeds', 'scylla-pod-1-0.scylla-pod-1.scylla.svc.cluster.local'],
+         'ports': [{'containerPort': 9042, 'name': 'cql'}, {'containerPort': 7000, 'name': 'intra-node'}, {'containerPort': 10000, 'name': 'api'}],
+         'readinessProbe': {'tcpSocket': {'port': 9042}, 'initialDelaySeconds': 15, 'periodSeconds': 10, 'timeoutSeconds': 5},
+         'resources': {'requests': {'cpu': '2', 'memory': '8Gi'}, 'limits': {'cpu': '2', 'memory': '8Gi'}},
+         'volumeMounts': [{'name': 'data', 'mountPath': '/var/lib/scylla'}]}
+    containers, vols = with_api([c], [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'data-scylla-pod-1-5'}}], 'scylla5')
+    spec = {'containers': copy.deepcopy(containers), 'volumes': vols}
+    ss = sts('scylla-pod-1', ns_, labels, 6, spec, ready=5, service='scylla-pod-1')
+    created = 1900
+    p = mkpod('scylla-pod-1-5', ns_, 'k8s-worker-07', containers, [running('scylla', img, created - 25, ready=False)], created, owner=('StatefulSet', 'scylla-pod-1'),
+              labels={**labels, 'statefulset.kubernetes.io/pod-name': 'scylla-pod-1-5'}, spec_extra={'volumes': vols, 'hostname': 'scylla-pod-1-5', 'subdomain': 'scylla-pod-1'})
+    set_status(p, p['status']['containerStatuses'], created, ready=False)
+    p['status']['qosClass'] = 'Guaranteed'
+    ip = p['status']['podIP']
+    fatal = 'FATAL: Exception during startup, aborting: std::runtime_error (Could not setup Async I/O: Resource temporarily unavailable. The most common cause is not enough request capacity in /proc/sys/fs/aio-max-nr. Try increasing that number or reducing the amount of logical CPUs available for your application)'
+    err = '[shard 1] seastar - Could not setup Async I/O: Resource temporarily unavailable. The most common cause is not enough request capacity in /proc/sys/fs/aio-max-nr. Try increasing that number or reducing the amount of logical CPUs available for your application'
+    logs = ['%s INFO Set uid to user 0 succeeded' % ts(1870, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO supervisord started with pid 1' % ts(1870, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO spawned: \'scylla\' with pid 23' % ts(1868, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO spawned: \'scylla-housekeeping\' with pid 24' % ts(1868, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            'Scylla version 5.4.6-0.20240418.10f137e367e3 with build-id 6c4b1f4d6e0e52bd82b0a0f5e2f4c8d3b9d7a1c2 starting ...',
+            'command used: "/usr/bin/scylla --log-to-syslog 0 --log-to-stdout 1 --default-log-level info --network-stack posix --developer-mode=0 --smp 2 --memory 6G --overprovisioned --listen-address %s --rpc-address %s --seed-provider-parameters seeds=scylla-pod-1-0.scylla-pod-1.scylla.svc.cluster.local"' % (ip, ip),
+            'parsed command line options: [log-to-syslog, (positional) 0, log-to-stdout, (positional) 1, default-log-level, (positional) info, network-stack, (positional) posix, developer-mode: 0, smp, (positional) 2, memory, (positional) 6G, overprovisioned]',
+            'ERROR %s %s' % (ts(1866, '%Y-%m-%d %H:%M:%S,%f')[:-3], err),
+            fatal,
+            '%s INFO exited: scylla (exit status 7; not expected)' % ts(1865, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            'Traceback (most recent call last):',
+            '  File "/opt/scylladb/scripts/libexec/scylla-housekeeping", line 196, in <module>',
+            '    args.func(args)',
+            '  File "/opt/scylladb/scripts/libexec/scylla-housekeeping", line 122, in check_version',
+            "    current_version = sanitize_version(get_api('/storage_service/scylla_release_version'))",
+            'urllib.error.URLError: <urlopen error [Errno 111] Connection refused>',
+            '%s INFO spawned: \'scylla\' with pid 139' % ts(1863, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            'ERROR %s %s' % (ts(31, '%Y-%m-%d %H:%M:%S,%f')[:-3], err),
+            fatal,
+            '%s INFO exited: scylla (exit status 7; not expected)' % ts(30, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO gave up: scylla entered FATAL state, too many start retries too quickly' % ts(29, '%Y-%m-%d %H:%M:%S,%f')[:-3],
+            '%s INFO success: scylla-housekeeping entered RUNNING state, process has stayed up for > than 1 seconds (startsecs)' % ts(28, '%Y-%m-%d %H:%M:%S,%f')[:-3]]
+    nn = 'k8s-worker-07'
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'scylla', created - 6, present=True) + \
+          [unhealthy(p, nn, 'scylla', 'dial tcp %s:9042: connect: connection refused' % ip, 182, created - 40, 8)]
+    pvc_ = claim('data-scylla-pod-1-5', ns_, 'local-path', 'Bound', '200Gi', volume='pvc-' + uid('scy5'), provisioner='rancher.io/local-path', selected_node=nn)
+    objs = [ns(ns_), n1, n2, ss, p, pvc_, service('scylla-pod-1', ns_, labels, ports=((9042, 9042),))] + evs + \
+           [podlog(ns_, 'scylla-pod-1-5', 'scylla', logs, previous=False)] + noise([n1, n2], 'v1.29.6')
+    case('f2-scylla-aio-max-nr-not-ready', 'ScyllaDB pod Running but never Ready: Seastar cannot set up Linux AIO, the node has too little fs.aio-max-nr',
+         'https://github.com/scylladb/scylladb/issues/19664',
+         'ERROR 2024-06-05 21:44:04,777 [shard 6] seastar - Could not setup Async I/O: Resource temporarily unavailable. The most common cause is not enough request capacity in /proc/sys/fs/aio-max-nr. Try increasing that number or reducing the amount of logical CPUs available for your application',
+         '%s/scylla-pod-1-5' % ns_, 'any', objs, decisive='Could not setup Async I/O: Resource temporarily unavailable', playbook=None,
+         terms=[['aio-max-nr', 'asynchronous I/O', 'AIO'], ['sysctl', '--smp', 'kernel parameter']])
+
+
+if __name__ == '__main__':
+    for f in CASES2:
+        f()
+    print('wrote %d cases' % len(CASES2))
