@@ -299,6 +299,227 @@ def scylla_aio():
          terms=[['aio-max-nr', 'asynchronous I/O', 'AIO'], ['sysctl', '--smp', 'kernel parameter']])
 
 
+
+def docker_ids(p):
+    """Rewrite container ids for a dockershim-era node."""
+    for key in ('containerStatuses', 'initContainerStatuses'):
+        for s in p['status'].get(key, []):
+            if 'containerID' in s: s['containerID'] = s['containerID'].replace('containerd://', 'docker://')
+            if s.get('imageID'): s['imageID'] = 'docker-pullable://' + s['imageID']
+            for st in ('state', 'lastState'):
+                t = (s.get(st) or {}).get('terminated')
+                if t and 'containerID' in t: t['containerID'] = t['containerID'].replace('containerd://', 'docker://')
+    return p
+
+
+# =====================================================================================
+# 4. mechanism: execve E2BIG: the service-link variables of ~2,000 Services overflow the exec limit
+#    (dockershim era, as reported: the runc line itself)
+# =====================================================================================
+@reg
+def service_links_e2big():
+    ns_ = 'preview-envs'
+    kv = 'v1.16.3'
+    n1 = mknode('ip-10-20-31-144.ec2.internal', kubelet=kv, runtime='docker://19.3.5', kernel='4.14.154-128.181.amzn2.x86_64', os_image='Amazon Linux 2',
+                labels={'eks.amazonaws.com/nodegroup': 'workers', 'topology.kubernetes.io/zone': 'us-east-1a'}, ip='10.20.31.144')
+    n2 = mknode('ip-10-20-47-9.ec2.internal', kubelet=kv, runtime='docker://19.3.5', kernel='4.14.154-128.181.amzn2.x86_64', os_image='Amazon Linux 2',
+                labels={'eks.amazonaws.com/nodegroup': 'workers', 'topology.kubernetes.io/zone': 'us-east-1b'}, ip='10.20.47.9')
+    img = '123456789012.dkr.ecr.us-east-1.amazonaws.com/review-app:pr-4821'
+    labels = {'app': 'review-app-pr-4821'}
+    c = {'name': 'web', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'command': ['/docker-entrypoint.sh'], 'args': ['bundle', 'exec', 'puma', '-C', 'config/puma.rb'],
+         'env': [{'name': 'RAILS_ENV', 'value': 'review'}, {'name': 'DATABASE_URL', 'valueFrom': {'secretKeyRef': {'name': 'review-app-pr-4821-db', 'key': 'url'}}}],
+         'ports': [{'containerPort': 3000, 'name': 'http'}], 'resources': {'requests': {'cpu': '100m', 'memory': '256Mi'}, 'limits': {'memory': '512Mi'}}}
+    containers, vols = with_api([c], [], 'pr4821')
+    spec = {'containers': copy.deepcopy(containers), 'volumes': vols, 'enableServiceLinks': True}
+    d, rs = deploy('review-app-pr-4821', ns_, labels, 1, '5d9f7c6b8', spec, ready=0, created=1200, generation=1)
+    created = 1150
+    p = mkpod('review-app-pr-4821-5d9f7c6b8-vx2pl', ns_, n1['metadata']['name'], containers, [running('web', img, 60)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '5d9f7c6b8'}, spec_extra={'volumes': vols})
+    p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
+    set_status(p, [clbo(p, 'web', img, 6, term(1, 'Error', 182, 182, seed='pr4821-6'))], created)
+    p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
+    docker_ids(p)
+    logs = ['standard_init_linux.go:211: exec user process caused "argument list too long"']
+    nn = n1['metadata']['name']
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'web', created - 4, size=412880311) + restarted(p, nn, img, 'web', 6, created - 40, 182) + \
+          [backoff(p, nn, 'web', 27, created - 60, 6)]
+    # the namespace holds a review environment per pull request: every one of them a Service
+    svcs = [service('review-app-pr-%d' % k, ns_, {'app': 'review-app-pr-%d' % k}, ports=((80, 3000),), created=86400 * (k % 60 + 1)) for k in range(4790, 4821)]
+    svcs += [service('review-app-pr-%d-postgres' % k, ns_, {'app': 'review-app-pr-%d-postgres' % k}, ports=((5432, 5432),), created=86400 * (k % 60 + 1)) for k in range(4790, 4821)]
+    objs = [ns(ns_), n1, n2, d, rs, p, secret('review-app-pr-4821-db', ns_, ['url'])] + svcs + evs + [podlog(ns_, p['metadata']['name'], 'web', logs)] + \
+           noise([n1, n2], kv, dns_image='602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/coredns:v1.6.6-eksbuild.1')
+    for o in objs:
+        if o['kind'] == 'Pod' and o['metadata']['namespace'] == 'kube-system':
+            docker_ids(o)
+    case('f2-service-links-argument-list-too-long', 'Every new pod of a crowded namespace dies at exec: the injected service-link variables exceed the kernel exec limit',
+         'https://github.com/kubernetes/kubernetes/issues/84539', 'standard_init_linux.go:211: exec user process caused "argument list too long"',
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive='exec user process caused "argument list too long"', playbook=None,
+         terms=[['ARG_MAX', 'E2BIG', 'environment variable', 'environment'], ['enableServiceLinks']])
+
+
+# =====================================================================================
+# 5. mechanism: a policy mutates automountServiceAccountToken: false; the app's in-cluster
+#    registry client then finds no token file
+# =====================================================================================
+@reg
+def ocis_automount():
+    ns_ = 'ocis'
+    kv = 'v1.27.13+rke2r1'
+    n1 = mknode('rke2-worker-a1', kubelet=kv, runtime='containerd://1.7.11-k3s2', kernel='5.14.0-362.24.1.el9_3.x86_64', os_image='Rocky Linux 9.3 (Blue Onyx)')
+    n2 = mknode('rke2-worker-a2', kubelet=kv, runtime='containerd://1.7.11-k3s2', kernel='5.14.0-362.24.1.el9_3.x86_64', os_image='Rocky Linux 9.3 (Blue Onyx)')
+    img = 'owncloud/ocis:5.0.6'
+    labels = {'app': 'gateway', 'app.kubernetes.io/instance': 'ocis', 'app.kubernetes.io/name': 'ocis'}
+    c = {'name': 'gateway', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'command': ['ocis'], 'args': ['gateway', 'server'],
+         'env': [{'name': 'MICRO_REGISTRY', 'value': 'kubernetes'}, {'name': 'OCIS_LOG_LEVEL', 'value': 'info'}, {'name': 'OCIS_LOG_PRETTY', 'value': 'false'},
+                 {'name': 'GATEWAY_GRPC_ADDR', 'value': '0.0.0.0:9142'}, {'name': 'OCIS_JWT_SECRET', 'valueFrom': {'secretKeyRef': {'name': 'jwt-secret', 'key': 'jwt-secret'}}}],
+         'ports': [{'containerPort': 9142, 'name': 'grpc'}, {'containerPort': 9143, 'name': 'metrics-debug'}],
+         'livenessProbe': {'httpGet': {'path': '/healthz', 'port': 'metrics-debug'}, 'periodSeconds': 20, 'timeoutSeconds': 10},
+         'resources': {}, 'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'readOnlyRootFilesystem': True, 'runAsNonRoot': True,
+                                               'runAsUser': 1000, 'runAsGroup': 1000, 'seccompProfile': {'type': 'RuntimeDefault'}}}
+    spec = {'containers': [copy.deepcopy(c)], 'automountServiceAccountToken': False, 'securityContext': {'fsGroup': 1000, 'fsGroupChangePolicy': 'OnRootMismatch'}}
+    d, rs = deploy('gateway', ns_, labels, 1, '7c9d5f8b64', spec, ready=0, created=2000, generation=2)
+    created = 1900
+    p = mkpod('gateway-7c9d5f8b64-2kq9n', ns_, 'rke2-worker-a1', [c], [running('gateway', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '7c9d5f8b64'},
+              spec_extra={'automountServiceAccountToken': False, 'securityContext': {'fsGroup': 1000, 'fsGroupChangePolicy': 'OnRootMismatch'}})
+    p['metadata']['annotations'] = {'policies.kyverno.io/last-applied-patches': 'disable-automountserviceaccounttoken.disable-automountserviceaccounttoken.kyverno.io: added /spec/automountServiceAccountToken\n'}
+    set_status(p, [clbo(p, 'gateway', img, 8, term(1, 'Error', 240, 239, seed='gw-8'))], created)
+    t = lambda s: ts(s, '%Y-%m-%dT%H:%M:%SZ')
+    logs = ['{"level":"info","service":"gateway","time":"%s","message":"starting service"}' % t(241),
+            '{"level":"info","service":"gateway","registry":"kubernetes","time":"%s","message":"using service registry"}' % t(241),
+            '{"level":"fatal","service":"gateway","error":"open /var/run/secrets/kubernetes.io/serviceaccount/token: no such file or directory","time":"%s","message":"could not create kubernetes registry client"}' % t(240)]
+    nn = 'rke2-worker-a1'
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'gateway', created - 4, size=101233876) + restarted(p, nn, img, 'gateway', 8, created - 40, 240) + \
+          [backoff(p, nn, 'gateway', 36, created - 70, 14)]
+    kpol = obj('ClusterPolicy', 'kyverno.io/v1', 'disable-automountserviceaccounttoken', None, 86400 * 50,
+               spec={'background': True, 'rules': [{'name': 'disable-automountserviceaccounttoken', 'match': {'any': [{'resources': {'kinds': ['Pod']}}]},
+                                                      'mutate': {'patchStrategicMerge': {'spec': {'automountServiceAccountToken': False}}}}]})
+    kpol['metadata']['annotations'] = {'policies.kyverno.io/title': 'Disable automountServiceAccountToken', 'policies.kyverno.io/category': 'Other, EKS Best Practices'}
+    role = obj('Role', 'rbac.authorization.k8s.io/v1', 'ocis-registry', ns_, 86400 * 2, rules=[{'apiGroups': [''], 'resources': ['pods'], 'verbs': ['get', 'list', 'watch', 'patch']}])
+    rb = obj('RoleBinding', 'rbac.authorization.k8s.io/v1', 'ocis-registry', ns_, 86400 * 2, roleRef={'apiGroup': 'rbac.authorization.k8s.io', 'kind': 'Role', 'name': 'ocis-registry'},
+             subjects=[{'kind': 'ServiceAccount', 'name': 'default', 'namespace': ns_}])
+    objs = [ns(ns_), n1, n2, d, rs, p, serviceaccount('default', ns_), role, rb, kpol, secret('jwt-secret', ns_, ['jwt-secret'])] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'gateway', logs)] + noise([n1, n2], proxy=False, dns_image='rancher/hardened-coredns:v1.11.1-build20240305')
+    case('f2-ocis-automount-token-disabled', 'oCIS services crash-loop after a Kyverno policy sets automountServiceAccountToken: false: no token for the Kubernetes service registry',
+         'https://github.com/owncloud/ocis-charts/issues/274', 'var/run/secrets/kubernetes.io/serviceaccount/token: No such file or directory',
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive='var/run/secrets/kubernetes.io/serviceaccount/token', playbook=None,
+         terms=[['token', 'credentials'], ['automountServiceAccountToken']])
+
+
+# =====================================================================================
+# 6. mechanism: Chrome's zygote cannot create its sandbox namespaces (no unprivileged user
+#    namespaces for the container: seccomp RuntimeDefault, no SYS_ADMIN)
+# =====================================================================================
+@reg
+def chrome_sandbox():
+    ns_ = 'default'
+    n1 = mknode('worker-2', kubelet='v1.30.4', runtime='containerd://1.7.20', kernel='6.1.0-23-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img = 'geneticool/renderer:chrome'
+    c = {'name': 'render', 'image': img, 'imagePullPolicy': 'Always', 'env': [{'name': 'RENDERFARM_URL', 'value': 'https://geneticool.com/'}],
+         'resources': {'requests': {'cpu': '500m', 'memory': '512Mi'}, 'limits': {'memory': '2Gi'}}}
+    containers, vols = with_api([c], [], 'geneticool')
+    created = 2600
+    p = mkpod('geneticool', ns_, 'worker-2', containers, [running('render', img, 60)], created, labels={'run': 'geneticool'},
+              spec_extra={'volumes': vols, 'imagePullSecrets': [{'name': 'some-secret'}], 'securityContext': {'seccompProfile': {'type': 'RuntimeDefault'}}})
+    set_status(p, [clbo(p, 'render', img, 9, term(1, 'Error', 150, 147, seed='render-9'))], created)
+    logs = ['> renderer@1.4.0 start /usr/src/app',
+            '> node server.js',
+            '',
+            'Renderer listening on :8080, farm https://geneticool.com/',
+            'Launching headless Chrome...',
+            'Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted',
+            '[%s:FATAL:zygote_host_impl_linux.cc(187)] Check failed: ReceiveFixedMessage(fds[0], kZygoteBootMessage, sizeof(kZygoteBootMessage), &boot_pid). ' % ts(148, '%m%d/%H%M%S.%f'),
+            'Received signal 6',
+            '  r8: 0000000000000078  r9: 00007f480e59114c r10: 0000000000000008 r11: 0000000000000246',
+            ' r12: 00007ffd620a26d0 r13: 00000000000000a0 r14: 00007ffd620a26f0 r15: 00007ffd620a2c40',
+            '[end of stack trace]',
+            'Calling _exit(1). Core file will not be generated.',
+            'Error: Failed to launch chrome!',
+            '',
+            'TROUBLESHOOTING: https://github.com/GoogleChrome/puppeteer/blob/master/docs/troubleshooting.md',
+            '    at onClose (/usr/src/app/node_modules/puppeteer/lib/Launcher.js:342:14)',
+            '    at Interface.helper.addEventListener (/usr/src/app/node_modules/puppeteer/lib/Launcher.js:331:50)',
+            'npm ERR! code ELIFECYCLE',
+            'npm ERR! errno 1',
+            'npm ERR! renderer@1.4.0 start: `node server.js`',
+            'npm ERR! Exit status 1']
+    evs = [scheduled(p, 'worker-2', created - 1)] + started(p, 'worker-2', img, 'render', created - 6, size=402118833) + \
+          [ev(p, 'Pulling', 'Pulling image "%s"' % img, 'Normal', count=10, first=created - 60, last=150, host='worker-2', fieldPath=fp('render')),
+           ev(p, 'Pulled', 'Successfully pulled image "%s" in 812ms (812ms including waiting). Image size: 402118833 bytes.' % img, 'Normal', count=9, first=created - 58, last=149, host='worker-2', fieldPath=fp('render')),
+           backoff(p, 'worker-2', 'render', 44, created - 80, 20)]
+    objs = [ns(ns_), n1, p, secret('some-secret', ns_, ['.dockerconfigjson'], type_='kubernetes.io/dockerconfigjson')] + evs + \
+           [podlog(ns_, 'geneticool', 'render', logs)] + noise([n1], 'v1.30.4')
+    case('f2-chrome-sandbox-namespace-refused', 'Headless Chrome aborts in a pod: its sandbox cannot create user/PID namespaces under the RuntimeDefault seccomp profile',
+         'https://github.com/jessfraz/dockerfiles/issues/350',
+         'Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted',
+         'default/geneticool', 'any', objs, decisive='Network namespace supported, but failed: errno = Operation not permitted', playbook=None,
+         terms=[['sandbox', 'user namespace', 'userns', 'CLONE_NEWUSER'], ['SYS_ADMIN', 'privileged', 'seccomp', 'no-sandbox', 'unprivileged_userns_clone']])
+
+
+# =====================================================================================
+# 7. mechanism: a UID without a passwd entry gets HOME=/; npm's cache /.npm cannot be created
+# =====================================================================================
+@reg
+def npm_home():
+    ns_ = 'web3'
+    kv = 'v1.29.8-eks-a737599'
+    n1 = mknode('ip-192-168-12-201.us-west-2.compute.internal', kubelet=kv, runtime='containerd://1.7.22', kernel='5.10.225-213.878.amzn2.x86_64', os_image='Amazon Linux 2',
+                labels={'eks.amazonaws.com/nodegroup': 'ng-general', 'topology.kubernetes.io/zone': 'us-west-2a'}, ip='192.168.12.201')
+    n2 = mknode('ip-192-168-44-17.us-west-2.compute.internal', kubelet=kv, runtime='containerd://1.7.22', kernel='5.10.225-213.878.amzn2.x86_64', os_image='Amazon Linux 2',
+                labels={'eks.amazonaws.com/nodegroup': 'ng-general', 'topology.kubernetes.io/zone': 'us-west-2b'}, ip='192.168.44.17')
+    img = 'thirdweb/engine:v1.0.4'
+    labels = {'app.kubernetes.io/name': 'engine', 'app.kubernetes.io/instance': 'engine'}
+    c = {'name': 'engine', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'ENCRYPTION_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'engine-env', 'key': 'ENCRYPTION_PASSWORD'}}},
+                 {'name': 'POSTGRES_CONNECTION_URL', 'valueFrom': {'secretKeyRef': {'name': 'engine-env', 'key': 'POSTGRES_CONNECTION_URL'}}},
+                 {'name': 'REDIS_URL', 'value': 'redis://engine-redis-master:6379/0'}],
+         'ports': [{'containerPort': 3005, 'name': 'http'}],
+         'readinessProbe': {'httpGet': {'path': '/system/health', 'port': 'http'}, 'periodSeconds': 10},
+         'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '1Gi'}},
+         'securityContext': {'runAsNonRoot': True, 'runAsUser': 65534, 'runAsGroup': 65534, 'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}}}
+    containers, vols = with_api([c], [], 'engine')
+    spec = {'containers': copy.deepcopy(containers), 'volumes': vols}
+    d, rs = deploy('engine', ns_, labels, 2, '8466fb5d9c', spec, ready=0, created=900, generation=1)
+    created = 880
+    p = mkpod('engine-8466fb5d9c-tbz5w', ns_, n1['metadata']['name'], containers, [running('engine', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '8466fb5d9c'}, spec_extra={'volumes': vols})
+    set_status(p, [clbo(p, 'engine', img, 5, term(1, 'Error', 160, 152, seed='engine-5'))], created)
+    logs = ['yarn run v1.22.19',
+            'warning Skipping preferred cache folder "/.cache/yarn" because it is not writable.',
+            'warning Selected the next writable cache folder in the list, will be "/tmp/.yarn-cache-65534".',
+            '$ yarn prisma:setup:prod && yarn start:run',
+            'warning Cannot find a suitable global folder. Tried these: "/usr/local, /.yarn"',
+            'warning Skipping preferred cache folder "/.cache/yarn" because it is not writable.',
+            'warning Selected the next writable cache folder in the list, will be "/tmp/.yarn-cache-65534".',
+            '$ npx tsx ./dist/scripts/setup-db.js',
+            'warning Cannot find a suitable global folder. Tried these: "/usr/local, /.yarn"',
+            'npm ERR! code EACCES',
+            'npm ERR! syscall mkdir',
+            'npm ERR! path /.npm',
+            'npm ERR! errno -13',
+            'npm ERR! ',
+            'npm ERR! Your cache folder contains root-owned files, due to a bug in',
+            'npm ERR! previous versions of npm which has since been addressed.',
+            'npm ERR! ',
+            'npm ERR! To permanently fix this problem, please run:',
+            'npm ERR!   sudo chown -R 65534:65534 "/.npm"',
+            'npm ERR! Log files were not written due to an error writing to the directory: /.npm/_logs',
+            'npm ERR! You can rerun the command with `--loglevel=verbose` to see the logs in your terminal',
+            'error Command failed with exit code 243.',
+            'info Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.',
+            'error Command failed with exit code 243.',
+            'info Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.']
+    nn = n1['metadata']['name']
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'engine', created - 4, size=389221017) + restarted(p, nn, img, 'engine', 5, created - 50, 160) + \
+          [backoff(p, nn, 'engine', 19, created - 80, 18)]
+    objs = [ns(ns_), n1, n2, d, rs, p, secret('engine-env', ns_, ['ENCRYPTION_PASSWORD', 'POSTGRES_CONNECTION_URL'])] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'engine', logs)] + noise([n1, n2], 'v1.29.8-eksbuild.2')
+    case('f2-npm-cache-home-root-unwritable', 'thirdweb engine crash-loops as UID 65534: with no home directory npm tries to create its cache at /.npm',
+         'https://github.com/thirdweb-dev/engine/issues/422', 'npm ERR! code EACCES\nnpm ERR! syscall mkdir\nnpm ERR! path /.npm',
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive='an error writing to the directory: /.npm/_logs', playbook=None,
+         terms=[['HOME', 'home directory'], ['NPM_CONFIG_CACHE', 'emptyDir', 'runAsUser']])
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
