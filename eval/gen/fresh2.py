@@ -520,6 +520,221 @@ def npm_home():
          terms=[['HOME', 'home directory'], ['NPM_CONFIG_CACHE', 'emptyDir', 'runAsUser']])
 
 
+
+AKS_OS = 'Ubuntu 22.04.4 LTS'
+
+
+# =====================================================================================
+# 8. mechanism: SQLite's byte-range locks over an Azure Files (SMB/CIFS) mount without nobrl
+# =====================================================================================
+@reg
+def sqlite_azurefile():
+    ns_ = 'notes'
+    kv = 'v1.29.7'
+    n1 = mknode('aks-nodepool1-41726335-vmss000000', kubelet=kv, runtime='containerd://1.7.15-1', kernel='5.15.0-1068-azure', os_image=AKS_OS,
+                labels={'kubernetes.azure.com/agentpool': 'nodepool1', 'topology.kubernetes.io/zone': '0'}, ip='10.224.0.4')
+    n2 = mknode('aks-nodepool1-41726335-vmss000001', kubelet=kv, runtime='containerd://1.7.15-1', kernel='5.15.0-1068-azure', os_image=AKS_OS,
+                labels={'kubernetes.azure.com/agentpool': 'nodepool1', 'topology.kubernetes.io/zone': '0'}, ip='10.224.0.5')
+    img = 'acrnotes.azurecr.io/notes-api:2.3.0'
+    labels = {'app': 'notes-api'}
+    c = {'name': 'notes-api', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'env': [{'name': 'DB_PATH', 'value': '/data/notes.sqlite'}, {'name': 'PORT', 'value': '8080'}],
+         'ports': [{'containerPort': 8080, 'name': 'http'}], 'readinessProbe': {'httpGet': {'path': '/api/health', 'port': 8080}, 'periodSeconds': 10},
+         'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}, 'limits': {'memory': '256Mi'}}, 'volumeMounts': [{'name': 'data', 'mountPath': '/data'}]}
+    containers, vols = with_api([c], [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'notes-data'}}], 'notes')
+    spec = {'containers': copy.deepcopy(containers), 'volumes': vols}
+    d, rs = deploy('notes-api', ns_, labels, 1, '6f7d9c5b4', spec, ready=0, created=1800, generation=3)
+    created = 1700
+    p = mkpod('notes-api-6f7d9c5b4-hq8zt', ns_, n1['metadata']['name'], containers, [running('notes-api', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '6f7d9c5b4'}, spec_extra={'volumes': vols})
+    set_status(p, [clbo(p, 'notes-api', img, 7, term(1, 'Error', 205, 194, seed='notes-7'))], created)
+    logs = ['> notes-api@2.3.0 start',
+            '> node dist/server.js',
+            '',
+            '%s info: Opening database /data/notes.sqlite' % ts(204, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z',
+            '%s info: Running migrations (3 pending)' % ts(200, '%Y-%m-%dT%H:%M:%S.%fZ')[:-4] + 'Z',
+            'Trace: [Error: PRAGMA journal_mode = WAL - SQLITE_BUSY: database is locked] {',
+            '  errno: 5,',
+            "  code: 'SQLITE_BUSY'",
+            '}',
+            '    at process.<anonymous> (/app/dist/server.js:88:13)',
+            '    at process.emit (node:events:519:28)',
+            '    at process._fatalException (node:internal/process/execution:188:25)',
+            'npm notice',
+            'npm notice New minor version of npm available! 10.5.0 -> 10.8.3',
+            'npm notice Run `npm install -g npm@10.8.3` to update!',
+            'npm notice']
+    nn = n1['metadata']['name']
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'notes-api', created - 30, size=61822391) + restarted(p, nn, img, 'notes-api', 7, created - 70, 205) + \
+          [backoff(p, nn, 'notes-api', 30, created - 100, 16)]
+    sc = storageclass('azurefile-csi', provisioner='file.csi.azure.com', binding='Immediate', params={'skuName': 'Standard_LRS'})
+    sc['mountOptions'] = ['mfsymlinks', 'actimeo=30', 'nosharesock', 'dir_mode=0777', 'file_mode=0777', 'uid=0', 'gid=0']
+    pvname = 'pvc-' + uid('notes-data')
+    c_ = claim('notes-data', ns_, 'azurefile-csi', 'Bound', '5Gi', volume=pvname, provisioner='file.csi.azure.com', access=('ReadWriteMany',))
+    v = pv(pvname, c_, driver='file.csi.azure.com', handle='mc_notes_aks_eastus#f8d2a1c3b9e04a7d#pvc-notes-data###notes', size='5Gi', storage_class='azurefile-csi')
+    v['spec']['accessModes'] = ['ReadWriteMany']
+    del v['spec']['csi']['fsType']
+    v['spec']['mountOptions'] = list(sc['mountOptions'])
+    objs = [ns(ns_), n1, n2, d, rs, p, c_, v, sc] + evs + [podlog(ns_, p['metadata']['name'], 'notes-api', logs)] + \
+           noise([n1, n2], kv, dns_image='mcr.microsoft.com/oss/kubernetes/coredns:v1.9.4-hotfix.20240704')
+    case('f2-sqlite-azurefile-database-locked', 'A SQLite app on an Azure Files claim crash-loops with SQLITE_BUSY: CIFS byte-range locks without the nobrl mount option',
+         'https://github.com/kubernetes/kubernetes/issues/59755', 'Unable to connect to SQL-lite db mounted on AzureFile/AzureDisks [SQLITE_BUSY: database is locked]',
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive='SQLITE_BUSY: database is locked', playbook=None,
+         terms=[['lock', 'locking', 'byte-range', 'byte range'], ['nobrl', 'mountOptions', 'mount option']])
+
+
+# =====================================================================================
+# 9. mechanism: an unprivileged init container cannot write /proc/sys (vm.max_map_count is a
+#    node-wide sysctl); the pod stays in Init:CrashLoopBackOff
+# =====================================================================================
+@reg
+def sysctl_init_readonly():
+    ns_ = 'sample-domain1-ns'
+    n1 = mknode('wls-k8s-node1', kubelet='v1.30.4', runtime='containerd://1.7.20', kernel='5.15.0-206.153.7.el8uek.x86_64', os_image='Oracle Linux Server 8.10')
+    n2 = mknode('wls-k8s-node2', kubelet='v1.30.4', runtime='containerd://1.7.20', kernel='5.15.0-206.153.7.el8uek.x86_64', os_image='Oracle Linux Server 8.10')
+    es_img, bb = 'docker.elastic.co/elasticsearch/elasticsearch:6.8.23', 'busybox:1.36'
+    labels = {'app': 'elasticsearch'}
+    init = [{'name': 'set-vm-max-map-count', 'image': bb, 'imagePullPolicy': 'IfNotPresent', 'command': ['sysctl', '-w', 'vm.max_map_count=262144'],
+             'resources': {}, 'securityContext': {'allowPrivilegeEscalation': False}}]
+    c = {'name': 'elasticsearch', 'image': es_img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'discovery.type', 'value': 'single-node'}, {'name': 'ES_JAVA_OPTS', 'value': '-Xms1024m -Xmx1024m'}],
+         'ports': [{'containerPort': 9200, 'name': 'http'}, {'containerPort': 9300, 'name': 'transport'}],
+         'resources': {'requests': {'cpu': '500m', 'memory': '2Gi'}, 'limits': {'memory': '2Gi'}}}
+    containers, vols = with_api([c], [], 'es-wls')
+    vols = list(vols)
+    init[0]['volumeMounts'] = list(containers[0]['volumeMounts'])
+    spec = {'initContainers': copy.deepcopy(init), 'containers': copy.deepcopy(containers), 'volumes': vols}
+    d, rs = deploy('elasticsearch', ns_, labels, 1, '7fc6f9b9bb', spec, ready=0, created=1300, generation=1)
+    created = 1260
+    p = mkpod('elasticsearch-7fc6f9b9bb-8ffgg', ns_, 'wls-k8s-node2', containers, [waiting('elasticsearch', es_img, 'PodInitializing', pulled=False)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7fc6f9b9bb'}, phase='Pending', spec_extra={'volumes': vols}, init=init)
+    init_st = waiting('set-vm-max-map-count', bb, 'CrashLoopBackOff', 'back-off 5m0s restarting failed container=set-vm-max-map-count pod=%s_%s(%s)' % (p['metadata']['name'], ns_, p['metadata']['uid']),
+                      restarts=8, last=term(1, 'Error', 231, 231, seed='sysctl-8'))
+    set_status(p, p['status']['containerStatuses'], created, ready=False, init_statuses=[init_st], initialized=False)
+    init_logs = ["sysctl: error setting key 'vm.max_map_count': Read-only file system"]
+    nn = 'wls-k8s-node2'
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, bb, 'set-vm-max-map-count', created - 4, size=2167176, init=True) + \
+          restarted(p, nn, bb, 'set-vm-max-map-count', 8, created - 30, 231, init=True) + [backoff(p, nn, 'set-vm-max-map-count', 39, created - 60, 12, init=True)]
+    kib_img = 'docker.elastic.co/kibana/kibana:6.8.23'
+    kd, krs = deploy('kibana', ns_, {'app': 'kibana'}, 1, '5b7d6c9f48', {'containers': [{'name': 'kibana', 'image': kib_img}]}, created=1300, generation=1)
+    kp = mkpod('kibana-5b7d6c9f48-wq7mn', ns_, 'wls-k8s-node1', [{'name': 'kibana', 'image': kib_img, 'env': [{'name': 'ELASTICSEARCH_URL', 'value': 'http://elasticsearch:9200'}]}],
+               [running('kibana', kib_img, 1230)], 1260, owner=('ReplicaSet', krs['metadata']['name']), labels={'app': 'kibana', 'pod-template-hash': '5b7d6c9f48'})
+    kib_logs = ['{"type":"log","@timestamp":"%s","tags":["warning","elasticsearch","admin"],"pid":1,"message":"Unable to revive connection: http://elasticsearch:9200/"}' % ts(40, '%Y-%m-%dT%H:%M:%SZ'),
+                '{"type":"log","@timestamp":"%s","tags":["warning","elasticsearch","admin"],"pid":1,"message":"No living connections"}' % ts(40, '%Y-%m-%dT%H:%M:%SZ')]
+    objs = [ns(ns_), n1, n2, d, rs, p, kd, krs, kp, service('elasticsearch', ns_, labels, ports=((9200, 9200),)), service('kibana', ns_, {'app': 'kibana'}, ports=((5601, 5601),))] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'set-vm-max-map-count', init_logs), podlog(ns_, kp['metadata']['name'], 'kibana', kib_logs, previous=False)] + noise([n1, n2], 'v1.30.4')
+    case('f2-sysctl-init-container-proc-readonly', 'Elasticsearch stuck in Init:CrashLoopBackOff: its unprivileged init container cannot set the node-wide vm.max_map_count',
+         'https://github.com/oracle/weblogic-kubernetes-operator/issues/1539', "sysctl: error setting key 'vm.max_map_count': Read-only file system",
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive="error setting key 'vm.max_map_count': Read-only file system", playbook=None,
+         terms=[['/proc/sys', 'procfs', 'node-level', 'node-wide', 'not namespaced', 'non-namespaced', 'host kernel'], ['privileged']])
+
+
+# =====================================================================================
+# 10. mechanism: istio-init runs as the UID a restrictive PSP assigned: NET_ADMIN is added but a
+#     non-root process does not get it, so iptables is refused (dockershim era, as reported)
+# =====================================================================================
+@reg
+def istio_init_iptables():
+    ns_ = 'icam'
+    kv = 'v1.11.3+icp-ee'
+    n1 = mknode('10.11.12.41', kubelet=kv, runtime='docker://18.3.1', kernel='3.10.0-957.el7.x86_64', os_image='Red Hat Enterprise Linux Server 7.6 (Maipo)', ip='10.11.12.41')
+    n2 = mknode('10.11.12.42', kubelet=kv, runtime='docker://18.3.1', kernel='3.10.0-957.el7.x86_64', os_image='Red Hat Enterprise Linux Server 7.6 (Maipo)', ip='10.11.12.42')
+    app_img, proxy_img = 'mycluster.icp:8500/ibmcom/icam-redis:2018.4.1', 'ibmcom/istio-proxyv2:1.0.4'
+    init_img = 'ibmcom/istio-proxy_init:1.0.4'
+    labels = {'app': 'icam-redis-server', 'release': 'ibm-cloud-appmgmt-prod'}
+    init = [{'name': 'istio-init', 'image': init_img, 'imagePullPolicy': 'IfNotPresent',
+             'args': ['-p', '15001', '-u', '1337', '-m', 'REDIRECT', '-i', '*', '-x', '', '-b', '6379', '-d', ''],
+             'resources': {}, 'securityContext': {'capabilities': {'add': ['NET_ADMIN']}, 'privileged': False, 'runAsUser': 1000100000}}]
+    containers = [{'name': 'redis', 'image': app_img, 'ports': [{'containerPort': 6379, 'name': 'redis'}], 'resources': {'requests': {'cpu': '100m', 'memory': '256Mi'}},
+                   'securityContext': {'runAsUser': 1000100000}},
+                  {'name': 'istio-proxy', 'image': proxy_img, 'args': ['proxy', 'sidecar', '--configPath', '/etc/istio/proxy', '--binaryPath', '/usr/local/bin/envoy', '--serviceCluster', 'icam-redis-server'],
+                   'resources': {'requests': {'cpu': '10m'}}, 'securityContext': {'readOnlyRootFilesystem': True, 'runAsUser': 1337}}]
+    containers, vols = with_api(containers, [{'name': 'istio-envoy', 'emptyDir': {'medium': 'Memory'}}], 'icam')
+    spec = {'initContainers': copy.deepcopy(init), 'containers': copy.deepcopy(containers), 'volumes': vols}
+    d, rs = deploy('icam-redis-server', ns_, labels, 1, '696bbcc4c', spec, ready=0, created=1700, generation=1)
+    created = 1650
+    p = mkpod('icam-redis-server-696bbcc4c-v9sph', ns_, '10.11.12.42', containers,
+              [waiting('redis', app_img, 'PodInitializing', pulled=False), waiting('istio-proxy', proxy_img, 'PodInitializing', pulled=False)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '696bbcc4c'}, phase='Pending', spec_extra={'volumes': vols}, init=init)
+    p['metadata']['annotations'] = {'kubernetes.io/psp': 'ibm-restricted-psp', 'sidecar.istio.io/status': '{"version":"55ca84b79cb5036ec3e54a3aed83cd77973cdcbed6bf653ff7b4f82659d68b1e","initContainers":["istio-init"],"containers":["istio-proxy"],"volumes":["istio-envoy","istio-certs"]}'}
+    init_st = waiting('istio-init', init_img, 'CrashLoopBackOff', 'Back-off 5m0s restarting failed container=istio-init pod=%s_%s(%s)' % (p['metadata']['name'], ns_, p['metadata']['uid']),
+                      restarts=7, last=term(1, 'Error', 300, 300, seed='istio-init-7'))
+    set_status(p, p['status']['containerStatuses'], created, ready=False, init_statuses=[init_st], initialized=False)
+    p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
+    docker_ids(p)
+    init_logs = ['Environment:', '------------', 'ENVOY_PORT=', 'ISTIO_INBOUND_INTERCEPTION_MODE=', 'ISTIO_INBOUND_TPROXY_MARK=', 'ISTIO_INBOUND_TPROXY_ROUTE_TABLE=',
+                 'ISTIO_INBOUND_PORTS=', 'ISTIO_LOCAL_EXCLUDE_PORTS=', 'ISTIO_SERVICE_CIDR=', 'ISTIO_SERVICE_EXCLUDE_CIDR=', '',
+                 'Variables:', '----------', 'PROXY_PORT=15001', 'INBOUND_CAPTURE_PORT=15001', 'PROXY_UID=1337', 'INBOUND_INTERCEPTION_MODE=REDIRECT',
+                 'INBOUND_TPROXY_MARK=1337', 'INBOUND_TPROXY_ROUTE_TABLE=133', 'INBOUND_PORTS_INCLUDE=6379', 'INBOUND_PORTS_EXCLUDE=',
+                 'OUTBOUND_IP_RANGES_INCLUDE=*', 'OUTBOUND_IP_RANGES_EXCLUDE=', '',
+                 '+ iptables -t nat -N ISTIO_REDIRECT',
+                 "iptables v1.6.0: can't initialize iptables table `nat': Permission denied (you must be root)",
+                 'Perhaps iptables or your kernel needs to be upgraded.',
+                 '+ dump', '+ iptables-save']
+    nn = '10.11.12.42'
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, init_img, 'istio-init', created - 4, present=True, init=True) + \
+          restarted(p, nn, init_img, 'istio-init', 7, created - 30, 300, init=True) + [backoff(p, nn, 'istio-init', 33, created - 60, 25, init=True)]
+    for e in evs:
+        e.pop('reportingComponent', None); e.pop('reportingInstance', None)
+    objs = [ns(ns_), n1, n2, d, rs, p] + evs + [podlog(ns_, p['metadata']['name'], 'istio-init', init_logs)] + \
+           noise([n1, n2], 'v1.11.3', dns_image='mycluster.icp:8500/ibmcom/coredns:1.1.3')
+    for o in objs:
+        if o['kind'] == 'Pod' and o['metadata']['namespace'] == 'kube-system':
+            docker_ids(o)
+    case('f2-istio-init-iptables-non-root', 'istio-init crash-loops under a restricted PSP: it runs as a non-root UID, so the NET_ADMIN it asks for is not effective and iptables is refused',
+         'https://github.com/istio/old_issues_repo/issues/316', "iptables v1.6.0: can't initialize iptables table `nat': Permission denied (you must be root)",
+         '%s/%s' % (ns_, p['metadata']['name']), 'any', objs, decisive="can't initialize iptables table `nat': Permission denied (you must be root)", playbook=None,
+         terms=[['NET_ADMIN'], ['runAsUser', 'root', 'PodSecurityPolicy', 'istio-cni', 'privileged']])
+
+
+# =====================================================================================
+# 11. mechanism: git refuses a worktree owned by another UID (the clone step runs as root on an
+#     NFS workspace owned by 1000); the CI step pod fails once (restartPolicy Never)
+# =====================================================================================
+@reg
+def git_dubious():
+    ns_ = 'woodpecker'
+    n1 = mknode('ci-worker-1', kubelet='v1.31.2', runtime='containerd://1.7.23', kernel='6.8.0-48-generic', os_image='Ubuntu 24.04.1 LTS')
+    n2 = mknode('ci-worker-2', kubelet='v1.31.2', runtime='containerd://1.7.23', kernel='6.8.0-48-generic', os_image='Ubuntu 24.04.1 LTS')
+    img = 'docker.io/woodpeckerci/plugin-git:2.0.3'
+    step = 'wp-01gv6k7q4s5bx3a9d2e8r1t0zc'
+    c = {'name': step, 'image': img, 'imagePullPolicy': 'IfNotPresent', 'workingDir': '/woodpecker/src/git.example.org/patrick/test2',
+         'env': [{'name': 'CI_REPO', 'value': 'patrick/test2'}, {'name': 'CI_WORKSPACE', 'value': '/woodpecker/src/git.example.org/patrick/test2'},
+                 {'name': 'CI_COMMIT_SHA', 'value': '9b2f0c1d7e4a3b5c6d8e9f0a1b2c3d4e5f6a7b8c'}, {'name': 'PLUGIN_DEPTH', 'value': '50'},
+                 {'name': 'CI_NETRC_MACHINE', 'value': 'git.example.org'}, {'name': 'HOME', 'value': '/root'}],
+         'resources': {}, 'volumeMounts': [{'name': 'wp-01gv6k7q4s5bx3a9d2e8r1t0zc-default', 'mountPath': '/woodpecker'}]}
+    vols = [{'name': 'wp-01gv6k7q4s5bx3a9d2e8r1t0zc-default', 'persistentVolumeClaim': {'claimName': 'wp-01gv6k7q4s5bx3a9d2e8r1t0zc-default'}}]
+    containers, vols = with_api([c], vols, step)
+    created = 600
+    st = {'name': step, 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(step),
+          'state': {'terminated': {'exitCode': 1, 'reason': 'Error', 'startedAt': ago(590), 'finishedAt': ago(588), 'containerID': cid(step)}}}
+    p = mkpod(step, ns_, 'ci-worker-2', containers, [st], created, labels={'step': 'clone', 'woodpecker-ci.org/step': 'clone'}, phase='Failed',
+              spec_extra={'volumes': vols, 'restartPolicy': 'Never', 'securityContext': {'fsGroup': 1000}})
+    set_status(p, [st], created, ready=False, phase='Failed')
+    p['status']['conditions'][2]['reason'] = 'PodFailed'; p['status']['conditions'][3]['reason'] = 'PodFailed'
+    p['status']['conditions'][0]['status'] = 'False'
+    logs = ['+ git init -b main',
+            'Initialized empty Git repository in /woodpecker/src/git.example.org/patrick/test2/.git/',
+            '+ git remote add origin https://git.example.org/patrick/test2.git',
+            "fatal: detected dubious ownership in repository at '/woodpecker/src/git.example.org/patrick/test2'",
+            'To add an exception for this directory, call:',
+            '',
+            '\tgit config --global --add safe.directory /woodpecker/src/git.example.org/patrick/test2',
+            'exit status 128']
+    evs = [scheduled(p, 'ci-worker-2', created - 1)] + started(p, 'ci-worker-2', img, step, created - 5, present=True)
+    sc = storageclass('nfs-client', provisioner='cluster.local/nfs-subdir-external-provisioner', binding='Immediate', params={'archiveOnDelete': 'false', 'pathPattern': '${.PVC.namespace}-${.PVC.name}'})
+    pvname = 'pvc-' + uid('wp-clone')
+    cl = claim('wp-01gv6k7q4s5bx3a9d2e8r1t0zc-default', ns_, 'nfs-client', 'Bound', '10G', volume=pvname, provisioner='cluster.local/nfs-subdir-external-provisioner', access=('ReadWriteMany',))
+    v = pv(pvname, cl, storage_class='nfs-client', size='10G')
+    del v['spec']['csi']
+    v['spec']['nfs'] = {'server': '10.0.40.5', 'path': '/srv/nfs/k8s/woodpecker-wp-01gv6k7q4s5bx3a9d2e8r1t0zc-default'}
+    v['spec']['accessModes'] = ['ReadWriteMany']
+    objs = [ns(ns_), n1, n2, p, cl, v, sc] + evs + [podlog(ns_, step, step, logs, previous=False)] + noise([n1, n2], 'v1.31.2')
+    case('f2-git-clone-dubious-ownership', 'CI clone step fails: git refuses a workspace on NFS owned by another UID than the root user the step runs as',
+         'https://github.com/woodpecker-ci/plugin-git/issues/63', "fatal: detected dubious ownership in repository at '/woodpecker/src/<HOST>/patrick/test2'",
+         '%s/%s' % (ns_, step), 'any', objs, decisive='detected dubious ownership in repository at', playbook=None,
+         terms=[['owner', 'ownership', 'owned by'], ['safe.directory', 'runAsUser', 'fsGroup']])
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
