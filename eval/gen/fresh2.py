@@ -735,6 +735,159 @@ def git_dubious():
          terms=[['owner', 'ownership', 'owned by'], ['safe.directory', 'runAsUser', 'fsGroup']])
 
 
+
+# =====================================================================================
+# 12. image.short-name: CRI-O refuses the unqualified image (minikube, registries.conf without
+#     unqualified-search registries); the pod sits in ImageInspectError
+# =====================================================================================
+@reg
+def crio_short_name():
+    ns_ = 'default'
+    n1 = mknode('minikube', kubelet='v1.30.0', runtime='cri-o://1.29.1', kernel='5.10.207', os_image='Buildroot 2023.02.9',
+                labels={'minikube.k8s.io/name': 'minikube', 'minikube.k8s.io/primary': 'true', 'node-role.kubernetes.io/control-plane': ''}, ip='192.168.49.2')
+    img = 'kicbase/echo-server:1.0'
+    labels = {'app': 'hello-minikube'}
+    containers, vols = with_api([{'name': 'echo-server', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'resources': {}}], [], 'hello-minikube')
+    d, rs = deploy('hello-minikube', ns_, labels, 1, '5c898d8489', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=300, generation=1)
+    created = 290
+    msg = 'Failed to inspect image "kicbase/echo-server:1.0": rpc error: code = Unknown desc = short-name "kicbase/echo-server:1.0" did not resolve to an alias and no unqualified-search registries are defined in "/etc/containers/registries.conf"'
+    p = mkpod('hello-minikube-5c898d8489-8gh5t', ns_, 'minikube', containers, [waiting('echo-server', img, 'ImageInspectError', msg, pulled=False)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '5c898d8489'}, spec_extra={'volumes': vols})
+    set_status(p, p['status']['containerStatuses'], created, ready=False)
+    crio(p)
+    evs = [scheduled(p, 'minikube', created - 1),
+           ev(p, 'InspectFailed', msg, count=18, first=created - 2, last=8, host='minikube', fieldPath=fp('echo-server')),
+           ev(p, 'Failed', 'Error: ImageInspectError', count=18, first=created - 2, last=8, host='minikube', fieldPath=fp('echo-server'))]
+    objs = [ns(ns_), n1, d, rs, p] + evs + noise([n1], 'v1.30.0')
+    for o in objs:
+        if o['kind'] == 'Pod' and o['metadata']['namespace'] == 'kube-system': crio(o)
+    case('f2-crio-short-name-image-inspect', 'Deployment on a CRI-O minikube stuck in ImageInspectError: the short image name resolves to no registry',
+         'https://github.com/kubernetes/minikube/pull/19395', msg, 'default/%s' % p['metadata']['name'], 'image.short-name', objs,
+         decisive='did not resolve to an alias and no unqualified-search registries are defined', playbook=None)
+
+
+# =====================================================================================
+# 13. crash.inotify-limit: a .NET config reload watcher cannot get an inotify instance
+#     (fs.inotify.max_user_instances=128 on the node, shared by every root process)
+# =====================================================================================
+@reg
+def dotnet_inotify():
+    ns_ = 'otel-demo'
+    n1 = mknode('demo-node-1', kubelet='v1.28.4', runtime='containerd://1.7.11', kernel='5.15.0-91-generic', os_image='Ubuntu 22.04.3 LTS')
+    img = 'ghcr.io/open-telemetry/demo:1.7.0-cartservice'
+    labels = {'app.kubernetes.io/component': 'cartservice', 'app.kubernetes.io/name': 'opentelemetry-demo-cartservice', 'opentelemetry.io/name': 'opentelemetry-demo-cartservice'}
+    c = {'name': 'cartservice', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'CART_SERVICE_PORT', 'value': '8080'}, {'name': 'ASPNETCORE_URLS', 'value': 'http://*:8080'},
+                 {'name': 'REDIS_ADDR', 'value': 'opentelemetry-demo-redis:6379'}, {'name': 'FLAGD_HOST', 'value': 'opentelemetry-demo-flagd'},
+                 {'name': 'OTEL_EXPORTER_OTLP_ENDPOINT', 'value': 'http://opentelemetry-demo-otelcol:4317'}],
+         'ports': [{'containerPort': 8080, 'name': 'service'}], 'resources': {'limits': {'memory': '160Mi'}}}
+    containers, vols = with_api([c], [], 'cartservice')
+    d, rs = deploy('opentelemetry-demo-cartservice', ns_, labels, 1, '86bc8d9c8b', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=5400, generation=1)
+    created = 5300
+    p = mkpod('opentelemetry-demo-cartservice-86bc8d9c8b-x7mlz', ns_, 'demo-node-1', containers, [running('cartservice', img, 60)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '86bc8d9c8b'}, spec_extra={'volumes': vols})
+    set_status(p, [clbo(p, 'cartservice', img, 18, term(134, 'Error', 290, 288, seed='cart-18'))], created)
+    logs = ['Unhandled exception. System.IO.IOException: The configured user limit (128) on the number of inotify instances has been reached, or the per-process limit on the number of open file descriptors has been reached.',
+            '   at System.IO.FileSystemWatcher.StartRaisingEvents()',
+            '   at System.IO.FileSystemWatcher.StartRaisingEventsIfNotDisposed()',
+            '   at System.IO.FileSystemWatcher.set_EnableRaisingEvents(Boolean value)',
+            '   at Microsoft.Extensions.FileProviders.Physical.PhysicalFilesWatcher.TryEnableFileSystemWatcher()',
+            '   at Microsoft.Extensions.FileProviders.Physical.PhysicalFilesWatcher.CreateFileChangeToken(String filter)',
+            '   at Microsoft.Extensions.FileProviders.PhysicalFileProvider.Watch(String filter)',
+            '   at Microsoft.Extensions.Configuration.FileConfigurationProvider.<.ctor>b__1_0()',
+            '   at Microsoft.Extensions.Primitives.ChangeToken.OnChange(Func`1 changeTokenProducer, Action changeTokenConsumer)',
+            '   at Microsoft.Extensions.Configuration.FileConfigurationProvider..ctor(FileConfigurationSource source)',
+            '   at Microsoft.Extensions.Configuration.Json.JsonConfigurationSource.Build(IConfigurationBuilder builder)',
+            '   at Microsoft.Extensions.Configuration.ConfigurationBuilder.Build()',
+            '   at Microsoft.AspNetCore.Builder.WebApplicationBuilder..ctor(WebApplicationOptions options, Action`1 configureDefaults)',
+            '   at Program.<Main>$(String[] args) in /usr/src/app/src/Program.cs:line 21']
+    evs = [scheduled(p, 'demo-node-1', created - 1)] + started(p, 'demo-node-1', img, 'cartservice', created - 5, size=89012337) + \
+          restarted(p, 'demo-node-1', img, 'cartservice', 18, created - 60, 290) + [backoff(p, 'demo-node-1', 'cartservice', 140, created - 120, 30)]
+    objs = [ns(ns_), n1, d, rs, p] + evs + [podlog(ns_, p['metadata']['name'], 'cartservice', logs)] + noise([n1], 'v1.28.4')
+    case('f2-dotnet-inotify-instances-exhausted', 'OpenTelemetry demo cartservice (.NET) crash-loops: its config file watcher finds the node out of inotify instances',
+         'https://github.com/open-telemetry/opentelemetry-demo/issues/1310',
+         'Unhandled exception. System.IO.IOException: The configured user limit (128) on the number of inotify instances has been reached, or the per-process limit on the number of open file',
+         '%s/%s' % (ns_, p['metadata']['name']), 'crash.inotify-limit', objs, decisive='user limit (128) on the number of inotify instances has been reached', playbook=None)
+
+
+# =====================================================================================
+# 14. crash.ipv6-disabled: NGINX Ingress Controller 2.2+ listens on [::]:80 by default; the TKGi
+#     nodes boot with ipv6.disable=1
+# =====================================================================================
+@reg
+def nic_ipv6():
+    ns_ = 'nginx-ingress'
+    kv = 'v1.23.7+vmware.1'
+    nodes = [mknode('8d2f4c1a-3b7e-4f90-a1c2-5e6d7f8a9b0%d' % k, kubelet=kv, runtime='containerd://1.6.6', kernel='4.15.0-191-generic', os_image='Ubuntu 16.04.7 LTS',
+                    labels={'bosh.id': 'b3f1c2d4-%d' % k, 'pks-system/cluster.name': 'prod-tkgi-01'}) for k in (1, 2)]
+    img = 'nginx/nginx-ingress:2.3.0'
+    labels = {'app': 'nginx-ingress'}
+    c = {'name': 'nginx-ingress', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'args': ['-nginx-configmaps=$(POD_NAMESPACE)/nginx-config', '-default-server-tls-secret=$(POD_NAMESPACE)/default-server-secret', '-enable-prometheus-metrics'],
+         'env': [{'name': 'POD_NAMESPACE', 'valueFrom': {'fieldRef': {'fieldPath': 'metadata.namespace'}}}, {'name': 'POD_NAME', 'valueFrom': {'fieldRef': {'fieldPath': 'metadata.name'}}}],
+         'ports': [{'containerPort': 80, 'name': 'http'}, {'containerPort': 443, 'name': 'https'}, {'containerPort': 8081, 'name': 'readiness-port'}, {'containerPort': 9113, 'name': 'prometheus'}],
+         'readinessProbe': {'httpGet': {'path': '/nginx-ready', 'port': 'readiness-port'}, 'periodSeconds': 1},
+         'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}},
+         'securityContext': {'allowPrivilegeEscalation': True, 'capabilities': {'add': ['NET_BIND_SERVICE'], 'drop': ['ALL']}, 'runAsUser': 101}}
+    containers, vols = with_api([c], [], 'nic')
+    d, rs = deploy('nginx-ingress', ns_, labels, 2, '6d9f5b7c84', {'serviceAccountName': 'nginx-ingress', 'containers': copy.deepcopy(containers), 'volumes': vols},
+                   ready=0, created=86400 * 200, generation=7)
+    created = 1100
+    nn = nodes[0]['metadata']['name']
+    p = mkpod('nginx-ingress-6d9f5b7c84-lm4rd', ns_, nn, containers, [running('nginx-ingress', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '6d9f5b7c84'}, sa='nginx-ingress', spec_extra={'volumes': vols})
+    set_status(p, [clbo(p, 'nginx-ingress', img, 6, term(255, 'Error', 200, 199, seed='nic-6'))], created)
+    kl = lambda s: ts(s, '%m%d %H:%M:%S.%f')
+    logs = ['I%s       1 main.go:213] Starting NGINX Ingress Controller Version=2.3.0 GitCommit=979db22d8065b22fedb410c9b9c5875cf0a6dc66 Date=2022-07-12T08:51:24Z PlusFlag=false' % kl(201),
+            'I%s       1 main.go:328] Kubernetes version: 1.23.7' % kl(201),
+            'I%s       1 main.go:474] Using nginx version: nginx/1.23.0' % kl(201),
+            '%s [emerg] 12#12: socket() [::]:80 failed (97: Address family not supported by protocol)' % ts(200, '%Y/%m/%d %H:%M:%S'),
+            'nginx: [emerg] socket() [::]:80 failed (97: Address family not supported by protocol)',
+            'F%s       1 main.go:389] nginx command exited with an error: exit status 1' % kl(199)]
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'nginx-ingress', created - 5, size=70124009) + restarted(p, nn, img, 'nginx-ingress', 6, created - 30, 200) + \
+          [backoff(p, nn, 'nginx-ingress', 26, created - 60, 5)]
+    old = replicaset(d, '58b7c9d6f5', 1, 1, {'containers': [{'name': 'nginx-ingress', 'image': 'nginx/nginx-ingress:2.1.1'}]}, created=86400 * 60, revision=6)
+    oldp = mkpod('nginx-ingress-58b7c9d6f5-s8v2c', ns_, nodes[1]['metadata']['name'], [{'name': 'nginx-ingress', 'image': 'nginx/nginx-ingress:2.1.1'}],
+                 [running('nginx-ingress', 'nginx/nginx-ingress:2.1.1', 86400 * 20)], 86400 * 20, owner=('ReplicaSet', old['metadata']['name']),
+                 labels={**labels, 'pod-template-hash': '58b7c9d6f5'}, sa='nginx-ingress')
+    objs = [ns(ns_), *nodes, d, rs, old, p, oldp, serviceaccount('nginx-ingress', ns_), configmap('nginx-config', ns_, {})] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'nginx-ingress', logs)] + noise(nodes, 'v1.23.7')
+    case('f2-nginx-ingress-ipv6-listen-disabled', 'NGINX Ingress Controller 2.3 crash-loops after the upgrade: its new [::]:80 listener on nodes booted with IPv6 disabled',
+         'https://github.com/nginx/kubernetes-ingress/issues/2970', '2022/08/25 12:58:31 [emerg] 12#12: socket() [::]:80 failed (97: Address family not supported by protocol)',
+         '%s/%s' % (ns_, p['metadata']['name']), 'crash.ipv6-disabled', objs, decisive='socket() [::]:80 failed (97: Address family not supported by protocol)', playbook=None)
+
+
+# =====================================================================================
+# 15. security.run-as-non-root: a PSP-era runAsNonRoot meets an image whose USER is a name
+# =====================================================================================
+@reg
+def kuard_nonroot():
+    ns_ = 'default'
+    n1 = mknode('pool-main-7f2k1', kubelet='v1.31.1', runtime='containerd://1.7.22', kernel='6.1.0-25-cloud-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img = 'gcr.io/kuar-demo/kuard-amd64:blue'
+    labels = {'app': 'kuard'}
+    c = {'name': 'kuard', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'ports': [{'containerPort': 8080, 'name': 'http'}], 'resources': {}}
+    containers, vols = with_api([c], [], 'kuard')
+    psc = {'runAsNonRoot': True, 'seccompProfile': {'type': 'RuntimeDefault'}}
+    d, rs = deploy('kuard', ns_, labels, 1, '798585497b', {'containers': copy.deepcopy(containers), 'volumes': vols, 'securityContext': psc}, ready=0, created=120, generation=1)
+    created = 110
+    msg = 'container has runAsNonRoot and image has non-numeric user (nobody), cannot verify user is non-root (pod: "kuard-798585497b-4lpqf_default(%s)", container: kuard)'
+    p = mkpod('kuard-798585497b-4lpqf', ns_, n1['metadata']['name'], containers, [running('kuard', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '798585497b'}, spec_extra={'volumes': vols, 'securityContext': psc})
+    msg = msg % p['metadata']['uid']
+    set_status(p, [waiting('kuard', img, 'CreateContainerConfigError', msg)], created, ready=False)
+    nn = n1['metadata']['name']
+    evs = [scheduled(p, nn, created - 1), ev(p, 'Pulling', 'Pulling image "%s"' % img, 'Normal', last=created - 2, host=nn, fieldPath=fp('kuard')),
+           ev(p, 'Pulled', 'Successfully pulled image "%s" in 2.31s (2.31s including waiting). Image size: 11023817 bytes.' % img, 'Normal', last=created - 5, host=nn, fieldPath=fp('kuard')),
+           ev(p, 'Pulled', 'Container image "%s" already present on machine' % img, 'Normal', count=8, first=created - 20, last=7, host=nn, fieldPath=fp('kuard')),
+           ev(p, 'Failed', 'Error: ' + msg, count=9, first=created - 5, last=7, host=nn, fieldPath=fp('kuard'))]
+    objs = [ns(ns_), n1, d, rs, p] + evs + noise([n1], 'v1.31.1')
+    case('f2-kuard-runasnonroot-named-user', 'kuard never starts under runAsNonRoot: its image runs as the user "nobody" by name, which the kubelet cannot verify',
+         'https://github.com/kubernetes-up-and-running/kuard/issues/43',
+         'Error: container has runAsNonRoot and image has non-numeric user (nobody), cannot verify user is non-root (pod: "kuard-798585497b-4lpqf_default(6e554b4c-4f39-4fae-97c6-b147436639f4)", container: kuard)',
+         'default/kuard-798585497b-4lpqf', 'security.run-as-non-root', objs, decisive='image has non-numeric user (nobody), cannot verify user is non-root', playbook=None)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
