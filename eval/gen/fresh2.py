@@ -888,6 +888,172 @@ def kuard_nonroot():
          'default/kuard-798585497b-4lpqf', 'security.run-as-non-root', objs, decisive='image has non-numeric user (nobody), cannot verify user is non-root', playbook=None)
 
 
+
+# =====================================================================================
+# 16. container.mount-type-mismatch: a ConfigMap volume (a directory) mounted onto the image's
+#     /etc/config.toml file (dockershim era, as reported)
+# =====================================================================================
+@reg
+def influxdb_mount_file():
+    ns_ = 'kube-system'
+    kv = 'v1.10.0'
+    n1 = mknode('node1', kubelet=kv, runtime='docker://1.13.1', kernel='3.10.0-693.21.1.el7.x86_64', os_image='CentOS Linux 7 (Core)', ip='192.168.56.11')
+    n2 = mknode('node2', kubelet=kv, runtime='docker://1.13.1', kernel='3.10.0-693.21.1.el7.x86_64', os_image='CentOS Linux 7 (Core)', ip='192.168.56.12')
+    img = 'k8s.gcr.io/heapster-influxdb-amd64:v1.3.3'
+    labels = {'task': 'monitoring', 'k8s-app': 'influxdb'}
+    c = {'name': 'influxdb', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'ports': [{'containerPort': 8086, 'name': 'http'}],
+         'volumeMounts': [{'name': 'influxdb-storage', 'mountPath': '/data'}, {'name': 'influxdb-config', 'mountPath': '/etc/config.toml'}]}
+    vols = [{'name': 'influxdb-storage', 'emptyDir': {}}, {'name': 'influxdb-config', 'configMap': {'name': 'influxdb-config', 'defaultMode': 420}}]
+    containers, vols = with_api([c], vols, 'influx')
+    d, rs = deploy('monitoring-influxdb', ns_, labels, 1, '848b9b66f6', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=900, generation=1)
+    created = 880
+    p = mkpod('monitoring-influxdb-848b9b66f6-ks69q', ns_, 'node2', containers, [running('influxdb', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '848b9b66f6'}, spec_extra={'volumes': vols})
+    pod_uid = p['metadata']['uid']
+    ovl = hexid('influx-overlay')
+    err = ('oci runtime error: container_linux.go:247: starting container process caused "process_linux.go:364: container init caused \\"rootfs_linux.go:54: mounting '
+           '\\\\\\"/var/lib/kubelet/pods/%s/volumes/kubernetes.io~configmap/influxdb-config\\\\\\" to rootfs \\\\\\"/var/lib/docker/overlay2/%s/merged\\\\\\" at '
+           '\\\\\\"/var/lib/docker/overlay2/%s/merged/etc/config.toml\\\\\\" caused \\\\\\"not a directory\\\\\\"\\""\n'
+           ': Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type') % (pod_uid, ovl, ovl)
+    last = term(128, 'ContainerCannotRun', 75, 75, message=err, seed='influx-6')
+    set_status(p, [clbo(p, 'influxdb', img, 6, last)], created)
+    p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
+    docker_ids(p)
+    evs = [scheduled(p, 'node2', created - 1)] + started(p, 'node2', img, 'influxdb', created - 4, size=12612432)[:2] + \
+          [ev(p, 'Created', 'Created container', 'Normal', count=7, first=created - 6, last=75, host='node2', fieldPath=fp('influxdb')),
+           ev(p, 'Failed', 'Error: failed to start container "influxdb": Error response from daemon: ' + err, count=7, first=created - 6, last=75, host='node2', fieldPath=fp('influxdb')),
+           ev(p, 'Pulled', 'Container image "%s" already present on machine' % img, 'Normal', count=6, first=created - 40, last=76, host='node2', fieldPath=fp('influxdb')),
+           backoff(p, 'node2', 'influxdb', 29, created - 60, 13)]
+    for e in evs:
+        e.pop('reportingComponent', None); e.pop('reportingInstance', None)
+    cm = configmap('influxdb-config', ns_, {'config.toml': 'reporting-disabled = true\nbind-address = ":8088"\n[meta]\n  dir = "/data/meta"\n[data]\n  dir = "/data/data"\n  wal-dir = "/data/wal"\n'})
+    objs = [ns(ns_), n1, n2, d, rs, p, cm] + evs + noise([n1, n2], kv, dns_image='k8s.gcr.io/coredns:1.1.3')
+    for o in objs:
+        if o['kind'] == 'Pod' and o is not p: docker_ids(o)
+    case('f2-influxdb-configmap-dir-onto-file', 'monitoring-influxdb cannot start: its ConfigMap volume (a directory) is mounted at /etc/config.toml, a file in the image',
+         'https://github.com/rootsongjc/kubernetes-handbook/issues/218',
+         'caused \\\\\\"not a directory\\\\\\"\\"" : Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the expected type',
+         'kube-system/%s' % p['metadata']['name'], 'container.mount-type-mismatch', objs, decisive='Are you trying to mount a directory onto a file (or vice-versa)?', playbook=None)
+
+
+# =====================================================================================
+# 17. image.wrong-arch: the node-problem-detector DaemonSet lands on Graviton nodes; v0.8.14 is amd64 only
+# =====================================================================================
+@reg
+def npd_arm64():
+    ns_ = 'kube-system'
+    kv = 'v1.27.4-eks-8ccc7ba'
+    arm = {'kubernetes.io/arch': 'arm64', 'beta.kubernetes.io/arch': 'arm64', 'node.kubernetes.io/instance-type': 'm6g.large', 'eks.amazonaws.com/nodegroup': 'graviton'}
+    nodes = []
+    for k, ip in ((1, '10.40.11.52'), (2, '10.40.27.190')):
+        n = mknode('ip-%s.eu-west-1.compute.internal' % ip.replace('.', '-'), kubelet=kv, runtime='containerd://1.6.19', kernel='5.10.186-179.751.amzn2.aarch64', os_image='Amazon Linux 2',
+                   labels=arm, ip=ip)
+        n['status']['nodeInfo']['architecture'] = 'arm64'
+        nodes.append(n)
+    img = 'registry.k8s.io/node-problem-detector/node-problem-detector:v0.8.14'
+    labels = {'app': 'node-problem-detector'}
+    c = {'name': 'node-problem-detector', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'command': ['/node-problem-detector', '--logtostderr', '--enable-k8s-exporter', '--prometheus-address=0.0.0.0', '--prometheus-port=20257',
+                     '--config.system-log-monitor=/config/kernel-monitor.json'],
+         'env': [{'name': 'NODE_NAME', 'valueFrom': {'fieldRef': {'apiVersion': 'v1', 'fieldPath': 'spec.nodeName'}}}],
+         'resources': {'limits': {'cpu': '10m', 'memory': '80Mi'}, 'requests': {'cpu': '10m', 'memory': '80Mi'}},
+         'securityContext': {'privileged': True}, 'volumeMounts': [{'name': 'log', 'mountPath': '/var/log', 'readOnly': True}, {'name': 'config', 'mountPath': '/config', 'readOnly': True}]}
+    vols = [{'name': 'log', 'hostPath': {'path': '/var/log/', 'type': ''}}, {'name': 'config', 'configMap': {'name': 'node-problem-detector-config', 'defaultMode': 420}}]
+    containers, vols = with_api([c], vols, 'npd')
+    ds = daemonset('node-problem-detector', ns_, labels, 2, 0, {'serviceAccountName': 'node-problem-detector', 'containers': copy.deepcopy(containers), 'volumes': vols}, created=86400 * 3)
+    nn = nodes[0]['metadata']['name']
+    created = 2400
+    p = mkpod('node-problem-detector-7z8x7', ns_, nn, containers, [running('node-problem-detector', img, 60)], created, owner=('DaemonSet', 'node-problem-detector'),
+              labels={**labels, 'controller-revision-hash': '757d568cb6', 'pod-template-generation': '2'}, sa='node-problem-detector',
+              spec_extra={'volumes': vols, 'affinity': {'nodeAffinity': {'requiredDuringSchedulingIgnoredDuringExecution': {'nodeSelectorTerms': [
+                  {'matchFields': [{'key': 'metadata.name', 'operator': 'In', 'values': [nn]}]}]}}}, 'priorityClassName': 'system-node-critical'})
+    p['status']['qosClass'] = 'Guaranteed'
+    set_status(p, [clbo(p, 'node-problem-detector', img, 10, term(1, 'Error', 215, 215, seed='npd-10'))], created)
+    evs = [scheduled(p, nn, created - 1)] + started(p, nn, img, 'node-problem-detector', created - 4, size=38111093) + \
+          restarted(p, nn, img, 'node-problem-detector', 10, created - 30, 215) + [backoff(p, nn, 'node-problem-detector', 58, created - 60, 19)]
+    objs = [ns(ns_), *nodes, ds, p, serviceaccount('node-problem-detector', ns_), configmap('node-problem-detector-config', ns_, {'kernel-monitor.json': '{"plugin":"kmsg","logPath":"/dev/kmsg","lookback":"5m","bufferSize":10,"source":"kernel-monitor","conditions":[],"rules":[]}'})] + \
+           evs + [podlog(ns_, p['metadata']['name'], 'node-problem-detector', ['exec /node-problem-detector: exec format error'])] + \
+           noise(nodes, 'v1.27.4-minimal-eksbuild.2', dns_image='602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/coredns:v1.10.1-eksbuild.2')
+    case('f2-npd-daemonset-arm64-exec-format', 'node-problem-detector crash-loops on Graviton nodes: the v0.8.14 image holds an amd64 binary only',
+         'https://github.com/kubernetes/node-problem-detector/issues/797', 'exec /node-problem-detector: exec format error',
+         'kube-system/node-problem-detector-7z8x7', 'image.wrong-arch', objs, decisive='exec /node-problem-detector: exec format error', playbook=None)
+
+
+# =====================================================================================
+# 18. config.missing-reference: the chart asks for key postgresql-password; the newer Bitnami
+#     PostgreSQL secret calls it password / postgres-password
+# =====================================================================================
+@reg
+def sentry_secret_key():
+    ns_ = 'test'
+    n1 = mknode('k8s-node-03', kubelet='v1.30.3', runtime='containerd://1.7.19', kernel='6.1.0-22-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    n2 = mknode('k8s-node-04', kubelet='v1.30.3', runtime='containerd://1.7.19', kernel='6.1.0-22-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img = 'getsentry/sentry:24.8.0'
+    labels = {'app': 'sentry', 'release': 'sentry', 'role': 'web'}
+    c = {'name': 'sentry-web', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'command': ['sentry'], 'args': ['run', 'web'],
+         'env': [{'name': 'SNUBA', 'value': 'http://sentry-snuba:1218'}, {'name': 'C_FORCE_ROOT', 'value': 'true'},
+                 {'name': 'POSTGRES_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'my-postgresql', 'key': 'postgresql-password'}}}],
+         'ports': [{'containerPort': 9000}], 'resources': {}, 'volumeMounts': [{'name': 'config', 'mountPath': '/etc/sentry', 'readOnly': True}]}
+    containers, vols = with_api([c], [{'name': 'config', 'configMap': {'name': 'sentry-sentry', 'defaultMode': 420}}], 'sentry-web')
+    d, rs = deploy('sentry-web', ns_, labels, 1, '75dd588596', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=70, generation=1)
+    created = 64
+    msg = "couldn't find key postgresql-password in Secret test/my-postgresql"
+    p = mkpod('sentry-web-75dd588596-q7sp8', ns_, 'k8s-node-04', containers, [waiting('sentry-web', img, 'CreateContainerConfigError', msg)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '75dd588596'}, spec_extra={'volumes': vols})
+    set_status(p, p['status']['containerStatuses'], created, ready=False)
+    evs = [scheduled(p, 'k8s-node-04', created - 1),
+           ev(p, 'Pulled', 'Container image "%s" already present on machine' % img, 'Normal', count=6, first=created - 3, last=5, host='k8s-node-04', fieldPath=fp('sentry-web')),
+           ev(p, 'Failed', 'Error: ' + msg, count=6, first=created - 3, last=5, host='k8s-node-04', fieldPath=fp('sentry-web'))]
+    pg = secret('my-postgresql', ns_, ['postgres-password', 'password'], labels={'app.kubernetes.io/name': 'postgresql', 'app.kubernetes.io/instance': 'my-postgresql', 'helm.sh/chart': 'postgresql-15.5.20'})
+    objs = [ns(ns_), n1, n2, d, rs, p, pg, configmap('sentry-sentry', ns_, {'config.yml': 'system.secret-key: "xxxx"\n', 'sentry.conf.py': 'DATABASES = {}\n'})] + evs + noise([n1, n2], 'v1.30.3')
+    case('f2-sentry-secret-key-renamed', 'Sentry web pods in CreateContainerConfigError: the external PostgreSQL secret has no key postgresql-password',
+         'https://github.com/sentry-kubernetes/charts/issues/1433', 'Error: couldn\'t find key postgresql-password in Secret test/my-postgresql',
+         'test/sentry-web-75dd588596-q7sp8', 'config.missing-reference', objs, decisive=msg, playbook=None)
+
+
+# =====================================================================================
+# 19. lifecycle.poststart-failed: the 389-DS postStart runs dsconf, which prompts for a Bind DN
+#     on a closed stdin; the hook fails and the kubelet kills the container
+# =====================================================================================
+@reg
+def ds389_poststart():
+    ns_ = 'aether-roc'
+    n1 = mknode('aether-node-1', kubelet='v1.30.5', runtime='containerd://2.0.0', kernel='6.8.0-45-generic', os_image='Ubuntu 24.04.1 LTS')
+    img = 'quay.io/389ds/dirsrv:2.4'
+    labels = {'app': 'fedora389ds'}
+    hook = "sleep 3 && (/usr/sbin/dsconf localhost monitor server || /usr/sbin/dsconf localhost backend create --suffix 'dc=opennetworking,dc=org' --be-name=aether --create-entries --create-suffix)"
+    c = {'name': '389ds', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'DS_DM_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'fedora389ds', 'key': 'dm-password'}}}, {'name': 'DS_SUFFIX_NAME', 'value': 'dc=opennetworking,dc=org'}],
+         'ports': [{'containerPort': 3389, 'name': 'ldap'}, {'containerPort': 3636, 'name': 'ldaps'}],
+         'lifecycle': {'postStart': {'exec': {'command': ['/bin/sh', '-c', hook]}}},
+         'resources': {}, 'volumeMounts': [{'name': 'data', 'mountPath': '/data'}]}
+    containers, vols = with_api([c], [{'name': 'data', 'emptyDir': {}}], '389ds')
+    d, rs = deploy('fedora389ds', ns_, labels, 1, '74fc7d99b6', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=400, generation=2)
+    created = 390
+    p = mkpod('fedora389ds-74fc7d99b6-t2zrl', ns_, 'aether-node-1', containers, [running('389ds', img, 60)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '74fc7d99b6'}, spec_extra={'volumes': vols})
+    st = waiting('389ds', img, 'PostStartHookError', None, restarts=4, last=term(0, 'Completed', 70, 60, seed='389ds-4'))
+    set_status(p, [st], created)
+    pod_ref = '%s_%s(%s)' % (p['metadata']['name'], ns_, p['metadata']['uid'])
+    hook_msg = ('Exec lifecycle hook ([/bin/sh -c %s]) for Container "389ds" in Pod "%s" failed - error: command \'/bin/sh -c %s\' exited with 1: , '
+                'message: "Enter Bind DN: Error: EOF when reading a line\\nEnter Bind DN: Error: EOF when reading a line\\n"') % (hook, pod_ref, hook)
+    logs = ['INFO: The 389 Directory Server Container Bootstrap', 'INFO: Inspired by works of: ITS, The University of Adelaide',
+            'INFO: 389 Directory Server Version: 2.4.5', 'INFO: Initialising 389-ds-container due to empty volume ...',
+            'INFO: Completed installation for instance: slapd-localhost', 'INFO: Starting 389-ds-container ...',
+            '[%s] - INFO - main - slapd started.  Listening on All Interfaces port 3389 for LDAP requests' % ts(66, '%d/%b/%Y:%H:%M:%S.%f'),
+            'INFO: 389-ds-container started.', 'INFO: STOPPING: Shutting down 389-ds-container ...', 'INFO: STOPPED: Shut down 389-ds-container']
+    evs = [scheduled(p, 'aether-node-1', created - 1)] + restarted(p, 'aether-node-1', img, '389ds', 4, created - 5, 70) + \
+          [ev(p, 'FailedPostStartHook', hook_msg, count=5, first=created - 2, last=63, host='aether-node-1', fieldPath=fp('389ds')),
+           ev(p, 'Killing', 'FailedPostStartHook', 'Normal', count=5, first=created - 2, last=63, host='aether-node-1', fieldPath=fp('389ds')),
+           backoff(p, 'aether-node-1', '389ds', 9, created - 40, 20)]
+    objs = [ns(ns_), n1, d, rs, p, secret('fedora389ds', ns_, ['dm-password'])] + evs + [podlog(ns_, p['metadata']['name'], '389ds', logs)] + \
+           noise([n1], 'v1.30.5')
+    case('f2-389ds-poststart-dsconf-prompt', '389 Directory Server pod keeps being killed: its postStart dsconf call prompts for a Bind DN and hits EOF',
+         'https://github.com/onosproject/onos-helm-charts/pull/557',
+         'message: "Enter Bind DN: Error: EOF when reading a line\\nEnter Bind DN: Error: EOF when reading a line\\n"',
+         '%s/%s' % (ns_, p['metadata']['name']), 'lifecycle.poststart-failed', objs, decisive='Enter Bind DN: Error: EOF when reading a line', playbook=None)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
