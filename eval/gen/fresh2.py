@@ -1054,6 +1054,100 @@ def ds389_poststart():
          '%s/%s' % (ns_, p['metadata']['name']), 'lifecycle.poststart-failed', objs, decisive='Enter Bind DN: Error: EOF when reading a line', playbook=None)
 
 
+
+# =====================================================================================
+# 20. crash.oomkilled: the Envoy sidecar grows until the cgroup OOM killer takes it; pilot-agent
+#     then exits 0, so the status reads OOMKilled with exit code 0
+# =====================================================================================
+@reg
+def istio_sidecar_oom():
+    ns_ = 'shop'
+    kv = 'v1.14.10-gke.17'
+    n1 = mknode('gke-prod-pool-2-8f1c3d5a-q9wz', kubelet=kv, runtime='containerd://1.2.8', kernel='4.19.76+', os_image=GKE_OS, labels={'cloud.google.com/gke-nodepool': 'pool-2'})
+    n2 = mknode('gke-prod-pool-2-8f1c3d5a-t4mb', kubelet=kv, runtime='containerd://1.2.8', kernel='4.19.76+', os_image=GKE_OS, labels={'cloud.google.com/gke-nodepool': 'pool-2'})
+    app_img, proxy_img = 'eu.gcr.io/acme-shop/orders:3.18.2', 'docker.io/istio/proxyv2:1.4.2'
+    labels = {'app': 'orders', 'version': 'v3'}
+    app = {'name': 'orders', 'image': app_img, 'ports': [{'containerPort': 8080, 'name': 'http'}], 'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '1Gi'}},
+           'readinessProbe': {'httpGet': {'path': '/app-health/orders/readyz', 'port': 15020}, 'periodSeconds': 10}}
+    proxy = {'name': 'istio-proxy', 'image': proxy_img, 'args': ['proxy', 'sidecar', '--domain', '$(POD_NAMESPACE).svc.cluster.local', '--configPath', '/etc/istio/proxy',
+                                                                 '--binaryPath', '/usr/local/bin/envoy', '--serviceCluster', 'orders.shop', '--concurrency', '2'],
+             'ports': [{'containerPort': 15090, 'name': 'http-envoy-prom'}],
+             'readinessProbe': {'httpGet': {'path': '/healthz/ready', 'port': 15020}, 'initialDelaySeconds': 1, 'periodSeconds': 2, 'failureThreshold': 30},
+             'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}, 'limits': {'cpu': '2', 'memory': '256Mi'}},
+             'securityContext': {'readOnlyRootFilesystem': True, 'runAsUser': 1337, 'runAsGroup': 1337}, 'terminationMessagePolicy': 'FallbackToLogsOnError'}
+    containers, vols = with_api([app, proxy], [{'name': 'istio-envoy', 'emptyDir': {'medium': 'Memory'}}], 'orders')
+    d, rs = deploy('orders', ns_, labels, 3, '7d9c8b6f5', {'containers': copy.deepcopy(containers), 'volumes': vols}, ready=2, created=86400 * 12, generation=9)
+    created = 86400 * 5
+    p = mkpod('orders-7d9c8b6f5-2xk4p', ns_, n1['metadata']['name'], containers, [running('orders', app_img, created - 20)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '7d9c8b6f5', 'security.istio.io/tlsMode': 'istio'}, spec_extra={'volumes': vols})
+    p['metadata']['annotations'] = {'sidecar.istio.io/status': '{"version":"8a4f3c1ab1df4e9ab5c7d3a3c6f2f1a1e8b0e4d0c3b2a1f0e9d8c7b6a5f4e3d2","initContainers":["istio-init"],"containers":["istio-proxy"],"volumes":["istio-envoy","istio-certs"]}'}
+    last = term(0, 'OOMKilled', 86400 * 2 + 3600, 96, seed='proxy-4')
+    set_status(p, [running('orders', app_img, created - 20), running('istio-proxy', proxy_img, 94, restarts=4, ready=False, last=last)], created)
+    t = lambda s_: ts(s_, '%Y-%m-%dT%H:%M:%S.%fZ')
+    prev = ['%s\tinfo\tEnvoy proxy is ready' % t(86400 * 2 + 3590),
+            '%s\twarn\tEnvoy may have been out of memory killed. Check memory usage and limits.' % t(97),
+            '%s\terror\tEpoch 0 exited with error: signal: killed' % t(97),
+            '%s\tinfo\tNo more active epochs, terminating' % t(96)]
+    cur = ['%s\tinfo\tEpoch 0 starting' % t(93),
+           '%s\tinfo\tEnvoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 0 successful, 0 rejected; lds updates: 0 successful, 0 rejected' % t(90),
+           '%s\tinfo\tEnvoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 1 successful, 0 rejected; lds updates: 0 successful, 0 rejected' % t(4)]
+    nn = n1['metadata']['name']
+    evs = [ev(p, 'Pulled', 'Container image "%s" already present on machine' % proxy_img, 'Normal', count=4, first=86400 * 3, last=95, host=nn, fieldPath=fp('istio-proxy')),
+           ev(p, 'Created', 'Created container istio-proxy', 'Normal', count=5, first=created - 10, last=95, host=nn, fieldPath=fp('istio-proxy')),
+           ev(p, 'Started', 'Started container istio-proxy', 'Normal', count=5, first=created - 10, last=94, host=nn, fieldPath=fp('istio-proxy')),
+           unhealthy(p, nn, 'istio-proxy', 'HTTP probe failed with statuscode: 503', 41, 86400 * 3, 3)]
+    objs = [ns(ns_, meta={'labels': {'istio-injection': 'enabled'}}), n1, n2, d, rs, p] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'istio-proxy', prev), podlog(ns_, p['metadata']['name'], 'istio-proxy', cur, previous=False)] + \
+           noise([n1, n2], 'v1.14.10-gke.17', dns_image='k8s.gcr.io/coredns:1.3.1')
+    case('f2-istio-sidecar-envoy-oomkilled', 'Envoy sidecar of the orders service is OOM-killed every other day; pilot-agent exits 0 so the status shows OOMKilled with code 0',
+         'https://github.com/istio/istio/issues/19925', 'Envoy may have been out of memory killed. Check memory usage and limits.',
+         '%s/%s' % (ns_, p['metadata']['name']), 'crash.oomkilled', objs, decisive='Envoy may have been out of memory killed', playbook=None)
+
+
+# =====================================================================================
+# 21. sandbox.create-failed: CRI-O's bridge plugin cannot find the veth it created (CNI network
+#     "crio"); the argocd-server pod stays in ContainerCreating
+# =====================================================================================
+@reg
+def crio_sandbox_mac():
+    ns_ = 'argo-cd'
+    n1 = mknode('mule', kubelet='v1.27.1', runtime='cri-o://1.27.0', kernel='6.2.15-300.fc38.x86_64', os_image='Fedora Linux 38 (Server Edition)', ip='192.168.1.20',
+                labels={'node-role.kubernetes.io/control-plane': ''})
+    img = 'quay.io/argoproj/argocd:v2.7.2'
+    labels = {'app.kubernetes.io/name': 'argocd-server'}
+    c = {'name': 'argocd-server', 'image': img, 'args': ['/usr/local/bin/argocd-server'], 'ports': [{'containerPort': 8080}, {'containerPort': 8083}],
+         'readinessProbe': {'httpGet': {'path': '/healthz', 'port': 8080}, 'initialDelaySeconds': 3, 'periodSeconds': 30},
+         'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'drop': ['ALL']}, 'readOnlyRootFilesystem': True, 'runAsNonRoot': True, 'seccompProfile': {'type': 'RuntimeDefault'}}}
+    containers, vols = with_api([c], [{'name': 'tmp', 'emptyDir': {}}], 'argocd-server')
+    d, rs = deploy('argocd-server', ns_, labels, 1, '67b55cf99f', {'serviceAccountName': 'argocd-server', 'containers': copy.deepcopy(containers), 'volumes': vols}, ready=0, created=300, generation=1)
+    created = 251
+    p = mkpod('argocd-server-67b55cf99f-pg4tn', ns_, 'mule', containers, [waiting('argocd-server', img, 'ContainerCreating', pulled=False)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '67b55cf99f'}, phase='Pending', sa='argocd-server', spec_extra={'volumes': vols})
+    set_status(p, p['status']['containerStatuses'], created, ready=False)
+    p['status']['conditions'][0]['status'] = 'False'
+    for k in ('podIP', 'podIPs'): p['status'].pop(k, None)
+    pid = '%s_%s_%s_0' % (p['metadata']['name'], ns_, p['metadata']['uid'])
+    msg = lambda seed, iface, mac: ('Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get network status for pod sandbox k8s_%s(%s): error checking pod %s_%s '
+                                    'for CNI network "crio": Interface %s Mac doesn\'t match: %s not found') % (pid, hexid(seed), ns_, p['metadata']['name'], iface, mac)
+    evs = [scheduled(p, 'mule', created - 1),
+           ev(p, 'FailedMount', 'MountVolume.SetUp failed for volume "%s" : failed to sync configmap cache: timed out waiting for the condition' % vols[-1]['name'], last=created - 3, host='mule'),
+           ev(p, 'FailedCreatePodSandBox', msg('sb1', 'veth0f9a2c44', 'c2:5e:19:a4:70:3b'), last=created - 3, host='mule'),
+           ev(p, 'FailedCreatePodSandBox', msg('sb2', 'veth8d1e7b20', '4a:91:c3:2f:de:06'), last=created - 16, host='mule'),
+           ev(p, 'FailedCreatePodSandBox', msg('sb9', 'veth53193e1d', '7e:10:77:0b:8b:d5'), count=16, first=created - 30, last=11, host='mule'),
+           ev(p, 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.', 'Normal', count=18, first=created - 4, last=10, host='mule')]
+    repo_img = img
+    rp = mkpod('argocd-repo-server-6c8f7d5b9-x2mqs', ns_, 'mule', [{'name': 'argocd-repo-server', 'image': repo_img}], [running('argocd-repo-server', repo_img, 86400 * 2)], 86400 * 2,
+               owner=('ReplicaSet', 'argocd-repo-server-6c8f7d5b9'), labels={'app.kubernetes.io/name': 'argocd-repo-server', 'pod-template-hash': '6c8f7d5b9'})
+    crio(rp)
+    objs = [ns(ns_), n1, d, rs, p, rp, serviceaccount('argocd-server', ns_)] + evs + noise([n1], 'v1.27.1')
+    for o in objs:
+        if o['kind'] == 'Pod' and o['metadata']['namespace'] == 'kube-system': crio(o)
+    case('f2-crio-bridge-veth-mac-mismatch', 'argocd-server stuck in ContainerCreating on a CRI-O node: every sandbox fails the CNI check, the bridge cannot find its veth by MAC',
+         'https://github.com/cri-o/cri-o/issues/7008',
+         'error checking pod argo-cd_argocd-server-67b55cf99f-pg4tn for CNI network "crio": Interface veth53193e1d Mac doesn\'t match: 7e:10:77:0b:8b:d5 not found',
+         '%s/%s' % (ns_, p['metadata']['name']), 'sandbox.create-failed', objs, decisive='for CNI network "crio": Interface veth53193e1d Mac doesn\'t match', playbook=None)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
