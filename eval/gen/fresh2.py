@@ -1148,6 +1148,112 @@ def crio_sandbox_mac():
          '%s/%s' % (ns_, p['metadata']['name']), 'sandbox.create-failed', objs, decisive='for CNI network "crio": Interface veth53193e1d Mac doesn\'t match', playbook=None)
 
 
+
+# =====================================================================================
+# 22. readiness.failing: a Spilo replica Running but never Ready; Patroni answers 503 on
+#     /readiness while the replica is still bootstrapping from its leader
+# =====================================================================================
+@reg
+def patroni_readiness():
+    ns_ = 'default'
+    n1 = mknode('ip-172-31-6-72.us-east-2.compute.internal', kubelet='v1.24.13', runtime='containerd://1.6.20', kernel='5.15.0-1036-aws', os_image='Ubuntu 20.04.6 LTS', ip='172.31.6.72')
+    n2 = mknode('ip-172-31-20-154.us-east-2.compute.internal', kubelet='v1.24.13', runtime='containerd://1.6.20', kernel='5.15.0-1036-aws', os_image='Ubuntu 20.04.6 LTS', ip='172.31.20.154')
+    img = 'registry.opensource.zalan.do/acid/spilo-14:2.1-p6'
+    labels = {'application': 'spilo', 'cluster-name': 'acid-minimal-cluster', 'team': 'acid'}
+    c = {'name': 'postgres', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'SCOPE', 'value': 'acid-minimal-cluster'}, {'name': 'PGROOT', 'value': '/home/postgres/pgdata/pgroot'},
+                 {'name': 'POD_IP', 'valueFrom': {'fieldRef': {'apiVersion': 'v1', 'fieldPath': 'status.podIP'}}},
+                 {'name': 'PGUSER_SUPERUSER', 'value': 'postgres'}, {'name': 'KUBERNETES_USE_CONFIGMAPS', 'value': 'true'},
+                 {'name': 'PGPASSWORD_SUPERUSER', 'valueFrom': {'secretKeyRef': {'name': 'postgres.acid-minimal-cluster.credentials.postgresql.acid.zalan.do', 'key': 'password'}}}],
+         'ports': [{'containerPort': 8008, 'protocol': 'TCP'}, {'containerPort': 5432, 'protocol': 'TCP'}, {'containerPort': 8080, 'protocol': 'TCP'}],
+         'readinessProbe': {'httpGet': {'path': '/readiness', 'port': 8008, 'scheme': 'HTTP'}, 'initialDelaySeconds': 6, 'periodSeconds': 10, 'timeoutSeconds': 5, 'failureThreshold': 3},
+         'resources': {'requests': {'cpu': '10m', 'memory': '100Mi'}, 'limits': {'cpu': '500m', 'memory': '500Mi'}},
+         'securityContext': {'allowPrivilegeEscalation': True, 'privileged': False, 'readOnlyRootFilesystem': False},
+         'volumeMounts': [{'name': 'pgdata', 'mountPath': '/home/postgres/pgdata'}, {'name': 'dshm', 'mountPath': '/dev/shm'}]}
+    containers, vols = with_api([c], [{'name': 'dshm', 'emptyDir': {'medium': 'Memory'}}, {'name': 'pgdata', 'persistentVolumeClaim': {'claimName': 'pgdata-acid-minimal-cluster-1'}}], 'acid1')
+    ss = sts('acid-minimal-cluster', ns_, labels, 2, {'serviceAccountName': 'postgres-pod', 'containers': copy.deepcopy(containers), 'volumes': vols}, ready=1, created=900)
+    created = 462
+    p = mkpod('acid-minimal-cluster-1', ns_, 'ip-172-31-6-72.us-east-2.compute.internal', containers, [running('postgres', img, created - 2, ready=False)], created,
+              owner=('StatefulSet', 'acid-minimal-cluster'), labels={**labels, 'statefulset.kubernetes.io/pod-name': 'acid-minimal-cluster-1'}, sa='postgres-pod',
+              spec_extra={'volumes': vols, 'hostname': 'acid-minimal-cluster-1', 'subdomain': 'acid-minimal-cluster'})
+    set_status(p, p['status']['containerStatuses'], created, ready=False)
+    p0 = mkpod('acid-minimal-cluster-0', ns_, 'ip-172-31-20-154.us-east-2.compute.internal', containers, [running('postgres', img, 880)], 900, owner=('StatefulSet', 'acid-minimal-cluster'),
+               labels={**labels, 'statefulset.kubernetes.io/pod-name': 'acid-minimal-cluster-0', 'spilo-role': 'master'}, sa='postgres-pod', spec_extra={'volumes': vols})
+    T = lambda s_: ts(s_, '%Y-%m-%d %H:%M:%S,%f')[:-3]
+    logs = ['%s - bootstrapping - INFO - Figuring out my environment (Google? AWS? Openstack? Local?)' % T(458),
+            '%s - bootstrapping - INFO - Looks like your running aws' % T(456),
+            '%s - bootstrapping - INFO - Configuring pgqd' % T(455), '%s - bootstrapping - INFO - Configuring wal-e' % T(455),
+            '%s - bootstrapping - INFO - Configuring bootstrap' % T(455), '%s - bootstrapping - INFO - Configuring patroni' % T(455),
+            '%s - bootstrapping - INFO - Writing to file /run/postgres.yml' % T(455), '%s - bootstrapping - INFO - Configuring pgbouncer' % T(455),
+            '%s - bootstrapping - INFO - No PGBOUNCER_CONFIGURATION was specified, skipping' % T(455),
+            '%s INFO: No PostgreSQL configuration items changed, nothing to reload.' % T(452),
+            '%s INFO: Lock owner: acid-minimal-cluster-0; I am acid-minimal-cluster-1' % T(451),
+            "%s INFO: trying to bootstrap from leader 'acid-minimal-cluster-0'" % T(451)]
+    for k in range(440, 0, -60):
+        logs += ['%s INFO: Lock owner: acid-minimal-cluster-0; I am acid-minimal-cluster-1' % T(k), "%s INFO: bootstrap from leader 'acid-minimal-cluster-0' in progress" % T(k)]
+    nn = 'ip-172-31-6-72.us-east-2.compute.internal'
+    evs = [scheduled(p, nn, created - 1), ev(p, 'Pulled', 'Container image "%s" already present on machine' % img, 'Normal', last=created - 1, host=nn, fieldPath=fp('postgres')),
+           ev(p, 'Created', 'Created container postgres', 'Normal', last=created - 1, host=nn, fieldPath=fp('postgres')),
+           ev(p, 'Started', 'Started container postgres', 'Normal', last=created - 1, host=nn, fieldPath=fp('postgres')),
+           unhealthy(p, nn, 'postgres', 'HTTP probe failed with statuscode: 503', 44, created - 60, 8)]
+    pvc_ = claim('pgdata-acid-minimal-cluster-1', ns_, 'gp2', 'Bound', '1Gi', volume='pvc-' + uid('acid1'), provisioner='kubernetes.io/aws-ebs')
+    objs = [ns(ns_), n1, n2, ss, p, p0, pvc_, serviceaccount('postgres-pod', ns_), secret('postgres.acid-minimal-cluster.credentials.postgresql.acid.zalan.do', ns_, ['username', 'password']),
+            service('acid-minimal-cluster', ns_, {'application': 'spilo', 'cluster-name': 'acid-minimal-cluster', 'spilo-role': 'master'}, ports=((5432, 5432),)),
+            endpoints('acid-minimal-cluster', ns_, ready=[(p0['status']['podIP'], 'acid-minimal-cluster-0', 'ip-172-31-20-154.us-east-2.compute.internal')], port=5432)] + evs + \
+           [podlog(ns_, 'acid-minimal-cluster-1', 'postgres', logs, previous=False)] + noise([n1, n2], 'v1.24.13')
+    case('f2-spilo-replica-readiness-503', 'Postgres-operator replica Running but not Ready: Patroni answers 503 on /readiness while the replica bootstraps from its leader',
+         'https://github.com/zalando/postgres-operator/issues/1974', 'Warning  Unhealthy         2m52s (x13 over 6m42s)  kubelet            Readiness probe failed: HTTP probe failed with statuscode: 503',
+         'default/acid-minimal-cluster-1', 'readiness.failing', objs, decisive='Readiness probe failed: HTTP probe failed with statuscode: 503', playbook=None)
+
+
+# =====================================================================================
+# 23. job.backoff-limit-exceeded: a manual run of the kube-backup CronJob fails once and the Job gives up
+# =====================================================================================
+@reg
+def kube_backup_job():
+    ns_ = 'kube-system'
+    n1 = mknode('k8s-w1', kubelet='v1.31.3', runtime='containerd://1.7.24', kernel='6.1.0-28-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    n2 = mknode('k8s-w2', kubelet='v1.31.3', runtime='containerd://1.7.24', kernel='6.1.0-28-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img = 'quay.io/plange/kube-backup:1.12.0-1'
+    c = {'name': 'backup', 'image': img, 'imagePullPolicy': 'IfNotPresent',
+         'env': [{'name': 'GIT_REPO', 'value': 'git@github.com:acme-ops/cluster-state.git'}, {'name': 'GITCRYPT_ENABLE', 'value': 'true'}, {'name': 'GIT_BRANCH', 'value': 'master'},
+                 {'name': 'RESOURCETYPES', 'value': 'ingress deployment configmap secret svc rc ds thirdpartyresource networkpolicy statefulset storageclass cronjob serviceaccounts persistentvolumes persistentvolumeclaims'}],
+         'volumeMounts': [{'name': 'cache', 'mountPath': '/backup/'}, {'name': 'sshkey', 'mountPath': '/backup/.ssh'}, {'name': 'gpgkey', 'mountPath': '/secrets'}]}
+    vols = [{'name': 'sshkey', 'secret': {'secretName': 'kube-backup-ssh', 'defaultMode': 420}}, {'name': 'gpgkey', 'secret': {'secretName': 'kube-backup-gpg', 'defaultMode': 420}},
+            {'name': 'cache', 'emptyDir': {}}]
+    containers, vols = with_api([c], vols, 'kube-backup')
+    tmpl = {'serviceAccountName': 'kube-backup', 'restartPolicy': 'Never', 'containers': copy.deepcopy(containers), 'volumes': vols}
+    cj = obj('CronJob', 'batch/v1', 'kube-state-backup', ns_, 86400 * 2, spec={'schedule': '*/10 * * * *', 'concurrencyPolicy': 'Replace', 'successfulJobsHistoryLimit': 3, 'failedJobsHistoryLimit': 3,
+             'jobTemplate': {'spec': {'backoffLimit': 0, 'template': {'metadata': {'labels': {'app': 'kube-backup'}}, 'spec': copy.deepcopy(tmpl)}}}}, status={})
+    jname = 'kube-state-backup-manual-ltt1y'
+    job_uid = uid('Job' + ns_ + jname)
+    jl = {'app': 'kube-backup', 'batch.kubernetes.io/controller-uid': job_uid, 'batch.kubernetes.io/job-name': jname, 'controller-uid': job_uid, 'job-name': jname}
+    job = workload('Job', jname, ns_, {'batch.kubernetes.io/controller-uid': job_uid}, template_spec=copy.deepcopy(tmpl))
+    job['metadata'].update({'creationTimestamp': ago(420), 'labels': jl, 'annotations': {'cronjob.kubernetes.io/instantiate': 'manual'}})
+    job['spec'].update({'backoffLimit': 0, 'completions': 1, 'parallelism': 1, 'completionMode': 'NonIndexed', 'suspend': False, 'manualSelector': False, 'podReplacementPolicy': 'TerminatingOrFailed'})
+    job['spec']['template']['metadata']['labels'] = dict(jl)
+    job['status'] = {'startTime': ago(420), 'failed': 1, 'ready': 0, 'terminating': 0, 'uncountedTerminatedPods': {},
+                     'conditions': [{'type': 'FailureTarget', 'status': 'True', 'reason': 'BackoffLimitExceeded', 'message': 'Job has reached the specified backoff limit', 'lastProbeTime': ago(402), 'lastTransitionTime': ago(402)},
+                                    {'type': 'Failed', 'status': 'True', 'reason': 'BackoffLimitExceeded', 'message': 'Job has reached the specified backoff limit', 'lastProbeTime': ago(402), 'lastTransitionTime': ago(402)}]}
+    pname = jname + '-8kq2n'
+    st = {'name': 'backup', 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(pname),
+          'state': {'terminated': {'exitCode': 128, 'reason': 'Error', 'startedAt': ago(410), 'finishedAt': ago(404), 'containerID': cid(pname)}}}
+    p = mkpod(pname, ns_, 'k8s-w2', containers, [st], 419, owner=('Job', jname), labels=dict(jl), phase='Failed', sa='kube-backup', spec_extra={'volumes': vols, 'restartPolicy': 'Never'})
+    set_status(p, [st], 419, ready=False, phase='Failed')
+    p['status']['conditions'][2]['reason'] = 'PodFailed'; p['status']['conditions'][3]['reason'] = 'PodFailed'; p['status']['conditions'][0]['status'] = 'False'
+    logs = ["Cloning into '/backup/git'...", "Warning: Permanently added 'github.com,140.82.121.4' (ED25519) to the list of known hosts.",
+            'git@github.com: Permission denied (publickey).', 'fatal: Could not read from remote repository.', '',
+            'Please make sure you have the correct access rights', 'and the repository exists.']
+    evs = [ctrl_ev(job, 'SuccessfulCreate', 'Created pod: %s' % pname, 'job-controller', last=420),
+           ctrl_ev(job, 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', 'job-controller', type_='Warning', last=402),
+           scheduled(p, 'k8s-w2', 419)] + started(p, 'k8s-w2', img, 'backup', 416, size=98221304)
+    objs = [ns(ns_), n1, n2, cj, job, p, serviceaccount('kube-backup', ns_), secret('kube-backup-ssh', ns_, ['id_rsa', 'known_hosts']), secret('kube-backup-gpg', ns_, ['gpg-private.key'])] + \
+           evs + [podlog(ns_, pname, 'backup', logs, previous=False)] + noise([n1, n2], 'v1.31.3')
+    case('f2-kube-backup-job-backoff-limit', 'A manual run of the kube-backup CronJob fails at once: the Job reached its backoff limit after its only pod failed',
+         'https://github.com/pieterlange/kube-backup/issues/71', 'Job has reached the specified backoff limit',
+         '%s/%s' % (ns_, jname), 'job.backoff-limit-exceeded', objs, decisive='Job has reached the specified backoff limit', playbook=None)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
