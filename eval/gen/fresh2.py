@@ -1254,6 +1254,173 @@ def kube_backup_job():
          '%s/%s' % (ns_, jname), 'job.backoff-limit-exceeded', objs, decisive='Job has reached the specified backoff limit', playbook=None)
 
 
+
+# =====================================================================================
+# negatives: healthy or recovered pods with the noise their reports asked about
+# =====================================================================================
+
+# N1. CoreDNS on k3s logs a warning for every empty import glob of coredns-custom: expected
+@reg
+def neg_coredns_glob():
+    ns_ = 'kube-system'
+    kv = 'v1.30.5+k3s1'
+    n1 = mknode('homelab-k3s', kubelet=kv, runtime='containerd://1.7.21-k3s2', kernel='6.8.0-45-generic', os_image='Ubuntu 24.04.1 LTS',
+                labels={'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true'})
+    img = 'rancher/mirrored-coredns-coredns:1.11.3'
+    labels = {'k8s-app': 'kube-dns'}
+    c = {'name': 'coredns', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'args': ['-conf', '/etc/coredns/Corefile'],
+         'ports': [{'containerPort': 53, 'name': 'dns', 'protocol': 'UDP'}, {'containerPort': 53, 'name': 'dns-tcp', 'protocol': 'TCP'}, {'containerPort': 9153, 'name': 'metrics', 'protocol': 'TCP'}],
+         'livenessProbe': {'httpGet': {'path': '/health', 'port': 8080}, 'initialDelaySeconds': 60, 'periodSeconds': 10},
+         'readinessProbe': {'httpGet': {'path': '/ready', 'port': 8181}, 'periodSeconds': 2},
+         'resources': {'limits': {'memory': '170Mi'}, 'requests': {'cpu': '100m', 'memory': '70Mi'}},
+         'securityContext': {'allowPrivilegeEscalation': False, 'capabilities': {'add': ['NET_BIND_SERVICE'], 'drop': ['all']}, 'readOnlyRootFilesystem': True},
+         'volumeMounts': [{'name': 'config-volume', 'mountPath': '/etc/coredns', 'readOnly': True}, {'name': 'custom-config-volume', 'mountPath': '/etc/coredns/custom', 'readOnly': True}]}
+    vols = [{'name': 'config-volume', 'configMap': {'name': 'coredns', 'items': [{'key': 'Corefile', 'path': 'Corefile'}, {'key': 'NodeHosts', 'path': 'NodeHosts'}], 'defaultMode': 420}},
+            {'name': 'custom-config-volume', 'configMap': {'name': 'coredns-custom', 'optional': True, 'defaultMode': 420}}]
+    containers, vols = with_api([c], vols, 'k3s-coredns')
+    d, rs = deploy('coredns', ns_, labels, 1, '7b98449c4', {'serviceAccountName': 'coredns', 'containers': copy.deepcopy(containers), 'volumes': vols, 'priorityClassName': 'system-cluster-critical'},
+                   created=86400 * 30, generation=1)
+    created = 86400 * 2 + 3000
+    p = mkpod('coredns-7b98449c4-bq7xm', ns_, 'homelab-k3s', containers, [running('coredns', img, created - 10)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '7b98449c4'}, sa='coredns', spec_extra={'volumes': vols, 'priorityClassName': 'system-cluster-critical', 'dnsPolicy': 'Default'})
+    w = ['[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.override', '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.server']
+    logs = w + ['.:53'] + w + ['[INFO] plugin/reload: Running configuration SHA512 = b941b080e5322f6519009bb49349462c7ddb6317425b0f6a83e5451175b720703949e3f3b454a24e77f3ffe57fd5e9c6130e528a5a1dd00d9000e4afd6c1108d',
+                               'CoreDNS-1.11.3', 'linux/amd64, go1.22.7, a7ed346'] + w * 6
+    corefile = ('.:53 {\n    errors\n    health\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n      pods insecure\n      fallthrough in-addr.arpa ip6.arpa\n    }\n'
+                '    hosts /etc/coredns/NodeHosts {\n      ttl 60\n      reload 15s\n      fallthrough\n    }\n    prometheus :9153\n    forward . /etc/resolv.conf\n    cache 30\n    loop\n'
+                '    reload\n    loadbalance\n    import /etc/coredns/custom/*.override\n}\nimport /etc/coredns/custom/*.server\n')
+    lp_img = 'rancher/local-path-provisioner:v0.0.28'
+    lpp = mkpod('local-path-provisioner-6795b5f9d8-7tq2v', ns_, 'homelab-k3s', [{'name': 'local-path-provisioner', 'image': lp_img}], [running('local-path-provisioner', lp_img, 86400 * 2 + 2990)],
+                86400 * 2 + 3000, owner=('ReplicaSet', 'local-path-provisioner-6795b5f9d8'), labels={'app': 'local-path-provisioner', 'pod-template-hash': '6795b5f9d8'})
+    ms_img = 'rancher/mirrored-metrics-server:v0.7.2'
+    ms = mkpod('metrics-server-557ff575fb-9zk4d', ns_, 'homelab-k3s', [{'name': 'metrics-server', 'image': ms_img}], [running('metrics-server', ms_img, 86400 * 2 + 2990)],
+               86400 * 2 + 3000, owner=('ReplicaSet', 'metrics-server-557ff575fb'), labels={'k8s-app': 'metrics-server', 'pod-template-hash': '557ff575fb'})
+    objs = [ns(ns_), n1, d, rs, p, lpp, ms, serviceaccount('coredns', ns_), configmap('coredns', ns_, {'Corefile': corefile, 'NodeHosts': '192.168.1.50 homelab-k3s\n'})] + \
+           [scheduled(p, 'homelab-k3s', created - 1)] + started(p, 'homelab-k3s', img, 'coredns', created - 3, present=True) + [podlog(ns_, p['metadata']['name'], 'coredns', logs, previous=False)]
+    case('f2-neg-coredns-empty-import-glob', 'Healthy CoreDNS on k3s that warns about every empty coredns-custom import glob (expected, says k3s)',
+         'https://github.com/k3s-io/k3s/issues/4919', '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.server',
+         'kube-system/coredns-7b98449c4-bq7xm', None, objs)
+
+
+# N2. A CronJob pod that completed, with the kubelet's spurious kube-root-ca.crt "not registered" warning
+@reg
+def neg_root_ca_not_registered():
+    ns_ = 'cluster-backup'
+    n1 = mknode('k8s-worker-a', kubelet='v1.22.7', runtime='containerd://1.5.10', kernel='5.10.0-11-amd64', os_image='Debian GNU/Linux 11 (bullseye)')
+    n2 = mknode('k8s-worker-b', kubelet='v1.22.7', runtime='containerd://1.5.10', kernel='5.10.0-11-amd64', os_image='Debian GNU/Linux 11 (bullseye)')
+    img = 'ghcr.io/kiwix/cluster-backup:latest'
+    c = {'name': 'cluster-backup', 'image': img, 'imagePullPolicy': 'Always', 'args': ['backup-all'],
+         'env': [{'name': 'S3_URL', 'valueFrom': {'secretKeyRef': {'name': 'backup-credentials', 'key': 'S3_URL'}}}], 'resources': {'requests': {'cpu': '50m', 'memory': '64Mi'}}}
+    containers, vols = with_api([c], [], 'cluster-backup')
+    tmpl = {'restartPolicy': 'OnFailure', 'containers': copy.deepcopy(containers), 'volumes': vols}
+    cj = obj('CronJob', 'batch/v1', 'cluster-backup', ns_, 86400 * 40, spec={'schedule': '0 3 * * *', 'concurrencyPolicy': 'Forbid', 'successfulJobsHistoryLimit': 3, 'failedJobsHistoryLimit': 1,
+             'jobTemplate': {'spec': {'backoffLimit': 2, 'template': {'spec': copy.deepcopy(tmpl)}}}}, status={'lastScheduleTime': ago(25200), 'lastSuccessfulTime': ago(24840)})
+    jname = 'cluster-backup-27467460'
+    juid = uid('Job' + ns_ + jname)
+    jl = {'controller-uid': juid, 'job-name': jname}
+    job = workload('Job', jname, ns_, {'controller-uid': juid}, template_spec=copy.deepcopy(tmpl))
+    job['metadata'].update({'creationTimestamp': ago(25200), 'labels': dict(jl)})
+    job['metadata']['ownerReferences'] = [{'apiVersion': 'batch/v1', 'kind': 'CronJob', 'name': 'cluster-backup', 'uid': cj['metadata']['uid'], 'controller': True, 'blockOwnerDeletion': True}]
+    job['spec'].update({'backoffLimit': 2, 'completions': 1, 'parallelism': 1, 'completionMode': 'NonIndexed', 'suspend': False})
+    job['status'] = {'startTime': ago(25200), 'completionTime': ago(24840), 'succeeded': 1,
+                     'conditions': [{'type': 'Complete', 'status': 'True', 'lastProbeTime': ago(24840), 'lastTransitionTime': ago(24840)}]}
+    pname = jname + '-tl6xw'
+    st = {'name': 'cluster-backup', 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(pname),
+          'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(25190), 'finishedAt': ago(24842), 'containerID': cid(pname)}}}
+    p = mkpod(pname, ns_, 'k8s-worker-b', containers, [st], 25200, owner=('Job', jname), labels=dict(jl), phase='Succeeded', spec_extra={'volumes': vols, 'restartPolicy': 'OnFailure'})
+    set_status(p, [st], 25200, ready=False, phase='Succeeded')
+    p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
+    p['status']['conditions'][1]['reason'] = 'PodCompleted'; p['status']['conditions'][2]['reason'] = 'PodCompleted'
+    p['status']['conditions'][0]['reason'] = 'PodCompleted'
+    logs = ['[%s] backing up namespace zim (41 objects)' % ts(25100, '%Y-%m-%d %H:%M:%S'), '[%s] backing up namespace mirrorbrain (17 objects)' % ts(24950, '%Y-%m-%d %H:%M:%S'),
+            '[%s] uploaded cluster-backup-%s.tar.zst (18.2 MiB)' % (ts(24845, '%Y-%m-%d %H:%M:%S'), ts(24845, '%Y%m%d')), '[%s] done.' % ts(24843, '%Y-%m-%d %H:%M:%S')]
+    evs = [ctrl_ev(cj, 'SuccessfulCreate', 'Created job %s' % jname, 'cronjob-controller', last=25200), ctrl_ev(cj, 'SawCompletedJob', 'Saw completed job: %s, status: Complete' % jname, 'cronjob-controller', last=24838),
+           ctrl_ev(job, 'SuccessfulCreate', 'Created pod: %s' % pname, 'job-controller', last=25200), ctrl_ev(job, 'Completed', 'Job completed', 'job-controller', last=24840),
+           scheduled(p, 'k8s-worker-b', 25199)] + started(p, 'k8s-worker-b', img, 'cluster-backup', 25196, size=48120331) + \
+          [ev(p, 'FailedMount', 'MountVolume.SetUp failed for volume "%s" : object "%s"/"kube-root-ca.crt" not registered' % (vols[-1]['name'], ns_), count=2, first=24838, last=24836, host='k8s-worker-b')]
+    objs = [ns(ns_), n1, n2, cj, job, p, secret('backup-credentials', ns_, ['S3_URL'])] + evs + [podlog(ns_, pname, 'cluster-backup', logs, previous=False)] + noise([n1, n2], 'v1.22.7', dns_image='k8s.gcr.io/coredns/coredns:v1.8.4')
+    case('f2-neg-cronjob-root-ca-not-registered', 'A completed backup CronJob pod with the harmless kube-root-ca.crt "not registered" FailedMount warning after it finished',
+         'https://github.com/kiwix/operations/issues/2', 'MountVolume.SetUp failed for volume "kube-api-access-xxxxx" : object "cluster-backup"/"kube-root-ca.crt" not registered',
+         '%s/%s' % (ns_, pname), None, objs)
+
+
+# N3. Redis running for days with its kernel-tuning warnings (somaxconn, overcommit, THP): ignorable
+@reg
+def neg_redis_warnings():
+    ns_ = 'gitlab'
+    n1 = mknode('gitlab-node-1', kubelet='v1.29.9', runtime='containerd://1.7.22', kernel='5.15.0-119-generic', os_image='Ubuntu 22.04.4 LTS')
+    img = 'sameersbn/redis:4.0.9-3'
+    labels = {'name': 'redis'}
+    c = {'name': 'redis', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'ports': [{'containerPort': 6379, 'name': 'redis'}],
+         'livenessProbe': {'exec': {'command': ['redis-cli', 'ping']}, 'initialDelaySeconds': 30, 'timeoutSeconds': 5},
+         'readinessProbe': {'exec': {'command': ['redis-cli', 'ping']}, 'initialDelaySeconds': 5, 'timeoutSeconds': 1},
+         'resources': {'requests': {'cpu': '50m', 'memory': '64Mi'}, 'limits': {'memory': '256Mi'}}, 'volumeMounts': [{'name': 'data', 'mountPath': '/var/lib/redis'}]}
+    containers, vols = with_api([c], [{'name': 'data', 'persistentVolumeClaim': {'claimName': 'redis-data'}}], 'gitlab-redis')
+    d, rs = deploy('redis', ns_, labels, 1, '5f8c6d9b7', {'containers': copy.deepcopy(containers), 'volumes': vols}, created=86400 * 60, generation=2)
+    created = 86400 * 9
+    p = mkpod('redis-5f8c6d9b7-hw2k4', ns_, 'gitlab-node-1', containers, [running('redis', img, created - 15)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '5f8c6d9b7'}, spec_extra={'volumes': vols})
+    R = lambda s_, role='M': '1:%s %s' % (role, ts(s_, '%d %b %H:%M:%S.%f')[:-3])
+    logs = ['Starting redis-server...', R(created - 14, 'C') + ' # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo',
+            R(created - 14, 'C') + ' # Redis version=4.0.9, bits=64, commit=00000000, modified=0, pid=1, just started', R(created - 14, 'C') + ' # Configuration loaded',
+            R(created - 14) + ' * Running mode=standalone, port=6379.',
+            R(created - 14) + ' # WARNING: The TCP backlog setting of 511 cannot be enforced because /proc/sys/net/core/somaxconn is set to the lower value of 128.',
+            R(created - 14) + ' # Server initialized',
+            R(created - 14) + " # WARNING overcommit_memory is set to 0! Background save may fail under low memory condition. To fix this issue add 'vm.overcommit_memory = 1' to /etc/sysctl.conf and then reboot or run the command 'sysctl vm.overcommit_memory=1' for this to take effect.",
+            R(created - 14) + " # WARNING you have Transparent Huge Pages (THP) support enabled in your kernel. This will create latency and memory usage issues with Redis. To fix this issue run the command 'echo never > /sys/kernel/mm/transparent_hugepage/enabled' as root, and add it to your /etc/rc.local in order to retain the setting after a reboot. Redis must be restarted after THP is disabled.",
+            R(created - 13) + ' * DB loaded from disk: 0.014 seconds', R(created - 13) + ' * Ready to accept connections']
+    for k in (3700, 2000, 320):
+        logs += [R(k) + ' * 10 changes in 300 seconds. Saving...', R(k) + ' * Background saving started by pid %d' % (k * 7 % 9000),
+                 '%d:C %s * DB saved on disk' % (k * 7 % 9000, ts(k - 1, '%d %b %H:%M:%S.%f')[:-3]),
+                 '%d:C %s * RDB: 0 MB of memory used by copy-on-write' % (k * 7 % 9000, ts(k - 1, '%d %b %H:%M:%S.%f')[:-3]), R(k - 1) + ' * Background saving terminated with success']
+    objs = [ns(ns_), n1, d, rs, p, claim('redis-data', ns_, 'local-path', 'Bound', '8Gi', volume='pvc-' + uid('gl-redis'), provisioner='rancher.io/local-path', created=86400 * 60),
+            service('redis', ns_, labels, ports=((6379, 6379),))] + [podlog(ns_, p['metadata']['name'], 'redis', logs, previous=False)] + noise([n1], 'v1.29.9')
+    case('f2-neg-redis-kernel-tuning-warnings', "GitLab's Redis, up for nine days, still printing its somaxconn, overcommit_memory and THP warnings (ignorable, says the maintainer)",
+         'https://github.com/sameersbn/docker-redis/issues/7', "WARNING overcommit_memory is set to 0! Background save may fail under low memory condition.",
+         '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
+# N4. Grafana up for days, logging lvl=eror for the provisioning directories it does not have
+@reg
+def neg_grafana_provisioning():
+    ns_ = 'monitoring'
+    n1 = mknode('mon-node-1', kubelet='v1.30.6', runtime='containerd://1.7.23', kernel='6.1.0-26-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    n2 = mknode('mon-node-2', kubelet='v1.30.6', runtime='containerd://1.7.23', kernel='6.1.0-26-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img = 'grafana/grafana:7.2.1'
+    labels = {'app': 'grafana'}
+    c = {'name': 'grafana', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'env': [{'name': 'GF_SECURITY_ADMIN_USER', 'value': 'admin'},
+         {'name': 'GF_SECURITY_ADMIN_PASSWORD', 'valueFrom': {'secretKeyRef': {'name': 'grafana-admin', 'key': 'password'}}}, {'name': 'GF_USERS_ALLOW_SIGN_UP', 'value': 'false'}],
+         'ports': [{'containerPort': 3000, 'name': 'http'}], 'readinessProbe': {'httpGet': {'path': '/api/health', 'port': 3000}, 'periodSeconds': 10},
+         'resources': {'requests': {'cpu': '100m', 'memory': '128Mi'}, 'limits': {'memory': '512Mi'}},
+         'volumeMounts': [{'name': 'grafana-data', 'mountPath': '/var/lib/grafana'}, {'name': 'dashboards', 'mountPath': '/etc/grafana/provisioning/dashboards'},
+                          {'name': 'datasources', 'mountPath': '/etc/grafana/provisioning/datasources'}]}
+    vols = [{'name': 'grafana-data', 'persistentVolumeClaim': {'claimName': 'grafana-data'}}, {'name': 'dashboards', 'configMap': {'name': 'grafana-dashboards'}},
+            {'name': 'datasources', 'configMap': {'name': 'grafana-datasources'}}]
+    containers, vols = with_api([c], vols, 'grafana')
+    d, rs = deploy('grafana', ns_, labels, 1, '6cf8d9b475', {'securityContext': {'fsGroup': 472, 'runAsUser': 472}, 'containers': copy.deepcopy(containers), 'volumes': vols}, created=86400 * 20)
+    created = 86400 * 6
+    p = mkpod('grafana-6cf8d9b475-zx9rf', ns_, 'mon-node-2', containers, [running('grafana', img, created - 12)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '6cf8d9b475'}, spec_extra={'volumes': vols, 'securityContext': {'fsGroup': 472, 'runAsUser': 472}})
+    G = lambda s_: ts(s_, '%Y-%m-%dT%H:%M:%S+0000')
+    logs = ['t=%s lvl=info msg="Starting Grafana" logger=server version=7.2.1 commit=72a6c64532 branch=HEAD compiled=2020-10-08T12:40:59+0000' % G(created - 11),
+            't=%s lvl=info msg="Connecting to DB" logger=sqlstore dbtype=sqlite3' % G(created - 11),
+            't=%s lvl=info msg="Starting DB migration" logger=migrator' % G(created - 11),
+            't=%s lvl=info msg="inserting datasource from configuration " logger=provisioning.datasources name=Prometheus uid=' % G(created - 9),
+            't=%s lvl=eror msg="Failed to read plugin provisioning files from directory" logger=provisioning.plugins path=/etc/grafana/provisioning/plugins error="open /etc/grafana/provisioning/plugins: no such file or directory"' % G(created - 9),
+            't=%s lvl=eror msg="Can\'t read alert notification provisioning files from directory" logger=provisioning.notifiers path=/etc/grafana/provisioning/notifiers error="open /etc/grafana/provisioning/notifiers: no such file or directory"' % G(created - 9),
+            't=%s lvl=info msg="HTTP Server Listen" logger=http.server address=[::]:3000 protocol=http subUrl= socket=' % G(created - 9),
+            't=%s lvl=info msg="Request Completed" logger=context userId=1 orgId=1 uname=admin method=GET path=/api/live/ws status=0 remote_addr=10.244.1.1 time_ms=1 size=0 referer=' % G(86400 * 2),
+            't=%s lvl=info msg="Successful Login" logger=http.server User=admin@localhost' % G(4000)]
+    objs = [ns(ns_), n1, n2, d, rs, p, secret('grafana-admin', ns_, ['password']), configmap('grafana-dashboards', ns_, {'dashboards.yml': 'apiVersion: 1\nproviders: []\n'}),
+            configmap('grafana-datasources', ns_, {'datasource.yml': 'apiVersion: 1\ndatasources:\n- name: Prometheus\n  type: prometheus\n  url: http://prometheus:9090\n'}),
+            claim('grafana-data', ns_, 'standard', 'Bound', '5Gi', volume='pvc-' + uid('graf'), provisioner='rancher.io/local-path', created=86400 * 20)] + \
+           [podlog(ns_, p['metadata']['name'], 'grafana', logs, previous=False)] + noise([n1, n2], 'v1.30.6')
+    case('f2-neg-grafana-missing-provisioning-dirs', 'Grafana serving normally while it logs lvl=eror for the plugins and notifiers provisioning directories it was not given',
+         'https://github.com/stefanprodan/dockprom/issues/199',
+         'lvl=eror msg="Failed to read plugin provisioning files from directory" logger=provisioning.plugins path=/etc/grafana/provisioning/plugins error="open /etc/grafana/provisioning/plugins: no such file or directory"',
+         '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
