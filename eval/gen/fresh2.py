@@ -1313,31 +1313,31 @@ def neg_root_ca_not_registered():
          'env': [{'name': 'S3_URL', 'valueFrom': {'secretKeyRef': {'name': 'backup-credentials', 'key': 'S3_URL'}}}], 'resources': {'requests': {'cpu': '50m', 'memory': '64Mi'}}}
     containers, vols = with_api([c], [], 'cluster-backup')
     tmpl = {'restartPolicy': 'OnFailure', 'containers': copy.deepcopy(containers), 'volumes': vols}
-    cj = obj('CronJob', 'batch/v1', 'cluster-backup', ns_, 86400 * 40, spec={'schedule': '0 3 * * *', 'concurrencyPolicy': 'Forbid', 'successfulJobsHistoryLimit': 3, 'failedJobsHistoryLimit': 1,
-             'jobTemplate': {'spec': {'backoffLimit': 2, 'template': {'spec': copy.deepcopy(tmpl)}}}}, status={'lastScheduleTime': ago(25200), 'lastSuccessfulTime': ago(24840)})
-    jname = 'cluster-backup-27467460'
+    cj = obj('CronJob', 'batch/v1', 'cluster-backup', ns_, 86400 * 40, spec={'schedule': '35 9 * * *', 'concurrencyPolicy': 'Forbid', 'successfulJobsHistoryLimit': 3, 'failedJobsHistoryLimit': 1,
+             'jobTemplate': {'spec': {'backoffLimit': 2, 'template': {'spec': copy.deepcopy(tmpl)}}}}, status={'lastScheduleTime': ago(1500), 'lastSuccessfulTime': ago(1140)})
+    jname = 'cluster-backup-29920895'
     juid = uid('Job' + ns_ + jname)
     jl = {'controller-uid': juid, 'job-name': jname}
     job = workload('Job', jname, ns_, {'controller-uid': juid}, template_spec=copy.deepcopy(tmpl))
-    job['metadata'].update({'creationTimestamp': ago(25200), 'labels': dict(jl)})
+    job['metadata'].update({'creationTimestamp': ago(1500), 'labels': dict(jl)})
     job['metadata']['ownerReferences'] = [{'apiVersion': 'batch/v1', 'kind': 'CronJob', 'name': 'cluster-backup', 'uid': cj['metadata']['uid'], 'controller': True, 'blockOwnerDeletion': True}]
     job['spec'].update({'backoffLimit': 2, 'completions': 1, 'parallelism': 1, 'completionMode': 'NonIndexed', 'suspend': False})
-    job['status'] = {'startTime': ago(25200), 'completionTime': ago(24840), 'succeeded': 1,
-                     'conditions': [{'type': 'Complete', 'status': 'True', 'lastProbeTime': ago(24840), 'lastTransitionTime': ago(24840)}]}
+    job['status'] = {'startTime': ago(1500), 'completionTime': ago(1140), 'succeeded': 1,
+                     'conditions': [{'type': 'Complete', 'status': 'True', 'lastProbeTime': ago(1140), 'lastTransitionTime': ago(1140)}]}
     pname = jname + '-tl6xw'
     st = {'name': 'cluster-backup', 'ready': False, 'started': False, 'restartCount': 0, 'image': img, 'imageID': imgid(img), 'containerID': cid(pname),
-          'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(25190), 'finishedAt': ago(24842), 'containerID': cid(pname)}}}
-    p = mkpod(pname, ns_, 'k8s-worker-b', containers, [st], 25200, owner=('Job', jname), labels=dict(jl), phase='Succeeded', spec_extra={'volumes': vols, 'restartPolicy': 'OnFailure'})
-    set_status(p, [st], 25200, ready=False, phase='Succeeded')
+          'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(1490), 'finishedAt': ago(1142), 'containerID': cid(pname)}}}
+    p = mkpod(pname, ns_, 'k8s-worker-b', containers, [st], 1500, owner=('Job', jname), labels=dict(jl), phase='Succeeded', spec_extra={'volumes': vols, 'restartPolicy': 'OnFailure'})
+    set_status(p, [st], 1500, ready=False, phase='Succeeded')
     p['status']['conditions'] = [c_ for c_ in p['status']['conditions'] if c_['type'] != 'PodReadyToStartContainers']
     p['status']['conditions'][1]['reason'] = 'PodCompleted'; p['status']['conditions'][2]['reason'] = 'PodCompleted'
     p['status']['conditions'][0]['reason'] = 'PodCompleted'
-    logs = ['[%s] backing up namespace zim (41 objects)' % ts(25100, '%Y-%m-%d %H:%M:%S'), '[%s] backing up namespace mirrorbrain (17 objects)' % ts(24950, '%Y-%m-%d %H:%M:%S'),
-            '[%s] uploaded cluster-backup-%s.tar.zst (18.2 MiB)' % (ts(24845, '%Y-%m-%d %H:%M:%S'), ts(24845, '%Y%m%d')), '[%s] done.' % ts(24843, '%Y-%m-%d %H:%M:%S')]
-    evs = [ctrl_ev(cj, 'SuccessfulCreate', 'Created job %s' % jname, 'cronjob-controller', last=25200), ctrl_ev(cj, 'SawCompletedJob', 'Saw completed job: %s, status: Complete' % jname, 'cronjob-controller', last=24838),
-           ctrl_ev(job, 'SuccessfulCreate', 'Created pod: %s' % pname, 'job-controller', last=25200), ctrl_ev(job, 'Completed', 'Job completed', 'job-controller', last=24840),
-           scheduled(p, 'k8s-worker-b', 25199)] + started(p, 'k8s-worker-b', img, 'cluster-backup', 25196, size=48120331) + \
-          [ev(p, 'FailedMount', 'MountVolume.SetUp failed for volume "%s" : object "%s"/"kube-root-ca.crt" not registered' % (vols[-1]['name'], ns_), count=2, first=24838, last=24836, host='k8s-worker-b')]
+    logs = ['[%s] backing up namespace zim (41 objects)' % ts(1400, '%Y-%m-%d %H:%M:%S'), '[%s] backing up namespace mirrorbrain (17 objects)' % ts(1250, '%Y-%m-%d %H:%M:%S'),
+            '[%s] uploaded cluster-backup-%s.tar.zst (18.2 MiB)' % (ts(1145, '%Y-%m-%d %H:%M:%S'), ts(1145, '%Y%m%d')), '[%s] done.' % ts(1143, '%Y-%m-%d %H:%M:%S')]
+    evs = [ctrl_ev(cj, 'SuccessfulCreate', 'Created job %s' % jname, 'cronjob-controller', last=1500), ctrl_ev(cj, 'SawCompletedJob', 'Saw completed job: %s, status: Complete' % jname, 'cronjob-controller', last=1138),
+           ctrl_ev(job, 'SuccessfulCreate', 'Created pod: %s' % pname, 'job-controller', last=1500), ctrl_ev(job, 'Completed', 'Job completed', 'job-controller', last=1140),
+           scheduled(p, 'k8s-worker-b', 1499)] + started(p, 'k8s-worker-b', img, 'cluster-backup', 1496, size=48120331) + \
+          [ev(p, 'FailedMount', 'MountVolume.SetUp failed for volume "%s" : object "%s"/"kube-root-ca.crt" not registered' % (vols[-1]['name'], ns_), count=2, first=1138, last=1136, host='k8s-worker-b')]
     objs = [ns(ns_), n1, n2, cj, job, p, secret('backup-credentials', ns_, ['S3_URL'])] + evs + [podlog(ns_, pname, 'cluster-backup', logs, previous=False)] + noise([n1, n2], 'v1.22.7', dns_image='k8s.gcr.io/coredns/coredns:v1.8.4')
     case('f2-neg-cronjob-root-ca-not-registered', 'A completed backup CronJob pod with the harmless kube-root-ca.crt "not registered" FailedMount warning after it finished',
          'https://github.com/kiwix/operations/issues/2', 'MountVolume.SetUp failed for volume "kube-api-access-xxxxx" : object "cluster-backup"/"kube-root-ca.crt" not registered',
@@ -1419,6 +1419,96 @@ def neg_grafana_provisioning():
          'https://github.com/stefanprodan/dockprom/issues/199',
          'lvl=eror msg="Failed to read plugin provisioning files from directory" logger=provisioning.plugins path=/etc/grafana/provisioning/plugins error="open /etc/grafana/provisioning/plugins: no such file or directory"',
          '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
+
+# N5. NetBox Ready for 40 minutes; its only warnings are readiness timeouts from the first minute
+@reg
+def neg_netbox_startup_timeouts():
+    ns_ = 'netbox'
+    n1 = mknode('infra-1', kubelet='v1.31.2', runtime='containerd://1.7.23', kernel='6.8.0-48-generic', os_image='Ubuntu 24.04.1 LTS')
+    n2 = mknode('infra-2', kubelet='v1.31.2', runtime='containerd://1.7.23', kernel='6.8.0-48-generic', os_image='Ubuntu 24.04.1 LTS')
+    img = 'docker.io/netboxcommunity/netbox:v3.3.2'
+    labels = {'app.kubernetes.io/name': 'netbox', 'app.kubernetes.io/instance': 'netbox', 'app.kubernetes.io/component': 'netbox'}
+    c = {'name': 'netbox', 'image': img, 'imagePullPolicy': 'IfNotPresent', 'ports': [{'containerPort': 8080, 'name': 'http'}],
+         'env': [{'name': 'SUPERUSER_NAME', 'value': 'admin'}, {'name': 'DB_WAIT_DEBUG', 'value': '1'}],
+         'readinessProbe': {'httpGet': {'path': '/login/', 'port': 'http'}, 'periodSeconds': 10, 'timeoutSeconds': 1, 'failureThreshold': 3},
+         'resources': {'requests': {'cpu': '250m', 'memory': '512Mi'}, 'limits': {'memory': '1Gi'}},
+         'volumeMounts': [{'name': 'config', 'mountPath': '/etc/netbox/config/configuration.py', 'subPath': 'configuration.py', 'readOnly': True}, {'name': 'media', 'mountPath': '/opt/netbox/netbox/media'}]}
+    init = [{'name': 'init-dirs', 'image': 'busybox:1.36.1', 'command': ['/bin/sh', '-c', 'mkdir -p /opt/unit/state /opt/unit/tmp'], 'volumeMounts': [{'name': 'optunit', 'mountPath': '/opt/unit'}]}]
+    vols = [{'name': 'config', 'configMap': {'name': 'netbox'}}, {'name': 'media', 'persistentVolumeClaim': {'claimName': 'netbox-media'}}, {'name': 'optunit', 'emptyDir': {'medium': 'Memory'}}]
+    containers, vols = with_api([c], vols, 'netbox')
+    d, rs = deploy('netbox', ns_, labels, 1, '6b8f9c7d5', {'serviceAccountName': 'netbox', 'initContainers': copy.deepcopy(init), 'containers': copy.deepcopy(containers), 'volumes': vols},
+                   created=86400 * 90, generation=12)
+    created = 2420
+    init_st = [{'name': 'init-dirs', 'ready': True, 'started': False, 'restartCount': 0, 'image': 'busybox:1.36.1', 'imageID': imgid('busybox:1.36.1'), 'containerID': cid('netbox-init'),
+                'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(created - 3), 'finishedAt': ago(created - 3), 'containerID': cid('netbox-init')}}}]
+    p = mkpod('netbox-6b8f9c7d5-m8wq2', ns_, 'infra-1', containers, [running('netbox', img, created - 5)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '6b8f9c7d5'}, sa='netbox', spec_extra={'volumes': vols}, init=init, init_statuses=init_st)
+    set_status(p, p['status']['containerStatuses'], created, since=created - 75)
+    ip = p['status']['podIP']
+    logs = ['⏳ Waiting on DB... (0s / 30s)', '⏳ Waiting on DB... (3s / 30s)', 'Operations to perform:', '  Apply all migrations: admin, auth, circuits, contenttypes, dcim, extras, ipam, sessions, taggit, tenancy, users, virtualization, wireless',
+            'Running migrations:', '  No migrations to apply.', '🧬 loaded config \'/etc/unit/nginx-unit.json\'', '🧬 Looks like unit is not running yet, wait for it to start up ...',
+            '✅ Initialisation is done.', '%s [info] 7#7 unit 1.28.0 started' % ts(created - 70, '%Y/%m/%d %H:%M:%S'),
+            '10.244.0.1 - - [%s] "GET /login/ HTTP/1.1" 200 5231 "-" "kube-probe/1.31"' % ts(created - 72, '%d/%b/%Y:%H:%M:%S +0000'),
+            '10.244.0.1 - - [%s] "GET /login/ HTTP/1.1" 200 5231 "-" "kube-probe/1.31"' % ts(12, '%d/%b/%Y:%H:%M:%S +0000'),
+            '10.244.0.1 - - [%s] "GET /login/ HTTP/1.1" 200 5231 "-" "kube-probe/1.31"' % ts(2, '%d/%b/%Y:%H:%M:%S +0000')]
+    evs = [scheduled(p, 'infra-1', created - 1)] + started(p, 'infra-1', 'busybox:1.36.1', 'init-dirs', created - 2, present=True, init=True) + \
+          started(p, 'infra-1', img, 'netbox', created - 4, present=True) + \
+          [unhealthy(p, 'infra-1', 'netbox', 'Get "http://%s:8080/login/": context deadline exceeded (Client.Timeout exceeded while awaiting headers)' % ip, 6, created - 20, created - 70)]
+    objs = [ns(ns_), n1, n2, d, rs, p, serviceaccount('netbox', ns_), configmap('netbox', ns_, {'configuration.py': "ALLOWED_HOSTS = ['*']\n"}),
+            claim('netbox-media', ns_, 'longhorn', 'Bound', '1Gi', volume='pvc-' + uid('netbox-media'), provisioner='driver.longhorn.io', created=86400 * 90)] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'netbox', logs, previous=False)] + noise([n1, n2], 'v1.31.2')
+    case('f2-neg-netbox-startup-readiness-timeouts', 'NetBox Ready for 40 minutes; the only warnings are readiness timeouts from its first minute (a leftover of the init phase)',
+         'https://github.com/netbox-community/netbox-chart/issues/113',
+         'Readiness probe failed: Get "http://p.o.d.ip:8080/login/": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+         '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
+# N6. MongoDB (community operator) healthy, with its startupWarnings: XFS, THP, vm.max_map_count
+@reg
+def neg_mongodb_startup_warnings():
+    ns_ = 'mongodb'
+    kv = 'v1.27.3+k3s1'
+    n1 = mknode('k3s-db-1', kubelet=kv, runtime='containerd://1.7.1-k3s1', kernel='5.15.0-76-generic', os_image='Ubuntu 22.04.2 LTS')
+    n2 = mknode('k3s-db-2', kubelet=kv, runtime='containerd://1.7.1-k3s1', kernel='5.15.0-76-generic', os_image='Ubuntu 22.04.2 LTS')
+    mimg, aimg = 'docker.io/mongo:6.0.5', 'quay.io/mongodb/mongodb-agent:12.0.21.7698-1'
+    labels = {'app': 'mongodb-svc'}
+    mongod = {'name': 'mongod', 'image': mimg, 'command': ['/bin/sh', '-c', 'exec mongod -f /data/automation-mongod.conf'],
+              'resources': {'limits': {'cpu': '1', 'memory': '500M'}, 'requests': {'cpu': '500m', 'memory': '400M'}},
+              'securityContext': {'allowPrivilegeEscalation': False, 'readOnlyRootFilesystem': True},
+              'volumeMounts': [{'name': 'data-volume', 'mountPath': '/data'}, {'name': 'logs-volume', 'mountPath': '/var/log/mongodb-mms-automation'}, {'name': 'tmp', 'mountPath': '/tmp'}]}
+    agent = {'name': 'mongodb-agent', 'image': aimg, 'command': ['/bin/bash', '-c', 'agent/mongodb-agent -healthCheckFilePath=/var/log/mongodb-mms-automation/healthstatus/agent-health-status.json -serveStatusPort=5000 -cluster=/var/lib/automation/config/cluster-config.json -skipMongoStart -noDaemonize'],
+             'readinessProbe': {'exec': {'command': ['/opt/scripts/readinessprobe']}, 'initialDelaySeconds': 5, 'periodSeconds': 10, 'failureThreshold': 40},
+             'resources': {'limits': {'cpu': '1', 'memory': '500M'}, 'requests': {'cpu': '500m', 'memory': '400M'}},
+             'volumeMounts': [{'name': 'data-volume', 'mountPath': '/data'}, {'name': 'logs-volume', 'mountPath': '/var/log/mongodb-mms-automation'}]}
+    vols = [{'name': 'data-volume', 'persistentVolumeClaim': {'claimName': 'data-volume-mongodb-0'}}, {'name': 'logs-volume', 'persistentVolumeClaim': {'claimName': 'logs-volume-mongodb-0'}},
+            {'name': 'tmp', 'emptyDir': {}}]
+    containers, vols = with_api([mongod, agent], vols, 'mongo0')
+    ss = sts('mongodb', ns_, labels, 3, {'serviceAccountName': 'mongodb-database', 'securityContext': {'fsGroup': 2000, 'runAsUser': 2000, 'runAsNonRoot': True},
+                                         'containers': copy.deepcopy(containers), 'volumes': vols}, ready=3, created=86400 * 80, service='mongodb-svc')
+    created = 86400 * 10
+    p = mkpod('mongodb-0', ns_, 'k3s-db-1', containers, [running('mongod', mimg, created - 30), running('mongodb-agent', aimg, created - 30)], created, owner=('StatefulSet', 'mongodb'),
+              labels={**labels, 'statefulset.kubernetes.io/pod-name': 'mongodb-0'}, sa='mongodb-database',
+              spec_extra={'volumes': vols, 'hostname': 'mongodb-0', 'subdomain': 'mongodb-svc', 'securityContext': {'fsGroup': 2000, 'runAsUser': 2000, 'runAsNonRoot': True}})
+    J = lambda s_, sev, comp, id_, ctx, msg, extra='': '{"t":{"$date":"%s"},"s":"%s",  "c":"%s", "id":%d, "ctx":"%s","msg":"%s"%s}' % (
+        ts(s_, '%Y-%m-%dT%H:%M:%S.%f')[:-3] + '+00:00', sev, comp, id_, ctx, msg, extra)
+    sw = ',"tags":["startupWarnings"]'
+    logs = [J(created - 28, 'I', 'CONTROL', 23285, 'main', "Automatically disabling TLS 1.0, to force-enable TLS 1.0 specify --sslDisabledProtocols 'none'"),
+            J(created - 28, 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting', ',"attr":{"pid":1,"port":27017,"dbPath":"/data","architecture":"64-bit","host":"mongodb-0"}'),
+            J(created - 27, 'W', 'STORAGE', 22297, 'initandlisten', 'Using the XFS filesystem is strongly recommended with the WiredTiger storage engine. See http://dochub.mongodb.org/core/prodnotes-filesystem', sw),
+            J(created - 25, 'W', 'CONTROL', 22178, 'initandlisten', "/sys/kernel/mm/transparent_hugepage/enabled is 'always'. We suggest setting it to 'never'", sw),
+            J(created - 25, 'W', 'CONTROL', 5123300, 'initandlisten', 'vm.max_map_count is too low', ',"attr":{"currentValue":65530,"recommendedMinimum":1677720,"maxConns":838860}' + sw),
+            J(created - 24, 'I', 'NETWORK', 23016, 'listener', 'Waiting for connections', ',"attr":{"port":27017,"ssl":"off"}'),
+            J(created - 20, 'I', 'REPL', 21358, 'ReplCoord-0', 'Replica set state transition', ',"attr":{"newState":"SECONDARY","oldState":"STARTUP2"}'),
+            J(3600, 'I', 'NETWORK', 22943, 'listener', 'Connection accepted', ',"attr":{"remote":"10.42.1.17:51824","connectionId":18213,"connectionCount":23}'),
+            J(60, 'I', 'NETWORK', 51800, 'conn18213', 'client metadata', ',"attr":{"remote":"10.42.1.17:51824","client":"conn18213","doc":{"driver":{"name":"nodejs","version":"5.6.0"}}}')]
+    cls = [claim('data-volume-mongodb-0', ns_, 'local-path', 'Bound', '10G', volume='pvc-' + uid('mdata0'), provisioner='rancher.io/local-path', created=86400 * 80),
+           claim('logs-volume-mongodb-0', ns_, 'local-path', 'Bound', '2G', volume='pvc-' + uid('mlogs0'), provisioner='rancher.io/local-path', created=86400 * 80)]
+    objs = [ns(ns_), n1, n2, ss, p, serviceaccount('mongodb-database', ns_)] + cls + [podlog(ns_, 'mongodb-0', 'mongod', logs, previous=False)] + \
+           noise([n1, n2], proxy=False, dns_image='rancher/mirrored-coredns-coredns:1.10.1')
+    case('f2-neg-mongodb-startup-warnings', 'MongoDB replica member healthy for ten days; its log carries the usual startupWarnings (XFS, THP, vm.max_map_count)',
+         'https://github.com/mongodb/mongodb-kubernetes-operator/issues/1400', 'vm.max_map_count is too low', 'mongodb/mongodb-0', None, objs)
 
 
 if __name__ == '__main__':
