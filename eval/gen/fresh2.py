@@ -1511,6 +1511,115 @@ def neg_mongodb_startup_warnings():
          'https://github.com/mongodb/mongodb-kubernetes-operator/issues/1400', 'vm.max_map_count is too low', 'mongodb/mongodb-0', None, objs)
 
 
+
+# N7. A Spring Boot service with the OpenTelemetry Java agent: the JVM's class-data-sharing warning is noise
+@reg
+def neg_otel_javaagent_cds():
+    ns_ = 'payments'
+    n1 = mknode('prod-apps-a-4c2k', kubelet='v1.30.6', runtime='containerd://1.7.23', kernel='6.1.0-27-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    n2 = mknode('prod-apps-b-9m1x', kubelet='v1.30.6', runtime='containerd://1.7.23', kernel='6.1.0-27-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    img, agent_img = 'ghcr.io/acme/ledger-api:1.42.0', 'ghcr.io/open-telemetry/opentelemetry-operator/autoinstrumentation-java:1.3.1'
+    labels = {'app': 'ledger-api'}
+    init = [{'name': 'opentelemetry-auto-instrumentation', 'image': agent_img, 'command': ['cp', '/javaagent.jar', '/otel-auto-instrumentation/javaagent.jar'],
+             'volumeMounts': [{'name': 'opentelemetry-auto-instrumentation', 'mountPath': '/otel-auto-instrumentation'}]}]
+    c = {'name': 'ledger-api', 'image': img, 'ports': [{'containerPort': 8080, 'name': 'http'}],
+         'env': [{'name': 'JAVA_TOOL_OPTIONS', 'value': ' -javaagent:/otel-auto-instrumentation/javaagent.jar'}, {'name': 'OTEL_SERVICE_NAME', 'value': 'ledger-api'},
+                 {'name': 'OTEL_EXPORTER_OTLP_ENDPOINT', 'value': 'http://otel-collector.observability:4317'}, {'name': 'SPRING_PROFILES_ACTIVE', 'value': 'prod'}],
+         'readinessProbe': {'httpGet': {'path': '/actuator/health/readiness', 'port': 8080}, 'initialDelaySeconds': 20, 'periodSeconds': 10},
+         'livenessProbe': {'httpGet': {'path': '/actuator/health/liveness', 'port': 8080}, 'initialDelaySeconds': 60, 'periodSeconds': 10},
+         'resources': {'requests': {'cpu': '500m', 'memory': '768Mi'}, 'limits': {'memory': '1Gi'}},
+         'volumeMounts': [{'name': 'opentelemetry-auto-instrumentation', 'mountPath': '/otel-auto-instrumentation'}]}
+    containers, vols = with_api([c], [{'name': 'opentelemetry-auto-instrumentation', 'emptyDir': {}}], 'ledger')
+    init[0]['volumeMounts'].append(dict(containers[0]['volumeMounts'][-1]))
+    d, rs = deploy('ledger-api', ns_, labels, 2, '84d6b7f9c5', {'initContainers': copy.deepcopy(init), 'containers': copy.deepcopy(containers), 'volumes': vols}, created=86400 * 15, generation=6)
+    created = 86400 * 2 + 5000
+    init_st = [{'name': 'opentelemetry-auto-instrumentation', 'ready': True, 'started': False, 'restartCount': 0, 'image': agent_img, 'imageID': imgid(agent_img), 'containerID': cid('otel-init'),
+                'state': {'terminated': {'exitCode': 0, 'reason': 'Completed', 'startedAt': ago(created - 6), 'finishedAt': ago(created - 6), 'containerID': cid('otel-init')}}}]
+    p = mkpod('ledger-api-84d6b7f9c5-w6tzn', ns_, 'prod-apps-b-9m1x', containers, [running('ledger-api', img, created - 8)], created, owner=('ReplicaSet', rs['metadata']['name']),
+              labels={**labels, 'pod-template-hash': '84d6b7f9c5'}, spec_extra={'volumes': vols}, init=init, init_statuses=init_st)
+    p['metadata']['annotations'] = {'instrumentation.opentelemetry.io/inject-java': 'true'}
+    set_status(p, p['status']['containerStatuses'], created, since=created - 40)
+    warn = 'OpenJDK 64-Bit Server VM warning: Sharing is only supported for boot loader classes because bootstrap classpath has been appended'
+    logs = ['Picked up JAVA_TOOL_OPTIONS:  -javaagent:/otel-auto-instrumentation/javaagent.jar',
+            '[otel.javaagent %s] [main] INFO io.opentelemetry.javaagent.tooling.VersionLogger - opentelemetry-javaagent - version: 1.3.1' % ts(created - 8, '%Y-%m-%d %H:%M:%S:%f')[:-3] + ' +0000',
+            warn, warn, warn,
+            '', '  .   ____          _            __ _ _', ' /\\\\ / ___\'_ __ _ _(_)_ __  __ _ \\ \\ \\ \\', '  :: Spring Boot ::                (v2.5.2)', '',
+            '%s  INFO 1 --- [           main] c.a.ledger.LedgerApplication             : Starting LedgerApplication v1.42.0 using Java 11.0.11 with PID 1 (/app/app.jar started by app in /app)' % ts(created - 5, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+            '%s  INFO 1 --- [           main] c.a.ledger.LedgerApplication             : The following profiles are active: prod' % ts(created - 5, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+            '%s  INFO 1 --- [           main] o.s.b.w.embedded.tomcat.TomcatWebServer  : Tomcat started on port(s): 8080 (http) with context path \'\'' % ts(created - 25, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+            '%s  INFO 1 --- [           main] c.a.ledger.LedgerApplication             : Started LedgerApplication in 19.84 seconds (JVM running for 23.112)' % ts(created - 26, '%Y-%m-%d %H:%M:%S.%f')[:-3],
+            '%s  INFO 1 --- [nio-8080-exec-4] c.a.ledger.api.PostingController         : posted batch 7f3c91 (218 entries)' % ts(90, '%Y-%m-%d %H:%M:%S.%f')[:-3]]
+    objs = [ns(ns_), n1, n2, d, rs, p] + [podlog(ns_, p['metadata']['name'], 'ledger-api', logs, previous=False)] + noise([n1, n2], 'v1.30.6')
+    case('f2-neg-otel-javaagent-cds-warning', 'A Java service running fine with the OpenTelemetry agent; the JVM prints its class-data-sharing warning at every start (unrelated, say the maintainers)',
+         'https://github.com/open-telemetry/opentelemetry-java-instrumentation/issues/3658', warn, '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
+# N8. A PGO v5 instance Ready again after a transient readiness 503 from Patroni 49 minutes ago
+@reg
+def neg_crunchy_transient_503():
+    ns_ = 'postgres-operator'
+    n1 = mknode('db-node-1', kubelet='v1.21.4', runtime='containerd://1.4.9', kernel='4.18.0-305.19.1.el8_4.x86_64', os_image='CentOS Linux 8')
+    n2 = mknode('db-node-2', kubelet='v1.21.4', runtime='containerd://1.4.9', kernel='4.18.0-305.19.1.el8_4.x86_64', os_image='CentOS Linux 8')
+    img, cimg = 'registry.developers.crunchydata.com/crunchydata/crunchy-postgres-ha:centos8-13.4-0', 'registry.developers.crunchydata.com/crunchydata/crunchy-postgres-ha:centos8-13.4-0'
+    labels = {'postgres-operator.crunchydata.com/cluster': 'stars', 'postgres-operator.crunchydata.com/instance-set': 'instance3', 'postgres-operator.crunchydata.com/instance': 'stars-instance3-57ss'}
+    db = {'name': 'database', 'image': img, 'command': ['patroni', '/etc/patroni'], 'ports': [{'containerPort': 5432, 'name': 'postgres'}],
+          'readinessProbe': {'httpGet': {'path': '/readiness', 'port': 8008, 'scheme': 'HTTPS'}, 'periodSeconds': 10, 'timeoutSeconds': 5, 'failureThreshold': 3},
+          'livenessProbe': {'httpGet': {'path': '/liveness', 'port': 8008, 'scheme': 'HTTPS'}, 'periodSeconds': 10, 'timeoutSeconds': 5, 'failureThreshold': 3},
+          'securityContext': {'allowPrivilegeEscalation': False, 'privileged': False, 'readOnlyRootFilesystem': True, 'runAsNonRoot': True},
+          'volumeMounts': [{'name': 'postgres-data', 'mountPath': '/pgdata'}, {'name': 'tmp', 'mountPath': '/tmp'}]}
+    cp = {'name': 'replication-cert-copy', 'image': cimg, 'command': ['bash', '-ceu', '--', 'monitor() { while read -r -t 5 -u "${fd}" || true; do sleep 10; done; }; monitor'],
+          'securityContext': {'allowPrivilegeEscalation': False, 'privileged': False, 'readOnlyRootFilesystem': True, 'runAsNonRoot': True}}
+    containers, vols = with_api([db, cp], [{'name': 'postgres-data', 'persistentVolumeClaim': {'claimName': 'stars-instance3-57ss-pgdata'}}, {'name': 'tmp', 'emptyDir': {'sizeLimit': '16Mi'}}], 'stars3')
+    ss = sts('stars-instance3-57ss', ns_, labels, 1, {'serviceAccountName': 'stars-instance', 'containers': copy.deepcopy(containers), 'volumes': vols}, ready=1, created=86400 * 4)
+    created = 86400 * 4 - 200
+    p = mkpod('stars-instance3-57ss-0', ns_, 'db-node-2', containers, [running('database', img, created - 10), running('replication-cert-copy', cimg, created - 10)], created,
+              owner=('StatefulSet', 'stars-instance3-57ss'), labels={**labels, 'statefulset.kubernetes.io/pod-name': 'stars-instance3-57ss-0', 'postgres-operator.crunchydata.com/role': 'master'},
+              sa='stars-instance', spec_extra={'volumes': vols, 'securityContext': {'fsGroup': 26, 'runAsNonRoot': True}})
+    set_status(p, p['status']['containerStatuses'], created, since=2900)
+    P = lambda s_: ts(s_, '%Y-%m-%d %H:%M:%S,%f')[:-3]
+    logs = ['%s INFO: no action. I am (stars-instance3-57ss-0), the leader with the lock' % P(3000),
+            '%s ERROR: Request to server https://10.96.0.1:443 failed: ReadTimeoutError("HTTPSConnectionPool(host=\'10.96.0.1\', port=443): Read timed out. (read timeout=4.999...)")' % P(2975),
+            '%s INFO: no action. I am (stars-instance3-57ss-0), the leader with the lock' % P(2930),
+            '%s INFO: no action. I am (stars-instance3-57ss-0), the leader with the lock' % P(600),
+            '%s INFO: no action. I am (stars-instance3-57ss-0), the leader with the lock' % P(10)]
+    evs = [unhealthy(p, 'db-node-2', 'database', 'HTTP probe failed with statuscode: 503', 4, 2950, 2940)]
+    objs = [ns(ns_), n1, n2, ss, p, serviceaccount('stars-instance', ns_),
+            claim('stars-instance3-57ss-pgdata', ns_, 'standard', 'Bound', '1Gi', volume='pvc-' + uid('stars3'), provisioner='rancher.io/local-path', created=86400 * 4)] + evs + \
+           [podlog(ns_, p['metadata']['name'], 'database', logs, previous=False)] + noise([n1, n2], 'v1.21.4', dns_image='k8s.gcr.io/coredns/coredns:v1.8.0')
+    case('f2-neg-pgo-transient-readiness-503', 'Postgres instance Ready and serving; four readiness 503s from Patroni 49 minutes ago, when the API server answered slowly (transient)',
+         'https://github.com/CrunchyData/postgres-operator/issues/2736', 'Warning  Unhealthy  49m (x4 over 49m)  kubelet            Readiness probe failed: HTTP probe failed with statuscode: 503',
+         '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
+# N9. A static site pod that restarted once, two days ago, when its node ran out of disk; fine since
+@reg
+def neg_old_restart_disk_full():
+    ns_ = 'default'
+    n1 = mknode('web-node-2', kubelet='v1.30.6', runtime='containerd://1.7.23', kernel='6.1.0-27-amd64', os_image='Debian GNU/Linux 12 (bookworm)')
+    for cnd in n1['status']['conditions']:
+        if cnd['type'] == 'DiskPressure': cnd['lastTransitionTime'] = ago(86400 * 2 - 2400)
+    img = 'localhost:5000/static:v1'
+    labels = {'app': 'static'}
+    c = {'name': 'static', 'image': img, 'ports': [{'containerPort': 80, 'name': 'http'}], 'resources': {'requests': {'cpu': '100m'}},
+         'readinessProbe': {'httpGet': {'path': '/', 'port': 80}, 'periodSeconds': 10}}
+    containers, vols = with_api([c], [], 'static')
+    d, rs = deploy('static', ns_, labels, 1, '7c4f8d6b59', {'containers': copy.deepcopy(containers), 'volumes': vols}, created=86400 * 40)
+    created = 86400 * 40
+    last = term(2, 'Error', 86400 * 40 - 15, 86400 * 2 + 1800, seed='static-0')
+    p = mkpod('static-7c4f8d6b59-xw2mp', ns_, 'web-node-2', containers, [running('static', img, 86400 * 2 - 2500, restarts=1, last=last)], created,
+              owner=('ReplicaSet', rs['metadata']['name']), labels={**labels, 'pod-template-hash': '7c4f8d6b59'}, spec_extra={'volumes': vols})
+    set_status(p, p['status']['containerStatuses'], created, since=86400 * 2 - 2510)
+    logs = ['/docker-entrypoint.sh: Configuration complete; ready for start up',
+            '%s [notice] 1#1: nginx/1.25.3' % ts(86400 * 2 - 2499, '%Y/%m/%d %H:%M:%S'), '%s [notice] 1#1: start worker processes' % ts(86400 * 2 - 2499, '%Y/%m/%d %H:%M:%S'),
+            '10.244.1.1 - - [%s] "GET / HTTP/1.1" 200 4412 "-" "kube-probe/1.30" "-"' % ts(8, '%d/%b/%Y:%H:%M:%S +0000')]
+    prev = ['%s [crit] 29#29: *918221 pwrite() "/var/cache/nginx/client_temp/0000118233" failed (28: No space left on device), client: 10.244.1.9, server: localhost, request: "POST /contact HTTP/1.1", host: "static.acme.test"' % ts(86400 * 2 + 1900, '%Y/%m/%d %H:%M:%S'),
+            '%s [alert] 1#1: worker process 29 exited on signal 2' % ts(86400 * 2 + 1801, '%Y/%m/%d %H:%M:%S')]
+    objs = [ns(ns_), n1, d, rs, p] + [podlog(ns_, p['metadata']['name'], 'static', logs, previous=False), podlog(ns_, p['metadata']['name'], 'static', prev)] + noise([n1], 'v1.30.6')
+    case('f2-neg-old-restart-node-disk-full', 'Static site Ready for two days after its single restart, when the node briefly ran out of disk; nothing is wrong now',
+         'https://github.com/kubernetes/kubernetes/issues/68286', 'Last State:     Terminated\n      Reason:       Error\n      Exit Code:    2',
+         '%s/%s' % (ns_, p['metadata']['name']), None, objs)
+
+
 if __name__ == '__main__':
     for f in CASES2:
         f()
