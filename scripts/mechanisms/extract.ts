@@ -22,28 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getSystemErrorMap } from 'node:util';
 
-export interface UpstreamErrno {
-  name: string;
-  number: number;
-  glibc?: string;
-  musl?: string;
-  go?: string;
-  libuv?: string;
-}
-
-export interface UpstreamSignal {
-  name: string;
-  number: number;
-  glibc?: string;
-  musl?: string;
-  go?: string;
-}
-
-export interface Upstream {
-  sources: Record<'glibc' | 'musl' | 'go' | 'libuv', string>;
-  errno: UpstreamErrno[];
-  signals: UpstreamSignal[];
-}
+import type { Upstream, UpstreamErrno, UpstreamSignal } from '../../src/diagnosis/mechanisms/errno.js';
 
 const SIGNAL_NAMES = [
   'SIGHUP',

@@ -6,6 +6,7 @@
 // test/mechanism-coverage.test.ts fails on an errno of upstream.json that is neither.
 import upstreamJson from './upstream.json' with { type: 'json' };
 
+/** One errno as each family prints it (scripts/mechanisms/extract.ts writes these). */
 export interface UpstreamErrno {
   name: string;
   number: number;
@@ -15,11 +16,22 @@ export interface UpstreamErrno {
   libuv?: string;
 }
 
-export const UPSTREAM = upstreamJson as {
-  sources: Record<string, string>;
+export interface UpstreamSignal {
+  name: string;
+  number: number;
+  glibc?: string;
+  musl?: string;
+  go?: string;
+}
+
+/** The shape of upstream.json. */
+export interface Upstream {
+  sources: Record<'glibc' | 'musl' | 'go' | 'libuv', string>;
   errno: UpstreamErrno[];
-  signals: { name: string; number: number; glibc?: string; musl?: string; go?: string }[];
-};
+  signals: UpstreamSignal[];
+}
+
+export const UPSTREAM = upstreamJson as Upstream;
 
 const BY_NAME = new Map(UPSTREAM.errno.map((e) => [e.name, e]));
 
