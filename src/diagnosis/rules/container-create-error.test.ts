@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
-import { testRule } from '../../../test/helpers/rule-tester.js';
+import { findingsOf, testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
 import { rule } from './container-create-error.js';
 import { RULES } from './index.js';
@@ -10,9 +10,23 @@ const RESERVED =
   '"web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is reserved for ' +
   '"4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"';
 
+// CRI-O 1.27+: server/utils.go getResourceOrWait wraps internal/lib/container_server.go's reservation error.
+const CRIO_RESERVED =
+  'kubelet may be retrying requests that are timing out in CRI-O due to system load. Currently at stage container volume configuration: ' +
+  'context deadline exceeded: error reserving ctr name k8s_minio_data-pool-0-3_storage_8dec4302-e6b4-4874-9a60-ea305b96347f_0 ' +
+  'for id 8424e8fdc1a42daec5810b43a8baf7a9a80f7835a843fc104fe9f621a14983cb: name is reserved';
+const crioNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.29.4' } } });
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
+    {
+      name: 'near miss (command vs runtime): crun cannot find the command (container.start-error)',
+      snapshot: snapshot(
+        waitingPod('CreateContainerError', 'container create failed: executable file `python` not found in $PATH: No such file or directory'),
+        { node: crioNode },
+      ),
+    },
     {
       name: 'CreateContainerError for an exec problem (container.start-error)',
       snapshot: snapshot(
@@ -24,6 +38,32 @@ testRule(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'CRI-O 1.27+: a timed-out create still holds the name ("error reserving ctr name ...: name is reserved")',
+      snapshot: snapshot(waitingPod('CreateContainerError', CRIO_RESERVED), { node: crioNode }),
+      expect: {
+        params: { problem: 'name-reserved', node: 'node-1' },
+        mentions: [/CRI-O on node-1 fails to create the container \(name still reserved\)/, /still running \(or stuck\) in CRI-O/, /name is reserved/],
+      },
+    },
+    {
+      name: 'CRI-O ≤ 1.26 (k8s#112105): "Kubelet may be retrying requests ... due to system load: context deadline exceeded: error reserving ctr name"',
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'Kubelet may be retrying requests that are timing out in CRI-O due to system load: context deadline exceeded: error reserving ' +
+            'ctr name k8s_minio_data-analytics-prod-pool-0-3_oci-prod-data-analytics_8dec4302-e6b4-4874-9a60-ea305b96347f_0 for id ' +
+            '8424e8fdc1a42daec5810b43a8baf7a9a80f7835a843fc104fe9f621a14983cb: name is reserved',
+        ),
+        { node: undefined },
+      ),
+      expect: { params: { problem: 'name-reserved' }, mentions: [/in CRI-O/] },
+    },
+    {
+      name: 'CRI-O: conmon lost the runtime mid-create ("error reading container (probably exited) json message: EOF", k8s#98142)',
+      snapshot: snapshot(waitingPod('CreateContainerError', 'error reading container (probably exited) json message: EOF'), { node: crioNode }),
+      expect: { params: { problem: 'runtime' }, mentions: [/probably exited/, /not of the pod spec/] },
+    },
     {
       name: 'a program the runtime runs on the node is missing (containerd without apparmor_parser)',
       snapshot: snapshot(
@@ -67,6 +107,20 @@ testRule(rule, {
       expect: { params: { problem: 'name-conflict' }, mentions: [/already in use/] },
     },
   ],
+});
+
+describe('container.create-error advice follows the runtime', () => {
+  it.each([
+    ['cri-o://1.29.4', /journalctl -u crio /, /restart crio/],
+    ['containerd://2.0.2', /journalctl -u containerd /, /restart containerd/],
+  ])('%s', (version, unit, restart) => {
+    const found = findingsOf(
+      rule,
+      snapshot(waitingPod('CreateContainerError', CRIO_RESERVED), { node: node({ status: { nodeInfo: { containerRuntimeVersion: version } } }) }),
+    );
+    expect(found[0]?.advice[0]).toMatch(unit);
+    expect(found[0]?.advice[0]).toMatch(restart);
+  });
 });
 
 describe('container.create-error in the full registry', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerStatus, crashedPod, event, logTail, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
+import { containerStatus, crashedPod, event, logTail, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
 import { rule } from './container-start-error.js';
@@ -8,6 +8,8 @@ import { rule as appExit } from './crash-app-exit.js';
 const CONTAINERD_NOT_FOUND =
   'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: ' +
   'unable to start container process: exec: "gunicorn": executable file not found in $PATH: unknown';
+// CRI-O 1.31+ runs crun by default; its words are not runc's (containers/crun src/libcrun/container.c).
+const crioNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.31.3' } } });
 const withCommand = (command: string[], args?: string[]) => ({
   spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', command, ...(args ? { args } : {}) }] },
 });
@@ -56,8 +58,57 @@ testRule(rule, {
       name: 'exec format error (image.wrong-arch)',
       snapshot: snapshot(crashedPod({ exitCode: 1 }), { logs: [logTail('web', ['exec /usr/local/bin/server: exec format error'])] }),
     },
+    {
+      name: 'near miss (arch vs script): crun\'s "Exec format error" of a binary is image.wrong-arch',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 4 }), {
+        node: crioNode,
+        logs: [logTail('web', ['exec container process `/usr/local/bin/server`: Exec format error'])],
+      }),
+    },
+    {
+      name: 'near miss (subPath vs command): crun cannot stat a subPath source (no such file, but not the exec)',
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'container create failed: cannot stat `/var/lib/kubelet/pods/6f1c2d3e-aaaa-4bbb-8ccc-000000000001/volume-subpaths/conf/web/0`: ' +
+            'No such file or directory',
+        ),
+        { node: crioNode },
+      ),
+    },
   ],
   invalid: [
+    {
+      name: 'CRI-O + crun: "executable file `gunicorn` not found in $PATH" at create time',
+      snapshot: snapshot(
+        waitingPod('CreateContainerError', 'container create failed: executable file `gunicorn` not found in $PATH: No such file or directory', {
+          spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2', command: ['gunicorn'] }] },
+        }),
+        { node: crioNode },
+      ),
+      expect: { params: { problem: 'not-found', path: 'gunicorn' }, mentions: [/not found in \$PATH/, /command \["gunicorn"\]/] },
+    },
+    {
+      name: 'CRI-O + crun: the entrypoint is not executable ("open executable: Permission denied")',
+      snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: open executable: Permission denied'), { node: crioNode }),
+      expect: { params: { problem: 'permission' }, mentions: [/open executable: Permission denied/] },
+    },
+    {
+      name: 'crun after start: "exec container process (missing dynamic library?)" is the only log line',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 5 }), {
+        node: crioNode,
+        logs: [logTail('web', ['exec container process (missing dynamic library?) `/app/server`: No such file or directory'])],
+      }),
+      expect: { params: { problem: 'no-such-file', path: '/app/server' } },
+    },
+    {
+      name: 'crun after start: a script without #! ("Exec format error" on /app/entrypoint.sh)',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }), {
+        node: crioNode,
+        logs: [logTail('web', ['exec container process `/app/entrypoint.sh`: Exec format error'])],
+      }),
+      expect: { params: { problem: 'no-interpreter', path: '/app/entrypoint.sh' } },
+    },
     {
       name: 'runc >= 1.1: "exec /entrypoint: no such file or directory" is the only log line (CRLF #! line)',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 7 }), { logs: [logTail('web', ['exec /entrypoint: no such file or directory'])] }),

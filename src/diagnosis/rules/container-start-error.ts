@@ -4,7 +4,7 @@ import { type Crash, containerSpec, crashes, crashKey, crashLogs, crashTexts, lo
 import { clip, containerStatuses, statusEvidence } from '../facts.js';
 import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
-import { nodeSideFailure, scriptPath } from '../runtime-errors.js';
+import { execLogLine, execPath, isExecFailure, nodeSideFailure, type StartProblem, scriptPath, startProblem } from '../runtime-errors.js';
 import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
 
 // The runtime could not start the container's process: the command does not exist, is not
@@ -15,28 +15,15 @@ import type { Container, Evidence, FindingDraft, Snapshot } from '../types.js';
 //   runc 1.0: `... starting container process caused: exec: "foo": executable file not found in $PATH: unknown`
 //   docker: `OCI runtime create failed: container_linux.go:345: starting container process caused
 //     "exec: \"foo\": executable file not found in $PATH": unknown` (ContainerCannotRun, exit 127)
-//   CRI-O: CreateContainerError `container create failed: ... executable file not found in $PATH`
+//   CRI-O: CreateContainerError `container create failed: ...` with runc's words, or crun's (CRI-O's default
+//     from 1.31): `executable file `foo` not found in $PATH: No such file or directory`
 // A shell entrypoint that cannot find its command exits 127 (`sh: foo: not found`) or 126.
+// runtime-errors.ts reads both runtimes' words.
 
-export type StartProblem = 'not-found' | 'permission' | 'no-such-file' | 'no-interpreter';
-
-// Only the exec of the process itself: mount errors in the same OCI message (subPath, a missing
-// hostPath file) say "no such file or directory" too and belong to other rules.
-const RUNTIME_START = /exec: \\?"|executable file not found in \$PATH/;
 const SHELL_127 = /(?:^|: )(?:\S+: )?(?:line \d+: )?(\S+): (?:command )?not found$|exec: \S+: not found|can't execute '[^']+': No such file or directory/m;
 
-export function classifyStart(text: string): StartProblem | undefined {
-  if (/exec format error/i.test(text)) return undefined; // image.wrong-arch
-  if (/executable file not found in \$PATH/.test(text)) return 'not-found';
-  if (/permission denied/i.test(text)) return 'permission';
-  if (/no such file or directory/i.test(text)) return 'no-such-file';
-  return undefined;
-}
-
-/** The path the runtime tried to exec: `exec: "foo"` (quotes escaped in docker's wording). */
-export function execPath(text: string): string | undefined {
-  return /exec: \\?"([^"\\]+)\\?"/.exec(text)?.[1] ?? /stat (\/\S+): no such file/.exec(text)?.[1];
-}
+/** Only the exec of the process itself: mount errors in the same OCI message (subPath, a missing hostPath file) say "no such file or directory" too. */
+const ownExec = (text: string) => isExecFailure(text) && startProblem(text) !== undefined && !nodeSideFailure(text);
 
 export function commandOf(spec: Container | undefined): string {
   const cmd = spec?.command ?? [];
@@ -61,13 +48,13 @@ function hits(snapshot: Snapshot): Hit[] {
   for (const c of crashes(snapshot)) {
     const texts = crashTexts(snapshot, c);
     // A program the runtime itself runs on the node (apparmor_parser, a shim) is container.create-error's.
-    const runtime = texts.find((t) => RUNTIME_START.test(t.text) && classifyStart(t.text) && !nodeSideFailure(t.text));
+    const runtime = texts.find((t) => ownExec(t.text));
     if (runtime) {
       out.push({
         name: c.name,
         init: c.s.init,
         ...(c.spec ? { spec: c.spec } : {}),
-        problem: classifyStart(runtime.text) ?? 'not-found',
+        problem: startProblem(runtime.text) ?? 'not-found',
         ...(execPath(runtime.text) ? { path: execPath(runtime.text) } : {}),
         text: runtime.text,
         evidence: [runtime.evidence],
@@ -78,7 +65,7 @@ function hits(snapshot: Snapshot): Hit[] {
     // A script without a `#!` line (or with CRLF endings): the kernel cannot exec it (runc >= 1.1 logs
     // `exec /app/entrypoint.sh: exec format error`). A binary for another CPU is image.wrong-arch.
     const tail = crashLogs(snapshot, c);
-    const formatLine = [...(tail?.lines.slice(-5) ?? []), ...texts.map((t) => t.text)].find((l) => /exec format error/.test(l) && scriptPath(l));
+    const formatLine = [...(tail?.lines.slice(-5) ?? []), ...texts.map((t) => t.text)].find((l) => /exec format error/i.test(l) && scriptPath(l));
     if (formatLine) {
       const fromLog = tail?.lines.includes(formatLine);
       out.push({
@@ -93,18 +80,18 @@ function hits(snapshot: Snapshot): Hit[] {
       });
       continue;
     }
-    // runc >= 1.1 reports a failed exec of the entrypoint as the run's only log line: `exec /entrypoint:
-    // no such file or directory` (the file, or the interpreter its #! line names, is missing: a CRLF
-    // line ending makes it look for `/bin/sh\r`) or `exec /app/run: permission denied`.
-    const execLine = tail?.lines.slice(-3).find((l) => /^exec \S+: (?:no such file or directory|permission denied)$/.test(l.trim()));
-    if (execLine) {
-      const problem = classifyStart(execLine) ?? 'no-such-file';
+    // runc >= 1.1 (and crun) report a failed exec of the entrypoint as the run's only log line: `exec
+    // /entrypoint: no such file or directory` (the file, or the interpreter its #! line names, is missing:
+    // a CRLF line ending makes it look for `/bin/sh\r`) or `exec /app/run: permission denied`.
+    const execLine = tail?.lines.slice(-3).find((l) => execLogLine(l));
+    const exec = execLine ? execLogLine(execLine) : undefined;
+    if (execLine && exec) {
       out.push({
         name: c.name,
         init: c.s.init,
         ...(c.spec ? { spec: c.spec } : {}),
-        problem,
-        path: execLine.trim().split(' ')[1]?.replace(/:$/, '') ?? '',
+        problem: exec.problem,
+        path: exec.path,
         text: execLine.trim(),
         evidence: [logEvidence(tail!, 3)],
         crash: c,
@@ -129,11 +116,11 @@ function hits(snapshot: Snapshot): Hit[] {
       });
     }
   }
-  // CRI-O reports it at create time, before any crash.
+  // CRI-O reports it at create time, before any crash (runc's or crun's words).
   for (const s of containerStatuses(snapshot.pod)) {
     const w = s.status.state?.waiting;
-    if (w?.reason !== 'CreateContainerError' || !w.message || !RUNTIME_START.test(w.message) || nodeSideFailure(w.message)) continue;
-    const problem = classifyStart(w.message);
+    if (w?.reason !== 'CreateContainerError' || !w.message || !ownExec(w.message)) continue;
+    const problem = startProblem(w.message);
     if (!problem || out.some((h) => h.name === s.status.name)) continue;
     const spec = containerSpec(snapshot.pod, s.status.name, s.init);
     out.push({

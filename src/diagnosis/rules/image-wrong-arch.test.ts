@@ -7,11 +7,19 @@ import { rule as appExit } from './crash-app-exit.js';
 import { archHint, rule } from './image-wrong-arch.js';
 
 const armNode = node({ status: { nodeInfo: { architecture: 'arm64' } } });
+const crioArmNode = node({ status: { nodeInfo: { architecture: 'arm64', containerRuntimeVersion: 'cri-o://1.32.1' } } });
 const amdImage = { spec: { containers: [{ name: 'web', image: 'registry.example.com/shop/web:1.4.2-amd64' }] } };
 
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod(), { node: armNode }) },
+    {
+      name: 'near miss (script vs arch): crun\'s "Exec format error" on a script without #! is container.start-error',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 3 }), {
+        node: crioArmNode,
+        logs: [logTail('web', ['exec container process `/docker-entrypoint.sh`: Exec format error'])],
+      }),
+    },
     {
       name: 'an app crash without exec format error',
       snapshot: snapshot(crashedPod({ exitCode: 1 }), {
@@ -54,6 +62,27 @@ testRule(rule, {
         causeKey: 'image/registry.example.com/shop/web:1.4.2-amd64:arch-arm64',
         mentions: [/exec \/usr\/local\/bin\/web: exec format error/, /image name says amd64, the node is arm64/],
       },
+    },
+    {
+      name: 'crun (CRI-O 1.31+): "exec container process `/usr/local/bin/web`: Exec format error", amd64 image on arm64',
+      snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }, amdImage), {
+        node: crioArmNode,
+        logs: [logTail('web', ['exec container process `/usr/local/bin/web`: Exec format error'])],
+      }),
+      expect: { params: { nodeArch: 'arm64', imageArch: 'amd64' }, mentions: [/Exec format error/] },
+    },
+    {
+      name: 'pull: CRI-O 1.31+ quotes architecture and OS ("no image found in image index for architecture "arm64"")',
+      snapshot: snapshot(
+        waitingPod(
+          'ErrImagePull',
+          'initializing source docker://quay.io/acme/tool:2.1: choosing an image from manifest list docker://quay.io/acme/tool:2.1: ' +
+            'no image found in image index for architecture "arm64", variant "v8", OS "linux"',
+          { spec: { containers: [{ name: 'web', image: 'quay.io/acme/tool:2.1' }] } },
+        ),
+        { node: crioArmNode },
+      ),
+      expect: { mentions: [/no image found in image index for architecture "arm64"/] },
     },
     {
       name: 'older runc wording in the log',

@@ -12,6 +12,7 @@ import type { Evidence, FindingDraft } from '../types.js';
 // runc >= 1.1 prints `exec /usr/local/bin/app: exec format error` as the container's only log line
 // (exit 1); older runc `standard_init_linux.go:228: exec user process caused: exec format error`;
 // at create time: `runc create failed: unable to start container process: exec: "/app": ... exec format error`.
+// crun (CRI-O's default runtime from 1.31) after start: `exec container process `/usr/local/bin/app`: Exec format error`.
 
 const FORMAT = /exec format error/i;
 const ARCH_WORDS: Record<string, RegExp> = {
