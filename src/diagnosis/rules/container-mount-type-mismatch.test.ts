@@ -1,4 +1,4 @@
-import { crashedPod, pod, snapshot } from '../../../test/helpers/factories.js';
+import { crashedPod, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './container-mount-type-mismatch.js';
 
@@ -8,6 +8,9 @@ const RUNC =
   'to rootfs at "/customer/profile.json": mount /srv/customer/profile.json:/customer/profile.json (via ' +
   '/proc/self/fd/6), flags: 0x5000: not a directory: unknown';
 const withHostPath = { spec: { volumes: [{ name: 'profile', hostPath: { path: '/srv/customer/profile.json' } }] } };
+// CRI-O + crun (containers/crun src/libcrun/linux.c `mount `%s` to `%s``, the target relative to the rootfs), at create time.
+const crioNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.31.3' } } });
+const CRUN = 'container create failed: mount `/srv/customer/profile.json` to `customer/profile.json`: Not a directory';
 
 testRule(rule, {
   valid: [
@@ -38,8 +41,26 @@ testRule(rule, {
         }),
       ),
     },
+    {
+      name: 'near miss (subPath missing vs type): crun cannot stat a subPath source',
+      snapshot: snapshot(
+        waitingPod(
+          'CreateContainerError',
+          'container create failed: cannot stat `/var/lib/kubelet/pods/x/volume-subpaths/conf/web/0`: No such file or directory',
+        ),
+        { node: crioNode },
+      ),
+    },
   ],
   invalid: [
+    {
+      name: 'CRI-O + crun: "mount `src` to `tgt`: Not a directory" (CreateContainerError)',
+      snapshot: snapshot(waitingPod('CreateContainerError', CRUN, withHostPath), { node: crioNode }),
+      expect: {
+        params: { source: '/srv/customer/profile.json', target: '/customer/profile.json', volume: 'profile' },
+        mentions: [/Not a directory/, /created it as an empty directory/],
+      },
+    },
     {
       name: 'a hostPath that did not exist became a directory, mounted onto a file',
       snapshot: snapshot(crashedPod({ exitCode: 128, reason: 'StartError', message: RUNC, restarts: 7 }, withHostPath)),

@@ -12,11 +12,22 @@ import type { Evidence, FindingDraft, Pod } from '../types.js';
 //     ... (via /proc/self/fd/6), flags: 0x5000: not a directory: unknown
 //   docker adds: Are you trying to mount a directory onto a file (or vice-versa)? Check if the
 //     specified host path exists and is the expected type
+//   crun (CRI-O's default from 1.31; at create time, CreateContainerError `container create failed: ...`):
+//     mount `/var/lib/kubelet/pods/.../volumes/kubernetes.io~configmap/config` to `etc/app/app.yaml`: Not a directory
+//     (containers/crun src/libcrun/linux.c: the target relative to the rootfs)
 // Usual cause: a hostPath (type "") whose source did not exist, so the kubelet created it as an
 // empty directory, mounted onto a file of the image; or a ConfigMap key mounted without subPath.
-
 const MISMATCH =
-  /error mounting "([^"]+)" to rootfs at "([^"]+)"[^"]*?(?:not a directory|is a directory)|Are you trying to mount a directory onto a file \(or vice-versa\)/;
+  /error mounting "([^"]+)" to rootfs at "([^"]+)"[^"]*?(?:not a directory|is a directory)|Are you trying to mount a directory onto a file \(or vice-versa\)|mount `[^`]+` to `[^`]+`: (?:Not a directory|Is a directory)/;
+
+/** Source and target: runc `error mounting "src" to rootfs at "/tgt"`, crun `mount `src` to `tgt`` (tgt relative to the rootfs). */
+function mountOf(text: string): { source?: string; target?: string } {
+  const runc = /error mounting "([^"]+)" to rootfs at "([^"]+)"/.exec(text);
+  if (runc) return { source: runc[1], target: runc[2] };
+  const crun = /mount `([^`]+)` to `([^`]+)`: (?:Not a directory|Is a directory)/.exec(text);
+  if (crun?.[2]) return { source: crun[1], target: crun[2].startsWith('/') ? crun[2] : `/${crun[2]}` };
+  return {};
+}
 
 /** The pod volume whose source is `source` (a hostPath path, or the kubelet's volumes/<plugin>/<name> dir). */
 function volumeOf(pod: Pod | undefined, source: string): { name: string; hostPath?: string; type?: string } | undefined {
@@ -71,9 +82,7 @@ export const rule = defineRule({
     const pod = snapshot.pod;
     const out: FindingDraft<Id>[] = [];
     const report = (name: string, text: string, evidence: Evidence[], key: string) => {
-      const m = /error mounting "([^"]+)" to rootfs at "([^"]+)"/.exec(text);
-      const source = m?.[1];
-      const target = m?.[2];
+      const { source, target } = mountOf(text);
       const volume = source ? volumeOf(pod, source) : undefined;
       const hostPath = volume?.hostPath;
       const node = pod?.spec?.nodeName ?? 'the node';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crashedPod, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { crashedPod, event, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { diagnose } from '../engine.js';
 import { rule as appExit } from './crash-app-exit.js';
@@ -84,6 +84,19 @@ const NOT_A_DIRECTORY =
   'a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)? Check if the specified host path exists and is the ' +
   'expected type';
 
+// CRI-O mounts at create time (CreateContainerError); crun words it as containers/crun src/libcrun/linux.c
+// (`cannot stat `%s`` 1.12+, utils.c `error stat'ing file `%s`` before), runc as above.
+const SUBPATH = '/var/lib/kubelet/pods/0d6f5c1e-8a2b-4c3d-9e4f-5a6b7c8d9e0f/volume-subpaths/app-config/web/0';
+const crioNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.31.3' } } });
+const withSubPath = {
+  spec: {
+    containers: [
+      { name: 'web', image: 'registry.example.com/shop/web:1.4.2', volumeMounts: [{ name: 'app-config', mountPath: '/etc/web/app.yml', subPath: 'app.yml' }] },
+    ],
+  },
+};
+const createError = (message: string) => snapshot(waitingPod('CreateContainerError', message, withSubPath), { node: crioNode });
+
 testRule(rule, {
   valid: [
     { name: 'healthy pod', snapshot: snapshot(pod()) },
@@ -112,8 +125,34 @@ testRule(rule, {
         events: [event(pod(), { reason: 'Failed', message: `Error: ${NOT_A_DIRECTORY}`, fieldPath: 'spec.containers{web}' })],
       }),
     },
+    {
+      name: 'near miss (type mismatch vs a missing source): crun says "Not a directory" for the subPath mount',
+      snapshot: createError(`container create failed: mount \`${SUBPATH}\` to \`etc/web\`: Not a directory`),
+    },
   ],
   invalid: [
+    {
+      name: 'CRI-O + crun 1.12+: "cannot stat `.../volume-subpaths/app-config/web/0`: No such file or directory" at create time',
+      snapshot: createError(`container create failed: cannot stat \`${SUBPATH}\`: No such file or directory`),
+      expect: {
+        playbook: 'recreate-pod',
+        params: { volume: 'app-config', container: 'web' },
+        mentions: [/at \/etc\/web\/app\.yml/, /CreateContainerError: container create failed: cannot stat/],
+      },
+    },
+    {
+      name: 'CRI-O + crun ≤ 1.11: "error stat\'ing file `...`"',
+      snapshot: createError(`container create failed: error stat'ing file \`${SUBPATH}\`: No such file or directory`),
+      expect: { params: { volume: 'app-config' } },
+    },
+    {
+      name: 'CRI-O + runc: the runc wording after "container create failed"',
+      snapshot: createError(
+        'container create failed: runc create failed: unable to start container process: error during container init: error mounting ' +
+          `"${SUBPATH}" to rootfs at "/etc/web/app.yml": mount ${SUBPATH}:/etc/web/app.yml (via /proc/self/fd/6), flags: 0x5001: no such file or directory`,
+      ),
+      expect: { params: { volume: 'app-config' } },
+    },
     {
       name: 'docker era (seed 003 metricbeat): Failed event, old BackOff wording',
       snapshot: snapshot(metricbeat, {

@@ -1,4 +1,4 @@
-import { crashedPod, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
+import { crashedPod, node, pod, snapshot, waitingPod } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './runtime-cgroup-write-failed.js';
 
@@ -7,6 +7,8 @@ const CFS =
   'unable to start container process: error during container init: error setting cgroup config for procHooks ' +
   'process: failed to write "200000": write ' +
   '/sys/fs/cgroup/cpu,cpuacct/kubepods/burstable/pod367e6884/0a1b/cpu.cfs_quota_us: invalid argument: unknown';
+
+const crioNode = node({ status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.31.3' } } });
 
 testRule(rule, {
   valid: [
@@ -23,8 +25,20 @@ testRule(rule, {
         }),
       ),
     },
+    {
+      name: 'near miss (AppArmor vs cgroup): crun writing a /proc attr file is not a cgroup limit',
+      snapshot: snapshot(
+        waitingPod('CreateContainerError', 'container create failed: write file `/proc/thread-self/attr/apparmor/exec`: No such file or directory'),
+        { node: crioNode },
+      ),
+    },
   ],
   invalid: [
+    {
+      name: 'CRI-O + crun: "writing file `cpu.max`: Invalid argument" at create time',
+      snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: writing file `cpu.max`: Invalid argument'), { node: crioNode }),
+      expect: { params: { file: 'cpu.max' }, mentions: [/crun cannot write cpu\.max on node-1 \(Invalid argument\)/] },
+    },
     {
       name: 'StartError: cpu.cfs_quota_us invalid argument',
       snapshot: snapshot(crashedPod({ exitCode: 128, reason: 'StartError', message: CFS, restarts: 14 })),

@@ -14,13 +14,19 @@ import type { Evidence, FindingDraft } from '../types.js';
 // The value is legal for the pod; the node's cgroup tree is not what the kubelet expects (a parent
 // cgroup with a lower quota, a cgroup driver mismatch between kubelet and runtime, an old kernel).
 
-const CGROUP = /failed to write "?[^"]*"?: (?:write )?\/sys\/fs\/cgroup\/|unable to apply cgroup configuration|error setting cgroup config/;
-/** The cgroup file and the kernel's answer: `write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`. */
-const WRITE = /failed to write "?[^"]*"?: (?:write )?(\/sys\/fs\/cgroup\/\S+?): ([^:"]+)/;
+// crun (CRI-O's default from 1.31) writes the same files relative to the container's cgroup and
+// fails at create time (CreateContainerError `container create failed: ...`):
+//   writing file `cpu.max`: Invalid argument  (containers/crun src/libcrun/utils.c write_file_at_with_flags)
+const CRUN_FILE = String.raw`writing file \`((?:cpu|cpuset|memory|pids|io|blkio|hugetlb|rdma|misc|cgroup)\.[\w.]+)\`: ([^:"]+)`;
+const CGROUP = new RegExp(
+  String.raw`failed to write "?[^"]*"?: (?:write )?\/sys\/fs\/cgroup\/|unable to apply cgroup configuration|error setting cgroup config|${CRUN_FILE}`,
+);
+/** The cgroup file and the kernel's answer: `write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`, crun's `writing file `cpu.max`: Invalid argument`. */
+const WRITE = new RegExp(String.raw`failed to write "?[^"]*"?: (?:write )?(\/sys\/fs\/cgroup\/\S+?): ([^:"]+)|${CRUN_FILE}`);
 
 const messages = {
-  title: '{{container}}: runc cannot write {{file}} on {{node}}',
-  titleAnswer: '{{container}}: runc cannot write {{file}} on {{node}} ({{answer}})',
+  title: '{{container}}: {{runtime}} cannot write {{file}} on {{node}}',
+  titleAnswer: '{{container}}: {{runtime}} cannot write {{file}} on {{node}} ({{answer}})',
   refused:
     'The runtime on {{node}} cannot start container "{{container}}": the kernel refuses its cgroup settings ("{{text}}"). ' +
     "The limits in the pod spec are valid; the node's cgroup hierarchy does not accept them " +
@@ -57,10 +63,14 @@ export const rule = defineRule({
     const out: FindingDraft<Id>[] = [];
     const report = (name: string, text: string, evidence: Evidence[]) => {
       const m = WRITE.exec(text);
-      const file = m?.[1];
+      const file = m?.[1] ?? m?.[3];
+      const answer = (m?.[2] ?? m?.[4])?.trim();
       const shown = file ? String(file.split('/').pop()) : 'its cgroup limits';
+      const runtime = m?.[3] ? 'crun' : 'runc';
       out.push({
-        title: m?.[2] ? msg('titleAnswer', { container: name, file: shown, node, answer: m[2].trim() }) : msg('title', { container: name, file: shown, node }),
+        title: answer
+          ? msg('titleAnswer', { container: name, file: shown, node, answer, runtime })
+          : msg('title', { container: name, file: shown, node, runtime }),
         cause: msg('refused', { node, container: name, text: clip(text, 400) }),
         evidence,
         advice: [msg('compareDrivers', { node }), msg('drain')],
