@@ -31,7 +31,30 @@ testRule(rule, {
       expect: { playbook: null, params: { handler: 'nvidia', runtimeClass: 'nvidia' } },
     },
     {
-      name: 'CRI-O: RuntimeHandler "kata" not supported',
+      name: 'containerd 2.x: unable to get OCI runtime for sandbox (NVIDIA/gpu-operator#2168)',
+      snapshot: snapshot(gpuPod, {
+        events: [
+          sandboxFailed(
+            'Failed to create pod sandbox: rpc error: code = Unknown desc = unable to get OCI runtime for sandbox ' +
+              '"18073b779521b77e3cbc7752dd5c2f63064efe24cec18807e917cd29f31fdf50": no runtime for "nvidia" is configured',
+          ),
+        ],
+      }),
+      expect: { params: { handler: 'nvidia', runtimeClass: 'nvidia' } },
+    },
+    {
+      name: 'CRI-O: failed to find runtime handler kata from runtime list (kata-containers/tests#1900)',
+      snapshot: snapshot(gpuPod, {
+        events: [
+          sandboxFailed(
+            'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to find runtime handler kata from runtime list map[runc:0xc00001da70]',
+          ),
+        ],
+      }),
+      expect: { params: { handler: 'kata' }, mentions: [/No "kata" runtime on gpu-1/] },
+    },
+    {
+      name: 'cri-dockerd: RuntimeHandler "kata" not supported (deislabs/containerd-wasm-shims#190)',
       snapshot: snapshot(gpuPod, {
         events: [sandboxFailed('Failed to create pod sandbox: rpc error: code = Unknown desc = RuntimeHandler "kata" not supported')],
       }),

@@ -7,12 +7,16 @@ import { defineRule } from '../rule.js';
 // A RuntimeClass maps to a handler the node's runtime must have configured (containerd
 // `plugins."io.containerd.grpc.v1.cri".containerd.runtimes.<handler>`, CRI-O `[crio.runtime.runtimes.<handler>]`).
 // A node without it cannot create the pod's sandbox:
-//   containerd: failed to get sandbox runtime: no runtime for "nvidia" is configured
-//   CRI-O:      RuntimeHandler "kata" not supported
+//   containerd ≤ 1.7: failed to get sandbox runtime: no runtime for "nvidia" is configured
+//   containerd 2.x:   unable to get OCI runtime for sandbox "<id>": no runtime for "nvidia" is configured
+//   CRI-O 1.27–1.32:  failed to find runtime handler kata from runtime list map[crun:0xc000... runc:0xc000...]
+//                     (internal/oci/oci.go ValidateRuntimeHandler; the map prints the configured handlers)
+//   cri-dockerd:      RuntimeHandler "kata" not supported
 // Typical after a GPU or sandboxed-runtime install that has not (yet) reconfigured this node, or on a
 // node pool the RuntimeClass's scheduling rules should have kept the pod away from.
 
-const NO_HANDLER = /no runtime for "([^"]+)" is configured|RuntimeHandler "([^"]+)" not supported|unknown runtime handler "?([^"\s]+)"?/;
+const NO_HANDLER =
+  /no runtime for "([^"]+)" is configured|RuntimeHandler "([^"]+)" not supported|unknown runtime handler "?([^"\s]+)"?|failed to find runtime handler (\S+) from runtime list/;
 
 const messages = {
   title: 'No "{{handler}}" runtime on {{node}}',
@@ -55,7 +59,7 @@ export const rule = defineRule({
     const event = newestFirst(eventsWithReason(snapshot, 'FailedCreatePodSandBox')).find((e) => NO_HANDLER.test(e.message ?? ''));
     if (!event) return null;
     const m = NO_HANDLER.exec(event.message ?? '');
-    const handler = m?.[1] ?? m?.[2] ?? m?.[3] ?? '?';
+    const handler = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? '?';
     const runtimeClass = pod.spec?.runtimeClassName;
     const runtime = snapshot.node?.status?.nodeInfo?.containerRuntimeVersion ?? 'the runtime';
     return {

@@ -21,6 +21,7 @@ const creating = (ageSeconds = 600): Pod =>
       containerStatuses: [{ name: 'web', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } }],
     },
   });
+const crioNode = node({ metadata: { name: '172.27.129.237' }, status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.29.4' } } });
 const sandboxEvent = (p: Pod, message: string) => event(p, { reason: 'FailedCreatePodSandBox', message, count: 8, host: '172.27.129.237' });
 
 const containerdPause =
@@ -67,6 +68,96 @@ testRule(rule, {
     { name: 'DaemonSet pod on a healthy EKS node', snapshot: snapshot(daemonSetPod(), { node: cloudNode('eks') }) },
   ],
   invalid: [
+    {
+      name: 'CRI-O: the pause image pull cannot resolve the registry (creating pod sandbox ... initializing source docker://...)',
+      snapshot: (() => {
+        const p = creating();
+        return snapshot(p, {
+          node: crioNode,
+          events: [
+            sandboxEvent(
+              p,
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = creating pod sandbox with name ' +
+                '"k8s_dnsutils-ds-7q6dr_shop_00000000-0000-4000-8000-000000000001_0": initializing source docker://registry.k8s.io/pause:3.9: ' +
+                'pinging container registry registry.k8s.io: Get "https://registry.k8s.io/v2/": dial tcp: lookup registry.k8s.io on 10.0.0.2:53: no such host',
+            ),
+          ],
+        });
+      })(),
+      expect: {
+        params: { kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.9' },
+        mentions: [/cri-o on 172\.27\.129\.237 cannot get the sandbox/, /network path/],
+      },
+    },
+    {
+      name: 'CRI-O: conmon lost the runtime ("error reading container (probably exited) json message: EOF", k8s#98142)',
+      snapshot: (() => {
+        const p = creating();
+        return snapshot(p, {
+          node: crioNode,
+          events: [
+            sandboxEvent(p, 'Failed to create pod sandbox: rpc error: code = Unknown desc = error reading container (probably exited) json message: EOF'),
+          ],
+        });
+      })(),
+      expect: { params: { kind: 'runtime' }, causeKey: 'node/172.27.129.237:sandbox-runtime' },
+    },
+    {
+      name: 'CRI-O: the CNI add fails (failed to create pod network sandbox ... error adding pod ... to CNI network)',
+      snapshot: (() => {
+        const p = creating();
+        return snapshot(p, {
+          node: crioNode,
+          events: [
+            sandboxEvent(
+              p,
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox ' +
+                'k8s_nginx_default_hdishd83djaidwnduwk28bcsb_1(4338cd100cc17c254a6f89daa92c357555d7cabb5cedced52b7df9ce29c0b4b5): ' +
+                'error adding pod default_nginx to CNI network "k8s-pod-network": plugin type="calico" failed (add): ' +
+                'stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
+            ),
+          ],
+        });
+      })(),
+      expect: { params: { kind: 'cni', plugin: 'calico' } },
+    },
+    {
+      name: 'containerd 2.x: "failed to start sandbox" wraps the sandbox image pull',
+      snapshot: (() => {
+        const p = creating();
+        return snapshot(p, {
+          events: [
+            sandboxEvent(
+              p,
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox ' +
+                '"116108124acdfc5b9012abcc32dce046139ee2d92583aa509f51abe6c1b084a2": failed to get sandbox image "registry.k8s.io/pause:3.10": ' +
+                'failed to pull image "registry.k8s.io/pause:3.10": failed to pull and unpack image "registry.k8s.io/pause:3.10": ' +
+                'failed to resolve image: failed to do request: Head "https://registry.k8s.io/v2/pause/manifests/3.10": dial tcp 34.96.108.209:443: i/o timeout',
+            ),
+          ],
+        });
+      })(),
+      expect: { params: { kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.10' }, mentions: [/network path/] },
+    },
+    {
+      name: 'containerd 2.x: "failed to start sandbox" wraps the shim failing to mount the pause rootfs',
+      snapshot: (() => {
+        const p = creating();
+        return snapshot(p, {
+          events: [
+            sandboxEvent(
+              p,
+              'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox ' +
+                '"4f38b85717ed70d13927a956da02f42e8f31d224513d5b8def2c67fb735959e9": failed to create containerd task: failed to create shim task: ' +
+                'failed to mount rootfs component: mount source: "overlay", target: ' +
+                '"/run/containerd/io.containerd.runtime.v2.task/k8s.io/4f38b85717ed70d13927a956da02f42e8f31d224513d5b8def2c67fb735959e9/rootfs", ' +
+                'fstype: overlay, flags: 0, data: "workdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/31/work": invalid argument',
+            ),
+          ],
+        });
+      })(),
+      expect: { params: { kind: 'runtime' } },
+    },
     {
       name: 'containerd: sandbox image pull 401, no node agent',
       snapshot: (() => {

@@ -50,9 +50,10 @@ function nodeSandboxFacts(snapshot: Snapshot, nodeName: string): NodeSandboxFact
 }
 
 export function classifySandboxError(message: string): { kind: SandboxFailure; image?: string; plugin?: string } {
-  // containerd: `failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image ...`;
+  // containerd: `failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image ...` (2.x: after
+  //   `failed to start sandbox "<id>": `);
   // dockershim: `failed pulling image "k8s.gcr.io/pause:3.2": Error response from daemon: ...`;
-  // CRI-O: `... docker://registry.k8s.io/pause:3.9 ...`.
+  // CRI-O: `creating pod sandbox with name "k8s_...": initializing source docker://registry.k8s.io/pause:3.9: ...`.
   const img =
     /sandbox image \\?"([^"\\]+)/i.exec(message) ??
     /(?:pulling|pull) image \\?"([^"\\]*(?:pause|pod-infra|infra)[^"\\]*)/i.exec(message) ??
@@ -62,7 +63,8 @@ export function classifySandboxError(message: string): { kind: SandboxFailure; i
   if (plugin || /failed to (?:setup|set up) network|NetworkPlugin \S+ failed|network for sandbox|cni\b/i.test(message)) {
     return plugin ? { kind: 'cni', plugin } : { kind: 'cni' };
   }
-  if (/OCI runtime|runc|signal: killed|cgroup|shim/i.test(message)) return { kind: 'runtime' };
+  // CRI-O: `error reading container (probably exited) json message: EOF` when conmon loses the runtime mid-create.
+  if (/OCI runtime|runc|crun|signal: killed|cgroup|shim|conmon|\(probably exited\)/i.test(message)) return { kind: 'runtime' };
   return { kind: 'unknown' };
 }
 

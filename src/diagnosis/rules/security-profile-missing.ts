@@ -11,10 +11,13 @@ import type { Evidence, FindingDraft } from '../types.js';
 //     AppArmor: profile "x" is not loaded`, container waiting `Blocked`
 //   containerd: CreateContainerError `cannot load seccomp profile "/var/lib/kubelet/seccomp/profiles/x.json": open ...: no such file or directory`
 //   containerd 1.30+ AppArmor field: `apparmor profile not found x` / CRI-O `... profile "x" ... not found`
+//   CRI-O 1.27+: CreateContainerError `setup seccomp: unable to load local profile "/var/lib/kubelet/seccomp/x.json": open ...:
+//     no such file or directory` (internal/config/seccomp/seccomp.go)
 
 const MISSING = [
   { kind: 'AppArmor', re: /Cannot enforce AppArmor: profile "([^"]+)" is not loaded/ },
   { kind: 'seccomp', re: /cannot load seccomp profile "([^"]+)"/ },
+  { kind: 'seccomp', re: /setup seccomp: unable to load local profile "([^"]+)"/ },
   { kind: 'seccomp', re: /(?:failed to (?:load|find)|unable to load) (?:local )?seccomp profile "?([^"\s:]+)"?/i },
   { kind: 'AppArmor', re: /apparmor profile (?:not found|"?([^"\s]+)"? not found)\s*"?([\w./-]+)?/i },
 ] as const;

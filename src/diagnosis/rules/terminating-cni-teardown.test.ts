@@ -1,5 +1,5 @@
 import { agent, container, journal, line, podNetwork, runtime } from '../../../test/helpers/agent.js';
-import { agentGap, ago, event, pod, snapshot } from '../../../test/helpers/factories.js';
+import { agentGap, ago, event, node, pod, snapshot } from '../../../test/helpers/factories.js';
 import { testRule } from '../../../test/helpers/rule-tester.js';
 import { rule } from './terminating-cni-teardown.js';
 
@@ -167,6 +167,26 @@ testRule(rule, {
         gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
       }),
       expect: { severity: 'error', playbook: null, mentions: [/40 failures/, /journal could not run/] },
+    },
+    {
+      name: 'CRI-O: "failed to destroy network for pod sandbox ...: error removing pod ... from CNI network" (server/sandbox_network.go, ocicni)',
+      snapshot: snapshot(stuckPod, {
+        node: node({ metadata: { name: 'dev-slave-107' }, status: { nodeInfo: { containerRuntimeVersion: 'cri-o://1.28.4' } } }),
+        events: [
+          event(stuckPod, {
+            reason: 'FailedKillPod',
+            count: 12,
+            message:
+              'error killing pod: failed to "KillPodSandbox" for "0bdc387d-dfac-11e7-9a8f-52549da43ad9" with KillPodSandboxError: "rpc error: code ' +
+              '= Unknown desc = failed to destroy network for pod sandbox k8s_stateful-new-pod-0_lijiaob_0bdc387d-dfac-11e7-9a8f-52549da43ad9_0' +
+              '(41857f70ed13a5e0b6e1fb9f4c2b1e0a7d1c3f6b8a9e2d4c5b7a1f3e6d8c0b2a): error removing pod lijiaob_stateful-new-pod-0 from CNI network ' +
+              '\\"k8s-pod-network\\": plugin type=\\"calico\\" failed (delete): resource does not exist: ' +
+              'WorkloadEndpoint(node=dev-slave-107, orchestrator=k8s, workload=lijiaob.stateful-new-pod-0, name=eth0)"',
+          }),
+        ],
+        gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
+      }),
+      expect: { severity: 'error', mentions: [/12 failures/, /failed to destroy network for pod sandbox/] },
     },
     {
       name: 'not a StatefulSet: reported without the endpoint-theft story',

@@ -18,7 +18,9 @@ import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Evidence, FindingDraft } from '../types.js';
 
-const TEARDOWN = /NetworkPlugin cni failed to teardown pod|failed to destroy network for sandbox/;
+// dockershim `NetworkPlugin cni failed to teardown pod`, containerd `failed to destroy network for sandbox "<id>"`,
+// CRI-O `failed to destroy network for pod sandbox k8s_...(<id>): error removing pod <ns>_<name> from CNI network "..."`.
+const TEARDOWN = /NetworkPlugin cni failed to teardown pod|failed to destroy network for (?:pod )?sandbox|error removing pod \S+ from CNI network/;
 const WEP_MISSING = /resource does not exist: WorkloadEndpoint|WorkloadEndpoint.*not found/;
 /**
  * The kubelet retries a failed teardown on every sync of the pod (backoff capped at minutes), so a
