@@ -270,8 +270,100 @@ const TABLE: Row[] = [
   },
 ];
 
+// CRI-O 1.27–1.32 (containers/image v5.25–v5.33, vendored as github.com/containers/image/v5) and containerd
+// 2.0/2.1 (2.1 pulls through the transfer service). Quoted from the issue or page named, or the source's own
+// format (file named) with the values of a real pull.
+const OTHER_RUNTIMES: Row[] = [
+  // Docker Hub's DENIED without its code (docker/errors.go registryHTTPResponseToError): missing or private, as ambiguous as docker's
+  {
+    text: 'Failed to pull image "nonexistent:image": initializing source docker://nonexistent:image: reading manifest image in docker.io/library/nonexistent: requested access to the resource is denied',
+    cls: 'auth',
+    hint: 'pull-access-denied',
+    ref: 'docker.io/library/nonexistent:image',
+    runtime: 'cri-o',
+  },
+  // containers/image before it kept only the first error (labring/laf#390)
+  {
+    text: 'initializing source docker://labring/user-controller:dev: reading manifest dev in docker.io/labring/user-controller: errors:\ndenied: requested access to the resource is denied\nunauthorized: authentication required',
+    cls: 'auth',
+    hint: 'pull-access-denied',
+    registry: 'docker.io',
+  },
+  // docker/docker_client.go getBearerToken → errors.go httpResponseToError("Requesting bearer token")
+  {
+    text: 'initializing source docker://quay.io/acme/private:1.0: Requesting bearer token: invalid status code from registry 403 (Forbidden)',
+    cls: 'auth',
+    hint: 'token-refused',
+    ref: 'quay.io/acme/private:1.0',
+  },
+  // errors.go ErrTooManyRequests: a 429 on the ping or the token endpoint
+  {
+    text: 'initializing source docker://docker.io/library/nginx:1.27: pinging container registry registry-1.docker.io: too many requests to registry',
+    cls: 'throttled',
+    hint: 'registry-rate-limit',
+  },
+  // docker_client.go detectPropertiesHelper: a registry on a port keeps its port in the reference
+  {
+    text: 'initializing source docker://registry.local:5000/team/app:1: pinging container registry registry.local:5000: Get "https://registry.local:5000/v2/": http: server gave HTTP response to HTTPS client',
+    cls: 'insecure-registry',
+    registry: 'registry.local:5000',
+    ref: 'registry.local:5000/team/app:1',
+    runtime: 'cri-o',
+  },
+  // errors.go unexpectedHTTPResponseError: a 404 with an HTML body (a proxy in front of the registry)
+  {
+    text: 'initializing source docker://registry.example.com/shop/web:1.4.2: reading manifest 1.4.2 in registry.example.com/shop/web: StatusCode: 404, "<html>\\r\\n<head><title>404 Not Found</title></head>..."',
+    cls: 'not-found',
+    hint: 'http-404',
+  },
+  // copy/digesting_reader.go and copy/blob.go errorAnnotationReader
+  {
+    text: 'writing blob: storing blob to file "/var/tmp/container_images_storage1794393263/1": happened during read: Digest did not match, expected sha256:2d5a, got sha256:7f1c',
+    cls: 'corrupt-blob',
+    hint: 'digest-mismatch',
+  },
+  {
+    text: 'copying system image from manifest list: writing blob: storing blob to file "/var/tmp/container_images_storage1794393263/2": happened during read: unexpected EOF',
+    cls: 'transfer',
+  },
+  // CRI-O 1.31+: architecture and OS quoted (internal/manifest/docker_schema2_list.go)
+  {
+    text: 'choosing an image from manifest list docker://quay.io/acme/tool:2.1: no image found in manifest list for architecture "arm64", variant "v8", OS "linux"',
+    cls: 'platform',
+  },
+  // containerd 2.1 (core/transfer/local/pull.go): kubectl describe output quoted on public pages
+  {
+    text: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:9.9": failed to resolve image: docker.io/library/nginx:9.9: not found',
+    cls: 'not-found',
+    ref: 'docker.io/library/nginx:9.9',
+    runtime: 'containerd',
+  },
+  {
+    text: 'failed to pull and unpack image "acrlaba1e1193.azurecr.io/labs/payments-api@sha256:d2315b567c8d8497b90ec0ce3607b64c91491bf4e29ed54932a42c7e76d4e49d": failed to resolve image: failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://acrlaba1e1193.azurecr.io/oauth2/token?scope=repository%3Alabs%2Fpayments-api%3Apull&service=acrlaba1e1193.azurecr.io: 401 Unauthorized',
+    cls: 'auth',
+    registry: 'acrlaba1e1193.azurecr.io',
+    runtime: 'containerd',
+  },
+  {
+    text: 'failed to pull and unpack image "docker.io/calico/cni:v3.30.4": failed to resolve image: failed to do request: Head "https://registry-1.docker.io/v2/calico/cni/manifests/v3.30.4": net/http: TLS handshake timeout',
+    cls: 'registry-unreachable',
+    runtime: 'containerd',
+  },
+  {
+    text: 'failed to pull and unpack image "941141115079.dkr.ecr.ap-northeast-2.amazonaws.com/notification-service:v0.1.2": failed to resolve image: unexpected status from HEAD request to https://941141115079.dkr.ecr.ap-northeast-2.amazonaws.com/v2/notification-service/manifests/v0.1.2: 403 Forbidden',
+    cls: 'forbidden',
+    registry: '941141115079.dkr.ecr.ap-northeast-2.amazonaws.com',
+  },
+  // near misses: a 400 from the token endpoint says nothing about credentials, nor does a wrapper alone
+  { text: 'initializing source docker://quay.io/acme/api:v1: Requesting bearer token: invalid status code from registry 400 (Bad Request)', cls: 'unknown' },
+  {
+    text: 'failed to pull and unpack image "registry.k8s.io/pause:3.10": unable to initialize unpacker: no unpack platforms defined: invalid argument',
+    cls: 'unknown',
+  },
+];
+
 describe('classifyPullError', () => {
-  it.each(TABLE)('$cls: $text', (row) => {
+  it.each([...TABLE, ...OTHER_RUNTIMES])('$cls: $text', (row) => {
     const got = classifyPullError(row.text);
     expect(got.class).toBe(row.cls);
     if (row.cls !== 'unknown') expect(got.phrase.length).toBeGreaterThan(0);

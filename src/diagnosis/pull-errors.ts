@@ -120,7 +120,8 @@ const PATTERNS: Pattern[] = [
   // 8. The node's own disk, before anything the registry says: the download worked, unpacking did not.
   { cls: 'disk-full', hint: 'no-space', re: /no space left on device/i },
   { cls: 'throttled', hint: 'kubelet-qps', re: /pull QPS exceeded/i },
-  { cls: 'throttled', hint: 'registry-rate-limit', re: /toomanyrequests|429 Too Many Requests|pull rate limit/i },
+  // containers/image (CRI-O) says `too many requests to registry` for a 429 on the ping or the token endpoint.
+  { cls: 'throttled', hint: 'registry-rate-limit', re: /toomanyrequests|429 Too Many Requests|pull rate limit|too many requests to registry/i },
   { cls: 'untrusted-ca', hint: 'x509-unknown-authority', re: /x509: certificate signed by unknown authority/i },
   { cls: 'untrusted-ca', hint: 'x509-name-mismatch', re: /x509: certificate is (?:valid for [^,]+, not [^\s:]+|not valid for any names)/i },
   { cls: 'untrusted-ca', hint: 'x509-expired', re: /x509: certificate has expired or is not yet valid/i },
@@ -155,12 +156,17 @@ const PATTERNS: Pattern[] = [
   // 10. A plain 403 is a refusal that credentials do not fix (an IP block, a policy); with token or
   //     credential words it is auth (an expired ECR token answers 403 too): see classifyPullError.
   { cls: 'forbidden', hint: 'http-403', re: /(?:unexpected status(?: code)?(?: from \w+ request to \S+)?:? ?|status code |: )403 Forbidden/i },
+  // CRI-O (containers/image docker/errors.go) drops the code of a registry error whose message is the code's
+  // default: Docker Hub's DENIED for a missing or private repository reads `reading manifest latest in
+  // docker.io/library/x: requested access to the resource is denied`, as ambiguous as docker's pull access denied.
   {
     cls: 'auth',
     hint: 'pull-access-denied',
-    re: /pull access denied(?: for \S+?)?, repository does not exist or may require (?:authorization|'docker login')|does not exist or no pull access/i,
+    re: /pull access denied(?: for \S+?)?, repository does not exist or may require (?:authorization|'docker login')|does not exist or no pull access|requested access to the resource is denied/i,
   },
   { cls: 'auth', hint: 'no-credentials', re: /no basic auth credentials/i },
+  // containers/image: the token endpoint refused the credentials (or their scope) for this repository.
+  { cls: 'auth', hint: 'token-refused', re: /Requesting bearer token: invalid status code from registry 403 \(Forbidden\)/i },
   { cls: 'auth', hint: 'unauthorized', re: /unauthorized: [^:]+|401 Unauthorized|authentication required|failed to authorize/i },
   { cls: 'auth', hint: 'denied', re: /(?<!permission )denied: [^:]+|403 Forbidden|insufficient_scope/i },
   { cls: 'corrupt-blob', hint: 'unknown-blob', re: /(?:error pulling image configuration: )?unknown blob|blob unknown(?: to registry)?/i },
@@ -176,6 +182,8 @@ const PATTERNS: Pattern[] = [
     re: /manifest for \S+ not found(?:: manifest unknown)?|manifest unknown|reading manifest \S+ in \S+: manifest unknown/i,
   },
   { cls: 'not-found', hint: 'name-unknown', re: /name unknown(?:: [^:]+)?|repository name not known to registry/i },
+  // containers/image: a 404 whose body is not a registry error (an HTML page): nothing at that manifest path.
+  { cls: 'not-found', hint: 'http-404', re: /reading manifest \S+ in \S+: StatusCode: 404\b/i },
   { cls: 'not-found', hint: 'not-found', re: /\/manifests\/\S+ not found|: not found\b|repository \S+ not found|image not known|not found: not found/i },
   { cls: 'corrupt-blob', hint: 'image-configuration', re: /error pulling image configuration/i },
   { cls: 'timeout', hint: 'deadline', re: /code = DeadlineExceeded|context deadline exceeded/i },
@@ -222,7 +230,8 @@ const IMAGE_SOURCES: RegExp[] = [
   /failed to pull and unpack image "([^"]+)"/,
   /failed to resolve reference "([^"]+)"/,
   /failed to resolve image "([^"]+)"/,
-  /initializing source docker:\/\/([^\s:"]+(?::[\w][\w.-]*)?(?:@sha256:[0-9a-f]+)?)/,
+  // Up to the `: ` that ends it, so a registry port (`docker://registry.local:5000/app:1`) stays in.
+  /initializing source docker:\/\/(\S+?)(?=:\s|$)/,
   /manifest for (\S+) not found/,
   /pull access denied for ([^\s,]+),/,
   /repository (\S+) not found/,
@@ -282,8 +291,10 @@ function imageFromUrl(text: string): string | undefined {
 
 function runtimeOfText(text: string): PullRuntime | undefined {
   if (/Error response from daemon|API error \(\d+\)|docker login/.test(text)) return 'docker';
+  // containerd 2.1+ pulls through the transfer service: `failed to resolve image: ...` instead of `failed to resolve reference "x"`.
   if (/failed to pull and unpack image|failed to resolve reference|httpReadSeeker|failed to do request|failed to resolve image/.test(text)) return 'containerd';
-  if (/initializing source docker:|reading manifest \S+ in|unable to pull image or OCI artifact|error pinging /.test(text)) return 'cri-o';
+  if (/initializing source docker:|reading manifest \S+ in|unable to pull image or OCI artifact|error pinging |pinging container registry /.test(text))
+    return 'cri-o';
   return undefined;
 }
 

@@ -72,6 +72,46 @@ testRule(rule, {
       expect: { mentions: [/could not be checked/] },
     },
     {
+      name: 'CRI-O 1.27+: Docker Hub DENIED without its code, no imagePullSecrets (missing or private: both said)',
+      snapshot: snapshot(
+        pulling(
+          'acme/billing:2.3',
+          'ErrImagePull',
+          'initializing source docker://acme/billing:2.3: reading manifest 2.3 in docker.io/acme/billing: requested access to the resource is denied',
+        ),
+      ),
+      expect: {
+        causeKey: 'image/docker.io/acme/billing:2.3:auth',
+        mentions: [/no imagePullSecrets/, /name may also be wrong/, /requested access to the resource is denied/],
+      },
+    },
+    {
+      name: 'CRI-O: the token endpoint refuses the credentials ("Requesting bearer token: invalid status code from registry 403")',
+      snapshot: snapshot(
+        pulling(
+          'quay.io/acme/private:1.0',
+          'ErrImagePull',
+          'initializing source docker://quay.io/acme/private:1.0: Requesting bearer token: invalid status code from registry 403 (Forbidden)',
+          ['quay-creds'],
+        ),
+        { secrets: { 'quay-creds': true } },
+      ),
+      expect: { causeKey: 'image/quay.io/acme/private:1.0:auth', mentions: [/Requesting bearer token: invalid status code from registry 403/] },
+    },
+    {
+      name: 'containerd 2.1 (transfer service): failed to resolve image: failed to authorize ... 401 Unauthorized',
+      snapshot: snapshot(
+        pulling(
+          'acrlaba1e1193.azurecr.io/labs/payments-api:1.8.0',
+          'ErrImagePull',
+          'failed to pull and unpack image "acrlaba1e1193.azurecr.io/labs/payments-api:1.8.0": failed to resolve image: failed to authorize: ' +
+            'failed to fetch anonymous token: unexpected status from GET request to ' +
+            'https://acrlaba1e1193.azurecr.io/oauth2/token?scope=repository%3Alabs%2Fpayments-api%3Apull&service=acrlaba1e1193.azurecr.io: 401 Unauthorized',
+        ),
+      ),
+      expect: { causeKey: 'image/acrlaba1e1193.azurecr.io/labs/payments-api:1.8.0:auth', mentions: [/401 Unauthorized/] },
+    },
+    {
       name: 'pre-1.32 back-off, events gone, but the pull Secret is missing',
       snapshot: snapshot(pulling('ghcr.io/acme/private:2.1', 'ImagePullBackOff', 'Back-off pulling image "ghcr.io/acme/private:2.1"', ['regcred']), {
         secrets: { regcred: false },

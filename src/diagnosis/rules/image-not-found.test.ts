@@ -107,6 +107,30 @@ testRule(rule, {
       expect: { causeKey: 'image/docker.io/library/nginx:doesnotexist:not-found', params: { registry: 'docker.io' } },
     },
     {
+      name: 'containerd 2.1 (transfer service): failed to resolve image: ...: not found',
+      snapshot: snapshot(
+        pulling(
+          'wazuh/wazuh-agent:4.9.0',
+          'ErrImagePull',
+          'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/wazuh/wazuh-agent:4.9.0": failed to resolve image: ' +
+            'docker.io/wazuh/wazuh-agent:4.9.0: not found',
+        ),
+      ),
+      expect: { causeKey: 'image/docker.io/wazuh/wazuh-agent:4.9.0:not-found', params: { registry: 'docker.io' } },
+    },
+    {
+      name: 'CRI-O: a 404 whose body is an HTML page (StatusCode: 404)',
+      snapshot: snapshot(
+        pulling(
+          'registry.example.com/shop/web:1.4.2',
+          'ErrImagePull',
+          'initializing source docker://registry.example.com/shop/web:1.4.2: reading manifest 1.4.2 in registry.example.com/shop/web: ' +
+            'StatusCode: 404, "<html>\\r\\n<head><title>404 Not Found</title></head>..."',
+        ),
+      ),
+      expect: { causeKey: 'image/registry.example.com/shop/web:1.4.2:not-found' },
+    },
+    {
       name: 'CRI-O: reading manifest ... manifest unknown',
       snapshot: snapshot(
         pulling('quay.io/acme/api:v9', 'ErrImagePull', 'rpc error: code = Unknown desc = reading manifest v9 in quay.io/acme/api: manifest unknown'),

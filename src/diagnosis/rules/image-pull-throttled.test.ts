@@ -57,6 +57,17 @@ testRule(rule, {
       },
     },
     {
+      name: 'CRI-O: a 429 on the ping ("too many requests to registry", containers/image docker/errors.go)',
+      snapshot: snapshot(
+        pulling(
+          'busybox',
+          'ErrImagePull',
+          'initializing source docker://busybox:latest: pinging container registry registry-1.docker.io: too many requests to registry',
+        ),
+      ),
+      expect: { causeKey: 'registry/docker.io:throttled', params: { limit: 'registry' } },
+    },
+    {
       name: 'docker era: toomanyrequests from the daemon',
       snapshot: snapshot(
         pulling(
