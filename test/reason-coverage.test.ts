@@ -9,16 +9,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { componentOf, detectVersion, type Extracted, extract, type Probe, render, UPSTREAM_JSON } from '../scripts/reasons/extract.js';
+import { diagnose } from '../src/diagnosis/engine.js';
 import { classifyPullError } from '../src/diagnosis/pull-errors.js';
 import { COVERAGE, type Coverage, coverageOf, PROPOSED } from '../src/diagnosis/reasons/coverage.js';
-import { coverageKey, EXTRACTED_FROM, UPSTREAM_REASONS, type UpstreamReason } from '../src/diagnosis/reasons/upstream.js';
+import { coverageKey, EXTRACTED_FROM, type ExampleSurface, UPSTREAM_REASONS, type UpstreamReason } from '../src/diagnosis/reasons/upstream.js';
 import { DEFAULT_RULE_CONTEXT } from '../src/diagnosis/rule.js';
 import { rule as kubeletRejected } from '../src/diagnosis/rules/admission-kubelet-rejected.js';
 import { parseRejection } from '../src/diagnosis/rules/admission-rejected.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
 import { type FitReasonKind, parseFitError } from '../src/diagnosis/scheduling.js';
+import { SEVERITY_ORDER, type Snapshot } from '../src/diagnosis/types.js';
 import { REPO } from './helpers/deploy.js';
-import { pod, snapshot } from './helpers/factories.js';
+import { ago, crashedPod, event, logTail, node, pod, snapshot, waitingPod } from './helpers/factories.js';
 
 const REGISTERED = new Set(RULES.map((r) => r.meta.id));
 const PROPOSED_IDS = new Set(Object.keys(PROPOSED));
@@ -143,6 +145,10 @@ describe('mappings agree with the parsers of the rules they name', () => {
     timeout: 'image.pull-timeout',
     platform: 'image.wrong-arch',
     'short-name': 'image.short-name',
+    forbidden: 'image.forbidden',
+    'disk-full': 'image.node-disk-full',
+    transfer: 'image.transfer-interrupted',
+    signature: 'image.signature-rejected',
   };
   for (const r of UPSTREAM_REASONS.filter((x) => x.kind === 'runtime-error')) {
     it(`pull error: ${r.reason}`, () => {
@@ -168,6 +174,104 @@ describe('mappings agree with the parsers of the rules they name', () => {
       const p = pod({ status: { phase: 'Failed', reason, message: `Pod was rejected: ${reason}` } });
       const found = kubeletRejected.check(snapshot(p), DEFAULT_RULE_CONTEXT);
       expect(Boolean(found), found ? 'the rule reports it' : 'the rule ignores it').toBe(rulesOf(coverageOf(r)).includes('admission.kubelet-rejected'));
+    });
+  }
+});
+
+// The runtimes' own words (containerd, CRI-O, crun, runc) reach the pod as a container's waiting or
+// termination message, a log line, an event or the node's condition; a text mapped to a rule must be read
+// by it there, in a snapshot where nothing else is wrong: the first finding of warning or worse is one of
+// the rules the text maps to. Each such text carries a real example (additions.ts), and a new runtime
+// text mapped to a rule fails here until it has one.
+const RUNTIMES = new Set(['containerd', 'cri-o', 'crun', 'runc']);
+const RUNTIME_VERSION: Record<string, string> = {
+  containerd: 'containerd://2.0.4',
+  'cri-o': 'cri-o://1.31.3',
+  crun: 'cri-o://1.31.3',
+  runc: 'containerd://2.1.1',
+};
+
+function exampleSnapshot(surface: ExampleSurface, text: string, component: string): Snapshot {
+  const onNode = node({ status: { nodeInfo: { containerRuntimeVersion: RUNTIME_VERSION[component] ?? 'containerd://2.0.4' } } });
+  switch (surface) {
+    case 'pull':
+      return snapshot(
+        waitingPod('ErrImagePull', text, {
+          spec: { containers: [{ name: 'web', image: classifyPullError(text).image ?? 'registry.example.com/shop/web:1.4.2' }] },
+        }),
+        {
+          node: onNode,
+        },
+      );
+    case 'create':
+      return snapshot(waitingPod('CreateContainerError', text), { node: onNode });
+    case 'start':
+      return snapshot(crashedPod({ exitCode: 128, reason: 'StartError', message: text, restarts: 5 }), { node: onNode });
+    case 'log':
+      return snapshot(crashedPod({ exitCode: 1, restarts: 5 }), { node: onNode, logs: [logTail('web', [text])] });
+    case 'probe': {
+      const p = crashedPod(
+        { exitCode: 137, restarts: 6 },
+        { spec: { containers: [{ name: 'web', image: 'redis:7.2', livenessProbe: { exec: { command: ['redis-cli', 'ping'] }, periodSeconds: 10 } }] } },
+      );
+      return snapshot(p, {
+        node: onNode,
+        events: [
+          event(p, { reason: 'Unhealthy', count: 18, fieldPath: 'spec.containers{web}', message: text }),
+          event(p, {
+            reason: 'Killing',
+            type: 'Normal',
+            count: 6,
+            fieldPath: 'spec.containers{web}',
+            message: 'Container web failed liveness probe, will be restarted',
+          }),
+        ],
+      });
+    }
+    case 'sandbox': {
+      const p = waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(900) } });
+      return snapshot(p, { node: onNode, events: [event(p, { reason: 'FailedCreatePodSandBox', count: 12, message: text })] });
+    }
+    case 'teardown': {
+      const p = pod({ metadata: { deletionTimestamp: ago(900), deletionGracePeriodSeconds: 30 } });
+      return snapshot(p, { node: onNode, events: [event(p, { reason: 'FailedKillPod', count: 20, message: text })] });
+    }
+    case 'node': {
+      const notReady = node({
+        status: {
+          nodeInfo: { containerRuntimeVersion: RUNTIME_VERSION[component] ?? 'containerd://2.0.4' },
+          conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: text, lastHeartbeatTime: ago(10), lastTransitionTime: ago(1800) }],
+        },
+      });
+      return snapshot(waitingPod('ContainerCreating', undefined, { metadata: { creationTimestamp: ago(1800) } }), { node: notReady });
+    }
+  }
+}
+
+describe('runtime wording reaches a rule it maps to', () => {
+  const mapped = UPSTREAM_REASONS.filter((r) => r.kind === 'runtime-error' && RUNTIMES.has(r.component) && rulesOf(coverageOf(r)).length > 0);
+
+  it('has a real example for every runtime text mapped to a rule', () => {
+    expect(mapped.filter((r) => !r.example).map(label)).toEqual([]);
+    for (const component of RUNTIMES)
+      expect(
+        mapped.some((r) => r.component === component),
+        component,
+      ).toBe(true);
+  });
+
+  for (const r of UPSTREAM_REASONS.filter((x) => x.example)) {
+    it(`${label(r)}: ${r.example?.surface}`, () => {
+      const example = r.example!;
+      // The example speaks the reason's own words (its Go verbs aside).
+      const words = r.reason.split(/%[sqvwdf]/).filter((w) => w.trim().length > 3);
+      for (const w of words) expect(example.text, 'the example quotes the reason').toContain(w);
+      const rules = rulesOf(coverageOf(r));
+      expect(rules.length, 'an example belongs to a reason mapped to rules').toBeGreaterThan(0);
+      const d = diagnose(exampleSnapshot(example.surface, example.text, r.component), { rules: RULES });
+      expect(d.ruleErrors).toEqual([]);
+      const first = d.findings.find((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning);
+      expect(first?.rule, `findings: ${d.findings.map((f) => `${f.rule} (${f.severity})`).join(', ') || 'none'}`).toBeOneOf([...rules]);
     });
   }
 });

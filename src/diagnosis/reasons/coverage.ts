@@ -24,6 +24,8 @@ const NODE_CONTEXT = 'node event: context for node rules, not a pod failure by i
 const PULL_WRAPPER = 'wrapper: the image.* rule for the error it wraps decides; alone it falls to pod.unexplained, quoted';
 const START_WRAPPER =
   'wrapper: the rule for the error it wraps decides (container.start-error, image.wrong-arch, crash.subpath-missing...); alone crash.app-exit or pod.unexplained quote it';
+const SANDBOX_WRAPPER = 'wrapper: sandbox.create-failed (or runtime.handler-missing) classifies what it wraps: the pause image, the CNI, the runtime';
+const CREATE_WRAPPER = 'wrapper: the rule for the error it wraps decides (security.profile-missing, container.create-error)';
 const KUBELET_REJECT_GAP = 'kubelet rejection that admission.kubelet-rejected does not list yet: pod.unexplained quotes the Failed phase';
 const ADMISSION_GAP = 'refusal that admission.rejected does not parse yet: pod.unexplained or the owner quote it';
 const NOT_A_POD = (what: string) => `about ${what}, not a pod: no rule reads it`;
@@ -341,7 +343,7 @@ const containerd: Record<string, Coverage> = {
   'runtime-error:failed to setup network for sandbox %q: %w': rules('sandbox.create-failed'),
   'runtime-error:failed to create network namespace for sandbox %q: %w': rules('sandbox.create-failed'),
   'runtime-error:failed to get sandbox image %q: %w': rules('sandbox.create-failed'),
-  'runtime-error:no runtime for %q is configured': rules('sandbox.create-failed'),
+  'runtime-error:no runtime for %q is configured': rules('runtime.handler-missing', 'sandbox.create-failed'),
   'runtime-error:failed to destroy network for sandbox %q: %w': rules('terminating.cni-teardown', 'terminating.stuck'),
   'runtime-error:cni plugin not initialized': rules('node.not-ready', 'sandbox.create-failed'),
   'runtime-error:failed to load cni config': rules('node.not-ready', 'sandbox.create-failed'),
@@ -349,6 +351,18 @@ const containerd: Record<string, Coverage> = {
   'runtime-error:load apparmor profile %s: %w': rules('container.create-error'),
   'runtime-error:parser error(%q): %w': rules('container.create-error'),
   'runtime-error:failed to mount rootfs component: %w': catchAll(UNEXPLAINED),
+  // containerd 2.0/2.1
+  'runtime-error:failed to resolve image: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:unable to initialize unpacker: %w': catchAll(
+    `${UNEXPLAINED} (the transfer service has no platform to unpack for: containerd's own configuration)`,
+  ),
+  'runtime-error:failed to start sandbox %q: %w': catchAll(SANDBOX_WRAPPER),
+  'runtime-error:failed to create sandbox %q: %w': catchAll(SANDBOX_WRAPPER),
+  'runtime-error:unable to get OCI runtime for sandbox %q: %w': rules('runtime.handler-missing'),
+  'runtime-error:failed to get sandbox runtime: %w': catchAll(SANDBOX_WRAPPER),
+  'runtime-error:failed to generate seccomp spec opts: %w': catchAll(CREATE_WRAPPER),
+  'runtime-error:cannot load seccomp profile %q: %v': rules('security.profile-missing'),
+  'runtime-error:apparmor profile not found %s': rules('security.profile-missing'),
   'status:StartError': rules('crash.app-exit', 'container.start-error', 'image.wrong-arch'),
   'status:OOMKilled': rules('crash.oomkilled'),
   'status:Error': rules('crash.app-exit'),
@@ -373,9 +387,31 @@ const crio: Record<string, Coverage> = {
   'runtime-error:error adding pod %s to CNI network %q: %w': rules('sandbox.create-failed'),
   'runtime-error:find `apparmor_parser` binary: %w': rules('container.create-error'),
   'runtime-error:failed to mount container %s(%s): %w': catchAll(UNEXPLAINED),
+  // CRI-O 1.27–1.32
+  'runtime-error:no image found in manifest list for architecture %s, variant %q, OS %s': rules('image.wrong-arch'),
+  'runtime-error:no image found in image index for architecture %q, variant %q, OS %q': rules('image.wrong-arch'),
+  'runtime-error:requested access to the resource is denied': rules('image.auth'),
+  'runtime-error:unable to retrieve auth token: invalid username/password: %s': rules('image.auth'),
+  'runtime-error:Requesting bearer token: invalid status code from registry %d (%s)': rules('image.auth'),
+  'runtime-error:too many requests to registry': rules('image.pull-throttled'),
+  'runtime-error:StatusCode: %d, %s': rules('image.not-found'),
+  'runtime-error:Digest did not match, expected %s, got %s': rules('image.corrupt-blob'),
+  'runtime-error:writing blob: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:happened during read: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:storing blob to file %q: %w': catchAll(PULL_WRAPPER),
+  'runtime-error:kubelet may be retrying requests that are timing out in CRI-O due to system load. Currently at stage %v: %w': rules('container.create-error'),
+  'runtime-error:error reading container (probably exited) json message: %w': rules('sandbox.create-failed', 'container.create-error'),
+  'runtime-error:failed to find runtime handler %s from runtime list %v': rules('runtime.handler-missing'),
+  'runtime-error:creating pod sandbox with name %q: %w': catchAll(SANDBOX_WRAPPER),
+  'runtime-error:failed to create pod network sandbox %s(%s): %w': rules('sandbox.create-failed'),
+  'runtime-error:failed to destroy network for pod sandbox %s(%s): %w': rules('terminating.cni-teardown', 'terminating.stuck'),
+  'runtime-error:error removing pod %s from CNI network %q: %w': rules('terminating.cni-teardown', 'terminating.stuck'),
+  'runtime-error:No CNI configuration file in %s. Has your network provider started?': rules('node.not-ready', 'sandbox.create-failed'),
+  'runtime-error:unable to load local profile %q: %w': rules('security.profile-missing'),
   'status:OOMKilled': rules('crash.oomkilled'),
   'status:Error': rules('crash.app-exit'),
   'status:Completed': catchAll(NORMAL),
+  'status:seccomp killed': catchAll("CRI-O's seccomp notifier stopped the container on a blocked syscall: crash.app-exit quotes the termination"),
   'condition:NetworkPluginNotReady': rules('node.not-ready'),
 };
 
@@ -393,6 +429,18 @@ const runc: Record<string, Coverage> = {
   'runtime-error:chdir to cwd (%q) set in config.json failed: %w': catchAll(`${START_WRAPPER} (workingDir missing from the image)`),
   'runtime-error:unable to apply cgroup configuration: %w': catchAll(START_WRAPPER),
   'runtime-error:unable to apply apparmor profile: %w': catchAll(`${START_WRAPPER} (the AppArmor profile is not loaded on the node)`),
+};
+
+const crun: Record<string, Coverage> = {
+  'runtime-error:executable file `%s` not found in $PATH': rules('container.start-error'),
+  'runtime-error:open executable': rules('container.start-error'),
+  'runtime-error:exec container process `%s`': rules('image.wrong-arch', 'container.start-error'),
+  'runtime-error:exec container process (missing dynamic library?) `%s`': rules('container.start-error'),
+  'runtime-error:cannot stat `%s`': rules('crash.subpath-missing'),
+  "runtime-error:error stat'ing file `%s`": rules('crash.subpath-missing'),
+  'runtime-error:mount `%s` to `%s`': rules('container.mount-type-mismatch'),
+  'runtime-error:writing file `%s`': rules('runtime.cgroup-write-failed'),
+  'runtime-error:chdir `%s`': catchAll(`${START_WRAPPER} (workingDir missing from the image)`),
 };
 
 const controllers: Record<string, Record<string, Coverage>> = {
@@ -559,6 +607,7 @@ export const COVERAGE: Readonly<Record<string, Readonly<Record<string, Coverage>
   apiserver,
   containerd,
   'cri-o': crio,
+  crun,
   runc,
   ...controllers,
 };

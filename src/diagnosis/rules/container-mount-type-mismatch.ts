@@ -17,8 +17,13 @@ import type { Evidence, FindingDraft, Pod } from '../types.js';
 //     (containers/crun src/libcrun/linux.c: the target relative to the rootfs)
 // Usual cause: a hostPath (type "") whose source did not exist, so the kubelet created it as an
 // empty directory, mounted onto a file of the image; or a ConfigMap key mounted without subPath.
-const MISMATCH =
-  /error mounting "([^"]+)" to rootfs at "([^"]+)"[^"]*?(?:not a directory|is a directory)|Are you trying to mount a directory onto a file \(or vice-versa\)|mount `[^`]+` to `[^`]+`: (?:Not a directory|Is a directory)/;
+const MISMATCH = new RegExp(
+  [
+    'error mounting "([^"]+)" to rootfs at "([^"]+)"[^"]*?(?:not a directory|is a directory)',
+    String.raw`Are you trying to mount a directory onto a file \(or vice-versa\)`,
+    'mount `[^`]+` to `[^`]+`: (?:Not a directory|Is a directory)',
+  ].join('|'),
+);
 
 /** Source and target: runc `error mounting "src" to rootfs at "/tgt"`, crun `mount `src` to `tgt`` (tgt relative to the rootfs). */
 function mountOf(text: string): { source?: string; target?: string } {
@@ -72,7 +77,7 @@ export const rule = defineRule({
     supersedes: ['crash.app-exit', 'container.start-error', 'container.create-error'],
     doc:
       'runc cannot bind-mount a volume: `error mounting "<source>" to rootfs at "<target>": ... not a directory` ' +
-      '(docker: "Are you trying to mount a directory onto a file (or vice-versa)?"). ' +
+      '(docker: "Are you trying to mount a directory onto a file (or vice-versa)?"; crun under CRI-O: `mount `<source>` to `<target>`: Not a directory`). ' +
       'The source and the mountPath are not both files or both directories: ' +
       'typically a hostPath whose file did not exist on the node (so the kubelet created a directory) mounted onto a file of the image, ' +
       'or a ConfigMap mounted over a file without subPath.',

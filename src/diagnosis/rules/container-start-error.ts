@@ -193,7 +193,8 @@ export const rule = defineRule({
     supersedes: ['crash.app-exit'],
     doc:
       "The runtime cannot exec the container's process: StartError / RunContainerError / ContainerCannotRun / CreateContainerError " +
-      'with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker), ' +
+      'with `executable file not found in $PATH`, `permission denied` or `no such file or directory` (exit 128 on containerd, 127 on docker; ' +
+      "crun's `executable file `x` not found in $PATH`, `open executable`, `exec container process` under CRI-O), " +
       'or a shell entrypoint exiting 127/126 with `not found`. Points at the command/args in the pod spec or the image entrypoint.',
     messages,
   },

@@ -59,7 +59,8 @@ export const rule = defineRule({
     supersedes: ['crash.app-exit', 'container.create-error'],
     doc:
       'The container cannot start because the kubelet-prepared subPath source under `volume-subpaths/` no longer exists ' +
-      '("no such file or directory" while mounting into the rootfs): an earlier container died without the kubelet noticing (seed 003). ' +
+      '("no such file or directory" while mounting into the rootfs; under CRI-O a CreateContainerError, crun\'s `cannot stat `...``): ' +
+      'an earlier container died without the kubelet noticing (seed 003). ' +
       'Recreating the pod rebuilds the subPath mounts. Only a start failure counts: ' +
       'a container whose last run started and exited by itself had its subPath mounts, whatever an older event says.',
     messages,

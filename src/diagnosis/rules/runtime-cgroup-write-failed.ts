@@ -21,7 +21,7 @@ const CRUN_FILE = String.raw`writing file \`((?:cpu|cpuset|memory|pids|io|blkio|
 const CGROUP = new RegExp(
   String.raw`failed to write "?[^"]*"?: (?:write )?\/sys\/fs\/cgroup\/|unable to apply cgroup configuration|error setting cgroup config|${CRUN_FILE}`,
 );
-/** The cgroup file and the kernel's answer: `write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`, crun's `writing file `cpu.max`: Invalid argument`. */
+/** The cgroup file and the kernel's answer: `write /sys/fs/cgroup/.../cpu.cfs_quota_us: invalid argument`, crun's `writing file `cpu.max`: ...`. */
 const WRITE = new RegExp(String.raw`failed to write "?[^"]*"?: (?:write )?(\/sys\/fs\/cgroup\/\S+?): ([^:"]+)|${CRUN_FILE}`);
 
 const messages = {

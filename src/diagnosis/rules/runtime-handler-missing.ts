@@ -15,8 +15,14 @@ import { defineRule } from '../rule.js';
 // Typical after a GPU or sandboxed-runtime install that has not (yet) reconfigured this node, or on a
 // node pool the RuntimeClass's scheduling rules should have kept the pod away from.
 
-const NO_HANDLER =
-  /no runtime for "([^"]+)" is configured|RuntimeHandler "([^"]+)" not supported|unknown runtime handler "?([^"\s]+)"?|failed to find runtime handler (\S+) from runtime list/;
+const NO_HANDLER = new RegExp(
+  [
+    'no runtime for "([^"]+)" is configured',
+    'RuntimeHandler "([^"]+)" not supported',
+    String.raw`unknown runtime handler "?([^"\s]+)"?`,
+    String.raw`failed to find runtime handler (\S+) from runtime list`,
+  ].join('|'),
+);
 
 const messages = {
   title: 'No "{{handler}}" runtime on {{node}}',
@@ -46,7 +52,8 @@ export const rule = defineRule({
     priority: 62,
     supersedes: ['sandbox.create-failed'],
     doc:
-      'FailedCreatePodSandBox with `no runtime for "X" is configured` (containerd) or `RuntimeHandler "X" not supported` (CRI-O): ' +
+      'FailedCreatePodSandBox with `no runtime for "X" is configured` (containerd), `failed to find runtime handler X from runtime list` (CRI-O) ' +
+      'or `RuntimeHandler "X" not supported` (cri-dockerd): ' +
       "the pod's runtimeClassName maps to handler X, which the runtime on this node does not have " +
       '(the NVIDIA container toolkit, Kata or gVisor not installed or not yet configured there). ' +
       'A node problem, not the image: configure the handler on the node, or keep the pod off nodes without it.',
