@@ -482,8 +482,8 @@ export const ADDITIONS = [
       surface: 'sandbox',
       text:
         'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create network namespace for ' +
-        'sandbox "9c4e1f2a7b3d5e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f": failed to setup netns: no space ' +
-        'left on device',
+        'sandbox "9c4e1f2a7b3d5e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f": failed to setup netns: ' +
+        'failed to create namespace: no space left on device',
     },
   },
   {
@@ -534,13 +534,7 @@ export const ADDITIONS = [
     component: 'containerd',
     from: `${CONTAINERD} vendor/github.com/containerd/go-cni/errors.go`,
     versions: SEEN_CONTAINERD,
-    example: {
-      surface: 'node',
-      text:
-        'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin ' +
-        'returns error: cni config load failed: no network config found in /etc/cni/net.d: cni plugin not ' +
-        'initialized: failed to load cni config',
-    },
+    note: "in containerd's own log (cni config load failed: ...: failed to load cni config); the node's Ready message says cni plugin not initialized",
   },
   {
     reason: 'failed to generate apparmor spec opts: %w',
@@ -801,8 +795,7 @@ export const ADDITIONS = [
     example: {
       surface: 'create',
       text:
-        'error creating container storage: the container name ' +
-        '"k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is already in use by ' +
+        'the container name "k8s_web_web-7d9f8c6b5-x2k4q_shop_6f1c2d3e-aaaa-4bbb-8ccc-000000000001_0" is already in use by ' +
         '4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d. You have to remove that container to be ' +
         'able to reuse that name: that name is already in use',
     },

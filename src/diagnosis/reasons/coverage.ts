@@ -346,7 +346,9 @@ const containerd: Record<string, Coverage> = {
   'runtime-error:no runtime for %q is configured': rules('runtime.handler-missing', 'sandbox.create-failed'),
   'runtime-error:failed to destroy network for sandbox %q: %w': rules('terminating.cni-teardown', 'terminating.stuck'),
   'runtime-error:cni plugin not initialized': rules('node.not-ready', 'sandbox.create-failed'),
-  'runtime-error:failed to load cni config': rules('node.not-ready', 'sandbox.create-failed'),
+  'runtime-error:failed to load cni config': catchAll(
+    "containerd's log, not the API: the node's Ready message says cni plugin not initialized, which node.not-ready reads",
+  ),
   'runtime-error:failed to generate apparmor spec opts: %w': rules('container.create-error'),
   'runtime-error:load apparmor profile %s: %w': rules('container.create-error'),
   'runtime-error:parser error(%q): %w': rules('container.create-error'),
