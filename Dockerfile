@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # pod-doctor: one image for every role (bot, worker, agent, CLI).
-#   docker build -t pod-doctor:0.1.0 .
+#   docker build -t pod-doctor:0.2.0 .
 # Stages: build (all deps, tsc → dist/), prod-deps (runtime dependencies only), runtime.
 # test/deploy/dockerfile.test.ts checks the stages, the user and the entrypoint.
 ARG NODE_IMAGE=node:24-bookworm-slim
