@@ -1,7 +1,7 @@
 // What an operator installs: every pod-doctor container of every rendered variant runs the
 // release's image (package.json's version), and deploy/release/ holds one install file per
 // overlay equal to its render — compared as text with `kubectl kustomize` where a kubectl >= 1.21
-// is on the PATH, as objects with the local renderer everywhere.
+// is on the PATH, as objects with the local renderer everywhere. And the LICENSE file.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +70,24 @@ describe(`${RELEASE_DIR}/`, () => {
 
   it.skipIf(!kubectl.usable).each(OVERLAYS.map((o) => [o]))(`%s.yaml is byte for byte \`kubectl kustomize\` (${kubectl.reason})`, (overlay) => {
     expect(readFileSync(join(DEPLOY, 'release', `${overlay}.yaml`), 'utf8')).toBe(releaseFile(overlay));
+  });
+});
+
+describe('the licence', () => {
+  it('LICENSE is the Apache License 2.0 that package.json and the image label name', () => {
+    const text = readFileSync(join(REPO, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004\s+http:\/\/www\.apache\.org\/licenses\//);
+    // The full text: its nine sections and the appendix, not a pointer to it.
+    for (const section of [
+      '1. Definitions.',
+      '4. Redistribution.',
+      '9. Accepting Warranty or Additional Liability.',
+      'END OF TERMS AND CONDITIONS',
+      'APPENDIX: How to apply the Apache License',
+    ]) {
+      expect(text).toContain(section);
+    }
+    expect((JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { license: string }).license).toBe('Apache-2.0');
+    expect(readFileSync(join(REPO, 'Dockerfile'), 'utf8')).toContain('org.opencontainers.image.licenses="Apache-2.0"');
   });
 });
