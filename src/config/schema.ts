@@ -8,26 +8,9 @@ import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js'
 import { AlertRoutes, alertLabelsFile, alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 import { byLine, type ConfigFileSource, closest, type ParsedConfigFile, parseConfigFile } from './file.js';
 import { jsonSetting } from './json.js';
+import type { SettingDef } from './setting.js';
 
-export interface SettingDef<S extends z.ZodType = z.ZodType> {
-  env: string;
-  /** Parses the variable's text (unset: undefined); its output is the setting's value. */
-  schema: S;
-  /**
-   * The setting's form in the config file (its key is the setting's name): a structured
-   * schema with the same output (lists and maps instead of JSON or comma lists), or false when
-   * the file may not set it. Unset: a single value, checked by `schema` as text.
-   * Secrets never come from the file (it is a ConfigMap).
-   */
-  file?: z.ZodType<z.output<S>> | false;
-  /** Former names of the variable: still read when `env` is unset, with a deprecation note. */
-  deprecatedEnv?: readonly string[];
-  description: string;
-  /** Secrets are never logged or printed. */
-  secret?: boolean;
-  /** Which roles read it (for docs and manifests). */
-  roles: readonly ('bot' | 'worker' | 'agent' | 'cli')[];
-}
+export type { SettingDef } from './setting.js';
 
 function setting<S extends z.ZodType>(def: SettingDef<S>): SettingDef<S> {
   return def;
