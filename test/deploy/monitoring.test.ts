@@ -115,7 +115,11 @@ function jobOf(monitor: ServiceMonitor | PodMonitor, services: ServiceObject[]):
     const relabeled = (monitor as PodMonitor).spec.podMetricsEndpoints.flatMap((e) => e.relabelings ?? []).filter((r) => r.targetLabel === 'job');
     return relabeled.length ? relabeled.map((r) => r.replacement ?? '') : [`${monitor.metadata?.namespace}/${monitor.metadata?.name}`];
   }
-  return services.filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata?.labels)).map((s) => s.metadata?.name ?? '');
+  // The Prometheus Operator names the job after the Service, or after its label `jobLabel` names.
+  const jobLabel = (monitor as ServiceMonitor).spec.jobLabel;
+  return services
+    .filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata?.labels))
+    .map((s) => (jobLabel ? s.metadata?.labels?.[jobLabel] : undefined) ?? s.metadata?.name ?? '');
 }
 
 // ---- PromQL: the metric names an expression reads

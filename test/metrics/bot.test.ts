@@ -46,7 +46,7 @@ describe('pod-doctor bot /metrics', () => {
       await queues.close();
     }
     expect((await fetch(`${bot!.url}/readyz`)).status).toBe(200);
-    const res = await fetch(`${bot!.url}/metrics`);
+    const res = await fetch(`${bot!.metricsUrl}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(metricValue(text, 'pod_doctor_ready')).toBe(1);
