@@ -386,7 +386,7 @@ describe('the alerts', () => {
     ),
   );
 
-  it('cover the brief: bot, readiness, queue age, Slack 429s, unreachable agents, failed remediations', () => {
+  it('cover the brief: bot, readiness, queue age, Slack 429s, unreachable agents, failed remediations, refused Alertmanager notifications', () => {
     expect(new Set(alerts.map((a) => a.alert))).toEqual(
       new Set([
         'PodDoctorBotDown',
@@ -398,6 +398,7 @@ describe('the alerts', () => {
         'PodDoctorAgentsUnreachable',
         'PodDoctorAgentsDown',
         'PodDoctorRemediationFailed',
+        'PodDoctorAlertmanagerRefused',
       ]),
     );
   });
