@@ -173,3 +173,11 @@ describe('src/ files', () => {
     expect(cycles(fileGraph(SRC))).toEqual([]);
   });
 });
+
+describe('one home for each repeated fact', () => {
+  it('the DNS-1123 name patterns are written only in src/kube/names.ts', () => {
+    const pattern = /\[-a-z0-9\.?\]\*\[a-z0-9\]/;
+    const homes = sources(SRC).filter((f) => pattern.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('kube', 'names.ts')]);
+  });
+});
