@@ -180,4 +180,10 @@ describe('one home for each repeated fact', () => {
     const homes = sources(SRC).filter((f) => pattern.test(readFileSync(f, 'utf8')));
     expect(homes.map((f) => relative(SRC, f))).toEqual([join('kube', 'names.ts')]);
   });
+
+  it('request bodies are read only by src/body.ts (size limit, declared length, aborts)', () => {
+    const reader = /\breq\.on\('data'|for await \(const \w+ of req\)/;
+    const homes = sources(SRC).filter((f) => reader.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual(['body.ts']);
+  });
 });
