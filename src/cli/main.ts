@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { expectedSystemError, isPodDoctorError } from '../errors.js';
 import { SimLoadError } from '../sim/errors.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 
