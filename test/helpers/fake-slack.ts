@@ -91,6 +91,8 @@ export interface FakeSlack {
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** The next `count` calls of `method` answer HTTP `status` (an outage: 500, 503). */
   fail(method: string, count: number, status?: number): void;
+  /** The next `count` calls of `method` answer HTTP 200 with `ok: false` and Slack's `error` code. */
+  refuse(method: string, count: number, error: string): void;
   /** Thread replies under `ts` in `channel`, oldest first. */
   thread(channel: string, ts: string): FakeMessage[];
   roots(channel?: string): FakeMessage[];
@@ -190,6 +192,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const limits = new Map<string, { count: number; retryAfter: number }>();
   const failures = new Map<string, { count: number; status: number }>();
+  const refusals = new Map<string, { count: number; error: string }>();
   const closed = new Set(options.closedChannels ?? []);
   const botUserId = options.botUserId ?? 'UBOT';
   let seq = 0;
@@ -286,6 +289,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         failure.count--;
         return send(res, failure.status, { ok: false, error: 'internal_error' });
       }
+      const refusal = refusals.get(method);
+      if (refusal && refusal.count > 0) {
+        refusal.count--;
+        return send(res, 200, { ok: false, error: refusal.error });
+      }
       const limit = limits.get(method);
       if (limit && limit.count > 0) {
         limit.count--;
@@ -363,6 +371,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     fail(method, count, status = 503) {
       failures.set(method, { count, status });
+    },
+    refuse(method, count, error) {
+      refusals.set(method, { count, error });
     },
     thread: (channel, ts) => messages.filter((m) => m.channel === channel && m.thread_ts === ts),
     roots: (channel) => messages.filter((m) => !m.thread_ts && (channel === undefined || m.channel === channel)),
