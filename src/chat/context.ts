@@ -74,6 +74,11 @@ export interface ChatOptions {
    * no update); only a slower diagnosis gets a "diagnosing…" parent first (default 2000; 0: at once).
    */
   placeholderMs?: number;
+  /**
+   * How long a result's messages are retried through transient errors, from when the result was
+   * written (default 300 000; POD_DOCTOR_CHAT_RETRY_SECONDS). Then it is reported as not delivered.
+   */
+  deliveryRetryMs?: number;
 }
 
 export interface ChatContext {
