@@ -6,7 +6,7 @@ import { readAudit } from '../audit/stream.js';
 import { PodDoctorError } from '../errors.js';
 import { closeRedis, redisFromUrl } from '../redis/client.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 export const AUDIT_USAGE = `Usage: pod-doctor audit export --since DURATION|TIME [--until DURATION|TIME] [--cluster NAME]... [--config FILE]
   Prints the audit trail as JSON lines: one entry a line, {id, at, cluster, kind, planId, playbook,

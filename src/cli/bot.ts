@@ -33,7 +33,7 @@ import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } f
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 import { startWorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */

@@ -10,6 +10,7 @@ import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
+import type { CliIo } from './io.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
   --kubeconfig FILE   kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
@@ -19,12 +20,6 @@ export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | no
   --cluster NAME      cluster name shown in the output
   --json              print JSON
 ${CONFIG_USAGE}`;
-
-export interface CliIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
-}
 
 export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { isPodDoctorError } from '../errors.js';
 import { SimLoadError } from '../sim/errors.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 

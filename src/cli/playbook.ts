@@ -15,7 +15,7 @@ import { createRunner, type RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules

@@ -2,6 +2,7 @@
 // tests point at fixture trees), strict input schemas, and the wrapper that turns a probe run
 // into an outcome that is never a throw and never longer than its time limit.
 import { z } from 'zod';
+import { labelSchema, subdomainSchema } from '../kube/names.js';
 
 /** Where a probe looks and how long it may take. Server-side configuration, never request input. */
 export interface ProbeEnv {
@@ -53,14 +54,8 @@ export const matchSchema = z
   .regex(/^[A-Za-z0-9._/~:@+-]+$/, 'expected an id, UUID or path of [A-Za-z0-9._/~:@+-]')
   .refine((s) => !s.split('/').includes('..'), 'must not contain ".."');
 
-export const namespaceSchema = z
-  .string()
-  .max(63)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name');
-export const podNameSchema = z
-  .string()
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a pod name');
+export const namespaceSchema = labelSchema('expected a namespace name');
+export const podNameSchema = subdomainSchema('expected a pod name');
 export const ipv4Schema = z.string().regex(/^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/, 'expected an IPv4 address');
 
 /** Outcome of a failed probe: the rules say which node check could not run and why. */

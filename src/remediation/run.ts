@@ -14,7 +14,7 @@ import type { AgentActionsClient } from './agent-actions-client.js';
 import { planSubject, type RunAudit, runOutcome } from './audit.js';
 import { evaluateAll, LiveState } from './checks.js';
 import type { Plan } from './plan.js';
-import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './runner.js';
+import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './results.js';
 import type { RunRecord, RunStatus, RunStore, StepInfo } from './store.js';
 
 export interface RunDeps {

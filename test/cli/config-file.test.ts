@@ -145,7 +145,7 @@ describe('pod-doctor bot --config', () => {
     expect(res.code).toBe(2);
     expect(res.stderr.trim().split('\n')).toEqual([
       'pod-doctor: invalid configuration:',
-      `  ${path}: cluster: Invalid string: must match pattern /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/ (line 1)`,
+      `  ${path}: cluster: expected a cluster name (a DNS-1123 label) (line 1)`,
       `  ${path}: alertRoutes[0].channel: required (line 3)`,
       `  ${path}: alertRoutes[0].chanel: unknown key; did you mean "channel"? (line 4)`,
       `  ${path}: polcy: unknown key; did you mean "policy"? (line 5)`,
