@@ -173,3 +173,23 @@ describe('src/ files', () => {
     expect(cycles(fileGraph(SRC))).toEqual([]);
   });
 });
+
+describe('one home for each repeated fact', () => {
+  it('the DNS-1123 name patterns are written only in src/kube/names.ts', () => {
+    const pattern = /\[-a-z0-9\.?\]\*\[a-z0-9\]/;
+    const homes = sources(SRC).filter((f) => pattern.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('kube', 'names.ts')]);
+  });
+
+  it('request bodies are read only by src/body.ts (size limit, declared length, aborts)', () => {
+    const reader = /\breq\.on\('data'|for await \(const \w+ of req\)/;
+    const homes = sources(SRC).filter((f) => reader.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual(['body.ts']);
+  });
+
+  it('the Lua lock release is written once, in src/redis/lua.ts', () => {
+    const release = /redis\.call\('(?:GET|get)', KEYS\[1\]\) == ARGV\[1\] then (?:return )?redis\.call\('(?:DEL|del)'/;
+    const homes = sources(SRC).filter((f) => release.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('redis', 'lua.ts')]);
+  });
+});
