@@ -7,6 +7,8 @@ export interface ChatMetrics {
   ackSeconds: Histogram<'kind'>;
   decisions: Counter<'decision'>;
   findingsPosted: Counter;
+  /** Results (or replies) given up on: `undeliverable` (an error that cannot change) or `expired` (transient errors past the retry budget). */
+  deliveriesDropped: Counter<'reason'>;
   /** Every Slack Web API HTTP call (a retry is another call) by method and status: the HTTP status, or "error" when no answer came. */
   slackCalls: Counter<'method' | 'status'>;
   /** Slack's own errors (HTTP 200 with ok: false) by method and Slack's error code. */
@@ -37,6 +39,12 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       registers: [registry],
     }),
     findingsPosted: new Counter({ name: 'pod_doctor_chat_findings_posted_total', help: 'Diagnoses posted to chat threads.', registers: [registry] }),
+    deliveriesDropped: new Counter({
+      name: 'pod_doctor_chat_deliveries_dropped_total',
+      help: "Chat deliveries given up on, by reason: undeliverable (Slack's answer cannot change: is_archived, msg_too_long, not_in_channel…) or expired (transient errors past POD_DOCTOR_CHAT_RETRY_SECONDS). Each is reported on its thread or to the person.",
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     slackCalls: new Counter({
       name: 'pod_doctor_slack_api_calls_total',
       help: 'Slack Web API calls (each retry too) by method and HTTP status ("error": no answer, e.g. a network failure or timeout).',

@@ -23,7 +23,7 @@ import { RedisRunStore } from '../remediation/store.js';
 export function composeChat(
   config: Config,
   parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
-    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
+    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'deliveryRetryMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
       playbooks: readonly Playbook[];
     },
 ): ChatContext {

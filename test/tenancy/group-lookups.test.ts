@@ -26,14 +26,14 @@ const TTL_MS = 60_000;
 
 /** Each way a lookup fails, set up on the fake Slack for `calls` calls (then it answers again). */
 const FAILURES = [
-  { failure: 'platform', name: 'ok: false (missing_scope)', breakFor: (s: FakeSlack, calls: number) => s.refuse(METHOD, calls, 'missing_scope') },
+  { failure: 'platform', name: 'ok: false (missing_scope)', breakFor: (s: FakeSlack, calls: number) => s.refuseNext(METHOD, calls, 'missing_scope') },
   { failure: 'http', name: 'HTTP 503 after the retries', breakFor: (s: FakeSlack, calls: number) => s.fail(METHOD, calls, 503) },
   { failure: 'rate-limited', name: '429 after the retry', breakFor: (s: FakeSlack, calls: number) => s.rateLimit(METHOD, calls, 1) },
 ] as const;
 
 /** What a broken lookup must not leave behind on the fake: more failures once the test repaired it. */
 const repair = (s: FakeSlack) => {
-  s.refuse(METHOD, 0, 'missing_scope');
+  s.refuseNext(METHOD, 0, 'missing_scope');
   s.fail(METHOD, 0);
   s.rateLimit(METHOD, 0, 1);
 };

@@ -11,7 +11,7 @@ import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.
 import { AccessRefused, type DiagnoseVerdict, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
-import { chatErrorCode } from '../errors.js';
+import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { type ChatMessage, userRef } from '../types.js';
@@ -237,11 +237,17 @@ async function openCommandThread(
     return thread;
   } catch (err) {
     ctx.log.warn({ err, code: chatErrorCode(err), channel, user }, 'could not open the thread');
-    const why =
-      chatErrorCode(err) === 'not_in_channel' || chatErrorCode(err) === 'channel_not_found'
-        ? 'I cannot post in this channel: invite me (`/invite @pod-doctor`) or use a public channel.'
-        : 'I could not post in this channel; try again in a moment.';
-    await input.respond?.(noteMessage(ctx.cluster, `${why} (${formatTarget(target)} is being diagnosed anyway.)`, 'warning')).catch(() => undefined);
+    // Never "being diagnosed" about findings that will not arrive: a channel the bot cannot post
+    // to gets none; a transient failure is retried, and a give-up is told by direct message.
+    const t = formatTarget(target);
+    const code = chatErrorCode(err);
+    const retrySeconds = Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000);
+    const why = isPermanentChatError(err, ctx.adapter.postedTo?.(channel))
+      ? code === 'not_in_channel' || code === 'channel_not_found'
+        ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public channel, then ask again.`
+        : `I cannot post in this channel (Slack answered \`${code}\`), so the findings of ${t} will not appear here.`
+      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ${retrySeconds} s, then tell you by direct message).`;
+    await input.respond?.(noteMessage(ctx.cluster, why, 'warning')).catch(() => undefined);
     return undefined;
   }
 }

@@ -72,6 +72,9 @@ const MAX_HOLD_MS = 60_000;
 /** How long the turn after a parent is kept for its findings (they are rendered meanwhile). */
 const HOLD_FOR_REPLY_MS = 500;
 
+/** How long a channel that took a post counts as existing (its `channel_not_found` is a blip). */
+const REACHED_MS = 15 * 60_000;
+
 /** One channel's posts in this process. */
 interface Lane {
   queue: QueuedPost[];
@@ -88,6 +91,8 @@ export class SlackAdapter implements ChatAdapter {
   private readonly attempts: number;
   /** Posts waiting for their channel, per channel; a channel is in the map while it has work. */
   private readonly channels = new Map<string, Lane>();
+  /** When a post or update last reached each channel (oldest first). */
+  private readonly reached = new Map<string, number>();
 
   constructor(private readonly options: SlackAdapterOptions) {
     this.attempts = options.attempts ?? 5;
@@ -129,7 +134,9 @@ export class SlackAdapter implements ChatAdapter {
       await limiter?.acquire(key);
       const sent = Date.now();
       try {
-        return await fn();
+        const out = await fn();
+        if (kind === 'post' || kind === 'update') this.noteReached(channel);
+        return out;
       } catch (err) {
         if (!isRateLimited(err) || attempt >= (retry.attempts ?? this.attempts)) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
@@ -143,6 +150,18 @@ export class SlackAdapter implements ChatAdapter {
         await limiter?.charge(key, Date.now() - sent).catch(() => undefined);
       }
     }
+  }
+
+  private noteReached(channel: string): void {
+    this.reached.delete(channel);
+    this.reached.set(channel, Date.now());
+    if (this.reached.size > 10_000) this.reached.delete(this.reached.keys().next().value ?? '');
+  }
+
+  /** A post or update reached `channel` within the last 15 minutes. */
+  postedTo(channel: string): boolean {
+    const at = this.reached.get(channel);
+    return at !== undefined && Date.now() - at < REACHED_MS;
   }
 
   private chat(method: ChatMethod, args: Record<string, unknown>): Promise<{ channel?: unknown; ts?: unknown }> {
