@@ -156,7 +156,9 @@ describe('tenancy through the Slack edge (signed requests, the bot configured fr
     slack.refuseNext('usergroups.users.list', 1000, 'missing_scope');
     n = told('U0LEAD1');
     await click(ACTION_IDS.approve, planId, 'U0LEAD1', prompt);
-    expect(await toldNext('U0LEAD1', n)).toMatch(/Can't check that you may approve .*lookup of user group S0REPORTLEADS just now.*Nothing was recorded\. Try again/);
+    expect(await toldNext('U0LEAD1', n)).toMatch(
+      /Can't check that you may approve .*lookup of user group S0REPORTLEADS just now.*Nothing was recorded\. Try again/,
+    );
     const unverified = await command('report-6f7d8-xk2lq', REPORTS, 'U0ALICE');
     expect(unverified).toMatch(/Can't check that you may diagnose reports\/report-6f7d8-xk2lq: Slack did not answer/);
     expect(unverified).not.toMatch(/Diagnosing|thread/);
