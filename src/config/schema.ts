@@ -347,6 +347,13 @@ export const SETTINGS = {
     description: 'Chat messages a channel may receive at once before the rate applies.',
     roles: ['bot', 'worker'],
   }),
+  chatRetrySeconds: setting({
+    env: 'POD_DOCTOR_CHAT_RETRY_SECONDS',
+    schema: int(300, 0, 86_400),
+    description:
+      "How long a result's messages are retried through Slack's transient errors (5xx, timeouts, invalid_auth, channel_not_found right after a working post) before it is reported as not delivered.",
+    roles: ['bot'],
+  }),
   chatUpdatesPerMinute: setting({
     env: 'POD_DOCTOR_CHAT_UPDATES_PER_MINUTE',
     schema: int(45, 1, 1000),
@@ -475,7 +482,9 @@ export const SETTINGS = {
   usergroupCacheSeconds: setting({
     env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS',
     schema: int(60, 0, 3600),
-    description: 'How long the members of an approver user group are cached.',
+    description:
+      "How long the members of a user group (approvers, the policy's `usergroups`) are trusted once looked up, and never longer: " +
+      'while Slack does not answer a lookup past it, everyone whose right depends on that group is refused and told to retry.',
     roles: ['bot'],
   }),
   defaultNamespaces: setting({

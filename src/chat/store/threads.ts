@@ -257,8 +257,18 @@ export class DeliveryLog {
           await releaseLock(this.redis, key, token);
           throw err;
         }
-        await this.redis.set(key, 'done', 'EX', this.keepSeconds);
-        return 'posted';
+        // Posted: a Redis blip while marking it must not lose the mark (nor throw at once, which
+        // would post again). Still failing, the claim lapses and the retry posts it again: a
+        // message twice rather than none.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await this.redis.set(key, 'done', 'EX', this.keepSeconds);
+            return 'posted';
+          } catch (err) {
+            if (attempt >= 5) throw err;
+            await sleep(200 * attempt);
+          }
+        }
       }
       if (Date.now() > deadline) throw new Error(`delivery ${id} is held by another process`);
       await sleep(50);
