@@ -10,9 +10,10 @@ import { PodDoctorError } from '../errors.js';
 import { isDns1123Label, parseKubectlRef, refTarget } from '../kube/target.js';
 import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
-import { DEFAULT_WORKLOAD_PODS, diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-workload.js';
-import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
+import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-workload.js';
+import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
+import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
   TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),
@@ -27,22 +28,6 @@ export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespa
   --max-pods N        at most this many pods of a workload (default ${DEFAULT_WORKLOAD_PODS})
 ${CONFIG_USAGE}`;
 
-/** The options of `diagnose` (node:util parseArgs); shell completion offers the same. */
-export const DIAGNOSE_OPTIONS = {
-  namespace: { type: 'string', short: 'n' },
-  output: { type: 'string', short: 'o' },
-  kubeconfig: { type: 'string' },
-  context: { type: 'string' },
-  from: { type: 'string', multiple: true },
-  now: { type: 'string' },
-  cluster: { type: 'string' },
-  'max-pods': { type: 'string' },
-  json: { type: 'boolean', default: false },
-  ...CONFIG_OPTION,
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
-
-export const OUTPUT_FORMATS = ['json', 'yaml'] as const;
 type Output = (typeof OUTPUT_FORMATS)[number] | 'text';
 
 export interface CliIo {

@@ -23,15 +23,13 @@ export interface WorkloadDiagnosis {
   diagnoses: Diagnosis[];
 }
 
-export const DEFAULT_WORKLOAD_PODS = 20;
-
 /** The highest severity among a diagnosis' findings (0 without findings). */
 function worst(d: Diagnosis): number {
   return Math.max(0, ...d.findings.map((f) => SEVERITY_ORDER[f.severity]));
 }
 
-export async function diagnoseWorkload(source: FactSource, workload: WorkloadRef, options: DiagnoseOptions & { maxPods?: number }): Promise<WorkloadDiagnosis> {
-  const read = await unhealthyPodsOf(source, workload, options.maxPods ?? DEFAULT_WORKLOAD_PODS);
+export async function diagnoseWorkload(source: FactSource, workload: WorkloadRef, options: DiagnoseOptions & { maxPods: number }): Promise<WorkloadDiagnosis> {
+  const read = await unhealthyPodsOf(source, workload, options.maxPods);
   if (read.problem) throw new PodDoctorError(read.problem === 'not-found' ? 'TARGET_NOT_FOUND' : 'BAD_TARGET', read.message);
   const reasons: Record<string, string> = {};
   const diagnoses: Diagnosis[] = [];
