@@ -53,7 +53,7 @@ ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
   --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
   --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
-  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
   Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);

@@ -105,7 +105,8 @@ export const SETTINGS = {
   kubeconfig: setting({
     env: 'KUBECONFIG',
     schema: z.string().optional(),
-    description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.',
+    description:
+      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster service account.',
     roles: ['worker', 'cli'],
   }),
   kubeContext: setting({
