@@ -206,7 +206,7 @@ async function postOutcome(
     await ctx.adapter.postInThread(
       parent,
       noteMessage(ctx.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'),
-      { priority: 'answer' },
+      { priority: 'answer', key },
     );
     return;
   }
@@ -215,7 +215,7 @@ async function postOutcome(
   await ctx.adapter.postInThread(
     parent,
     findingsMessage(d, { threadId, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
-    { priority: 'answer' },
+    { priority: 'answer', key },
   );
   ctx.options.metrics?.findingsPosted.inc();
 }
