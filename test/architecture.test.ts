@@ -186,4 +186,10 @@ describe('one home for each repeated fact', () => {
     const homes = sources(SRC).filter((f) => reader.test(readFileSync(f, 'utf8')));
     expect(homes.map((f) => relative(SRC, f))).toEqual(['body.ts']);
   });
+
+  it('the Lua lock release is written once, in src/redis/lua.ts', () => {
+    const release = /redis\.call\('(?:GET|get)', KEYS\[1\]\) == ARGV\[1\] then (?:return )?redis\.call\('(?:DEL|del)'/;
+    const homes = sources(SRC).filter((f) => release.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('redis', 'lua.ts')]);
+  });
 });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { discard, readBody } from '../body.js';
+import { withDeadline } from '../bounded.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import type { JobQueues } from '../jobs/queues.js';
@@ -99,13 +100,11 @@ function send(res: ServerResponse, code: number, body: Record<string, unknown>, 
 class Timeout extends Error {}
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Timeout(`not queued within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  return withDeadline(
+    ms,
+    () => p,
+    () => new Timeout(`not queued within ${ms} ms`),
+  );
 }
 
 function counter<L extends string>(registry: Registry | undefined, name: string, help: string, labelNames: readonly L[]): Counter<L> | undefined {

@@ -36,3 +36,24 @@ export function isPermanentChatError(err: unknown, channelWorked = false): boole
   if (code === undefined) return false;
   return PERMANENT_CHAT_ERRORS.has(code) || (PERMANENT_UNLESS_SEEN.has(code) && !channelWorked);
 }
+
+/**
+ * How a user group lookup failed: Slack answered `ok: false` (`platform`, e.g. missing_scope),
+ * an HTTP error after the client's retries (`http`, a 5xx), 429 after ours (`rate-limited`), or
+ * no answer at all (`network`, a timeout); `unknown` for anything else.
+ */
+export type GroupLookupFailure = 'platform' | 'http' | 'rate-limited' | 'network' | 'unknown';
+
+/** A user group's members could not be looked up; whoever's right depends on it is refused until it resolves. */
+export class GroupLookupError extends Error {
+  constructor(
+    readonly group: string,
+    readonly failure: GroupLookupFailure,
+    /** Slack's error code or the HTTP status, for the log. */
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`user group ${group} lookup failed (${failure}: ${detail})`, options);
+    this.name = 'GroupLookupError';
+  }
+}

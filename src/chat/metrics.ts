@@ -13,13 +13,15 @@ export interface ChatMetrics {
   slackCalls: Counter<'method' | 'status'>;
   /** Slack's own errors (HTTP 200 with ok: false) by method and Slack's error code. */
   slackErrors: Counter<'method' | 'error'>;
+  /** User group lookups that failed with nothing fresh cached (their members are refused meanwhile), by how. */
+  groupLookupFailures: Counter<'failure'>;
 }
 
 export function createChatMetrics(registry: Registry): ChatMetrics {
   return {
     commands: new Counter({
       name: 'pod_doctor_chat_commands_total',
-      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
+      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unverified (refused: a user group could not be looked up), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
@@ -32,7 +34,7 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
     }),
     decisions: new Counter({
       name: 'pod_doctor_chat_decisions_total',
-      help: 'Approval decisions: approve, deny, refused (not an approver).',
+      help: 'Approval decisions: approve, deny, refused (not an approver), unverified (refused: an approver user group could not be looked up).',
       labelNames: ['decision'] as const,
       registers: [registry],
     }),
@@ -53,6 +55,14 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       name: 'pod_doctor_slack_api_errors_total',
       help: "Slack Web API answers with ok: false (HTTP 200) by method and Slack's error code (e.g. channel_not_found).",
       labelNames: ['method', 'error'] as const,
+      registers: [registry],
+    }),
+    groupLookupFailures: new Counter({
+      name: 'pod_doctor_usergroup_lookup_failures_total',
+      help:
+        'Slack user group lookups (usergroups.users.list) that failed with no members cached within POD_DOCTOR_USERGROUP_CACHE_SECONDS, by failure: ' +
+        'platform (ok: false), http (5xx after retries), rate-limited (429 after retries), network, unknown. Everyone whose right depends on the group is refused until it resolves.',
+      labelNames: ['failure'] as const,
       registers: [registry],
     }),
   };

@@ -283,7 +283,7 @@ function composeClusters(
   served: readonly string[],
   parts: Pick<Parameters<typeof composeChat>[1], 'adapter' | 'redis' | 'queues' | 'logger' | 'playbooks' | 'metrics'> & { adapter: SlackAdapter },
 ): ChatRouter {
-  const approvers = slackApprovers(config, parts.adapter, parts.logger);
+  const approvers = slackApprovers(config, parts.adapter, parts.logger, parts.metrics);
   const [main, ...others] = served.map((cluster) =>
     composeChat(config, {
       ...parts,

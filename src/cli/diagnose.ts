@@ -54,7 +54,14 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   if (values.from && values.from.length > 0) {
     source = new ObjectsSource(await loadObjects(values.from), values.from.join(', '));
   } else {
-    source = new KubeSource(loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }));
+    source = new KubeSource(
+      loadKubeConfig({
+        kubeconfig: values.kubeconfig ?? config.kubeconfig,
+        ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
+        context: values.context ?? config.kubeContext,
+        env: io.env,
+      }),
+    );
   }
   const diagnosis = await diagnoseTarget(source, target, {
     cluster: values.cluster ?? config.cluster,

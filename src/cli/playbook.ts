@@ -143,7 +143,14 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (Number.isNaN(t)) throw new PodDoctorError('BAD_INPUT', `--now "${values.now}" is not an RFC 3339 time`);
     now = () => new Date(t);
   }
-  const kube = new KubeSource(loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }));
+  const kube = new KubeSource(
+    loadKubeConfig({
+      kubeconfig: values.kubeconfig ?? config.kubeconfig,
+      ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
+      context: values.context ?? config.kubeContext,
+      env: io.env,
+    }),
+  );
   const cluster = values.cluster ?? config.cluster;
   const agent = agentLookupFromConfig(config);
   const diagnoseOptions = {

@@ -482,7 +482,9 @@ export const SETTINGS = {
   usergroupCacheSeconds: setting({
     env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS',
     schema: int(60, 0, 3600),
-    description: 'How long the members of an approver user group are cached.',
+    description:
+      "How long the members of a user group (approvers, the policy's `usergroups`) are trusted once looked up, and never longer: " +
+      'while Slack does not answer a lookup past it, everyone whose right depends on that group is refused and told to retry.',
     roles: ['bot'],
   }),
   defaultNamespaces: setting({

@@ -93,6 +93,8 @@ export interface FakeSlack {
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** The next `count` calls of `method` answer HTTP `status` (an outage: 500, 503). */
   fail(method: string, count: number, status?: number): void;
+  /** The next `count` calls of `method` answer HTTP 200 with `ok: false` and Slack's `error` code. */
+  refuseNext(method: string, count: number, error: string): void;
   /**
    * For the next `forMs`, calls of `method` (to `channel` only, when given) answer HTTP 200 with
    * `ok: false` and `error` (invalid_auth during a Slack incident, channel_not_found, is_archived).
@@ -204,6 +206,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const limits = new Map<string, { count: number; retryAfter: number }>();
   const failures = new Map<string, { count: number; status: number }>();
+  const refusalsNext = new Map<string, { count: number; error: string }>();
   const refusals: { method: string; error: string; until: number; channel?: string }[] = [];
   const late = new Map<string, { count: number; ms: number }>();
   const closed = new Set(options.closedChannels ?? []);
@@ -322,6 +325,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         failure.count--;
         return send(res, failure.status, { ok: false, error: 'internal_error' });
       }
+      const next = refusalsNext.get(method);
+      if (next && next.count > 0) {
+        next.count--;
+        return send(res, 200, { ok: false, error: next.error });
+      }
       const refusal = refusals.find(
         (r) => r.method === method && Date.now() < r.until && (r.channel === undefined || r.channel === String(args.channel ?? '')),
       );
@@ -412,6 +420,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     answerLate(method, count, ms) {
       late.set(method, { count, ms });
+    },
+    refuseNext(method, count, error) {
+      refusalsNext.set(method, { count, error });
     },
     refuse(method, error, forMs, channel) {
       refusals.push({ method, error, until: Date.now() + forMs, ...(channel ? { channel } : {}) });

@@ -5,10 +5,10 @@
 import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
-import { scoped } from '../../log.js';
+import { type ScopedLogger, scoped } from '../../log.js';
 import { ReplicationError } from '../../redis/replication.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.js';
-import { AccessRefused, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
+import { AccessRefused, type DiagnoseVerdict, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
@@ -42,7 +42,7 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
   if (verdict && !verdict.ok) {
     ctx.options.metrics?.commands.inc({ outcome: 'refused' });
     ctx.log.warn({ user, channel, target: t, reason: verdict.reason }, 'diagnosis refused by the access policy');
-    return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict.reason) };
+    return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict) };
   }
   const ack = verdict
     ? `Diagnosing ${t}… the findings will be posted in a thread here.`
@@ -72,9 +72,8 @@ export async function queueDiagnosis(ctx: ChatContext, input: Omit<CommandInput,
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
   const verdict = await diagnoseVerdict(ctx, { channel, user }, target);
   if (!verdict.ok) {
-    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    log.warn({ reason: verdict.reason }, 'diagnosis refused by the access policy');
-    return { kind: 'refused', reason: verdict.reason, message: diagnoseRefusal(ctx, target, verdict.reason) };
+    refusedBy(ctx, log, verdict, 'diagnosis');
+    return { kind: 'refused', reason: verdict.reason, message: diagnoseRefusal(ctx, target, verdict) };
   }
   signal?.throwIfAborted();
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
@@ -88,6 +87,17 @@ export async function queueDiagnosis(ctx: ChatContext, input: Omit<CommandInput,
   ctx.options.metrics?.commands.inc({ outcome: deduplicated ? 'joined' : 'queued' });
   log.info({ jobId, deduplicated }, 'diagnosis requested');
   return { kind: 'queued', jobId, deduplicated };
+}
+
+/** Count and log a refused diagnosis: by the policy, or because the user groups it turns on did not resolve. */
+function refusedBy(ctx: ChatContext, log: ScopedLogger, verdict: Exclude<DiagnoseVerdict, { ok: true }>, what: 'diagnosis' | 're-run'): void {
+  if ('unresolved' in verdict) {
+    ctx.options.metrics?.commands.inc({ outcome: 'unverified' });
+    log.warn({ unresolved: verdict.unresolved }, `${what} refused: user groups did not resolve (fail closed); told to retry`);
+    return;
+  }
+  ctx.options.metrics?.commands.inc({ outcome: 'refused' });
+  log.warn({ reason: verdict.reason }, `${what} refused by the access policy`);
 }
 
 /** The acknowledgement's deadline passed before the diagnosis was queued. */
@@ -270,10 +280,9 @@ async function rerunInThread(ctx: ChatContext, threadId: string, user: string, c
   }
   const verdict = await diagnoseVerdict(ctx, { channel: thread.channel, user }, target);
   if (!verdict.ok) {
-    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    ctx.log.warn({ user, threadId, target: formatTarget(target), reason: verdict.reason }, 're-run refused by the access policy');
+    refusedBy(ctx, scoped(ctx.log, { user, threadId, target: formatTarget(target) }), verdict, 're-run');
     await ctx.adapter
-      .ephemeral(thread.channel, user, diagnoseRefusal(ctx, target, verdict.reason), parent)
+      .ephemeral(thread.channel, user, diagnoseRefusal(ctx, target, verdict), parent)
       .catch((err: unknown) => ctx.log.warn({ err, code: chatErrorCode(err) }, 'refusal reply failed'));
     return;
   }

@@ -16,6 +16,7 @@ import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/w
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { type KeepField, redactDeep } from '../../../redact.js';
+import { GroupLookupError, type GroupLookupFailure } from '../../errors.js';
 import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
@@ -148,7 +149,12 @@ export class SlackAdapter implements ChatAdapter {
    * Run a Web API call under its budget; on 429 pause that budget for everyone (a channel for
    * posts, the chat.update budget for updates), then try again. Ephemerals wait only themselves.
    */
-  private async call<T>(channel: string, kind: 'post' | 'update' | 'ephemeral' | 'other', fn: () => Promise<T>): Promise<T> {
+  private async call<T>(
+    channel: string,
+    kind: 'post' | 'update' | 'ephemeral' | 'other',
+    fn: () => Promise<T>,
+    retry: { attempts?: number; maxWaitSeconds?: number } = {},
+  ): Promise<T> {
     const limiter =
       kind === 'post'
         ? this.options.limiter
@@ -167,13 +173,14 @@ export class SlackAdapter implements ChatAdapter {
         return out;
       } catch (err) {
         // The client does not retry by itself: a repeated post could be a second message.
-        // Anything else is safe to send again after a failure that may not have reached Slack.
-        if (kind !== 'post' && isUnsure(err) && attempt <= QUICK_RETRIES) {
+        // Updates and private replies are safe to send again (lookups have deadlines of their own).
+        if ((kind === 'update' || kind === 'ephemeral') && isUnsure(err) && attempt <= QUICK_RETRIES) {
           await sleep(QUICK_BACKOFF_MS * 2 ** (attempt - 1));
           continue;
         }
-        if (!isRateLimited(err) || attempt >= this.attempts) throw err;
+        if (!isRateLimited(err) || attempt >= (retry.attempts ?? this.attempts)) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
+        if (retryAfter > (retry.maxWaitSeconds ?? Number.POSITIVE_INFINITY)) throw err;
         this.options.logger.warn({ channel, kind, retryAfter, attempt }, 'slack rate limited; pausing that budget');
         // Every process waits out the pause in acquire(); without a limiter this call waits here.
         if (limiter) await limiter.pause(key, retryAfter);
@@ -368,9 +375,38 @@ export class SlackAdapter implements ChatAdapter {
     );
   }
 
-  /** Members of a user group (approver lists name groups by id). */
+  /**
+   * Members of a user group (approver lists and the access policy name groups by id). Someone is
+   * waiting on it (a click, a command's acknowledgement): a 429 is retried once, after at most
+   * GROUP_LOOKUP_MAX_WAIT_S. A failure is a GroupLookupError saying how it failed.
+   */
   async groupMembers(usergroup: string): Promise<string[]> {
-    const res = await this.call('usergroups', 'other', () => this.options.client.usergroups.users.list({ usergroup }));
-    return res.users ?? [];
+    try {
+      const res = await this.call('usergroups', 'other', () => this.options.client.usergroups.users.list({ usergroup }), {
+        attempts: 2,
+        maxWaitSeconds: GROUP_LOOKUP_MAX_WAIT_S,
+      });
+      return res.users ?? [];
+    } catch (err) {
+      throw groupLookupError(usergroup, err);
+    }
   }
+}
+
+/** The longest Retry-After a user group lookup waits out before it counts as failed. */
+export const GROUP_LOOKUP_MAX_WAIT_S = 2;
+
+function groupLookupError(group: string, err: unknown): GroupLookupError {
+  const e = err as { code?: string; data?: { error?: string }; statusCode?: number; retryAfter?: number };
+  const [failure, detail]: [GroupLookupFailure, string] =
+    e?.code === ErrorCode.PlatformError
+      ? ['platform', e.data?.error ?? 'ok: false']
+      : e?.code === ErrorCode.RateLimitedError
+        ? ['rate-limited', `retry after ${e.retryAfter ?? '?'} s`]
+        : e?.code === ErrorCode.HTTPError
+          ? ['http', `HTTP ${e.statusCode ?? '?'}`]
+          : e?.code === ErrorCode.RequestError
+            ? ['network', 'no answer']
+            : ['unknown', err instanceof Error ? err.message : String(err)];
+  return new GroupLookupError(group, failure, detail, { cause: err });
 }
