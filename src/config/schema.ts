@@ -385,8 +385,8 @@ export const SETTINGS = {
   metricsPort: setting({
     env: 'POD_DOCTOR_METRICS_PORT',
     schema: int(9464, 0, 65_535),
-    description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).',
-    roles: ['worker'],
+    description: "`pod-doctor worker` and `pod-doctor bot` serve /metrics, /healthz and /readyz on this port, never on the bot's public one (0: a free one).",
+    roles: ['bot', 'worker'],
   }),
   // Traces (src/tracing): the standard OpenTelemetry variables; neither set, no SDK is loaded.
   otlpEndpoint: setting({
@@ -448,7 +448,7 @@ export const SETTINGS = {
   port: setting({
     env: 'PORT',
     schema: int(3000, 0, 65_535),
-    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz, /metrics and the Alertmanager webhook (0: a free one).',
+    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz and the Alertmanager webhook (0: a free one).',
     roles: ['bot'],
   }),
   approvers: setting({
