@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gauge, type Registry } from 'prom-client';
+import { withDeadline } from '../bounded.js';
 import { boundedRead, metricsHandler, SCRAPE_REDIS_TIMEOUT_MS } from './metrics.js';
 
 /** name → check; a check resolves when healthy and rejects with the reason otherwise. */
@@ -18,19 +19,11 @@ export interface OpsServer {
 const CHECK_TIMEOUT_MS = 3000;
 
 async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-      }),
-    ]);
+    await withDeadline(CHECK_TIMEOUT_MS, check, () => new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`));
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
