@@ -133,6 +133,12 @@ export const SETTINGS = {
     description: 'A pod must be Pending this long before Pending rules report it.',
     roles: ['worker', 'cli'],
   }),
+  changeWindowMinutes: setting({
+    env: 'POD_DOCTOR_CHANGE_WINDOW_MINUTES',
+    schema: int(120, 1, 10_080),
+    description: 'How far before a failure "What changed" looks for rollouts, ConfigMap and Secret edits and node changes (minutes).',
+    roles: ['worker', 'cli'],
+  }),
   rules: setting({
     env: 'POD_DOCTOR_RULES',
     schema: ruleOverrides,
