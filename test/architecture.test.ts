@@ -1,8 +1,8 @@
 // Folders under src/ import downward only: no folder imports (through any chain) a folder that
 // imports it back. A cycle makes "what does this change touch" unanswerable; this test names the
 // folders of any new one and the imports that close it. Tests (*.test.ts) are not counted.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { folderGraph, folderOf, renderFolderGraph, SRC, sources } from '../scripts/folder-graph.js';
 
