@@ -14,7 +14,7 @@ import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
 import type { ChatContext } from '../chat/context.js';
 import { alertGroups } from '../chat/flows/alerts.js';
-import { deliver } from '../chat/flows/delivery.js';
+import { DELIVERY_CONCURRENCY, deliver, deliveryLane } from '../chat/flows/delivery.js';
 import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
@@ -54,7 +54,7 @@ ${CONFIG_USAGE}
   --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /alertmanager
   --metrics-port N    operations port (default: $POD_DOCTOR_METRICS_PORT): /metrics, /healthz, /readyz
   --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
-  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
   Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);
@@ -185,9 +185,15 @@ function readChatStreams(router: ChatRouter, o: { connect: (role: 'worker') => R
       logger: o.logger,
     });
     const name = (stream: string) => (several ? `${chat.cluster} ${stream}` : stream);
-    // Many deliveries at once: most wait for their channel's turn (about a post a second), and
-    // one busy channel must not hold back the others.
-    const results = consumeResults({ ...reader(), handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }), concurrency: 256 });
+    // Many deliveries at once: most wait for their channel's turn (about a post a second) or for
+    // private replies' (Tier 4); each of those lanes has slots of its own, so one busy channel or a
+    // flood of "not found" answers never holds back the others.
+    const results = consumeResults({
+      ...reader(),
+      handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }),
+      ...DELIVERY_CONCURRENCY,
+      lane: deliveryLane,
+    });
     const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
     const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
     return [

@@ -105,7 +105,8 @@ export const SETTINGS = {
   kubeconfig: setting({
     env: 'KUBECONFIG',
     schema: z.string().optional(),
-    description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.',
+    description:
+      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster service account.',
     roles: ['worker', 'cli'],
   }),
   kubeContext: setting({
@@ -130,6 +131,12 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_PENDING_GRACE_SECONDS',
     schema: int(60, 0, 86_400),
     description: 'A pod must be Pending this long before Pending rules report it.',
+    roles: ['worker', 'cli'],
+  }),
+  changeWindowMinutes: setting({
+    env: 'POD_DOCTOR_CHANGE_WINDOW_MINUTES',
+    schema: int(120, 1, 10_080),
+    description: 'How far before a failure "What changed" looks for rollouts, ConfigMap and Secret edits and node changes (minutes).',
     roles: ['worker', 'cli'],
   }),
   rules: setting({
