@@ -120,6 +120,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     checkSecrets: config.checkSecrets,
     timeoutMs: config.apiTimeoutMs,
     pendingGraceSeconds: config.pendingGraceSeconds,
+    changeWindowMinutes: config.changeWindowMinutes,
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,
