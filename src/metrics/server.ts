@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gauge, type Registry } from 'prom-client';
+import { bounded } from '../bounded.js';
 import { boundedRead, metricsHandler, SCRAPE_REDIS_TIMEOUT_MS } from './metrics.js';
 
 /** name → check; a check resolves when healthy and rejects with the reason otherwise. */
@@ -15,23 +16,15 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-const CHECK_TIMEOUT_MS = 3000;
+/** Longest a readiness check may take: the probes in deploy/ give /readyz 5 s. */
+export const CHECK_TIMEOUT_MS = 3000;
 
-async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-      }),
-    ]);
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Runs one readiness check within CHECK_TIMEOUT_MS: null when healthy, else the reason. */
+export async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
+  const outcome = await bounded(CHECK_TIMEOUT_MS, check);
+  if (outcome.status === 'done') return null;
+  if (outcome.status === 'timeout') return `no answer within ${CHECK_TIMEOUT_MS} ms`;
+  return outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
 }
 
 /** What /readyz answers: ready when every check passes, and a line per check. */

@@ -119,6 +119,24 @@ export function dropRedis(redis: RedisClient): void {
   if (redis.status !== 'end') redis.disconnect();
 }
 
+/** The last connection error of each connection made by redisConnections(): what readiness names. */
+const lastErrors = new WeakMap<RedisClient, string>();
+
+/** Whether a connection can take commands now (connected, authenticated, ready check passed). */
+export function redisUp(redis: RedisClient): boolean {
+  return redis.status === 'ready';
+}
+
+/**
+ * A readiness check of a connection: fails at once while it is not connected, saying why (the
+ * last connection error: refused, a wrong password, TLS), else PINGs. A worker connection's
+ * PING would wait through reconnects, and /readyz must answer within the kubelet's timeout.
+ */
+export async function checkRedis(redis: RedisClient): Promise<void> {
+  if (!redisUp(redis)) throw new Error(`unreachable (${lastErrors.get(redis) ?? redis.status})`);
+  await redis.ping();
+}
+
 /** The connections of one process: one per role asked for, all closed together. */
 export interface Connections {
   /** `producer` fails fast (commands, writes); `worker` waits through reconnects (BullMQ, stream readers). */
@@ -139,7 +157,12 @@ export function redisConnections(
         ...(config.redisCommandTimeoutMs ? { commandTimeoutMs: config.redisCommandTimeoutMs } : {}),
       });
       // ioredis reconnects on its own; without a listener it would print every attempt.
-      c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+      c.on('error', (err: Error) => {
+        // Said once per cause, not once per reconnect attempt (every few seconds while Redis is down).
+        if (lastErrors.get(c) !== err.message) logger.warn({ err: { message: err.message } }, 'redis connection error');
+        lastErrors.set(c, err.message);
+      });
+      c.on('ready', () => lastErrors.delete(c));
       all.push(c);
       return c;
     },
