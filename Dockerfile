@@ -1,9 +1,15 @@
 # syntax=docker/dockerfile:1
 # pod-doctor: one image for every role (bot, worker, agent, CLI).
-#   docker build -t pod-doctor:0.1.0 .
-# Stages: build (all deps, tsc → dist/), prod-deps (runtime dependencies only), runtime.
-# test/deploy/dockerfile.test.ts checks the stages, the user and the entrypoint.
-ARG NODE_IMAGE=node:24-bookworm-slim
+#   docker build -t pod-doctor:0.2.0 .
+# Stages: build (all deps, tsc → dist/), prod-deps (runtime dependencies only), node-runtime
+# (Node's image without npm), runtime (that file system, the app, user 10001).
+# test/deploy/dockerfile.test.ts checks the stages, the pin, the user and the entrypoint.
+#
+# The base is pinned by digest, so a rebuild of the same commit gets the same Node and Debian
+# (node:24-bookworm-slim as of Node 24.18.0). To move it, read the tag's current digest and
+# replace the one below (or pass it for one build with --build-arg NODE_IMAGE=...):
+#   docker buildx imagetools inspect node:24-bookworm-slim --format '{{json .Manifest.Digest}}'
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -21,14 +27,24 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# Debian slim rather than distroless: the node agent runs `stat` (hung-mount checks) and
-# `nsenter` (actions in the host's namespaces), both from the base system.
-FROM ${NODE_IMAGE} AS runtime
+# Node's image without its package managers: nothing at run time installs packages, and npm's
+# own dependencies would only add to what scanners report. Debian slim rather than distroless:
+# the node agent runs `stat` (hung-mount checks) and `nsenter` (actions in the host's
+# namespaces), both from the base system.
+FROM ${NODE_IMAGE} AS node-runtime
+RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /usr/local/include/node /root/.npm
+
+# Copied as one file system, so no layer of the image holds npm (a deletion in a layer on top
+# would leave it in the one below).
+FROM scratch AS runtime
+COPY --from=node-runtime / /
 LABEL org.opencontainers.image.title="pod-doctor" \
       org.opencontainers.image.description="ChatOps incident bot for Kubernetes: bot, worker, node agent" \
       org.opencontainers.image.licenses="Apache-2.0"
 # A small young generation: idle roles keep tens of MB less resident (npm run bench:rss).
-ENV NODE_ENV=production \
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \
     POD_DOCTOR_PLAYBOOK_DIR=/app/playbooks
 WORKDIR /app
@@ -36,7 +52,7 @@ RUN groupadd --system --gid 10001 pod-doctor \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin pod-doctor
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
-COPY package.json ./
+COPY package.json LICENSE ./
 COPY playbooks ./playbooks
 # The CRI's protobuf definitions (kubernetes/cri-api), loaded by the node agent's runtime probe.
 COPY vendor ./vendor

@@ -27,3 +27,14 @@ export async function bounded<T>(ms: number, work: () => T | PromiseLike<T>): Pr
     clearTimeout(timer);
   }
 }
+
+/**
+ * `work`'s result, or a rejection with `timeoutError()` after `ms`: for a call whose caller
+ * handles a timeout like any other failure. The timer is cleared either way; a late rejection of
+ * `work` is swallowed.
+ */
+export async function withDeadline<T>(ms: number, work: () => T | PromiseLike<T>, timeoutError: () => unknown): Promise<Awaited<T>> {
+  const out = await bounded(ms, work);
+  if (out.status === 'done') return out.value;
+  throw out.status === 'failed' ? out.error : timeoutError();
+}

@@ -1,7 +1,7 @@
 // Folders under src/ import downward only: no folder imports (through any chain) a folder that
 // imports it back. A cycle makes "what does this change touch" unanswerable; this test names the
 // folders of any new one and the imports that close it. Tests (*.test.ts) are not counted.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -139,13 +139,13 @@ describe('rules (src/diagnosis/rules)', () => {
   });
 });
 
-describe('src/chat files', () => {
-  /** file → file it imports → the import (within src/chat; type-only imports count too). */
+describe('src/ files', () => {
+  /** file → file it imports → the import (within `dir`; type-only and re-exports count too). */
   function fileGraph(dir: string): Map<string, Map<string, string>> {
     const graph = new Map<string, Map<string, string>>();
     for (const file of sources(dir)) {
       const from = relative(SRC, file);
-      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import) '(\.{1,2}\/[^']+)'/g)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?'(\.{1,2}\/[^']+)'/g)) {
         const target = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
         if (!target.startsWith(dir)) continue;
         const edges = graph.get(from) ?? new Map<string, string>();
@@ -156,7 +156,40 @@ describe('src/chat files', () => {
     return graph;
   }
 
-  it('import each other in one direction only: no file cycle', () => {
-    expect(cycles(fileGraph(join(SRC, 'chat')))).toEqual([]);
+  it('finds a file cycle planted in any folder (the check can fail)', () => {
+    const dir = mkdtempSync(join(SRC, '..', '.cycle-'));
+    try {
+      mkdirSync(join(dir, 'deep'));
+      writeFileSync(join(dir, 'deep', 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      writeFileSync(join(dir, 'deep', 'b.ts'), "export type { A as B } from './a.js';\n");
+      writeFileSync(join(dir, 'c.ts'), "import './deep/a.js';\n");
+      expect(cycles(fileGraph(dir)).map((c) => c.map((f) => f.slice(f.indexOf('deep'))).sort())).toEqual([['deep/a.ts', 'deep/b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('import each other in one direction only, in every folder: no file cycle', () => {
+    expect(cycles(fileGraph(SRC))).toEqual([]);
+  });
+});
+
+describe('one home for each repeated fact', () => {
+  it('the DNS-1123 name patterns are written only in src/kube/names.ts', () => {
+    const pattern = /\[-a-z0-9\.?\]\*\[a-z0-9\]/;
+    const homes = sources(SRC).filter((f) => pattern.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('kube', 'names.ts')]);
+  });
+
+  it('request bodies are read only by src/body.ts (size limit, declared length, aborts)', () => {
+    const reader = /\breq\.on\('data'|for await \(const \w+ of req\)/;
+    const homes = sources(SRC).filter((f) => reader.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual(['body.ts']);
+  });
+
+  it('the Lua lock release is written once, in src/redis/lua.ts', () => {
+    const release = /redis\.call\('(?:GET|get)', KEYS\[1\]\) == ARGV\[1\] then (?:return )?redis\.call\('(?:DEL|del)'/;
+    const homes = sources(SRC).filter((f) => release.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([join('redis', 'lua.ts')]);
   });
 });

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { expectedSystemError } from '../errors.js';
 import { log } from '../log.js';
 import { type AgentProbeEnv, isProbeName, PROBE_NAMES, runNamedProbe } from '../probes/index.js';
 import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema, untilSignal } from '../shutdown.js';
@@ -271,8 +272,10 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
       metrics: createAgentMetrics(),
     });
   } catch (err) {
-    io.stderr(`cannot start the agent: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    // A port in use is the operator's to fix (exit 2, one line); anything else is a bug.
+    const expected = expectedSystemError(err);
+    io.stderr(`cannot start the agent: ${expected ? expected.message : err instanceof Error ? err.message : String(err)}\n`);
+    return expected ? 2 : 1;
   }
   const renewals = tls ? watchTlsFiles(tls.files, tls.pair, (next) => agent.reloadTls(next), logger) : undefined;
   const signal = await untilSignal();

@@ -13,6 +13,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { readBody } from '../body.js';
 import { log as rootLog } from '../log.js';
 import { type AgentProbeEnv, isProbeName, PROBE_NAMES, podRefSchema, runNamedProbe, runPodProbes } from '../probes/index.js';
 import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, podNameSchema, podUidSchema } from '../probes/probe.js';
@@ -144,33 +145,10 @@ export function tokenMatches(header: string | undefined, expected: Buffer): bool
   return timingSafeEqual(digest(header.slice(7).trim()), expected);
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) {
-      reject(new HttpError(413, `request body larger than ${max} bytes`));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c: Buffer) => {
-      if (failed) return;
-      size += c.length;
-      if (size > max) {
-        failed = true;
-        reject(new HttpError(413, `request body larger than ${max} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', (err) => {
-      if (!failed) reject(err);
-    });
-  });
+async function readText(req: IncomingMessage, max: number): Promise<string> {
+  const read = await readBody(req, max);
+  if (read.ok) return read.body.toString('utf8');
+  throw read.reason === 'too-large' ? new HttpError(413, `request body larger than ${max} bytes`) : new HttpError(400, 'request body aborted');
 }
 
 function issues(error: z.ZodError): string {
@@ -272,7 +250,7 @@ async function probeWork(req: IncomingMessage, url: URL, name: ProbeName | undef
       return answer({ [name]: outcome });
     };
   }
-  const text = await readBody(req, limits.maxBody);
+  const text = await readText(req, limits.maxBody);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -355,7 +333,7 @@ function createRoute(options: AgentOptions): Route {
     if (action) {
       if (req.method !== 'POST') throw new HttpError(405, 'method not allowed');
       if (!options.actions) throw new HttpError(404, 'actions are not enabled on this agent', 'not_allowed');
-      const out = await options.actions(action[1]!, await readBody(req, maxBody), reqLog);
+      const out = await options.actions(action[1]!, await readText(req, maxBody), reqLog);
       send(res, out.status, JSON.stringify(out.body));
       return out.status;
     }

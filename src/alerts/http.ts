@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
+import { discard, readBody } from '../body.js';
+import { withDeadline } from '../bounded.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import type { JobQueues } from '../jobs/queues.js';
@@ -83,53 +85,6 @@ function isJsonContentType(header: string | undefined): boolean {
   return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
 
-type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
-
-/** Reads at most `max` bytes; past it stops keeping data and reports too-large. */
-function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (r: BodyResult) => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      resolve(r);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        chunks.length = 0;
-        settle({ ok: false, reason: 'too-large' });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => settle({ ok: true, body: Buffer.concat(chunks) });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
-    req.on('close', () => settle({ ok: false, reason: 'aborted' }));
-  });
-}
-
-/**
- * Let the client finish sending what it started (so it reads our 4xx instead of a reset),
- * up to `cap` bytes; beyond that the connection is dropped.
- */
-function discard(req: IncomingMessage, cap: number): void {
-  if (req.readableEnded) return;
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > cap) req.socket.destroy();
-  });
-  req.on('error', () => undefined);
-  req.resume();
-}
-
 function send(res: ServerResponse, code: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const text = `${JSON.stringify(body)}\n`;
@@ -145,13 +100,11 @@ function send(res: ServerResponse, code: number, body: Record<string, unknown>, 
 class Timeout extends Error {}
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Timeout(`not queued within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  return withDeadline(
+    ms,
+    () => p,
+    () => new Timeout(`not queued within ${ms} ms`),
+  );
 }
 
 function counter<L extends string>(registry: Registry | undefined, name: string, help: string, labelNames: readonly L[]): Counter<L> | undefined {

@@ -30,7 +30,9 @@ if (invokedDirectly) {
         setTimeout(exitWhenFlushed, 100).unref();
         return;
       }
-      process.stderr.write(`pod-doctor: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+      // After an expected failure (exit 2) its one line is all the user needs: a role that failed
+      // half-way through starting leaves connections behind, which are no news.
+      if (code !== 2) process.stderr.write(`pod-doctor: exiting with handles still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
       process.exit();
     };
     setTimeout(exitWhenFlushed, EXIT_GRACE_MS).unref();

@@ -8,7 +8,7 @@ import { PodDoctorError } from '../errors.js';
 import { formatTarget } from '../kube/target.js';
 import type { Plan } from '../remediation/plan.js';
 import type { ChatContext } from './context.js';
-import { accessRefusedMessage, askWhom } from './messages/messages.js';
+import { accessRefusedMessage, accessUnverifiedMessage, askWhom } from './messages/messages.js';
 import type { ChatMessage } from './types.js';
 
 /** A diagnosis the access policy refused; the person was told privately already. */
@@ -49,20 +49,48 @@ export function diagnoseVerdictNow(ctx: ChatContext, who: { channel: string; use
   return groups && mayDiagnose(policy, { channel: who.channel, groups }, place);
 }
 
-/** May `user` in `channel` diagnose `target`? Their user groups are resolved (cached) when the policy names any. */
-export async function diagnoseVerdict(ctx: ChatContext, who: { channel: string; user: string }, target: Target): Promise<Verdict> {
+/**
+ * A diagnosis verdict in chat: the policy's, or `unresolved` when it turns on user groups that
+ * could not be looked up (refused until they resolve: fail closed).
+ */
+export type DiagnoseVerdict = Verdict | { ok: false; reason: string; unresolved: string[] };
+
+/**
+ * May `user` in `channel` diagnose `target`? Their user groups are resolved (cached) when the
+ * policy names any. A group that does not resolve counts against them only when it decides:
+ * allowed through a group that did resolve, or refused even were they in it, the verdict stands.
+ */
+export async function diagnoseVerdict(ctx: ChatContext, who: { channel: string; user: string }, target: Target): Promise<DiagnoseVerdict> {
   const policy = ctx.options.policy;
   if (!policy) return { ok: true };
   const now = diagnoseVerdictNow(ctx, who, target);
   if (now) return now;
-  const groups = await ctx.options.approvers.groupsOf(who.user, Object.keys(policy.usergroups));
-  return mayDiagnose(policy, { channel: who.channel, groups }, placeOf(ctx.cluster, target));
+  const place = placeOf(ctx.cluster, target);
+  const { groups, unresolved } = await ctx.options.approvers.groupsOf(who.user, Object.keys(policy.usergroups));
+  const verdict = mayDiagnose(policy, { channel: who.channel, groups }, place);
+  if (verdict.ok || unresolved.length === 0) return verdict;
+  const evenIfIn = mayDiagnose(policy, { channel: who.channel, groups: [...groups, ...unresolved] }, place);
+  if (!evenIfIn.ok) return evenIfIn;
+  return { ok: false, reason: unresolvedReason(unresolved), unresolved };
 }
 
-/** The private refusal of a diagnosis: the rule that refused it and whom to ask. */
-export function diagnoseRefusal(ctx: ChatContext, target: Target, reason: string, nothing = 'Nothing was queued.'): ChatMessage {
+/** Why someone is refused while user groups do not resolve (said privately, with "try again"). */
+export function unresolvedReason(groups: readonly string[]): string {
+  const names = groups.map((g) => `user group ${g}`).join(' and ');
+  return `Slack did not answer the lookup of ${names} just now, and your access depends on it`;
+}
+
+/** The private refusal of a diagnosis: the rule that refused it and whom to ask, or the groups that did not resolve and to retry. */
+export function diagnoseRefusal(
+  ctx: ChatContext,
+  target: Target,
+  verdict: { reason: string; unresolved?: string[] },
+  nothing = 'Nothing was queued.',
+): ChatMessage {
+  const what = `diagnose ${formatTarget(target)}`;
+  if (verdict.unresolved) return accessUnverifiedMessage(ctx.cluster, { what, groups: verdict.unresolved, nothing });
   const ask = ctx.options.policy ? askWhom(whoMayDiagnose(ctx.options.policy, placeOf(ctx.cluster, target))) : '';
-  return accessRefusedMessage(ctx.cluster, { what: `diagnose ${formatTarget(target)}`, why: sentence(reason), ask, nothing });
+  return accessRefusedMessage(ctx.cluster, { what, why: sentence(verdict.reason), ask, nothing });
 }
 
 function sentence(s: string): string {

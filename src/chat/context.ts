@@ -18,6 +18,7 @@ import { defaultNamespaceFor } from './command.js';
 import { chatErrorCode } from './errors.js';
 import { ExpectedAnswers } from './flows/expected.js';
 import { ParentMessages, type ParentMessagesOptions } from './flows/parents.js';
+import { DeliveryDropped, untilDelivered } from './flows/retry.js';
 import { noteMessage, type ThreadState } from './messages/messages.js';
 import type { ChatMetrics } from './metrics.js';
 import type { RemediationPort } from './remediation.js';
@@ -74,6 +75,11 @@ export interface ChatOptions {
    * no update); only a slower diagnosis gets a "diagnosing…" parent first (default 2000; 0: at once).
    */
   placeholderMs?: number;
+  /**
+   * How long a result's messages are retried through transient errors, from when the result was
+   * written (default 300 000; POD_DOCTOR_CHAT_RETRY_SECONDS). Then it is reported as not delivered.
+   */
+  deliveryRetryMs?: number;
 }
 
 export interface ChatContext {
@@ -117,7 +123,13 @@ export function defaultNamespace(ctx: ChatContext, channel: string): string | un
   return defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel, ctx.options.policy);
 }
 
-/** A note only `user` sees; failures are logged (the click or command was already acknowledged). */
+/** How long a private reply to a click or command is retried through transient errors. */
+const REPLY_RETRY_MS = 60_000;
+
+/**
+ * A note only `user` sees, retried through transient errors for up to a minute (the click or
+ * command was already acknowledged); a failure after that, or one that cannot change, is logged.
+ */
 export async function tell(
   ctx: ChatContext,
   channel: string | undefined,
@@ -127,7 +139,11 @@ export async function tell(
   thread?: MessageRef,
 ): Promise<void> {
   if (!channel) return;
-  await ctx.adapter
-    .ephemeral(channel, user, noteMessage(ctx.cluster, text, tone), thread)
-    .catch((err: unknown) => ctx.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed'));
+  const until = Date.now() + Math.min(REPLY_RETRY_MS, ctx.options.deliveryRetryMs ?? REPLY_RETRY_MS);
+  await untilDelivered({ adapter: ctx.adapter, log: ctx.log, channel, what: 'private reply' }, { until }, () =>
+    ctx.adapter.ephemeral(channel, user, noteMessage(ctx.cluster, text, tone), thread),
+  ).catch((err: unknown) => {
+    ctx.options.metrics?.deliveriesDropped.inc({ reason: err instanceof DeliveryDropped ? err.reason : 'expired' });
+    ctx.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed');
+  });
 }

@@ -7,17 +7,21 @@ export interface ChatMetrics {
   ackSeconds: Histogram<'kind'>;
   decisions: Counter<'decision'>;
   findingsPosted: Counter;
+  /** Results (or replies) given up on: `undeliverable` (an error that cannot change) or `expired` (transient errors past the retry budget). */
+  deliveriesDropped: Counter<'reason'>;
   /** Every Slack Web API HTTP call (a retry is another call) by method and status: the HTTP status, or "error" when no answer came. */
   slackCalls: Counter<'method' | 'status'>;
   /** Slack's own errors (HTTP 200 with ok: false) by method and Slack's error code. */
   slackErrors: Counter<'method' | 'error'>;
+  /** User group lookups that failed with nothing fresh cached (their members are refused meanwhile), by how. */
+  groupLookupFailures: Counter<'failure'>;
 }
 
 export function createChatMetrics(registry: Registry): ChatMetrics {
   return {
     commands: new Counter({
       name: 'pod_doctor_chat_commands_total',
-      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
+      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unverified (refused: a user group could not be looked up), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
@@ -30,11 +34,17 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
     }),
     decisions: new Counter({
       name: 'pod_doctor_chat_decisions_total',
-      help: 'Approval decisions: approve, deny, refused (not an approver).',
+      help: 'Approval decisions: approve, deny, refused (not an approver), unverified (refused: an approver user group could not be looked up).',
       labelNames: ['decision'] as const,
       registers: [registry],
     }),
     findingsPosted: new Counter({ name: 'pod_doctor_chat_findings_posted_total', help: 'Diagnoses posted to chat threads.', registers: [registry] }),
+    deliveriesDropped: new Counter({
+      name: 'pod_doctor_chat_deliveries_dropped_total',
+      help: "Chat deliveries given up on, by reason: undeliverable (Slack's answer cannot change: is_archived, msg_too_long, not_in_channel…) or expired (transient errors past POD_DOCTOR_CHAT_RETRY_SECONDS). Each is reported on its thread or to the person.",
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     slackCalls: new Counter({
       name: 'pod_doctor_slack_api_calls_total',
       help: 'Slack Web API calls (each retry too) by method and HTTP status ("error": no answer, e.g. a network failure or timeout).',
@@ -45,6 +55,14 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       name: 'pod_doctor_slack_api_errors_total',
       help: "Slack Web API answers with ok: false (HTTP 200) by method and Slack's error code (e.g. channel_not_found).",
       labelNames: ['method', 'error'] as const,
+      registers: [registry],
+    }),
+    groupLookupFailures: new Counter({
+      name: 'pod_doctor_usergroup_lookup_failures_total',
+      help:
+        'Slack user group lookups (usergroups.users.list) that failed with no members cached within POD_DOCTOR_USERGROUP_CACHE_SECONDS, by failure: ' +
+        'platform (ok: false), http (5xx after retries), rate-limited (429 after retries), network, unknown. Everyone whose right depends on the group is refused until it resolves.',
+      labelNames: ['failure'] as const,
       registers: [registry],
     }),
   };

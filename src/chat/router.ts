@@ -5,6 +5,7 @@
 // default cluster. A click finds the cluster in what it points at: the plan's approval record or
 // the thread's state (every context's stores share one prefix, so any context reads them).
 import { channelEntry } from '../access/policy.js';
+import { DNS1123_LABEL } from '../kube/names.js';
 import { isPlanId } from '../remediation/plan.js';
 import type { ChatContext } from './context.js';
 import { noteMessage } from './messages/messages.js';
@@ -29,7 +30,7 @@ export const servedList = (router: ChatRouter): string => [...router.contexts.ke
 export type CommandRoute = { kind: 'cluster'; ctx: ChatContext; text: string } | { kind: 'unknown'; ctx: ChatContext; message: ChatMessage };
 
 /** `prod-eu:` at the start of a command (a DNS-1123 label and a colon). */
-const PREFIX = /^([a-z0-9](?:[-a-z0-9]*[a-z0-9])?):(?=\S)/;
+const PREFIX = new RegExp(`^(${DNS1123_LABEL}):(?=\\S)`);
 
 /** The context a command text is for, and the text without its cluster prefix (no I/O). */
 export function routeCommand(router: ChatRouter, text: string, channel: string): CommandRoute {

@@ -91,6 +91,11 @@ export interface ChatAdapter {
   update(ref: MessageRef, message: ChatMessage): Promise<void>;
   /** Only `user` sees it (bad input, refusals). `thread` places it in a thread when given. */
   ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void>;
+  /**
+   * Whether a message reached `channel` lately (in this process): its `channel_not_found` is then
+   * a blip to retry, not a channel that does not exist.
+   */
+  postedTo?(channel: string): boolean;
 }
 
 // A user reference is made only by pod-doctor's own flows (the requester, approvers): text from

@@ -6,7 +6,7 @@ import { readAudit } from '../audit/stream.js';
 import { PodDoctorError } from '../errors.js';
 import { closeRedis, redisFromUrl } from '../redis/client.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 export const AUDIT_USAGE = `Usage: pod-doctor audit export --since DURATION|TIME [--until DURATION|TIME] [--cluster NAME]... [--config FILE]
   Prints the audit trail as JSON lines: one entry a line, {id, at, cluster, kind, planId, playbook,
@@ -26,6 +26,16 @@ export function parseWhen(flag: string, value: string, now: number): number {
   const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) throw new PodDoctorError('BAD_INPUT', `${flag} "${value}" is neither a duration (7d, 12h, 30m) nor an RFC 3339 time`);
   return at;
+}
+
+/** A Redis URL without its credentials: scheme, host, port and database. */
+export function redisWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.hostname}:${u.port || '6379'}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return 'the configured URL';
+  }
 }
 
 export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
@@ -51,7 +61,10 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const clusters = [...new Set((values.cluster?.length ? values.cluster : [undefined]).map((c) => clusterOf(c, config)))];
   const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
   // A failed connection surfaces as the command's error, not as ioredis' unhandled-error print.
-  redis.on('error', () => undefined);
+  let connectError: Error | undefined;
+  redis.on('error', (err: Error) => {
+    connectError = err;
+  });
   try {
     let count = 0;
     for (const cluster of clusters) {
@@ -62,6 +75,17 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
     }
     io.stderr.write(`pod-doctor audit: ${count} entr${count === 1 ? 'y' : 'ies'} from ${clusters.join(', ')}\n`);
     return 0;
+  } catch (err) {
+    // Never connected: say where it looked, not ioredis' retry arithmetic with its stack.
+    if (redis.status !== 'ready' && !(err instanceof PodDoctorError))
+      throw new PodDoctorError(
+        'REDIS_UNREACHABLE',
+        `cannot reach Redis at ${redisWhere(config.redisUrl)} (REDIS_URL): ${(connectError ?? (err as Error)).message}`,
+        {
+          cause: err,
+        },
+      );
+    throw err;
   } finally {
     await closeRedis(redis).catch(() => redis.disconnect());
   }

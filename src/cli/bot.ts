@@ -26,13 +26,14 @@ import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
 import { registerReady, runCheck } from '../metrics/server.js';
 import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, redisConnections, redisUp } from '../redis/client.js';
+import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 import { startWorkerThread, type WorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */
@@ -188,7 +189,7 @@ function readChatStreams(router: ChatRouter, o: { connect: (role: 'worker') => R
     const name = (stream: string) => (several ? `${chat.cluster} ${stream}` : stream);
     // Many deliveries at once: most wait for their channel's turn (about a post a second), and
     // one busy channel must not hold back the others.
-    const results = consumeResults({ ...reader(), handler: (r) => deliver(chat, r), concurrency: 256 });
+    const results = consumeResults({ ...reader(), handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }), concurrency: 256 });
     const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
     const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
     return [
@@ -296,7 +297,7 @@ function composeClusters(
   served: readonly string[],
   parts: Pick<Parameters<typeof composeChat>[1], 'adapter' | 'redis' | 'queues' | 'logger' | 'playbooks' | 'metrics'> & { adapter: SlackAdapter },
 ): ChatRouter {
-  const approvers = slackApprovers(config, parts.adapter, parts.logger);
+  const approvers = slackApprovers(config, parts.adapter, parts.logger, parts.metrics);
   const [main, ...others] = served.map((cluster) =>
     composeChat(config, {
       ...parts,
@@ -304,6 +305,7 @@ function composeClusters(
       approvers,
       rootUpdateIntervalMs: config.rootUpdateSeconds * 1000,
       placeholderMs: config.threadPlaceholderMs,
+      deliveryRetryMs: config.chatRetrySeconds * 1000,
       // Alert-started results go to their Alertmanager group's thread.
       alertGroups: {},
     }),

@@ -8,6 +8,7 @@ import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
 import { createSlackWebClient, type SlackApiMetrics } from '../chat/adapters/slack/web-client.js';
 import { type ChatContext, type ChatOptions, createChatContext } from '../chat/context.js';
+import type { ChatMetrics } from '../chat/metrics.js';
 import { remediationPort } from '../chat/remediation.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import type { Config } from '../config/schema.js';
@@ -22,7 +23,7 @@ import { RedisRunStore } from '../remediation/store.js';
 export function composeChat(
   config: Config,
   parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
-    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
+    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'deliveryRetryMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
       playbooks: readonly Playbook[];
     },
 ): ChatContext {
@@ -49,12 +50,13 @@ export function composeChat(
 }
 
 /** Slack's approvers from the configuration (users and user groups, groups resolved through Slack). */
-export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Logger): ApproverPolicy {
+export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Logger, metrics?: ChatMetrics): ApproverPolicy {
   return new ApproverPolicy({
     approvers: config.approvers,
     resolveGroup: (g) => adapter.groupMembers(g),
     cacheMs: config.usergroupCacheSeconds * 1000,
     logger,
+    ...(metrics ? { metrics } : {}),
   });
 }
 

@@ -6,7 +6,7 @@ import { type Config, loadConfig, SETTINGS } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { ClusterName } from '../jobs/schemas.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 /** The `--config` option every command that reads the configuration takes (node:util parseArgs). */
 export const CONFIG_OPTION = { config: { type: 'string' } } as const;

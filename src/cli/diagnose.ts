@@ -10,6 +10,7 @@ import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
+import type { CliIo } from './io.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
   --kubeconfig FILE   kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
@@ -19,12 +20,6 @@ export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | no
   --cluster NAME      cluster name shown in the output
   --json              print JSON
 ${CONFIG_USAGE}`;
-
-export interface CliIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
-}
 
 export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -59,7 +54,14 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   if (values.from && values.from.length > 0) {
     source = new ObjectsSource(await loadObjects(values.from), values.from.join(', '));
   } else {
-    source = new KubeSource(loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }));
+    source = new KubeSource(
+      loadKubeConfig({
+        kubeconfig: values.kubeconfig ?? config.kubeconfig,
+        ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
+        context: values.context ?? config.kubeContext,
+        env: io.env,
+      }),
+    );
   }
   const diagnosis = await diagnoseTarget(source, target, {
     cluster: values.cluster ?? config.cluster,

@@ -1,9 +1,10 @@
 // Command dispatch and the one place errors become exit codes: 0 diagnosed, 1 unexpected
-// failure, 2 bad input / missing target / unreachable cluster (one clear line on stderr).
+// failure (with its stack), 2 an expected one: bad input, a missing target, no kubeconfig, an
+// unreachable cluster or Redis, a port in use, a file that cannot be read (one line on stderr).
 import { parseArgs } from 'node:util';
-import { isPodDoctorError } from '../errors.js';
+import { expectedSystemError, isPodDoctorError } from '../errors.js';
 import { SimLoadError } from '../sim/errors.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 
@@ -78,8 +79,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number | null> 
   try {
     return await command.run(rest, io);
   } catch (err) {
-    if (isPodDoctorError(err) || err instanceof SimLoadError) {
-      io.stderr.write(`pod-doctor: ${err.message}\n`);
+    const expected = isPodDoctorError(err) || err instanceof SimLoadError ? err : expectedSystemError(err);
+    if (expected) {
+      io.stderr.write(`pod-doctor: ${expected.message}\n`);
       return 2;
     }
     if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

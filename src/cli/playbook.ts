@@ -15,7 +15,7 @@ import { createRunner, type RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules
@@ -143,7 +143,14 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (Number.isNaN(t)) throw new PodDoctorError('BAD_INPUT', `--now "${values.now}" is not an RFC 3339 time`);
     now = () => new Date(t);
   }
-  const kube = new KubeSource(loadKubeConfig({ kubeconfig: values.kubeconfig ?? config.kubeconfig, context: values.context ?? config.kubeContext }));
+  const kube = new KubeSource(
+    loadKubeConfig({
+      kubeconfig: values.kubeconfig ?? config.kubeconfig,
+      ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
+      context: values.context ?? config.kubeContext,
+      env: io.env,
+    }),
+  );
   const cluster = values.cluster ?? config.cluster;
   const agent = agentLookupFromConfig(config);
   const diagnoseOptions = {

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { PodDoctorError } from '../errors.js';
 import { loadObjects } from '../sim/load.js';
 import { startSim } from '../sim/server.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 
 export const SIM_USAGE = `Usage: pod-doctor sim <FILE|DIR>... [--port N] [--write-kubeconfig FILE] [--token T]
   Serves the objects (YAML/JSON, multi-document or List) as a Kubernetes API on 127.0.0.1.

@@ -20,7 +20,7 @@ import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
-import type { CliIo } from './diagnose.js';
+import type { CliIo } from './io.js';
 import { startWorkerRole } from './worker-role.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--config FILE] [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]

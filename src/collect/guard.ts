@@ -1,6 +1,8 @@
 // One read of a snapshot, guarded: a call that fails or takes too long becomes a Gap (what could
 // not be checked, and why) and the collection goes on with a fallback. Every collector takes the
 // same Guard, so a forbidden read of StorageClasses and a timed-out log read say so the same way.
+
+import { withDeadline } from '../bounded.js';
 import { type Event, type Gap, type GapKind, gapKindOfStatus } from '../diagnosis/types.js';
 import { UnanswerableError } from './source.js';
 
@@ -11,19 +13,11 @@ export type Guard = <T>(check: string, run: () => Promise<T>, fallback: T, origi
 
 export function makeGuard(gaps: Gap[], timeoutMs: number): Guard {
   return async <T>(check: string, run: () => Promise<T>, fallback: T, origin: Gap['origin'] = 'api'): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        run(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new CallTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
+      return await withDeadline(timeoutMs, run, () => new CallTimeout(`timed out after ${timeoutMs} ms`));
     } catch (err) {
       gaps.push({ check, reason: describeError(err), kind: gapKindOf(err), origin });
       return fallback;
-    } finally {
-      clearTimeout(timer);
     }
   };
 }

@@ -1,7 +1,10 @@
 // Facts from a live API server through @kubernetes/client-node. Responses are turned back
 // into wire form (strings for timestamps) so rules see what `kubectl get -o yaml` shows.
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { Agent, type Dispatcher } from 'undici';
 import type { Event, KubeObject, Lease, Namespace, NamespaceContent, Node, PersistentVolumeClaim, Pod } from '../diagnosis/types.js';
@@ -15,24 +18,75 @@ import type { FactSource, OwnerKind, PodQuery } from './source.js';
 export const USER_AGENT = `pod-doctor/${buildInfo().version}`;
 
 export interface KubeConfigOptions {
+  /** A kubeconfig path, or several joined as in KUBECONFIG. */
   kubeconfig?: string;
+  /** Where `kubeconfig` came from, for messages (default: $KUBECONFIG when it is that, else the flag or the config file). */
+  kubeconfigFrom?: string;
   context?: string;
   /** Use the pod's service account (in-cluster). */
   inCluster?: boolean;
+  /** Where KUBECONFIG and HOME are read (default: process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Where client-node (and kubectl) find a pod's service account token. */
+const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/**
+ * The kubeconfig files to read, or why there are none: --kubeconfig (or the configured path),
+ * else $KUBECONFIG, each a list of which the files that exist are read (as kubectl does), else
+ * ~/.kube/config. `missing` without a list: none given, the service account may stand in.
+ */
+export function kubeconfigFiles(opts: KubeConfigOptions): { files: string[]; looked: string; missing?: string; listed: boolean } {
+  const env = opts.env ?? process.env;
+  const given = opts.kubeconfig && (opts.kubeconfigFrom ?? (opts.kubeconfig === env.KUBECONFIG ? '$KUBECONFIG' : '--kubeconfig or the config file'));
+  const [list, from] = opts.kubeconfig ? [opts.kubeconfig, given] : [env.KUBECONFIG, '$KUBECONFIG'];
+  if (list) {
+    const listed = list.split(delimiter).filter(Boolean);
+    const files = listed.filter((f) => existsSync(f));
+    const looked = `${listed.join(delimiter)} (${from})`;
+    const missing = listed.length === 1 ? `${looked} does not exist` : `no file of ${looked} exists`;
+    return { files, looked, listed: true, ...(files.length === 0 ? { missing } : {}) };
+  }
+  const file = join(env.HOME || homedir(), '.kube', 'config');
+  if (existsSync(file)) return { files: [file], looked: file, listed: false };
+  return { files: [], looked: file, listed: false, missing: `KUBECONFIG is not set and ~/.kube/config (${file}) does not exist` };
 }
 
 export function loadKubeConfig(opts: KubeConfigOptions = {}): k8s.KubeConfig {
   const kc = new k8s.KubeConfig();
+  const { files, looked, missing, listed } = opts.inCluster ? { files: [], looked: 'the service account', listed: false } : kubeconfigFiles(opts);
   try {
     if (opts.inCluster) kc.loadFromCluster();
-    else if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-    else kc.loadFromDefault();
-    if (opts.context) kc.setCurrentContext(opts.context);
+    else if (files.length > 0) {
+      kc.loadFromFile(files[0]!);
+      for (const file of files.slice(1)) {
+        const next = new k8s.KubeConfig();
+        next.loadFromFile(file);
+        // The first file that names a current-context wins, as in kubectl.
+        kc.mergeConfig(next, Boolean(kc.getCurrentContext()));
+      }
+    } else if (!listed && (process.platform === 'win32' || existsSync(SERVICE_ACCOUNT_TOKEN))) kc.loadFromDefault();
+    else throw new PodDoctorError('NO_KUBECONFIG', `no kubeconfig: ${missing}; pass --kubeconfig FILE or set KUBECONFIG`);
   } catch (err) {
-    throw new PodDoctorError('BAD_CONFIG', `cannot load kubeconfig: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    if (err instanceof PodDoctorError) throw err;
+    throw new PodDoctorError('BAD_CONFIG', `cannot load the kubeconfig ${looked}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  if (!kc.getCurrentCluster()) throw new PodDoctorError('BAD_CONFIG', 'kubeconfig has no current cluster (set --context or current-context)');
+  const contexts = kc.getContexts().map((c) => c.name);
+  const known = contexts.length > 0 ? `its contexts: ${contexts.join(', ')}` : 'it has no contexts';
+  if (opts.context) {
+    if (!opts.inCluster && !kc.getContextObject(opts.context))
+      throw new PodDoctorError('UNKNOWN_CONTEXT', `context "${opts.context}" is not in the kubeconfig ${looked}; ${known}`);
+    kc.setCurrentContext(opts.context);
+  }
+  if (!kc.getCurrentCluster())
+    throw new PodDoctorError('BAD_CONFIG', `the kubeconfig ${looked} has no current context with a cluster: pass --context NAME (${known})`);
   return kc;
+}
+
+/** The namespace the kubeconfig's current context names (kubectl's default namespace), if any. */
+export function contextNamespace(kc: k8s.KubeConfig): string | undefined {
+  return kc.getContextObject(kc.getCurrentContext())?.namespace || undefined;
 }
 
 export function apiStatus(err: unknown): number | undefined {

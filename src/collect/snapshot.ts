@@ -1,6 +1,8 @@
 // Builds one Snapshot per diagnosis: the facts the enabled rules need, fetched concurrently,
 // each with a timeout. A failed or forbidden call becomes a Gap; only a missing target or an
 // unreachable cluster stops the diagnosis.
+
+import { withDeadline } from '../bounded.js';
 import type { Event, FactName, Gap, Node, Pod, Snapshot, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { redactText } from '../redact.js';
@@ -179,14 +181,8 @@ async function fetchOptional<T>(run: () => Promise<T | null>, source: FactSource
 }
 
 async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, source: FactSource, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const result = await Promise.race([
-      run(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CallTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    const result = await withDeadline(timeoutMs, run, () => new CallTimeout(`no answer within ${timeoutMs} ms`));
     if (result === null) throw new PodDoctorError('TARGET_NOT_FOUND', notFound);
     return result;
   } catch (err) {
@@ -199,7 +195,5 @@ async function fetchRequired<T>(run: () => Promise<T | null>, notFound: string, 
       throw new PodDoctorError('NOT_AUTHORIZED', `the cluster refused the request (${describeError(err)})`, { cause: err });
     }
     throw new PodDoctorError('CLUSTER_UNREACHABLE', `the cluster at ${source.description} failed: ${describeError(err)}`, { cause: err });
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -45,6 +45,6 @@ describe('readConfigText', () => {
   });
 
   it('names the errno of a file it cannot open', () => {
-    expect(reason(join(dir, 'missing.yaml'))).toBe('ENOENT');
+    expect(reason(join(dir, 'missing.yaml'))).toBe('no such file (ENOENT)');
   });
 });

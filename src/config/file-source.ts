@@ -3,6 +3,7 @@
 // ends, and a 64 MiB file is read whole before YAML even starts: only a regular file of at most
 // MAX_CONFIG_BYTES is read (a ConfigMap holds 1 MiB at most, so a real config is far below it).
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { errnoText } from '../errors.js';
 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -42,7 +43,7 @@ export function readConfigText(path: string, maxBytes = MAX_CONFIG_BYTES): strin
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new ConfigFileUnreadable(path, (err as NodeJS.ErrnoException).code ?? String(err), { cause: err });
+    throw new ConfigFileUnreadable(path, errnoText(err), { cause: err });
   }
   try {
     const st = fstatSync(fd);
@@ -64,7 +65,7 @@ export function readConfigText(path: string, maxBytes = MAX_CONFIG_BYTES): strin
     return buf.toString('utf8', 0, size);
   } catch (err) {
     if (err instanceof ConfigFileUnreadable) throw err;
-    throw new ConfigFileUnreadable(path, (err as NodeJS.ErrnoException).code ?? String(err), { cause: err });
+    throw new ConfigFileUnreadable(path, errnoText(err), { cause: err });
   } finally {
     closeSync(fd);
   }

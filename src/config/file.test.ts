@@ -74,7 +74,7 @@ describe('parseConfigFile', () => {
     );
     expect(file.values).toEqual({});
     expect(file.problems).toEqual([
-      'pod-doctor.yaml: cluster: Invalid string: must match pattern /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/ (line 1)',
+      'pod-doctor.yaml: cluster: expected a cluster name (a DNS-1123 label) (line 1)',
       'pod-doctor.yaml: alertRoutes[0].channel: required (line 3)',
       'pod-doctor.yaml: alertRoutes[0].chanel: unknown key; did you mean "channel"? (line 4)',
       'pod-doctor.yaml: port: expected a single value (text, a number, true or false) (line 5)',

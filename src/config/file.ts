@@ -4,7 +4,7 @@
 // problem is reported at once as `<file>: <path>: <message> (line N)`. Pure: the caller reads the file.
 import { type Alias, type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
-import type { SettingDef } from './schema.js';
+import type { SettingDef } from './setting.js';
 
 export interface ConfigFileSource {
   /** As the user gave it: problems name it. */

@@ -4,30 +4,14 @@
 import { z } from 'zod';
 import { PolicySchema } from '../access/policy.js';
 import { PodDoctorError } from '../errors.js';
+import { labelSchema, subdomainSchema } from '../kube/names.js';
 import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js';
 import { AlertRoutes, alertLabelsFile, alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 import { byLine, type ConfigFileSource, closest, type ParsedConfigFile, parseConfigFile } from './file.js';
 import { jsonSetting } from './json.js';
+import type { SettingDef } from './setting.js';
 
-export interface SettingDef<S extends z.ZodType = z.ZodType> {
-  env: string;
-  /** Parses the variable's text (unset: undefined); its output is the setting's value. */
-  schema: S;
-  /**
-   * The setting's form in the config file (its key is the setting's name): a structured
-   * schema with the same output (lists and maps instead of JSON or comma lists), or false when
-   * the file may not set it. Unset: a single value, checked by `schema` as text.
-   * Secrets never come from the file (it is a ConfigMap).
-   */
-  file?: z.ZodType<z.output<S>> | false;
-  /** Former names of the variable: still read when `env` is unset, with a deprecation note. */
-  deprecatedEnv?: readonly string[];
-  description: string;
-  /** Secrets are never logged or printed. */
-  secret?: boolean;
-  /** Which roles read it (for docs and manifests). */
-  roles: readonly ('bot' | 'worker' | 'agent' | 'cli')[];
-}
+export type { SettingDef } from './setting.js';
 
 function setting<S extends z.ZodType>(def: SettingDef<S>): SettingDef<S> {
   return def;
@@ -77,20 +61,12 @@ const commaList = (s: string) =>
 /** Channel id (or `*`) → namespace. */
 const NamespaceByChannel = z.record(
   z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'),
-  z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name')
-    .max(63),
+  labelSchema('expected a namespace name'),
 );
 
 /** Cluster names (DNS-1123 labels, as `cluster`), at least one, no repeats. */
 const ClusterNames = z
-  .array(
-    z
-      .string()
-      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected cluster names (DNS-1123 labels)')
-      .max(63),
-  )
+  .array(labelSchema('expected cluster names (DNS-1123 labels)'))
   .min(1, 'expected at least one cluster')
   .refine((names) => new Set(names).size === names.length, 'a cluster is listed twice');
 
@@ -108,10 +84,7 @@ export const SETTINGS = {
   }),
   cluster: setting({
     env: 'POD_DOCTOR_CLUSTER',
-    schema: z
-      .string()
-      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
-      .default('default'),
+    schema: labelSchema('expected a cluster name (a DNS-1123 label)').default('default'),
     description: 'Name of the cluster this process serves; queues and messages are keyed by it.',
     roles: ['bot', 'worker', 'cli'],
   }),
@@ -225,10 +198,7 @@ export const SETTINGS = {
   }),
   agentTlsServerName: setting({
     env: 'POD_DOCTOR_AGENT_TLS_SERVER_NAME',
-    schema: z
-      .string()
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS name')
-      .default('pod-doctor-agent.pod-doctor.svc'),
+    schema: subdomainSchema('expected a DNS name').default('pod-doctor-agent.pod-doctor.svc'),
     description: "The DNS name every agent's certificate carries; checked instead of the node IP the agent is called on.",
     roles: ['worker', 'cli'],
   }),
@@ -377,6 +347,13 @@ export const SETTINGS = {
     description: 'Chat messages a channel may receive at once before the rate applies.',
     roles: ['bot', 'worker'],
   }),
+  chatRetrySeconds: setting({
+    env: 'POD_DOCTOR_CHAT_RETRY_SECONDS',
+    schema: int(300, 0, 86_400),
+    description:
+      "How long a result's messages are retried through Slack's transient errors (5xx, timeouts, invalid_auth, channel_not_found right after a working post) before it is reported as not delivered.",
+    roles: ['bot'],
+  }),
   chatUpdatesPerMinute: setting({
     env: 'POD_DOCTOR_CHAT_UPDATES_PER_MINUTE',
     schema: int(45, 1, 1000),
@@ -505,7 +482,9 @@ export const SETTINGS = {
   usergroupCacheSeconds: setting({
     env: 'POD_DOCTOR_USERGROUP_CACHE_SECONDS',
     schema: int(60, 0, 3600),
-    description: 'How long the members of an approver user group are cached.',
+    description:
+      "How long the members of a user group (approvers, the policy's `usergroups`) are trusted once looked up, and never longer: " +
+      'while Slack does not answer a lookup past it, everyone whose right depends on that group is refused and told to retry.',
     roles: ['bot'],
   }),
   defaultNamespaces: setting({

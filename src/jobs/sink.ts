@@ -71,7 +71,8 @@ export interface ConsumeResultsOptions {
   /** Consumer group (one per bot deployment) and this process' name within it. */
   group: string;
   consumer: string;
-  handler: (result: DiagnoseResult) => Promise<void>;
+  /** `id`: the stream entry's id (its time says when the result was written). */
+  handler: (result: DiagnoseResult, id: string) => Promise<void>;
   logger?: Logger;
   /** Entries another consumer took but did not ack for this long are taken over (ms). */
   claimIdleMs?: number;
@@ -91,7 +92,7 @@ export function consumeResults(options: ConsumeResultsOptions): StreamConsumer {
     ...options,
     stream: keys.results(options.prefix, options.cluster),
     decode: jsonField<DiagnoseResult>('result'),
-    handler: (result) => options.handler(result),
+    handler: (result, id) => options.handler(result, id),
     label: 'results',
   });
 }

@@ -1,6 +1,7 @@
 // Kubernetes name and label syntax (k8s.io/apimachinery/pkg/util/validation), with its exact
 // messages: shared by label selectors (src/kube/selectors.ts), targets (src/kube/target.ts),
 // remediation step parameters and the simulated API's validation.
+import { z } from 'zod';
 
 export const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 export const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
@@ -78,4 +79,14 @@ export function isValidLabelValue(value: string): string[] {
     );
   }
   return errs;
+}
+
+/** A DNS-1123 label (namespace, cluster name…): the one schema every input that takes one uses. */
+export function labelSchema(message = 'expected a DNS-1123 label'): z.ZodString {
+  return z.string().max(DNS1123_LABEL_MAX).regex(LABEL_RE, message);
+}
+
+/** A DNS-1123 subdomain (pod, node, DNS name). */
+export function subdomainSchema(message = 'expected a DNS-1123 subdomain'): z.ZodString {
+  return z.string().max(DNS1123_SUBDOMAIN_MAX).regex(SUBDOMAIN_RE, message);
 }

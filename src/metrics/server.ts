@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gauge, type Registry } from 'prom-client';
-import { bounded } from '../bounded.js';
+import { withDeadline } from '../bounded.js';
 import { boundedRead, metricsHandler, SCRAPE_REDIS_TIMEOUT_MS } from './metrics.js';
 
 /** name → check; a check resolves when healthy and rejects with the reason otherwise. */
@@ -21,10 +21,12 @@ export const CHECK_TIMEOUT_MS = 3000;
 
 /** Runs one readiness check within CHECK_TIMEOUT_MS: null when healthy, else the reason. */
 export async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
-  const outcome = await bounded(CHECK_TIMEOUT_MS, check);
-  if (outcome.status === 'done') return null;
-  if (outcome.status === 'timeout') return `no answer within ${CHECK_TIMEOUT_MS} ms`;
-  return outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+  try {
+    await withDeadline(CHECK_TIMEOUT_MS, check, () => new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`));
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 /** What /readyz answers: ready when every check passes, and a line per check. */

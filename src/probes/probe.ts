@@ -2,6 +2,8 @@
 // tests point at fixture trees), strict input schemas, and the wrapper that turns a probe run
 // into an outcome that is never a throw and never longer than its time limit.
 import { z } from 'zod';
+import { bounded } from '../bounded.js';
+import { labelSchema, subdomainSchema } from '../kube/names.js';
 
 /** Where a probe looks and how long it may take. Server-side configuration, never request input. */
 export interface ProbeEnv {
@@ -53,14 +55,8 @@ export const matchSchema = z
   .regex(/^[A-Za-z0-9._/~:@+-]+$/, 'expected an id, UUID or path of [A-Za-z0-9._/~:@+-]')
   .refine((s) => !s.split('/').includes('..'), 'must not contain ".."');
 
-export const namespaceSchema = z
-  .string()
-  .max(63)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'expected a namespace name');
-export const podNameSchema = z
-  .string()
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a pod name');
+export const namespaceSchema = labelSchema('expected a namespace name');
+export const podNameSchema = subdomainSchema('expected a pod name');
 export const ipv4Schema = z.string().regex(/^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/, 'expected an IPv4 address');
 
 /** Outcome of a failed probe: the rules say which node check could not run and why. */
@@ -116,26 +112,21 @@ export async function runProbe<P extends z.ZodType, R extends z.ZodObject>(
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(env.signal?.reason);
   env.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
   try {
-    const run = probe.run(parsed.data, { ...env, timeoutMs, signal: controller.signal });
-    run.catch(() => undefined); // a late rejection after a timeout must not crash the agent
-    const first = await Promise.race([run, timeout]);
-    if (first === 'timeout') {
+    // bounded() swallows a late rejection after the time limit: it must not crash the agent.
+    const first = await bounded(timeoutMs, () => probe.run(parsed.data, { ...env, timeoutMs, signal: controller.signal }));
+    if (first.status === 'timeout') {
       controller.abort(new Error('probe time limit'));
       return { ok: false, error: `${probe.name} did not finish within ${timeoutMs}ms`, durationMs: elapsed(), timedOut: true };
     }
-    const checked = probe.result.safeParse(first);
+    if (first.status === 'failed') throw first.error;
+    const checked = probe.result.safeParse(first.value);
     if (!checked.success)
       return { ok: false, error: `${probe.name} produced an invalid result: ${checked.error.issues[0]?.message ?? ''}`, durationMs: elapsed() };
     return { ...(checked.data as z.output<R>), ok: true, durationMs: elapsed() };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err), durationMs: elapsed() };
   } finally {
-    clearTimeout(timer);
     env.signal?.removeEventListener('abort', onOuterAbort);
   }
 }

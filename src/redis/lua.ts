@@ -26,3 +26,10 @@ export async function runScript<T = unknown>(redis: RedisClient, script: LuaScri
 /** Server time in ms inside a script: one clock for every process, whatever their skew. */
 export const LUA_NOW_MS = `local __t = redis.call('TIME')
 local now = tonumber(__t[1]) * 1000 + math.floor(tonumber(__t[2]) / 1000)`;
+
+/** Deletes a lock only while it still holds the caller's token (1 if released, 0 if someone else holds it). */
+export const RELEASE_LOCK = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1);
+
+export function releaseLock(redis: RedisClient, key: string, token: string): Promise<number> {
+  return runScript<number>(redis, RELEASE_LOCK, [key], [token]);
+}

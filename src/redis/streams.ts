@@ -57,6 +57,12 @@ export function streamIdBefore(a: string, b: string | undefined): boolean {
   return ma < mb || (ma === mb && sa < sb);
 }
 
+/** When a stream entry was added (the ms part of its id); undefined for anything else. */
+export function streamIdTime(id: string): number | undefined {
+  const m = /^(\d+)-\d+$/.exec(id);
+  return m ? Number(m[1]) : undefined;
+}
+
 export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsumer {
   const { redis, stream, group, consumer, handler, logger, label } = options;
   const claimIdleMs = options.claimIdleMs ?? 60_000;

@@ -8,7 +8,7 @@ import { watchExpiry } from '../audit/expiry.js';
 import { appendAudit, DEFAULT_AUDIT_RETENTION_MS } from '../audit/stream.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Plan } from './plan.js';
-import type { RunResult } from './runner.js';
+import type { RunResult } from './results.js';
 
 /** The audit subject of a plan; the pod's UID when the plan pins one (its `pod-uid-is` check). */
 export function planSubject(plan: Pick<Plan, 'id' | 'playbook' | 'target' | 'preconditions'>): AuditSubject {

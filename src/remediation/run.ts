@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { planUserAgent } from '../audit/user-agent.js';
+import { withDeadline } from '../bounded.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
 import type { ActionDef, ActionRegistry } from './actions/index.js';
@@ -14,7 +15,7 @@ import type { AgentActionsClient } from './agent-actions-client.js';
 import { planSubject, type RunAudit, runOutcome } from './audit.js';
 import { evaluateAll, LiveState } from './checks.js';
 import type { Plan } from './plan.js';
-import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './runner.js';
+import type { RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './results.js';
 import type { RunRecord, RunStatus, RunStore, StepInfo } from './store.js';
 
 export interface RunDeps {
@@ -373,26 +374,23 @@ export class PlanRun {
     const controller = new AbortController();
     const onStop = () => controller.abort(this.stop.signal.reason);
     this.stop.signal.addEventListener('abort', onStop, { once: true });
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const out = await Promise.race([
-        action.run(this.contextFor(plan, controller.signal), params as never),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            const why = new StepError(
-              `did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`,
-            );
-            controller.abort(why);
-            reject(why);
-          }, step.timeoutMs);
-        }),
-        new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
-      ]);
+      const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+      const out = await withDeadline(
+        step.timeoutMs,
+        () => Promise.race([action.run(this.contextFor(plan, controller.signal), params as never), stopped]),
+        () => {
+          const why = new StepError(
+            `did not finish within ${Number((step.timeoutMs / 1000).toFixed(1))}s${step.destructive ? '; it may still take effect' : ''}`,
+          );
+          controller.abort(why);
+          return why;
+        },
+      );
       return { ok: true, detail: out.detail };
     } catch (err) {
       return { ok: false, error: errorText(err) };
     } finally {
-      clearTimeout(timer);
       this.stop.signal.removeEventListener('abort', onStop);
     }
   }

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { podRefFor } from '../collect/agent-client.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
-import type { Diagnosis, Finding, Severity, Target } from '../diagnosis/types.js';
+import type { Diagnosis, Finding, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { log as rootLog } from '../log.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../tracing/spans.js';
@@ -18,73 +18,12 @@ import type { AgentActionsClient } from './agent-actions-client.js';
 import type { RunAudit } from './audit.js';
 import { type CheckResult, evaluateAll, evaluateCheck, LiveState } from './checks.js';
 import { buildPlan, coerce, interpolate, isPlanId, type Plan, paramOrigin, resolveChecks } from './plan.js';
+import type { FindingSummary, RunEventHandler, RunResult, StepReport, Verification } from './results.js';
 import { errorText, PlanRun, type RunCounter } from './run.js';
 import type { ParamDecl, ParamValue, Playbook } from './schema.js';
-import type { RunRecord, RunStatus, RunStore, StepState } from './store.js';
+import type { RunRecord, RunStore } from './store.js';
 
-export interface FindingSummary {
-  rule: string;
-  title: string;
-  severity: Severity;
-  fingerprint: string;
-}
-
-export interface Verification {
-  outcome: 'fixed' | 'not-fixed';
-  /** `verify` rules a new diagnosis still reports. */
-  remaining: string[];
-  /** The new diagnosis's findings (empty when the target is gone). */
-  findings: FindingSummary[];
-  targetGone: boolean;
-  expect: CheckResult[];
-  /** The diagnosis could not run. */
-  error?: string;
-  at: string;
-}
-
-export interface StepReport {
-  index: number;
-  action: string;
-  state: StepState;
-  detail?: string;
-  error?: string;
-}
-
-export interface RunResult {
-  /** Equal to the plan id: a plan runs at most once. */
-  runId: string;
-  planId: string;
-  status: RunStatus | 'busy' | 'not-found';
-  reason?: string;
-  steps: StepReport[];
-  verification?: Verification;
-  /** Nothing was done by this call: it reports the result of an earlier run. */
-  alreadyRan?: boolean;
-}
-
-interface EventBase {
-  runId: string;
-  at: string;
-}
-
-export type RunEvent =
-  | (EventBase & { type: 'run-started'; planId: string; playbook: string; target: Target; resumed: boolean })
-  | (EventBase & { type: 'refused'; planId: string; reason: string; check?: string })
-  | (EventBase & { type: 'step-started'; index: number; action: string; description: string[]; destructive: boolean })
-  | (EventBase & {
-      type: 'step-finished';
-      index: number;
-      action: string;
-      state: 'done' | 'failed' | 'skipped';
-      detail?: string;
-      error?: string;
-      durationMs: number;
-    })
-  | (EventBase & { type: 'stopped'; index?: number; reason: string })
-  | (EventBase & { type: 'verified'; outcome: Verification['outcome']; remaining: string[]; findings: FindingSummary[]; targetGone: boolean })
-  | (EventBase & { type: 'run-finished'; status: RunResult['status'] });
-
-export type RunEventHandler = (event: RunEvent) => void | Promise<void>;
+export type { FindingSummary, RunEvent, RunEventHandler, RunResult, StepReport, Verification } from './results.js';
 
 export interface RunnerDeps {
   cluster: string;

@@ -5,7 +5,7 @@
 
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag } from '../redis/keys.js';
-import { lua, runScript } from '../redis/lua.js';
+import { lua, releaseLock, runScript } from '../redis/lua.js';
 import type { Plan } from './plan.js';
 
 export type StepState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
@@ -71,12 +71,6 @@ redis.call('pexpire', KEYS[1], tonumber(ARGV[2]))
 return 1`,
   1,
 );
-const RELEASE = lua(
-  `
-if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
-return 1`,
-  1,
-);
 
 function parseJson<T>(text: string | undefined): T | undefined {
   if (text === undefined) return undefined;
@@ -124,7 +118,7 @@ export class RedisRunStore implements RunStore {
   }
 
   async releaseLock(runId: string, token: string): Promise<void> {
-    await runScript(this.redis, RELEASE, [storeKeys.lock(this.prefix, this.cluster, runId)], [token]);
+    await releaseLock(this.redis, storeKeys.lock(this.prefix, this.cluster, runId), token);
   }
 
   async readRun(runId: string): Promise<RunRecord | null> {

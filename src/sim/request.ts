@@ -2,6 +2,7 @@
 // query parameters, content negotiation (including PartialObjectMetadata), bodies, replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { readBody as readLimited } from '../body.js';
 import { isObject } from './json.js';
 import { ApiError, errors, failure, type StatusBody } from './status.js';
 import type { DeleteOptions } from './validation.js';
@@ -159,15 +160,10 @@ export function partialMetadata(obj: { metadata?: unknown }): Record<string, unk
 const MAX_BODY = 3 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY) throw new ApiError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY}`));
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const read = await readLimited(req, MAX_BODY);
+  if (read.ok) return read.body.toString('utf8');
+  if (read.reason === 'too-large') throw new ApiError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY}`));
+  throw new Error('request body aborted');
 }
 
 /**

@@ -1,5 +1,7 @@
 // The approval state machine on real Redis, and who may approve.
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChatMetrics } from '../../src/chat/metrics.js';
 import { ApprovalStore, type ApproveOutcome, ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
@@ -211,11 +213,49 @@ describe('ApproverPolicy', () => {
     calls = [];
     const policy = new ApproverPolicy({ approvers: [], resolveGroup, cacheMs: 60_000 });
     expect(policy.cachedGroupsOf('U0DAN', ['S0SRE', 'S0DBA'])).toBeUndefined();
-    expect(await policy.groupsOf('U0DAN', ['S0SRE', 'S0DBA', 'S0GONE'])).toEqual(['S0DBA']);
+    expect(await policy.groupsOf('U0DAN', ['S0SRE', 'S0DBA', 'S0GONE'])).toEqual({ groups: ['S0DBA'], unresolved: ['S0GONE'] });
     // S0GONE did not resolve: not cached, so the cache alone cannot answer for it (fail closed later).
     expect(policy.cachedGroupsOf('U0DAN', ['S0SRE', 'S0DBA'])).toEqual(['S0DBA']);
     expect(policy.cachedGroupsOf('U0DAN', ['S0GONE'])).toBeUndefined();
     expect(calls.sort()).toEqual(['S0DBA', 'S0GONE', 'S0SRE']);
+  });
+
+  it('says which groups did not resolve when they decide, and not when a resolved one or a listed user does', async () => {
+    const policy = new ApproverPolicy({ approvers: ['S0GONE', 'S0SRE', 'U0ALICE'], resolveGroup });
+    expect(await policy.check('U0EVE')).toEqual({ ok: false, unresolved: ['S0GONE'] });
+    expect(await policy.check('U0BOB')).toEqual({ ok: true });
+    expect(await policy.check('U0ALICE')).toEqual({ ok: true });
+    expect(await policy.check('U0EVE', ['S0SRE'])).toEqual({ ok: false, unresolved: [] });
+  });
+
+  it('trusts members for their TTL and never past it: a lookup that fails then leaves the group unresolved', async () => {
+    let clock = 0;
+    let members: string[] | Error = ['U0BOB'];
+    const metrics = createChatMetrics(new Registry());
+    const policy = new ApproverPolicy({
+      approvers: ['S0SRE'],
+      resolveGroup: async () => {
+        if (members instanceof Error) throw members;
+        return members;
+      },
+      cacheMs: 1000,
+      now: () => clock,
+      metrics,
+    });
+    expect(await policy.check('U0BOB')).toEqual({ ok: true });
+    // Removed from the group, and Slack fails: within the TTL the lookup is not even made.
+    members = new Error('503');
+    clock = 999;
+    expect(await policy.check('U0BOB')).toEqual({ ok: true });
+    // Past it: the stale list is not used.
+    clock = 1000;
+    expect(await policy.check('U0BOB')).toEqual({ ok: false, unresolved: ['S0SRE'] });
+    expect(policy.cachedGroupsOf('U0BOB', ['S0SRE'])).toBeUndefined();
+    expect((await metrics.groupLookupFailures.get()).values).toEqual([expect.objectContaining({ labels: { failure: 'unknown' }, value: 1 })]);
+    // It resolves again, without him.
+    members = ['U0CAROL'];
+    expect(await policy.check('U0BOB')).toEqual({ ok: false, unresolved: [] });
+    expect(await policy.check('U0CAROL')).toEqual({ ok: true });
   });
 
   it('caches group members briefly', async () => {

@@ -145,7 +145,7 @@ describe('pod-doctor bot --config', () => {
     expect(res.code).toBe(2);
     expect(res.stderr.trim().split('\n')).toEqual([
       'pod-doctor: invalid configuration:',
-      `  ${path}: cluster: Invalid string: must match pattern /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/ (line 1)`,
+      `  ${path}: cluster: expected a cluster name (a DNS-1123 label) (line 1)`,
       `  ${path}: alertRoutes[0].channel: required (line 3)`,
       `  ${path}: alertRoutes[0].chanel: unknown key; did you mean "channel"? (line 4)`,
       `  ${path}: polcy: unknown key; did you mean "policy"? (line 5)`,
@@ -156,7 +156,7 @@ describe('pod-doctor bot --config', () => {
   it('finds the file through POD_DOCTOR_CONFIG too, and says so when it cannot read it', async () => {
     const res = await cli(['worker'], { ...env(), POD_DOCTOR_CONFIG: join(dir, 'missing.yaml') });
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe(`pod-doctor: cannot read the config file ${join(dir, 'missing.yaml')} (POD_DOCTOR_CONFIG): ENOENT\n`);
+    expect(res.stderr).toBe(`pod-doctor: cannot read the config file ${join(dir, 'missing.yaml')} (POD_DOCTOR_CONFIG): no such file (ENOENT)\n`);
     const bad = await cli(['bot', '--no-worker'], { ...env(), POD_DOCTOR_CONFIG: join(dir, 'bad.yaml') });
     expect(bad.stderr).toMatch(/polcy: unknown key/);
   });

@@ -1,5 +1,6 @@
 // The Dockerfile, read without a Docker engine: a build stage (npm ci, npm run build), a
-// runtime stage on a small Node 24 image with production dependencies only, user 10001, the
+// runtime stage on a small Node 24 image pinned by digest, without npm, with production
+// dependencies only, user 10001, the
 // one entrypoint; .dockerignore lets in only what the build reads. Then `npm run build` into a
 // copy of the image's /app layout, and the commands the manifests run answer --help there.
 import { spawnSync } from 'node:child_process';
@@ -79,6 +80,14 @@ function dockerIgnored(patterns: readonly string[], path: string): boolean {
   return ignored;
 }
 
+/** A base must be Node 24 (slim or alpine) by tag and digest: the tag says which, the digest makes it reproducible. */
+function pinProblems(from: string): string[] {
+  const [image = '', digest] = from.split('@');
+  if (!/^node:24(\.\d+){0,2}-(bookworm-slim|bullseye-slim|slim|alpine\d*(\.\d+)?)$/.test(image)) return [`${from} is not a small Node 24 image`];
+  if (!digest || !/^sha256:[0-9a-f]{64}$/.test(digest)) return [`${from} is not pinned by digest`];
+  return [];
+}
+
 const dockerfile = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
 const { stages } = parseDockerfile(dockerfile);
 const ignore = readFileSync(join(REPO, '.dockerignore'), 'utf8')
@@ -95,10 +104,31 @@ const settingDefault = (env: string) =>
     .schema.parse(undefined) as unknown;
 
 describe('Dockerfile', () => {
-  it('is multi-stage, every stage named, on one small Node 24 image', () => {
+  it('is multi-stage, every stage named, on one small Node 24 image pinned by digest', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(stages.every((s) => s.name)).toBe(true);
-    for (const s of stages) expect(s.from, s.name).toMatch(/^node:24(\.\d+){0,2}-(bookworm-slim|bullseye-slim|slim|alpine\d*(\.\d+)?)$/);
+    expect(stages.filter((s) => s.from !== 'scratch').flatMap((s) => pinProblems(s.from).map((p) => `${s.name}: ${p}`))).toEqual([]);
+    expect(new Set(stages.filter((s) => s.from !== 'scratch').map((s) => s.from)).size).toBe(1);
+  });
+
+  it('the pin check refuses a tag alone or a digest that is not one', () => {
+    const from = (text: string) => parseDockerfile(text).stages.map((s) => pinProblems(s.from));
+    expect(from(['ARG NODE_IMAGE=node:24-bookworm-slim', 'FROM $' + '{NODE_IMAGE} AS build'].join('\n'))).toEqual([
+      ['node:24-bookworm-slim is not pinned by digest'],
+    ]);
+    expect(from('FROM node:24-bookworm-slim@sha256:abc AS build\n')[0]).toHaveLength(1);
+    expect(from(`FROM node:24-bookworm-slim@sha256:${'a'.repeat(64)} AS build\n`)).toEqual([[]]);
+    expect(from(`FROM node:22-bookworm-slim@sha256:${'a'.repeat(64)} AS build\n`)[0]).toHaveLength(1);
+  });
+
+  it('leaves npm out of the runtime image: a file system without package managers, copied onto scratch', () => {
+    expect(final.from).toBe('scratch');
+    const root = copies(final).find((i) => /^--from=\S+\s+\/\s+\/$/.test(i.args));
+    expect(root, 'COPY --from=<stage> / /').toBeDefined();
+    const source = stageNamed(/--from=(\S+)/.exec(root!.args)?.[1]);
+    const removed = runs(source!).join(' ');
+    for (const path of ['/usr/local/lib/node_modules', '/usr/local/bin/npm', '/usr/local/bin/npx', '/usr/local/bin/corepack']) expect(removed).toContain(path);
+    expect(runs(final).filter((r) => /\b(npm|npx|corepack|yarn)\b/.test(r))).toEqual([]);
   });
 
   it('builds in a stage with all dependencies: npm ci, then npm run build', () => {
@@ -139,13 +169,15 @@ describe('Dockerfile', () => {
     expect(JSON.parse(entry[0]!.args)).toEqual(['node', 'dist/bin/pod-doctor.js']);
   });
 
-  it('sets only NODE_ENV, NODE_OPTIONS and settings the schema knows; the playbook directory is where the playbooks are copied', () => {
+  it('sets only PATH, NODE_ENV, NODE_OPTIONS and settings the schema knows; the playbook directory is where the playbooks are copied', () => {
     const env: Record<string, string> = {};
     for (const i of final.instructions.filter((x) => x.keyword === 'ENV')) {
       for (const m of i.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
     }
     const known = new Set(Object.values(SETTINGS).map((s) => s.env as string));
-    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && k !== 'NODE_OPTIONS' && !known.has(k))).toEqual([]);
+    // PATH: the base image's, which a stage on scratch does not inherit.
+    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && k !== 'NODE_OPTIONS' && k !== 'PATH' && !known.has(k))).toEqual([]);
+    expect(env.PATH?.split(':')).toContain('/usr/local/bin');
     expect(env.NODE_ENV).toBe('production');
     // Only V8 heap sizing (bench:rss), never flags that change behaviour.
     expect(env.NODE_OPTIONS ?? '').toMatch(/^(--max-(semi|old)-space-size=\d+\s*)*$/);

@@ -21,6 +21,7 @@ import {
   kustomizeTreeFiles,
   NAMESPACE,
   named,
+  OVERLAYS,
   objectsOfKind,
   parseYamlFile,
   podSpecOf,
@@ -137,9 +138,11 @@ describe('the kustomize tree, file by file', () => {
     }
   });
 
-  it('the image tag is the package version', () => {
-    const base = parseYamlFile(join(DEPLOY, 'base/kustomization.yaml')).docs[0] as { images?: { name: string; newTag?: string }[] };
-    expect(base.images?.find((i) => i.name === 'pod-doctor')?.newTag).toBe(pkg.version);
+  it('each overlay tags the image with the package version (release.test.ts checks the renders)', () => {
+    for (const overlay of OVERLAYS) {
+      const k = parseYamlFile(join(DEPLOY, 'overlays', overlay, 'kustomization.yaml')).docs[0] as { images?: { name: string; newTag?: string }[] };
+      expect(k.images?.find((i) => i.name === 'pod-doctor')?.newTag, overlay).toBe(pkg.version);
+    }
   });
 });
 

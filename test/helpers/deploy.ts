@@ -13,8 +13,8 @@ export const DEPLOY = join(REPO, 'deploy');
 export const NAMESPACE = 'pod-doctor';
 export const SECRET_NAME = 'pod-doctor';
 export const CONFIG_MAP = 'pod-doctor-config';
-/** deploy/ folders other teams own (Slack app manifest, Alertmanager examples): parsed, not kustomized. */
-export const FOREIGN_DIRS = ['slack', 'alertmanager'];
+/** deploy/ folders kustomize does not build: other teams' (Slack app manifest, Alertmanager examples) and the release renders. */
+export const FOREIGN_DIRS = ['slack', 'alertmanager', 'release'];
 
 // Loose shapes: the checks look at what they need and report what is missing.
 export interface KubeObject {

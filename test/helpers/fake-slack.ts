@@ -91,6 +91,13 @@ export interface FakeSlack {
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
   /** The next `count` calls of `method` answer HTTP `status` (an outage: 500, 503). */
   fail(method: string, count: number, status?: number): void;
+  /** The next `count` calls of `method` answer HTTP 200 with `ok: false` and Slack's `error` code. */
+  refuseNext(method: string, count: number, error: string): void;
+  /**
+   * For the next `forMs`, calls of `method` (to `channel` only, when given) answer HTTP 200 with
+   * `ok: false` and `error` (invalid_auth during a Slack incident, channel_not_found, is_archived).
+   */
+  refuse(method: string, error: string, forMs: number, channel?: string): void;
   /** Thread replies under `ts` in `channel`, oldest first. */
   thread(channel: string, ts: string): FakeMessage[];
   roots(channel?: string): FakeMessage[];
@@ -190,6 +197,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const limits = new Map<string, { count: number; retryAfter: number }>();
   const failures = new Map<string, { count: number; status: number }>();
+  const refusalsNext = new Map<string, { count: number; error: string }>();
+  const refusals: { method: string; error: string; until: number; channel?: string }[] = [];
   const closed = new Set(options.closedChannels ?? []);
   const botUserId = options.botUserId ?? 'UBOT';
   let seq = 0;
@@ -286,6 +295,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         failure.count--;
         return send(res, failure.status, { ok: false, error: 'internal_error' });
       }
+      const next = refusalsNext.get(method);
+      if (next && next.count > 0) {
+        next.count--;
+        return send(res, 200, { ok: false, error: next.error });
+      }
+      const refusal = refusals.find(
+        (r) => r.method === method && Date.now() < r.until && (r.channel === undefined || r.channel === String(args.channel ?? '')),
+      );
+      if (refusal) return send(res, 200, { ok: false, error: refusal.error });
       const limit = limits.get(method);
       if (limit && limit.count > 0) {
         limit.count--;
@@ -363,6 +381,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     fail(method, count, status = 503) {
       failures.set(method, { count, status });
+    },
+    refuseNext(method, count, error) {
+      refusalsNext.set(method, { count, error });
+    },
+    refuse(method, error, forMs, channel) {
+      refusals.push({ method, error, until: Date.now() + forMs, ...(channel ? { channel } : {}) });
     },
     thread: (channel, ts) => messages.filter((m) => m.channel === channel && m.thread_ts === ts),
     roots: (channel) => messages.filter((m) => !m.thread_ts && (channel === undefined || m.channel === channel)),

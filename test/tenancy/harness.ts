@@ -3,7 +3,8 @@
 // memory behind the remediation port, and the queues' job counts (what "nothing changed" means).
 import { type PolicyInput, PolicySchema } from '../../src/access/policy.js';
 import { type ChatContext, createChatContext } from '../../src/chat/context.js';
-import { ApproverPolicy } from '../../src/chat/store/approvals.js';
+import type { ChatMetrics } from '../../src/chat/metrics.js';
+import { ApproverPolicy, type ApproverPolicyOptions } from '../../src/chat/store/approvals.js';
 import type { Finding, Target } from '../../src/diagnosis/types.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
@@ -30,7 +31,15 @@ export interface Bench {
 
 export function openBench(
   redis: RedisClient,
-  o: { policy: PolicyInput; groups: Record<string, string[]>; approvers?: string[]; defaultNamespaces?: Record<string, string> },
+  o: {
+    policy: PolicyInput;
+    groups: Record<string, string[]>;
+    approvers?: string[];
+    defaultNamespaces?: Record<string, string>;
+    /** User groups resolved elsewhere (the fake Slack's Web API) instead of from `groups`; the cache's clock, logger and metrics. */
+    lookup?: Pick<ApproverPolicyOptions, 'resolveGroup' | 'now' | 'logger' | 'metrics'>;
+    metrics?: ChatMetrics;
+  },
 ): Bench {
   const prefix = testPrefix('tenancy');
   const queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
@@ -41,9 +50,12 @@ export function openBench(
     approvers: o.approvers ?? [],
     resolveGroup: async (g) => {
       lookups.push(g);
-      return o.groups[g] ?? [];
+      return o.lookup?.resolveGroup ? o.lookup.resolveGroup(g) : (o.groups[g] ?? []);
     },
     cacheMs: 60_000,
+    ...(o.lookup?.now ? { now: o.lookup.now } : {}),
+    ...(o.lookup?.logger ? { logger: o.lookup.logger } : {}),
+    ...(o.lookup?.metrics ? { metrics: o.lookup.metrics } : {}),
   });
   const chat = createChatContext({
     adapter,
@@ -54,6 +66,7 @@ export function openBench(
     approvers,
     policy: PolicySchema.parse(o.policy),
     ...(o.defaultNamespaces ? { defaultNamespaces: o.defaultNamespaces } : {}),
+    ...(o.metrics ? { metrics: o.metrics } : {}),
     remediation: { playbook: () => undefined, getPlan: async (id) => plans.get(id) ?? null },
     rootUpdateIntervalMs: 0,
     placeholderMs: 0,

@@ -4,12 +4,10 @@
 // check against fixture proc trees with a recording fake; the real one is host-exec.ts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { subdomainSchema } from '../../kube/names.js';
 import { type AgentProbeEnv, type PodRef, podRefSchema, runPodProbes } from '../../probes/index.js';
 
-export const nodeNameSchema = z
-  .string()
-  .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a node name');
+export const nodeNameSchema = subdomainSchema('expected a node name');
 /** systemd service units only (never scopes, mounts or slices). */
 export const unitSchema = z
   .string()

@@ -10,7 +10,7 @@ import { planSubject } from '../../remediation/audit.js';
 import { isPlanId, type Plan } from '../../remediation/plan.js';
 import { approversOf, placeOf, placeText, planRule } from '../access.js';
 import { type ChatContext, tell } from '../context.js';
-import { approverList, clock, noteMessage } from '../messages/messages.js';
+import { accessUnverifiedText, approverList, clock, noteMessage } from '../messages/messages.js';
 import type { ApprovalRecord } from '../store/approvals.js';
 import { userRef } from '../types.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
@@ -153,11 +153,20 @@ async function mayDecide(
     return false;
   }
   const approvers = plan ? approversOf(ctx, plan) : ctx.options.approvers.listFor();
-  if (await ctx.options.approvers.may(user, approvers)) return true;
+  const member = await ctx.options.approvers.check(user, approvers);
+  if (member.ok) return true;
+  const what = plan ? `${plan.playbook.title} (${formatTarget(plan.target)})` : 'this fix';
+  if (member.unresolved.length > 0) {
+    // Fail closed: their right may rest on a group Slack did not resolve (none cached within its TTL).
+    log.warn({ allowed: false, unresolved: member.unresolved }, `${decision} refused: approver user groups did not resolve`);
+    ctx.options.metrics?.decisions.inc({ decision: 'unverified' });
+    const text = accessUnverifiedText({ what: `${decision} ${what}`, groups: member.unresolved, nothing: 'Nothing was recorded.' });
+    await tell(ctx, channel, user, text, 'warning', decision === 'approve' ? thread : undefined);
+    return false;
+  }
   log.warn({ allowed: false }, `${decision} refused: not an approver`);
   ctx.options.metrics?.decisions.inc({ decision: 'refused' });
   const rule = plan && planRule(ctx, plan);
-  const what = plan ? `${plan.playbook.title} (${formatTarget(plan.target)})` : 'this fix';
   const text = rule
     ? `You may not ${decision} ${what}: in ${placeText(placeOf(plan.cluster, plan.target))} the access policy lets only ` +
       `${approverList(approvers)} decide on ${plan.playbook.id}. Ask one of them; nothing was recorded.`

@@ -6,7 +6,7 @@
 import type { Diagnosis } from '../../diagnosis/types.js';
 import type { DiagnoseResult, Requester } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
-import { scoped } from '../../log.js';
+import { type ScopedLogger, scoped } from '../../log.js';
 import { beginSpan, contextFrom, runIn, settle, targetAttributes } from '../../tracing/spans.js';
 import { type ChatContext, defaultNamespace, type ThreadState } from '../context.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
@@ -17,12 +17,20 @@ import { alertGroups } from './alerts.js';
 import { deliverIncident } from './incidents.js';
 import { openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
+import { DeliveryDropped, untilDelivered } from './retry.js';
+
+export interface DeliverOptions {
+  /** When the result was written (its stream entry's time): the retry budget counts from here. */
+  since?: number;
+}
 
 /**
  * Post a result to everyone who asked for it. Safe to call again with the same result. A
  * `chat.post` span, in the trace of the job's `job.diagnose` span that the result carries.
+ * Transient failures are retried here until the result's budget runs out (./retry.ts); what is
+ * given up on is reported, so this only throws for what a redelivery may fix.
  */
-export function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
+export function deliver(ctx: ChatContext, result: DiagnoseResult, options: DeliverOptions = {}): Promise<void> {
   const attributes = {
     ...targetAttributes(result.job.cluster, result.job.target),
     'pod_doctor.job.id': result.jobId,
@@ -34,46 +42,83 @@ export function deliver(ctx: ChatContext, result: DiagnoseResult): Promise<void>
   const span = beginSpan('chat.post', { parent: contextFrom(result.trace), attributes });
   return settle(
     span,
-    runIn(span.context, () => deliverResult(ctx, result)),
+    runIn(span.context, () => deliverResult(ctx, result, options.since ?? Date.now())),
   );
 }
 
-async function deliverResult(ctx: ChatContext, result: DiagnoseResult): Promise<void> {
+type SlackGroup = { channel: string; threadTs?: string; users: string[] };
+
+async function deliverResult(ctx: ChatContext, result: DiagnoseResult, since: number): Promise<void> {
   const log = scoped(ctx.log, { jobId: result.jobId, target: formatTarget(result.job.target), status: result.status });
+  const retry = { until: since + (ctx.options.deliveryRetryMs ?? 300_000) };
   const slack = result.requesters.filter((r): r is Extract<Requester, { kind: 'slack' }> => r.kind === 'slack');
-  const groups = new Map<string, { channel: string; threadTs?: string; users: string[] }>();
+  const groups = new Map<string, SlackGroup>();
   for (const r of slack) {
     const key = `${r.channel}|${r.threadTs ?? ''}`;
     const g = groups.get(key) ?? { channel: r.channel, ...(r.threadTs ? { threadTs: r.threadTs } : {}), users: [] };
     if (!g.users.includes(r.user)) g.users.push(r.user);
     groups.set(key, g);
   }
-  const offers = groups.size > 0 || (ctx.options.incidentChannel && result.incident?.created) ? await offersFor(ctx, result, slack[0]?.user) : [];
-  const failures: unknown[] = [];
+  const retrying = <T>(what: string, channel: string | undefined, fn: () => Promise<T>) =>
+    untilDelivered({ adapter: ctx.adapter, log, what, ...(channel ? { channel } : {}) }, retry, fn);
+  let offers: PlanOffer[] = [];
+  try {
+    const wanted = groups.size > 0 || (ctx.options.incidentChannel && result.incident?.created);
+    offers = wanted ? await retrying('plan offers', undefined, () => offersFor(ctx, result, slack[0]?.user)) : [];
+  } catch (err) {
+    // Findings without buttons beat no findings.
+    log.error({ err }, 'plan offers not made; findings posted without them');
+  }
   // Channels are independent: one waiting for its turn (or failing) never holds back another.
   await Promise.all(
     [...groups.values()].map(async (g) => {
       try {
-        await deliverToChannel(ctx, result, g, offers);
+        await retrying('result delivery', g.channel, () => deliverToChannel(ctx, result, g, offers));
         log.info({ channel: g.channel, users: g.users }, 'result delivered');
       } catch (err) {
-        if (isPermanentChatError(err)) log.error({ err, channel: g.channel, code: chatErrorCode(err) }, 'result not deliverable to this channel; dropped');
-        else failures.push(err);
+        await reportDropped(ctx, result, g, err, log);
       }
     }),
   );
   const alerts = result.requesters.some((r) => r.kind === 'alert');
-  if (alerts && ctx.options.alertGroups) await alertGroups(ctx).result(result);
-  else if (alerts && ctx.options.incidentChannel) {
-    try {
-      await deliverIncident(ctx, ctx.options.incidentChannel, result, offers);
-    } catch (err) {
-      if (isPermanentChatError(err)) log.error({ err, code: chatErrorCode(err) }, 'incident not deliverable; dropped');
-      else failures.push(err);
+  try {
+    if (alerts && ctx.options.alertGroups) await retrying('alert result delivery', undefined, () => alertGroups(ctx).result(result));
+    else if (alerts && ctx.options.incidentChannel) {
+      const channel = ctx.options.incidentChannel;
+      await retrying('incident delivery', channel, () => deliverIncident(ctx, channel, result, offers));
     }
+  } catch (err) {
+    ctx.options.metrics?.deliveriesDropped.inc({ reason: err instanceof DeliveryDropped ? err.reason : 'expired' });
+    log.error({ err, code: chatErrorCode(err) ?? (err as DeliveryDropped).slackError }, 'alert result not delivered; dropped');
   }
-  // Throwing makes the job (or the stream entry) deliver again; done deliveries are skipped.
-  if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * A result given up on for one channel: counted, logged, and each person who asked is told in a
+ * direct message (a not-found answer is sent there itself). Best effort: Slack may still refuse.
+ */
+async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackGroup, err: unknown, log: ScopedLogger): Promise<void> {
+  const dropped = err instanceof DeliveryDropped ? err : undefined;
+  ctx.options.metrics?.deliveriesDropped.inc({ reason: dropped?.reason ?? 'expired' });
+  const code = dropped?.slackError ?? chatErrorCode(err);
+  log.error({ err, channel: g.channel, code, reason: dropped?.reason }, 'result not delivered to this channel; reporting it');
+  const t = formatTarget(result.job.target);
+  const why = code ? `Slack answered \`${code}\`` : 'the chat service did not answer';
+  const message =
+    result.status === 'not-found'
+      ? notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNamespace(ctx, g.channel))
+      : noteMessage(
+          ctx.cluster,
+          dropped?.reason === 'undeliverable'
+            ? `The findings of ${t} cannot be posted in channel ${g.channel}: ${why}.`
+            : `The findings of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
+          'error',
+        );
+  for (const user of g.users) {
+    await ctx.adapter
+      .postRoot(user, message, { priority: 'answer' })
+      .catch((e: unknown) => log.warn({ err: e, user, code: chatErrorCode(e) }, 'could not tell the requester either'));
+  }
 }
 
 /** The once-key of a result's delivery to a channel (a thread when `threadTs`). */
@@ -121,7 +166,7 @@ async function deliverToChannel(
   const { thread, created } = await threadFor(ctx, result, g, outcome);
   const parent: MessageRef = { channel: thread.channel, ts: thread.ts };
   const key = deliveryKey(ctx.cluster, result.jobId, g.channel, g.threadTs);
-  await ctx.deliveries.once(key, () => postOutcome(ctx, result, g, parent, thread.id, offers));
+  await ctx.deliveries.once(key, () => postOutcome(ctx, result, g, parent, thread.id, offers, key));
   ctx.expected.arrived(g.channel, result.jobId);
   // Apart: a prompt that fails is posted again without posting the findings twice.
   if (result.status === 'diagnosed' && offers.some((o) => o.planId)) await ctx.deliveries.once(`${key}:prompts`, () => postPrompts(ctx, parent, offers));
@@ -136,13 +181,24 @@ async function postOutcome(
   parent: MessageRef,
   threadId: string,
   offers: PlanOffer[],
+  key: string,
 ): Promise<void> {
   if (result.status === 'not-found') {
     const defaultNs = defaultNamespace(ctx, g.channel);
+    const message = notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNs);
+    // Once per person: a retry after one of them failed never answers the others twice. A failure
+    // (Slack's or Redis') is thrown, so the reply is retried like any other message.
     for (const user of g.users) {
-      await ctx.adapter
-        .ephemeral(g.channel, user, notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNs), parent)
-        .catch((err: unknown) => ctx.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply failed'));
+      await ctx.deliveries.once(`${key}:to:${user}`, async () => {
+        try {
+          await ctx.adapter.ephemeral(g.channel, user, message, parent);
+        } catch (err) {
+          if (!isPermanentChatError(err, ctx.adapter.postedTo?.(g.channel))) throw err;
+          // Not in the channel any more, or the channel went away: a direct message instead.
+          ctx.log.warn({ err, user, code: chatErrorCode(err) }, 'not-found reply refused; sending it as a direct message');
+          await ctx.adapter.postRoot(user, message, { priority: 'answer' });
+        }
+      });
     }
     return;
   }

@@ -5,13 +5,13 @@
 import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
-import { scoped } from '../../log.js';
+import { type ScopedLogger, scoped } from '../../log.js';
 import { ReplicationError } from '../../redis/replication.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.js';
-import { AccessRefused, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
+import { AccessRefused, type DiagnoseVerdict, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
-import { chatErrorCode } from '../errors.js';
+import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
 import { type ChatMessage, userRef } from '../types.js';
@@ -42,7 +42,7 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
   if (verdict && !verdict.ok) {
     ctx.options.metrics?.commands.inc({ outcome: 'refused' });
     ctx.log.warn({ user, channel, target: t, reason: verdict.reason }, 'diagnosis refused by the access policy');
-    return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict.reason) };
+    return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict) };
   }
   const ack = verdict
     ? `Diagnosing ${t}… the findings will be posted in a thread here.`
@@ -72,9 +72,8 @@ export async function queueDiagnosis(ctx: ChatContext, input: Omit<CommandInput,
   const log = scoped(ctx.log, { user, channel, target: formatTarget(target) });
   const verdict = await diagnoseVerdict(ctx, { channel, user }, target);
   if (!verdict.ok) {
-    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    log.warn({ reason: verdict.reason }, 'diagnosis refused by the access policy');
-    return { kind: 'refused', reason: verdict.reason, message: diagnoseRefusal(ctx, target, verdict.reason) };
+    refusedBy(ctx, log, verdict, 'diagnosis');
+    return { kind: 'refused', reason: verdict.reason, message: diagnoseRefusal(ctx, target, verdict) };
   }
   signal?.throwIfAborted();
   const { jobId, deduplicated } = await enqueueDiagnosis(ctx.options.queues, {
@@ -88,6 +87,17 @@ export async function queueDiagnosis(ctx: ChatContext, input: Omit<CommandInput,
   ctx.options.metrics?.commands.inc({ outcome: deduplicated ? 'joined' : 'queued' });
   log.info({ jobId, deduplicated }, 'diagnosis requested');
   return { kind: 'queued', jobId, deduplicated };
+}
+
+/** Count and log a refused diagnosis: by the policy, or because the user groups it turns on did not resolve. */
+function refusedBy(ctx: ChatContext, log: ScopedLogger, verdict: Exclude<DiagnoseVerdict, { ok: true }>, what: 'diagnosis' | 're-run'): void {
+  if ('unresolved' in verdict) {
+    ctx.options.metrics?.commands.inc({ outcome: 'unverified' });
+    log.warn({ unresolved: verdict.unresolved }, `${what} refused: user groups did not resolve (fail closed); told to retry`);
+    return;
+  }
+  ctx.options.metrics?.commands.inc({ outcome: 'refused' });
+  log.warn({ reason: verdict.reason }, `${what} refused by the access policy`);
 }
 
 /** The acknowledgement's deadline passed before the diagnosis was queued. */
@@ -230,11 +240,17 @@ async function openCommandThread(
     return thread;
   } catch (err) {
     ctx.log.warn({ err, code: chatErrorCode(err), channel, user }, 'could not open the thread');
-    const why =
-      chatErrorCode(err) === 'not_in_channel' || chatErrorCode(err) === 'channel_not_found'
-        ? 'I cannot post in this channel: invite me (`/invite @pod-doctor`) or use a public channel.'
-        : 'I could not post in this channel; try again in a moment.';
-    await input.respond?.(noteMessage(ctx.cluster, `${why} (${formatTarget(target)} is being diagnosed anyway.)`, 'warning')).catch(() => undefined);
+    // Never "being diagnosed" about findings that will not arrive: a channel the bot cannot post
+    // to gets none; a transient failure is retried, and a give-up is told by direct message.
+    const t = formatTarget(target);
+    const code = chatErrorCode(err);
+    const retrySeconds = Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000);
+    const why = isPermanentChatError(err, ctx.adapter.postedTo?.(channel))
+      ? code === 'not_in_channel' || code === 'channel_not_found'
+        ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public channel, then ask again.`
+        : `I cannot post in this channel (Slack answered \`${code}\`), so the findings of ${t} will not appear here.`
+      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ${retrySeconds} s, then tell you by direct message).`;
+    await input.respond?.(noteMessage(ctx.cluster, why, 'warning')).catch(() => undefined);
     return undefined;
   }
 }
@@ -264,10 +280,9 @@ async function rerunInThread(ctx: ChatContext, threadId: string, user: string, c
   }
   const verdict = await diagnoseVerdict(ctx, { channel: thread.channel, user }, target);
   if (!verdict.ok) {
-    ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    ctx.log.warn({ user, threadId, target: formatTarget(target), reason: verdict.reason }, 're-run refused by the access policy');
+    refusedBy(ctx, scoped(ctx.log, { user, threadId, target: formatTarget(target) }), verdict, 're-run');
     await ctx.adapter
-      .ephemeral(thread.channel, user, diagnoseRefusal(ctx, target, verdict.reason), parent)
+      .ephemeral(thread.channel, user, diagnoseRefusal(ctx, target, verdict), parent)
       .catch((err: unknown) => ctx.log.warn({ err, code: chatErrorCode(err) }, 'refusal reply failed'));
     return;
   }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { SilenceError, type SilencePort } from '../../alerts/silences.js';
 import { keys } from '../../redis/keys.js';
-import { lua, runScript } from '../../redis/lua.js';
+import { releaseLock } from '../../redis/lua.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
 import { clock, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
@@ -61,7 +61,6 @@ export type GroupActionOutcome =
 type AlertThread = ThreadRecord<Extract<ThreadState, { kind: 'alert-group' }>>;
 
 // KEYS: 1 lock. ARGV: 1 token. Release the lock only if this click still holds it.
-const RELEASE = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1);
 /** Longer than an Alertmanager call may take (its deadline is 10 s). */
 const LOCK_MS = 30_000;
 
@@ -127,7 +126,7 @@ async function locked(ctx: ChatContext, thread: AlertThread, input: GroupActionI
   try {
     return await work();
   } finally {
-    await runScript(ctx.redis, RELEASE, [lock], [token]);
+    await releaseLock(ctx.redis, lock, token);
   }
 }
 

@@ -387,6 +387,22 @@ export function accessRefusedMessage(cluster: string, r: { what: string; why: st
   return noteMessage(cluster, `Not allowed: ${r.what}. ${r.why} (access policy). ${r.ask} ${r.nothing}`, 'warning');
 }
 
+/**
+ * A refusal because the user groups someone's right rests on could not be looked up (fail closed):
+ * nothing is wrong with them, so it says to try again rather than whom to ask.
+ */
+export function accessUnverifiedText(r: { what: string; groups: readonly string[]; nothing: string }): string {
+  const names = r.groups.map((g) => `user group ${g}`).join(' and ');
+  return (
+    `Can't check that you may ${r.what}: Slack did not answer the lookup of ${names} just now, and your access depends on it. ${r.nothing} ` +
+    'Try again in a moment; if it keeps failing, tell whoever runs pod-doctor.'
+  );
+}
+
+export function accessUnverifiedMessage(cluster: string, r: Parameters<typeof accessUnverifiedText>[0]): ChatMessage {
+  return noteMessage(cluster, accessUnverifiedText(r), 'warning');
+}
+
 export function notFoundMessage(cluster: string, target: Target, message: string | undefined, defaultNamespace?: string): ChatMessage {
   const t = formatTarget(target);
   const hint =

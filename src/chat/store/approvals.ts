@@ -8,6 +8,8 @@ import { parseApprovalEntries } from '../../redis/approval-hash.js';
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
 import { LUA_NOW_MS, lua, runScript } from '../../redis/lua.js';
+import { GroupLookupError } from '../errors.js';
+import type { ChatMetrics } from '../metrics.js';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'running' | 'done' | 'denied' | 'expired';
 
@@ -260,21 +262,39 @@ export interface ApproverPolicyOptions {
   /** User ids (U…/W…, or console names) and group ids (S…). */
   approvers: readonly string[];
   resolveGroup?: GroupResolver;
+  /** How long looked-up members are trusted (default 60 s); never longer, even when Slack does not answer. */
   cacheMs?: number;
   /** Console: every local user may decide (still through the same state machine). */
   allowAll?: boolean;
   logger?: Logger;
+  metrics?: Pick<ChatMetrics, 'groupLookupFailures'>;
+  /** The clock the cache expires by (tests). */
+  now?: () => number;
+}
+
+/**
+ * Is someone in a list of users and user groups? `unresolved`: not found in what resolved, and
+ * these groups could not be looked up (nor are they cached within their TTL), so it cannot be
+ * told: fail closed, the person is refused until they resolve.
+ */
+export type Membership = { ok: true } | { ok: false; unresolved: string[] };
+
+/** A user's groups among those asked about, and those that could not be looked up. */
+export interface GroupsOf {
+  groups: string[];
+  unresolved: string[];
 }
 
 const isGroup = (id: string) => /^S[A-Z0-9]{2,20}$/.test(id);
 
 /**
- * Approver lists with user groups resolved through the chat platform, members cached briefly.
- * A per-playbook list replaces the global one.
+ * Approver lists with user groups resolved through the chat platform, members cached for
+ * `cacheMs` and never longer: a lookup that fails past that leaves the group unresolved (someone
+ * removed from it cannot keep a right from a stale list). A per-playbook list replaces the global one.
  */
 export class ApproverPolicy {
   private readonly cache = new Map<string, { users: Set<string>; until: number }>();
-  private readonly inflight = new Map<string, Promise<Set<string>>>();
+  private readonly inflight = new Map<string, Promise<Set<string> | undefined>>();
 
   constructor(private readonly options: ApproverPolicyOptions) {}
 
@@ -288,20 +308,32 @@ export class ApproverPolicy {
     return Boolean(this.options.allowAll);
   }
 
-  async may(user: string, override?: readonly string[]): Promise<boolean> {
-    if (this.options.allowAll) return true;
+  /** Is `user` one of the approvers (the override, else the global list), or can it not be told now? */
+  async check(user: string, override?: readonly string[]): Promise<Membership> {
+    if (this.options.allowAll) return { ok: true };
     const list = this.listFor(override);
-    if (list.includes(user)) return true;
+    if (list.includes(user)) return { ok: true };
+    const unresolved: string[] = [];
     for (const id of list.filter(isGroup)) {
-      if ((await this.members(id)).has(user)) return true;
+      const users = await this.members(id);
+      if (users?.has(user)) return { ok: true };
+      if (!users) unresolved.push(id);
     }
-    return false;
+    return { ok: false, unresolved };
+  }
+
+  /** `check`, failing closed: false when it cannot be told. */
+  async may(user: string, override?: readonly string[]): Promise<boolean> {
+    return (await this.check(user, override)).ok;
   }
 
   /** The policy's user groups (of `groupIds`) `user` is in, resolved (and cached) like approver groups. */
-  async groupsOf(user: string, groupIds: readonly string[]): Promise<string[]> {
+  async groupsOf(user: string, groupIds: readonly string[]): Promise<GroupsOf> {
     const members = await Promise.all(groupIds.map((id) => this.members(id)));
-    return groupIds.filter((_, i) => members[i]!.has(user));
+    return {
+      groups: groupIds.filter((_, i) => members[i]?.has(user)),
+      unresolved: groupIds.filter((_, i) => !members[i]),
+    };
   }
 
   /** The same from the cache alone (no I/O): undefined when a group is not cached now. */
@@ -315,15 +347,22 @@ export class ApproverPolicy {
     return out;
   }
 
-  private cachedMembers(groupId: string): Set<string> | undefined {
-    const cached = this.cache.get(groupId);
-    return cached && cached.until > Date.now() ? cached.users : undefined;
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
-  /** Members of a user group, cached for `cacheMs`; a lookup that fails yields the last known (fail closed). */
-  async members(groupId: string): Promise<Set<string>> {
+  private cachedMembers(groupId: string): Set<string> | undefined {
     const cached = this.cache.get(groupId);
-    if (cached && cached.until > Date.now()) return cached.users;
+    return cached && cached.until > this.now() ? cached.users : undefined;
+  }
+
+  /**
+   * Members of a user group, cached for `cacheMs`; undefined when the lookup fails and nothing is
+   * cached within that time (fail closed: nobody's right may rest on it until it resolves).
+   */
+  private async members(groupId: string): Promise<Set<string> | undefined> {
+    const cached = this.cachedMembers(groupId);
+    if (cached) return cached;
     const resolve = this.options.resolveGroup;
     if (!resolve) return new Set();
     let p = this.inflight.get(groupId);
@@ -331,13 +370,19 @@ export class ApproverPolicy {
       p = resolve(groupId)
         .then((users) => {
           const set = new Set(users);
-          this.cache.set(groupId, { users: set, until: Date.now() + (this.options.cacheMs ?? 60_000) });
+          this.cache.set(groupId, { users: set, until: this.now() + (this.options.cacheMs ?? 60_000) });
           return set;
         })
         .catch((err: unknown) => {
-          // Fail closed: nobody from this group may approve until it resolves.
-          this.options.logger?.warn({ err, groupId }, 'user group lookup failed');
-          return cached?.users ?? new Set<string>();
+          // An expired entry is not trusted: dropped, so nothing can fall back on it.
+          this.cache.delete(groupId);
+          const failure = err instanceof GroupLookupError ? err.failure : 'unknown';
+          this.options.metrics?.groupLookupFailures.inc({ failure });
+          this.options.logger?.warn(
+            { err, groupId, failure, detail: err instanceof GroupLookupError ? err.detail : undefined },
+            'user group lookup failed; its members are refused until it resolves',
+          );
+          return undefined;
         })
         .finally(() => this.inflight.delete(groupId));
       this.inflight.set(groupId, p);

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
-import { lua, runScript } from '../../redis/lua.js';
+import { lua, releaseLock, runScript } from '../../redis/lua.js';
 import type { MessageRef } from '../types.js';
 
 export interface ThreadRecord<S = unknown> {
@@ -29,7 +29,6 @@ export interface ThreadStoreOptions {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // KEYS: 1 lock. ARGV: 1 token. Delete the lock only if we still hold it.
-const RELEASE = lua(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1);
 
 // KEYS: 1 scope, 2 lock. ARGV: 1 token, 2 lock ms.
 // Returns the scope's thread id if there is one, 'go' if the caller now holds the lock (and must
@@ -131,14 +130,14 @@ export class ThreadStore<S = unknown> {
           committed = true;
           return { thread: { id, channel: ref.channel, ts: ref.ts, state, rev: 0 }, created: true };
         } finally {
-          if (!committed) await runScript(this.redis, RELEASE, [lockKey], [token]);
+          if (!committed) await releaseLock(this.redis, lockKey, token);
         }
       }
       if (claim !== '') {
         const thread = await this.get(claim);
         if (thread) return { thread, created: false };
         // The scope outlived its thread (they expire together, give or take): forget it, retry.
-        await runScript(this.redis, RELEASE, [scopeKey], [claim]);
+        await releaseLock(this.redis, scopeKey, claim);
         continue;
       }
       if (Date.now() > deadline) throw new Error(`thread ${scope} in ${channel}: its parent was not created within ${this.lockMs * 2} ms`);
@@ -255,11 +254,21 @@ export class DeliveryLog {
           await post();
         } catch (err) {
           // Let a retry (the job's or the stream's) post it again.
-          await runScript(this.redis, RELEASE, [key], [token]);
+          await releaseLock(this.redis, key, token);
           throw err;
         }
-        await this.redis.set(key, 'done', 'EX', this.keepSeconds);
-        return 'posted';
+        // Posted: a Redis blip while marking it must not lose the mark (nor throw at once, which
+        // would post again). Still failing, the claim lapses and the retry posts it again: a
+        // message twice rather than none.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await this.redis.set(key, 'done', 'EX', this.keepSeconds);
+            return 'posted';
+          } catch (err) {
+            if (attempt >= 5) throw err;
+            await sleep(200 * attempt);
+          }
+        }
       }
       if (Date.now() > deadline) throw new Error(`delivery ${id} is held by another process`);
       await sleep(50);

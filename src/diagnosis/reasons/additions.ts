@@ -3,7 +3,7 @@
 // statuses. Kept by hand: each entry says where it was read and for which versions. Message
 // fragments keep the source's Go verbs (%s, %q, %v); only strings that surface on a pod or the
 // objects around it (owner, claim, node) are listed.
-import type { UpstreamReason } from './upstream.js';
+import type { UpstreamReason } from './reason.js';
 
 const K8S = 'kubernetes/kubernetes';
 const FACTS = 'shared/reference/kubernetes-facts.md';

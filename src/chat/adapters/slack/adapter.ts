@@ -11,6 +11,7 @@
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { type KeepField, redactDeep } from '../../../redact.js';
+import { GroupLookupError, type GroupLookupFailure } from '../../errors.js';
 import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
@@ -71,6 +72,9 @@ const MAX_HOLD_MS = 60_000;
 /** How long the turn after a parent is kept for its findings (they are rendered meanwhile). */
 const HOLD_FOR_REPLY_MS = 500;
 
+/** How long a channel that took a post counts as existing (its `channel_not_found` is a blip). */
+const REACHED_MS = 15 * 60_000;
+
 /** One channel's posts in this process. */
 interface Lane {
   queue: QueuedPost[];
@@ -87,6 +91,8 @@ export class SlackAdapter implements ChatAdapter {
   private readonly attempts: number;
   /** Posts waiting for their channel, per channel; a channel is in the map while it has work. */
   private readonly channels = new Map<string, Lane>();
+  /** When a post or update last reached each channel (oldest first). */
+  private readonly reached = new Map<string, number>();
 
   constructor(private readonly options: SlackAdapterOptions) {
     this.attempts = options.attempts ?? 5;
@@ -109,7 +115,12 @@ export class SlackAdapter implements ChatAdapter {
    * Run a Web API call under its budget; on 429 pause that budget for everyone (a channel for
    * posts, the chat.update budget for updates), then try again. Ephemerals wait only themselves.
    */
-  private async call<T>(channel: string, kind: 'post' | 'update' | 'ephemeral' | 'other', fn: () => Promise<T>): Promise<T> {
+  private async call<T>(
+    channel: string,
+    kind: 'post' | 'update' | 'ephemeral' | 'other',
+    fn: () => Promise<T>,
+    retry: { attempts?: number; maxWaitSeconds?: number } = {},
+  ): Promise<T> {
     const limiter =
       kind === 'post'
         ? this.options.limiter
@@ -123,10 +134,13 @@ export class SlackAdapter implements ChatAdapter {
       await limiter?.acquire(key);
       const sent = Date.now();
       try {
-        return await fn();
+        const out = await fn();
+        if (kind === 'post' || kind === 'update') this.noteReached(channel);
+        return out;
       } catch (err) {
-        if (!isRateLimited(err) || attempt >= this.attempts) throw err;
+        if (!isRateLimited(err) || attempt >= (retry.attempts ?? this.attempts)) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
+        if (retryAfter > (retry.maxWaitSeconds ?? Number.POSITIVE_INFINITY)) throw err;
         this.options.logger.warn({ channel, kind, retryAfter, attempt }, 'slack rate limited; pausing that budget');
         // Every process waits out the pause in acquire(); without a limiter this call waits here.
         if (limiter) await limiter.pause(key, retryAfter);
@@ -136,6 +150,18 @@ export class SlackAdapter implements ChatAdapter {
         await limiter?.charge(key, Date.now() - sent).catch(() => undefined);
       }
     }
+  }
+
+  private noteReached(channel: string): void {
+    this.reached.delete(channel);
+    this.reached.set(channel, Date.now());
+    if (this.reached.size > 10_000) this.reached.delete(this.reached.keys().next().value ?? '');
+  }
+
+  /** A post or update reached `channel` within the last 15 minutes. */
+  postedTo(channel: string): boolean {
+    const at = this.reached.get(channel);
+    return at !== undefined && Date.now() - at < REACHED_MS;
   }
 
   private chat(method: ChatMethod, args: Record<string, unknown>): Promise<{ channel?: unknown; ts?: unknown }> {
@@ -246,9 +272,38 @@ export class SlackAdapter implements ChatAdapter {
     );
   }
 
-  /** Members of a user group (approver lists name groups by id). */
+  /**
+   * Members of a user group (approver lists and the access policy name groups by id). Someone is
+   * waiting on it (a click, a command's acknowledgement): a 429 is retried once, after at most
+   * GROUP_LOOKUP_MAX_WAIT_S. A failure is a GroupLookupError saying how it failed.
+   */
   async groupMembers(usergroup: string): Promise<string[]> {
-    const res = await this.call('usergroups', 'other', () => this.options.client.usergroups.users.list({ usergroup }));
-    return res.users ?? [];
+    try {
+      const res = await this.call('usergroups', 'other', () => this.options.client.usergroups.users.list({ usergroup }), {
+        attempts: 2,
+        maxWaitSeconds: GROUP_LOOKUP_MAX_WAIT_S,
+      });
+      return res.users ?? [];
+    } catch (err) {
+      throw groupLookupError(usergroup, err);
+    }
   }
+}
+
+/** The longest Retry-After a user group lookup waits out before it counts as failed. */
+export const GROUP_LOOKUP_MAX_WAIT_S = 2;
+
+function groupLookupError(group: string, err: unknown): GroupLookupError {
+  const e = err as { code?: string; data?: { error?: string }; statusCode?: number; retryAfter?: number };
+  const [failure, detail]: [GroupLookupFailure, string] =
+    e?.code === ErrorCode.PlatformError
+      ? ['platform', e.data?.error ?? 'ok: false']
+      : e?.code === ErrorCode.RateLimitedError
+        ? ['rate-limited', `retry after ${e.retryAfter ?? '?'} s`]
+        : e?.code === ErrorCode.HTTPError
+          ? ['http', `HTTP ${e.statusCode ?? '?'}`]
+          : e?.code === ErrorCode.RequestError
+            ? ['network', 'no answer']
+            : ['unknown', err instanceof Error ? err.message : String(err)];
+  return new GroupLookupError(group, failure, detail, { cause: err });
 }

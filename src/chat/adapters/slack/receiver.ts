@@ -8,6 +8,7 @@
 // Events API) goes to Bolt's receiver untouched.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HTTPReceiver, verifySlackRequest } from '@slack/bolt';
+import { discard, readBody } from '../../../body.js';
 import { answerCommand, type CommandEdge, type EphemeralBody, type Respond } from './commands.js';
 
 /** Bolt's default body limit. */
@@ -81,21 +82,15 @@ export function receiveSlashCommands(o: ReceiverOptions): void {
       bolt(req, res);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > BODY_LIMIT) tooLarge = true;
-      else chunks.push(c);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (tooLarge) {
-        res.writeHead(413).end();
+    void readBody(req, BODY_LIMIT).then((read) => {
+      if (!read.ok) {
+        if (read.reason === 'too-large') {
+          discard(req, BODY_LIMIT);
+          res.writeHead(413).end();
+        } else res.destroy();
         return;
       }
-      const raw = Buffer.concat(chunks);
+      const raw = read.body;
       const text = raw.toString('utf8');
       const params = new URLSearchParams(text);
       if (!params.has('command') || params.has('payload') || params.has('ssl_check')) {
