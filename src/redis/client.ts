@@ -1,7 +1,9 @@
 // Redis connections: a URL plus pass-through ioredis options (single node, Sentinel, Cluster),
 // with the retry policy of the role that uses them.
+import { readFileSync } from 'node:fs';
 import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { PodDoctorError } from '../errors.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -50,13 +52,15 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
   const nodes = ClusterNodeList(clusterNodes);
   if (nodes) {
     const parsed = new URL(url);
+    // Credentials and TLS are each node's: the URL's first, then the options' (as for one node).
+    const { username, password, tls, ...clusterRest } = rest as Pick<RedisOptions, 'username' | 'password' | 'tls'> & Record<string, unknown>;
     const fromUrl: RedisOptions = {
-      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : username ? { username } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : password ? { password } : {}),
+      ...(tls ? { tls } : parsed.protocol === 'rediss:' ? { tls: {} } : {}),
     };
     const clusterOptions: ClusterOptions = {
-      ...(rest as ClusterOptions),
+      ...(clusterRest as ClusterOptions),
       ...retries,
       redisOptions: { ...fromUrl, ...redisOptions, ...retries },
     };
@@ -69,6 +73,47 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
   const redis = new Redis(url, { ...(rest as RedisOptions), ...retries });
   coalesceWrites(redis);
   return redis;
+}
+
+/** The Redis settings of the configuration (src/config/schema.ts). */
+export interface RedisSettings {
+  redisUrl: string;
+  redisOptions: Record<string, unknown>;
+  redisUsername?: string | undefined;
+  redisPassword?: string | undefined;
+  redisCaFile?: string | undefined;
+  redisCommandTimeoutMs?: number;
+}
+
+/**
+ * The ioredis options of the configuration: POD_DOCTOR_REDIS_OPTIONS, plus REDIS_USERNAME and
+ * REDIS_PASSWORD where the URL names none (ioredis lets the URL win), and the CA of
+ * POD_DOCTOR_REDIS_CA_FILE for TLS. What POD_DOCTOR_REDIS_OPTIONS says itself wins.
+ */
+export function redisOptionsFrom(config: RedisSettings): Record<string, unknown> {
+  const own = config.redisOptions;
+  const ca = config.redisCaFile ? readCa(config.redisCaFile) : undefined;
+  const ownTls = typeof own.tls === 'object' && own.tls !== null ? (own.tls as Record<string, unknown>) : {};
+  return {
+    ...(config.redisUsername ? { username: config.redisUsername } : {}),
+    ...(config.redisPassword ? { password: config.redisPassword } : {}),
+    ...own,
+    ...(ca ? { tls: { ca, ...ownTls } } : {}),
+  };
+}
+
+function readCa(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new PodDoctorError('BAD_CONFIG', `POD_DOCTOR_REDIS_CA_FILE: cannot read ${file} (${why})`);
+  }
+}
+
+/** A connection of the configuration (redisFromUrl with redisOptionsFrom). */
+export function redisFromConfig(config: RedisSettings, opts: RedisFromUrlOptions = {}): RedisClient {
+  return redisFromUrl(config.redisUrl, redisOptionsFrom(config), opts);
 }
 
 type Corkable = NodeJS.WritableStream & { cork(): void; uncork(): void };
@@ -144,15 +189,14 @@ export interface Connections {
   readonly all: readonly RedisClient[];
 }
 
-export function redisConnections(
-  config: { redisUrl: string; redisOptions: Record<string, unknown>; redisCommandTimeoutMs?: number },
-  logger: Pick<Logger, 'warn'>,
-): Connections {
+export function redisConnections(config: RedisSettings, logger: Pick<Logger, 'warn'>): Connections {
   const all: RedisClient[] = [];
+  // Read once (the CA file): a bad setting stops the start, not the first connection.
+  const options = redisOptionsFrom(config);
   return {
     all,
     connect(role) {
-      const c = redisFromUrl(config.redisUrl, config.redisOptions, {
+      const c = redisFromUrl(config.redisUrl, options, {
         role,
         ...(config.redisCommandTimeoutMs ? { commandTimeoutMs: config.redisCommandTimeoutMs } : {}),
       });
