@@ -1,6 +1,7 @@
 // Redis with credentials and TLS, against real redis-servers started here: a password
 // (`requirepass`, the default user's) and an ACL user, taken from REDIS_URL or from
-// REDIS_USERNAME / REDIS_PASSWORD; `rediss://` with a private CA (POD_DOCTOR_REDIS_CA_FILE).
+// REDIS_USERNAME / REDIS_PASSWORD; `rediss://` with a private CA (POD_DOCTOR_REDIS_CA_FILE);
+// Sentinel (sentinels with a password of their own) and Redis Cluster with an ACL user.
 // Jobs go through BullMQ's scripts as the ACL user; a wrong password is named in /readyz as
 // Redis' refusal, and the password itself appears in no log line or error; the real worker
 // process and `audit export` read the same variables.
@@ -19,6 +20,7 @@ import { type AgentCerts, makeAgentCerts } from '../helpers/agent-tls.js';
 import { cli } from '../helpers/cli.js';
 import { cleanup, eventually, freePort, testPrefix } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
+import { type RedisClusterTopology, type SentinelTopology, startRedisCluster, startSentinel } from '../helpers/redis-topology.js';
 import { type PrivateRedis, type RoleProcess, spawnRole, startPrivateRedis, timedGet } from '../helpers/roles.js';
 
 const USER = 'pod-doctor';
@@ -241,5 +243,69 @@ describe('Redis over TLS (rediss://) with a private CA', () => {
     await eventually(async () => /^redis: ok$/m.test((await timedGet(`http://127.0.0.1:${port}/readyz`)).body), 10_000, 200);
     expect((await timedGet(`http://127.0.0.1:${port}/metrics`)).body).toMatch(/^pod_doctor_redis_up 1$/m);
     expect(worker.stderr()).not.toContain(USER_PASSWORD);
+  });
+});
+
+describe('Sentinel with auth: an ACL user on the primary and replica, a password on the sentinels', () => {
+  let topo: SentinelTopology;
+  const auth = { user: USER, password: USER_PASSWORD, sentinelPassword: 'sentinel-7e6d5c4b3a29' };
+
+  beforeAll(async () => {
+    topo = await startSentinel({ auth });
+  }, 60_000);
+
+  afterAll(async () => {
+    await topo?.stop();
+  });
+
+  const env = (extra: Record<string, string> = {}) => ({
+    REDIS_URL: 'redis://unused:6379',
+    POD_DOCTOR_REDIS_OPTIONS: JSON.stringify({ ...topo.options, sentinelPassword: auth.sentinelPassword }),
+    ...extra,
+  });
+
+  it('enqueues as the ACL user of REDIS_USERNAME / REDIS_PASSWORD, found through the sentinels', async () => {
+    await roundTrip(env({ REDIS_USERNAME: USER, REDIS_PASSWORD: USER_PASSWORD }));
+  });
+
+  it('names the primary’s refusal without the password, and prints the wrong one nowhere', async () => {
+    expect((await refusal(env())).why).toMatch(/^unreachable \(NOAUTH/);
+    const wrong = 'wrong-sentinel-Pa55-1234';
+    const { why, logs } = await refusal(env({ REDIS_USERNAME: USER, REDIS_PASSWORD: wrong }));
+    expect(why).toMatch(/^unreachable \(WRONGPASS/);
+    expect(`${why}\n${logs}`).not.toContain(wrong);
+  });
+});
+
+describe('Redis Cluster with auth: an ACL user on every node', () => {
+  let topo: RedisClusterTopology;
+
+  beforeAll(async () => {
+    topo = await startRedisCluster({ primaries: 3, replicasPerPrimary: 0, auth: { user: USER, password: USER_PASSWORD } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await topo?.stop();
+  });
+
+  const env = (extra: Record<string, string> = {}) => ({
+    REDIS_URL: 'redis://unused:6379',
+    POD_DOCTOR_REDIS_OPTIONS: JSON.stringify({ clusterNodes: topo.clusterNodes }),
+    ...extra,
+  });
+
+  it('enqueues as the ACL user of REDIS_USERNAME / REDIS_PASSWORD on every node', async () => {
+    await roundTrip(env({ REDIS_USERNAME: USER, REDIS_PASSWORD: USER_PASSWORD }));
+  });
+
+  it('and as the user of the URL', async () => {
+    await roundTrip(env({ REDIS_URL: `redis://${USER}:${USER_PASSWORD}@unused:6379` }));
+  });
+
+  it('is not ready with a wrong password, and prints it nowhere', async () => {
+    const wrong = 'wrong-cluster-Pa55-5678';
+    const { why, logs } = await refusal(env({ REDIS_USERNAME: USER, REDIS_PASSWORD: wrong }));
+    expect(why).toMatch(/^unreachable \(.+\)$/);
+    expect(`${why}\n${logs}`).not.toContain(wrong);
   });
 });
