@@ -70,6 +70,7 @@ describe('roles started without Redis', () => {
     SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
+    POD_DOCTOR_METRICS_PORT: '0',
   });
 
   /** Spawns the role, checks how soon it listened, and resolves with its base URL once /healthz says 200. */
@@ -147,7 +148,7 @@ describe('roles started without Redis', () => {
 
   it('bot: serves at once, gets ready once Redis comes up, and stops within 10 s when it goes', { timeout: 60_000 }, async () => {
     const port = await freePort();
-    const { url } = await start(['bot'], botEnv(`redis://127.0.0.1:${port}`), /Slack on :(\d+)\/slack\/events/);
+    const { url } = await start(['bot'], botEnv(`redis://127.0.0.1:${port}`), /Slack on :\d+\/slack\/events, metrics on :(\d+)/);
     await expectWaitingForRedis(url);
 
     redis = await startPrivateRedis({ port });
@@ -170,7 +171,11 @@ describe('roles started without Redis', () => {
     const api = await startSilentServer();
     try {
       writeFileSync(join(dir, 'silent-kubeconfig'), sim.kubeconfig().replaceAll(sim.url, `http://127.0.0.1:${api.port}`));
-      const { url } = await start(['bot'], botEnv(`redis://127.0.0.1:${frozen.port}`, join(dir, 'silent-kubeconfig')), /Slack on :(\d+)\/slack\/events/);
+      const { url } = await start(
+        ['bot'],
+        botEnv(`redis://127.0.0.1:${frozen.port}`, join(dir, 'silent-kubeconfig')),
+        /Slack on :\d+\/slack\/events, metrics on :(\d+)/,
+      );
       await expectWaitingForRedis(url, false);
       const exit = await sigterm(role!);
       expect(exit.code).toBe(0);
