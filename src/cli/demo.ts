@@ -26,7 +26,7 @@ import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
-import { type RedisClient, redisConnections, redisFromUrl } from '../redis/client.js';
+import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
@@ -76,7 +76,7 @@ export function redisHelp(url: string, why: string): string {
 async function redisProblem(config: Config): Promise<string | null> {
   const probe = redisFromUrl(
     config.redisUrl,
-    { ...config.redisOptions, lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false },
+    { ...redisOptionsFrom(config), lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false },
     { role: 'producer' },
   );
   probe.on('error', () => undefined);
@@ -110,7 +110,8 @@ async function demoRedis(config: Config, io: CliIo): Promise<{ config: Config; p
   let problem = await redisProblem(config);
   const privateRedis = problem && !io.env.REDIS_URL ? await startPrivateRedis() : undefined;
   if (privateRedis) {
-    config = { ...config, redisUrl: privateRedis.url };
+    // Its own Redis, without the credentials or CA meant for the configured one.
+    config = { ...config, redisUrl: privateRedis.url, redisUsername: undefined, redisPassword: undefined, redisCaFile: undefined };
     problem = await redisProblem(config);
     io.stdout.write(`pod-doctor demo: no Redis on 127.0.0.1:6379, using a private redis-server on ${privateRedis.url} (no persistence; stopped on exit).\n`);
   }

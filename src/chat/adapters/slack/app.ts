@@ -53,6 +53,8 @@ export interface SlackBot {
   app: BoltApp;
   /** Port of the HTTP server (Slack requests in HTTP mode; the routes in both modes). */
   port: number;
+  /** Socket Mode's link to Slack: `ok`, `connecting` or why it failed (HTTP mode: always `ok`). */
+  slack(): string;
   stop(): Promise<void>;
 }
 
@@ -262,18 +264,32 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   void authorize({ isEnterpriseInstall: false, teamId: undefined, enterpriseId: undefined }).catch(() => undefined);
 
   let port = o.port;
+  let slack = 'ok';
   if (o.mode === 'http') {
     const server = (await app.start({ port: o.port, host: o.host ?? '0.0.0.0' })) as Server;
     port = (server.address() as AddressInfo).port;
     // Long-lived keep-alive sockets would hold stop() open.
     server.keepAliveTimeout = 5000;
   } else {
-    await app.start();
+    // The routes' server listens at once; the WebSocket to Slack is not waited for (Slack down
+    // or slow must not keep the port closed): /readyz says `slack: connecting` until it is up.
+    slack = 'connecting';
+    app.start().then(
+      () => {
+        slack = 'ok';
+        logger.info('connected to Slack (Socket Mode)');
+      },
+      (err: unknown) => {
+        slack = `not connected (${err instanceof Error ? err.message : String(err)})`;
+        logger.error({ err }, 'Socket Mode could not connect to Slack');
+      },
+    );
   }
   logger.info({ mode: o.mode, port }, 'slack app started');
   return {
     app,
     port,
+    slack: () => slack,
     stop: async () => {
       await app.stop().catch((err: unknown) => logger.warn({ err }, 'slack app stop failed'));
     },
