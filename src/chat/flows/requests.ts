@@ -19,15 +19,16 @@ import { deliveryKey } from './delivery.js';
 import { jobScope, openJobThread } from './parents.js';
 
 /**
- * What the adapter shows the person who typed a command, before any I/O; for a diagnosis, `ack`
- * (its thread may open only with the findings).
+ * What a command is, before any I/O: a reply to show at once (help, bad input, a refusal), or a
+ * target to diagnose. A diagnosis gets no words here: what the person is told comes only after
+ * the policy's verdict (diagnosisCommand), so a refused person never reads a promise.
  */
-export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
+export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target };
 
 /**
  * Parse a command (no I/O): a reply to show at once, or a target to diagnose. A target the access
  * policy refuses here (the channel's scope; the person's user groups when cached) is answered
- * with the refusal; startDiagnosis checks again, with the groups looked up.
+ * with the refusal; queueDiagnosis checks again, with the groups looked up, before anything is said.
  */
 export function parseChatCommand(ctx: ChatContext, text: string, channel: string, user?: string): CommandReply {
   const ns = defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel, ctx.options.policy);
@@ -37,17 +38,13 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
     ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
     return { kind: 'reply', message: badInputMessage(ctx.cluster, parsed.problem, ns) };
   }
-  const t = formatTarget(parsed.target);
   const verdict = diagnoseVerdictNow(ctx, { channel, ...(user === undefined ? {} : { user }) }, parsed.target);
   if (verdict && !verdict.ok) {
     ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    ctx.log.warn({ user, channel, target: t, reason: verdict.reason }, 'diagnosis refused by the access policy');
+    ctx.log.warn({ user, channel, target: formatTarget(parsed.target), reason: verdict.reason }, 'diagnosis refused by the access policy');
     return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict) };
   }
-  const ack = verdict
-    ? `Diagnosing ${t}… the findings will be posted in a thread here.`
-    : `Checking that you may diagnose ${t}, then diagnosing it… the findings will be posted in a thread here.`;
-  return { kind: 'diagnose', target: parsed.target, ack: noteMessage(ctx.cluster, ack, 'pending') };
+  return { kind: 'diagnose', target: parsed.target };
 }
 
 /** A diagnosis asked for in a channel; `respond` answers the person privately (Slack's response_url). */
