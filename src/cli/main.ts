@@ -33,6 +33,10 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./audit.js')).auditCommand(argv, io),
     summary: 'export the audit trail (approvals, denials, expiries, runs) as JSON lines',
   },
+  report: {
+    run: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),
+    summary: 'print the post-incident write-up (Markdown) of a Slack thread link or an incident id',
+  },
   playbook: {
     run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
     summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',
