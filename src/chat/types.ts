@@ -85,6 +85,11 @@ export interface PostOptions {
   replyFollows?: boolean;
   /** A follow-up that may wait while this says answers are still expected in its channel. */
   holdWhile?: () => boolean;
+  /**
+   * What this post is for (a thread's scope, a delivery's key): a post retried after a timeout
+   * is looked for by it instead of being sent twice. Without it, each call is its own post.
+   */
+  key?: string;
 }
 
 /**

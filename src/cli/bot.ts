@@ -1,6 +1,6 @@
 // `pod-doctor bot`: the Slack edge. A Bolt app over HTTP (signing secret, /slack/events) or
-// Socket Mode (app token), plus /healthz, /readyz, /metrics and the Alertmanager webhook on the
-// same port. It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
+// Socket Mode (app token), plus /healthz, /readyz and the Alertmanager webhook on the same port,
+// and /metrics on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
 // its cluster in-process (diagnoses, and approved remediations).
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,10 +11,10 @@ import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
-import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/adapters/slack/app.js';
+import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
 import type { ChatContext } from '../chat/context.js';
 import { alertGroups } from '../chat/flows/alerts.js';
-import { deliver } from '../chat/flows/delivery.js';
+import { DELIVERY_CONCURRENCY, deliver, deliveryLane } from '../chat/flows/delivery.js';
 import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
@@ -24,7 +24,7 @@ import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { registerReady } from '../metrics/server.js';
+import { listenOps, registerReady } from '../metrics/server.js';
 import { type Connections, closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
 import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
@@ -47,13 +47,14 @@ async function kubeVersionApi(kubeconfig: string | undefined, context: string | 
   return loadKubeConfig({ kubeconfig, context }).makeApiClient(k8s.VersionApi);
 }
 
-export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
+export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--metrics-port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
 ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
-  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
+  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /alertmanager
+  --metrics-port N    operations port (default: $POD_DOCTOR_METRICS_PORT): /metrics, /healthz, /readyz
   --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
-  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
   Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);
@@ -63,7 +64,7 @@ export interface BotDeps {
   /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
   /** Called once the HTTP server listens. */
-  onReady?: (info: { port: number; chat: ChatContext; router: ChatRouter }) => void;
+  onReady?: (info: { port: number; metricsPort: number; chat: ChatContext; router: ChatRouter }) => void;
   logger?: Logger;
 }
 
@@ -125,20 +126,27 @@ function botReadiness(config: Config, parts: ReadinessParts) {
   };
 }
 
-/** Health, readiness and metrics on the bot's port; its readiness is also pod_doctor_ready in `registry`. */
-function opsRoutes(config: Config, parts: ReadinessParts & { metrics: RouteHandler; registry: Registry }): CustomRoute[] {
-  const readiness = botReadiness(config, parts);
-  registerReady(parts.registry, async () => (await readiness()).every((c) => c.ok));
-  return [
+/**
+ * Health and readiness on the bot's public port (the kubelet's probes); /metrics only on its
+ * metrics port, with the same two (operators' convention: scrapes never reach the port an
+ * Ingress exposes to Slack). Its readiness is also pod_doctor_ready in `registry`.
+ */
+function opsRoutes(config: Config, parts: ReadinessParts & { registry: Registry }) {
+  const checks = botReadiness(config, parts);
+  const readiness = async () => {
+    const results = await checks();
+    return { ready: results.every((c) => c.ok), body: `${results.map((c) => c.line).join('\n')}\n` };
+  };
+  registerReady(parts.registry, async () => (await readiness()).ready);
+  const routes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
     {
       path: '/readyz',
       method: ['GET'],
-      handler: (_req, res) =>
-        void readiness().then((checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`)),
+      handler: (_req, res) => void readiness().then((r) => routeText(res, r.ready ? 200 : 503, r.body)),
     },
-    { path: '/metrics', method: ['GET'], handler: parts.metrics },
   ];
+  return { routes, readiness };
 }
 
 /** The bot's command line. */
@@ -148,6 +156,7 @@ function botFlags(argv: string[]) {
     options: {
       'no-worker': { type: 'boolean', default: false },
       port: { type: 'string' },
+      'metrics-port': { type: 'string' },
       cluster: { type: 'string' },
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
@@ -156,7 +165,7 @@ function botFlags(argv: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  return { ...values, noWorker: values['no-worker'] };
+  return { ...values, noWorker: values['no-worker'], metricsPort: values['metrics-port'] };
 }
 
 /**
@@ -176,9 +185,15 @@ function readChatStreams(router: ChatRouter, o: { connect: (role: 'worker') => R
       logger: o.logger,
     });
     const name = (stream: string) => (several ? `${chat.cluster} ${stream}` : stream);
-    // Many deliveries at once: most wait for their channel's turn (about a post a second), and
-    // one busy channel must not hold back the others.
-    const results = consumeResults({ ...reader(), handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }), concurrency: 256 });
+    // Many deliveries at once: most wait for their channel's turn (about a post a second) or for
+    // private replies' (Tier 4); each of those lanes has slots of its own, so one busy channel or a
+    // flood of "not found" answers never holds back the others.
+    const results = consumeResults({
+      ...reader(),
+      handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }),
+      ...DELIVERY_CONCURRENCY,
+      lane: deliveryLane,
+    });
     const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
     const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
     return [
@@ -241,6 +256,7 @@ function stopBot(o: {
   logger: Logger;
   deadlineMs: number;
   bot: { stop(): Promise<unknown> };
+  ops: { close(): Promise<unknown> };
   workerThread: { stop(): Promise<unknown> } | undefined;
   streams: { stop(): Promise<unknown> };
   router: ChatRouter;
@@ -268,6 +284,8 @@ function stopBot(o: {
         run: (ms: number) => Promise.all([...o.router.contexts.values()].map((c) => c.parents.settle(ms))).finally(o.stopParents),
       },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
+      // Scraped until here: the shutdown's last metrics are read while it drains.
+      { name: 'metrics port', budgetMs: 1000, run: () => o.ops.close() },
       // The spans of the last deliveries are exported (a no-op with tracing off).
       { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
       { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
@@ -311,6 +329,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const served = servedClusters(cluster, config);
   const port = flags.port !== undefined ? Number(flags.port) : config.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${flags.port}" is not a port number`);
+  const metricsPort = flags.metricsPort !== undefined ? Number(flags.metricsPort) : config.metricsPort;
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
+    throw new PodDoctorError('BAD_INPUT', `--metrics-port "${flags.metricsPort}" is not a port number`);
   const withWorker = !flags.noWorker;
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
@@ -353,12 +374,16 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
 
   const workerThread = withWorker ? await embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
   const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });
-  const routes = opsRoutes(config, {
+  const { routes, readiness } = opsRoutes(config, {
     redis,
     ...(version ? { kubernetes: () => version.getCode() } : {}),
     streams: streams.readers,
-    metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
     registry: metrics.registry,
+  });
+  const ops = await listenOps({
+    port: metricsPort,
+    metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
+    readiness,
   });
   const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
   const bot = await startSlackBot({
@@ -374,12 +399,12 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     logger,
     metrics: chatMetrics,
   });
-  logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
+  logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
   io.stdout.write(
     `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
-      `worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
+      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
   );
-  deps.onReady?.({ port: bot.port, chat, router });
+  deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 
   // A bot whose worker died would take commands and never answer them: stop, and let the
   // orchestrator restart it.
@@ -390,6 +415,6 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, workerThread, streams, router, stopParents, alertmanager, queues, connections });
+  await stopBot({ logger, deadlineMs, bot, ops, workerThread, streams, router, stopParents, alertmanager, queues, connections });
   return 'err' in outcome ? 1 : 0;
 }

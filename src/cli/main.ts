@@ -41,6 +41,11 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
     summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',
   },
+  completion: {
+    run: async (argv, io) =>
+      (await import('./completion.js')).completionCommand(argv, io, Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.summary]))),
+    summary: 'print a bash or zsh completion script: source <(pod-doctor completion bash)',
+  },
   version: { run: versionCommand, summary: 'print the version, the commit it was built from and the Node.js runtime (--json)' },
 };
 

@@ -28,7 +28,7 @@ export const WORKER_USAGE = `Usage: pod-doctor worker [--config FILE] [--cluster
 ${CONFIG_USAGE}
   --cluster NAME      cluster whose queues to serve (default: $POD_DOCTOR_CLUSTER)
   --concurrency N     diagnoses at once in this process (default: $POD_DOCTOR_WORKER_CONCURRENCY)
-  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
   --context NAME      kubeconfig context
   --port N            port of /metrics, /healthz, /readyz (default: $POD_DOCTOR_METRICS_PORT)
   Redis: $REDIS_URL (+ $POD_DOCTOR_REDIS_OPTIONS for Sentinel/Cluster).`;

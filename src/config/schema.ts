@@ -105,7 +105,8 @@ export const SETTINGS = {
   kubeconfig: setting({
     env: 'KUBECONFIG',
     schema: z.string().optional(),
-    description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.',
+    description:
+      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster service account.',
     roles: ['worker', 'cli'],
   }),
   kubeContext: setting({
@@ -130,6 +131,12 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_PENDING_GRACE_SECONDS',
     schema: int(60, 0, 86_400),
     description: 'A pod must be Pending this long before Pending rules report it.',
+    roles: ['worker', 'cli'],
+  }),
+  changeWindowMinutes: setting({
+    env: 'POD_DOCTOR_CHANGE_WINDOW_MINUTES',
+    schema: int(120, 1, 10_080),
+    description: 'How far before a failure "What changed" looks for rollouts, ConfigMap and Secret edits and node changes (minutes).',
     roles: ['worker', 'cli'],
   }),
   rules: setting({
@@ -384,8 +391,8 @@ export const SETTINGS = {
   metricsPort: setting({
     env: 'POD_DOCTOR_METRICS_PORT',
     schema: int(9464, 0, 65_535),
-    description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).',
-    roles: ['worker'],
+    description: "`pod-doctor worker` and `pod-doctor bot` serve /metrics, /healthz and /readyz on this port, never on the bot's public one (0: a free one).",
+    roles: ['bot', 'worker'],
   }),
   // Traces (src/tracing): the standard OpenTelemetry variables; neither set, no SDK is loaded.
   otlpEndpoint: setting({
@@ -447,7 +454,7 @@ export const SETTINGS = {
   port: setting({
     env: 'PORT',
     schema: int(3000, 0, 65_535),
-    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz, /metrics and the Alertmanager webhook (0: a free one).',
+    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz and the Alertmanager webhook (0: a free one).',
     roles: ['bot'],
   }),
   approvers: setting({

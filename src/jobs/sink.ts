@@ -79,6 +79,10 @@ export interface ConsumeResultsOptions {
   blockMs?: number;
   /** Results delivered at once (default 16): each delivery waits on Slack and Redis. */
   concurrency?: number;
+  /** The budget a result waits for (its channel, private replies): see consumeStream's lanes. */
+  lane?: (result: DiagnoseResult) => string;
+  /** Results of one lane delivered at once (default: `concurrency`). */
+  laneConcurrency?: number;
 }
 
 /**

@@ -26,6 +26,15 @@ export interface StreamConsumerOptions<T> {
    * independent; run events and alert group events keep their order.
    */
   concurrency?: number;
+  /**
+   * The budget an entry waits for (a chat channel, the workspace's private replies): each lane
+   * runs at most `laneConcurrency` entries at once and keeps up to `laneBacklog` more in memory,
+   * so entries that wait long for one budget never take the slots of the others. A lane's
+   * overflow is left pending in Redis and claimed again after `claimIdleMs`.
+   */
+  lane?: (value: T) => string;
+  laneConcurrency?: number;
+  laneBacklog?: number;
 }
 
 export interface StreamConsumer {
@@ -70,27 +79,64 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
   let stopped = false;
 
   const concurrency = Math.max(1, options.concurrency ?? 1);
+  const laneConcurrency = options.lane ? Math.max(1, Math.min(concurrency, options.laneConcurrency ?? concurrency)) : concurrency;
+  const laneBacklog = options.laneBacklog ?? 1000;
+  /** Entries held in memory at most (running or waiting in their lane); more stay pending in Redis. */
+  const maxHeld = concurrency + 10 * laneBacklog;
   let inFlight = 0;
   let freed: (() => void) | undefined;
-  const handleOne = async ([id, fields]: Entry) => {
+  /** Ids running or waiting in a lane: the claim loop skips them, the heartbeat keeps them ours. */
+  const held = new Set<string>();
+  const lanes = new Map<string, { running: number; waiting: [string, T][] }>();
+  const handleOne = async (id: string, value: T) => {
     try {
-      const value = options.decode(fields);
-      if (value === undefined) logger?.warn({ entry: id }, `${label} entry not understood, skipped`);
-      else await handler(value, id);
+      await handler(value, id);
       await redis.xack(stream, group, id);
     } catch (err) {
       // Left pending: retried by the claim loop after claimIdleMs.
       logger?.error({ err, entry: id }, `${label} handler failed`);
     }
   };
-  // Handlers run in the background, at most `concurrency` at once; the loop reads only as many
-  // entries as there are free slots, so a slow delivery never holds back the ones behind it.
-  const start = (entry: Entry) => {
+  const run = (lane: string, id: string, value: T) => {
+    const l = lanes.get(lane) ?? { running: 0, waiting: [] };
+    lanes.set(lane, l);
+    l.running++;
     inFlight++;
-    void handleOne(entry).finally(() => {
+    void handleOne(id, value).finally(() => {
+      held.delete(id);
       inFlight--;
+      l.running--;
+      const next = l.waiting.shift();
+      if (next) run(lane, next[0], next[1]);
+      else if (l.running === 0) lanes.delete(lane);
       freed?.();
     });
+  };
+  // Handlers run in the background, at most `concurrency` at once (and `laneConcurrency` per
+  // lane); the loop reads only as many entries as there are free slots, so a slow delivery never
+  // holds back the ones behind it, and a lane waiting for its budget never holds back another.
+  const start = ([id, fields]: Entry) => {
+    let value: T | undefined;
+    try {
+      value = options.decode(fields);
+    } catch (err) {
+      logger?.warn({ err, entry: id }, `${label} entry not understood, skipped`);
+    }
+    if (value === undefined) {
+      if (!held.has(id)) void redis.xack(stream, group, id).catch(() => undefined);
+      return;
+    }
+    if (held.has(id)) return;
+    const lane = options.lane?.(value) ?? '';
+    const l = lanes.get(lane);
+    if (!l || l.running < laneConcurrency) {
+      held.add(id);
+      run(lane, id, value);
+    } else if (l.waiting.length < laneBacklog && held.size < maxHeld) {
+      held.add(id);
+      l.waiting.push([id, value]);
+    }
+    // Else the lane is full: the entry stays pending and is claimed again later.
   };
   const slots = async (want: number) => {
     while (inFlight > concurrency - want) await new Promise<void>((resolve) => (freed = resolve));
@@ -105,6 +151,16 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
     }
   };
 
+  // Entries held here stay ours: their idle time is reset before another consumer would claim them.
+  const heartbeat = setInterval(
+    () => {
+      const ids = [...held];
+      for (let i = 0; i < ids.length; i += 500)
+        void redis.call('XCLAIM', stream, group, consumer, 0, ...ids.slice(i, i + 500), 'JUSTID').catch(() => undefined);
+    },
+    Math.max(1000, claimIdleMs / 3),
+  ).unref();
+
   const done = (async () => {
     await createGroup();
     let lastClaim = 0;
@@ -116,6 +172,8 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
           // Claimed entries may be many: wait for room for each.
           const claimed = (await redis.xautoclaim(stream, group, consumer, claimIdleMs, '0-0', 'COUNT', 100)) as [string, Entry[]];
           for (const entry of claimed[1] ?? []) {
+            // Ours already (waiting in its lane, or running long): not twice.
+            if (!entry || held.has(entry[0])) continue;
             await slots(1);
             start(entry);
           }
@@ -147,8 +205,11 @@ export function consumeStream<T>(options: StreamConsumerOptions<T>): StreamConsu
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
-    // Let running handlers finish (and acknowledge) before the caller closes the connection.
+    // Entries waiting in a lane stay pending for the next consumer; running handlers finish (and
+    // acknowledge) before the caller closes the connection.
+    for (const l of lanes.values()) for (const [id] of l.waiting.splice(0)) held.delete(id);
     await slots(concurrency);
+    clearInterval(heartbeat);
   })();
 
   return {

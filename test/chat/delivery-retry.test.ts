@@ -153,3 +153,41 @@ describe('chat delivery through transient failures', () => {
     expect(slack.ephemerals).toHaveLength(2);
   });
 });
+
+describe('posts retried after a client timeout', () => {
+  const redis = connect();
+  let prefix: string;
+  let queues: JobQueues;
+  let slack: FakeSlack;
+
+  beforeEach(async () => {
+    prefix = testPrefix('chat-idem');
+    queues = new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix });
+    slack = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await slack.close();
+    await queues.close();
+    await cleanup(redis, prefix);
+  });
+  afterAll(() => redis.disconnect());
+
+  it('never make a second message: the retry finds the first one by its key', { timeout: 15_000 }, async () => {
+    const adapter = new SlackAdapter({
+      client: createSlackWebClient('xoxb-test', { slackApiUrl: slack.apiUrl, logger: silent, timeoutMs: 300 }),
+      logger: silent,
+    });
+    const chat = testChat({ adapter, redis, queues }, { placeholderMs: 0 });
+    // Slack makes each post at once but answers after the client gave up on it.
+    slack.answerLate('chat.postMessage', 6, 700);
+    await Promise.all(['C0T1', 'C0T2', 'C0T3'].map((c, i) => deliver(chat, result(`slow${i}`, c))));
+    for (const c of ['C0T1', 'C0T2', 'C0T3']) {
+      expect(slack.roots(c), c).toHaveLength(1);
+      const root = slack.roots(c)[0]!;
+      expect(slack.thread(c, root.ts), c).toHaveLength(1);
+    }
+    // Each timed-out post was looked for before it could go again.
+    expect(slack.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(6);
+    expect(slack.calls.filter((c) => c.method.startsWith('conversations.')).length).toBeGreaterThanOrEqual(6);
+  });
+});

@@ -546,6 +546,81 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'rollout history and config metadata: ReplicaSets and ControllerRevisions by label selector, metadata only (KubeSource.listRevisions / configMetadata)',
+    async run(b, ns) {
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      const rs = (name: string, app: string, hash: string, revision: string, image: string) => ({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name, labels: { app, 'pod-template-hash': hash }, annotations: { 'deployment.kubernetes.io/revision': revision } },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app, 'pod-template-hash': hash } },
+          template: { metadata: { labels: { app, 'pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image }] } },
+        },
+      });
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('web-6b5d8c7f9', 'web', '6b5d8c7f9', '1', IMAGE) }), 'rs 1');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('web-7d9f8c6b5', 'web', '7d9f8c6b5', '2', `${IMAGE}-2`) }), 'rs 2');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('api-5f6d7c8b9', 'api', '5f6d7c8b9', '1', IMAGE) }), 'rs other');
+      const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app', image: IMAGE }] }, $patch: 'replace' };
+      await must(
+        b.client.request('POST', `${apps}/controllerrevisions`, {
+          body: {
+            apiVersion: 'apps/v1',
+            kind: 'ControllerRevision',
+            metadata: { name: 'db-4c5b6a7d8', labels: { app: 'db' } },
+            revision: 3,
+            data: { spec: { template } },
+          },
+        }),
+        'controllerrevision',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { k: 'v' } },
+        }),
+        'configmap',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
+          body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } },
+        }),
+        'secret',
+      );
+      const listed = async (path: string) => {
+        const r = await b.client.request('GET', path);
+        return r.status === 200
+          ? { status: 200, kind: r.body.kind, names: ((r.body.items ?? []) as KubeObject[]).map((o) => o.metadata.name).sort() }
+          : outcome(r);
+      };
+      const revisions = (kind: 'ReplicaSet' | 'ControllerRevision', selector: string) =>
+        product(
+          () => b.source.listRevisions(ns, kind, selector),
+          (os) =>
+            os
+              .map((o) => ({ kind: o.kind, name: o.metadata?.name, revision: o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? o.revision }))
+              .sort((x, y) => String(x.name).localeCompare(String(y.name))),
+        );
+      const metadata = (kind: 'ConfigMap' | 'Secret', name: string) =>
+        product(
+          () => b.source.configMetadata(ns, kind, name),
+          (o) => (o ? { kind: o.kind, name: o.metadata?.name, keys: Object.keys(o).sort() } : null),
+        );
+      return {
+        replicaSets: await listed(`${apps}/replicasets?labelSelector=${encodeURIComponent('app=web')}`),
+        controllerRevisions: await listed(`${apps}/controllerrevisions?labelSelector=${encodeURIComponent('app=db')}`),
+        products: {
+          deployment: await revisions('ReplicaSet', 'app=web'),
+          statefulSet: await revisions('ControllerRevision', 'app=db'),
+          none: await revisions('ControllerRevision', 'app=absent'),
+          cm: await metadata('ConfigMap', 'cfg'),
+          secret: await metadata('Secret', 'creds'),
+          absent: await metadata('Secret', 'absent'),
+        },
+      };
+    },
+  },
+  {
     name: 'persistentvolumeclaims and leases: get (KubeSource.getPvc / getLease)',
     async run(b, ns) {
       await must(

@@ -27,6 +27,8 @@ export interface FakeMessage {
   history: { text: string; blocks: SlackBlock[] }[];
   postedAt: number;
   updatedAt?: number;
+  /** Message metadata as posted (`event_type`, `event_payload`). */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Files shared with this message (files.completeUploadExternal). */
   files?: FakeFile[];
 }
@@ -113,6 +115,8 @@ export interface FakeSlack {
    * `ok: false` and `error` (invalid_auth during a Slack incident, channel_not_found, is_archived).
    */
   refuse(method: string, error: string, forMs: number, channel?: string): void;
+  /** The next `count` calls of `method` are carried out at once but answered `ms` later (past a client's timeout). */
+  answerLate(method: string, count: number, ms: number): void;
   /** Thread replies under `ts` in `channel`, oldest first. */
   thread(channel: string, ts: string): FakeMessage[];
   roots(channel?: string): FakeMessage[];
@@ -173,6 +177,11 @@ function parseArgs(raw: string, contentType: string | undefined): Record<string,
   return out;
 }
 
+function isMetadata(v: unknown): v is { event_type: string; event_payload: Record<string, unknown> } {
+  const o = v as { event_type?: unknown; event_payload?: unknown } | undefined;
+  return typeof o?.event_type === 'string' && typeof o.event_payload === 'object' && o.event_payload !== null;
+}
+
 function safeJson(v: string): unknown {
   try {
     return JSON.parse(v);
@@ -216,6 +225,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const failures = new Map<string, { count: number; status: number }>();
   const refusalsNext = new Map<string, { count: number; error: string }>();
   const refusals: { method: string; error: string; until: number; channel?: string }[] = [];
+  const late = new Map<string, { count: number; ms: number }>();
   const closed = new Set(options.closedChannels ?? []);
   const botUserId = options.botUserId ?? 'UBOT';
   let seq = 0;
@@ -252,6 +262,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           blocks: (args.blocks as SlackBlock[]) ?? [],
           history: [],
           postedAt: Date.now(),
+          ...(isMetadata(args.metadata) ? { metadata: args.metadata } : {}),
         };
         messages.push(m);
         byTs.set(`${channel}|${ts}`, m);
@@ -278,6 +289,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           at: Date.now(),
         });
         return { ok: true, message_ts: nextTs() };
+      }
+      case 'conversations.history':
+      case 'conversations.replies': {
+        // Newest first, like Slack; `oldest` bounds the page; metadata only when asked for.
+        const channel = String(args.channel ?? '');
+        const oldest = Number(args.oldest ?? 0);
+        const inThread = method === 'conversations.replies' ? String(args.ts ?? '') : undefined;
+        const found = messages
+          .filter((m) => m.channel === channel && Number(m.ts) >= oldest && (inThread ? m.thread_ts === inThread || m.ts === inThread : !m.thread_ts))
+          .reverse()
+          .slice(0, Number(args.limit ?? 100))
+          .map((m) => ({
+            type: 'message',
+            ts: m.ts,
+            text: m.text,
+            ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+            ...(m.metadata && String(args.include_all_metadata) === 'true' ? { metadata: m.metadata } : {}),
+          }));
+        return { ok: true, messages: found, has_more: false };
       }
       case 'usergroups.users.list': {
         const users = options.groups?.[String(args.usergroup)];
@@ -395,7 +425,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         }
       }
       if (!token) return send(res, 200, { ok: false, error: 'not_authed' });
-      return send(res, 200, api(method, args));
+      const answer = api(method, args);
+      const slow = late.get(method);
+      if (slow && slow.count > 0) {
+        slow.count--;
+        await new Promise((r) => setTimeout(r, slow.ms));
+      }
+      return send(res, 200, answer);
     })().catch((err: unknown) => send(res, 500, { ok: false, error: String(err) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -459,6 +495,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     fail(method, count, status = 503) {
       failures.set(method, { count, status });
+    },
+    answerLate(method, count, ms) {
+      late.set(method, { count, ms });
     },
     refuseNext(method, count, error) {
       refusalsNext.set(method, { count, error });

@@ -95,6 +95,11 @@ export function memorySource(objects: KubeObject[]): FactSource {
       (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
     configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,
     secretExists: async (ns, name) => find('Secret', ns, name) !== null,
+    configMetadata: async (ns, kind, name) => {
+      const o = find(kind, ns, name);
+      return o ? { apiVersion: 'v1', kind, metadata: o.metadata ?? {} } : null;
+    },
+    listRevisions: async (ns, kind) => objects.filter((o) => o.kind === kind && o.metadata?.namespace === ns),
     getPvc: async (ns, name) => find('PersistentVolumeClaim', ns, name) as never,
     getLease: async () => null,
     listWorkloadEndpoints: async () => null,

@@ -29,7 +29,8 @@ export function spawnRole(args: string[], env: Record<string, string>): RoleProc
   const child = track(
     spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      // A free metrics port unless the test names one: roles of parallel tests must not share 9464.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', POD_DOCTOR_METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

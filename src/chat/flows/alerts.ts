@@ -119,9 +119,10 @@ export class AlertGroupChat {
 
   /** The group's thread for `episode`, creating its parent if nobody has, opened with what `seed` knows. */
   private async thread(channel: string, groupId: string, episode: number, seed: Partial<AlertGroupState> = {}): Promise<GroupThread> {
-    const { thread } = await this.ctx.threads.ensure(channel, `alert-group:${groupId}:${episode}`, async () => {
+    const scope = `alert-group:${groupId}:${episode}`;
+    const { thread } = await this.ctx.threads.ensure(channel, scope, async () => {
       const state: ThreadState = { kind: 'alert-group', ...emptyState(this.ctx.cluster, groupId, episode, new Date().toISOString()), ...seed };
-      return { ref: await this.ctx.adapter.postRoot(channel, renderParent(state)), state };
+      return { ref: await this.ctx.adapter.postRoot(channel, renderParent(state), { key: `${this.ctx.cluster}:${scope}` }), state };
     });
     return thread;
   }

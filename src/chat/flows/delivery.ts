@@ -46,6 +46,24 @@ export function deliver(ctx: ChatContext, result: DiagnoseResult, options: Deliv
   );
 }
 
+/**
+ * Results delivered at once by a bot process, and per lane (`deliveryLane`): most deliveries wait
+ * for their channel's turn (about a post a second) or the workspace's private replies (Tier 4),
+ * and a lane that waits long must not take the slots of the others.
+ */
+export const DELIVERY_CONCURRENCY = { concurrency: 256, laneConcurrency: 32 } as const;
+
+/**
+ * The budget a result mostly waits for: a "not found" answer for the workspace's private replies,
+ * a command's findings for their channel, an alert's for its group's thread.
+ */
+export function deliveryLane(result: DiagnoseResult): string {
+  if (result.status === 'not-found') return 'private-replies';
+  for (const r of result.requesters) if (r.kind === 'slack') return `channel:${r.channel}`;
+  for (const r of result.requesters) if (r.kind === 'alert') return `alert-group:${r.groupKey}`;
+  return 'other';
+}
+
 type SlackGroup = { channel: string; threadTs?: string; users: string[] };
 
 async function deliverResult(ctx: ChatContext, result: DiagnoseResult, since: number): Promise<void> {
@@ -206,7 +224,7 @@ async function postOutcome(
     await ctx.adapter.postInThread(
       parent,
       noteMessage(ctx.cluster, `The diagnosis of ${formatTarget(result.job.target)} failed: ${result.message ?? 'unknown error'}`, 'error'),
-      { priority: 'answer' },
+      { priority: 'answer', key },
     );
     return;
   }
@@ -215,7 +233,7 @@ async function postOutcome(
   await ctx.adapter.postInThread(
     parent,
     findingsMessage(d, { threadId, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
-    { priority: 'answer' },
+    { priority: 'answer', key },
   );
   ctx.options.metrics?.findingsPosted.inc();
 }

@@ -20,12 +20,12 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
       finding: { title: primary.title, rule: primary.rule, severity: primary.severity, cause: primary.cause },
       updatedAt: new Date(ctx.now()).toISOString(),
     };
-    return { ref: await ctx.adapter.postRoot(channel, incidentRootMessage(state)), state };
+    return { ref: await ctx.adapter.postRoot(channel, incidentRootMessage(state), { key: `${ctx.cluster}:incident:${incident.id}` }), state };
   });
   if (created) {
     await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${channel}:incident`, async () => {
       const parent = { channel: thread.channel, ts: thread.ts };
-      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }));
+      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }), { key: `findings:${result.jobId}` });
       await postPrompts(ctx, parent, offers);
     });
     return;

@@ -48,7 +48,7 @@ export async function openJobThread(
       ...init,
     };
     // A parent that opens with the outcome has its findings right behind it.
-    const ref = await ctx.adapter.postRoot(channel, rootMessage(state), { replyFollows: state.status !== 'diagnosing' });
+    const ref = await ctx.adapter.postRoot(channel, rootMessage(state), { replyFollows: state.status !== 'diagnosing', key: jobScope(ctx.cluster, jobId) });
     return { ref, state };
   });
 }

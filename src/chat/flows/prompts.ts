@@ -60,6 +60,7 @@ export async function postPrompts(ctx: ChatContext, parent: MessageRef, offers: 
     // After the findings still expected in this channel (at its limit, each post is a turn).
     const [ref] = await ctx.adapter.postInThread(parent, promptMessage(ctx, plan, record), {
       holdWhile: () => ctx.expected.pending(parent.channel),
+      key: `prompt:${plan.id}`,
     });
     if (ref) await ctx.approvals.addPrompt(plan.id, { channel: ref.channel, ts: ref.ts, threadTs: parent.ts });
   }

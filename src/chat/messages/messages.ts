@@ -1,6 +1,7 @@
 // What pod-doctor says in chat, as renderer-independent messages. Every message names the
 // cluster, both in its parts and in its plain-text fallback.
 
+import { describeChange } from '../../diagnosis/changes.js';
 import type { Diagnosis, Finding, Severity, Target } from '../../diagnosis/types.js';
 import type { Incident, PlanOffer } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
@@ -149,6 +150,7 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
       ),
     );
   });
+  if (d.changes?.length) parts.push({ kind: 'list', label: 'What changed', items: d.changes.map(describeChange) });
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
   parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });

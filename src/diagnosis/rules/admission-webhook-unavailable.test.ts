@@ -82,7 +82,7 @@ describe('admission.webhook-unavailable', () => {
   });
   it('is not admission.rejected, and ranks first for a pod that was never created', () => {
     const s = missing([rs(NO_ENDPOINTS)], { webhooks: [webhook] });
-    expect(rejected.check(s, { pendingGraceSeconds: 60 })).toBeNull();
+    expect(rejected.check(s, { pendingGraceSeconds: 60, changeWindowSeconds: 7200 })).toBeNull();
     expect(diagnose(s, { rules: RULES }).findings[0]?.rule).toBe('admission.webhook-unavailable');
   });
 });

@@ -1,5 +1,8 @@
-// The chat adapter for Slack: Block Kit through the Web API (WebClient from ./web-client.ts: it
-// retries network errors and 5xx itself and hands 429s back here). Posts draw from the per-channel
+// The chat adapter for Slack: Block Kit through the Web API (WebClient from ./web-client.ts, which
+// retries nothing itself: a post tried again after a timeout could be a second message). Unsure
+// failures (a timeout, a reset, a 5xx) are tried again here; before a post goes again, its
+// channel or thread is searched for a message carrying the post's key (message metadata), so
+// a retried post never makes a second message. Posts draw from the per-channel
 // budget every process shares (ChatLimiter); a 429 pauses that channel for Retry-After, for
 // every process, and the post is tried again. Within this process a channel's posts leave one
 // at a time: the findings of threads already open first, then new threads' parents, then
@@ -8,6 +11,7 @@
 // have budgets of their own and never wait for posts. A message that would break Slack's limits is
 // never sent as is: it goes out as its plain-text fallback (and the renderer bug is logged).
 // Every message's text is redacted before it is rendered: the last pass before anything leaves.
+import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -40,6 +44,33 @@ export interface SlackAdapterOptions {
 function isRateLimited(err: unknown): err is WebAPIRateLimitedError {
   return (err as { code?: string })?.code === ErrorCode.RateLimitedError;
 }
+
+/**
+ * A failure that says nothing about whether Slack acted: no answer (a timeout, a reset
+ * connection) or a 5xx. A post that failed so may have been made.
+ */
+function isUnsure(err: unknown): boolean {
+  const e = err as { code?: string; statusCode?: number };
+  return e?.code === ErrorCode.RequestError || (e?.code === ErrorCode.HTTPError && (e.statusCode ?? 0) >= 500);
+}
+
+/** Tries after an unsure failure within one call (the client itself does not retry). */
+const QUICK_RETRIES = 2;
+const QUICK_BACKOFF_MS = 250;
+/** The metadata event type that carries a post's idempotency key. */
+const POST_EVENT = 'pod_doctor_post';
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A post's idempotency key as its message carries it: opaque, short, the same in every process. */
+function postKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+const HistoryPage = z.object({
+  messages: z
+    .array(z.object({ ts: z.string(), metadata: z.object({ event_type: z.string(), event_payload: z.record(z.string(), z.unknown()) }).optional() }))
+    .default([]),
+});
 
 interface QueuedPost {
   /** 0: findings of an open thread, 1: a new thread's parent, 2: a follow-up. */
@@ -92,6 +123,8 @@ export class SlackAdapter implements ChatAdapter {
   private readonly attempts: number;
   /** Posts waiting for their channel, per channel; a channel is in the map while it has work. */
   private readonly channels = new Map<string, Lane>();
+  /** Keys of posts whose last try may have posted, with when that try left (ms). */
+  private readonly unsure = new Map<string, number>();
   /** When a post or update last reached each channel (oldest first). */
   private readonly reached = new Map<string, number>();
 
@@ -139,6 +172,12 @@ export class SlackAdapter implements ChatAdapter {
         if (kind === 'post' || kind === 'update') this.noteReached(channel);
         return out;
       } catch (err) {
+        // The client does not retry by itself: a repeated post could be a second message.
+        // Updates and private replies are safe to send again (lookups have deadlines of their own).
+        if ((kind === 'update' || kind === 'ephemeral') && isUnsure(err) && attempt <= QUICK_RETRIES) {
+          await sleep(QUICK_BACKOFF_MS * 2 ** (attempt - 1));
+          continue;
+        }
         if (!isRateLimited(err) || attempt >= (retry.attempts ?? this.attempts)) throw err;
         const retryAfter = Math.max(1, err.retryAfter ?? 1);
         if (retryAfter > (retry.maxWaitSeconds ?? Number.POSITIVE_INFINITY)) throw err;
@@ -222,25 +261,84 @@ export class SlackAdapter implements ChatAdapter {
     threadTs: string | undefined,
     rank: number,
     extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile'> = {},
+    key: string = randomUUID(),
   ): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
-    const res = await this.inTurn(
+    const idem = postKey(key);
+    const args = {
       channel,
-      rank,
-      () =>
-        this.call(channel, 'post', () =>
-          this.chat('chat.postMessage', {
-            channel,
-            text: msg.text,
-            blocks: msg.blocks,
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            unfurl_links: false,
-            unfurl_media: false,
-          }),
-        ),
-      extra,
-    );
+      text: msg.text,
+      blocks: msg.blocks,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: POST_EVENT, event_payload: { key: idem } },
+    };
+    const res = await this.inTurn(channel, rank, () => this.postOnce(channel, threadTs, idem, args), extra);
     return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
+  }
+
+  /**
+   * chat.postMessage that never makes a second message: after a failure that may have posted (a
+   * timeout, a 5xx), the channel (or thread) is searched for a message carrying this post's key
+   * before it is sent again, here or when the caller retries the same post later.
+   */
+  private async postOnce(
+    channel: string,
+    threadTs: string | undefined,
+    key: string,
+    args: Record<string, unknown>,
+  ): Promise<{ channel?: unknown; ts?: unknown }> {
+    for (let attempt = 1; ; attempt++) {
+      const since = this.unsure.get(key);
+      if (since !== undefined) {
+        const found = await this.findPosted(channel, threadTs, key, since);
+        if (found) {
+          this.unsure.delete(key);
+          this.options.logger.info({ channel, ts: found }, 'post had arrived after all; not sent again');
+          return { channel, ts: found };
+        }
+      }
+      const sent = Date.now();
+      try {
+        const res = await this.call(channel, 'post', () => this.chat('chat.postMessage', args));
+        this.unsure.delete(key);
+        return res;
+      } catch (err) {
+        if (!isUnsure(err)) throw err;
+        if (since === undefined) this.noteUnsure(key, sent);
+        if (attempt > QUICK_RETRIES) throw err;
+        await sleep(QUICK_BACKOFF_MS * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private noteUnsure(key: string, at: number): void {
+    this.unsure.set(key, at);
+    if (this.unsure.size > 10_000) this.unsure.delete(this.unsure.keys().next().value ?? '');
+  }
+
+  /**
+   * The ts of a message carrying `key` posted since `since` (ms) in the channel or thread;
+   * undefined when there is none or it cannot be read (then the post goes again: a message twice
+   * is better than none).
+   */
+  private async findPosted(channel: string, threadTs: string | undefined, key: string, since: number): Promise<string | undefined> {
+    const oldest = ((since - 10_000) / 1000).toFixed(6);
+    const args = { channel, oldest, inclusive: true, limit: 200, include_all_metadata: true };
+    try {
+      const page = HistoryPage.parse(
+        await this.call(channel, 'other', () =>
+          threadTs
+            ? this.options.client.apiCall('conversations.replies', { ...args, ts: threadTs })
+            : this.options.client.apiCall('conversations.history', args),
+        ),
+      );
+      return page.messages.find((m) => m.metadata?.event_type === POST_EVENT && m.metadata.event_payload.key === key)?.ts;
+    } catch (err) {
+      this.options.logger.warn({ err, channel, code: (err as { data?: { error?: string } }).data?.error }, 'could not look for an earlier post; posting again');
+      return undefined;
+    }
   }
 
   async postRoot(channel: string, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef> {
@@ -250,14 +348,18 @@ export class SlackAdapter implements ChatAdapter {
       undefined,
       RANK[options.priority ?? 'open'],
       options.replyFollows ? { replyFollows: true } : {},
+      options.key === undefined ? undefined : `${channel}|${options.key}`,
     );
   }
 
   async postInThread(parent: MessageRef, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef[]> {
     const out: MessageRef[] = [];
     const extra = options.holdWhile ? { holdWhile: options.holdWhile } : {};
-    for (const m of renderMessages(redactMessage(message)))
-      out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra));
+    const parts = renderMessages(redactMessage(message));
+    for (const [i, m] of parts.entries()) {
+      const key = options.key === undefined ? undefined : `${parent.channel}|${parent.ts}|${options.key}|${i}`;
+      out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra, key));
+    }
     return out;
   }
 

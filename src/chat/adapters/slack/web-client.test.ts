@@ -101,16 +101,24 @@ describe('Slack Web API clients', () => {
     expect(await errors({ method: 'chat.postMessage', error: 'not_in_channel' })).toBe(1);
   });
 
-  it('retries a 5xx itself, and counts a call that got no answer as "error"', async () => {
+  it('leaves retries to the adapter (a post tried again could be a second message); a 5xx is retried there, a call with no answer counted as "error"', async () => {
     const client = createSlackWebClient(TOKEN, { slackApiUrl: slack.apiUrl, logger: silent, metrics });
     slack.fail('chat.postMessage', 1, 503);
-    await client.chat.postMessage({ channel: 'C0OPS', text: 'after an outage' });
-    expect(await calls({ method: 'chat.postMessage', status: '503' })).toBe(1);
+    await expect(client.chat.postMessage({ channel: 'C0DOWN', text: 'during an outage' })).rejects.toMatchObject({ code: ErrorCode.HTTPError });
+    expect(slack.roots('C0DOWN')).toHaveLength(0);
+    slack.fail('chat.postMessage', 1, 503);
+    const adapter = new SlackAdapter({ client, logger: silent });
+    await adapter.postRoot('C0DOWN', hello);
+    expect(await calls({ method: 'chat.postMessage', status: '503' })).toBe(2);
     expect(await calls({ method: 'chat.postMessage', status: '200' })).toBe(1);
+    expect(slack.roots('C0DOWN')).toHaveLength(1);
 
-    // Nothing listens on port 1: every attempt (the first and two retries) fails without an answer.
-    const nowhere = createSlackWebClient(TOKEN, { slackApiUrl: 'http://127.0.0.1:1/api/', logger: silent, metrics });
-    const err = await nowhere.chat.update({ channel: 'C0OPS', ts: '1.2', text: 'x' }).then(
+    // Nothing listens on port 1: every attempt (the first and the adapter's two retries) fails without an answer.
+    const nowhere = new SlackAdapter({
+      client: createSlackWebClient(TOKEN, { slackApiUrl: 'http://127.0.0.1:1/api/', logger: silent, metrics }),
+      logger: silent,
+    });
+    const err = await nowhere.update({ channel: 'C0OPS', ts: '1.2' }, hello).then(
       () => undefined,
       (e: unknown) => e,
     );

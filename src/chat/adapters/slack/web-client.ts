@@ -24,6 +24,8 @@ export interface SlackClientOptions {
   slackApiUrl: string;
   logger: Logger;
   metrics?: SlackApiMetrics;
+  /** Per attempt (default 5000 ms). */
+  timeoutMs?: number;
 }
 
 /** Slack's logger interface (Bolt's and WebClient's) over pino: they log strings. */
@@ -64,7 +66,14 @@ export function slackClientOptions(o: SlackClientOptions): WebClientOptions {
  * queue, every channel, in this process only, and its retry would skip the channel's budget.
  */
 export function createSlackWebClient(token: string, o: SlackClientOptions): WebClient {
-  return new WebClient(token, { ...slackClientOptions(o), rejectRateLimitedCalls: true });
+  // No retries of its own either: a post tried again after a timeout may be a second message;
+  // the adapter retries, and looks for the first one before it posts again.
+  return new WebClient(token, {
+    ...slackClientOptions(o),
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}),
+  });
 }
 
 const PlatformError = z.object({ ok: z.literal(false), error: z.string() });
