@@ -41,6 +41,9 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
       POD_DOCTOR_APPROVERS: 'S0SRE',
       POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
       POD_DOCTOR_CHAT_BURST: '100',
+      // Due this minute: the bot posts the digest at start (one replica: the slot's lock).
+      POD_DOCTOR_DIGEST_CHANNEL: 'C0DIGEST',
+      POD_DOCTOR_DIGEST_SCHEDULE: `daily ${new Date().toISOString().slice(11, 16)}`,
       LOG_LEVEL: 'silent',
     });
   });
@@ -106,5 +109,14 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
     expect(messageText(block)).toContain('# Post-incident report');
     expect(slack.files.filter((f) => f.thread_ts === root.ts)).toHaveLength(1);
     expect(slack.rejected).toEqual([]);
+  });
+
+  it('posts the digest on its schedule in its channel, once', async () => {
+    const digest = await slack.waitFor(() => slack.roots('C0DIGEST')[0]);
+    expect(messageText(digest)).toMatch(/Daily digest/);
+    expect(messageText(digest)).toMatch(/Recurring causes/);
+    expect(digest.text).toContain('[e2e]');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(slack.roots('C0DIGEST')).toHaveLength(1);
   });
 });
