@@ -48,6 +48,9 @@ export function workloadOf(r: DiagnoseResult): string {
   // `deployment/shop/web` → `shop/web`: the same key as its pods' names give.
   for (const q of r.requesters ?? []) if (q.kind === 'alert' && q.workload) return q.workload.split('/').slice(1).join('/') || q.workload;
   const t = r.job.target;
+  // `Deployment web`, when the diagnosis names the pod's top workload (read defensively).
+  const named = (r.diagnosis as { workload?: unknown } | undefined)?.workload;
+  if (t.kind === 'pod' && typeof named === 'string' && /^\w+ \S+$/.test(named)) return `${t.namespace}/${named.split(' ')[1]}`;
   if (t.kind === 'node') return `node/${t.name}`;
   if (t.kind === 'namespace') return `ns/${t.name}`;
   const name = t.name

@@ -212,6 +212,23 @@ export function changesOf(diagnosis: unknown): ChangeLine[] {
   });
 }
 
+// ---- "it happened before" (result.recurrence, added by the recurrence store; read defensively) ----
+
+const RecurrenceShape = z.object({
+  count: z.number().int(),
+  days: z.number(),
+  previous: z.array(z.object({ jobId: z.string(), at: z.string() })).default([]),
+});
+export type RecurrenceLine = z.infer<typeof RecurrenceShape>;
+
+/** The recurrence a result carries (the same cause on the same workload before), when one this release can read. */
+export function recurrenceOf(result: unknown): RecurrenceLine | undefined {
+  const p = RecurrenceShape.safeParse((result as { recurrence?: unknown } | undefined)?.recurrence);
+  return p.success && p.data.count > 1 ? p.data : undefined;
+}
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
 // ---- the report ----
 
 interface Facts {
@@ -314,6 +331,9 @@ function followUps(story: Story, facts: Facts): string[] {
   if (failed.length) out.push(`A run ${failed.map((f) => f.entry.outcome).join(', ')}: check why before the next incident needs it.`);
   if (facts.open) out.push('Not verified fixed yet: confirm the workload is healthy and close the incident.');
   const primary = facts.primary;
+  const again = story.results.map((s) => recurrenceOf(s.result)).find(Boolean);
+  if (again)
+    out.push(`This cause came back (${again.count} times in ${again.days} days): make the prevention below stick, or the next one is already scheduled.`);
   if (primary && !primary.finding.playbook) out.push(`No playbook covers ${primary.finding.rule}: write one, or document the manual fix.`);
   const gaps = new Set(story.results.flatMap((s) => s.result.diagnosis?.skipped.map((g) => `${g.check}: ${g.reason}`) ?? []));
   for (const g of [...gaps].slice(0, 5)) out.push(`A check could not run (${g}): give pod-doctor the access, so the next diagnosis is complete.`);
@@ -346,6 +366,13 @@ export function writeUp(story: Story, options: WriteUpOptions = {}): string {
     const more = facts.pods.length > 1 ? ` (${facts.pods.length} pods with the same root cause)` : '';
     const fix = facts.fixed ? ` Fixed by ${facts.fixed.playbook}, verified at ${time(facts.fixed.at)}.` : facts.open ? ' Not verified fixed.' : '';
     lines.push(`${what}${more}.${primary ? ` ${primary.finding.cause}` : ''}${fix}`);
+    const again = story.results.map((s) => recurrenceOf(s.result)).find(Boolean);
+    if (again)
+      lines.push(
+        '',
+        `It happened before: the ${ordinal(again.count)} time in ${again.days} days` +
+          `${again.previous.length ? ` (earlier: ${again.previous.map((p) => time(p.at)).join(', ')})` : ''}.`,
+      );
   }
   lines.push('');
 

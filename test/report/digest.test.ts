@@ -172,6 +172,11 @@ describe('computeDigest', () => {
   ])('workload of pod %s is %s', (pod, want) => {
     expect(workloadOf(stored({ pod, rule: 'x', asked: 0, found: 1 }).result)).toBe(want);
   });
+
+  it('takes the workload the diagnosis names over the pod name', () => {
+    const r = stored({ pod: 'shop/web-7d9f8c6b5-x2k4q', rule: 'x', asked: 0, found: 1 }).result;
+    expect(workloadOf({ ...r, diagnosis: { ...r.diagnosis!, workload: 'Deployment storefront' } as typeof r.diagnosis })).toBe('shop/storefront');
+  });
 });
 
 describe('the digest schedule', () => {

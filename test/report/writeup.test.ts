@@ -12,7 +12,7 @@ import { keys } from '../../src/redis/keys.js';
 import type { RunEvent } from '../../src/remediation/results.js';
 import { runEventsKey } from '../../src/remediation/run-events.js';
 import { gatherStory, type Story } from '../../src/report/story.js';
-import { changesOf, timelineOf, writeUp } from '../../src/report/writeup.js';
+import { changesOf, recurrenceOf, timelineOf, writeUp } from '../../src/report/writeup.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 
 const CLUSTER = 'prod';
@@ -258,5 +258,17 @@ describe('the write-up of a stored incident', () => {
       /no diagnosis of incident/,
     );
     await expect(reportFor(redis, prefix, { kind: 'thread', channel: 'C0NONE', ts: '1.2' }, { now, sinceMs: 0 })).rejects.toThrow(/no pod-doctor thread/);
+  });
+
+  it('says when it happened before, when the result carries a recurrence (and nothing for a first time or an unknown shape)', () => {
+    const again = { count: 3, days: 7, previous: [{ jobId: 'j0', at: iso(-86_400) }] };
+    expect(recurrenceOf({ recurrence: again })).toEqual(again);
+    expect(recurrenceOf({ recurrence: { ...again, count: 1 } })).toBeUndefined();
+    expect(recurrenceOf({ recurrence: 'often' })).toBeUndefined();
+    const first = story.results[0]!;
+    const md = writeUp({ ...story, results: [{ ...first, result: { ...first.result, recurrence: again } as typeof first.result }] }, { now: T0 });
+    expect(md).toContain('It happened before: the 3rd time in 7 days');
+    expect(md).toMatch(/- \[ \] This cause came back \(3 times in 7 days\)/);
+    expect(writeUp(story, { now: T0 })).not.toContain('It happened before');
   });
 });
