@@ -61,7 +61,7 @@ export interface SlackBot {
 export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** Each set of buttons has its own listener: one click is acknowledged once. */
-const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun'];
+const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun', 'writeup'];
 const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
