@@ -15,6 +15,7 @@ import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js'
 import type { ChatContext } from '../chat/context.js';
 import { alertGroups } from '../chat/flows/alerts.js';
 import { DELIVERY_CONCURRENCY, deliver, deliveryLane } from '../chat/flows/delivery.js';
+import { postDigest } from '../chat/flows/digest.js';
 import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
@@ -29,6 +30,8 @@ import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, 
 import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
+import { computeDigest, gatherDigest } from '../report/digest.js';
+import { parseSchedule, startDigestPoster } from '../report/schedule.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
@@ -309,6 +312,26 @@ function stopBot(o: {
   });
 }
 
+/** The digest, posted on its schedule by one replica (the first to take the slot's lock), when a channel is set. */
+function startDigest(
+  config: Config,
+  o: { redis: RedisClient; prefix: string; clusters: readonly string[]; chat: ChatContext; logger: Logger },
+): { stop(): void } | undefined {
+  const channel = config.digestChannel;
+  const schedule = parseSchedule(config.digestSchedule);
+  if (!channel || !schedule) return undefined;
+  return startDigestPoster({
+    redis: o.redis,
+    prefix: o.prefix,
+    schedule,
+    logger: o.logger.child({ component: 'digest' }),
+    post: async ({ sinceMs, untilMs }) => {
+      const input = await gatherDigest(o.redis, o.prefix, o.clusters, sinceMs, untilMs);
+      await postDigest(o.chat, channel, computeDigest(input));
+    },
+  });
+}
+
 /** A chat context per served cluster, the default cluster's first; they share the adapter, Redis, the queues and the approvers. */
 function composeClusters(
   config: Config,
@@ -425,8 +448,10 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const chat = router.main;
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
   const stops = [...router.contexts.values()].map((c) => c.parents.start(redis));
+  const digest = startDigest(config, { redis, prefix: settings.prefix, clusters: served, chat, logger });
   const stopParents = () => {
     for (const stop of stops) stop();
+    digest?.stop();
   };
 
   const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });

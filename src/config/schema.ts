@@ -658,6 +658,26 @@ export const SETTINGS = {
       'Formerly also POD_DOCTOR_INCIDENT_CHANNEL, still read (deprecated).',
     roles: ['bot'],
   }),
+  digestChannel: setting({
+    env: 'POD_DOCTOR_DIGEST_CHANNEL',
+    schema: z
+      .string()
+      .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
+      .optional(),
+    description:
+      'Channel of the digest (recurring causes, time to first finding and to a verified fix, fixes run and failed, noisiest workloads), ' +
+      'posted by one bot replica on `digestSchedule`. Unset: no digest is posted (`pod-doctor digest` still prints it).',
+    roles: ['bot'],
+  }),
+  digestSchedule: setting({
+    env: 'POD_DOCTOR_DIGEST_SCHEDULE',
+    schema: z
+      .string()
+      .regex(/^(daily|mon|tue|wed|thu|fri|sat|sun) ([01]\d|2[0-3]):([0-5]\d)$/, 'expected "<mon…sun|daily> HH:MM" (UTC), e.g. "mon 09:00"')
+      .default('mon 09:00'),
+    description: 'When the digest is posted (UTC): `mon 09:00` posts the week before every Monday 09:00, `daily 08:30` the day before.',
+    roles: ['bot'],
+  }),
   alertMaxPods: setting({
     env: 'POD_DOCTOR_ALERT_MAX_PODS',
     schema: int(20, 1, 500),

@@ -16,6 +16,7 @@ import {
   HTTPReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { bounded } from '../../../bounded.js';
 import { PodDoctorError } from '../../../errors.js';
 import type { ChatContext } from '../../context.js';
 import { click, denyReason } from '../../flows/decisions.js';
@@ -63,7 +64,7 @@ export interface SlackBot {
 export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** Each set of buttons has its own listener: one click is acknowledged once. */
-const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun'];
+const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun', 'writeup'];
 const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
@@ -171,16 +172,10 @@ function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger):
     const kind = GROUP_ACTIONS.find((k) => k === actionOf(a.action_id));
     if (!kind) return;
     // The thread's link for the silence's comment; without one (no answer in time, an error) the flow names channel and ts.
-    const permalink = (ref: MessageRef): Promise<string | undefined> => {
-      const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), PERMALINK_TIMEOUT_MS).unref());
-      const asked = client.chat
-        .getPermalink({ channel: ref.channel, message_ts: ref.ts })
-        .then((r) => r.permalink)
-        .catch((err: unknown) => {
-          logger.debug({ err, channel: ref.channel }, 'chat.getPermalink failed');
-          return undefined;
-        });
-      return Promise.race([asked, timeout]);
+    const permalink = async (ref: MessageRef): Promise<string | undefined> => {
+      const asked = await bounded(PERMALINK_TIMEOUT_MS, async () => (await client.chat.getPermalink({ channel: ref.channel, message_ts: ref.ts })).permalink);
+      if (asked.status === 'failed') logger.debug({ err: asked.error, channel: ref.channel }, 'chat.getPermalink failed');
+      return asked.status === 'done' ? asked.value : undefined;
     };
     const name = b.user.username ?? b.user.name;
     try {
