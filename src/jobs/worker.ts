@@ -17,7 +17,7 @@ import { formatTarget } from '../kube/target.js';
 import { type ScopedLogger, scoped } from '../log.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { redactDeep } from '../redact.js';
-import type { RedisClient } from '../redis/client.js';
+import { type RedisClient, redisErrorListener } from '../redis/client.js';
 import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
 import { beginSpan, contextFrom, currentTrace, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
@@ -317,7 +317,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
   const processDiagnoseJob = (job: Job<DiagnoseJob, DiagnoseResult>) => traceDiagnose(context, job);
 
   const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnoseJob, { ...common, concurrency: options.concurrency ?? 8 });
-  diagnoseWorker.on('error', (err) => logger.error({ err, queue: diagnoseQueue }, 'worker error'));
+  diagnoseWorker.on('error', redisErrorListener(logger, { queue: diagnoseQueue }, 'worker error'));
   diagnoseWorker.on('stalled', (jobId) => logger.warn({ jobId, queue: diagnoseQueue }, 'job stalled, handed to another worker'));
 
   let remediateWorker: Worker<RemediateJob, unknown> | undefined;
@@ -349,7 +349,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       },
       { ...common, concurrency: options.remediateConcurrency ?? 1 },
     );
-    remediateWorker.on('error', (err) => logger.error({ err, queue: remediateQueue }, 'worker error'));
+    remediateWorker.on('error', redisErrorListener(logger, { queue: remediateQueue }, 'worker error'));
     remediateWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err, queue: remediateQueue }, 'remediation failed'));
   }
 
