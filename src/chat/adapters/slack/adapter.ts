@@ -73,7 +73,7 @@ const HistoryPage = z.object({
 });
 
 interface QueuedPost {
-  /** 0: findings of an open thread, 1: a new thread's parent, 2: a follow-up. */
+  /** 0: findings of an open thread, 1: an approval prompt, 2: a new thread's parent, 3: a note. */
   rank: number;
   /** A parent whose findings come right after it: the channel keeps the next turn for them. */
   replyFollows?: boolean;
@@ -83,7 +83,8 @@ interface QueuedPost {
   run: () => Promise<void>;
 }
 
-const RANK = { answer: 0, open: 1, 'follow-up': 2 } as const;
+/** Within a channel's budget, by value: findings, then approval prompts, then new threads' parents, then notes. */
+const RANK = { answer: 0, prompt: 1, open: 2, 'follow-up': 3 } as const;
 
 /** Fields of the message model that are identifiers, not text: a button's value is the opaque id the click handler looks up. */
 const modelId: KeepField = (key, holder) =>
@@ -227,15 +228,19 @@ export class SlackAdapter implements ChatAdapter {
 
   private async drain(channel: string, lane: Lane): Promise<void> {
     while (lane.queue.length > 0) {
-      // A follow-up waits while answers are still expected in the channel: a prompt posted now
-      // would cost a later thread its turn at the limit. And a parent's findings come next:
-      // another parent slipping in first would cost them a turn (a second at the limit).
+      // The first post by rank that may go: a prompt waits while findings are still expected in
+      // the channel (posted now, it would cost a later thread its turn at the limit), and the
+      // posts behind it go meanwhile. A parent's findings come next: another post slipping in
+      // first would cost them a turn (a second at the limit).
       for (;;) {
-        const head = lane.queue[0]!;
-        const waitReply = head.rank > RANK.answer ? lane.replyUntil - Date.now() : 0;
-        const held = head.rank === RANK['follow-up'] && head.holdWhile?.() === true && Date.now() - head.queuedAt < MAX_HOLD_MS;
-        const wait = held ? 250 : waitReply;
-        if (wait <= 0) break;
+        const now = Date.now();
+        const waitReply = lane.replyUntil - now;
+        const next = lane.queue.findIndex((q) => !(q.holdWhile?.() === true && now - q.queuedAt < MAX_HOLD_MS) && (q.rank === RANK.answer || waitReply <= 0));
+        if (next >= 0) {
+          if (next > 0) lane.queue.unshift(...lane.queue.splice(next, 1));
+          break;
+        }
+        const wait = waitReply > 0 ? Math.min(waitReply, 250) : 250;
         await new Promise<void>((r) => {
           const t = setTimeout(r, wait);
           lane.wake = () => {
