@@ -17,11 +17,12 @@ import { coverageOf, PROPOSED } from '../src/diagnosis/reasons/coverage.js';
 import { EXTRACTED_FROM, REASON_KINDS, UPSTREAM_REASONS, type UpstreamReason } from '../src/diagnosis/reasons/upstream.js';
 import type { Rule } from '../src/diagnosis/rule.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
+import { renderFolderGraph } from './folder-graph.js';
 import { MECHANISMS_DOC, renderMechanismsDoc } from './mechanisms/doc.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-export type SectionName = 'config' | 'rules';
+export type SectionName = 'config' | 'rules' | 'folders';
 export const SECTIONS: readonly SectionName[] = ['config', 'rules'];
 
 export const beginMarker = (name: SectionName) => `<!-- BEGIN GENERATED: ${name} -->`;
@@ -230,6 +231,19 @@ export function renderUpstreamSection(reasons: readonly UpstreamReason[] = UPSTR
 export const RULES_DOC = 'docs/rules.md';
 
 /** Whether docs/rules.md differs from the registry (missing counts as stale). */
+export const CONTRIBUTING_DOC = 'docs/CONTRIBUTING.md';
+
+/** docs/CONTRIBUTING.md with its folder graph rendered from the imports in src/. */
+export function renderContributing(text: string): string {
+  return replaceSection(text, 'folders', renderFolderGraph());
+}
+
+/** Whether docs/CONTRIBUTING.md's folder graph differs from the code. */
+export function contributingStale(root = REPO_ROOT): boolean {
+  const text = readFileSync(join(root, CONTRIBUTING_DOC), 'utf8');
+  return renderContributing(text) !== text;
+}
+
 export function rulesDocStale(root = REPO_ROOT): boolean {
   const path = join(root, RULES_DOC);
   return !existsSync(path) || readFileSync(path, 'utf8') !== renderRulesDoc();
@@ -250,10 +264,11 @@ export function replaceSection(text: string, name: SectionName, body: string): s
   const begin = beginMarker(name);
   const end = endMarker(name);
   const first = text.indexOf(begin);
-  if (first < 0) throw new ReadmeError(`README.md has no ${begin} marker`);
-  if (text.indexOf(begin, first + begin.length) >= 0) throw new ReadmeError(`README.md has ${begin} twice`);
+  const file = name === 'folders' ? CONTRIBUTING_DOC : 'README.md';
+  if (first < 0) throw new ReadmeError(`${file} has no ${begin} marker`);
+  if (text.indexOf(begin, first + begin.length) >= 0) throw new ReadmeError(`${file} has ${begin} twice`);
   const stop = text.indexOf(end, first);
-  if (stop < 0) throw new ReadmeError(`README.md has ${begin} but no ${end} after it`);
+  if (stop < 0) throw new ReadmeError(`${file} has ${begin} but no ${end} after it`);
   return `${text.slice(0, first + begin.length)}\n${body}\n${text.slice(stop)}`;
 }
 
@@ -274,11 +289,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const stale = staleSections(text);
     const docStale = rulesDocStale();
     const mechanismsStale = mechanismsDocStale();
+    const graphStale = contributingStale();
     if (check) {
+      if (graphStale) process.stderr.write(`${CONTRIBUTING_DOC}'s folder graph is out of date with the imports in src/.\n`);
       if (stale.length > 0) process.stderr.write(`README.md is out of date: the generated ${stale.join(' and ')} section(s) differ from their sources.\n`);
       if (docStale) process.stderr.write(`${RULES_DOC} is out of date with the rule registry or the reason catalogue.\n`);
       if (mechanismsStale) process.stderr.write(`${MECHANISMS_DOC} is out of date with the mechanism catalogue.\n`);
-      if (stale.length > 0 || docStale || mechanismsStale) {
+      if (stale.length > 0 || docStale || mechanismsStale || graphStale) {
         process.stderr.write('Run: npm run readme\n');
         process.exitCode = 1;
       }
@@ -295,7 +312,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         writeFileSync(join(REPO_ROOT, MECHANISMS_DOC), renderMechanismsDoc());
         process.stdout.write(`${MECHANISMS_DOC}: rewritten\n`);
       }
-      if (stale.length === 0 && !docStale && !mechanismsStale) process.stdout.write('README.md, docs/rules.md and docs/mechanisms.md are up to date\n');
+      if (graphStale) {
+        const contributing = join(REPO_ROOT, CONTRIBUTING_DOC);
+        writeFileSync(contributing, renderContributing(readFileSync(contributing, 'utf8')));
+        process.stdout.write(`${CONTRIBUTING_DOC}: rewrote the folder graph\n`);
+      }
+      if (stale.length === 0 && !docStale && !mechanismsStale && !graphStale)
+        process.stdout.write('README.md, docs/rules.md and docs/mechanisms.md are up to date\n');
     }
   } catch (err) {
     if (!(err instanceof ReadmeError)) throw err;

@@ -1,43 +1,10 @@
 // Folders under src/ import downward only: no folder imports (through any chain) a folder that
 // imports it back. A cycle makes "what does this change touch" unanswerable; this test names the
 // folders of any new one and the imports that close it. Tests (*.test.ts) are not counted.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = join(import.meta.dirname, '../src');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
-  });
-}
-
-/** The top folder of a file under src/ (`(root)` for files directly in src/). */
-function folderOf(file: string): string {
-  const parts = relative(SRC, file).split(sep);
-  return parts.length > 1 ? parts[0]! : '(root)';
-}
-
-/** folder → folder → one import that makes the edge (for the failure message). */
-function folderGraph(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
-  for (const file of sources(SRC)) {
-    const from = folderOf(file);
-    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-      const target = normalize(join(dirname(file), m[1]!));
-      if (relative(SRC, target).startsWith('..')) continue;
-      const to = folderOf(target);
-      if (to === from) continue;
-      const edges = graph.get(from) ?? new Map<string, string>();
-      if (!edges.has(to)) edges.set(to, `${relative(SRC, file)} imports ${m[1]}`);
-      graph.set(from, edges);
-    }
-  }
-  return graph;
-}
+import { folderGraph, folderOf, renderFolderGraph, SRC, sources } from '../scripts/folder-graph.js';
 
 /** Files outside `folder` (relative to src/) that its files import. */
 function importedFrom(folder: string): string[] {
@@ -191,5 +158,17 @@ describe('one home for each repeated fact', () => {
     const release = /redis\.call\('(?:GET|get)', KEYS\[1\]\) == ARGV\[1\] then (?:return )?redis\.call\('(?:DEL|del)'/;
     const homes = sources(SRC).filter((f) => release.test(readFileSync(f, 'utf8')));
     expect(homes.map((f) => relative(SRC, f))).toEqual([join('redis', 'lua.ts')]);
+  });
+
+  it("docs/CONTRIBUTING.md's folder graph is the code's (npm run readme rewrites it)", () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'CONTRIBUTING.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('<!-- BEGIN GENERATED: folders -->'), doc.indexOf('<!-- END GENERATED: folders -->'));
+    expect(section.trim()).toBe(`<!-- BEGIN GENERATED: folders -->\n${renderFolderGraph()}`);
+    // Each folder's own line, so a new folder or import shows up here by name.
+    for (const [folder, edges] of folderGraph()) {
+      if (folder === '(root)') continue;
+      const to = [...edges.keys()].filter((t) => t !== '(root)').sort();
+      expect(section).toContain(`| \`${folder}/\` | ${to.length ? to.join(', ') : '—'} |`);
+    }
   });
 });

@@ -15,7 +15,8 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { FactSource } from '../collect/source.js';
-import type { KubeObject, Pod, Target } from '../diagnosis/types.js';
+import { unhealthyPodsOf, type WorkloadPods } from '../collect/workload-pods.js';
+import type { Target } from '../diagnosis/types.js';
 import { enqueueDiagnosis } from '../jobs/dedup.js';
 import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings } from '../jobs/queues.js';
 import { AlertRequester, ClusterName } from '../jobs/schemas.js';
@@ -111,92 +112,9 @@ export async function enqueueExpansion(eq: ExpansionQueues, input: Omit<ExpandJo
   return jobId;
 }
 
-// ---- pure helpers ----
-
-interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
-
-/** The workload's `spec.selector` as a label selector string; null when it has none. */
-export function selectorOf(owner: KubeObject): string | null {
-  const sel = (owner.spec as { selector?: LabelSelector } | undefined)?.selector;
-  if (!sel) return null;
-  const parts = Object.entries(sel.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-    else return null;
-  }
-  // An empty selector matches everything in the namespace: never what a workload means.
-  return parts.length > 0 ? parts.join(',') : null;
-}
-
-/** How many pods the workload wants now; undefined when its object does not say. */
-export function desiredPods(owner: KubeObject): number | undefined {
-  const spec = owner.spec ?? {};
-  const status = owner.status ?? {};
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  switch (owner.kind) {
-    case 'Deployment':
-    case 'StatefulSet':
-    case 'ReplicaSet':
-      return num(spec.replicas) ?? 1;
-    case 'DaemonSet':
-      return num(status.desiredNumberScheduled);
-    default:
-      return undefined;
-  }
-}
-
-/** Whether the pod's controller (if it names one) is this workload. */
-export function ownedBy(pod: Pod, workload: WorkloadRef): boolean {
-  const ref = (pod.metadata?.ownerReferences ?? []).find((r) => r.controller) ?? pod.metadata?.ownerReferences?.[0];
-  if (!ref) return true;
-  if (workload.kind === 'Deployment') return ref.kind === 'ReplicaSet' && ref.name.startsWith(`${workload.name}-`);
-  return ref.kind === workload.kind && ref.name === workload.name;
-}
-
-/** Why a pod counts as unhealthy (a short word for the thread), or null if it is fine. */
-export function unhealthyReason(pod: Pod): string | null {
-  if (pod.metadata?.deletionTimestamp) return 'Terminating';
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded') return null;
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  const waiting = statuses.map((s) => s.state?.waiting?.reason).find((r) => r && r !== 'PodInitializing');
-  if (phase === 'Failed') return pod.status?.reason ? `Failed (${pod.status.reason})` : 'Failed';
-  if (waiting) return waiting;
-  if (phase === 'Pending') return 'Pending';
-  if (phase === 'Unknown' || !phase) return 'Unknown';
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-  return ready ? null : 'NotReady';
-}
-
-const RANK: Record<string, number> = { Terminating: 0, Pending: 2, NotReady: 3, Unknown: 3 };
-
-/** Unhealthy pods of the workload, worst first (waiting reasons and failures, then Pending, NotReady), bounded. */
-export function pickUnhealthyPods(
-  pods: Pod[],
-  workload: WorkloadRef,
-  max: number,
-): { picked: { pod: Pod; reason: string }[]; unhealthy: number; total: number } {
-  const owned = pods.filter((p) => ownedBy(p, workload));
-  const bad = owned.flatMap((pod) => {
-    const reason = unhealthyReason(pod);
-    return reason ? [{ pod, reason }] : [];
-  });
-  const restarts = (p: Pod) => (p.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0);
-  bad.sort(
-    (a, b) =>
-      (RANK[a.reason] ?? 1) - (RANK[b.reason] ?? 1) ||
-      restarts(b.pod) - restarts(a.pod) ||
-      (a.pod.metadata?.name ?? '').localeCompare(b.pod.metadata?.name ?? ''),
-  );
-  return { picked: bad.slice(0, max), unhealthy: bad.length, total: owned.length };
-}
+// The pure helpers (selector, unhealthy pods worst first) live in collect/workload-pods.ts, shared
+// with `pod-doctor diagnose deploy/NAME`.
+export { desiredPods, ownedBy, pickUnhealthyPods, selectorOf, unhealthyReason } from '../collect/workload-pods.js';
 
 // ---- the worker ----
 
@@ -254,21 +172,17 @@ export async function expandWorkload(deps: ExpansionDeps, job: ExpandJob, opts: 
     return outcome;
   };
 
-  let picked: ReturnType<typeof pickUnhealthyPods>;
-  let desired: number | undefined;
+  let picked: Exclude<WorkloadPods, { problem: string }>;
   try {
-    const owner = await source.getOwner(w.namespace, w.kind, w.name);
-    if (!owner) return await fail(`${w.kind} ${w.namespace}/${w.name} not found`);
-    const selector = selectorOf(owner);
-    if (!selector) return await fail(`${w.kind} ${w.namespace}/${w.name} has no usable pod selector`);
-    const pods = await source.listPods({ namespace: w.namespace, labelSelector: selector });
-    picked = pickUnhealthyPods(pods, w, job.maxPods);
-    desired = desiredPods(owner);
+    const read = await unhealthyPodsOf(source, w, job.maxPods);
+    if (read.problem) return await fail(read.message);
+    picked = read;
   } catch (err) {
     const cls = classifyError(err);
     if ((cls === 'transient' || cls === 'unknown') && !opts.lastAttempt) throw err;
     return await fail(`could not list the pods of ${w.kind} ${w.namespace}/${w.name}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  const desired = picked.desired;
 
   const jobsKey = alertKeys.jobs(prefix, job.cluster, r.fingerprint, r.startsAt);
   const pods: ExpandedPod[] = [];

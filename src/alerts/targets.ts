@@ -9,15 +9,9 @@
 
 import { DEFAULT_LABELS, type LabelMapping, type LabelRole } from '../config/alerts.js';
 import type { Target } from '../diagnosis/types.js';
-import { isDns1123Label, isDns1123Subdomain, targetKey } from '../kube/target.js';
+import { isDns1123Label, isDns1123Subdomain, targetKey, type WorkloadKind, type WorkloadRef } from '../kube/target.js';
 
-export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
-
-export interface WorkloadRef {
-  kind: WorkloadKind;
-  namespace: string;
-  name: string;
-}
+export type { WorkloadKind, WorkloadRef } from '../kube/target.js';
 
 export type AlertTarget =
   | { kind: 'pod'; target: Extract<Target, { kind: 'pod' }> }

@@ -1,5 +1,6 @@
 // The one binary: `pod-doctor <command>`. Each role (bot, worker, agent, sim) is a command.
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, runCli } from '../cli/main.js';
 
@@ -16,7 +17,21 @@ const invokedDirectly = (() => {
   }
 })();
 
+/**
+ * `node dist/bin/pod-doctor.js` (the image's entrypoint) and `tsx src/bin/pod-doctor.ts` do not pass
+ * through bin/: the same Node.js check, from bin/node-check.js where the package has it (the image,
+ * built on Node 24, does not ship bin/).
+ */
+function checkNode(): void {
+  try {
+    createRequire(import.meta.url)('../../bin/node-check.js');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+  }
+}
+
 if (invokedDirectly) {
+  checkNode();
   const code = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
   if (code !== null) {
     process.exitCode = code;

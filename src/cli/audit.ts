@@ -1,11 +1,13 @@
 // `pod-doctor audit export --since 7d [--until TIME] [--cluster NAME]...`: the audit trail
-// (approvals, denials, expiries, runs) of one or more clusters as JSON lines on stdout, oldest
-// first per cluster, for a SIEM or a spreadsheet. Reads Redis only.
+// (approvals, denials, expiries, runs) of every cluster the bot serves, or those named, as JSON
+// lines on stdout, oldest first per cluster, for a SIEM or a spreadsheet; one line on stderr says
+// which clusters it exported. Reads Redis only.
 import { parseArgs } from 'node:util';
 import { readAudit } from '../audit/stream.js';
+import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { closeRedis, redisFromUrl } from '../redis/client.js';
-import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
+import { closeRedis, redisFromConfig } from '../redis/client.js';
+import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
 
 export const AUDIT_USAGE = `Usage: pod-doctor audit export --since DURATION|TIME [--until DURATION|TIME] [--cluster NAME]... [--config FILE]
@@ -13,7 +15,8 @@ export const AUDIT_USAGE = `Usage: pod-doctor audit export --since DURATION|TIME
   target, uid?, actors, outcome, reason?}; kind is approval, denial, expiry or run.
   --since   entries recorded since then: 7d, 12h, 30m, 90s ago, or an RFC 3339 time
   --until   up to then (default: now), the same forms
-  --cluster a cluster to export; repeat for several (default: $POD_DOCTOR_CLUSTER)
+  --cluster only these clusters: repeat it or give a comma list (default: every cluster the bot
+            serves, $POD_DOCTOR_CLUSTERS, else $POD_DOCTOR_CLUSTER)
 ${CONFIG_USAGE}
   Redis: $REDIS_URL (+ $POD_DOCTOR_REDIS_OPTIONS); entries are kept for the audit retention (30 days by default).`;
 
@@ -38,6 +41,24 @@ export function redisWhere(url: string): string {
   }
 }
 
+/**
+ * The clusters to export: those named (`--cluster a --cluster b` or `--cluster a,b`), else every
+ * cluster the bot serves (POD_DOCTOR_CLUSTERS, else its one cluster).
+ */
+export function exportClusters(flags: readonly string[] | undefined, config: Config): { clusters: string[]; narrowed: boolean } {
+  const named = (flags ?? []).flatMap((f) => f.split(',')).map((c) => c.trim());
+  if (named.length === 0) return { clusters: [...servedClusters(clusterOf(undefined, config), config)], narrowed: false };
+  return { clusters: [...new Set(named.map((c) => clusterOf(c, config)))], narrowed: true };
+}
+
+/** The stderr line: how many entries, from which clusters, and whether that was every served one. */
+export function exportSummary(clusters: readonly string[], counts: readonly number[], narrowed: boolean): string {
+  const total = counts.reduce((a, b) => a + b, 0);
+  const each = clusters.map((c, i) => `${c} (${counts[i] ?? 0})`).join(', ');
+  const which = narrowed ? '' : clusters.length > 1 ? '; every served cluster, --cluster narrows' : '; the one served cluster';
+  return `pod-doctor audit: ${total} entr${total === 1 ? 'y' : 'ies'} from ${each}${which}`;
+}
+
 export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
@@ -58,22 +79,24 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const sinceMs = parseWhen('--since', values.since, now);
   const untilMs = values.until ? parseWhen('--until', values.until, now) : now;
   if (untilMs < sinceMs) throw new PodDoctorError('BAD_INPUT', '--until is before --since');
-  const clusters = [...new Set((values.cluster?.length ? values.cluster : [undefined]).map((c) => clusterOf(c, config)))];
-  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
+  const { clusters, narrowed } = exportClusters(values.cluster, config);
+  const redis = redisFromConfig(config, { role: 'producer' });
   // A failed connection surfaces as the command's error, not as ioredis' unhandled-error print.
   let connectError: Error | undefined;
   redis.on('error', (err: Error) => {
     connectError = err;
   });
   try {
-    let count = 0;
+    const counts: number[] = [];
     for (const cluster of clusters) {
+      let n = 0;
       for await (const { id, entry } of readAudit(redis, config.redisPrefix, cluster, { sinceMs, untilMs })) {
         io.stdout.write(`${JSON.stringify({ id, ...entry })}\n`);
-        count++;
+        n++;
       }
+      counts.push(n);
     }
-    io.stderr.write(`pod-doctor audit: ${count} entr${count === 1 ? 'y' : 'ies'} from ${clusters.join(', ')}\n`);
+    io.stderr.write(`${exportSummary(clusters, counts, narrowed)}\n`);
     return 0;
   } catch (err) {
     // Never connected: say where it looked, not ioredis' retry arithmetic with its stack.

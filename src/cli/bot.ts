@@ -1,6 +1,6 @@
 // `pod-doctor bot`: the Slack edge. A Bolt app over HTTP (signing secret, /slack/events) or
-// Socket Mode (app token), plus /healthz, /readyz, /metrics and the Alertmanager webhook on the
-// same port. It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
+// Socket Mode (app token), plus /healthz, /readyz and the Alertmanager webhook on the same port,
+// and /metrics on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
 // its cluster in-process (diagnoses, and approved remediations).
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,10 +11,11 @@ import { consumeAlertGroupEvents } from '../alerts/group-events.js';
 import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
-import { mountAlertmanager, type RouteHandler, startSlackBot } from '../chat/adapters/slack/app.js';
+import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
 import type { ChatContext } from '../chat/context.js';
 import { alertGroups } from '../chat/flows/alerts.js';
 import { DELIVERY_CONCURRENCY, deliver, deliveryLane } from '../chat/flows/delivery.js';
+import { postDigest } from '../chat/flows/digest.js';
 import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
@@ -24,17 +25,19 @@ import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { registerReady } from '../metrics/server.js';
-import { type Connections, closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
+import { listenOps, registerReady, runCheck } from '../metrics/server.js';
+import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, redisConnections, redisUp } from '../redis/client.js';
 import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
+import { computeDigest, gatherDigest } from '../report/digest.js';
+import { parseSchedule, startDigestPoster } from '../report/schedule.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
-import { startWorkerThread } from './worker-host.js';
+import { startWorkerThread, type WorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */
 function logLevelOf(logger: Logger): Config['logLevel'] {
@@ -47,13 +50,14 @@ async function kubeVersionApi(kubeconfig: string | undefined, context: string | 
   return loadKubeConfig({ kubeconfig, context }).makeApiClient(k8s.VersionApi);
 }
 
-export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
+export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--metrics-port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
 ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
-  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /metrics, /alertmanager
+  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /alertmanager
+  --metrics-port N    operations port (default: $POD_DOCTOR_METRICS_PORT): /metrics, /healthz, /readyz
   --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
-  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then in-cluster, then ~/.kube/config)
+  --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
   Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);
@@ -63,7 +67,7 @@ export interface BotDeps {
   /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
   stopSignal?: Promise<unknown>;
   /** Called once the HTTP server listens. */
-  onReady?: (info: { port: number; chat: ChatContext; router: ChatRouter }) => void;
+  onReady?: (info: { port: number; metricsPort: number; chat: ChatContext; router: ChatRouter }) => void;
   logger?: Logger;
 }
 
@@ -88,6 +92,10 @@ interface ReadinessParts {
   redis: RedisClient;
   /** The Kubernetes API, when the in-process worker needs it. */
   kubernetes?: () => Promise<unknown>;
+  /** The in-process worker thread, until it has started (it loads while the port already answers). */
+  workerThread?: () => 'starting' | 'ok' | string;
+  /** Socket Mode's link to Slack (the HTTP mode's Slack calls in). */
+  slack?: () => string;
   streams: readonly (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
 }
 
@@ -96,12 +104,8 @@ function botReadiness(config: Config, parts: ReadinessParts) {
   return () => {
     // Ready when Redis and the Kubernetes API answer (the in-process worker proposes plans against live state).
     const check = async (name: string, probe: () => Promise<unknown>) => {
-      try {
-        await probe();
-        return { ok: true, line: `${name}: ok` };
-      } catch (err) {
-        return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
-      }
+      const problem = await runCheck(probe);
+      return { ok: problem === null, line: `${name}: ${problem ?? 'ok'}` };
     };
     // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
     const alertsLine = config.alertmanagerToken
@@ -121,24 +125,42 @@ function botReadiness(config: Config, parts: ReadinessParts) {
       return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
     });
     const kubernetes = parts.kubernetes;
-    return Promise.all([check('redis', () => parts.redis.ping()), ...(kubernetes ? [check('kubernetes', kubernetes)] : []), ...streams, ...alertsLine]);
+    const thread = parts.workerThread?.();
+    const threadLine = thread === undefined ? [] : [{ ok: thread === 'ok', line: `worker thread: ${thread}` }];
+    const slack = parts.slack?.();
+    const slackLine = slack === undefined ? [] : [{ ok: slack === 'ok', line: `slack: ${slack}` }];
+    return Promise.all([
+      check('redis', () => checkRedis(parts.redis)),
+      ...(kubernetes ? [check('kubernetes', kubernetes)] : []),
+      ...threadLine,
+      ...slackLine,
+      ...streams,
+      ...alertsLine,
+    ]);
   };
 }
 
-/** Health, readiness and metrics on the bot's port; its readiness is also pod_doctor_ready in `registry`. */
-function opsRoutes(config: Config, parts: ReadinessParts & { metrics: RouteHandler; registry: Registry }): CustomRoute[] {
-  const readiness = botReadiness(config, parts);
-  registerReady(parts.registry, async () => (await readiness()).every((c) => c.ok));
-  return [
+/**
+ * Health and readiness on the bot's public port (the kubelet's probes); /metrics only on its
+ * metrics port, with the same two (operators' convention: scrapes never reach the port an
+ * Ingress exposes to Slack). Its readiness is also pod_doctor_ready in `registry`.
+ */
+function opsRoutes(config: Config, parts: ReadinessParts & { registry: Registry }) {
+  const checks = botReadiness(config, parts);
+  const readiness = async () => {
+    const results = await checks();
+    return { ready: results.every((c) => c.ok), body: `${results.map((c) => c.line).join('\n')}\n` };
+  };
+  registerReady(parts.registry, async () => (await readiness()).ready);
+  const routes: CustomRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
     {
       path: '/readyz',
       method: ['GET'],
-      handler: (_req, res) =>
-        void readiness().then((checks) => routeText(res, checks.every((c) => c.ok) ? 200 : 503, `${checks.map((c) => c.line).join('\n')}\n`)),
+      handler: (_req, res) => void readiness().then((r) => routeText(res, r.ready ? 200 : 503, r.body)),
     },
-    { path: '/metrics', method: ['GET'], handler: parts.metrics },
   ];
+  return { routes, readiness };
 }
 
 /** The bot's command line. */
@@ -148,6 +170,7 @@ function botFlags(argv: string[]) {
     options: {
       'no-worker': { type: 'boolean', default: false },
       port: { type: 'string' },
+      'metrics-port': { type: 'string' },
       cluster: { type: 'string' },
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
@@ -156,7 +179,7 @@ function botFlags(argv: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  return { ...values, noWorker: values['no-worker'] };
+  return { ...values, noWorker: values['no-worker'], metricsPort: values['metrics-port'] };
 }
 
 /**
@@ -247,7 +270,9 @@ function stopBot(o: {
   logger: Logger;
   deadlineMs: number;
   bot: { stop(): Promise<unknown> };
-  workerThread: { stop(): Promise<unknown> } | undefined;
+  ops: { close(): Promise<unknown> };
+  /** The in-process worker thread, perhaps still starting. */
+  workerThread: Promise<{ stop(): Promise<unknown> }> | undefined;
   streams: { stop(): Promise<unknown> };
   router: ChatRouter;
   stopParents: () => void;
@@ -263,23 +288,47 @@ function stopBot(o: {
       // New work stops first: Slack, Alertmanager and users retry what gets no answer.
       { name: 'stop serving', budgetMs: 4000, run: () => o.bot.stop() },
       // Its running jobs finish within the thread's own deadline (half of ours).
-      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
+      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: async () => (await workerThread).stop() }] : []),
       // Read until the thread is done: the results of its last jobs come by stream (what is
       // left unread stays in the stream for another reader).
-      { name: 'stream consumers', budgetMs: 3000, run: () => o.streams.stop() },
+      { name: 'stream consumers', budgetMs: 3000, needsRedis: true, run: () => o.streams.stop() },
       // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
       {
         name: 'parent updates',
         budgetMs: 8000,
+        needsRedis: true,
         run: (ms: number) => Promise.all([...o.router.contexts.values()].map((c) => c.parents.settle(ms))).finally(o.stopParents),
       },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
+      // Scraped until here: the shutdown's last metrics are read while it drains.
+      { name: 'metrics port', budgetMs: 1000, run: () => o.ops.close() },
       // The spans of the last deliveries are exported (a no-op with tracing off).
       { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
-      { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => Promise.all(o.connections.all.map(closeRedis)) },
+      { name: 'queues', budgetMs: 2000, needsRedis: true, run: () => o.queues.close() },
+      { name: 'redis', budgetMs: 2000, needsRedis: true, run: () => Promise.all(o.connections.all.map(closeRedis)) },
     ],
     hardStops: o.connections.all.map((c) => () => dropRedis(c)),
+    redisUp: () => o.connections.all[0] !== undefined && redisUp(o.connections.all[0]),
+  });
+}
+
+/** The digest, posted on its schedule by one replica (the first to take the slot's lock), when a channel is set. */
+function startDigest(
+  config: Config,
+  o: { redis: RedisClient; prefix: string; clusters: readonly string[]; chat: ChatContext; logger: Logger },
+): { stop(): void } | undefined {
+  const channel = config.digestChannel;
+  const schedule = parseSchedule(config.digestSchedule);
+  if (!channel || !schedule) return undefined;
+  return startDigestPoster({
+    redis: o.redis,
+    prefix: o.prefix,
+    schedule,
+    logger: o.logger.child({ component: 'digest' }),
+    post: async ({ sinceMs, untilMs }) => {
+      const input = await gatherDigest(o.redis, o.prefix, o.clusters, sinceMs, untilMs);
+      await postDigest(o.chat, channel, computeDigest(input));
+    },
   });
 }
 
@@ -305,7 +354,36 @@ function composeClusters(
   return createChatRouter(main!, others);
 }
 
+/**
+ * What ends the bot: its stop signal, or its worker dying (or never starting: a bot that takes
+ * commands and never answers them had better be restarted), or a kubeconfig that cannot be read
+ * (fatal, as it was before the bot listened).
+ */
+function untilStop(
+  stopSignal: Promise<unknown>,
+  threadStart: Promise<WorkerThread> | undefined,
+  version: Promise<unknown> | undefined,
+): Promise<{ signal: unknown } | { err: unknown } | { fatal: unknown }> {
+  const never = new Promise<never>(() => undefined);
+  return Promise.race([
+    stopSignal.then((signal) => ({ signal })),
+    threadStart
+      ? threadStart.then(
+          (t) => t.died.then((err) => ({ err })),
+          (err: unknown) => ({ err }),
+        )
+      : never,
+    version
+      ? version.then(
+          () => never,
+          (fatal: unknown) => ({ fatal }),
+        )
+      : never,
+  ]);
+}
+
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
+  const began = performance.now();
   const flags = botFlags(argv);
   if (flags.help) {
     io.stdout.write(`${BOT_USAGE}\n`);
@@ -317,9 +395,23 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const served = servedClusters(cluster, config);
   const port = flags.port !== undefined ? Number(flags.port) : config.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new PodDoctorError('BAD_INPUT', `--port "${flags.port}" is not a port number`);
+  const metricsPort = flags.metricsPort !== undefined ? Number(flags.metricsPort) : config.metricsPort;
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
+    throw new PodDoctorError('BAD_INPUT', `--metrics-port "${flags.metricsPort}" is not a port number`);
   const withWorker = !flags.noWorker;
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
+  const kubeconfig = flags.kubeconfig ?? config.kubeconfig;
+  const context = flags.context ?? config.kubeContext;
+  // The worker thread loads on the second core while this one does, and the port answers
+  // (/readyz: `worker thread: starting`) without waiting for it: liveness probes pass from the start.
+  const threadStart = withWorker ? embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
+  let workerThread: WorkerThread | undefined;
+  let threadProblem: string | undefined;
+  void threadStart?.then(
+    (t) => (workerThread = t),
+    (err: unknown) => (threadProblem = err instanceof Error ? err.message : String(err)),
+  );
   // Off without an OTLP endpoint (nothing of the SDK is loaded then).
   await startTracing({ serviceName: 'pod-doctor-bot', settings: config, logger });
 
@@ -336,9 +428,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
   // Loaded only then: the Kubernetes client is most of a split bot's memory otherwise.
-  const kubeconfig = flags.kubeconfig ?? config.kubeconfig;
-  const context = flags.context ?? config.kubeContext;
-  const version = withWorker ? await kubeVersionApi(kubeconfig, context) : undefined;
+  // Loaded beside the rest, not waited for: only /readyz asks the API.
+  const version = withWorker ? kubeVersionApi(kubeconfig, context) : undefined;
+  version?.catch(() => undefined);
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
 
@@ -353,21 +445,30 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const chat = router.main;
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
   const stops = [...router.contexts.values()].map((c) => c.parents.start(redis));
+  const digest = startDigest(config, { redis, prefix: settings.prefix, clusters: served, chat, logger });
   const stopParents = () => {
     for (const stop of stops) stop();
+    digest?.stop();
   };
 
-  const workerThread = withWorker ? await embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
   const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });
-  const routes = opsRoutes(config, {
+  const { routes, readiness } = opsRoutes(config, {
     redis,
-    ...(version ? { kubernetes: () => version.getCode() } : {}),
+    ...(version ? { kubernetes: async () => (await version).getCode() } : {}),
+    ...(threadStart ? { workerThread: () => threadProblem ?? (workerThread ? 'ok' : 'starting') } : {}),
+    ...(config.slackMode === 'socket' ? { slack: () => bot?.slack() ?? 'connecting' } : {}),
     streams: streams.readers,
-    metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
     registry: metrics.registry,
   });
+  const ops = await listenOps({
+    port: metricsPort,
+    metrics: metricsHandler(metrics.registry, threadStart ? async () => (workerThread ? workerThread.metrics() : []) : undefined),
+    readiness,
+  });
   const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
-  const bot = await startSlackBot({
+  // Assigned below: the routes (readiness) are made before the app that serves them.
+  let bot: Awaited<ReturnType<typeof startSlackBot>> | undefined;
+  bot = await startSlackBot({
     mode: config.slackMode,
     botToken: config.slackBotToken ?? '',
     ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
@@ -380,22 +481,21 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     logger,
     metrics: chatMetrics,
   });
-  logger.info({ port: bot.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
+  // How long after the command began the port answered (module loading aside).
+  const listeningMs = Math.round(performance.now() - began);
+  logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
   io.stdout.write(
     `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
-      `worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
+      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ms after start)\n`,
   );
-  deps.onReady?.({ port: bot.port, chat, router });
+  deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 
-  // A bot whose worker died would take commands and never answer them: stop, and let the
-  // orchestrator restart it.
-  const outcome = await Promise.race([
-    (deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })),
-    workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined),
-  ]);
+  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version);
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
+  else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, workerThread, streams, router, stopParents, alertmanager, queues, connections });
+  await stopBot({ logger, deadlineMs, bot, ops, workerThread: threadStart, streams, router, stopParents, alertmanager, queues, connections });
+  if ('fatal' in outcome) throw outcome.fatal;
   return 'err' in outcome ? 1 : 0;
 }

@@ -8,10 +8,7 @@ import { PodDoctorError } from '../errors.js';
 import { ClusterName } from '../jobs/schemas.js';
 import type { CliIo } from './io.js';
 
-/** The `--config` option every command that reads the configuration takes (node:util parseArgs). */
-export const CONFIG_OPTION = { config: { type: 'string' } } as const;
-
-export const CONFIG_USAGE = '  --config FILE       YAML config file (default: $POD_DOCTOR_CONFIG); variables set in the environment win over it';
+export { CONFIG_OPTION, CONFIG_USAGE } from './options.js';
 
 function readConfigFile(path: string, from: string): string {
   try {

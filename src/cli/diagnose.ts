@@ -1,48 +1,96 @@
-// `pod-doctor diagnose <ns>/<pod> [--kubeconfig F] [--context C] [--json] [--from FILE...]`
+// `pod-doctor diagnose [TYPE/]NAME [-n NS] [-o json|yaml] [--kubeconfig F] [--context C] [--from FILE...]`,
+// with kubectl's conventions: pod/, deploy/, sts/, ds/, job/, node/, ns/, -n and the context's namespace.
 import { parseArgs } from 'node:util';
 import { agentLookupFromConfig } from '../collect/agent-lookup.js';
-import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
+import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
+import type { Diagnosis } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
-import { parseTarget } from '../kube/target.js';
+import { isDns1123Label, parseKubectlRef, refTarget } from '../kube/target.js';
 import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
-import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
+import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-workload.js';
+import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
-import type { CliIo } from './io.js';
+import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
 
-export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose <namespace>/<pod> | node/<name> | ns/<name>
+export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
+  TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),
+  job, node (no), ns (namespace). A workload is diagnosed through its unhealthy pods, the worst first.
+  -n, --namespace NS  namespace of a pod or workload (default: the kubeconfig context's, else "default")
+  -o, --output FMT    json or yaml (default: text); --json is -o json
   --kubeconfig FILE   kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
   --context NAME      kubeconfig context
   --from FILE|DIR     diagnose from saved YAML/JSON instead of a cluster (repeatable)
   --now TIME          evaluate as of this RFC 3339 time (post-mortems, fixtures)
   --cluster NAME      cluster name shown in the output
-  --json              print JSON
+  --max-pods N        at most this many pods of a workload (default ${DEFAULT_WORKLOAD_PODS})
 ${CONFIG_USAGE}`;
 
+type Output = (typeof OUTPUT_FORMATS)[number] | 'text';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+}
+
+function outputOf(values: { output?: string | undefined; json?: boolean | undefined }): Output {
+  if (values.output === undefined) return values.json ? 'json' : 'text';
+  const format = OUTPUT_FORMATS.find((f) => f === values.output);
+  if (!format) throw new PodDoctorError('BAD_INPUT', `-o "${values.output}" is not an output format: ${OUTPUT_FORMATS.join(' or ')} (none for text)`);
+  if (values.json && format !== 'json') throw new PodDoctorError('BAD_INPUT', `--json and -o ${format} ask for different outputs: give one`);
+  return format;
+}
+
+function maxPodsOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WORKLOAD_PODS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 500) throw new PodDoctorError('BAD_INPUT', `--max-pods "${value}" is not a whole number from 1 to 500`);
+  return n;
+}
+
+function workloadJson(w: WorkloadDiagnosis): object {
+  return {
+    workload: w.workload,
+    pods: { total: w.total, unhealthy: w.unhealthy, ...(w.desired !== undefined ? { desired: w.desired } : {}) },
+    diagnoses: w.diagnoses.map((d) => ({
+      reason: w.reasons[d.target.kind === 'namespace' ? `ns/${d.target.name}` : d.target.name] ?? null,
+      ...diagnosisJson(d),
+    })),
+  };
+}
+
+function renderWorkloadText(w: WorkloadDiagnosis, cluster: string, color: boolean): string {
+  const name = `${w.workload.kind.toLowerCase()} ${w.workload.namespace}/${w.workload.name}`;
+  const of = w.desired !== undefined ? `${w.total} of ${w.desired} pods exist` : `${w.total} pods`;
+  if (w.diagnoses.length === 0) return `pod-doctor: ${name} on cluster ${cluster}: ${of}, none unhealthy; nothing to diagnose.`;
+  const shown = w.diagnoses.length < w.unhealthy ? `; the worst ${w.diagnoses.length} diagnosed (--max-pods)` : '';
+  const head = `pod-doctor: ${name} on cluster ${cluster}: ${of}, ${w.unhealthy} unhealthy${shown}; worst first.`;
+  return [head, ...w.diagnoses.map((d) => renderDiagnosisText(d, { color }))].join('\n\n');
+}
+
+async function print(io: CliIo, output: Output, value: object, text: () => string): Promise<void> {
+  if (output === 'json') io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  else if (output === 'yaml') io.stdout.write((await import('yaml')).stringify(value));
+  else io.stdout.write(`${text()}\n`);
+}
+
 export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      from: { type: 'string', multiple: true },
-      now: { type: 'string' },
-      cluster: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      ...CONFIG_OPTION,
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: DIAGNOSE_OPTIONS });
   if (values.help) {
     io.stdout.write(`${DIAGNOSE_USAGE}\n`);
     return 0;
   }
   if (positionals.length !== 1) throw new PodDoctorError('BAD_TARGET', `expected one target, got ${positionals.length}\n${DIAGNOSE_USAGE}`);
+  // What the argument says and how to print it are checked before any file or cluster is read.
+  const ref = parseKubectlRef(positionals[0]!);
+  const output = outputOf(values);
+  const maxPods = maxPodsOf(values['max-pods']);
+  if (values.namespace !== undefined && !isDns1123Label(values.namespace))
+    throw new PodDoctorError('BAD_INPUT', `-n "${values.namespace}" is not a valid namespace name`);
   const config = commandConfig(io.env, values.config, io.stderr);
-  const target = parseTarget(positionals[0]!);
   let now: (() => Date) | undefined;
   if (values.now) {
     const t = Date.parse(values.now);
@@ -51,29 +99,39 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   }
 
   let source: FactSource;
+  let contextNs: string | undefined;
   if (values.from && values.from.length > 0) {
     source = new ObjectsSource(await loadObjects(values.from), values.from.join(', '));
   } else {
-    source = new KubeSource(
-      loadKubeConfig({
-        kubeconfig: values.kubeconfig ?? config.kubeconfig,
-        ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
-        context: values.context ?? config.kubeContext,
-        env: io.env,
-      }),
-    );
+    const kc = loadKubeConfig({
+      kubeconfig: values.kubeconfig ?? config.kubeconfig,
+      ...(values.kubeconfig ? { kubeconfigFrom: '--kubeconfig' } : {}),
+      context: values.context ?? config.kubeContext,
+      env: io.env,
+    });
+    contextNs = contextNamespace(kc);
+    source = new KubeSource(kc);
   }
-  const diagnosis = await diagnoseTarget(source, target, {
-    cluster: values.cluster ?? config.cluster,
+  const named = refTarget(ref, values.namespace ?? contextNs ?? 'default', values.namespace !== undefined);
+  const cluster = values.cluster ?? config.cluster;
+  const options = {
+    cluster,
     overrides: config.rules,
     checkSecrets: config.checkSecrets,
     timeoutMs: config.apiTimeoutMs,
     pendingGraceSeconds: config.pendingGraceSeconds,
+    changeWindowMinutes: config.changeWindowMinutes,
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,
-  });
-  if (values.json) io.stdout.write(`${JSON.stringify(diagnosisJson(diagnosis), null, 2)}\n`);
-  else io.stdout.write(`${renderDiagnosisText(diagnosis, { color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR })}\n`);
+  };
+  const color = output === 'text' && Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
+  if ('workload' in named) {
+    const w = await diagnoseWorkload(source, named.workload, { ...options, maxPods });
+    await print(io, output, workloadJson(w), () => renderWorkloadText(w, cluster, color));
+    return 0;
+  }
+  const diagnosis: Diagnosis = await diagnoseTarget(source, named.target, options);
+  await print(io, output, diagnosisJson(diagnosis), () => renderDiagnosisText(diagnosis, { color }));
   return 0;
 }

@@ -2,6 +2,7 @@
 // renders the same findings through the chat message model instead).
 import { paint } from '../chat/adapters/console/style.js';
 import type { Tone } from '../chat/types.js';
+import { describeChange } from '../diagnosis/changes.js';
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
 import { formatTarget } from '../kube/target.js';
 
@@ -43,6 +44,11 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
   if (d.missing) out.push(c('dim', `The pod does not exist; diagnosed through ${d.missing.via ?? 'its owner'}.`));
   if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
   for (const [i, f] of d.findings.entries()) out.push('', renderFindingText(f, options, i));
+  if (d.changes?.length) {
+    out.push('', c('bold', 'What changed'));
+    for (const change of d.changes) out.push(`  - ${describeChange(change)}`);
+  }
+  if (d.ignored?.length) out.push('', c('dim', `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}`));
   if (d.skipped.length > 0) {
     out.push('', c('dim', 'Checks that could not run:'));
     for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));
@@ -74,6 +80,8 @@ export function diagnosisJson(d: Diagnosis): object {
       ...(f.alternatives?.length ? { alternatives: f.alternatives } : {}),
       ...(f.mechanism ? { mechanism: f.mechanism } : {}),
     })),
+    ...(d.changes?.length ? { changes: d.changes } : {}),
+    ...(d.ignored?.length ? { ignored: d.ignored } : {}),
     skipped: d.skipped,
     ruleErrors: d.ruleErrors,
   };

@@ -158,6 +158,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     checkSecrets: config.checkSecrets,
     timeoutMs: config.apiTimeoutMs,
     pendingGraceSeconds: config.pendingGraceSeconds,
+    changeWindowMinutes: config.changeWindowMinutes,
   };
 
   const diagnosis = await diagnoseTarget(kube, target, {

@@ -67,7 +67,13 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
-    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
+    diagnose: {
+      overrides: config.rules,
+      checkSecrets: config.checkSecrets,
+      timeoutMs: config.apiTimeoutMs,
+      pendingGraceSeconds: config.pendingGraceSeconds,
+      changeWindowMinutes: config.changeWindowMinutes,
+    },
     metrics: options.metrics,
     handleSignals: false,
   });

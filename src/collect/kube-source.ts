@@ -379,6 +379,22 @@ export class KubeSource implements FactSource {
     return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/secrets/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
   }
 
+  async configMetadata(namespace: string, kind: 'ConfigMap' | 'Secret', name: string): Promise<KubeObject | null> {
+    // Metadata only (the accept header): the server sends no data, for a Secret above all.
+    const path = `api/v1/namespaces/${enc(namespace)}/${kind === 'Secret' ? 'secrets' : 'configmaps'}/${enc(name)}`;
+    const text = await orNull(this.get(path, {}, METADATA_ACCEPT));
+    if (text === null) return null;
+    const meta = canonicalizeInPlace(JSON.parse(text) as KubeObject, false);
+    return { apiVersion: 'v1', kind, metadata: meta.metadata ?? {} };
+  }
+
+  async listRevisions(namespace: string, kind: 'ReplicaSet' | 'ControllerRevision', labelSelector: string): Promise<KubeObject[]> {
+    const resource = kind === 'ReplicaSet' ? 'replicasets' : 'controllerrevisions';
+    const items = await this.items<KubeObject>(`apis/apps/v1/namespaces/${enc(namespace)}/${resource}`, { labelSelector });
+    // A list's items carry no kind: stamp it, the history reads both kinds.
+    return items.map((o) => ({ ...o, kind }));
+  }
+
   async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
     return this.object<PersistentVolumeClaim>(`api/v1/namespaces/${enc(namespace)}/persistentvolumeclaims/${enc(name)}`);
   }

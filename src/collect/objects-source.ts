@@ -184,6 +184,18 @@ export class ObjectsSource implements FactSource {
     return this.find('Secret', namespace, name) !== null;
   }
 
+  async configMetadata(namespace: string, kind: 'ConfigMap' | 'Secret', name: string): Promise<KubeObject | null> {
+    const found = this.find(kind, namespace, name);
+    // What a metadata-only read answers: a saved Secret's data never leaves this method.
+    return found ? { apiVersion: 'v1', kind, metadata: found.metadata ?? {} } : null;
+  }
+
+  async listRevisions(namespace: string, kind: 'ReplicaSet' | 'ControllerRevision', labelSelector: string): Promise<KubeObject[]> {
+    // A dump without any of the kind says nothing about the history.
+    if (this.all(kind).length === 0) throw new UnanswerableError(`${this.description} hold no ${kind}`);
+    return this.all(kind).filter((o) => o.metadata?.namespace === namespace && matchesLabelSelector(labelSelector, o.metadata?.labels ?? {}));
+  }
+
   async getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null> {
     return this.find('PersistentVolumeClaim', namespace, name) as PersistentVolumeClaim | null;
   }

@@ -83,7 +83,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['get'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: ['KubeSource.configMapExists (as=PartialObjectMetadata)'],
+    usedBy: ['KubeSource.configMapExists (as=PartialObjectMetadata)', 'KubeSource.configMetadata (as=PartialObjectMetadata: who edited it, when)'],
   },
   {
     group: '',
@@ -94,7 +94,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     namespaced: true,
     optIn: 'POD_DOCTOR_CHECK_SECRETS',
     // RBAC cannot grant metadata only: `get` on secrets allows reading data; the product never asks for it.
-    usedBy: ['KubeSource.secretExists (as=PartialObjectMetadata)'],
+    usedBy: ['KubeSource.secretExists (as=PartialObjectMetadata)', 'KubeSource.configMetadata (as=PartialObjectMetadata: who edited it, when; never its data)'],
   },
   {
     group: '',
@@ -241,7 +241,24 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     namespaced: false,
     usedBy: ['KubeSource.getRole (a ClusterRole a binding of the ServiceAccount names)'],
   },
-  { group: 'apps', version: 'v1', resource: 'replicasets', verbs: ['get'], role: 'diagnose', namespaced: true, usedBy: ['KubeSource.getOwner(ReplicaSet)'] },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'replicasets',
+    verbs: ['get', 'list'],
+    role: 'diagnose',
+    namespaced: true,
+    usedBy: ['KubeSource.getOwner(ReplicaSet)', "KubeSource.listRevisions(ReplicaSet) (labelSelector: a Deployment's rollout history)"],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'controllerrevisions',
+    verbs: ['list'],
+    role: 'diagnose',
+    namespaced: true,
+    usedBy: ['KubeSource.listRevisions(ControllerRevision) (labelSelector: the rollout history of a StatefulSet or DaemonSet)'],
+  },
   {
     group: 'apps',
     version: 'v1',
@@ -359,6 +376,33 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     role: 'remediate',
     namespaced: true,
     usedBy: ['scale (ReplicaSet)'],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ReplicaSet revision's)"],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'statefulsets',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ControllerRevision's)"],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'daemonsets',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ControllerRevision's)"],
   },
   // ---- remediate: the audit trail (src/audit/events.ts), written by the workers of the cluster
   {

@@ -13,6 +13,7 @@ import { redactLines } from '../redact.js';
 import { collectAccess, collectDependencies } from './access.js';
 import { collectComponents, componentTriggers } from './components.js';
 import { type Guard, sortEvents } from './guard.js';
+import { collectHistory } from './history.js';
 import { collectOwners } from './owners.js';
 import { collectRefusals, ownerTexts } from './refusals.js';
 import type { FactSource } from './source.js';
@@ -167,6 +168,21 @@ const SECOND_ROUND: PodCollector[] = [
         ? collectAccess(s.source, s.snapshot, s.guard).then((a) => {
             if (a) s.snapshot.access = a;
           })
+        : undefined,
+  },
+  // What changed before the failure: the workload's revisions, the config it uses (metadata only).
+  {
+    facts: ['changes'],
+    collect: (s) =>
+      podInTrouble(s.pod)
+        ? collectHistory({
+            source: s.source,
+            namespace: s.target.namespace,
+            owners: s.snapshot.owners,
+            configMaps: referencedConfigMaps(s.pod),
+            secrets: s.checkSecrets ? referencedSecrets(s.pod) : [],
+            guard: s.guard,
+          }).then((h) => (s.snapshot.history = h))
         : undefined,
   },
   {

@@ -62,6 +62,16 @@ export interface FactSource {
   /** Warning events of one namespace (fieldSelector type=Warning): what a namespace target reads. */
   listNamespaceWarnings(namespace: string): Promise<Event[]>;
   configMapExists(namespace: string, name: string): Promise<boolean>;
+  /**
+   * A ConfigMap's or Secret's metadata only (PartialObjectMetadata: managedFields say who edited
+   * it and when); null when it does not exist. Never its data: a Secret's values are not read.
+   */
+  configMetadata(namespace: string, kind: 'ConfigMap' | 'Secret', name: string): Promise<KubeObject | null>;
+  /**
+   * A workload's rollout history: the ReplicaSets (Deployment) or ControllerRevisions
+   * (StatefulSet, DaemonSet) of one namespace that the label selector matches.
+   */
+  listRevisions(namespace: string, kind: 'ReplicaSet' | 'ControllerRevision', labelSelector: string): Promise<KubeObject[]>;
   /** Existence only, through a metadata-only request: secret data is never read. */
   secretExists(namespace: string, name: string): Promise<boolean>;
   getPvc(namespace: string, name: string): Promise<PersistentVolumeClaim | null>;

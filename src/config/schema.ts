@@ -105,7 +105,8 @@ export const SETTINGS = {
   kubeconfig: setting({
     env: 'KUBECONFIG',
     schema: z.string().optional(),
-    description: 'Path to a kubeconfig. Unset: in-cluster service account, else ~/.kube/config.',
+    description:
+      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster service account.',
     roles: ['worker', 'cli'],
   }),
   kubeContext: setting({
@@ -130,6 +131,12 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_PENDING_GRACE_SECONDS',
     schema: int(60, 0, 86_400),
     description: 'A pod must be Pending this long before Pending rules report it.',
+    roles: ['worker', 'cli'],
+  }),
+  changeWindowMinutes: setting({
+    env: 'POD_DOCTOR_CHANGE_WINDOW_MINUTES',
+    schema: int(120, 1, 10_080),
+    description: 'How far before a failure "What changed" looks for rollouts, ConfigMap and Secret edits and node changes (minutes).',
     roles: ['worker', 'cli'],
   }),
   rules: setting({
@@ -219,6 +226,31 @@ export const SETTINGS = {
     description: 'Redis for queues, dedup, incidents and shared rate limits (`redis://` or `rediss://` for TLS; credentials may be in the URL).',
     secret: true,
     roles: ['bot', 'worker'],
+  }),
+  redisUsername: setting({
+    env: 'REDIS_USERNAME',
+    schema: z.string().optional(),
+    description:
+      'Redis ACL user, when REDIS_URL names none (the bundled Redis: `pod-doctor`). ' +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelUsername` in POD_DOCTOR_REDIS_OPTIONS).',
+    // Half of the credentials: it lives in the Secret beside the password.
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisPassword: setting({
+    env: 'REDIS_PASSWORD',
+    schema: z.string().optional(),
+    description:
+      "Redis password (the ACL user's, or `requirepass`), when REDIS_URL carries none: kept out of the URL, e.g. from the Secret's key of its own. " +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelPassword` in POD_DOCTOR_REDIS_OPTIONS).',
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisCaFile: setting({
+    env: 'POD_DOCTOR_REDIS_CA_FILE',
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the CA that signed the Redis server certificate, for `rediss://` (TLS) with a private CA; ' + "unset: the system's trusted CAs.",
+    roles: ['bot', 'worker', 'cli'],
   }),
   redisOptions: setting({
     env: 'POD_DOCTOR_REDIS_OPTIONS',
@@ -384,8 +416,8 @@ export const SETTINGS = {
   metricsPort: setting({
     env: 'POD_DOCTOR_METRICS_PORT',
     schema: int(9464, 0, 65_535),
-    description: '`pod-doctor worker` serves /metrics, /healthz and /readyz on this port (0: a free one).',
-    roles: ['worker'],
+    description: "`pod-doctor worker` and `pod-doctor bot` serve /metrics, /healthz and /readyz on this port, never on the bot's public one (0: a free one).",
+    roles: ['bot', 'worker'],
   }),
   // Traces (src/tracing): the standard OpenTelemetry variables; neither set, no SDK is loaded.
   otlpEndpoint: setting({
@@ -447,7 +479,7 @@ export const SETTINGS = {
   port: setting({
     env: 'PORT',
     schema: int(3000, 0, 65_535),
-    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz, /metrics and the Alertmanager webhook (0: a free one).',
+    description: '`pod-doctor bot` listens on this port: /slack/events (HTTP mode), /healthz, /readyz and the Alertmanager webhook (0: a free one).',
     roles: ['bot'],
   }),
   approvers: setting({
@@ -624,6 +656,26 @@ export const SETTINGS = {
       'Channel of alert threads (the Alertmanager group threads, and incident threads of alert-started diagnoses) when no alert route matches. ' +
       'Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise. ' +
       'Formerly also POD_DOCTOR_INCIDENT_CHANNEL, still read (deprecated).',
+    roles: ['bot'],
+  }),
+  digestChannel: setting({
+    env: 'POD_DOCTOR_DIGEST_CHANNEL',
+    schema: z
+      .string()
+      .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
+      .optional(),
+    description:
+      'Channel of the digest (recurring causes, time to first finding and to a verified fix, fixes run and failed, noisiest workloads), ' +
+      'posted by one bot replica on `digestSchedule`. Unset: no digest is posted (`pod-doctor digest` still prints it).',
+    roles: ['bot'],
+  }),
+  digestSchedule: setting({
+    env: 'POD_DOCTOR_DIGEST_SCHEDULE',
+    schema: z
+      .string()
+      .regex(/^(daily|mon|tue|wed|thu|fri|sat|sun) ([01]\d|2[0-3]):([0-5]\d)$/, 'expected "<mon…sun|daily> HH:MM" (UTC), e.g. "mon 09:00"')
+      .default('mon 09:00'),
+    description: 'When the digest is posted (UTC): `mon 09:00` posts the week before every Monday 09:00, `daily 08:30` the day before.',
     roles: ['bot'],
   }),
   alertMaxPods: setting({

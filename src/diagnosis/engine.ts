@@ -2,10 +2,12 @@
 // A rule that throws is reported in `ruleErrors` and the others still run.
 
 import { targetKey } from '../kube/target.js';
+import { attachChangeEvidence, whatChanged } from './changes.js';
+import { ignoredRules } from './ignore.js';
 import { renderList, renderProse } from './messages.js';
 import { rankAndMerge } from './ranking.js';
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
-import { type Diagnosis, type FactName, type Finding, type FindingDraft, SEVERITY_ORDER, type Snapshot } from './types.js';
+import { type Change, type Diagnosis, type FactName, type Finding, type FindingDraft, SEVERITY_ORDER, type Snapshot } from './types.js';
 
 export interface EngineOptions {
   rules: readonly Rule[];
@@ -67,15 +69,33 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
   };
   const { specific, fallbacks } = partition(options.rules);
   run(specific);
-  // Catch-alls speak only when nothing specific did (a rule that threw counts as silent).
+  // Catch-alls speak only when nothing specific did (a rule that threw counts as silent, an ignored finding as spoken).
   if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(fallbacks);
+  // `pod-doctor.io/ignore: rule[,rule]` on the pod or its owner: those findings stay quiet.
+  const ignoring = ignoredRules(snapshot);
+  const ignored = findings.filter((f) => ignoring.has(f.rule)).map((f) => ({ rule: f.rule, by: ignoring.get(f.rule) ?? '' }));
+  const ranked = rankAndMerge(
+    findings.filter((f) => !ignoring.has(f.rule)),
+    options.rules,
+  );
+  // What changed before the failure: its own line in the answer, and evidence on the finding it explains.
+  let changes: Change[] = [];
+  try {
+    changes = snapshot.pod ? whatChanged(snapshot, ctx.changeWindowSeconds) : [];
+    attachChangeEvidence(ranked, changes, targetKey(snapshot.target));
+  } catch (err) {
+    // Like a rule: a history it cannot read is reported, the findings still stand.
+    ruleErrors.push({ rule: 'what-changed', error: err instanceof Error ? err.message : String(err) });
+  }
   return {
     target: snapshot.target,
     cluster: snapshot.cluster,
-    findings: rankAndMerge(findings, options.rules),
+    findings: ranked,
     skipped: snapshot.gaps,
     ruleErrors,
     ...(snapshot.missingPod ? { missing: snapshot.missingPod } : {}),
+    ...(changes.length > 0 ? { changes } : {}),
+    ...(ignored.length > 0 ? { ignored: [...new Map(ignored.map((i) => [i.rule, i])).values()] } : {}),
     at: snapshot.now,
   };
 }

@@ -32,7 +32,7 @@ function fake(
 
 function rank(rules: Rule[]) {
   const s = snapshot(pod());
-  const findings = rules.map((r) => toFinding(r, r.check(s, { pendingGraceSeconds: 60 }) as FindingDraft, s));
+  const findings = rules.map((r) => toFinding(r, r.check(s, { pendingGraceSeconds: 60, changeWindowSeconds: 7200 }) as FindingDraft, s));
   return rankAndMerge(findings, rules);
 }
 

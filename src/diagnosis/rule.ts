@@ -25,6 +25,7 @@ export type RuleCategory =
   | 'job'
   | 'runtime'
   | 'dns'
+  | 'rollout'
   | 'pod';
 
 export interface RuleMeta<M extends string = string> {
@@ -69,9 +70,11 @@ export interface RuleMeta<M extends string = string> {
 export interface RuleContext {
   /** Seconds a pod may be Pending before Pending rules speak (default 60). */
   pendingGraceSeconds: number;
+  /** How far before a failure "what changed" looks for rollouts, config edits and node changes (default 2 h). */
+  changeWindowSeconds: number;
 }
 
-export const DEFAULT_RULE_CONTEXT: RuleContext = { pendingGraceSeconds: 60 };
+export const DEFAULT_RULE_CONTEXT: RuleContext = { pendingGraceSeconds: 60, changeWindowSeconds: 7200 };
 
 export type RuleResult<M extends string = string> = FindingDraft<M> | readonly FindingDraft<M>[] | null | undefined;
 

@@ -320,8 +320,35 @@ export interface Snapshot {
   access?: AccessFact[];
   /** Services its log names as dependencies it cannot resolve or reach. */
   dependencies?: DependencyFact[];
+  /** The rollout history of the pod's workload and the metadata of the config it uses (collected for a pod in trouble). */
+  history?: HistoryFact;
   agent?: AgentFacts;
   gaps: Gap[];
+}
+
+/**
+ * What "what changed" reads: the pod's workload with its revisions (ReplicaSets of a Deployment,
+ * ControllerRevisions of a StatefulSet or DaemonSet), and the ConfigMaps and Secrets it uses as
+ * metadata only (managedFields say who edited them and when; a Secret's data is never read).
+ */
+export interface HistoryFact {
+  workload?: { kind: 'Deployment' | 'StatefulSet' | 'DaemonSet'; name: string; object: KubeObject; revisions: KubeObject[] };
+  configs: KubeObject[];
+}
+
+/** One change in the window before a failure: a rollout, a config edit, a node event. */
+export interface Change {
+  at: string;
+  kind: 'rollout' | 'config' | 'node';
+  /** `Deployment web`, `ConfigMap web-config`, `node worker-1`. */
+  object: string;
+  /** What changed: `revision 2: image web 2.3.1 → 2.4.0`. */
+  text: string;
+  /** The managedFields manager that made it, when known. */
+  by?: string;
+  revision?: number;
+  /** Seconds between this change and the failure's start, when the change explains the failure. */
+  explains?: number;
 }
 
 export type FactName =
@@ -352,6 +379,7 @@ export type FactName =
   | 'webhooks'
   | 'serviceAccount'
   | 'components'
+  | 'changes'
   | 'agent';
 
 export interface Diagnosis {
@@ -363,5 +391,9 @@ export interface Diagnosis {
   ruleErrors: { rule: string; error: string }[];
   /** The target pod does not exist; the diagnosis went through the owner its name points at. */
   missing?: { name: string; via?: string };
+  /** What changed in the window before the failure (rollouts, config edits, the node), oldest first. */
+  changes?: Change[];
+  /** Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>`; `by` names that object. */
+  ignored?: { rule: string; by: string }[];
   at: string;
 }

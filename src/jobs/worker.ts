@@ -269,7 +269,7 @@ async function finishDiagnosis(
   const primary = partial.diagnosis ? primaryFinding(partial.diagnosis) : undefined;
   if (primary) {
     incident = await joinIncident(connection, c.incidentSettings, { cluster, jobId, finding: primary });
-    metrics?.incidents.inc({ cluster, outcome: incident.created ? 'created' : 'joined' });
+    metrics?.incidents.inc({ k8s_cluster: cluster, outcome: incident.created ? 'created' : 'joined' });
   }
   let offers: PlanOffer[] = [];
   if (partial.status === 'diagnosed' && partial.diagnosis && proposeOffers) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPodDoctorError } from '../errors.js';
-import { formatTarget, isDns1123Label, isDns1123Subdomain, parseTarget, targetKey } from './target.js';
+import { formatTarget, isDns1123Label, isDns1123Subdomain, parseKubectlRef, parseTarget, refTarget, targetKey } from './target.js';
 
 describe('parseTarget', () => {
   it.each([
@@ -48,5 +48,45 @@ describe('DNS-1123 names', () => {
 describe('targetKey', () => {
   it('is the structured form stored in Redis and in finding subjects', () => {
     expect(['shop/web-1', 'node/n1', 'ns/team-a'].map((t) => targetKey(parseTarget(t)))).toEqual(['pod/shop/web-1', 'node/n1', 'namespace/team-a']);
+  });
+});
+
+describe('parseKubectlRef and refTarget: what `pod-doctor diagnose` takes, as kubectl reads it', () => {
+  it.each([
+    ['web-1', 'shop', false, { target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['pod/web-1', 'shop', false, { target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['po/web-1', 'default', false, { target: { kind: 'pod', namespace: 'default', name: 'web-1' } }],
+    ['pods/web-1', 'shop', true, { target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['shop/web-1', 'default', false, { target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['shop/web-1', 'shop', true, { target: { kind: 'pod', namespace: 'shop', name: 'web-1' } }],
+    ['deploy/web', 'shop', false, { workload: { kind: 'Deployment', namespace: 'shop', name: 'web' } }],
+    ['Deployment/web', 'shop', true, { workload: { kind: 'Deployment', namespace: 'shop', name: 'web' } }],
+    ['deployment.apps/web', 'shop', false, { workload: { kind: 'Deployment', namespace: 'shop', name: 'web' } }],
+    ['sts/db', 'data', false, { workload: { kind: 'StatefulSet', namespace: 'data', name: 'db' } }],
+    ['statefulset/db', 'data', false, { workload: { kind: 'StatefulSet', namespace: 'data', name: 'db' } }],
+    ['ds/node-exporter', 'monitoring', false, { workload: { kind: 'DaemonSet', namespace: 'monitoring', name: 'node-exporter' } }],
+    ['daemonset/node-exporter', 'monitoring', false, { workload: { kind: 'DaemonSet', namespace: 'monitoring', name: 'node-exporter' } }],
+    ['job/migrate-42', 'shop', false, { workload: { kind: 'Job', namespace: 'shop', name: 'migrate-42' } }],
+    ['node/worker-3', 'shop', true, { target: { kind: 'node', name: 'worker-3' } }],
+    ['no/worker-3', 'shop', false, { target: { kind: 'node', name: 'worker-3' } }],
+    ['ns/team-a', 'shop', false, { target: { kind: 'namespace', name: 'team-a' } }],
+  ])('%s in namespace %s (-n given: %s)', (input, namespace, explicit, expected) => {
+    expect(refTarget(parseKubectlRef(input), namespace, explicit)).toEqual(expected);
+  });
+
+  it.each([
+    ['', 'BAD_TARGET'],
+    ['a/b/c', 'BAD_TARGET'],
+    ['deploy/', 'BAD_TARGET'],
+    ['Web_1', 'BAD_TARGET'],
+    ['deploy/Web', 'BAD_TARGET'],
+    ['Shop/web', 'BAD_TARGET'],
+    ['ns/a.b', 'BAD_TARGET'],
+  ])('refuses %j before any cluster is read', (input, code) => {
+    expect(() => parseKubectlRef(input)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('refuses a <namespace>/<pod> that -n contradicts', () => {
+    expect(() => refTarget(parseKubectlRef('shop/web-1'), 'payments', true)).toThrow(expect.objectContaining({ code: 'BAD_TARGET' }));
   });
 });

@@ -20,8 +20,8 @@ export interface JobMetrics {
   jobDuration: Histogram<'queue' | 'status'>;
   failures: Counter<'queue' | 'class'>;
   findings: Counter<'rule' | 'severity'>;
-  incidents: Counter<'cluster' | 'outcome'>;
-  deduplicated: Counter<'cluster' | 'kind'>;
+  incidents: Counter<'k8s_cluster' | 'outcome'>;
+  deduplicated: Counter<'k8s_cluster' | 'kind'>;
   /** How remediation runs ended, counted by the runner (RunnerDeps.runs). */
   remediationRuns: Counter<'playbook' | 'outcome'>;
   /**
@@ -104,26 +104,29 @@ export function createMetrics(options: { defaultMetrics?: boolean; logger?: Logg
     logger.debug({ outcome: read.status }, 'queues not read from Redis for this scrape');
     return [];
   };
+  // `k8s_cluster`, not `cluster`: Prometheus setups put `cluster` in their external labels (or
+  // a target label), which a series' own `cluster` would shadow or be renamed by
+  // (`exported_cluster`); pod-doctor's is the cluster a queue serves, not where it is scraped.
   new Gauge({
     name: 'pod_doctor_queue_jobs',
     help: `Jobs in a queue by state (read from Redis at scrape time; absent when Redis does not answer within ${SCRAPE_REDIS_TIMEOUT_MS} ms).`,
-    labelNames: ['cluster', 'queue', 'state'] as const,
+    labelNames: ['k8s_cluster', 'queue', 'state'] as const,
     registers: [registry],
     async collect() {
       const read = await scrapeQueues();
       this.reset();
-      for (const q of read) for (const [state, n] of Object.entries(q.counts)) this.set({ cluster: q.cluster, queue: q.queue, state }, n);
+      for (const q of read) for (const [state, n] of Object.entries(q.counts)) this.set({ k8s_cluster: q.cluster, queue: q.queue, state }, n);
     },
   });
   new Gauge({
     name: 'pod_doctor_queue_oldest_waiting_seconds',
     help: `Age of the oldest job waiting in a queue, since it was added (0: none waits; read with pod_doctor_queue_jobs).`,
-    labelNames: ['cluster', 'queue'] as const,
+    labelNames: ['k8s_cluster', 'queue'] as const,
     registers: [registry],
     async collect() {
       const read = await scrapeQueues();
       this.reset();
-      for (const q of read) this.set({ cluster: q.cluster, queue: q.queue }, q.oldestWaitingSeconds);
+      for (const q of read) this.set({ k8s_cluster: q.cluster, queue: q.queue }, q.oldestWaitingSeconds);
     },
   });
 
@@ -172,13 +175,13 @@ export function createMetrics(options: { defaultMetrics?: boolean; logger?: Logg
     incidents: new Counter({
       name: 'pod_doctor_incident_joins_total',
       help: 'Diagnoses grouped into incidents: created a new incident or joined an existing one.',
-      labelNames: ['cluster', 'outcome'] as const,
+      labelNames: ['k8s_cluster', 'outcome'] as const,
       registers: [registry],
     }),
     deduplicated: new Counter({
       name: 'pod_doctor_dedup_total',
       help: 'Requests answered by an existing job instead of a new one.',
-      labelNames: ['cluster', 'kind'] as const,
+      labelNames: ['k8s_cluster', 'kind'] as const,
       registers: [registry],
     }),
     remediationRuns: new Counter({

@@ -1,6 +1,6 @@
-// The worker's small HTTP server: /metrics, /healthz (the process runs), /readyz (its
-// dependencies answer: Redis ping, Kubernetes API reachable), and pod_doctor_ready, the same
-// answer at scrape time (the bot reports its own readiness with registerReady too).
+// The operations port of the worker and the bot: /metrics, /healthz (the process runs), /readyz
+// (its dependencies answer: Redis ping, Kubernetes API reachable), and pod_doctor_ready, the
+// same answer at scrape time (the bot reports its own readiness with registerReady too).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gauge, type Registry } from 'prom-client';
@@ -16,9 +16,11 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-const CHECK_TIMEOUT_MS = 3000;
+/** Longest a readiness check may take: the probes in deploy/ give /readyz 5 s. */
+export const CHECK_TIMEOUT_MS = 3000;
 
-async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
+/** Runs one readiness check within CHECK_TIMEOUT_MS: null when healthy, else the reason. */
+export async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
   try {
     await withDeadline(CHECK_TIMEOUT_MS, check, () => new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`));
     return null;
@@ -58,9 +60,22 @@ export function registerReady(registry: Registry, ready: () => Promise<boolean>)
 
 /** Serves /metrics, /healthz and /readyz; registers pod_doctor_ready on `registry` (once per registry). */
 export async function serveOps(options: { port: number; host?: string; registry: Registry; readiness?: ReadinessChecks }): Promise<OpsServer> {
-  const metrics = metricsHandler(options.registry);
   const readiness = () => checkReadiness(options.readiness ?? {});
   registerReady(options.registry, async () => (await readiness()).ready);
+  return listenOps({ port: options.port, ...(options.host ? { host: options.host } : {}), metrics: metricsHandler(options.registry), readiness });
+}
+
+/**
+ * The operations port itself: /metrics from `metrics`, /healthz, and /readyz from `readiness`
+ * (the bot's, whose public port serves Slack: its metrics stay off it).
+ */
+export async function listenOps(options: {
+  port: number;
+  host?: string;
+  metrics: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  readiness: () => Promise<{ ready: boolean; body: string }>;
+}): Promise<OpsServer> {
+  const { metrics, readiness } = options;
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {

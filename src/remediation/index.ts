@@ -54,6 +54,7 @@ export type RemediationConfig = Pick<
   | 'checkSecrets'
   | 'apiTimeoutMs'
   | 'pendingGraceSeconds'
+  | 'changeWindowMinutes'
 > &
   AgentTransportConfig;
 
@@ -86,7 +87,13 @@ export async function runnerFromConfig(input: {
     store: new RedisRunStore(input.redis, config.cluster, config.redisPrefix, config.runTtlSeconds),
     ...(input.agent ? { agent: input.agent } : {}),
     ...(agentActions ? { agentActions } : {}),
-    diagnose: { overrides: config.rules, checkSecrets: config.checkSecrets, timeoutMs: config.apiTimeoutMs, pendingGraceSeconds: config.pendingGraceSeconds },
+    diagnose: {
+      overrides: config.rules,
+      checkSecrets: config.checkSecrets,
+      timeoutMs: config.apiTimeoutMs,
+      pendingGraceSeconds: config.pendingGraceSeconds,
+      changeWindowMinutes: config.changeWindowMinutes,
+    },
     planTtlSeconds: config.planTtlSeconds,
     lockMs: config.runLockMs,
     maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,

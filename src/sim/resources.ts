@@ -262,6 +262,17 @@ const BUILTIN: ResourceDef[] = [
   { ...workload('replicasets', 'ReplicaSet', ['rs'], true, SMP.workload), fields: { 'status.replicas': str('status.replicas') } },
   workload('statefulsets', 'StatefulSet', ['sts'], true, SMP.workload),
   workload('daemonsets', 'DaemonSet', ['ds'], false, SMP.daemonSet),
+  // The rollout history of StatefulSets and DaemonSets: `data` (the template patch) and `revision`, no spec or status.
+  {
+    group: 'apps',
+    versions: ['v1'],
+    resource: 'controllerrevisions',
+    kind: 'ControllerRevision',
+    namespaced: true,
+    subresources: [],
+    statusSubresource: false,
+    smp: SMP.generic,
+  },
   {
     group: 'batch',
     versions: ['v1'],

@@ -20,6 +20,8 @@ export interface DiagnoseOptions {
   agent?: AgentLookup;
   agentSkipReason?: string;
   pendingGraceSeconds?: number;
+  /** How far before the failure "what changed" looks (default 2 h). */
+  changeWindowMinutes?: number;
 }
 
 // Each phase is a span (`collect`, `rules`: children of the job's when a worker diagnoses); the
@@ -48,7 +50,10 @@ export async function diagnoseTarget(source: FactSource, target: Target, options
     diagnosis = diagnose(snapshot, {
       rules: active,
       overrides: options.overrides,
-      ctx: options.pendingGraceSeconds !== undefined ? { pendingGraceSeconds: options.pendingGraceSeconds } : undefined,
+      ctx: {
+        ...(options.pendingGraceSeconds !== undefined ? { pendingGraceSeconds: options.pendingGraceSeconds } : {}),
+        ...(options.changeWindowMinutes !== undefined ? { changeWindowSeconds: options.changeWindowMinutes * 60 } : {}),
+      },
     });
   } catch (err) {
     ruling.end(err);

@@ -1,4 +1,5 @@
-// `pod-doctor audit export`: the trail as JSON lines, per cluster, within a time window.
+// `pod-doctor audit export`: the trail as JSON lines, per cluster, within a time window; every
+// cluster a multi-cluster bot serves unless --cluster narrows, and stderr says which.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDecision } from '../../src/audit/stream.js';
 import { parseWhen } from '../../src/cli/audit.js';
@@ -45,7 +46,22 @@ describe('pod-doctor audit export', () => {
     expect(out.map((e) => `${e.cluster} ${e.kind} ${(e.actors as string[]).join(',')}`)).toEqual(['east approval U0ALICE', 'east denial U0BOB']);
     expect(out[1]).toMatchObject({ planId: subject.planId, playbook: 'recreate-pod', target: subject.target, outcome: 'denied', reason: 'freeze' });
     expect(String(out[0]?.id)).toMatch(/^\d+-\d+$/);
-    expect(res.stderr).toContain('2 entries from east');
+    expect(res.stderr.trim()).toBe('pod-doctor audit: 2 entries from east (2); the one served cluster');
+  });
+
+  it('exports every cluster a multi-cluster bot serves by default, and says which on one stderr line', async () => {
+    const multi = { ...env, POD_DOCTOR_CLUSTERS: 'east,west,north' };
+    const res = await cli(['audit', 'export', '--since', '1d'], multi);
+    expect(res.code).toBe(0);
+    expect(lines(res.stdout).map((e) => `${e.cluster} ${e.kind}`)).toEqual(['east approval', 'east denial', 'west denial']);
+    expect(res.stderr.trim().split('\n')).toEqual(['pod-doctor audit: 3 entries from east (2), west (1), north (0); every served cluster, --cluster narrows']);
+    // --cluster narrows: repeated, or as a comma list; the line names only those.
+    const west = await cli(['audit', 'export', '--since', '1d', '--cluster', 'west'], multi);
+    expect(lines(west.stdout).map((e) => e.cluster)).toEqual(['west']);
+    expect(west.stderr.trim()).toBe('pod-doctor audit: 1 entry from west (1)');
+    const listed = await cli(['audit', 'export', '--since', '1d', '--cluster', 'west,east'], multi);
+    expect(lines(listed.stdout).map((e) => e.cluster)).toEqual(['west', 'east', 'east']);
+    expect(listed.stderr.trim()).toBe('pod-doctor audit: 3 entries from west (1), east (2)');
   });
 
   it('takes several clusters and a window (--since/--until as times or durations)', async () => {
@@ -64,6 +80,7 @@ describe('pod-doctor audit export', () => {
     expect(bad.stderr).toContain('--since "last tuesday"');
     expect((await cli(['audit', 'export', '--since', '1h', '--until', '2h'], env)).code).toBe(2);
     expect((await cli(['audit', 'export', '--since', '1h', '--cluster', 'Not_A_Label'], env)).code).toBe(2);
+    expect((await cli(['audit', 'export', '--since', '1h', '--cluster', 'east,'], env)).code).toBe(2);
     expect((await cli(['audit', 'import'], env)).code).toBe(2);
     expect((await cli(['audit', '--help'], env)).stdout).toContain('pod-doctor audit export');
   });

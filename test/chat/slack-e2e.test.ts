@@ -112,9 +112,9 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     expect(slack.messages).toHaveLength(0);
   });
 
-  it('serves /healthz, /readyz and /metrics next to /slack/events', async () => {
-    const get = async (path: string) => {
-      const res = await fetch(`${botUrl}${path}`);
+  it('serves /healthz and /readyz next to /slack/events, /metrics only on its metrics port', async () => {
+    const get = async (path: string, base = botUrl) => {
+      const res = await fetch(`${base}${path}`);
       return { status: res.status, text: await res.text() };
     };
     expect(await get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
@@ -122,9 +122,13 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
       status: 200,
       text: 'redis: ok\nkubernetes: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n',
     });
-    const metrics = await get('/metrics');
+    expect(bot!.metricsUrl).not.toBe(botUrl);
+    expect((await get('/metrics')).status).toBe(404);
+    const metrics = await get('/metrics', bot!.metricsUrl);
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain('pod_doctor_chat_ack_seconds');
+    // The operations port answers the probes too, with the same readiness.
+    expect(await get('/readyz', bot!.metricsUrl)).toEqual(await get('/readyz'));
     expect((await get('/nope')).status).toBe(404);
   });
 
@@ -254,7 +258,7 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
     for (const m of slack.messages) expect(m.text).toContain('[e2e]');
 
     // The in-process worker runs on its own thread; the bot's /metrics sums its metrics in.
-    const metrics = await (await fetch(`${botUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${bot!.metricsUrl}/metrics`)).text();
     expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{[^}]*status="diagnosed"[^}]*\} [1-9]/m);
     expect(metrics).toMatch(/^pod_doctor_job_duration_seconds_count\{queue="remediate[^}]*\} 1$/m);
     // The run's outcome is counted on the thread and reaches the bot's /metrics; so do Slack's calls.

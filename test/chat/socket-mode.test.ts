@@ -38,6 +38,7 @@ describe('pod-doctor bot in Socket Mode', () => {
       SLACK_APP_TOKEN: 'xapp-1-test-app-token',
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
+      POD_DOCTOR_METRICS_PORT: '0',
       KUBECONFIG: join(dir, 'kubeconfig'),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       POD_DOCTOR_REDIS_PREFIX: prefix,

@@ -56,7 +56,8 @@ describe('pod-doctor bot on SIGTERM', () => {
       LOG_LEVEL: 'warn',
       ...extra,
     });
-    const [, port] = (await bot.line(/Slack on :(\d+)\/slack\/events/)) as unknown as [string, string];
+    // The bot's /metrics is on its metrics port (POD_DOCTOR_METRICS_PORT, 0 here), not Slack's.
+    const [, port] = (await bot.line(/metrics on :(\d+)/)) as unknown as [string, string];
     return `http://127.0.0.1:${port}`;
   };
 

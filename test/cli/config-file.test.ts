@@ -60,7 +60,12 @@ async function startBot(args: string[], env: Record<string, string>): Promise<St
   let ready: { port: number; chat: ChatContext } | undefined;
   let exited!: Promise<number>;
   await new Promise<void>((resolve, reject) => {
-    exited = botCommand(args, { stdout: new PassThrough(), stderr, env }, { stopSignal, logger: silent, onReady: (info) => resolve(void (ready = info)) });
+    // A free metrics port: bots of parallel tests must not share 9464.
+    exited = botCommand(
+      args,
+      { stdout: new PassThrough(), stderr, env: { POD_DOCTOR_METRICS_PORT: '0', ...env } },
+      { stopSignal, logger: silent, onReady: (info) => resolve(void (ready = info)) },
+    );
     exited.then(() => resolve(), reject);
   });
   if (!ready) throw new Error('bot exited before it was ready');

@@ -38,8 +38,8 @@ function olderNode(): { path: string; version: string } | undefined {
 }
 const older = olderNode();
 
-function run(node: string, args: string[]) {
-  const r = spawnSync(node, args, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, encoding: 'utf8', timeout: 60_000 });
+function run(node: string, args: string[], cwd = dir) {
+  const r = spawnSync(node, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: dir }, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -75,6 +75,11 @@ describe('the Node.js check of every entry point', () => {
 
   it.skipIf(!older).each(ENTRIES)('%s refuses the older node on PATH in one line, exit 2', (entry) => {
     expectOneLineRefusal(run(older!.path, [join(REPO, entry), '--version']), older!.version);
+  });
+
+  it('src/bin/pod-doctor.ts (what the image and tsx run) refuses an older Node the same way', () => {
+    const r = run(process.execPath, ['--require', PRETEND_OLD, '--import', 'tsx', join(REPO, 'src/bin/pod-doctor.ts'), '--version'], REPO);
+    expectOneLineRefusal(r, 'v20.11.1');
   });
 
   it.each(ENTRIES)('%s runs on this Node', (entry) => {

@@ -14,6 +14,6 @@ describe('worker thread', () => {
       },
       logger: silent,
     });
-    await expect(started).rejects.toThrow(/cannot load kubeconfig/);
+    await expect(started).rejects.toThrow(/no kubeconfig: \/nonexistent\/pod-doctor\/kubeconfig/);
   });
 });

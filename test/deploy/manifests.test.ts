@@ -257,8 +257,11 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
   });
 
   it('ports agree: containers, settings (as each process loads them), Services, probes, NetworkPolicies', () => {
-    const httpPort = containerConfig(bot(), botContainer(), objects).port;
+    const { port: httpPort, metricsPort: botMetricsPort } = containerConfig(bot(), botContainer(), objects);
     expect(botContainer().ports?.find((p) => p.name === 'http')?.containerPort).toBe(httpPort);
+    // The bot's /metrics on its own port; the Service an Ingress sends Slack to carries only the public one.
+    expect(botContainer().ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(botMetricsPort);
+    expect(botMetricsPort).not.toBe(httpPort);
     const svc = named(objectsOfKind<KubeObject & { spec: { ports: { targetPort: string }[] } }>(objects, 'Service'), 'pod-doctor-bot')!;
     expect(svc.spec.ports.map((p) => p.targetPort)).toEqual(['http']);
     const worker = byName('pod-doctor-worker');
@@ -273,10 +276,10 @@ describe.each(VARIANTS.map((v) => [v.name, v] as const))(`rendered %s (${kubectl
     const policies = objectsOfKind<KubeObject & { spec: { ingress?: { ports?: { port: number }[] }[] } }>(objects, 'NetworkPolicy');
     const allowed = (name: string) => named(policies, name)?.spec.ingress?.flatMap((i) => i.ports?.map((p) => p.port) ?? []);
     expect(allowed('pod-doctor-agent')).toEqual([port?.containerPort]);
-    expect(allowed('pod-doctor-bot')).toEqual([httpPort]);
+    expect(allowed('pod-doctor-bot')).toEqual([httpPort, botMetricsPort]);
     if (worker) expect(allowed('pod-doctor-worker')).toEqual([jobs.metricsPort]);
     // Prometheus scrapes /metrics where the process serves it.
-    expect(bot().spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(String(httpPort));
+    expect(bot().spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(String(botMetricsPort));
     if (worker) expect(worker.spec.template?.metadata?.annotations?.['prometheus.io/port']).toBe(String(jobs.metricsPort));
   });
 

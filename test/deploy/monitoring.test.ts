@@ -25,6 +25,7 @@ import {
   parseYamlFile,
   podSpecOf,
   REPO,
+  renderDir,
   renderLocal,
   renderVariant,
   type Variant,
@@ -34,6 +35,8 @@ import {
 const COMPONENT = join(DEPLOY, 'components/monitoring');
 const UNIT_TESTS = join(COMPONENT, 'tests/alerts.test.yaml');
 const RUNBOOK = 'docs/monitoring.md';
+/** The PrometheusRule's annotation every runbook_url starts with (the component's replacement). */
+const RUNBOOK_BASE = 'pod-doctor/runbook-base';
 /** Grafana's reference to the dashboard's data source variable. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a template literal.
 const DATASOURCE_VAR = '${datasource}';
@@ -115,7 +118,11 @@ function jobOf(monitor: ServiceMonitor | PodMonitor, services: ServiceObject[]):
     const relabeled = (monitor as PodMonitor).spec.podMetricsEndpoints.flatMap((e) => e.relabelings ?? []).filter((r) => r.targetLabel === 'job');
     return relabeled.length ? relabeled.map((r) => r.replacement ?? '') : [`${monitor.metadata?.namespace}/${monitor.metadata?.name}`];
   }
-  return services.filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata?.labels)).map((s) => s.metadata?.name ?? '');
+  // The Prometheus Operator names the job after the Service, or after its label `jobLabel` names.
+  const jobLabel = (monitor as ServiceMonitor).spec.jobLabel;
+  return services
+    .filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata?.labels))
+    .map((s) => (jobLabel ? s.metadata?.labels?.[jobLabel] : undefined) ?? s.metadata?.name ?? '');
 }
 
 // ---- PromQL: the metric names an expression reads
@@ -379,7 +386,7 @@ describe('the alerts', () => {
     ),
   );
 
-  it('cover the brief: bot, readiness, queue age, Slack 429s, unreachable agents, failed remediations', () => {
+  it('cover the brief: bot, readiness, queue age, Slack 429s, unreachable agents, failed remediations, refused Alertmanager notifications', () => {
     expect(new Set(alerts.map((a) => a.alert))).toEqual(
       new Set([
         'PodDoctorBotDown',
@@ -391,22 +398,59 @@ describe('the alerts', () => {
         'PodDoctorAgentsUnreachable',
         'PodDoctorAgentsDown',
         'PodDoctorRemediationFailed',
+        'PodDoctorAlertmanagerRefused',
       ]),
     );
   });
 
-  it('each has a severity, a summary, a description and a runbook section in docs/monitoring.md', () => {
+  it('each has a severity, a summary, a description and an absolute runbook_url: the base annotation + its section in docs/monitoring.md', () => {
+    const base = rule.metadata?.annotations?.[RUNBOOK_BASE] ?? '';
+    expect(base).toMatch(new RegExp(`^https://[^#\\s]+/${RUNBOOK}$`));
     const problems = alerts.flatMap((a) => {
       const out: string[] = [];
       if (!SEVERITIES.includes(a.labels?.severity ?? '')) out.push(`severity ${a.labels?.severity ?? 'unset'}`);
       if (!a.annotations?.summary) out.push('no summary');
       if (!a.annotations?.description) out.push('no description');
-      const [file, anchor] = (a.annotations?.runbook ?? '').split('#');
-      if (file !== RUNBOOK || anchor !== a.alert!.toLowerCase()) out.push(`runbook is "${a.annotations?.runbook}", not ${RUNBOOK}#${a.alert!.toLowerCase()}`);
+      const anchor = a.alert!.toLowerCase();
+      if (a.annotations?.runbook_url !== `${base}#${anchor}`) out.push(`runbook_url is "${a.annotations?.runbook_url}", not ${base}#${anchor}`);
       else if (!anchors.has(anchor)) out.push(`${RUNBOOK} has no heading for #${anchor}`);
       return out.map((p) => `${a.alert}: ${p}`);
     });
     expect(problems).toEqual([]);
+  });
+
+  // docs/monitoring.md, "Runbook links": the operator's kustomization patches the annotation and
+  // repeats the component's replacement; every alert then links the new base.
+  it.runIf(kubectl.usable)('an operator sets the runbook base in one annotation', () => {
+    const base = 'https://wiki.example.org/ops/pod-doctor-runbooks.md';
+    const dir = mkdtempSync(join(tmpdir(), 'pod-doctor-runbook-base-'));
+    try {
+      const component = parseYamlFile(join(COMPONENT, 'kustomization.yaml')).docs[0] as { replacements: unknown[] };
+      const kustomization = {
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        // kustomize refuses absolute paths; relative ones may leave the kustomization's folder.
+        resources: [relative(dir, join(DEPLOY, 'overlays/split'))],
+        components: [relative(dir, COMPONENT)],
+        patches: [
+          {
+            patch: stringify({
+              apiVersion: 'monitoring.coreos.com/v1',
+              kind: 'PrometheusRule',
+              metadata: { name: 'pod-doctor', namespace: 'pod-doctor', annotations: { [RUNBOOK_BASE]: base } },
+            }),
+          },
+        ],
+        replacements: component.replacements,
+      };
+      writeFileSync(join(dir, 'kustomization.yaml'), stringify(kustomization));
+      const rendered = objectsOfKind<PrometheusRule>(renderDir(dir).objects, 'PrometheusRule')[0]!;
+      const urls = rendered.spec.groups.flatMap((g) => g.rules).flatMap((r) => (r.alert ? [r.annotations?.runbook_url] : []));
+      expect(urls.length).toBe(alerts.length);
+      expect(urls.filter((u) => !u?.startsWith(`${base}#poddoctor`))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('each is unit-tested both firing and silent in tests/alerts.test.yaml', () => {

@@ -546,6 +546,81 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'rollout history and config metadata: ReplicaSets and ControllerRevisions by label selector, metadata only (KubeSource.listRevisions / configMetadata)',
+    async run(b, ns) {
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      const rs = (name: string, app: string, hash: string, revision: string, image: string) => ({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name, labels: { app, 'pod-template-hash': hash }, annotations: { 'deployment.kubernetes.io/revision': revision } },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app, 'pod-template-hash': hash } },
+          template: { metadata: { labels: { app, 'pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image }] } },
+        },
+      });
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('web-6b5d8c7f9', 'web', '6b5d8c7f9', '1', IMAGE) }), 'rs 1');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('web-7d9f8c6b5', 'web', '7d9f8c6b5', '2', `${IMAGE}-2`) }), 'rs 2');
+      await must(b.client.request('POST', `${apps}/replicasets`, { body: rs('api-5f6d7c8b9', 'api', '5f6d7c8b9', '1', IMAGE) }), 'rs other');
+      const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app', image: IMAGE }] }, $patch: 'replace' };
+      await must(
+        b.client.request('POST', `${apps}/controllerrevisions`, {
+          body: {
+            apiVersion: 'apps/v1',
+            kind: 'ControllerRevision',
+            metadata: { name: 'db-4c5b6a7d8', labels: { app: 'db' } },
+            revision: 3,
+            data: { spec: { template } },
+          },
+        }),
+        'controllerrevision',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { k: 'v' } },
+        }),
+        'configmap',
+      );
+      await must(
+        b.client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
+          body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, stringData: { password: 'hunter2' } },
+        }),
+        'secret',
+      );
+      const listed = async (path: string) => {
+        const r = await b.client.request('GET', path);
+        return r.status === 200
+          ? { status: 200, kind: r.body.kind, names: ((r.body.items ?? []) as KubeObject[]).map((o) => o.metadata.name).sort() }
+          : outcome(r);
+      };
+      const revisions = (kind: 'ReplicaSet' | 'ControllerRevision', selector: string) =>
+        product(
+          () => b.source.listRevisions(ns, kind, selector),
+          (os) =>
+            os
+              .map((o) => ({ kind: o.kind, name: o.metadata?.name, revision: o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? o.revision }))
+              .sort((x, y) => String(x.name).localeCompare(String(y.name))),
+        );
+      const metadata = (kind: 'ConfigMap' | 'Secret', name: string) =>
+        product(
+          () => b.source.configMetadata(ns, kind, name),
+          (o) => (o ? { kind: o.kind, name: o.metadata?.name, keys: Object.keys(o).sort() } : null),
+        );
+      return {
+        replicaSets: await listed(`${apps}/replicasets?labelSelector=${encodeURIComponent('app=web')}`),
+        controllerRevisions: await listed(`${apps}/controllerrevisions?labelSelector=${encodeURIComponent('app=db')}`),
+        products: {
+          deployment: await revisions('ReplicaSet', 'app=web'),
+          statefulSet: await revisions('ControllerRevision', 'app=db'),
+          none: await revisions('ControllerRevision', 'app=absent'),
+          cm: await metadata('ConfigMap', 'cfg'),
+          secret: await metadata('Secret', 'creds'),
+          absent: await metadata('Secret', 'absent'),
+        },
+      };
+    },
+  },
+  {
     name: 'persistentvolumeclaims and leases: get (KubeSource.getPvc / getLease)',
     async run(b, ns) {
       await must(
@@ -948,6 +1023,90 @@ const CASES: Case[] = [
         replicaset: await runStep(b, 'scale', { namespace: ns, kind: 'ReplicaSet', name: 'rs', replicas: 0 }),
         absent: await runStep(b, 'scale', { namespace: ns, kind: 'Deployment', name: 'absent', replicas: 0 }),
       };
+      return out;
+    },
+  },
+  {
+    name: 'rollback step: JSON patch of spec.template with a metadata.generation test (Deployment, StatefulSet, DaemonSet)',
+    async run(b, ns) {
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      const template = (app: string, image: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'app', image }] } });
+      const workloads = [
+        ['deployments', 'Deployment', 'web', { replicas: 0 }],
+        ['statefulsets', 'StatefulSet', 'db', { serviceName: 'db', replicas: 0 }],
+        ['daemonsets', 'DaemonSet', 'agent', {}],
+      ] as const;
+      const out: Outcome = {};
+      for (const [resource, kind, name, extra] of workloads) {
+        const created = await must(
+          b.client.request('POST', `${apps}/${resource}`, {
+            body: {
+              apiVersion: 'apps/v1',
+              kind,
+              metadata: { name },
+              spec: { ...extra, selector: { matchLabels: { app: name } }, template: template(name, IMAGE) },
+            },
+          }),
+          kind,
+        );
+        const owner = [{ apiVersion: 'apps/v1', kind, name, uid: created.metadata.uid, controller: true }];
+        const history =
+          kind === 'Deployment'
+            ? {
+                path: `${apps}/replicasets`,
+                body: {
+                  apiVersion: 'apps/v1',
+                  kind: 'ReplicaSet',
+                  metadata: {
+                    name: `${name}-6b5d8c7f9`,
+                    labels: { app: name, 'pod-template-hash': '6b5d8c7f9' },
+                    annotations: { 'deployment.kubernetes.io/revision': '1' },
+                    ownerReferences: owner,
+                  },
+                  spec: {
+                    replicas: 0,
+                    selector: { matchLabels: { app: name, 'pod-template-hash': '6b5d8c7f9' } },
+                    template: { ...template(name, IMAGE), metadata: { labels: { app: name, 'pod-template-hash': '6b5d8c7f9' } } },
+                  },
+                },
+              }
+            : {
+                path: `${apps}/controllerrevisions`,
+                body: {
+                  apiVersion: 'apps/v1',
+                  kind: 'ControllerRevision',
+                  metadata: { name: `${name}-4c5b6a7d8`, labels: { app: name }, ownerReferences: owner },
+                  revision: 1,
+                  data: { spec: { template: { ...template(name, IMAGE), $patch: 'replace' } } },
+                },
+              };
+        await must(b.client.request('POST', history.path, { body: history.body }), `${kind} history`);
+        // Revision 2: a new image (generation 2).
+        await must(
+          b.client.request('PATCH', `${apps}/${resource}/${name}`, {
+            body: { spec: { template: { spec: { containers: [{ name: 'app', image: `${IMAGE}-2` }] } } } },
+            contentType: 'application/strategic-merge-patch+json',
+          }),
+          `${kind} revision 2`,
+        );
+        const stale = await b.client.request('PATCH', `${apps}/${resource}/${name}`, {
+          body: [
+            { op: 'test', path: '/metadata/generation', value: 1 },
+            { op: 'replace', path: '/spec/template', value: template(name, 'stale') },
+          ],
+          contentType: 'application/json-patch+json',
+        });
+        const step = await runStep(b, 'rollback', { namespace: ns, kind, name, revision: 1 });
+        const after = await b.client.request('GET', `${apps}/${resource}/${name}`);
+        out[kind] = {
+          stale: outcome(stale),
+          step,
+          generation: after.body.metadata?.generation,
+          template: stripVolatile(after.body.spec?.template),
+          absentRevision: await runStep(b, 'rollback', { namespace: ns, kind, name, revision: 7 }),
+          absent: await runStep(b, 'rollback', { namespace: ns, kind, name: 'absent', revision: 1 }),
+        };
+      }
       return out;
     },
   },

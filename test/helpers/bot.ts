@@ -10,6 +10,8 @@ import { silent } from './logger.js';
 export interface TestBot {
   url: string;
   port: number;
+  /** The operations port's base URL: /metrics (not on the public port). */
+  metricsUrl: string;
   chat: ChatContext;
   stop(): Promise<void>;
 }
@@ -17,12 +19,13 @@ export interface TestBot {
 export async function startTestBot(env: Record<string, string>, args: string[] = []): Promise<TestBot> {
   let stop!: (reason: string) => void;
   const stopSignal = new Promise<string>((r) => (stop = r));
-  let ready: { port: number; chat: ChatContext } | undefined;
+  let ready: { port: number; metricsPort: number; chat: ChatContext } | undefined;
   let exited!: Promise<number>;
   await new Promise<void>((resolve) => {
     exited = botCommand(
       args,
-      { stdout: new PassThrough(), stderr: new PassThrough(), env },
+      // A free metrics port unless the test names one: bots of parallel tests must not share 9464.
+      { stdout: new PassThrough(), stderr: new PassThrough(), env: { POD_DOCTOR_METRICS_PORT: '0', ...env } },
       {
         stopSignal,
         logger: silent,
@@ -38,6 +41,7 @@ export async function startTestBot(env: Record<string, string>, args: string[] =
   return {
     url: `http://127.0.0.1:${ready.port}`,
     port: ready.port,
+    metricsUrl: `http://127.0.0.1:${ready.metricsPort}`,
     chat: ready.chat,
     stop: async () => {
       stop('test');

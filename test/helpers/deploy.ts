@@ -306,7 +306,7 @@ export function secretTemplate(): Record<string, string> {
  * Renders a kustomization with the subset of kustomize deploy/ uses: resources (files and
  * directories), components, `patches` by path (strategic merge: maps merge, lists of
  * containers/env/volumes/mounts/ports merge by their key, `null` deletes, `$patch: delete`),
- * `namespace` and `images`. It lets the per-overlay checks run where no kubectl ≥ 1.21 is
+ * `namespace`, `images` and `replacements` (field paths with `*`, `delimiter`/`index`). It lets the per-overlay checks run where no kubectl ≥ 1.21 is
  * installed; where one is, test/deploy/kustomize.test.ts checks that both render the same.
  */
 export function renderLocal(v: Variant): KubeObject[] {
@@ -322,6 +322,7 @@ interface LocalKustomization {
   components?: string[];
   patches?: { path?: string }[];
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
+  replacements?: Replacement[];
   configMapGenerator?: { name: string; namespace?: string; files?: string[]; options?: { labels?: Record<string, string>; disableNameSuffixHash?: boolean } }[];
 }
 
@@ -338,6 +339,47 @@ function generatedConfigMaps(dir: string, k: LocalKustomization): KubeObject[] {
     const metadata = { name: g.name, ...(g.namespace ? { namespace: g.namespace } : {}), ...(g.options.labels ? { labels: g.options.labels } : {}) };
     return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data };
   });
+}
+
+interface Replacement {
+  source: { kind: string; name: string; fieldPath: string };
+  targets: { select: { kind: string; name?: string }; fieldPaths: string[]; options?: { delimiter?: string; index?: number } }[];
+}
+
+/** Values at a kustomize field path (`a.b.*.c`: `*` is every item of a list), with a setter each. */
+function fieldRefs(root: unknown, path: string): { get(): unknown; set(v: unknown): void }[] {
+  let refs: { get(): unknown; set(v: unknown): void }[] = [{ get: () => root, set: () => undefined }];
+  for (const key of path.split('.')) {
+    refs = refs.flatMap((ref) => {
+      const v = ref.get();
+      if (key === '*') return Array.isArray(v) ? v.map((_, i) => ({ get: () => v[i], set: (x: unknown) => (v[i] = x) })) : [];
+      if (!isMap(v) || !(key in v)) return [];
+      return [{ get: () => v[key], set: (x: unknown) => (v[key] = x) }];
+    });
+  }
+  return refs;
+}
+
+/** kustomize `replacements`: a source field's value into target fields, whole or one `delimiter`-separated part. */
+function applyReplacements(dir: string, replacements: readonly Replacement[], objects: KubeObject[]): void {
+  for (const r of replacements) {
+    const source = objects.find((o) => o.kind === r.source.kind && o.metadata?.name === r.source.name);
+    const value = source ? fieldRefs(source, r.source.fieldPath)[0]?.get() : undefined;
+    if (value === undefined) throw new Error(`${dir}: replacement source ${r.source.kind}/${r.source.name} ${r.source.fieldPath} not found`);
+    for (const t of r.targets) {
+      for (const o of objects.filter((x) => x.kind === t.select.kind && (!t.select.name || x.metadata?.name === t.select.name))) {
+        for (const ref of t.fieldPaths.flatMap((p) => fieldRefs(o, p))) {
+          const { delimiter, index = 0 } = t.options ?? {};
+          if (delimiter === undefined) ref.set(value);
+          else {
+            const parts = String(ref.get()).split(delimiter);
+            parts[index] = String(value);
+            ref.set(parts.join(delimiter));
+          }
+        }
+      }
+    }
+  }
 }
 
 function readKustomization(dir: string): LocalKustomization {
@@ -383,6 +425,8 @@ function transform(dir: string, k: LocalKustomization, input: KubeObject[]): Kub
       }
     }
   }
+  // Last, as kustomize runs them: after the patches of the same kustomization.
+  applyReplacements(dir, k.replacements ?? [], objects);
   return objects;
 }
 

@@ -95,6 +95,11 @@ export function memorySource(objects: KubeObject[]): FactSource {
       (objects.filter((o) => o.kind === 'Event' && o.metadata?.namespace === ns) as unknown as Event[]).filter((e) => e.type === 'Warning'),
     configMapExists: async (ns, name) => find('ConfigMap', ns, name) !== null,
     secretExists: async (ns, name) => find('Secret', ns, name) !== null,
+    configMetadata: async (ns, kind, name) => {
+      const o = find(kind, ns, name);
+      return o ? { apiVersion: 'v1', kind, metadata: o.metadata ?? {} } : null;
+    },
+    listRevisions: async (ns, kind) => objects.filter((o) => o.kind === kind && o.metadata?.namespace === ns),
     getPvc: async (ns, name) => find('PersistentVolumeClaim', ns, name) as never,
     getLease: async () => null,
     listWorkloadEndpoints: async () => null,
@@ -153,9 +158,9 @@ export function startAofRedis(port: number, dir: string): ChildProcess {
   });
 }
 
-/** Resolves once the redis-server on `port` answers PING. */
-export async function redisUp(port: number): Promise<void> {
-  const probe = redisFromUrl(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
+/** Resolves once the redis-server on `port` answers PING (through `url`, with its credentials or TLS, when given). */
+export async function redisUp(port: number, url = `redis://127.0.0.1:${port}`, options: Record<string, unknown> = {}): Promise<void> {
+  const probe = redisFromUrl(url, { ...options, lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
   probe.on('error', () => undefined);
   try {
     await eventually(async () => {

@@ -35,7 +35,7 @@ describe.each(['worker', 'producer'] as const)('/metrics on a %s connection', (r
     const scrape = await timedGet(await serve(REDIS_URL));
     expect(scrape.status).toBe(200);
     expect(scrape.body).toMatch(/^pod_doctor_redis_up 1$/m);
-    expect(scrape.body).toContain('pod_doctor_queue_jobs{cluster="c1",queue="diagnose.c1",state="waiting"} 0');
+    expect(scrape.body).toContain('pod_doctor_queue_jobs{k8s_cluster="c1",queue="diagnose.c1",state="waiting"} 0');
   });
 
   it('answers within about a second with pod_doctor_redis_up 0 and no depth when nothing listens', async () => {

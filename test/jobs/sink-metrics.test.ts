@@ -142,7 +142,7 @@ describe('metrics and health endpoints', () => {
     for (const name of ['web-1', 'web-2']) await enqueueDiagnosis(queues, { cluster: 'c1', target: { kind: 'pod', namespace: 'shop', name }, reason: 'cli' });
 
     const scrape = async () => (await fetch(`${ops!.url}/metrics`)).text();
-    expect(await scrape()).toContain('pod_doctor_queue_jobs{cluster="c1",queue="diagnose.c1",state="waiting"} 2');
+    expect(await scrape()).toContain('pod_doctor_queue_jobs{k8s_cluster="c1",queue="diagnose.c1",state="waiting"} 2');
 
     const objects = [stuck, pod({ metadata: { name: 'web-2' } }), node({ metadata: { name: 'node-1' } })] as KubeObject[];
     workers = await startWorkers({
@@ -158,10 +158,10 @@ describe('metrics and health endpoints', () => {
     });
     await eventually(async () => (await queues.diagnose('c1').getJobCounts('completed')).completed === 2);
     const text = await scrape();
-    expect(text).toContain('pod_doctor_queue_jobs{cluster="c1",queue="diagnose.c1",state="waiting"} 0');
+    expect(text).toContain('pod_doctor_queue_jobs{k8s_cluster="c1",queue="diagnose.c1",state="waiting"} 0');
     expect(text).toContain('pod_doctor_findings_total{rule="terminating.finalizers",severity="error"} 1');
     expect(text).toContain('pod_doctor_job_duration_seconds_count{queue="diagnose.c1",status="diagnosed"} 2');
-    expect(text).toContain('pod_doctor_incident_joins_total{cluster="c1",outcome="created"} 1');
+    expect(text).toContain('pod_doctor_incident_joins_total{k8s_cluster="c1",outcome="created"} 1');
 
     expect((await fetch(`${ops.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${ops.url}/readyz`)).status).toBe(200);

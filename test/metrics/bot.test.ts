@@ -46,14 +46,14 @@ describe('pod-doctor bot /metrics', () => {
       await queues.close();
     }
     expect((await fetch(`${bot!.url}/readyz`)).status).toBe(200);
-    const res = await fetch(`${bot!.url}/metrics`);
+    const res = await fetch(`${bot!.metricsUrl}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(metricValue(text, 'pod_doctor_ready')).toBe(1);
     expect(text.match(/^pod_doctor_build_info\{[^}]*\} 1$/gm)).toHaveLength(1);
-    expect(metricValue(text, 'pod_doctor_queue_jobs', { cluster: 'west', queue: 'diagnose.west', state: 'waiting' })).toBe(1);
-    expect(metricValue(text, 'pod_doctor_queue_jobs', { cluster: 'east', queue: 'diagnose.east', state: 'waiting' })).toBe(0);
-    expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { cluster: 'west', queue: 'diagnose.west' })).toBeGreaterThanOrEqual(90);
-    expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { cluster: 'east', queue: 'diagnose.east' })).toBe(0);
+    expect(metricValue(text, 'pod_doctor_queue_jobs', { k8s_cluster: 'west', queue: 'diagnose.west', state: 'waiting' })).toBe(1);
+    expect(metricValue(text, 'pod_doctor_queue_jobs', { k8s_cluster: 'east', queue: 'diagnose.east', state: 'waiting' })).toBe(0);
+    expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: 'west', queue: 'diagnose.west' })).toBeGreaterThanOrEqual(90);
+    expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: 'east', queue: 'diagnose.east' })).toBe(0);
   });
 });

@@ -152,8 +152,8 @@ describe('pod-doctor worker /metrics', () => {
       const text = await (await fetch(`${url}/metrics`)).text();
       expect(metricValue(text, 'pod_doctor_ready')).toBe(1);
       expect(metricValue(text, 'pod_doctor_build_info', { version: PACKAGE_VERSION, commit: buildInfo().commit, node: process.version })).toBe(1);
-      expect(metricValue(text, 'pod_doctor_queue_jobs', { cluster: 'metrics-c1', queue: 'diagnose.metrics-c1', state: 'waiting' })).toBe(0);
-      expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { cluster: 'metrics-c1', queue: 'remediate.metrics-c1' })).toBe(0);
+      expect(metricValue(text, 'pod_doctor_queue_jobs', { k8s_cluster: 'metrics-c1', queue: 'diagnose.metrics-c1', state: 'waiting' })).toBe(0);
+      expect(metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: 'metrics-c1', queue: 'remediate.metrics-c1' })).toBe(0);
       expect(metricValue(text, 'pod_doctor_remediation_runs_total', { playbook: 'remove-finalizers', outcome: 'failed' })).toBe(0);
     } finally {
       stop('test');

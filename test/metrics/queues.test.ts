@@ -34,10 +34,10 @@ describe('pod_doctor_queue_jobs and pod_doctor_queue_oldest_waiting_seconds', ()
     await queues.diagnose('prod-us').add('diagnose', job('prod-us', 'web-4'), { timestamp: now - 10_000 });
 
     const text = await metrics.registry.metrics();
-    expect(text).toContain('pod_doctor_queue_jobs{cluster="prod-eu",queue="diagnose.prod-eu",state="waiting"} 1');
-    expect(text).toContain('pod_doctor_queue_jobs{cluster="prod-us",queue="diagnose.prod-us",state="waiting"} 3');
-    expect(text).toContain('pod_doctor_queue_jobs{cluster="prod-us",queue="remediate.prod-us",state="waiting"} 0');
-    const age = (cluster: string, queue: string) => metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { cluster, queue });
+    expect(text).toContain('pod_doctor_queue_jobs{k8s_cluster="prod-eu",queue="diagnose.prod-eu",state="waiting"} 1');
+    expect(text).toContain('pod_doctor_queue_jobs{k8s_cluster="prod-us",queue="diagnose.prod-us",state="waiting"} 3');
+    expect(text).toContain('pod_doctor_queue_jobs{k8s_cluster="prod-us",queue="remediate.prod-us",state="waiting"} 0');
+    const age = (cluster: string, queue: string) => metricValue(text, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: cluster, queue });
     expect(age('prod-eu', 'diagnose.prod-eu')).toBeGreaterThanOrEqual(60);
     expect(age('prod-eu', 'diagnose.prod-eu')).toBeLessThan(180);
     // The oldest of three (3 min), not the newest (10 s) nor the middle one.
@@ -53,12 +53,12 @@ describe('pod_doctor_queue_jobs and pod_doctor_queue_oldest_waiting_seconds', ()
     metrics.watchQueues(queues, ['c1']);
     await queues.diagnose('c1').add('diagnose', job('c1', 'web-1'), { timestamp: Date.now() - 5 * MINUTE });
     const before = await metrics.registry.metrics();
-    expect(metricValue(before, 'pod_doctor_queue_oldest_waiting_seconds', { cluster: 'c1', queue: 'diagnose.c1' })).toBeGreaterThanOrEqual(300);
+    expect(metricValue(before, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: 'c1', queue: 'diagnose.c1' })).toBeGreaterThanOrEqual(300);
 
     await queues.diagnose('c1').drain();
     const after = await metrics.registry.metrics();
-    expect(metricValue(after, 'pod_doctor_queue_oldest_waiting_seconds', { cluster: 'c1', queue: 'diagnose.c1' })).toBe(0);
-    expect(after).toContain('pod_doctor_queue_jobs{cluster="c1",queue="diagnose.c1",state="waiting"} 0');
+    expect(metricValue(after, 'pod_doctor_queue_oldest_waiting_seconds', { k8s_cluster: 'c1', queue: 'diagnose.c1' })).toBe(0);
+    expect(after).toContain('pod_doctor_queue_jobs{k8s_cluster="c1",queue="diagnose.c1",state="waiting"} 0');
   });
 
   it('reports no queue series for a registry that watches no queues (the bot’s worker thread)', async () => {

@@ -5,12 +5,13 @@
 // inside the policy are queued, so every refusal here is the policy's doing.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessRefused } from '../../src/chat/access.js';
+import { answerCommand } from '../../src/chat/adapters/slack/commands.js';
 import { deliver } from '../../src/chat/flows/delivery.js';
-import { parseChatCommand, rerun, startDiagnosis } from '../../src/chat/flows/requests.js';
-import type { ChatMessage } from '../../src/chat/types.js';
+import { rerun, startDiagnosis } from '../../src/chat/flows/requests.js';
 import type { Target } from '../../src/diagnosis/types.js';
 import { parseTarget } from '../../src/kube/target.js';
 import { connect } from '../helpers/jobs.js';
+import { silent } from '../helpers/logger.js';
 import { type Bench, openBench, result } from './harness.js';
 import { GLOBAL_APPROVERS, GROUPS, POLICY } from './policy.js';
 
@@ -29,18 +30,19 @@ describe('tenancy: who may ask for a diagnosis where', () => {
   });
   afterAll(() => redis.disconnect());
 
-  /** A command as the Slack edge runs it: parse (the acknowledgement), then start unless answered. */
+  /**
+   * A command as the Slack edge answers it (answerCommand): its acknowledgement, then what follows
+   * (the thread) and what the person is told privately after it (`responses`).
+   */
   async function command(text: string, channel: string, user: string) {
-    const reply = parseChatCommand(b.chat, text, channel, user);
-    const responses: ChatMessage[] = [];
-    if (reply.kind === 'reply') return { ack: reply.message.text, responses, refused: undefined };
-    const started = startDiagnosis(b.chat, { channel, user, target: reply.target, respond: async (m) => void responses.push(m) });
-    const refused = await started.then(
-      () => undefined,
-      (err: unknown) => err,
-    );
-    return { ack: reply.ack.text, responses, refused };
+    const responses: string[] = [];
+    const answer = await answerCommand({ chat: b.chat, logger: silent }, { text, channel, user }, async (body) => void responses.push(body.text));
+    await answer.follow?.();
+    return { ack: answer.ack.text, responses };
   }
+
+  /** Words that promise a diagnosis: none may reach a refused person. */
+  const PROMISE = /Diagnosing|Checking|diagnosing it|will be posted|thread/;
 
   it.each([
     {
@@ -68,7 +70,8 @@ describe('tenancy: who may ask for a diagnosis where', () => {
     const out = await command(c.text, c.channel, c.user);
     expect(out.ack).toMatch(c.why);
     expect(out.ack).toMatch(/Nothing was queued\./);
-    expect(out.refused).toBeUndefined();
+    expect(out.ack).not.toMatch(PROMISE);
+    expect(out.responses).toEqual([]);
     expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
     expect(b.adapter.posts).toEqual([]);
     // Even called past the acknowledgement (another edge, a crafted call), the flow refuses it.
@@ -81,39 +84,47 @@ describe('tenancy: who may ask for a diagnosis where', () => {
     expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
   });
 
-  it('refuses someone in no permitted user group once the groups are looked up, privately, queueing nothing', async () => {
-    // Cold cache: the acknowledgement cannot know yet and promises nothing.
+  it('refuses someone in no permitted user group once the groups are looked up: the acknowledgement is the refusal, nothing promised before or after', async () => {
+    // Cold cache: the groups are looked up before anything is said.
     const first = await command('web-1', 'C0SHOP', 'U0MALLORY');
-    expect(first.ack).toMatch(/Checking that you may diagnose shop\/web-1/);
-    expect(first.refused).toBeInstanceOf(AccessRefused);
-    expect(first.responses.map((m) => m.text)).toEqual([
-      expect.stringMatching(
-        /You are in none of the user groups that may use pod-doctor \(access policy\)\. Ask a member of user group S0SHOPDEV or user group S0SRE/,
-      ),
-    ]);
+    expect(first.ack).toMatch(
+      /You are in none of the user groups that may use pod-doctor \(access policy\)\. Ask a member of user group S0SHOPDEV or user group S0SRE/,
+    );
+    expect(first.ack).not.toMatch(PROMISE);
+    expect(first.responses).toEqual([]);
     expect(b.lookups.sort()).toEqual(['S0SHOPDEV', 'S0SRE']);
-    // Warm cache: the refusal is the acknowledgement itself, with no lookup.
+    // Warm cache: the same refusal, with no lookup.
     const second = await command('shop/web-1', 'C0SHOP', 'U0MALLORY');
     expect(second.ack).toMatch(/You are in none of the user groups/);
+    expect(second.ack).not.toMatch(PROMISE);
     expect(b.lookups).toHaveLength(2);
     expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
-    // Nothing public: no thread, no note.
+    // Nothing anywhere else either: no thread, no note, no private reply.
+    expect(b.adapter.posts).toEqual([]);
+    // The console and the demo (startDiagnosis) tell the refusal only.
+    const refused = await startDiagnosis(b.chat, { channel: 'C0SHOP', user: 'U0MALLORY', target: pod('shop', 'web-1') }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(AccessRefused);
+    expect(b.adapter.toldTo('U0MALLORY')).toEqual([expect.stringMatching(/You are in none of the user groups/)]);
+    expect(b.adapter.toldTo('U0MALLORY').join('\n')).not.toMatch(PROMISE);
     expect(b.adapter.posts.filter((p) => p.kind !== 'ephemeral')).toEqual([]);
   });
 
   it('refuses a user whose groups may not see the namespace, in a channel that may', async () => {
     const out = await command('payments/api-1', 'C0PLATFORM', 'U0ALICE');
-    expect(out.refused).toBeInstanceOf(AccessRefused);
-    expect(out.responses[0]!.text).toMatch(/None of your user groups may diagnose prod-eu\/payments \(access policy\)\. Ask a member of user group S0SRE\b/);
+    expect(out.ack).toMatch(/None of your user groups may diagnose prod-eu\/payments \(access policy\)\. Ask a member of user group S0SRE\b/);
+    expect(out.ack).not.toMatch(PROMISE);
+    expect(out.responses).toEqual([]);
     expect(await b.counts()).toEqual({ diagnose: 0, remediate: 0 });
   });
 
   it('queues what the policy allows: the bare pod in the channel default namespace of the policy, not the older map', async () => {
     const out = await command('web-1', 'C0SHOP', 'U0ALICE');
-    expect(out.refused).toBeUndefined();
-    expect(out.ack).toMatch(/Diagnosing shop\/web-1|Checking that you may diagnose shop\/web-1/);
+    expect(out.ack).toMatch(/Diagnosing shop\/web-1… the findings will be posted in a thread here/);
     const sre = await command('payments/api-1', 'C0PLATFORM', 'U0SARA');
-    expect(sre.refused).toBeUndefined();
+    expect(sre.ack).toMatch(/Diagnosing payments\/api-1/);
     const jobs = await b.queues.diagnose('prod-eu').getJobs(['waiting']);
     expect(jobs.map((j) => j.data.target).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))).toEqual([
       pod('payments', 'api-1'),

@@ -57,6 +57,8 @@ describe('tenancy through the Slack edge (signed requests, the bot configured fr
         POD_DOCTOR_REDIS_PREFIX: prefix,
         POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
         POD_DOCTOR_CHAT_BURST: '100',
+        // Short, so the test can outlive it: members are never trusted past it.
+        POD_DOCTOR_USERGROUP_CACHE_SECONDS: '1',
       },
     );
     bot = await startTestBot(env);
@@ -146,6 +148,25 @@ describe('tenancy through the Slack edge (signed requests, the bot configured fr
     expect(await bot!.chat.approvals.get(planId)).toMatchObject({ status: 'pending', approvals: [], required: 2 });
     // Refusals are private: the channel's messages never carry their reasons.
     expect(slack.messages.map(messageText).join('\n')).not.toMatch(/access policy|another channel's thread/);
+
+    // Slack stops answering user group lookups (ok: false) past the cache's TTL: a lead's
+    // approval and a reports dev's command both rest on groups, so both are refused privately and
+    // told to retry; nothing is recorded or queued, and the failures are counted.
+    await new Promise((r) => setTimeout(r, 1100));
+    slack.refuseNext('usergroups.users.list', 1000, 'missing_scope');
+    n = told('U0LEAD1');
+    await click(ACTION_IDS.approve, planId, 'U0LEAD1', prompt);
+    expect(await toldNext('U0LEAD1', n)).toMatch(
+      /Can't check that you may approve .*lookup of user group S0REPORTLEADS just now.*Nothing was recorded\. Try again/,
+    );
+    const unverified = await command('report-6f7d8-xk2lq', REPORTS, 'U0ALICE');
+    expect(unverified).toMatch(/Can't check that you may diagnose reports\/report-6f7d8-xk2lq: Slack did not answer/);
+    expect(unverified).not.toMatch(/Diagnosing|thread/);
+    expect(await counts()).toEqual(after);
+    expect(await bot!.chat.approvals.get(planId)).toMatchObject({ status: 'pending', approvals: [] });
+    const scraped = await (await fetch(`${bot!.metricsUrl}/metrics`)).text();
+    expect(scraped).toMatch(/pod_doctor_usergroup_lookup_failures_total\{failure="platform"\} [1-9]/);
+    slack.refuseNext('usergroups.users.list', 0, 'missing_scope');
 
     // Two different leads, in the thread's channel: it runs once.
     await click(ACTION_IDS.approve, planId, 'U0LEAD1', prompt);

@@ -2,6 +2,7 @@
 // answer before its acknowledgement deadline), then enqueued and given its thread; a re-run
 // button enqueues the same target again into the thread it was clicked in.
 
+import { withDeadline } from '../../bounded.js';
 import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
@@ -19,15 +20,16 @@ import { deliveryKey } from './delivery.js';
 import { jobScope, openJobThread } from './parents.js';
 
 /**
- * What the adapter shows the person who typed a command, before any I/O; for a diagnosis, `ack`
- * (its thread may open only with the findings).
+ * What a command is, before any I/O: a reply to show at once (help, bad input, a refusal), or a
+ * target to diagnose. A diagnosis gets no words here: what the person is told comes only after
+ * the policy's verdict (diagnosisCommand), so a refused person never reads a promise.
  */
-export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target; ack: ChatMessage };
+export type CommandReply = { kind: 'reply'; message: ChatMessage } | { kind: 'diagnose'; target: Target };
 
 /**
  * Parse a command (no I/O): a reply to show at once, or a target to diagnose. A target the access
  * policy refuses here (the channel's scope; the person's user groups when cached) is answered
- * with the refusal; startDiagnosis checks again, with the groups looked up.
+ * with the refusal; queueDiagnosis checks again, with the groups looked up, before anything is said.
  */
 export function parseChatCommand(ctx: ChatContext, text: string, channel: string, user?: string): CommandReply {
   const ns = defaultNamespaceFor(ctx.options.defaultNamespaces ?? {}, channel, ctx.options.policy);
@@ -37,17 +39,13 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
     ctx.options.metrics?.commands.inc({ outcome: 'bad-input' });
     return { kind: 'reply', message: badInputMessage(ctx.cluster, parsed.problem, ns) };
   }
-  const t = formatTarget(parsed.target);
   const verdict = diagnoseVerdictNow(ctx, { channel, ...(user === undefined ? {} : { user }) }, parsed.target);
   if (verdict && !verdict.ok) {
     ctx.options.metrics?.commands.inc({ outcome: 'refused' });
-    ctx.log.warn({ user, channel, target: t, reason: verdict.reason }, 'diagnosis refused by the access policy');
+    ctx.log.warn({ user, channel, target: formatTarget(parsed.target), reason: verdict.reason }, 'diagnosis refused by the access policy');
     return { kind: 'reply', message: diagnoseRefusal(ctx, parsed.target, verdict) };
   }
-  const ack = verdict
-    ? `Diagnosing ${t}… the findings will be posted in a thread here.`
-    : `Checking that you may diagnose ${t}, then diagnosing it… the findings will be posted in a thread here.`;
-  return { kind: 'diagnose', target: parsed.target, ack: noteMessage(ctx.cluster, ack, 'pending') };
+  return { kind: 'diagnose', target: parsed.target };
 }
 
 /** A diagnosis asked for in a channel; `respond` answers the person privately (Slack's response_url). */
@@ -129,10 +127,16 @@ export function diagnosisCommand(ctx: ChatContext, input: CommandInput, deadline
       const t = formatTarget(input.target);
       const log = scoped(ctx.log, { user: input.user, channel: input.channel, target: t });
       const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(new QueueDeadline(deadlineMs)), deadlineMs);
-      const deadline = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
       try {
-        const queued = await Promise.race([queueDiagnosis(ctx, input, abort.signal), deadline]);
+        const queued = await withDeadline(
+          deadlineMs,
+          () => queueDiagnosis(ctx, input, abort.signal),
+          () => {
+            const late = new QueueDeadline(deadlineMs);
+            abort.abort(late); // what is still queueing stops; a retry joins what did reach Redis
+            return late;
+          },
+        );
         if (queued.kind === 'refused') return { message: queued.message };
         return {
           message: noteMessage(ctx.cluster, `Diagnosing ${t}… the findings will be posted in a thread here.`, 'pending'),
@@ -149,8 +153,6 @@ export function diagnosisCommand(ctx: ChatContext, input: CommandInput, deadline
               ? `it could not be queued within ${deadlineMs / 1000} s`
               : 'Redis is not answering';
         return { message: noteMessage(ctx.cluster, `Can't queue the diagnosis of ${t} right now: ${why}. Try again in a moment.`, 'error') };
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

@@ -1,6 +1,7 @@
 // What pod-doctor says in chat, as renderer-independent messages. Every message names the
 // cluster, both in its parts and in its plain-text fallback.
 
+import { describeChange } from '../../diagnosis/changes.js';
 import type { Diagnosis, Finding, Severity, Target } from '../../diagnosis/types.js';
 import type { Incident, PlanOffer } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
@@ -149,10 +150,18 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
       ),
     );
   });
+  if (d.changes?.length) parts.push({ kind: 'list', label: 'What changed', items: d.changes.map(describeChange) });
+  if (d.ignored?.length) parts.push({ kind: 'context', text: `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}` });
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
   parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });
-  parts.push({ kind: 'actions', buttons: [{ action: 'rerun', label: 'Re-run diagnosis', value: options.threadId }] });
+  parts.push({
+    kind: 'actions',
+    buttons: [
+      { action: 'rerun', label: 'Re-run diagnosis', value: options.threadId },
+      { action: 'writeup', label: 'Write-up', value: options.threadId },
+    ],
+  });
   const first = d.findings[0];
   const text = first
     ? `[${d.cluster}] ${t}: ${SEVERITY_WORD[first.severity]} ${first.title} — ${first.cause}` +

@@ -63,6 +63,7 @@ import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 import { rule as readinessFailing } from './readiness-failing.js';
 import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
+import { rule as rolloutRegression } from './rollout-regression.js';
 import { rule as runtimeCgroupWriteFailed } from './runtime-cgroup-write-failed.js';
 import { rule as runtimeHandlerMissing } from './runtime-handler-missing.js';
 import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
@@ -138,6 +139,7 @@ export const RULES: readonly Rule[] = [
   containerStartError,
   imageWrongArch,
   readinessFailing,
+  rolloutRegression,
   initWaitingDependency,
   lifecyclePoststartFailed,
   securityRunAsNonRoot,

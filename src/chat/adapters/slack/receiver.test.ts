@@ -20,7 +20,7 @@ vi.mock('../../flows/requests.js', () => ({
   parseChatCommand: (_chat: unknown, text: string): CommandReply =>
     text === 'help'
       ? { kind: 'reply', message: noteMessage('prod', 'usage: /pod-doctor ns/pod') }
-      : { kind: 'diagnose', target: { kind: 'pod', namespace: 'shop', name: text.split('/')[1] ?? '' }, ack: noteMessage('prod', `Diagnosing ${text}…`) },
+      : { kind: 'diagnose', target: { kind: 'pod', namespace: 'shop', name: text.split('/')[1] ?? '' } },
   diagnosisCommand: (_chat: unknown, input: unknown) => flow.diagnosisCommand(input),
 }));
 

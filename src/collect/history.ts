@@ -1,0 +1,72 @@
+// What "what changed" reads for a pod in trouble: its workload's rollout history (the ReplicaSets
+// of a Deployment, the ControllerRevisions of a StatefulSet or DaemonSet, owned by that workload)
+// and the metadata of the ConfigMaps and Secrets it uses. Metadata only: the managedFields say who
+// edited a ConfigMap or Secret and when; a Secret's data is never asked for.
+import type { HistoryFact, KubeObject, OwnerFact } from '../diagnosis/types.js';
+import { formatSelector, type LabelSelectorObject } from '../kube/selectors.js';
+import type { Guard } from './guard.js';
+import type { FactSource } from './source.js';
+
+/** Revisions kept at most (Deployments keep 10 old ReplicaSets by default). */
+const MAX_REVISIONS = 12;
+/** ConfigMaps and Secrets read at most for one pod. */
+const MAX_CONFIGS = 16;
+
+const HISTORY_KINDS = { Deployment: 'ReplicaSet', StatefulSet: 'ControllerRevision', DaemonSet: 'ControllerRevision' } as const;
+export type WorkloadKind = keyof typeof HISTORY_KINDS;
+
+export interface HistoryScope {
+  source: FactSource;
+  namespace: string;
+  owners: readonly OwnerFact[] | undefined;
+  configMaps: readonly string[];
+  /** Only with the opt-in Secret permission (POD_DOCTOR_CHECK_SECRETS). */
+  secrets: readonly string[];
+  guard: Guard;
+}
+
+export async function collectHistory(s: HistoryScope): Promise<HistoryFact> {
+  const configs = [...s.configMaps.map((n) => ['ConfigMap', n] as const), ...s.secrets.map((n) => ['Secret', n] as const)].slice(0, MAX_CONFIGS);
+  const [workload, metadata] = await Promise.all([
+    collectWorkload(s),
+    Promise.all(configs.map(([kind, name]) => s.guard(`${kind} ${name} (metadata only)`, () => s.source.configMetadata(s.namespace, kind, name), null))),
+  ]);
+  return { ...(workload ? { workload } : {}), configs: metadata.filter((o): o is KubeObject => o !== null) };
+}
+
+async function collectWorkload(s: HistoryScope): Promise<HistoryFact['workload']> {
+  const owner = s.owners?.find((o) => o.kind in HISTORY_KINDS && o.object);
+  if (!owner?.object) return undefined;
+  const kind = owner.kind as WorkloadKind;
+  const object = owner.object;
+  const revisions = await s.guard(`rollout history of ${kind} ${owner.name}`, () => workloadRevisions(s.source, s.namespace, kind, object), [] as KubeObject[]);
+  return { kind, name: owner.name, object, revisions };
+}
+
+export function isHistoryKind(kind: string): kind is WorkloadKind {
+  return Object.hasOwn(HISTORY_KINDS, kind);
+}
+
+/**
+ * The revisions a workload controls (its ReplicaSets or ControllerRevisions, by its selector and
+ * owner reference), oldest first, at most {@link MAX_REVISIONS}. Read by the collector and by the
+ * rollback playbook's checks and step.
+ */
+export async function workloadRevisions(
+  source: Pick<FactSource, 'listRevisions'>,
+  namespace: string,
+  kind: WorkloadKind,
+  object: KubeObject,
+): Promise<KubeObject[]> {
+  const selector = formatSelector((object.spec as { selector?: LabelSelectorObject } | undefined)?.selector);
+  if (!selector) return [];
+  const all = await source.listRevisions(namespace, HISTORY_KINDS[kind], selector);
+  const uid = object.metadata?.uid;
+  const name = object.metadata?.name;
+  // The selector may match another workload's history: keep what this one controls.
+  const mine = all.filter((o) =>
+    (o.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name)),
+  );
+  const number = (o: KubeObject) => Number(o.kind === 'ReplicaSet' ? o.metadata?.annotations?.['deployment.kubernetes.io/revision'] : o.revision) || 0;
+  return mine.sort((a, b) => number(a) - number(b)).slice(-MAX_REVISIONS);
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ago, crashedPod, event, node, pod, snapshot } from '../../test/helpers/factories.js';
+import { configMeta } from '../../test/helpers/history.js';
+import { failureBegan, templateDiff, whatChanged } from './changes.js';
+import { diagnose } from './engine.js';
+import { RULES } from './rules/index.js';
+import type { KubeObject } from './types.js';
+
+const WINDOW = 7200;
+
+function parseFailure(failedAgo: number, configs: KubeObject[]) {
+  const p = crashedPod(
+    { exitCode: 1, restarts: 3, finishedAgo: 20, message: 'failed to parse /etc/web/config.yaml: yaml: line 3: did not find expected key' },
+    { metadata: { creationTimestamp: ago(86_400) }, spec: { volumes: [{ name: 'config', configMap: { name: 'web-config' } }] } },
+  );
+  return snapshot(p, {
+    events: [event(p, { reason: 'BackOff', type: 'Warning', message: 'Back-off restarting failed container web', firstSeenAgo: failedAgo })],
+    history: { configs },
+  });
+}
+
+describe('whatChanged', () => {
+  it('blames a ConfigMap edited four minutes before the app began failing to parse it', () => {
+    const s = parseFailure(60, [configMeta('ConfigMap', 'web-config', 'kubectl-edit', 300)]);
+    expect(whatChanged(s, WINDOW)).toEqual([
+      { at: ago(300), kind: 'config', object: 'ConfigMap web-config', text: 'edited', by: 'kubectl-edit', explains: 240 },
+    ]);
+    const d = diagnose(s, { rules: RULES });
+    expect(d.findings[0]?.evidence.at(-1)).toEqual({
+      source: 'what changed: ConfigMap web-config',
+      text: 'began 4m after ConfigMap web-config was edited, by kubectl-edit',
+    });
+  });
+
+  it('lists an edit made long before the failure without blaming it, and leaves out one older than the window', () => {
+    const s = parseFailure(60, [configMeta('ConfigMap', 'web-config', 'kubectl-edit', 3600), configMeta('Secret', 'db', 'vault-injector', 9 * 3600)]);
+    expect(whatChanged(s, WINDOW)).toEqual([{ at: ago(3600), kind: 'config', object: 'ConfigMap web-config', text: 'edited', by: 'kubectl-edit' }]);
+  });
+
+  it('names a Secret edit from its metadata alone', () => {
+    const s = parseFailure(60, [configMeta('Secret', 'db-password', 'vault-injector', 120)]);
+    expect(whatChanged(s, WINDOW)[0]).toMatchObject({ object: 'Secret db-password', by: 'vault-injector', explains: 60 });
+  });
+
+  it('reads the node: a reboot and a kubelet start from its events, a NoExecute taint, the Ready transition', () => {
+    const p = crashedPod({ exitCode: 1, finishedAgo: 20 });
+    const n = node({
+      metadata: { name: 'node-1' },
+      spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: ago(900) }] },
+    });
+    const s = snapshot(p, {
+      node: n,
+      nodeEvents: [
+        event(n, { reason: 'Rebooted', type: 'Warning', message: 'Node node-1 has been rebooted, boot id: 4f1c9a2e', firstSeenAgo: 600 }),
+        event(n, { reason: 'Starting', message: 'Starting kubelet.', firstSeenAgo: 590 }),
+      ],
+      history: { configs: [] },
+    });
+    const texts = whatChanged(s, WINDOW).map((c) => c.text);
+    expect(texts).toContain('rebooted (boot ID 4f1c9a2e)');
+    expect(texts.some((t) => t.startsWith('kubelet started (now kubelet'))).toBe(true);
+    expect(texts).toContain('taint node.kubernetes.io/not-ready:NoExecute added');
+  });
+
+  it('says nothing without the history fact (the rule that needs it is off)', () => {
+    expect(whatChanged({ ...parseFailure(60, []), history: undefined, node: undefined }, WINDOW)).toEqual([]);
+  });
+});
+
+describe('failureBegan', () => {
+  it('is the earliest Warning event or failed run of a failing pod, and undefined for a healthy one', () => {
+    expect(failureBegan(parseFailure(600, []))).toBe(Date.parse(ago(600)));
+    expect(failureBegan(snapshot(pod()))).toBeUndefined();
+  });
+});
+
+describe('templateDiff', () => {
+  it('names env variables only, and says which come from a Secret', () => {
+    const c = (env: { name: string; value?: string; valueFrom?: object }[]) => ({ spec: { containers: [{ name: 'web', image: 'web:1', env }] } });
+    const secret = { secretKeyRef: { name: 'db', key: 'password' } };
+    const diff = templateDiff(
+      c([
+        { name: 'MODE', value: 'a' },
+        { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'old' } } },
+      ]),
+      c([
+        { name: 'MODE', value: 'hunter2' },
+        { name: 'DB_PASSWORD', valueFrom: secret },
+        { name: 'TOKEN', valueFrom: secret },
+      ]),
+    );
+    expect(diff).toEqual(['env MODE of web changed', 'env DB_PASSWORD (from a Secret) of web changed', 'env TOKEN (from a Secret) added to web']);
+    expect(diff.join(' ')).not.toContain('hunter2');
+  });
+});

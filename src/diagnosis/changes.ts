@@ -1,0 +1,339 @@
+// What changed before a failure: the rollouts of the pod's workload (from its ReplicaSets or
+// ControllerRevisions), edits of the ConfigMaps and Secrets it uses (their managedFields, read as
+// metadata only) and what happened to its node (reboots, kubelet restarts, taints, readiness).
+// Pure: it reads the snapshot's history fact and the node, and says which change the failure
+// followed closely enough to be blamed on it.
+import { eventTime, formatDuration, ms } from './facts.js';
+import { type Change, type Container, type Event, type Finding, type HistoryFact, type KubeObject, type Pod, SEVERITY_ORDER, type Snapshot } from './types.js';
+
+/** A failure that began within this long after a change is blamed on it ("began 40 s after revision 2"). */
+export const BLAME_SECONDS = 15 * 60;
+
+/** Container waiting reasons that mean the pod is failing now. */
+const FAILING_WAITING = new Set([
+  'CrashLoopBackOff',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'StartError',
+]);
+
+type ManagedField = { manager?: string; operation?: string; time?: string; subresource?: string; fieldsV1?: unknown };
+
+/** One revision of the pod's workload, with its pod template. */
+export interface Revision {
+  revision: number;
+  name: string;
+  at: string;
+  template: { spec?: { containers?: Container[]; initContainers?: Container[] } } | undefined;
+  /** The pod template hash its pods carry (`pod-template-hash` or `controller-revision-hash`). */
+  hash: string | undefined;
+}
+
+/** A rollout the failure followed: the revision, the one before it, what changed and who changed it. */
+export interface BlamedRollout {
+  kind: string;
+  name: string;
+  revision: Revision;
+  previous: Revision;
+  change: Change;
+  /** Seconds from the rollout to the failure's start. */
+  after: number;
+}
+
+/**
+ * When the pod's failure began (ms since the epoch): the earliest Warning event of the pod and the
+ * earliest failed run its containers report; undefined when the pod is not failing now.
+ */
+export function failureBegan(snapshot: Snapshot): number | undefined {
+  const pod = snapshot.pod;
+  if (!pod || !isFailing(pod)) return undefined;
+  const times: number[] = [];
+  for (const e of snapshot.events) {
+    if (e.type !== 'Warning') continue;
+    const t = ms(e.firstTimestamp ?? e.eventTime ?? eventTime(e));
+    if (t !== undefined) times.push(t);
+  }
+  for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+    for (const term of [s.state?.terminated, s.lastState?.terminated]) {
+      const t = term && term.exitCode !== 0 ? ms(term.finishedAt) : undefined;
+      if (t !== undefined) times.push(t);
+    }
+  }
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+function isFailing(pod: Pod): boolean {
+  if (pod.status?.phase === 'Failed') return true;
+  return [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].some(
+    (s) =>
+      FAILING_WAITING.has(s.state?.waiting?.reason ?? '') ||
+      (s.state?.terminated !== undefined && s.state.terminated.exitCode !== 0) ||
+      (s.ready === false && (s.restartCount ?? 0) > 0 && s.lastState?.terminated !== undefined && s.lastState.terminated.exitCode !== 0),
+  );
+}
+
+/** The workload's revisions, oldest first. */
+export function revisions(history: HistoryFact | undefined): Revision[] {
+  const w = history?.workload;
+  if (!w) return [];
+  const out: Revision[] = [];
+  for (const o of w.revisions) {
+    const replicaSet = o.kind === 'ReplicaSet';
+    const number = Number(replicaSet ? o.metadata?.annotations?.['deployment.kubernetes.io/revision'] : o.revision);
+    const at = o.metadata?.creationTimestamp;
+    if (!Number.isFinite(number) || !at) continue;
+    const template = replicaSet
+      ? (o.spec?.template as Revision['template'])
+      : ((o.data as { spec?: { template?: Revision['template'] } } | undefined)?.spec?.template ?? undefined);
+    const name = o.metadata?.name ?? '';
+    const hash = replicaSet ? o.metadata?.labels?.['pod-template-hash'] : (o.metadata?.labels?.['controller.kubernetes.io/hash'] ?? name);
+    out.push({ revision: number, name, at, template, hash });
+  }
+  return out.sort((a, b) => a.revision - b.revision);
+}
+
+/** The revision the pod runs: its ReplicaSet, or its `controller-revision-hash`. */
+export function podRevision(pod: Pod | undefined, revs: readonly Revision[]): Revision | undefined {
+  const owner = pod?.metadata?.ownerReferences?.find((r) => r.controller)?.name;
+  const hash = pod?.metadata?.labels?.['pod-template-hash'];
+  const crHash = pod?.metadata?.labels?.['controller-revision-hash'];
+  return revs.find(
+    (r) =>
+      (owner !== undefined && r.name === owner) ||
+      (hash !== undefined && r.hash === hash) ||
+      (crHash !== undefined && (r.name === crHash || r.name.endsWith(`-${crHash}`))),
+  );
+}
+
+/**
+ * Who made the workload change that created a revision: the manager whose spec update is the last
+ * one at or just before the revision appeared (managedFields keep each manager's latest time only,
+ * so an older revision's author may be unknown).
+ */
+export function rolledOutBy(workload: KubeObject | undefined, at: string): string | undefined {
+  const t = ms(at);
+  if (t === undefined) return undefined;
+  const entries = ((workload?.metadata?.managedFields ?? []) as ManagedField[]).filter((e) => {
+    const et = ms(e.time);
+    const spec = typeof e.fieldsV1 === 'object' && e.fieldsV1 !== null && 'f:spec' in e.fieldsV1;
+    return !e.subresource && spec && et !== undefined && et <= t + 5_000 && et >= t - 120_000;
+  });
+  entries.sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0));
+  return entries[0]?.manager;
+}
+
+/** `web 2.3.1 → 2.4.0`, or the whole references when the repository changed. */
+function imageChange(container: string, from: string, to: string): string {
+  const split = (ref: string) => {
+    const at = ref.indexOf('@');
+    const base = at >= 0 ? ref.slice(0, at) : ref;
+    const colon = base.lastIndexOf(':');
+    const repo = colon > base.lastIndexOf('/') ? base.slice(0, colon) : base;
+    const tag = at >= 0 ? ref.slice(at + 1, at + 20) : colon > base.lastIndexOf('/') ? base.slice(colon + 1) : 'latest';
+    return { repo, tag };
+  };
+  const a = split(from);
+  const b = split(to);
+  return a.repo === b.repo ? `image ${container} ${a.tag} → ${b.tag}` : `image ${container} ${from} → ${to}`;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Env names only: a plain value may hold a credential, a secret-backed one is named as such. */
+function envChanges(name: string, from: Container['env'], to: Container['env']): string[] {
+  const before = new Map((from ?? []).map((e) => [e.name, e]));
+  const after = new Map((to ?? []).map((e) => [e.name, e]));
+  const secret = (e: NonNullable<Container['env']>[number] | undefined) => (e?.valueFrom?.secretKeyRef ? ' (from a Secret)' : '');
+  const out: string[] = [];
+  for (const [k, e] of after) {
+    const old = before.get(k);
+    if (!old) out.push(`env ${k}${secret(e)} added to ${name}`);
+    else if (!same(old, e)) out.push(`env ${k}${secret(e) || secret(old)} of ${name} changed`);
+  }
+  for (const [k, e] of before) if (!after.has(k)) out.push(`env ${k}${secret(e)} removed from ${name}`);
+  return out;
+}
+
+function resourceChanges(name: string, from: Container['resources'], to: Container['resources']): string[] {
+  const out: string[] = [];
+  for (const kind of ['requests', 'limits'] as const) {
+    const a = from?.[kind] ?? {};
+    const b = to?.[kind] ?? {};
+    for (const r of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      if (a[r] === b[r]) continue;
+      out.push(`${r} ${kind === 'requests' ? 'request' : 'limit'} of ${name} ${a[r] ?? 'none'} → ${b[r] ?? 'none'}`);
+    }
+  }
+  return out;
+}
+
+/** What a rollout changed in the pod template: images, commands, env names, resources, probes. */
+export function templateDiff(from: Revision['template'], to: Revision['template']): string[] {
+  const out: string[] = [];
+  const lists = [['initContainers', 'init container '] as const, ['containers', ''] as const];
+  for (const [list, prefix] of lists) {
+    const before = new Map((from?.spec?.[list] ?? []).map((c) => [c.name, c]));
+    for (const c of to?.spec?.[list] ?? []) {
+      const old = before.get(c.name);
+      const name = `${prefix}${c.name}`;
+      if (!old) {
+        out.push(`${name} added`);
+        continue;
+      }
+      if (old.image && c.image && old.image !== c.image) out.push(imageChange(name, old.image, c.image));
+      if (!same(old.command, c.command) || !same(old.args, c.args)) out.push(`command of ${name}`);
+      out.push(...envChanges(name, old.env, c.env));
+      if (!same(old.envFrom, c.envFrom)) out.push(`envFrom of ${name}`);
+      out.push(...resourceChanges(name, old.resources, c.resources));
+      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) if (!same(old[probe], c[probe])) out.push(`${probe} of ${name}`);
+    }
+    for (const name of before.keys()) if (!(to?.spec?.[list] ?? []).some((c) => c.name === name)) out.push(`${prefix}${name} removed`);
+  }
+  return out;
+}
+
+/** The rollouts in the history, each with what it changed against the revision before it. */
+function rolloutChanges(snapshot: Snapshot): Change[] {
+  const w = snapshot.history?.workload;
+  const revs = revisions(snapshot.history);
+  if (!w) return [];
+  return revs.map((r, i) => {
+    const prev = revs[i - 1];
+    const diff = prev ? templateDiff(prev.template, r.template) : [];
+    const by = rolledOutBy(w.object, r.at);
+    const what = prev ? (diff.length > 0 ? diff.join(', ') : 'pod template changed') : 'first revision';
+    return { at: r.at, kind: 'rollout', object: `${w.kind} ${w.name}`, text: `revision ${r.revision}: ${what}`, revision: r.revision, ...(by ? { by } : {}) };
+  });
+}
+
+/**
+ * Edits of the config the pod uses: the latest managedFields time of each ConfigMap or Secret,
+ * when later than its creation (or its creation, when that is recent: a replaced object).
+ */
+function configChanges(history: HistoryFact | undefined): Change[] {
+  const out: Change[] = [];
+  for (const o of history?.configs ?? []) {
+    const created = ms(o.metadata?.creationTimestamp);
+    const entries = (o.metadata?.managedFields ?? []) as ManagedField[];
+    const latest = entries.filter((e) => ms(e.time) !== undefined).sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0))[0];
+    const object = `${o.kind} ${o.metadata?.name ?? ''}`;
+    const t = ms(latest?.time);
+    if (latest?.time && t !== undefined && (created === undefined || t > created + 1_000)) {
+      out.push({ at: latest.time, kind: 'config', object, text: 'edited', ...(latest.manager ? { by: latest.manager } : {}) });
+    } else if (o.metadata?.creationTimestamp) {
+      out.push({ at: o.metadata.creationTimestamp, kind: 'config', object, text: 'created', ...(latest?.manager ? { by: latest.manager } : {}) });
+    }
+  }
+  return out;
+}
+
+/** The node: reboots and kubelet starts (its events), NoExecute taints and readiness transitions. */
+function nodeChanges(snapshot: Snapshot): Change[] {
+  const node = snapshot.node;
+  if (!node) return [];
+  const object = `node ${node.metadata?.name ?? ''}`;
+  const info = node.status?.nodeInfo;
+  const out: Change[] = [];
+  const at = (e: Event) => e.firstTimestamp ?? e.eventTime ?? eventTime(e);
+  for (const e of snapshot.nodeEvents ?? []) {
+    const when = at(e);
+    if (!when) continue;
+    if (e.reason === 'Rebooted') {
+      const boot = /boot id: (\S+)/.exec(e.message ?? '')?.[1];
+      out.push({ at: when, kind: 'node', object, text: boot ? `rebooted (boot ID ${boot})` : 'rebooted' });
+    } else if (e.reason === 'Starting' && /kubelet/i.test(e.message ?? '')) {
+      const versions = info ? ` (now kubelet ${info.kubeletVersion}, ${info.containerRuntimeVersion})` : '';
+      out.push({ at: when, kind: 'node', object, text: `kubelet started${versions}` });
+    }
+  }
+  for (const t of node.spec?.taints ?? []) {
+    if (t.timeAdded) out.push({ at: t.timeAdded, kind: 'node', object, text: `taint ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} added` });
+  }
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.lastTransitionTime) {
+    out.push({ at: ready.lastTransitionTime, kind: 'node', object, text: `Ready became ${ready.status}${ready.reason ? ` (${ready.reason})` : ''}` });
+  }
+  return out;
+}
+
+/**
+ * The changes in the window before the failure began (before now for a pod that is not failing),
+ * and those since, oldest first; a change the failure began at most {@link BLAME_SECONDS} after
+ * carries `explains` (a rollout only when the pod runs that revision).
+ */
+export function whatChanged(snapshot: Snapshot, windowSeconds: number): Change[] {
+  if (!snapshot.history && !snapshot.node) return [];
+  const now = ms(snapshot.now) ?? 0;
+  const began = failureBegan(snapshot);
+  const from = (began ?? now) - windowSeconds * 1000;
+  const revs = revisions(snapshot.history);
+  const mine = podRevision(snapshot.pod, revs);
+  const all = [...rolloutChanges(snapshot), ...configChanges(snapshot.history), ...(snapshot.history ? nodeChanges(snapshot) : [])];
+  const inWindow = all.filter((c) => {
+    const t = ms(c.at);
+    return t !== undefined && t >= from && t <= now;
+  });
+  for (const c of inWindow) {
+    const t = ms(c.at)!;
+    if (began === undefined || began < t || began - t > BLAME_SECONDS * 1000) continue;
+    // A rollout explains the failure of a pod of that revision only.
+    if (c.kind === 'rollout' && (mine === undefined || c.revision !== mine.revision)) continue;
+    c.explains = Math.round((began - t) / 1000);
+  }
+  return inWindow.sort((a, b) => (ms(a.at) ?? 0) - (ms(b.at) ?? 0));
+}
+
+/** The rollout the pod's failure followed, with the revision before it to roll back to. */
+export function blamedRollout(snapshot: Snapshot, windowSeconds: number): BlamedRollout | undefined {
+  const w = snapshot.history?.workload;
+  if (!w) return undefined;
+  const change = whatChanged(snapshot, windowSeconds).find((c) => c.kind === 'rollout' && c.explains !== undefined);
+  if (!change || change.explains === undefined) return undefined;
+  const revs = revisions(snapshot.history);
+  const index = revs.findIndex((r) => r.revision === change.revision);
+  const revision = revs[index];
+  const previous = revs[index - 1];
+  // Only the newest revision is rolled back: an older one was already replaced.
+  if (!revision || !previous || index !== revs.length - 1) return undefined;
+  return { kind: w.kind, name: w.name, revision, previous, change, after: change.explains };
+}
+
+/** `began 40s after revision 2 of Deployment web (image web 2.3.1 → 2.4.0), by argocd-controller`. */
+export function describeBlame(c: Change): string {
+  const after = formatDuration(c.explains ?? 0);
+  const by = c.by ? `, by ${c.by}` : '';
+  if (c.kind === 'rollout') {
+    const what = c.text.replace(/^revision \d+: /, '');
+    return `began ${after} after revision ${c.revision} of ${c.object} (${what})${by}`;
+  }
+  if (c.kind === 'config') return `began ${after} after ${c.object} was ${c.text}${by}`;
+  return `began ${after} after ${c.object}: ${c.text}${by}`;
+}
+
+/**
+ * A change as one line of the answer's "What changed":
+ * `10:54:00 UTC Deployment web revision 2: image web 2.3.1 → 2.4.0 (by argocd-controller); the failure began 40s later`.
+ */
+export function describeChange(c: Change): string {
+  const later = c.explains !== undefined ? `; the failure began ${formatDuration(c.explains)} later` : '';
+  return `${c.at.slice(11, 19)} UTC ${c.object} ${c.text}${c.by ? ` (by ${c.by})` : ''}${later}`;
+}
+
+/**
+ * The changes that explain the failure, as evidence on the finding they explain: the first finding
+ * about the pod itself of severity warning or worse (the rollout's own finding already says so).
+ */
+export function attachChangeEvidence(findings: Finding[], changes: readonly Change[], podSubject: string): void {
+  const blamed = changes.filter((c) => c.explains !== undefined);
+  if (blamed.length === 0) return;
+  const f = findings.find((x) => x.subject === podSubject && SEVERITY_ORDER[x.severity] >= SEVERITY_ORDER.warning && x.rule !== ROLLOUT_RULE);
+  if (!f) return;
+  f.evidence = [...f.evidence, ...blamed.map((c) => ({ source: `what changed: ${c.object}`, text: describeBlame(c) }))];
+}
+
+/** The rule that names a blamed rollout and offers the rollback (src/diagnosis/rules/rollout-regression.ts). */
+export const ROLLOUT_RULE = 'rollout.regression';
