@@ -82,7 +82,10 @@ async function groupsMode(): Promise<void> {
   const findingTs = (ts: string) => findings.has(ts);
   // The alert lists (and prompts) that follow each group's findings, for the post order.
   await slack
-    .waitFor(() => slack.roots(CHANNEL).every((r) => slack.thread(CHANNEL, r.ts).length >= 2 && slack.thread(CHANNEL, r.ts).some((m) => !findingTs(m.ts))), 60_000)
+    .waitFor(
+      () => slack.roots(CHANNEL).every((r) => slack.thread(CHANNEL, r.ts).length >= 2 && slack.thread(CHANNEL, r.ts).some((m) => !findingTs(m.ts))),
+      60_000,
+    )
     .catch(() => say('not every group got its alert list within 60 s'));
   const perGroup = groups.map((g) => ({ group: g.alertname, first_finding_ms: firstFinding(g)!.postedAt - sentAt.get(g.i)! }));
   const actual = perGroup.map((g) => g.first_finding_ms);
