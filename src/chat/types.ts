@@ -91,6 +91,11 @@ export interface PostOptions {
    * is looked for by it instead of being sent twice. Without it, each call is its own post.
    */
   key?: string;
+  /**
+   * The message is edited later by its ts (an alert list): never joined with other notes for the
+   * same thread still queued (a note is otherwise, to save the channel's turns).
+   */
+  editedLater?: boolean;
 }
 
 /**

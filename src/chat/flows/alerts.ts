@@ -223,7 +223,10 @@ export class AlertGroupChat {
     } else {
       const message = await this.renderNote(thread.id, note);
       if (note.ts) await this.ctx.adapter.update({ channel: parent.channel, ts: note.ts }, message);
-      else note.ts = (await this.ctx.adapter.postInThread(parent, message, { key: `alert-note:${thread.id}`, ...(holdWhile ? { holdWhile } : {}) }))[0]?.ts;
+      else
+        note.ts = (
+          await this.ctx.adapter.postInThread(parent, message, { key: `alert-note:${thread.id}`, editedLater: true, ...(holdWhile ? { holdWhile } : {}) })
+        )[0]?.ts;
     }
     await this.ctx.redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
   }
