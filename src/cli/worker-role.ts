@@ -67,6 +67,7 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
+    recurrenceRetentionDays: config.recurrenceRetentionDays,
     diagnose: {
       overrides: config.rules,
       checkSecrets: config.checkSecrets,

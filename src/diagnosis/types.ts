@@ -393,6 +393,9 @@ export interface Diagnosis {
   missing?: { name: string; via?: string };
   /** What changed in the window before the failure (rollouts, config edits, the node), oldest first. */
   changes?: Change[];
+  /** The pod's top workload (`Deployment web`) and node, when known: what a recurrence is keyed by. */
+  workload?: string;
+  node?: string;
   /** Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>`; `by` names that object. */
   ignored?: { rule: string; by: string }[];
   at: string;

@@ -341,6 +341,7 @@ export class AlertGroupChat {
           threadId: thread.id,
           offers,
           ...(incident ? { incident } : {}),
+          ...(result.recurrence ? { recurrence: result.recurrence } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
         }),
       );
