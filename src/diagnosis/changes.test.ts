@@ -93,3 +93,25 @@ describe('templateDiff', () => {
     expect(diff.join(' ')).not.toContain('hunter2');
   });
 });
+
+describe('RoleBindings of the pod ServiceAccount', () => {
+  it('names an edit of a binding that grants the account, with its role', () => {
+    const binding = {
+      ...configMeta('ConfigMap', 'web-reader', 'kubectl-edit', 200),
+      kind: 'RoleBinding',
+      roleRef: { kind: 'Role', name: 'pod-reader' },
+    };
+    const s = parseFailure(60, []);
+    const changes = whatChanged({ ...s, history: { configs: [], bindings: [binding] } }, WINDOW);
+    expect(changes).toEqual([
+      {
+        at: ago(200),
+        kind: 'access',
+        object: "RoleBinding web-reader (of the pod's ServiceAccount, role pod-reader)",
+        text: 'edited',
+        by: 'kubectl-edit',
+        explains: 140,
+      },
+    ]);
+  });
+});

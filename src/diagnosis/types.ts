@@ -334,12 +334,14 @@ export interface Snapshot {
 export interface HistoryFact {
   workload?: { kind: 'Deployment' | 'StatefulSet' | 'DaemonSet'; name: string; object: KubeObject; revisions: KubeObject[] };
   configs: KubeObject[];
+  /** RoleBindings of the namespace that name the pod's ServiceAccount (created or edited when, by whom). */
+  bindings?: KubeObject[];
 }
 
 /** One change in the window before a failure: a rollout, a config edit, a node event. */
 export interface Change {
   at: string;
-  kind: 'rollout' | 'config' | 'node';
+  kind: 'rollout' | 'config' | 'access' | 'node';
   /** `Deployment web`, `ConfigMap web-config`, `node worker-1`. */
   object: string;
   /** What changed: `revision 2: image web 2.3.1 → 2.4.0`. */
