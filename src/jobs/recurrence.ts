@@ -69,3 +69,27 @@ export async function recordRecurrence(
     previous: previous.map((p) => ({ jobId: p.job, at: new Date(p.at).toISOString() })),
   };
 }
+
+/**
+ * The incidents of a fingerprint in the window, newest first, without recording anything (what
+ * `pod-doctor diagnose` shows when Redis is configured); undefined when there are none.
+ */
+export async function readRecurrence(
+  redis: RedisClient,
+  settings: Pick<RecurrenceSettings, 'prefix' | 'windowDays'>,
+  cluster: string,
+  fingerprint: string,
+  now = Date.now(),
+): Promise<Recurrence | undefined> {
+  const raw = await redis.zrangebyscore(keys.recurrence(settings.prefix, cluster, fingerprint), now - settings.windowDays * 86_400_000, '+inf', 'WITHSCORES');
+  const seen: { job: string; at: number }[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) seen.push({ job: String(raw[i]), at: Number(raw[i + 1]) });
+  if (seen.length === 0) return undefined;
+  seen.sort((a, b) => b.at - a.at);
+  return {
+    fingerprint,
+    count: seen.length,
+    days: settings.windowDays,
+    previous: seen.slice(0, LISTED).map((p) => ({ jobId: p.job, at: new Date(p.at).toISOString() })),
+  };
+}
