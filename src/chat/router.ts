@@ -68,7 +68,7 @@ export async function contextForThread(router: ChatRouter, threadId: string): Pr
   return (thread && router.contexts.get(thread.state.cluster)) || router.main;
 }
 
-/** The context of a decision button: re-run points at a thread, approve and deny at a plan. */
+/** The context of a decision button: re-run and write-up point at a thread, approve and deny at a plan. */
 export function contextForClick(router: ChatRouter, action: string, value: string): Promise<ChatContext> {
-  return action === 'rerun' ? contextForThread(router, value) : contextForPlan(router, value);
+  return action === 'rerun' || action === 'writeup' ? contextForThread(router, value) : contextForPlan(router, value);
 }

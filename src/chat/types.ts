@@ -6,8 +6,8 @@
 // user reference made with `userRef()`, which each adapter renders its own way.
 import { randomBytes } from 'node:crypto';
 
-/** Buttons of offered fixes and diagnosis threads (flows/decisions.ts). */
-export type DecisionAction = 'approve' | 'deny' | 'rerun';
+/** Buttons of offered fixes and diagnosis threads (flows/decisions.ts); `writeup` posts the thread's post-incident report. */
+export type DecisionAction = 'approve' | 'deny' | 'rerun' | 'writeup';
 /** Buttons of an Alertmanager group's thread (flows/silences.ts): its Alertmanager silence and its mute. */
 export type GroupAction = 'silence-1h' | 'silence-4h' | 'silence-24h' | 'unsilence' | 'mute' | 'unmute';
 /** What a button does; its value is always an opaque server-side id. */
@@ -58,6 +58,16 @@ export interface ChatMessage {
   parts: Part[];
 }
 
+/** A text file posted in a thread (the post-incident write-up). */
+export interface ChatFile {
+  filename: string;
+  title: string;
+  /** The file's content (plain text or Markdown), redacted by the adapter like every post. */
+  content: string;
+  /** A line posted with the file. */
+  comment: string;
+}
+
 /** Where a posted message lives: enough to update it or reply in its thread. */
 export interface MessageRef {
   channel: string;
@@ -96,6 +106,11 @@ export interface ChatAdapter {
   update(ref: MessageRef, message: ChatMessage): Promise<void>;
   /** Only `user` sees it (bad input, refusals). `thread` places it in a thread when given. */
   ephemeral(channel: string, user: string, message: ChatMessage, thread?: MessageRef): Promise<void>;
+  /**
+   * Post a file in the thread under `parent` (Slack: files.uploadV2's three calls). Absent or
+   * failing, the flow posts the content as a code block instead.
+   */
+  postFile?(parent: MessageRef, file: ChatFile): Promise<void>;
   /**
    * Whether a message reached `channel` lately (in this process): its `channel_not_found` is then
    * a blip to retry, not a channel that does not exist.

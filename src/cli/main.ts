@@ -33,6 +33,14 @@ export const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv, io) => (await import('./audit.js')).auditCommand(argv, io),
     summary: 'export the audit trail (approvals, denials, expiries, runs) as JSON lines',
   },
+  report: {
+    run: async (argv, io) => (await import('./report.js')).reportCommand(argv, io),
+    summary: 'print the post-incident write-up (Markdown) of a Slack thread link or an incident id',
+  },
+  digest: {
+    run: async (argv, io) => (await import('./digest.js')).digestCommand(argv, io),
+    summary: 'print the digest: recurring causes, time to finding and to a fix, fixes run and failed, noisiest workloads',
+  },
   playbook: {
     run: async (argv, io) => (await import('./playbook.js')).playbookCommand(argv, io),
     summary: 'list, validate or run remediation playbooks (run: operators with their own kubeconfig)',

@@ -227,6 +227,31 @@ export const SETTINGS = {
     secret: true,
     roles: ['bot', 'worker'],
   }),
+  redisUsername: setting({
+    env: 'REDIS_USERNAME',
+    schema: z.string().optional(),
+    description:
+      'Redis ACL user, when REDIS_URL names none (the bundled Redis: `pod-doctor`). ' +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelUsername` in POD_DOCTOR_REDIS_OPTIONS).',
+    // Half of the credentials: it lives in the Secret beside the password.
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisPassword: setting({
+    env: 'REDIS_PASSWORD',
+    schema: z.string().optional(),
+    description:
+      "Redis password (the ACL user's, or `requirepass`), when REDIS_URL carries none: kept out of the URL, e.g. from the Secret's key of its own. " +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelPassword` in POD_DOCTOR_REDIS_OPTIONS).',
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisCaFile: setting({
+    env: 'POD_DOCTOR_REDIS_CA_FILE',
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the CA that signed the Redis server certificate, for `rediss://` (TLS) with a private CA; ' + "unset: the system's trusted CAs.",
+    roles: ['bot', 'worker', 'cli'],
+  }),
   redisOptions: setting({
     env: 'POD_DOCTOR_REDIS_OPTIONS',
     schema: z
@@ -637,6 +662,26 @@ export const SETTINGS = {
       'Channel of alert threads (the Alertmanager group threads, and incident threads of alert-started diagnoses) when no alert route matches. ' +
       'Required with ALERTMANAGER_TOKEN unless the routes end with a catch-all (a route with only a channel): the bot refuses to start otherwise. ' +
       'Formerly also POD_DOCTOR_INCIDENT_CHANNEL, still read (deprecated).',
+    roles: ['bot'],
+  }),
+  digestChannel: setting({
+    env: 'POD_DOCTOR_DIGEST_CHANNEL',
+    schema: z
+      .string()
+      .regex(/^[#A-Za-z0-9._-]{1,80}$/, 'expected a channel id or name')
+      .optional(),
+    description:
+      'Channel of the digest (recurring causes, time to first finding and to a verified fix, fixes run and failed, noisiest workloads), ' +
+      'posted by one bot replica on `digestSchedule`. Unset: no digest is posted (`pod-doctor digest` still prints it).',
+    roles: ['bot'],
+  }),
+  digestSchedule: setting({
+    env: 'POD_DOCTOR_DIGEST_SCHEDULE',
+    schema: z
+      .string()
+      .regex(/^(daily|mon|tue|wed|thu|fri|sat|sun) ([01]\d|2[0-3]):([0-5]\d)$/, 'expected "<mon…sun|daily> HH:MM" (UTC), e.g. "mon 09:00"')
+      .default('mon 09:00'),
+    description: 'When the digest is posted (UTC): `mon 09:00` posts the week before every Monday 09:00, `daily 08:30` the day before.',
     roles: ['bot'],
   }),
   alertMaxPods: setting({

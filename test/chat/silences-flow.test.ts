@@ -204,7 +204,7 @@ describe('silence and mute flow, and the console commands', () => {
     expect(out).toEqual({ kind: 'refused', reason: 'alertmanager' });
     expect(text()).toContain('Could not silence this group: Alertmanager answered POST /silences with 400: bad matcher. Nothing was silenced.');
     expect(text()).not.toContain('silenced this group in Alertmanager');
-    expect(adapter.buttons(n).map((b) => b.action)).toEqual(['silence-1h', 'silence-4h', 'silence-24h', 'mute']);
+    expect(adapter.buttons(n).map((b) => b.action)).toEqual(['silence-1h', 'silence-4h', 'silence-24h', 'mute', 'writeup']);
     // Unknown thread ids (a stale or forged button) change nothing either.
     expect(await groupAction(chat, { action: 'silence-1h', value: 'nope', user: 'dana', channel: CHANNEL })).toEqual({
       kind: 'refused',

@@ -138,7 +138,7 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
     await fire('shop', 'web-1');
     const root = await rootOf('shop');
     const note = await noteOf(root);
-    expect(buttonsOf(note).map((b) => b.text)).toEqual(['Silence 1h', 'Silence 4h', 'Silence 24h', 'Mute 4h']);
+    expect(buttonsOf(note).map((b) => b.text)).toEqual(['Silence 1h', 'Silence 4h', 'Silence 24h', 'Mute 4h', 'Write-up']);
     const threadId = buttonsOf(note)[0]!.value;
 
     const clickedAt = Date.now();
@@ -169,7 +169,7 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
       return alerts.length === 1 && alerts[0]!.status.state === 'suppressed' && alerts[0]!.status.silencedBy.includes(s.id);
     }, 10_000);
     // The note's buttons follow: Unsilence instead of the three silences, and who silenced until when.
-    await slack.waitFor(() => actionIds(note).join() === [ACTION_IDS.unsilence, ACTION_IDS.mute].join());
+    await slack.waitFor(() => actionIds(note).join() === [ACTION_IDS.unsilence, ACTION_IDS.mute, ACTION_IDS.writeup].join());
     expect(messageText(current(note))).toMatch(/Silenced in Alertmanager by <@U0ALICE> until \d\d:\d\d:\d\d UTC/);
 
     await settled(threadId);
@@ -215,7 +215,7 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
     await sleep(300);
     expect(await ours()).toHaveLength(before);
     expect(await redis.exists(keys.chat(prefix, 'alert-mute', threadId))).toBe(0);
-    expect(actionIds(note)).toEqual([ACTION_IDS['silence-1h'], ACTION_IDS['silence-4h'], ACTION_IDS['silence-24h'], ACTION_IDS.mute]);
+    expect(actionIds(note)).toEqual([ACTION_IDS['silence-1h'], ACTION_IDS['silence-4h'], ACTION_IDS['silence-24h'], ACTION_IDS.mute, ACTION_IDS.writeup]);
   });
 
   it('Mute keeps new notifications of the group out of the thread for its window and lets them through after', { timeout: 90_000 }, async () => {

@@ -29,6 +29,19 @@ export interface FakeMessage {
   updatedAt?: number;
   /** Message metadata as posted (`event_type`, `event_payload`). */
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  /** Files shared with this message (files.completeUploadExternal). */
+  files?: FakeFile[];
+}
+
+/** A file uploaded (files.getUploadURLExternal + the upload) and shared (files.completeUploadExternal). */
+export interface FakeFile {
+  id: string;
+  filename: string;
+  title?: string;
+  content: string;
+  channel?: string;
+  thread_ts?: string;
+  initial_comment?: string;
 }
 
 export interface FakeEphemeral {
@@ -82,6 +95,8 @@ export interface FakeSlack {
   calls: FakeCall[];
   messages: FakeMessage[];
   ephemerals: FakeEphemeral[];
+  /** Files uploaded, shared or not (a share sets channel and thread_ts). */
+  files: FakeFile[];
   /** Bodies posted to response_url (`<url>/respond/<id>`). */
   responses: { id: string; body: Record<string, unknown>; at: number }[];
   rejected: { method: string; problems: string[] }[];
@@ -184,6 +199,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const calls: FakeCall[] = [];
   const messages: FakeMessage[] = [];
   const ephemerals: FakeEphemeral[] = [];
+  const files: FakeFile[] = [];
+  const uploads = new Map<string, FakeFile & { length: number; uploaded: boolean }>();
   const responses: FakeSlack['responses'] = [];
   const rejected: FakeSlack['rejected'] = [];
   const throttled: FakeSlack['throttled'] = [];
@@ -296,6 +313,57 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const users = options.groups?.[String(args.usergroup)];
         return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
       }
+      case 'files.getUploadURLExternal': {
+        const filename = String(args.filename ?? '');
+        const length = Number(args.length);
+        if (!filename || !Number.isInteger(length) || length <= 0) return { ok: false, error: 'invalid_arguments' };
+        const id = `F${String(++seq).padStart(8, '0')}`;
+        uploads.set(id, { id, filename, content: '', length, uploaded: false });
+        return { ok: true, upload_url: `${url}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const list = (typeof args.files === 'string' ? safeJson(args.files) : args.files) as { id?: string; title?: string }[] | undefined;
+        if (!Array.isArray(list) || list.length === 0) return { ok: false, error: 'invalid_arguments' };
+        const shared: FakeFile[] = [];
+        for (const f of list) {
+          const u = uploads.get(String(f.id));
+          // Slack refuses to complete a file whose bytes never arrived (or arrived short).
+          if (!u?.uploaded || Buffer.byteLength(u.content) !== u.length) return { ok: false, error: 'file_not_found' };
+          shared.push({ ...u, ...(f.title ? { title: f.title } : {}) });
+        }
+        const channel = args.channel_id ? String(args.channel_id) : undefined;
+        const thread = args.thread_ts ? String(args.thread_ts) : undefined;
+        if (thread && channel && !find(channel, thread)) return { ok: false, error: 'thread_not_found' };
+        const comment = args.initial_comment ? String(args.initial_comment) : undefined;
+        for (const f of shared) {
+          const file: FakeFile = {
+            id: f.id,
+            filename: f.filename,
+            content: f.content,
+            ...(f.title ? { title: f.title } : {}),
+            ...(channel ? { channel } : {}),
+            ...(thread ? { thread_ts: thread } : {}),
+            ...(comment ? { initial_comment: comment } : {}),
+          };
+          files.push(file);
+        }
+        if (channel) {
+          const ts = nextTs();
+          const m: FakeMessage = {
+            channel,
+            ts,
+            ...(thread ? { thread_ts: thread } : {}),
+            text: comment ?? '',
+            blocks: [],
+            history: [],
+            postedAt: Date.now(),
+            files: files.slice(-shared.length),
+          };
+          messages.push(m);
+          byTs.set(`${channel}|${ts}`, m);
+        }
+        return { ok: true, files: shared.map((f) => ({ id: f.id, title: f.title ?? f.filename })) };
+      }
       case 'views.open':
         return { ok: true, view: { id: `V${seq++}` } };
       case 'apps.connections.open':
@@ -309,6 +377,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const raw = await readBody(req);
+      if (url.pathname.startsWith('/upload/')) {
+        const u = uploads.get(url.pathname.slice('/upload/'.length));
+        if (!u || req.method !== 'POST') return send(res, 404, { ok: false });
+        u.content = raw;
+        u.uploaded = true;
+        calls.push({ method: 'upload', args: { id: u.id, bytes: Buffer.byteLength(raw) }, at: Date.now() });
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(`OK - ${Buffer.byteLength(raw)}`);
+      }
       if (url.pathname.startsWith('/respond/')) {
         responses.push({ id: url.pathname.slice('/respond/'.length), body: safeJson(raw) as Record<string, unknown>, at: Date.now() });
         return send(res, 200, { ok: true });
@@ -404,6 +481,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     calls,
     messages,
     ephemerals,
+    files,
     responses,
     rejected,
     throttled,

@@ -15,6 +15,7 @@ import type { ApprovalRecord } from '../store/approvals.js';
 import { userRef } from '../types.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
 import { rerun } from './requests.js';
+import { writeUpThread } from './writeup.js';
 
 async function planFor(ctx: ChatContext, planId: string): Promise<{ plan: Plan | null; record: ApprovalRecord | null }> {
   if (!isPlanId(planId)) return { plan: null, record: null };
@@ -30,6 +31,7 @@ export async function click(
   const { action, value, user, channel } = input;
   if (action === 'rerun') await rerun(ctx, value, user, channel);
   else if (action === 'approve') await approve(ctx, value, user, channel);
+  else if (action === 'writeup') await writeUpThread(ctx, value, user, channel);
   else if (action === 'deny') return (await deny(ctx, value, user, '', channel)) ? { kind: 'denied', planId: value } : { kind: 'done' };
   else ctx.log.warn({ action, user }, 'unknown action');
   return { kind: 'done' };

@@ -125,6 +125,7 @@ export async function controlParts(ctx: ChatContext, threadId: string): Promise<
         ? [button('unsilence', 'Unsilence')]
         : [button('silence-1h', 'Silence 1h'), button('silence-4h', 'Silence 4h'), button('silence-24h', 'Silence 24h')]),
     mute ? button('unmute', 'Unmute') : button('mute', 'Mute 4h'),
+    { action: 'writeup', label: 'Write-up', value: threadId },
   ];
   return [...(state.length ? [{ kind: 'context' as const, text: state.join(' · ') }] : []), { kind: 'actions', buttons }];
 }

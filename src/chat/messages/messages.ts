@@ -176,7 +176,13 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
   parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });
-  parts.push({ kind: 'actions', buttons: [{ action: 'rerun', label: 'Re-run diagnosis', value: options.threadId }] });
+  parts.push({
+    kind: 'actions',
+    buttons: [
+      { action: 'rerun', label: 'Re-run diagnosis', value: options.threadId },
+      { action: 'writeup', label: 'Write-up', value: options.threadId },
+    ],
+  });
   const first = d.findings[0];
   const text = first
     ? `[${d.cluster}] ${t}: ${SEVERITY_WORD[first.severity]} ${first.title} — ${first.cause}` +

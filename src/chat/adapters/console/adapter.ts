@@ -3,7 +3,7 @@
 // message is redacted before it is printed, as in Slack.
 
 import { type KeepField, redactDeep, redactText } from '../../../redact.js';
-import { type Button, type ChatAdapter, type ChatMessage, type MessageRef, type Part, splitUserRefs, type Tone } from '../../types.js';
+import { type Button, type ChatAdapter, type ChatFile, type ChatMessage, type MessageRef, type Part, splitUserRefs, type Tone } from '../../types.js';
 import { paint } from './style.js';
 
 export interface ConsoleAdapterOptions {
@@ -120,6 +120,14 @@ export class ConsoleAdapter implements ChatAdapter {
     const t = this.threadNumbers.get(parent.ts) ?? '?';
     this.write(['', this.c('dim', `  ┌ thread ${t}`), ...this.block('  │ ', message, n)]);
     return [ref];
+  }
+
+  /** A file in a thread: its name and its content, printed as they are (redacted). */
+  async postFile(parent: MessageRef, file: ChatFile): Promise<void> {
+    const t = this.threadNumbers.get(parent.ts) ?? '?';
+    ++this.seq;
+    const body = redactText(file.content).split('\n');
+    this.write(['', this.c('dim', `  ┌ thread ${t} · file ${file.filename}`), `  │ ${this.text(redactText(file.comment))}`, ...body.map((l) => `  │ ${l}`)]);
   }
 
   async update(ref: MessageRef, raw: ChatMessage): Promise<void> {

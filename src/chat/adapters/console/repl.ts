@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { AccessRefused } from '../../access.js';
 import type { ChatContext } from '../../context.js';
-import { approve, deny } from '../../flows/decisions.js';
+import { approve, click, deny } from '../../flows/decisions.js';
 import { parseChatCommand, rerun, startDiagnosis } from '../../flows/requests.js';
 import { groupAction } from '../../flows/silences.js';
 import type { GroupAction } from '../../types.js';
@@ -17,6 +17,8 @@ export interface ConsoleChatOptions {
   channel?: string;
   /** Targets worth trying (the demo's seed incidents). */
   list?: () => string[];
+  /** The demo's Alertmanager group: `alert fire` / `alert resolve` send its notifications. */
+  alerts?: { fire(): Promise<void>; resolve(): Promise<void> };
 }
 
 export const CONSOLE_HELP = `Commands:
@@ -24,8 +26,10 @@ export const CONSOLE_HELP = `Commands:
   approve <n> [as <name>]    press Approve on message <n> (as another local user: two-approver fixes)
   deny <n> [reason…]         press Deny on message <n>
   rerun <n>                  diagnose the thread of message <n> again
+  writeup <n>                the post-incident report of the thread of message <n>
   silence <n> 1h|4h|24h      silence the alert group of message <n> in Alertmanager (unsilence <n> expires it)
   mute <n>                   no new posts in the alert thread of message <n> for 4h (unmute <n> ends it)
+  alert fire|resolve         (demo) Alertmanager sends its alert group firing, or resolved
   list                       targets of the seed incidents
   help                       this text
   quit                       leave`;
@@ -67,7 +71,8 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     }
     case 'approve':
     case 'deny':
-    case 'rerun': {
+    case 'rerun':
+    case 'writeup': {
       const n = Number(rest[0]);
       const action = verb.toLowerCase();
       const button = Number.isInteger(n) ? o.adapter.buttons(n).find((b) => b.action === action) : undefined;
@@ -84,9 +89,19 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
         await approve(o.chat, button.value, as ?? o.user, channel);
       } else if (action === 'deny') {
         await deny(o.chat, button.value, o.user, rest.slice(1).join(' '), channel);
+      } else if (action === 'writeup') {
+        await click(o.chat, { action, value: button.value, user: o.user, channel });
       } else {
         await rerun(o.chat, button.value, o.user, channel);
       }
+      return undefined;
+    }
+    case 'alert': {
+      const sub = (rest[0] ?? '').toLowerCase();
+      if (!o.alerts) say('  no Alertmanager here (the demo has one: npm run demo)');
+      else if (sub === 'fire') await o.alerts.fire();
+      else if (sub === 'resolve') await o.alerts.resolve();
+      else say('  alert fire | alert resolve');
       return undefined;
     }
     case 'silence':

@@ -15,11 +15,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode, type WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { type KeepField, redactDeep } from '../../../redact.js';
+import { type KeepField, redactDeep, redactText } from '../../../redact.js';
 import { GroupLookupError, type GroupLookupFailure } from '../../errors.js';
-import type { ChatAdapter, ChatMessage, MessageRef, PostOptions } from '../../types.js';
+import type { ChatAdapter, ChatFile, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
-import { renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
+import { mrkdwn, renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
 import type { ChatLimiter } from './limiter.js';
 
 type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';
@@ -363,6 +363,30 @@ export class SlackAdapter implements ChatAdapter {
     return out;
   }
 
+  /**
+   * A file in the thread, the way files.uploadV2 does it: files.getUploadURLExternal for an upload
+   * URL, the bytes POSTed there, then files.completeUploadExternal shares it in the thread. The
+   * content and comment are redacted here, the last pass before anything leaves. Takes the
+   * channel's turn like a post (the share is a message in the thread).
+   */
+  async postFile(parent: MessageRef, file: ChatFile): Promise<void> {
+    const content = Buffer.from(redactText(file.content), 'utf8');
+    const comment = mrkdwn(redactText(file.comment));
+    await this.inTurn(parent.channel, RANK['follow-up'], () =>
+      this.call(parent.channel, 'post', async () => {
+        const got = UploadUrl.parse(await this.options.client.apiCall('files.getUploadURLExternal', { filename: file.filename, length: content.length }));
+        const res = await fetch(got.upload_url, { method: 'POST', body: content, headers: { 'content-type': 'application/octet-stream' } });
+        if (!res.ok) throw new Error(`file upload answered HTTP ${res.status}`);
+        await this.options.client.apiCall('files.completeUploadExternal', {
+          files: JSON.stringify([{ id: got.file_id, title: file.title }]),
+          channel_id: parent.channel,
+          thread_ts: parent.ts,
+          initial_comment: comment,
+        });
+      }),
+    );
+  }
+
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
     const msg = this.safe(renderSingle(redactMessage(message)), 'chat.update');
     await this.call(ref.channel, 'update', () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
@@ -392,6 +416,8 @@ export class SlackAdapter implements ChatAdapter {
     }
   }
 }
+
+const UploadUrl = z.object({ upload_url: z.string().url(), file_id: z.string().min(1) });
 
 /** The longest Retry-After a user group lookup waits out before it counts as failed. */
 export const GROUP_LOOKUP_MAX_WAIT_S = 2;

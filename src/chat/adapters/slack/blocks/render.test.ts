@@ -139,8 +139,8 @@ describe('Block Kit limits', () => {
     const all = messages.map(messageText).join('\n');
     expect(all).toMatch(/… \(truncated, \d+ more characters\)/);
     expect(all).toMatch(/… \(truncated: \d+ more blocks not shown/);
-    // The re-run button survives, in the last message.
-    expect(messages.at(-1)!.blocks.at(-1)).toMatchObject({ type: 'actions', elements: [{ action_id: ACTION_IDS.rerun }] });
+    // The re-run and write-up buttons survive, in the last message.
+    expect(messages.at(-1)!.blocks.at(-1)).toMatchObject({ type: 'actions', elements: [{ action_id: ACTION_IDS.rerun }, { action_id: ACTION_IDS.writeup }] });
     for (const [i, m] of messages.entries()) expect(m.text).toContain(`(part ${i + 1}/${messages.length})`);
   });
 
@@ -244,13 +244,13 @@ describe('Block Kit limits', () => {
     expect(buttons.every((b) => b.value === 'thread-id-12')).toBe(true);
     expect(messageText(m)).toContain('<@U0ALICE>');
 
-    const decisions = actionIdPattern(['approve', 'deny', 'rerun']);
+    const decisions = actionIdPattern(['approve', 'deny', 'rerun', 'writeup']);
     const groups = actionIdPattern(['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute']);
     for (const [kind, id] of Object.entries(ACTION_IDS) as [ActionKind, string][]) {
       // Every id maps back to its kind, also as the nth button of a block.
       expect(actionOf(id)).toBe(kind);
       expect(actionOf(`${id}_3`)).toBe(kind);
-      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun';
+      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun' || kind === 'writeup';
       expect([decisions.test(id), groups.test(id), groups.test(`${id}_2`)]).toEqual([isDecision, !isDecision, !isDecision]);
     }
     expect(actionOf('pd_deny_reason')).toBeUndefined();

@@ -12,6 +12,7 @@ export const ACTION_IDS = {
   approve: 'pd_approve',
   deny: 'pd_deny',
   rerun: 'pd_rerun',
+  writeup: 'pd_writeup',
   'silence-1h': 'pd_silence1h',
   'silence-4h': 'pd_silence4h',
   'silence-24h': 'pd_silence24h',
