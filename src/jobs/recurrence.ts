@@ -62,12 +62,36 @@ export async function recordRecurrence(
     .filter((s) => s.job !== incident.firstJobId)
     .sort((a, b) => b.at - a.at)
     .slice(0, LISTED);
+  const lastFix = await readFix(redis, settings.prefix, cluster, fingerprint);
   return {
     fingerprint,
     count: seen.length,
     days: settings.windowDays,
     previous: previous.map((p) => ({ jobId: p.job, at: new Date(p.at).toISOString() })),
+    ...(lastFix ? { lastFix } : {}),
   };
+}
+
+/** Remember the last fix run for a fingerprint (its verification's outcome), for the retention. */
+export async function recordFix(
+  redis: RedisClient,
+  settings: Pick<RecurrenceSettings, 'prefix' | 'retentionSeconds'>,
+  cluster: string,
+  fingerprint: string,
+  fix: NonNullable<Recurrence['lastFix']>,
+): Promise<void> {
+  const key = keys.recurrenceFix(settings.prefix, cluster, fingerprint);
+  await redis
+    .multi()
+    .hset(key, fix)
+    .pexpire(key, settings.retentionSeconds * 1000)
+    .exec();
+}
+
+async function readFix(redis: RedisClient, prefix: string, cluster: string, fingerprint: string): Promise<Recurrence['lastFix']> {
+  const h = await redis.hgetall(keys.recurrenceFix(prefix, cluster, fingerprint));
+  if (!h.playbook || (h.outcome !== 'fixed' && h.outcome !== 'not-fixed') || !h.at) return undefined;
+  return { playbook: h.playbook, outcome: h.outcome, at: h.at };
 }
 
 /**

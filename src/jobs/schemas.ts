@@ -132,6 +132,8 @@ export interface Recurrence {
   days: number;
   /** Earlier incidents, newest first: their first job (its thread) and when they began. */
   previous: { jobId: string; at: string }[];
+  /** The last approved fix run for this fingerprint, and whether its verification found it fixed. */
+  lastFix?: { playbook: string; outcome: 'fixed' | 'not-fixed'; at: string };
 }
 
 export interface PlanOffer {

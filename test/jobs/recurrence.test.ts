@@ -2,7 +2,7 @@
 // rule, workload, node), counted over the last 7 days, kept for the retention.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Diagnosis, Finding } from '../../src/diagnosis/types.js';
-import { recordRecurrence } from '../../src/jobs/recurrence.js';
+import { recordFix, recordRecurrence } from '../../src/jobs/recurrence.js';
 import type { Incident } from '../../src/jobs/schemas.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { keys } from '../../src/redis/keys.js';
@@ -97,5 +97,16 @@ describe('recordRecurrence', () => {
       recordRecurrence(redis, short, { cluster: 'prod', diagnosis: diagnosis(), finding, incident: incident(job, daysAgo) });
     await at('j-ancient', 20);
     expect(await at('j-now', 0)).toBeUndefined();
+  });
+
+  it('names the last fix run for the fingerprint and how its verification ended', async () => {
+    await record('j-1', 3);
+    await recordFix(redis, settings(), 'prod', 'crash.oomkilled|Deployment web|node-1', {
+      playbook: 'recreate-pod',
+      outcome: 'fixed',
+      at: '2026-11-25T10:00:00.000Z',
+    });
+    expect((await record('j-2', 0))?.lastFix).toEqual({ playbook: 'recreate-pod', outcome: 'fixed', at: '2026-11-25T10:00:00.000Z' });
+    expect(await redis.pttl(keys.recurrenceFix(prefix, 'prod', 'crash.oomkilled|Deployment web|node-1'))).toBeGreaterThan(89 * DAY);
   });
 });

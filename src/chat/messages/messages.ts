@@ -121,7 +121,8 @@ export function ordinal(n: number): string {
 /** `3rd time in 7 days (before: 2026-11-24 14:03 UTC, 2026-11-20 09:12 UTC)`. */
 export function recurrenceText(r: Recurrence): string {
   const before = r.previous.map((p) => `${p.at.slice(0, 10)} ${p.at.slice(11, 16)} UTC`).join(', ');
-  return `${ordinal(r.count)} time in ${r.days} days${before ? ` (before: ${before})` : ''}: the prevention advice comes first.`;
+  const fix = r.lastFix ? `; last fix: ${r.lastFix.playbook} (${r.lastFix.outcome === 'fixed' ? 'verified fixed' : 'not fixed by it'})` : '';
+  return `${ordinal(r.count)} time in ${r.days} days${before ? ` (before: ${before})` : ''}${fix}: the prevention advice comes first.`;
 }
 
 function findingParts(f: Finding, i: number, offer: PlanOffer | undefined, preventFirst = false): Part[] {

@@ -46,6 +46,22 @@ describe('a recurring cause in the thread', () => {
     expect(labels(m).indexOf('Prevent a repeat')).toBeLessThan(labels(m).indexOf('Do now'));
   });
 
+  it('names the last fix and whether it was verified', () => {
+    const m = findingsMessage(d, {
+      threadId: 't',
+      recurrence: {
+        fingerprint: 'f',
+        count: 2,
+        days: 7,
+        previous: [{ jobId: 'j1', at: '2026-11-23T09:12:00.000Z' }],
+        lastFix: { playbook: 'release-mount-holder', outcome: 'fixed', at: '2026-11-23T09:30:00.000Z' },
+      },
+    });
+    expect(m.parts.find((p) => 'label' in p && p.label === 'It happened before')).toMatchObject({
+      text: '2nd time in 7 days (before: 2026-11-23 09:12 UTC); last fix: release-mount-holder (verified fixed): the prevention advice comes first.',
+    });
+  });
+
   it('keeps the usual order the first time', () => {
     const m = findingsMessage(d, { threadId: 't' });
     expect(labels(m)).not.toContain('It happened before');
