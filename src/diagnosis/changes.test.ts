@@ -68,6 +68,14 @@ describe('whatChanged', () => {
 });
 
 describe('failureBegan', () => {
+  it('is undefined for a pod the node evicted: that is no failure of its template', () => {
+    const evicted = crashedPod(
+      { exitCode: 137, now: 'terminated' },
+      { status: { phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' } },
+    );
+    expect(failureBegan(snapshot(evicted))).toBeUndefined();
+  });
+
   it('is the earliest Warning event or failed run of a failing pod, and undefined for a healthy one', () => {
     expect(failureBegan(parseFailure(600, []))).toBe(Date.parse(ago(600)));
     expect(failureBegan(snapshot(pod()))).toBeUndefined();

@@ -66,7 +66,11 @@ export function failureBegan(snapshot: Snapshot): number | undefined {
   return times.length > 0 ? Math.min(...times) : undefined;
 }
 
+/** Pod-level endings that are the node's or the scheduler's doing, not the pod's own template. */
+const NOT_THE_POD = new Set(['Evicted', 'Preempting', 'NodeLost', 'Shutdown', 'Terminated', 'NodeShutdown', 'OutOfmemory', 'OutOfcpu']);
+
 function isFailing(pod: Pod): boolean {
+  if (NOT_THE_POD.has(pod.status?.reason ?? '')) return false;
   if (pod.status?.phase === 'Failed') return true;
   return [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].some(
     (s) =>
