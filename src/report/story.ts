@@ -190,3 +190,11 @@ export async function gatherStory(redis: RedisClient, prefix: string, scope: Sto
   }
   return { scope, results, alerts, audit, runs, planIds };
 }
+
+/** The chat users the story names: who asked, who decided. */
+export function peopleIn(story: Story): string[] {
+  const ids = new Set<string>();
+  for (const { result } of story.results) for (const q of result.requesters ?? []) if (q.kind === 'slack') ids.add(q.user);
+  for (const { entry } of story.audit) for (const a of entry.actors) ids.add(a);
+  return [...ids];
+}

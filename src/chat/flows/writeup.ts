@@ -5,13 +5,13 @@
 
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
-import { gatherStory, type StoryScope } from '../../report/story.js';
+import { gatherStory, peopleIn, type StoryScope } from '../../report/story.js';
 import { writeUp } from '../../report/writeup.js';
 import { type ChatContext, tell } from '../context.js';
 import { chatErrorCode } from '../errors.js';
 import { noteMessage, type ThreadState } from '../messages/messages.js';
 import type { ThreadRecord, ThreadStore } from '../store/threads.js';
-import { userRef } from '../types.js';
+import { type ChatAdapter, userRef } from '../types.js';
 import { jobScope } from './parents.js';
 
 /** A second press within this long is the same request. */
@@ -41,6 +41,8 @@ export interface WriteUpDeps {
   redis: RedisClient;
   prefix: string;
   threads: ThreadStore<ThreadState>;
+  /** Names people by their chat ids, when the medium can (Slack's users.info). */
+  adapter?: Pick<ChatAdapter, 'userNames'>;
 }
 
 /** The write-up of a thread as Markdown, read from Redis now. */
@@ -51,7 +53,8 @@ export async function writeUpOf(deps: WriteUpDeps, thread: ThreadRecord<ThreadSt
     (result.requesters ?? []).some((q) => q.kind === 'slack' && q.channel === thread.channel) &&
     (await deps.threads.byScope(thread.channel, jobScope(scope.cluster, jobId)))?.id === thread.id;
   const story = await gatherStory(deps.redis, deps.prefix, scope, ownsJob);
-  return writeUp(story, { now, where: `${thread.channel} / ${thread.ts}` });
+  const names = (await deps.adapter?.userNames?.(peopleIn(story)).catch(() => undefined)) ?? {};
+  return writeUp(story, { now, where: `${thread.channel} / ${thread.ts}`, names });
 }
 
 /** The write-up of thread `threadId`, as Markdown (null when the thread is unknown or expired). */
