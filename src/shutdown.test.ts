@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bounded } from './bounded.js';
 import { createLogger } from './log.js';
-import { embeddedWorkerDeadlineMs, SHUTDOWN_DEFAULT_SECONDS, shutdown, shutdownDeadlineMs } from './shutdown.js';
+import { DOWN_BUDGET_MS, embeddedWorkerDeadlineMs, SHUTDOWN_DEFAULT_SECONDS, shutdown, shutdownDeadlineMs } from './shutdown.js';
 
 const logger = createLogger({ level: 'silent' });
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -82,6 +82,38 @@ describe('shutdown', () => {
     expect(budgets[0]).toBeLessThanOrEqual(5000);
     expect(budgets[1]).toBeGreaterThan(1900);
     expect(budgets[1]).toBeLessThanOrEqual(2000);
+  });
+
+  it('gives a step that waits on Redis DOWN_BUDGET_MS while Redis is down, its budget while up', async () => {
+    let up = false;
+    const budgets: Record<string, number> = {};
+    const report = await shutdown({
+      logger,
+      deadlineMs: 60_000,
+      redisUp: () => up,
+      steps: [
+        {
+          name: 'jobs',
+          needsRedis: true,
+          run: (ms) => {
+            budgets.jobs = ms;
+            return never();
+          },
+        },
+        { name: 'traces', budgetMs: 2000, run: (ms) => void (budgets.traces = ms) },
+        {
+          name: 'redis back',
+          budgetMs: 1000,
+          run: () => {
+            up = true;
+          },
+        },
+        { name: 'queues', budgetMs: 2000, needsRedis: true, run: (ms) => void (budgets.queues = ms) },
+      ],
+    });
+    expect(budgets).toEqual({ jobs: DOWN_BUDGET_MS, traces: 2000, queues: 2000 });
+    expect(report.unfinished).toEqual(['jobs']);
+    expect(report.ms).toBeLessThan(DOWN_BUDGET_MS + 500);
   });
 
   it('leaves no timer behind once a step is done', async () => {

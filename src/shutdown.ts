@@ -42,7 +42,16 @@ export interface ShutdownStep {
   budgetMs?: number;
   /** Gets its budget, for work that can stop itself in time. */
   run(budgetMs: number): unknown;
+  /**
+   * The step waits on Redis (a read, a queue's close, a job's last write). With Redis down when
+   * it starts (ShutdownPlan.redisUp), nothing it waits for can come, so it gets DOWN_BUDGET_MS:
+   * a pod whose Redis is gone stops in seconds, not at the end of its grace period.
+   */
+  needsRedis?: boolean;
 }
+
+/** What a step that waits on Redis gets when Redis is down. */
+export const DOWN_BUDGET_MS = 300;
 
 export interface ShutdownPlan {
   deadlineMs: number;
@@ -50,6 +59,8 @@ export interface ShutdownPlan {
   steps: readonly ShutdownStep[];
   /** Run last, whatever the steps did: drop what may still be open. Each one on its own. */
   hardStops?: readonly (() => unknown)[];
+  /** Whether Redis is connected now (asked before each step that needs it); unset: assumed up. */
+  redisUp?: () => boolean;
 }
 
 export interface ShutdownReport {
@@ -67,7 +78,8 @@ export async function shutdown(plan: ShutdownPlan): Promise<ShutdownReport> {
   for (const [i, step] of steps.entries()) {
     const left = deadline - Date.now();
     const behind = steps.slice(i + 1).reduce((sum, s) => sum + (s.budgetMs ?? 0), 0);
-    const budget = Math.floor(Math.min(left, step.budgetMs ?? Math.max(left - behind, left / 2)));
+    const down = step.needsRedis === true && plan.redisUp?.() === false;
+    const budget = Math.floor(Math.min(left, down ? DOWN_BUDGET_MS : (step.budgetMs ?? Math.max(left - behind, left / 2))));
     if (budget <= 0) {
       unfinished.push(step.name);
       logger.warn({ step: step.name }, 'shutdown: deadline reached, step skipped');
@@ -81,7 +93,8 @@ export async function shutdown(plan: ShutdownPlan): Promise<ShutdownReport> {
       continue;
     }
     unfinished.push(step.name);
-    if (outcome.status === 'timeout') logger.warn({ step: step.name, budgetMs: budget }, 'shutdown: step ran out of time, moving on');
+    if (outcome.status === 'timeout')
+      logger.warn({ step: step.name, budgetMs: budget, ...(down ? { redis: 'down' } : {}) }, 'shutdown: step ran out of time, moving on');
     else logger.warn({ step: step.name, ms, err: outcome.error }, 'shutdown: step failed, moving on');
   }
   for (const stop of plan.hardStops ?? []) {

@@ -101,6 +101,10 @@ describe("the rules' words", () => {
       expect(unused, `${r.meta.id}: messages never referenced`).toEqual([]);
     }
   });
+  it('says what it says here, once: every message of every rule, by id (rule tests assert ids and values)', () => {
+    const wording = Object.fromEntries(RULES.map((r) => [r.meta.id, r.meta.messages]));
+    expect(wording).toMatchSnapshot();
+  });
   it('writes placeholders as {{name}} only', () => {
     for (const r of RULES)
       for (const [id, template] of Object.entries(r.meta.messages)) {

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { readAudit } from '../audit/stream.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { closeRedis, redisFromUrl } from '../redis/client.js';
+import { closeRedis, redisFromConfig } from '../redis/client.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
 
@@ -80,7 +80,7 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const untilMs = values.until ? parseWhen('--until', values.until, now) : now;
   if (untilMs < sinceMs) throw new PodDoctorError('BAD_INPUT', '--until is before --since');
   const { clusters, narrowed } = exportClusters(values.cluster, config);
-  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
+  const redis = redisFromConfig(config, { role: 'producer' });
   // A failed connection surfaces as the command's error, not as ioredis' unhandled-error print.
   let connectError: Error | undefined;
   redis.on('error', (err: Error) => {

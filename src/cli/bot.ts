@@ -25,8 +25,8 @@ import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
-import { listenOps, registerReady } from '../metrics/server.js';
-import { type Connections, closeRedis, dropRedis, type RedisClient, redisConnections } from '../redis/client.js';
+import { listenOps, registerReady, runCheck } from '../metrics/server.js';
+import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, redisConnections, redisUp } from '../redis/client.js';
 import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { consumeRunEvents } from '../remediation/run-events.js';
@@ -37,7 +37,7 @@ import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
-import { startWorkerThread } from './worker-host.js';
+import { startWorkerThread, type WorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */
 function logLevelOf(logger: Logger): Config['logLevel'] {
@@ -92,6 +92,10 @@ interface ReadinessParts {
   redis: RedisClient;
   /** The Kubernetes API, when the in-process worker needs it. */
   kubernetes?: () => Promise<unknown>;
+  /** The in-process worker thread, until it has started (it loads while the port already answers). */
+  workerThread?: () => 'starting' | 'ok' | string;
+  /** Socket Mode's link to Slack (the HTTP mode's Slack calls in). */
+  slack?: () => string;
   streams: readonly (readonly [string, { health(): { ok: boolean; detail?: string } }])[];
 }
 
@@ -100,12 +104,8 @@ function botReadiness(config: Config, parts: ReadinessParts) {
   return () => {
     // Ready when Redis and the Kubernetes API answer (the in-process worker proposes plans against live state).
     const check = async (name: string, probe: () => Promise<unknown>) => {
-      try {
-        await probe();
-        return { ok: true, line: `${name}: ok` };
-      } catch (err) {
-        return { ok: false, line: `${name}: ${err instanceof Error ? err.message : String(err)}` };
-      }
+      const problem = await runCheck(probe);
+      return { ok: problem === null, line: `${name}: ${problem ?? 'ok'}` };
     };
     // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
     const alertsLine = config.alertmanagerToken
@@ -125,7 +125,18 @@ function botReadiness(config: Config, parts: ReadinessParts) {
       return { ok: h.ok, line: `${name} stream: ${h.ok ? 'ok' : h.detail}` };
     });
     const kubernetes = parts.kubernetes;
-    return Promise.all([check('redis', () => parts.redis.ping()), ...(kubernetes ? [check('kubernetes', kubernetes)] : []), ...streams, ...alertsLine]);
+    const thread = parts.workerThread?.();
+    const threadLine = thread === undefined ? [] : [{ ok: thread === 'ok', line: `worker thread: ${thread}` }];
+    const slack = parts.slack?.();
+    const slackLine = slack === undefined ? [] : [{ ok: slack === 'ok', line: `slack: ${slack}` }];
+    return Promise.all([
+      check('redis', () => checkRedis(parts.redis)),
+      ...(kubernetes ? [check('kubernetes', kubernetes)] : []),
+      ...threadLine,
+      ...slackLine,
+      ...streams,
+      ...alertsLine,
+    ]);
   };
 }
 
@@ -260,7 +271,8 @@ function stopBot(o: {
   deadlineMs: number;
   bot: { stop(): Promise<unknown> };
   ops: { close(): Promise<unknown> };
-  workerThread: { stop(): Promise<unknown> } | undefined;
+  /** The in-process worker thread, perhaps still starting. */
+  workerThread: Promise<{ stop(): Promise<unknown> }> | undefined;
   streams: { stop(): Promise<unknown> };
   router: ChatRouter;
   stopParents: () => void;
@@ -276,14 +288,15 @@ function stopBot(o: {
       // New work stops first: Slack, Alertmanager and users retry what gets no answer.
       { name: 'stop serving', budgetMs: 4000, run: () => o.bot.stop() },
       // Its running jobs finish within the thread's own deadline (half of ours).
-      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: () => workerThread.stop() }] : []),
+      ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: async () => (await workerThread).stop() }] : []),
       // Read until the thread is done: the results of its last jobs come by stream (what is
       // left unread stays in the stream for another reader).
-      { name: 'stream consumers', budgetMs: 3000, run: () => o.streams.stop() },
+      { name: 'stream consumers', budgetMs: 3000, needsRedis: true, run: () => o.streams.stop() },
       // Parents whose latest state waits for its turn (update pacing) are written before Redis closes.
       {
         name: 'parent updates',
         budgetMs: 8000,
+        needsRedis: true,
         run: (ms: number) => Promise.all([...o.router.contexts.values()].map((c) => c.parents.settle(ms))).finally(o.stopParents),
       },
       ...(alertmanager ? [{ name: 'alertmanager intake', budgetMs: 2000, run: () => alertmanager.close() }] : []),
@@ -291,10 +304,11 @@ function stopBot(o: {
       { name: 'metrics port', budgetMs: 1000, run: () => o.ops.close() },
       // The spans of the last deliveries are exported (a no-op with tracing off).
       { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
-      { name: 'queues', budgetMs: 2000, run: () => o.queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => Promise.all(o.connections.all.map(closeRedis)) },
+      { name: 'queues', budgetMs: 2000, needsRedis: true, run: () => o.queues.close() },
+      { name: 'redis', budgetMs: 2000, needsRedis: true, run: () => Promise.all(o.connections.all.map(closeRedis)) },
     ],
     hardStops: o.connections.all.map((c) => () => dropRedis(c)),
+    redisUp: () => o.connections.all[0] !== undefined && redisUp(o.connections.all[0]),
   });
 }
 
@@ -340,7 +354,36 @@ function composeClusters(
   return createChatRouter(main!, others);
 }
 
+/**
+ * What ends the bot: its stop signal, or its worker dying (or never starting: a bot that takes
+ * commands and never answers them had better be restarted), or a kubeconfig that cannot be read
+ * (fatal, as it was before the bot listened).
+ */
+function untilStop(
+  stopSignal: Promise<unknown>,
+  threadStart: Promise<WorkerThread> | undefined,
+  version: Promise<unknown> | undefined,
+): Promise<{ signal: unknown } | { err: unknown } | { fatal: unknown }> {
+  const never = new Promise<never>(() => undefined);
+  return Promise.race([
+    stopSignal.then((signal) => ({ signal })),
+    threadStart
+      ? threadStart.then(
+          (t) => t.died.then((err) => ({ err })),
+          (err: unknown) => ({ err }),
+        )
+      : never,
+    version
+      ? version.then(
+          () => never,
+          (fatal: unknown) => ({ fatal }),
+        )
+      : never,
+  ]);
+}
+
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
+  const began = performance.now();
   const flags = botFlags(argv);
   if (flags.help) {
     io.stdout.write(`${BOT_USAGE}\n`);
@@ -358,6 +401,17 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const withWorker = !flags.noWorker;
 
   const logger = (deps.logger ?? createLogger({ level: config.logLevel })).child({ role: 'bot', cluster });
+  const kubeconfig = flags.kubeconfig ?? config.kubeconfig;
+  const context = flags.context ?? config.kubeContext;
+  // The worker thread loads on the second core while this one does, and the port answers
+  // (/readyz: `worker thread: starting`) without waiting for it: liveness probes pass from the start.
+  const threadStart = withWorker ? embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
+  let workerThread: WorkerThread | undefined;
+  let threadProblem: string | undefined;
+  void threadStart?.then(
+    (t) => (workerThread = t),
+    (err: unknown) => (threadProblem = err instanceof Error ? err.message : String(err)),
+  );
   // Off without an OTLP endpoint (nothing of the SDK is loaded then).
   await startTracing({ serviceName: 'pod-doctor-bot', settings: config, logger });
 
@@ -374,9 +428,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // The bot itself never calls the cluster: the worker diagnoses and proposes the fixes, plans
   // are read from Redis. Only the in-process worker (its own thread) needs the credentials.
   // Loaded only then: the Kubernetes client is most of a split bot's memory otherwise.
-  const kubeconfig = flags.kubeconfig ?? config.kubeconfig;
-  const context = flags.context ?? config.kubeContext;
-  const version = withWorker ? await kubeVersionApi(kubeconfig, context) : undefined;
+  // Loaded beside the rest, not waited for: only /readyz asks the API.
+  const version = withWorker ? kubeVersionApi(kubeconfig, context) : undefined;
+  version?.catch(() => undefined);
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir());
 
@@ -397,21 +451,24 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     digest?.stop();
   };
 
-  const workerThread = withWorker ? await embeddedWorker({ config, flags, deps, cluster, kubeconfig, context, logger }) : undefined;
   const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });
   const { routes, readiness } = opsRoutes(config, {
     redis,
-    ...(version ? { kubernetes: () => version.getCode() } : {}),
+    ...(version ? { kubernetes: async () => (await version).getCode() } : {}),
+    ...(threadStart ? { workerThread: () => threadProblem ?? (workerThread ? 'ok' : 'starting') } : {}),
+    ...(config.slackMode === 'socket' ? { slack: () => bot?.slack() ?? 'connecting' } : {}),
     streams: streams.readers,
     registry: metrics.registry,
   });
   const ops = await listenOps({
     port: metricsPort,
-    metrics: metricsHandler(metrics.registry, workerThread ? () => workerThread.metrics() : undefined),
+    metrics: metricsHandler(metrics.registry, threadStart ? async () => (workerThread ? workerThread.metrics() : []) : undefined),
     readiness,
   });
   const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
-  const bot = await startSlackBot({
+  // Assigned below: the routes (readiness) are made before the app that serves them.
+  let bot: Awaited<ReturnType<typeof startSlackBot>> | undefined;
+  bot = await startSlackBot({
     mode: config.slackMode,
     botToken: config.slackBotToken ?? '',
     ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
@@ -424,22 +481,21 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     logger,
     metrics: chatMetrics,
   });
-  logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length }, 'bot started');
+  // How long after the command began the port answered (module loading aside).
+  const listeningMs = Math.round(performance.now() - began);
+  logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
   io.stdout.write(
     `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
-      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks\n`,
+      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ms after start)\n`,
   );
   deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 
-  // A bot whose worker died would take commands and never answer them: stop, and let the
-  // orchestrator restart it.
-  const outcome = await Promise.race([
-    (deps.stopSignal ?? untilSignal()).then((signal) => ({ signal })),
-    workerThread ? workerThread.died.then((err) => ({ err })) : new Promise<never>(() => undefined),
-  ]);
+  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version);
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
+  else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, ops, workerThread, streams, router, stopParents, alertmanager, queues, connections });
+  await stopBot({ logger, deadlineMs, bot, ops, workerThread: threadStart, streams, router, stopParents, alertmanager, queues, connections });
+  if ('fatal' in outcome) throw outcome.fatal;
   return 'err' in outcome ? 1 : 0;
 }

@@ -23,15 +23,13 @@ import { RedisRunStore } from '../remediation/store.js';
 export function composeChat(
   config: Config,
   parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues' | 'cluster' | 'logger' | 'approvers'> &
-    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'deliveryRetryMs' | 'incidentChannel' | 'alertGroups' | 'metrics'>> & {
+    Partial<Pick<ChatOptions, 'rootUpdateIntervalMs' | 'placeholderMs' | 'deliveryRetryMs' | 'incidentChannel' | 'alertGroups' | 'metrics' | 'silences'>> & {
       playbooks: readonly Playbook[];
     },
 ): ChatContext {
   const { playbooks, ...rest } = parts;
   return createChatContext({
     ...(config.alertChannel ? { incidentChannel: config.alertChannel } : {}),
-    ...rest,
-    policy: config.policy,
     ...(config.alertmanagerUrl
       ? {
           silences: new AlertmanagerSilences({
@@ -40,6 +38,9 @@ export function composeChat(
           }),
         }
       : {}),
+    // Given parts win (the demo's simulated Alertmanager silences).
+    ...rest,
+    policy: config.policy,
     auditRetentionMs: config.auditRetentionDays * 86_400_000,
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,

@@ -1,8 +1,10 @@
 // `npm run demo`: the bot on its embedded default. A simulated cluster with the seed incidents
 // (timestamps moved so they look live, node agents serving the seed nodes), real Redis, an
 // in-process worker and the console chat: type `/pod-doctor ns/pod`, read the findings,
-// `approve <n>`. The same flows as Slack (threads, approvals, expiry, once-only runs). When
-// stdin is not a terminal it takes a scripted tour of every seed incident and exits.
+// `approve <n>`. The same flows as Slack (threads, approvals, expiry, once-only runs), and an
+// Alertmanager group (`alert fire`: a thread, Silence/Mute, `alert resolve`). When stdin is not a
+// terminal it takes a scripted tour of every seed incident and the alert group, and exits. It
+// prints its Redis prefix and cluster, so `pod-doctor audit export` can read it while it runs.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
@@ -24,15 +26,17 @@ import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
-import { type RedisClient, redisConnections, redisFromUrl } from '../redis/client.js';
+import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
 import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
+import { SimSilences } from '../sim/silences.js';
 import { composeChat } from './compose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
+import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
 import type { CliIo } from './io.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
@@ -52,10 +56,15 @@ export interface DemoDeps {
 
 const CHANNEL = 'console';
 const CLUSTER = 'demo';
+/** The seed incident whose proposed fix the tour approves. */
+const TOUR_FIX_TARGET = 'reports/report-6f7d8-xk2lq';
+
+/** A Redis URL without its credentials, for printing. */
+const maskRedisUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 
 export function redisHelp(url: string, why: string): string {
   return [
-    `pod-doctor demo needs Redis (queues, approvals, threads) at ${url.replace(/\/\/[^@/]*@/, '//***@')} (REDIS_URL), and it did not answer: ${why}.`,
+    `pod-doctor demo needs Redis (queues, approvals, threads) at ${maskRedisUrl(url)} (REDIS_URL), and it did not answer: ${why}.`,
     'Start one, for example:',
     '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
     '  (or: docker run -d --name pod-doctor-redis -p 127.0.0.1:6379:6379 redis:7)',
@@ -67,7 +76,7 @@ export function redisHelp(url: string, why: string): string {
 async function redisProblem(config: Config): Promise<string | null> {
   const probe = redisFromUrl(
     config.redisUrl,
-    { ...config.redisOptions, lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false },
+    { ...redisOptionsFrom(config), lazyConnect: true, connectTimeout: 2000, retryStrategy: () => null, enableOfflineQueue: false },
     { role: 'producer' },
   );
   probe.on('error', () => undefined);
@@ -101,7 +110,8 @@ async function demoRedis(config: Config, io: CliIo): Promise<{ config: Config; p
   let problem = await redisProblem(config);
   const privateRedis = problem && !io.env.REDIS_URL ? await startPrivateRedis() : undefined;
   if (privateRedis) {
-    config = { ...config, redisUrl: privateRedis.url };
+    // Its own Redis, without the credentials or CA meant for the configured one.
+    config = { ...config, redisUrl: privateRedis.url, redisUsername: undefined, redisPassword: undefined, redisCaFile: undefined };
     problem = await redisProblem(config);
     io.stdout.write(`pod-doctor demo: no Redis on 127.0.0.1:6379, using a private redis-server on ${privateRedis.url} (no persistence; stopped on exit).\n`);
   }
@@ -187,7 +197,17 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
+  // No Alertmanager here: the thread's Silence buttons reach a simulated one.
+  const silences = new SimSilences((s) =>
+    adapter.say(
+      `  (simulated Alertmanager) silence ${s.id} ${s.expired ? 'expired' : `until ${s.input.endsAt.toISOString().slice(11, 16)} UTC`}: ` +
+        s.input.matchers.map((m) => `${m.name}${m.isRegex ? '=~' : '='}"${m.value}"`).join(', '),
+    ),
+  );
   const chat = composeChat(config, {
+    silences,
+    // Alert results go to their Alertmanager group's thread, as in the bot.
+    alertGroups: {},
     // A terminal has no chat.update limit: parents are redrawn at once.
     rootUpdateIntervalMs: 0,
     adapter,
@@ -230,20 +250,32 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     blockMs: 300,
   });
   const targets = scenarios.map((s) => s.meta.target);
-  const consoleChat: ConsoleChatOptions = { chat, adapter, user, channel: CHANNEL, list: () => targets };
+  const alerts = startDemoAlerts({
+    queues,
+    chat,
+    redis: connect('worker'),
+    cluster: CLUSTER,
+    channel: CHANNEL,
+    // The finalizer incident is the tour's fix: the alert group takes other pods.
+    targets: scenarios.filter((s) => s.meta.target !== TOUR_FIX_TARGET).map((s) => parseTarget(s.meta.target)),
+    logger,
+    waitDelivered: results.wait,
+  });
+  const consoleChat: ConsoleChatOptions = { chat, adapter, user, channel: CHANNEL, list: () => targets, alerts };
   let code = 0;
   try {
     io.stdout.write(
       `pod-doctor demo: simulated cluster "${CLUSTER}" (${cluster.url}) with ${scenarios.length} incidents, ` +
-        `${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n`,
+        `${Object.keys(cluster.agentUrls).length} node agents, ${playbooks.length} playbooks; you are @${user}.\n${whereItKeeps(config.redisUrl, prefix)}`,
     );
     if (interactive) {
-      io.stdout.write(`${CONSOLE_HELP}\n\nTry one of these (type \`list\` to see them again):\n${targets.map((t) => `  /pod-doctor ${t}`).join('\n')}\n`);
+      io.stdout.write(`${CONSOLE_HELP}\n\n${whatToTry(targets, alerts)}`);
       await runConsoleChat({ ...consoleChat, input, output: io.stdout });
     } else {
-      code = await tour(consoleChat, scenarios, results.wait, io);
+      code = await tour(consoleChat, scenarios, results.wait, io, alerts);
     }
   } finally {
+    await alerts.stop();
     await chat.parents.settle();
     await workers.close();
     await events.stop();
@@ -254,6 +286,23 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     await privateRedis?.stop();
   }
   return code;
+}
+
+/** Its Redis, key prefix and cluster, and the command that reads its audit trail while it runs. */
+function whereItKeeps(redisUrl: string, prefix: string): string {
+  const url = maskRedisUrl(redisUrl);
+  return (
+    `Redis ${url}, key prefix ${prefix} (removed on exit), cluster ${CLUSTER}. While the demo runs, its audit trail:\n` +
+    `  REDIS_URL=${url} POD_DOCTOR_REDIS_PREFIX=${prefix} pod-doctor audit export --since 1h --cluster ${CLUSTER}\n`
+  );
+}
+
+function whatToTry(targets: readonly string[], alerts: DemoAlerts): string {
+  return (
+    `Try one of these (type \`list\` to see them again):\n${targets.map((t) => `  /pod-doctor ${t}`).join('\n')}\n` +
+    `Or an Alertmanager group: \`alert fire\` (${DEMO_ALERTNAME} on ${alerts.pods.join(', ')}), then \`silence <n> 1h\` or ` +
+    `\`mute <n>\` on its thread, and \`alert resolve\`.\n`
+  );
 }
 
 /** redis-server on a free loopback port, keeping nothing on disk; undefined if not installed. */
@@ -293,8 +342,14 @@ async function startPrivateRedis(): Promise<PrivateRedis | undefined> {
   };
 }
 
-/** The scripted tour: every seed incident diagnosed in turn, then one fix approved and run. */
-async function tour(consoleChat: ConsoleChatOptions, scenarios: Scenario[], waitDelivered: (jobId: string) => Promise<void>, io: CliIo): Promise<number> {
+/** The scripted tour: every seed incident diagnosed in turn, one fix approved and run, then an Alertmanager group from firing to resolved. */
+async function tour(
+  consoleChat: ConsoleChatOptions,
+  scenarios: Scenario[],
+  waitDelivered: (jobId: string) => Promise<void>,
+  io: CliIo,
+  alerts: DemoAlerts,
+): Promise<number> {
   const { chat: ctx, adapter, user } = consoleChat;
   io.stdout.write('No terminal on stdin: a scripted tour of the seed incidents (run `npm run demo` in a terminal to chat).\n');
   for (const s of scenarios) {
@@ -319,6 +374,33 @@ async function tour(consoleChat: ConsoleChatOptions, scenarios: Scenario[], wait
     while (Date.now() < deadline && (await ctx.approvals.get(approve.value))?.status !== 'done') await sleep(100);
     break;
   }
+  await alertTour(consoleChat, alerts, io);
+  await ctx.parents.settle();
   io.stdout.write('\nTour finished.\n');
   return 0;
+}
+
+/** The number of the newest message offering `action` (an alert thread's note: mute, silence-1h…). */
+function lastWithButton(adapter: ConsoleAdapter, action: string): number | undefined {
+  let found: number | undefined;
+  for (let n = 1; n < 1000; n++) if (adapter.buttons(n).some((b) => b.action === action)) found = n;
+  return found;
+}
+
+/** An Alertmanager group in chat: it fires (one thread, its pods diagnosed), is silenced and muted from the thread, and resolves. */
+async function alertTour(consoleChat: ConsoleChatOptions, alerts: DemoAlerts, io: CliIo): Promise<void> {
+  if (alerts.pods.length === 0) return;
+  const { adapter, user } = consoleChat;
+  const rule = '='.repeat(78);
+  io.stdout.write(`\n${rule}\nAlertmanager: ${DEMO_ALERTNAME} fires for ${alerts.pods.join(', ')} (one group: one thread)\n${user}> alert fire\n`);
+  await handleConsoleLine('alert fire', consoleChat);
+  const note = lastWithButton(adapter, 'mute');
+  if (note !== undefined) {
+    for (const line of [`silence ${note} 1h`, `mute ${note}`]) {
+      io.stdout.write(`${user}> ${line}\n`);
+      await handleConsoleLine(line, consoleChat);
+    }
+  }
+  io.stdout.write(`\n${rule}\nAlertmanager: the pods are ready again, the group resolves\n${user}> alert resolve\n`);
+  await handleConsoleLine('alert resolve', consoleChat);
 }

@@ -48,6 +48,7 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
     out.push('', c('bold', 'What changed'));
     for (const change of d.changes) out.push(`  - ${describeChange(change)}`);
   }
+  if (d.ignored?.length) out.push('', c('dim', `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}`));
   if (d.skipped.length > 0) {
     out.push('', c('dim', 'Checks that could not run:'));
     for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));
@@ -80,6 +81,7 @@ export function diagnosisJson(d: Diagnosis): object {
       ...(f.mechanism ? { mechanism: f.mechanism } : {}),
     })),
     ...(d.changes?.length ? { changes: d.changes } : {}),
+    ...(d.ignored?.length ? { ignored: d.ignored } : {}),
     skipped: d.skipped,
     ruleErrors: d.ruleErrors,
   };

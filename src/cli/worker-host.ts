@@ -17,6 +17,9 @@ export interface WorkerThreadOptions {
   logger: Logger;
 }
 
+/** How long a thread whose shutdown is done may take to end on its own before it is ended. */
+const THREAD_EXIT_GRACE_MS = 500;
+
 export async function startWorkerThread({ data, logger }: WorkerThreadOptions): Promise<WorkerThread> {
   // The built bot runs the .js; from source (tsx, vitest) the thread registers tsx's loader
   // itself first (a worker does not inherit it, and `--import` in execArgv is not applied).
@@ -53,6 +56,9 @@ export async function startWorkerThread({ data, logger }: WorkerThreadOptions): 
     const onMessage = (m: FromWorker) => {
       if (m.kind === 'started') {
         resolve();
+      } else if (m.kind === 'stopped') {
+        // Its shutdown is done; what still holds it open has nothing left to do.
+        setTimeout(() => void worker.terminate(), THREAD_EXIT_GRACE_MS).unref();
       } else if (m.kind === 'metrics') {
         waiting.get(m.id)?.(m.json);
         waiting.delete(m.id);

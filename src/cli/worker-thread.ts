@@ -5,7 +5,8 @@
 // depend on Slack's budget (the bot's stream reader delivers them).
 //
 // Protocol with the bot (src/cli/worker-host.ts): the thread sends `started` and `metrics`
-// answers; the bot sends `stop` and `metrics` requests. Stopped, the thread exits.
+// answers, and `stopped` when its shutdown is done; the bot sends `stop` and `metrics` requests.
+// Stopped, the thread exits (or the bot ends it a moment later).
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Registry } from 'prom-client';
@@ -17,7 +18,7 @@ export interface WorkerThreadData {
 }
 
 export type ToWorker = { kind: 'stop' } | { kind: 'metrics'; id: number };
-export type FromWorker = { kind: 'started' } | { kind: 'metrics'; id: number; json: unknown[] };
+export type FromWorker = { kind: 'started' } | { kind: 'stopped' } | { kind: 'metrics'; id: number; json: unknown[] };
 
 const port = parentPort;
 if (!port) throw new Error('worker-thread.ts runs only as a worker thread of the bot');
@@ -44,5 +45,8 @@ await runWorker(
     },
   },
 );
+// Stopped: the bot ends the thread if a handle a library left open (a BullMQ connection still
+// dialling a Redis that is gone) would keep it, as the exit watchdog in src/bin does for a process.
+port.postMessage({ kind: 'stopped' } satisfies FromWorker);
 // The bot's `stop` listener keeps the port open; close it so the thread can end.
 port.close();

@@ -15,7 +15,7 @@ import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
-import { closeRedis, dropRedis, redisConnections } from '../redis/client.js';
+import { checkRedis, closeRedis, dropRedis, redisConnections, redisUp } from '../redis/client.js';
 import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
@@ -102,7 +102,8 @@ export async function workerCommand(argv: string[], io: CliIo, deps: WorkerDeps 
 
 /** The worker role, until its stop signal: `pod-doctor worker`, or the bot's worker thread. */
 export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'>, deps: WorkerDeps = {}): Promise<number> {
-  const { config, cluster, concurrency, port } = options;
+  const began = performance.now();
+  const { config, cluster, port } = options;
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
 
   const logger = createLogger({ level: config.logLevel }).child({ role: 'worker', cluster });
@@ -118,7 +119,58 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   const agent = agentLookupFromConfig(config, agentCalls);
   const queues = new JobQueues(redis, settings, logger);
   if (!embedded) metrics.watchQueues(queues, [cluster]);
+  // The port answers before anything waits (/readyz names what is missing): a liveness probe
+  // passes while Redis or the API server are still away, and work starts once they are there.
+  let started = false;
+  const version = kc.makeApiClient(k8s.VersionApi);
+  const ops = embedded
+    ? undefined
+    : await serveOps({
+        port,
+        registry: metrics.registry,
+        readiness: {
+          redis: () => checkRedis(redis),
+          kubernetes: () => version.getCode(),
+          workers: async () => {
+            if (!started) throw new Error('starting');
+          },
+        },
+      });
+  // How long after the command began the port answered (module loading aside).
+  const listeningMs = Math.round(performance.now() - began);
+  try {
+    return await serveWorker(
+      { ...options, listeningMs, logger, connections, redis, settings, kube, metrics, agentCalls, agent, queues, ops, markStarted: () => (started = true) },
+      io,
+      deps,
+    );
+  } catch (err) {
+    await ops?.close();
+    throw err;
+  }
+}
 
+/** The worker's jobs, from its connections and metrics (the port already serves), until its stop signal. */
+async function serveWorker(
+  o: WorkerOptions & {
+    listeningMs: number;
+    logger: ReturnType<typeof createLogger>;
+    connections: ReturnType<typeof redisConnections>;
+    redis: ReturnType<ReturnType<typeof redisConnections>['connect']>;
+    settings: ReturnType<typeof jobSettingsFromConfig>;
+    kube: KubeSource;
+    metrics: ReturnType<typeof createMetrics>;
+    agentCalls: ReturnType<typeof createAgentCallMetrics>;
+    agent: ReturnType<typeof agentLookupFromConfig>;
+    queues: JobQueues;
+    ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+    markStarted: () => void;
+  },
+  io: Pick<CliIo, 'stdout'>,
+  deps: WorkerDeps,
+): Promise<number> {
+  const { config, cluster, concurrency, logger, connections, redis, settings, kube, metrics, agentCalls, agent, queues, ops } = o;
+  const embedded = deps.embedded;
   // Playbooks are validated here: a bad file stops startup.
   const retentionMs = config.auditRetentionDays * 86_400_000;
   const { runner, playbooks } = await runnerFromConfig({
@@ -149,22 +201,14 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   // The cluster's audit trail as Events on the targets (its reader blocks: its own connection).
   const auditRedis = connections.connect('worker');
   const audit = startAuditEvents({ redis: auditRedis, prefix: settings.prefix, cluster, kube, logger, blockMs: 1000, retentionMs });
-  let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  o.markStarted();
   if (embedded) {
     embedded.onStarted({ registry: metrics.registry });
     logger.info({ concurrency, api: kube.description }, 'worker started (in the bot)');
-  } else {
-    const version = kc.makeApiClient(k8s.VersionApi);
-    ops = await serveOps({
-      port,
-      registry: metrics.registry,
-      readiness: {
-        redis: () => redis.ping(),
-        kubernetes: () => version.getCode(),
-      },
-    });
-    logger.info({ concurrency, port: ops.port, api: kube.description }, 'worker started');
-    io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port}\n`);
+  } else if (ops) {
+    const listeningMs = o.listeningMs;
+    logger.info({ concurrency, port: ops.port, api: kube.description, listeningMs }, 'worker started');
+    io.stdout.write(`pod-doctor worker: cluster ${cluster}, concurrency ${concurrency}, metrics on :${ops.port} (listening ${listeningMs} ms after start)\n`);
   }
 
   const signal = await (deps.stopSignal ?? untilSignal());
@@ -180,16 +224,18 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
     steps: [
       // No new job; running ones finish. One that outlives its budget stays active with its lock,
       // and another worker takes it over once the lock lapses (POD_DOCTOR_JOB_LOCK_MS).
-      { name: 'finish running jobs', run: () => workers.drain() },
-      { name: 'close workers', budgetMs: 1000, run: () => workers.close() },
-      { name: 'audit events', budgetMs: 1000, run: () => auditStopped },
+      // With Redis down a running job cannot write its result: it is left to the next worker.
+      { name: 'finish running jobs', needsRedis: true, run: () => workers.drain() },
+      { name: 'close workers', budgetMs: 1000, needsRedis: true, run: () => workers.close() },
+      { name: 'audit events', budgetMs: 1000, needsRedis: true, run: () => auditStopped },
       ...(ops ? [{ name: 'ops server', budgetMs: 1000, run: () => ops?.close() }] : []),
       // The spans of the last jobs are exported (a no-op with tracing off).
       { name: 'traces', budgetMs: 2000, run: () => stopTracing() },
-      { name: 'queues', budgetMs: 2000, run: () => queues.close() },
-      { name: 'redis', budgetMs: 2000, run: () => Promise.all([closeRedis(redis), closeRedis(auditRedis)]) },
+      { name: 'queues', budgetMs: 2000, needsRedis: true, run: () => queues.close() },
+      { name: 'redis', budgetMs: 2000, needsRedis: true, run: () => Promise.all([closeRedis(redis), closeRedis(auditRedis)]) },
     ],
     hardStops: [() => dropRedis(redis), () => dropRedis(auditRedis)],
+    redisUp: () => redisUp(redis),
   });
   return 0;
 }

@@ -13,7 +13,7 @@ const MAX_REVISIONS = 12;
 const MAX_CONFIGS = 16;
 
 const HISTORY_KINDS = { Deployment: 'ReplicaSet', StatefulSet: 'ControllerRevision', DaemonSet: 'ControllerRevision' } as const;
-type WorkloadKind = keyof typeof HISTORY_KINDS;
+export type WorkloadKind = keyof typeof HISTORY_KINDS;
 
 export interface HistoryScope {
   source: FactSource;
@@ -38,16 +38,35 @@ async function collectWorkload(s: HistoryScope): Promise<HistoryFact['workload']
   const owner = s.owners?.find((o) => o.kind in HISTORY_KINDS && o.object);
   if (!owner?.object) return undefined;
   const kind = owner.kind as WorkloadKind;
-  const selector = formatSelector((owner.object.spec as { selector?: LabelSelectorObject } | undefined)?.selector);
-  if (!selector) return undefined;
-  const historyKind = HISTORY_KINDS[kind];
-  const all = await s.guard(`rollout history of ${kind} ${owner.name}`, () => s.source.listRevisions(s.namespace, historyKind, selector), [] as KubeObject[]);
-  const uid = owner.object.metadata?.uid;
+  const object = owner.object;
+  const revisions = await s.guard(`rollout history of ${kind} ${owner.name}`, () => workloadRevisions(s.source, s.namespace, kind, object), [] as KubeObject[]);
+  return { kind, name: owner.name, object, revisions };
+}
+
+export function isHistoryKind(kind: string): kind is WorkloadKind {
+  return Object.hasOwn(HISTORY_KINDS, kind);
+}
+
+/**
+ * The revisions a workload controls (its ReplicaSets or ControllerRevisions, by its selector and
+ * owner reference), oldest first, at most {@link MAX_REVISIONS}. Read by the collector and by the
+ * rollback playbook's checks and step.
+ */
+export async function workloadRevisions(
+  source: Pick<FactSource, 'listRevisions'>,
+  namespace: string,
+  kind: WorkloadKind,
+  object: KubeObject,
+): Promise<KubeObject[]> {
+  const selector = formatSelector((object.spec as { selector?: LabelSelectorObject } | undefined)?.selector);
+  if (!selector) return [];
+  const all = await source.listRevisions(namespace, HISTORY_KINDS[kind], selector);
+  const uid = object.metadata?.uid;
+  const name = object.metadata?.name;
   // The selector may match another workload's history: keep what this one controls.
   const mine = all.filter((o) =>
-    (o.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === owner.name)),
+    (o.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === kind && (uid && r.uid ? r.uid === uid : r.name === name)),
   );
   const number = (o: KubeObject) => Number(o.kind === 'ReplicaSet' ? o.metadata?.annotations?.['deployment.kubernetes.io/revision'] : o.revision) || 0;
-  const revisions = mine.sort((a, b) => number(a) - number(b)).slice(-MAX_REVISIONS);
-  return { kind, name: owner.name, object: owner.object, revisions };
+  return mine.sort((a, b) => number(a) - number(b)).slice(-MAX_REVISIONS);
 }

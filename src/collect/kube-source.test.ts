@@ -1,11 +1,14 @@
 // KubeSource's transport: reads go to the REST API directly, over one keep-alive agent (client-node
 // alone opens a new connection per request), with client-node's auth; answers keep their
 // wire form; statuses become what the collector expects (null, an ApiException with the code).
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiStatus, KubeSource } from './kube-source.js';
+import { apiStatus, contextNamespace, KubeSource, loadKubeConfig } from './kube-source.js';
 
 const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, code });
 
@@ -194,5 +197,68 @@ describe('KubeSource reads', () => {
     });
     const err = await new KubeSource(dead).getPod('shop', 'web').catch((e: unknown) => e);
     expect((err as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+  });
+});
+
+describe('loadKubeConfig: where it looks, as kubectl does', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-kubeconfig-'));
+  const config = (context: string, namespace?: string) =>
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{name: ${context}, cluster: {server: "https://${context}.example:6443"}}]`,
+      `users: [{name: ${context}, user: {token: t}}]`,
+      `contexts: [{name: ${context}, context: {cluster: ${context}, user: ${context}${namespace ? `, namespace: ${namespace}` : ''}}}]`,
+      `current-context: ${context}`,
+      '',
+    ].join('\n');
+  const prod = join(dir, 'prod');
+  const staging = join(dir, 'staging');
+  writeFileSync(prod, config('prod', 'shop'));
+  writeFileSync(staging, config('staging'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the files of KUBECONFIG that exist; the first current-context wins', () => {
+    const kc = loadKubeConfig({ env: { KUBECONFIG: [join(dir, 'gone'), prod, staging].join(delimiter), HOME: dir } });
+    expect(kc.getContexts().map((c) => c.name)).toEqual(['prod', 'staging']);
+    expect(kc.getCurrentContext()).toBe('prod');
+    expect(contextNamespace(kc)).toBe('shop');
+  });
+
+  it('switches context, whose namespace may be unset', () => {
+    const kc = loadKubeConfig({ kubeconfig: [prod, staging].join(delimiter), context: 'staging', env: {} });
+    expect(kc.getCurrentCluster()?.server).toBe('https://staging.example:6443');
+    expect(contextNamespace(kc)).toBeUndefined();
+  });
+
+  // In a pod the service account stands in: this machine must not have one for the refusal.
+  it.skipIf(existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token'))('no KUBECONFIG, no ~/.kube/config, no service account: NO_KUBECONFIG', () => {
+    expect(() => loadKubeConfig({ env: { HOME: dir } })).toThrow(
+      expect.objectContaining({ code: 'NO_KUBECONFIG', message: expect.stringMatching(/KUBECONFIG is not set and ~\/\.kube\/config \(.*\) does not exist/) }),
+    );
+  });
+
+  it.each([
+    [
+      'a --kubeconfig that is not there',
+      { kubeconfig: join(dir, 'gone'), kubeconfigFrom: '--kubeconfig', env: {} },
+      'NO_KUBECONFIG',
+      /gone \(--kubeconfig\) does not exist/,
+    ],
+    [
+      'an unknown context',
+      { kubeconfig: prod, context: 'prod-us', env: {} },
+      'UNKNOWN_CONTEXT',
+      /context "prod-us" is not in the kubeconfig .*; its contexts: prod$/,
+    ],
+  ])('%s: a coded error saying where it looked', (_name, opts, code, message) => {
+    let error: unknown;
+    try {
+      loadKubeConfig(opts);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toMatchObject({ code });
+    expect((error as Error).message).toMatch(message);
   });
 });

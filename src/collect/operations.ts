@@ -377,6 +377,33 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     namespaced: true,
     usedBy: ['scale (ReplicaSet)'],
   },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ReplicaSet revision's)"],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'statefulsets',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ControllerRevision's)"],
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'daemonsets',
+    verbs: ['patch'],
+    role: 'remediate',
+    namespaced: true,
+    usedBy: ["rollback (JSON patch: test metadata.generation, replace spec.template with a ControllerRevision's)"],
+  },
   // ---- remediate: the audit trail (src/audit/events.ts), written by the workers of the cluster
   {
     group: '',

@@ -227,6 +227,31 @@ export const SETTINGS = {
     secret: true,
     roles: ['bot', 'worker'],
   }),
+  redisUsername: setting({
+    env: 'REDIS_USERNAME',
+    schema: z.string().optional(),
+    description:
+      'Redis ACL user, when REDIS_URL names none (the bundled Redis: `pod-doctor`). ' +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelUsername` in POD_DOCTOR_REDIS_OPTIONS).',
+    // Half of the credentials: it lives in the Secret beside the password.
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisPassword: setting({
+    env: 'REDIS_PASSWORD',
+    schema: z.string().optional(),
+    description:
+      "Redis password (the ACL user's, or `requirepass`), when REDIS_URL carries none: kept out of the URL, e.g. from the Secret's key of its own. " +
+      'Applies to every node of a Sentinel setup or a Redis Cluster (the sentinels themselves: `sentinelPassword` in POD_DOCTOR_REDIS_OPTIONS).',
+    secret: true,
+    roles: ['bot', 'worker', 'cli'],
+  }),
+  redisCaFile: setting({
+    env: 'POD_DOCTOR_REDIS_CA_FILE',
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the CA that signed the Redis server certificate, for `rediss://` (TLS) with a private CA; ' + "unset: the system's trusted CAs.",
+    roles: ['bot', 'worker', 'cli'],
+  }),
   redisOptions: setting({
     env: 'POD_DOCTOR_REDIS_OPTIONS',
     schema: z

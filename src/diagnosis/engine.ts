@@ -3,6 +3,7 @@
 
 import { targetKey } from '../kube/target.js';
 import { attachChangeEvidence, whatChanged } from './changes.js';
+import { ignoredRules } from './ignore.js';
 import { renderList, renderProse } from './messages.js';
 import { rankAndMerge } from './ranking.js';
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
@@ -68,9 +69,15 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
   };
   const { specific, fallbacks } = partition(options.rules);
   run(specific);
-  // Catch-alls speak only when nothing specific did (a rule that threw counts as silent).
+  // Catch-alls speak only when nothing specific did (a rule that threw counts as silent, an ignored finding as spoken).
   if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(fallbacks);
-  const ranked = rankAndMerge(findings, options.rules);
+  // `pod-doctor.io/ignore: rule[,rule]` on the pod or its owner: those findings stay quiet.
+  const ignoring = ignoredRules(snapshot);
+  const ignored = findings.filter((f) => ignoring.has(f.rule)).map((f) => ({ rule: f.rule, by: ignoring.get(f.rule) ?? '' }));
+  const ranked = rankAndMerge(
+    findings.filter((f) => !ignoring.has(f.rule)),
+    options.rules,
+  );
   // What changed before the failure: its own line in the answer, and evidence on the finding it explains.
   let changes: Change[] = [];
   try {
@@ -88,6 +95,7 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
     ruleErrors,
     ...(snapshot.missingPod ? { missing: snapshot.missingPod } : {}),
     ...(changes.length > 0 ? { changes } : {}),
+    ...(ignored.length > 0 ? { ignored: [...new Map(ignored.map((i) => [i.rule, i])).values()] } : {}),
     at: snapshot.now,
   };
 }

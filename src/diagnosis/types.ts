@@ -393,5 +393,7 @@ export interface Diagnosis {
   missing?: { name: string; via?: string };
   /** What changed in the window before the failure (rollouts, config edits, the node), oldest first. */
   changes?: Change[];
+  /** Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>`; `by` names that object. */
+  ignored?: { rule: string; by: string }[];
   at: string;
 }

@@ -16,9 +16,11 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-const CHECK_TIMEOUT_MS = 3000;
+/** Longest a readiness check may take: the probes in deploy/ give /readyz 5 s. */
+export const CHECK_TIMEOUT_MS = 3000;
 
-async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
+/** Runs one readiness check within CHECK_TIMEOUT_MS: null when healthy, else the reason. */
+export async function runCheck(check: () => Promise<unknown>): Promise<string | null> {
   try {
     await withDeadline(CHECK_TIMEOUT_MS, check, () => new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`));
     return null;

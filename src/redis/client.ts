@@ -1,7 +1,9 @@
 // Redis connections: a URL plus pass-through ioredis options (single node, Sentinel, Cluster),
 // with the retry policy of the role that uses them.
+import { readFileSync } from 'node:fs';
 import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { PodDoctorError } from '../errors.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -50,13 +52,15 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
   const nodes = ClusterNodeList(clusterNodes);
   if (nodes) {
     const parsed = new URL(url);
+    // Credentials and TLS are each node's: the URL's first, then the options' (as for one node).
+    const { username, password, tls, ...clusterRest } = rest as Pick<RedisOptions, 'username' | 'password' | 'tls'> & Record<string, unknown>;
     const fromUrl: RedisOptions = {
-      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : username ? { username } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : password ? { password } : {}),
+      ...(tls ? { tls } : parsed.protocol === 'rediss:' ? { tls: {} } : {}),
     };
     const clusterOptions: ClusterOptions = {
-      ...(rest as ClusterOptions),
+      ...(clusterRest as ClusterOptions),
       ...retries,
       redisOptions: { ...fromUrl, ...redisOptions, ...retries },
     };
@@ -69,6 +73,47 @@ export function redisFromUrl(url: string, options: Record<string, unknown> = {},
   const redis = new Redis(url, { ...(rest as RedisOptions), ...retries });
   coalesceWrites(redis);
   return redis;
+}
+
+/** The Redis settings of the configuration (src/config/schema.ts). */
+export interface RedisSettings {
+  redisUrl: string;
+  redisOptions: Record<string, unknown>;
+  redisUsername?: string | undefined;
+  redisPassword?: string | undefined;
+  redisCaFile?: string | undefined;
+  redisCommandTimeoutMs?: number;
+}
+
+/**
+ * The ioredis options of the configuration: POD_DOCTOR_REDIS_OPTIONS, plus REDIS_USERNAME and
+ * REDIS_PASSWORD where the URL names none (ioredis lets the URL win), and the CA of
+ * POD_DOCTOR_REDIS_CA_FILE for TLS. What POD_DOCTOR_REDIS_OPTIONS says itself wins.
+ */
+export function redisOptionsFrom(config: RedisSettings): Record<string, unknown> {
+  const own = config.redisOptions;
+  const ca = config.redisCaFile ? readCa(config.redisCaFile) : undefined;
+  const ownTls = typeof own.tls === 'object' && own.tls !== null ? (own.tls as Record<string, unknown>) : {};
+  return {
+    ...(config.redisUsername ? { username: config.redisUsername } : {}),
+    ...(config.redisPassword ? { password: config.redisPassword } : {}),
+    ...own,
+    ...(ca ? { tls: { ca, ...ownTls } } : {}),
+  };
+}
+
+function readCa(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new PodDoctorError('BAD_CONFIG', `POD_DOCTOR_REDIS_CA_FILE: cannot read ${file} (${why})`);
+  }
+}
+
+/** A connection of the configuration (redisFromUrl with redisOptionsFrom). */
+export function redisFromConfig(config: RedisSettings, opts: RedisFromUrlOptions = {}): RedisClient {
+  return redisFromUrl(config.redisUrl, redisOptionsFrom(config), opts);
 }
 
 type Corkable = NodeJS.WritableStream & { cork(): void; uncork(): void };
@@ -119,6 +164,24 @@ export function dropRedis(redis: RedisClient): void {
   if (redis.status !== 'end') redis.disconnect();
 }
 
+/** The last connection error of each connection made by redisConnections(): what readiness names. */
+const lastErrors = new WeakMap<RedisClient, string>();
+
+/** Whether a connection can take commands now (connected, authenticated, ready check passed). */
+export function redisUp(redis: RedisClient): boolean {
+  return redis.status === 'ready';
+}
+
+/**
+ * A readiness check of a connection: fails at once while it is not connected, saying why (the
+ * last connection error: refused, a wrong password, TLS), else PINGs. A worker connection's
+ * PING would wait through reconnects, and /readyz must answer within the kubelet's timeout.
+ */
+export async function checkRedis(redis: RedisClient): Promise<void> {
+  if (!redisUp(redis)) throw new Error(`unreachable (${lastErrors.get(redis) ?? redis.status})`);
+  await redis.ping();
+}
+
 /** The connections of one process: one per role asked for, all closed together. */
 export interface Connections {
   /** `producer` fails fast (commands, writes); `worker` waits through reconnects (BullMQ, stream readers). */
@@ -126,20 +189,24 @@ export interface Connections {
   readonly all: readonly RedisClient[];
 }
 
-export function redisConnections(
-  config: { redisUrl: string; redisOptions: Record<string, unknown>; redisCommandTimeoutMs?: number },
-  logger: Pick<Logger, 'warn'>,
-): Connections {
+export function redisConnections(config: RedisSettings, logger: Pick<Logger, 'warn'>): Connections {
   const all: RedisClient[] = [];
+  // Read once (the CA file): a bad setting stops the start, not the first connection.
+  const options = redisOptionsFrom(config);
   return {
     all,
     connect(role) {
-      const c = redisFromUrl(config.redisUrl, config.redisOptions, {
+      const c = redisFromUrl(config.redisUrl, options, {
         role,
         ...(config.redisCommandTimeoutMs ? { commandTimeoutMs: config.redisCommandTimeoutMs } : {}),
       });
       // ioredis reconnects on its own; without a listener it would print every attempt.
-      c.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+      c.on('error', (err: Error) => {
+        // Said once per cause, not once per reconnect attempt (every few seconds while Redis is down).
+        if (lastErrors.get(c) !== err.message) logger.warn({ err: { message: err.message } }, 'redis connection error');
+        lastErrors.set(c, err.message);
+      });
+      c.on('ready', () => lastErrors.delete(c));
       all.push(c);
       return c;
     },

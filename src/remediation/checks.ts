@@ -5,6 +5,7 @@ import type { FactSource } from '../collect/source.js';
 import { formatDuration, ms, nodeCondition, nodeNotReady } from '../diagnosis/facts.js';
 import type { Diagnosis, Namespace, Node, Pod, Target } from '../diagnosis/types.js';
 import { type WorkloadRef, workloadOf } from './kube.js';
+import { atRevision, readHistory } from './revisions.js';
 import type { CheckKind, ParamValue } from './schema.js';
 
 /** A check with its placeholders resolved (what a plan stores). */
@@ -168,6 +169,31 @@ async function replicasVerdict({ c, live }: CheckInput): Promise<Verdict> {
   return [replicas === want, `${kind} ${ns}/${wname} has ${replicas} replica(s)${replicas === want ? '' : `, not ${want}`}`];
 }
 
+/** revision-exists, revision-is-newest, workload-at-revision: the workload's rollout history, read live. */
+async function revisionVerdict({ c, live }: CheckInput): Promise<Verdict> {
+  const ns = str(c.namespace);
+  const kind = str(c.kind);
+  const wname = str(c.name);
+  const want = Number(c.revision);
+  const history = await readHistory(live.source, ns, kind, wname);
+  if (!history) return [false, `${kind} ${ns}/${wname} no longer exists`];
+  const found = history.revisions.find((r) => r.revision === want);
+  const newest = history.revisions.at(-1);
+  const what = `${kind} ${ns}/${wname}`;
+  if (c.check === 'revision-exists')
+    return found ? [true, `${what} still has revision ${want} (${found.name})`] : [false, `${what} no longer has revision ${want} in its history`];
+  if (c.check === 'revision-is-newest')
+    return newest?.revision === want
+      ? [true, `${what}'s newest revision is still ${want}`]
+      : [false, `${what} was rolled out again since: its newest revision is ${newest?.revision ?? 'none'}, not ${want}`];
+  const revisionName = str(c.revisionName);
+  const named = history.revisions.find((r) => r.name === revisionName);
+  if (!named) return [false, `${what} no longer has ${revisionName} in its history to compare with`];
+  return atRevision(history.object, named)
+    ? [true, `${what} runs the pod template of ${revisionName} (revision ${named.revision})`]
+    : [false, `${what}'s pod template is not ${revisionName}'s`];
+}
+
 /** Every check a playbook may name (typed by the playbook schema, so none is missing). */
 const CHECKS: Record<CheckKind, (x: CheckInput) => Promise<Verdict>> = {
   'pod-exists': async ({ live, name }) => {
@@ -242,6 +268,9 @@ const CHECKS: Record<CheckKind, (x: CheckInput) => Promise<Verdict>> = {
   'namespace-terminating': namespaceVerdict,
   'namespace-gone': namespaceVerdict,
   'workload-replicas': replicasVerdict,
+  'revision-exists': revisionVerdict,
+  'revision-is-newest': revisionVerdict,
+  'workload-at-revision': revisionVerdict,
   'param-is': async ({ c, params }) => {
     const p = str(c.param);
     const value = params[p];

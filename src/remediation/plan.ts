@@ -274,6 +274,12 @@ export function describeCheck(c: ResolvedCheck): string {
       return `${v('kind')} ${v('namespace')}/${v('name')} has ${v('replicas')} replica(s)`;
     case 'param-is':
       return `${v('param')} is ${v('equals')}`;
+    case 'revision-exists':
+      return `${v('kind')} ${v('namespace')}/${v('name')} still has revision ${v('revision')}`;
+    case 'revision-is-newest':
+      return `nothing newer than revision ${v('revision')} of ${v('kind')} ${v('namespace')}/${v('name')} was rolled out`;
+    case 'workload-at-revision':
+      return `${v('kind')} ${v('namespace')}/${v('name')} runs the pod template of ${v('revisionName')}`;
     default:
       return c.check;
   }

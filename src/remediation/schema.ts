@@ -92,6 +92,39 @@ export const checkSchema = z.discriminatedUnion('check', [
       replicas: tmplNumber,
     })
     .strict(),
+  /** The workload's rollout history still holds this revision (the one a rollback goes back to). */
+  z
+    .object({
+      check: z.literal('revision-exists'),
+      namespace: tmpl.default('{namespace}'),
+      kind: tmpl.default('{kind}'),
+      name: tmpl.default('{name}'),
+      revision: tmplNumber.default('{revision}'),
+    })
+    .strict(),
+  /** The workload's newest revision is this one: nothing was rolled out since the plan was made. */
+  z
+    .object({
+      check: z.literal('revision-is-newest'),
+      namespace: tmpl.default('{namespace}'),
+      kind: tmpl.default('{kind}'),
+      name: tmpl.default('{name}'),
+      revision: tmplNumber.default('{fromRevision}'),
+    })
+    .strict(),
+  /**
+   * The workload's pod template is this revision's (after a rollback), named by its ReplicaSet or
+   * ControllerRevision: going back renumbers it.
+   */
+  z
+    .object({
+      check: z.literal('workload-at-revision'),
+      namespace: tmpl.default('{namespace}'),
+      kind: tmpl.default('{kind}'),
+      name: tmpl.default('{name}'),
+      revisionName: tmpl.default('{revisionName}'),
+    })
+    .strict(),
   /** A parameter has this value (e.g. a finding's `statefulSet: true`). */
   z.object({ check: z.literal('param-is'), param: paramName, equals: z.union([z.string(), z.number(), z.boolean()]) }).strict(),
 ]);

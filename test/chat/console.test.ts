@@ -3,6 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/chat/command.js';
+import { auditCommand } from '../../src/cli/audit.js';
 import { demoCommand, SCENARIO_ROOT } from '../../src/cli/demo.js';
 import { loadScenarios } from '../../src/sim/scenarios.js';
 
@@ -67,10 +68,21 @@ describe('pod-doctor demo', () => {
       if (s.meta.first) expect(out).toContain(`[${s.meta.first}]`);
     }
     expect(out).toMatch(/Fixed by remove-finalizers: verified by a new diagnosis \(reports\/report-6f7d8-xk2lq is gone\)/);
-    expect(out).toContain('Tour finished.');
+    // Where it keeps its state, for `pod-doctor audit export` while it runs.
+    expect(out).toMatch(/POD_DOCTOR_REDIS_PREFIX=pod-doctor-demo-\S+ pod-doctor audit export --since 1h --cluster demo/);
+    // An Alertmanager group: firing, its thread with the diagnoses, silenced and muted from it, resolved.
+    const alerts = out.slice(out.indexOf('dana> alert fire'));
+    expect(alerts).toContain('KubePodNotReady (2): 2 firing');
+    expect(alerts).toContain('First diagnosis of this root cause in the group');
+    expect(alerts).toMatch(/dana> silence \d+ 1h\n {2}\(simulated Alertmanager\) silence sim-silence-1 until \d\d:\d\d UTC: alertname="KubePodNotReady"/);
+    expect(alerts).toMatch(/@dana silenced this group in Alertmanager for 1h/);
+    expect(alerts).toMatch(/@dana muted this thread until/);
+    expect(alerts.indexOf('dana> alert resolve')).toBeGreaterThan(alerts.indexOf('muted this thread'));
+    expect(alerts).toContain('Resolved: KubePodNotReady');
+    expect(out.indexOf('Tour finished.')).toBeGreaterThan(out.indexOf('Resolved: KubePodNotReady'));
   });
 
-  it('chats line by line on a terminal: diagnose, approve as the local user, quit', { timeout: 120_000 }, async () => {
+  it('chats line by line on a terminal: diagnose, approve as the local user, read the audit trail, an alert group, quit', { timeout: 120_000 }, async () => {
     const stdout = capture();
     const input = Object.assign(new PassThrough(), { isTTY: true });
     const running = demoCommand(['--user', 'erin'], { stdout, stderr: capture(), env: { REDIS_URL, LOG_LEVEL: 'silent' } }, { input });
@@ -89,6 +101,34 @@ describe('pod-doctor demo', () => {
     const mark = stdout.text().length;
     input.write(`approve ${n}\n`);
     await until(() => /no "approve" button|Already/.test(stdout.text().slice(mark)));
+    // The audit trail of this run, read by `pod-doctor audit export` with what the demo printed.
+    const [, env] = /\n {2}(REDIS_URL=\S+ POD_DOCTOR_REDIS_PREFIX=\S+) pod-doctor audit export/.exec(stdout.text())!;
+    const audit = capture();
+    const exported = await auditCommand(['export', '--since', '1h', '--cluster', 'demo'], {
+      stdout: audit,
+      stderr: capture(),
+      env: { ...Object.fromEntries(env!.split(' ').map((kv) => kv.split('=', 2) as [string, string])), REDIS_URL, LOG_LEVEL: 'silent' },
+    });
+    expect(exported).toBe(0);
+    const entries = audit
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; playbook: string; cluster: string });
+    expect(entries.some((e) => e.kind === 'approval' && e.playbook === 'remove-finalizers' && e.cluster === 'demo')).toBe(true);
+
+    // The Alertmanager group, typed: fire, silence and mute from its thread, resolve.
+    input.write('alert resolve\n');
+    await until(() => stdout.text().includes('error: the alert group is not firing'));
+    input.write('alert fire\n');
+    await until(() => /\[mute (\d+)\] Mute 4h/.test(stdout.text()) && stdout.text().includes('First diagnosis of this root cause in the group'));
+    const note = /\[mute (\d+)\] Mute 4h/.exec(stdout.text())![1];
+    input.write(`silence ${note} 1h\n`);
+    await until(() => stdout.text().includes('(simulated Alertmanager) silence sim-silence-1'));
+    input.write(`mute ${note}\n`);
+    await until(() => stdout.text().includes('@erin muted this thread'));
+    input.write('alert resolve\n');
+    await until(() => stdout.text().includes('Resolved: KubePodNotReady'));
     input.write('quit\n');
     expect(await running).toBe(0);
     expect(stdout.text()).toContain('@erin approved remove-finalizers');

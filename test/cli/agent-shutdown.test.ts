@@ -53,6 +53,7 @@ describe('pod-doctor agent on SIGTERM', () => {
   });
 
   const startAgent = async (env: Record<string, string> = {}) => {
+    const spawned = Date.now();
     agent = spawnRole(
       [
         'agent',
@@ -69,6 +70,7 @@ describe('pod-doctor agent on SIGTERM', () => {
     const url = `https://127.0.0.1:${port}`;
     // Serving (its SIGTERM handler is set a moment after the log line).
     await eventually(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok, 5000, 20);
+    const listeningMs = Date.now() - spawned;
     // The runtime probe: about 2 s against the silent Docker socket. Resolves (with the answer
     // to come) once the probe waits on the socket.
     const probe = async () => {
@@ -78,11 +80,13 @@ describe('pod-doctor agent on SIGTERM', () => {
       await eventually(async () => connections > before, 5000, 10);
       return { answer };
     };
-    return { url, probe };
+    return { url, probe, listeningMs };
   };
 
   it('serves HTTPS from POD_DOCTOR_AGENT_TLS_CERT/_KEY, and /metrics without the token', async () => {
-    const { url } = await startAgent();
+    const { url, listeningMs } = await startAgent();
+    // It needs no Redis, API server or Slack (the env has none): serving within 5 s of the spawn.
+    expect(listeningMs).toBeLessThan(5000);
     const res = await fetch(`${url}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();

@@ -1027,6 +1027,90 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'rollback step: JSON patch of spec.template with a metadata.generation test (Deployment, StatefulSet, DaemonSet)',
+    async run(b, ns) {
+      const apps = `/apis/apps/v1/namespaces/${ns}`;
+      const template = (app: string, image: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'app', image }] } });
+      const workloads = [
+        ['deployments', 'Deployment', 'web', { replicas: 0 }],
+        ['statefulsets', 'StatefulSet', 'db', { serviceName: 'db', replicas: 0 }],
+        ['daemonsets', 'DaemonSet', 'agent', {}],
+      ] as const;
+      const out: Outcome = {};
+      for (const [resource, kind, name, extra] of workloads) {
+        const created = await must(
+          b.client.request('POST', `${apps}/${resource}`, {
+            body: {
+              apiVersion: 'apps/v1',
+              kind,
+              metadata: { name },
+              spec: { ...extra, selector: { matchLabels: { app: name } }, template: template(name, IMAGE) },
+            },
+          }),
+          kind,
+        );
+        const owner = [{ apiVersion: 'apps/v1', kind, name, uid: created.metadata.uid, controller: true }];
+        const history =
+          kind === 'Deployment'
+            ? {
+                path: `${apps}/replicasets`,
+                body: {
+                  apiVersion: 'apps/v1',
+                  kind: 'ReplicaSet',
+                  metadata: {
+                    name: `${name}-6b5d8c7f9`,
+                    labels: { app: name, 'pod-template-hash': '6b5d8c7f9' },
+                    annotations: { 'deployment.kubernetes.io/revision': '1' },
+                    ownerReferences: owner,
+                  },
+                  spec: {
+                    replicas: 0,
+                    selector: { matchLabels: { app: name, 'pod-template-hash': '6b5d8c7f9' } },
+                    template: { ...template(name, IMAGE), metadata: { labels: { app: name, 'pod-template-hash': '6b5d8c7f9' } } },
+                  },
+                },
+              }
+            : {
+                path: `${apps}/controllerrevisions`,
+                body: {
+                  apiVersion: 'apps/v1',
+                  kind: 'ControllerRevision',
+                  metadata: { name: `${name}-4c5b6a7d8`, labels: { app: name }, ownerReferences: owner },
+                  revision: 1,
+                  data: { spec: { template: { ...template(name, IMAGE), $patch: 'replace' } } },
+                },
+              };
+        await must(b.client.request('POST', history.path, { body: history.body }), `${kind} history`);
+        // Revision 2: a new image (generation 2).
+        await must(
+          b.client.request('PATCH', `${apps}/${resource}/${name}`, {
+            body: { spec: { template: { spec: { containers: [{ name: 'app', image: `${IMAGE}-2` }] } } } },
+            contentType: 'application/strategic-merge-patch+json',
+          }),
+          `${kind} revision 2`,
+        );
+        const stale = await b.client.request('PATCH', `${apps}/${resource}/${name}`, {
+          body: [
+            { op: 'test', path: '/metadata/generation', value: 1 },
+            { op: 'replace', path: '/spec/template', value: template(name, 'stale') },
+          ],
+          contentType: 'application/json-patch+json',
+        });
+        const step = await runStep(b, 'rollback', { namespace: ns, kind, name, revision: 1 });
+        const after = await b.client.request('GET', `${apps}/${resource}/${name}`);
+        out[kind] = {
+          stale: outcome(stale),
+          step,
+          generation: after.body.metadata?.generation,
+          template: stripVolatile(after.body.spec?.template),
+          absentRevision: await runStep(b, 'rollback', { namespace: ns, kind, name, revision: 7 }),
+          absent: await runStep(b, 'rollback', { namespace: ns, kind, name: 'absent', revision: 1 }),
+        };
+      }
+      return out;
+    },
+  },
+  {
     name: 'namespace delete and finalize (clear-namespace-finalizers step)',
     async run(b, ns) {
       const out: Outcome = {};

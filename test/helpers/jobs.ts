@@ -158,9 +158,9 @@ export function startAofRedis(port: number, dir: string): ChildProcess {
   });
 }
 
-/** Resolves once the redis-server on `port` answers PING. */
-export async function redisUp(port: number): Promise<void> {
-  const probe = redisFromUrl(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
+/** Resolves once the redis-server on `port` answers PING (through `url`, with its credentials or TLS, when given). */
+export async function redisUp(port: number, url = `redis://127.0.0.1:${port}`, options: Record<string, unknown> = {}): Promise<void> {
+  const probe = redisFromUrl(url, { ...options, lazyConnect: true, retryStrategy: () => null }, { role: 'producer' });
   probe.on('error', () => undefined);
   try {
     await eventually(async () => {

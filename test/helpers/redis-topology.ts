@@ -50,8 +50,48 @@ export function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
+/** Credentials of a topology's nodes: an ACL user on every data node (the `default` user off), and the sentinels' own password. */
+export interface TopologyAuth {
+  user: string;
+  password: string;
+  /** Sentinels require it (`requirepass`), and give it to each other (`sentinel sentinel-pass`). */
+  sentinelPassword?: string;
+}
+
+/** What the helpers' own redis-cli calls log in with, per port. */
+const cliAuth = new Map<number, { user?: string; password: string }>();
+
+/** redis-cli's arguments and environment for `port`: REDISCLI_AUTH keeps the password off the command line. */
+function cliLogin(port: number): { args: string[]; env: NodeJS.ProcessEnv } {
+  const auth = cliAuth.get(port);
+  if (!auth) return { args: [], env: process.env };
+  return { args: [...(auth.user ? ['--user', auth.user] : []), '--no-auth-warning'], env: { ...process.env, REDISCLI_AUTH: auth.password } };
+}
+
+/** The arguments that give a data node the ACL user (and its replication login as that user). */
+function authArgs(auth: TopologyAuth | undefined): string[] {
+  if (!auth) return [];
+  return [
+    '--user',
+    'default',
+    'off',
+    '--user',
+    auth.user,
+    'on',
+    `>${auth.password}`,
+    '~*',
+    '&*',
+    '+@all',
+    '--masteruser',
+    auth.user,
+    '--masterauth',
+    auth.password,
+  ];
+}
+
 export async function cli(port: number, ...args: string[]): Promise<string> {
-  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 });
+  const login = cliLogin(port);
+  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...login.args, ...args], { timeout: 30_000, env: login.env });
   return stdout.trim();
 }
 
@@ -70,7 +110,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
  */
 async function replicasStreaming(port: number, key: string): Promise<void> {
   await until(`replicas of :${port} acknowledging`, async () => {
-    const child = spawn('redis-cli', ['-h', '127.0.0.1', '-p', String(port)], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const login = cliLogin(port);
+    const child = spawn('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...login.args], { stdio: ['pipe', 'pipe', 'ignore'], env: login.env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stdin.end(`SET ${key} 1\nWAIT 1 200\nDEL ${key}\n`);
@@ -122,7 +163,7 @@ export interface RedisClusterTopology {
 
 /** A Redis Cluster of `primaries` primaries with `replicasPerPrimary` replicas each. */
 export async function startRedisCluster(
-  options: { primaries?: number; replicasPerPrimary?: number; nodeTimeoutMs?: number; serverArgs?: string[] } = {},
+  options: { primaries?: number; replicasPerPrimary?: number; nodeTimeoutMs?: number; serverArgs?: string[]; auth?: TopologyAuth } = {},
 ): Promise<RedisClusterTopology> {
   const primaries = options.primaries ?? 3;
   const perPrimary = options.replicasPerPrimary ?? 1;
@@ -143,11 +184,16 @@ export async function startRedisCluster(
       `appendonly-${port}.aof`,
       '--appenddirname',
       `aof-${port}`,
+      ...authArgs(options.auth),
       ...(options.serverArgs ?? []),
     ]),
   }));
+  if (options.auth) for (const port of ports) cliAuth.set(port, options.auth);
   const stop = async () => {
-    for (const n of nodes) n.process.kill('SIGKILL');
+    for (const n of nodes) {
+      n.process.kill('SIGKILL');
+      cliAuth.delete(n.port);
+    }
     await Promise.all(
       nodes.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)),
     );
@@ -155,9 +201,12 @@ export async function startRedisCluster(
   };
   try {
     for (const n of nodes) await until(`redis-server :${n.port}`, async () => (await cli(n.port, 'ping')) === 'PONG');
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(perPrimary), '--cluster-yes'], {
-      timeout: 60_000,
-    });
+    const login = cliLogin(ports[0]!);
+    await run(
+      'redis-cli',
+      [...login.args, '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(perPrimary), '--cluster-yes'],
+      { timeout: 60_000, env: login.env },
+    );
     await until(
       'cluster state ok',
       async () => {
@@ -202,12 +251,21 @@ export interface SentinelTopology {
 }
 
 /** One primary, one replica, three sentinels (quorum 2) watching them as `name`. */
-export async function startSentinel(options: { name?: string; downAfterMs?: number; serverArgs?: string[] } = {}): Promise<SentinelTopology> {
+export async function startSentinel(
+  options: { name?: string; downAfterMs?: number; serverArgs?: string[]; auth?: TopologyAuth } = {},
+): Promise<SentinelTopology> {
   const name = options.name ?? 'pdmaster';
   const dir = mkdtempSync(join(tmpdir(), 'pd-sentinel-'));
   const [pPort, rPort, ...sPorts] = await freePorts(5);
+  const auth = options.auth;
+  if (auth) {
+    cliAuth.set(pPort!, auth);
+    cliAuth.set(rPort!, auth);
+    if (auth.sentinelPassword) for (const p of sPorts) cliAuth.set(p, { password: auth.sentinelPassword });
+  }
   const all: RedisNode[] = [];
   const stop = async () => {
+    for (const p of [pPort!, rPort!, ...sPorts]) cliAuth.delete(p);
     for (const n of all) n.process.kill('SIGKILL');
     await Promise.all(
       all.map((n) => (n.process.exitCode === null && n.process.signalCode === null ? new Promise((r) => n.process.once('exit', r)) : undefined)),
@@ -217,7 +275,14 @@ export async function startSentinel(options: { name?: string; downAfterMs?: numb
   try {
     const primary = {
       port: pPort!,
-      process: startServer(dir, pPort!, ['--dbfilename', `dump-${pPort}.rdb`, '--appenddirname', `aof-${pPort}`, ...(options.serverArgs ?? [])]),
+      process: startServer(dir, pPort!, [
+        '--dbfilename',
+        `dump-${pPort}.rdb`,
+        '--appenddirname',
+        `aof-${pPort}`,
+        ...authArgs(auth),
+        ...(options.serverArgs ?? []),
+      ]),
     };
     all.push(primary);
     const replica = {
@@ -230,6 +295,7 @@ export async function startSentinel(options: { name?: string; downAfterMs?: numb
         '--replicaof',
         '127.0.0.1',
         String(pPort),
+        ...authArgs(auth),
         ...(options.serverArgs ?? []),
       ]),
     };
@@ -248,6 +314,8 @@ export async function startSentinel(options: { name?: string; downAfterMs?: numb
           `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1000}`,
           `sentinel failover-timeout ${name} 5000`,
           `sentinel parallel-syncs ${name} 1`,
+          ...(auth ? [`sentinel auth-user ${name} ${auth.user}`, `sentinel auth-pass ${name} ${auth.password}`] : []),
+          ...(auth?.sentinelPassword ? [`requirepass ${auth.sentinelPassword}`, `sentinel sentinel-pass ${auth.sentinelPassword}`] : []),
           '',
         ].join('\n'),
       );

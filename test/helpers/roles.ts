@@ -3,6 +3,7 @@
 // takes to end a process. Every process started here is killed when the test process exits.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -106,15 +107,24 @@ export interface PrivateRedis {
   signal(signal: NodeJS.Signals): void;
 }
 
-/** redis-server on a free loopback port, no persistence; answers PING when this resolves. */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
+/**
+ * redis-server on a loopback port (free, or `port`: one a role was started against before Redis
+ * was there), no persistence; answers PING when this resolves. `args` add to the command line
+ * (`--requirepass`, TLS); `url` is how to reach it then (its credentials, `rediss://`), with
+ * `options` for ioredis (a CA).
+ */
+export async function startPrivateRedis(
+  o: { port?: number; args?: string[]; url?: (port: number) => string; options?: Record<string, unknown> } = {},
+): Promise<PrivateRedis> {
+  const port = o.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'pd-redis-'));
   const server = track(
-    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(o.args ?? [])], {
+      stdio: 'ignore',
+    }),
   );
-  const url = `redis://127.0.0.1:${port}`;
-  await redisUp(port);
+  const url = o.url?.(port) ?? `redis://127.0.0.1:${port}`;
+  await redisUp(port, url, o.options);
   return {
     url,
     port,
@@ -128,6 +138,24 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         await gone;
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A TCP server on loopback that accepts connections and never answers: a frozen Redis or API server. */
+export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
     },
   };
 }

@@ -1,11 +1,13 @@
 // A table-driven tester for one rule, in the spirit of typescript-eslint's RuleTester:
 // `valid` snapshots must produce nothing of severity warning or worse from this rule,
 // `invalid` ones must produce a finding whose fields match what the case expects.
+// Cases assert message ids and their values (`said`) and what the finding quotes (`quotes`); the
+// wording of each message is checked once, by the registry's message contract test.
 import { describe, expect, it } from 'vitest';
 import { diagnose, toFinding } from '../../src/diagnosis/engine.js';
 import type { Rule } from '../../src/diagnosis/rule.js';
 import { DEFAULT_RULE_CONTEXT } from '../../src/diagnosis/rule.js';
-import { type Finding, SEVERITY_ORDER, type Snapshot } from '../../src/diagnosis/types.js';
+import { type Finding, type FindingDraft, type Prose, type Said, SEVERITY_ORDER, type Snapshot } from '../../src/diagnosis/types.js';
 
 export interface ValidCase {
   name: string;
@@ -18,8 +20,14 @@ export interface InvalidCase {
   /** Partial finding to match (severity, playbook, params...). */
   expect?: Partial<Pick<Finding, 'severity' | 'playbook' | 'causeKey' | 'subject'>> & {
     params?: Record<string, unknown>;
-    /** Every regex must match the title, cause or one evidence text. */
-    mentions?: RegExp[];
+    /**
+     * Messages the finding says (title, cause, advice or prevention), by id as in the rule's
+     * `meta.messages`, with the values of their placeholders: exact, or a RegExp the value matches.
+     * The wording itself is checked once, by the registry's message contract test.
+     */
+    said?: (string | { id: string; data?: Record<string, string | number | RegExp> })[];
+    /** Every regex must match one evidence text (what the finding quotes from the cluster or node). */
+    quotes?: RegExp[];
     /** Number of findings the rule returns (default: at least 1). */
     count?: number;
     /** The mechanism the finding names (`fs-read-only`), or `null` for none; with `mechanismVariant`, the variant too. */
@@ -28,10 +36,34 @@ export interface InvalidCase {
   };
 }
 
-export function findingsOf(rule: Rule, snapshot: Snapshot): Finding[] {
+export function draftsOf(rule: Rule, snapshot: Snapshot): FindingDraft[] {
   const result = rule.check(snapshot, DEFAULT_RULE_CONTEXT);
   if (!result) return [];
-  return (Array.isArray(result) ? result : [result]).map((d) => toFinding(rule, d, snapshot));
+  return Array.isArray(result) ? [...(result as FindingDraft[])] : [result as FindingDraft];
+}
+
+export function findingsOf(rule: Rule, snapshot: Snapshot): Finding[] {
+  return draftsOf(rule, snapshot).map((d) => toFinding(rule, d, snapshot));
+}
+
+/** Every message a draft says, in order: title, cause, advice, prevention. */
+export function saidIn(draft: FindingDraft): Said[] {
+  const flat = (p: Prose | false | null | undefined): Said[] =>
+    !p ? [] : Array.isArray(p) ? (p as readonly (Said | false | null | undefined)[]).filter((x): x is Said => Boolean(x)) : [p as Said];
+  return [...flat(draft.title), ...flat(draft.cause), ...(draft.advice ?? []).flatMap(flat), ...(draft.prevent ?? []).flatMap(flat)];
+}
+
+export function saysIt(said: Said[], want: string | { id: string; data?: Record<string, string | number | RegExp> }): boolean {
+  const w = typeof want === 'string' ? { id: want } : want;
+  return said.some(
+    (s) =>
+      s.messageId === w.id &&
+      Object.entries(w.data ?? {}).every(([k, v]) => {
+        const got = s.data?.[k];
+        if (got === undefined) return false;
+        return v instanceof RegExp ? v.test(String(got)) : String(got) === String(v);
+      }),
+  );
 }
 
 export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
@@ -56,7 +88,14 @@ export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: Inval
         expect(f.evidence.length).toBeGreaterThan(0);
         expect(f.evidence.every((e) => e.text.length > 0 && e.source.length > 0)).toBe(true);
         expect(f.advice.length).toBeGreaterThan(0);
-        const { mentions, params, count: _count, mechanism, mechanismVariant, ...fields } = c.expect ?? {};
+        const { said, quotes, params, count: _count, mechanism, mechanismVariant, ...fields } = c.expect ?? {};
+        const draft = draftsOf(rule, c.snapshot)[0]!;
+        for (const want of said ?? [])
+          expect(
+            saysIt(saidIn(draft), want),
+            `says ${JSON.stringify(want, (_, v) => (v instanceof RegExp ? String(v) : v))}; it says ${JSON.stringify(saidIn(draft))}`,
+          ).toBe(true);
+        for (const re of quotes ?? []) expect(f.evidence.map((e) => e.text).join('\n')).toMatch(re);
         if (mechanism !== undefined) expect(f.mechanism?.id ?? null).toBe(mechanism);
         if (mechanismVariant !== undefined) expect(f.mechanism?.variant).toBe(mechanismVariant);
         expect(f).toMatchObject(fields);
@@ -66,8 +105,6 @@ export function testRule(rule: Rule, cases: { valid: ValidCase[]; invalid: Inval
           words.filter((w) => /\{\{\s*\w+\s*\}\}/.test(w)),
           'a message placeholder without a value',
         ).toEqual([]);
-        const haystack = [f.title, f.cause, ...f.evidence.map((e) => e.text)].join('\n');
-        for (const re of mentions ?? []) expect(haystack).toMatch(re);
         // A rule never throws through the engine either.
         expect(diagnose(c.snapshot, { rules: [rule] }).ruleErrors).toEqual([]);
       });

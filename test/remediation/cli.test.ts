@@ -32,14 +32,14 @@ describe('pod-doctor playbook list / validate', () => {
     const { code, out } = await run(['playbook', 'list', '--json']);
     expect(code).toBe(0);
     const list = JSON.parse(out) as { id: string; risk: string; approvals: number; matches: string[] }[];
-    expect(list).toHaveLength(11);
+    expect(list).toHaveLength(12);
     expect(list.find((p) => p.id === 'contain-cascade')).toMatchObject({ risk: 'high', approvals: 2, matches: ['node.notready-cascade'] });
   });
 
   it('validates the shipped playbooks', async () => {
     const { code, out } = await run(['playbook', 'validate']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^ok: 11 playbooks in /);
+    expect(out).toMatch(/^ok: 12 playbooks in /);
   });
 
   it('exits non-zero naming the file and the field of a corrupted playbook', async () => {

@@ -182,6 +182,48 @@ describe('cordon and scale', () => {
   });
 });
 
+describe('rollback', () => {
+  const template = (image: string) => ({ metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image }] } });
+  const revision = (n: number, hash: string, image: string): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: `db-${hash}`,
+      namespace: 'shop',
+      labels: { app: 'db', 'controller.kubernetes.io/hash': hash },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'sts-db-uid', controller: true }],
+    },
+    revision: n,
+    data: { spec: { template: { ...template(image), $patch: 'replace' } } },
+  });
+  const statefulSet: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'shop', uid: 'sts-db-uid' },
+    spec: { serviceName: 'db', replicas: 1, selector: { matchLabels: { app: 'db' } }, template: template('postgres:17.0') },
+  };
+
+  it("puts a StatefulSet's ControllerRevision template back, once: then it is done", async () => {
+    cluster = await objectsCluster([statefulSet, revision(1, '4c5b6a7d8', 'postgres:16.3'), revision(2, '5f6d7c8b9', 'postgres:17.0')], 'ns/shop', NOW);
+    const { describe: dryRun, out } = await run('rollback', { namespace: 'shop', kind: 'StatefulSet', name: 'db', revision: 1 });
+    expect(dryRun[0]).toContain("PATCH StatefulSet shop/db: spec.template := revision 1's");
+    expect(out).toMatchObject({ detail: 'StatefulSet shop/db rolled back to revision 1 (db-4c5b6a7d8)' });
+    const sts = await cluster.kube.getOwner('shop', 'StatefulSet', 'db');
+    expect(sts?.spec?.template).toMatchObject(template('postgres:16.3'));
+    expect(JSON.stringify(sts?.spec?.template)).not.toContain('17.0');
+    const action = ACTIONS.rollback as ActionDef;
+    expect(await action.recheck?.(ctx(cluster), action.params.parse({ namespace: 'shop', kind: 'StatefulSet', name: 'db', revision: 1 }))).toBe('done');
+    expect(await action.recheck?.(ctx(cluster), action.params.parse({ namespace: 'shop', kind: 'StatefulSet', name: 'db', revision: 2 }))).toBe('not-done');
+  });
+
+  it('says so when the revision is gone from the history', async () => {
+    cluster = await objectsCluster([statefulSet, revision(2, '5f6d7c8b9', 'postgres:17.0')], 'ns/shop', NOW);
+    const { out } = await run('rollback', { namespace: 'shop', kind: 'StatefulSet', name: 'db', revision: 1 });
+    expect(out).toBeInstanceOf(Error);
+    expect((out as Error).message).toBe('StatefulSet shop/db no longer has revision 1');
+  });
+});
+
 describe('clear-namespace-finalizers', () => {
   it('refuses a namespace that is not being deleted', async () => {
     cluster = await objectsCluster([namespaceObject('team-a')] as KubeObject[], 'ns/team-a', NOW);

@@ -39,6 +39,7 @@ describe('the shipped playbooks', () => {
       'remove-stuck-containers': 'high/1',
       'repull-image': 'medium/1',
       'restart-kubelet': 'medium/1',
+      'rollback-to-revision': 'medium/1',
       'stop-mount-holder': 'high/1',
       'unhang-fuse-mount': 'high/1',
     });

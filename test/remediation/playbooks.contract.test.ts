@@ -52,6 +52,7 @@ describe('playbook registry', () => {
         'remove-stuck-containers',
         'repull-image',
         'restart-kubelet',
+        'rollback-to-revision',
         'stop-mount-holder',
         'unhang-fuse-mount',
       ].sort(),

@@ -369,3 +369,75 @@ describe('restart-kubelet (PLEG, node agent)', () => {
     expect(result.verification?.outcome).toBe('fixed');
   });
 });
+
+describe('rollback-to-revision (a new image rolled out 6 minutes before the crash loop)', () => {
+  const ns = 'shop';
+  /** The Deployment controller's part of a rollback: the old ReplicaSet becomes the newest revision, the broken pod goes. */
+  function deploymentControllerStandIn(c: Cluster): { stop(): void } {
+    let stopped = false;
+    const loop = async () => {
+      while (!stopped) {
+        try {
+          const d = await c.kube.getOwner(ns, 'Deployment', 'web');
+          const image = (d?.spec as { template?: { spec?: { containers?: { image?: string }[] } } } | undefined)?.template?.spec?.containers?.[0]?.image;
+          if (image === 'registry.example.com/shop/web:2.3.1') {
+            await c.kube.apps.patchNamespacedReplicaSet(
+              { name: 'web-6b5d8c7f9', namespace: ns, body: { metadata: { annotations: { 'deployment.kubernetes.io/revision': '3' } } } },
+              patchAs(PatchStrategy.MergePatch),
+            );
+            await c.kube.core.deleteNamespacedPod({ name: 'web-7d9f8c6b5-x2k4q', namespace: ns, gracePeriodSeconds: 0 }).catch(() => undefined);
+            return;
+          }
+        } catch {
+          // the sim is closing
+        }
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    };
+    void loop();
+    return { stop: () => (stopped = true) };
+  }
+
+  it('re-checks the history, puts revision 1 back, and the broken revision is gone', async () => {
+    cluster = await scenarioCluster('rollout-new-image-crashloop');
+    standIn = deploymentControllerStandIn(cluster);
+    const h = harness(cluster);
+    const { plan } = await propose(h, 'rollout.regression', 'rollback-to-revision');
+    expect(plan.approvals).toBe(1);
+    expect(plan.params).toMatchObject({ namespace: ns, kind: 'Deployment', name: 'web', revision: 1, fromRevision: 2 });
+    expect(plan.dryRun[0]).toBe(
+      "1. PATCH Deployment shop/web: spec.template := revision 1's (kubectl rollout undo --to-revision=1), only if the Deployment did not change since (test metadata.generation)",
+    );
+    const result = await h.runner.runPlan(plan.id);
+    expect(result.status, JSON.stringify(result)).toBe('completed');
+    expect(result.verification).toMatchObject({ outcome: 'fixed', remaining: [], targetGone: true, expect: [{ check: 'workload-at-revision', ok: true }] });
+    const d = await cluster.kube.getOwner(ns, 'Deployment', 'web');
+    const template = ((d?.spec ?? {}) as { template: { metadata?: { labels?: Record<string, string> }; spec: { containers: { image: string }[] } } }).template;
+    expect(template.spec.containers[0]?.image).toBe('registry.example.com/shop/web:2.3.1');
+    expect(template.metadata?.labels).toEqual({ app: 'web' });
+  });
+
+  it('is refused when something newer was rolled out after the plan was made', async () => {
+    cluster = await scenarioCluster('rollout-new-image-crashloop');
+    const h = harness(cluster);
+    const { plan } = await propose(h, 'rollout.regression', 'rollback-to-revision');
+    // Someone rolls out 2.4.1 while the approval waits: revision 3.
+    const rs = (await cluster.kube.getOwner(ns, 'ReplicaSet', 'web-7d9f8c6b5')) as KubeObject;
+    const next = structuredClone(rs);
+    next.metadata = {
+      ...next.metadata,
+      name: 'web-8c4f7b2d6',
+      uid: undefined,
+      resourceVersion: undefined,
+      annotations: { 'deployment.kubernetes.io/revision': '3' },
+      labels: { app: 'web', 'pod-template-hash': '8c4f7b2d6' },
+    };
+    await cluster.kube.apps.createNamespacedReplicaSet({ namespace: ns, body: next as never });
+    const result = await h.runner.runPlan(plan.id);
+    expect(result.status).toBe('refused');
+    expect(h.events.find((e) => e.type === 'refused')).toMatchObject({ check: 'revision-is-newest' });
+    expect(result.reason).toContain('its newest revision is 3, not 2');
+    const d = await cluster.kube.getOwner(ns, 'Deployment', 'web');
+    expect(JSON.stringify(d?.spec)).toContain('web:2.4.0');
+  });
+});

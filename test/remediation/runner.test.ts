@@ -279,7 +279,7 @@ describe('wiring from the config schema', () => {
       logger: silent,
       onEvent: (e) => void events.push(e.type),
     });
-    expect(playbooks).toHaveLength(11);
+    expect(playbooks).toHaveLength(12);
     const h = harness(cluster);
     const diagnosis = await h.diagnose();
     const plan = await runner.proposePlan(diagnosis.findings[0]!, diagnosis, playbooks.find((p) => p.id === 'force-delete-pod')!);

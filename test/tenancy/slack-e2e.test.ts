@@ -164,7 +164,7 @@ describe('tenancy through the Slack edge (signed requests, the bot configured fr
     expect(unverified).not.toMatch(/Diagnosing|thread/);
     expect(await counts()).toEqual(after);
     expect(await bot!.chat.approvals.get(planId)).toMatchObject({ status: 'pending', approvals: [] });
-    const scraped = await (await fetch(`${bot!.url}/metrics`)).text();
+    const scraped = await (await fetch(`${bot!.metricsUrl}/metrics`)).text();
     expect(scraped).toMatch(/pod_doctor_usergroup_lookup_failures_total\{failure="platform"\} [1-9]/);
     slack.refuseNext('usergroups.users.list', 0, 'missing_scope');
 

@@ -2,6 +2,7 @@
 // answer before its acknowledgement deadline), then enqueued and given its thread; a re-run
 // button enqueues the same target again into the thread it was clicked in.
 
+import { withDeadline } from '../../bounded.js';
 import type { Target } from '../../diagnosis/types.js';
 import { enqueueDiagnosis } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
@@ -126,10 +127,16 @@ export function diagnosisCommand(ctx: ChatContext, input: CommandInput, deadline
       const t = formatTarget(input.target);
       const log = scoped(ctx.log, { user: input.user, channel: input.channel, target: t });
       const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(new QueueDeadline(deadlineMs)), deadlineMs);
-      const deadline = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
       try {
-        const queued = await Promise.race([queueDiagnosis(ctx, input, abort.signal), deadline]);
+        const queued = await withDeadline(
+          deadlineMs,
+          () => queueDiagnosis(ctx, input, abort.signal),
+          () => {
+            const late = new QueueDeadline(deadlineMs);
+            abort.abort(late); // what is still queueing stops; a retry joins what did reach Redis
+            return late;
+          },
+        );
         if (queued.kind === 'refused') return { message: queued.message };
         return {
           message: noteMessage(ctx.cluster, `Diagnosing ${t}… the findings will be posted in a thread here.`, 'pending'),
@@ -146,8 +153,6 @@ export function diagnosisCommand(ctx: ChatContext, input: CommandInput, deadline
               ? `it could not be queued within ${deadlineMs / 1000} s`
               : 'Redis is not answering';
         return { message: noteMessage(ctx.cluster, `Can't queue the diagnosis of ${t} right now: ${why}. Try again in a moment.`, 'error') };
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

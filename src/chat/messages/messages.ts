@@ -151,6 +151,7 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
     );
   });
   if (d.changes?.length) parts.push({ kind: 'list', label: 'What changed', items: d.changes.map(describeChange) });
+  if (d.ignored?.length) parts.push({ kind: 'context', text: `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}` });
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
   parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });

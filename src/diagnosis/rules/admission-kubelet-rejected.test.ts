@@ -20,7 +20,10 @@ testRule(rule, {
       snapshot: snapshot(rejected('OutOfcpu', OUT_OF_CPU), { events: [event(pod(), { reason: 'OutOfcpu', message: OUT_OF_CPU })] }),
       expect: {
         params: { reason: 'OutOfcpu', node: 'node-1' },
-        mentions: [/requested: 2000, used: 7500, capacity: 8000/, /8000 cpu in all, 7500 already in use/],
+        said: [
+          { id: 'message', data: { message: /requested: 2000, used: 7500, capacity: 8000/ } },
+          { id: 'outOfResource', data: { capacity: '8000', resource: 'cpu', used: '7500' } },
+        ],
       },
     },
     {
@@ -31,7 +34,7 @@ testRule(rule, {
           'Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected',
         ),
       ),
-      expect: { mentions: [/device plugin/, /nvidia.com\/gpu/] },
+      expect: { said: ['deviceUnavailable', { id: 'message', data: { message: /nvidia.com\/gpu/ } }] },
     },
     {
       name: 'older NodeAffinity wording',

@@ -61,7 +61,10 @@ testRule(rule, {
           ]),
         ],
       }),
-      expect: { params: { policy: 'serviceaccount', policyName: 'minio-sa' }, mentions: [/serviceaccount "minio-sa" not found/, /still does not exist/] },
+      expect: {
+        params: { policy: 'serviceaccount', policyName: 'minio-sa' },
+        said: [{ id: 'detailSeen', data: { detail: /serviceaccount "minio-sa" not found/ } }, 'serviceAccountStillMissing'],
+      },
     },
     {
       name: 'ReplicaSet FailedCreate: the PriorityClass does not exist',
@@ -108,7 +111,10 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'quota:shop:compute-resources',
         params: { namespace: 'shop', policy: 'quota', policyName: 'compute-resources', ownerKind: 'ReplicaSet', ownerName: 'web-7d9f8c6b5' },
-        mentions: [/ResourceQuota compute-resources/, /limits\.cpu=2/],
+        said: [
+          { id: 'titleQuota', data: { name: 'compute-resources' } },
+          { id: 'detailSeen', data: { detail: /limits\.cpu=2/ } },
+        ],
       },
     },
     {
@@ -117,7 +123,7 @@ testRule(rule, {
         target: { kind: 'pod', namespace: 'shop', name: 'db-0' },
         owners: [ownerFact('StatefulSet', 'db', rsObject(1, 0), [failedCreate('StatefulSet', 'db', podSecurity, 30, 'statefulset-controller')])],
       }),
-      expect: { causeKey: 'podsecurity:shop:restricted:latest', mentions: [/allowPrivilegeEscalation != false/] },
+      expect: { causeKey: 'podsecurity:shop:restricted:latest', said: [{ id: 'detailSeen', data: { detail: /allowPrivilegeEscalation != false/ } }] },
     },
     {
       name: 'Job FailedCreate: LimitRange maximum per Container (events only, no object)',
@@ -125,7 +131,7 @@ testRule(rule, {
         ...missing,
         owners: [ownerFact('Job', 'report-28791230', undefined, [failedCreate('Job', 'report-28791230', limitRange, 120, 'job-controller')])],
       }),
-      expect: { causeKey: 'limitrange:shop:cpu', mentions: [/maximum cpu usage per Container is 2, but limit is 4/] },
+      expect: { causeKey: 'limitrange:shop:cpu', said: [{ id: 'detailSeen', data: { detail: 'maximum cpu usage per Container is 2, but limit is 4' } }] },
     },
     {
       name: 'an existing sibling: the Deployment reports ReplicaFailure for its new ReplicaSet',
@@ -135,7 +141,11 @@ testRule(rule, {
           ownerFact('Deployment', 'web', { status: { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: quota }] } }),
         ],
       }),
-      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', mentions: [/its new siblings do not/, /^(?![\s\S]*last seen)/] },
+      expect: {
+        severity: 'warning',
+        causeKey: 'quota:shop:compute-resources',
+        said: ['neverCreatedSiblings', { id: 'titleQuota', data: { name: 'compute-resources', who: 'Deployment web' } }],
+      },
     },
     {
       name: 'a ReplicaFailure condition says how long ago it was last set',
@@ -151,7 +161,7 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', mentions: [/last seen 5m ago/] },
+      expect: { severity: 'warning', causeKey: 'quota:shop:compute-resources', said: [{ id: 'detailSeen', data: { age: '5m' } }] },
     },
   ],
 });

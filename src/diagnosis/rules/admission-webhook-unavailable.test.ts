@@ -57,13 +57,16 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { webhook: 'mpod.kb.io', why: 'no-endpoints', service: 'system/webhook-service' },
-        mentions: [/no endpoints available for service "webhook-service"/, /0 ready addresses, 1 not ready/],
+        said: [
+          { id: 'detailSeen', data: { detail: /no endpoints available for service "webhook-service"/ } },
+          { id: 'state', data: { state: /0 ready addresses, 1 not ready/ } },
+        ],
       },
     },
     {
       name: 'istiod unreachable (i/o timeout)',
       snapshot: missing([rs(TIMEOUT)]),
-      expect: { params: { why: 'timeout' }, mentions: [/dial tcp 10.0.27.245:15017: i\/o timeout/] },
+      expect: { params: { why: 'timeout' }, said: [{ id: 'detailSeen', data: { detail: /dial tcp 10.0.27.245:15017: i\/o timeout/ } }] },
     },
   ],
 });

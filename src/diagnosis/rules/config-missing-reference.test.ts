@@ -84,11 +84,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'configmap/shop/app-config',
         params: { kind: 'configmap', name: 'app-config', namespace: 'shop', container: 'web' },
-        mentions: [
-          /ConfigMap shop\/app-config \(used by env DB_HOST of container web\)/,
-          /CreateContainerConfigError: configmap "app-config" not found/,
-          /Error: configmap "app-config" not found/,
-        ],
+        said: [{ id: 'referencesUsed', data: { kind: 'ConfigMap', name: 'app-config', namespace: 'shop', uses: 'env DB_HOST of container web' } }],
+        quotes: [/CreateContainerConfigError: configmap "app-config" not found/, /Error: configmap "app-config" not found/],
       },
     },
     {
@@ -102,7 +99,7 @@ testRule(rule, {
       expect: {
         causeKey: 'configmap/prod/app-config:key/DB_HOST',
         params: { key: 'DB_HOST', namespace: 'prod' },
-        mentions: [/key "DB_HOST" of ConfigMap prod\/app-config/],
+        said: [{ id: 'referencesKeyUsed', data: { key: 'DB_HOST', kind: 'ConfigMap', name: 'app-config', namespace: 'prod' } }],
       },
     },
     {
@@ -125,19 +122,24 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { causeKey: 'secret/shop/secret-appsettings', mentions: [/used by volume secrets/, /ContainerCreating/] },
+      expect: { causeKey: 'secret/shop/secret-appsettings', said: [{ id: 'referencesUsed', data: { uses: 'volume secrets' } }, 'mountBlocked'] },
     },
     {
       name: 'missing PVC: scheduler message and the claim lookup',
       snapshot: snapshot(pvcPod, { pvcs: { data: null } }),
-      expect: { causeKey: 'pvc/shop/data', params: { kind: 'pvc' }, mentions: [/persistentvolumeclaim "data" not found/, /PersistentVolumeClaim shop\/data/] },
+      expect: {
+        causeKey: 'pvc/shop/data',
+        params: { kind: 'pvc' },
+        said: [{ id: 'referencesUsed', data: { kind: 'PersistentVolumeClaim', name: 'data', namespace: 'shop' } }],
+        quotes: [/persistentvolumeclaim "data" not found/],
+      },
     },
     {
       name: 'named before the kubelet says so: existence map only',
       snapshot: snapshot(waitingPod('ContainerCreating', undefined, { spec: { volumes: [{ name: 'config', configMap: { name: 'nginx-conf' } }] } }), {
         configMaps: { 'nginx-conf': false },
       }),
-      expect: { severity: 'error', causeKey: 'configmap/shop/nginx-conf', mentions: [/checked against the namespace/] },
+      expect: { severity: 'error', causeKey: 'configmap/shop/nginx-conf', said: ['doesNotExistChecked'] },
     },
   ],
 });

@@ -43,7 +43,11 @@ testRule(rule, {
       snapshot: snapshot(waitingPod('CreateContainerError', CRIO_RESERVED), { node: crioNode }),
       expect: {
         params: { problem: 'name-reserved', node: 'node-1' },
-        mentions: [/CRI-O on node-1 fails to create the container \(name still reserved\)/, /still running \(or stuck\) in CRI-O/, /name is reserved/],
+        said: [
+          { id: 'titleNameReserved', data: { node: 'node-1', runtime: 'CRI-O' } },
+          { id: 'nameReserved', data: { runtime: 'CRI-O' } },
+          { id: 'runtimeMessage', data: { message: /name is reserved/ } },
+        ],
       },
     },
     {
@@ -57,12 +61,15 @@ testRule(rule, {
         ),
         { node: undefined },
       ),
-      expect: { params: { problem: 'name-reserved' }, mentions: [/in CRI-O/] },
+      expect: { params: { problem: 'name-reserved' }, said: [{ id: 'nameReserved', data: { runtime: 'CRI-O' } }] },
     },
     {
       name: 'CRI-O: conmon lost the runtime mid-create ("error reading container (probably exited) json message: EOF", k8s#98142)',
       snapshot: snapshot(waitingPod('CreateContainerError', 'error reading container (probably exited) json message: EOF'), { node: crioNode }),
-      expect: { params: { problem: 'runtime' }, mentions: [/probably exited/, /not of the pod spec/] },
+      expect: {
+        params: { problem: 'runtime' },
+        said: [{ id: 'runtimeMessage', data: { message: 'error reading container (probably exited) json message: EOF' } }, 'nodeSide'],
+      },
     },
     {
       name: 'a program the runtime runs on the node is missing (containerd without apparmor_parser)',
@@ -72,7 +79,7 @@ testRule(rule, {
           'failed to create containerd container: get apparmor_parser version: exec: "apparmor_parser": executable file not found in $PATH',
         ),
       ),
-      expect: { params: { problem: 'node-helper' }, playbook: null, mentions: [/apparmor_parser missing on the node/, /not at fault/] },
+      expect: { params: { problem: 'node-helper' }, playbook: null, said: [{ id: 'titleNodeHelper', data: { program: 'apparmor_parser' } }, 'nodeHelper'] },
     },
     {
       name: 'containerd: name still reserved after a timed-out create',
@@ -85,13 +92,13 @@ testRule(rule, {
       expect: {
         params: { problem: 'name-reserved', node: 'node-1' },
         causeKey: 'node/node-1:create-name-reserved',
-        mentions: [/is reserved for/, /not of the pod spec/],
+        said: [{ id: 'runtimeMessage', data: { message: /is reserved for/ } }, 'nodeSide'],
       },
     },
     {
       name: 'kubelet: context deadline exceeded',
       snapshot: snapshot(waitingPod('CreateContainerError', 'context deadline exceeded')),
-      expect: { params: { problem: 'deadline' }, mentions: [/timed out/] },
+      expect: { params: { problem: 'deadline' }, said: ['titleDeadline'] },
     },
     {
       name: 'docker era: name conflict',
@@ -104,7 +111,7 @@ testRule(rule, {
         ),
         { node: node({ status: { nodeInfo: { containerRuntimeVersion: 'docker://19.3.15' } } }) },
       ),
-      expect: { params: { problem: 'name-conflict' }, mentions: [/already in use/] },
+      expect: { params: { problem: 'name-conflict' }, said: [{ id: 'runtimeMessage', data: { message: /already in use/ } }] },
     },
   ],
 });

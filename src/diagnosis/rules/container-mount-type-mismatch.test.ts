@@ -58,7 +58,7 @@ testRule(rule, {
       snapshot: snapshot(waitingPod('CreateContainerError', CRUN, withHostPath), { node: crioNode }),
       expect: {
         params: { source: '/srv/customer/profile.json', target: '/customer/profile.json', volume: 'profile' },
-        mentions: [/Not a directory/, /created it as an empty directory/],
+        said: [{ id: 'cannotStart', data: { text: /Not a directory/ } }, 'hostPathUntyped'],
       },
     },
     {
@@ -67,7 +67,7 @@ testRule(rule, {
       expect: {
         playbook: null,
         params: { source: '/srv/customer/profile.json', target: '/customer/profile.json', volume: 'profile' },
-        mentions: [/not a directory/, /created it as an empty directory/],
+        said: [{ id: 'cannotStart', data: { text: /not a directory/ } }, 'hostPathUntyped'],
       },
     },
     {
@@ -83,7 +83,7 @@ testRule(rule, {
             'specified host path exists and is the expected type',
         }),
       ),
-      expect: { mentions: [/Are you trying to mount a directory onto a file/] },
+      expect: { said: [{ id: 'cannotStart', data: { text: /Are you trying to mount a directory onto a file/ } }] },
     },
   ],
 });

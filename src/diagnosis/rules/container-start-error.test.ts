@@ -86,12 +86,15 @@ testRule(rule, {
         }),
         { node: crioNode },
       ),
-      expect: { params: { problem: 'not-found', path: 'gunicorn' }, mentions: [/not found in \$PATH/, /command \["gunicorn"\]/] },
+      expect: { params: { problem: 'not-found', path: 'gunicorn' }, said: ['notFound', { id: 'runsImage', data: { command: 'command ["gunicorn"]' } }] },
     },
     {
       name: 'CRI-O + crun: the entrypoint is not executable ("open executable: Permission denied")',
       snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: open executable: Permission denied'), { node: crioNode }),
-      expect: { params: { problem: 'permission' }, mentions: [/open executable: Permission denied/] },
+      expect: {
+        params: { problem: 'permission' },
+        said: [{ id: 'runtimeMessage', data: { text: 'container create failed: open executable: Permission denied' } }],
+      },
     },
     {
       name: 'crun after start: "exec container process (missing dynamic library?)" is the only log line',
@@ -112,14 +115,17 @@ testRule(rule, {
     {
       name: 'runc >= 1.1: "exec /entrypoint: no such file or directory" is the only log line (CRLF #! line)',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 7 }), { logs: [logTail('web', ['exec /entrypoint: no such file or directory'])] }),
-      expect: { params: { problem: 'no-such-file', path: '/entrypoint' }, mentions: [/exec \/entrypoint: no such file or directory/] },
+      expect: {
+        params: { problem: 'no-such-file', path: '/entrypoint' },
+        said: [{ id: 'runtimeMessage', data: { text: 'exec /entrypoint: no such file or directory' } }],
+      },
     },
     {
       name: 'a script without #! (exec format error on /app/entrypoint.sh)',
       snapshot: snapshot(crashedPod({ exitCode: 1, restarts: 6 }), {
         logs: [logTail('web', ['exec /app/entrypoint.sh: exec format error'])],
       }),
-      expect: { params: { problem: 'no-interpreter', path: '/app/entrypoint.sh' }, mentions: [/exec format error/] },
+      expect: { params: { problem: 'no-interpreter', path: '/app/entrypoint.sh' }, said: ['titleNoInterpreterPath'] },
     },
     {
       name: 'containerd: executable file not found in $PATH (StartError, exit 128)',
@@ -129,7 +135,10 @@ testRule(rule, {
       expect: {
         severity: 'error',
         params: { container: 'web', problem: 'not-found', path: 'gunicorn' },
-        mentions: [/executable file not found in \$PATH/, /command \["gunicorn"\] with args/],
+        said: [
+          { id: 'runtimeMessage', data: { text: /executable file not found in \$PATH/ } },
+          { id: 'runsImage', data: { command: /command \["gunicorn"\] with args/ } },
+        ],
       },
     },
     {
@@ -143,7 +152,7 @@ testRule(rule, {
             'unable to start container process: exec: "/docker-entrypoint.sh": permission denied: unknown',
         }),
       ),
-      expect: { params: { problem: 'permission', path: '/docker-entrypoint.sh' }, mentions: [/permission denied/] },
+      expect: { params: { problem: 'permission', path: '/docker-entrypoint.sh' }, said: ['titlePermissionPath'] },
     },
     {
       name: 'docker era: ContainerCannotRun with the escaped quotes, exit 127',
@@ -164,7 +173,13 @@ testRule(rule, {
       snapshot: snapshot(crashedPod({ exitCode: 127 }, withCommand(['sh', '-c', 'migrate && exec server'])), {
         logs: [logTail('web', ['sh: migrate: not found'])],
       }),
-      expect: { params: { problem: 'not-found' }, mentions: [/sh: migrate: not found/, /command \["sh","-c","migrate && exec server"\]/] },
+      expect: {
+        params: { problem: 'not-found' },
+        said: [
+          { id: 'runtimeMessage', data: { text: 'sh: migrate: not found' } },
+          { id: 'runsImage', data: { command: 'command ["sh","-c","migrate && exec server"]' } },
+        ],
+      },
     },
     {
       name: 'CRI-O: CreateContainerError at create time',

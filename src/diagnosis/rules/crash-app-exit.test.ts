@@ -91,7 +91,12 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q/web:exit-1',
         params: { container: 'web', exitCode: 1, restarts: 7, node: 'node-1' },
-        mentions: [/exited with code 1/, /password authentication failed/, /restarted 7 times/, /Back-off restarting failed container web/],
+        said: [
+          { id: 'titleExited', data: { code: 1 } },
+          { id: 'logEnds', data: { lines: /password authentication failed/ } },
+          { id: 'waiting', data: { restarts: 7, times: 'times' } },
+        ],
+        quotes: [/Back-off restarting failed container web/],
       },
     },
     {
@@ -106,22 +111,35 @@ testRule(rule, {
           logs: [logTail('web', ['panic: dial tcp: lookup mysql.prod on 10.96.0.10:53: no such host'])],
         },
       ),
-      expect: { causeKey: 'workload/shop/ReplicaSet/web-7d9f8c6b5/web:exit-1', mentions: [/no such host/, /^Back-off restarting failed container$/m] },
+      expect: {
+        causeKey: 'workload/shop/ReplicaSet/web-7d9f8c6b5/web:exit-1',
+        said: [{ id: 'decisiveLine', data: { line: /no such host/ } }],
+        quotes: [/^Back-off restarting failed container$/m],
+      },
     },
     {
       name: 'restartPolicy Never: phase Failed, terminated non-zero, no CrashLoopBackOff',
       snapshot: snapshot(neverRestart, { logs: [logTail('web', ['usage: web --config <file>', 'error: unknown flag --cfg'], false)] }),
-      expect: { severity: 'error', params: { exitCode: 2 }, mentions: [/will not be restarted/, /unknown flag --cfg/] },
+      expect: {
+        severity: 'error',
+        params: { exitCode: 2 },
+        said: ['notRestarted', { id: 'logEnds', data: { lines: 'usage: web --config <file> ⏎ error: unknown flag --cfg' } }],
+      },
     },
     {
       name: 'no logs collected: termination message (FallbackToLogsOnError) is quoted',
       snapshot: snapshot(crashedPod({ exitCode: 3, message: 'config: key "listen" missing in /etc/web/config.yaml' })),
-      expect: { mentions: [/key "listen" missing/, /exitCode=3/] },
+      expect: { said: [{ id: 'terminationMessage', data: { message: 'config: key "listen" missing in /etc/web/config.yaml' } }], quotes: [/exitCode=3/] },
     },
     {
       name: 'exit code 0 in CrashLoopBackOff: a task run as a Deployment',
       snapshot: snapshot(crashedPod({ exitCode: 0, reason: 'Completed' })),
-      expect: { mentions: [/exited with code 0 \(Completed\)/, /finished successfully/] },
+      expect: {
+        said: [
+          { id: 'titleExitedReason', data: { code: 0, reason: 'Completed' } },
+          { id: 'exitMeaning', data: { meaning: /finished successfully/ } },
+        ],
+      },
     },
     {
       name: 'init container in Init:CrashLoopBackOff',
@@ -145,12 +163,16 @@ testRule(rule, {
           },
         }),
       ),
-      expect: { params: { container: 'migrate' }, mentions: [/^Init container migrate exited with code 1/] },
+      expect: { params: { container: 'migrate' }, said: [{ id: 'titleExited', data: { code: 1, container: 'migrate', kind: 'Init container' } }] },
     },
     {
       name: 'running again but crashed 5 times, the last 2 minutes ago',
       snapshot: snapshot(crashedPod({ exitCode: 139, restarts: 5, now: 'running', finishedAgo: 120 })),
-      expect: { severity: 'warning', mechanism: 'native-crash', mentions: [/SIGSEGV/] },
+      expect: {
+        severity: 'warning',
+        mechanism: 'native-crash',
+        said: [{ id: 'titleMechanism', data: { summary: 'the process crashed in native code (SIGSEGV)' } }],
+      },
     },
     {
       name: 'a legacy sidecar that crash-loops while the app still runs is a crash',

@@ -21,7 +21,7 @@ testRule(rule, {
           logTail('web', ['I1121 starting manager', 'panic: failed to new ca-cert watcher: too many open files', '', 'goroutine 1 [running]:', 'main.main()']),
         ],
       }),
-      expect: { playbook: null, mentions: [/ca-cert watcher: too many open files/, /max_user_instances/] },
+      expect: { playbook: null, said: [{ id: 'crashedRun', data: { line: 'panic: failed to new ca-cert watcher: too many open files' } }, 'notFdLimit'] },
     },
     {
       name: 'fsnotify',

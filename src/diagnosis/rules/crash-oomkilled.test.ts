@@ -50,7 +50,7 @@ testRule(rule, {
           ),
         ],
       }),
-      expect: { mentions: [/System OOM encountered, victim process: memcached/, /ran out of memory/] },
+      expect: { said: [{ id: 'nodePickedAgo', data: { message: /System OOM encountered, victim process: memcached/ } }] },
     },
     {
       name: 'containerd: CrashLoopBackOff after OOM at a 256Mi limit',
@@ -68,20 +68,31 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q/web:oomkilled',
         params: { container: 'web', restarts: 7, memoryLimit: '256Mi', memoryRequest: '128Mi' },
-        mentions: [/256Mi memory limit/, /restarted 7 times/, /exit code 137/],
+        said: [
+          { id: 'title', data: { limit: '256Mi' } },
+          { id: 'restarted', data: { restarts: 7, times: 'times' } },
+          { id: 'killedAgo', data: { exitCode: 137 } },
+        ],
       },
     },
     {
       name: 'docker era (seed 003): OOMKilled with exit code 2, limit 1G',
       snapshot: snapshot(dockerOom),
-      expect: { params: { memoryLimit: '1G', restarts: 3 }, mentions: [/1G \(953\.7Mi\)/, /request 500M/, /exit code 2/] },
+      expect: {
+        params: { memoryLimit: '1G', restarts: 3 },
+        said: [
+          { id: 'limitIsBytes', data: { bytes: '953.7Mi', limit: '1G' } },
+          { id: 'request', data: { request: '500M' } },
+          { id: 'killedAgo', data: { exitCode: 2 } },
+        ],
+      },
     },
     {
       name: 'restartPolicy Never Job without a memory limit: the node ran out',
       snapshot: snapshot(
         crashedPod({ exitCode: 137, reason: 'OOMKilled', now: 'terminated' }, { ...resources(undefined, '64Mi'), spec: { restartPolicy: 'Never' } }),
       ),
-      expect: { mentions: [/no memory limit/, /will not be restarted/] },
+      expect: { said: ['titleNoLimit', 'notRestarted'] },
     },
   ],
 });

@@ -40,7 +40,13 @@ testRule(rule, {
     {
       name: 'hostNetwork ingress: another hostNetwork pod on the node takes port 80',
       snapshot: snapshot(hostNet, { podsOnNode: [holder], logs: [logTail('controller', [...banner, NGINX, 'nginx: [emerg] still could not bind()'])] }),
-      expect: { params: { port: 80, onHost: true, holders: ['kube-system/old-ingress-x8k2p'] }, mentions: [/Address already in use/, /old-ingress-x8k2p/] },
+      expect: {
+        params: { port: 80, onHost: true, holders: ['kube-system/old-ingress-x8k2p'] },
+        said: [
+          { id: 'crashedRun', data: { line: /Address already in use/ } },
+          { id: 'hostHolder', data: { holders: 'kube-system/old-ingress-x8k2p' } },
+        ],
+      },
     },
     {
       name: 'hostNetwork, no pod declares it: a host process holds it (ingress-nginx wording)',
@@ -48,7 +54,7 @@ testRule(rule, {
         podsOnNode: [],
         logs: [logTail('controller', [...banner, 'F1121 09:57:41.224516       7 main.go:68] port 80 is already in use. Please check the flag --http-port'])],
       }),
-      expect: { params: { port: 80, onHost: true }, mentions: [/a process on the host holds it/] },
+      expect: { params: { port: 80, onHost: true }, said: ['hostProcess'] },
     },
     {
       name: 'two containers of one pod on the same port (Go wording)',
@@ -66,7 +72,7 @@ testRule(rule, {
         ),
         { logs: [logTail('api', ['listen tcp :8080: bind: address already in use'])] },
       ),
-      expect: { params: { port: 8080, onHost: false }, mentions: [/container metrics of the same pod listens on it/] },
+      expect: { params: { port: 8080, onHost: false }, said: [{ id: 'sibling', data: { containers: 'metrics' } }] },
     },
   ],
 });

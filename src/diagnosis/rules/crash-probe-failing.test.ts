@@ -56,13 +56,15 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q/web:liveness-probe',
         params: { container: 'web', probe: 'liveness', restarts: 6 },
-        mentions: [
-          /HTTP GET http:\/\/:8080\/healthz initialDelaySeconds=5 periodSeconds=10 timeoutSeconds=1 failureThreshold=3/,
-          /connection refused/,
-          /Container web failed liveness probe, will be restarted/,
-          /killed at the first chance/,
-          /21 failures/,
+        said: [
+          {
+            id: 'probeSettings',
+            data: { settings: /HTTP GET http:\/\/:8080\/healthz initialDelaySeconds=5 periodSeconds=10 timeoutSeconds=1 failureThreshold=3/ },
+          },
+          { id: 'restartedSeen', data: { message: /connection refused/, failures: 21 } },
+          'timingEarly',
         ],
+        quotes: [/Container web failed liveness probe, will be restarted/],
       },
     },
     {
@@ -81,7 +83,13 @@ testRule(rule, {
           ],
         },
       ),
-      expect: { mentions: [/statuscode: 404/, /Killing container with id docker:\/\/web/, /\/health /] },
+      expect: {
+        said: [
+          { id: 'restartedSeen', data: { message: 'HTTP probe failed with statuscode: 404' } },
+          { id: 'probeSettings', data: { settings: /\/health / } },
+        ],
+        quotes: [/Killing container with id docker:\/\/web/],
+      },
     },
     {
       name: 'startup probe kills a slow starter, running again between kills',
@@ -97,7 +105,7 @@ testRule(rule, {
           ],
         },
       ),
-      expect: { severity: 'warning', params: { probe: 'startup' }, mentions: [/TCP :8080/, /Startup probe keeps killing/] },
+      expect: { severity: 'warning', params: { probe: 'startup' }, said: [{ id: 'titleAction', data: { action: 'TCP :8080', probeKind: 'Startup' } }] },
     },
     {
       name: 'Killing events aged out: liveness failures plus exit 137 suffice; probe on an undeclared port',
@@ -109,7 +117,7 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { mentions: [/context deadline exceeded/] },
+      expect: { said: [{ id: 'restartedSeen', data: { message: /context deadline exceeded/ } }] },
     },
   ],
 });

@@ -137,7 +137,8 @@ testRule(rule, {
       expect: {
         playbook: 'recreate-pod',
         params: { volume: 'app-config', container: 'web' },
-        mentions: [/at \/etc\/web\/app\.yml/, /CreateContainerError: container create failed: cannot stat/],
+        said: [{ id: 'sourceGoneAt', data: { mountPath: '/etc/web/app.yml' } }],
+        quotes: [/CreateContainerError: container create failed: cannot stat/],
       },
     },
     {
@@ -165,13 +166,16 @@ testRule(rule, {
         playbook: 'recreate-pod',
         causeKey: 'pod/metricbeat/metricbeat-995dcffbd-6rppf:subpath/config',
         params: { container: 'metricbeat', volume: 'config', node: 'm7-power-128050', pod: 'metricbeat-995dcffbd-6rppf', namespace: 'metricbeat' },
-        mentions: [/volume-subpaths\/config\/metricbeat\/0/, /at \/etc\/metricbeat\.yml/, /1142 times/],
+        said: [
+          { id: 'sourceGoneAt', data: { container: 'metricbeat', index: '0', volume: 'config', mountPath: '/etc/metricbeat.yml' } },
+          { id: 'failed', data: { restarts: 1142, times: 'times' } },
+        ],
       },
     },
     {
       name: 'containerd/runc 1.1: StartError message in lastState',
       snapshot: snapshot(containerd),
-      expect: { params: { volume: 'app-config', container: 'web' }, mentions: [/error mounting/, /subPath of volume app-config is gone/] },
+      expect: { params: { volume: 'app-config', container: 'web' }, said: [{ id: 'title', data: { volume: 'app-config' } }], quotes: [/error mounting/] },
     },
   ],
 });

@@ -43,7 +43,12 @@ testRule(rule, {
           [{ pod: 'kube-system/coredns-a', container: 'coredns', previous: true, lines: ['.:53', 'CoreDNS-1.11.1', LOOP] }],
         ),
       }),
-      expect: { severity: 'error', playbook: null, params: { down: 2, pods: 2 }, mentions: [/plugin\/loop: Loop/, /lookup postgres on 10.96.0.10:53/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        params: { down: 2, pods: 2 },
+        said: [{ id: 'cause', data: { summary: /plugin\/loop: Loop/, why: /lookup postgres on 10.96.0.10:53/ } }],
+      },
     },
     {
       name: 'both CoreDNS pods Pending (a full node pool)',

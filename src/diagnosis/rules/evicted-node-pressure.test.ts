@@ -82,14 +82,13 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'node/node-1:memory',
         params: { node: 'node-1', resource: 'memory', container: 'web', usage: '1288490188', request: '128Mi' },
-        mentions: [
-          /low on memory/,
-          /was using 1\.2Gi with a request of 128Mi \(9\.6× its request\)/,
-          /threshold 100Mi, available 51200Ki/,
-          /MemoryPressure is still True/,
-          /Attempting to reclaim memory/,
-          /memory-pressure:NoSchedule/,
+        said: [
+          { id: 'title', data: { resource: 'memory' } },
+          { id: 'rankedFirst', data: { usages: /was using 1\.2Gi with a request of 128Mi \(9\.6× its request\)/ } },
+          { id: 'lowOnThresholdAgo', data: { available: '51200Ki', threshold: '100Mi' } },
+          { id: 'stillPressure', data: { condition: 'MemoryPressure' } },
         ],
+        quotes: [/Attempting to reclaim memory/, /memory-pressure:NoSchedule/],
       },
     },
     {
@@ -98,13 +97,16 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         causeKey: 'node/node-1:ephemeral-storage',
-        mentions: [/was using 20Gi with no request/, /DiskPressure is False on node-1 now/],
+        said: [
+          { id: 'rankedFirst', data: { usages: 'Container "web" was using 20Gi with no request' } },
+          { id: 'pressureGone', data: { condition: 'DiskPressure', node: 'node-1' } },
+        ],
       },
     },
     {
       name: 'oldest kubelets: [DiskPressure] without usage',
       snapshot: snapshot(evicted('The node was low on resource: [DiskPressure].')),
-      expect: { causeKey: 'node/node-1:ephemeral-storage', mentions: [/names no container usage/] },
+      expect: { causeKey: 'node/node-1:ephemeral-storage', said: ['noUsage'] },
     },
     {
       name: 'the pod broke its own ephemeral-storage limit',
@@ -112,7 +114,7 @@ testRule(rule, {
       expect: {
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q:ephemeral-storage-limit',
         params: { container: 'web' },
-        mentions: [/exceeded its ephemeral-storage limit 500Mi/],
+        said: [{ id: 'containerExceeded', data: { limit: '500Mi' } }],
       },
     },
   ],

@@ -58,13 +58,14 @@ testRule(rule, {
         severity: 'warning',
         playbook: null,
         params: { priorityClass: 'batch-low', priority: 1000, byKubelet: false },
-        mentions: [/preempting to accommodate a higher priority pod/, /1e34d0ad/],
+        said: [{ id: 'schedulerDeletingFor', data: { preemptor: '1e34d0ad-9460-46db-8725-c9cb9507b972' } }],
+        quotes: [/preempting to accommodate a higher priority pod/],
       },
     },
     {
       name: 'the kubelet preempted it to admit a critical pod',
       snapshot: snapshot(pod({ status: { phase: 'Failed', reason: 'Preempting', message: 'Preempted in order to admit critical pod' } })),
-      expect: { params: { byKubelet: true }, mentions: [/admit critical pod/] },
+      expect: { params: { byKubelet: true }, quotes: [/admit critical pod/] },
     },
   ],
 });

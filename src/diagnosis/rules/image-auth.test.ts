@@ -42,7 +42,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'image/harbor.example.com/team/app:1.0:auth',
         params: { container: 'web', registry: 'harbor.example.com' },
-        mentions: [/no imagePullSecrets/, /name may also be wrong/, /no basic auth credentials/],
+        said: ['noSecrets', 'maybeName'],
+        quotes: [/no basic auth credentials/],
       },
     },
     {
@@ -51,13 +52,17 @@ testRule(rule, {
       expect: {
         causeKey: 'secret/shop/regcred:image-pull',
         params: { missingSecrets: ['regcred'], imagePullSecrets: ['regcred'], registry: 'docker02:35000' },
-        mentions: [/"regcred", which does not exist in namespace shop/, /unauthorized: authentication required/, /Unable to retrieve some image pull secrets/],
+        said: [
+          { id: 'missingSecret', data: { namespace: 'shop', secrets: '"regcred"' } },
+          { id: 'refused', data: { phrase: '"unauthorized: authentication required"' } },
+        ],
+        quotes: [/Unable to retrieve some image pull secrets/],
       },
     },
     {
       name: 'containerd >= 1.32 back-off: 401 although the Secret exists',
       snapshot: snapshot(pulling('ghcr.io/acme/private:2.1', 'ImagePullBackOff', CONTAINERD_401, ['ghcr-creds']), { secrets: { 'ghcr-creds': true } }),
-      expect: { causeKey: 'image/ghcr.io/acme/private:2.1:auth', mentions: [/which exist: the credentials are wrong or expired/, /401 Unauthorized/] },
+      expect: { causeKey: 'image/ghcr.io/acme/private:2.1:auth', said: ['secretsExist'], quotes: [/401 Unauthorized/] },
     },
     {
       name: 'CRI-O: unauthorized, Secrets not readable: not verified, not claimed missing',
@@ -69,7 +74,7 @@ testRule(rule, {
           ['quay-creds'],
         ),
       ),
-      expect: { mentions: [/could not be checked/] },
+      expect: { said: ['secretsUnknown'] },
     },
     {
       name: 'CRI-O 1.27+: Docker Hub DENIED without its code, no imagePullSecrets (missing or private: both said)',
@@ -82,7 +87,7 @@ testRule(rule, {
       ),
       expect: {
         causeKey: 'image/docker.io/acme/billing:2.3:auth',
-        mentions: [/no imagePullSecrets/, /name may also be wrong/, /requested access to the resource is denied/],
+        said: ['noSecrets', 'maybeName', { id: 'refused', data: { phrase: '"requested access to the resource is denied"' } }],
       },
     },
     {
@@ -96,7 +101,10 @@ testRule(rule, {
         ),
         { secrets: { 'quay-creds': true } },
       ),
-      expect: { causeKey: 'image/quay.io/acme/private:1.0:auth', mentions: [/Requesting bearer token: invalid status code from registry 403/] },
+      expect: {
+        causeKey: 'image/quay.io/acme/private:1.0:auth',
+        said: [{ id: 'refused', data: { phrase: /Requesting bearer token: invalid status code from registry 403/ } }],
+      },
     },
     {
       name: 'containerd 2.1 (transfer service): failed to resolve image: failed to authorize ... 401 Unauthorized',
@@ -109,7 +117,7 @@ testRule(rule, {
             'https://acrlaba1e1193.azurecr.io/oauth2/token?scope=repository%3Alabs%2Fpayments-api%3Apull&service=acrlaba1e1193.azurecr.io: 401 Unauthorized',
         ),
       ),
-      expect: { causeKey: 'image/acrlaba1e1193.azurecr.io/labs/payments-api:1.8.0:auth', mentions: [/401 Unauthorized/] },
+      expect: { causeKey: 'image/acrlaba1e1193.azurecr.io/labs/payments-api:1.8.0:auth', quotes: [/401 Unauthorized/] },
     },
     {
       name: 'pre-1.32 back-off, events gone, but the pull Secret is missing',

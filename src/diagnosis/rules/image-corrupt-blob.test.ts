@@ -30,7 +30,7 @@ testRule(rule, {
         severity: 'error',
         causeKey: `image/${SEED_IMAGE}:corrupt-blob`,
         params: { registry: 'docker02:35000', image: SEED_IMAGE },
-        mentions: [/image configuration blob/, /unknown blob/],
+        said: [{ id: 'noConfigBlob', data: { phrase: '"error pulling image configuration: unknown blob"' } }],
       },
     },
     {
@@ -44,7 +44,7 @@ testRule(rule, {
             'https://registry.example.com/v2/shop/web/blobs/sha256:4f1c0e9d2b7a6c5e8f3d1a0b9c8e7f6d5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d not found: not found',
         ),
       ),
-      expect: { causeKey: 'image/registry.example.com/shop/web:1.4.3:corrupt-blob', mentions: [/not all the blobs/] },
+      expect: { causeKey: 'image/registry.example.com/shop/web:1.4.3:corrupt-blob', said: ['missingBlobs'] },
     },
   ],
 });

@@ -129,16 +129,14 @@ testRule(rule, {
         playbook: 'repull-image',
         causeKey: 'node/m7-devops-128107:corrupt-local',
         params: { node: 'm7-devops-128107', image: PMS, container: 'pms' },
-        mentions: [
-          /readlink \/mnt\/disk0\/docker\/data\/overlay2: invalid argument/,
-          /The node check journal could not run on m7-devops-128107 \(no node agent facts were collected\)/,
-        ],
+        said: [{ id: 'agentMissing', data: { detail: /The node check journal could not run on m7-devops-128107 \(no node agent facts were collected\)/ } }],
+        quotes: [/readlink \/mnt\/disk0\/docker\/data\/overlay2: invalid argument/],
       },
     },
     {
       name: 'the node agent journal confirms (dockerd FIXME readlink line)',
       snapshot: snapshot(pms, { events: pmsEvents, agent: agent([DOCKERD_LINE]) }),
-      expect: { mentions: [/runtime logs confirm it/, /Handler for GET \/v1\.31\/images/] },
+      expect: { said: [{ id: 'logsConfirm', data: { lines: /Handler for GET \/v1\.31\/images/ } }] },
     },
     {
       name: 'docker era (seed 003): CrashLoopBackOff with read-only file system mounting into the rootfs',
@@ -148,13 +146,14 @@ testRule(rule, {
       }),
       expect: {
         params: { container: 'predictor' },
-        mentions: [/read-only file system/, /could not run on m7-devops-128123 \(the journal probe was not run\)/],
+        said: [{ id: 'agentMissing', data: { detail: /could not run on m7-devops-128123 \(the journal probe was not run\)/ } }],
+        quotes: [/read-only file system/],
       },
     },
     {
       name: 'containerd/runc 1.1: StartError with read-only rootfs',
       snapshot: snapshot(crashedPod({ exitCode: 128, reason: 'StartError', message: READ_ONLY_CONTAINERD })),
-      expect: { causeKey: 'node/node-1:corrupt-local', mentions: [/error mounting/] },
+      expect: { causeKey: 'node/node-1:corrupt-local', quotes: [/error mounting/] },
     },
   ],
 });

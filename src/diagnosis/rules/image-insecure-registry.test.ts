@@ -45,7 +45,7 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'registry/172.27.129.211:35000:insecure-registry',
         params: { registry: '172.27.129.211:35000', node: 'node-1' },
-        mentions: [/server gave HTTP response to HTTPS client/, /docker on node node-1/],
+        said: [{ id: 'plainHttp', data: { phrase: '"server gave HTTP response to HTTPS client"', node: 'node-1', runtime: 'docker' } }],
       },
     },
     {
@@ -59,7 +59,7 @@ testRule(rule, {
             '"https://localhost:7439/v2/team/app/manifests/2023.1.2": http: server gave HTTP response to HTTPS client',
         ),
       ),
-      expect: { causeKey: 'registry/localhost:7439:insecure-registry', mentions: [/containerd on node node-1/] },
+      expect: { causeKey: 'registry/localhost:7439:insecure-registry', said: [{ id: 'plainHttp', data: { node: 'node-1', runtime: 'containerd' } }] },
     },
     {
       name: 'CRI-O: error pinging',
@@ -71,7 +71,7 @@ testRule(rule, {
         ),
         { node: crio },
       ),
-      expect: { causeKey: 'registry/local-repo:4000:insecure-registry', mentions: [/cri-o on node/] },
+      expect: { causeKey: 'registry/local-repo:4000:insecure-registry', said: [{ id: 'plainHttp', data: { runtime: 'cri-o' } }] },
     },
   ],
 });

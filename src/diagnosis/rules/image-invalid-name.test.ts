@@ -22,7 +22,7 @@ testRule(rule, {
       snapshot: snapshot(waitingPod('InvalidImageName', UPPER_MSG, upper), {
         events: [event(pod(), { reason: 'InspectFailed', count: 12, fieldPath: 'spec.containers{web}', message: UPPER_MSG })],
       }),
-      expect: { causeKey: 'image/Registry.example.com/Shop/web:1.4:invalid-name', mentions: [/must be lowercase/, /upper-case letters/] },
+      expect: { causeKey: 'image/Registry.example.com/Shop/web:1.4:invalid-name', said: ['upperCase'] },
     },
     {
       name: 'an unset tag variable (older wording, no detail)',
@@ -36,7 +36,7 @@ testRule(rule, {
           },
         ),
       ),
-      expect: { mentions: [/ends with ":" or "@"/] },
+      expect: { said: ['emptyTag'] },
     },
   ],
 });

@@ -16,7 +16,7 @@ testRule(rule, {
       snapshot: snapshot(waitingPod('ErrImageNeverPull', MSG, never), {
         events: [event(pod(), { reason: 'ErrImageNeverPull', count: 30, fieldPath: 'spec.containers{web}', message: MSG })],
       }),
-      expect: { params: { image: 'shop/web:dev', node: 'node-1' }, mentions: [/not present with pull policy of Never/, /^Never$/m] },
+      expect: { params: { image: 'shop/web:dev', node: 'node-1' }, quotes: [/not present with pull policy of Never/, /^Never$/m] },
     },
     {
       name: 'status only (events aged out)',

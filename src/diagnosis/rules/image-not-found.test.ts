@@ -80,7 +80,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'image/ghcr.io/acme/api:v9:not-found',
         params: { container: 'web', image: 'ghcr.io/acme/api:v9', registry: 'ghcr.io', node: 'node-1' },
-        mentions: [/tag "v9" of ghcr\.io\/acme\/api/, /ghcr\.io\/acme\/api:v9: not found/],
+        said: [{ id: 'noTag', data: { registry: 'ghcr.io', repository: 'acme/api', tag: 'v9' } }],
+        quotes: [/ghcr\.io\/acme\/api:v9: not found/],
       },
     },
     {
@@ -92,7 +93,11 @@ testRule(rule, {
           event(dockerPod, { reason: 'BackOff', type: 'Normal', count: 30, message: 'Back-off pulling image "lachlanevenson/k8s-kubectl:v1.18.20"' }),
         ],
       }),
-      expect: { causeKey: 'image/docker.io/lachlanevenson/k8s-kubectl:v1.18.20:not-found', mentions: [/manifest unknown/, /Error response from daemon/] },
+      expect: {
+        causeKey: 'image/docker.io/lachlanevenson/k8s-kubectl:v1.18.20:not-found',
+        said: [{ id: 'noTag', data: { phrase: /manifest unknown/ } }],
+        quotes: [/Error response from daemon/],
+      },
     },
     {
       name: 'containerd, kubelet >= 1.28 (no gRPC prefix), short name normalised',

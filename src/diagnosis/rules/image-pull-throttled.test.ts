@@ -44,7 +44,7 @@ testRule(rule, {
         severity: 'warning',
         causeKey: 'node/m7-power-k8s03:registry-qps',
         params: { limit: 'kubelet', node: 'm7-power-k8s03' },
-        mentions: [/pull QPS exceeded/, /registryPullQPS/],
+        said: ['kubeletTitle', 'kubeletRefused'],
       },
     },
     {
@@ -53,7 +53,7 @@ testRule(rule, {
       expect: {
         causeKey: 'registry/docker.io:throttled',
         params: { limit: 'registry', registry: 'docker.io' },
-        mentions: [/toomanyrequests|429 Too Many Requests/, /anonymous pulls/],
+        said: ['registryTitle', 'quotaHub'],
       },
     },
     {

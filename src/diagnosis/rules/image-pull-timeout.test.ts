@@ -27,7 +27,12 @@ testRule(rule, {
       snapshot: snapshot(pulling(IMAGE, 'ErrImagePull', CANCELED), {
         events: [event(pod(), { reason: 'Failed', count: 3, firstSeenAgo: 1800, message: `Failed to pull image "${IMAGE}": ${CANCELED}` })],
       }),
-      expect: { severity: 'warning', causeKey: `image/${IMAGE}:timeout`, mentions: [/context canceled/, /3 attempts failed/] },
+      expect: {
+        severity: 'warning',
+        causeKey: `image/${IMAGE}:timeout`,
+        said: [{ id: 'cancelledAttempts', data: { failures: 3 } }],
+        quotes: [/context canceled/],
+      },
     },
     {
       name: 'docker era: dockershim cancels a pull without progress (context canceled)',
@@ -47,7 +52,7 @@ testRule(rule, {
     {
       name: 'containerd: DeadlineExceeded',
       snapshot: snapshot(pulling(IMAGE, 'ErrImagePull', 'rpc error: code = DeadlineExceeded desc = context deadline exceeded'), { events: [] }),
-      expect: { mentions: [/DeadlineExceeded|deadline exceeded/] },
+      expect: { said: [{ id: 'cancelledRetry', data: { phrase: '"code = DeadlineExceeded"' } }] },
     },
   ],
 });

@@ -40,12 +40,12 @@ testRule(rule, {
       snapshot: snapshot(inspecting, {
         events: [event(inspecting, { reason: 'InspectFailed', count: 12, message: INSPECT, fieldPath: 'spec.containers{web}' })],
       }),
-      expect: { severity: 'error', playbook: null, mentions: [/did not resolve to an alias/, /no registry host/] },
+      expect: { severity: 'error', playbook: null, said: [{ id: 'cannotLookUp', data: { message: /did not resolve to an alias/ } }, 'noSearchNotDamaged'] },
     },
     {
       name: 'ErrImagePull: short-name mode enforcing cannot prompt',
       snapshot: snapshot(pulling),
-      expect: { mentions: [/cannot prompt without a TTY/] },
+      expect: { said: [{ id: 'refused', data: { phrase: /cannot prompt without a TTY/ } }] },
     },
   ],
 });

@@ -19,7 +19,7 @@ testRule(rule, {
     {
       name: 'CRI-O: a signature was required (1.28+ waiting reason SignatureValidationFailed)',
       snapshot: snapshot(pulling('SignatureValidationFailed', 'Source image rejected: A signature was required, but no signature exists')),
-      expect: { playbook: null, mentions: [/A signature was required, but no signature exists/] },
+      expect: { playbook: null, said: [{ id: 'refused', data: { phrase: /A signature was required, but no signature exists/ } }] },
     },
     {
       name: 'rejected by policy, in the back-off message',
@@ -30,7 +30,7 @@ testRule(rule, {
             'docker://quay.io/acme/payments-api:2.4.0 is rejected by policy.',
         ),
       ),
-      expect: { mentions: [/is rejected by policy/] },
+      expect: { quotes: [/is rejected by policy/] },
     },
   ],
 });

@@ -31,7 +31,7 @@ testRule(rule, {
       expect: {
         severity: 'error',
         causeKey: 'registry/10.78.0.228:5000:untrusted-ca',
-        mentions: [/x509: certificate signed by unknown authority/, /does not trust/],
+        said: [{ id: 'unknownCa', data: { phrase: '"x509: certificate signed by unknown authority"' } }, 'title'],
       },
     },
     {
@@ -58,7 +58,7 @@ testRule(rule, {
             'valid for a.example, not cr.strrl.dev',
         ),
       ),
-      expect: { mentions: [/issued for another name/] },
+      expect: { said: ['nameMismatch'] },
     },
   ],
 });

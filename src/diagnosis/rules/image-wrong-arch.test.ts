@@ -37,7 +37,13 @@ testRule(rule, {
         }),
         { node: node({ status: { nodeInfo: { architecture: 'arm64' } } }) },
       ),
-      expect: { playbook: null, mentions: [/no match for platform in manifest/, /linux\/arm64/] },
+      expect: {
+        playbook: null,
+        said: [
+          { id: 'noVariant', data: { phrase: '"no match for platform in manifest"' } },
+          { id: 'pullTitle', data: { arch: 'arm64' } },
+        ],
+      },
     },
     {
       name: 'pull: CRI-O "no image found in manifest list for architecture arm64"',
@@ -49,7 +55,7 @@ testRule(rule, {
         ),
         { node: node({ status: { nodeInfo: { architecture: 'arm64' } } }) },
       ),
-      expect: { mentions: [/no image found in manifest list for architecture/] },
+      expect: { said: [{ id: 'noVariant', data: { phrase: '"no image found in manifest list for architecture arm64"' } }] },
     },
     {
       name: 'runc >= 1.1: the only log line, amd64 image on an arm64 node',
@@ -60,7 +66,10 @@ testRule(rule, {
       expect: {
         params: { nodeArch: 'arm64', imageArch: 'amd64' },
         causeKey: 'image/registry.example.com/shop/web:1.4.2-amd64:arch-arm64',
-        mentions: [/exec \/usr\/local\/bin\/web: exec format error/, /image name says amd64, the node is arm64/],
+        said: [
+          { id: 'execRefused', data: { line: 'exec /usr/local/bin/web: exec format error' } },
+          { id: 'archMismatch', data: { imageArch: 'amd64', nodeArch: 'arm64' } },
+        ],
       },
     },
     {
@@ -69,7 +78,7 @@ testRule(rule, {
         node: crioArmNode,
         logs: [logTail('web', ['exec container process `/usr/local/bin/web`: Exec format error'])],
       }),
-      expect: { params: { nodeArch: 'arm64', imageArch: 'amd64' }, mentions: [/Exec format error/] },
+      expect: { params: { nodeArch: 'arm64', imageArch: 'amd64' }, said: [{ id: 'execRefused', data: { line: /Exec format error/ } }] },
     },
     {
       name: 'pull: CRI-O 1.31+ quotes architecture and OS ("no image found in image index for architecture "arm64"")',
@@ -82,7 +91,7 @@ testRule(rule, {
         ),
         { node: crioArmNode },
       ),
-      expect: { mentions: [/no image found in image index for architecture "arm64"/] },
+      expect: { said: [{ id: 'noVariant', data: { phrase: '"no image found in image index for architecture "arm64""' } }] },
     },
     {
       name: 'older runc wording in the log',
@@ -90,7 +99,7 @@ testRule(rule, {
         node: armNode,
         logs: [logTail('web', ['standard_init_linux.go:228: exec user process caused: exec format error'])],
       }),
-      expect: { mentions: [/exec user process caused: exec format error/] },
+      expect: { said: [{ id: 'execRefused', data: { line: /exec user process caused: exec format error/ } }] },
     },
     {
       name: 'at create time, in the StartError message',
@@ -104,7 +113,7 @@ testRule(rule, {
         }),
         { node: armNode },
       ),
-      expect: { mentions: [/exec format error/] },
+      expect: { said: ['execTitle'] },
     },
   ],
 });

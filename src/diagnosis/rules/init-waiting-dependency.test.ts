@@ -43,7 +43,10 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         params: { container: 'wait-db', dependency: 'postgres.db.svc.cluster.local' },
-        mentions: [/25m/, /NXDOMAIN/, /Init:0\/1/],
+        said: [
+          { id: 'titleFor', data: { running: '25m', done: 0, total: 1 } },
+          { id: 'lastLines', data: { lines: /NXDOMAIN/ } },
+        ],
       },
     },
     {
@@ -51,12 +54,16 @@ testRule(rule, {
       snapshot: snapshot(initPod(['/bin/check'], 1200), {
         logs: [logTail('wait-db', ['checking kafka', 'dial tcp: lookup kafka.streaming on 10.96.0.10:53: no such host', 'retrying in 5s'], false)],
       }),
-      expect: { mechanism: 'dns-resolution', mechanismVariant: 'no-such-name', mentions: [/kafka\.streaming does not exist where the resolver looks/] },
+      expect: {
+        mechanism: 'dns-resolution',
+        mechanismVariant: 'no-such-name',
+        said: [{ id: 'mechanism', data: { explanation: /kafka\.streaming does not exist where the resolver looks/ } }],
+      },
     },
     {
       name: 'wait-for-it with a port, no log',
       snapshot: snapshot(initPod(['/wait-for-it.sh', 'rabbitmq:5672', '--', 'echo', 'up'], 900)),
-      expect: { params: { dependency: 'rabbitmq:5672' }, mentions: [/no log lines/] },
+      expect: { params: { dependency: 'rabbitmq:5672' }, said: ['noLogs'] },
     },
   ],
 });

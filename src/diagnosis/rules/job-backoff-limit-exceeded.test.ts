@@ -56,7 +56,8 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { reason: 'BackoffLimitExceeded', cronJob: 'nightly-export', backoffLimit: 2 },
-        mentions: [/reached the specified backoff limit/, /Back-off restarting failed container export/],
+        said: [{ id: 'failedCron', data: { message: 'Job has reached the specified backoff limit' } }],
+        quotes: [/Back-off restarting failed container export/],
       },
     },
     {
@@ -67,7 +68,13 @@ testRule(rule, {
           { container: 'export', previous: false, lines: ['starting export', "OSError: [Errno 28] No space left on device: '/scratch/part-0001.parquet'"] },
         ],
       }),
-      expect: { mechanism: 'disk-full', mentions: [/No space left on device/, /container export says why/] },
+      expect: {
+        mechanism: 'disk-full',
+        said: [
+          { id: 'decisiveLine', data: { line: /No space left on device/ } },
+          { id: 'podMechanism', data: { container: 'export', kind: 'container' } },
+        ],
+      },
     },
     {
       name: '1.31+: FailureTarget before Failed',
@@ -77,7 +84,7 @@ testRule(rule, {
     {
       name: 'podFailurePolicy FailJob',
       snapshot: deleted([failedJob('PodFailurePolicy', 'Container main for pod shop/x failed with exit code 42 matching FailJob rule at index 0')]),
-      expect: { mentions: [/FailJob rule/] },
+      expect: { said: [{ id: 'failed', data: { message: /FailJob rule/ } }] },
     },
   ],
 });

@@ -29,7 +29,10 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { activeDeadlineSeconds: 600 },
-        mentions: [/Job was active longer than specified deadline/, /ran 10m/],
+        said: [
+          { id: 'failed', data: { message: 'Job was active longer than specified deadline' } },
+          { id: 'deadlineIsRan', data: { ran: '10m' } },
+        ],
       },
     },
     {
@@ -39,7 +42,7 @@ testRule(rule, {
         missingPod: { name: 'reindex-x8k2p' },
         owners: [job('DeadlineExceeded', 'Job was active longer than specified deadline')],
       }),
-      expect: { mentions: [/DeadlineExceeded/] },
+      expect: { said: ['failed'] },
     },
   ],
 });

@@ -39,7 +39,10 @@ testRule(rule, {
       expect: {
         severity: 'error',
         params: { container: 'web', hook: 'exec ["/bin/sh","-c","/app/warmup.sh"]' },
-        mentions: [/exited with 1/, /redis:6379 refused the connection/, /6 times/],
+        said: [
+          { id: 'titleOutcome', data: { outcome: /exited with 1/ } },
+          { id: 'failedTimesAgoOutcome', data: { times: 6 } },
+        ],
       },
     },
     {
@@ -55,12 +58,12 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { mentions: [/connection refused/] },
+      expect: { said: [{ id: 'titleOutcome', data: { outcome: /connection refused/ } }] },
     },
     {
       name: 'older kubelet: PostStartHookError state only',
       snapshot: snapshot(waitingPod('PostStartHookError', "command '/bin/sh -c /app/warmup.sh' exited with 126: ", withHook)),
-      expect: { mentions: [/exited with 126/] },
+      expect: { said: [{ id: 'titleOutcome', data: { outcome: 'the command exited with 126' } }] },
     },
   ],
 });

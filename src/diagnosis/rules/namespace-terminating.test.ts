@@ -79,7 +79,11 @@ testRule(rule, {
         playbook: 'clear-namespace-finalizers',
         causeKey: 'namespace/legacy',
         params: { namespace: 'legacy', requiresTwoApprovals: true, remaining: ['PersistentVolumeClaim'] },
-        mentions: [/kubernetes\.io\/pvc-protection/, /PersistentVolumeClaim: data-db-0/, /3h/],
+        said: [
+          { id: 'finalizersRemaining', data: { detail: /kubernetes\.io\/pvc-protection/ } },
+          { id: 'stuckTitle', data: { since: '3h' } },
+        ],
+        quotes: [/PersistentVolumeClaim: data-db-0/],
       },
     },
     {
@@ -97,7 +101,7 @@ testRule(rule, {
         ]),
         namespaceContents: [],
       }),
-      expect: { mentions: [/metrics\.k8s\.io\/v1beta1/, /cannot list every API group/] },
+      expect: { said: [{ id: 'discoveryFailure', data: { detail: /metrics\.k8s\.io\/v1beta1/ } }] },
     },
     {
       name: 'pre-1.16 cluster: no conditions, only spec.finalizers and what is left',
@@ -109,7 +113,7 @@ testRule(rule, {
         }),
         namespaceContents: [{ kind: 'Pod', names: ['runner-1', 'runner-2'] }],
       }),
-      expect: { mentions: [/2 Pod still exist/, /\["kubernetes"\]/] },
+      expect: { said: [{ id: 'contentsLeft', data: { objects: '2 Pod' } }], quotes: [/\["kubernetes"\]/] },
     },
     {
       name: 'a pod target in a Terminating namespace (context finding)',

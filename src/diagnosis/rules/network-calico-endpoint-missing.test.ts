@@ -116,7 +116,7 @@ testRule(rule, {
         playbook: 'recreate-pod',
         causeKey: `node/${NODE}:calico-endpoints`,
         params: { node: NODE, namespace: 'lijiaob', pod: 'stateful-new-pod-0', workloadEndpoint: 'dev--slave--107-k8s-stateful--new--pod--0-eth0' },
-        mentions: [/no WorkloadEndpoint dev--slave--107-k8s-stateful--new--pod--0-eth0/, /169\.254\.1\.1 0x1 0x0 00:00:00:00:00:00/, /calie5b2a8a1d1e/],
+        quotes: [/no WorkloadEndpoint dev--slave--107-k8s-stateful--new--pod--0-eth0/, /169\.254\.1\.1 0x1 0x0 00:00:00:00:00:00/, /calie5b2a8a1d1e/],
       },
     },
     {
@@ -125,7 +125,13 @@ testRule(rule, {
         workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.66')],
         gaps: [agentGap('dev-slave-107', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
-      expect: { severity: 'error', mentions: [/192\.168\.8\.66/, /pod-network could not run/] },
+      expect: {
+        severity: 'error',
+        said: [
+          { id: 'wrongIp', data: { endpointIps: '192.168.8.66' } },
+          { id: 'checksMissing', data: { missing: /pod-network could not run/ } },
+        ],
+      },
     },
     {
       name: 'gateway unresolved but the endpoints could not be read: reported without a playbook',
@@ -136,7 +142,7 @@ testRule(rule, {
           { check: 'calico WorkloadEndpoints in lijiaob', reason: 'workloadendpoints.crd.projectcalico.org is forbidden', kind: 'forbidden', origin: 'api' },
         ],
       }),
-      expect: { severity: 'critical', playbook: null, mentions: [/could not be read/, /169\.254\.1\.1 0x1 0x0/] },
+      expect: { severity: 'critical', playbook: null, said: ['unconfirmed'], quotes: [/169\.254\.1\.1 0x1 0x0/] },
     },
     {
       name: 'two pods with one IP on the node',
@@ -144,7 +150,7 @@ testRule(rule, {
         workloadEndpoints: [wep('stateful-new-pod-0', '192.168.8.34')],
         podsOnNode: [pod({ metadata: { name: 'etcd1-0', namespace: 'lijiaob' }, spec: { nodeName: NODE }, status: { podIP: '192.168.8.34' } })],
       }),
-      expect: { mentions: [/192\.168\.8\.34 is also the IP of lijiaob\/etcd1-0/] },
+      expect: { quotes: [/192\.168\.8\.34 is also the IP of lijiaob\/etcd1-0/] },
     },
   ],
 });

@@ -36,7 +36,7 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         params: { node: 'node-1', pdb: 'web-pdb', currentHealthy: 3, desiredHealthy: 3 },
-        mentions: [/Cannot evict pod as it would violate the pod's disruption budget/, /can never allow a disruption/],
+        said: ['budgetRefuses', 'neverAllows'],
       },
     },
     {
@@ -50,7 +50,7 @@ testRule(rule, {
           },
         ],
       }),
-      expect: { mentions: [/unhealthy elsewhere/, /3 healthy, 4 required, 5 expected/] },
+      expect: { said: ['unhealthyElsewhere', { id: 'title', data: { counts: '3 healthy, 4 required, 5 expected' } }] },
     },
   ],
 });

@@ -37,7 +37,7 @@ testRule(rule, {
         severity: 'warning',
         playbook: null,
         params: { reason: 'Terminated', owner: 'ReplicaSet/web-7d9f8c6b5' },
-        mentions: [/imminent node shutdown/],
+        said: [{ id: 'stopped', data: { message: 'Pod was terminated in response to imminent node shutdown.' } }],
       },
     },
     {

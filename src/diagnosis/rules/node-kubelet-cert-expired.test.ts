@@ -36,7 +36,7 @@ testRule(rule, {
     {
       name: 'the API server refuses a certificate that expired when the node went silent',
       snapshot: withApiLog(silent, ['I1121 09:00:00 log.go:245] http: TLS handshake error from 10.0.11.143:52376: EOF', refused(heartbeat)]),
-      expect: { severity: 'error', playbook: null, mentions: [/certificate has expired or is not yet valid/, /Unknown/] },
+      expect: { severity: 'error', playbook: null, said: ['refused', 'unknownFor'] },
     },
     {
       name: 'the expiry a few minutes before the last heartbeat',

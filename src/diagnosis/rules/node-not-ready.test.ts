@@ -33,7 +33,11 @@ testRule(rule, {
     {
       name: 'CNI not initialized (containerd wording), DaemonSet pod',
       snapshot: snapshot(daemonSetPod(), { node: notReady(CNI, 1800) }),
-      expect: { severity: 'error', params: { cause: 'cni', node: 'node-1' }, mentions: [/cni plugin not initialized/, /DaemonSet pod/] },
+      expect: {
+        severity: 'error',
+        params: { cause: 'cni', node: 'node-1' },
+        said: [{ id: 'becauseCni', data: { message: /cni plugin not initialized/ } }, 'daemonSetPod'],
+      },
     },
     {
       name: 'dockershim wording: cni config uninitialized, pod stuck ContainerCreating for hours',
@@ -52,12 +56,19 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { params: { cause: 'cni' }, mentions: [/cni config uninitialized/, /stays ContainerCreating/, /4h/] },
+      expect: {
+        params: { cause: 'cni' },
+        said: [
+          { id: 'becauseCni', data: { message: /cni config uninitialized/ } },
+          { id: 'podWaits', data: { reason: 'ContainerCreating' } },
+          { id: 'titleFor', data: { duration: '4h' } },
+        ],
+      },
     },
     {
       name: 'kubelet silent (Unknown)',
       snapshot: snapshot(pod(), { node: lostNode('node-1', 1200) }),
-      expect: { params: { cause: 'kubelet-silent' }, mentions: [/stopped posting node status/] },
+      expect: { params: { cause: 'kubelet-silent' }, said: [{ id: 'becauseKubeletSilent', data: { message: 'Kubelet stopped posting node status.' } }] },
     },
     {
       name: 'container runtime is down',

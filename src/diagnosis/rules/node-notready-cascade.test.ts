@@ -185,7 +185,7 @@ testRule(rule, {
           volumes: ['glusterfs:data'],
           requiresTwoApprovals: true,
         },
-        mentions: [/Kubelet stopped posting node status/, /glusterfs: endpoints glusterfs-cluster, path index/, /Node node-4 status is now: NodeNotReady/],
+        quotes: [/Kubelet stopped posting node status/, /glusterfs: endpoints glusterfs-cluster, path index/, /Node node-4 status is now: NodeNotReady/],
       },
     },
     {
@@ -199,7 +199,8 @@ testRule(rule, {
       expect: {
         causeKey: 'workload/shop/StatefulSet/crawler',
         params: { nodes: ['node-a', 'node-b'] },
-        mentions: [/PLEG is not healthy/, /driver nfs\.csi\.k8s\.io/],
+        said: [{ id: 'sharedMount', data: { volumes: 'csi (driver nfs.csi.k8s.io)' } }],
+        quotes: [/PLEG is not healthy/],
       },
     },
     {
@@ -219,7 +220,7 @@ testRule(rule, {
           },
         });
       })(),
-      expect: { causeKey: 'workload/shop/Deployment/index-task', mentions: [/storageClass glusterfs-storage/] },
+      expect: { causeKey: 'workload/shop/Deployment/index-task', said: [{ id: 'sharedMount', data: { volumes: /storageClass glusterfs-storage/ } }] },
     },
   ],
 });

@@ -56,13 +56,17 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { pressures: ['MemoryPressure'] },
-        mentions: [/insufficient memory available/, /Attempting to reclaim memory/, /request 50% of allocatable memory/],
+        said: [
+          { id: 'reports', data: { conditions: 'MemoryPressure ("kubelet has insufficient memory available")' } },
+          { id: 'booking', data: { booking: /request 50% of allocatable memory/ } },
+        ],
+        quotes: [/Attempting to reclaim memory/],
       },
     },
     {
       name: 'DiskPressure',
       snapshot: nodeTarget(pressured('DiskPressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure')),
-      expect: { params: { pressures: ['DiskPressure'] }, mentions: [/kubelet has disk pressure/] },
+      expect: { params: { pressures: ['DiskPressure'] }, said: [{ id: 'reports', data: { conditions: 'DiskPressure ("kubelet has disk pressure")' } }] },
     },
   ],
 });

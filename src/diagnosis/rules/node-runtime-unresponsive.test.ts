@@ -34,7 +34,11 @@ testRule(rule, {
     {
       name: 'PLEG is not healthy from the API alone (containerd era); node check named',
       snapshot: snapshot(pod(), { node: plegNode('containerd://1.6.20'), gaps: [agentGap('node-1', 'no answer within 8000ms', 'timeout')] }),
-      expect: { severity: 'error', causeKey: 'node/node-1:runtime/containerd', mentions: [/PLEG is not healthy/, /runtime, fs-mounts could not run/] },
+      expect: {
+        severity: 'error',
+        causeKey: 'node/node-1:runtime/containerd',
+        said: ['titlePleg', { id: 'checksMissing', data: { missing: /runtime, fs-mounts could not run/ } }],
+      },
     },
     {
       name: 'docker API hangs behind a hung glusterfs mount',
@@ -47,7 +51,12 @@ testRule(rule, {
           'fs-mounts': fsMounts([mountCheck({ state: 'hung', detail: 'stat did not return within 2000ms' })]),
         }),
       }),
-      expect: { severity: 'critical', causeKey: 'node/node-1:runtime/docker', params: { runtime: 'docker' }, mentions: [/does not answer/, /fuse\.glusterfs/] },
+      expect: {
+        severity: 'critical',
+        causeKey: 'node/node-1:runtime/docker',
+        params: { runtime: 'docker' },
+        said: ['title', { id: 'hungMounts', data: { mounts: /fuse\.glusterfs/ } }],
+      },
     },
     {
       name: 'containerd socket refuses connections',
@@ -60,7 +69,7 @@ testRule(rule, {
           }),
         }),
       }),
-      expect: { severity: 'critical', mentions: [/refuses connections/, /ECONNREFUSED/] },
+      expect: { severity: 'critical', said: [{ id: 'containerdRefuses', data: { detail: /ECONNREFUSED/ } }] },
     },
   ],
 });

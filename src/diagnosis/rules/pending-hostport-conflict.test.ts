@@ -55,7 +55,7 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'hostport:TCP/9100',
         params: { ports: ['TCP/9100'], nodes: ['node-1', 'node-2'], holders: ['monitoring/node-exporter-node-1', 'monitoring/node-exporter-node-2'] },
-        mentions: [/DaemonSet node-exporter/, /hostNetwork/],
+        said: [{ id: 'takenBy', data: { holders: /DaemonSet node-exporter/ } }, 'portTakenHostNetwork'],
       },
     },
     {
@@ -67,7 +67,7 @@ testRule(rule, {
           events: [failedScheduling(p, 'No nodes are available that match all of the following predicates:: PodFitsHostPorts (2).')],
         });
       })(),
-      expect: { causeKey: 'hostport:TCP/9100', mentions: [/PodFitsHostPorts/] },
+      expect: { causeKey: 'hostport:TCP/9100', quotes: [/PodFitsHostPorts/] },
     },
     {
       name: 'seed 003: old DaemonSet controller leaves desired 0 and no pod',
@@ -80,7 +80,7 @@ testRule(rule, {
         ],
         hostPortPods,
       }),
-      expect: { severity: 'error', causeKey: 'hostport:TCP/9100', mentions: [/desired 0/, /node-exporter-node-1/] },
+      expect: { severity: 'error', causeKey: 'hostport:TCP/9100', said: ['daemonSetEmpty', { id: 'takenBy', data: { holders: /node-exporter-node-1/ } }] },
     },
   ],
 });

@@ -32,7 +32,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'resource:cpu',
         params: { resources: ['cpu'], bestNode: 'node-3' },
-        mentions: [/requests 2\b/, /node-3, has 1\.3 free of 3\.8/, /Insufficient cpu/],
+        said: [{ id: 'requestsVsFree', data: { want: '2', allocatable: '3.8', free: '1.3', node: 'node-3' } }],
+        quotes: [/Insufficient cpu/],
       },
     },
     {
@@ -41,7 +42,7 @@ testRule(rule, {
         const p = unscheduledPod(undefined, wants({ cpu: '1' }));
         return snapshot(p, { events: [failedScheduling(p, '0/4 nodes are available: 2 Insufficient cpu.')] });
       })(),
-      expect: { severity: 'error', causeKey: 'resource:cpu', mentions: [/0\/4 nodes are available: 2 Insufficient cpu/, /could not be compared/] },
+      expect: { severity: 'error', causeKey: 'resource:cpu', said: ['notCollected'], quotes: [/0\/4 nodes are available: 2 Insufficient cpu/] },
     },
     {
       name: '≈1.17 wording, cpu and memory, taint on a third node',
@@ -55,7 +56,11 @@ testRule(rule, {
       expect: {
         severity: 'error',
         causeKey: 'resource:cpu,memory',
-        mentions: [/memory: the pod requests 20Gi/, /can never fit/, /had taints that the pod didn't tolerate/],
+        said: [
+          { id: 'requestsVsFree', data: { resource: 'memory', want: '20Gi' } },
+          'neverFits',
+          { id: 'othersRuledOut', data: { others: "1 node(s) had taints that the pod didn't tolerate" } },
+        ],
       },
     },
     {
@@ -89,7 +94,7 @@ testRule(rule, {
         ),
         { nodes, podsOnNode },
       ),
-      expect: { causeKey: 'resource:nvidia.com/gpu', mentions: [/nvidia\.com\/gpu: the pod requests 1/] },
+      expect: { causeKey: 'resource:nvidia.com/gpu', said: [{ id: 'requestsVsFree', data: { resource: 'nvidia.com/gpu', want: '1' } }] },
     },
   ],
 });

@@ -23,7 +23,15 @@ testRule(rule, {
     {
       name: 'two of three nodes cordoned for a drain',
       snapshot: snapshot(unscheduledPod(MSG), { nodes }),
-      expect: { severity: 'error', playbook: null, params: { cordoned: ['a', 'b'] }, mentions: [/2 node\(s\) were unschedulable/, /1 Insufficient memory/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        params: { cordoned: ['a', 'b'] },
+        said: [
+          { id: 'cordonedNamed', data: { reasons: '2 node(s) were unschedulable' } },
+          { id: 'othersRuledOut', data: { others: '1 Insufficient memory' } },
+        ],
+      },
     },
     {
       name: 'the only node cordoned',

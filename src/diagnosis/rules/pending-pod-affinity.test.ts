@@ -29,7 +29,14 @@ testRule(rule, {
     {
       name: 'hostname anti-affinity with more replicas than nodes (1.24+ wording)',
       snapshot: snapshot(p, { events: [failedScheduling(p, MSG)] }),
-      expect: { severity: 'error', params: { nodes: 3 }, mentions: [/didn't match pod anti-affinity rules/, /per kubernetes.io\/hostname/] },
+      expect: {
+        severity: 'error',
+        params: { nodes: 3 },
+        said: [
+          { id: 'title', data: { reasons: "didn't match pod anti-affinity rules" } },
+          { id: 'antiAffinity', data: { terms: '{"matchLabels":{"app":"web"}} per kubernetes.io/hostname' } },
+        ],
+      },
     },
     {
       name: 'mixed affinity and anti-affinity, with a taint',
@@ -39,12 +46,12 @@ testRule(rule, {
             "2 node(s) didn't match pod affinity rules, 2 node(s) didn't satisfy existing pods anti-affinity rules.",
         ),
       ),
-      expect: { params: { nodes: 4 }, mentions: [/existing pods anti-affinity/] },
+      expect: { params: { nodes: 4 }, said: [{ id: 'title', data: { reasons: /existing pods anti-affinity/ } }] },
     },
     {
       name: 'older wording',
       snapshot: snapshot(unscheduledPod("0/4 nodes are available: 4 node(s) didn't match pod affinity/anti-affinity.")),
-      expect: { mentions: [/pod affinity\/anti-affinity/] },
+      expect: { said: [{ id: 'title', data: { reasons: "didn't match pod affinity/anti-affinity" } }] },
     },
   ],
 });

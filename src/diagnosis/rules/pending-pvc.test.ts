@@ -37,7 +37,7 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'storageclass:ceph-rbd',
         params: { claims: ['data-db-0'], storageClass: 'ceph-rbd', provisioner: 'rbd.csi.ceph.com' },
-        mentions: [/data-db-0 \(phase Pending, storageClass ceph-rbd/, /rbd\.csi\.ceph\.com/],
+        said: [{ id: 'notProvisioned', data: { claims: /data-db-0 \(phase Pending, storageClass ceph-rbd/, provisioner: 'rbd.csi.ceph.com' } }],
       },
     },
     {
@@ -49,14 +49,14 @@ testRule(rule, {
           events: [failedScheduling(p, '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.')],
         });
       })(),
-      expect: { causeKey: 'pvc/shop/cache', mentions: [/cache does not exist/] },
+      expect: { causeKey: 'pvc/shop/cache', said: [{ id: 'claimMissing', data: { claims: 'cache' } }] },
     },
     {
       name: 'bound zonal volume: node affinity conflict',
       snapshot: snapshot(unscheduledPod('0/3 nodes are available: 1 Insufficient memory, 2 node(s) had volume node affinity conflict.', withClaim('data')), {
         pvcs: { data: pvcObject('data') },
       }),
-      expect: { severity: 'error', causeKey: 'pvc/shop/data', mentions: [/volume node affinity conflict/, /zonal/] },
+      expect: { severity: 'error', causeKey: 'pvc/shop/data', said: [{ id: 'boundUnusable', data: { reasons: 'node(s) had volume node affinity conflict' } }] },
     },
     {
       name: 'PreBind failure (not a FitError)',

@@ -62,7 +62,7 @@ testRule(rule, {
         severity: 'critical',
         causeKey: 'scheduler:default-scheduler',
         params: { scheduler: 'default-scheduler' },
-        mentions: [/last renewed 30m ago/, /no scheduling attempt at all/],
+        said: [{ id: 'leaseStale', data: { ago: '30m' } }, 'noAttempt'],
       },
     },
     {
@@ -75,17 +75,20 @@ testRule(rule, {
           events: [failedScheduling(p, '0/4 nodes are available: 2 Insufficient cpu.', { lastSeenAgo: 5400 })],
         });
       })(),
-      expect: { severity: 'critical', mentions: [/kube-scheduler-master-1 \(Running \/ CrashLoopBackOff, Ready=False, 14 restarts\)/] },
+      expect: {
+        severity: 'critical',
+        said: [{ id: 'podDown', data: { pods: /kube-scheduler-master-1 \(Running \/ CrashLoopBackOff, Ready=False, 14 restarts\)/ } }],
+      },
     },
     {
       name: 'custom schedulerName that never acts',
       snapshot: snapshot(unscheduledPod(undefined, { spec: { schedulerName: 'volcano' } }), { schedulerLease: schedulerLease(2) }),
-      expect: { severity: 'error', causeKey: 'scheduler:volcano', mentions: [/volcano/] },
+      expect: { severity: 'error', causeKey: 'scheduler:volcano', said: [{ id: 'customTitle', data: { scheduler: 'volcano' } }] },
     },
     {
       name: 'scheduler state not collected, pod never tried',
       snapshot: snapshot(unscheduledPod(undefined, { metadata: { creationTimestamp: ago(900) } })),
-      expect: { severity: 'warning', mentions: [/could not be checked/] },
+      expect: { severity: 'warning', said: ['neverTried'] },
     },
   ],
 });

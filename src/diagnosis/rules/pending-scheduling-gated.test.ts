@@ -31,7 +31,12 @@ testRule(rule, {
     {
       name: 'gated for an hour',
       snapshot: snapshot(gated(3600)),
-      expect: { severity: 'warning', playbook: null, params: { gates: ['kueue.x-k8s.io/admission'] }, mentions: [/non-empty scheduling gates/] },
+      expect: {
+        severity: 'warning',
+        playbook: null,
+        params: { gates: ['kueue.x-k8s.io/admission'] },
+        said: [{ id: 'gatedSaying', data: { message: 'Scheduling is blocked due to non-empty scheduling gates' } }],
+      },
     },
     {
       name: 'gates without the condition (older status)',

@@ -42,7 +42,7 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'taint:dedicated',
         params: { nodes: ['gpu-1', 'gpu-2', 'master-1'] },
-        mentions: [/dedicated=gpu:NoSchedule on gpu-1, gpu-2/],
+        said: [{ id: 'untoleratedListed', data: { taints: /dedicated=gpu:NoSchedule on gpu-1, gpu-2/ } }],
       },
     },
     {
@@ -61,14 +61,17 @@ testRule(rule, {
         ),
         { nodes: [gpuNode('gpu-1'), gpuNode('gpu-2')] },
       ),
-      expect: { causeKey: 'taint:dedicated', mentions: [/on gpu-1, gpu-2/] },
+      expect: { causeKey: 'taint:dedicated', said: [{ id: 'untoleratedListed', data: { taints: 'dedicated=gpu:NoSchedule on gpu-1, gpu-2' } }] },
     },
     {
       name: '≤1.17 wording, unreachable nodes: advise fixing the nodes',
       snapshot: snapshot(unscheduledPod("0/2 nodes are available: 2 node(s) had taints that the pod didn't tolerate."), {
         nodes: [lostNode('node-1'), lostNode('node-2')],
       }),
-      expect: { causeKey: 'taint:node.kubernetes.io/unreachable', mentions: [/node\.kubernetes\.io\/unreachable:NoSchedule/] },
+      expect: {
+        causeKey: 'taint:node.kubernetes.io/unreachable',
+        said: [{ id: 'untoleratedListed', data: { taints: /node\.kubernetes\.io\/unreachable:NoSchedule/ } }],
+      },
     },
     {
       name: 'single-node cluster: only the control-plane taint is left',

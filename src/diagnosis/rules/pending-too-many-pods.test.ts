@@ -27,7 +27,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'max-pods',
         params: { nodes: ['node-1', 'node-2', 'node-3'], maxPods: 110, podCidrBound: 254 },
-        mentions: [/110 pods bound of 110/, /about 254/],
+        said: [{ id: 'cidrBound', data: { bound: 254 } }],
+        quotes: [/110 pods bound of 110/],
       },
     },
     {
@@ -36,7 +37,7 @@ testRule(rule, {
         const p = unscheduledPod(undefined);
         return snapshot(p, { events: [failedScheduling(p, 'No nodes are available that match all of the predicates: Insufficient pods (3).')] });
       })(),
-      expect: { severity: 'error', causeKey: 'max-pods', mentions: [/Insufficient pods \(3\)/, /--max-pods/] },
+      expect: { severity: 'error', causeKey: 'max-pods', said: ['atLimit'], quotes: [/Insufficient pods \(3\)/] },
     },
     {
       name: 'one full node among other causes is a warning',

@@ -43,7 +43,11 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { constraints: ['topology.kubernetes.io/zone'] },
-        mentions: [/didn't match pod topology spread constraints/, /domains: us-west-2a, us-west-2b, us-west-2c/, /2 Insufficient cpu/],
+        said: [
+          { id: 'pending', data: { reasons: "4 node(s) didn't match pod topology spread constraints" } },
+          { id: 'constraintAllows', data: { constraints: /domains: us-west-2a, us-west-2b, us-west-2c/ } },
+          { id: 'allowedRuledOut', data: { others: '2 Insufficient cpu' } },
+        ],
       },
     },
     {
@@ -51,7 +55,7 @@ testRule(rule, {
       snapshot: snapshot(unscheduledPod("0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints (missing required label).", spread), {
         nodes: [node({ metadata: { name: 'n1' } }), node({ metadata: { name: 'n2' } })],
       }),
-      expect: { mentions: [/2 node\(s\) without the label/] },
+      expect: { said: [{ id: 'constraintAllows', data: { constraints: /2 node\(s\) without the label/ } }] },
     },
   ],
 });

@@ -63,7 +63,8 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'selector:disktype=ssd',
         params: { labels: ['disktype=ssd'] },
-        mentions: [/no node has label disktype=ssd/, /"disktype":"ssd"/],
+        said: [{ id: 'titleLabels', data: { labels: 'disktype=ssd' } }],
+        quotes: [/"disktype":"ssd"/],
       },
     },
     {
@@ -72,7 +73,7 @@ testRule(rule, {
         const p = unscheduledPod(undefined, zoneC);
         return snapshot(p, { nodes, events: [failedScheduling(p, "0/3 nodes are available: 3 node(s) didn't match node selector.")] });
       })(),
-      expect: { severity: 'error', mentions: [/topology\.kubernetes\.io\/zone=eu-west-1c/] },
+      expect: { severity: 'error', said: [{ id: 'titleLabels', data: { labels: 'topology.kubernetes.io/zone=eu-west-1c' } }] },
     },
     {
       name: 'pre-1.9 MatchNodeSelector, requirements only unmet together',
@@ -82,12 +83,12 @@ testRule(rule, {
         }),
         { nodes },
       ),
-      expect: { causeKey: 'selector', mentions: [/no node meets all of them together/] },
+      expect: { causeKey: 'selector', said: ['noNodeMeetsAll'] },
     },
     {
       name: 'nodes not collected: still reports the selector',
       snapshot: snapshot(unscheduledPod("0/5 nodes are available: 5 node(s) didn't match Pod's node affinity.", ssd)),
-      expect: { severity: 'error', mentions: [/nodes were not collected/] },
+      expect: { severity: 'error', said: ['notCollected'] },
     },
   ],
 });

@@ -18,7 +18,12 @@ testRule(rule, {
     {
       name: 'every node at its limit',
       snapshot: snapshot(unscheduledPod(MSG, withClaim), { nodes: ebsNodes }),
-      expect: { severity: 'error', params: { nodes: 4 }, mentions: [/exceed max volume count/, /attachable-volumes-aws-ebs=25/, /data-kafka-7/] },
+      expect: {
+        severity: 'error',
+        params: { nodes: 4 },
+        said: [{ id: 'needsVolume', data: { claims: 'data-kafka-7' } }],
+        quotes: [/exceed max volume count/, /attachable-volumes-aws-ebs=25/],
+      },
     },
     {
       name: 'inside a multi-reason message',

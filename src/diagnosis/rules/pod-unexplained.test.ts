@@ -101,7 +101,10 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         mechanism: 'tls-unknown-authority',
-        mentions: [/certificate authority is not trusted/, /x509: certificate signed by unknown authority/],
+        said: [
+          { id: 'mechanismTitle', data: { summary: /certificate authority is not trusted/ } },
+          { id: 'decisiveLine', data: { line: /x509: certificate signed by unknown authority/ } },
+        ],
       },
     },
     {
@@ -116,12 +119,16 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { severity: 'warning', mentions: [/no rule matched/i, /ContainerCannotRun/, /resource temporarily unavailable/, /None of pod-doctor's rules/] },
+      expect: {
+        severity: 'warning',
+        said: [{ id: 'unhealthyTitle', data: { what: 'container web waiting: ContainerCannotRun' } }, 'unhealthy'],
+        quotes: [/resource temporarily unavailable/],
+      },
     },
     {
       name: 'Running but not Ready for 20 minutes',
       snapshot: snapshot(notReady),
-      expect: { mentions: [/not Ready for 20m/, /containers with unready status: \[web\]/] },
+      expect: { said: [{ id: 'unhealthyTitle', data: { what: 'Running but not Ready for 20m' } }], quotes: [/containers with unready status: \[web\]/] },
     },
     {
       name: 'Ready, but Warning events keep coming after it became Ready',
@@ -139,17 +146,17 @@ testRule(rule, {
         ],
       }),
       // Ready now: history, quoted at info, never an alarm.
-      expect: { severity: 'info', mentions: [/FailedToUpdateEndpoint|Operation cannot be fulfilled/, /Ready now/] },
+      expect: { severity: 'info', said: [{ id: 'readyNowTitle', data: { what: 'FailedToUpdateEndpoint events' } }] },
     },
     {
       name: 'running between crashes of a restart loop (4 restarts, the last 3 minutes ago) is not over',
       snapshot: snapshot(crashedPod({ exitCode: 2, restarts: 4, now: 'running', finishedAgo: 180 })),
-      expect: { severity: 'warning', mentions: [/restarted 4 times/] },
+      expect: { severity: 'warning', said: [{ id: 'unhealthyTitle', data: { what: 'container web restarted 4 times, last 3m ago (Error 2)' } }] },
     },
     {
       name: 'ContainerCreating for 10 minutes with no event that any rule knows',
       snapshot: snapshot(waitingPod('ContainerCreating', undefined, { status: { startTime: ago(600) } })),
-      expect: { mentions: [/waiting: ContainerCreating for 10m/] },
+      expect: { said: [{ id: 'unhealthyTitle', data: { what: 'container web waiting: ContainerCreating for 10m' } }] },
     },
     {
       name: 'phase Unknown, and it says which checks could not run',
@@ -157,7 +164,12 @@ testRule(rule, {
         ...snapshot(pod({ status: { phase: 'Unknown', reason: 'NodeLost', message: 'Node node-1 which was running pod web is unresponsive' } })),
         gaps: [{ check: 'node', reason: 'HTTP 403 (forbidden)', kind: 'forbidden', origin: 'api' }],
       },
-      expect: { mentions: [/phase Unknown/, /could not run \(node\)/] },
+      expect: {
+        said: [
+          { id: 'unhealthyTitle', data: { what: /phase Unknown/ } },
+          { id: 'checksMissed', data: { checks: 'node' } },
+        ],
+      },
     },
   ],
 });

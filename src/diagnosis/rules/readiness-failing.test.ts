@@ -82,7 +82,10 @@ testRule(rule, {
       expect: {
         mechanism: 'rbac-forbidden',
         mechanismVariant: 'missing-grant',
-        mentions: [/may not list pods in namespace shop/, /cannot list resource "pods"/],
+        said: [
+          { id: 'titleMechanism', data: { summary: /may not list pods in namespace shop/ } },
+          { id: 'decisiveLine', data: { line: /cannot list resource "pods"/ } },
+        ],
       },
     },
     {
@@ -94,7 +97,10 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         params: { container: 'web', failures: 240, services: ['web', 'web-internal'] },
-        mentions: [/statuscode: 503/, /not an endpoint of Services web, web-internal/, /30m/],
+        said: [
+          { id: 'title', data: { failure: 'HTTP probe failed with statuscode: 503', since: '30m' } },
+          { id: 'notEndpoints', data: { services: 'web, web-internal' } },
+        ],
       },
     },
     {
@@ -102,7 +108,7 @@ testRule(rule, {
       snapshot: snapshot(unready(900), {
         events: [failing(unready(900), 'Readiness probe failed: Get "http://10.244.1.12:8080/ready": dial tcp 10.244.1.12:8080: connect: connection refused')],
       }),
-      expect: { mentions: [/connection refused/, /no Service sends it traffic/] },
+      expect: { said: [{ id: 'title', data: { failure: /connection refused/ } }, 'noService'] },
     },
     {
       name: 'older kubelet wording: request canceled, no fieldPath',
@@ -115,7 +121,7 @@ testRule(rule, {
           }),
         ],
       }),
-      expect: { mentions: [/Client.Timeout exceeded/] },
+      expect: { said: [{ id: 'title', data: { failure: /Client.Timeout exceeded/ } }] },
     },
   ],
 });

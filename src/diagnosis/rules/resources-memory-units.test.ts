@@ -59,23 +59,22 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q:memory-units',
         params: { container: 'web', field: 'limits.memory', value: '1024m', suggested: '1024Mi' },
-        mentions: [
-          /1\.024 B/,
-          /meant 1024Mi\?/,
-          /Pod sandbox changed, it will be killed and re-created\./,
-          /running exec setns process for init caused \\"signal: killed\\"/,
+        said: [
+          { id: 'titleContainer', data: { bytes: '1.024 B', suggested: '1024Mi' } },
+          { id: 'sandboxChangedNext', data: { message: 'Pod sandbox changed, it will be killed and re-created.' } },
         ],
+        quotes: [/running exec setns process for init caused \\"signal: killed\\"/],
       },
     },
     {
       name: 'containerd/runc 1.1: limit "4" is 4 bytes, init OOM-killed at start',
       snapshot: snapshot(containerdPod),
-      expect: { params: { value: '4', suggested: '4Gi' }, mentions: [/4 B/, /container init was OOM-killed/] },
+      expect: { params: { value: '4', suggested: '4Gi' }, said: [{ id: 'titleContainer', data: { bytes: '4 B' } }], quotes: [/container init was OOM-killed/] },
     },
     {
       name: 'request without unit on a running pod: a warning about scheduling and eviction order',
       snapshot: snapshot(pod(memory('512', '1Gi'))),
-      expect: { severity: 'warning', params: { field: 'requests.memory', suggested: '512Mi' }, mentions: [/overcommitted/] },
+      expect: { severity: 'warning', params: { field: 'requests.memory', suggested: '512Mi' }, said: ['requestEffect'] },
     },
   ],
 });

@@ -77,7 +77,11 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'rollout/shop/Deployment/web:2',
         params: { kind: 'Deployment', name: 'web', revision: 1, fromRevision: 2, revisionName: `web-${V1.hash}` },
-        mentions: [/revision 2 of Deployment web/, /image web 2\.3\.1 → 2\.4\.0/, /by argocd-controller/, /began failing 40s later/],
+        said: [
+          { id: 'title', data: { kind: 'Deployment', name: 'web', revision: 2 } },
+          { id: 'rolledOutBy', data: { what: 'image web 2.3.1 → 2.4.0', by: 'argocd-controller' } },
+          { id: 'runsIt', data: { after: '40s' } },
+        ],
       },
     },
     {
@@ -85,7 +89,7 @@ testRule(rule, {
       snapshot: db,
       expect: {
         params: { kind: 'StatefulSet', name: 'db', revision: 3, fromRevision: 4 },
-        mentions: [/image web 16\.3 → 17\.0/, /memory limit of web none → 256Mi/],
+        said: [{ id: 'rolledOutBy', data: { what: 'image web 16.3 → 17.0, memory limit of web none → 256Mi' } }],
       },
     },
   ],

@@ -14,7 +14,7 @@ const messages = {
   runsIt:
     'Pod {{pod}} runs that revision and began failing {{after}} later; ' + 'revision {{previous}}, the one before it, is still in the history to roll back to.',
   rollBack:
-    'Roll back to revision {{previous}} (' +
+    'Roll back to revision {{previous}} (playbook rollback-to-revision, or ' +
     'kubectl rollout undo {{resource}}/{{name}} -n {{namespace}} --to-revision={{previous}}), then fix revision {{revision}} before rolling forward.',
   compare: 'See what revision {{revision}} changed: kubectl rollout history {{resource}}/{{name}} -n {{namespace}} --revision={{revision}}.',
   gitOps: 'A GitOps controller ({{by}}) rolled it out: revert the change in Git too, or it rolls the broken revision out again.',
@@ -30,6 +30,7 @@ export const rule = defineRule({
     category: 'rollout',
     severity: 'error',
     needs: ['owners', 'changes', 'node', 'nodeEvents'],
+    playbook: 'rollback-to-revision',
     // Below the rules that name the failure's mechanism: they say why it fails, this says what set it off.
     priority: 25,
     doc:

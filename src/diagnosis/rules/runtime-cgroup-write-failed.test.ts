@@ -37,7 +37,10 @@ testRule(rule, {
     {
       name: 'CRI-O + crun: "writing file `cpu.max`: Invalid argument" at create time',
       snapshot: snapshot(waitingPod('CreateContainerError', 'container create failed: writing file `cpu.max`: Invalid argument'), { node: crioNode }),
-      expect: { params: { file: 'cpu.max' }, mentions: [/crun cannot write cpu\.max on node-1 \(Invalid argument\)/] },
+      expect: {
+        params: { file: 'cpu.max' },
+        said: [{ id: 'titleAnswer', data: { answer: 'Invalid argument', file: 'cpu.max', node: 'node-1', runtime: 'crun' } }],
+      },
     },
     {
       name: 'StartError: cpu.cfs_quota_us invalid argument',
@@ -45,7 +48,7 @@ testRule(rule, {
       expect: {
         playbook: null,
         params: { file: '/sys/fs/cgroup/cpu,cpuacct/kubepods/burstable/pod367e6884/0a1b/cpu.cfs_quota_us' },
-        mentions: [/invalid argument/],
+        said: [{ id: 'titleAnswer', data: { answer: 'invalid argument' } }],
       },
     },
     {
@@ -57,7 +60,7 @@ testRule(rule, {
             'configuration: failed to write 0: no such device: unknown',
         ),
       ),
-      expect: { mentions: [/unable to apply cgroup configuration/] },
+      expect: { said: [{ id: 'refused', data: { text: /unable to apply cgroup configuration/ } }] },
     },
   ],
 });

@@ -51,7 +51,7 @@ testRule(rule, {
           ),
         ],
       }),
-      expect: { params: { handler: 'kata' }, mentions: [/No "kata" runtime on gpu-1/] },
+      expect: { params: { handler: 'kata' }, said: [{ id: 'titleClass', data: { handler: 'kata', node: 'gpu-1' } }] },
     },
     {
       name: 'cri-dockerd: RuntimeHandler "kata" not supported (deislabs/containerd-wasm-shims#190)',

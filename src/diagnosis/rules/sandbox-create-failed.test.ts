@@ -86,7 +86,7 @@ testRule(rule, {
       })(),
       expect: {
         params: { kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.9' },
-        mentions: [/cri-o on 172\.27\.129\.237 cannot get the sandbox/, /network path/],
+        said: [{ id: 'imagePullNetwork', data: { node: '172.27.129.237', runtime: 'cri-o' } }],
       },
     },
     {
@@ -137,7 +137,7 @@ testRule(rule, {
           ],
         });
       })(),
-      expect: { params: { kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.10' }, mentions: [/network path/] },
+      expect: { params: { kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.10' }, said: ['imagePullNetwork'] },
     },
     {
       name: 'containerd 2.x: "failed to start sandbox" wraps the shim failing to mount the pause rootfs',
@@ -168,7 +168,9 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'sandbox-image:registry.k8s.io/pause:3.9',
         params: { node: '172.27.129.237', kind: 'sandbox-image', image: 'registry.k8s.io/pause:3.9' },
-        mentions: [/node checks host, journal could not run on 172\.27\.129\.237 \(no node agent facts were collected\)/, /--pod-infra-container-image/],
+        said: [
+          { id: 'checksMissing', data: { missing: /node checks host, journal could not run on 172\.27\.129\.237 \(no node agent facts were collected\)/ } },
+        ],
       },
     },
     {
@@ -183,7 +185,8 @@ testRule(rule, {
       })(),
       expect: {
         causeKey: 'sandbox-image:docker02:35000/rhel7/pod-infrastructure:latest',
-        mentions: [/docker on 172\.27\.129\.237 cannot get the sandbox \(pause\) image/, /authentication required/, /from flag/],
+        said: [{ id: 'imagePullAuth', data: { node: '172.27.129.237', runtime: 'docker' } }],
+        quotes: [/authentication required/, /from flag/],
       },
     },
     {
@@ -192,7 +195,7 @@ testRule(rule, {
         const p = creating();
         return snapshot(p, { events: [sandboxEvent(p, 'Failed create pod sandbox.')] });
       })(),
-      expect: { causeKey: 'node/172.27.129.237:sandbox', mentions: [/could not run/, /pod-infra-container-image/] },
+      expect: { causeKey: 'node/172.27.129.237:sandbox', said: [{ id: 'checksMissing', data: { missing: /could not run/ } }, 'noDetail'] },
     },
     {
       name: 'containerd + calico: network setup fails',
@@ -213,7 +216,8 @@ testRule(rule, {
       expect: {
         causeKey: 'cni:calico',
         params: { kind: 'cni', plugin: 'calico' },
-        mentions: [/in CNI plugin calico on 172/, /calico\/node container is running/],
+        said: [{ id: 'cniPluginFails', data: { node: '172.27.129.237', plugin: 'calico' } }],
+        quotes: [/calico\/node container is running/],
       },
     },
   ],

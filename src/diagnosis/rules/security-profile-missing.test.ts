@@ -39,7 +39,7 @@ testRule(rule, {
     {
       name: 'kubelet AppArmor admission: Blocked, profile not loaded',
       snapshot: snapshot(blocked, { events: [event(blocked, { reason: 'AppArmor', message: APPARMOR })] }),
-      expect: { playbook: null, params: { kind: 'AppArmor', profile: 'k8s-deny-write' }, mentions: [/is not loaded/] },
+      expect: { playbook: null, params: { kind: 'AppArmor', profile: 'k8s-deny-write' }, said: [{ id: 'missing', data: { text: /is not loaded/ } }] },
     },
     {
       name: 'CRI-O 1.27+: setup seccomp: unable to load local profile',

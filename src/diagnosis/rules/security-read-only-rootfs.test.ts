@@ -25,7 +25,7 @@ testRule(rule, {
     {
       name: 'nginx cannot create its cache directory',
       snapshot: snapshot(readOnly(), { logs: [logTail('web', ['/docker-entrypoint.sh: Configuration complete; ready for start up', NGINX])] }),
-      expect: { playbook: null, params: { path: '/var/cache/nginx/client_temp' }, mentions: [/Read-only file system/] },
+      expect: { playbook: null, params: { path: '/var/cache/nginx/client_temp' }, said: [{ id: 'writeFails', data: { line: /Read-only file system/ } }] },
     },
     {
       name: "Java names no path; the stack trace's createTempFile says /tmp (the issue's example)",
@@ -39,7 +39,7 @@ testRule(rule, {
           ]),
         ],
       }),
-      expect: { params: { path: '/tmp' }, mechanism: 'fs-read-only', mentions: [/writes \/tmp on a read-only root filesystem/] },
+      expect: { params: { path: '/tmp' }, mechanism: 'fs-read-only', said: [{ id: 'title', data: { path: '/tmp' } }] },
     },
     {
       name: 'Python [Errno 30]',

@@ -25,17 +25,17 @@ testRule(rule, {
       snapshot: snapshot(waitingPod('CreateContainerConfigError', ROOT, nonRoot), {
         events: [event(pod(), { reason: 'Failed', count: 14, fieldPath: 'spec.containers{web}', message: `Error: ${ROOT}` })],
       }),
-      expect: { severity: 'error', params: { container: 'web' }, mentions: [/image will run as root/, /"runAsNonRoot":true/] },
+      expect: { severity: 'error', params: { container: 'web' }, quotes: [/image will run as root/, /"runAsNonRoot":true/] },
     },
     {
       name: 'image names its user (nginx)',
       snapshot: snapshot(waitingPod('CreateContainerConfigError', NAMED, nonRoot)),
-      expect: { params: { imageUser: 'nginx' }, mentions: [/non-numeric user \(nginx\)/] },
+      expect: { params: { imageUser: 'nginx' }, quotes: [/non-numeric user \(nginx\)/] },
     },
     {
       name: 'status message generic, the event carries it',
       snapshot: snapshot(waitingPod('CreateContainerConfigError', '', nonRoot), { events: [event(pod(), { reason: 'Failed', message: `Error: ${ROOT}` })] }),
-      expect: { mentions: [/will run as root/] },
+      expect: { quotes: [/will run as root/] },
     },
   ],
 });

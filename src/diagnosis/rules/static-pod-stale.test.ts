@@ -169,13 +169,11 @@ testRule(rule, {
         playbook: 'restart-kubelet',
         causeKey: `node/${NODE}:static-pod/kube-apiserver`,
         params: { node: NODE },
-        mentions: [
-          /\/etc\/kubernetes\/manifests\/kube-apiserver\.yaml/,
+        said: [{ id: 'differs', data: { path: '/etc/kubernetes/manifests/kube-apiserver.yaml', age: '10m' } }, 'missedChange'],
+        quotes: [
           /manifest: registry\.k8s\.io\/kube-apiserver:v1\.31\.5 · running: registry\.k8s\.io\/kube-apiserver:v1\.31\.4/,
           /manifest: --audit-log-maxage=7 · running: --audit-log-maxage=30/,
           new RegExp(`config\\.hash=${HASH}`),
-          /inotify/,
-          /10m ago/,
         ],
       },
     },
@@ -185,13 +183,16 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         playbook: null,
-        mentions: [/23h after the kubelet first saw/, /same content/, /kubernetes\.io\/config\.seen 2026-11-20T18:00:00\.123456789\+08:00/],
+        said: [
+          { id: 'modifiedAfter', data: { later: '23h', seen: '2026-11-20T18:00:00.123456789+08:00', seenField: 'kubernetes.io/config.seen' } },
+          'sameArgv',
+        ],
       },
     },
     {
       name: 'manifest moved out of the dir an hour ago, the mirror pod remains',
       snapshot: onNode(mirror(), dir([etcd], { mtime: ago(3600) })),
-      expect: { severity: 'warning', playbook: 'restart-kubelet', mentions: [/manifest is gone/, /etcd\.yaml; dir modified/, /missed the removal/] },
+      expect: { severity: 'warning', playbook: 'restart-kubelet', said: ['goneTitle', 'gone'], quotes: [/etcd\.yaml; dir modified/] },
     },
     {
       name: 'the edit broke the YAML: fix the file, a restart does not help',
@@ -199,18 +200,23 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         playbook: null,
-        mentions: [/kube-apiserver\.yaml \(not valid YAML: Sequence item without - indicator at line 13, column 1\)/],
+        said: [{ id: 'broken', data: { errors: /kube-apiserver\.yaml \(not valid YAML: Sequence item without - indicator at line 13, column 1\)/ } }],
       },
     },
     {
       name: 'the edit is shadowed by a copy of the old manifest in the same dir',
       snapshot: onNode(mirror(), dir([edited(), manifest('kube-apiserver.yaml.orig', { mtimeAgo: SEEN_AGO * 30 })])),
-      expect: { severity: 'error', playbook: null, mentions: [/runs kube-apiserver\.yaml\.orig, not kube-apiserver\.yaml/, /--audit-log-maxage=7/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        said: [{ id: 'shadowTitle', data: { ignored: 'kube-apiserver.yaml', kept: 'kube-apiserver.yaml.orig' } }],
+        quotes: [/--audit-log-maxage=7/],
+      },
     },
     {
       name: 'node NotReady: the kubelet may have the change but cannot post it',
       snapshot: onNode(mirror(), dir([edited()]), { node: lostNode(NODE) }),
-      expect: { severity: 'warning', playbook: null, mentions: [/NotReady/] },
+      expect: { severity: 'warning', playbook: null, said: ['offline'] },
     },
     {
       name: "an old kubelet's mirror pod (no owner, no config.seen), one manifest file, argv too long to quote",
@@ -223,7 +229,11 @@ testRule(rule, {
           mtime: undefined,
         }),
       ),
-      expect: { severity: 'error', mentions: [/\/etc\/kubelet\.d\/kube-apiserver\.yaml modified/, /too long to quote/, /30m ago/] },
+      expect: {
+        severity: 'error',
+        said: [{ id: 'differs', data: { age: '30m' } }],
+        quotes: [/\/etc\/kubelet\.d\/kube-apiserver\.yaml modified/, /too long to quote/],
+      },
     },
   ],
 });

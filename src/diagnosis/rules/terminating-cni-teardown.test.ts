@@ -148,7 +148,8 @@ testRule(rule, {
         playbook: 'recreate-pod',
         causeKey: 'node/dev-slave-107:cni-teardown',
         params: { node: 'dev-slave-107', namespace: 'lijiaob', pod: 'stateful-new-pod-0', sandbox: OLD_SANDBOX },
-        mentions: [/earlier sandbox \(41857f70ed13\)/, /resource does not exist: WorkloadEndpoint/, /Delete Key/, /169\.254\.1\.1 0x1 0x0/, /StatefulSet/],
+        said: [{ id: 'retryEarlierSandboxUid', data: { sandbox: '41857f70ed13' } }, 'calicoDel', 'endpointStolen'],
+        quotes: [/Delete Key/, /169\.254\.1\.1 0x1 0x0/],
       },
     },
     {
@@ -166,7 +167,14 @@ testRule(rule, {
         ],
         gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
       }),
-      expect: { severity: 'error', playbook: null, mentions: [/40 failures/, /journal could not run/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        said: [
+          { id: 'failuresSeen', data: { repeats: 40 } },
+          { id: 'checksMissing', data: { missing: /journal could not run/ } },
+        ],
+      },
     },
     {
       name: 'CRI-O: "failed to destroy network for pod sandbox ...: error removing pod ... from CNI network" (server/sandbox_network.go, ocicni)',
@@ -186,7 +194,7 @@ testRule(rule, {
         ],
         gaps: [agentGap('dev-slave-107', 'unreachable: EHOSTUNREACH', 'unreachable')],
       }),
-      expect: { severity: 'error', mentions: [/12 failures/, /failed to destroy network for pod sandbox/] },
+      expect: { severity: 'error', said: [{ id: 'failuresSeen', data: { repeats: 12 } }], quotes: [/failed to destroy network for pod sandbox/] },
     },
     {
       name: 'not a StatefulSet: reported without the endpoint-theft story',
@@ -195,7 +203,7 @@ testRule(rule, {
           journal: journal([line(STOP.replaceAll('stateful-new-pod-0_lijiaob', 'web-7d9f8c6b5-x2k4q_shop'), ['cni-teardown'], { workloadEndpoint: 'x' })]),
         }),
       }),
-      expect: { severity: 'error', mentions: [/not a StatefulSet/] },
+      expect: { severity: 'error', quotes: [/not a StatefulSet/] },
     },
   ],
 });

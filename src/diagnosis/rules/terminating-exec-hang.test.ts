@@ -230,7 +230,8 @@ testRule(rule, {
         playbook: 'remove-stuck-containers',
         causeKey: 'exec-hang:workload/kube-system/DaemonSet/khaos-guardian',
         params: { node: 'node-7', pod: 'khaos-guardian-bmzsk', containers: ['agent'], runtime: 'docker' },
-        mentions: [/92214/, /collector, injector, reporter/, /docker:\/\/20\.10\.7/],
+        said: ['titleDocker', { id: 'kubeletWaits', data: { waiting: 'collector, injector, reporter' } }],
+        quotes: [/docker:\/\/20\.10\.7/],
       },
     },
     {
@@ -250,12 +251,16 @@ testRule(rule, {
           }),
         }),
       }),
-      expect: { severity: 'error', mentions: [/exec \/bin\/sh -c \/opt\/register\.sh in container agent still running/, /still running in docker/] },
+      expect: { severity: 'error', said: ['execStillRunning'], quotes: [/exec \/bin\/sh -c \/opt\/register\.sh in container agent still running/] },
     },
     {
       name: 'containerd: the docker bug does not apply, lower severity',
       snapshot: snapshot(khaos({ sharing: 'shareProcessNamespace', id: `containerd://${'b'.repeat(64)}` }), { node: node({ metadata: { name: 'node-7' } }) }),
-      expect: { severity: 'warning', params: { runtime: 'containerd' }, mentions: [/does not apply/, /shareProcessNamespace: true/] },
+      expect: {
+        severity: 'warning',
+        params: { runtime: 'containerd' },
+        said: ['notDocker', { id: 'titleHookRuns', data: { sharing: 'shareProcessNamespace: true' } }],
+      },
     },
     {
       name: 'real containerd node: the hook hung after a restart, the status is frozen, the node runs a container the status does not list',
@@ -264,7 +269,8 @@ testRule(rule, {
         severity: 'error',
         playbook: 'remove-stuck-containers',
         params: { runtime: 'containerd', containers: ['agent'] },
-        mentions: [/never returned after a restart/, /container ffffffffffff of this pod runs \(2 processes/, /last reported: terminated \(Error\)/],
+        said: ['titleFrozen'],
+        quotes: [/container ffffffffffff of this pod runs \(2 processes/, /last reported: terminated \(Error\)/],
       },
     },
     {

@@ -86,25 +86,38 @@ testRule(rule, {
         severity: 'error',
         playbook: 'remove-finalizers',
         params: { finalizers: ['foregroundDeletion'] },
-        mentions: [/garbage collector/, /foregroundDeletion/],
+        said: [
+          { id: 'blocked', data: { owned: /garbage collector/ } },
+          { id: 'title', data: { finalizers: 'foregroundDeletion' } },
+        ],
       },
     },
     {
       name: "a custom controller's finalizer",
       snapshot: snapshot(deleted(7200, ['example.com/cleanup-hook'])),
-      expect: { mentions: [/example\.com/, /2h/] },
+      expect: {
+        said: [
+          { id: 'title', data: { finalizers: 'example.com/cleanup-hook' } },
+          { id: 'blocked', data: { overdue: '2h' } },
+        ],
+      },
     },
     {
       name: 'on a lost node the finalizer is secondary: no playbook, the kubelet must confirm first',
       snapshot: snapshot(deleted(600, ['example.com/x']), { node: lostNode() }),
-      expect: { severity: 'warning', playbook: null, mentions: [/not Ready/] },
+      expect: { severity: 'warning', playbook: null, said: ['nodeLost'] },
     },
     {
       name: 'the kubelet confirmed (grace 0): job-tracking left behind although the Job no longer lists the pod',
       snapshot: snapshot(finishedJobPod(1800), {
         owners: [ownerFact('Job', 'nightly-export-28791230', { apiVersion: 'batch/v1', status: { failed: 1, uncountedTerminatedPods: {} } })],
       }),
-      expect: { severity: 'error', playbook: 'remove-finalizers', mentions: [/the Job controller/, /deletionGracePeriodSeconds 0/] },
+      expect: {
+        severity: 'error',
+        playbook: 'remove-finalizers',
+        said: [{ id: 'blocked', data: { owned: /the Job controller/ } }],
+        quotes: [/deletionGracePeriodSeconds 0/],
+      },
     },
     {
       name: 'force-deleted on a lost node (grace 0): only the finalizer is left, the playbook applies',

@@ -150,15 +150,13 @@ testRule(rule, {
         playbook: 'release-mount-holder',
         causeKey: 'node/node-1:holder/ntpd.service',
         params: { node: 'node-1', unit: 'ntpd.service', pid: 2725007, mount: MERGED, holderKind: 'service' },
-        mentions: [
-          /ntpd\.service/,
-          /PrivateTmp=true/,
-          /\/usr\/sbin\/ntpd -u ntp:ntp -g/,
-          /device or resource busy/,
-          /Removal In Progress/,
-          /MountFlags/,
-          /mnt:\[4026532601\]/,
+        said: [
+          { id: 'titleService', data: { unit: 'ntpd.service' } },
+          'privateTmp',
+          { id: 'heldByService', data: { command: '/usr/sbin/ntpd -u ntp:ntp -g', mountNamespace: 'mnt:[4026532601]' } },
+          'containerBusy',
         ],
+        quotes: [/Removal In Progress/, /MountFlags/],
       },
     },
     {
@@ -169,7 +167,10 @@ testRule(rule, {
         playbook: null,
         causeKey: 'node/node-1:holder/container/7d2b6f0c1e9a',
         params: { pid: 48213, holderKind: 'container' },
-        mentions: [/container 7d2b6f0c1e9a/, /rootfs/],
+        said: [
+          { id: 'heldByPodContainer', data: { container: '7d2b6f0c1e9a' } },
+          { id: 'titlePid', data: { mount: /rootfs/ } },
+        ],
       },
     },
     {
@@ -180,13 +181,14 @@ testRule(rule, {
         playbook: 'stop-mount-holder',
         causeKey: 'node/node-1:holder/pid/31337',
         params: { node: 'node-1', pid: 31337, mount: VOL, holderKind: 'process' },
-        mentions: [/(^|\n)pid 31337 holds \//, /no systemd unit/, /works inside it/],
+        said: [{ id: 'titlePid', data: { pid: 31337 } }, 'worksInside'],
+        quotes: [/no systemd unit/],
       },
     },
     {
       name: 'the same process started by hand over ssh (a session scope, not a service): stop-mount-holder',
       snapshot: snapshot(stuck(), { agent: busyVolume(processHolder({ unit: 'session-3.scope' })) }),
-      expect: { playbook: 'stop-mount-holder', params: { pid: 31337, unit: 'session-3.scope', holderKind: 'process' }, mentions: [/unit session-3\.scope/] },
+      expect: { playbook: 'stop-mount-holder', params: { pid: 31337, unit: 'session-3.scope', holderKind: 'process' }, quotes: [/unit session-3\.scope/] },
     },
     {
       name: 'the same mount held by a systemd service: release-mount-holder, not stop-mount-holder',
@@ -194,7 +196,7 @@ testRule(rule, {
       expect: {
         playbook: 'release-mount-holder',
         params: { pid: 31337, unit: 'backup-agent.service', holderKind: 'service' },
-        mentions: [/of the service backup-agent\.service/],
+        said: [{ id: 'heldByService', data: { unit: 'backup-agent.service' } }],
       },
     },
     {
@@ -206,7 +208,7 @@ testRule(rule, {
           runtime: removing,
         }),
       }),
-      expect: { severity: 'error', playbook: null, causeKey: `node/node-1:mount/${MERGED}`, mentions: [/No process outside the host mount namespace/] },
+      expect: { severity: 'error', playbook: null, causeKey: `node/node-1:mount/${MERGED}`, said: ['noHolderMatching'] },
     },
     {
       name: 'agent unreachable: the API event still reports, naming the check that could not run',
@@ -220,7 +222,11 @@ testRule(rule, {
         ],
         gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')],
       }),
-      expect: { severity: 'warning', playbook: null, mentions: [/mount-holders could not run on node-1 \(unreachable: ECONNREFUSED\)/] },
+      expect: {
+        severity: 'warning',
+        playbook: null,
+        said: [{ id: 'checksMissing', data: { missing: /mount-holders could not run on node-1 \(unreachable: ECONNREFUSED\)/ } }],
+      },
     },
     {
       name: "the busy path is the sandbox's netns; the only holder has a shared copy of a volume, not that: no playbook",
@@ -240,7 +246,7 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         causeKey: `node/node-1:mount/${NETNS}`,
-        mentions: [/none holds \/var\/run\/netns\/cni-/, /backup-agent\.service/],
+        said: [{ id: 'holderNotBusy', data: { mount: '/var/run/netns/cni-49ddd103-d374-1f86-7324-13abaeb9c910', holders: 'pid 1893 backup-agent.service' } }],
       },
     },
     {
@@ -251,7 +257,7 @@ testRule(rule, {
           journal: journal([line(BUSY_LINE, ['device-busy'], { path: MERGED })]),
         }),
       }),
-      expect: { severity: 'warning', mentions: [/did not finish within 5000ms/] },
+      expect: { severity: 'warning', said: [{ id: 'checksMissing', data: { missing: /did not finish within 5000ms/ } }] },
     },
   ],
 });

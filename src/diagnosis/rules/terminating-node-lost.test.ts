@@ -125,20 +125,21 @@ testRule(rule, {
         playbook: 'force-delete-pod',
         causeKey: 'node/node-1',
         params: { node: 'node-1', statefulSet: false, requiresTwoApprovals: false },
-        mentions: [/Kubelet stopped posting node status/, /node\.kubernetes\.io\/unreachable:NoExecute/, /Marking for deletion Pod shop\//],
+        said: ['stoppedPosting'],
+        quotes: [/node\.kubernetes\.io\/unreachable:NoExecute/, /Marking for deletion Pod shop\//],
       },
     },
     {
       name: 'StatefulSet pod: split-brain warning and two approvers',
       snapshot: snapshot(stsPod(3600), { node: lostNode('node-1', 4000) }),
-      expect: { severity: 'critical', params: { pod: 'db-0', statefulSet: true, requiresTwoApprovals: true }, mentions: [/split-brain/, /StatefulSet/] },
+      expect: { severity: 'critical', params: { pod: 'db-0', statefulSet: true, requiresTwoApprovals: true }, said: ['splitBrainRisk'] },
     },
     {
       name: 'old cluster: status.reason NodeLost (STATUS Unknown), node object not collected',
       snapshot: snapshot(deleted(7200, { status: { reason: 'NodeLost', message: 'Node node-1 which was running pod web-7d9f8c6b5-x2k4q is unresponsive' } }), {
         node: undefined,
       }),
-      expect: { causeKey: 'node/node-1', mentions: [/NodeLost: Node node-1 which was running pod/] },
+      expect: { causeKey: 'node/node-1', quotes: [/NodeLost: Node node-1 which was running pod/] },
     },
   ],
 });

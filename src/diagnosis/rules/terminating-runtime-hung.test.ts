@@ -133,15 +133,14 @@ testRule(rule, {
         playbook: 'unhang-fuse-mount',
         causeKey: 'fs/fuse.glusterfs/10.10.64.58:gv-log',
         params: { node: 'node-1', fsType: 'fuse.glusterfs', containers: [CID] },
-        mentions: [
-          /fuse\.glusterfs/,
-          /does not answer stat/,
-          /zombie/,
-          /\[java\] <defunct>/,
-          /lstat \/proc\/30849\/ns\/ipc/,
-          /docker ps/,
-          /KillContainerError/,
+        said: [
+          { id: 'titleHungMount', data: { fsType: 'fuse.glusterfs' } },
+          'hungMount',
+          { id: 'zombieInit', data: { inits: 'pid 31238 ([java] <defunct>)' } },
+          { id: 'nsGone', data: { pid: '30849' } },
+          'dockerHung',
         ],
+        quotes: [/KillContainerError/],
       },
     },
     {
@@ -151,7 +150,10 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         causeKey: 'node/node-1:runtime/kill',
-        mentions: [/fs-mounts, processes, runtime could not run on node-1 \(no answer within 8000ms\)/, /process 30849/],
+        said: [
+          { id: 'checksMissing', data: { missing: /fs-mounts, processes, runtime could not run on node-1 \(no answer within 8000ms\)/ } },
+          { id: 'nsGone', data: { pid: '30849' } },
+        ],
       },
     },
     {
@@ -164,7 +166,7 @@ testRule(rule, {
           runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }),
         }),
       }),
-      expect: { severity: 'error', playbook: null, mentions: [/context deadline exceeded/] },
+      expect: { severity: 'error', playbook: null, said: ['killTimeout'] },
     },
     {
       name: "a hung NFS mount elsewhere on the node is not this pod's: the kill timeout is reported, no FUSE playbook",
@@ -185,14 +187,19 @@ testRule(rule, {
           runtime: runtime({ docker: { state: 'absent' }, containerd: { state: 'ok' } }),
         }),
       }),
-      expect: { severity: 'error', playbook: null, causeKey: 'node/node-1:runtime/kill', mentions: [/\/mnt\/backups/, /does not use it/] },
+      expect: {
+        severity: 'error',
+        playbook: null,
+        causeKey: 'node/node-1:runtime/kill',
+        said: [{ id: 'hungElsewhere', data: { mountPoint: '/mnt/backups' } }],
+      },
     },
     {
       name: 'zombie init alone (no events yet)',
       snapshot: snapshot(stuck(), {
         agent: agent('node-1', { 'fs-mounts': fsMounts([]), processes: zombieInit, runtime: runtime({ docker: { containers: [container({ id: CID })] } }) }),
       }),
-      expect: { severity: 'error', mentions: [/31238/, /zombie/, /no running sandbox/] },
+      expect: { severity: 'error', said: [{ id: 'zombieInit', data: { inits: 'pid 31238 ([java] <defunct>)' } }], quotes: [/no running sandbox/] },
     },
     {
       name: 'fs-mounts probe itself timed out: says which check failed',
@@ -200,7 +207,11 @@ testRule(rule, {
         events: [killDocker()],
         agent: agent('node-1', { 'fs-mounts': failed('fs-mounts did not finish within 8000ms', true), processes: processes([]), runtime: dockerHung }),
       }),
-      expect: { severity: 'critical', causeKey: 'node/node-1:runtime/docker', mentions: [/fs-mounts could not run/, /docker API/] },
+      expect: {
+        severity: 'critical',
+        causeKey: 'node/node-1:runtime/docker',
+        said: [{ id: 'checksMissing', data: { missing: /fs-mounts could not run/ } }, 'dockerHung'],
+      },
     },
   ],
 });

@@ -50,13 +50,20 @@ testRule(rule, {
         severity: 'warning',
         causeKey: 'node/node-1:kubelet-qps',
         params: { kubeAPIQPS: 5, pods: 230 },
-        mentions: [/kube-api-qps 5/, /no containers of the pod left/],
+        said: [{ id: 'title', data: { qps: 5 } }],
+        quotes: [/no containers of the pod left/],
       },
     },
     {
       name: 'ContainerCreating while the container runs; agent unreachable (defaults of an old kubelet assumed)',
       snapshot: snapshot(creating, { node: oldKubelet, podsOnNode: busy, gaps: [agentGap('node-1', 'unreachable', 'unreachable')] }),
-      expect: { severity: 'info', mentions: [/ContainerCreating/, /host, runtime could not run/] },
+      expect: {
+        severity: 'info',
+        said: [
+          { id: 'maybeDone', data: { state: 'ContainerCreating' } },
+          { id: 'checksMissing', data: { missing: /host, runtime could not run/ } },
+        ],
+      },
     },
   ],
 });

@@ -39,13 +39,23 @@ testRule(rule, {
       expect: {
         severity: 'warning',
         causeKey: 'node/node-1:stuck-deletion',
-        mentions: [/55d/, /could not run on node-1/, /ECONNREFUSED/, /terminated \(Error\)/],
+        said: [
+          { id: 'title', data: { overdue: '55d' } },
+          { id: 'checksMissing', data: { missing: /could not run on node-1/ } },
+        ],
+        quotes: [/terminated \(Error\)/],
       },
     },
     {
       name: 'containerd pod stuck, no agent configured',
       snapshot: snapshot(deleted(1800), { gaps: [agentGap('node-1', 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)', 'not-configured')] }),
-      expect: { mentions: [/30m/, /containerd/, /POD_DOCTOR_AGENT_TOKEN/] },
+      expect: {
+        said: [
+          { id: 'title', data: { overdue: '30m' } },
+          { id: 'checksMissing', data: { missing: /POD_DOCTOR_AGENT_TOKEN/ } },
+        ],
+        quotes: [/containerd/],
+      },
     },
   ],
 });

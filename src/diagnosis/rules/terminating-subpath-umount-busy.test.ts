@@ -94,13 +94,20 @@ testRule(rule, {
         playbook: null,
         causeKey: 'node/node-1:subpath-umount',
         params: { node: 'node-1', mount: SUBPATH, kernel: '3.10.0-862.el7.x86_64', docker: '17.03.2-ce' },
-        mentions: [/error cleaning subPath mounts/, /17\.12\.1/, /3\.10\.0-862/],
+        said: ['knownBug', { id: 'titleKnownBug', data: { kernel: '3.10.0-862.el7.x86_64' } }],
+        quotes: [/error cleaning subPath mounts/],
       },
     },
     {
       name: 'agent unreachable: versions from the API suggest it, the log check is named',
       snapshot: snapshot(withSubPath(), { node: oldNode, gaps: [agentGap('node-1', 'unreachable: ECONNREFUSED', 'unreachable')] }),
-      expect: { severity: 'warning', mentions: [/journal could not run on node-1/, /docker 17\.3\.2/] },
+      expect: {
+        severity: 'warning',
+        said: [
+          { id: 'checksMissing', data: { missing: /journal could not run on node-1/ } },
+          { id: 'titleKnownBug', data: { docker: '17.3.2' } },
+        ],
+      },
     },
     {
       name: 'containerd era: same log line on a new kernel, a holder found',
@@ -112,7 +119,7 @@ testRule(rule, {
         playbook: 'release-mount-holder',
         causeKey: `node/node-1:mount/${SUBPATH}`,
         params: { unit: 'ntpd.service', holderKind: 'service' },
-        mentions: [/not the known 3\.10/, /ntpd/],
+        said: ['notKnownPairRuntime', { id: 'holderUnit', data: { command: '/usr/sbin/ntpd -u ntp:ntp -g', unit: 'ntpd.service' } }],
       },
     },
     {
@@ -135,7 +142,7 @@ testRule(rule, {
           ]),
         }),
       }),
-      expect: { playbook: 'stop-mount-holder', params: { pid: 4242, holderKind: 'process' }, mentions: [/4242/] },
+      expect: { playbook: 'stop-mount-holder', params: { pid: 4242, holderKind: 'process' }, said: [{ id: 'holderUnit', data: { pid: 4242 } }] },
     },
     {
       name: "a holder of another container's subPath mount is not the one to release: no playbook",
@@ -151,7 +158,7 @@ testRule(rule, {
           ]),
         }),
       }),
-      expect: { severity: 'error', playbook: null, mentions: [/another process most likely holds the mount/] },
+      expect: { severity: 'error', playbook: null, said: ['notKnownPairRuntime'] },
     },
   ],
 });

@@ -42,7 +42,11 @@ testRule(rule, {
           event(creating, { reason: 'FailedMount', count: 18, message: SUMMARY }),
         ],
       }),
-      expect: { playbook: null, params: { fsGroup: 10000, policy: 'Always', files: 6122418 }, mentions: [/consider using OnRootMismatch/] },
+      expect: {
+        playbook: null,
+        params: { fsGroup: 10000, policy: 'Always', files: 6122418 },
+        said: [{ id: 'saysSoFiles', data: { message: /consider using OnRootMismatch/ } }],
+      },
     },
     {
       name: 'only the progress event',

@@ -69,7 +69,8 @@ testRule(rule, {
       }),
       expect: {
         params: { problem: 'driver-missing' },
-        mentions: [/csi-smb-node-x8k2p \(kube-system\) is CrashLoopBackOff/, /registered drivers: ebs.csi.aws.com/, /mount.cifs: command not found/],
+        said: [{ id: 'pluginSummary', data: { summary: /csi-smb-node-x8k2p \(kube-system\) is CrashLoopBackOff/ } }],
+        quotes: [/registered drivers: ebs.csi.aws.com/],
       },
     },
     {
@@ -93,7 +94,7 @@ testRule(rule, {
           ),
         ],
       }),
-      expect: { params: { problem: 'nfs-denied' }, mentions: [/access denied by server while mounting/] },
+      expect: { params: { problem: 'nfs-denied' }, said: [{ id: 'cannotMountDriver', data: { message: /access denied by server while mounting/ } }] },
     },
     {
       name: "the attacher's error on the VolumeAttachment, when the pod only shows the summary",
@@ -125,7 +126,7 @@ testRule(rule, {
           },
         ],
       }),
-      expect: { mentions: [/Could not attach volume "vol-1" to node "i-0abc"/, /attach\/detach controller cannot attach/] },
+      expect: { said: [{ id: 'cannotAttach', data: { message: /Could not attach volume "vol-1" to node "i-0abc"/ } }] },
     },
     {
       name: 'CSI driver not registered on the node (the specific error beats the timeout summary)',
@@ -141,7 +142,7 @@ testRule(rule, {
       }),
       expect: {
         params: { node: 'node-1', problem: 'driver-missing', volume: 'pvc-0a1b2c3d', driver: 'ebs.csi.aws.com' },
-        mentions: [/not found in the list of registered CSI drivers/, /CSI driver not registered/],
+        said: [{ id: 'cannotMountDriver', data: { message: /not found in the list of registered CSI drivers/ } }, 'titleDriverMissing'],
       },
     },
     {
@@ -154,7 +155,10 @@ testRule(rule, {
           ),
         ],
       }),
-      expect: { params: { problem: 'nfs-timeout', volume: 'share', driver: 'nfs' }, mentions: [/mount.nfs: Connection timed out/] },
+      expect: {
+        params: { problem: 'nfs-timeout', volume: 'share', driver: 'nfs' },
+        said: [{ id: 'cannotMountDriver', data: { message: /mount.nfs: Connection timed out/ } }],
+      },
     },
     {
       name: 'attach times out in the CSI controller',

@@ -24,7 +24,8 @@ testRule(rule, {
       snapshot: snapshot(creating, { events: [attach(MSG)], volumeUsers: [oldPod] }),
       expect: {
         params: { volume: 'pvc-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', usedBy: ['web-0'], otherNode: 'node-1' },
-        mentions: [/stuck Terminating/, /on node node-1/, /Multi-Attach error/],
+        said: [{ id: 'titleUsedBy', data: { users: 'web-0 on node node-1, stuck Terminating' } }],
+        quotes: [/Multi-Attach error/],
       },
     },
     {
@@ -37,7 +38,7 @@ testRule(rule, {
           ),
         ],
       }),
-      expect: { causeKey: 'volume/pvc-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d:multi-attach', mentions: [/exclusively attached/] },
+      expect: { causeKey: 'volume/pvc-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d:multi-attach', quotes: [/exclusively attached/] },
     },
   ],
 });

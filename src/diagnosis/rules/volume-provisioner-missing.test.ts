@@ -61,7 +61,7 @@ testRule(rule, {
         severity: 'error',
         playbook: null,
         params: { provisioner: 'ebs.csi.aws.com' },
-        mentions: [/external provisioner 'ebs.csi.aws.com'/, /never answers/],
+        said: [{ id: 'waits', data: { line: /external provisioner 'ebs.csi.aws.com'/ } }, 'title'],
       },
     },
     {

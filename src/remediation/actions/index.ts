@@ -8,6 +8,7 @@ import { action as evict } from './evict.js';
 import { action as forceDelete } from './force-delete.js';
 import { action as rediagnose } from './rediagnose.js';
 import { action as removeFinalizers } from './remove-finalizers.js';
+import { action as rollback } from './rollback.js';
 import { action as scale } from './scale.js';
 import type { ActionDef } from './types.js';
 import { action as wait } from './wait.js';
@@ -21,6 +22,7 @@ const list: readonly ActionDef[] = [
   evict,
   cordon,
   scale,
+  rollback,
   clearNamespaceFinalizers,
   // The node agent's actions (src/agent/actions/types.ts), one step kind each.
   ...AGENT_STEPS,

@@ -17,6 +17,8 @@ export interface ConsoleChatOptions {
   channel?: string;
   /** Targets worth trying (the demo's seed incidents). */
   list?: () => string[];
+  /** The demo's Alertmanager group: `alert fire` / `alert resolve` send its notifications. */
+  alerts?: { fire(): Promise<void>; resolve(): Promise<void> };
 }
 
 export const CONSOLE_HELP = `Commands:
@@ -27,6 +29,7 @@ export const CONSOLE_HELP = `Commands:
   writeup <n>                the post-incident report of the thread of message <n>
   silence <n> 1h|4h|24h      silence the alert group of message <n> in Alertmanager (unsilence <n> expires it)
   mute <n>                   no new posts in the alert thread of message <n> for 4h (unmute <n> ends it)
+  alert fire|resolve         (demo) Alertmanager sends its alert group firing, or resolved
   list                       targets of the seed incidents
   help                       this text
   quit                       leave`;
@@ -91,6 +94,14 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
       } else {
         await rerun(o.chat, button.value, o.user, channel);
       }
+      return undefined;
+    }
+    case 'alert': {
+      const sub = (rest[0] ?? '').toLowerCase();
+      if (!o.alerts) say('  no Alertmanager here (the demo has one: npm run demo)');
+      else if (sub === 'fire') await o.alerts.fire();
+      else if (sub === 'resolve') await o.alerts.resolve();
+      else say('  alert fire | alert resolve');
       return undefined;
     }
     case 'silence':

@@ -16,6 +16,7 @@ import {
   HTTPReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { bounded } from '../../../bounded.js';
 import { PodDoctorError } from '../../../errors.js';
 import type { ChatContext } from '../../context.js';
 import { click, denyReason } from '../../flows/decisions.js';
@@ -53,6 +54,8 @@ export interface SlackBot {
   app: BoltApp;
   /** Port of the HTTP server (Slack requests in HTTP mode; the routes in both modes). */
   port: number;
+  /** Socket Mode's link to Slack: `ok`, `connecting` or why it failed (HTTP mode: always `ok`). */
+  slack(): string;
   stop(): Promise<void>;
 }
 
@@ -167,16 +170,10 @@ function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger):
     const kind = GROUP_ACTIONS.find((k) => k === actionOf(a.action_id));
     if (!kind) return;
     // The thread's link for the silence's comment; without one (no answer in time, an error) the flow names channel and ts.
-    const permalink = (ref: MessageRef): Promise<string | undefined> => {
-      const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), PERMALINK_TIMEOUT_MS).unref());
-      const asked = client.chat
-        .getPermalink({ channel: ref.channel, message_ts: ref.ts })
-        .then((r) => r.permalink)
-        .catch((err: unknown) => {
-          logger.debug({ err, channel: ref.channel }, 'chat.getPermalink failed');
-          return undefined;
-        });
-      return Promise.race([asked, timeout]);
+    const permalink = async (ref: MessageRef): Promise<string | undefined> => {
+      const asked = await bounded(PERMALINK_TIMEOUT_MS, async () => (await client.chat.getPermalink({ channel: ref.channel, message_ts: ref.ts })).permalink);
+      if (asked.status === 'failed') logger.debug({ err: asked.error, channel: ref.channel }, 'chat.getPermalink failed');
+      return asked.status === 'done' ? asked.value : undefined;
     };
     const name = b.user.username ?? b.user.name;
     try {
@@ -262,18 +259,32 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   void authorize({ isEnterpriseInstall: false, teamId: undefined, enterpriseId: undefined }).catch(() => undefined);
 
   let port = o.port;
+  let slack = 'ok';
   if (o.mode === 'http') {
     const server = (await app.start({ port: o.port, host: o.host ?? '0.0.0.0' })) as Server;
     port = (server.address() as AddressInfo).port;
     // Long-lived keep-alive sockets would hold stop() open.
     server.keepAliveTimeout = 5000;
   } else {
-    await app.start();
+    // The routes' server listens at once; the WebSocket to Slack is not waited for (Slack down
+    // or slow must not keep the port closed): /readyz says `slack: connecting` until it is up.
+    slack = 'connecting';
+    app.start().then(
+      () => {
+        slack = 'ok';
+        logger.info('connected to Slack (Socket Mode)');
+      },
+      (err: unknown) => {
+        slack = `not connected (${err instanceof Error ? err.message : String(err)})`;
+        logger.error({ err }, 'Socket Mode could not connect to Slack');
+      },
+    );
   }
   logger.info({ mode: o.mode, port }, 'slack app started');
   return {
     app,
     port,
+    slack: () => slack,
     stop: async () => {
       await app.stop().catch((err: unknown) => logger.warn({ err }, 'slack app stop failed'));
     },
