@@ -11,7 +11,7 @@ import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import { keys } from '../../src/redis/keys.js';
 import type { RunEvent } from '../../src/remediation/results.js';
 import { runEventsKey } from '../../src/remediation/run-events.js';
-import { gatherStory, type Story } from '../../src/report/story.js';
+import { gatherStory, mayBelong, type Story } from '../../src/report/story.js';
 import { changesOf, recurrenceOf, timelineOf, writeUp } from '../../src/report/writeup.js';
 import { cli } from '../helpers/cli.js';
 import { cleanup, connect, REDIS_URL, testPrefix } from '../helpers/jobs.js';
@@ -286,5 +286,19 @@ describe('the write-up of a stored incident', () => {
     expect(digest.code).toBe(0);
     expect(digest.stdout).toMatch(/^# pod-doctor digest .* \(prod\): 2 incidents, 2 diagnoses/);
     expect(digest.stdout).toContain('remove-finalizers: 1 run, 1 fixed');
+  });
+
+  it('parses only results whose raw JSON can belong to the scope (ids matched as JSON writes them)', () => {
+    const raw = (r: DiagnoseResult) => JSON.stringify(r);
+    const mine = result('j1', 'report-1', 'prod|rule|key "quoted"', 10);
+    const other = result('j2', 'other-1', 'prod|crash.oom|x', 10, { requesters: [] });
+    const byIncident = mayBelong({ cluster: CLUSTER, incidentId: 'prod|rule|key "quoted"', sinceMs: 0, untilMs: 1 }, false);
+    expect([byIncident(raw(mine)), byIncident(raw(other))]).toEqual([true, false]);
+    const byGroup = mayBelong({ cluster: CLUSTER, groupId: GROUP, sinceMs: 0, untilMs: 1 }, false);
+    expect([byGroup(raw(mine)), byGroup(raw(other))]).toEqual([true, false]);
+    const thread = { channel: 'C0X', ts: '1.2' };
+    const slack = result('j3', 'x', 'i', 10, { requesters: [{ kind: 'slack', user: 'U1', channel: 'C0X' }] });
+    expect(mayBelong({ cluster: CLUSTER, thread, sinceMs: 0, untilMs: 1 }, false)(raw(slack))).toBe(false);
+    expect(mayBelong({ cluster: CLUSTER, thread, sinceMs: 0, untilMs: 1 }, true)(raw(slack))).toBe(true);
   });
 });
