@@ -23,6 +23,7 @@ import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
+import { RedisStreamSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
@@ -221,6 +222,8 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const results = deliveryWaiter();
+  // Kept as the bot keeps them (the results stream), so a thread's Write-up reads them back.
+  const kept = new RedisStreamSink(workerRedis, prefix);
   const workers = await startWorkers({
     connection: workerRedis,
     cluster: CLUSTER,
@@ -229,6 +232,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     agent,
     sink: {
       deliver: async (result: DiagnoseResult) => {
+        await kept.deliver(result);
         await deliver(chat, result);
         results.delivered(result.jobId);
       },

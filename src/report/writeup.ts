@@ -400,7 +400,7 @@ export function writeUp(story: Story, options: WriteUpOptions = {}): string {
   lines.push('');
 
   lines.push('## Root cause', '');
-  if (!primary) lines.push('_No finding: pod-doctor named no cause._');
+  if (!primary) lines.push('_No finding: pod-doctor named no cause._', '');
   else {
     const f = primary.finding;
     lines.push(`**${f.title}** (\`${f.rule}\`, ${f.severity})`, '', f.cause, '');
