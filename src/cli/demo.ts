@@ -222,8 +222,6 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const results = deliveryWaiter();
-  // Kept as the bot keeps them (the results stream), so a thread's Write-up reads them back.
-  const kept = new RedisStreamSink(workerRedis, prefix);
   const workers = await startWorkers({
     connection: workerRedis,
     cluster: CLUSTER,
@@ -232,7 +230,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     agent,
     sink: {
       deliver: async (result: DiagnoseResult) => {
-        await kept.deliver(result);
+        await new RedisStreamSink(workerRedis, prefix).deliver(result); // kept as the bot keeps it: a Write-up reads it back
         await deliver(chat, result);
         results.delivered(result.jobId);
       },
