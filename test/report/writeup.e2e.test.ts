@@ -103,6 +103,16 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
     expect(file.content).toContain('## Root cause');
     expect(file.content).toContain('foregroundDeletion');
 
+    // A press from another channel (a forged or copied button) posts nothing there or here.
+    await postSigned(
+      bot!.url,
+      blockActionBody({ actionId: ACTION_IDS.writeup, value: writeup.value, user: 'U0EVE', channel: 'C0OTHER', messageTs: findings.ts }),
+      SECRET,
+    );
+    const refused = await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0EVE'));
+    expect(messageText(refused)).toMatch(/belongs to another channel's thread; nothing was posted/);
+    expect(slack.files).toHaveLength(1);
+
     // Slack refuses the upload: the same report as a code block in the thread.
     await redis.del(keys.chat(prefix, 'writeup', writeup.value));
     slack.refuseNext('files.getUploadURLExternal', 1, 'not_allowed_token_type');

@@ -57,22 +57,14 @@ export async function writeUpOf(deps: WriteUpDeps, thread: ThreadRecord<ThreadSt
   return writeUp(story, { now, where: `${thread.channel} / ${thread.ts}`, names });
 }
 
-/** The write-up of thread `threadId`, as Markdown (null when the thread is unknown or expired). */
-export async function threadWriteUp(ctx: ChatContext, threadId: string): Promise<{ thread: ThreadRecord<ThreadState>; markdown: string } | null> {
-  const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await ctx.threads.get(threadId) : null;
-  if (!thread) return null;
-  return { thread, markdown: await writeUpOf(ctx, thread, ctx.now()) };
-}
-
 /** The Write-up button: the report in the thread, as a file; a code block when the file fails. */
 export async function writeUpThread(ctx: ChatContext, threadId: string, user: string, channel?: string): Promise<void> {
   const log = ctx.log.child({ threadId, user });
-  const found = await threadWriteUp(ctx, threadId);
-  if (!found) {
+  const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await ctx.threads.get(threadId) : null;
+  if (!thread) {
     await tell(ctx, channel, user, 'This thread is too old for a write-up from here; `pod-doctor report <incident id>` reads what is left.');
     return;
   }
-  const { thread, markdown } = found;
   if (channel !== undefined && channel !== thread.channel) {
     await tell(ctx, channel, user, "This Write-up button belongs to another channel's thread; nothing was posted.");
     return;
@@ -82,6 +74,7 @@ export async function writeUpThread(ctx: ChatContext, threadId: string, user: st
     await tell(ctx, channel, user, 'The write-up of this thread is being posted already.', 'neutral');
     return;
   }
+  const markdown = await writeUpOf(ctx, thread, ctx.now());
   const parent = { channel: thread.channel, ts: thread.ts };
   const date = new Date(ctx.now()).toISOString().slice(0, 10);
   const comment = `Post-incident write-up, asked by ${userRef(user)}`;
