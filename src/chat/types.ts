@@ -118,6 +118,11 @@ export interface ChatAdapter {
    */
   postFile?(parent: MessageRef, file: ChatFile): Promise<void>;
   /**
+   * Display names of chat users by id, best effort (the write-up names people; a file resolves no
+   * mentions): ids it cannot name are left out, and a failure is an empty answer.
+   */
+  userNames?(ids: readonly string[]): Promise<Record<string, string>>;
+  /**
    * Whether a message reached `channel` lately (in this process): its `channel_not_found` is then
    * a blip to retry, not a channel that does not exist.
    */

@@ -23,6 +23,7 @@ import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
+import { RedisStreamSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
@@ -229,6 +230,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     agent,
     sink: {
       deliver: async (result: DiagnoseResult) => {
+        await new RedisStreamSink(workerRedis, prefix).deliver(result); // kept as the bot keeps it: a Write-up reads it back
         await deliver(chat, result);
         results.delivered(result.jobId);
       },

@@ -1,12 +1,14 @@
 // The worker role, shared by `pod-doctor worker` and the bot's in-process worker: diagnosis
 // and remediation workers for one cluster, plus the expansion of workload alerts into pods,
 // all built the same way from configuration.
+
 import type { Logger } from 'pino';
 import { startExpansionWorker } from '../alerts/expand.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
 import type { JobQueues, JobSettings } from '../jobs/queues.js';
+import { recordFix } from '../jobs/recurrence.js';
 import type { ResultSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import type { JobMetrics } from '../metrics/metrics.js';
@@ -60,13 +62,20 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     ...(options.agent ? { agent: options.agent } : {}),
     sink: options.sink,
     proposeOffers: offerProposer({ runner: options.runner, playbooks: options.playbooks, logger }),
-    remediate: remediateProcessor(options.runner, new RedisRunEventSink(connection, settings.prefix), cluster),
+    remediate: remediateProcessor(options.runner, new RedisRunEventSink(connection, settings.prefix), cluster, (plan, outcome) =>
+      recordFix(connection, { prefix: settings.prefix, retentionSeconds: config.recurrenceRetentionDays * 86_400 }, cluster, plan.recurrence ?? '', {
+        playbook: plan.playbook.id,
+        outcome,
+        at: new Date().toISOString(),
+      }),
+    ),
     remediateConcurrency: config.remediateConcurrency,
     logger,
     prefix: settings.prefix,
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
+    recurrenceRetentionDays: config.recurrenceRetentionDays,
     diagnose: {
       overrides: config.rules,
       checkSecrets: config.checkSecrets,

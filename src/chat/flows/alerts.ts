@@ -357,6 +357,7 @@ export class AlertGroupChat {
           threadId: thread.id,
           offers,
           ...(incident ? { incident } : {}),
+          ...(result.recurrence ? { recurrence: result.recurrence } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
         }),
         // What the on-call engineer waits for: ahead of other groups' parents and alert lists.

@@ -233,7 +233,13 @@ async function postOutcome(
   const note = result.job.reason === 'rerun' ? `Re-run asked by ${g.users.map(userRef).join(', ')}` : undefined;
   await ctx.adapter.postInThread(
     parent,
-    findingsMessage(d, { threadId, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+    findingsMessage(d, {
+      threadId,
+      offers,
+      ...(result.incident ? { incident: result.incident } : {}),
+      ...(result.recurrence ? { recurrence: result.recurrence } : {}),
+      ...(note ? { note } : {}),
+    }),
     { priority: 'answer', key },
   );
   ctx.options.metrics?.findingsPosted.inc();

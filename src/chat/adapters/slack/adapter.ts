@@ -137,6 +137,8 @@ export class SlackAdapter implements ChatAdapter {
   private readonly unsure = new Map<string, number>();
   /** When a post or update last reached each channel (oldest first). */
   private readonly reached = new Map<string, number>();
+  /** Display names looked up for write-ups (users.info), with when. */
+  private readonly names = new Map<string, { name: string; at: number }>();
 
   constructor(private readonly options: SlackAdapterOptions) {
     this.attempts = options.attempts ?? 5;
@@ -426,6 +428,37 @@ export class SlackAdapter implements ChatAdapter {
     );
   }
 
+  /**
+   * Display names by users.info (`users:read`), remembered for an hour; an id Slack will not
+   * name (no scope, a deleted user, an error) is left out: the write-up shows the id instead.
+   */
+  async userNames(ids: readonly string[]): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const id of new Set(ids)) {
+      if (!/^[UW][A-Z0-9]{2,20}$/.test(id)) continue;
+      const known = this.names.get(id);
+      if (known && Date.now() - known.at < NAME_TTL_MS) {
+        out[id] = known.name;
+        continue;
+      }
+      try {
+        const info = UserInfo.safeParse(
+          await this.call('users', 'other', () => this.options.client.apiCall('users.info', { user: id }), { attempts: 2, maxWaitSeconds: 2 }),
+        );
+        const u = info.success ? info.data.user : undefined;
+        const name = [u?.profile?.display_name, u?.profile?.real_name, u?.real_name, u?.name].find((n) => n?.trim())?.trim();
+        if (!name) continue;
+        // A profile name is the person's own text: one short line, no control characters.
+        const clean = name.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, 80);
+        this.names.set(id, { name: clean, at: Date.now() });
+        out[id] = clean;
+      } catch (err) {
+        this.options.logger.debug({ err, user: id }, 'users.info failed; the id is shown');
+      }
+    }
+    return out;
+  }
+
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
     const msg = this.safe(renderSingle(redactMessage(message)), 'chat.update');
     await this.call(ref.channel, 'update', () => this.chat('chat.update', { channel: ref.channel, ts: ref.ts, text: msg.text, blocks: msg.blocks }));
@@ -455,6 +488,16 @@ export class SlackAdapter implements ChatAdapter {
     }
   }
 }
+
+const UserInfo = z.object({
+  user: z.object({
+    name: z.string().optional(),
+    real_name: z.string().optional(),
+    profile: z.object({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
+  }),
+});
+/** How long a looked-up display name is used before it is asked again. */
+const NAME_TTL_MS = 3_600_000;
 
 const UploadUrl = z.object({ upload_url: z.string().url(), file_id: z.string().min(1) });
 
