@@ -144,13 +144,21 @@ export function userRef(id: string): string {
   return `\uE000${REF_KEY}@${id}\uE001`;
 }
 
-/** Split model text into plain runs and user references (for renderers). */
-export function splitUserRefs(text: string): ({ text: string } | { user: string })[] {
-  const out: ({ text: string } | { user: string })[] = [];
+/** A thread of pod-doctor's own (an earlier incident's): renderers make it a link (Slack) or name it (console). */
+const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([CGD][A-Z0-9]{2,20})/(\\d{10}\\.\\d{6})\uE001`, 'g');
+
+export function threadRef(ref: MessageRef): string {
+  return `\uE000${REF_KEY}#${ref.channel}/${ref.ts}\uE001`;
+}
+
+/** Split model text into plain runs, user references and thread references (for renderers). */
+export function splitUserRefs(text: string): ({ text: string } | { user: string } | { thread: MessageRef })[] {
+  const out: ({ text: string } | { user: string } | { thread: MessageRef })[] = [];
   let last = 0;
-  for (const m of text.matchAll(USER_REF)) {
+  const refs = [...text.matchAll(USER_REF), ...text.matchAll(THREAD_REF)].sort((a, b) => a.index - b.index);
+  for (const m of refs) {
     if (m.index > last) out.push({ text: text.slice(last, m.index) });
-    out.push({ user: m[1] ?? '' });
+    out.push(m[0].includes('#') && m[2] !== undefined ? { thread: { channel: m[1] ?? '', ts: m[2] } } : { user: m[1] ?? '' });
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push({ text: text.slice(last) });

@@ -25,7 +25,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { ChatMessage, MessageRef } from '../types.js';
 import { controlParts, isMuted, saveCommonLabels } from './group-controls.js';
 import { deliverIncident } from './incidents.js';
-import { renderParent } from './parents.js';
+import { earlierThreads, renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 
 type GroupThread = ThreadRecord<ThreadState>;
@@ -357,7 +357,7 @@ export class AlertGroupChat {
           threadId: thread.id,
           offers,
           ...(incident ? { incident } : {}),
-          ...(result.recurrence ? { recurrence: result.recurrence } : {}),
+          ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(this.ctx, thread.channel, result.recurrence) } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
         }),
         // What the on-call engineer waits for: ahead of other groups' parents and alert lists.

@@ -15,7 +15,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import { type MessageRef, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
 import { deliverIncident } from './incidents.js';
-import { openJobThread } from './parents.js';
+import { earlierThreads, openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 import { DeliveryDropped, untilDelivered } from './retry.js';
 
@@ -237,7 +237,7 @@ async function postOutcome(
       threadId,
       offers,
       ...(result.incident ? { incident: result.incident } : {}),
-      ...(result.recurrence ? { recurrence: result.recurrence } : {}),
+      ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, parent.channel, result.recurrence) } : {}),
       ...(note ? { note } : {}),
     }),
     { priority: 'answer', key },

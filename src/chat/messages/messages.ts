@@ -8,7 +8,7 @@ import { formatTarget } from '../../kube/target.js';
 import { describeCheck, type Plan } from '../../remediation/plan.js';
 import type { RunEvent } from '../../remediation/runner.js';
 import { type ApprovalRecord, isGroupId } from '../store/approvals.js';
-import { type Button, type ChatMessage, type Part, type Tone, userRef } from '../types.js';
+import { type Button, type ChatMessage, type MessageRef, type Part, type Tone, threadRef, userRef } from '../types.js';
 
 export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
 
@@ -107,6 +107,8 @@ export interface FindingsOptions {
   incident?: Incident;
   /** The same cause hit the same workload before: the count, when, and prevention first. */
   recurrence?: Recurrence;
+  /** Threads of the earlier incidents, by their first job id (those this chat still knows). */
+  earlierThreads?: Readonly<Record<string, MessageRef>>;
   /** `Re-run by <@U1>` and the like. */
   note?: string;
 }
@@ -119,8 +121,13 @@ export function ordinal(n: number): string {
 }
 
 /** `3rd time in 7 days (before: 2026-11-24 14:03 UTC, 2026-11-20 09:12 UTC)`. */
-export function recurrenceText(r: Recurrence): string {
-  const before = r.previous.map((p) => `${p.at.slice(0, 10)} ${p.at.slice(11, 16)} UTC`).join(', ');
+export function recurrenceText(r: Recurrence, threads: Readonly<Record<string, MessageRef>> = {}): string {
+  const before = r.previous
+    .map((p) => {
+      const thread = Object.hasOwn(threads, p.jobId) ? threads[p.jobId] : undefined;
+      return `${p.at.slice(0, 10)} ${p.at.slice(11, 16)} UTC${thread ? ` ${threadRef(thread)}` : ''}`;
+    })
+    .join(', ');
   const fix = r.lastFix ? `; last fix: ${r.lastFix.playbook} (${r.lastFix.outcome === 'fixed' ? 'verified fixed' : 'not fixed by it'})` : '';
   return `${ordinal(r.count)} time in ${r.days} days${before ? ` (before: ${before})` : ''}${fix}: the prevention advice comes first.`;
 }
@@ -158,7 +165,7 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
     });
   }
   if (options.recurrence && options.recurrence.count > 1) {
-    parts.push({ kind: 'section', label: 'It happened before', text: recurrenceText(options.recurrence), tone: 'warning' });
+    parts.push({ kind: 'section', label: 'It happened before', text: recurrenceText(options.recurrence, options.earlierThreads), tone: 'warning' });
   }
   if (d.findings.length === 0) parts.push({ kind: 'section', text: 'No problem found: nothing the rules know of is wrong with it.', tone: 'ok' });
   d.findings.forEach((f, i) => {
