@@ -8,7 +8,7 @@ import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { consumeAlertGroupEvents } from '../alerts/group-events.js';
-import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
+import { createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
@@ -21,7 +21,7 @@ import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
+import { JobQueues } from '../jobs/queues.js';
 import { consumeResults } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
@@ -37,6 +37,7 @@ import { startTracing, stopTracing } from '../tracing/start.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
+import { alertmanagerOptionsFromConfig, jobSettingsFromConfig } from './wiring.js';
 import { startWorkerThread, type WorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */

@@ -21,14 +21,13 @@ import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
+import { JobQueues } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
 import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
-import { runnerFromConfig } from '../remediation/index.js';
 import { offerProposer } from '../remediation/offers.js';
 import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import { startScenarioCluster } from '../sim/cluster.js';
@@ -38,6 +37,7 @@ import { composeChat } from './compose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
 import type { CliIo } from './io.js';
+import { jobSettingsFromConfig, runnerFromConfig } from './wiring.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 

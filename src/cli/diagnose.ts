@@ -1,7 +1,6 @@
 // `pod-doctor diagnose [TYPE/]NAME [-n NS] [-o json|yaml] [--kubeconfig F] [--context C] [--from FILE...]`,
 // with kubectl's conventions: pod/, deploy/, sts/, ds/, job/, node/, ns/, -n and the context's namespace.
 import { parseArgs } from 'node:util';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
@@ -14,6 +13,7 @@ import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-w
 import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
+import { agentLookupFromConfig } from './wiring.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
   TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),

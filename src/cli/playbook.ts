@@ -3,12 +3,10 @@
 // with their own kubeconfig: no chat approval, but the same plan, the same live precondition
 // re-check before any step, and the same verifying diagnosis at the end.
 import { parseArgs } from 'node:util';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { formatTarget, parseTarget } from '../kube/target.js';
-import { agentActionsClientFromConfig } from '../remediation/agent-actions-client.js';
 import { defaultPlaybookDir, formatIssue, loadPlaybooks, validatePlaybookDir } from '../remediation/load.js';
 import { renderPlanText } from '../remediation/plan.js';
 import { createRunner, type RunEvent } from '../remediation/runner.js';
@@ -16,6 +14,7 @@ import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { agentActionsClientFromConfig, agentLookupFromConfig } from './wiring.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules

@@ -5,22 +5,21 @@ import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { startAuditEvents } from '../audit/consumer.js';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { createAgentCallMetrics } from '../collect/agent-metrics.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
+import { JobQueues } from '../jobs/queues.js';
 import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
 import { checkRedis, closeRedis, dropRedis, redisConnections, redisUp } from '../redis/client.js';
-import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { agentLookupFromConfig, jobSettingsFromConfig, runnerFromConfig } from './wiring.js';
 import { startWorkerRole } from './worker-role.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--config FILE] [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
