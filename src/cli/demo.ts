@@ -11,6 +11,7 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
+import type { Logger } from 'pino';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
 import { deliver } from '../chat/flows/delivery.js';
@@ -23,14 +24,12 @@ import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues } from '../jobs/queues.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
-import { startWorkers } from '../jobs/worker.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
 import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
-import { offerProposer } from '../remediation/offers.js';
-import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
-import { startScenarioCluster } from '../sim/cluster.js';
+import { consumeRunEvents } from '../remediation/run-events.js';
+import { type ScenarioCluster, startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import { SimSilences } from '../sim/silences.js';
 import { composeChat } from './compose.js';
@@ -38,6 +37,7 @@ import { CONFIG_OPTION, commandConfig } from './config.js';
 import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
 import type { CliIo } from './io.js';
 import { jobSettingsFromConfig, runnerFromConfig } from './wiring.js';
+import { startWorkerRole } from './worker-role.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 
@@ -47,7 +47,8 @@ export const DEMO_USAGE = `Usage: pod-doctor demo [--all] [--dir DIR] [--script]
   --dir DIR     scenario directory (default: test/fixtures/incidents)
   --script      take the scripted tour even on a terminal (the default when stdin is not one)
   --user NAME   who you are in the chat (default: $POD_DOCTOR_CONSOLE_USER, $USER, "operator")
-  --config FILE YAML config file (default: $POD_DOCTOR_CONFIG): its policy and default namespaces apply`;
+  --config FILE YAML config file (default: $POD_DOCTOR_CONFIG): it applies as in production (policy, default
+                namespaces, rule overrides, the API rate limit), on the simulated cluster`;
 
 export interface DemoDeps {
   /** Console input (default: process.stdin). */
@@ -145,6 +146,30 @@ function deliveryWaiter() {
   };
 }
 
+/**
+ * The production wiring with the demo's settings: its cluster name and key prefix, no agent
+ * token for node actions (restart a unit…: never run on this machine), the simulated cluster's
+ * API and node agents (which answer the probes).
+ */
+async function demoWiring(config: Config, cluster: ScenarioCluster, prefix: string, redis: RedisClient, logger: Logger) {
+  const demoConfig: Config = { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined };
+  const settings = { ...jobSettingsFromConfig(demoConfig), backoffMs: 200 };
+  const queues = new JobQueues(redis, settings, logger);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  const kube = new KubeSource(kc);
+  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
+  const { runner, playbooks } = await runnerFromConfig({
+    config: demoConfig,
+    kube,
+    redis,
+    agent,
+    logger,
+    auditRetentionMs: demoConfig.auditRetentionDays * 86_400_000,
+  });
+  return { demoConfig, settings, queues, kube, agent, runner, playbooks };
+}
+
 const DEMO_OPTIONS = {
   all: { type: 'boolean', default: false },
   dir: { type: 'string' },
@@ -182,19 +207,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const connect = connections.connect;
   const redis = connect('producer');
   const workerRedis = connect('worker');
-  const queues = new JobQueues(redis, { ...jobSettingsFromConfig(config), prefix, backoffMs: 200 }, logger);
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  const kube = new KubeSource(kc);
-  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
-  // No agent token in the runner: node actions (restart a unit…) are never run on this machine.
-  const { runner, playbooks } = await runnerFromConfig({
-    config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined },
-    kube,
-    redis,
-    agent,
-    logger,
-  });
+  const { demoConfig, settings, queues, kube, agent, runner, playbooks } = await demoWiring(config, cluster, prefix, redis, logger);
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
   // No Alertmanager here: the thread's Silence buttons reach a simulated one.
@@ -204,7 +217,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
         s.input.matchers.map((m) => `${m.name}${m.isRegex ? '=~' : '='}"${m.value}"`).join(', '),
     ),
   );
-  const chat = composeChat(config, {
+  const chat = composeChat(demoConfig, {
     silences,
     // Alert results go to their Alertmanager group's thread, as in the bot.
     alertGroups: {},
@@ -221,11 +234,15 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   });
 
   const results = deliveryWaiter();
-  const workers = await startWorkers({
-    connection: workerRedis,
+  // The worker role as `pod-doctor worker` runs it (rule overrides, the API rate limit, workload
+  // alert expansion), its results delivered to the console instead of the results stream.
+  const workers = await startWorkerRole({
+    config: demoConfig,
     cluster: CLUSTER,
-    concurrency: 4,
-    source: kube,
+    connection: workerRedis,
+    settings,
+    queues,
+    kube,
     agent,
     sink: {
       deliver: async (result: DiagnoseResult) => {
@@ -233,11 +250,10 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
         results.delivered(result.jobId);
       },
     },
-    proposeOffers: offerProposer({ runner, playbooks, logger }),
-    remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, prefix), CLUSTER),
+    runner,
+    playbooks,
+    concurrency: 4,
     logger,
-    prefix,
-    handleSignals: false,
   });
   const events = consumeRunEvents({
     redis: connect('worker'),
@@ -277,6 +293,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   } finally {
     await alerts.stop();
     await chat.parents.settle();
+    await workers.drain();
     await workers.close();
     await events.stop();
     await queues.close();

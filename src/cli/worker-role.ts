@@ -1,6 +1,7 @@
-// The worker role, shared by `pod-doctor worker` and the bot's in-process worker: diagnosis
-// and remediation workers for one cluster, plus the expansion of workload alerts into pods,
-// all built the same way from configuration.
+// The worker role, shared by `pod-doctor worker`, the bot's in-process worker and the demo:
+// diagnosis and remediation workers for one cluster (rule overrides, the cluster's API rate
+// limit), plus the expansion of workload alerts into pods, all built the same way from
+// configuration.
 import type { Logger } from 'pino';
 import { startExpansionWorker } from '../alerts/expand.js';
 import type { KubeSource } from '../collect/kube-source.js';
@@ -32,7 +33,8 @@ export interface WorkerRoleOptions {
   playbooks: readonly Playbook[];
   concurrency: number;
   logger: Logger;
-  metrics: JobMetrics;
+  /** Job counters and durations (the demo keeps none). */
+  metrics?: JobMetrics;
 }
 
 export interface RunningWorkerRole {
@@ -74,7 +76,7 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
       pendingGraceSeconds: config.pendingGraceSeconds,
       changeWindowMinutes: config.changeWindowMinutes,
     },
-    metrics: options.metrics,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     handleSignals: false,
   });
   // Workload alerts (a Deployment's unhealthy pods...) become pod diagnoses next to the
