@@ -13,7 +13,7 @@ import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-w
 import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
-import { agentLookupFromConfig } from './wiring.js';
+import { agentLookupFromConfig, diagnoseSettings } from './wiring.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
   TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),
@@ -116,11 +116,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   const cluster = values.cluster ?? config.cluster;
   const options = {
     cluster,
-    overrides: config.rules,
-    checkSecrets: config.checkSecrets,
-    timeoutMs: config.apiTimeoutMs,
-    pendingGraceSeconds: config.pendingGraceSeconds,
-    changeWindowMinutes: config.changeWindowMinutes,
+    ...diagnoseSettings(config),
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,

@@ -17,6 +17,7 @@ import { offerProposer } from '../remediation/offers.js';
 import { RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import type { Runner } from '../remediation/runner.js';
 import type { Playbook } from '../remediation/schema.js';
+import { diagnoseSettings } from './wiring.js';
 
 export interface WorkerRoleOptions {
   config: Config;
@@ -69,13 +70,7 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
-    diagnose: {
-      overrides: config.rules,
-      checkSecrets: config.checkSecrets,
-      timeoutMs: config.apiTimeoutMs,
-      pendingGraceSeconds: config.pendingGraceSeconds,
-      changeWindowMinutes: config.changeWindowMinutes,
-    },
+    diagnose: diagnoseSettings(config),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     handleSignals: false,
   });
