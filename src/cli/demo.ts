@@ -36,7 +36,7 @@ import { composeChat } from './compose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
 import type { CliIo } from './io.js';
-import { jobSettingsFromConfig, runnerFromConfig } from './wiring.js';
+import { jobSettingsFromConfig } from './wiring.js';
 import { startWorkerRole } from './worker-role.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
@@ -151,7 +151,7 @@ function deliveryWaiter() {
  * token for node actions (restart a unit…: never run on this machine), the simulated cluster's
  * API and node agents (which answer the probes).
  */
-async function demoWiring(config: Config, cluster: ScenarioCluster, prefix: string, redis: RedisClient, logger: Logger) {
+function demoWiring(config: Config, cluster: ScenarioCluster, prefix: string, redis: RedisClient, logger: Logger) {
   const demoConfig: Config = { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined };
   const settings = { ...jobSettingsFromConfig(demoConfig), backoffMs: 200 };
   const queues = new JobQueues(redis, settings, logger);
@@ -159,15 +159,7 @@ async function demoWiring(config: Config, cluster: ScenarioCluster, prefix: stri
   kc.loadFromString(cluster.kubeconfig());
   const kube = new KubeSource(kc);
   const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
-  const { runner, playbooks } = await runnerFromConfig({
-    config: demoConfig,
-    kube,
-    redis,
-    agent,
-    logger,
-    auditRetentionMs: demoConfig.auditRetentionDays * 86_400_000,
-  });
-  return { demoConfig, settings, queues, kube, agent, runner, playbooks };
+  return { demoConfig, settings, queues, kube, agent };
 }
 
 const DEMO_OPTIONS = {
@@ -207,7 +199,32 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const connect = connections.connect;
   const redis = connect('producer');
   const workerRedis = connect('worker');
-  const { demoConfig, settings, queues, kube, agent, runner, playbooks } = await demoWiring(config, cluster, prefix, redis, logger);
+  const { demoConfig, settings, queues, kube, agent } = demoWiring(config, cluster, prefix, redis, logger);
+
+  const results = deliveryWaiter();
+  // Results reach the console chat once it is composed (it needs the worker's playbooks); no job
+  // runs before the tour or the prompt starts.
+  let toChat: ((result: DiagnoseResult) => Promise<void>) | undefined;
+  // The worker role as `pod-doctor worker` runs it (rule overrides, the API rate limit, workload
+  // alert expansion), its results delivered to the console instead of the results stream.
+  const workers = await startWorkerRole({
+    config: demoConfig,
+    cluster: CLUSTER,
+    connection: workerRedis,
+    settings,
+    queues,
+    kube,
+    agent,
+    sink: {
+      deliver: async (result: DiagnoseResult) => {
+        if (!toChat) throw new Error('the console chat is not ready');
+        await toChat(result);
+      },
+    },
+    concurrency: 4,
+    logger,
+  });
+  const { playbooks } = workers;
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
   // No Alertmanager here: the thread's Silence buttons reach a simulated one.
@@ -232,29 +249,10 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
     playbooks,
   });
-
-  const results = deliveryWaiter();
-  // The worker role as `pod-doctor worker` runs it (rule overrides, the API rate limit, workload
-  // alert expansion), its results delivered to the console instead of the results stream.
-  const workers = await startWorkerRole({
-    config: demoConfig,
-    cluster: CLUSTER,
-    connection: workerRedis,
-    settings,
-    queues,
-    kube,
-    agent,
-    sink: {
-      deliver: async (result: DiagnoseResult) => {
-        await deliver(chat, result);
-        results.delivered(result.jobId);
-      },
-    },
-    runner,
-    playbooks,
-    concurrency: 4,
-    logger,
-  });
+  toChat = async (result) => {
+    await deliver(chat, result);
+    results.delivered(result.jobId);
+  };
   const events = consumeRunEvents({
     redis: connect('worker'),
     prefix,

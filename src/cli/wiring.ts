@@ -3,13 +3,14 @@
 //   bot            cli/bot.ts runBot: jobSettingsFromConfig, alertmanagerOptionsFromConfig (here);
 //                  composeChat, composeSlackAdapter, slackApprovers (compose.ts); its worker
 //                  thread (worker-thread.ts) is the worker role below, settled once by the bot.
-//   worker         cli/worker.ts runWorker: jobSettingsFromConfig, agentLookupFromConfig and
-//                  runnerFromConfig (here), then startWorkerRole (worker-role.ts: rule overrides,
-//                  the API rate limit, workload-alert expansion).
-//   demo           cli/demo.ts: the worker's runnerFromConfig and startWorkerRole and the bot's
-//                  composeChat; what differs is given as configuration (its cluster name, a
-//                  private Redis prefix, no agent token for node actions) or as parts (the
-//                  simulated cluster's kubeconfig and agents, the console adapter, its result sink).
+//   worker         cli/worker.ts runWorker: connections, ops port, jobSettingsFromConfig and
+//                  agentLookupFromConfig (here), then startWorkerRole (worker-role.ts): the runner
+//                  (runnerFromConfig, here), rule overrides, the API rate limit, workload-alert
+//                  expansion.
+//   demo           cli/demo.ts: the same startWorkerRole and the bot's composeChat; what differs is
+//                  configuration (its cluster name, a private Redis prefix, no agent token for node
+//                  actions) or parts (the simulated cluster's kubeconfig and agents, the console
+//                  adapter, a result sink that posts to the console).
 //   playbook run   cli/playbook.ts: the worker's runnerFromConfig with an in-memory run store
 //                  (no chat approval, no audit), diagnoseSettings and agentLookupFromConfig.
 //   diagnose       cli/diagnose.ts: diagnoseSettings and agentLookupFromConfig.
