@@ -14,24 +14,22 @@ import * as k8s from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
-import { deliver } from '../chat/flows/delivery.js';
 import { startDiagnosis } from '../chat/flows/requests.js';
-import { runEvent } from '../chat/flows/run-events.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues } from '../jobs/queues.js';
-import type { DiagnoseResult } from '../jobs/schemas.js';
+import { RedisStreamSink } from '../jobs/sink.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
 import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
-import { consumeRunEvents } from '../remediation/run-events.js';
 import { type ScenarioCluster, startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import { SimSilences } from '../sim/silences.js';
+import { readChatStreams } from './chat-streams.js';
 import { composeChat } from './compose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
@@ -202,11 +200,8 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const { demoConfig, settings, queues, kube, agent } = demoWiring(config, cluster, prefix, redis, logger);
 
   const results = deliveryWaiter();
-  // Results reach the console chat once it is composed (it needs the worker's playbooks); no job
-  // runs before the tour or the prompt starts.
-  let toChat: ((result: DiagnoseResult) => Promise<void>) | undefined;
   // The worker role as `pod-doctor worker` runs it (rule overrides, the API rate limit, workload
-  // alert expansion), its results delivered to the console instead of the results stream.
+  // alert expansion), its results written to the results stream like any worker's.
   const workers = await startWorkerRole({
     config: demoConfig,
     cluster: CLUSTER,
@@ -215,12 +210,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     queues,
     kube,
     agent,
-    sink: {
-      deliver: async (result: DiagnoseResult) => {
-        if (!toChat) throw new Error('the console chat is not ready');
-        await toChat(result);
-      },
-    },
+    sink: new RedisStreamSink(workerRedis, settings.prefix, demoConfig.resultsMaxLen),
     concurrency: 4,
     logger,
   });
@@ -249,31 +239,27 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
     playbooks,
   });
-  toChat = async (result) => {
-    await deliver(chat, result);
-    results.delivered(result.jobId);
-  };
-  const events = consumeRunEvents({
-    redis: connect('worker'),
-    prefix,
-    cluster: CLUSTER,
-    group: 'demo',
-    consumer: 'demo',
-    handler: (e) => runEvent(chat, e),
-    logger,
-    blockMs: 300,
-  });
   const targets = scenarios.map((s) => s.meta.target);
   const alerts = startDemoAlerts({
     queues,
     chat,
-    redis: connect('worker'),
     cluster: CLUSTER,
     channel: CHANNEL,
     // The finalizer incident is the tour's fix: the alert group takes other pods.
     targets: scenarios.filter((s) => s.meta.target !== TOUR_FIX_TARGET).map((s) => parseTarget(s.meta.target)),
     logger,
     waitDelivered: results.wait,
+  });
+  // The bot's readers of the results, run-event and alert-group streams, as group `demo`.
+  const streams = readChatStreams([chat], {
+    connect,
+    prefix,
+    logger,
+    group: 'demo',
+    consumer: 'demo',
+    blockMs: 300,
+    onDelivered: (r) => results.delivered(r.jobId),
+    onAlertEvent: (e) => alerts.observe(e),
   });
   const consoleChat: ConsoleChatOptions = { chat, adapter, user, channel: CHANNEL, list: () => targets, alerts };
   let code = 0;
@@ -293,7 +279,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     await chat.parents.settle();
     await workers.drain();
     await workers.close();
-    await events.stop();
+    await streams.stop();
     await queues.close();
     await cluster.close();
     await deleteKeys(redis, prefix).catch(() => undefined);

@@ -1,16 +1,17 @@
 // One wiring per role: where each role is assembled from the parsed configuration.
 //
-//   bot            cli/bot.ts runBot: jobSettingsFromConfig, alertmanagerOptionsFromConfig (here);
-//                  composeChat, composeSlackAdapter, slackApprovers (compose.ts); its worker
+//   bot            cli/bot.ts botCommand: jobSettingsFromConfig, alertmanagerOptionsFromConfig (here);
+//                  composeChat, composeSlackAdapter, slackApprovers (compose.ts); readChatStreams
+//                  (chat-streams.ts: results, run and alert-group events into chat); its worker
 //                  thread (worker-thread.ts) is the worker role below, settled once by the bot.
 //   worker         cli/worker.ts runWorker: connections, ops port, jobSettingsFromConfig and
 //                  agentLookupFromConfig (here), then startWorkerRole (worker-role.ts): the runner
 //                  (runnerFromConfig, here), rule overrides, the API rate limit, workload-alert
 //                  expansion.
-//   demo           cli/demo.ts: the same startWorkerRole and the bot's composeChat; what differs is
-//                  configuration (its cluster name, a private Redis prefix, no agent token for node
-//                  actions) or parts (the simulated cluster's kubeconfig and agents, the console
-//                  adapter, a result sink that posts to the console).
+//   demo           cli/demo.ts: the same startWorkerRole (results to the results stream) and the
+//                  bot's composeChat and readChatStreams; what differs is configuration (its
+//                  cluster name, a private Redis prefix, no agent token for node actions) or parts
+//                  (the simulated cluster's kubeconfig and agents, the console adapter).
 //   playbook run   cli/playbook.ts: the worker's runnerFromConfig with an in-memory run store
 //                  (no chat approval, no audit), diagnoseSettings and agentLookupFromConfig.
 //   diagnose       cli/diagnose.ts: diagnoseSettings and agentLookupFromConfig.
