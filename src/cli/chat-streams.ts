@@ -49,20 +49,19 @@ export function readChatStreams(contexts: Iterable<ChatContext>, o: ChatStreamsO
     // flood of "not found" answers never holds back the others.
     const results = consumeResults({
       ...reader(),
-      handler: async (r, id) => {
-        await deliver(chat, r, { since: streamIdTime(id) ?? Date.now() });
-        o.onDelivered?.(r);
-      },
+      // Not an async function: a frame of cli/ would show in the delivery's async stack
+      // (test/chat/walk.test.ts reads chat/ entered once on the way out).
+      handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }).then(() => o.onDelivered?.(r)),
       ...DELIVERY_CONCURRENCY,
       lane: deliveryLane,
     });
     const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
     const alertEvents = consumeAlertGroupEvents({
       ...reader(),
-      handler: async (e, id) => {
-        await alertGroups(chat).event(e, id);
-        o.onAlertEvent?.(e);
-      },
+      handler: (e, id) =>
+        alertGroups(chat)
+          .event(e, id)
+          .then(() => o.onAlertEvent?.(e)),
     });
     return [
       [name('results'), results],
