@@ -3,6 +3,7 @@
 // Each runs against a simulated cluster for a few seconds after start, then its VmRSS is read
 // from /proc. Prints one JSON line last. Goals: bot (split) <= 150 MB, agent <= 60 MB.
 //   npm run bench:rss      (builds first)
+//   BENCH_RSS_ROLES=agent npm run bench:rss   (only the roles named, comma-separated: bot,bot_split,worker,agent)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ const CLI = join(ROOT, 'dist/bin/pod-doctor.js');
 const SETTLE_MS = 8000;
 // What the image sets (Dockerfile ENV NODE_OPTIONS).
 const NODE_FLAGS = ['--max-semi-space-size=2'];
+const ROLES = new Set((process.env.BENCH_RSS_ROLES || 'bot,bot_split,worker,agent').split(',').map((r) => r.trim()));
 /** The agent's own V8 flags: the `command` of deploy/base/agent.yaml (e.g. --lite-mode). */
 function agentFlags(): string[] {
   const manifest = readFileSync(join(ROOT, 'deploy/base/agent.yaml'), 'utf8');
@@ -44,6 +46,15 @@ async function measure(args: string[], env: NodeJS.ProcessEnv, flags: string[] =
   }
 }
 
+/** As deployed: HTTPS from a certificate and key file, /metrics served. */
+async function measureAgent(env: NodeJS.ProcessEnv, dir: string): Promise<number> {
+  const certs = makeAgentCerts();
+  const agentEnv = { ...env, POD_DOCTOR_AGENT_TLS_CERT: certs.certFile, POD_DOCTOR_AGENT_TLS_KEY: certs.keyFile };
+  return measure(['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'], agentEnv, agentFlags()).finally(
+    () => certs.cleanup(),
+  );
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench:rss does)');
   const dir = mkdtempSync(join(tmpdir(), 'pd-bench-rss-'));
@@ -64,17 +75,10 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       POD_DOCTOR_CLUSTER: 'bench',
     };
-    const bot = await measure(['bot'], env);
-    const botSplit = await measure(['bot', '--no-worker'], env);
-    const worker = await measure(['worker'], env);
-    // As deployed: HTTPS from a certificate and key file, /metrics served.
-    const certs = makeAgentCerts();
-    const agentEnv = { ...env, POD_DOCTOR_AGENT_TLS_CERT: certs.certFile, POD_DOCTOR_AGENT_TLS_KEY: certs.keyFile };
-    const agent = await measure(
-      ['agent', '--port', '0', '--host', '127.0.0.1', '--token-file', join(dir, 'token'), '--node-name', 'bench'],
-      agentEnv,
-      agentFlags(),
-    ).finally(() => certs.cleanup());
+    const bot = ROLES.has('bot') ? await measure(['bot'], env) : undefined;
+    const botSplit = ROLES.has('bot_split') ? await measure(['bot', '--no-worker'], env) : undefined;
+    const worker = ROLES.has('worker') ? await measure(['worker'], env) : undefined;
+    const agent = ROLES.has('agent') ? await measureAgent(env, dir) : undefined;
     console.log(
       JSON.stringify({
         bot_rss_mb: bot,

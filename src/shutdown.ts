@@ -5,7 +5,6 @@
 // within one deadline; then the hard stops run (ioredis `disconnect()`: queued commands fail at
 // once, no reconnect timer left) and the command returns.
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { bounded } from './bounded.js';
 
 export type ShutdownRole = 'bot' | 'worker' | 'agent';
@@ -17,8 +16,8 @@ export type ShutdownRole = 'bot' | 'worker' | 'agent';
  */
 export const SHUTDOWN_DEFAULT_SECONDS = { bot: 25, worker: 110, agent: 8 } as const satisfies Record<ShutdownRole, number>;
 
-/** POD_DOCTOR_SHUTDOWN_SECONDS. Declared here so the agent reads it without the full configuration. */
-export const shutdownSecondsSchema = z.coerce.number().int().min(1).max(3600).optional();
+/** The bounds of POD_DOCTOR_SHUTDOWN_SECONDS (config's schema). */
+export const SHUTDOWN_SECONDS_RANGE = { min: 1, max: 3600 } as const;
 
 export function shutdownDeadlineMs(role: ShutdownRole, seconds: number | undefined): number {
   return (seconds ?? SHUTDOWN_DEFAULT_SECONDS[role]) * 1000;

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentMain, runProbeCli, transportFrom } from './cli.js';
+import { z } from 'zod';
+import { shutdownSecondsSchema } from '../config/schema.js';
+import { RUNTIME_CHOICES } from './actions/runtime-choice.js';
+import { agentMain, PLAIN_HTTP_VALUES, runProbeCli, runtimeOptionsFrom, transportFrom, wholeNumberIn } from './cli.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');
 
@@ -106,5 +109,35 @@ describe('the agent transport from flags and environment', () => {
     const got = transportFrom(values, env);
     if (want instanceof RegExp) expect(got).toMatch(want);
     else expect(got).toEqual(want);
+  });
+});
+
+// Serving checks its settings without zod (it must stay small idle): each check accepts exactly what its zod form would.
+describe('the serving settings checked without zod', () => {
+  const raws = ['0', '1', '8', '3600', '3601', '65535', '65536', '-1', '1.5', '1e3', ' 12 ', '0x10', 'abc', 'Infinity', 'NaN', '', '9477'];
+  it.each([
+    [0, 65535],
+    [1, 3600],
+  ])('whole numbers in [%i, %i] as z.coerce.number().int().min().max()', (min, max) => {
+    const schema = z.coerce.number().int().min(min).max(max);
+    for (const raw of raws) {
+      const zod = schema.safeParse(raw);
+      expect(wholeNumberIn(raw, min, max), raw).toEqual(zod.success ? zod.data : undefined);
+    }
+  });
+
+  it('POD_DOCTOR_SHUTDOWN_SECONDS: the configuration’s schema has the same bounds', () => {
+    for (const raw of raws) expect(wholeNumberIn(raw, 1, 3600) !== undefined, raw).toBe(shutdownSecondsSchema().safeParse(raw).success);
+  });
+
+  it('--runtime and POD_DOCTOR_AGENT_PLAIN_HTTP as z.enum', () => {
+    for (const raw of ['auto', 'docker', 'cri', 'crio', 'Docker', '']) {
+      const got = runtimeOptionsFrom({ runtime: raw }, {});
+      expect(typeof got !== 'string', raw).toBe(z.enum(RUNTIME_CHOICES).optional().safeParse(raw).success);
+    }
+    for (const raw of ['true', 'false', '1', '0', 'yes', 'no', '', 'TRUE', 'on']) {
+      const got = transportFrom({ 'plain-http': true }, { POD_DOCTOR_AGENT_PLAIN_HTTP: raw });
+      expect(typeof got !== 'string', raw).toBe(z.enum(PLAIN_HTTP_VALUES).safeParse(raw).success);
+    }
   });
 });

@@ -3,31 +3,31 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { expectedSystemError } from '../errors.js';
 import { log } from '../log.js';
-import { type AgentProbeEnv, isProbeName, PROBE_NAMES, runNamedProbe } from '../probes/index.js';
-import { shutdown, shutdownDeadlineMs, shutdownSecondsSchema, untilSignal } from '../shutdown.js';
-import { type HostExecOptions, RUNTIME_CHOICES } from './actions/host-exec.js';
-import { createActionHandler, createHostExec } from './actions/index.js';
-import { paramsFromQuery, probeQuerySchema, type RunningAgent, startAgent } from './server.js';
+import { SHUTDOWN_SECONDS_RANGE, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
+import type { HostExecOptions } from './actions/host-exec.js';
+import { RUNTIME_CHOICES, type RuntimeChoice } from './actions/runtime-choice.js';
+import { type CliIo, defaultIo, envOptions, probeEnvFrom } from './cli-common.js';
+import { type RunningAgent, startAgent } from './server.js';
 import { readTlsFiles, type TlsFiles, watchTlsFiles } from './tls-files.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export type { CliIo } from './cli-common.js';
+
+// Serving checks its few settings by hand, not with zod: zod is about 6 MB resident and the agent
+// on every node must stay within 60 MB idle (bench:rss); it loads with the first probe request.
+// Each check accepts exactly what its zod form (named beside it) would; cli.test.ts compares them.
+
+/** `z.coerce.number().int().min(min).max(max)`: the number, or undefined when it is not one of these. */
+export function wholeNumberIn(raw: string, min: number, max: number): number | undefined {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
 }
 
-const defaultIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-};
-
-const PROBE_USAGE = `usage: pod-doctor agent probe <name> [--proc-root D] [--host-root D] [--pod-uid U] [--match TEXT]...
-       [--container-id ID]... [--namespace NS] [--name POD] [--pod-ip IP] [--pid N]
-       [--docker-socket PATH]... [--log-file PATH]... [--timeout-ms N] [--json]
-probes: ${PROBE_NAMES.join(', ')}
-`;
+/** `pod-doctor agent probe ...` (probe-cli.ts): the probes load only for it. */
+export async function runProbeCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  return (await import('./probe-cli.js')).runProbeCli(argv, io);
+}
 
 const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --token-file FILE [--proc-root /proc] [--host-root /]
        [--node-name NAME] [--docker-socket PATH]... [--log-file PATH]...
@@ -41,31 +41,6 @@ const SERVE_USAGE = `usage: pod-doctor agent [--port 9477] [--host 0.0.0.0] --to
        pod-doctor agent probe <name> ... (run one probe here; see \`pod-doctor agent probe --help\`)
 `;
 
-/** Probe environment options shared by both commands. */
-const envOptions = {
-  'proc-root': { type: 'string' },
-  'host-root': { type: 'string' },
-  'docker-socket': { type: 'string', multiple: true },
-  'containerd-socket': { type: 'string', multiple: true },
-  'log-file': { type: 'string', multiple: true },
-} as const;
-
-function probeEnvFrom(values: {
-  'proc-root'?: string;
-  'host-root'?: string;
-  'docker-socket'?: string[];
-  'containerd-socket'?: string[];
-  'log-file'?: string[];
-}): AgentProbeEnv {
-  return {
-    procRoot: values['proc-root'] ?? '/proc',
-    hostRoot: values['host-root'] ?? '/',
-    ...(values['docker-socket'] ? { dockerSockets: values['docker-socket'] } : {}),
-    ...(values['containerd-socket'] ? { containerdSockets: values['containerd-socket'] } : {}),
-    ...(values['log-file'] ? { logFiles: values['log-file'] } : {}),
-  };
-}
-
 /**
  * The runtime the actions use: `--runtime` / `--cri-socket` first, then POD_DOCTOR_AGENT_RUNTIME
  * and POD_DOCTOR_AGENT_CRI_SOCKET (comma-separated paths). A string is the usage error.
@@ -75,18 +50,20 @@ export function runtimeOptionsFrom(
   env: Record<string, string | undefined> = process.env,
 ): Pick<HostExecOptions, 'runtime' | 'criSockets'> | string {
   const raw = values.runtime ?? (env.POD_DOCTOR_AGENT_RUNTIME || undefined);
-  const runtime = z.enum(RUNTIME_CHOICES).optional().safeParse(raw);
-  if (!runtime.success) return `--runtime (or POD_DOCTOR_AGENT_RUNTIME): expected one of ${RUNTIME_CHOICES.join(', ')}, got "${raw ?? ''}"`;
+  // z.enum(RUNTIME_CHOICES).optional()
+  const known = raw === undefined || (RUNTIME_CHOICES as readonly string[]).includes(raw);
+  if (!known) return `--runtime (or POD_DOCTOR_AGENT_RUNTIME): expected one of ${RUNTIME_CHOICES.join(', ')}, got "${raw ?? ''}"`;
   const sockets =
     values['cri-socket'] ??
     env.POD_DOCTOR_AGENT_CRI_SOCKET?.split(',')
       .map((p) => p.trim())
       .filter(Boolean);
   if (sockets?.some((p) => !p.startsWith('/'))) return '--cri-socket (or POD_DOCTOR_AGENT_CRI_SOCKET): expected absolute paths';
-  return { ...(runtime.data ? { runtime: runtime.data } : {}), ...(sockets && sockets.length > 0 ? { criSockets: sockets } : {}) };
+  return { ...(raw ? { runtime: raw as RuntimeChoice } : {}), ...(sockets && sockets.length > 0 ? { criSockets: sockets } : {}) };
 }
 
-const PLAIN_HTTP = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).optional();
+/** POD_DOCTOR_AGENT_PLAIN_HTTP's spellings (unset is false). */
+export const PLAIN_HTTP_VALUES = ['true', 'false', '1', '0', 'yes', 'no', ''] as const;
 
 /**
  * HTTPS from a certificate and key file (flags first, then POD_DOCTOR_AGENT_TLS_CERT / _KEY),
@@ -97,9 +74,10 @@ export function transportFrom(
   values: { 'tls-cert'?: string; 'tls-key'?: string; 'plain-http'?: boolean },
   env: Record<string, string | undefined> = process.env,
 ): { tls: TlsFiles } | { plainHttp: true } | string {
-  const raw = PLAIN_HTTP.safeParse(env.POD_DOCTOR_AGENT_PLAIN_HTTP);
-  if (!raw.success) return `POD_DOCTOR_AGENT_PLAIN_HTTP: expected true or false, got "${env.POD_DOCTOR_AGENT_PLAIN_HTTP}"`;
-  const plainHttp = Boolean(values['plain-http']) || raw.data === 'true' || raw.data === '1' || raw.data === 'yes';
+  const raw = env.POD_DOCTOR_AGENT_PLAIN_HTTP;
+  if (raw !== undefined && !(PLAIN_HTTP_VALUES as readonly string[]).includes(raw))
+    return `POD_DOCTOR_AGENT_PLAIN_HTTP: expected true or false, got "${env.POD_DOCTOR_AGENT_PLAIN_HTTP}"`;
+  const plainHttp = Boolean(values['plain-http']) || raw === 'true' || raw === '1' || raw === 'yes';
   const certFile = values['tls-cert'] ?? (env.POD_DOCTOR_AGENT_TLS_CERT || undefined);
   const keyFile = values['tls-key'] ?? (env.POD_DOCTOR_AGENT_TLS_KEY || undefined);
   if (Boolean(certFile) !== Boolean(keyFile))
@@ -111,68 +89,6 @@ export function transportFrom(
     'the agent serves HTTPS: set POD_DOCTOR_AGENT_TLS_CERT and POD_DOCTOR_AGENT_TLS_KEY (--tls-cert, --tls-key) to its certificate and key files, ' +
     'or POD_DOCTOR_AGENT_PLAIN_HTTP=true (--plain-http) to serve plain HTTP'
   );
-}
-
-/** `pod-doctor agent probe <name> ...`: 0 when the probe succeeded, 1 when it failed, 2 on bad usage. */
-export async function runProbeCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...envOptions,
-        'pod-uid': { type: 'string' },
-        match: { type: 'string', multiple: true },
-        'container-id': { type: 'string', multiple: true },
-        namespace: { type: 'string' },
-        name: { type: 'string' },
-        'pod-ip': { type: 'string' },
-        pid: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    io.stderr(`${err instanceof Error ? err.message : String(err)}\n${PROBE_USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(PROBE_USAGE);
-    return 0;
-  }
-  const name = positionals[0];
-  if (!name || positionals.length > 1 || !isProbeName(name)) {
-    io.stderr(`${name ? `unknown probe "${name}"\n` : ''}${PROBE_USAGE}`);
-    return 2;
-  }
-  const query = probeQuerySchema.safeParse({
-    podUid: values['pod-uid'],
-    match: values.match,
-    containerId: values['container-id'],
-    namespace: values.namespace,
-    name: values.name,
-    podIp: values['pod-ip'],
-    pid: values.pid,
-  });
-  if (!query.success) {
-    io.stderr(`${query.error.issues.map((i) => `--${String(i.path[0] ?? '')}: ${i.message}`).join('\n')}\n`);
-    return 2;
-  }
-  const timeout = z.coerce.number().int().positive().max(600_000).optional().safeParse(values['timeout-ms']);
-  if (!timeout.success) {
-    io.stderr('--timeout-ms: expected a positive number of milliseconds\n');
-    return 2;
-  }
-  const env = probeEnvFrom(values);
-  if (timeout.data) env.timeouts = { [name]: timeout.data };
-  const outcome = await runNamedProbe(name, paramsFromQuery(name, query.data), env);
-  io.stdout(values.json ? `${JSON.stringify(outcome)}\n` : `${JSON.stringify(outcome, null, 2)}\n`);
-  if (!outcome.ok && outcome.error.startsWith('bad parameters')) return 2;
-  return outcome.ok ? 0 : 1;
 }
 
 const SERVE_OPTIONS = {
@@ -194,12 +110,13 @@ type ServeValues = ReturnType<typeof parseArgs<{ args: string[]; options: typeof
 
 /** Everything serving needs, checked before anything listens; a string is the usage error. */
 async function serveSettings(values: ServeValues) {
-  const port = z.coerce.number().int().min(0).max(65535).default(9477).safeParse(values.port);
-  if (!port.success) return '--port: expected a port number';
+  const port = values.port === undefined ? 9477 : wholeNumberIn(values.port, 0, 65535);
+  if (port === undefined) return '--port: expected a port number';
   const runtime = runtimeOptionsFrom(values);
   if (typeof runtime === 'string') return runtime;
-  const shutdownSeconds = shutdownSecondsSchema.safeParse(process.env.POD_DOCTOR_SHUTDOWN_SECONDS || undefined);
-  if (!shutdownSeconds.success) return 'POD_DOCTOR_SHUTDOWN_SECONDS: expected a whole number of seconds (1-3600)';
+  const rawShutdown = process.env.POD_DOCTOR_SHUTDOWN_SECONDS || undefined;
+  const shutdownSeconds = rawShutdown === undefined ? undefined : wholeNumberIn(rawShutdown, SHUTDOWN_SECONDS_RANGE.min, SHUTDOWN_SECONDS_RANGE.max);
+  if (rawShutdown !== undefined && shutdownSeconds === undefined) return 'POD_DOCTOR_SHUTDOWN_SECONDS: expected a whole number of seconds (1-3600)';
   let token = process.env.POD_DOCTOR_AGENT_TOKEN;
   if (values['token-file']) {
     try {
@@ -219,7 +136,7 @@ async function serveSettings(values: ServeValues) {
       return (err as Error).message;
     }
   }
-  return { port: port.data, runtime, deadlineMs: shutdownDeadlineMs('agent', shutdownSeconds.data), token, tls };
+  return { port, runtime, deadlineMs: shutdownDeadlineMs('agent', shutdownSeconds), token, tls };
 }
 
 /** `pod-doctor agent [...]` and `pod-doctor agent probe <name> [...]`. Serving resolves on SIGTERM/SIGINT. */
@@ -247,9 +164,11 @@ export async function agentMain(argv: string[], io: CliIo = defaultIo): Promise<
   const nodeName = values['node-name'] ?? process.env.NODE_NAME ?? hostname();
   const logger = log.child({ role: 'agent', node: nodeName });
   // Actions change the node (restart a unit, unmount): only when the operator turns them on.
-  const actions = values.actions
-    ? createActionHandler({
-        exec: createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }),
+  // Loaded only then: their schemas and the runtime clients are no weight on a read-only agent.
+  const actionsModule = values.actions ? await import('./actions/index.js') : undefined;
+  const actions = actionsModule
+    ? actionsModule.createActionHandler({
+        exec: actionsModule.createHostExec({ hostRoot: env.hostRoot, dockerSockets: env.dockerSockets, ...runtime }),
         probeEnv: env,
         nodeName,
         log: logger,

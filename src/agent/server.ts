@@ -12,12 +12,12 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { z } from 'zod';
-import { readBody } from '../body.js';
 import { log as rootLog } from '../log.js';
-import { type AgentProbeEnv, isProbeName, PROBE_NAMES, podRefSchema, runNamedProbe, runPodProbes } from '../probes/index.js';
-import { containerIdSchema, ipv4Schema, matchSchema, namespaceSchema, podNameSchema, podUidSchema } from '../probes/probe.js';
-import type { AgentFacts, ProbeName } from '../probes/types.js';
+import type { AgentProbeEnv } from '../probes/index.js';
+import { type AgentMetrics, HttpError, type RefusalReason, readText } from './http.js';
+import type { ProbeLimits } from './probe-requests.js';
+
+export type { AgentMetrics, ProbeRunOutcome, RefusalReason } from './http.js';
 
 export interface AgentOptions {
   port: number;
@@ -55,17 +55,6 @@ export interface AgentTls {
   key: string | Buffer;
 }
 
-/** Why the agent refused a request (pod_doctor_agent_refusals_total{reason}). */
-export type RefusalReason = 'unauthenticated' | 'not_allowed' | 'out_of_scope' | 'bad_request';
-export type ProbeRunOutcome = 'ok' | 'failed' | 'timeout';
-
-/** What the server records; src/agent/metrics.ts implements it with prom-client (loaded only when serving). */
-export interface AgentMetrics {
-  probeRan(probe: ProbeName, outcome: ProbeRunOutcome, seconds: number): void;
-  refused(reason: RefusalReason): void;
-  render(): Promise<{ contentType: string; body: string }>;
-}
-
 export interface RunningAgent {
   server: Server;
   url: string;
@@ -81,43 +70,6 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-/** Body of `POST /v1/probes`. */
-export const probeRequestSchema = z
-  .object({
-    pod: podRefSchema.strict(),
-    probes: z
-      .array(z.enum(PROBE_NAMES as [ProbeName, ...ProbeName[]]))
-      .max(PROBE_NAMES.length)
-      .optional(),
-  })
-  .strict();
-export type ProbeRequest = z.input<typeof probeRequestSchema>;
-
-/** Query of `GET /v1/probes/<name>`: every value has a strict form; unknown keys are refused. */
-export const probeQuerySchema = z
-  .object({
-    podUid: podUidSchema.optional(),
-    match: z.array(matchSchema).max(16).optional(),
-    containerId: z.array(containerIdSchema).max(32).optional(),
-    namespace: namespaceSchema.optional(),
-    name: podNameSchema.optional(),
-    podIp: ipv4Schema.optional(),
-    pid: z.coerce.number().int().positive().max(4_194_304).optional(),
-  })
-  .strict();
-export type ProbeQuery = z.infer<typeof probeQuerySchema>;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Counted as this refusal instead of the one its status implies. */
-    readonly refusal?: RefusalReason,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The refusal an answer stands for, from its status: a policy answer (403 outside this pod or
  * node, 409 never done by an action) or a malformed request. 429 (busy) and 5xx are not refusals.
@@ -130,11 +82,6 @@ export function refusalOf(status: number): RefusalReason | undefined {
   return undefined;
 }
 
-function probeRunOutcome(outcome: { ok: boolean; timedOut?: boolean }): ProbeRunOutcome {
-  if (outcome.ok) return 'ok';
-  return outcome.timedOut ? 'timeout' : 'failed';
-}
-
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
@@ -143,67 +90,6 @@ function digest(s: string): Buffer {
 export function tokenMatches(header: string | undefined, expected: Buffer): boolean {
   if (!header?.startsWith('Bearer ')) return false;
   return timingSafeEqual(digest(header.slice(7).trim()), expected);
-}
-
-async function readText(req: IncomingMessage, max: number): Promise<string> {
-  const read = await readBody(req, max);
-  if (read.ok) return read.body.toString('utf8');
-  throw read.reason === 'too-large' ? new HttpError(413, `request body larger than ${max} bytes`) : new HttpError(400, 'request body aborted');
-}
-
-function issues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join('.') || 'input'}: ${i.message}`)
-    .join('; ');
-}
-
-/** Serialise within the size limit: the largest probe results give way to a failure note. */
-export function boundedProbesBody(node: string, probes: AgentFacts['probes'], max: number): string {
-  const entries = { ...probes } as Record<string, unknown>;
-  let body = JSON.stringify({ node, probes: entries });
-  while (Buffer.byteLength(body) > max) {
-    const sizes = Object.entries(entries)
-      .map(([k, v]) => [k, JSON.stringify(v).length] as const)
-      .sort((a, b) => b[1] - a[1]);
-    const [largest, size] = sizes[0] ?? [];
-    if (!largest || size === undefined || size < 200) break;
-    entries[largest] = { ok: false, error: `result of ${size} bytes exceeds the agent's response limit`, durationMs: 0 };
-    body = JSON.stringify({ node, probes: entries });
-  }
-  return body;
-}
-
-/** Params of one probe from the query of `GET /v1/probes/<name>`. */
-export function paramsFromQuery(name: ProbeName, q: ProbeQuery): unknown {
-  const containerIds = q.containerId ?? [];
-  switch (name) {
-    case 'mount-holders':
-      return { match: q.match ?? [q.podUid, ...containerIds].filter(Boolean), podUid: q.podUid };
-    case 'processes':
-      return { podUid: q.podUid, containerIds };
-    case 'fs-mounts':
-      return { podUid: q.podUid };
-    case 'runtime':
-      return { podUid: q.podUid, containerIds };
-    case 'pod-network':
-      return { podUid: q.podUid, pid: q.pid, namespace: q.namespace, name: q.name, podIp: q.podIp };
-    case 'host':
-      return {};
-    case 'journal':
-      return { podUid: q.podUid, namespace: q.namespace, name: q.name, containerIds, match: q.match ?? [] };
-  }
-}
-
-function parseQuery(url: URL): ProbeQuery {
-  const raw: Record<string, unknown> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    raw[key] = key === 'match' || key === 'containerId' ? all : all[all.length - 1];
-  }
-  const parsed = probeQuerySchema.safeParse(raw);
-  if (!parsed.success) throw new HttpError(400, issues(parsed.error));
-  return parsed.data;
 }
 
 /** `/readyz`: ready when the host views the probes read are there (a DaemonSet missing its mounts is not). */
@@ -223,44 +109,6 @@ async function hostViews(options: AgentOptions): Promise<{ ok: boolean; checks: 
     }),
   );
   return { ok: checks.every(([, v]) => v === 'ok'), checks: Object.fromEntries(checks) };
-}
-
-interface ProbeLimits {
-  nodeName: string;
-  env: AgentProbeEnv;
-  maxBody: number;
-  maxResponse: number;
-  metrics?: AgentMetrics;
-}
-
-/** A probe request, validated (`GET /v1/probes/<name>` or `POST /v1/probes`), as the work to run once it has a slot. */
-async function probeWork(req: IncomingMessage, url: URL, name: ProbeName | undefined, limits: ProbeLimits): Promise<() => Promise<string>> {
-  const { nodeName, env, maxResponse, metrics } = limits;
-  const answer = (probes: AgentFacts['probes']) => {
-    for (const [probe, outcome] of Object.entries(probes)) {
-      if (outcome) metrics?.probeRan(probe as ProbeName, probeRunOutcome(outcome), outcome.durationMs / 1000);
-    }
-    return boundedProbesBody(nodeName, probes, maxResponse);
-  };
-  if (name) {
-    const params = paramsFromQuery(name, parseQuery(url));
-    return async () => {
-      const outcome = await runNamedProbe(name, params, env);
-      if (!outcome.ok && outcome.error.startsWith('bad parameters')) throw new HttpError(400, outcome.error);
-      return answer({ [name]: outcome });
-    };
-  }
-  const text = await readText(req, limits.maxBody);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'body is not JSON');
-  }
-  const parsed = probeRequestSchema.safeParse(json);
-  if (!parsed.success) throw new HttpError(400, issues(parsed.error));
-  const { pod, probes } = parsed.data;
-  return async () => answer(await runPodProbes(pod, probes, env));
 }
 
 function listen(server: ReturnType<typeof createHttpServer>, port: number, host: string): Promise<void> {
@@ -339,12 +187,11 @@ function createRoute(options: AgentOptions): Route {
     }
     const one = /^\/v1\/probes\/([a-z-]{1,32})$/.exec(url.pathname);
     if (url.pathname !== '/v1/probes' && !one) throw new HttpError(404, 'not found');
-    if (one && !isProbeName(one[1]!)) throw new HttpError(404, `unknown probe; known: ${PROBE_NAMES.join(', ')}`);
-    if (url.pathname === '/v1/probes' && req.method !== 'POST') throw new HttpError(405, 'method not allowed');
-    if (one && req.method !== 'GET') throw new HttpError(405, 'method not allowed');
-
+    // The probes, their schemas and zod load with the first authenticated probe request: an idle
+    // agent does not carry them (about 10 MB of its 60 MB budget, bench:rss).
+    const { probeWork } = await import('./probe-requests.js');
     // Validate before taking a slot, so bad input is refused even when busy.
-    const work = await probeWork(req, url, one ? (one[1] as ProbeName) : undefined, limits);
+    const work = await probeWork(req, url, one?.[1], limits);
     if (inFlight >= maxConcurrent) throw new HttpError(429, 'too many probe requests in flight');
     inFlight += 1;
     try {
@@ -387,13 +234,21 @@ function createHandler(route: Route, log: Logger, metrics: AgentMetrics | undefi
   };
 }
 
+/**
+ * The agent asks no client certificate (the bearer token authenticates), so its contexts need no
+ * CA store: `ca: []` keeps Node from parsing its bundled root certificates into each (1 MB resident).
+ */
+function secureContextOptions(tls: AgentTls) {
+  return { cert: tls.cert, key: tls.key, ca: [] };
+}
+
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   if (!options.token || options.token.length < 16) throw new Error('the agent needs a bearer token of at least 16 characters');
   checkTransport(options);
   const log = (options.logger ?? rootLog).child({ role: 'agent', node: options.nodeName });
   const handler = createHandler(createRoute(options), log, options.metrics);
   const tls = options.tls;
-  const https = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : undefined;
+  const https = tls ? createHttpsServer(secureContextOptions(tls), handler) : undefined;
   const server = https ?? createHttpServer(handler);
   // A worker that does not trust our certificate (or speaks plain HTTP to us) ends here: say so on the node.
   https?.on('tlsClientError', (err: NodeJS.ErrnoException, socket) =>
@@ -421,7 +276,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     port,
     reloadTls(next) {
       if (!https) throw new Error('this agent serves plain HTTP');
-      https.setSecureContext({ cert: next.cert, key: next.key });
+      https.setSecureContext(secureContextOptions(next));
     },
     drain: () =>
       new Promise<void>((resolve) => {

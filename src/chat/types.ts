@@ -75,12 +75,13 @@ export interface MessageRef {
 }
 
 /**
- * Where a post stands in its channel's queue when the channel is at its rate limit: the answer
- * in a thread already open (its findings) first, then a new thread's parent (`open`, the default
- * of postRoot), then follow-ups (prompts, notes; the default of postInThread).
+ * Where a post stands in its channel's queue when the channel is at its rate limit, by value: the
+ * answer in a thread already open (its findings) first, then approval prompts, then a new
+ * thread's parent (`open`, the default of postRoot), then follow-ups (notes, alert lists; the
+ * default of postInThread).
  */
 export interface PostOptions {
-  priority?: 'answer' | 'open' | 'follow-up';
+  priority?: 'answer' | 'prompt' | 'open' | 'follow-up';
   /** A parent whose findings are posted right after it (the channel keeps them the next turn). */
   replyFollows?: boolean;
   /** A follow-up that may wait while this says answers are still expected in its channel. */
@@ -90,6 +91,11 @@ export interface PostOptions {
    * is looked for by it instead of being sent twice. Without it, each call is its own post.
    */
   key?: string;
+  /**
+   * The message is edited later by its ts (an alert list): never joined with other notes for the
+   * same thread still queued (a note is otherwise, to save the channel's turns).
+   */
+  editedLater?: boolean;
 }
 
 /**
@@ -111,6 +117,11 @@ export interface ChatAdapter {
    * failing, the flow posts the content as a code block instead.
    */
   postFile?(parent: MessageRef, file: ChatFile): Promise<void>;
+  /**
+   * Display names of chat users by id, best effort (the write-up names people; a file resolves no
+   * mentions): ids it cannot name are left out, and a failure is an empty answer.
+   */
+  userNames?(ids: readonly string[]): Promise<Record<string, string>>;
   /**
    * Whether a message reached `channel` lately (in this process): its `channel_not_found` is then
    * a blip to retry, not a channel that does not exist.

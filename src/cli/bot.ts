@@ -311,18 +311,21 @@ function composeClusters(
 }
 
 /**
- * What ends the bot: its stop signal, or its worker dying (or never starting: a bot that takes
- * commands and never answers them had better be restarted), or a kubeconfig that cannot be read
- * (fatal, as it was before the bot listened).
+ * What ends the bot: its stop signal, or its worker dying (or never starting) or Socket Mode
+ * failing to connect at all (a bot that takes commands and never answers them, or gets none,
+ * had better be restarted), or a kubeconfig that cannot be read (fatal, as it was before the
+ * bot listened).
  */
 function untilStop(
   stopSignal: Promise<unknown>,
   threadStart: Promise<WorkerThread> | undefined,
   version: Promise<unknown> | undefined,
-): Promise<{ signal: unknown } | { err: unknown } | { fatal: unknown }> {
+  slackFailed: Promise<Error>,
+): Promise<{ signal: unknown } | { err: unknown } | { slack: Error } | { fatal: unknown }> {
   const never = new Promise<never>(() => undefined);
   return Promise.race([
     stopSignal.then((signal) => ({ signal })),
+    slackFailed.then((slack) => ({ slack })),
     threadStart
       ? threadStart.then(
           (t) => t.died.then((err) => ({ err })),
@@ -446,12 +449,13 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   );
   deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 
-  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version);
+  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version, bot.failed);
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
+  else if ('slack' in outcome) logger.error({ err: outcome.slack, deadlineMs }, 'bot stopping: Socket Mode could not connect to Slack');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
   await stopBot({ logger, deadlineMs, bot, ops, workerThread: threadStart, streams, router, stopParents, alertmanager, queues, connections });
   if ('fatal' in outcome) throw outcome.fatal;
-  return 'err' in outcome ? 1 : 0;
+  return 'err' in outcome || 'slack' in outcome ? 1 : 0;
 }

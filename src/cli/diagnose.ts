@@ -1,12 +1,17 @@
 // `pod-doctor diagnose [TYPE/]NAME [-n NS] [-o json|yaml] [--kubeconfig F] [--context C] [--from FILE...]`,
 // with kubectl's conventions: pod/, deploy/, sts/, ds/, job/, node/, ns/, -n and the context's namespace.
 import { parseArgs } from 'node:util';
+import { bounded } from '../bounded.js';
 import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
 import type { Diagnosis } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { primaryFinding } from '../jobs/incidents.js';
+import { RECURRENCE_WINDOW_DAYS, readRecurrence, recurrenceFingerprint } from '../jobs/recurrence.js';
+import type { Recurrence } from '../jobs/schemas.js';
 import { isDns1123Label, parseKubectlRef, refTarget } from '../kube/target.js';
+import { dropRedis, redisFromUrl } from '../redis/client.js';
 import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-workload.js';
@@ -128,6 +133,29 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   const diagnosis: Diagnosis = await diagnoseTarget(source, named.target, options);
-  await print(io, output, diagnosisJson(diagnosis), () => renderDiagnosisText(diagnosis, { color }));
+  // With Redis configured (REDIS_URL set), the incidents of the same cause the workers recorded.
+  const history = !values.from && io.env.REDIS_URL ? await pastIncidents(config, diagnosis) : undefined;
+  await print(io, output, { ...diagnosisJson(diagnosis), ...(history ?? {}) }, () => renderDiagnosisText(diagnosis, { color, ...(history ?? {}) }));
   return 0;
+}
+
+/** Read-only: the recurrence of the diagnosis' primary cause, or why it could not be read (bounded, never fatal). */
+async function pastIncidents(
+  config: ReturnType<typeof commandConfig>,
+  diagnosis: Diagnosis,
+): Promise<{ recurrence: Recurrence } | { recurrenceError: string } | undefined> {
+  const primary = primaryFinding(diagnosis);
+  if (!primary) return undefined;
+  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
+  redis.on('error', () => undefined);
+  try {
+    const fingerprint = recurrenceFingerprint(diagnosis, primary);
+    const read = await bounded(2000, () =>
+      readRecurrence(redis, { prefix: config.redisPrefix, windowDays: RECURRENCE_WINDOW_DAYS }, diagnosis.cluster, fingerprint),
+    );
+    if (read.status === 'done') return read.value ? { recurrence: read.value } : undefined;
+    return { recurrenceError: read.status === 'timeout' ? 'Redis did not answer within 2 s' : String((read.error as Error)?.message ?? read.error) };
+  } finally {
+    dropRedis(redis);
+  }
 }

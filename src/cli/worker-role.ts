@@ -9,6 +9,7 @@ import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
 import type { JobQueues, JobSettings } from '../jobs/queues.js';
+import { recordFix } from '../jobs/recurrence.js';
 import type { ResultSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import type { JobMetrics } from '../metrics/metrics.js';
@@ -78,13 +79,20 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     ...(options.agent ? { agent: options.agent } : {}),
     sink: options.sink,
     proposeOffers: offerProposer({ runner, playbooks, logger }),
-    remediate: remediateProcessor(runner, new RedisRunEventSink(connection, settings.prefix), cluster),
+    remediate: remediateProcessor(runner, new RedisRunEventSink(connection, settings.prefix), cluster, (plan, outcome) =>
+      recordFix(connection, { prefix: settings.prefix, retentionSeconds: config.recurrenceRetentionDays * 86_400 }, cluster, plan.recurrence ?? '', {
+        playbook: plan.playbook.id,
+        outcome,
+        at: new Date().toISOString(),
+      }),
+    ),
     remediateConcurrency: config.remediateConcurrency,
     logger,
     prefix: settings.prefix,
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
+    recurrenceRetentionDays: config.recurrenceRetentionDays,
     diagnose: diagnoseSettings(config),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     handleSignals: false,

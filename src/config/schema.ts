@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PolicySchema } from '../access/policy.js';
 import { PodDoctorError } from '../errors.js';
 import { labelSchema, subdomainSchema } from '../kube/names.js';
-import { SHUTDOWN_DEFAULT_SECONDS, shutdownSecondsSchema } from '../shutdown.js';
+import { SHUTDOWN_DEFAULT_SECONDS, SHUTDOWN_SECONDS_RANGE } from '../shutdown.js';
 import { AlertRoutes, alertLabelsFile, alertLabelsSetting, alertRoutesSetting } from './alerts.js';
 import { byLine, type ConfigFileSource, closest, type ParsedConfigFile, parseConfigFile } from './file.js';
 import { jsonSetting } from './json.js';
@@ -23,6 +23,8 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** POD_DOCTOR_SHUTDOWN_SECONDS (the agent checks the same bounds without zod: src/agent/cli.ts). */
+export const shutdownSecondsSchema = () => z.coerce.number().int().min(SHUTDOWN_SECONDS_RANGE.min).max(SHUTDOWN_SECONDS_RANGE.max).optional();
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 type RuleOverride = { enabled?: boolean; severity?: 'critical' | 'error' | 'warning' | 'info' };
@@ -353,6 +355,12 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_INCIDENT_TTL_SECONDS',
     schema: int(21_600, 60, 30 * 86_400),
     description: 'An incident (pods sharing one root cause) is forgotten this long after its last new pod.',
+    roles: ['worker'],
+  }),
+  recurrenceRetentionDays: setting({
+    env: 'POD_DOCTOR_RECURRENCE_RETENTION_DAYS',
+    schema: int(90, 1, 3650),
+    description: 'How long an incident\'s fingerprint (cluster, root-cause rule, workload, node) is kept, so a repeat says "3rd time in 7 days".',
     roles: ['worker'],
   }),
   apiRatePerSecond: setting({
@@ -686,7 +694,7 @@ export const SETTINGS = {
   }),
   shutdownSeconds: setting({
     env: 'POD_DOCTOR_SHUTDOWN_SECONDS',
-    schema: shutdownSecondsSchema,
+    schema: shutdownSecondsSchema(),
     description:
       'Deadline of a graceful stop (SIGTERM), in seconds: new work stops, running jobs finish or are left for another worker (their lock lapses), ' +
       'pending work is flushed, then connections are dropped and the process exits. ' +

@@ -139,6 +139,13 @@ describe('pod-doctor demo', () => {
       .map((l) => JSON.parse(l) as { kind: string; playbook: string; cluster: string });
     expect(entries.some((e) => e.kind === 'approval' && e.playbook === 'remove-finalizers' && e.cluster === 'demo')).toBe(true);
 
+    // The thread's write-up, typed: printed as the file Slack would get, naming the local approver.
+    const w = /\[writeup (\d+)\] Write-up/.exec(stdout.text())![1];
+    const before = stdout.text().length;
+    input.write(`writeup ${w}\n`);
+    await until(() => /file post-incident-demo-[\d-]+\.md/.test(stdout.text().slice(before)) && stdout.text().slice(before).includes('## Follow-ups'));
+    expect(stdout.text().slice(before)).toMatch(/remove-finalizers \(plan pl_[\w-]+\) approved by @erin; handed to the runner/);
+
     // The Alertmanager group, typed: fire, silence and mute from its thread, resolve.
     input.write('alert resolve\n');
     await until(() => stdout.text().includes('error: the alert group is not firing'));

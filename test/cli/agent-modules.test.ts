@@ -15,6 +15,10 @@ describe('the serving node agent', () => {
     expect(out.packages).toContain('prom-client');
   });
 
+  it('loads zod and the probes with its first probe request, not to wait idle', () => {
+    expect(out.packages).not.toContain('zod');
+  });
+
   it('still serves its process metrics, its probes and its build', () => {
     for (const name of [
       'pod_doctor_process_resident_memory_bytes',

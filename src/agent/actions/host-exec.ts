@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { CriClient, describeFailure } from '../../probes/cri.js';
 import { createCriRuntime, type RuntimeOps } from './host-exec-cri.js';
+import type { RuntimeChoice } from './runtime-choice.js';
 import { type ExecResult, type HostContainer, type HostExec, imageRefSchema, mountPathSchema, pidSchema, unitSchema } from './types.js';
 
-export const RUNTIME_CHOICES = ['auto', 'docker', 'cri'] as const;
-export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
+export { RUNTIME_CHOICES, type RuntimeChoice } from './runtime-choice.js';
 
 export interface HostExecOptions {
   /** The host's root as the agent sees it; not `/` means "enter pid 1's namespaces". */

@@ -25,7 +25,11 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
   if (created) {
     await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${channel}:incident`, async () => {
       const parent = { channel: thread.channel, ts: thread.ts };
-      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }), { key: `findings:${result.jobId}` });
+      await ctx.adapter.postInThread(
+        parent,
+        findingsMessage(d, { threadId: thread.id, offers, incident, ...(result.recurrence ? { recurrence: result.recurrence } : {}) }),
+        { priority: 'answer', key: `findings:${result.jobId}` },
+      );
       await postPrompts(ctx, parent, offers);
     });
     return;

@@ -193,7 +193,7 @@ function fallback(text: string, suffix = ''): string {
 }
 
 /** Give every block of one message a unique, short block_id. */
-function withIds(blocks: SlackBlock[]): SlackBlock[] {
+export function withIds(blocks: SlackBlock[]): SlackBlock[] {
   return blocks.map((b, i) => ({ ...b, block_id: `pd${i}` }));
 }
 
