@@ -15,8 +15,9 @@
 //   playbook run   cli/playbook.ts: the worker's runnerFromConfig with an in-memory run store
 //                  (no chat approval, no audit), diagnoseSettings and agentLookupFromConfig.
 //   diagnose       cli/diagnose.ts: diagnoseSettings and agentLookupFromConfig.
-//   agent          agent/cli.ts agentMain: its flags and POD_DOCTOR_AGENT_* variables; no Config
-//                  (it runs on nodes with its own image arguments, none of the cluster settings).
+//   agent          agent/cli.ts agentMain: its flags and POD_DOCTOR_AGENT_* variables, in that one
+//                  place; no Config: it needs none of the cluster settings, and the idle agent
+//                  loads no zod (the config schema would bring it, and its memory, to every node).
 //
 // Domain modules (everything outside cli/ and config/) never see the Config object: they take
 // the values they need as options, and the functions here turn the configuration into those
