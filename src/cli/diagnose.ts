@@ -2,7 +2,6 @@
 // with kubectl's conventions: pod/, deploy/, sts/, ds/, job/, node/, ns/, -n and the context's namespace.
 import { parseArgs } from 'node:util';
 import { bounded } from '../bounded.js';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
@@ -19,6 +18,7 @@ import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-w
 import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
+import { agentLookupFromConfig, diagnoseSettings } from './wiring.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
   TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),
@@ -121,11 +121,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   const cluster = values.cluster ?? config.cluster;
   const options = {
     cluster,
-    overrides: config.rules,
-    checkSecrets: config.checkSecrets,
-    timeoutMs: config.apiTimeoutMs,
-    pendingGraceSeconds: config.pendingGraceSeconds,
-    changeWindowMinutes: config.changeWindowMinutes,
+    ...diagnoseSettings(config),
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,
