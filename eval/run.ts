@@ -1,7 +1,7 @@
 // `npm run eval`: diagnoses every case of eval/corpus from its saved objects (the path of
 // `pod-doctor diagnose --from`) and scores it. Prints one line a case, the totals per split,
 // and as its last line one JSON object:
-// {"cases","right","useful","silent","wrong","negatives","false_alarms","mechanism_cases","mechanism_named"}.
+// {"cases","right","useful","silent","wrong","negatives","false_alarms","mechanism_cases","mechanism_named","rollback_offers"}.
 // `mechanism_named` counts the cases of classes no rule names (`expect.mechanism`) whose first
 // finding of warning or worse names the mechanism in its own words and quotes the decisive line.
 //   --split dev|holdout|fresh|fresh2   only that part of the corpus
@@ -24,6 +24,8 @@ export interface Totals {
   false_alarms: number;
   mechanism_cases: number;
   mechanism_named: number;
+  /** Cases where rollout.regression offered its rollback (not a wrong playbook; see score.ts). */
+  rollback_offers: number;
 }
 
 export async function evaluate(c: EvalCase): Promise<{ score: Score; detail: string }> {
@@ -56,6 +58,7 @@ export function tally(scores: Score[]): Totals {
     false_alarms: count('false-alarm'),
     mechanism_cases: scores.filter((s) => s.mechanism !== undefined).length,
     mechanism_named: scores.filter((s) => s.mechanism === true && s.verdict === 'right').length,
+    rollback_offers: scores.filter((s) => s.rollback === true).length,
   };
 }
 

@@ -10,8 +10,13 @@
 // - mechanism: a case with `expect.mechanism` (a class no rule names) is right only when its first
 //           loud finding also names the mechanism in its own words: quoting a log that names it
 //           does not count, so quoted text is removed before the terms are looked for.
+// - a rollback to the previous revision offered by rollout.regression (the failure began right after
+//           that rollout) is never a wrong playbook; the runner counts the cases it is offered in.
 import { type Diagnosis, type Finding, SEVERITY_ORDER } from '../src/diagnosis/types.js';
 import type { CaseMeta } from './cases.js';
+
+/** The rollback a rollout regression offers (see playbookOk). */
+export const ROLLBACK = { rule: 'rollout.regression', playbook: 'rollback-to-revision' } as const;
 
 export type Verdict = 'right' | 'useful' | 'silent' | 'wrong' | 'quiet' | 'false-alarm';
 
@@ -22,6 +27,8 @@ export interface Score {
   /** What the first loud finding was, for the table. */
   got: string;
   why: string;
+  /** A loud finding offered the rollout regression's rollback (never counted as a wrong playbook). */
+  rollback?: true;
 }
 
 type Expect = CaseMeta['expect'];
@@ -54,6 +61,9 @@ export function namesMechanism(f: Finding, m: NonNullable<Expect['mechanism']>):
 
 function playbookOk(f: Finding, expect: Expect, rightRule: boolean): boolean {
   if (f.playbook === null) return true;
+  // Undoing the workload's own last rollout, when the failure began right after it (issue 36), is the
+  // mitigation whatever the class: it is not a neighbour's remedy for a misread cause. Counted apart.
+  if (f.rule === ROLLBACK.rule && f.playbook === ROLLBACK.playbook) return true;
   if (expect.playbook === null) return false;
   if (expect.playbook !== undefined) return f.playbook === expect.playbook;
   // Whatever the right rule offers is right; a neighbour's playbook is not.
@@ -73,7 +83,8 @@ export function scoreCase(d: Diagnosis, expect: Expect): Score {
   const isRight = (f: Finding) => anyRule || accepted.includes(f.rule);
   const m = expect.mechanism;
   const named = m ? namesMechanism(first, m) : undefined;
-  const tag = named === undefined ? {} : { mechanism: named };
+  const tag: { mechanism?: boolean; rollback?: true } = named === undefined ? {} : { mechanism: named };
+  if (findings.some((f) => f.rule === ROLLBACK.rule && f.playbook === ROLLBACK.playbook)) Object.assign(tag, { rollback: true });
   const wrongPlaybook = findings.find((f) => !playbookOk(f, expect, isRight(f) && !anyRule));
   if (wrongPlaybook) return { verdict: 'wrong', got, why: `${wrongPlaybook.rule} offers ${wrongPlaybook.playbook}`, ...tag };
   const quoted = expect.decisive === undefined || quotes(first, expect.decisive);

@@ -172,3 +172,44 @@ describe('one home for each repeated fact', () => {
     }
   });
 });
+
+describe('the configuration object', () => {
+  /**
+   * Files under `dir` outside cli/ and config/ that import from config/ (where the loaded
+   * `Config` type, loadConfig and the file reader live), with what they import. Domain modules
+   * take the values they need as options; cli/wiring.ts turns the configuration into them. The
+   * one exception is config/alerts.ts: pure schema pieces (the alert label mapping and route
+   * types, the default labels) that alerts/ parses with, not the configuration object.
+   */
+  function configReaders(dir: string): string[] {
+    const allowed = join(dir, 'config', 'alerts.ts');
+    return sources(dir).flatMap((file) => {
+      if (['cli', 'config'].includes(folderOf(file, dir))) return [];
+      return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?'(\.{1,2}\/[^']+)'/g)]
+        .map((m) => normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts'))
+        .filter((target) => folderOf(target, dir) === 'config' && target !== allowed)
+        .map((target) => `${relative(dir, file)} → ${relative(dir, target)}`);
+    });
+  }
+
+  it('finds a domain module that imports the Config type (the check can fail)', () => {
+    const dir = mkdtempSync(join(SRC, '..', '.config-'));
+    try {
+      for (const d of ['config', 'cli', 'jobs', 'alerts']) mkdirSync(join(dir, d));
+      writeFileSync(join(dir, 'config', 'schema.ts'), 'export type Config = { a: number };\n');
+      writeFileSync(join(dir, 'config', 'alerts.ts'), 'export type AlertRoute = { channel: string };\n');
+      writeFileSync(join(dir, 'cli', 'wiring.ts'), "import type { Config } from '../config/schema.js';\nexport const a = (c: Config) => c.a;\n");
+      writeFileSync(join(dir, 'jobs', 'q.ts'), "import type { Config } from '../config/schema.js';\nexport const b = (c: Config) => c.a;\n");
+      writeFileSync(join(dir, 'alerts', 'r.ts'), "import type { AlertRoute } from '../config/alerts.js';\nexport const c = (r: AlertRoute) => r.channel;\n");
+      expect(configReaders(dir)).toEqual([`${join('jobs', 'q.ts')} → ${join('config', 'schema.ts')}`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is read only in cli/ (the wiring of each role) and config/', () => {
+    // The loaded configuration's type, as the check assumes it.
+    expect(readFileSync(join(SRC, 'config', 'schema.ts'), 'utf8')).toMatch(/export type Config = /);
+    expect(configReaders(SRC)).toEqual([]);
+  });
+});

@@ -68,6 +68,17 @@ describe('the scorer', () => {
     expect(scoreCase(diagnosis(f), expectRule('terminating.finalizers')).verdict).toBe('right');
     expect(scoreCase(diagnosis(f), expectRule('terminating.finalizers', { playbook: null })).verdict).toBe('wrong');
   });
+  it("a rollout regression's rollback is never a wrong playbook; another rule's is", () => {
+    const rollback = finding('rollout.regression', { playbook: 'rollback-to-revision' });
+    const first = finding('crash.port-in-use');
+    expect(scoreCase(diagnosis(first, rollback), expectRule('crash.port-in-use', { decisive: 'Address already in use', playbook: null })).verdict).toBe(
+      'right',
+    );
+    const borrowed = finding('crash.app-exit', { playbook: 'rollback-to-revision' });
+    expect(scoreCase(diagnosis(first, borrowed), expectRule('crash.port-in-use', { decisive: 'Address already in use', playbook: null })).verdict).toBe(
+      'wrong',
+    );
+  });
   it('silent: nothing of severity warning or worse; negatives: quiet or false alarm', () => {
     expect(scoreCase(diagnosis(finding('pod.unexplained', { severity: 'info' })), expectRule('crash.app-exit')).verdict).toBe('silent');
     expect(scoreCase(diagnosis(finding('pod.unexplained', { severity: 'info' })), expectRule(null)).verdict).toBe('quiet');

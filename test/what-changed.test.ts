@@ -89,3 +89,45 @@ it('looks no further back than the window before the failure began', async () =>
   expect((await diagnose(3)).changes).toBeUndefined();
   expect((await diagnose(5)).changes?.map((c) => c.object)).toEqual(['ConfigMap web-config']);
 });
+
+it("names an edit of a RoleBinding of the pod's ServiceAccount, from saved objects and through the API", async () => {
+  const scenario = await loadScenario(join(ROOT, 'configmap-edit-parse-error'));
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: {
+      name: 'web-config-reader',
+      namespace: 'shop',
+      creationTimestamp: '2026-10-01T10:00:00Z',
+      managedFields: [
+        {
+          manager: 'helm',
+          operation: 'Update',
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          time: '2026-11-21T09:57:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:subjects': {} },
+        },
+      ],
+    },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'config-reader' },
+    subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+  };
+  const other = { ...binding, metadata: { ...binding.metadata, name: 'ops' }, subjects: [{ kind: 'ServiceAccount', name: 'ops', namespace: 'shop' }] };
+  const objects = [...scenario.objects, binding, other];
+  const options = { cluster: 'fixture', now: () => new Date(scenario.meta.now) };
+  const sim = await startSim({ objects });
+  try {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(sim.kubeconfig());
+    for (const source of [new ObjectsSource(objects), new KubeSource(kc)]) {
+      const d = await diagnoseTarget(source, parseTarget(scenario.meta.target), options);
+      expect(summary(d).changes).toEqual([
+        { kind: 'config', object: 'ConfigMap web-config', by: 'kubectl-edit', explains: 240 },
+        { kind: 'access', object: "RoleBinding web-config-reader (of the pod's ServiceAccount, role config-reader)", by: 'helm', explains: 120 },
+      ]);
+    }
+  } finally {
+    await sim.close();
+  }
+});

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shutdownSecondsSchema } from '../config/schema.js';
-import { RUNTIME_CHOICES } from './actions/runtime-choice.js';
+import { RUNTIME_CHOICES } from './actions/host-exec-runtime.js';
 import { agentMain, PLAIN_HTTP_VALUES, runProbeCli, runtimeOptionsFrom, transportFrom, wholeNumberIn } from './cli.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/nodes');

@@ -7,7 +7,7 @@ import { expectedSystemError } from '../errors.js';
 import { log } from '../log.js';
 import { SHUTDOWN_SECONDS_RANGE, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import type { HostExecOptions } from './actions/host-exec.js';
-import { RUNTIME_CHOICES, type RuntimeChoice } from './actions/runtime-choice.js';
+import { RUNTIME_CHOICES, type RuntimeChoice } from './actions/host-exec-runtime.js';
 import { type CliIo, defaultIo, envOptions, probeEnvFrom } from './cli-common.js';
 import { type RunningAgent, startAgent } from './server.js';
 import { readTlsFiles, type TlsFiles, watchTlsFiles } from './tls-files.js';

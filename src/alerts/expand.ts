@@ -22,7 +22,7 @@ import { DEFAULT_JOB_SETTINGS, type JobQueues, type JobSettings } from '../jobs/
 import { AlertRequester, ClusterName } from '../jobs/schemas.js';
 import { classifyError } from '../jobs/worker.js';
 import { Dns1123Label, Dns1123Subdomain, targetKey } from '../kube/target.js';
-import type { RedisClient } from '../redis/client.js';
+import { type RedisClient, redisErrorListener } from '../redis/client.js';
 import { clusterTag } from '../redis/keys.js';
 import { TraceCarrier } from '../tracing/carrier.js';
 import { beginSpan, contextFrom, currentTrace, runIn, settle } from '../tracing/spans.js';
@@ -275,7 +275,7 @@ export function startExpansionWorker(options: ExpansionWorkerOptions): RunningEx
       name: `${cluster}-${process.pid}-expand`,
     },
   );
-  worker.on('error', (err) => logger.error({ err, queue: name }, 'worker error'));
+  worker.on('error', redisErrorListener(logger, { queue: name }, 'worker error'));
   worker.on('failed', (job, err) => logger.warn({ jobId: job?.id, err, queue: name }, 'workload expansion failed'));
   let closing: Promise<void> | undefined;
   return {

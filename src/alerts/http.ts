@@ -8,16 +8,12 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { discard, readBody } from '../body.js';
 import { withDeadline } from '../bounded.js';
-import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import type { JobQueues } from '../jobs/queues.js';
 import { beginSpan, runIn, settle } from '../tracing/spans.js';
 import { AlertIntake, type AlertIntakeOptions, type IntakeResult } from './intake.js';
-import { alertDestinationProblem } from './routes.js';
 import { parseWebhookPayload } from './schema.js';
 
 export const DEFAULT_PATH = '/alertmanager';
@@ -43,30 +39,6 @@ export interface AlertmanagerHandler {
   readonly intake: AlertIntake;
   /** Close the queues the handler opened (not the JobQueues it was given). */
   close(): Promise<void>;
-}
-
-/** Handler options from the loaded configuration; throws BAD_CONFIG when ALERTMANAGER_TOKEN is unset. */
-export function alertmanagerOptionsFromConfig(
-  config: Config,
-  deps: { queues: JobQueues; logger: Logger; clusters?: readonly string[]; registry?: Registry },
-): AlertmanagerHandlerOptions {
-  if (!config.alertmanagerToken) throw new PodDoctorError('BAD_CONFIG', 'ALERTMANAGER_TOKEN is not set: the Alertmanager webhook needs a bearer token');
-  const nowhere = alertDestinationProblem(config);
-  if (nowhere) throw new PodDoctorError('BAD_CONFIG', nowhere);
-  return {
-    queues: deps.queues,
-    logger: deps.logger,
-    cluster: config.cluster,
-    ...(deps.clusters ? { clusters: deps.clusters } : {}),
-    ...(deps.registry ? { registry: deps.registry } : {}),
-    token: config.alertmanagerToken,
-    path: config.alertmanagerPath,
-    maxBytes: config.alertmanagerMaxBytes,
-    labels: config.alertLabels,
-    routes: config.alertRoutes,
-    defaultChannel: config.alertChannel,
-    maxPodsPerWorkload: config.alertMaxPods,
-  };
 }
 
 const digest = (s: string | Buffer) => createHash('sha256').update(s).digest();

@@ -139,11 +139,17 @@ export async function tell(
   thread?: MessageRef,
 ): Promise<void> {
   if (!channel) return;
-  const until = Date.now() + Math.min(REPLY_RETRY_MS, ctx.options.deliveryRetryMs ?? REPLY_RETRY_MS);
-  await untilDelivered({ adapter: ctx.adapter, log: ctx.log, channel, what: 'private reply' }, { until }, () =>
-    ctx.adapter.ephemeral(channel, user, noteMessage(ctx.cluster, text, tone), thread),
-  ).catch((err: unknown) => {
+  await replyPrivately(ctx, 'private reply', () => ctx.adapter.ephemeral(channel, user, noteMessage(ctx.cluster, text, tone), thread), channel);
+}
+
+/**
+ * Send a private reply (an ephemeral message, or a post to a command's response_url), retried
+ * through transient errors for up to `withinMs`; a give-up is counted and logged, never thrown.
+ */
+export async function replyPrivately(ctx: ChatContext, what: string, send: () => Promise<void>, channel?: string, withinMs = REPLY_RETRY_MS): Promise<void> {
+  const until = Date.now() + Math.min(withinMs, ctx.options.deliveryRetryMs ?? withinMs);
+  await untilDelivered({ adapter: ctx.adapter, log: ctx.log, what, ...(channel ? { channel } : {}) }, { until }, send).catch((err: unknown) => {
     ctx.options.metrics?.deliveriesDropped.inc({ reason: err instanceof DeliveryDropped ? err.reason : 'expired' });
-    ctx.log.warn({ err, code: chatErrorCode(err) }, 'ephemeral reply failed');
+    ctx.log.warn({ err, code: chatErrorCode(err) }, `${what} failed`);
   });
 }

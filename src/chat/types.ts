@@ -75,12 +75,13 @@ export interface MessageRef {
 }
 
 /**
- * Where a post stands in its channel's queue when the channel is at its rate limit: the answer
- * in a thread already open (its findings) first, then a new thread's parent (`open`, the default
- * of postRoot), then follow-ups (prompts, notes; the default of postInThread).
+ * Where a post stands in its channel's queue when the channel is at its rate limit, by value: the
+ * answer in a thread already open (its findings) first, then approval prompts, then a new
+ * thread's parent (`open`, the default of postRoot), then follow-ups (notes, alert lists; the
+ * default of postInThread).
  */
 export interface PostOptions {
-  priority?: 'answer' | 'open' | 'follow-up';
+  priority?: 'answer' | 'prompt' | 'open' | 'follow-up';
   /** A parent whose findings are posted right after it (the channel keeps them the next turn). */
   replyFollows?: boolean;
   /** A follow-up that may wait while this says answers are still expected in its channel. */
@@ -90,6 +91,11 @@ export interface PostOptions {
    * is looked for by it instead of being sent twice. Without it, each call is its own post.
    */
   key?: string;
+  /**
+   * The message is edited later by its ts (an alert list): never joined with other notes for the
+   * same thread still queued (a note is otherwise, to save the channel's turns).
+   */
+  editedLater?: boolean;
 }
 
 /**
@@ -112,6 +118,11 @@ export interface ChatAdapter {
    */
   postFile?(parent: MessageRef, file: ChatFile): Promise<void>;
   /**
+   * Display names of chat users by id, best effort (the write-up names people; a file resolves no
+   * mentions): ids it cannot name are left out, and a failure is an empty answer.
+   */
+  userNames?(ids: readonly string[]): Promise<Record<string, string>>;
+  /**
    * Whether a message reached `channel` lately (in this process): its `channel_not_found` is then
    * a blip to retry, not a channel that does not exist.
    */
@@ -133,13 +144,21 @@ export function userRef(id: string): string {
   return `\uE000${REF_KEY}@${id}\uE001`;
 }
 
-/** Split model text into plain runs and user references (for renderers). */
-export function splitUserRefs(text: string): ({ text: string } | { user: string })[] {
-  const out: ({ text: string } | { user: string })[] = [];
+/** A thread of pod-doctor's own (an earlier incident's): renderers make it a link (Slack) or name it (console). */
+const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([CGD][A-Z0-9]{2,20})/(\\d{10}\\.\\d{6})\uE001`, 'g');
+
+export function threadRef(ref: MessageRef): string {
+  return `\uE000${REF_KEY}#${ref.channel}/${ref.ts}\uE001`;
+}
+
+/** Split model text into plain runs, user references and thread references (for renderers). */
+export function splitUserRefs(text: string): ({ text: string } | { user: string } | { thread: MessageRef })[] {
+  const out: ({ text: string } | { user: string } | { thread: MessageRef })[] = [];
   let last = 0;
-  for (const m of text.matchAll(USER_REF)) {
+  const refs = [...text.matchAll(USER_REF), ...text.matchAll(THREAD_REF)].sort((a, b) => a.index - b.index);
+  for (const m of refs) {
     if (m.index > last) out.push({ text: text.slice(last, m.index) });
-    out.push({ user: m[1] ?? '' });
+    out.push(m[0].includes('#') && m[2] !== undefined ? { thread: { channel: m[1] ?? '', ts: m[2] } } : { user: m[1] ?? '' });
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push({ text: text.slice(last) });

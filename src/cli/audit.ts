@@ -6,9 +6,9 @@ import { parseArgs } from 'node:util';
 import { readAudit } from '../audit/stream.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { closeRedis, redisFromConfig } from '../redis/client.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
+import { withRedis } from './redis-command.js';
 
 export const AUDIT_USAGE = `Usage: pod-doctor audit export --since DURATION|TIME [--until DURATION|TIME] [--cluster NAME]... [--config FILE]
   Prints the audit trail as JSON lines: one entry a line, {id, at, cluster, kind, planId, playbook,
@@ -32,14 +32,6 @@ export function parseWhen(flag: string, value: string, now: number): number {
 }
 
 /** A Redis URL without its credentials: scheme, host, port and database. */
-export function redisWhere(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.hostname}:${u.port || '6379'}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return 'the configured URL';
-  }
-}
 
 /**
  * The clusters to export: those named (`--cluster a --cluster b` or `--cluster a,b`), else every
@@ -80,13 +72,7 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
   const untilMs = values.until ? parseWhen('--until', values.until, now) : now;
   if (untilMs < sinceMs) throw new PodDoctorError('BAD_INPUT', '--until is before --since');
   const { clusters, narrowed } = exportClusters(values.cluster, config);
-  const redis = redisFromConfig(config, { role: 'producer' });
-  // A failed connection surfaces as the command's error, not as ioredis' unhandled-error print.
-  let connectError: Error | undefined;
-  redis.on('error', (err: Error) => {
-    connectError = err;
-  });
-  try {
+  return withRedis(config, async (redis) => {
     const counts: number[] = [];
     for (const cluster of clusters) {
       let n = 0;
@@ -98,18 +84,5 @@ export async function auditCommand(argv: string[], io: CliIo): Promise<number> {
     }
     io.stderr.write(`${exportSummary(clusters, counts, narrowed)}\n`);
     return 0;
-  } catch (err) {
-    // Never connected: say where it looked, not ioredis' retry arithmetic with its stack.
-    if (redis.status !== 'ready' && !(err instanceof PodDoctorError))
-      throw new PodDoctorError(
-        'REDIS_UNREACHABLE',
-        `cannot reach Redis at ${redisWhere(config.redisUrl)} (REDIS_URL): ${(connectError ?? (err as Error)).message}`,
-        {
-          cause: err,
-        },
-      );
-    throw err;
-  } finally {
-    await closeRedis(redis).catch(() => redis.disconnect());
-  }
+  });
 }

@@ -2,41 +2,35 @@
 // Socket Mode (app token), plus /healthz, /readyz and the Alertmanager webhook on the same port,
 // and /metrics on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
 // its cluster in-process (diagnoses, and approved remediations).
-import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { consumeAlertGroupEvents } from '../alerts/group-events.js';
-import { alertmanagerOptionsFromConfig, createAlertmanagerHandler } from '../alerts/http.js';
+import { createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
 import type { ChatContext } from '../chat/context.js';
-import { alertGroups } from '../chat/flows/alerts.js';
-import { DELIVERY_CONCURRENCY, deliver, deliveryLane } from '../chat/flows/delivery.js';
 import { postDigest } from '../chat/flows/digest.js';
-import { runEvent } from '../chat/flows/run-events.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import { consumeResults } from '../jobs/sink.js';
+import { JobQueues } from '../jobs/queues.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
 import { listenOps, registerReady, runCheck } from '../metrics/server.js';
 import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, redisConnections, redisUp } from '../redis/client.js';
-import { streamIdTime } from '../redis/streams.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
-import { consumeRunEvents } from '../remediation/run-events.js';
 import { computeDigest, gatherDigest } from '../report/digest.js';
 import { parseSchedule, startDigestPoster } from '../report/schedule.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
+import { readChatStreams } from './chat-streams.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
+import { alertmanagerOptionsFromConfig, jobSettingsFromConfig } from './wiring.js';
 import { startWorkerThread, type WorkerThread } from './worker-host.js';
 
 /** A caller's pino level as a configured one (pino also knows custom levels). */
@@ -183,44 +177,6 @@ function botFlags(argv: string[]) {
 }
 
 /**
- * Results (of this bot's thread and of every other worker), run events and alert-group events
- * come by stream, per served cluster, one consumer group `chat` per stream; each reader blocks,
- * so each has its own connection. With several clusters, each reader's name says its cluster.
- */
-function readChatStreams(router: ChatRouter, o: { connect: (role: 'worker') => RedisClient; prefix: string; logger: Logger }) {
-  const several = router.contexts.size > 1;
-  const perCluster = [...router.contexts.values()].map((chat) => {
-    const reader = () => ({
-      redis: o.connect('worker'),
-      prefix: o.prefix,
-      cluster: chat.cluster,
-      group: 'chat',
-      consumer: `${hostname()}-${process.pid}`,
-      logger: o.logger,
-    });
-    const name = (stream: string) => (several ? `${chat.cluster} ${stream}` : stream);
-    // Many deliveries at once: most wait for their channel's turn (about a post a second) or for
-    // private replies' (Tier 4); each of those lanes has slots of its own, so one busy channel or a
-    // flood of "not found" answers never holds back the others.
-    const results = consumeResults({
-      ...reader(),
-      handler: (r, id) => deliver(chat, r, { since: streamIdTime(id) ?? Date.now() }),
-      ...DELIVERY_CONCURRENCY,
-      lane: deliveryLane,
-    });
-    const runEvents = consumeRunEvents({ ...reader(), handler: (e) => runEvent(chat, e) });
-    const alertEvents = consumeAlertGroupEvents({ ...reader(), handler: (e, id) => alertGroups(chat).event(e, id) });
-    return [
-      [name('results'), results],
-      [name('run events'), runEvents],
-      [name('alert events'), alertEvents],
-    ] as const;
-  });
-  const readers = perCluster.flat();
-  return { readers, stop: () => Promise.all(readers.map(([, r]) => r.stop())) };
-}
-
-/**
  * The in-process worker runs on its own thread: diagnoses use the second core, never the
  * event loop that acks and posts. It gets the bot's config object, not argv.
  */
@@ -355,18 +311,21 @@ function composeClusters(
 }
 
 /**
- * What ends the bot: its stop signal, or its worker dying (or never starting: a bot that takes
- * commands and never answers them had better be restarted), or a kubeconfig that cannot be read
- * (fatal, as it was before the bot listened).
+ * What ends the bot: its stop signal, or its worker dying (or never starting) or Socket Mode
+ * failing to connect at all (a bot that takes commands and never answers them, or gets none,
+ * had better be restarted), or a kubeconfig that cannot be read (fatal, as it was before the
+ * bot listened).
  */
 function untilStop(
   stopSignal: Promise<unknown>,
   threadStart: Promise<WorkerThread> | undefined,
   version: Promise<unknown> | undefined,
-): Promise<{ signal: unknown } | { err: unknown } | { fatal: unknown }> {
+  slackFailed: Promise<Error>,
+): Promise<{ signal: unknown } | { err: unknown } | { slack: Error } | { fatal: unknown }> {
   const never = new Promise<never>(() => undefined);
   return Promise.race([
     stopSignal.then((signal) => ({ signal })),
+    slackFailed.then((slack) => ({ slack })),
     threadStart
       ? threadStart.then(
           (t) => t.died.then((err) => ({ err })),
@@ -451,7 +410,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     digest?.stop();
   };
 
-  const streams = readChatStreams(router, { connect, prefix: settings.prefix, logger });
+  const streams = readChatStreams(router.contexts.values(), { connect, prefix: settings.prefix, logger });
   const { routes, readiness } = opsRoutes(config, {
     redis,
     ...(version ? { kubernetes: async () => (await version).getCode() } : {}),
@@ -490,12 +449,13 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   );
   deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 
-  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version);
+  const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version, bot.failed);
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
   if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
   else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
+  else if ('slack' in outcome) logger.error({ err: outcome.slack, deadlineMs }, 'bot stopping: Socket Mode could not connect to Slack');
   else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
   await stopBot({ logger, deadlineMs, bot, ops, workerThread: threadStart, streams, router, stopParents, alertmanager, queues, connections });
   if ('fatal' in outcome) throw outcome.fatal;
-  return 'err' in outcome ? 1 : 0;
+  return 'err' in outcome || 'slack' in outcome ? 1 : 0;
 }

@@ -6,9 +6,10 @@ import { silent } from '../../test/helpers/logger.js';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import { loadConfig } from '../config/schema.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
+import { JobQueues } from '../jobs/queues.js';
 import { redisFromUrl } from '../redis/client.js';
 import { composeChat } from './compose.js';
+import { jobSettingsFromConfig } from './wiring.js';
 
 describe('composeChat', () => {
   const redis = redisFromUrl(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {}, { role: 'producer' });

@@ -1,18 +1,16 @@
 // The demo's Alertmanager: one alert group (KubePodNotReady on a few of the seed incidents'
-// pods) sent to the same intake the bot's webhook uses, its group events read from Redis into
-// the console chat like the bot reads them. `fire` opens the group's thread and waits for the
+// pods) sent to the same intake the bot's webhook uses, its group events shown in the console
+// chat by the bot's stream readers (cli/chat-streams.ts), which tell it what they showed. `fire` opens the group's thread and waits for the
 // diagnoses of its pods; `resolve` sends the group's resolved notification and waits for the
 // thread to say so. Silence and Mute are the thread's own buttons (`silence <n> 1h`, `mute <n>`).
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { consumeAlertGroupEvents } from '../alerts/group-events.js';
+import type { AlertGroupEvent } from '../alerts/group-events.js';
 import { AlertIntake } from '../alerts/intake.js';
 import { WebhookPayload } from '../alerts/schema.js';
 import type { ChatContext } from '../chat/context.js';
-import { alertGroups } from '../chat/flows/alerts.js';
 import type { JobQueues } from '../jobs/queues.js';
 import type { Target } from '../kube/target.js';
-import type { RedisClient } from '../redis/client.js';
 
 export const DEMO_ALERTNAME = 'KubePodNotReady';
 /** Pods alerted on at most: enough for a group, few enough for a readable thread. */
@@ -21,8 +19,6 @@ const MAX_PODS = 2;
 export interface DemoAlertsOptions {
   queues: JobQueues;
   chat: ChatContext;
-  /** A dedicated connection: the group-event reader blocks it. */
-  redis: RedisClient;
   cluster: string;
   channel: string;
   /** The seed incidents' targets: the pods among them are alerted on. */
@@ -39,6 +35,8 @@ export interface DemoAlerts {
   fire(): Promise<void>;
   /** Sends the group's resolved notification; resolves once its thread says so. */
   resolve(): Promise<void>;
+  /** An alert-group event the chat has shown (the chat's stream reader tells it). */
+  observe(event: AlertGroupEvent): void;
   stop(): Promise<void>;
 }
 
@@ -59,20 +57,6 @@ export function startDemoAlerts(o: DemoAlertsOptions): DemoAlerts {
   // Handled events by type, and who waits for how many.
   const handled = new Map<EventType, number>();
   const waiters = new Set<() => void>();
-  const events = consumeAlertGroupEvents({
-    redis: o.redis,
-    prefix: o.queues.prefix,
-    cluster: o.cluster,
-    group: 'demo',
-    consumer: 'demo',
-    logger: o.logger,
-    blockMs: 300,
-    handler: async (event, id) => {
-      await alertGroups(o.chat).event(event, id);
-      handled.set(event.type, (handled.get(event.type) ?? 0) + 1);
-      for (const w of waiters) w();
-    },
-  });
   const handledAtLeast = (type: EventType, n: number, ms = 30_000) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -137,8 +121,11 @@ export function startDemoAlerts(o: DemoAlertsOptions): DemoAlerts {
       startsAt = undefined;
       await handledAtLeast('group-resolved', resolved + 1);
     },
+    observe(event) {
+      handled.set(event.type, (handled.get(event.type) ?? 0) + 1);
+      for (const w of waiters) w();
+    },
     async stop() {
-      await events.stop();
       await intake.close();
     },
   };

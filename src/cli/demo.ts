@@ -11,33 +11,31 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
+import type { Logger } from 'pino';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
-import { deliver } from '../chat/flows/delivery.js';
 import { startDiagnosis } from '../chat/flows/requests.js';
-import { runEvent } from '../chat/flows/run-events.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import { createAgentLookup } from '../collect/agent-client.js';
 import { KubeSource } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
-import type { DiagnoseResult } from '../jobs/schemas.js';
-import { startWorkers } from '../jobs/worker.js';
+import { JobQueues } from '../jobs/queues.js';
+import { RedisStreamSink } from '../jobs/sink.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
 import { type RedisClient, redisConnections, redisFromUrl, redisOptionsFrom } from '../redis/client.js';
 import { keyPattern } from '../redis/keys.js';
-import { runnerFromConfig } from '../remediation/index.js';
-import { offerProposer } from '../remediation/offers.js';
-import { consumeRunEvents, RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
-import { startScenarioCluster } from '../sim/cluster.js';
+import { type ScenarioCluster, startScenarioCluster } from '../sim/cluster.js';
 import { loadScenarios, type Scenario } from '../sim/scenarios.js';
 import { SimSilences } from '../sim/silences.js';
+import { readChatStreams } from './chat-streams.js';
 import { composeChat } from './compose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import { DEMO_ALERTNAME, type DemoAlerts, startDemoAlerts } from './demo-alerts.js';
 import type { CliIo } from './io.js';
+import { jobSettingsFromConfig } from './wiring.js';
+import { startWorkerRole } from './worker-role.js';
 
 export const SCENARIO_ROOT = fileURLToPath(new URL('../../test/fixtures/incidents', import.meta.url));
 
@@ -47,7 +45,8 @@ export const DEMO_USAGE = `Usage: pod-doctor demo [--all] [--dir DIR] [--script]
   --dir DIR     scenario directory (default: test/fixtures/incidents)
   --script      take the scripted tour even on a terminal (the default when stdin is not one)
   --user NAME   who you are in the chat (default: $POD_DOCTOR_CONSOLE_USER, $USER, "operator")
-  --config FILE YAML config file (default: $POD_DOCTOR_CONFIG): its policy and default namespaces apply`;
+  --config FILE YAML config file (default: $POD_DOCTOR_CONFIG): it applies as in production (policy, default
+                namespaces, rule overrides, the API rate limit), on the simulated cluster`;
 
 export interface DemoDeps {
   /** Console input (default: process.stdin). */
@@ -145,6 +144,22 @@ function deliveryWaiter() {
   };
 }
 
+/**
+ * The production wiring with the demo's settings: its cluster name and key prefix, no agent
+ * token for node actions (restart a unit…: never run on this machine), the simulated cluster's
+ * API and node agents (which answer the probes).
+ */
+function demoWiring(config: Config, cluster: ScenarioCluster, prefix: string, redis: RedisClient, logger: Logger) {
+  const demoConfig: Config = { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined };
+  const settings = { ...jobSettingsFromConfig(demoConfig), backoffMs: 200 };
+  const queues = new JobQueues(redis, settings, logger);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  const kube = new KubeSource(kc);
+  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
+  return { demoConfig, settings, queues, kube, agent };
+}
+
 const DEMO_OPTIONS = {
   all: { type: 'boolean', default: false },
   dir: { type: 'string' },
@@ -182,19 +197,24 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   const connect = connections.connect;
   const redis = connect('producer');
   const workerRedis = connect('worker');
-  const queues = new JobQueues(redis, { ...jobSettingsFromConfig(config), prefix, backoffMs: 200 }, logger);
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  const kube = new KubeSource(kc);
-  const agent = createAgentLookup({ agentUrls: cluster.agentUrls, agentToken: cluster.agentToken, agentTimeoutMs: 10_000, transport: { plainHttp: true } });
-  // No agent token in the runner: node actions (restart a unit…) are never run on this machine.
-  const { runner, playbooks } = await runnerFromConfig({
-    config: { ...config, cluster: CLUSTER, redisPrefix: prefix, agentToken: undefined },
+  const { demoConfig, settings, queues, kube, agent } = demoWiring(config, cluster, prefix, redis, logger);
+
+  const results = deliveryWaiter();
+  // The worker role as `pod-doctor worker` runs it (rule overrides, the API rate limit, workload
+  // alert expansion), its results written to the results stream like any worker's.
+  const workers = await startWorkerRole({
+    config: demoConfig,
+    cluster: CLUSTER,
+    connection: workerRedis,
+    settings,
+    queues,
     kube,
-    redis,
     agent,
+    sink: new RedisStreamSink(workerRedis, settings.prefix, demoConfig.resultsMaxLen),
+    concurrency: 4,
     logger,
   });
+  const { playbooks } = workers;
 
   const adapter = new ConsoleAdapter({ out: io.stdout, color });
   // No Alertmanager here: the thread's Silence buttons reach a simulated one.
@@ -204,7 +224,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
         s.input.matchers.map((m) => `${m.name}${m.isRegex ? '=~' : '='}"${m.value}"`).join(', '),
     ),
   );
-  const chat = composeChat(config, {
+  const chat = composeChat(demoConfig, {
     silences,
     // Alert results go to their Alertmanager group's thread, as in the bot.
     alertGroups: {},
@@ -219,47 +239,27 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
     playbooks,
   });
-
-  const results = deliveryWaiter();
-  const workers = await startWorkers({
-    connection: workerRedis,
-    cluster: CLUSTER,
-    concurrency: 4,
-    source: kube,
-    agent,
-    sink: {
-      deliver: async (result: DiagnoseResult) => {
-        await deliver(chat, result);
-        results.delivered(result.jobId);
-      },
-    },
-    proposeOffers: offerProposer({ runner, playbooks, logger }),
-    remediate: remediateProcessor(runner, new RedisRunEventSink(workerRedis, prefix), CLUSTER),
-    logger,
-    prefix,
-    handleSignals: false,
-  });
-  const events = consumeRunEvents({
-    redis: connect('worker'),
-    prefix,
-    cluster: CLUSTER,
-    group: 'demo',
-    consumer: 'demo',
-    handler: (e) => runEvent(chat, e),
-    logger,
-    blockMs: 300,
-  });
   const targets = scenarios.map((s) => s.meta.target);
   const alerts = startDemoAlerts({
     queues,
     chat,
-    redis: connect('worker'),
     cluster: CLUSTER,
     channel: CHANNEL,
     // The finalizer incident is the tour's fix: the alert group takes other pods.
     targets: scenarios.filter((s) => s.meta.target !== TOUR_FIX_TARGET).map((s) => parseTarget(s.meta.target)),
     logger,
     waitDelivered: results.wait,
+  });
+  // The bot's readers of the results, run-event and alert-group streams, as group `demo`.
+  const streams = readChatStreams([chat], {
+    connect,
+    prefix,
+    logger,
+    group: 'demo',
+    consumer: 'demo',
+    blockMs: 300,
+    onDelivered: (r) => results.delivered(r.jobId),
+    onAlertEvent: (e) => alerts.observe(e),
   });
   const consoleChat: ConsoleChatOptions = { chat, adapter, user, channel: CHANNEL, list: () => targets, alerts };
   let code = 0;
@@ -277,8 +277,9 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
   } finally {
     await alerts.stop();
     await chat.parents.settle();
+    await workers.drain();
     await workers.close();
-    await events.stop();
+    await streams.stop();
     await queues.close();
     await cluster.close();
     await deleteKeys(redis, prefix).catch(() => undefined);

@@ -1,19 +1,24 @@
 // `pod-doctor diagnose [TYPE/]NAME [-n NS] [-o json|yaml] [--kubeconfig F] [--context C] [--from FILE...]`,
 // with kubectl's conventions: pod/, deploy/, sts/, ds/, job/, node/, ns/, -n and the context's namespace.
 import { parseArgs } from 'node:util';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
+import { bounded } from '../bounded.js';
 import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
 import type { Diagnosis } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { primaryFinding } from '../jobs/incidents.js';
+import { RECURRENCE_WINDOW_DAYS, readRecurrence, recurrenceFingerprint } from '../jobs/recurrence.js';
+import type { Recurrence } from '../jobs/schemas.js';
 import { isDns1123Label, parseKubectlRef, refTarget } from '../kube/target.js';
+import { dropRedis, redisFromUrl } from '../redis/client.js';
 import { loadObjects } from '../sim/load.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { diagnoseWorkload, type WorkloadDiagnosis } from '../usecases/diagnose-workload.js';
 import { CONFIG_USAGE, commandConfig } from './config.js';
 import { diagnosisJson, renderDiagnosisText } from './diagnosis-text.js';
 import { DEFAULT_WORKLOAD_PODS, DIAGNOSE_OPTIONS, OUTPUT_FORMATS } from './options.js';
+import { agentLookupFromConfig, diagnoseSettings } from './wiring.js';
 
 export const DIAGNOSE_USAGE = `Usage: pod-doctor diagnose [TYPE/]NAME | <namespace>/<pod> [options]
   TYPE is what kubectl calls it: pod (po), deploy (deployment), sts (statefulset), ds (daemonset),
@@ -116,11 +121,7 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   const cluster = values.cluster ?? config.cluster;
   const options = {
     cluster,
-    overrides: config.rules,
-    checkSecrets: config.checkSecrets,
-    timeoutMs: config.apiTimeoutMs,
-    pendingGraceSeconds: config.pendingGraceSeconds,
-    changeWindowMinutes: config.changeWindowMinutes,
+    ...diagnoseSettings(config),
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,
@@ -132,6 +133,29 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   const diagnosis: Diagnosis = await diagnoseTarget(source, named.target, options);
-  await print(io, output, diagnosisJson(diagnosis), () => renderDiagnosisText(diagnosis, { color }));
+  // With Redis configured (REDIS_URL set), the incidents of the same cause the workers recorded.
+  const history = !values.from && io.env.REDIS_URL ? await pastIncidents(config, diagnosis) : undefined;
+  await print(io, output, { ...diagnosisJson(diagnosis), ...(history ?? {}) }, () => renderDiagnosisText(diagnosis, { color, ...(history ?? {}) }));
   return 0;
+}
+
+/** Read-only: the recurrence of the diagnosis' primary cause, or why it could not be read (bounded, never fatal). */
+async function pastIncidents(
+  config: ReturnType<typeof commandConfig>,
+  diagnosis: Diagnosis,
+): Promise<{ recurrence: Recurrence } | { recurrenceError: string } | undefined> {
+  const primary = primaryFinding(diagnosis);
+  if (!primary) return undefined;
+  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
+  redis.on('error', () => undefined);
+  try {
+    const fingerprint = recurrenceFingerprint(diagnosis, primary);
+    const read = await bounded(2000, () =>
+      readRecurrence(redis, { prefix: config.redisPrefix, windowDays: RECURRENCE_WINDOW_DAYS }, diagnosis.cluster, fingerprint),
+    );
+    if (read.status === 'done') return read.value ? { recurrence: read.value } : undefined;
+    return { recurrenceError: read.status === 'timeout' ? 'Redis did not answer within 2 s' : String((read.error as Error)?.message ?? read.error) };
+  } finally {
+    dropRedis(redis);
+  }
 }

@@ -4,6 +4,7 @@ import { paint } from '../chat/adapters/console/style.js';
 import type { Tone } from '../chat/types.js';
 import { describeChange } from '../diagnosis/changes.js';
 import type { Diagnosis, Finding } from '../diagnosis/types.js';
+import type { Recurrence } from '../jobs/schemas.js';
 import { formatTarget } from '../kube/target.js';
 
 type Style = Tone | 'bold' | 'dim';
@@ -12,6 +13,9 @@ export interface TextOptions {
   color?: boolean;
   /** Prefix each finding with its number (the console adapter's `approve <n>`). */
   numbered?: boolean;
+  /** The incidents of the same cause the workers recorded (`diagnose` with Redis configured). */
+  recurrence?: Recurrence;
+  recurrenceError?: string;
 }
 
 export function renderFindingText(f: Finding, options: TextOptions = {}, index?: number): string {
@@ -42,6 +46,12 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
   const c = (style: Style, s: string) => paint(style, s, Boolean(options.color));
   const out: string[] = [c('bold', `pod-doctor: ${formatTarget(d.target)} on cluster ${d.cluster}`)];
   if (d.missing) out.push(c('dim', `The pod does not exist; diagnosed through ${d.missing.via ?? 'its owner'}.`));
+  if (options.recurrence) {
+    const when = options.recurrence.previous.map((p) => `${p.at.slice(0, 10)} ${p.at.slice(11, 16)} UTC`).join(', ');
+    const n = options.recurrence.count;
+    out.push(c('warning', `It happened before: ${n} incident${n === 1 ? '' : 's'} of this cause in the last ${options.recurrence.days} days (began ${when}).`));
+  }
+  if (options.recurrenceError) out.push(c('dim', `Incident history not read: ${options.recurrenceError}`));
   if (d.findings.length === 0) out.push('No problem found: nothing the rules know of is wrong with it.');
   for (const [i, f] of d.findings.entries()) out.push('', renderFindingText(f, options, i));
   if (d.changes?.length) {

@@ -3,11 +3,11 @@
 // failed, noisiest workloads), printed as Markdown for any window. Reads Redis only.
 import { parseArgs } from 'node:util';
 import { PodDoctorError } from '../errors.js';
-import { closeRedis, redisFromUrl } from '../redis/client.js';
 import { computeDigest, digestMarkdown, gatherDigest } from '../report/digest.js';
-import { exportClusters, parseWhen, redisWhere } from './audit.js';
+import { exportClusters, parseWhen } from './audit.js';
 import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { withRedis } from './redis-command.js';
 
 export const DIGEST_USAGE = `Usage: pod-doctor digest [--since DURATION|TIME] [--until DURATION|TIME] [--cluster NAME]... [--config FILE]
   Prints the digest (Markdown) of every cluster the bot serves: recurring causes, time to first
@@ -39,25 +39,8 @@ export async function digestCommand(argv: string[], io: CliIo): Promise<number> 
   const untilMs = values.until ? parseWhen('--until', values.until, now) : now;
   if (untilMs < sinceMs) throw new PodDoctorError('BAD_INPUT', '--until is before --since');
   const { clusters } = exportClusters(values.cluster, config);
-  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
-  let connectError: Error | undefined;
-  redis.on('error', (err: Error) => {
-    connectError = err;
-  });
-  try {
+  return withRedis(config, async (redis) => {
     io.stdout.write(digestMarkdown(computeDigest(await gatherDigest(redis, config.redisPrefix, clusters, sinceMs, untilMs))));
     return 0;
-  } catch (err) {
-    if (redis.status !== 'ready' && !(err instanceof PodDoctorError))
-      throw new PodDoctorError(
-        'REDIS_UNREACHABLE',
-        `cannot reach Redis at ${redisWhere(config.redisUrl)} (REDIS_URL): ${(connectError ?? (err as Error)).message}`,
-        {
-          cause: err,
-        },
-      );
-    throw err;
-  } finally {
-    await closeRedis(redis).catch(() => redis.disconnect());
-  }
+  });
 }

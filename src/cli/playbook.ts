@@ -3,19 +3,18 @@
 // with their own kubeconfig: no chat approval, but the same plan, the same live precondition
 // re-check before any step, and the same verifying diagnosis at the end.
 import { parseArgs } from 'node:util';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { formatTarget, parseTarget } from '../kube/target.js';
-import { agentActionsClientFromConfig } from '../remediation/agent-actions-client.js';
 import { defaultPlaybookDir, formatIssue, loadPlaybooks, validatePlaybookDir } from '../remediation/load.js';
 import { renderPlanText } from '../remediation/plan.js';
-import { createRunner, type RunEvent } from '../remediation/runner.js';
+import type { RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
 import { CONFIG_OPTION, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { agentLookupFromConfig, diagnoseSettings, runnerFromConfig } from './wiring.js';
 
 export const PLAYBOOK_USAGE = `Usage: pod-doctor playbook <list|validate|run> [options]
   list [--json] [--dir DIR]              the playbooks, their risk, approvals and rules
@@ -133,9 +132,6 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1 || !values.target) throw new PodDoctorError('BAD_INPUT', `expected a playbook id and --target\n${PLAYBOOK_USAGE}`);
   const id = positionals[0]!;
   const config = commandConfig(io.env, values.config, io.stderr);
-  const playbooks = await loadPlaybooks(playbookDir(config, values.dir));
-  const playbook = playbooks.find((p) => p.id === id);
-  if (!playbook) throw new PodDoctorError('BAD_INPUT', `no playbook "${id}" (known: ${playbooks.map((p) => p.id).join(', ')})`);
   const target = parseTarget(values.target);
   let now: (() => Date) | undefined;
   if (values.now) {
@@ -153,16 +149,26 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   );
   const cluster = values.cluster ?? config.cluster;
   const agent = agentLookupFromConfig(config);
-  const diagnoseOptions = {
-    overrides: config.rules,
-    checkSecrets: config.checkSecrets,
-    timeoutMs: config.apiTimeoutMs,
-    pendingGraceSeconds: config.pendingGraceSeconds,
-    changeWindowMinutes: config.changeWindowMinutes,
-  };
+  const events: RunEvent[] = [];
+  // The worker's runner (playbooks, agent actions, diagnosis settings, step limits), with its
+  // plans and runs in memory: no chat approval, no Redis, no audit trail.
+  const { runner, playbooks } = await runnerFromConfig({
+    config: { ...config, cluster, playbookDir: playbookDir(config, values.dir) },
+    kube,
+    store: new MemoryRunStore(),
+    ...(agent ? { agent } : {}),
+    ...(now ? { now } : {}),
+    onEvent: (e) => {
+      events.push(e);
+      const line = values.json ? undefined : eventLine(e);
+      if (line) io.stdout.write(`${line}\n`);
+    },
+  });
+  const playbook = playbooks.find((p) => p.id === id);
+  if (!playbook) throw new PodDoctorError('BAD_INPUT', `no playbook "${id}" (known: ${playbooks.map((p) => p.id).join(', ')})`);
 
   const diagnosis = await diagnoseTarget(kube, target, {
-    ...diagnoseOptions,
+    ...diagnoseSettings(config),
     cluster,
     ...(agent ? { agent } : { agentSkipReason: 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)' }),
     ...(now ? { now } : {}),
@@ -175,23 +181,6 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
     );
     return 2;
   }
-  const events: RunEvent[] = [];
-  const agentActions = agentActionsClientFromConfig(config, (name) => kube.getNode(name));
-  const runner = createRunner({
-    cluster,
-    kube,
-    store: new MemoryRunStore(),
-    ...(agent ? { agent } : {}),
-    ...(agentActions ? { agentActions } : {}),
-    diagnose: diagnoseOptions,
-    ...(now ? { now } : {}),
-    maxStepTimeoutMs: config.maxStepTimeoutSeconds * 1000,
-    onEvent: (e) => {
-      events.push(e);
-      const line = values.json ? undefined : eventLine(e);
-      if (line) io.stdout.write(`${line}\n`);
-    },
-  });
   const plan = await runner.proposePlan(finding, diagnosis, playbook);
   if (values['dry-run']) {
     io.stdout.write(values.json ? `${JSON.stringify({ plan }, null, 2)}\n` : `${renderPlanText(plan)}\n(dry run: nothing was changed)\n`);

@@ -8,12 +8,12 @@ import { writeUpOf } from '../chat/flows/writeup.js';
 import { ThreadStore } from '../chat/store/threads.js';
 import { PodDoctorError } from '../errors.js';
 import type { RedisClient } from '../redis/client.js';
-import { closeRedis, redisFromUrl } from '../redis/client.js';
 import { gatherStory } from '../report/story.js';
 import { writeUp } from '../report/writeup.js';
-import { parseWhen, redisWhere } from './audit.js';
+import { parseWhen } from './audit.js';
 import { CONFIG_OPTION, CONFIG_USAGE, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { withRedis } from './redis-command.js';
 
 export const REPORT_USAGE = `Usage: pod-doctor report <thread link | incident id> [--since DURATION|TIME] [--config FILE]
   Prints the post-incident write-up (Markdown) of a Slack thread or an incident: summary, impact,
@@ -78,25 +78,8 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   const config = commandConfig(io.env, values.config, io.stderr);
   const now = Date.now();
   const sinceMs = parseWhen('--since', values.since ?? '7d', now);
-  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
-  let connectError: Error | undefined;
-  redis.on('error', (err: Error) => {
-    connectError = err;
-  });
-  try {
+  return withRedis(config, async (redis) => {
     io.stdout.write(await reportFor(redis, config.redisPrefix, ref, { now, sinceMs }));
     return 0;
-  } catch (err) {
-    if (redis.status !== 'ready' && !(err instanceof PodDoctorError))
-      throw new PodDoctorError(
-        'REDIS_UNREACHABLE',
-        `cannot reach Redis at ${redisWhere(config.redisUrl)} (REDIS_URL): ${(connectError ?? (err as Error)).message}`,
-        {
-          cause: err,
-        },
-      );
-    throw err;
-  } finally {
-    await closeRedis(redis).catch(() => redis.disconnect());
-  }
+  });
 }

@@ -1,21 +1,26 @@
-// The worker role, shared by `pod-doctor worker` and the bot's in-process worker: diagnosis
-// and remediation workers for one cluster, plus the expansion of workload alerts into pods,
-// all built the same way from configuration.
+// The worker role, shared by `pod-doctor worker`, the bot's in-process worker and the demo:
+// diagnosis and remediation workers for one cluster (rule overrides, the cluster's API rate
+// limit), plus the expansion of workload alerts into pods, all built the same way from
+// configuration.
 import type { Logger } from 'pino';
 import { startExpansionWorker } from '../alerts/expand.js';
+import type { AgentCallMetrics } from '../collect/agent-metrics.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
 import type { JobQueues, JobSettings } from '../jobs/queues.js';
+import { recordFix } from '../jobs/recurrence.js';
 import type { ResultSink } from '../jobs/sink.js';
 import { startWorkers } from '../jobs/worker.js';
 import type { JobMetrics } from '../metrics/metrics.js';
 import type { RedisClient } from '../redis/client.js';
 import { apiBucket } from '../redis/token-bucket.js';
 import { offerProposer } from '../remediation/offers.js';
+import type { RunCounter } from '../remediation/run.js';
 import { RedisRunEventSink, remediateProcessor } from '../remediation/run-events.js';
 import type { Runner } from '../remediation/runner.js';
 import type { Playbook } from '../remediation/schema.js';
+import { diagnoseSettings, runnerFromConfig } from './wiring.js';
 
 export interface WorkerRoleOptions {
   config: Config;
@@ -27,15 +32,18 @@ export interface WorkerRoleOptions {
   kube: KubeSource;
   agent?: AgentLookup;
   sink: ResultSink;
-  runner: Pick<Runner, 'runPlan' | 'proposePlan'>;
-  /** The installed playbooks: the worker proposes the fixes with each diagnosis. */
-  playbooks: readonly Playbook[];
   concurrency: number;
   logger: Logger;
-  metrics: JobMetrics;
+  /** Job counters and durations, remediation outcomes, agent calls (the demo keeps none). */
+  metrics?: JobMetrics & { remediationRuns?: RunCounter };
+  agentCalls?: AgentCallMetrics;
 }
 
 export interface RunningWorkerRole {
+  /** The installed playbooks (validated at start: a bad file stops it). */
+  readonly playbooks: readonly Playbook[];
+  /** Plans and runs (the demo's tour reads the plans it approves). */
+  readonly runner: Runner;
   /** Take no new job; resolves once the running ones have finished. */
   drain(): Promise<void>;
   /**
@@ -47,7 +55,18 @@ export interface RunningWorkerRole {
 }
 
 export async function startWorkerRole(options: WorkerRoleOptions): Promise<RunningWorkerRole> {
-  const { config, cluster, connection, settings, kube, logger } = options;
+  const { config, cluster, connection, settings, kube, logger, metrics } = options;
+  // Playbooks are validated here: a bad file stops startup.
+  const { runner, playbooks } = await runnerFromConfig({
+    config: { ...config, cluster, redisPrefix: settings.prefix },
+    kube,
+    redis: connection,
+    ...(options.agent ? { agent: options.agent } : {}),
+    logger,
+    auditRetentionMs: config.auditRetentionDays * 86_400_000,
+    ...(metrics?.remediationRuns ? { runs: metrics.remediationRuns } : {}),
+    ...(options.agentCalls ? { agentCalls: options.agentCalls } : {}),
+  });
   // Every worker of a cluster shares one API budget (a Redis token bucket), spent only on reads
   // that reach the API server.
   const bucket = apiBucket(connection, settings.prefix, cluster, { ratePerSecond: config.apiRatePerSecond, burst: config.apiBurst });
@@ -59,22 +78,23 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     source,
     ...(options.agent ? { agent: options.agent } : {}),
     sink: options.sink,
-    proposeOffers: offerProposer({ runner: options.runner, playbooks: options.playbooks, logger }),
-    remediate: remediateProcessor(options.runner, new RedisRunEventSink(connection, settings.prefix), cluster),
+    proposeOffers: offerProposer({ runner, playbooks, logger }),
+    remediate: remediateProcessor(runner, new RedisRunEventSink(connection, settings.prefix), cluster, (plan, outcome) =>
+      recordFix(connection, { prefix: settings.prefix, retentionSeconds: config.recurrenceRetentionDays * 86_400 }, cluster, plan.recurrence ?? '', {
+        playbook: plan.playbook.id,
+        outcome,
+        at: new Date().toISOString(),
+      }),
+    ),
     remediateConcurrency: config.remediateConcurrency,
     logger,
     prefix: settings.prefix,
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
-    diagnose: {
-      overrides: config.rules,
-      checkSecrets: config.checkSecrets,
-      timeoutMs: config.apiTimeoutMs,
-      pendingGraceSeconds: config.pendingGraceSeconds,
-      changeWindowMinutes: config.changeWindowMinutes,
-    },
-    metrics: options.metrics,
+    recurrenceRetentionDays: config.recurrenceRetentionDays,
+    diagnose: diagnoseSettings(config),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     handleSignals: false,
   });
   // Workload alerts (a Deployment's unhealthy pods...) become pod diagnoses next to the
@@ -82,6 +102,8 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
   const expansion = startExpansionWorker({ connection, cluster, source, queues: options.queues, logger });
   const bullWorkers = [workers.diagnose, workers.remediate, expansion.worker].filter((w) => w !== undefined);
   return {
+    playbooks,
+    runner,
     // BullMQ's pause waits for running jobs like close() does, but leaves the forced close to
     // us: a close() begun cannot be forced any more, and it never ends while Redis is away (it
     // waits for the blocking connection's end, which a dead connection never reports).

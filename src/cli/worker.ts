@@ -5,22 +5,21 @@ import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import { startAuditEvents } from '../audit/consumer.js';
-import { agentLookupFromConfig } from '../collect/agent-lookup.js';
 import { createAgentCallMetrics } from '../collect/agent-metrics.js';
 import { KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import type { Config } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
-import { JobQueues, jobSettingsFromConfig } from '../jobs/queues.js';
+import { JobQueues } from '../jobs/queues.js';
 import { RedisStreamSink } from '../jobs/sink.js';
 import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
 import { checkRedis, closeRedis, dropRedis, redisConnections, redisUp } from '../redis/client.js';
-import { runnerFromConfig } from '../remediation/index.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
+import { agentLookupFromConfig, jobSettingsFromConfig } from './wiring.js';
 import { startWorkerRole } from './worker-role.js';
 
 export const WORKER_USAGE = `Usage: pod-doctor worker [--config FILE] [--cluster NAME] [--concurrency N] [--kubeconfig FILE] [--context NAME] [--port N]
@@ -171,18 +170,8 @@ async function serveWorker(
 ): Promise<number> {
   const { config, cluster, concurrency, logger, connections, redis, settings, kube, metrics, agentCalls, agent, queues, ops } = o;
   const embedded = deps.embedded;
-  // Playbooks are validated here: a bad file stops startup.
   const retentionMs = config.auditRetentionDays * 86_400_000;
-  const { runner, playbooks } = await runnerFromConfig({
-    config: { ...config, cluster },
-    agentCalls,
-    kube,
-    redis,
-    ...(agent ? { agent } : {}),
-    logger,
-    auditRetentionMs: retentionMs,
-    runs: metrics.remediationRuns,
-  });
+  // Playbooks are validated here: a bad file stops startup.
   const workers = await startWorkerRole({
     config,
     cluster,
@@ -192,11 +181,10 @@ async function serveWorker(
     kube,
     ...(agent ? { agent } : {}),
     sink: new RedisStreamSink(redis, settings.prefix, config.resultsMaxLen),
-    runner,
-    playbooks,
     concurrency,
     logger,
     metrics,
+    agentCalls,
   });
   // The cluster's audit trail as Events on the targets (its reader blocks: its own connection).
   const auditRedis = connections.connect('worker');

@@ -5,7 +5,7 @@
 import type { HistoryFact, KubeObject, OwnerFact } from '../diagnosis/types.js';
 import { formatSelector, type LabelSelectorObject } from '../kube/selectors.js';
 import type { Guard } from './guard.js';
-import type { FactSource } from './source.js';
+import { type FactSource, UnanswerableError } from './source.js';
 
 /** Revisions kept at most (Deployments keep 10 old ReplicaSets by default). */
 const MAX_REVISIONS = 12;
@@ -22,16 +22,42 @@ export interface HistoryScope {
   configMaps: readonly string[];
   /** Only with the opt-in Secret permission (POD_DOCTOR_CHECK_SECRETS). */
   secrets: readonly string[];
+  /** The pod's ServiceAccount: the RoleBindings of the namespace that name it. */
+  serviceAccount: string;
   guard: Guard;
 }
 
 export async function collectHistory(s: HistoryScope): Promise<HistoryFact> {
   const configs = [...s.configMaps.map((n) => ['ConfigMap', n] as const), ...s.secrets.map((n) => ['Secret', n] as const)].slice(0, MAX_CONFIGS);
-  const [workload, metadata] = await Promise.all([
+  const [workload, metadata, bindings] = await Promise.all([
     collectWorkload(s),
     Promise.all(configs.map(([kind, name]) => s.guard(`${kind} ${name} (metadata only)`, () => s.source.configMetadata(s.namespace, kind, name), null))),
+    // The same read as the access collector's (src/collect/access.ts): shared within a diagnosis.
+    s.guard<KubeObject[]>(`rolebindings in ${s.namespace}`, () => quietWhenUnsaved(s.source.listRoleBindings(s.namespace)), []),
   ]);
-  return { ...(workload ? { workload } : {}), configs: metadata.filter((o): o is KubeObject => o !== null) };
+  const mine = bindings.filter((b) =>
+    ((b.subjects ?? []) as { kind?: string; name?: string; namespace?: string }[]).some(
+      (x) => x.kind === 'ServiceAccount' && x.name === s.serviceAccount && (x.namespace ?? s.namespace) === s.namespace,
+    ),
+  );
+  return {
+    ...(workload ? { workload } : {}),
+    configs: metadata.filter((o): o is KubeObject => o !== null),
+    ...(mine.length > 0 ? { bindings: mine.map((b) => ({ ...b, kind: 'RoleBinding' })) } : {}),
+  };
+}
+
+/**
+ * Saved objects without any RBAC binding say nothing about them; for "what changed" (supplementary,
+ * unlike the access check) that is no check that failed, so no gap.
+ */
+async function quietWhenUnsaved(read: Promise<KubeObject[]>): Promise<KubeObject[]> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof UnanswerableError) return [];
+    throw err;
+  }
 }
 
 async function collectWorkload(s: HistoryScope): Promise<HistoryFact['workload']> {

@@ -181,6 +181,7 @@ const SECOND_ROUND: PodCollector[] = [
             owners: s.snapshot.owners,
             configMaps: referencedConfigMaps(s.pod),
             secrets: s.checkSecrets ? referencedSecrets(s.pod) : [],
+            serviceAccount: s.pod.spec?.serviceAccountName || 'default',
             guard: s.guard,
           }).then((h) => (s.snapshot.history = h))
         : undefined,

@@ -357,6 +357,12 @@ export const SETTINGS = {
     description: 'An incident (pods sharing one root cause) is forgotten this long after its last new pod.',
     roles: ['worker'],
   }),
+  recurrenceRetentionDays: setting({
+    env: 'POD_DOCTOR_RECURRENCE_RETENTION_DAYS',
+    schema: int(90, 1, 3650),
+    description: 'How long an incident\'s fingerprint (cluster, root-cause rule, workload, node) is kept, so a repeat says "3rd time in 7 days".',
+    roles: ['worker'],
+  }),
   apiRatePerSecond: setting({
     env: 'POD_DOCTOR_API_RATE',
     schema: z.coerce.number().positive().max(100_000).default(20),

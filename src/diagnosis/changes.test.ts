@@ -68,6 +68,14 @@ describe('whatChanged', () => {
 });
 
 describe('failureBegan', () => {
+  it('is undefined for a pod the node evicted: that is no failure of its template', () => {
+    const evicted = crashedPod(
+      { exitCode: 137, now: 'terminated' },
+      { status: { phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' } },
+    );
+    expect(failureBegan(snapshot(evicted))).toBeUndefined();
+  });
+
   it('is the earliest Warning event or failed run of a failing pod, and undefined for a healthy one', () => {
     expect(failureBegan(parseFailure(600, []))).toBe(Date.parse(ago(600)));
     expect(failureBegan(snapshot(pod()))).toBeUndefined();
@@ -91,5 +99,27 @@ describe('templateDiff', () => {
     );
     expect(diff).toEqual(['env MODE of web changed', 'env DB_PASSWORD (from a Secret) of web changed', 'env TOKEN (from a Secret) added to web']);
     expect(diff.join(' ')).not.toContain('hunter2');
+  });
+});
+
+describe('RoleBindings of the pod ServiceAccount', () => {
+  it('names an edit of a binding that grants the account, with its role', () => {
+    const binding = {
+      ...configMeta('ConfigMap', 'web-reader', 'kubectl-edit', 200),
+      kind: 'RoleBinding',
+      roleRef: { kind: 'Role', name: 'pod-reader' },
+    };
+    const s = parseFailure(60, []);
+    const changes = whatChanged({ ...s, history: { configs: [], bindings: [binding] } }, WINDOW);
+    expect(changes).toEqual([
+      {
+        at: ago(200),
+        kind: 'access',
+        object: "RoleBinding web-reader (of the pod's ServiceAccount, role pod-reader)",
+        text: 'edited',
+        by: 'kubectl-edit',
+        explains: 140,
+      },
+    ]);
   });
 });

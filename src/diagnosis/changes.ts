@@ -66,7 +66,11 @@ export function failureBegan(snapshot: Snapshot): number | undefined {
   return times.length > 0 ? Math.min(...times) : undefined;
 }
 
+/** Pod-level endings that are the node's or the scheduler's doing, not the pod's own template. */
+const NOT_THE_POD = new Set(['Evicted', 'Preempting', 'NodeLost', 'Shutdown', 'Terminated', 'NodeShutdown', 'OutOfmemory', 'OutOfcpu']);
+
 function isFailing(pod: Pod): boolean {
+  if (NOT_THE_POD.has(pod.status?.reason ?? '')) return false;
   if (pod.status?.phase === 'Failed') return true;
   return [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].some(
     (s) =>
@@ -211,21 +215,24 @@ function rolloutChanges(snapshot: Snapshot): Change[] {
 }
 
 /**
- * Edits of the config the pod uses: the latest managedFields time of each ConfigMap or Secret,
+ * Edits of the config the pod uses and of the RoleBindings of its ServiceAccount: the latest
+ * managedFields time of each ConfigMap, Secret or RoleBinding,
  * when later than its creation (or its creation, when that is recent: a replaced object).
  */
 function configChanges(history: HistoryFact | undefined): Change[] {
   const out: Change[] = [];
-  for (const o of history?.configs ?? []) {
+  for (const o of [...(history?.configs ?? []), ...(history?.bindings ?? [])]) {
     const created = ms(o.metadata?.creationTimestamp);
     const entries = (o.metadata?.managedFields ?? []) as ManagedField[];
     const latest = entries.filter((e) => ms(e.time) !== undefined).sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0))[0];
-    const object = `${o.kind} ${o.metadata?.name ?? ''}`;
+    const kind = o.kind === 'RoleBinding' ? ('access' as const) : ('config' as const);
+    const role = (o.roleRef as { kind?: string; name?: string } | undefined)?.name;
+    const object = `${o.kind} ${o.metadata?.name ?? ''}${o.kind === 'RoleBinding' && role ? ` (of the pod's ServiceAccount, role ${role})` : ''}`;
     const t = ms(latest?.time);
     if (latest?.time && t !== undefined && (created === undefined || t > created + 1_000)) {
-      out.push({ at: latest.time, kind: 'config', object, text: 'edited', ...(latest.manager ? { by: latest.manager } : {}) });
+      out.push({ at: latest.time, kind, object, text: 'edited', ...(latest.manager ? { by: latest.manager } : {}) });
     } else if (o.metadata?.creationTimestamp) {
-      out.push({ at: o.metadata.creationTimestamp, kind: 'config', object, text: 'created', ...(latest?.manager ? { by: latest.manager } : {}) });
+      out.push({ at: o.metadata.creationTimestamp, kind, object, text: 'created', ...(latest?.manager ? { by: latest.manager } : {}) });
     }
   }
   return out;
@@ -310,7 +317,7 @@ export function describeBlame(c: Change): string {
     const what = c.text.replace(/^revision \d+: /, '');
     return `began ${after} after revision ${c.revision} of ${c.object} (${what})${by}`;
   }
-  if (c.kind === 'config') return `began ${after} after ${c.object} was ${c.text}${by}`;
+  if (c.kind === 'config' || c.kind === 'access') return `began ${after} after ${c.object} was ${c.text}${by}`;
   return `began ${after} after ${c.object}: ${c.text}${by}`;
 }
 

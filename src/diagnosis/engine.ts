@@ -95,9 +95,17 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
     ruleErrors,
     ...(snapshot.missingPod ? { missing: snapshot.missingPod } : {}),
     ...(changes.length > 0 ? { changes } : {}),
+    ...workloadAndNode(snapshot),
     ...(ignored.length > 0 ? { ignored: [...new Map(ignored.map((i) => [i.rule, i])).values()] } : {}),
     at: snapshot.now,
   };
+}
+
+/** The pod's top owner (the last of the chain) and its node. */
+function workloadAndNode(snapshot: Snapshot): { workload?: string; node?: string } {
+  const top = snapshot.owners?.at(-1);
+  const node = snapshot.pod?.spec?.nodeName;
+  return { ...(top ? { workload: `${top.kind} ${top.name}` } : {}), ...(node ? { node } : {}) };
 }
 
 function isDraftList(result: FindingDraft | readonly FindingDraft[]): result is readonly FindingDraft[] {

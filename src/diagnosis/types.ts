@@ -334,12 +334,14 @@ export interface Snapshot {
 export interface HistoryFact {
   workload?: { kind: 'Deployment' | 'StatefulSet' | 'DaemonSet'; name: string; object: KubeObject; revisions: KubeObject[] };
   configs: KubeObject[];
+  /** RoleBindings of the namespace that name the pod's ServiceAccount (created or edited when, by whom). */
+  bindings?: KubeObject[];
 }
 
 /** One change in the window before a failure: a rollout, a config edit, a node event. */
 export interface Change {
   at: string;
-  kind: 'rollout' | 'config' | 'node';
+  kind: 'rollout' | 'config' | 'access' | 'node';
   /** `Deployment web`, `ConfigMap web-config`, `node worker-1`. */
   object: string;
   /** What changed: `revision 2: image web 2.3.1 → 2.4.0`. */
@@ -393,6 +395,9 @@ export interface Diagnosis {
   missing?: { name: string; via?: string };
   /** What changed in the window before the failure (rollouts, config edits, the node), oldest first. */
   changes?: Change[];
+  /** The pod's top workload (`Deployment web`) and node, when known: what a recurrence is keyed by. */
+  workload?: string;
+  node?: string;
   /** Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>`; `by` names that object. */
   ignored?: { rule: string; by: string }[];
   at: string;

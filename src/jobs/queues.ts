@@ -2,7 +2,6 @@
 // cluster's hash tag) and the job policy. Connections and key names live in src/redis/.
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
 import { type Confirmation, ReplicaBarrier } from '../redis/replication.js';
@@ -44,19 +43,6 @@ export const DEFAULT_JOB_SETTINGS: JobSettings = {
   waitReplicas: 1,
   waitMs: 500,
 };
-
-export function jobSettingsFromConfig(config: Config): JobSettings {
-  return {
-    ...DEFAULT_JOB_SETTINGS,
-    prefix: config.redisPrefix,
-    attempts: config.jobAttempts,
-    backoffMs: config.jobBackoffMs,
-    dedupWindowMs: config.dedupWindowSeconds * 1000,
-    alertDedupMs: config.alertDedupSeconds * 1000,
-    waitReplicas: config.redisWaitReplicas,
-    waitMs: config.redisWaitMs,
-  };
-}
 
 export function diagnoseJobOptions(s: JobSettings): JobsOptions {
   return {

@@ -124,6 +124,18 @@ export interface Incident {
  * A fix the worker proposed for a finding: a plan it made against the live cluster and stored
  * (the bot renders it and records approvals, it never proposes), or why none is offered.
  */
+/** The same story before: this fingerprint's incidents in the last `days` days (this one included). */
+export interface Recurrence {
+  /** `rule|workload|node`. */
+  fingerprint: string;
+  count: number;
+  days: number;
+  /** Earlier incidents, newest first: their first job (its thread) and when they began. */
+  previous: { jobId: string; at: string }[];
+  /** The last approved fix run for this fingerprint, and whether its verification found it fixed. */
+  lastFix?: { playbook: string; outcome: 'fixed' | 'not-fixed'; at: string };
+}
+
 export interface PlanOffer {
   fingerprint: string;
   playbook: string;
@@ -144,6 +156,8 @@ export interface DiagnoseResult {
   /** Everyone who asked while this job was open (slash users, alert notifications). */
   requesters: Requester[];
   incident?: Incident;
+  /** When the same cause hit the same workload (and node) before, within the window. */
+  recurrence?: Recurrence;
   /** Fixes proposed for the top findings that name a playbook (made once, with the diagnosis). */
   offers?: PlanOffer[];
   /** The job's `job.diagnose` span, so the chat post joins its trace (absent with tracing off). */

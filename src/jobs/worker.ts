@@ -17,14 +17,24 @@ import { formatTarget } from '../kube/target.js';
 import { type ScopedLogger, scoped } from '../log.js';
 import type { FailureClass, JobMetrics } from '../metrics/metrics.js';
 import { redactDeep } from '../redact.js';
-import type { RedisClient } from '../redis/client.js';
+import { type RedisClient, redisErrorListener } from '../redis/client.js';
 import { clusterTag, DEFAULT_PREFIX } from '../redis/keys.js';
 import { beginSpan, contextFrom, currentTrace, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
 import { closeJob, markActive } from './dedup.js';
 import { joinIncident, primaryFinding } from './incidents.js';
 import { queueName } from './queues.js';
-import { type DiagnoseJob, type DiagnoseResult, type Incident, type PlanOffer, parseDiagnoseJob, parseRemediateJob, type RemediateJob } from './schemas.js';
+import { RECURRENCE_WINDOW_DAYS, type RecurrenceSettings, recordRecurrence } from './recurrence.js';
+import {
+  type DiagnoseJob,
+  type DiagnoseResult,
+  type Incident,
+  type PlanOffer,
+  parseDiagnoseJob,
+  parseRemediateJob,
+  type Recurrence,
+  type RemediateJob,
+} from './schemas.js';
 import type { ResultSink } from './sink.js';
 
 const IDENTIFIERS = new Set(['rule', 'severity', 'playbook', 'subject', 'causeKey', 'fingerprint', 'params', 'merged', 'alternatives']);
@@ -59,6 +69,8 @@ export interface StartWorkersOptions {
   /** Times a job may stall (worker died) before it fails. */
   maxStalledCount?: number;
   incidentTtlSeconds?: number;
+  /** How long an incident's fingerprint is kept for "it happened before" (default 90 days). */
+  recurrenceRetentionDays?: number;
   /** Extra diagnose options: rule overrides, timeouts, a fixed clock in tests. */
   diagnose?: Omit<DiagnoseOptions, 'cluster' | 'agent'>;
   metrics?: JobMetrics;
@@ -151,6 +163,7 @@ interface DiagnoseContext {
   prefix: string;
   gapRetries: number;
   incidentSettings: { prefix: string; ttlSeconds: number };
+  recurrenceSettings: RecurrenceSettings;
   /** The queue's name, for metrics. */
   queue: string;
 }
@@ -271,6 +284,15 @@ async function finishDiagnosis(
     incident = await joinIncident(connection, c.incidentSettings, { cluster, jobId, finding: primary });
     metrics?.incidents.inc({ k8s_cluster: cluster, outcome: incident.created ? 'created' : 'joined' });
   }
+  let recurrence: Recurrence | undefined;
+  if (primary && incident && partial.diagnosis) {
+    try {
+      recurrence = await recordRecurrence(connection, c.recurrenceSettings, { cluster, diagnosis: partial.diagnosis, finding: primary, incident });
+    } catch (err) {
+      // The diagnosis still goes out, without "it happened before".
+      log.warn({ err }, 'recurrence could not be recorded');
+    }
+  }
   let offers: PlanOffer[] = [];
   if (partial.status === 'diagnosed' && partial.diagnosis && proposeOffers) {
     try {
@@ -288,6 +310,7 @@ async function finishDiagnosis(
     ...partial,
     requesters,
     ...(incident ? { incident } : {}),
+    ...(recurrence ? { recurrence } : {}),
     ...(offers.length > 0 ? { offers } : {}),
     ...(trace ? { trace } : {}),
   };
@@ -312,12 +335,13 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     prefix,
     gapRetries: options.gapRetries ?? 2,
     incidentSettings: { prefix, ttlSeconds: options.incidentTtlSeconds ?? 21_600 },
+    recurrenceSettings: { prefix, retentionSeconds: (options.recurrenceRetentionDays ?? 90) * 86_400, windowDays: RECURRENCE_WINDOW_DAYS },
     queue: diagnoseQueue,
   };
   const processDiagnoseJob = (job: Job<DiagnoseJob, DiagnoseResult>) => traceDiagnose(context, job);
 
   const diagnoseWorker = new Worker<DiagnoseJob, DiagnoseResult>(diagnoseQueue, processDiagnoseJob, { ...common, concurrency: options.concurrency ?? 8 });
-  diagnoseWorker.on('error', (err) => logger.error({ err, queue: diagnoseQueue }, 'worker error'));
+  diagnoseWorker.on('error', redisErrorListener(logger, { queue: diagnoseQueue }, 'worker error'));
   diagnoseWorker.on('stalled', (jobId) => logger.warn({ jobId, queue: diagnoseQueue }, 'job stalled, handed to another worker'));
 
   let remediateWorker: Worker<RemediateJob, unknown> | undefined;
@@ -349,7 +373,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       },
       { ...common, concurrency: options.remediateConcurrency ?? 1 },
     );
-    remediateWorker.on('error', (err) => logger.error({ err, queue: remediateQueue }, 'worker error'));
+    remediateWorker.on('error', redisErrorListener(logger, { queue: remediateQueue }, 'worker error'));
     remediateWorker.on('failed', (job, err) => logger.error({ jobId: job?.id, err, queue: remediateQueue }, 'remediation failed'));
   }
 

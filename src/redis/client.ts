@@ -167,6 +167,28 @@ export function dropRedis(redis: RedisClient): void {
 /** The last connection error of each connection made by redisConnections(): what readiness names. */
 const lastErrors = new WeakMap<RedisClient, string>();
 
+/** What a connection that cannot reach Redis reports: refused, timed out, unresolvable, unreachable, closed, or refused login. */
+const CONNECTION_ERROR = /^(ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE)$|^(NOAUTH|WRONGPASS)\b|Connection is closed/;
+
+/**
+ * An `error` listener for a BullMQ worker or queue: an error that only says Redis is away is
+ * expected while it is (readiness says so): one warning per cause, without a stack, instead of
+ * one error per reconnect attempt. Any other error is logged as it comes.
+ */
+export function redisErrorListener(logger: Pick<Logger, 'warn' | 'error'>, fields: Record<string, unknown>, msg: string): (err: Error) => void {
+  let last: string | undefined;
+  return (err) => {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (CONNECTION_ERROR.test(code) || CONNECTION_ERROR.test(err.message)) {
+      if (last !== err.message) logger.warn({ ...fields, err: { message: err.message } }, msg);
+      last = err.message;
+      return;
+    }
+    last = undefined;
+    logger.error({ ...fields, err }, msg);
+  };
+}
+
 /** Whether a connection can take commands now (connected, authenticated, ready check passed). */
 export function redisUp(redis: RedisClient): boolean {
   return redis.status === 'ready';

@@ -39,6 +39,10 @@ export const keys = {
     `${clusterTag(prefix, cluster)}:alert:${fingerprint}:${status}:${startsAt}`,
   incident: (prefix: string, cluster: string, rule: string, causeKey: string) => `${clusterTag(prefix, cluster)}:incident:${rule}|${causeKey}`,
   incidents: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:incidents`,
+  /** Incidents of one fingerprint (rule|workload|node), kept for the recurrence retention. */
+  recurrence: (prefix: string, cluster: string, fingerprint: string) => `${clusterTag(prefix, cluster)}:recur:${fingerprint}`,
+  /** The last verified fix of a fingerprint (hash: playbook, outcome, at). */
+  recurrenceFix: (prefix: string, cluster: string, fingerprint: string) => `${clusterTag(prefix, cluster)}:recur-fix:${fingerprint}`,
   apiBucket: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:bucket:api`,
   results: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:results`,
   /** Shared keys: `{pod-doctor}:chat:<what>:...` (one slot for every cluster's chat state). */

@@ -50,6 +50,55 @@ describe('consumeStream after Redis lost its data', () => {
   });
 });
 
+describe('consumeStream lanes', () => {
+  const admin = connect();
+  const prefix = testPrefix('lanes');
+  const stream = `${prefix}:results`;
+  let consumer: StreamConsumer | undefined;
+  let reader: ReturnType<typeof connect> | undefined;
+
+  afterEach(async () => {
+    await consumer?.stop();
+    reader?.disconnect();
+    await cleanup(admin, prefix);
+  });
+
+  it('a slow lane keeps its own slots: the other lane is handled at once, and nothing waiting is claimed twice', async () => {
+    const started: string[] = [];
+    const done: string[] = [];
+    reader = connect();
+    consumer = consumeStream<{ n: string; lane: string }>({
+      redis: reader,
+      stream,
+      group: 'chat',
+      consumer: 'c1',
+      decode: jsonField('e'),
+      handler: async (v) => {
+        started.push(v.n);
+        if (v.lane === 'slow') await new Promise((r) => setTimeout(r, 400));
+        done.push(v.n);
+      },
+      label: 'test',
+      blockMs: 50,
+      // Entries waiting in their lane are idle longer than this: the claim loop must skip them.
+      claimIdleMs: 200,
+      concurrency: 4,
+      lane: (v) => v.lane,
+      laneConcurrency: 1,
+    });
+    for (let i = 0; i < 4; i++) await admin.xadd(stream, '*', 'e', JSON.stringify({ n: `slow-${i}`, lane: 'slow' }));
+    await admin.xadd(stream, '*', 'e', JSON.stringify({ n: 'fast', lane: 'fast' }));
+    await eventually(async () => done.includes('fast'), 1000);
+    // The fast one did not wait for the slow lane (one at a time, 400 ms each).
+    expect(done.filter((n) => n.startsWith('slow'))).toHaveLength(0);
+    await eventually(async () => done.length === 5, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([...started].sort()).toEqual(['fast', 'slow-0', 'slow-1', 'slow-2', 'slow-3']);
+    expect(done.filter((n) => n.startsWith('slow'))).toEqual(['slow-0', 'slow-1', 'slow-2', 'slow-3']);
+    expect(await admin.xpending(stream, 'chat')).toEqual([0, null, null, null]);
+  });
+});
+
 describe('streamIdBefore', () => {
   it.each([
     ['1700000000000-0', '1700000000001-0', true],

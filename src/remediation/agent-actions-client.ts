@@ -5,9 +5,7 @@
 import { type ActionRequest, type ActionResponse, AGENT_ACTION_TABLE, type AgentActionName, actionResponseSchema } from '../agent/actions/types.js';
 import { type AgentLocatorConfig, agentUrlFor } from '../collect/agent-client.js';
 import { type AgentTransport, agentPost } from '../collect/agent-http.js';
-import { type AgentTransportConfig, agentTransportFromConfig } from '../collect/agent-lookup.js';
 import { type AgentCallMetrics, callErrorOf } from '../collect/agent-metrics.js';
-import type { Config } from '../config/schema.js';
 import type { Node } from '../diagnosis/types.js';
 
 export interface AgentActionsClientConfig extends AgentLocatorConfig {
@@ -81,22 +79,4 @@ export class AgentActionsClient {
     if (!parsed.success) throw new AgentActionError(`the agent on ${nodeName} answered ${action} in an unexpected shape`, res.status, nodeName, action);
     return parsed.data;
   }
-}
-
-/** The actions client of a worker (or `pod-doctor playbook run`): undefined without an agent token. */
-export function agentActionsClientFromConfig(
-  config: Pick<Config, 'agentToken' | 'agentUrls' | 'agentUrlTemplate' | 'agentActionTimeoutMs'> & AgentTransportConfig,
-  getNode: (name: string) => Promise<Node | null>,
-  metrics?: AgentCallMetrics,
-): AgentActionsClient | undefined {
-  if (!config.agentToken) return undefined;
-  return new AgentActionsClient({
-    token: config.agentToken,
-    agentUrls: config.agentUrls,
-    agentUrlTemplate: config.agentUrlTemplate,
-    timeoutMs: config.agentActionTimeoutMs,
-    transport: agentTransportFromConfig(config),
-    ...(metrics ? { metrics } : {}),
-    getNode,
-  });
 }

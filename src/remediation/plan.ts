@@ -51,6 +51,8 @@ export interface Plan {
   expect: ResolvedCheck[];
   createdAt: string;
   expiresAt: string;
+  /** The recurrence fingerprint (rule|workload|node) a verified fix is recorded under ("last fix: …"). */
+  recurrence?: string;
 }
 
 export function newPlanId(): string {
@@ -138,6 +140,8 @@ export interface BuildInput {
   ttlSeconds: number;
   /** Upper bound on any step's time limit. */
   maxStepTimeoutMs?: number;
+  /** The recurrence fingerprint of the finding's diagnosis. */
+  recurrence?: string;
 }
 
 function fail(playbook: string, message: string): never {
@@ -205,6 +209,7 @@ export function buildPlan(input: BuildInput): Plan {
     cluster: input.cluster,
     playbook: { id: playbook.id, title: playbook.title },
     target: input.target,
+    ...(input.recurrence ? { recurrence: input.recurrence } : {}),
     finding: {
       rule: finding.rule,
       fingerprint: finding.fingerprint,

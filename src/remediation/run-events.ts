@@ -6,6 +6,7 @@ import type { RemediateProcessor } from '../jobs/worker.js';
 import type { RedisClient } from '../redis/client.js';
 import { clusterTag } from '../redis/keys.js';
 import { consumeStream, jsonField, type StreamConsumer } from '../redis/streams.js';
+import type { Plan } from './plan.js';
 import type { RunEvent, Runner, RunResult } from './runner.js';
 
 /** A run event on its way to the chat, with the run's final reason on `run-finished`. */
@@ -41,7 +42,15 @@ export class RedisRunEventSink implements RunEventSink {
  * emits nothing (unknown or expired plan, a run that already happened) still ends with a
  * `run-finished` carrying the reason, so the thread never waits forever.
  */
-export function remediateProcessor(runner: Pick<Runner, 'runPlan'>, sink: RunEventSink, cluster: string): RemediateProcessor {
+/** A verified run of a plan: where "last fix: …" is recorded (the worker's recurrence store). */
+export type FixRecorder = (plan: Plan, outcome: 'fixed' | 'not-fixed') => Promise<void>;
+
+export function remediateProcessor(
+  runner: Pick<Runner, 'runPlan'> & Partial<Pick<Runner, 'getPlan'>>,
+  sink: RunEventSink,
+  cluster: string,
+  recordFix?: FixRecorder,
+): RemediateProcessor {
   return async (job, { logger }) => {
     let finished: (RunEvent & { type: 'run-finished' }) | undefined;
     const result = await runner.runPlan(job.proposalId, {
@@ -59,6 +68,12 @@ export function remediateProcessor(runner: Pick<Runner, 'runPlan'>, sink: RunEve
       event,
       result: { status: result.status, ...(result.reason ? { reason: result.reason } : {}), ...(result.alreadyRan ? { alreadyRan: true } : {}) },
     });
+    const outcome = result.verification?.outcome;
+    if (recordFix && outcome && !result.alreadyRan && runner.getPlan) {
+      const plan = await runner.getPlan(job.proposalId);
+      // The fix is reported either way; only "last fix: …" of a later recurrence would lack it.
+      if (plan?.recurrence) await recordFix(plan, outcome).catch((err: unknown) => logger.warn({ err }, 'last fix not recorded'));
+    }
     logger.info({ planId: job.proposalId, status: result.status, outcome: result.verification?.outcome }, 'remediation job finished');
     return { status: result.status, outcome: result.verification?.outcome ?? null };
   };

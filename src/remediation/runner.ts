@@ -4,12 +4,14 @@
 // if one no longer holds, records each step's state in Redis under a run lock, gives each step
 // a time limit, never runs a destructive step twice after a crash, and ends by diagnosing
 // again: fixed or not fixed. Every stage is an event for the chat thread.
+
 import type { Logger } from 'pino';
 import { podRefFor } from '../collect/agent-client.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Diagnosis, Finding, Target } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
+import { recurrenceFingerprint } from '../jobs/recurrence.js';
 import { log as rootLog } from '../log.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../tracing/spans.js';
 import { type DiagnoseOptions, diagnoseTarget } from '../usecases/diagnose.js';
@@ -224,6 +226,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       cluster: deps.cluster,
       playbook,
       finding,
+      recurrence: recurrenceFingerprint(diagnosis, finding),
       target,
       params,
       warnings,

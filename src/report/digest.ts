@@ -176,12 +176,32 @@ export function computeDigest(input: DigestInput): Digest {
   };
 }
 
+/** What the digest reads of a result (a week of results is held at once): the top finding without its evidence. */
+function slim(r: DiagnoseResult): DiagnoseResult {
+  const { diagnosis, incident, trace: _trace, ...rest } = r;
+  return {
+    ...rest,
+    ...(incident ? { incident: { ...incident, subjects: [] } } : {}),
+    ...(diagnosis
+      ? {
+          diagnosis: {
+            ...diagnosis,
+            findings: diagnosis.findings.slice(0, 1).map((f) => ({ ...f, evidence: [], advice: [], prevent: [], params: {} })),
+            skipped: [],
+            ruleErrors: [],
+            changes: [],
+          },
+        }
+      : {}),
+  };
+}
+
 /** The digest's input for `clusters` over a window, read from Redis. */
 export async function gatherDigest(redis: RedisClient, prefix: string, clusters: readonly string[], sinceMs: number, untilMs: number): Promise<DigestInput> {
   const results: StoredResult[] = [];
   const audit: AuditEntry[] = [];
   for (const cluster of clusters) {
-    for await (const r of readResults(redis, prefix, cluster, sinceMs, untilMs)) results.push(r);
+    for await (const r of readResults(redis, prefix, cluster, sinceMs, untilMs)) results.push({ ...r, result: slim(r.result) });
     for await (const a of readAudit(redis, prefix, cluster, { sinceMs, untilMs })) audit.push(a.entry);
   }
   return { sinceMs, untilMs, clusters: [...clusters], results, audit };

@@ -105,12 +105,42 @@ const RunEventShape = z.looseObject({
   result: z.looseObject({ reason: z.string().optional() }).optional(),
 });
 
-/** Results of a cluster written in a window, oldest first. */
-export async function* readResults(redis: RedisClient, prefix: string, cluster: string, sinceMs: number, untilMs: number): AsyncGenerator<StoredResult> {
+/**
+ * Results of a cluster written in a window, oldest first. `mayBe` looks at an entry's raw JSON
+ * first: a week of a busy cluster's results is parsed only where it can matter.
+ */
+export async function* readResults(
+  redis: RedisClient,
+  prefix: string,
+  cluster: string,
+  sinceMs: number,
+  untilMs: number,
+  mayBe: (raw: string) => boolean = () => true,
+): AsyncGenerator<StoredResult> {
   for await (const [id, fields] of readStream(redis, keys.results(prefix, cluster), sinceMs, untilMs)) {
+    if (!mayBe(field(fields, 'result') ?? '')) continue;
     const result = decodeResult(fields);
     if (result) yield { id, at: streamTime(id), result };
   }
+}
+
+/** A string as it appears inside JSON (quotes and backslashes escaped). */
+const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+
+/**
+ * Could this raw result belong to the scope? A cheap substring test before the parse: every way
+ * a result belongs (its job, incident, thread, alert group, or the thread's channel for the
+ * chat's own check) leaves its id in the JSON. False positives are parsed and checked exactly.
+ */
+export function mayBelong(scope: StoryScope, withChannel: boolean): (raw: string) => boolean {
+  const needles = [
+    ...(scope.jobIds ?? []).map((j) => `"jobId":"${inJson(j)}"`),
+    ...(scope.incidentId ? [`"id":"${inJson(scope.incidentId)}"`] : []),
+    ...(scope.thread ? [`"threadTs":"${inJson(scope.thread.ts)}"`] : []),
+    ...(scope.groupId ? [`"groupId":"${inJson(scope.groupId)}"`] : []),
+    ...(withChannel && scope.thread ? [`"channel":"${inJson(scope.thread.channel)}"`] : []),
+  ];
+  return (raw) => needles.some((n) => raw.includes(n));
 }
 
 /** Run events of a cluster written in a window, oldest first. */
@@ -170,7 +200,7 @@ function alertEventBelongs(scope: StoryScope, e: AlertGroupEvent, mine: ReturnTy
 export async function gatherStory(redis: RedisClient, prefix: string, scope: StoryScope, ownsJob?: OwnsJob): Promise<Story> {
   const { cluster, sinceMs, untilMs } = scope;
   const results: StoredResult[] = [];
-  for await (const r of readResults(redis, prefix, cluster, sinceMs, untilMs)) {
+  for await (const r of readResults(redis, prefix, cluster, sinceMs, untilMs, mayBelong(scope, ownsJob !== undefined))) {
     if (carriedBy(scope, r.result) || (ownsJob && (await ownsJob(r.result.jobId, r.result)))) results.push(r);
   }
   const planIds = [...new Set(results.flatMap((r) => (r.result.offers ?? []).flatMap((o) => (o.planId ? [o.planId] : []))))];
@@ -189,4 +219,12 @@ export async function gatherStory(redis: RedisClient, prefix: string, scope: Sto
     }
   }
   return { scope, results, alerts, audit, runs, planIds };
+}
+
+/** The chat users the story names: who asked, who decided. */
+export function peopleIn(story: Story): string[] {
+  const ids = new Set<string>();
+  for (const { result } of story.results) for (const q of result.requesters ?? []) if (q.kind === 'slack') ids.add(q.user);
+  for (const { entry } of story.audit) for (const a of entry.actors) ids.add(a);
+  return [...ids];
 }

@@ -292,10 +292,11 @@ function quote(text: string): string {
 /** What each offered plan came to: its decisions and its run, one bullet each. */
 function doneLines(story: Story, names: WriteUpOptions['names']): string[] {
   const out: string[] = [];
+  // The playbook each plan was offered as (the results' offers name it).
+  const offered = new Map(story.results.flatMap((s) => (s.result.offers ?? []).flatMap((o) => (o.planId ? [[o.planId, o.playbook] as const] : []))));
   for (const planId of story.planIds) {
     const decisions = story.audit.filter((a) => a.entry.planId === planId).map((a) => a.entry);
-    const playbook = decisions[0]?.playbook ?? story.runs.find((r) => r.event.runId === planId && r.event.type === 'run-started')?.event;
-    const name = typeof playbook === 'string' ? playbook : playbook && 'playbook' in playbook ? playbook.playbook : 'a playbook';
+    const name = offered.get(planId) ?? decisions[0]?.playbook ?? 'a playbook';
     const approved = decisions.find((d) => d.outcome === 'approved');
     const denied = decisions.find((d) => d.outcome === 'denied');
     const expired = decisions.find((d) => d.outcome === 'expired');
@@ -399,7 +400,7 @@ export function writeUp(story: Story, options: WriteUpOptions = {}): string {
   lines.push('');
 
   lines.push('## Root cause', '');
-  if (!primary) lines.push('_No finding: pod-doctor named no cause._');
+  if (!primary) lines.push('_No finding: pod-doctor named no cause._', '');
   else {
     const f = primary.finding;
     lines.push(`**${f.title}** (\`${f.rule}\`, ${f.severity})`, '', f.cause, '');

@@ -5,10 +5,13 @@
 // the demo) share it under the first one's service name; the last to stop shuts it down. The
 // bot's worker thread is a process of its own here (its own globals, its own provider).
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
 import type { TracingSdk } from './sdk.js';
 
-export type TracingSettings = Partial<Pick<Config, 'otlpEndpoint' | 'otlpTracesEndpoint'>>;
+/** The OTLP endpoints (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). */
+export interface TracingSettings {
+  otlpEndpoint?: string | undefined;
+  otlpTracesEndpoint?: string | undefined;
+}
 
 /** Where spans go: the per-signal URL as it is, else the base URL with `/v1/traces` (as the OTLP exporter spec says). */
 export function tracesUrl(settings: TracingSettings): string | undefined {

@@ -2,13 +2,8 @@
 // right thing), 200 only after the jobs are in Redis, 503 when Redis is not there.
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type AlertmanagerHandler,
-  type AlertmanagerServer,
-  alertmanagerOptionsFromConfig,
-  createAlertmanagerHandler,
-  startAlertmanagerServer,
-} from '../../src/alerts/http.js';
+import { type AlertmanagerHandler, type AlertmanagerServer, createAlertmanagerHandler, startAlertmanagerServer } from '../../src/alerts/http.js';
+import { alertmanagerOptionsFromConfig } from '../../src/cli/wiring.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { type RedisClient, redisFromUrl } from '../../src/redis/client.js';

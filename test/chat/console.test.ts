@@ -1,5 +1,8 @@
 // The console chat and `npm run demo`: the scripted tour when stdin is not a terminal, an
 // interactive session typed line by line, and a clear word when Redis is not there.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/chat/command.js';
@@ -82,6 +85,25 @@ describe('pod-doctor demo', () => {
     expect(out.indexOf('Tour finished.')).toBeGreaterThan(out.indexOf('Resolved: KubePodNotReady'));
   });
 
+  it('runs the production worker wiring: a rule override from its --config file applies to the findings', { timeout: 60_000 }, async () => {
+    // One incident whose rule is a warning by default; the config file makes it info.
+    const dir = mkdtempSync(join(tmpdir(), 'pod-doctor-demo-'));
+    try {
+      cpSync(join(SCENARIO_ROOT, 'crash-liveness-probe'), join(dir, 'scenarios', 'crash-liveness-probe'), { recursive: true });
+      writeFileSync(join(dir, 'config.yaml'), 'rules:\n  crash.probe-failing: info\n');
+      const stdout = capture();
+      const stderr = capture();
+      const argv = ['--all', '--dir', join(dir, 'scenarios'), '--config', join(dir, 'config.yaml')];
+      const code = await demoCommand(argv, { stdout, stderr, env: { REDIS_URL, LOG_LEVEL: 'silent', USER: 'dana' } }, { input: new PassThrough() });
+      expect(code, stderr.text()).toBe(0);
+      const out = stdout.text();
+      expect(out).toMatch(/1\. INFO · Liveness probe keeps killing container api .*\[crash\.probe-failing\]/);
+      expect(out).not.toMatch(/WARNING · Liveness probe/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('chats line by line on a terminal: diagnose, approve as the local user, read the audit trail, an alert group, quit', { timeout: 120_000 }, async () => {
     const stdout = capture();
     const input = Object.assign(new PassThrough(), { isTTY: true });
@@ -116,6 +138,13 @@ describe('pod-doctor demo', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { kind: string; playbook: string; cluster: string });
     expect(entries.some((e) => e.kind === 'approval' && e.playbook === 'remove-finalizers' && e.cluster === 'demo')).toBe(true);
+
+    // The thread's write-up, typed: printed as the file Slack would get, naming the local approver.
+    const w = /\[writeup (\d+)\] Write-up/.exec(stdout.text())![1];
+    const before = stdout.text().length;
+    input.write(`writeup ${w}\n`);
+    await until(() => /file post-incident-demo-[\d-]+\.md/.test(stdout.text().slice(before)) && stdout.text().slice(before).includes('## Follow-ups'));
+    expect(stdout.text().slice(before)).toMatch(/remove-finalizers \(plan pl_[\w-]+\) approved by @erin; handed to the runner/);
 
     // The Alertmanager group, typed: fire, silence and mute from its thread, resolve.
     input.write('alert resolve\n');

@@ -294,6 +294,26 @@ describe('SlackAdapter against the fake Web API', () => {
     expect(slack.message('C0ISO', ref.ts)?.text).toBe('[c1] v2');
   });
 
+  it('joins notes for one thread still queued into one message; findings and edited notes stay apart', async () => {
+    const adapter = adapterFor(new ChatLimiter(redis, `${prefix}-join`, { ratePerSecond: 2, burst: 1 }));
+    const root = await adapter.postRoot('C0JOIN', { text: '[c1] root', parts: [{ kind: 'section', text: 'root' }] });
+    const note = (t: string) => ({ text: `[c1] ${t}`, parts: [{ kind: 'section' as const, text: t }] });
+    // The root took the burst: everything below waits for the channel's next turns.
+    const [a, b, c, f, e] = await Promise.all([
+      adapter.postInThread(root, note('alpha')),
+      adapter.postInThread(root, note('beta')),
+      adapter.postInThread(root, note('gamma')),
+      adapter.postInThread(root, note('findings'), { priority: 'answer' }),
+      adapter.postInThread(root, note('alert list'), { editedLater: true }),
+    ]);
+    const thread = slack.thread('C0JOIN', root.ts);
+    // alpha was on its way (waiting for its token) when the others came; beta and gamma waited together.
+    expect(thread.map((m) => m.text)).toEqual(['[c1] alpha', '[c1] findings', '[c1] beta\n[c1] gamma', '[c1] alert list']);
+    expect(b![0]!.ts).toBe(c![0]!.ts);
+    expect(new Set([a![0]!.ts, b![0]!.ts, f![0]!.ts, e![0]!.ts]).size).toBe(4);
+    expect(slack.rejected).toEqual([]);
+  });
+
   it('splits long thread posts into several messages, all accepted', async () => {
     const adapter = adapterFor();
     const root = await adapter.postRoot('C1', { text: '[c1] root', parts: [{ kind: 'section', text: 'root' }] });

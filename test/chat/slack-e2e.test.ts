@@ -118,9 +118,11 @@ describe('pod-doctor bot with Slack (fake Web API, signed requests, simulated cl
       return { status: res.status, text: await res.text() };
     };
     expect(await get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
+    // The port answers while the worker thread still loads (`worker thread: starting`, 503): wait for it.
+    for (let i = 0; i < 300 && (await get('/readyz')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await get('/readyz')).toEqual({
       status: 200,
-      text: 'redis: ok\nkubernetes: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n',
+      text: 'redis: ok\nkubernetes: ok\nworker thread: ok\nresults stream: ok\nrun events stream: ok\nalert events stream: ok\n',
     });
     expect(bot!.metricsUrl).not.toBe(botUrl);
     expect((await get('/metrics')).status).toBe(404);

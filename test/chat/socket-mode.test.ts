@@ -88,3 +88,39 @@ describe('pod-doctor bot in Socket Mode', () => {
     expect(messageText(findings)).toMatch(/foregroundDeletion/);
   });
 });
+
+describe('pod-doctor bot in Socket Mode, Slack refusing the app token', () => {
+  it('listens first, then ends (exit 1, to be restarted) once Socket Mode cannot connect', { timeout: 30_000 }, async () => {
+    const slack = await startFakeSlack();
+    const prefix = testPrefix('socket-refused');
+    slack.refuseNext('apps.connections.open', 100, 'invalid_auth');
+    let listening: number | undefined;
+    try {
+      const code = await botCommand(
+        ['--no-worker'],
+        {
+          stdout: new PassThrough(),
+          stderr: new PassThrough(),
+          env: {
+            POD_DOCTOR_SLACK_MODE: 'socket',
+            SLACK_BOT_TOKEN: 'xoxb-test-token',
+            SLACK_APP_TOKEN: 'xapp-1-revoked',
+            SLACK_API_URL: slack.apiUrl,
+            PORT: '0',
+            POD_DOCTOR_METRICS_PORT: '0',
+            REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+            POD_DOCTOR_REDIS_PREFIX: prefix,
+            POD_DOCTOR_CLUSTER: 'socket',
+            LOG_LEVEL: 'silent',
+          },
+        },
+        { stopSignal: new Promise(() => undefined), logger: silent, onReady: ({ metricsPort }) => (listening = metricsPort) },
+      );
+      expect(listening).toBeGreaterThan(0);
+      expect(code).toBe(1);
+      expect(slack.calls.some((c) => c.method === 'apps.connections.open')).toBe(true);
+    } finally {
+      await slack.close();
+    }
+  });
+});

@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobSettingsFromConfig } from '../../src/cli/wiring.js';
 import { workerCommand } from '../../src/cli/worker.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { enqueueDiagnosis } from '../../src/jobs/dedup.js';
-import { JobQueues, jobSettingsFromConfig } from '../../src/jobs/queues.js';
+import { JobQueues } from '../../src/jobs/queues.js';
 import { parseTarget } from '../../src/kube/target.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { loadScenario } from '../../src/sim/scenarios.js';
@@ -163,6 +164,18 @@ describe('pod-doctor worker on SIGTERM', () => {
       await other;
       await queues.close();
     }
+  });
+
+  it('with the API server not answering: a job in flight ends by its API timeouts, and SIGTERM ends the worker within 10 s', { timeout: 40_000 }, async () => {
+    // The production API timeout (5 s a call), the production deadline (110 s).
+    const { POD_DOCTOR_API_TIMEOUT_MS: _t, ...env } = envFor();
+    const { state } = await jobInFlight(env);
+    const exit = await sigterm(worker!);
+    expect(exit.code).toBe(0);
+    expect(exit.ms).toBeLessThan(10_000);
+    // Finished with what it could not read as gaps, retried later (its attempt timed out), or
+    // left to another worker once its lock lapses: never lost.
+    expect(['completed', 'delayed', 'active']).toContain(await state());
   });
 
   it('with Redis gone: /metrics still answers (pod_doctor_redis_up 0), and SIGTERM ends it by the deadline', { timeout: 40_000 }, async () => {

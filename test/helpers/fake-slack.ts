@@ -56,6 +56,8 @@ export interface FakeEphemeral {
 export interface FakeSlackOptions {
   /** user group id → member user ids (usergroups.users.list). */
   groups?: Record<string, string[]>;
+  /** user id → display name (users.info); other ids answer `user_not_found`. */
+  users?: Record<string, string>;
   /** Channels chat.postMessage refuses with `not_in_channel`. */
   closedChannels?: string[];
   botUserId?: string;
@@ -312,6 +314,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'usergroups.users.list': {
         const users = options.groups?.[String(args.usergroup)];
         return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
+      }
+      case 'users.info': {
+        const id = String(args.user ?? '');
+        const name = options.users?.[id];
+        return name
+          ? { ok: true, user: { id, name: name.toLowerCase().replace(/\s+/g, '.'), real_name: name, profile: { display_name: name, real_name: name } } }
+          : { ok: false, error: 'user_not_found' };
       }
       case 'files.getUploadURLExternal': {
         const filename = String(args.filename ?? '');

@@ -1,8 +1,9 @@
 import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { jobSettingsFromConfig } from '../../src/cli/wiring.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
-import { diagnoseJobOptions, jobSettingsFromConfig } from '../../src/jobs/queues.js';
+import { diagnoseJobOptions } from '../../src/jobs/queues.js';
 import { DiagnoseJobSchema, parseDiagnoseJob, parseRemediateJob } from '../../src/jobs/schemas.js';
 import { targetKey } from '../../src/kube/target.js';
 import { redisFromUrl } from '../../src/redis/client.js';

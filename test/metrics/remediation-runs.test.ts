@@ -3,12 +3,13 @@
 // asked again (already ran) is not counted twice.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runnerFromConfig } from '../../src/cli/wiring.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { createMetrics, type JobMetrics } from '../../src/metrics/metrics.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import { defineAction, StepError } from '../../src/remediation/actions/types.js';
-import { RUN_ENDINGS, runnerFromConfig } from '../../src/remediation/index.js';
+import { RUN_ENDINGS } from '../../src/remediation/index.js';
 import { type PlaybookInput, playbookSchema } from '../../src/remediation/schema.js';
 import { silent } from '../helpers/logger.js';
 import { type Cluster, cleanup, harness, lostNodeCluster, propose, redis, redisStore, testPrefix } from '../helpers/remediation.js';

@@ -5,13 +5,13 @@
 import { PatchStrategy } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runnerFromConfig } from '../../src/cli/wiring.js';
 import { loadConfig } from '../../src/config/schema.js';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { isPodDoctorError } from '../../src/errors.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { ACTIONS } from '../../src/remediation/actions/index.js';
 import { type ActionDef, defineAction } from '../../src/remediation/actions/types.js';
-import { runnerFromConfig } from '../../src/remediation/index.js';
 import { patchAs } from '../../src/remediation/kube.js';
 import { type PlaybookInput, playbookSchema } from '../../src/remediation/schema.js';
 import { type RunStore, storeKeys } from '../../src/remediation/store.js';

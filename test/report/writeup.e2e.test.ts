@@ -27,7 +27,7 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
   const redis = connect();
 
   beforeAll(async () => {
-    rig = await startSlackSim(await scenarioNow(SCENARIO), { groups: { S0SRE: ['U0BOB'] } });
+    rig = await startSlackSim(await scenarioNow(SCENARIO), { groups: { S0SRE: ['U0BOB'] }, users: { U0BOB: 'Bob Ferreira' } });
     slack = rig.slack;
     bot = await startTestBot({
       SLACK_BOT_TOKEN: 'xoxb-test-token',
@@ -93,13 +93,25 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
     );
     const timeline = timelineOf(story);
     expect(timeline.map((e) => e.kind)).toEqual(['command', 'finding', 'approval', 'run', 'step', 'step', 'verification', 'run']);
-    for (const e of timeline) expect(file.content).toContain(e.text);
+    // People as Slack names them (users.info), the id beside; an id Slack cannot name stays an id.
+    const named = timelineOf(story, { names: { U0BOB: 'Bob Ferreira' } });
+    for (const e of named) expect(file.content).toContain(e.text);
     // Who did what, as the thread said it.
-    expect(file.content).toMatch(/remove-finalizers \(plan pl_[\w-]+\) approved by @U0BOB; handed to the runner/);
+    expect(file.content).toMatch(/remove-finalizers \(plan pl_[\w-]+\) approved by Bob Ferreira \(@U0BOB\); handed to the runner/);
     expect(file.content).toMatch(/@U0ALICE asked to diagnose reports\/report-6f7d8-xk2lq/);
-    expect(file.content).toMatch(/Ran \*\*remove-finalizers\*\* .* approved by @U0BOB at .* verified fixed/);
+    expect(file.content).toMatch(/Ran \*\*remove-finalizers\*\* .* approved by Bob Ferreira \(@U0BOB\) at .* verified fixed/);
     expect(file.content).toContain('## Root cause');
     expect(file.content).toContain('foregroundDeletion');
+
+    // A press from another channel (a forged or copied button) posts nothing there or here.
+    await postSigned(
+      bot!.url,
+      blockActionBody({ actionId: ACTION_IDS.writeup, value: writeup.value, user: 'U0EVE', channel: 'C0OTHER', messageTs: findings.ts }),
+      SECRET,
+    );
+    const refused = await slack.waitFor(() => slack.ephemerals.find((e) => e.user === 'U0EVE'));
+    expect(messageText(refused)).toMatch(/belongs to another channel's thread; nothing was posted/);
+    expect(slack.files).toHaveLength(1);
 
     // Slack refuses the upload: the same report as a code block in the thread.
     await redis.del(keys.chat(prefix, 'writeup', writeup.value));

@@ -11,9 +11,10 @@ import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import { keys } from '../../src/redis/keys.js';
 import type { RunEvent } from '../../src/remediation/results.js';
 import { runEventsKey } from '../../src/remediation/run-events.js';
-import { gatherStory, type Story } from '../../src/report/story.js';
+import { gatherStory, mayBelong, type Story } from '../../src/report/story.js';
 import { changesOf, recurrenceOf, timelineOf, writeUp } from '../../src/report/writeup.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { cli } from '../helpers/cli.js';
+import { cleanup, connect, REDIS_URL, testPrefix } from '../helpers/jobs.js';
 
 const CLUSTER = 'prod';
 const INCIDENT = 'prod|terminating.finalizers|pod/reports/report-1:foregroundDeletion';
@@ -270,5 +271,34 @@ describe('the write-up of a stored incident', () => {
     expect(md).toContain('It happened before: the 3rd time in 7 days');
     expect(md).toMatch(/- \[ \] This cause came back \(3 times in 7 days\)/);
     expect(writeUp(story, { now: T0 })).not.toContain('It happened before');
+  });
+
+  it('pod-doctor report and pod-doctor digest print from Redis; bad input is one line and exit 2', async () => {
+    const env = { REDIS_URL, POD_DOCTOR_REDIS_PREFIX: prefix, POD_DOCTOR_CLUSTER: CLUSTER };
+    const report = await cli(['report', INCIDENT, '--since', '3h'], env);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain('# Post-incident report: Pod deletion blocked by finalizer foregroundDeletion');
+    expect(report.stdout).toContain('approved by @U0CAROL');
+    const bad = await cli(['report', 'shop/web'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^pod-doctor: expected one thread link or incident id, not "shop\/web"/);
+    const digest = await cli(['digest', '--since', '3h'], env);
+    expect(digest.code).toBe(0);
+    expect(digest.stdout).toMatch(/^# pod-doctor digest .* \(prod\): 2 incidents, 2 diagnoses/);
+    expect(digest.stdout).toContain('remove-finalizers: 1 run, 1 fixed');
+  });
+
+  it('parses only results whose raw JSON can belong to the scope (ids matched as JSON writes them)', () => {
+    const raw = (r: DiagnoseResult) => JSON.stringify(r);
+    const mine = result('j1', 'report-1', 'prod|rule|key "quoted"', 10);
+    const other = result('j2', 'other-1', 'prod|crash.oom|x', 10, { requesters: [] });
+    const byIncident = mayBelong({ cluster: CLUSTER, incidentId: 'prod|rule|key "quoted"', sinceMs: 0, untilMs: 1 }, false);
+    expect([byIncident(raw(mine)), byIncident(raw(other))]).toEqual([true, false]);
+    const byGroup = mayBelong({ cluster: CLUSTER, groupId: GROUP, sinceMs: 0, untilMs: 1 }, false);
+    expect([byGroup(raw(mine)), byGroup(raw(other))]).toEqual([true, false]);
+    const thread = { channel: 'C0X', ts: '1.2' };
+    const slack = result('j3', 'x', 'i', 10, { requesters: [{ kind: 'slack', user: 'U1', channel: 'C0X' }] });
+    expect(mayBelong({ cluster: CLUSTER, thread, sinceMs: 0, untilMs: 1 }, false)(raw(slack))).toBe(false);
+    expect(mayBelong({ cluster: CLUSTER, thread, sinceMs: 0, untilMs: 1 }, true)(raw(slack))).toBe(true);
   });
 });

@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { CriClient, describeFailure } from '../../probes/cri.js';
 import { createCriRuntime, type RuntimeOps } from './host-exec-cri.js';
-import type { RuntimeChoice } from './runtime-choice.js';
+import type { RuntimeChoice } from './host-exec-runtime.js';
 import { type ExecResult, type HostContainer, type HostExec, imageRefSchema, mountPathSchema, pidSchema, unitSchema } from './types.js';
 
-export { RUNTIME_CHOICES, type RuntimeChoice } from './runtime-choice.js';
+export { RUNTIME_CHOICES, type RuntimeChoice } from './host-exec-runtime.js';
 
 export interface HostExecOptions {
   /** The host's root as the agent sees it; not `/` means "enter pid 1's namespaces". */

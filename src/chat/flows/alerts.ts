@@ -25,7 +25,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { ChatMessage, MessageRef } from '../types.js';
 import { controlParts, isMuted, saveCommonLabels } from './group-controls.js';
 import { deliverIncident } from './incidents.js';
-import { renderParent } from './parents.js';
+import { earlierThreads, renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 
 type GroupThread = ThreadRecord<ThreadState>;
@@ -118,11 +118,11 @@ export class AlertGroupChat {
   }
 
   /** The group's thread for `episode`, creating its parent if nobody has, opened with what `seed` knows. */
-  private async thread(channel: string, groupId: string, episode: number, seed: Partial<AlertGroupState> = {}): Promise<GroupThread> {
+  private async thread(channel: string, groupId: string, episode: number, seed: Partial<AlertGroupState> = {}, replyFollows = false): Promise<GroupThread> {
     const scope = `alert-group:${groupId}:${episode}`;
     const { thread } = await this.ctx.threads.ensure(channel, scope, async () => {
       const state: ThreadState = { kind: 'alert-group', ...emptyState(this.ctx.cluster, groupId, episode, new Date().toISOString()), ...seed };
-      return { ref: await this.ctx.adapter.postRoot(channel, renderParent(state), { key: `${this.ctx.cluster}:${scope}` }), state };
+      return { ref: await this.ctx.adapter.postRoot(channel, renderParent(state), { key: `${this.ctx.cluster}:${scope}`, replyFollows }), state };
     });
     return thread;
   }
@@ -155,9 +155,15 @@ export class AlertGroupChat {
     if (e.type === 'group-opened') await saveCommonLabels(this.ctx, thread.id, e.commonLabels);
     // Older than what the parent shows: its line says so, or it would read as the latest news.
     const late = thread.state.kind === 'alert-group' && streamIdBefore(id, thread.state.eventId);
+    // Diagnoses are on their way: the group's alert list waits for its first findings (at the
+    // channel's limit the findings are what the on-call engineer waits for).
+    const answer = expectedKey(e.groupId);
+    if ((e.type === 'group-opened' || e.type === 'alerts-added') && e.summary.diagnosable > 0 && !answered(thread))
+      this.ctx.expected.expect(channel, answer, HOLD_NOTE_MS);
     await this.ctx.deliveries.once(`${this.ctx.cluster}:alert-event:${id}:${channel}`, async () => {
       const note = this.note(e);
-      if (note) await this.appendNote(thread, parent, `${late ? '(delivered late) ' : ''}${note.text}`, note.tone, new Date(e.at));
+      const hold = () => this.ctx.expected.pendingFor(channel, answer);
+      if (note) await this.appendNote(thread, parent, `${late ? '(delivered late) ' : ''}${note.text}`, note.tone, new Date(e.at), hold);
     });
     if (e.type === 'targets-expanded') return;
     const alertnames = (s: AlertGroupState) =>
@@ -202,7 +208,7 @@ export class AlertGroupChat {
    * Group events are handled in stream order (one at a time), so read-modify-write is safe.
    * While the thread is muted lines are kept but not shown: the first edit after shows them.
    */
-  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: NoteTone, at: Date): Promise<void> {
+  private async appendNote(thread: GroupThread, parent: MessageRef, line: string, tone: NoteTone, at: Date, holdWhile?: () => boolean): Promise<void> {
     const key = this.noteKey(thread.id);
     const note = await this.readNote(thread.id);
     // The event's own time: a line handled late says when it happened.
@@ -217,7 +223,10 @@ export class AlertGroupChat {
     } else {
       const message = await this.renderNote(thread.id, note);
       if (note.ts) await this.ctx.adapter.update({ channel: parent.channel, ts: note.ts }, message);
-      else note.ts = (await this.ctx.adapter.postInThread(parent, message))[0]?.ts;
+      else
+        note.ts = (
+          await this.ctx.adapter.postInThread(parent, message, { key: `alert-note:${thread.id}`, editedLater: true, ...(holdWhile ? { holdWhile } : {}) })
+        )[0]?.ts;
     }
     await this.ctx.redis.set(key, JSON.stringify(note), 'EX', 30 * 86_400);
   }
@@ -316,8 +325,15 @@ export class AlertGroupChat {
     for (const a of alerts) if (a.alertname) byAlertname[a.alertname] = (byAlertname[a.alertname] ?? 0) + 1;
     const seed: Partial<AlertGroupState> = { byAlertname, alertnames: Object.keys(byAlertname), firing: alerts.length };
     for (const g of groups.values()) {
-      const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId), seed);
-      await this.ctx.deliveries.once(`${this.ctx.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
+      // Prompts in the channel wait for these findings; the group's alert list waits for them too.
+      this.ctx.expected.expect(g.channel, expectedKey(g.groupId));
+      try {
+        // Opened by a diagnosis: its findings come right behind the parent (the channel keeps them the next turn).
+        const thread = await this.thread(g.channel, g.groupId, await this.currentEpisode(g.groupId), seed, result.status === 'diagnosed');
+        await this.ctx.deliveries.once(`${this.ctx.cluster}:${result.jobId}:alert-group:${thread.id}`, () => this.post(thread, result, offers));
+      } finally {
+        this.ctx.expected.arrived(g.channel, expectedKey(g.groupId));
+      }
     }
   }
 
@@ -341,9 +357,14 @@ export class AlertGroupChat {
           threadId: thread.id,
           offers,
           ...(incident ? { incident } : {}),
+          ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(this.ctx, thread.channel, result.recurrence) } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
         }),
+        // What the on-call engineer waits for: ahead of other groups' parents and alert lists.
+        { priority: 'answer', key: `alert-cause:${key}` },
       );
+      // Answered: the group's alert list and the channel's prompts (this one too) may go.
+      if (thread.state.kind === 'alert-group') this.ctx.expected.arrived(thread.channel, expectedKey(thread.state.groupId));
       await postPrompts(this.ctx, parent, offers);
     });
   }
@@ -382,6 +403,21 @@ export class AlertGroupChat {
     this.log.info({ jobId: result.jobId, threadId: thread.id, cause: key, pods: compactSubjects([subject], 1) }, 'alert diagnosis posted');
   }
 }
+
+/** Whether a group's thread has heard from a diagnosis (findings, or a pod gone, failed or healthy). */
+function answered(thread: GroupThread): boolean {
+  const s = thread.state;
+  return s.kind !== 'alert-group' || s.causes.length > 0 || s.notFound + s.failed + s.healthy > 0;
+}
+
+/**
+ * How long a group's alert list waits for its first findings at most: a diagnosis usually answers
+ * within seconds; a slower one lets the list go (it still comes after everything else queued).
+ */
+const HOLD_NOTE_MS = 5000;
+
+/** The answer a channel expects for an alert group: its first findings. */
+const expectedKey = (groupId: string) => `alert-group:${groupId}`;
 
 function targetText(t: Target | { kind: 'workload'; workloadKind: string; namespace: string; name: string }): string {
   return t.kind === 'workload' ? `${t.workloadKind} ${t.namespace}/${t.name}` : formatTarget(t);

@@ -15,7 +15,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import { type MessageRef, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
 import { deliverIncident } from './incidents.js';
-import { openJobThread } from './parents.js';
+import { earlierThreads, openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 import { DeliveryDropped, untilDelivered } from './retry.js';
 
@@ -121,6 +121,7 @@ async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackG
   const code = dropped?.slackError ?? chatErrorCode(err);
   log.error({ err, channel: g.channel, code, reason: dropped?.reason }, 'result not delivered to this channel; reporting it');
   const t = formatTarget(result.job.target);
+  const what = result.status === 'diagnosed' ? 'The findings' : 'The result of the diagnosis';
   const why = code ? `Slack answered \`${code}\`` : 'the chat service did not answer';
   const message =
     result.status === 'not-found'
@@ -128,8 +129,8 @@ async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackG
       : noteMessage(
           ctx.cluster,
           dropped?.reason === 'undeliverable'
-            ? `The findings of ${t} cannot be posted in channel ${g.channel}: ${why}.`
-            : `The findings of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
+            ? `${what} of ${t} cannot be posted in channel ${g.channel}: ${why}.`
+            : `${what} of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
           'error',
         );
   for (const user of g.users) {
@@ -232,7 +233,13 @@ async function postOutcome(
   const note = result.job.reason === 'rerun' ? `Re-run asked by ${g.users.map(userRef).join(', ')}` : undefined;
   await ctx.adapter.postInThread(
     parent,
-    findingsMessage(d, { threadId, offers, ...(result.incident ? { incident: result.incident } : {}), ...(note ? { note } : {}) }),
+    findingsMessage(d, {
+      threadId,
+      offers,
+      ...(result.incident ? { incident: result.incident } : {}),
+      ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, parent.channel, result.recurrence) } : {}),
+      ...(note ? { note } : {}),
+    }),
     { priority: 'answer', key },
   );
   ctx.options.metrics?.findingsPosted.inc();

@@ -4,6 +4,7 @@ import { primaryFinding } from '../../jobs/incidents.js';
 import type { DiagnoseResult } from '../../jobs/schemas.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { findingsMessage, incidentRootMessage, type PlanOffer } from '../messages/messages.js';
+import { earlierThreads } from './parents.js';
 import { postPrompts } from './prompts.js';
 
 /** One thread per incident (root cause) in `channel`; later pods update its list. */
@@ -25,7 +26,16 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
   if (created) {
     await ctx.deliveries.once(`${ctx.cluster}:${result.jobId}:${channel}:incident`, async () => {
       const parent = { channel: thread.channel, ts: thread.ts };
-      await ctx.adapter.postInThread(parent, findingsMessage(d, { threadId: thread.id, offers, incident }), { key: `findings:${result.jobId}` });
+      await ctx.adapter.postInThread(
+        parent,
+        findingsMessage(d, {
+          threadId: thread.id,
+          offers,
+          incident,
+          ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, channel, result.recurrence) } : {}),
+        }),
+        { priority: 'answer', key: `findings:${result.jobId}` },
+      );
       await postPrompts(ctx, parent, offers);
     });
     return;

@@ -8,10 +8,11 @@
 // parent is eventually written even when the process that changed it died.
 import type { Logger } from 'pino';
 import type { Target } from '../../diagnosis/types.js';
+import type { Recurrence } from '../../jobs/schemas.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage, type ThreadState } from '../messages/messages.js';
 import type { ThreadRecord, ThreadStore } from '../store/threads.js';
-import type { ChatAdapter, ChatMessage } from '../types.js';
+import type { ChatAdapter, ChatMessage, MessageRef } from '../types.js';
 
 export function renderParent(s: ThreadState): ChatMessage {
   switch (s.kind) {
@@ -25,6 +26,24 @@ export function renderParent(s: ThreadState): ChatMessage {
 }
 
 export const jobScope = (cluster: string, jobId: string) => `job:${cluster}:${jobId}`;
+
+/**
+ * The threads in `channel` of the earlier incidents a recurrence names, by their first job (threads
+ * a command opened; incident and alert-group threads are not keyed by a job). Best effort: a thread
+ * this chat no longer knows, or a store that does not answer, leaves that incident without a link.
+ */
+export async function earlierThreads(
+  ctx: { readonly cluster: string; readonly threads: ThreadStore<ThreadState> },
+  channel: string,
+  recurrence: Recurrence | undefined,
+): Promise<Record<string, MessageRef>> {
+  const out: Record<string, MessageRef> = {};
+  for (const p of recurrence?.previous ?? []) {
+    const thread = await ctx.threads.byScope(channel, jobScope(ctx.cluster, p.jobId)).catch(() => null);
+    if (thread) out[p.jobId] = { channel: thread.channel, ts: thread.ts };
+  }
+  return out;
+}
 
 /**
  * The thread of a diagnosis job in `channel`, opened once however many callers race for it.

@@ -59,6 +59,7 @@ export async function postPrompts(ctx: ChatContext, parent: MessageRef, offers: 
     if (!plan || !record) continue;
     // After the findings still expected in this channel (at its limit, each post is a turn).
     const [ref] = await ctx.adapter.postInThread(parent, promptMessage(ctx, plan, record), {
+      priority: 'prompt',
       holdWhile: () => ctx.expected.pending(parent.channel),
       key: `prompt:${plan.id}`,
     });

@@ -11,7 +11,7 @@ import { ReplicationError } from '../../redis/replication.js';
 import { beginSpan, runIn, settle, targetAttributes } from '../../tracing/spans.js';
 import { AccessRefused, type DiagnoseVerdict, diagnoseRefusal, diagnoseVerdict, diagnoseVerdictNow } from '../access.js';
 import { defaultNamespaceFor, parseCommand } from '../command.js';
-import { type ChatContext, type ThreadState, tell } from '../context.js';
+import { type ChatContext, replyPrivately, type ThreadState, tell } from '../context.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
@@ -47,6 +47,9 @@ export function parseChatCommand(ctx: ChatContext, text: string, channel: string
   }
   return { kind: 'diagnose', target: parsed.target };
 }
+
+/** A response_url takes 5 answers in 30 minutes: a failed one is tried again for this long only. */
+const RESPONSE_URL_RETRY_MS = 20_000;
 
 /** A diagnosis asked for in a channel; `respond` answers the person privately (Slack's response_url). */
 export interface CommandInput {
@@ -172,8 +175,13 @@ export function startDiagnosis(ctx: ChatContext, input: CommandInput): Promise<{
       const queued = await queueDiagnosis(ctx, input);
       if (queued.kind === 'queued') return followDiagnosis(ctx, input, queued);
       const { channel, user } = input;
-      await (input.respond ? input.respond(queued.message) : ctx.adapter.ephemeral(channel, user, queued.message)).catch((err: unknown) =>
-        ctx.log.warn({ err, code: chatErrorCode(err), user, channel }, 'refusal reply failed'),
+      const { respond } = input;
+      await replyPrivately(
+        ctx,
+        'refusal reply',
+        () => (respond ? respond(queued.message) : ctx.adapter.ephemeral(channel, user, queued.message)),
+        channel,
+        RESPONSE_URL_RETRY_MS,
       );
       throw new AccessRefused(input.target, queued.reason);
     }),
@@ -252,7 +260,8 @@ async function openCommandThread(
         ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public channel, then ask again.`
         : `I cannot post in this channel (Slack answered \`${code}\`), so the findings of ${t} will not appear here.`
       : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ${retrySeconds} s, then tell you by direct message).`;
-    await input.respond?.(noteMessage(ctx.cluster, why, 'warning')).catch(() => undefined);
+    const { respond } = input;
+    if (respond) await replyPrivately(ctx, 'thread failure reply', () => respond(noteMessage(ctx.cluster, why, 'warning')), channel, RESPONSE_URL_RETRY_MS);
     return undefined;
   }
 }

@@ -5,13 +5,13 @@
 
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
-import { gatherStory, type StoryScope } from '../../report/story.js';
+import { gatherStory, peopleIn, type StoryScope } from '../../report/story.js';
 import { writeUp } from '../../report/writeup.js';
 import { type ChatContext, tell } from '../context.js';
 import { chatErrorCode } from '../errors.js';
 import { noteMessage, type ThreadState } from '../messages/messages.js';
 import type { ThreadRecord, ThreadStore } from '../store/threads.js';
-import { userRef } from '../types.js';
+import { type ChatAdapter, userRef } from '../types.js';
 import { jobScope } from './parents.js';
 
 /** A second press within this long is the same request. */
@@ -41,6 +41,8 @@ export interface WriteUpDeps {
   redis: RedisClient;
   prefix: string;
   threads: ThreadStore<ThreadState>;
+  /** Names people by their chat ids, when the medium can (Slack's users.info). */
+  adapter?: Pick<ChatAdapter, 'userNames'>;
 }
 
 /** The write-up of a thread as Markdown, read from Redis now. */
@@ -51,25 +53,18 @@ export async function writeUpOf(deps: WriteUpDeps, thread: ThreadRecord<ThreadSt
     (result.requesters ?? []).some((q) => q.kind === 'slack' && q.channel === thread.channel) &&
     (await deps.threads.byScope(thread.channel, jobScope(scope.cluster, jobId)))?.id === thread.id;
   const story = await gatherStory(deps.redis, deps.prefix, scope, ownsJob);
-  return writeUp(story, { now, where: `${thread.channel} / ${thread.ts}` });
-}
-
-/** The write-up of thread `threadId`, as Markdown (null when the thread is unknown or expired). */
-export async function threadWriteUp(ctx: ChatContext, threadId: string): Promise<{ thread: ThreadRecord<ThreadState>; markdown: string } | null> {
-  const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await ctx.threads.get(threadId) : null;
-  if (!thread) return null;
-  return { thread, markdown: await writeUpOf(ctx, thread, ctx.now()) };
+  const names = (await deps.adapter?.userNames?.(peopleIn(story)).catch(() => undefined)) ?? {};
+  return writeUp(story, { now, where: `${thread.channel} / ${thread.ts}`, names });
 }
 
 /** The Write-up button: the report in the thread, as a file; a code block when the file fails. */
 export async function writeUpThread(ctx: ChatContext, threadId: string, user: string, channel?: string): Promise<void> {
   const log = ctx.log.child({ threadId, user });
-  const found = await threadWriteUp(ctx, threadId);
-  if (!found) {
+  const thread = /^[A-Za-z0-9_-]{1,32}$/.test(threadId) ? await ctx.threads.get(threadId) : null;
+  if (!thread) {
     await tell(ctx, channel, user, 'This thread is too old for a write-up from here; `pod-doctor report <incident id>` reads what is left.');
     return;
   }
-  const { thread, markdown } = found;
   if (channel !== undefined && channel !== thread.channel) {
     await tell(ctx, channel, user, "This Write-up button belongs to another channel's thread; nothing was posted.");
     return;
@@ -79,6 +74,7 @@ export async function writeUpThread(ctx: ChatContext, threadId: string, user: st
     await tell(ctx, channel, user, 'The write-up of this thread is being posted already.', 'neutral');
     return;
   }
+  const markdown = await writeUpOf(ctx, thread, ctx.now());
   const parent = { channel: thread.channel, ts: thread.ts };
   const date = new Date(ctx.now()).toISOString().slice(0, 10);
   const comment = `Post-incident write-up, asked by ${userRef(user)}`;

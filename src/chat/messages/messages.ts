@@ -3,12 +3,12 @@
 
 import { describeChange } from '../../diagnosis/changes.js';
 import type { Diagnosis, Finding, Severity, Target } from '../../diagnosis/types.js';
-import type { Incident, PlanOffer } from '../../jobs/schemas.js';
+import type { Incident, PlanOffer, Recurrence } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
 import { describeCheck, type Plan } from '../../remediation/plan.js';
 import type { RunEvent } from '../../remediation/runner.js';
 import { type ApprovalRecord, isGroupId } from '../store/approvals.js';
-import { type Button, type ChatMessage, type Part, type Tone, userRef } from '../types.js';
+import { type Button, type ChatMessage, type MessageRef, type Part, type Tone, threadRef, userRef } from '../types.js';
 
 export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
 
@@ -105,16 +105,41 @@ export interface FindingsOptions {
   threadId: string;
   offers?: PlanOffer[];
   incident?: Incident;
+  /** The same cause hit the same workload before: the count, when, and prevention first. */
+  recurrence?: Recurrence;
+  /** Threads of the earlier incidents, by their first job id (those this chat still knows). */
+  earlierThreads?: Readonly<Record<string, MessageRef>>;
   /** `Re-run by <@U1>` and the like. */
   note?: string;
 }
 
-function findingParts(f: Finding, i: number, offer: PlanOffer | undefined): Part[] {
+/** `3rd`. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** `3rd time in 7 days (before: 2026-11-24 14:03 UTC, 2026-11-20 09:12 UTC)`. */
+export function recurrenceText(r: Recurrence, threads: Readonly<Record<string, MessageRef>> = {}): string {
+  const before = r.previous
+    .map((p) => {
+      const thread = Object.hasOwn(threads, p.jobId) ? threads[p.jobId] : undefined;
+      return `${p.at.slice(0, 10)} ${p.at.slice(11, 16)} UTC${thread ? ` ${threadRef(thread)}` : ''}`;
+    })
+    .join(', ');
+  const fix = r.lastFix ? `; last fix: ${r.lastFix.playbook} (${r.lastFix.outcome === 'fixed' ? 'verified fixed' : 'not fixed by it'})` : '';
+  return `${ordinal(r.count)} time in ${r.days} days${before ? ` (before: ${before})` : ''}${fix}: the prevention advice comes first.`;
+}
+
+function findingParts(f: Finding, i: number, offer: PlanOffer | undefined, preventFirst = false): Part[] {
   const parts: Part[] = [{ kind: 'section', text: `${i + 1}. ${SEVERITY_WORD[f.severity]} · ${f.title}  [${f.rule}]`, tone: f.severity }];
   parts.push({ kind: 'section', label: 'Cause', text: f.cause });
   for (const e of f.evidence) parts.push({ kind: 'quote', source: e.source, text: e.text });
+  // A cause that keeps coming back: preventing the next one matters more than this one's fix.
+  if (preventFirst && f.prevent.length > 0) parts.push({ kind: 'list', label: 'Prevent a repeat', items: f.prevent });
   if (f.advice.length > 0) parts.push({ kind: 'list', label: 'Do now', items: f.advice });
-  if (f.prevent.length > 0) parts.push({ kind: 'list', label: 'Prevent a repeat', items: f.prevent });
+  if (!preventFirst && f.prevent.length > 0) parts.push({ kind: 'list', label: 'Prevent a repeat', items: f.prevent });
   const notes: string[] = [];
   if (f.playbook) {
     if (offer?.planId) notes.push(`Fix: playbook ${f.playbook}, approval requested below`);
@@ -139,6 +164,9 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
       tone: 'warning',
     });
   }
+  if (options.recurrence && options.recurrence.count > 1) {
+    parts.push({ kind: 'section', label: 'It happened before', text: recurrenceText(options.recurrence, options.earlierThreads), tone: 'warning' });
+  }
   if (d.findings.length === 0) parts.push({ kind: 'section', text: 'No problem found: nothing the rules know of is wrong with it.', tone: 'ok' });
   d.findings.forEach((f, i) => {
     if (i > 0) parts.push({ kind: 'divider' });
@@ -147,6 +175,7 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
         f,
         i,
         options.offers?.find((o) => o.fingerprint === f.fingerprint),
+        i === 0 && (options.recurrence?.count ?? 0) > 1,
       ),
     );
   });

@@ -48,7 +48,7 @@ export class ConsoleAdapter implements ChatAdapter {
 
   private text(s: string): string {
     return splitUserRefs(s)
-      .map((p) => ('user' in p ? `@${p.user}` : p.text))
+      .map((p) => ('user' in p ? `@${p.user}` : 'thread' in p ? `thread ${p.thread.channel}/${p.thread.ts}` : p.text))
       .join('');
   }
 

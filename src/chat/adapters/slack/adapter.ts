@@ -19,7 +19,7 @@ import { type KeepField, redactDeep, redactText } from '../../../redact.js';
 import { GroupLookupError, type GroupLookupFailure } from '../../errors.js';
 import type { ChatAdapter, ChatFile, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
-import { mrkdwn, renderMessages, renderSingle, type SlackMessage } from './blocks/render.js';
+import { mrkdwn, renderMessages, renderSingle, type SlackBlock, type SlackMessage, withIds } from './blocks/render.js';
 import type { ChatLimiter } from './limiter.js';
 
 type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';
@@ -73,7 +73,7 @@ const HistoryPage = z.object({
 });
 
 interface QueuedPost {
-  /** 0: findings of an open thread, 1: a new thread's parent, 2: a follow-up. */
+  /** 0: findings of an open thread, 1: an approval prompt, 2: a new thread's parent, 3: a note. */
   rank: number;
   /** A parent whose findings come right after it: the channel keeps the next turn for them. */
   replyFollows?: boolean;
@@ -81,9 +81,19 @@ interface QueuedPost {
   holdWhile?: () => boolean;
   queuedAt: number;
   run: () => Promise<void>;
+  /** A note in a thread: notes for the same thread still queued behind it join it (one message). */
+  note?: QueuedNote;
 }
 
-const RANK = { answer: 0, open: 1, 'follow-up': 2 } as const;
+interface QueuedNote {
+  threadTs: string;
+  /** The call's arguments: a joining note adds its text and blocks here before it leaves. */
+  args: { text: string; blocks: SlackBlock[] };
+  done?: Promise<{ channel?: unknown; ts?: unknown }>;
+}
+
+/** Within a channel's budget, by value: findings, then approval prompts, then new threads' parents, then notes. */
+const RANK = { answer: 0, prompt: 1, open: 2, 'follow-up': 3 } as const;
 
 /** Fields of the message model that are identifiers, not text: a button's value is the opaque id the click handler looks up. */
 const modelId: KeepField = (key, holder) =>
@@ -127,6 +137,8 @@ export class SlackAdapter implements ChatAdapter {
   private readonly unsure = new Map<string, number>();
   /** When a post or update last reached each channel (oldest first). */
   private readonly reached = new Map<string, number>();
+  /** Display names looked up for write-ups (users.info), with when. */
+  private readonly names = new Map<string, { name: string; at: number }>();
 
   constructor(private readonly options: SlackAdapterOptions) {
     this.attempts = options.attempts ?? 5;
@@ -209,8 +221,8 @@ export class SlackAdapter implements ChatAdapter {
   }
 
   /** Run `fn` when it is this post's turn in its channel (one at a time, by rank, then in order). */
-  private inTurn<T>(channel: string, rank: number, fn: () => Promise<T>, extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile'> = {}): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  private inTurn<T>(channel: string, rank: number, fn: () => Promise<T>, extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile' | 'note'> = {}): Promise<T> {
+    const turn = new Promise<T>((resolve, reject) => {
       const item: QueuedPost = { rank, ...extra, queuedAt: Date.now(), run: () => fn().then(resolve, reject) };
       let lane = this.channels.get(channel);
       const fresh = !lane;
@@ -223,19 +235,42 @@ export class SlackAdapter implements ChatAdapter {
       // A lane is drained from its creation until it is empty (then it is dropped).
       if (fresh) void this.drain(channel, lane);
     });
+    if (extra.note) extra.note.done = turn as Promise<{ channel?: unknown; ts?: unknown }>;
+    return turn;
+  }
+
+  /**
+   * A note for a thread that already has a note waiting in the channel's queue (not yet on its
+   * way) joins that one: one message instead of two turns of the channel's budget. Undefined
+   * when there is none, or when together they would break Slack's limits.
+   */
+  private joinQueuedNote(channel: string, threadTs: string, m: SlackMessage): Promise<{ channel?: unknown; ts?: unknown }> | undefined {
+    const lane = this.channels.get(channel);
+    const waiting = lane?.queue.find((q, i) => (i > 0 || !lane.running) && q.note?.threadTs === threadTs && q.note.done)?.note;
+    if (!waiting?.done) return undefined;
+    // Block ids only need to be unique within a message: numbered again.
+    const joined: SlackMessage = { text: `${waiting.args.text}\n${m.text}`, blocks: withIds([...waiting.args.blocks, { type: 'divider' }, ...m.blocks]) };
+    if (checkSlackMessage(joined).length > 0) return undefined;
+    waiting.args.text = joined.text;
+    waiting.args.blocks = joined.blocks;
+    return waiting.done;
   }
 
   private async drain(channel: string, lane: Lane): Promise<void> {
     while (lane.queue.length > 0) {
-      // A follow-up waits while answers are still expected in the channel: a prompt posted now
-      // would cost a later thread its turn at the limit. And a parent's findings come next:
-      // another parent slipping in first would cost them a turn (a second at the limit).
+      // The first post by rank that may go: a prompt waits while findings are still expected in
+      // the channel (posted now, it would cost a later thread its turn at the limit), and the
+      // posts behind it go meanwhile. A parent's findings come next: another post slipping in
+      // first would cost them a turn (a second at the limit).
       for (;;) {
-        const head = lane.queue[0]!;
-        const waitReply = head.rank > RANK.answer ? lane.replyUntil - Date.now() : 0;
-        const held = head.rank === RANK['follow-up'] && head.holdWhile?.() === true && Date.now() - head.queuedAt < MAX_HOLD_MS;
-        const wait = held ? 250 : waitReply;
-        if (wait <= 0) break;
+        const now = Date.now();
+        const waitReply = lane.replyUntil - now;
+        const next = lane.queue.findIndex((q) => !(q.holdWhile?.() === true && now - q.queuedAt < MAX_HOLD_MS) && (q.rank === RANK.answer || waitReply <= 0));
+        if (next >= 0) {
+          if (next > 0) lane.queue.unshift(...lane.queue.splice(next, 1));
+          break;
+        }
+        const wait = waitReply > 0 ? Math.min(waitReply, 250) : 250;
         await new Promise<void>((r) => {
           const t = setTimeout(r, wait);
           lane.wake = () => {
@@ -262,6 +297,7 @@ export class SlackAdapter implements ChatAdapter {
     rank: number,
     extra: Pick<QueuedPost, 'replyFollows' | 'holdWhile'> = {},
     key: string = randomUUID(),
+    alone = false,
   ): Promise<MessageRef> {
     const msg = this.safe(m, 'chat.postMessage');
     const idem = postKey(key);
@@ -274,7 +310,10 @@ export class SlackAdapter implements ChatAdapter {
       unfurl_media: false,
       metadata: { event_type: POST_EVENT, event_payload: { key: idem } },
     };
-    const res = await this.inTurn(channel, rank, () => this.postOnce(channel, threadTs, idem, args), extra);
+    const isNote = rank === RANK['follow-up'] && threadTs !== undefined && !alone;
+    const joined = isNote ? this.joinQueuedNote(channel, threadTs, msg) : undefined;
+    const note: QueuedNote | undefined = isNote && !joined ? { threadTs, args } : undefined;
+    const res = await (joined ?? this.inTurn(channel, rank, () => this.postOnce(channel, threadTs, idem, args), { ...extra, ...(note ? { note } : {}) }));
     return { channel: typeof res.channel === 'string' ? res.channel : channel, ts: typeof res.ts === 'string' ? res.ts : '' };
   }
 
@@ -358,7 +397,9 @@ export class SlackAdapter implements ChatAdapter {
     const parts = renderMessages(redactMessage(message));
     for (const [i, m] of parts.entries()) {
       const key = options.key === undefined ? undefined : `${parent.channel}|${parent.ts}|${options.key}|${i}`;
-      out.push(await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra, key));
+      out.push(
+        await this.post(parent.channel, m, parent.ts, RANK[options.priority ?? 'follow-up'], extra, key, options.editedLater === true || parts.length > 1),
+      );
     }
     return out;
   }
@@ -385,6 +426,37 @@ export class SlackAdapter implements ChatAdapter {
         });
       }),
     );
+  }
+
+  /**
+   * Display names by users.info (`users:read`), remembered for an hour; an id Slack will not
+   * name (no scope, a deleted user, an error) is left out: the write-up shows the id instead.
+   */
+  async userNames(ids: readonly string[]): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const id of new Set(ids)) {
+      if (!/^[UW][A-Z0-9]{2,20}$/.test(id)) continue;
+      const known = this.names.get(id);
+      if (known && Date.now() - known.at < NAME_TTL_MS) {
+        out[id] = known.name;
+        continue;
+      }
+      try {
+        const info = UserInfo.safeParse(
+          await this.call('users', 'other', () => this.options.client.apiCall('users.info', { user: id }), { attempts: 2, maxWaitSeconds: 2 }),
+        );
+        const u = info.success ? info.data.user : undefined;
+        const name = [u?.profile?.display_name, u?.profile?.real_name, u?.real_name, u?.name].find((n) => n?.trim())?.trim();
+        if (!name) continue;
+        // A profile name is the person's own text: one short line, no control characters.
+        const clean = name.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, 80);
+        this.names.set(id, { name: clean, at: Date.now() });
+        out[id] = clean;
+      } catch (err) {
+        this.options.logger.debug({ err, user: id }, 'users.info failed; the id is shown');
+      }
+    }
+    return out;
   }
 
   async update(ref: MessageRef, message: ChatMessage): Promise<void> {
@@ -416,6 +488,16 @@ export class SlackAdapter implements ChatAdapter {
     }
   }
 }
+
+const UserInfo = z.object({
+  user: z.object({
+    name: z.string().optional(),
+    real_name: z.string().optional(),
+    profile: z.object({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
+  }),
+});
+/** How long a looked-up display name is used before it is asked again. */
+const NAME_TTL_MS = 3_600_000;
 
 const UploadUrl = z.object({ upload_url: z.string().url(), file_id: z.string().min(1) });
 

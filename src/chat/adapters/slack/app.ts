@@ -56,6 +56,8 @@ export interface SlackBot {
   port: number;
   /** Socket Mode's link to Slack: `ok`, `connecting` or why it failed (HTTP mode: always `ok`). */
   slack(): string;
+  /** Settles with the reason when Socket Mode could not connect at all (a bad app token): the bot ends, to be restarted. */
+  readonly failed: Promise<Error>;
   stop(): Promise<void>;
 }
 
@@ -260,6 +262,8 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
 
   let port = o.port;
   let slack = 'ok';
+  let fail!: (err: Error) => void;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
   if (o.mode === 'http') {
     const server = (await app.start({ port: o.port, host: o.host ?? '0.0.0.0' })) as Server;
     port = (server.address() as AddressInfo).port;
@@ -277,6 +281,7 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       (err: unknown) => {
         slack = `not connected (${err instanceof Error ? err.message : String(err)})`;
         logger.error({ err }, 'Socket Mode could not connect to Slack');
+        fail(err instanceof Error ? err : new Error(String(err)));
       },
     );
   }
@@ -285,6 +290,7 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
     app,
     port,
     slack: () => slack,
+    failed,
     stop: async () => {
       await app.stop().catch((err: unknown) => logger.warn({ err }, 'slack app stop failed'));
     },

@@ -1,7 +1,7 @@
 // The chat message model as Block Kit. Long parts are split into several blocks, blocks into
 // several messages; beyond a bound, content is cut with a visible notice. Whatever the input,
 // each message this returns passes `checkSlackMessage`.
-import type { ActionKind, Button, ChatMessage, Part, Tone } from '../../../types.js';
+import type { ActionKind, Button, ChatMessage, MessageRef, Part, Tone } from '../../../types.js';
 import { splitUserRefs } from '../../../types.js';
 import { clip, LIMITS, type SlackBlock, type SlackMessage, truncateVisibly } from './limits.js';
 
@@ -54,8 +54,21 @@ const ICON: Record<Tone, string> = {
 /** Escape text for mrkdwn; user references become mentions (Slack ids) or names (console). */
 export function mrkdwn(text: string): string {
   return splitUserRefs(text)
-    .map((p) => ('user' in p ? (/^[UW][A-Z0-9]+$/.test(p.user) ? `<@${p.user}>` : `@${escapeMrkdwn(p.user)}`) : escapeMrkdwn(p.text)))
+    .map((p) =>
+      'user' in p
+        ? /^[UW][A-Z0-9]+$/.test(p.user)
+          ? `<@${p.user}>`
+          : `@${escapeMrkdwn(p.user)}`
+        : 'thread' in p
+          ? `<${threadUrl(p.thread)}|thread>`
+          : escapeMrkdwn(p.text),
+    )
     .join('');
+}
+
+/** A thread's address: Slack resolves it in the reader's workspace (channel and ts are checked by the reference's pattern). */
+export function threadUrl(ref: MessageRef): string {
+  return `https://slack.com/archives/${ref.channel}/p${ref.ts.replace('.', '')}`;
 }
 
 function escapeMrkdwn(text: string): string {
@@ -65,7 +78,7 @@ function escapeMrkdwn(text: string): string {
 /** Plain text for plain_text objects and fallbacks: user refs as `@id`. */
 export function plain(text: string): string {
   return splitUserRefs(text)
-    .map((p) => ('user' in p ? `@${p.user}` : p.text))
+    .map((p) => ('user' in p ? `@${p.user}` : 'thread' in p ? threadUrl(p.thread) : p.text))
     .join('');
 }
 
@@ -184,7 +197,7 @@ function textLength(b: SlackBlock): number {
  */
 export function fallbackText(text: string): string {
   return splitUserRefs(text)
-    .map((p) => ('user' in p ? `@${escapeMrkdwn(p.user)}` : escapeMrkdwn(p.text)))
+    .map((p) => ('user' in p ? `@${escapeMrkdwn(p.user)}` : 'thread' in p ? 'thread' : escapeMrkdwn(p.text)))
     .join('');
 }
 
@@ -193,7 +206,7 @@ function fallback(text: string, suffix = ''): string {
 }
 
 /** Give every block of one message a unique, short block_id. */
-function withIds(blocks: SlackBlock[]): SlackBlock[] {
+export function withIds(blocks: SlackBlock[]): SlackBlock[] {
   return blocks.map((b, i) => ({ ...b, block_id: `pd${i}` }));
 }
 
