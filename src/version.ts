@@ -1,6 +1,9 @@
 // What this build is: the package version, and the commit it was built from. Both show in
 // `pod-doctor --version`, the pod_doctor_build_info metric and trace resources.
-import { readFileSync } from 'node:fs';
+import { builtin } from './builtin.js';
+
+// Built-ins through require(): less resident memory in the node agent (src/builtin.ts).
+const { readFileSync } = builtin('node:fs') as typeof import('node:fs');
 
 function packageVersion(): string {
   // src/version.ts and dist/version.js both sit one level below package.json.

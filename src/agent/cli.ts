@@ -1,8 +1,6 @@
 // `pod-doctor agent` (serve the probe API) and `pod-doctor agent probe <name>` (run one probe on
 // this node and print its outcome): the same probes, the same input checks, no server needed.
-import { readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
+import { builtin } from '../builtin.js';
 import { expectedSystemError } from '../errors.js';
 import { log } from '../log.js';
 import { SHUTDOWN_SECONDS_RANGE, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
@@ -11,6 +9,11 @@ import { RUNTIME_CHOICES, type RuntimeChoice } from './actions/host-exec-runtime
 import { type CliIo, defaultIo, envOptions, probeEnvFrom } from './cli-common.js';
 import { type RunningAgent, startAgent } from './server.js';
 import { readTlsFiles, type TlsFiles, watchTlsFiles } from './tls-files.js';
+
+// Built-ins through require(): less resident memory in the node agent (src/builtin.ts).
+const { readFile } = builtin('node:fs/promises') as typeof import('node:fs/promises');
+const { hostname } = builtin('node:os') as typeof import('node:os');
+const { parseArgs } = builtin('node:util') as typeof import('node:util');
 
 export type { CliIo } from './cli-common.js';
 

@@ -5,19 +5,23 @@
 // HTTPS unless plain HTTP is asked for by name: the token must not cross the node network in
 // clear text. /healthz, /readyz and /metrics need no token and say nothing sensitive.
 
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { builtin } from '../builtin.js';
 import { log as rootLog } from '../log.js';
 import type { AgentProbeEnv } from '../probes/index.js';
 import { type AgentMetrics, HttpError, type RefusalReason, readText } from './http.js';
 import type { ProbeLimits } from './probe-requests.js';
 
 export type { AgentMetrics, ProbeRunOutcome, RefusalReason } from './http.js';
+
+// Not `import ... from 'node:http'`: 3 MB less resident (src/builtin.ts).
+const { createHash, randomUUID, timingSafeEqual } = builtin('node:crypto') as typeof import('node:crypto');
+const { constants: fsConstants } = builtin('node:fs') as typeof import('node:fs');
+const { access } = builtin('node:fs/promises') as typeof import('node:fs/promises');
+const { createServer: createHttpServer } = builtin('node:http') as typeof import('node:http');
+const { createServer: createHttpsServer } = builtin('node:https') as typeof import('node:https');
 
 export interface AgentOptions {
   port: number;

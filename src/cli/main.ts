@@ -1,10 +1,13 @@
 // Command dispatch and the one place errors become exit codes: 0 diagnosed, 1 unexpected
 // failure (with its stack), 2 an expected one: bad input, a missing target, no kubeconfig, an
 // unreachable cluster or Redis, a port in use, a file that cannot be read (one line on stderr).
-import { parseArgs } from 'node:util';
+import { builtin } from '../builtin.js';
 import { expectedSystemError, isPodDoctorError } from '../errors.js';
 import { SimLoadError } from '../sim/errors.js';
 import type { CliIo } from './io.js';
+
+// Built-ins through require(): less resident memory in the node agent (src/builtin.ts).
+const { parseArgs } = builtin('node:util') as typeof import('node:util');
 
 type Command = (argv: string[], io: CliIo) => Promise<number | null>;
 

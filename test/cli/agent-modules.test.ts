@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 const probe = fileURLToPath(new URL('./agent-module-probe.ts', import.meta.url));
 
 describe('the serving node agent', () => {
-  const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', probe], { encoding: 'utf8' })) as { packages: string[]; names: string[] };
+  const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', probe], { encoding: 'utf8' })) as {
+    packages: string[];
+    names: string[];
+    builtins: string[];
+  };
 
   it('loads neither YAML, OpenTelemetry, gRPC nor the other roles’ clients until they are needed', () => {
     for (const heavy of ['yaml', '@opentelemetry/api', '@grpc/grpc-js', '@grpc/proto-loader', '@kubernetes/client-node', '@slack/bolt', 'bullmq', 'ioredis'])
@@ -17,6 +21,11 @@ describe('the serving node agent', () => {
 
   it('loads zod and the probes with its first probe request, not to wait idle', () => {
     expect(out.packages).not.toContain('zod');
+  });
+
+  it('takes only the built-ins it uses (src/builtin.ts): no http2, zlib or undici behind node:http', () => {
+    expect(out.builtins).toContain('https');
+    for (const unused of ['http2', 'zlib', 'internal/deps/undici/undici']) expect(out.builtins, unused).not.toContain(unused);
   });
 
   it('still serves its process metrics, its probes and its build', () => {
