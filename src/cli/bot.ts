@@ -21,6 +21,7 @@ import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
 import { listenOps, registerReady, runCheck } from '../metrics/server.js';
 import { type Connections, checkRedis, closeRedis, dropRedis, type RedisClient, redisConnections, redisUp } from '../redis/client.js';
+import { loadScriptsOnReady } from '../redis/lua.js';
 import { defaultPlaybookDir, loadPlaybooks } from '../remediation/load.js';
 import { computeDigest, gatherDigest } from '../report/digest.js';
 import { parseSchedule, startDigestPoster } from '../report/schedule.js';
@@ -378,6 +379,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const connections = redisConnections(config, logger);
   const connect = connections.connect;
   const redis = connect('producer');
+  // Redis's script cache filled as soon as it answers, not by the first burst's NOSCRIPT answers.
+  loadScriptsOnReady(redis, (err) => logger.warn({ err: { message: (err as Error).message } }, 'redis scripts not loaded'));
   const settings = jobSettingsFromConfig(config);
   const queues = new JobQueues(redis, settings, logger);
   const metrics = createMetrics({ defaultMetrics: true });

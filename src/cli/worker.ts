@@ -15,6 +15,7 @@ import { createLogger } from '../log.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { serveOps } from '../metrics/server.js';
 import { checkRedis, closeRedis, dropRedis, redisConnections, redisUp } from '../redis/client.js';
+import { loadScriptsOnReady } from '../redis/lua.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig } from './config.js';
@@ -110,6 +111,8 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
   await startTracing({ serviceName: 'pod-doctor-worker', settings: config, logger });
   const connections = redisConnections(config, logger);
   const redis = connections.connect('worker');
+  // Redis's script cache filled as soon as it answers, not by the first burst's NOSCRIPT answers.
+  loadScriptsOnReady(redis, (err) => logger.warn({ err: { message: (err as Error).message } }, 'redis scripts not loaded'));
   const settings = jobSettingsFromConfig(config);
   const kube = new KubeSource(kc);
   const embedded = deps.embedded;

@@ -9,8 +9,34 @@ export interface LuaScript {
   readonly numberOfKeys: number;
 }
 
+/** Every script this process defined (module constants), for loadScripts. */
+const defined = new Map<string, LuaScript>();
+
 export function lua(source: string, numberOfKeys: number): LuaScript {
-  return { source, numberOfKeys, sha: createHash('sha1').update(source).digest('hex') };
+  const script = { source, numberOfKeys, sha: createHash('sha1').update(source).digest('hex') };
+  defined.set(script.sha, script);
+  return script;
+}
+
+/**
+ * SCRIPT LOAD of every script defined so far, in one round trip: a Redis that has just started
+ * (or restarted, or failed over) has an empty script cache, and without this each call of a
+ * burst's first moments would pay a NOSCRIPT answer and an EVAL. How many were loaded.
+ */
+export async function loadScripts(redis: RedisClient): Promise<number> {
+  const scripts = [...defined.values()];
+  if (scripts.length === 0) return 0;
+  const pipeline = redis.pipeline();
+  for (const s of scripts) pipeline.script('LOAD', s.source);
+  const results = (await pipeline.exec()) ?? [];
+  return results.filter(([err]) => !err).length;
+}
+
+/** loadScripts whenever `redis` (re)connects: at start, and after Redis lost its script cache. */
+export function loadScriptsOnReady(redis: RedisClient, onError: (err: unknown) => void): void {
+  const load = () => void loadScripts(redis).catch(onError);
+  redis.on('ready', load);
+  if (redis.status === 'ready') load();
 }
 
 export async function runScript<T = unknown>(redis: RedisClient, script: LuaScript, keys: string[], args: (string | number)[]): Promise<T> {
