@@ -25,6 +25,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { ChatMessage, MessageRef } from '../types.js';
 import { controlParts, isMuted, saveCommonLabels } from './group-controls.js';
 import { deliverIncident } from './incidents.js';
+import { offerMarks } from './not-a-problem.js';
 import { earlierThreads, renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 
@@ -356,6 +357,7 @@ export class AlertGroupChat {
         findingsMessage(d, {
           threadId: thread.id,
           offers,
+          marks: await offerMarks(this.ctx, d, thread),
           ...(incident ? { incident } : {}),
           ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(this.ctx, thread.channel, result.recurrence) } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,

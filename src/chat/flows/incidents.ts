@@ -4,6 +4,7 @@ import { primaryFinding } from '../../jobs/incidents.js';
 import type { DiagnoseResult } from '../../jobs/schemas.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { findingsMessage, incidentRootMessage, type PlanOffer } from '../messages/messages.js';
+import { offerMarks } from './not-a-problem.js';
 import { earlierThreads } from './parents.js';
 import { postPrompts } from './prompts.js';
 
@@ -31,6 +32,7 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
         findingsMessage(d, {
           threadId: thread.id,
           offers,
+          marks: await offerMarks(ctx, d, thread),
           incident,
           ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, channel, result.recurrence) } : {}),
         }),

@@ -244,13 +244,13 @@ describe('Block Kit limits', () => {
     expect(buttons.every((b) => b.value === 'thread-id-12')).toBe(true);
     expect(messageText(m)).toContain('<@U0ALICE>');
 
-    const decisions = actionIdPattern(['approve', 'deny', 'rerun', 'writeup']);
+    const decisions = actionIdPattern(['approve', 'deny', 'rerun', 'writeup', 'not-a-problem']);
     const groups = actionIdPattern(['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute']);
     for (const [kind, id] of Object.entries(ACTION_IDS) as [ActionKind, string][]) {
       // Every id maps back to its kind, also as the nth button of a block.
       expect(actionOf(id)).toBe(kind);
       expect(actionOf(`${id}_3`)).toBe(kind);
-      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun' || kind === 'writeup';
+      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun' || kind === 'writeup' || kind === 'not-a-problem';
       expect([decisions.test(id), groups.test(id), groups.test(`${id}_2`)]).toEqual([isDecision, !isDecision, !isDecision]);
     }
     expect(actionOf('pd_deny_reason')).toBeUndefined();
