@@ -5,7 +5,7 @@ import type { DiagnoseResult } from '../../jobs/schemas.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { findingsMessage, incidentRootMessage, type PlanOffer } from '../messages/messages.js';
 import { offerMarks } from './not-a-problem.js';
-import { earlierThreads } from './parents.js';
+import { earlierThreads, rememberPosted } from './parents.js';
 import { postPrompts } from './prompts.js';
 
 /** One thread per incident (root cause) in `channel`; later pods update its list. */
@@ -38,6 +38,7 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
         }),
         { priority: 'answer', key: `findings:${result.jobId}` },
       );
+      await rememberPosted(ctx, thread, result);
       await postPrompts(ctx, parent, offers);
     });
     return;
