@@ -148,6 +148,31 @@ describe('one home for each repeated fact', () => {
     expect(homes.map((f) => relative(SRC, f))).toEqual([join('kube', 'names.ts')]);
   });
 
+  /** Files under `dir` that write one of Slack's id formats (channels C/G/D…, users U/W…, user groups S…). */
+  const slackIdHomes = (dir: string) => {
+    const format = /\[[CDGSUW]{2,3}\]\[A-Z0-9\]|\^\(?S\[A-Z0-9\]/;
+    return sources(dir)
+      .filter((f) => format.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(dir, f));
+  };
+
+  it('finds a Slack id format written outside its adapter (the check can fail)', () => {
+    const dir = mkdtempSync(join(SRC, '..', '.ids-'));
+    try {
+      for (const [i, copy] of ['/^([CGD][A-Z0-9]{2,}|\\*)$/', '/^S[A-Z0-9]{2,20}$/', '/^[UW][A-Z0-9]+$/', '/^[UWS][A-Z0-9]{2,20}$/'].entries()) {
+        writeFileSync(join(dir, `planted-${i}.ts`), `export const id = ${copy};\n`);
+      }
+      writeFileSync(join(dir, 'clean.ts'), "export const id = 'S0SRE';\n");
+      expect(slackIdHomes(dir).sort()).toEqual(['planted-0.ts', 'planted-1.ts', 'planted-2.ts', 'planted-3.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("Slack's id formats are written only in src/chat/adapters/slack/ids.ts (the policy, config and playbooks take ids through a ChatIds)", () => {
+    expect(slackIdHomes(SRC)).toEqual([join('chat', 'adapters', 'slack', 'ids.ts')]);
+  });
+
   it('request bodies are read only by src/body.ts (size limit, declared length, aborts)', () => {
     const reader = /\breq\.on\('data'|for await \(const \w+ of req\)/;
     const homes = sources(SRC).filter((f) => reader.test(readFileSync(f, 'utf8')));

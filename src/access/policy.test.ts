@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRule, globMatch, mayDiagnose, PolicySchema, whoMayDiagnose } from './policy.js';
+import { slackIds } from '../chat/adapters/slack/ids.js';
+import { approvalRule, globMatch, mayDiagnose, PolicySchema, policySchema, whoMayDiagnose } from './policy.js';
 
 const policy = PolicySchema.parse({
   channels: {
@@ -79,9 +80,21 @@ describe('approvalRule', () => {
 
 describe('PolicySchema', () => {
   it('lists every error of a bad policy', () => {
-    const r = PolicySchema.safeParse({ channels: { 'not-a-channel': {} }, approvals: [{ namespaces: [], approvers: ['bob'] }], extra: 1 });
+    const r = policySchema(slackIds).safeParse({ channels: { 'not-a-channel': {} }, approvals: [{ namespaces: [], approvers: ['bob'] }], extra: 1 });
     expect(r.success).toBe(false);
     const paths = r.error!.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['channels.not-a-channel', 'approvals.0.namespaces', 'approvals.0.approvers.0', '']));
+    expect(r.error!.issues.map((i) => i.message)).toContain('expected a Slack user id (U…, W…) or user-group id (S…)');
+  });
+
+  it("takes any surface's ids until the surface's parser looks at them", () => {
+    const input = { channels: { 'town-square': {} }, usergroups: { sre: {} }, approvals: [{ namespaces: ['*'], approvers: ['bob'] }] };
+    expect(PolicySchema.safeParse(input).success).toBe(true);
+    expect(
+      policySchema(slackIds)
+        .safeParse(input)
+        .error?.issues.map((i) => i.path.join('.')),
+    ).toEqual(['channels.town-square', 'usergroups.sre', 'approvals.0.approvers.0']);
+    expect(PolicySchema.safeParse({ channels: { 'no spaces': {} } }).success).toBe(false);
   });
 });

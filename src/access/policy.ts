@@ -1,10 +1,11 @@
 // Who may see and fix what, as a platform team writes it in the config file (`policy:`):
 //   channels    channel → the clusters and namespaces commands there may diagnose
 //               (`#shop-oncall` → `prod-*` / `shop*`), and its default cluster and namespace;
-//   usergroups  Slack user group → the clusters and namespaces its members may diagnose;
+//   usergroups  user group → the clusters and namespaces its members may diagnose;
 //   approvals   namespaces → who may approve which playbooks, and which risks need two people.
 // Everything here is pure: the chat flows ask, with the user's groups already resolved.
 import { z } from 'zod';
+import { ANY_IDS, approverIdSchema, type ChatIds, channelIdSchema, groupIdSchema } from './ids.js';
 
 /** A name or a glob with `*` (any run of characters): `prod-*`, `shop*`, `*`. */
 const Glob = z
@@ -18,37 +19,41 @@ const Scope = z.strictObject({
   namespaces: z.array(Glob).min(1).default(['*']),
 });
 
-/** Slack ids: channels C…/G…, users U…/W…, user groups S… (case as Slack sends them). */
-const ChannelId = z.string().regex(/^([CGD][A-Z0-9]{2,}|\*)$/, 'a Slack channel id (C…, G…) or "*"');
-const Approver = z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'a Slack user (U…, W…) or user group (S…) id');
+/**
+ * The policy's schema for a surface's ids (`ids`: its adapter's parser). `PolicySchema` takes
+ * any surface's ids; the config loader checks them again with the configured surface's.
+ */
+export function policySchema(ids: ChatIds) {
+  return z.strictObject({
+    /** Channel id or `*` (every other channel). With entries, a channel matching none is refused. */
+    channels: z
+      .record(
+        channelIdSchema(ids, true),
+        Scope.extend({
+          defaultCluster: z.string().min(1).optional(),
+          defaultNamespace: z.string().min(1).optional(),
+        }),
+      )
+      .default({}),
+    /** User group id → scope. With entries, a user must also be in a group whose scope allows the target. */
+    usergroups: z.record(groupIdSchema(ids), Scope).default({}),
+    /** First match wins; a target no rule matches falls back to the global approvers. */
+    approvals: z
+      .array(
+        z.strictObject({
+          clusters: z.array(Glob).min(1).default(['*']),
+          namespaces: z.array(Glob).min(1),
+          playbooks: z.array(Glob).min(1).default(['*']),
+          approvers: z.array(approverIdSchema(ids)).min(1),
+          /** Risks (the playbook's `risk`) that need two different people. */
+          twoPersonRisks: z.array(z.enum(['low', 'medium', 'high'])).default(['high']),
+        }),
+      )
+      .default([]),
+  });
+}
 
-export const PolicySchema = z.strictObject({
-  /** Channel id or `*` (every other channel). With entries, a channel matching none is refused. */
-  channels: z
-    .record(
-      ChannelId,
-      Scope.extend({
-        defaultCluster: z.string().min(1).optional(),
-        defaultNamespace: z.string().min(1).optional(),
-      }),
-    )
-    .default({}),
-  /** User group id → scope. With entries, a user must also be in a group whose scope allows the target. */
-  usergroups: z.record(z.string().regex(/^S[A-Z0-9]{2,}$/, 'a Slack user group id (S…)'), Scope).default({}),
-  /** First match wins; a target no rule matches falls back to the global approvers. */
-  approvals: z
-    .array(
-      z.strictObject({
-        clusters: z.array(Glob).min(1).default(['*']),
-        namespaces: z.array(Glob).min(1),
-        playbooks: z.array(Glob).min(1).default(['*']),
-        approvers: z.array(Approver).min(1),
-        /** Risks (the playbook's `risk`) that need two different people. */
-        twoPersonRisks: z.array(z.enum(['low', 'medium', 'high'])).default(['high']),
-      }),
-    )
-    .default([]),
-});
+export const PolicySchema = policySchema(ANY_IDS);
 
 export type Policy = z.infer<typeof PolicySchema>;
 export type PolicyInput = z.input<typeof PolicySchema>;

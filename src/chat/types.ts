@@ -148,7 +148,7 @@ export function userRef(id: string): string {
 }
 
 /** A thread of pod-doctor's own (an earlier incident's): renderers make it a link (Slack) or name it (console). */
-const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([CGD][A-Z0-9]{2,20})/(\\d{10}\\.\\d{6})\uE001`, 'g');
+const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([A-Za-z0-9]{1,64})/(\\d{10}\\.\\d{6})\uE001`, 'g');
 
 export function threadRef(ref: MessageRef): string {
   return `\uE000${REF_KEY}#${ref.channel}/${ref.ts}\uE001`;

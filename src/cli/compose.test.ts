@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { silent } from '../../test/helpers/logger.js';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
+import { consoleIds } from '../chat/adapters/console/ids.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
 import { loadConfig } from '../config/schema.js';
 import { JobQueues } from '../jobs/queues.js';
@@ -21,7 +22,7 @@ describe('composeChat', () => {
       queues: new JobQueues(redis, { ...jobSettingsFromConfig(config), prefix: 'compose-test' }, silent),
       cluster: 'c1',
       logger: silent,
-      approvers: new ApproverPolicy({ approvers: [] }),
+      approvers: new ApproverPolicy({ approvers: [], ids: consoleIds }),
       playbooks: [],
     });
   };

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { AlertmanagerSilences } from '../alerts/silences.js';
 import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
+import { slackIds } from '../chat/adapters/slack/ids.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
 import { createSlackWebClient, type SlackApiMetrics } from '../chat/adapters/slack/web-client.js';
 import { type ChatContext, type ChatOptions, createChatContext } from '../chat/context.js';
@@ -55,6 +56,7 @@ export function composeChat(
 export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Logger, metrics?: ChatMetrics): ApproverPolicy {
   return new ApproverPolicy({
     approvers: config.approvers,
+    ids: slackIds,
     resolveGroup: (g) => adapter.groupMembers(g),
     cacheMs: config.usergroupCacheSeconds * 1000,
     logger,

@@ -1,6 +1,8 @@
 // What every command does first: read the configuration (the environment over the config file
 // of `--config` or POD_DOCTOR_CONFIG; rule overrides checked against the registry) and settle
 // which cluster it serves.
+import type { ChatIds } from '../access/ids.js';
+import { slackIds } from '../chat/adapters/slack/ids.js';
 import { ConfigFileUnreadable, readConfigText } from '../config/file-source.js';
 import { type Config, loadConfig, SETTINGS } from '../config/schema.js';
 import { RULES } from '../diagnosis/rules/index.js';
@@ -19,6 +21,9 @@ function readConfigFile(path: string, from: string): string {
   }
 }
 
+/** The chat surface's id parser (Slack, the one surface so far): the config, the playbooks and the approvers take ids through it. */
+export const CHAT_IDS: ChatIds = slackIds;
+
 /**
  * The configuration, every problem of the file and the environment in one BAD_CONFIG. Notes
  * (a deprecated variable name) go to stderr: the logger is built from this configuration.
@@ -29,7 +34,7 @@ export function commandConfig(env: CliIo['env'], configPath?: string, stderr: Cl
   return loadConfig(
     env,
     RULES.map((r) => r.meta.id),
-    { ...(file ? { file } : {}), onNote: (note) => stderr.write(`pod-doctor: note: ${note}\n`) },
+    { ...(file ? { file } : {}), onNote: (note) => stderr.write(`pod-doctor: note: ${note}\n`), ids: CHAT_IDS },
   );
 }
 

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
+import { consoleIds } from '../chat/adapters/console/ids.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
 import { startDiagnosis } from '../chat/flows/requests.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
@@ -236,7 +237,7 @@ export async function demoCommand(argv: string[], io: CliIo, deps: DemoDeps = {}
     cluster: CLUSTER,
     logger,
     // The local user decides, through the same approval state machine (expiry, once-only).
-    approvers: new ApproverPolicy({ approvers: [], allowAll: true }),
+    approvers: new ApproverPolicy({ approvers: [], ids: consoleIds, allowAll: true }),
     playbooks,
   });
   const targets = scenarios.map((s) => s.meta.target);

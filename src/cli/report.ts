@@ -3,6 +3,7 @@
 // incident thread and the audit trail name it), printed as Markdown: what the Write-up button
 // posts. Reads Redis only.
 import { parseArgs } from 'node:util';
+import { parseMessageLink } from '../chat/adapters/slack/ids.js';
 import type { ThreadState } from '../chat/context.js';
 import { writeUpOf } from '../chat/flows/writeup.js';
 import { ThreadStore } from '../chat/store/threads.js';
@@ -26,15 +27,11 @@ ${CONFIG_USAGE}
 
 export type ReportRef = { kind: 'thread'; channel: string; ts: string } | { kind: 'incident'; id: string; cluster: string };
 
-/** A Slack message link (its thread when it is a reply) or an incident id; undefined for anything else. */
+/** A chat message link (Slack's, its thread when it is a reply) or an incident id; undefined for anything else. */
 export function parseReportRef(text: string): ReportRef | undefined {
   const s = text.trim();
-  const link = /^https:\/\/[A-Za-z0-9.-]+\/archives\/([CGD][A-Z0-9]{2,20})\/p(\d{10})(\d{6})(?:\?(.*))?$/.exec(s);
-  if (link) {
-    const thread = new URLSearchParams(link[4] ?? '').get('thread_ts');
-    const ts = thread && /^\d{10}\.\d{6}$/.test(thread) ? thread : `${link[2]}.${link[3]}`;
-    return { kind: 'thread', channel: link[1]!, ts };
-  }
+  const link = parseMessageLink(s);
+  if (link) return { kind: 'thread', ...link };
   const incident = /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\|([a-z0-9.-]{1,128})\|(.{1,1000})$/.exec(s);
   if (incident) return { kind: 'incident', id: s, cluster: incident[1]! };
   return undefined;

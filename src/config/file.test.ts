@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { slackIds } from '../chat/adapters/slack/ids.js';
 import { closest, formatPath, parseConfigFile } from './file.js';
-import { SETTINGS } from './schema.js';
+import { loadConfig, SETTINGS } from './schema.js';
 
 const parse = (text: string) => parseConfigFile({ path: 'pod-doctor.yaml', text }, SETTINGS);
+
+/** The lines of the BAD_CONFIG `load` throws. */
+function problemsOf(load: () => unknown): string[] {
+  try {
+    load();
+  } catch (err) {
+    return (err as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
+  }
+  return [];
+}
 
 describe('parseConfigFile', () => {
   it('reads single values through their variable schema and structured settings as YAML', () => {
@@ -58,29 +72,31 @@ describe('parseConfigFile', () => {
     expect(file.values).toEqual({ logLevel: 'debug' });
   });
 
-  it('lists every problem at once, each with its path and line, in line order', () => {
-    const file = parse(
-      [
-        'cluster: Prod EU', // 1
-        'alertRoutes:', // 2
-        '  - matchers: {team: db}', // 3
-        '    chanel: C0DB', // 4
-        'port: [3000]', // 5
-        'approvers: [U0123ABCD, bob]', // 6
-        'policy:', // 7
-        '  channels:', // 8
-        '    C0123ABC: {namespace: [shop]}', // 9
-      ].join('\n'),
-    );
-    expect(file.values).toEqual({});
-    expect(file.problems).toEqual([
+  it("lists every problem at once, each with its path and line, in line order (ids by the chat surface's parser)", () => {
+    const text = [
+      'cluster: Prod EU', // 1
+      'alertRoutes:', // 2
+      '  - matchers: {team: db}', // 3
+      '    chanel: C0DB', // 4
+      'port: [3000]', // 5
+      'approvers: [U0123ABCD, bob]', // 6
+      'policy:', // 7
+      '  channels:', // 8
+      '    C0123ABC: {namespace: [shop]}', // 9
+      '  usergroups: {sre: {}}', // 10
+    ].join('\n');
+    expect(parse(text).values).toEqual({});
+    expect(problemsOf(() => loadConfig({}, undefined, { file: { path: 'pod-doctor.yaml', text }, ids: slackIds }))).toEqual([
       'pod-doctor.yaml: cluster: expected a cluster name (a DNS-1123 label) (line 1)',
       'pod-doctor.yaml: alertRoutes[0].channel: required (line 3)',
       'pod-doctor.yaml: alertRoutes[0].chanel: unknown key; did you mean "channel"? (line 4)',
       'pod-doctor.yaml: port: expected a single value (text, a number, true or false) (line 5)',
-      'pod-doctor.yaml: approvers[1]: expected Slack user ids (U…, W…) or user-group ids (S…) (line 6)',
+      'pod-doctor.yaml: approvers[1]: expected a Slack user id (U…, W…) or user-group id (S…) (line 6)',
       'pod-doctor.yaml: policy.channels.C0123ABC.namespace: unknown key; did you mean "namespaces"? (line 9)',
+      'pod-doctor.yaml: policy.usergroups.sre: expected a Slack user-group id (S…) (line 10)',
     ]);
+    // Without a surface's parser, any surface's ids pass.
+    expect(parse(text).problems.join('\n')).not.toMatch(/approvers|usergroups/);
   });
 
   it('refuses unknown keys, naming the setting meant (a typo, a variable name, a former name)', () => {

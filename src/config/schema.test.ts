@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { slackIds } from '../chat/adapters/slack/ids.js';
 import { isPodDoctorError } from '../errors.js';
 import { loadConfig, SETTINGS } from './schema.js';
 
@@ -110,6 +111,26 @@ describe('loadConfig with a config file', () => {
     // An empty variable is unset: the file's value stands.
     expect(c.cluster).toBe('prod-eu');
     expect(c.alertChannel).toBe('C0ALERTS');
+  });
+
+  it("checks chat ids with the surface's parser, in variables as in the file", () => {
+    const env = {
+      POD_DOCTOR_APPROVERS: 'U0ALICE,bob',
+      POD_DOCTOR_DEFAULT_NAMESPACES: 'town-square=shop',
+      POD_DOCTOR_POLICY: '{"usergroups":{"sre":{}},"channels":{"C0SHOP":{}}}',
+    };
+    expect(configError(() => loadConfig(env, RULE_IDS, { ids: slackIds })).split('\n')).toEqual([
+      'invalid configuration:',
+      '  POD_DOCTOR_APPROVERS: expected a Slack user id (U…, W…) or user-group id (S…)',
+      '  POD_DOCTOR_DEFAULT_NAMESPACES: expected a Slack channel id (C…, G…, D…) or *',
+      '  POD_DOCTOR_POLICY: usergroups.sre: expected a Slack user-group id (S…)',
+    ]);
+    // Without a surface's parser, any surface's ids pass.
+    expect(loadConfig(env, RULE_IDS).approvers).toEqual(['U0ALICE', 'bob']);
+    expect(
+      loadConfig({ ...env, POD_DOCTOR_APPROVERS: 'S0SRE', POD_DOCTOR_DEFAULT_NAMESPACES: '*=shop', POD_DOCTOR_POLICY: '' }, RULE_IDS, { ids: slackIds })
+        .approvers,
+    ).toEqual(['S0SRE']);
   });
 
   it("lists every problem of the file and of the environment in one error, the file's by line", () => {

@@ -2,7 +2,8 @@
 // description. The README's configuration reference, the config file's schema and the deploy
 // manifests' checks are derived from this table.
 import { z } from 'zod';
-import { PolicySchema } from '../access/policy.js';
+import { ANY_IDS, approverIdSchema, type ChatIds, channelIdSchema } from '../access/ids.js';
+import { PolicySchema, policySchema } from '../access/policy.js';
 import { PodDoctorError } from '../errors.js';
 import { labelSchema, subdomainSchema } from '../kube/names.js';
 import { SHUTDOWN_DEFAULT_SECONDS, SHUTDOWN_SECONDS_RANGE } from '../shutdown.js';
@@ -52,19 +53,21 @@ const ruleOverrides = z
     return out;
   });
 
-const ApproverIds = z.array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected Slack user ids (U…, W…) or user-group ids (S…)'));
+/** Settings that hold chat ids: parsed with any surface's ids, then checked with the configured surface's (`LoadOptions.ids`). */
+const idSettings = (ids: ChatIds) => ({
+  approvers: z.array(approverIdSchema(ids)),
+  /** Channel id (or `*`) → namespace. */
+  defaultNamespaces: z.record(channelIdSchema(ids, true), labelSchema('expected a namespace name')),
+  policy: policySchema(ids),
+});
+const ApproverIds = idSettings(ANY_IDS).approvers;
+const NamespaceByChannel = idSettings(ANY_IDS).defaultNamespaces;
 
 const commaList = (s: string) =>
   s
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
-
-/** Channel id (or `*`) → namespace. */
-const NamespaceByChannel = z.record(
-  z.string().regex(/^([CGD][A-Z0-9]{2,20}|\*)$/, 'expected a channel id (C…, G…, D…) or *'),
-  labelSchema('expected a namespace name'),
-);
 
 /** Cluster names (DNS-1123 labels, as `cluster`), at least one, no repeats. */
 const ClusterNames = z
@@ -760,6 +763,8 @@ export interface LoadOptions {
   file?: ConfigFileSource;
   /** Told when a deprecated variable name is in use. */
   onNote?: (note: string) => void;
+  /** The chat surface's id parser: approvers, channels and user groups are checked with it (unset: any surface's ids pass). */
+  ids?: ChatIds;
 }
 
 /**
@@ -790,11 +795,50 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const unknown = unknownRuleIds(out.rules as Config['rules'] | undefined, knownRuleIds, variables.rules, file);
     (variables.rules || !file ? problems : fromFile).push(...unknown);
   }
+  if (options.ids) {
+    const ids = idProblems(options.ids, out, variables, file);
+    problems.push(...ids.variables);
+    fromFile.push(...ids.file);
+  }
   // The file's in the order of its lines, then the variables'.
   const all = [...fromFile.sort(byLine), ...problems];
   if (all.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${all.join('\n  ')}`);
   return out as Config;
 }
+
+/**
+ * Ids the chat surface does not take (`ids`: its parser): in a variable's value, or in the file
+ * as written, past its other problems (those any surface's ids give are reported already).
+ */
+function idProblems(
+  ids: ChatIds,
+  out: Record<string, unknown>,
+  variables: Record<string, string>,
+  file: ParsedConfigFile | undefined,
+): { variables: string[]; file: string[] } {
+  const found = { variables: [] as string[], file: [] as string[] };
+  const any = idSettings(ANY_IDS);
+  for (const [key, schema] of Object.entries(idSettings(ids)) as [keyof typeof any, z.ZodType][]) {
+    if (variables[key] || !file || !(key in file.raw)) {
+      if (out[key] === undefined) continue;
+      for (const issue of schema.safeParse(out[key]).error?.issues ?? []) {
+        // As jsonSetting says it: the policy variable is JSON, the others are lists.
+        const where = key === 'policy' ? `${issue.path.join('.')}: ` : '';
+        found.variables.push(`${variables[key] ?? SETTINGS[key].env}: ${where}${messageOf(issue)}`);
+      }
+      continue;
+    }
+    const said = (i: z.core.$ZodIssue) => `${i.path.join('.')}: ${messageOf(i)}`;
+    const known = new Set((any[key].safeParse(file.raw[key]).error?.issues ?? []).map(said));
+    for (const issue of schema.safeParse(file.raw[key]).error?.issues ?? []) {
+      if (!known.has(said(issue))) found.file.push(file.problem([key, ...issue.path], messageOf(issue)));
+    }
+  }
+  return found;
+}
+
+/** An issue's message; for a map key, what the key's schema said (not "Invalid key in record"). */
+const messageOf = (issue: z.core.$ZodIssue) => (issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message);
 
 /** The setting's variable (an empty one counts as unset, as in a shell's `FOO= cmd`), or a deprecated name of it. */
 function variableOf(

@@ -6,7 +6,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { approverIdSchema, type ChatIds } from '../access/ids.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import { PodDoctorError } from '../errors.js';
 import { ACTIONS, type ActionRegistry } from './actions/index.js';
@@ -33,6 +34,8 @@ export interface LoadOptions {
   /** Known rule ids (default: the registry). */
   ruleIds?: readonly string[];
   actions?: ActionRegistry;
+  /** The chat surface's id parser: `approvers` are checked with it (unset: any surface's ids pass). */
+  ids?: ChatIds;
 }
 
 export interface LoadedPlaybook {
@@ -214,6 +217,8 @@ export function validatePlaybook(text: string, file: string, options: LoadOption
       })),
     };
   }
+  const approvers = options.ids && parsed.data.approvers ? z.array(approverIdSchema(options.ids)).safeParse(parsed.data.approvers) : undefined;
+  if (approvers?.error) return { issues: approvers.error.issues.map((i) => ({ file, field: formatPath(['approvers', ...i.path]), message: i.message })) };
   const ruleIds = new Set(options.ruleIds ?? RULES.map((r) => r.meta.id));
   const issues = crossCheck(parsed.data, file, ruleIds, options.actions ?? ACTIONS);
   return issues.length > 0 ? { issues } : { playbook: parsed.data, issues };

@@ -3,6 +3,7 @@
 // (load.ts) cross-checks what a schema alone cannot: rule ids against the registry, step kinds
 // and their parameters against the action registry, placeholders against declared params.
 import { z } from 'zod';
+import { ANY_IDS, approverIdSchema } from '../access/ids.js';
 
 /** `{name}` placeholders in summaries, warnings and step/check values. */
 export const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
@@ -175,11 +176,8 @@ export const playbookSchema = z
     matches: z.array(ruleIdSchema).min(1),
     risk: z.enum(['low', 'medium', 'high']),
     approvals: z.union([z.literal(1), z.literal(2)]),
-    /** Per-playbook Slack approvers (user ids U…/W…, user-group ids S…), overriding POD_DOCTOR_APPROVERS. */
-    approvers: z
-      .array(z.string().regex(/^[UWS][A-Z0-9]{2,20}$/, 'expected a Slack user id (U…, W…) or user-group id (S…)'))
-      .min(1)
-      .optional(),
+    /** Per-playbook approvers (user and user-group ids; the loader checks them with the chat surface's parser), overriding POD_DOCTOR_APPROVERS. */
+    approvers: z.array(approverIdSchema(ANY_IDS)).min(1).optional(),
     /** Target kinds a plan may be made for (default: pod). */
     targets: z.array(z.enum(TARGET_KINDS)).min(1).default(['pod']),
     params: z.record(paramName, paramSchema).default({}),

@@ -1,6 +1,7 @@
 // The approval state machine on real Redis, and who may approve.
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slackIds } from '../../src/chat/adapters/slack/ids.js';
 import { createChatMetrics } from '../../src/chat/metrics.js';
 import { ApprovalStore, type ApproveOutcome, ApproverPolicy } from '../../src/chat/store/approvals.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
@@ -205,13 +206,13 @@ describe('ApproverPolicy', () => {
     ['nobody when nothing is configured', [], undefined, 'U0ALICE', false],
     ['nobody from a group that does not resolve', ['S0GONE'], undefined, 'U0ALICE', false],
   ] as const)('%s', async (_name, approvers, override, user, allowed) => {
-    const policy = new ApproverPolicy({ approvers, resolveGroup });
+    const policy = new ApproverPolicy({ ids: slackIds, approvers, resolveGroup });
     expect(await policy.may(user, override)).toBe(allowed);
   });
 
   it("resolves a user's groups among those named, from the cache alone only when every one is cached", async () => {
     calls = [];
-    const policy = new ApproverPolicy({ approvers: [], resolveGroup, cacheMs: 60_000 });
+    const policy = new ApproverPolicy({ ids: slackIds, approvers: [], resolveGroup, cacheMs: 60_000 });
     expect(policy.cachedGroupsOf('U0DAN', ['S0SRE', 'S0DBA'])).toBeUndefined();
     expect(await policy.groupsOf('U0DAN', ['S0SRE', 'S0DBA', 'S0GONE'])).toEqual({ groups: ['S0DBA'], unresolved: ['S0GONE'] });
     // S0GONE did not resolve: not cached, so the cache alone cannot answer for it (fail closed later).
@@ -221,7 +222,7 @@ describe('ApproverPolicy', () => {
   });
 
   it('says which groups did not resolve when they decide, and not when a resolved one or a listed user does', async () => {
-    const policy = new ApproverPolicy({ approvers: ['S0GONE', 'S0SRE', 'U0ALICE'], resolveGroup });
+    const policy = new ApproverPolicy({ ids: slackIds, approvers: ['S0GONE', 'S0SRE', 'U0ALICE'], resolveGroup });
     expect(await policy.check('U0EVE')).toEqual({ ok: false, unresolved: ['S0GONE'] });
     expect(await policy.check('U0BOB')).toEqual({ ok: true });
     expect(await policy.check('U0ALICE')).toEqual({ ok: true });
@@ -233,6 +234,7 @@ describe('ApproverPolicy', () => {
     let members: string[] | Error = ['U0BOB'];
     const metrics = createChatMetrics(new Registry());
     const policy = new ApproverPolicy({
+      ids: slackIds,
       approvers: ['S0SRE'],
       resolveGroup: async () => {
         if (members instanceof Error) throw members;
@@ -260,11 +262,11 @@ describe('ApproverPolicy', () => {
 
   it('caches group members briefly', async () => {
     calls = [];
-    const policy = new ApproverPolicy({ approvers: ['S0SRE'], resolveGroup, cacheMs: 60_000 });
+    const policy = new ApproverPolicy({ ids: slackIds, approvers: ['S0SRE'], resolveGroup, cacheMs: 60_000 });
     await Promise.all([policy.may('U0BOB'), policy.may('U0CAROL'), policy.may('U0EVE')]);
     await policy.may('U0BOB');
     expect(calls).toEqual(['S0SRE']);
-    const uncached = new ApproverPolicy({ approvers: ['S0SRE'], resolveGroup, cacheMs: 0 });
+    const uncached = new ApproverPolicy({ ids: slackIds, approvers: ['S0SRE'], resolveGroup, cacheMs: 0 });
     await uncached.may('U0BOB');
     await new Promise((r) => setTimeout(r, 5));
     await uncached.may('U0BOB');

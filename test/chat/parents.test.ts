@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
+import { slackIds } from '../../src/chat/adapters/slack/ids.js';
 import { ChatLimiter } from '../../src/chat/adapters/slack/limiter.js';
 import { createSlackWebClient } from '../../src/chat/adapters/slack/web-client.js';
 import type { ThreadState } from '../../src/chat/context.js';
@@ -68,7 +69,7 @@ function bot(redis: RedisClient, prefix: string, slack: FakeSlack, limits = fals
     queues: new JobQueues(redis, { ...DEFAULT_JOB_SETTINGS, prefix }),
     cluster: 'c1',
     logger: silent,
-    approvers: new ApproverPolicy({ approvers: [] }),
+    approvers: new ApproverPolicy({ approvers: [], ids: slackIds }),
     rootUpdateIntervalMs: 0,
     placeholderMs,
     parentUpdates: { backoffMs: 100, maxBackoffMs: 400, sweepMs: 500, staleMs: 300 },

@@ -104,7 +104,7 @@ describe('roles started without Redis', () => {
     expect(metrics.body).toMatch(/^pod_doctor_redis_up 0$/m);
   };
 
-  it('worker: serves at once, diagnoses once Redis comes up, and stops within 10 s when it goes', { timeout: 60_000 }, async () => {
+  it('worker: serves at once, diagnoses once Redis comes up, and stops within 10 s when it goes', { timeout: 150_000 }, async () => {
     const port = await freePort();
     const env = { ...baseEnv(`redis://127.0.0.1:${port}`), POD_DOCTOR_METRICS_PORT: '0' };
     const { url } = await start(['worker'], env, /metrics on :(\d+)/);
@@ -130,7 +130,7 @@ describe('roles started without Redis', () => {
     expect(exit.ms).toBeLessThan(STOP_MS);
   });
 
-  it('worker: a Redis that accepts and never answers, an API server that does not either', { timeout: 40_000 }, async () => {
+  it('worker: a Redis that accepts and never answers, an API server that does not either', { timeout: 100_000 }, async () => {
     const frozen = await startSilentServer();
     const api = await startSilentServer();
     try {
@@ -147,7 +147,7 @@ describe('roles started without Redis', () => {
     }
   });
 
-  it('bot: serves at once, gets ready once Redis comes up, and stops within 10 s when it goes', { timeout: 60_000 }, async () => {
+  it('bot: serves at once, gets ready once Redis comes up, and stops within 10 s when it goes', { timeout: 150_000 }, async () => {
     const port = await freePort();
     const { url } = await start(['bot'], botEnv(`redis://127.0.0.1:${port}`), /Slack on :\d+\/slack\/events, metrics on :(\d+)/);
     await expectWaitingForRedis(url);
@@ -167,7 +167,7 @@ describe('roles started without Redis', () => {
     expect(exit.ms).toBeLessThan(STOP_MS);
   });
 
-  it('bot: a Redis that accepts and never answers, an API server that does not either', { timeout: 40_000 }, async () => {
+  it('bot: a Redis that accepts and never answers, an API server that does not either', { timeout: 100_000 }, async () => {
     const frozen = await startSilentServer();
     const api = await startSilentServer();
     try {

@@ -1,5 +1,7 @@
 // A chat context for tests of the flows: real Redis, the given adapter and queues, cluster `c1`,
 // no approvers, parents redrawn at once; `extra` adds or overrides options.
+
+import { slackIds } from '../../src/chat/adapters/slack/ids.js';
 import { type ChatContext, type ChatOptions, createChatContext } from '../../src/chat/context.js';
 import { ApproverPolicy } from '../../src/chat/store/approvals.js';
 import type { ChatAdapter, ChatMessage, MessageRef } from '../../src/chat/types.js';
@@ -10,7 +12,7 @@ export function testChat(parts: Pick<ChatOptions, 'adapter' | 'redis' | 'queues'
   return createChatContext({
     cluster: 'c1',
     logger: silent,
-    approvers: new ApproverPolicy({ approvers: [] }),
+    approvers: new ApproverPolicy({ approvers: [], ids: slackIds }),
     rootUpdateIntervalMs: 0,
     ...parts,
     ...extra,

@@ -5,6 +5,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { slackIds } from '../../src/chat/adapters/slack/ids.js';
 import { isPodDoctorError } from '../../src/errors.js';
 import { defaultPlaybookDir, loadPlaybooks, PlaybookLoadError, validatePlaybookDir } from '../../src/remediation/load.js';
 
@@ -132,6 +133,17 @@ describe('a corrupted playbook file', () => {
     expect(err).toBeInstanceOf(PlaybookLoadError);
     expect(isPodDoctorError(err, 'PLAYBOOK_INVALID')).toBe(true);
     expect((err as Error).message).toContain(`${join(dir, file)}: ${field}: `);
+  });
+
+  it("approvers: checked with the chat surface's id parser", async () => {
+    const dir = corrupted('recreate-pod.yaml', (t) => t.replace('risk: medium', 'risk: medium\napprovers: [S0SRE, bob]'));
+    expect((await validatePlaybookDir(dir, { ids: slackIds })).issues).toEqual([
+      { file: join(dir, 'recreate-pod.yaml'), field: 'approvers[1]', message: 'expected a Slack user id (U…, W…) or user-group id (S…)' },
+    ]);
+    // Without a surface's parser, any surface's ids pass; spaces never do.
+    expect((await validatePlaybookDir(dir)).issues).toEqual([]);
+    writeFileSync(join(dir, 'recreate-pod.yaml'), readFileSync(join(dir, 'recreate-pod.yaml'), 'utf8').replace('bob', '"bob smith"'));
+    expect((await validatePlaybookDir(dir)).issues[0]).toMatchObject({ field: 'approvers[1]' });
   });
 
   it('an empty or missing directory is an error too', async () => {

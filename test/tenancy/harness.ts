@@ -2,6 +2,7 @@
 // resolve like Slack's (counted, so a test sees the lookups), a recording adapter, plans kept in
 // memory behind the remediation port, and the queues' job counts (what "nothing changed" means).
 import { type PolicyInput, PolicySchema } from '../../src/access/policy.js';
+import { slackIds } from '../../src/chat/adapters/slack/ids.js';
 import { type ChatContext, createChatContext } from '../../src/chat/context.js';
 import type { ChatMetrics } from '../../src/chat/metrics.js';
 import { ApproverPolicy, type ApproverPolicyOptions } from '../../src/chat/store/approvals.js';
@@ -48,6 +49,7 @@ export function openBench(
   const lookups: string[] = [];
   const approvers = new ApproverPolicy({
     approvers: o.approvers ?? [],
+    ids: slackIds,
     resolveGroup: async (g) => {
       lookups.push(g);
       return o.lookup?.resolveGroup ? o.lookup.resolveGroup(g) : (o.groups[g] ?? []);

@@ -158,6 +158,7 @@ async function mayDecide(
   }
   const approvers = plan ? approversOf(ctx, plan) : ctx.options.approvers.listFor();
   const member = await ctx.options.approvers.check(user, approvers);
+  const names = { ids: approvers, isGroup: (id: string) => ctx.options.approvers.isGroup(id) };
   if (member.ok) return true;
   const what = plan ? `${plan.playbook.title} (${formatTarget(plan.target)})` : 'this fix';
   if (member.unresolved.length > 0) {
@@ -173,10 +174,10 @@ async function mayDecide(
   const rule = plan && planRule(ctx, plan);
   const text = rule
     ? `You may not ${decision} ${what}: in ${placeText(placeOf(plan.cluster, plan.target))} the access policy lets only ` +
-      `${approverList(approvers)} decide on ${plan.playbook.id}. Ask one of them; nothing was recorded.`
+      `${approverList(names)} decide on ${plan.playbook.id}. Ask one of them; nothing was recorded.`
     : decision === 'approve'
-      ? `You may not approve ${what}. Approvers: ${approverList(approvers)}.`
-      : `You may not decide on this fix. Approvers: ${approverList(approvers)}.`;
+      ? `You may not approve ${what}. Approvers: ${approverList(names)}.`
+      : `You may not decide on this fix. Approvers: ${approverList(names)}.`;
   await tell(ctx, channel, user, text, 'warning', decision === 'approve' ? thread : undefined);
   if (decision === 'approve' && plan) {
     await auditDecision(ctx, plan, 'approval', [user], 'not-allowed');

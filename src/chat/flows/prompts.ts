@@ -46,7 +46,7 @@ export async function offersFor(ctx: ChatContext, result: DiagnoseResult, reques
 /** A plan's prompt: who may approve where it runs, and as many approvals as its record needs. */
 function promptMessage(ctx: ChatContext, plan: Plan, record: ApprovalRecord): ChatMessage {
   const shown = record.required > plan.approvals ? { ...plan, approvals: record.required } : plan;
-  return approvalMessage(shown, record, approversOf(ctx, plan), ctx.now());
+  return approvalMessage(shown, record, { ids: approversOf(ctx, plan), isGroup: (id) => ctx.options.approvers.isGroup(id) }, ctx.now());
 }
 
 /** One prompt per offered plan in the thread of `parent`, remembered on the plan's record. */

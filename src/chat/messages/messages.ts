@@ -7,7 +7,7 @@ import type { Incident, PlanOffer, Recurrence } from '../../jobs/schemas.js';
 import { formatTarget } from '../../kube/target.js';
 import { describeCheck, type Plan } from '../../remediation/plan.js';
 import type { RunEvent } from '../../remediation/runner.js';
-import { type ApprovalRecord, isGroupId } from '../store/approvals.js';
+import type { ApprovalRecord } from '../store/approvals.js';
 import { type Button, type ChatMessage, type MessageRef, type Part, type Tone, threadRef, userRef } from '../types.js';
 
 export const SEVERITY_WORD: Record<Severity, string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'INFO' };
@@ -30,10 +30,16 @@ export function compactSubjects(subjects: readonly string[], count: number, show
 /** `*`: anyone who can press the button (the console, where the local user decides). */
 export const ANYONE = '*';
 
-export function approverList(ids: readonly string[]): string {
+/** Who may approve, and which of them are user groups (the chat surface tells). */
+export interface ApproverNames {
+  ids: readonly string[];
+  isGroup(id: string): boolean;
+}
+
+export function approverList({ ids, isGroup }: ApproverNames): string {
   if (ids.includes(ANYONE)) return 'anyone here';
   if (ids.length === 0) return 'nobody (set POD_DOCTOR_APPROVERS)';
-  return ids.map((id) => (isGroupId(id) ? `user group ${id}` : userRef(id))).join(', ');
+  return ids.map((id) => (isGroup(id) ? `user group ${id}` : userRef(id))).join(', ');
 }
 
 // ---- thread roots ----
@@ -267,7 +273,7 @@ function statusParts(a: ApprovalRecord, now: number): Part[] {
 }
 
 /** Approve/Deny for a plan; shows the dry run of exactly what will be done and the current state. */
-export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: readonly string[], now = Date.now()): ChatMessage {
+export function approvalMessage(plan: Plan, a: ApprovalRecord, approvers: ApproverNames, now = Date.now()): ChatMessage {
   const t = formatTarget(plan.target);
   const dangerous = isDangerous(plan);
   const parts: Part[] = [

@@ -4,6 +4,7 @@
 // approvers) → running → done, or pending → denied / expired. The remediation job id is the plan
 // id too, so even a repeated hand-off enqueues once.
 import type { Logger } from 'pino';
+import type { ChatIds } from '../../access/ids.js';
 import { parseApprovalEntries } from '../../redis/approval-hash.js';
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
@@ -261,6 +262,8 @@ export type GroupResolver = (groupId: string) => Promise<string[]>;
 export interface ApproverPolicyOptions {
   /** User ids (U…/W…, or console names) and group ids (S…). */
   approvers: readonly string[];
+  /** The chat surface's ids: which approvers are user groups (resolved through `resolveGroup`). */
+  ids: Pick<ChatIds, 'isGroup'>;
   resolveGroup?: GroupResolver;
   /** How long looked-up members are trusted (default 60 s); never longer, even when Slack does not answer. */
   cacheMs?: number;
@@ -285,8 +288,6 @@ export interface GroupsOf {
   unresolved: string[];
 }
 
-const isGroup = (id: string) => /^S[A-Z0-9]{2,20}$/.test(id);
-
 /**
  * Approver lists with user groups resolved through the chat platform, members cached for
  * `cacheMs` and never longer: a lookup that fails past that leaves the group unresolved (someone
@@ -304,6 +305,11 @@ export class ApproverPolicy {
     return override && override.length > 0 ? override : this.options.approvers;
   }
 
+  /** Is `id` a user group (for messages: "user group S…")? */
+  isGroup(id: string): boolean {
+    return this.options.ids.isGroup(id);
+  }
+
   get allowAll(): boolean {
     return Boolean(this.options.allowAll);
   }
@@ -314,7 +320,7 @@ export class ApproverPolicy {
     const list = this.listFor(override);
     if (list.includes(user)) return { ok: true };
     const unresolved: string[] = [];
-    for (const id of list.filter(isGroup)) {
+    for (const id of list.filter((id) => this.isGroup(id))) {
       const users = await this.members(id);
       if (users?.has(user)) return { ok: true };
       if (!users) unresolved.push(id);
@@ -389,8 +395,4 @@ export class ApproverPolicy {
     }
     return p;
   }
-}
-
-export function isGroupId(id: string): boolean {
-  return isGroup(id);
 }

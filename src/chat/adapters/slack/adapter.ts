@@ -20,6 +20,7 @@ import { GroupLookupError, type GroupLookupFailure } from '../../errors.js';
 import type { ChatAdapter, ChatFile, ChatMessage, MessageRef, PostOptions } from '../../types.js';
 import { checkSlackMessage, clip, LIMITS } from './blocks/limits.js';
 import { mrkdwn, renderMessages, renderSingle, type SlackBlock, type SlackMessage, withIds } from './blocks/render.js';
+import { slackIds } from './ids.js';
 import type { ChatLimiter } from './limiter.js';
 
 type ChatMethod = 'chat.postMessage' | 'chat.update' | 'chat.postEphemeral';
@@ -435,7 +436,7 @@ export class SlackAdapter implements ChatAdapter {
   async userNames(ids: readonly string[]): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const id of new Set(ids)) {
-      if (!/^[UW][A-Z0-9]{2,20}$/.test(id)) continue;
+      if (!slackIds.isUser(id)) continue;
       const known = this.names.get(id);
       if (known && Date.now() - known.at < NAME_TTL_MS) {
         out[id] = known.name;

@@ -13,6 +13,7 @@ import { diagnoseTarget } from '../../../../usecases/diagnose.js';
 import { approvalMessage, findingsMessage, helpMessage, incidentRootMessage, noteMessage, type PlanOffer, rootMessage } from '../../../messages/messages.js';
 import type { ApprovalRecord } from '../../../store/approvals.js';
 import { type ActionKind, type GroupAction, userRef } from '../../../types.js';
+import { slackIds } from '../ids.js';
 import { checkSlackMessage, LIMITS, truncateVisibly } from './limits.js';
 import { ACTION_IDS, actionIdPattern, actionOf, MAX_MESSAGES_PER_POST, renderMessages, renderSingle, type SlackMessage } from './render.js';
 
@@ -153,7 +154,7 @@ describe('Block Kit limits', () => {
       risk: 'high',
       approvals: 2,
     });
-    const m = renderSingle(approvalMessage(longPlan, pending, ['U0BOB', 'S0SRE'], NOW));
+    const m = renderSingle(approvalMessage(longPlan, pending, { ids: ['U0BOB', 'S0SRE'], isGroup: slackIds.isGroup }, NOW));
     expectFits([m]);
     const buttons = m.blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as Record<string, unknown>[]);
     expect(buttons.map((b) => b.action_id)).toEqual([ACTION_IDS.approve, ACTION_IDS.deny]);

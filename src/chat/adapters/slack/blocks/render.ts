@@ -3,6 +3,7 @@
 // each message this returns passes `checkSlackMessage`.
 import type { ActionKind, Button, ChatMessage, MessageRef, Part, Tone } from '../../../types.js';
 import { splitUserRefs } from '../../../types.js';
+import { slackIds } from '../ids.js';
 import { clip, LIMITS, type SlackBlock, type SlackMessage, truncateVisibly } from './limits.js';
 
 export type { SlackBlock, SlackMessage } from './limits.js';
@@ -57,7 +58,7 @@ export function mrkdwn(text: string): string {
   return splitUserRefs(text)
     .map((p) =>
       'user' in p
-        ? /^[UW][A-Z0-9]+$/.test(p.user)
+        ? slackIds.isUser(p.user)
           ? `<@${p.user}>`
           : `@${escapeMrkdwn(p.user)}`
         : 'thread' in p
