@@ -134,8 +134,14 @@ describe('Block Kit limits', () => {
         }),
       ),
     );
-    const messages = renderMessages(findingsMessage(huge, { threadId: 'abcdefghijkl' }));
+    // Every finding with its Not a problem button: more blocks, still within the limits.
+    const marks = Object.fromEntries(huge.findings.map((f, i) => [f.fingerprint, `mk${String(i).padStart(24, '0')}`]));
+    const messages = renderMessages(findingsMessage(huge, { threadId: 'abcdefghijkl', marks }));
     expectFits(messages);
+    const ids = messages.flatMap((m) =>
+      m.blocks.filter((b) => b.type === 'actions').flatMap((b) => (b.elements as { action_id: string }[]).map((e) => e.action_id)),
+    );
+    expect(ids.filter((id) => id === ACTION_IDS['not-a-problem']).length).toBeGreaterThan(0);
     expect(messages.length).toBeLessThanOrEqual(MAX_MESSAGES_PER_POST);
     const all = messages.map(messageText).join('\n');
     expect(all).toMatch(/… \(truncated, \d+ more characters\)/);
