@@ -2,6 +2,7 @@
 // (the pod's owner workload, else the pod) and rule until the mark expires (default 30 days).
 // One Redis hash per object (rule → who, when, until) so a diagnosis reads its marks in one
 // round trip; an expired field is dropped when read, the key goes with its last mark.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Mark } from '../diagnosis/ignore.js';
 import type { RedisClient } from '../redis/client.js';
@@ -9,6 +10,15 @@ import { keys } from '../redis/keys.js';
 import { lua, runScript } from '../redis/lua.js';
 
 export const DEFAULT_NOT_A_PROBLEM_DAYS = 30;
+
+/**
+ * The id of a Not a problem button (and of its audit entry): the same finding of the same object in
+ * the same thread gets the same id, so a re-post never makes two and a write-up can find its marks.
+ */
+export function markId(offer: { cluster: string; object: string; rule: string; channel: string; threadId: string }): string {
+  const h = createHash('sha256').update(JSON.stringify([offer.cluster, offer.object, offer.rule, offer.channel, offer.threadId]));
+  return `mk${h.digest('hex').slice(0, 24)}`;
+}
 
 const isoTime = z
   .string()

@@ -106,6 +106,12 @@ describe('Not a problem: a finding marked in its thread stays quiet next time', 
     const again = await slack.waitFor(() => slack.thread(CHANNEL, root.ts).find((m) => m.ts !== findings.ts && /Not shown:/.test(messageText(m))), 30_000);
     expect(messageText(again)).toContain(`Not shown: ${rule} on reports/Pod report-6f7d8-xk2lq (marked not a problem by <@U0BOB> until ${until})`);
     expect(messageText(again)).not.toContain(`[${rule}]`);
+
+    // The thread's Write-up tells the mark in its timeline: who, what, where, until when.
+    const writeup = buttonsOf(findings).find((b) => b.action_id === ACTION_IDS.writeup)!;
+    await click(ACTION_IDS.writeup, writeup.value, 'U0ALICE', findings);
+    const file = await slack.waitFor(() => slack.files.find((f) => f.thread_ts === root.ts));
+    expect(file.content).toContain(`${rule} marked not a problem by @U0BOB on reports/Pod report-6f7d8-xk2lq until ${marks[0]!.until}`);
     expect(slack.rejected).toEqual([]);
   });
 });

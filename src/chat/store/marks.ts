@@ -1,8 +1,8 @@
 // What a Not a problem button stands for: its value is an opaque id, and this record (kept as long
 // as a thread, 8 days) says which finding of which object in which thread it marks. Written when
 // the findings are posted, read when the button is pressed.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { markId } from '../../jobs/not-a-problem.js';
 import { Dns1123Label, TargetSchema } from '../../kube/target.js';
 import type { RedisClient } from '../../redis/client.js';
 import { keys } from '../../redis/keys.js';
@@ -21,12 +21,6 @@ export const MarkOfferSchema = z.object({
   threadId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
 });
 export type MarkOffer = z.infer<typeof MarkOfferSchema>;
-
-/** The same finding of the same object in the same thread gets the same id (a re-post never makes two). */
-export function markId(offer: Pick<MarkOffer, 'cluster' | 'object' | 'rule' | 'channel' | 'threadId'>): string {
-  const h = createHash('sha256').update(JSON.stringify([offer.cluster, offer.object, offer.rule, offer.channel, offer.threadId]));
-  return `mk${h.digest('hex').slice(0, 24)}`;
-}
 
 /** Keep the offers; returns their ids in order. */
 export async function saveMarkOffers(redis: RedisClient, prefix: string, offers: readonly MarkOffer[]): Promise<string[]> {
