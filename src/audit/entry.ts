@@ -4,19 +4,22 @@
 import { z } from 'zod';
 import { Dns1123Label, type Target, TargetSchema } from '../kube/target.js';
 
-export const AUDIT_KINDS = ['approval', 'denial', 'expiry', 'run'] as const;
+export const AUDIT_KINDS = ['approval', 'denial', 'expiry', 'run', 'mark'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 /**
  * What came of it. approval: `partial` (more approvers needed), `approved`, `not-allowed` (the
  * clicker may not approve); denial: `denied`, `explained` (the reason given after the click);
- * expiry: `expired`; run: its verification or why it stopped.
+ * expiry: `expired`; run: its verification or why it stopped; mark: `not-a-problem` (a finding
+ * marked as a false positive in chat: `planId` is the mark's id, `playbook` its rule, `reason` the
+ * object it holds for and until when).
  */
 export const AUDIT_OUTCOMES = {
   approval: ['partial', 'approved', 'not-allowed'],
   denial: ['denied', 'explained'],
   expiry: ['expired'],
   run: ['fixed', 'not-fixed', 'refused', 'failed', 'stopped'],
+  mark: ['not-a-problem'],
 } as const satisfies Record<AuditKind, readonly string[]>;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[AuditKind][number];
 
@@ -56,7 +59,13 @@ export interface AuditSubject {
 
 /** Warning when the cluster is left as it was or worse; Normal when people agreed or it was fixed. */
 export function eventTypeOf(entry: Pick<AuditEntry, 'outcome'>): 'Normal' | 'Warning' {
-  return entry.outcome === 'partial' || entry.outcome === 'approved' || entry.outcome === 'fixed' || entry.outcome === 'explained' ? 'Normal' : 'Warning';
+  return entry.outcome === 'partial' ||
+    entry.outcome === 'approved' ||
+    entry.outcome === 'fixed' ||
+    entry.outcome === 'explained' ||
+    entry.outcome === 'not-a-problem'
+    ? 'Normal'
+    : 'Warning';
 }
 
 const people = (actors: readonly string[]) => (actors.length ? actors.join(', ') : 'nobody on record');
@@ -78,6 +87,8 @@ export function describeEntry(e: AuditEntry): string {
       return `${plan}: reason for the denial by ${people(e.actors)}${why}`;
     case 'expired':
       return `${plan} expired without approval${why}. Nothing was changed`;
+    case 'not-a-problem':
+      return `Findings of rule ${e.playbook} marked not a problem by ${people(e.actors)}${why}`;
     default:
       return `${plan} run, approved by ${people(e.actors)}: ${e.outcome}${why}`;
   }

@@ -14,7 +14,7 @@ export const AUDIT_COMPONENT = 'pod-doctor';
 /** core/v1 validates nothing longer than this for new-style Events (events.k8s.io note limit). */
 const MESSAGE_MAX = 1024;
 
-const ACTIONS: Record<AuditEntry['kind'], string> = { approval: 'Approve', denial: 'Deny', expiry: 'Expire', run: 'Remediate' };
+const ACTIONS: Record<AuditEntry['kind'], string> = { approval: 'Approve', denial: 'Deny', expiry: 'Expire', run: 'Remediate', mark: 'MarkNotAProblem' };
 
 function involved(target: Target, uid: string | undefined): k8s.V1ObjectReference {
   const ref: k8s.V1ObjectReference =

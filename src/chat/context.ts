@@ -47,6 +47,8 @@ export interface ChatOptions {
   auditRetentionMs?: number;
   requireDifferentApprover?: boolean;
   approvalTtlSeconds?: number;
+  /** How long a Not a problem mark holds (POD_DOCTOR_NOT_A_PROBLEM_DAYS; default 30 days). */
+  notAProblemDays?: number;
   /** Channel id (or `*`) → namespace of a bare `<pod>`. */
   defaultNamespaces?: Readonly<Record<string, string>>;
   /** Without it findings show their playbook but offer no buttons. */

@@ -9,6 +9,7 @@ import { DNS1123_LABEL } from '../kube/names.js';
 import { isPlanId } from '../remediation/plan.js';
 import type { ChatContext } from './context.js';
 import { noteMessage } from './messages/messages.js';
+import { readMarkOffer } from './store/marks.js';
 import type { ChatMessage } from './types.js';
 
 export interface ChatRouter {
@@ -68,7 +69,15 @@ export async function contextForThread(router: ChatRouter, threadId: string): Pr
   return (thread && router.contexts.get(thread.state.cluster)) || router.main;
 }
 
+/** The context of a Not a problem button: the cluster its finding was found in; the default when unknown. */
+export async function contextForMark(router: ChatRouter, markId: string): Promise<ChatContext> {
+  if (router.contexts.size === 1) return router.main;
+  const offer = await readMarkOffer(router.main.redis, router.main.prefix, markId);
+  return (offer && router.contexts.get(offer.cluster)) || router.main;
+}
+
 /** The context of a decision button: re-run and write-up point at a thread, approve and deny at a plan. */
 export function contextForClick(router: ChatRouter, action: string, value: string): Promise<ChatContext> {
+  if (action === 'not-a-problem') return contextForMark(router, value);
   return action === 'rerun' || action === 'writeup' ? contextForThread(router, value) : contextForPlan(router, value);
 }

@@ -6,8 +6,11 @@
 // user reference made with `userRef()`, which each adapter renders its own way.
 import { randomBytes } from 'node:crypto';
 
-/** Buttons of offered fixes and diagnosis threads (flows/decisions.ts); `writeup` posts the thread's post-incident report. */
-export type DecisionAction = 'approve' | 'deny' | 'rerun' | 'writeup';
+/**
+ * Buttons of offered fixes and diagnosis threads (flows/decisions.ts); `writeup` posts the thread's
+ * post-incident report; `not-a-problem` (on each finding) keeps that finding quiet for its object.
+ */
+export type DecisionAction = 'approve' | 'deny' | 'rerun' | 'writeup' | 'not-a-problem';
 /** Buttons of an Alertmanager group's thread (flows/silences.ts): its Alertmanager silence and its mute. */
 export type GroupAction = 'silence-1h' | 'silence-4h' | 'silence-24h' | 'unsilence' | 'mute' | 'unmute';
 /** What a button does; its value is always an opaque server-side id. */

@@ -45,6 +45,7 @@ export function composeChat(
     auditRetentionMs: config.auditRetentionDays * 86_400_000,
     requireDifferentApprover: config.requireDifferentApprover,
     approvalTtlSeconds: config.approvalTtlSeconds,
+    notAProblemDays: config.notAProblemDays,
     defaultNamespaces: config.defaultNamespaces,
     // Plans are read from Redis: chat renders and approves, the worker runs them.
     remediation: remediationPort(new RedisRunStore(parts.redis, parts.cluster, parts.queues.prefix), playbooks),

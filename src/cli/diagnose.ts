@@ -5,9 +5,11 @@ import { bounded } from '../bounded.js';
 import { contextNamespace, KubeSource, loadKubeConfig } from '../collect/kube-source.js';
 import { ObjectsSource } from '../collect/objects-source.js';
 import type { FactSource } from '../collect/source.js';
+import type { Mark } from '../diagnosis/ignore.js';
 import type { Diagnosis } from '../diagnosis/types.js';
 import { PodDoctorError } from '../errors.js';
 import { primaryFinding } from '../jobs/incidents.js';
+import { marksFor } from '../jobs/not-a-problem.js';
 import { RECURRENCE_WINDOW_DAYS, readRecurrence, recurrenceFingerprint } from '../jobs/recurrence.js';
 import type { Recurrence } from '../jobs/schemas.js';
 import { isDns1123Label, parseKubectlRef, refTarget } from '../kube/target.js';
@@ -125,6 +127,8 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
     agent: values.from ? undefined : agentLookupFromConfig(config),
     agentSkipReason: values.from ? 'saved objects carry no node facts' : 'no node agent token configured (POD_DOCTOR_AGENT_TOKEN)',
     now,
+    // With Redis configured, findings marked Not a problem in chat stay out here too (read only).
+    ...(!values.from && io.env.REDIS_URL ? { marks: (object: string) => readMarks(config, cluster, object) } : {}),
   };
   const color = output === 'text' && Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
   if ('workload' in named) {
@@ -137,6 +141,17 @@ export async function diagnoseCommand(argv: string[], io: CliIo): Promise<number
   const history = !values.from && io.env.REDIS_URL ? await pastIncidents(config, diagnosis) : undefined;
   await print(io, output, { ...diagnosisJson(diagnosis), ...(history ?? {}) }, () => renderDiagnosisText(diagnosis, { color, ...(history ?? {}) }));
   return 0;
+}
+
+/** Read-only: the Not a problem marks of an object (diagnoseTarget bounds the wait and says when they could not be read). */
+async function readMarks(config: ReturnType<typeof commandConfig>, cluster: string, object: string): Promise<Mark[]> {
+  const redis = redisFromUrl(config.redisUrl, config.redisOptions, { role: 'producer' });
+  redis.on('error', () => undefined);
+  try {
+    return await marksFor(redis, config.redisPrefix, cluster, object, Date.now());
+  } finally {
+    dropRedis(redis);
+  }
 }
 
 /** Read-only: the recurrence of the diagnosis' primary cause, or why it could not be read (bounded, never fatal). */

@@ -58,7 +58,11 @@ export function renderDiagnosisText(d: Diagnosis, options: TextOptions = {}): st
     out.push('', c('bold', 'What changed'));
     for (const change of d.changes) out.push(`  - ${describeChange(change)}`);
   }
-  if (d.ignored?.length) out.push('', c('dim', `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}`));
+  if (d.ignored?.length) {
+    const why = (i: NonNullable<Diagnosis['ignored']>[number]) =>
+      i.mark ? `marked not a problem by @${i.mark.user} until ${i.mark.until.slice(0, 10)}` : 'pod-doctor.io/ignore';
+    out.push('', c('dim', `Not shown: ${d.ignored.map((i) => `${i.rule} on ${i.by} (${why(i)})`).join(', ')}`));
+  }
   if (d.skipped.length > 0) {
     out.push('', c('dim', 'Checks that could not run:'));
     for (const g of d.skipped) out.push(c('dim', `  - ${g.check}: ${g.reason}`));

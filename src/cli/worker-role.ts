@@ -8,6 +8,7 @@ import type { AgentCallMetrics } from '../collect/agent-metrics.js';
 import type { KubeSource } from '../collect/kube-source.js';
 import type { AgentLookup } from '../collect/snapshot.js';
 import type { Config } from '../config/schema.js';
+import { marksFor } from '../jobs/not-a-problem.js';
 import type { JobQueues, JobSettings } from '../jobs/queues.js';
 import { recordFix } from '../jobs/recurrence.js';
 import type { ResultSink } from '../jobs/sink.js';
@@ -93,7 +94,7 @@ export async function startWorkerRole(options: WorkerRoleOptions): Promise<Runni
     stalledIntervalMs: config.jobStalledCheckMs,
     incidentTtlSeconds: config.incidentTtlSeconds,
     recurrenceRetentionDays: config.recurrenceRetentionDays,
-    diagnose: diagnoseSettings(config),
+    diagnose: { ...diagnoseSettings(config), marks: (object) => marksFor(connection, settings.prefix, cluster, object, Date.now()) },
     ...(options.metrics ? { metrics: options.metrics } : {}),
     handleSignals: false,
   });

@@ -366,6 +366,13 @@ export const SETTINGS = {
     description: 'How long an incident\'s fingerprint (cluster, root-cause rule, workload, node) is kept, so a repeat says "3rd time in 7 days".',
     roles: ['worker'],
   }),
+  notAProblemDays: setting({
+    env: 'POD_DOCTOR_NOT_A_PROBLEM_DAYS',
+    schema: int(30, 1, 365),
+    description:
+      'How long a finding marked **Not a problem** in chat stays quiet for its workload (or pod) and rule; ' + 'after that the rule speaks about it again.',
+    roles: ['bot'],
+  }),
   apiRatePerSecond: setting({
     env: 'POD_DOCTOR_API_RATE',
     schema: z.coerce.number().positive().max(100_000).default(20),

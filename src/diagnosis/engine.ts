@@ -3,7 +3,7 @@
 
 import { targetKey } from '../kube/target.js';
 import { attachChangeEvidence, whatChanged } from './changes.js';
-import { ignoredRules } from './ignore.js';
+import { ignoredRules, type Mark, markObjectOf } from './ignore.js';
 import { renderList, renderProse } from './messages.js';
 import { rankAndMerge } from './ranking.js';
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleContext } from './rule.js';
@@ -14,6 +14,8 @@ export interface EngineOptions {
   ctx?: Partial<RuleContext>;
   /** Per-rule overrides from configuration: disable or re-severity by id. */
   overrides?: Record<string, { enabled?: boolean; severity?: Finding['severity'] }>;
+  /** Rules marked Not a problem for this snapshot's object (read by the caller: the engine does no I/O). */
+  marks?: readonly Mark[];
 }
 
 /** Renders a draft's messages and fills in the rule's defaults; a bad message id or placeholder throws {@link MessageError}. */
@@ -71,9 +73,19 @@ export function diagnose(snapshot: Snapshot, options: EngineOptions): Diagnosis 
   run(specific);
   // Catch-alls speak only when nothing specific did (a rule that threw counts as silent, an ignored finding as spoken).
   if (!findings.some((f) => SEVERITY_ORDER[f.severity] >= SEVERITY_ORDER.warning)) run(fallbacks);
-  // `pod-doctor.io/ignore: rule[,rule]` on the pod or its owner: those findings stay quiet.
-  const ignoring = ignoredRules(snapshot);
-  const ignored = findings.filter((f) => ignoring.has(f.rule)).map((f) => ({ rule: f.rule, by: ignoring.get(f.rule) ?? '' }));
+  // `pod-doctor.io/ignore: rule[,rule]` on the pod or its owner, or a Not a problem mark on it:
+  // those findings stay quiet, and the answer says what it left out and why.
+  const annotated = ignoredRules(snapshot);
+  const marked = new Map((options.marks ?? []).map((m) => [m.rule, m]));
+  const ignoring = new Set([...annotated.keys(), ...marked.keys()]);
+  const markedOn = marked.size > 0 ? (markObjectOf(snapshot) ?? '') : '';
+  const ignored = findings
+    .filter((f) => ignoring.has(f.rule))
+    .map((f) => {
+      const by = annotated.get(f.rule);
+      const mark = marked.get(f.rule);
+      return by !== undefined || !mark ? { rule: f.rule, by: by ?? '' } : { rule: f.rule, by: markedOn, mark: { user: mark.user, until: mark.until } };
+    });
   const ranked = rankAndMerge(
     findings.filter((f) => !ignoring.has(f.rule)),
     options.rules,

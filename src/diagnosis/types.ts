@@ -398,7 +398,10 @@ export interface Diagnosis {
   /** The pod's top workload (`Deployment web`) and node, when known: what a recurrence is keyed by. */
   workload?: string;
   node?: string;
-  /** Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>`; `by` names that object. */
-  ignored?: { rule: string; by: string }[];
+  /**
+   * Findings left out because the pod or its owner says `pod-doctor.io/ignore: <rule>` (`by` names
+   * that object), or because someone marked them Not a problem (`mark`: who, until when).
+   */
+  ignored?: { rule: string; by: string; mark?: { user: string; until: string } }[];
   at: string;
 }

@@ -43,6 +43,8 @@ export const keys = {
   recurrence: (prefix: string, cluster: string, fingerprint: string) => `${clusterTag(prefix, cluster)}:recur:${fingerprint}`,
   /** The last verified fix of a fingerprint (hash: playbook, outcome, at). */
   recurrenceFix: (prefix: string, cluster: string, fingerprint: string) => `${clusterTag(prefix, cluster)}:recur-fix:${fingerprint}`,
+  /** Findings marked Not a problem for one object (`shop/Deployment web`): hash rule → who, when, until. */
+  marks: (prefix: string, cluster: string, object: string) => `${clusterTag(prefix, cluster)}:marks:${object}`,
   apiBucket: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:bucket:api`,
   results: (prefix: string, cluster: string) => `${clusterTag(prefix, cluster)}:results`,
   /** Shared keys: `{pod-doctor}:chat:<what>:...` (one slot for every cluster's chat state). */

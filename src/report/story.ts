@@ -9,6 +9,8 @@ import { type AlertGroupEvent, parseGroupEventFields } from '../alerts/group-eve
 import { alertKeys } from '../alerts/keys.js';
 import type { AuditEntry } from '../audit/entry.js';
 import { readAudit } from '../audit/stream.js';
+import { markObject } from '../diagnosis/ignore.js';
+import { markId } from '../jobs/not-a-problem.js';
 import type { DiagnoseResult } from '../jobs/schemas.js';
 import type { RedisClient } from '../redis/client.js';
 import { keys } from '../redis/keys.js';
@@ -20,6 +22,8 @@ export interface StoryScope {
   cluster: string;
   /** Where the thread lives, for the report's header (no link is made from it). */
   thread?: { channel: string; ts: string };
+  /** The thread's opaque id: the Not a problem marks pressed in it are named by it (with `thread`). */
+  threadId?: string;
   /** `cluster|rule|causeKey`: results grouped into this incident. */
   incidentId?: string;
   /** An Alertmanager group thread: results of its alerts, its events. */
@@ -205,8 +209,9 @@ export async function gatherStory(redis: RedisClient, prefix: string, scope: Sto
   }
   const planIds = [...new Set(results.flatMap((r) => (r.result.offers ?? []).flatMap((o) => (o.planId ? [o.planId] : []))))];
   const plans = new Set(planIds);
+  const marks = markIdsOf(scope, results);
   const audit: Story['audit'] = [];
-  for await (const a of readAudit(redis, prefix, cluster, { sinceMs, untilMs })) if (plans.has(a.entry.planId)) audit.push(a);
+  for await (const a of readAudit(redis, prefix, cluster, { sinceMs, untilMs })) if (plans.has(a.entry.planId) || marks.has(a.entry.planId)) audit.push(a);
   const runs: StoredRunEvent[] = [];
   for await (const e of readRunEvents(redis, prefix, cluster, sinceMs, untilMs)) if (plans.has(e.event.runId)) runs.push(e);
   const mine = alertsOf(results);
@@ -219,6 +224,19 @@ export async function gatherStory(redis: RedisClient, prefix: string, scope: Sto
     }
   }
   return { scope, results, alerts, audit, runs, planIds };
+}
+
+/** The ids the Not a problem buttons of the thread's findings had (their audit entries carry them). */
+function markIdsOf(scope: StoryScope, results: readonly StoredResult[]): Set<string> {
+  const ids = new Set<string>();
+  if (!scope.thread || !scope.threadId) return ids;
+  for (const { result } of results) {
+    const d = result.diagnosis;
+    const object = d ? markObject(d.target, d.workload) : undefined;
+    if (!d || object === undefined) continue;
+    for (const f of d.findings) ids.add(markId({ cluster: scope.cluster, object, rule: f.rule, channel: scope.thread.channel, threadId: scope.threadId }));
+  }
+  return ids;
 }
 
 /** The chat users the story names: who asked, who decided. */

@@ -11,7 +11,19 @@ import { redactText } from '../redact.js';
 import type { RunEvent } from '../remediation/results.js';
 import type { StoredResult, Story } from './story.js';
 
-export const TIMELINE_KINDS = ['alert-fired', 'alert-resolved', 'command', 'finding', 'approval', 'denial', 'expiry', 'run', 'step', 'verification'] as const;
+export const TIMELINE_KINDS = [
+  'alert-fired',
+  'alert-resolved',
+  'command',
+  'finding',
+  'approval',
+  'denial',
+  'expiry',
+  'mark',
+  'run',
+  'step',
+  'verification',
+] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export interface TimelineEntry {
@@ -111,6 +123,9 @@ function auditEntry(e: AuditEntry, names: WriteUpOptions['names']): Omit<Timelin
       return { kind: 'denial', text: `Reason for the denial of ${plan} by ${people(e.actors, names)}${why}` };
     case 'expired':
       return { kind: 'expiry', text: `${plan} expired without a decision` };
+    case 'not-a-problem':
+      // For a mark, `playbook` is the finding's rule and `reason` the object and until when.
+      return { kind: 'mark', text: `${e.playbook} marked not a problem by ${people(e.actors, names)}${e.reason ? ` ${e.reason}` : ''}` };
     default:
       // Runs are told step by step from their events; the audit's run entry is their record.
       return null;

@@ -2,9 +2,11 @@
 // them (src/diagnosis). The CLI, the worker and the playbook runner's verification step all
 // diagnose through this one function.
 
+import { bounded } from '../bounded.js';
 import { type AgentLookup, collectSnapshot } from '../collect/snapshot.js';
 import type { FactSource } from '../collect/source.js';
 import { diagnose, type EngineOptions, factsNeeded } from '../diagnosis/engine.js';
+import { type Mark, markObjectOf } from '../diagnosis/ignore.js';
 import type { Rule } from '../diagnosis/rule.js';
 import { RULES } from '../diagnosis/rules/index.js';
 import type { Diagnosis, Target } from '../diagnosis/types.js';
@@ -22,7 +24,12 @@ export interface DiagnoseOptions {
   pendingGraceSeconds?: number;
   /** How far before the failure "what changed" looks (default 2 h). */
   changeWindowMinutes?: number;
+  /** The Not a problem marks of an object (`shop/Deployment web`), where they are kept (the worker: Redis). */
+  marks?: (object: string) => Promise<Mark[]>;
 }
+
+/** A diagnosis never waits long for its marks: without them it answers in full, and says so. */
+const MARKS_TIMEOUT_MS = 2000;
 
 // Each phase is a span (`collect`, `rules`: children of the job's when a worker diagnoses); the
 // diagnosis module itself stays pure.
@@ -44,12 +51,14 @@ export async function diagnoseTarget(source: FactSource, target: Target, options
     }),
   );
   const snapshot = await settle(collecting, collected, (s) => ({ 'pod_doctor.gaps': s.gaps.length }));
+  const { marks, marksError } = await readMarks(options, snapshot);
   const ruling = beginSpan('rules', { attributes: { ...where, 'pod_doctor.rules': active.length } });
   let diagnosis: Diagnosis;
   try {
     diagnosis = diagnose(snapshot, {
       rules: active,
       overrides: options.overrides,
+      marks,
       ctx: {
         ...(options.pendingGraceSeconds !== undefined ? { pendingGraceSeconds: options.pendingGraceSeconds } : {}),
         ...(options.changeWindowMinutes !== undefined ? { changeWindowSeconds: options.changeWindowMinutes * 60 } : {}),
@@ -59,6 +68,7 @@ export async function diagnoseTarget(source: FactSource, target: Target, options
     ruling.end(err);
     throw err;
   }
+  if (marksError) diagnosis.ruleErrors.push({ rule: 'not-a-problem', error: marksError });
   ruling.set({
     'pod_doctor.findings': diagnosis.findings.length,
     'pod_doctor.finding.rules': diagnosis.findings.map((f) => f.rule),
@@ -66,4 +76,15 @@ export async function diagnoseTarget(source: FactSource, target: Target, options
   });
   ruling.end();
   return diagnosis;
+}
+
+/** The marks of the snapshot's object; none (and why) when they could not be read in time. */
+async function readMarks(options: DiagnoseOptions, snapshot: Parameters<typeof markObjectOf>[0]): Promise<{ marks: Mark[]; marksError?: string }> {
+  const object = options.marks ? markObjectOf(snapshot) : undefined;
+  if (!options.marks || object === undefined) return { marks: [] };
+  const read = options.marks;
+  const got = await bounded(MARKS_TIMEOUT_MS, () => read(object));
+  if (got.status === 'done') return { marks: got.value };
+  const why = got.status === 'timeout' ? `Redis did not answer within ${MARKS_TIMEOUT_MS / 1000} s` : String((got.error as Error)?.message ?? got.error);
+  return { marks: [], marksError: `the Not a problem marks could not be read (${why}); nothing was hidden because of them` };
 }

@@ -158,6 +158,10 @@ describe('pod-doctor demo', () => {
     await until(() => stdout.text().includes('@erin muted this thread'));
     input.write('alert resolve\n');
     await until(() => stdout.text().includes('Resolved: KubePodNotReady'));
+    // Not a problem, typed on the group's findings: recorded for the local user, said in the thread.
+    const nap = [...stdout.text().matchAll(/\[not-a-problem (\d+)\] Not a problem/g)].at(-1)![1];
+    input.write(`not-a-problem ${nap}\n`);
+    await until(() => /@erin marked [a-z0-9.-]+ \(.*\) not a problem for \S+/.test(stdout.text()));
     input.write('quit\n');
     expect(await running).toBe(0);
     expect(stdout.text()).toContain('@erin approved remove-finalizers');

@@ -214,8 +214,8 @@ describe('chat flows', () => {
 
   it('re-runs a diagnosis from a thread: a rerun job whose requester points at that thread', async () => {
     await deliver(chat, result('job-4'));
-    const button = adapter.of('thread')[0]!.message.parts.find((p) => p.kind === 'actions');
-    const threadId = button?.kind === 'actions' ? button.buttons[0]!.value : '';
+    const buttons = adapter.of('thread')[0]!.message.parts.flatMap((p) => (p.kind === 'actions' ? p.buttons : []));
+    const threadId = buttons.find((b) => b.action === 'rerun')?.value ?? '';
     await rerun(chat, threadId, 'U0BOB', 'C1');
     const jobs = await queues.diagnose('c1').getJobs(['waiting']);
     expect(jobs).toHaveLength(1);

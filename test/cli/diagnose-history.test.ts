@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { markObject } from '../../src/diagnosis/ignore.js';
 import type { Diagnosis } from '../../src/diagnosis/types.js';
+import { markNotAProblem } from '../../src/jobs/not-a-problem.js';
 import { recordRecurrence } from '../../src/jobs/recurrence.js';
 import type { RedisClient } from '../../src/redis/client.js';
 import { loadScenario } from '../../src/sim/scenarios.js';
@@ -77,4 +79,22 @@ it('shows the incidents of the same cause the workers recorded, and says why not
   const down = await run({ REDIS_URL: 'redis://127.0.0.1:1', POD_DOCTOR_REDIS_PREFIX: prefix });
   expect(down.code).toBe(0);
   expect(JSON.parse(down.stdout)).toHaveProperty('recurrenceError');
+});
+
+it('leaves out a finding marked Not a problem in chat for its workload, and says who marked it until when', async () => {
+  const env = { REDIS_URL: 'redis://127.0.0.1:6379', POD_DOCTOR_REDIS_PREFIX: prefix };
+  const before = JSON.parse((await run(env)).stdout) as Diagnosis;
+  const rule = before.findings[0]!.rule;
+  const object = markObject(before.target, before.workload);
+  expect(object).toBeDefined();
+  const mark = await markNotAProblem(redis, prefix, { cluster: 'prod', object: object!, rule, user: 'U0BOB', at: Date.now(), days: 30 });
+  const after = JSON.parse((await run(env)).stdout) as Diagnosis;
+  expect(after.findings.map((f) => f.rule)).not.toContain(rule);
+  expect(after.ignored).toContainEqual({ rule, by: object, mark: { user: 'U0BOB', until: mark.until } });
+  expect((await run(env, false)).stdout).toContain(`${rule} on ${object} (marked not a problem by @U0BOB until ${mark.until.slice(0, 10)})`);
+  // Another cluster's marks are not this one's.
+  const other = JSON.parse(
+    (await cli(['diagnose', scenario.meta.target, '--kubeconfig', KUBECONFIG, '--now', scenario.meta.now, '--cluster', 'dev', '-o', 'json'], env)).stdout,
+  ) as Diagnosis;
+  expect(other.findings.map((f) => f.rule)).toContain(rule);
 });

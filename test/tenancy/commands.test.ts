@@ -7,12 +7,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessRefused } from '../../src/chat/access.js';
 import { answerCommand } from '../../src/chat/adapters/slack/commands.js';
 import { deliver } from '../../src/chat/flows/delivery.js';
+import { notAProblem } from '../../src/chat/flows/not-a-problem.js';
 import { rerun, startDiagnosis } from '../../src/chat/flows/requests.js';
 import type { Target } from '../../src/diagnosis/types.js';
 import { parseTarget } from '../../src/kube/target.js';
+import { keyPattern } from '../../src/redis/keys.js';
 import { connect } from '../helpers/jobs.js';
 import { silent } from '../helpers/logger.js';
-import { type Bench, openBench, result } from './harness.js';
+import { type Bench, openBench, plan, result } from './harness.js';
 import { GLOBAL_APPROVERS, GROUPS, POLICY } from './policy.js';
 
 const pod = (namespace: string, name: string): Target => ({ kind: 'pod', namespace, name });
@@ -174,6 +176,39 @@ describe('tenancy: who may ask for a diagnosis where', () => {
       await rerun(b.chat, threadId, 'U0DAN', 'C0SHOP');
       expect(await b.counts()).toEqual({ diagnose: 1, remediate: 0 });
       expect(b.adapter.toldTo('U0DAN')).toEqual([]);
+    });
+  });
+
+  describe('the Not a problem button: the people who may diagnose the target, nobody else', () => {
+    async function markButton(): Promise<string> {
+      const restart = plan({ kind: 'pod', namespace: 'shop', name: 'web-1' }, 'restart-pod');
+      b.plans.set(restart.id, restart);
+      await deliver(b.chat, result('job-shop', { user: 'U0ALICE', channel: 'C0SHOP' }, pod('shop', 'web-1'), [restart]));
+      const button = b.adapter
+        .of('thread')
+        .flatMap((p) => p.message.parts.flatMap((x) => (x.kind === 'actions' ? x.buttons : [])))
+        .find((x) => x.action === 'not-a-problem');
+      expect(button).toBeDefined();
+      return button!.value;
+    }
+    const marks = () => redis.keys(`${keyPattern(b.chat.prefix).replace(/\*$/, '')}*:marks:*`);
+
+    it("refuses someone the thread's channel policy does not let in: nothing recorded, told privately", async () => {
+      const id = await markButton();
+      const before = b.adapter.posts.length;
+      await notAProblem(b.chat, id, 'U0MALLORY', 'C0SHOP');
+      const after = b.adapter.posts.slice(before);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ kind: 'ephemeral', user: 'U0MALLORY', channel: 'C0SHOP' });
+      expect(after[0]!.message.text).toMatch(/Not allowed: diagnose shop\/web-1\. You are in none of the user groups.*Nothing was recorded/);
+      expect(await marks()).toEqual([]);
+    });
+
+    it('marks it for someone allowed, and says so in the thread', async () => {
+      const id = await markButton();
+      await notAProblem(b.chat, id, 'U0DAN', 'C0SHOP');
+      expect(await marks()).toHaveLength(1);
+      expect(b.adapter.of('thread').at(-1)!.message.text).toMatch(/@U0DAN|U0DAN/);
     });
   });
 });

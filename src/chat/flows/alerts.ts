@@ -25,7 +25,8 @@ import type { ThreadRecord } from '../store/threads.js';
 import type { ChatMessage, MessageRef } from '../types.js';
 import { controlParts, isMuted, saveCommonLabels } from './group-controls.js';
 import { deliverIncident } from './incidents.js';
-import { earlierThreads, renderParent } from './parents.js';
+import { offerMarks } from './not-a-problem.js';
+import { earlierThreads, rememberPosted, renderParent } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 
 type GroupThread = ThreadRecord<ThreadState>;
@@ -356,6 +357,7 @@ export class AlertGroupChat {
         findingsMessage(d, {
           threadId: thread.id,
           offers,
+          marks: await offerMarks(this.ctx, d, thread),
           ...(incident ? { incident } : {}),
           ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(this.ctx, thread.channel, result.recurrence) } : {}),
           note: `First diagnosis of this root cause in the group: ${formatTarget(d.target)}`,
@@ -363,6 +365,7 @@ export class AlertGroupChat {
         // What the on-call engineer waits for: ahead of other groups' parents and alert lists.
         { priority: 'answer', key: `alert-cause:${key}` },
       );
+      await rememberPosted(this.ctx, thread, result);
       // Answered: the group's alert list and the channel's prompts (this one too) may go.
       if (thread.state.kind === 'alert-group') this.ctx.expected.arrived(thread.channel, expectedKey(thread.state.groupId));
       await postPrompts(this.ctx, parent, offers);

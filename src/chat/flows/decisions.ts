@@ -13,6 +13,7 @@ import { type ChatContext, tell } from '../context.js';
 import { accessUnverifiedText, approverList, clock, noteMessage } from '../messages/messages.js';
 import type { ApprovalRecord } from '../store/approvals.js';
 import { userRef } from '../types.js';
+import { notAProblem } from './not-a-problem.js';
 import { noteThreads, refreshPrompts, remediationLine } from './prompts.js';
 import { rerun } from './requests.js';
 import { writeUpThread } from './writeup.js';
@@ -32,6 +33,7 @@ export async function click(
   if (action === 'rerun') await rerun(ctx, value, user, channel);
   else if (action === 'approve') await approve(ctx, value, user, channel);
   else if (action === 'writeup') await writeUpThread(ctx, value, user, channel);
+  else if (action === 'not-a-problem') await notAProblem(ctx, value, user, channel);
   else if (action === 'deny') return (await deny(ctx, value, user, '', channel)) ? { kind: 'denied', planId: value } : { kind: 'done' };
   else ctx.log.warn({ action, user }, 'unknown action');
   return { kind: 'done' };

@@ -15,6 +15,7 @@ import type { ThreadRecord } from '../store/threads.js';
 import { type MessageRef, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
 import { deliverIncident } from './incidents.js';
+import { offerMarks } from './not-a-problem.js';
 import { earlierThreads, openJobThread } from './parents.js';
 import { offersFor, postPrompts } from './prompts.js';
 import { DeliveryDropped, untilDelivered } from './retry.js';
@@ -236,6 +237,7 @@ async function postOutcome(
     findingsMessage(d, {
       threadId,
       offers,
+      marks: await offerMarks(ctx, d, { id: threadId, channel: parent.channel }),
       ...(result.incident ? { incident: result.incident } : {}),
       ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, parent.channel, result.recurrence) } : {}),
       ...(note ? { note } : {}),

@@ -4,7 +4,8 @@ import { primaryFinding } from '../../jobs/incidents.js';
 import type { DiagnoseResult } from '../../jobs/schemas.js';
 import type { ChatContext, ThreadState } from '../context.js';
 import { findingsMessage, incidentRootMessage, type PlanOffer } from '../messages/messages.js';
-import { earlierThreads } from './parents.js';
+import { offerMarks } from './not-a-problem.js';
+import { earlierThreads, rememberPosted } from './parents.js';
 import { postPrompts } from './prompts.js';
 
 /** One thread per incident (root cause) in `channel`; later pods update its list. */
@@ -31,11 +32,13 @@ export async function deliverIncident(ctx: ChatContext, channel: string, result:
         findingsMessage(d, {
           threadId: thread.id,
           offers,
+          marks: await offerMarks(ctx, d, thread),
           incident,
           ...(result.recurrence ? { recurrence: result.recurrence, earlierThreads: await earlierThreads(ctx, channel, result.recurrence) } : {}),
         }),
         { priority: 'answer', key: `findings:${result.jobId}` },
       );
+      await rememberPosted(ctx, thread, result);
       await postPrompts(ctx, parent, offers);
     });
     return;

@@ -8,7 +8,7 @@
 // parent is eventually written even when the process that changed it died.
 import type { Logger } from 'pino';
 import type { Target } from '../../diagnosis/types.js';
-import type { Recurrence } from '../../jobs/schemas.js';
+import type { DiagnoseResult, Recurrence } from '../../jobs/schemas.js';
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { alertGroupRootMessage, incidentRootMessage, type RootState, rootMessage, type ThreadState } from '../messages/messages.js';
 import type { ThreadRecord, ThreadStore } from '../store/threads.js';
@@ -26,11 +26,35 @@ export function renderParent(s: ThreadState): ChatMessage {
 }
 
 export const jobScope = (cluster: string, jobId: string) => `job:${cluster}:${jobId}`;
+/**
+ * Where a job's findings were posted when its thread is not its own (an incident's or an Alertmanager
+ * group's thread): only for links to it, never to route results (that is `jobScope`).
+ */
+export const postedScope = (cluster: string, jobId: string) => `posted:${cluster}:${jobId}`;
 
 /**
- * The threads in `channel` of the earlier incidents a recurrence names, by their first job (threads
- * a command opened; incident and alert-group threads are not keyed by a job). Best effort: a thread
- * this chat no longer knows, or a store that does not answer, leaves that incident without a link.
+ * Remember `thread` as where the findings of `result` (and of its incident's first job) were posted,
+ * so the next incident of the same cause links it. Best effort: a store that does not answer
+ * only costs that link.
+ */
+export async function rememberPosted(
+  ctx: { readonly cluster: string; readonly threads: ThreadStore<ThreadState>; readonly log: Logger },
+  thread: { id: string; channel: string },
+  result: Pick<DiagnoseResult, 'jobId' | 'incident'>,
+): Promise<void> {
+  const jobs = new Set([result.jobId, ...(result.incident ? [result.incident.firstJobId] : [])]);
+  for (const job of jobs) {
+    await ctx.threads.link(thread.channel, postedScope(ctx.cluster, job), thread.id).catch((err: unknown) => {
+      ctx.log.warn({ err, jobId: job, threadId: thread.id }, 'thread of the findings not remembered: a recurrence will not link it');
+    });
+  }
+}
+
+/**
+ * The threads in `channel` of the earlier incidents a recurrence names, by their first job: the
+ * thread a command opened for it, else the incident's or alert group's thread its findings were
+ * posted in. Best effort: a thread this chat no longer knows, or a store that does not answer,
+ * leaves that incident without a link.
  */
 export async function earlierThreads(
   ctx: { readonly cluster: string; readonly threads: ThreadStore<ThreadState> },
@@ -39,7 +63,9 @@ export async function earlierThreads(
 ): Promise<Record<string, MessageRef>> {
   const out: Record<string, MessageRef> = {};
   for (const p of recurrence?.previous ?? []) {
-    const thread = await ctx.threads.byScope(channel, jobScope(ctx.cluster, p.jobId)).catch(() => null);
+    const thread =
+      (await ctx.threads.byScope(channel, jobScope(ctx.cluster, p.jobId)).catch(() => null)) ??
+      (await ctx.threads.byScope(channel, postedScope(ctx.cluster, p.jobId)).catch(() => null));
     if (thread) out[p.jobId] = { channel: thread.channel, ts: thread.ts };
   }
   return out;

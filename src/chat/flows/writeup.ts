@@ -25,7 +25,7 @@ export function scopeOfThread(thread: ThreadRecord<ThreadState>, now: number): S
   // A Slack ts is the parent's post time in seconds; the results of a thread come after it.
   const posted = Number(thread.ts) * 1000;
   const sinceMs = posted > 1e12 && posted <= now ? posted - 3_600_000 : now - THREAD_DAYS_MS;
-  const base = { cluster: s.cluster, thread: { channel: thread.channel, ts: thread.ts }, sinceMs, untilMs: now };
+  const base = { cluster: s.cluster, thread: { channel: thread.channel, ts: thread.ts }, threadId: thread.id, sinceMs, untilMs: now };
   switch (s.kind) {
     case 'incident':
       return { ...base, incidentId: s.incident.id };

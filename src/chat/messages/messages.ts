@@ -117,6 +117,8 @@ export interface FindingsOptions {
   earlierThreads?: Readonly<Record<string, MessageRef>>;
   /** `Re-run by <@U1>` and the like. */
   note?: string;
+  /** Fingerprint → the id of its Not a problem button (flows/not-a-problem.ts); a finding without one gets no button. */
+  marks?: Readonly<Record<string, string>>;
 }
 
 /** `3rd`. */
@@ -138,7 +140,7 @@ export function recurrenceText(r: Recurrence, threads: Readonly<Record<string, M
   return `${ordinal(r.count)} time in ${r.days} days${before ? ` (before: ${before})` : ''}${fix}: the prevention advice comes first.`;
 }
 
-function findingParts(f: Finding, i: number, offer: PlanOffer | undefined, preventFirst = false): Part[] {
+function findingParts(f: Finding, i: number, offer: PlanOffer | undefined, preventFirst = false, markId?: string): Part[] {
   const parts: Part[] = [{ kind: 'section', text: `${i + 1}. ${SEVERITY_WORD[f.severity]} · ${f.title}  [${f.rule}]`, tone: f.severity }];
   parts.push({ kind: 'section', label: 'Cause', text: f.cause });
   for (const e of f.evidence) parts.push({ kind: 'quote', source: e.source, text: e.text });
@@ -155,7 +157,17 @@ function findingParts(f: Finding, i: number, offer: PlanOffer | undefined, preve
   if (f.merged.length > 0) notes.push(`Also explains: ${f.merged.join(', ')}`);
   if (f.alternatives?.length) notes.push(`Also fits: ${f.alternatives.join(', ')} (no fix offered)`);
   if (notes.length > 0) parts.push({ kind: 'context', text: notes.join(' · ') });
+  if (markId) parts.push({ kind: 'actions', buttons: [{ action: 'not-a-problem', label: 'Not a problem', value: markId }] });
   return parts;
+}
+
+/** `crash.app-exit on Deployment web (pod-doctor.io/ignore)`, `… (marked not a problem by <@U1> until 2026-12-29)`. */
+export function ignoredText(ignored: NonNullable<Diagnosis['ignored']>): string {
+  return ignored
+    .map(
+      (i) => `${i.rule} on ${i.by} (${i.mark ? `marked not a problem by ${userRef(i.mark.user)} until ${i.mark.until.slice(0, 10)}` : 'pod-doctor.io/ignore'})`,
+    )
+    .join(', ');
 }
 
 export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMessage {
@@ -182,11 +194,12 @@ export function findingsMessage(d: Diagnosis, options: FindingsOptions): ChatMes
         i,
         options.offers?.find((o) => o.fingerprint === f.fingerprint),
         i === 0 && (options.recurrence?.count ?? 0) > 1,
+        Object.hasOwn(options.marks ?? {}, f.fingerprint) ? options.marks?.[f.fingerprint] : undefined,
       ),
     );
   });
   if (d.changes?.length) parts.push({ kind: 'list', label: 'What changed', items: d.changes.map(describeChange) });
-  if (d.ignored?.length) parts.push({ kind: 'context', text: `Not shown (pod-doctor.io/ignore): ${d.ignored.map((i) => `${i.rule} on ${i.by}`).join(', ')}` });
+  if (d.ignored?.length) parts.push({ kind: 'context', text: `Not shown: ${ignoredText(d.ignored)}` });
   if (d.skipped.length > 0) parts.push({ kind: 'list', label: 'Checks that could not run', items: d.skipped.map((g) => `${g.check}: ${g.reason}`) });
   if (d.ruleErrors.length > 0) parts.push({ kind: 'list', label: 'Rules that failed', items: d.ruleErrors.map((e) => `${e.rule}: ${e.error}`) });
   parts.push({ kind: 'context', text: `pod-doctor · cluster ${d.cluster} · diagnosed ${clock(d.at)}` });

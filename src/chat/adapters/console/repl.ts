@@ -27,6 +27,7 @@ export const CONSOLE_HELP = `Commands:
   deny <n> [reason…]         press Deny on message <n>
   rerun <n>                  diagnose the thread of message <n> again
   writeup <n>                the post-incident report of the thread of message <n>
+  not-a-problem <n> [k]      mark finding k (default 1) of message <n> as not a problem for its workload
   silence <n> 1h|4h|24h      silence the alert group of message <n> in Alertmanager (unsilence <n> expires it)
   mute <n>                   no new posts in the alert thread of message <n> for 4h (unmute <n> ends it)
   alert fire|resolve         (demo) Alertmanager sends its alert group firing, or resolved
@@ -72,10 +73,13 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     case 'approve':
     case 'deny':
     case 'rerun':
-    case 'writeup': {
+    case 'writeup':
+    case 'not-a-problem': {
       const n = Number(rest[0]);
       const action = verb.toLowerCase();
-      const button = Number.isInteger(n) ? o.adapter.buttons(n).find((b) => b.action === action) : undefined;
+      // A findings message has one Not a problem per finding: `not-a-problem <n> <k>` presses the k-th.
+      const k = action === 'not-a-problem' && rest[1] !== undefined ? Number(rest[1]) : 1;
+      const button = Number.isInteger(n) && Number.isInteger(k) && k >= 1 ? o.adapter.buttons(n).filter((b) => b.action === action)[k - 1] : undefined;
       if (!button) {
         say(`  no "${action}" button on message ${rest[0] ?? '?'} (numbers are shown as [${action} <n>])`);
         return undefined;
@@ -89,7 +93,7 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
         await approve(o.chat, button.value, as ?? o.user, channel);
       } else if (action === 'deny') {
         await deny(o.chat, button.value, o.user, rest.slice(1).join(' '), channel);
-      } else if (action === 'writeup') {
+      } else if (action === 'writeup' || action === 'not-a-problem') {
         await click(o.chat, { action, value: button.value, user: o.user, channel });
       } else {
         await rerun(o.chat, button.value, o.user, channel);

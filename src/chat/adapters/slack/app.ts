@@ -64,7 +64,7 @@ export interface SlackBot {
 export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** Each set of buttons has its own listener: one click is acknowledged once. */
-const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun', 'writeup'];
+const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun', 'writeup', 'not-a-problem'];
 const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
@@ -124,7 +124,7 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
     const b = body as BlockAction;
     const a = action as ButtonAction;
-    const kind = actionKind(a.action_id);
+    const kind = actionOf(a.action_id) ?? actionKind(a.action_id);
     try {
       const ctx = await contextForClick(router, kind, a.value ?? '');
       const out = await click(ctx, { action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });

@@ -134,8 +134,14 @@ describe('Block Kit limits', () => {
         }),
       ),
     );
-    const messages = renderMessages(findingsMessage(huge, { threadId: 'abcdefghijkl' }));
+    // Every finding with its Not a problem button: more blocks, still within the limits.
+    const marks = Object.fromEntries(huge.findings.map((f, i) => [f.fingerprint, `mk${String(i).padStart(24, '0')}`]));
+    const messages = renderMessages(findingsMessage(huge, { threadId: 'abcdefghijkl', marks }));
     expectFits(messages);
+    const ids = messages.flatMap((m) =>
+      m.blocks.filter((b) => b.type === 'actions').flatMap((b) => (b.elements as { action_id: string }[]).map((e) => e.action_id)),
+    );
+    expect(ids.filter((id) => id === ACTION_IDS['not-a-problem']).length).toBeGreaterThan(0);
     expect(messages.length).toBeLessThanOrEqual(MAX_MESSAGES_PER_POST);
     const all = messages.map(messageText).join('\n');
     expect(all).toMatch(/… \(truncated, \d+ more characters\)/);
@@ -245,13 +251,13 @@ describe('Block Kit limits', () => {
     expect(buttons.every((b) => b.value === 'thread-id-12')).toBe(true);
     expect(messageText(m)).toContain('<@U0ALICE>');
 
-    const decisions = actionIdPattern(['approve', 'deny', 'rerun', 'writeup']);
+    const decisions = actionIdPattern(['approve', 'deny', 'rerun', 'writeup', 'not-a-problem']);
     const groups = actionIdPattern(['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute']);
     for (const [kind, id] of Object.entries(ACTION_IDS) as [ActionKind, string][]) {
       // Every id maps back to its kind, also as the nth button of a block.
       expect(actionOf(id)).toBe(kind);
       expect(actionOf(`${id}_3`)).toBe(kind);
-      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun' || kind === 'writeup';
+      const isDecision = kind === 'approve' || kind === 'deny' || kind === 'rerun' || kind === 'writeup' || kind === 'not-a-problem';
       expect([decisions.test(id), groups.test(id), groups.test(`${id}_2`)]).toEqual([isDecision, !isDecision, !isDecision]);
     }
     expect(actionOf('pd_deny_reason')).toBeUndefined();

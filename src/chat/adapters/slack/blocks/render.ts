@@ -14,6 +14,7 @@ export const ACTION_IDS = {
   deny: 'pd_deny',
   rerun: 'pd_rerun',
   writeup: 'pd_writeup',
+  'not-a-problem': 'pd_notaproblem',
   'silence-1h': 'pd_silence1h',
   'silence-4h': 'pd_silence4h',
   'silence-24h': 'pd_silence24h',
