@@ -196,6 +196,13 @@ describe('one home for each repeated fact', () => {
       expect(section).toContain(`| \`${folder}/\` | ${to.length ? to.join(', ') : '—'} |`);
     }
   });
+
+  it('deadlines go through src/bounded.ts: no hand-written timer that rejects a promise', () => {
+    const handWritten = /setTimeout\(\(\) => reject\(/;
+    const homes = sources(SRC).filter((f) => handWritten.test(readFileSync(f, 'utf8')));
+    expect(homes.map((f) => relative(SRC, f))).toEqual([]);
+    expect(handWritten.test('const t = setTimeout(() => reject(new Error("late")), ms);')).toBe(true);
+  });
 });
 
 describe('the configuration object', () => {

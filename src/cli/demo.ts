@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { withDeadline } from '../bounded.js';
 import { ConsoleAdapter } from '../chat/adapters/console/adapter.js';
 import { consoleIds } from '../chat/adapters/console/ids.js';
 import { CONSOLE_HELP, type ConsoleChatOptions, handleConsoleLine, runConsoleChat } from '../chat/adapters/console/repl.js';
@@ -135,13 +136,11 @@ function deliveryWaiter() {
     wait: (jobId: string, ms = 60_000) =>
       done.has(jobId)
         ? Promise.resolve()
-        : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`no result for ${jobId} within ${ms} ms`)), ms);
-            waiting.set(jobId, () => {
-              clearTimeout(timer);
-              resolve();
-            });
-          }),
+        : withDeadline(
+            ms,
+            () => new Promise<void>((resolve) => waiting.set(jobId, resolve)),
+            () => new Error(`no result for ${jobId} within ${ms} ms`),
+          ),
   };
 }
 
