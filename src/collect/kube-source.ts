@@ -366,6 +366,18 @@ export class KubeSource implements FactSource {
     return v1 ?? this.items<KubeObject>(`apis/policy/v1beta1/namespaces/${enc(namespace)}/poddisruptionbudgets`);
   }
 
+  async listAutoscalers(namespace: string): Promise<KubeObject[]> {
+    // autoscaling/v2 is served from 1.23, v2beta2 before (until 1.26): the same status fields we read.
+    const path = (version: string) => `apis/autoscaling/${version}/namespaces/${enc(namespace)}/horizontalpodautoscalers`;
+    const items = (await orNull(this.items<KubeObject>(path('v2')))) ?? (await this.items<KubeObject>(path('v2beta2')));
+    return items.map((o) => ({ ...o, kind: 'HorizontalPodAutoscaler' }));
+  }
+
+  async listNetworkPolicies(namespace: string): Promise<KubeObject[]> {
+    const items = await this.items<KubeObject>(`apis/networking.k8s.io/v1/namespaces/${enc(namespace)}/networkpolicies`);
+    return items.map((o) => ({ ...o, kind: 'NetworkPolicy' }));
+  }
+
   async listNamespaceWarnings(namespace: string): Promise<Event[]> {
     return this.items<Event>(`api/v1/namespaces/${enc(namespace)}/events`, { fieldSelector: 'type=Warning' });
   }

@@ -172,6 +172,14 @@ export class ObjectsSource implements FactSource {
     return this.all('PodDisruptionBudget').filter((o) => o.metadata?.namespace === namespace);
   }
 
+  async listAutoscalers(namespace: string): Promise<KubeObject[]> {
+    return this.all('HorizontalPodAutoscaler').filter((o) => o.metadata?.namespace === namespace);
+  }
+
+  async listNetworkPolicies(namespace: string): Promise<KubeObject[]> {
+    return this.all('NetworkPolicy').filter((o) => o.metadata?.namespace === namespace);
+  }
+
   async listNamespaceWarnings(namespace: string): Promise<Event[]> {
     return this.events((e) => e.type === 'Warning' && (e.metadata?.namespace ?? e.involvedObject.namespace) === namespace);
   }

@@ -121,7 +121,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['list'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: ['KubeSource.listDisruptionBudgets (1.21+)'],
+    usedBy: ['KubeSource.listDisruptionBudgets (1.21+; also what changed: the budgets selecting the pod)'],
   },
   {
     group: 'policy',
@@ -131,6 +131,34 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     role: 'diagnose',
     namespaced: true,
     usedBy: ['KubeSource.listDisruptionBudgets (servers before 1.21)'],
+  },
+  // What changed before a failure (src/collect/history.ts): scale changes and NetworkPolicy edits.
+  {
+    group: 'autoscaling',
+    version: 'v2',
+    resource: 'horizontalpodautoscalers',
+    verbs: ['list'],
+    role: 'diagnose',
+    namespaced: true,
+    usedBy: ["KubeSource.listAutoscalers (1.23+; the HPA of the pod's workload: when it last scaled, to how many)"],
+  },
+  {
+    group: 'autoscaling',
+    version: 'v2beta2',
+    resource: 'horizontalpodautoscalers',
+    verbs: ['list'],
+    role: 'diagnose',
+    namespaced: true,
+    usedBy: ['KubeSource.listAutoscalers (servers before 1.23)'],
+  },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    resource: 'networkpolicies',
+    verbs: ['list'],
+    role: 'diagnose',
+    namespaced: true,
+    usedBy: ['KubeSource.listNetworkPolicies (the policies selecting the pod: who created or edited them, when)'],
   },
   {
     group: '',

@@ -182,6 +182,7 @@ const SECOND_ROUND: PodCollector[] = [
             configMaps: referencedConfigMaps(s.pod),
             secrets: s.checkSecrets ? referencedSecrets(s.pod) : [],
             serviceAccount: s.pod.spec?.serviceAccountName || 'default',
+            podLabels: s.pod.metadata?.labels ?? {},
             guard: s.guard,
           }).then((h) => (s.snapshot.history = h))
         : undefined,

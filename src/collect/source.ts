@@ -59,6 +59,10 @@ export interface FactSource {
   listServices(namespace: string): Promise<KubeObject[]>;
   /** PodDisruptionBudgets of one namespace (policy/v1, or policy/v1beta1 on servers before 1.21). */
   listDisruptionBudgets(namespace: string): Promise<KubeObject[]>;
+  /** autoscaling/v2 HorizontalPodAutoscalers of one namespace ("what changed": a scale change before a failure). */
+  listAutoscalers(namespace: string): Promise<KubeObject[]>;
+  /** networking.k8s.io/v1 NetworkPolicies of one namespace ("what changed": a policy selecting the pod created or edited). */
+  listNetworkPolicies(namespace: string): Promise<KubeObject[]>;
   /** Warning events of one namespace (fieldSelector type=Warning): what a namespace target reads. */
   listNamespaceWarnings(namespace: string): Promise<Event[]>;
   configMapExists(namespace: string, name: string): Promise<boolean>;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ago, crashedPod, event, node, pod, snapshot } from '../../test/helpers/factories.js';
-import { configMeta } from '../../test/helpers/history.js';
+import { autoscaler, configMeta, disruptionBudget, networkPolicy } from '../../test/helpers/history.js';
 import { failureBegan, templateDiff, whatChanged } from './changes.js';
 import { diagnose } from './engine.js';
 import { RULES } from './rules/index.js';
-import type { KubeObject } from './types.js';
+import type { KubeObject, Snapshot } from './types.js';
 
 const WINDOW = 7200;
 
@@ -119,6 +119,69 @@ describe('RoleBindings of the pod ServiceAccount', () => {
         text: 'edited',
         by: 'kubectl-edit',
         explains: 140,
+      },
+    ]);
+  });
+});
+
+describe('scaling and policies', () => {
+  /** A pod whose readiness probe began failing `failedAgo` seconds before NOW (not crashing). */
+  function notReady(failedAgo: number, history: Snapshot['history']) {
+    const p = pod({ status: { conditions: [{ type: 'Ready', status: 'False' }] } });
+    return snapshot(p, {
+      events: [
+        event(p, { reason: 'Unhealthy', type: 'Warning', message: 'Readiness probe failed: dial tcp 10.0.0.9:5432: i/o timeout', firstSeenAgo: failedAgo }),
+      ],
+      history,
+    });
+  }
+
+  it('blames a NetworkPolicy selecting the pod created two minutes before its probes began failing', () => {
+    const s = notReady(180, { configs: [], networkPolicies: [networkPolicy('deny-egress', 'kubectl-create', 300)] });
+    expect(whatChanged(s, WINDOW)).toEqual([
+      { at: ago(300), kind: 'policy', object: 'NetworkPolicy deny-egress (selects the pod; Egress)', text: 'created', by: 'kubectl-create', explains: 120 },
+    ]);
+  });
+
+  it('names an edit of an old NetworkPolicy, and blames it for a crash whose log names a failed connection', () => {
+    const p = crashedPod({ exitCode: 1, restarts: 2, finishedAgo: 20 });
+    const s = snapshot(p, {
+      events: [event(p, { reason: 'BackOff', type: 'Warning', message: 'Back-off restarting failed container web', firstSeenAgo: 200 })],
+      logs: [{ container: 'web', previous: true, lines: ['connecting to db:5432', 'Error: connect ETIMEDOUT 10.0.0.9:5432'] }],
+      history: { configs: [], networkPolicies: [networkPolicy('allow-web', 'argocd-controller', 30 * 86_400, 260, ['Ingress', 'Egress'])] },
+    });
+    expect(whatChanged(s, WINDOW)).toEqual([
+      {
+        at: ago(260),
+        kind: 'policy',
+        object: 'NetworkPolicy allow-web (selects the pod; Ingress, Egress)',
+        text: 'edited',
+        by: 'argocd-controller',
+        explains: 60,
+      },
+    ]);
+  });
+
+  it('lists a NetworkPolicy without blaming it for a crash that names no connection', () => {
+    const s = parseFailure(60, []);
+    const changes = whatChanged({ ...s, history: { configs: [], networkPolicies: [networkPolicy('deny-egress', 'kubectl-create', 120)] } }, WINDOW);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.explains).toBeUndefined();
+  });
+
+  it("lists the HPA's scale and a new budget, and blames neither (the budget's status updates are no edit)", () => {
+    const s = parseFailure(60, []);
+    const changes = whatChanged(
+      { ...s, history: { configs: [], autoscalers: [autoscaler(120, 6, 4)], disruptionBudgets: [disruptionBudget('helm', 600)] } },
+      WINDOW,
+    );
+    expect(changes).toEqual([
+      { at: ago(600), kind: 'policy', object: 'PodDisruptionBudget web (selects the pod; maxUnavailable 0)', text: 'created', by: 'helm' },
+      {
+        at: ago(120),
+        kind: 'scaling',
+        object: 'HorizontalPodAutoscaler web',
+        text: 'scaled Deployment web to 6 replicas (min 2, max 6, at its maximum, 4 running now)',
       },
     ]);
   });

@@ -1,8 +1,10 @@
 // What changed before a failure: the rollouts of the pod's workload (from its ReplicaSets or
 // ControllerRevisions), edits of the ConfigMaps and Secrets it uses (their managedFields, read as
-// metadata only) and what happened to its node (reboots, kubelet restarts, taints, readiness).
-// Pure: it reads the snapshot's history fact and the node, and says which change the failure
-// followed closely enough to be blamed on it.
+// metadata only) and what happened to its node (reboots, kubelet restarts, taints, readiness);
+// scale changes of the HPA of its workload, and NetworkPolicies and PodDisruptionBudgets selecting
+// it that were created or edited. Pure: it reads the snapshot's history fact and the node, and says
+// which change the failure followed closely enough to be blamed on it (never an HPA or a budget; a
+// NetworkPolicy only when the pod fails to connect or its probes fail).
 import { eventTime, formatDuration, ms } from './facts.js';
 import { type Change, type Container, type Event, type Finding, type HistoryFact, type KubeObject, type Pod, SEVERITY_ORDER, type Snapshot } from './types.js';
 
@@ -215,27 +217,106 @@ function rolloutChanges(snapshot: Snapshot): Change[] {
 }
 
 /**
- * Edits of the config the pod uses and of the RoleBindings of its ServiceAccount: the latest
- * managedFields time of each ConfigMap, Secret or RoleBinding,
- * when later than its creation (or its creation, when that is recent: a replaced object).
+ * When an object was last created or edited, by whom: the latest managedFields time (status
+ * updates left out: a budget's status changes with every pod) when later than its creation, or
+ * its creation (a replaced object).
  */
+function lastEdit(o: KubeObject): { at: string; text: 'created' | 'edited'; by?: string } | undefined {
+  const created = ms(o.metadata?.creationTimestamp);
+  const entries = ((o.metadata?.managedFields ?? []) as ManagedField[]).filter((e) => !e.subresource);
+  const latest = entries.filter((e) => ms(e.time) !== undefined).sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0))[0];
+  const by = latest?.manager ? { by: latest.manager } : {};
+  const t = ms(latest?.time);
+  if (latest?.time && t !== undefined && (created === undefined || t > created + 1_000)) return { at: latest.time, text: 'edited', ...by };
+  if (o.metadata?.creationTimestamp) return { at: o.metadata.creationTimestamp, text: 'created', ...by };
+  return undefined;
+}
+
+/** Edits of the config the pod uses and of the RoleBindings of its ServiceAccount. */
 function configChanges(history: HistoryFact | undefined): Change[] {
   const out: Change[] = [];
   for (const o of [...(history?.configs ?? []), ...(history?.bindings ?? [])]) {
-    const created = ms(o.metadata?.creationTimestamp);
-    const entries = (o.metadata?.managedFields ?? []) as ManagedField[];
-    const latest = entries.filter((e) => ms(e.time) !== undefined).sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0))[0];
+    const edit = lastEdit(o);
+    if (!edit) continue;
     const kind = o.kind === 'RoleBinding' ? ('access' as const) : ('config' as const);
     const role = (o.roleRef as { kind?: string; name?: string } | undefined)?.name;
     const object = `${o.kind} ${o.metadata?.name ?? ''}${o.kind === 'RoleBinding' && role ? ` (of the pod's ServiceAccount, role ${role})` : ''}`;
-    const t = ms(latest?.time);
-    if (latest?.time && t !== undefined && (created === undefined || t > created + 1_000)) {
-      out.push({ at: latest.time, kind, object, text: 'edited', ...(latest.manager ? { by: latest.manager } : {}) });
-    } else if (o.metadata?.creationTimestamp) {
-      out.push({ at: o.metadata.creationTimestamp, kind, object, text: 'created', ...(latest?.manager ? { by: latest.manager } : {}) });
-    }
+    out.push({ kind, object, ...edit });
   }
   return out;
+}
+
+/** The NetworkPolicies and PodDisruptionBudgets selecting the pod that were created or edited. */
+function policyChanges(history: HistoryFact | undefined): Change[] {
+  const out: Change[] = [];
+  for (const o of history?.networkPolicies ?? []) {
+    const edit = lastEdit(o);
+    const types = (o.spec as { policyTypes?: string[] } | undefined)?.policyTypes ?? [];
+    if (edit)
+      out.push({
+        kind: 'policy',
+        object: `NetworkPolicy ${o.metadata?.name ?? ''} (selects the pod${types.length > 0 ? `; ${types.join(', ')}` : ''})`,
+        ...edit,
+      });
+  }
+  for (const o of history?.disruptionBudgets ?? []) {
+    const edit = lastEdit(o);
+    const spec = (o.spec ?? {}) as { minAvailable?: number | string; maxUnavailable?: number | string };
+    const limit =
+      spec.maxUnavailable !== undefined
+        ? `; maxUnavailable ${spec.maxUnavailable}`
+        : spec.minAvailable !== undefined
+          ? `; minAvailable ${spec.minAvailable}`
+          : '';
+    if (edit) out.push({ kind: 'policy', object: `PodDisruptionBudget ${o.metadata?.name ?? ''} (selects the pod${limit})`, ...edit });
+  }
+  return out;
+}
+
+/** The HPA of the pod's workload: its last scale (status.lastScaleTime) and edits of its spec. */
+function scalingChanges(history: HistoryFact | undefined): Change[] {
+  const out: Change[] = [];
+  for (const h of history?.autoscalers ?? []) {
+    const spec = (h.spec ?? {}) as { scaleTargetRef?: { kind?: string; name?: string }; minReplicas?: number; maxReplicas?: number };
+    const status = (h.status ?? {}) as { lastScaleTime?: string; currentReplicas?: number; desiredReplicas?: number };
+    const object = `HorizontalPodAutoscaler ${h.metadata?.name ?? ''}`;
+    const bounds = `min ${spec.minReplicas ?? 1}, max ${spec.maxReplicas ?? '?'}`;
+    if (status.lastScaleTime) {
+      const target = spec.scaleTargetRef ? `${spec.scaleTargetRef.kind} ${spec.scaleTargetRef.name}` : 'its target';
+      const atMax = status.desiredReplicas !== undefined && status.desiredReplicas === spec.maxReplicas ? ', at its maximum' : '';
+      const current = status.currentReplicas !== undefined ? `, ${status.currentReplicas} running now` : '';
+      out.push({
+        at: status.lastScaleTime,
+        kind: 'scaling',
+        object,
+        text: `scaled ${target} to ${status.desiredReplicas ?? '?'} replicas (${bounds}${atMax}${current})`,
+      });
+    }
+    const edit = lastEdit(h);
+    if (edit) out.push({ kind: 'scaling', object, ...edit, text: `${edit.text} (${bounds})` });
+  }
+  return out;
+}
+
+/** Lines that say a connection failed: what a NetworkPolicy dropping the pod's traffic looks like. */
+const CONNECTION_FAILURE =
+  /connection refused|connection reset|connection timed out|i\/o timeout|no route to host|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|dial tcp|could not connect|unable to connect|can't connect|context deadline exceeded/i;
+
+/**
+ * When the pod began to fail to connect (ms since the epoch): its first probe failure or warning
+ * naming a failed connection, or the failure's start when its log names one; undefined otherwise.
+ */
+export function connectionTroubleBegan(snapshot: Snapshot): number | undefined {
+  const times: number[] = [];
+  for (const e of snapshot.events) {
+    if (e.type !== 'Warning') continue;
+    if (e.reason !== 'Unhealthy' && !CONNECTION_FAILURE.test(e.message ?? '')) continue;
+    const t = ms(e.firstTimestamp ?? e.eventTime ?? eventTime(e));
+    if (t !== undefined) times.push(t);
+  }
+  const began = failureBegan(snapshot);
+  if (began !== undefined && (snapshot.logs ?? []).some((l) => l.lines.some((line) => CONNECTION_FAILURE.test(line)))) times.push(began);
+  return times.length > 0 ? Math.min(...times) : undefined;
 }
 
 /** The node: reboots and kubelet starts (its events), NoExecute taints and readiness transitions. */
@@ -270,7 +351,8 @@ function nodeChanges(snapshot: Snapshot): Change[] {
 /**
  * The changes in the window before the failure began (before now for a pod that is not failing),
  * and those since, oldest first; a change the failure began at most {@link BLAME_SECONDS} after
- * carries `explains` (a rollout only when the pod runs that revision).
+ * carries `explains` (a rollout only when the pod runs that revision; a NetworkPolicy only when the
+ * pod's connections or probes began to fail after it; an HPA's scale or a budget never).
  */
 export function whatChanged(snapshot: Snapshot, windowSeconds: number): Change[] {
   if (!snapshot.history && !snapshot.node) return [];
@@ -279,13 +361,28 @@ export function whatChanged(snapshot: Snapshot, windowSeconds: number): Change[]
   const from = (began ?? now) - windowSeconds * 1000;
   const revs = revisions(snapshot.history);
   const mine = podRevision(snapshot.pod, revs);
-  const all = [...rolloutChanges(snapshot), ...configChanges(snapshot.history), ...(snapshot.history ? nodeChanges(snapshot) : [])];
+  const all = [
+    ...rolloutChanges(snapshot),
+    ...configChanges(snapshot.history),
+    ...scalingChanges(snapshot.history),
+    ...policyChanges(snapshot.history),
+    ...(snapshot.history ? nodeChanges(snapshot) : []),
+  ];
+  const connecting = all.some((c) => c.object.startsWith('NetworkPolicy ')) ? connectionTroubleBegan(snapshot) : undefined;
   const inWindow = all.filter((c) => {
     const t = ms(c.at);
     return t !== undefined && t >= from && t <= now;
   });
   for (const c of inWindow) {
     const t = ms(c.at)!;
+    // A scale change or a budget is listed, never blamed; a NetworkPolicy explains failed connections or probes only.
+    if (c.kind === 'scaling') continue;
+    if (c.kind === 'policy') {
+      if (c.object.startsWith('NetworkPolicy ') && connecting !== undefined && connecting >= t && connecting - t <= BLAME_SECONDS * 1000) {
+        c.explains = Math.round((connecting - t) / 1000);
+      }
+      continue;
+    }
     if (began === undefined || began < t || began - t > BLAME_SECONDS * 1000) continue;
     // A rollout explains the failure of a pod of that revision only.
     if (c.kind === 'rollout' && (mine === undefined || c.revision !== mine.revision)) continue;
@@ -317,7 +414,7 @@ export function describeBlame(c: Change): string {
     const what = c.text.replace(/^revision \d+: /, '');
     return `began ${after} after revision ${c.revision} of ${c.object} (${what})${by}`;
   }
-  if (c.kind === 'config' || c.kind === 'access') return `began ${after} after ${c.object} was ${c.text}${by}`;
+  if (c.kind === 'config' || c.kind === 'access' || c.kind === 'policy') return `began ${after} after ${c.object} was ${c.text}${by}`;
   return `began ${after} after ${c.object}: ${c.text}${by}`;
 }
 

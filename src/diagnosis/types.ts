@@ -336,13 +336,19 @@ export interface HistoryFact {
   configs: KubeObject[];
   /** RoleBindings of the namespace that name the pod's ServiceAccount (created or edited when, by whom). */
   bindings?: KubeObject[];
+  /** HorizontalPodAutoscalers of the namespace whose scaleTargetRef is the pod's workload. */
+  autoscalers?: KubeObject[];
+  /** NetworkPolicies of the namespace whose podSelector selects the pod. */
+  networkPolicies?: KubeObject[];
+  /** PodDisruptionBudgets of the namespace whose selector matches the pod. */
+  disruptionBudgets?: KubeObject[];
 }
 
 /** One change in the window before a failure: a rollout, a config edit, a node event. */
 export interface Change {
   at: string;
-  kind: 'rollout' | 'config' | 'access' | 'node';
-  /** `Deployment web`, `ConfigMap web-config`, `node worker-1`. */
+  kind: 'rollout' | 'config' | 'access' | 'node' | 'scaling' | 'policy';
+  /** `Deployment web`, `ConfigMap web-config`, `node worker-1`, `HorizontalPodAutoscaler web`, `NetworkPolicy deny-egress`. */
   object: string;
   /** What changed: `revision 2: image web 2.3.1 → 2.4.0`. */
   text: string;

@@ -309,6 +309,33 @@ const BUILTIN: ResourceDef[] = [
     generation: 'spec',
     smp: SMP.podDisruptionBudget,
   },
+  // What changed before a failure (src/collect/history.ts): an HPA's scale changes, NetworkPolicy edits.
+  {
+    // 1.20 serves autoscaling/v2beta2 (v2 from 1.23); the collector asks v2 first. Both share storage.
+    group: 'autoscaling',
+    versions: ['v2', 'v2beta2'],
+    resource: 'horizontalpodautoscalers',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+    statusSubresource: true,
+    generation: 'spec',
+    smp: SMP.horizontalPodAutoscaler,
+  },
+  {
+    group: 'networking.k8s.io',
+    versions: ['v1'],
+    resource: 'networkpolicies',
+    kind: 'NetworkPolicy',
+    namespaced: true,
+    shortNames: ['netpol'],
+    subresources: [],
+    statusSubresource: false,
+    generation: 'spec',
+    smp: SMP.generic,
+  },
   // What the pod's ServiceAccount may do (src/collect/access.ts).
   ...(['roles:Role:true', 'rolebindings:RoleBinding:true', 'clusterroles:ClusterRole:false', 'clusterrolebindings:ClusterRoleBinding:false'] as const).map(
     (spec): ResourceDef => {

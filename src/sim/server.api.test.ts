@@ -348,6 +348,8 @@ describe('discovery and the generic object API', () => {
       'batch',
       'coordination.k8s.io',
       'policy',
+      'autoscaling',
+      'networking.k8s.io',
       'rbac.authorization.k8s.io',
       'storage.k8s.io',
       'admissionregistration.k8s.io',

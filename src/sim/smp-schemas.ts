@@ -50,4 +50,5 @@ export const SMP = {
   daemonSet: withMeta({ spec: { fields: { template: podTemplate, updateStrategy: { strategy: 'retainKeys' } } }, status: conditionsStatus }),
   workload: withMeta({ spec: { fields: { template: podTemplate } }, status: conditionsStatus }),
   podDisruptionBudget: withMeta({ status: conditionsStatus }),
+  horizontalPodAutoscaler: withMeta({ status: conditionsStatus }),
 } satisfies Record<string, SmpSchema>;

@@ -111,3 +111,54 @@ export function deploymentHistory(manager: string, revisions: RevisionInit[], co
   const object = deployment(manager, newest?.createdAgo ?? 0);
   return { workload: { kind: 'Deployment', name: 'web', object, revisions: revisions.map(replicaSet) }, configs };
 }
+
+/** A managedFields entry of `manager` (spec, or status through the status subresource) `agoSeconds` before NOW. */
+const field = (manager: string, agoSeconds: number, status = false) => ({
+  manager,
+  operation: 'Update',
+  time: ago(agoSeconds),
+  fieldsType: 'FieldsV1',
+  fieldsV1: status ? { 'f:status': {} } : { 'f:spec': {} },
+  ...(status ? { subresource: 'status' } : {}),
+});
+
+/** autoscaling/v2 HPA `web` targeting Deployment web (min 2, max 6), last scaled to `desired` replicas `scaledAgo` seconds before NOW. */
+export function autoscaler(scaledAgo: number, desired: number, current: number): KubeObject {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      creationTimestamp: ago(30 * 86_400),
+      managedFields: [field('kubectl-client-side-apply', 30 * 86_400), field('kube-controller-manager', scaledAgo, true)],
+    },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 6 },
+    status: { lastScaleTime: ago(scaledAgo), currentReplicas: current, desiredReplicas: desired },
+  };
+}
+
+/** NetworkPolicy `name` selecting app=web with `types`, created `createdAgo` and (when given) edited `editedAgo` seconds before NOW by `manager`. */
+export function networkPolicy(name: string, manager: string, createdAgo: number, editedAgo?: number, types: string[] = ['Egress']): KubeObject {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name, namespace: 'shop', creationTimestamp: ago(createdAgo), managedFields: [field(manager, editedAgo ?? createdAgo)] },
+    spec: { podSelector: { matchLabels: { app: 'web' } }, policyTypes: types },
+  };
+}
+
+/** PodDisruptionBudget `web` (maxUnavailable 0) selecting app=web, created `createdAgo` seconds before NOW; its status updated 5 s ago. */
+export function disruptionBudget(manager: string, createdAgo: number): KubeObject {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      creationTimestamp: ago(createdAgo),
+      managedFields: [field(manager, createdAgo), field('kube-controller-manager', 5, true)],
+    },
+    spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 0 },
+  };
+}

@@ -87,6 +87,8 @@ export function memorySource(objects: KubeObject[]): FactSource {
     getEndpoints: async (ns, name) => find('Endpoints', ns, name),
     serviceAccountExists: async (ns, name) => find('ServiceAccount', ns, name) !== null,
     listDisruptionBudgets: async (ns) => objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata?.namespace === ns),
+    listAutoscalers: async (ns) => objects.filter((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata?.namespace === ns),
+    listNetworkPolicies: async (ns) => objects.filter((o) => o.kind === 'NetworkPolicy' && o.metadata?.namespace === ns),
     listServices: async (ns) => objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === ns),
     listRoleBindings: async (ns) => objects.filter((o) => o.kind === 'RoleBinding' && o.metadata?.namespace === ns),
     listClusterRoleBindings: async () => objects.filter((o) => o.kind === 'ClusterRoleBinding'),
