@@ -131,3 +131,62 @@ it("names an edit of a RoleBinding of the pod's ServiceAccount, from saved objec
     await sim.close();
   }
 });
+
+it("names the HPA's last scale and the NetworkPolicies and budgets selecting the pod, from saved objects and through the API", async () => {
+  const scenario = await loadScenario(join(ROOT, 'configmap-edit-parse-error'));
+  const fields = (manager: string, time: string, status = false) => [
+    {
+      manager,
+      operation: 'Update',
+      time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: status ? { 'f:status': {} } : { 'f:spec': {} },
+      ...(status ? { subresource: 'status' } : {}),
+    },
+  ];
+  const hpa = {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-10-01T10:00:00Z', managedFields: fields('helm', '2026-10-01T10:00:00Z') },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 4, metrics: [] },
+    status: { lastScaleTime: '2026-11-21T09:50:00Z', currentReplicas: 3, desiredReplicas: 4, conditions: [] },
+  };
+  const policy = (name: string, app: string) => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name, namespace: 'shop', creationTimestamp: '2026-11-21T09:58:00Z', managedFields: fields('kubectl-create', '2026-11-21T09:58:00Z') },
+    spec: { podSelector: { matchLabels: { app } }, policyTypes: ['Egress'] },
+  });
+  const pdb = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      creationTimestamp: '2026-11-21T09:30:00Z',
+      managedFields: [...fields('helm', '2026-11-21T09:30:00Z'), ...fields('kube-controller-manager', '2026-11-21T09:59:50Z', true)],
+    },
+    spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 },
+  };
+  const objects = [...scenario.objects, hpa, policy('deny-egress', 'web'), policy('db-only', 'db'), pdb];
+  const options = { cluster: 'fixture', now: () => new Date(scenario.meta.now) };
+  const sim = await startSim({ objects });
+  try {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(sim.kubeconfig());
+    for (const source of [new ObjectsSource(objects), new KubeSource(kc)]) {
+      const d = await diagnoseTarget(source, parseTarget(scenario.meta.target), options);
+      expect(d.skipped).toEqual([]);
+      // A parse error names no connection: the new NetworkPolicy is listed, not blamed; HPA and budget never are.
+      expect(summary(d).changes).toEqual([
+        { kind: 'policy', object: 'PodDisruptionBudget web (selects the pod; maxUnavailable 1)', by: 'helm' },
+        { kind: 'scaling', object: 'HorizontalPodAutoscaler web' },
+        { kind: 'config', object: 'ConfigMap web-config', by: 'kubectl-edit', explains: 240 },
+        { kind: 'policy', object: 'NetworkPolicy deny-egress (selects the pod; Egress)', by: 'kubectl-create' },
+      ]);
+      expect(d.changes?.find((c) => c.kind === 'scaling')?.text).toBe('scaled Deployment web to 4 replicas (min 2, max 4, at its maximum, 3 running now)');
+    }
+  } finally {
+    await sim.close();
+  }
+});
