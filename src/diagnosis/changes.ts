@@ -223,7 +223,10 @@ function rolloutChanges(snapshot: Snapshot): Change[] {
  */
 function lastEdit(o: KubeObject): { at: string; text: 'created' | 'edited'; by?: string } | undefined {
   const created = ms(o.metadata?.creationTimestamp);
-  const entries = ((o.metadata?.managedFields ?? []) as ManagedField[]).filter((e) => !e.subresource);
+  // Before 1.22 a status update carries no `subresource`: its fields (status only) tell it.
+  const statusOnly = (e: ManagedField) =>
+    typeof e.fieldsV1 === 'object' && e.fieldsV1 !== null && Object.keys(e.fieldsV1).length > 0 && Object.keys(e.fieldsV1).every((k) => k === 'f:status');
+  const entries = ((o.metadata?.managedFields ?? []) as ManagedField[]).filter((e) => !e.subresource && !statusOnly(e));
   const latest = entries.filter((e) => ms(e.time) !== undefined).sort((a, b) => (ms(b.time) ?? 0) - (ms(a.time) ?? 0))[0];
   const by = latest?.manager ? { by: latest.manager } : {};
   const t = ms(latest?.time);

@@ -621,6 +621,67 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'what changed: HPAs (autoscaling/v2, v2beta2 before 1.23) and NetworkPolicies of a namespace (KubeSource.listAutoscalers / listNetworkPolicies)',
+    async run(b, ns) {
+      // 1.20 serves autoscaling/v2beta2 only: the product asks v2 first and falls back.
+      const hpas = `/apis/autoscaling/v2beta2/namespaces/${ns}/horizontalpodautoscalers`;
+      await must(
+        b.client.request('POST', hpas, {
+          body: {
+            apiVersion: 'autoscaling/v2beta2',
+            kind: 'HorizontalPodAutoscaler',
+            metadata: { name: 'web' },
+            spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 6 },
+          },
+        }),
+        'hpa',
+      );
+      const scaled = outcome(
+        await b.client.request('PATCH', `${hpas}/web/status`, {
+          contentType: 'application/merge-patch+json',
+          body: { status: { lastScaleTime: '2026-01-01T00:00:00Z', currentReplicas: 4, desiredReplicas: 6 } },
+        }),
+      );
+      const policy = (name: string, app: string) => ({
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: { name },
+        spec: { podSelector: { matchLabels: { app } }, policyTypes: ['Egress'], egress: [{ ports: [{ protocol: 'UDP', port: 53 }] }] },
+      });
+      await must(b.client.request('POST', `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`, { body: policy('deny-egress', 'web') }), 'netpol web');
+      await must(b.client.request('POST', `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`, { body: policy('db-only', 'db') }), 'netpol db');
+      return {
+        scaled,
+        autoscalers: await product(
+          () => b.source.listAutoscalers(ns),
+          (hs) =>
+            hs.map((h) => ({
+              kind: h.kind,
+              name: h.metadata?.name,
+              created: typeof h.metadata?.creationTimestamp === 'string',
+              spec: { target: (h.spec as { scaleTargetRef?: unknown }).scaleTargetRef, min: h.spec?.minReplicas, max: h.spec?.maxReplicas },
+              status: { lastScaleTime: h.status?.lastScaleTime, current: h.status?.currentReplicas, desired: h.status?.desiredReplicas },
+            })),
+        ),
+        networkPolicies: await product(
+          () => b.source.listNetworkPolicies(ns),
+          (ps) =>
+            ps
+              .map((p) => ({
+                kind: p.kind,
+                name: p.metadata?.name,
+                created: typeof p.metadata?.creationTimestamp === 'string',
+                managers: ((p.metadata?.managedFields ?? []) as { time?: string }[]).every((f) => typeof f.time === 'string'),
+                podSelector: p.spec?.podSelector,
+                policyTypes: p.spec?.policyTypes,
+              }))
+              .sort((x, y) => String(x.name).localeCompare(String(y.name))),
+        ),
+        none: await product(() => b.source.listNetworkPolicies(`${ns}-absent`)),
+      };
+    },
+  },
+  {
     name: 'persistentvolumeclaims and leases: get (KubeSource.getPvc / getLease)',
     async run(b, ns) {
       await must(

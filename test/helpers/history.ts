@@ -148,7 +148,10 @@ export function networkPolicy(name: string, manager: string, createdAgo: number,
   };
 }
 
-/** PodDisruptionBudget `web` (maxUnavailable 0) selecting app=web, created `createdAgo` seconds before NOW; its status updated 5 s ago. */
+/**
+ * PodDisruptionBudget `web` (maxUnavailable 0) selecting app=web, created `createdAgo` seconds before NOW; its status
+ * updated 5 s ago, as a server before 1.22 records it (no `subresource`).
+ */
 export function disruptionBudget(manager: string, createdAgo: number): KubeObject {
   return {
     apiVersion: 'policy/v1',
@@ -157,7 +160,7 @@ export function disruptionBudget(manager: string, createdAgo: number): KubeObjec
       name: 'web',
       namespace: 'shop',
       creationTimestamp: ago(createdAgo),
-      managedFields: [field(manager, createdAgo), field('kube-controller-manager', 5, true)],
+      managedFields: [field(manager, createdAgo), { ...field('kube-controller-manager', 5, true), subresource: undefined }],
     },
     spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 0 },
   };
