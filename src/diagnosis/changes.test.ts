@@ -143,6 +143,24 @@ describe('scaling and policies', () => {
     ]);
   });
 
+  it('does not blame a NetworkPolicy created after the probes began failing, nor one created long before', () => {
+    for (const createdAgo of [60, 180 + 16 * 60]) {
+      const s = notReady(180, { configs: [], networkPolicies: [networkPolicy('deny-egress', 'kubectl-create', createdAgo)] });
+      const changes = whatChanged(s, WINDOW);
+      expect(changes.map((c) => c.object)).toEqual(['NetworkPolicy deny-egress (selects the pod; Egress)']);
+      expect(changes[0]?.explains).toBeUndefined();
+    }
+  });
+
+  it("puts the NetworkPolicy on the readiness finding's evidence", () => {
+    const s = notReady(180, { configs: [], networkPolicies: [networkPolicy('deny-egress', 'kubectl-create', 300)] });
+    const d = diagnose(s, { rules: RULES });
+    expect(d.findings[0]?.evidence.at(-1)).toEqual({
+      source: 'what changed: NetworkPolicy deny-egress (selects the pod; Egress)',
+      text: 'began 2m after NetworkPolicy deny-egress (selects the pod; Egress) was created, by kubectl-create',
+    });
+  });
+
   it('names an edit of an old NetworkPolicy, and blames it for a crash whose log names a failed connection', () => {
     const p = crashedPod({ exitCode: 1, restarts: 2, finishedAgo: 20 });
     const s = snapshot(p, {
