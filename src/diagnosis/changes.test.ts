@@ -180,6 +180,14 @@ describe('scaling and policies', () => {
     ]);
   });
 
+  it('lists an ingress-only NetworkPolicy without blaming it for failed outgoing connections', () => {
+    const ingress = { ...networkPolicy('from-gateway', 'kubectl-create', 300), spec: { podSelector: { matchLabels: { app: 'web' } } } };
+    const changes = whatChanged(notReady(180, { configs: [], networkPolicies: [ingress] }), WINDOW);
+    expect(changes).toEqual([
+      { at: ago(300), kind: 'policy', object: 'NetworkPolicy from-gateway (selects the pod; Ingress)', text: 'created', by: 'kubectl-create' },
+    ]);
+  });
+
   it('lists a NetworkPolicy without blaming it for a crash that names no connection', () => {
     const s = parseFailure(60, []);
     const changes = whatChanged({ ...s, history: { configs: [], networkPolicies: [networkPolicy('deny-egress', 'kubectl-create', 120)] } }, WINDOW);

@@ -249,18 +249,21 @@ function configChanges(history: HistoryFact | undefined): Change[] {
   return out;
 }
 
-/** The NetworkPolicies and PodDisruptionBudgets selecting the pod that were created or edited. */
-function policyChanges(history: HistoryFact | undefined): Change[] {
+/**
+ * The NetworkPolicies and PodDisruptionBudgets selecting the pod that were created or edited; the
+ * NetworkPolicies that restrict the pod's egress (what its own connections go through) go to `egress`.
+ */
+function policyChanges(history: HistoryFact | undefined, egress: Set<Change>): Change[] {
   const out: Change[] = [];
   for (const o of history?.networkPolicies ?? []) {
     const edit = lastEdit(o);
-    const types = (o.spec as { policyTypes?: string[] } | undefined)?.policyTypes ?? [];
-    if (edit)
-      out.push({
-        kind: 'policy',
-        object: `NetworkPolicy ${o.metadata?.name ?? ''} (selects the pod${types.length > 0 ? `; ${types.join(', ')}` : ''})`,
-        ...edit,
-      });
+    if (!edit) continue;
+    const spec = (o.spec ?? {}) as { policyTypes?: string[]; egress?: unknown };
+    // Without policyTypes a policy is Ingress, and Egress too when it has egress rules.
+    const types = spec.policyTypes ?? ['Ingress', ...(spec.egress !== undefined ? ['Egress'] : [])];
+    const change: Change = { kind: 'policy', object: `NetworkPolicy ${o.metadata?.name ?? ''} (selects the pod; ${types.join(', ')})`, ...edit };
+    if (types.includes('Egress')) egress.add(change);
+    out.push(change);
   }
   for (const o of history?.disruptionBudgets ?? []) {
     const edit = lastEdit(o);
@@ -354,8 +357,9 @@ function nodeChanges(snapshot: Snapshot): Change[] {
 /**
  * The changes in the window before the failure began (before now for a pod that is not failing),
  * and those since, oldest first; a change the failure began at most {@link BLAME_SECONDS} after
- * carries `explains` (a rollout only when the pod runs that revision; a NetworkPolicy only when the
- * pod's connections or probes began to fail after it; an HPA's scale or a budget never).
+ * carries `explains` (a rollout only when the pod runs that revision; a NetworkPolicy restricting the
+ * pod's egress only when its connections or probes began to fail after it; an HPA's scale or a
+ * budget never).
  */
 export function whatChanged(snapshot: Snapshot, windowSeconds: number): Change[] {
   if (!snapshot.history && !snapshot.node) return [];
@@ -364,24 +368,26 @@ export function whatChanged(snapshot: Snapshot, windowSeconds: number): Change[]
   const from = (began ?? now) - windowSeconds * 1000;
   const revs = revisions(snapshot.history);
   const mine = podRevision(snapshot.pod, revs);
+  const egress = new Set<Change>();
   const all = [
     ...rolloutChanges(snapshot),
     ...configChanges(snapshot.history),
     ...scalingChanges(snapshot.history),
-    ...policyChanges(snapshot.history),
+    ...policyChanges(snapshot.history, egress),
     ...(snapshot.history ? nodeChanges(snapshot) : []),
   ];
-  const connecting = all.some((c) => c.object.startsWith('NetworkPolicy ')) ? connectionTroubleBegan(snapshot) : undefined;
+  const connecting = egress.size > 0 ? connectionTroubleBegan(snapshot) : undefined;
   const inWindow = all.filter((c) => {
     const t = ms(c.at);
     return t !== undefined && t >= from && t <= now;
   });
   for (const c of inWindow) {
     const t = ms(c.at)!;
-    // A scale change or a budget is listed, never blamed; a NetworkPolicy explains failed connections or probes only.
+    // A scale change or a budget is listed, never blamed; a NetworkPolicy restricting the pod's
+    // egress explains failed connections or probes only (kubelet probes pass an ingress policy).
     if (c.kind === 'scaling') continue;
     if (c.kind === 'policy') {
-      if (c.object.startsWith('NetworkPolicy ') && connecting !== undefined && connecting >= t && connecting - t <= BLAME_SECONDS * 1000) {
+      if (egress.has(c) && connecting !== undefined && connecting >= t && connecting - t <= BLAME_SECONDS * 1000) {
         c.explains = Math.round((connecting - t) / 1000);
       }
       continue;
