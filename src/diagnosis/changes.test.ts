@@ -195,6 +195,15 @@ describe('scaling and policies', () => {
     expect(changes[0]?.explains).toBeUndefined();
   });
 
+  it("names an edit of the HPA's spec (its bounds) without blaming it; its status updates are no edit", () => {
+    const hpa = autoscaler(30 * 86_400, 2, 2);
+    const fields = hpa.metadata?.managedFields ?? [];
+    const edited = { ...hpa, metadata: { ...hpa.metadata, managedFields: [...fields, { ...fields[0], manager: 'kubectl-edit', time: ago(90) }] } };
+    expect(whatChanged({ ...parseFailure(60, []), history: { configs: [], autoscalers: [edited] } }, WINDOW)).toEqual([
+      { at: ago(90), kind: 'scaling', object: 'HorizontalPodAutoscaler web', text: 'edited (min 2, max 6)', by: 'kubectl-edit' },
+    ]);
+  });
+
   it("lists the HPA's scale and a new budget, and blames neither (the budget's status updates are no edit)", () => {
     const s = parseFailure(60, []);
     const changes = whatChanged(
