@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/diagnosis/types.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { crashedPod, node } from '../helpers/factories.js';
 import { type FakeMessage, type FakeSlack, messageText } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
@@ -35,19 +35,16 @@ describe.skipIf(!HAVE_ALERTMANAGER)('real Alertmanager, several groups in one ch
       { enforceLimits: true },
     );
     slack = rig.slack;
-    bot = await startTestBot({
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_SIGNING_SECRET: 'test-signing-secret-0123456789',
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'am',
-      ALERTMANAGER_TOKEN: TOKEN,
-      POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
-      LOG_LEVEL: 'silent',
-    });
+    bot = await startTestBot(
+      testBotEnv(
+        { slackApiUrl: slack.apiUrl, secret: 'test-signing-secret-0123456789', kubeconfig: rig.kubeconfig, cluster: 'am' },
+        {
+          POD_DOCTOR_REDIS_PREFIX: prefix,
+          ALERTMANAGER_TOKEN: TOKEN,
+          POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
+        },
+      ),
+    );
     am = await startRealAlertmanager({ dir: rig.dir, webhookUrl: `${bot.url}/alertmanager`, token: TOKEN });
   }, 60_000);
 

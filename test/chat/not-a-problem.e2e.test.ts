@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
 import { marksFor } from '../../src/jobs/not-a-problem.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { cli } from '../helpers/cli.js';
 import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
@@ -29,20 +29,19 @@ describe('Not a problem: a finding marked in its thread stays quiet next time', 
   beforeAll(async () => {
     rig = await startSlackSim(await scenarioNow(SCENARIO));
     slack = rig.slack;
-    bot = await startTestBot({
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL,
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'e2e',
-      POD_DOCTOR_NOT_A_PROBLEM_DAYS: '14',
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
-      LOG_LEVEL: process.env.NAP_LOG ?? 'silent',
-    });
+    bot = await startTestBot(
+      testBotEnv(
+        { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'e2e' },
+        {
+          REDIS_URL,
+          POD_DOCTOR_REDIS_PREFIX: prefix,
+          POD_DOCTOR_NOT_A_PROBLEM_DAYS: '14',
+          POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+          POD_DOCTOR_CHAT_BURST: '100',
+          LOG_LEVEL: process.env.NAP_LOG ?? 'silent',
+        },
+      ),
+    );
   });
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { gatherStory } from '../../src/report/story.js';
 import { timelineOf } from '../../src/report/writeup.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
@@ -39,23 +39,20 @@ describe.skipIf(!HAVE_ALERTMANAGER)('the incident story: alert storm → thread 
     stuckPod = objects.find((o) => o.kind === 'Pod' && o.metadata?.name === POD)!;
     rig = await startSlackSim(objects, { groups: { S0SRE: ['U0BOB'] }, users: { U0BOB: 'Bob Ferreira' } });
     slack = rig.slack;
-    bot = await startTestBot({
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'story',
-      POD_DOCTOR_APPROVERS: 'S0SRE',
-      ALERTMANAGER_TOKEN: TOKEN,
-      POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
-      POD_DOCTOR_DEDUP_WINDOW_SECONDS: '1',
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
-      LOG_LEVEL: 'silent',
-    });
+    bot = await startTestBot(
+      testBotEnv(
+        { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'story' },
+        {
+          POD_DOCTOR_REDIS_PREFIX: prefix,
+          POD_DOCTOR_APPROVERS: 'S0SRE',
+          ALERTMANAGER_TOKEN: TOKEN,
+          POD_DOCTOR_ALERT_CHANNEL: CHANNEL,
+          POD_DOCTOR_DEDUP_WINDOW_SECONDS: '1',
+          POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+          POD_DOCTOR_CHAT_BURST: '100',
+        },
+      ),
+    );
     am = await startRealAlertmanager({ dir: rig.dir, webhookUrl: `${bot.url}/alertmanager`, token: TOKEN });
   }, 60_000);
 

@@ -9,7 +9,7 @@ import { scopeOfThread } from '../../src/chat/flows/writeup.js';
 import { keys } from '../../src/redis/keys.js';
 import { gatherStory } from '../../src/report/story.js';
 import { timelineOf } from '../../src/report/writeup.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { blockActionBody, buttonsOf, type FakeMessage, type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
@@ -29,23 +29,20 @@ describe('Write-up: the post-incident report of a thread, posted in it', () => {
   beforeAll(async () => {
     rig = await startSlackSim(await scenarioNow(SCENARIO), { groups: { S0SRE: ['U0BOB'] }, users: { U0BOB: 'Bob Ferreira' } });
     slack = rig.slack;
-    bot = await startTestBot({
-      SLACK_BOT_TOKEN: 'xoxb-test-token',
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'e2e',
-      POD_DOCTOR_APPROVERS: 'S0SRE',
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
-      // Due this minute: the bot posts the digest at start (one replica: the slot's lock).
-      POD_DOCTOR_DIGEST_CHANNEL: 'C0DIGEST',
-      POD_DOCTOR_DIGEST_SCHEDULE: `daily ${new Date().toISOString().slice(11, 16)}`,
-      LOG_LEVEL: 'silent',
-    });
+    bot = await startTestBot(
+      testBotEnv(
+        { slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'e2e' },
+        {
+          POD_DOCTOR_REDIS_PREFIX: prefix,
+          POD_DOCTOR_APPROVERS: 'S0SRE',
+          POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+          POD_DOCTOR_CHAT_BURST: '100',
+          // Due this minute: the bot posts the digest at start (one replica: the slot's lock).
+          POD_DOCTOR_DIGEST_CHANNEL: 'C0DIGEST',
+          POD_DOCTOR_DIGEST_SCHEDULE: `daily ${new Date().toISOString().slice(11, 16)}`,
+        },
+      ),
+    );
   });
 
   afterAll(async () => {
