@@ -21,7 +21,9 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
   return {
     commands: new Counter({
       name: 'pod_doctor_chat_commands_total',
-      help: 'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unverified (refused: a user group could not be looked up), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
+      help:
+        'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unverified (refused: ' +
+        'a user group could not be looked up), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
@@ -41,7 +43,9 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
     findingsPosted: new Counter({ name: 'pod_doctor_chat_findings_posted_total', help: 'Diagnoses posted to chat threads.', registers: [registry] }),
     deliveriesDropped: new Counter({
       name: 'pod_doctor_chat_deliveries_dropped_total',
-      help: "Chat deliveries given up on, by reason: undeliverable (Slack's answer cannot change: is_archived, msg_too_long, not_in_channel…) or expired (transient errors past POD_DOCTOR_CHAT_RETRY_SECONDS). Each is reported on its thread or to the person.",
+      help:
+        "Chat deliveries given up on, by reason: undeliverable (Slack's answer cannot change: is_archived, msg_too_long, not_in_channel…) or " +
+        'expired (transient errors past POD_DOCTOR_CHAT_RETRY_SECONDS). Each is reported on its thread or to the person.',
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
@@ -61,7 +65,8 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       name: 'pod_doctor_usergroup_lookup_failures_total',
       help:
         'Slack user group lookups (usergroups.users.list) that failed with no members cached within POD_DOCTOR_USERGROUP_CACHE_SECONDS, by failure: ' +
-        'platform (ok: false), http (5xx after retries), rate-limited (429 after retries), network, unknown. Everyone whose right depends on the group is refused until it resolves.',
+        'platform (ok: false), http (5xx after retries), rate-limited (429 after retries), network, unknown. Everyone whose right depends on the ' +
+        'group is refused until it resolves.',
       labelNames: ['failure'] as const,
       registers: [registry],
     }),

@@ -45,7 +45,9 @@ async function kubeVersionApi(kubeconfig: string | undefined, context: string | 
   return loadKubeConfig({ kubeconfig, context }).makeApiClient(k8s.VersionApi);
 }
 
-export const BOT_USAGE = `Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--metrics-port N] [--cluster NAME] [--kubeconfig FILE] [--context NAME] [--playbooks DIR]
+export const BOT_USAGE =
+  'Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--metrics-port N] [--cluster NAME] [--kubeconfig FILE] ' +
+  `[--context NAME] [--playbooks DIR]
   Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
 ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
@@ -448,7 +450,8 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
   io.stdout.write(
     `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
-      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ms after start)\n`,
+      `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ` +
+      `ms after start)\n`,
   );
   deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
 

@@ -43,6 +43,9 @@ function kubectlTypes(): string {
 
 function bashScript(commands: readonly string[]): string {
   const { flags, takesValue } = diagnoseFlags();
+  // Flags whose value has no completion of its own above: nothing to offer after them.
+  const completed = ['-o', '--output', '--kubeconfig', '--from', '--config', '-n', '--namespace', '--context'];
+  const plainValue = takesValue.filter((f) => !completed.includes(f)).join('|');
   const subs = Object.entries(SUBCOMMANDS)
     .map(([c, s]) => `    ${c}) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "${s.join(' ')}" -- "$cur")) ;;`)
     .join('\n');
@@ -76,7 +79,7 @@ _pod_doctor() {
         --kubeconfig|--from|--config) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         -n|--namespace) COMPREPLY=($(compgen -W "$(_pod_doctor_kubectl get namespaces -o name | sed 's|^[^/]*/||')" -- "$cur")); return 0 ;;
         --context) COMPREPLY=($(compgen -W "$(_pod_doctor_kubectl config get-contexts -o name)" -- "$cur")); return 0 ;;
-        ${takesValue.filter((f) => !['-o', '--output', '--kubeconfig', '--from', '--config', '-n', '--namespace', '--context'].includes(f)).join('|')}) return 0 ;;
+        ${plainValue}) return 0 ;;
       esac
       if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "${flags.join(' ')}" -- "$cur"))

@@ -111,7 +111,8 @@ export const SETTINGS = {
     env: 'KUBECONFIG',
     schema: z.string().optional(),
     description:
-      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster service account.',
+      'Path to a kubeconfig, or several joined with ":" (those that exist are read, as kubectl does). Unset: ~/.kube/config, else the in-cluster ' +
+      'service account.',
     roles: ['worker', 'cli'],
   }),
   kubeContext: setting({
@@ -401,7 +402,8 @@ export const SETTINGS = {
     env: 'POD_DOCTOR_CHAT_RETRY_SECONDS',
     schema: int(300, 0, 86_400),
     description:
-      "How long a result's messages are retried through Slack's transient errors (5xx, timeouts, invalid_auth, channel_not_found right after a working post) before it is reported as not delivered.",
+      "How long a result's messages are retried through Slack's transient errors (5xx, timeouts, invalid_auth, channel_not_found right after a " +
+      'working post) before it is reported as not delivered.',
     roles: ['bot'],
   }),
   chatUpdatesPerMinute: setting({

@@ -305,8 +305,26 @@ function scalingChanges(history: HistoryFact | undefined): Change[] {
 }
 
 /** Lines that say a connection failed: what a NetworkPolicy dropping the pod's traffic looks like. */
-const CONNECTION_FAILURE =
-  /connection refused|connection reset|connection timed out|i\/o timeout|no route to host|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|dial tcp|could not connect|unable to connect|can't connect|context deadline exceeded/i;
+const CONNECTION_FAILURE = new RegExp(
+  [
+    'connection refused',
+    'connection reset',
+    'connection timed out',
+    'i/o timeout',
+    'no route to host',
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'dial tcp',
+    'could not connect',
+    'unable to connect',
+    "can't connect",
+    'context deadline exceeded',
+  ].join('|'),
+  'i',
+);
 
 /**
  * When the pod began to fail to connect (ms since the epoch): its first probe failure or warning

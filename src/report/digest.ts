@@ -246,7 +246,8 @@ export function digestSections(d: Digest): { title: string; sections: { label: s
         items: [
           ...d.fixes.map(
             (f) =>
-              `${f.playbook}: ${f.run} run, ${f.fixed} fixed${f.notFixed ? `, ${f.notFixed} not fixed` : ''}${f.failed ? `, ${f.failed} failed/stopped/refused` : ''}`,
+              `${f.playbook}: ${f.run} run, ${f.fixed} ` +
+              `fixed${f.notFixed ? `, ${f.notFixed} not fixed` : ''}${f.failed ? `, ${f.failed} failed/stopped/refused` : ''}`,
           ),
           `Decisions: ${d.decisions.approved} approved, ${d.decisions.denied} denied, ${d.decisions.expired} expired unanswered`,
         ],

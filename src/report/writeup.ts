@@ -329,7 +329,8 @@ function doneLines(story: Story, names: WriteUpOptions['names']): string[] {
     } else if (denied) {
       const reason = decisions.find((d) => d.outcome === 'explained')?.reason ?? denied.reason;
       out.push(
-        `Proposed **${name}** (plan ${planId}): denied by ${people(denied.actors, names)} at ${time(denied.at)}${reason ? ` (${reason})` : ''}; nothing was changed.`,
+        `Proposed **${name}** (plan ${planId}): denied by ${people(denied.actors, names)} at ${time(denied.at)}${reason ? ` (${reason})` : ''}; ` +
+          `nothing was changed.`,
       );
     } else if (expired) out.push(`Proposed **${name}** (plan ${planId}): expired without a decision; nothing was changed.`);
     else out.push(`Proposed **${name}** (plan ${planId}): no decision on record.`);
@@ -393,16 +394,17 @@ export function writeUp(story: Story, options: WriteUpOptions = {}): string {
   lines.push('');
 
   lines.push('## Impact', '');
-  lines.push(
-    `- Pods: ${facts.pods.length}${facts.pods.length ? ` — ${facts.pods.slice(0, 20).join(', ')}${facts.pods.length > 20 ? `, and ${facts.pods.length - 20} more` : ''}` : ''}`,
-  );
+  const morePods = facts.pods.length > 20 ? `, and ${facts.pods.length - 20} more` : '';
+  lines.push(`- Pods: ${facts.pods.length}${facts.pods.length ? ` — ${facts.pods.slice(0, 20).join(', ')}${morePods}` : ''}`);
   lines.push(
     `- Alerts: ${facts.alertCount}${facts.alertNames.size ? ` — ${[...facts.alertNames].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ')}` : ''}`,
   );
   const span = facts.start !== undefined ? (facts.fixed?.at ?? facts.end ?? facts.start) - facts.start : Number.NaN;
-  lines.push(
-    `- Duration: ${facts.start !== undefined ? `${duration(span)} (${time(facts.start)} → ${facts.fixed ? `verified fix ${time(facts.fixed.at)}` : facts.open ? 'still open' : time(facts.end ?? facts.start)})` : 'unknown'}`,
-  );
+  if (facts.start === undefined) lines.push('- Duration: unknown');
+  else {
+    const until = facts.fixed ? `verified fix ${time(facts.fixed.at)}` : facts.open ? 'still open' : time(facts.end ?? facts.start);
+    lines.push(`- Duration: ${duration(span)} (${time(facts.start)} → ${until})`);
+  }
   if (facts.start !== undefined && facts.firstFinding !== undefined) lines.push(`- Time to first finding: ${duration(facts.firstFinding - facts.start)}`);
   lines.push('');
 

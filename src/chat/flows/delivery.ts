@@ -131,7 +131,8 @@ async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackG
           ctx.cluster,
           dropped?.reason === 'undeliverable'
             ? `${what} of ${t} cannot be posted in channel ${g.channel}: ${why}.`
-            : `${what} of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
+            : `${what} of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ` +
+                `${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
           'error',
         );
   for (const user of g.users) {

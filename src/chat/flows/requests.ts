@@ -257,9 +257,11 @@ async function openCommandThread(
     const retrySeconds = Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000);
     const why = isPermanentChatError(err, ctx.adapter.postedTo?.(channel))
       ? code === 'not_in_channel' || code === 'channel_not_found'
-        ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public channel, then ask again.`
+        ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public ` +
+          `channel, then ask again.`
         : `I cannot post in this channel (Slack answered \`${code}\`), so the findings of ${t} will not appear here.`
-      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ${retrySeconds} s, then tell you by direct message).`;
+      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ` +
+        `${retrySeconds} s, then tell you by direct message).`;
     const { respond } = input;
     if (respond) await replyPrivately(ctx, 'thread failure reply', () => respond(noteMessage(ctx.cluster, why, 'warning')), channel, RESPONSE_URL_RETRY_MS);
     return undefined;
