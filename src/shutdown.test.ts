@@ -116,6 +116,29 @@ describe('shutdown', () => {
     expect(report.ms).toBeLessThan(DOWN_BUDGET_MS + 500);
   });
 
+
+  it('cuts a step that waits on Redis short when Redis goes while it runs (up when it started)', async () => {
+    let up = true;
+    const report = await shutdown({
+      logger,
+      deadlineMs: 60_000,
+      redisUp: () => up,
+      steps: [
+        {
+          name: 'jobs',
+          needsRedis: true,
+          run: () => {
+            // Redis is lost a moment after the step began: what it waits for never comes.
+            setTimeout(() => (up = false), 200);
+            return never();
+          },
+        },
+      ],
+    });
+    expect(report.unfinished).toEqual(['jobs']);
+    expect(report.ms).toBeGreaterThanOrEqual(200 + DOWN_BUDGET_MS - 50);
+    expect(report.ms).toBeLessThan(200 + DOWN_BUDGET_MS + 1000);
+  });
   it('leaves no timer behind once a step is done', async () => {
     const before = timers();
     await shutdown({ logger, deadlineMs: 60_000, steps: [{ name: 'quick', budgetMs: 60_000, run: () => sleep(10) }] });

@@ -85,7 +85,7 @@ export async function shutdown(plan: ShutdownPlan): Promise<ShutdownReport> {
       continue;
     }
     const stepStarted = Date.now();
-    const outcome = await bounded(budget, () => step.run(budget));
+    const outcome = await runStep(step, budget, down ? undefined : plan.redisUp);
     const ms = Date.now() - stepStarted;
     if (outcome.status === 'done') {
       logger.debug({ step: step.name, ms }, 'shutdown: step done');
@@ -109,6 +109,35 @@ export async function shutdown(plan: ShutdownPlan): Promise<ShutdownReport> {
   if (unfinished.length > 0) logger.warn(report, 'stopped within the deadline, some steps unfinished');
   else logger.info({ ms: report.ms }, 'stopped');
   return report;
+}
+
+/** How often a step that waits on Redis looks whether Redis is still there. */
+const REDIS_WATCH_MS = 100;
+
+/**
+ * One step within its budget. A step that waits on Redis while Redis is up is watched: Redis
+ * can go a moment before the signal (a node lost with both pods), and the status read at the
+ * step's start is then still 'ready'. Once Redis is seen gone, nothing the step waits for can
+ * come, so it gets DOWN_BUDGET_MS from then, as it would have from its start.
+ */
+async function runStep(step: ShutdownStep, budget: number, redisUp: (() => boolean) | undefined) {
+  const running = bounded(budget, () => step.run(budget));
+  if (step.needsRedis !== true || redisUp === undefined) return running;
+  let watch: NodeJS.Timeout | undefined;
+  let cut: NodeJS.Timeout | undefined;
+  const lost = new Promise<{ status: 'timeout' }>((resolve) => {
+    watch = setInterval(() => {
+      if (redisUp()) return;
+      clearInterval(watch);
+      cut = setTimeout(() => resolve({ status: 'timeout' }), DOWN_BUDGET_MS);
+    }, REDIS_WATCH_MS);
+  });
+  try {
+    return await Promise.race([running, lost]);
+  } finally {
+    clearInterval(watch);
+    clearTimeout(cut);
+  }
 }
 
 /** Resolves with the first SIGTERM or SIGINT (and stops listening). */
