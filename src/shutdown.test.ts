@@ -116,7 +116,6 @@ describe('shutdown', () => {
     expect(report.ms).toBeLessThan(DOWN_BUDGET_MS + 500);
   });
 
-
   it('cuts a step that waits on Redis short when Redis goes while it runs (up when it started)', async () => {
     let up = true;
     const report = await shutdown({
