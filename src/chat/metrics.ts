@@ -3,6 +3,8 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 
 export interface ChatMetrics {
   commands: Counter<'outcome'>;
+  /** Commands, clicks and deny reasons entering the chat edge (src/chat/edge.ts), by surface. */
+  inbound: Counter<'surface' | 'kind'>;
   /** Slash command received → acknowledged (what Slack's 3-second limit is about). */
   ackSeconds: Histogram<'kind'>;
   decisions: Counter<'decision'>;
@@ -25,6 +27,12 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
         'Chat commands by outcome: queued, joined (an open job for the same target), bad-input, refused (access policy), unverified (refused: ' +
         'a user group could not be looked up), unavailable (not queued: Redis down, frozen or not confirming; told to try again).',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    inbound: new Counter({
+      name: 'pod_doctor_chat_inbound_total',
+      help: 'Commands, button clicks and deny reasons that entered the chat edge, by surface (slack, mattermost, console) and kind.',
+      labelNames: ['surface', 'kind'] as const,
       registers: [registry],
     }),
     ackSeconds: new Histogram({

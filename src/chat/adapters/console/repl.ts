@@ -1,12 +1,10 @@
-// The console chat: lines typed in a terminal drive the same flows as Slack's slash command
-// and buttons. `approve 3` presses the Approve button of message 3, as the local user.
+// The console chat: lines typed in a terminal enter the same chat edge as Slack's and
+// Mattermost's slash commands and buttons (../../edge.ts). `approve 3` presses the Approve button
+// of message 3, as the local user.
 import { createInterface } from 'node:readline';
-import { AccessRefused } from '../../access.js';
 import type { ChatContext } from '../../context.js';
-import { approve, click, deny } from '../../flows/decisions.js';
-import { parseChatCommand, rerun, startDiagnosis } from '../../flows/requests.js';
-import { groupAction } from '../../flows/silences.js';
-import type { GroupAction } from '../../types.js';
+import { answerClick, answerCommand, answerDenyReason, type ChatEdge, GROUP_ACTIONS } from '../../edge.js';
+import type { ActionKind } from '../../types.js';
 import type { ConsoleAdapter } from './adapter.js';
 
 export interface ConsoleChatOptions {
@@ -36,7 +34,12 @@ export const CONSOLE_HELP = `Commands:
   quit                       leave`;
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
-const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
+
+const edgeOf = (o: ConsoleChatOptions): ChatEdge => ({
+  chat: o.chat,
+  logger: o.chat.log,
+  ...(o.chat.options.metrics ? { metrics: o.chat.options.metrics } : {}),
+});
 
 /** Handle one console line. Resolves 'quit' when the user leaves. */
 export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Promise<'quit' | undefined> {
@@ -61,13 +64,10 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     case '/pod-doctor':
     case 'pod-doctor':
     case 'diagnose': {
-      const reply = parseChatCommand(o.chat, rest.join(' '), channel, o.user);
-      if (reply.kind === 'reply') await o.adapter.ephemeral(channel, o.user, reply.message);
-      // A refusal by the access policy was told already (privately): nothing more to print.
-      else
-        await startDiagnosis(o.chat, { channel, user: o.user, target: reply.target }).catch((err: unknown) => {
-          if (!(err instanceof AccessRefused)) throw err;
-        });
+      const respond = (m: Parameters<ConsoleAdapter['ephemeral']>[2]) => o.adapter.ephemeral(channel, o.user, m);
+      const answer = await answerCommand(edgeOf(o), { surface: 'console', text: rest.join(' '), channel, user: o.user, respond });
+      await respond(answer.ack);
+      await answer.follow?.();
       return undefined;
     }
     case 'approve':
@@ -76,7 +76,7 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
     case 'writeup':
     case 'not-a-problem': {
       const n = Number(rest[0]);
-      const action = verb.toLowerCase();
+      const action = verb.toLowerCase() as ActionKind;
       // A findings message has one Not a problem per finding: `not-a-problem <n> <k>` presses the k-th.
       const k = action === 'not-a-problem' && rest[1] !== undefined ? Number(rest[1]) : 1;
       const button = Number.isInteger(n) && Number.isInteger(k) && k >= 1 ? o.adapter.buttons(n).filter((b) => b.action === action)[k - 1] : undefined;
@@ -84,20 +84,15 @@ export async function handleConsoleLine(line: string, o: ConsoleChatOptions): Pr
         say(`  no "${action}" button on message ${rest[0] ?? '?'} (numbers are shown as [${action} <n>])`);
         return undefined;
       }
-      if (action === 'approve') {
-        const as = rest[1] === 'as' ? rest[2] : undefined;
-        if (as !== undefined && !NAME.test(as)) {
-          say(`  "${as}" is not a user name`);
-          return undefined;
-        }
-        await approve(o.chat, button.value, as ?? o.user, channel);
-      } else if (action === 'deny') {
-        await deny(o.chat, button.value, o.user, rest.slice(1).join(' '), channel);
-      } else if (action === 'writeup' || action === 'not-a-problem') {
-        await click(o.chat, { action, value: button.value, user: o.user, channel });
-      } else {
-        await rerun(o.chat, button.value, o.user, channel);
+      const as = action === 'approve' && rest[1] === 'as' ? rest[2] : undefined;
+      if (as !== undefined && !NAME.test(as)) {
+        say(`  "${as}" is not a user name`);
+        return undefined;
       }
+      const out = await answerClick(edgeOf(o), { surface: 'console', action, value: button.value, user: as ?? o.user, channel });
+      // `deny <n> <reason…>`: the reason a Slack denier types in the dialog that follows the click.
+      const reason = rest.slice(1).join(' ');
+      if (out.kind === 'denied' && reason) await answerDenyReason(edgeOf(o), 'console', out.planId, o.user, reason);
       return undefined;
     }
     case 'alert': {
@@ -131,7 +126,7 @@ async function groupCommand(verb: string, rest: string[], o: ConsoleChatOptions,
     o.adapter.say(`  no "${wanted}" button on message ${rest[0] ?? '?'} (${usage}; alert thread notes show [${wanted} <n>])`);
     return;
   }
-  await groupAction(o.chat, { action, value: button.value, user: o.user, channel });
+  await answerClick(edgeOf(o), { surface: 'console', action, value: button.value, user: o.user, channel });
 }
 
 /** Read lines until `quit` or end of input. */

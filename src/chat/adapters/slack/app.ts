@@ -19,12 +19,11 @@ import type { Logger } from 'pino';
 import { bounded } from '../../../bounded.js';
 import { PodDoctorError } from '../../../errors.js';
 import type { ChatContext } from '../../context.js';
-import { click, denyReason } from '../../flows/decisions.js';
-import { groupAction } from '../../flows/silences.js';
+import { answerClick, answerDenyReason, type ChatEdge, DECISION_ACTIONS, GROUP_ACTIONS } from '../../edge.js';
 import type { ChatMetrics } from '../../metrics.js';
-import { type ChatRouter, contextForClick, contextForPlan, contextForThread, singleCluster } from '../../router.js';
-import type { DecisionAction, GroupAction, MessageRef } from '../../types.js';
-import { actionIdPattern, actionKind, actionOf } from './blocks/render.js';
+import type { ChatRouter } from '../../router.js';
+import type { MessageRef } from '../../types.js';
+import { actionIdPattern, actionOf } from './blocks/render.js';
 import { answerCommand } from './commands.js';
 import { receiveSlashCommands } from './receiver.js';
 import { slackClientOptions, slackLogger } from './web-client.js';
@@ -63,9 +62,6 @@ export interface SlackBot {
 
 export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
-/** Each set of buttons has its own listener: one click is acknowledged once. */
-const DECISION_ACTIONS: readonly DecisionAction[] = ['approve', 'deny', 'rerun', 'writeup', 'not-a-problem'];
-const GROUP_ACTIONS: readonly GroupAction[] = ['silence-1h', 'silence-4h', 'silence-24h', 'unsilence', 'mute', 'unmute'];
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
 
@@ -100,34 +96,47 @@ function denyReasonView(planId: string): Parameters<BoltApp['client']['views']['
  * (over HTTP the command is answered by receiveSlashCommands before Bolt sees it).
  */
 function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
-  const { chat, metrics } = o;
-  const router = o.router ?? singleCluster(chat);
+  const edge: ChatEdge = { chat: o.chat, ...(o.router ? { router: o.router } : {}), logger, ...(o.metrics ? { metrics: o.metrics } : {}) };
+  const { metrics } = o;
 
   if (o.mode === 'socket') {
     app.command(/^\/pod-doctor/, async ({ command, ack, respond }) => {
       // Acknowledged once the diagnosis is queued (or with why not), as over HTTP.
-      const answer = await answerCommand(
-        { chat, router, logger, ...(metrics ? { metrics } : {}) },
-        { text: command.text, channel: command.channel_id, user: command.user_id },
-        async (body) => {
-          await respond(body);
-        },
-      );
+      const answer = await answerCommand(edge, { text: command.text, channel: command.channel_id, user: command.user_id }, async (body) => {
+        await respond(body);
+      });
       await ack(answer.ack);
       await answer.follow?.();
     });
   }
 
-  app.action({ action_id: actionIdPattern(DECISION_ACTIONS) }, async ({ ack, body, action, client }) => {
+  // One listener for every button (each click acknowledged once), handled at the chat edge.
+  const actions = actionIdPattern([...DECISION_ACTIONS, ...GROUP_ACTIONS]);
+  app.action({ action_id: actions }, async ({ ack, body, action, client }) => {
     const started = performance.now();
     await ack();
     metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
     const b = body as BlockAction;
     const a = action as ButtonAction;
-    const kind = actionOf(a.action_id) ?? actionKind(a.action_id);
+    const kind = actionOf(a.action_id);
+    if (!kind) return;
+    // The thread's link for a silence's comment; without one (no answer in time, an error) the flow names channel and ts.
+    const permalink = async (ref: MessageRef): Promise<string | undefined> => {
+      const asked = await bounded(PERMALINK_TIMEOUT_MS, async () => (await client.chat.getPermalink({ channel: ref.channel, message_ts: ref.ts })).permalink);
+      if (asked.status === 'failed') logger.debug({ err: asked.error, channel: ref.channel }, 'chat.getPermalink failed');
+      return asked.status === 'done' ? asked.value : undefined;
+    };
+    const name = b.user.username ?? b.user.name;
     try {
-      const ctx = await contextForClick(router, kind, a.value ?? '');
-      const out = await click(ctx, { action: kind, value: a.value ?? '', user: b.user.id, ...(b.channel?.id ? { channel: b.channel.id } : {}) });
+      const out = await answerClick(edge, {
+        surface: 'slack',
+        action: kind,
+        value: a.value ?? '',
+        user: b.user.id,
+        ...(name ? { userName: name } : {}),
+        ...(b.channel?.id ? { channel: b.channel.id } : {}),
+        permalink,
+      });
       if (out.kind === 'denied' && b.trigger_id) {
         // The denial is already recorded (who, when); the modal only adds why.
         await client.views
@@ -142,13 +151,11 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
     }
   });
 
-  registerGroupActions(app, o, logger);
-
   app.view(DENY_REASON_CALLBACK, async ({ ack, view, body }) => {
     await ack();
     const reason = view.state.values.reason?.reason?.value ?? '';
     try {
-      await denyReason(await contextForPlan(router, view.private_metadata), view.private_metadata, body.user.id, reason);
+      await answerDenyReason(edge, 'slack', view.private_metadata, body.user.id, reason);
     } catch (err) {
       logger.error({ err, user: body.user.id }, 'recording the deny reason failed');
     }
@@ -156,44 +163,6 @@ function registerListeners(app: BoltApp, o: SlackBotOptions, logger: Logger): vo
 
   app.error(async (err) => {
     logger.error({ err: { message: err.message, code: err.code } }, 'bolt error');
-  });
-}
-
-/** Silence, Unsilence, Mute and Unmute on an alert group's thread (flows/silences.ts). */
-function registerGroupActions(app: BoltApp, o: SlackBotOptions, logger: Logger): void {
-  const { chat, metrics } = o;
-  const router = o.router ?? singleCluster(chat);
-  app.action({ action_id: actionIdPattern(GROUP_ACTIONS) }, async ({ ack, body, action, client }) => {
-    const started = performance.now();
-    await ack();
-    metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
-    const b = body as BlockAction;
-    const a = action as ButtonAction;
-    const kind = GROUP_ACTIONS.find((k) => k === actionOf(a.action_id));
-    if (!kind) return;
-    // The thread's link for the silence's comment; without one (no answer in time, an error) the flow names channel and ts.
-    const permalink = async (ref: MessageRef): Promise<string | undefined> => {
-      const asked = await bounded(PERMALINK_TIMEOUT_MS, async () => (await client.chat.getPermalink({ channel: ref.channel, message_ts: ref.ts })).permalink);
-      if (asked.status === 'failed') logger.debug({ err: asked.error, channel: ref.channel }, 'chat.getPermalink failed');
-      return asked.status === 'done' ? asked.value : undefined;
-    };
-    const name = b.user.username ?? b.user.name;
-    try {
-      const out = await groupAction(await contextForThread(router, a.value ?? ''), {
-        action: kind,
-        value: a.value ?? '',
-        user: b.user.id,
-        ...(name ? { userName: name } : {}),
-        ...(b.channel?.id ? { channel: b.channel.id } : {}),
-        permalink,
-      });
-      logger.info(
-        { action: kind, user: b.user.id, channel: b.channel?.id, outcome: out.kind, ...('reason' in out ? { reason: out.reason } : {}) },
-        'group action',
-      );
-    } catch (err) {
-      logger.error({ err, action: kind, user: b.user.id }, 'group action handler failed');
-    }
   });
 }
 

@@ -107,11 +107,6 @@ function labelled(label: string | undefined, tone: Tone | undefined, body: strin
   return chunks.map((c, i) => (i === 0 && head ? (label ? `${head}\n${c}` : `${head}${c}`) : c)).map((t) => t || ' ');
 }
 
-/** `pd_approve`, then `pd_approve_2`… : action ids must differ within a block. */
-export function actionKind(actionId: string): string {
-  return actionId.replace(/^pd_/, '').replace(/_\d+$/, '');
-}
-
 function buttonBlock(b: Button, nth: number): Record<string, unknown> {
   if (b.value.length > LIMITS.buttonValue) throw new Error(`button value of ${b.value.length} characters: buttons carry opaque ids only`);
   return {
