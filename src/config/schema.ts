@@ -496,6 +496,71 @@ export const SETTINGS = {
       '`socket`: Socket Mode over a WebSocket (needs SLACK_APP_TOKEN, no inbound traffic).',
     roles: ['bot'],
   }),
+  chatSurfaces: setting({
+    env: 'POD_DOCTOR_CHAT_SURFACES',
+    schema: z
+      .string()
+      .default('slack')
+      .transform((v) => [
+        ...new Set(
+          v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean),
+        ),
+      ])
+      .pipe(z.array(z.enum(['slack', 'mattermost'])).min(1, 'name at least one surface: slack, mattermost')),
+    description:
+      'Chat surfaces the bot serves, comma-separated: `slack`, `mattermost` or both (one bot, one set of queues; each thread answers on the surface ' +
+      'it was opened from). See docs/mattermost.md.',
+    roles: ['bot'],
+  }),
+  mattermostUrl: setting({
+    env: 'MATTERMOST_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description: 'Base URL of the Mattermost server (https://mattermost.example.com; tests: a local fake). Required when serving Mattermost.',
+    roles: ['bot'],
+  }),
+  mattermostBotToken: setting({
+    env: 'MATTERMOST_BOT_TOKEN',
+    schema: z.string().min(8).optional(),
+    description: "Access token of pod-doctor's Mattermost bot account (REST API v4, `Authorization: Bearer`). Required when serving Mattermost.",
+    secret: true,
+    roles: ['bot'],
+  }),
+  mattermostCommandTokens: setting({
+    env: 'MATTERMOST_COMMAND_TOKEN',
+    schema: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(8, 'a slash command token has at least 8 characters'))),
+    description:
+      'Token(s) of the /pod-doctor slash command, comma-separated (one per team): a request to /mattermost/command without one of them is refused. ' +
+      'Required when serving Mattermost.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  mattermostActionSecret: setting({
+    env: 'MATTERMOST_ACTION_SECRET',
+    schema: z.string().min(32, 'at least 32 characters').optional(),
+    description:
+      "Key of the HMAC each button's context carries: Mattermost does not sign integration actions, so /mattermost/actions accepts only " +
+      'contexts pod-doctor made. Required when serving Mattermost.',
+    secret: true,
+    roles: ['bot'],
+  }),
+  publicUrl: setting({
+    env: 'POD_DOCTOR_PUBLIC_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description: "The bot's URL as Mattermost reaches it (buttons post to <url>/mattermost/actions). Required when serving Mattermost.",
+    roles: ['bot'],
+  }),
   port: setting({
     env: 'PORT',
     schema: int(3000, 0, 65_535),
