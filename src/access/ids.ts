@@ -41,3 +41,27 @@ export function groupIdSchema(ids: ChatIds) {
 export function approverIdSchema(ids: ChatIds) {
   return z.string().refine((s) => ids.isUser(s) || ids.isGroup(s), `expected ${ids.describe.approver}`);
 }
+
+/**
+ * The ids of a bot serving several surfaces: an id is taken when one surface's parser takes it.
+ * Their formats must not overlap (Slack's are uppercase, Mattermost's lowercase), so an id also
+ * says which surface it belongs to (`surfaceOf`).
+ */
+export function combineIds(surfaces: readonly ChatIds[]): ChatIds {
+  const [only] = surfaces;
+  if (surfaces.length === 1 && only) return only;
+  const any = (test: (ids: ChatIds) => boolean) => surfaces.some(test);
+  const said = (k: keyof ChatIds['describe']) => surfaces.map((s) => s.describe[k]).join(' or ');
+  return {
+    surface: surfaces.map((s) => s.surface).join(' or '),
+    isChannel: (id) => any((s) => s.isChannel(id)),
+    isUser: (id) => any((s) => s.isUser(id)),
+    isGroup: (id) => any((s) => s.isGroup(id)),
+    describe: { channel: said('channel'), group: said('group'), approver: said('approver') },
+  };
+}
+
+/** The surface (of `surfaces`) whose channel, user or group `id` is; undefined when none takes it. */
+export function surfaceOf<S extends ChatIds>(surfaces: readonly S[], id: string): S | undefined {
+  return surfaces.find((s) => s.isChannel(id) || s.isUser(id) || s.isGroup(id));
+}

@@ -29,7 +29,7 @@ import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } f
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { readChatStreams } from './chat-streams.js';
 import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
-import { CHAT_IDS, CONFIG_OPTION, CONFIG_USAGE, clusterOf, commandConfig, servedClusters } from './config.js';
+import { CONFIG_OPTION, CONFIG_USAGE, chatIds, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
 import { alertmanagerOptionsFromConfig, jobSettingsFromConfig } from './wiring.js';
 import { startWorkerThread, type WorkerThread } from './worker-host.js';
@@ -396,7 +396,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   const version = withWorker ? kubeVersionApi(kubeconfig, context) : undefined;
   version?.catch(() => undefined);
   // Playbooks are validated here: a bad file stops startup.
-  const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir(), { ids: CHAT_IDS });
+  const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir(), { ids: chatIds(config) });
 
   const adapter = composeSlackAdapter(config, {
     token: config.slackBotToken ?? '', // checked by checkSlackConfig

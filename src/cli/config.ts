@@ -1,7 +1,8 @@
 // What every command does first: read the configuration (the environment over the config file
 // of `--config` or POD_DOCTOR_CONFIG; rule overrides checked against the registry) and settle
 // which cluster it serves.
-import type { ChatIds } from '../access/ids.js';
+import { type ChatIds, combineIds } from '../access/ids.js';
+import { mattermostIds } from '../chat/adapters/mattermost/ids.js';
 import { slackIds } from '../chat/adapters/slack/ids.js';
 import { ConfigFileUnreadable, readConfigText } from '../config/file-source.js';
 import { type Config, loadConfig, SETTINGS } from '../config/schema.js';
@@ -21,8 +22,16 @@ function readConfigFile(path: string, from: string): string {
   }
 }
 
-/** The chat surface's id parser (Slack, the one surface so far): the config, the playbooks and the approvers take ids through it. */
-export const CHAT_IDS: ChatIds = slackIds;
+/** Each chat surface's id parser. */
+export const SURFACE_IDS: Record<Config['chatSurfaces'][number], ChatIds> = { slack: slackIds, mattermost: mattermostIds };
+
+/**
+ * The id parser of the surfaces a configuration serves (POD_DOCTOR_CHAT_SURFACES): the config, the
+ * playbooks and the approvers take ids through it. Their formats do not overlap.
+ */
+export function chatIds(config: Pick<Config, 'chatSurfaces'>): ChatIds {
+  return combineIds(config.chatSurfaces.map((s) => SURFACE_IDS[s]));
+}
 
 /**
  * The configuration, every problem of the file and the environment in one BAD_CONFIG. Notes
@@ -34,7 +43,7 @@ export function commandConfig(env: CliIo['env'], configPath?: string, stderr: Cl
   return loadConfig(
     env,
     RULES.map((r) => r.meta.id),
-    { ...(file ? { file } : {}), onNote: (note) => stderr.write(`pod-doctor: note: ${note}\n`), ids: CHAT_IDS },
+    { ...(file ? { file } : {}), onNote: (note) => stderr.write(`pod-doctor: note: ${note}\n`), ids: chatIds },
   );
 }
 

@@ -12,7 +12,7 @@ import { renderPlanText } from '../remediation/plan.js';
 import type { RunEvent } from '../remediation/runner.js';
 import { MemoryRunStore } from '../remediation/store.js';
 import { diagnoseTarget } from '../usecases/diagnose.js';
-import { CHAT_IDS, CONFIG_OPTION, commandConfig } from './config.js';
+import { CONFIG_OPTION, chatIds, commandConfig } from './config.js';
 import type { CliIo } from './io.js';
 import { agentLookupFromConfig, diagnoseSettings, runnerFromConfig } from './wiring.js';
 
@@ -72,7 +72,7 @@ export async function playbookCommand(argv: string[], io: CliIo): Promise<number
 async function listCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, dir: { type: 'string' }, ...CONFIG_OPTION } });
   const config = commandConfig(io.env, values.config, io.stderr);
-  const playbooks = await loadPlaybooks(playbookDir(config, values.dir), { ids: CHAT_IDS });
+  const playbooks = await loadPlaybooks(playbookDir(config, values.dir), { ids: chatIds(config) });
   if (values.json) {
     const out = playbooks.map((p) => ({
       id: p.id,
@@ -103,7 +103,7 @@ async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length > 1) throw new PodDoctorError('BAD_INPUT', `expected at most one directory\n${PLAYBOOK_USAGE}`);
   const config = commandConfig(io.env, values.config, io.stderr);
   const dir = positionals[0] ?? playbookDir(config, undefined);
-  const { playbooks, issues } = await validatePlaybookDir(dir, { ids: CHAT_IDS });
+  const { playbooks, issues } = await validatePlaybookDir(dir, { ids: chatIds(config) });
   if (issues.length > 0) {
     for (const i of issues) io.stderr.write(`${formatIssue(i)}\n`);
     io.stderr.write(`${issues.length} problem${issues.length > 1 ? 's' : ''} in ${new Set(issues.map((i) => i.file)).size} file(s) under ${dir}\n`);

@@ -44,7 +44,7 @@ import { createRunner, type RunEventHandler, type Runner } from '../remediation/
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore, type RunStore } from '../remediation/store.js';
 import type { DiagnoseOptions } from '../usecases/diagnose.js';
-import { CHAT_IDS } from './config.js';
+import { chatIds } from './config.js';
 
 type AgentTransportKeys = 'agentTlsCa' | 'agentTlsServerName' | 'agentPlainHttp';
 
@@ -114,6 +114,7 @@ export type RemediationConfig = Pick<
   | 'cluster'
   | 'redisPrefix'
   | 'playbookDir'
+  | 'chatSurfaces'
   | 'planTtlSeconds'
   | 'runTtlSeconds'
   | 'runLockMs'
@@ -152,7 +153,7 @@ export async function runnerFromConfig(
   } & ({ redis: RedisClient } | { store: RunStore }),
 ): Promise<{ runner: Runner; playbooks: Playbook[] }> {
   const { config, kube, runs } = input;
-  const playbooks = await loadPlaybooks(config.playbookDir ?? defaultPlaybookDir(), { ids: CHAT_IDS });
+  const playbooks = await loadPlaybooks(config.playbookDir ?? defaultPlaybookDir(), { ids: chatIds(config) });
   // Every playbook's series from 0, so the first failure shows in increase() and alerts.
   if (runs) for (const { id } of playbooks) for (const outcome of RUN_ENDINGS) runs.inc({ playbook: id, outcome }, 0);
   const agentActions = agentActionsClientFromConfig(config, (name) => kube.getNode(name), input.agentCalls);

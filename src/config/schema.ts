@@ -830,8 +830,11 @@ export interface LoadOptions {
   file?: ConfigFileSource;
   /** Told when a deprecated variable name is in use. */
   onNote?: (note: string) => void;
-  /** The chat surface's id parser: approvers, channels and user groups are checked with it (unset: any surface's ids pass). */
-  ids?: ChatIds;
+  /**
+   * The chat surfaces' id parser: approvers, channels and user groups are checked with it (unset:
+   * any surface's ids pass). A function picks it from the settings read (the surfaces served).
+   */
+  ids?: ChatIds | ((config: Config) => ChatIds);
 }
 
 /**
@@ -862,8 +865,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const unknown = unknownRuleIds(out.rules as Config['rules'] | undefined, knownRuleIds, variables.rules, file);
     (variables.rules || !file ? problems : fromFile).push(...unknown);
   }
-  if (options.ids) {
-    const ids = idProblems(options.ids, out, variables, file);
+  // The surfaces served decide the ids; when they are themselves wrong, that is the problem said.
+  const chatIds = typeof options.ids === 'function' ? (out.chatSurfaces === undefined ? undefined : options.ids(out as Config)) : options.ids;
+  if (chatIds) {
+    const ids = idProblems(chatIds, out, variables, file);
     problems.push(...ids.variables);
     fromFile.push(...ids.file);
   }
