@@ -74,6 +74,7 @@ export interface ChatFile {
 /** Where a posted message lives: enough to update it or reply in its thread. */
 export interface MessageRef {
   channel: string;
+  /** The message's id on its surface: Slack's ts (`1700000000.123456`), Mattermost's post id (26 lowercase letters and digits). */
   ts: string;
 }
 
@@ -106,7 +107,9 @@ export interface PostOptions {
  * (size limits); they return every posted message, the first being the one to update.
  */
 export interface ChatAdapter {
-  readonly medium: 'slack' | 'console';
+  readonly medium: 'slack' | 'mattermost' | 'console';
+  /** The medium of a channel, for an adapter serving several (by the channel id's format). */
+  mediumOf?(channel: string): ChatAdapter['medium'];
   /** A new top-level message in a channel (the parent of a thread). */
   postRoot(channel: string, message: ChatMessage, options?: PostOptions): Promise<MessageRef>;
   /** Messages in the thread under `parent` (follow-ups unless said otherwise). */
@@ -147,8 +150,12 @@ export function userRef(id: string): string {
   return `\uE000${REF_KEY}@${id}\uE001`;
 }
 
-/** A thread of pod-doctor's own (an earlier incident's): renderers make it a link (Slack) or name it (console). */
-const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([A-Za-z0-9]{1,64})/(\\d{10}\\.\\d{6})\uE001`, 'g');
+/**
+ * A thread of pod-doctor's own (an earlier incident's): renderers make it a link (Slack, Mattermost)
+ * or name it (console). Its ts is a message id of either surface: Slack's `\d{10}.\d{6}`, or a
+ * Mattermost post id (26 letters and digits); nothing that could carry markup.
+ */
+const THREAD_REF = new RegExp(`\uE000${REF_KEY}#([A-Za-z0-9]{1,64})/(\\d{10}\\.\\d{6}|[a-z0-9]{26})\uE001`, 'g');
 
 export function threadRef(ref: MessageRef): string {
   return `\uE000${REF_KEY}#${ref.channel}/${ref.ts}\uE001`;
