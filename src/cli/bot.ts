@@ -2,18 +2,27 @@
 // Socket Mode (app token), plus /healthz, /readyz and the Alertmanager webhook on the same port,
 // and /metrics on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
 // its cluster in-process (diagnoses, and approved remediations).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
+import type { MattermostAdapter } from '../chat/adapters/mattermost/adapter.js';
+import { mattermostIds } from '../chat/adapters/mattermost/ids.js';
+import { ACTIONS_PATH, COMMAND_PATH, mattermostActionsHandler, mattermostCommandHandler } from '../chat/adapters/mattermost/inbound.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
+import { slackIds } from '../chat/adapters/slack/ids.js';
+import { SurfacesAdapter } from '../chat/adapters/surfaces.js';
 import type { ChatContext } from '../chat/context.js';
 import { postDigest } from '../chat/flows/digest.js';
+import type { ChatMetrics } from '../chat/metrics.js';
 import { createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
+import type { ChatAdapter } from '../chat/types.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
 import { JobQueues } from '../jobs/queues.js';
@@ -28,7 +37,7 @@ import { parseSchedule, startDigestPoster } from '../report/schedule.js';
 import { embeddedWorkerDeadlineMs, shutdown, shutdownDeadlineMs, untilSignal } from '../shutdown.js';
 import { startTracing, stopTracing } from '../tracing/start.js';
 import { readChatStreams } from './chat-streams.js';
-import { composeChat, composeSlackAdapter, slackApprovers } from './compose.js';
+import { chatApprovers, composeChat, composeMattermostAdapter, composeSlackAdapter } from './compose.js';
 import { CONFIG_OPTION, CONFIG_USAGE, chatIds, clusterOf, commandConfig, servedClusters } from './config.js';
 import type { CliIo } from './io.js';
 import { alertmanagerOptionsFromConfig, jobSettingsFromConfig } from './wiring.js';
@@ -58,7 +67,9 @@ ${CONFIG_USAGE}
   --context NAME      kubeconfig context
   --playbooks DIR     playbook directory (default: $POD_DOCTOR_PLAYBOOK_DIR, then the package's playbooks/)
   Slack: $SLACK_BOT_TOKEN and, by $POD_DOCTOR_SLACK_MODE, $SLACK_SIGNING_SECRET (http) or $SLACK_APP_TOKEN (socket);
-  $SLACK_API_URL for GovSlack or a test double. Redis: $REDIS_URL.`;
+  $SLACK_API_URL for GovSlack or a test double. Mattermost ($POD_DOCTOR_CHAT_SURFACES=mattermost or slack,mattermost):
+  $MATTERMOST_URL, $MATTERMOST_BOT_TOKEN, $MATTERMOST_COMMAND_TOKEN, $MATTERMOST_ACTION_SECRET, $POD_DOCTOR_PUBLIC_URL
+  (docs/mattermost.md). Redis: $REDIS_URL.`;
 
 export interface BotDeps {
   /** Resolves when the bot should stop (default: SIGTERM or SIGINT). */
@@ -68,13 +79,26 @@ export interface BotDeps {
   logger?: Logger;
 }
 
-/** Everything the Slack side needs, reported at once. */
-export function checkSlackConfig(config: Config): void {
+/** Everything the served chat surfaces need (POD_DOCTOR_CHAT_SURFACES), reported at once. */
+export function checkChatConfig(config: Config): void {
   const problems: string[] = [];
-  if (!config.slackBotToken) problems.push('SLACK_BOT_TOKEN is not set');
-  if (config.slackMode === 'http' && !config.slackSigningSecret)
-    problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
-  if (config.slackMode === 'socket' && !config.slackAppToken) problems.push('SLACK_APP_TOKEN is not set (needed in Socket Mode)');
+  if (config.chatSurfaces.includes('slack')) {
+    if (!config.slackBotToken) problems.push('SLACK_BOT_TOKEN is not set');
+    if (config.slackMode === 'http' && !config.slackSigningSecret)
+      problems.push('SLACK_SIGNING_SECRET is not set (needed in HTTP mode; or set POD_DOCTOR_SLACK_MODE=socket with SLACK_APP_TOKEN)');
+    if (config.slackMode === 'socket' && !config.slackAppToken) problems.push('SLACK_APP_TOKEN is not set (needed in Socket Mode)');
+  }
+  if (config.chatSurfaces.includes('mattermost')) {
+    const needed = {
+      mattermostUrl: config.mattermostUrl,
+      mattermostBotToken: config.mattermostBotToken,
+      mattermostActionSecret: config.mattermostActionSecret,
+      publicUrl: config.publicUrl,
+    };
+    for (const [key, value] of Object.entries(needed) as [keyof typeof needed, unknown][])
+      if (!value) problems.push(`${SETTINGS[key].env} is not set (needed to serve Mattermost)`);
+    if (config.mattermostCommandTokens.length === 0) problems.push(`${SETTINGS.mattermostCommandTokens.env} is not set (needed to serve Mattermost)`);
+  }
   const alertProblem = alertDestinationProblem(config);
   if (alertProblem) problems.push(alertProblem);
   if (problems.length > 0) throw new PodDoctorError('BAD_CONFIG', `invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -104,7 +128,7 @@ function botReadiness(config: Config, parts: ReadinessParts) {
       const problem = await runCheck(probe);
       return { ok: problem === null, line: `${name}: ${problem ?? 'ok'}` };
     };
-    // The webhook only starts with a destination for every alert (checkSlackConfig); say where they go.
+    // The webhook only starts with a destination for every alert (checkChatConfig); say where they go.
     const alertsLine = config.alertmanagerToken
       ? [
           {
@@ -291,13 +315,90 @@ function startDigest(
   });
 }
 
+/** What `pod-doctor bot` serves, from Bolt's app or (without Slack) a plain HTTP server of the routes. */
+type ServedBot = Pick<Awaited<ReturnType<typeof startSlackBot>>, 'port' | 'slack' | 'failed' | 'stop'>;
+
+/** The chat surfaces the bot serves: their adapters, one adapter over all (by channel id), their approvers. */
+function composeSurfaces(config: Config, parts: { redis: RedisClient; prefix: string; logger: Logger; metrics: ChatMetrics }) {
+  const slack: SlackAdapter | undefined = config.chatSurfaces.includes('slack')
+    ? composeSlackAdapter(config, { token: config.slackBotToken ?? '', redis: parts.redis, prefix: parts.prefix, logger: parts.logger, metrics: parts.metrics })
+    : undefined;
+  const mattermost: MattermostAdapter | undefined = config.chatSurfaces.includes('mattermost') ? composeMattermostAdapter(config, parts) : undefined;
+  const served = [
+    ...(slack ? [{ ids: slackIds, adapter: slack as ChatAdapter }] : []),
+    ...(mattermost ? [{ ids: mattermostIds, adapter: mattermost as ChatAdapter }] : []),
+  ];
+  const adapter: ChatAdapter = served.length === 1 ? served[0]!.adapter : new SurfacesAdapter(served);
+  const approvers = chatApprovers(config, { ...(slack ? { slack } : {}), ...(mattermost ? { mattermost } : {}) }, parts.logger, parts.metrics);
+  // The bot token checked at start, not waited for: a wrong one is logged (posts will fail too).
+  mattermost?.client.me().catch((err: unknown) => parts.logger.warn({ err }, 'Mattermost did not accept the bot token (GET /users/me)'));
+  return { slack, mattermost, adapter, approvers };
+}
+
+/** Mattermost's slash command and button endpoints, mounted on the bot's server. */
+function serveMattermost(
+  config: Config,
+  routes: CustomRoute[],
+  o: { adapter: MattermostAdapter; chat: ChatContext; router: ChatRouter; logger: Logger; metrics: ChatMetrics },
+): void {
+  const inbound = {
+    adapter: o.adapter,
+    chat: o.chat,
+    router: o.router,
+    logger: o.logger.child({ component: 'mattermost' }),
+    metrics: o.metrics,
+    commandTokens: config.mattermostCommandTokens,
+    actionSecret: config.mattermostActionSecret ?? '',
+    serverUrl: config.mattermostUrl ?? '',
+  };
+  routes.push({ path: COMMAND_PATH, method: ['POST'], handler: mattermostCommandHandler(inbound) });
+  routes.push({ path: ACTIONS_PATH, method: ['POST'], handler: mattermostActionsHandler(inbound) });
+}
+
+/**
+ * The routes on a plain HTTP server, for a bot that serves no Slack (Bolt's server serves them
+ * otherwise): a path and method from the table, else 404.
+ */
+async function serveRoutes(routes: readonly CustomRoute[], port: number): Promise<ServedBot> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const methods = (m: CustomRoute['method']) => (Array.isArray(m) ? m : [m]);
+    const route = routes.find((r) => r.path === path && methods(r.method).includes(req.method ?? ''));
+    if (route) return void route.handler(req as never, res);
+    req.resume();
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  });
+  // Long-lived keep-alive sockets would hold stop() open.
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '0.0.0.0', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    slack: () => 'ok',
+    failed: new Promise<Error>(() => undefined),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Where the chat surfaces are served, for the start line. */
+function surfacesLine(config: Config, port: number): string {
+  return config.chatSurfaces
+    .map((s) =>
+      s === 'mattermost' ? `Mattermost on :${port}${COMMAND_PATH}` : config.slackMode === 'http' ? `Slack on :${port}/slack/events` : 'Slack over Socket Mode',
+    )
+    .join(', ');
+}
+
 /** A chat context per served cluster, the default cluster's first; they share the adapter, Redis, the queues and the approvers. */
 function composeClusters(
   config: Config,
   served: readonly string[],
-  parts: Pick<Parameters<typeof composeChat>[1], 'adapter' | 'redis' | 'queues' | 'logger' | 'playbooks' | 'metrics'> & { adapter: SlackAdapter },
+  parts: Pick<Parameters<typeof composeChat>[1], 'adapter' | 'redis' | 'queues' | 'logger' | 'playbooks' | 'metrics' | 'approvers'>,
 ): ChatRouter {
-  const approvers = slackApprovers(config, parts.adapter, parts.logger, parts.metrics);
+  const { approvers } = parts;
   const [main, ...others] = served.map((cluster) =>
     composeChat(config, {
       ...parts,
@@ -352,7 +453,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     return 0;
   }
   const config = commandConfig(io.env, flags.config, io.stderr);
-  checkSlackConfig(config);
+  checkChatConfig(config);
   const cluster = clusterOf(flags.cluster, config);
   const served = servedClusters(cluster, config);
   const port = flags.port !== undefined ? Number(flags.port) : config.port;
@@ -398,14 +499,9 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   // Playbooks are validated here: a bad file stops startup.
   const playbooks = await loadPlaybooks(flags.playbooks ?? config.playbookDir ?? defaultPlaybookDir(), { ids: chatIds(config) });
 
-  const adapter = composeSlackAdapter(config, {
-    token: config.slackBotToken ?? '', // checked by checkSlackConfig
-    redis,
-    prefix: settings.prefix,
-    logger,
-    metrics: chatMetrics,
-  });
-  const router = composeClusters(config, served, { adapter, redis, queues, logger, playbooks, metrics: chatMetrics });
+  const surfaces = composeSurfaces(config, { redis, prefix: settings.prefix, logger, metrics: chatMetrics });
+  const { adapter, approvers } = surfaces;
+  const router = composeClusters(config, served, { adapter, approvers, redis, queues, logger, playbooks, metrics: chatMetrics });
   const chat = router.main;
   // Parent updates left undone by a crash or a Redis outage are resumed now and after reconnects.
   const stops = [...router.contexts.values()].map((c) => c.parents.start(redis));
@@ -420,7 +516,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     redis,
     ...(version ? { kubernetes: async () => (await version).getCode() } : {}),
     ...(threadStart ? { workerThread: () => threadProblem ?? (workerThread ? 'ok' : 'starting') } : {}),
-    ...(config.slackMode === 'socket' ? { slack: () => bot?.slack() ?? 'connecting' } : {}),
+    ...(surfaces.slack && config.slackMode === 'socket' ? { slack: () => bot?.slack() ?? 'connecting' } : {}),
     streams: streams.readers,
     registry: metrics.registry,
   });
@@ -430,26 +526,29 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
     readiness,
   });
   const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
+  if (surfaces.mattermost) serveMattermost(config, routes, { adapter: surfaces.mattermost, chat, router, logger, metrics: chatMetrics });
   // Assigned below: the routes (readiness) are made before the app that serves them.
-  let bot: Awaited<ReturnType<typeof startSlackBot>> | undefined;
-  bot = await startSlackBot({
-    mode: config.slackMode,
-    botToken: config.slackBotToken ?? '',
-    ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
-    ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
-    slackApiUrl: config.slackApiUrl,
-    port,
-    routes,
-    chat,
-    router,
-    logger,
-    metrics: chatMetrics,
-  });
+  let bot: ServedBot | undefined;
+  bot = surfaces.slack
+    ? await startSlackBot({
+        mode: config.slackMode,
+        botToken: config.slackBotToken ?? '',
+        ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
+        ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
+        slackApiUrl: config.slackApiUrl,
+        port,
+        routes,
+        chat,
+        router,
+        logger,
+        metrics: chatMetrics,
+      })
+    : await serveRoutes(routes, port);
   // How long after the command began the port answered (module loading aside).
   const listeningMs = Math.round(performance.now() - began);
   logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
   io.stdout.write(
-    `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${config.slackMode === 'http' ? `Slack on :${bot.port}/slack/events` : 'Slack over Socket Mode'}, ` +
+    `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${surfacesLine(config, bot.port)}, ` +
       `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ` +
       `ms after start)\n`,
   );

@@ -4,11 +4,16 @@
 // come from redis/client.ts (redisConnections), which the worker uses without loading any of this.
 import type { Logger } from 'pino';
 import { AlertmanagerSilences } from '../alerts/silences.js';
+import { MattermostAdapter } from '../chat/adapters/mattermost/adapter.js';
+import { MattermostClient } from '../chat/adapters/mattermost/api.js';
+import { mattermostIds } from '../chat/adapters/mattermost/ids.js';
+import { ACTIONS_PATH } from '../chat/adapters/mattermost/inbound.js';
 import { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { slackIds } from '../chat/adapters/slack/ids.js';
 import { ChatLimiter } from '../chat/adapters/slack/limiter.js';
 import { createSlackWebClient, type SlackApiMetrics } from '../chat/adapters/slack/web-client.js';
 import { type ChatContext, type ChatOptions, createChatContext } from '../chat/context.js';
+import { GroupLookupError } from '../chat/errors.js';
 import type { ChatMetrics } from '../chat/metrics.js';
 import { remediationPort } from '../chat/remediation.js';
 import { ApproverPolicy } from '../chat/store/approvals.js';
@@ -16,6 +21,7 @@ import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Playbook } from '../remediation/schema.js';
 import { RedisRunStore } from '../remediation/store.js';
+import { chatIds } from './config.js';
 
 /**
  * The chat side of a role: the configuration's access policy, approval and namespace settings and
@@ -52,12 +58,27 @@ export function composeChat(
   });
 }
 
-/** Slack's approvers from the configuration (users and user groups, groups resolved through Slack). */
-export function slackApprovers(config: Config, adapter: SlackAdapter, logger: Logger, metrics?: ChatMetrics): ApproverPolicy {
+/** Whoever resolves a surface's user groups (its adapter). */
+interface GroupSource {
+  groupMembers(group: string): Promise<string[]>;
+}
+
+/**
+ * The approvers from the configuration (users and user groups of the served surfaces), each group
+ * resolved through its own surface: Slack's S… by usergroups.users.list, Mattermost's
+ * `group:<id>` by its members.
+ */
+export function chatApprovers(
+  config: Config,
+  surfaces: { slack?: GroupSource; mattermost?: GroupSource },
+  logger: Logger,
+  metrics?: ChatMetrics,
+): ApproverPolicy {
+  const source = (g: string) => (slackIds.isGroup(g) ? surfaces.slack : mattermostIds.isGroup(g) ? surfaces.mattermost : undefined);
   return new ApproverPolicy({
     approvers: config.approvers,
-    ids: slackIds,
-    resolveGroup: (g) => adapter.groupMembers(g),
+    ids: chatIds(config),
+    resolveGroup: (g) => source(g)?.groupMembers(g) ?? Promise.reject(new GroupLookupError(g, 'unknown', 'no served chat surface has this group')),
     cacheMs: config.usergroupCacheSeconds * 1000,
     logger,
     ...(metrics ? { metrics } : {}),
@@ -86,5 +107,31 @@ export function composeSlackAdapter(
     // Tier 4 for chat.postEphemeral: about 100 a minute.
     ephemeralLimiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 100 / 60, burst: 20 }),
     logger: parts.logger,
+  });
+}
+
+/**
+ * The Mattermost adapter: the REST API v4 with the bot token, under the server's per-token limit
+ * (Mattermost's default: 10 requests a second) as a budget every process shares, posts paced per
+ * channel like Slack's (POD_DOCTOR_CHAT_POSTS_PER_SECOND, POD_DOCTOR_CHAT_BURST). Its buttons post
+ * to <POD_DOCTOR_PUBLIC_URL>/mattermost/actions with a context signed by MATTERMOST_ACTION_SECRET.
+ */
+export function composeMattermostAdapter(config: Config, parts: { redis: RedisClient; prefix: string; logger: Logger }): MattermostAdapter {
+  // Checked by the bot's configuration check (checkChatConfig) before this is built.
+  const url = config.mattermostUrl ?? '';
+  const client = new MattermostClient({
+    url,
+    token: config.mattermostBotToken ?? '',
+    budget: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 10, burst: 20 }),
+  });
+  return new MattermostAdapter({
+    client,
+    render: {
+      actionsUrl: `${(config.publicUrl ?? '').replace(/\/+$/, '')}${ACTIONS_PATH}`,
+      actionSecret: config.mattermostActionSecret ?? '',
+      serverUrl: url,
+    },
+    limiter: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: config.chatPostsPerSecond, burst: config.chatBurst }),
+    logger: parts.logger.child({ component: 'mattermost' }),
   });
 }

@@ -1,7 +1,7 @@
 // One wiring per role: where each role is assembled from the parsed configuration.
 //
 //   bot            cli/bot.ts botCommand: jobSettingsFromConfig, alertmanagerOptionsFromConfig (here);
-//                  composeChat, composeSlackAdapter, slackApprovers (compose.ts); readChatStreams
+//                  composeChat, composeSlackAdapter, composeMattermostAdapter, chatApprovers (compose.ts); readChatStreams
 //                  (chat-streams.ts: results, run and alert-group events into chat); its worker
 //                  thread (worker-thread.ts) is the worker role below, settled once by the bot.
 //   worker         cli/worker.ts runWorker: connections, ops port, jobSettingsFromConfig and

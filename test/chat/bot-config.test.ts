@@ -1,9 +1,17 @@
-// `pod-doctor bot` refuses to start without what its Slack mode needs, saying everything at once.
+// `pod-doctor bot` refuses to start without what its chat surfaces need (Slack's mode, Mattermost's settings), saying everything at once.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { botCommand, checkSlackConfig } from '../../src/cli/bot.js';
+import { botCommand, checkChatConfig } from '../../src/cli/bot.js';
 import { loadConfig } from '../../src/config/schema.js';
 import { isPodDoctorError } from '../../src/errors.js';
+
+const MATTERMOST = {
+  MATTERMOST_URL: 'https://mm.example.com',
+  MATTERMOST_BOT_TOKEN: 'mm-bot-token-1',
+  MATTERMOST_COMMAND_TOKEN: 'mm-command-token-1',
+  MATTERMOST_ACTION_SECRET: 'a'.repeat(32),
+  POD_DOCTOR_PUBLIC_URL: 'https://pod-doctor.example.com',
+} as const;
 
 const io = () => ({ stdout: new PassThrough(), stderr: new PassThrough() });
 
@@ -27,10 +35,22 @@ describe('bot configuration', () => {
       },
       [/alerts no POD_DOCTOR_ALERT_ROUTES entry matches would have no channel/],
     ],
+    [
+      'Mattermost without its settings',
+      { POD_DOCTOR_CHAT_SURFACES: 'mattermost' },
+      [
+        /MATTERMOST_URL is not set/,
+        /MATTERMOST_BOT_TOKEN is not set/,
+        /MATTERMOST_COMMAND_TOKEN is not set/,
+        /MATTERMOST_ACTION_SECRET is not set/,
+        /POD_DOCTOR_PUBLIC_URL is not set/,
+      ],
+    ],
+    ['both surfaces with only Mattermost set', { POD_DOCTOR_CHAT_SURFACES: 'slack,mattermost', ...MATTERMOST }, [/SLACK_BOT_TOKEN is not set/]],
   ] as const)('refuses %s', (_name, env, problems) => {
     let error: unknown;
     try {
-      checkSlackConfig(loadConfig(env));
+      checkChatConfig(loadConfig(env));
     } catch (err) {
       error = err;
     }
@@ -59,8 +79,9 @@ describe('bot configuration', () => {
         POD_DOCTOR_ALERT_ROUTES: '[{"matchers":{"team":"db"},"channel":"C0DB"},{"channel":"C0ALL"}]',
       },
     ],
+    ['Mattermost alone, without any Slack setting', { POD_DOCTOR_CHAT_SURFACES: 'mattermost', ...MATTERMOST }],
   ] as const)('accepts %s', (_name, env) => {
-    expect(() => checkSlackConfig(loadConfig(env))).not.toThrow();
+    expect(() => checkChatConfig(loadConfig(env))).not.toThrow();
   });
 
   it('rejects malformed tokens and URLs by name', () => {

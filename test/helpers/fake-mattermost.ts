@@ -76,8 +76,11 @@ export interface FakeMattermost {
   waitFor<T>(check: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
   /** A person types `/pod-doctor <text>`: Mattermost's form POST to the bot's command URL. */
   slashCommand(botUrl: string, input: { text: string; user: string; channel: string; token: string }): Promise<{ status: number; body: string }>;
-  /** A person clicks a post's button (by its label): Mattermost POSTs the button's integration context to its URL. */
-  click(post: FakePost, buttonName: string, user: string): Promise<{ status: number; body: string }>;
+  /**
+   * A person clicks a post's button (by its label, or a button seen earlier): Mattermost POSTs the
+   * button's integration context to its URL.
+   */
+  click(post: FakePost, button: string | FakeAction, user: string): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
@@ -306,9 +309,9 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       });
       return { status: res.status, body: await res.text() };
     },
-    click: async (post, buttonName, user) => {
-      const action = actionsOf(post).find((a) => a.name === buttonName);
-      if (!action) throw new Error(`fake mattermost: post ${post.id} has no button "${buttonName}"`);
+    click: async (post, button, user) => {
+      const action = typeof button === 'string' ? actionsOf(post).find((a) => a.name === button) : button;
+      if (!action) throw new Error(`fake mattermost: post ${post.id} has no button "${String(button)}"`);
       const res = await fetch(action.integration.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

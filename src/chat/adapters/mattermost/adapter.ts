@@ -167,6 +167,12 @@ export class MattermostAdapter implements ChatAdapter {
     return { ctx: await this.context(redacted), redacted };
   }
 
+  /** A message as one redacted post body (a slash command's answer). */
+  async renderOne(message: ChatMessage): Promise<MattermostMessage> {
+    const { ctx, redacted } = await this.render(message);
+    return renderPost(redacted, ctx);
+  }
+
   /** One post in its channel's turn and budget; tried again (same pending_post_id) by the client after an unsure failure. */
   private async post(channel: string, m: MattermostMessage, rootId: string | undefined, rank: number, key: string | undefined, holdWhile?: () => boolean) {
     const first = key === undefined ? undefined : this.pending.get(key);

@@ -1,0 +1,149 @@
+// Mattermost's inbound edge: plain node:http handlers for the bot's server to mount.
+// POST /mattermost/command: the /pod-doctor slash command (a form; its `token` must be one of the
+// configured command tokens, compared in constant time), answered with an ephemeral reply once
+// the chat edge (../../edge.ts) has queued the diagnosis or said why not. POST /mattermost/actions:
+// a button click (JSON; its integration context must carry a MAC pod-doctor made: Mattermost does
+// not sign integration requests), answered at once, then handed to the edge, whose flows update
+// the posts through the API. Bodies are read within a limit; bad input is a 4xx without details.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { discard, readBody } from '../../../body.js';
+import { answerClick, answerCommand, type ChatEdge, isDecisionAction, isGroupAction } from '../../edge.js';
+import type { ActionKind } from '../../types.js';
+import type { MattermostAdapter } from './adapter.js';
+import { mattermostIds } from './ids.js';
+import { threadUrl, verifyActionMac } from './render.js';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export const COMMAND_PATH = '/mattermost/command';
+export const ACTIONS_PATH = '/mattermost/actions';
+
+/** A slash command's form or a click's JSON is a few hundred bytes. */
+const BODY_LIMIT = 64 * 1024;
+
+export interface MattermostInboundOptions extends ChatEdge {
+  adapter: MattermostAdapter;
+  /** The slash command's tokens (one per team). */
+  commandTokens: readonly string[];
+  /** The key of the buttons' MACs. */
+  actionSecret: string;
+  /** The server's base URL (a silence's link to its thread). */
+  serverUrl: string;
+}
+
+const id = z.string().refine((s) => mattermostIds.isUser(s), 'expected a Mattermost id');
+
+const CommandForm = z.object({ token: z.string().min(1), text: z.string().max(4000).default(''), channel_id: id, user_id: id });
+
+const ActionRequest = z.object({
+  user_id: id,
+  user_name: z.string().max(64).optional(),
+  channel_id: id.optional(),
+  post_id: z.string().optional(),
+  context: z.object({ action: z.string().max(32), value: z.string().min(1).max(2000), mac: z.string().max(100) }),
+});
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+function refuse(res: ServerResponse, status: 400 | 401 | 403 | 405 | 413, why: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain' }).end(`${why}\n`);
+}
+
+/** Whether `token` is one of `tokens`, compared in constant time (digests, so lengths never tell). */
+export function knownToken(tokens: readonly string[], token: string): boolean {
+  const got = createHash('sha256').update(token).digest();
+  let found = false;
+  for (const t of tokens) found = timingSafeEqual(createHash('sha256').update(t).digest(), got) || found;
+  return found;
+}
+
+/** The body of a POST within the limit, else the request answered (405, 413, or dropped). */
+async function body(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+  if (req.method !== 'POST') {
+    req.resume();
+    refuse(res, 405, 'method not allowed');
+    return undefined;
+  }
+  const read = await readBody(req, BODY_LIMIT);
+  if (read.ok) return read.body.toString('utf8');
+  if (read.reason === 'too-large') {
+    discard(req, BODY_LIMIT);
+    refuse(res, 413, 'body too large');
+  } else res.destroy();
+  return undefined;
+}
+
+/** POST /mattermost/command. */
+export function mattermostCommandHandler(o: MattermostInboundOptions): RouteHandler {
+  return (req, res) =>
+    void (async () => {
+      const text = await body(req, res);
+      if (text === undefined) return;
+      const form = CommandForm.safeParse(Object.fromEntries(new URLSearchParams(text)));
+      // The token first: a request without a known one learns nothing about what else is wrong.
+      const token = new URLSearchParams(text).get('token') ?? '';
+      if (!knownToken(o.commandTokens, token)) return refuse(res, 401, 'unknown slash command token');
+      if (!form.success) return refuse(res, 400, 'bad slash command request');
+      const { channel_id: channel, user_id: user } = form.data;
+      const started = performance.now();
+      try {
+        const out = await answerCommand(o, {
+          surface: 'mattermost',
+          text: form.data.text,
+          channel,
+          user,
+          respond: (m) => o.adapter.ephemeral(channel, user, m),
+        });
+        const ack = await o.adapter.renderOne(out.ack);
+        o.metrics?.ackSeconds.observe({ kind: 'command' }, (performance.now() - started) / 1000);
+        answer(res, 200, { response_type: 'ephemeral', text: ack.message, ...(ack.props.attachments ? { props: ack.props } : {}) });
+        void out.follow?.().catch((err: unknown) => o.logger.error({ err, channel }, 'slash command failed after its answer'));
+      } catch (err) {
+        o.logger.error({ err, channel }, 'slash command failed');
+        answer(res, 500, { response_type: 'ephemeral', text: 'pod-doctor failed to take this command; try again.' });
+      }
+    })();
+}
+
+/** POST /mattermost/actions. */
+export function mattermostActionsHandler(o: MattermostInboundOptions): RouteHandler {
+  return (req, res) =>
+    void (async () => {
+      const text = await body(req, res);
+      if (text === undefined) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return refuse(res, 400, 'bad JSON');
+      }
+      const click = ActionRequest.safeParse(parsed);
+      if (!click.success) return refuse(res, 400, 'bad action request');
+      const { action, value, mac } = click.data.context;
+      if (!verifyActionMac(o.actionSecret, action, value, mac)) return refuse(res, 403, 'unknown action context');
+      if (!isDecisionAction(action) && !isGroupAction(action)) return refuse(res, 400, 'unknown action');
+      const started = performance.now();
+      // Answered at once (Mattermost waits for it); the flows post and update through the API.
+      answer(res, 200, {});
+      o.metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
+      const { user_id: user, user_name: userName, channel_id: channel } = click.data;
+      try {
+        await answerClick(o, {
+          surface: 'mattermost',
+          action: action satisfies ActionKind,
+          value,
+          user,
+          ...(userName ? { userName } : {}),
+          ...(channel ? { channel } : {}),
+          permalink: async (ref) => threadUrl(o.serverUrl, ref),
+        });
+      } catch (err) {
+        o.logger.error({ err, action, user }, 'button handler failed');
+      }
+    })();
+}
