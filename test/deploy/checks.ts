@@ -230,7 +230,6 @@ const SETTING_BY_ENV = new Map(Object.values(SETTINGS).map((s) => [s.env as stri
 export const DEPLOY_REQUIRED: Record<Exclude<Role, 'cli'>, Record<string, string>> = {
   bot: {
     REDIS_URL: 'the default, 127.0.0.1, is the pod itself',
-    SLACK_BOT_TOKEN: '`pod-doctor bot` refuses to start without it',
   },
   worker: {
     REDIS_URL: 'the default, 127.0.0.1, is the pod itself',
@@ -330,10 +329,22 @@ export function envProblems(c: Container, objects: readonly KubeObject[], templa
     }
   }
   if (roles.includes('bot')) {
-    // The Slack mode decides which second credential the bot needs.
-    const mode = vars.get(SETTINGS.slackMode.env)?.value || String(fromFile(SETTINGS.slackMode.env) ?? 'http');
-    const needed = mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET';
-    if (!vars.get(needed)?.value) out.push(`${needed} is required in Slack ${mode} mode but not set`);
+    // The surfaces served decide the credentials `pod-doctor bot` refuses to start without.
+    const surfaces = (vars.get(SETTINGS.chatSurfaces.env)?.value || String(fromFile(SETTINGS.chatSurfaces.env) ?? 'slack')).split(',').map((x) => x.trim());
+    const needs = (name: string, why: string) => {
+      const v = vars.get(name);
+      if (!v || v.optional || (v.source !== 'secret' && !v.value)) out.push(`${name} is required ${why} but not set (or optional)`);
+    };
+    if (surfaces.includes('slack')) {
+      needs('SLACK_BOT_TOKEN', 'to serve Slack');
+      // The Slack mode decides which second credential the bot needs.
+      const mode = vars.get(SETTINGS.slackMode.env)?.value || String(fromFile(SETTINGS.slackMode.env) ?? 'http');
+      const needed = mode === 'socket' ? 'SLACK_APP_TOKEN' : 'SLACK_SIGNING_SECRET';
+      if (!vars.get(needed)?.value) out.push(`${needed} is required in Slack ${mode} mode but not set`);
+    }
+    if (surfaces.includes('mattermost'))
+      for (const name of ['MATTERMOST_URL', 'MATTERMOST_BOT_TOKEN', 'MATTERMOST_COMMAND_TOKEN', 'MATTERMOST_ACTION_SECRET', 'POD_DOCTOR_PUBLIC_URL'])
+        if (fromFile(name) === undefined) needs(name, 'to serve Mattermost');
   }
   return out;
 }

@@ -188,6 +188,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'single-process+read-only', overlay: 'single-process', components: ['read-only'] },
   { name: 'split+monitoring', overlay: 'split', components: ['monitoring'] },
   { name: 'single-process+agent-tls-cert-manager', overlay: 'single-process', components: ['agent-tls-cert-manager'] },
+  { name: 'split+mattermost', overlay: 'split', components: ['mattermost'] },
 ];
 
 export function componentNames(): string[] {
