@@ -1,0 +1,130 @@
+// The walk of test/chat/walk.test.ts on Mattermost: one `/pod-doctor ns/pod` as Mattermost posts
+// it into a bot serving Mattermost only, the job through Redis to a worker (in this process), the
+// findings back to the fake Mattermost. The target text is parsed once. The call stack enters
+// chat/ once on the way in (edge → command flow → job) and once on the way out (results stream →
+// delivery → Mattermost adapter): the same edge and flows as Slack's, no way around them.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MattermostAdapter } from '../../src/chat/adapters/mattermost/adapter.js';
+import { JobQueues } from '../../src/jobs/queues.js';
+import { startSplitDeployment, type TestBot } from '../helpers/bot.js';
+import { type FakeMattermost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
+import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
+
+const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
+vi.mock('../../src/kube/target.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/kube/target.js')>();
+  return {
+    ...real,
+    parseTarget: (input: string, defaultNamespace?: string) => {
+      parsed.targets.push(input);
+      return real.parseTarget(input, defaultNamespace);
+    },
+  };
+});
+
+const TOKEN = 'mm-command-token-0123456789';
+const CHANNEL = mattermostId();
+const USER = mattermostId();
+const POD = 'reports/report-6f7d8-xk2lq';
+const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
+
+/**
+ * The project folders a call stack passes through, innermost first, with repeats collapsed:
+ * `['jobs', 'chat']` is "chat/ called jobs/". Frames of libraries and of this test are left out.
+ */
+function foldersOf(stack: string): string[] {
+  const folders: string[] = [];
+  for (const m of stack.matchAll(/\/src\/([a-z-]+)\/[^\s:)]+\.ts:\d+/g)) {
+    const folder = m[1]!;
+    if (folders.at(-1) !== folder) folders.push(folder);
+  }
+  return folders;
+}
+
+describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
+  let rig: SlackSim | undefined;
+  let mm: FakeMattermost;
+  let bot: TestBot | undefined;
+  let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
+  const prefix = testPrefix('mm-walk');
+  const redis = connect();
+  const inbound: string[] = [];
+  const outbound: string[] = [];
+
+  const stackTraceLimit = Error.stackTraceLimit;
+  beforeAll(async () => {
+    Error.stackTraceLimit = 100;
+    // Where the command becomes a job, and where a result becomes a Slack post.
+    const confirm = JobQueues.prototype.confirmReplicated;
+    vi.spyOn(JobQueues.prototype, 'confirmReplicated').mockImplementation(function (this: JobQueues, ...args) {
+      inbound.push(new Error().stack ?? '');
+      return confirm.apply(this, args);
+    });
+    for (const method of ['postRoot', 'postInThread'] as const) {
+      const real = MattermostAdapter.prototype[method] as (...a: unknown[]) => Promise<unknown>;
+      vi.spyOn(MattermostAdapter.prototype, method).mockImplementation(function (this: MattermostAdapter, ...args: unknown[]) {
+        outbound.push(new Error().stack ?? '');
+        return real.apply(this, args);
+      } as never);
+    }
+    rig = await startSlackSim(await scenarioNow(SCENARIO));
+    mm = await startFakeMattermost({ users: { [USER]: 'alice' } });
+    const env = {
+      POD_DOCTOR_CHAT_SURFACES: 'mattermost',
+      MATTERMOST_URL: mm.url,
+      MATTERMOST_BOT_TOKEN: mm.token,
+      MATTERMOST_COMMAND_TOKEN: TOKEN,
+      MATTERMOST_ACTION_SECRET: 'a'.repeat(32),
+      POD_DOCTOR_PUBLIC_URL: 'http://127.0.0.1:1',
+      PORT: '0',
+      POD_DOCTOR_METRICS_PORT: '0',
+      KUBECONFIG: rig.kubeconfig,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      POD_DOCTOR_CLUSTER: 'walk',
+      POD_DOCTOR_REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+    };
+    // The worker in this process (not the bot's thread), so its parsing is counted too.
+    split = await startSplitDeployment(env);
+    bot = split.bot;
+  }, 60_000);
+
+  afterAll(async () => {
+    await split?.stop();
+    await mm?.close();
+    await rig?.close();
+    await cleanup(redis, prefix);
+    redis.disconnect();
+    vi.restoreAllMocks();
+    Error.stackTraceLimit = stackTraceLimit;
+  });
+
+  it('parses the target once and enters chat/ once on the way in and once on the way out', { timeout: 60_000 }, async () => {
+    parsed.targets.length = 0;
+    const res = await mm.slashCommand(bot!.url, { text: POD, user: USER, channel: CHANNEL, token: TOKEN });
+    expect(res.status).toBe(200);
+    const root = await mm.waitFor(() => mm.roots(CHANNEL).find((p) => shownText(p).includes('finalizer')), 30_000);
+    expect(shownText(root)).toContain('report-6f7d8-xk2lq');
+
+    expect(parsed.targets).toEqual([POD]);
+
+    // The stacks are taken at the boundary (the job system's and the Mattermost adapter's methods),
+    // so their innermost project frame is the caller.
+    expect(inbound).toHaveLength(1);
+    expect(foldersOf(inbound[0]!), inbound[0]).toEqual(['chat']);
+
+    expect(outbound.length).toBeGreaterThan(0);
+    for (const stack of outbound) {
+      const wayOut = foldersOf(stack);
+      expect(wayOut[0], stack).toBe('chat');
+      expect(
+        wayOut.filter((f) => f === 'chat'),
+        stack,
+      ).toHaveLength(1);
+    }
+    // The findings were handed over by the results stream's reader (redis/streams.ts, which
+    // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
+    expect(outbound.map(foldersOf)).toContainEqual(['chat', 'redis']);
+  });
+});
