@@ -9,7 +9,7 @@ import { formatTarget } from '../kube/target.js';
 import type { Plan } from '../remediation/plan.js';
 import type { ChatContext } from './context.js';
 import { accessRefusedMessage, accessUnverifiedMessage, askWhom } from './messages/messages.js';
-import type { ChatMessage } from './types.js';
+import { type ChatMessage, serviceName } from './types.js';
 
 /** A diagnosis the access policy refused; the person was told privately already. */
 export class AccessRefused extends PodDoctorError {
@@ -53,7 +53,7 @@ export function diagnoseVerdictNow(ctx: ChatContext, who: { channel: string; use
  * A diagnosis verdict in chat: the policy's, or `unresolved` when it turns on user groups that
  * could not be looked up (refused until they resolve: fail closed).
  */
-export type DiagnoseVerdict = Verdict | { ok: false; reason: string; unresolved: string[] };
+export type DiagnoseVerdict = Verdict | { ok: false; reason: string; unresolved: string[]; service: string };
 
 /**
  * May `user` in `channel` diagnose `target`? Their user groups are resolved (cached) when the
@@ -71,24 +71,35 @@ export async function diagnoseVerdict(ctx: ChatContext, who: { channel: string; 
   if (verdict.ok || unresolved.length === 0) return verdict;
   const evenIfIn = mayDiagnose(policy, { channel: who.channel, groups: [...groups, ...unresolved] }, place);
   if (!evenIfIn.ok) return evenIfIn;
-  return { ok: false, reason: unresolvedReason(unresolved), unresolved };
+  const service = groupService(ctx, who.channel);
+  return { ok: false, reason: unresolvedReason(unresolved, service), unresolved, service };
+}
+
+/**
+ * Who failed to answer a group lookup, by name: Mattermost for its channels, else Slack (the
+ * console and the demo resolve Slack's groups).
+ */
+export function groupService(ctx: ChatContext, channel: string | undefined): string {
+  const name = serviceName(ctx.adapter, channel);
+  return name === 'Mattermost' ? name : 'Slack';
 }
 
 /** Why someone is refused while user groups do not resolve (said privately, with "try again"). */
-export function unresolvedReason(groups: readonly string[]): string {
+export function unresolvedReason(groups: readonly string[], service = 'Slack'): string {
   const names = groups.map((g) => `user group ${g}`).join(' and ');
-  return `Slack did not answer the lookup of ${names} just now, and your access depends on it`;
+  return `${service} did not answer the lookup of ${names} just now, and your access depends on it`;
 }
 
 /** The private refusal of a diagnosis: the rule that refused it and whom to ask, or the groups that did not resolve and to retry. */
 export function diagnoseRefusal(
   ctx: ChatContext,
   target: Target,
-  verdict: { reason: string; unresolved?: string[] },
+  verdict: { reason: string; unresolved?: string[]; service?: string },
   nothing = 'Nothing was queued.',
 ): ChatMessage {
   const what = `diagnose ${formatTarget(target)}`;
-  if (verdict.unresolved) return accessUnverifiedMessage(ctx.cluster, { what, groups: verdict.unresolved, nothing });
+  if (verdict.unresolved)
+    return accessUnverifiedMessage(ctx.cluster, { what, groups: verdict.unresolved, nothing, ...(verdict.service ? { service: verdict.service } : {}) });
   const ask = ctx.options.policy ? askWhom(whoMayDiagnose(ctx.options.policy, placeOf(ctx.cluster, target))) : '';
   return accessRefusedMessage(ctx.cluster, { what, why: sentence(verdict.reason), ask, nothing });
 }

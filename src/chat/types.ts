@@ -102,6 +102,13 @@ export interface PostOptions {
   editedLater?: boolean;
 }
 
+const SERVICE_NAMES: Record<ChatAdapter['medium'], string> = { slack: 'Slack', mattermost: 'Mattermost', console: 'console' };
+
+/** The chat service a channel is on, by name, for what people read ("Slack did not answer"). */
+export function serviceName(adapter: Pick<ChatAdapter, 'medium' | 'mediumOf'>, channel?: string): string {
+  return SERVICE_NAMES[(channel === undefined ? undefined : adapter.mediumOf?.(channel)) ?? adapter.medium];
+}
+
 /**
  * A chat medium. Post operations may split one model message into several chat messages
  * (size limits); they return every posted message, the first being the one to update.

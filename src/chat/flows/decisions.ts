@@ -8,7 +8,7 @@ import { enqueueRemediation } from '../../jobs/dedup.js';
 import { formatTarget } from '../../kube/target.js';
 import { planSubject } from '../../remediation/audit.js';
 import { isPlanId, type Plan } from '../../remediation/plan.js';
-import { approversOf, placeOf, placeText, planRule } from '../access.js';
+import { approversOf, groupService, placeOf, placeText, planRule } from '../access.js';
 import { type ChatContext, tell } from '../context.js';
 import { accessUnverifiedText, approverList, clock, noteMessage } from '../messages/messages.js';
 import type { ApprovalRecord } from '../store/approvals.js';
@@ -165,7 +165,12 @@ async function mayDecide(
     // Fail closed: their right may rest on a group Slack did not resolve (none cached within its TTL).
     log.warn({ allowed: false, unresolved: member.unresolved }, `${decision} refused: approver user groups did not resolve`);
     ctx.options.metrics?.decisions.inc({ decision: 'unverified' });
-    const text = accessUnverifiedText({ what: `${decision} ${what}`, groups: member.unresolved, nothing: 'Nothing was recorded.' });
+    const text = accessUnverifiedText({
+      what: `${decision} ${what}`,
+      groups: member.unresolved,
+      nothing: 'Nothing was recorded.',
+      service: groupService(ctx, channel ?? thread?.channel),
+    });
     await tell(ctx, channel, user, text, 'warning', decision === 'approve' ? thread : undefined);
     return false;
   }

@@ -12,7 +12,7 @@ import { type ChatContext, defaultNamespace, type ThreadState } from '../context
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { findingsMessage, noteMessage, notFoundMessage, type PlanOffer, type RootState } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
-import { type MessageRef, userRef } from '../types.js';
+import { type MessageRef, serviceName, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
 import { deliverIncident } from './incidents.js';
 import { offerMarks } from './not-a-problem.js';
@@ -123,7 +123,8 @@ async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackG
   log.error({ err, channel: g.channel, code, reason: dropped?.reason }, 'result not delivered to this channel; reporting it');
   const t = formatTarget(result.job.target);
   const what = result.status === 'diagnosed' ? 'The findings' : 'The result of the diagnosis';
-  const why = code ? `Slack answered \`${code}\`` : 'the chat service did not answer';
+  const service = serviceName(ctx.adapter, g.channel);
+  const why = code ? `${service} answered \`${code}\`` : 'the chat service did not answer';
   const message =
     result.status === 'not-found'
       ? notFoundMessage(ctx.cluster, result.job.target, result.message, defaultNamespace(ctx, g.channel))
@@ -132,7 +133,7 @@ async function reportDropped(ctx: ChatContext, result: DiagnoseResult, g: SlackG
           dropped?.reason === 'undeliverable'
             ? `${what} of ${t} cannot be posted in channel ${g.channel}: ${why}.`
             : `${what} of ${t} could not be posted in channel ${g.channel}: ${why}, retried for ` +
-                `${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once Slack works.`,
+                `${Math.round((ctx.options.deliveryRetryMs ?? 300_000) / 1000)} s. Ask again with /pod-doctor once ${service} works.`,
           'error',
         );
   for (const user of g.users) {

@@ -15,7 +15,7 @@ import { type ChatContext, replyPrivately, type ThreadState, tell } from '../con
 import { chatErrorCode, isPermanentChatError } from '../errors.js';
 import { badInputMessage, helpMessage, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
-import { type ChatMessage, userRef } from '../types.js';
+import { type ChatMessage, serviceName, userRef } from '../types.js';
 import { deliveryKey } from './delivery.js';
 import { jobScope, openJobThread } from './parents.js';
 
@@ -259,8 +259,9 @@ async function openCommandThread(
       ? code === 'not_in_channel' || code === 'channel_not_found'
         ? `I cannot post in this channel, so the findings of ${t} will not appear here: invite me (\`/invite @pod-doctor\`) or use a public ` +
           `channel, then ask again.`
-        : `I cannot post in this channel (Slack answered \`${code}\`), so the findings of ${t} will not appear here.`
-      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when Slack lets me (I keep trying for ` +
+        : `I cannot post in this channel (${serviceName(ctx.adapter, channel)} answered \`${code}\`), so the findings of ${t} will not appear here.`
+      : `I could not post in this channel just now; ${t} is being diagnosed and its findings will be posted when ${serviceName(ctx.adapter, channel)} ` +
+        `lets me (I keep trying for ` +
         `${retrySeconds} s, then tell you by direct message).`;
     const { respond } = input;
     if (respond) await replyPrivately(ctx, 'thread failure reply', () => respond(noteMessage(ctx.cluster, why, 'warning')), channel, RESPONSE_URL_RETRY_MS);

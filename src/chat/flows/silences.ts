@@ -12,7 +12,7 @@ import { releaseLock } from '../../redis/lua.js';
 import { type ChatContext, type ThreadState, tell } from '../context.js';
 import { clock, noteMessage } from '../messages/messages.js';
 import type { ThreadRecord } from '../store/threads.js';
-import { type ChatAdapter, type GroupAction, type MessageRef, type Tone, userRef } from '../types.js';
+import { type GroupAction, type MessageRef, serviceName, type Tone, userRef } from '../types.js';
 import { alertGroups } from './alerts.js';
 import {
   clearMute,
@@ -130,8 +130,6 @@ async function locked(ctx: ChatContext, thread: AlertThread, input: GroupActionI
   }
 }
 
-const MEDIUM_NAMES: Record<ChatAdapter['medium'], string> = { slack: 'Slack', mattermost: 'Mattermost', console: 'console' };
-
 /** Where the silence's comment points: the thread's permalink, else its channel and ts. */
 async function threadLink(ctx: ChatContext, thread: AlertThread, input: GroupActionInput): Promise<string> {
   const ref = { channel: thread.channel, ts: thread.ts };
@@ -139,7 +137,7 @@ async function threadLink(ctx: ChatContext, thread: AlertThread, input: GroupAct
     ctx.log.debug({ err, threadId: thread.id }, 'no permalink for the thread');
     return undefined;
   });
-  return link ?? `${MEDIUM_NAMES[ctx.adapter.mediumOf?.(thread.channel) ?? ctx.adapter.medium]} channel ${thread.channel}, thread ${thread.ts}`;
+  return link ?? `${serviceName(ctx.adapter, thread.channel)} channel ${thread.channel}, thread ${thread.ts}`;
 }
 
 async function silence(

@@ -448,10 +448,10 @@ export function accessRefusedMessage(cluster: string, r: { what: string; why: st
  * A refusal because the user groups someone's right rests on could not be looked up (fail closed):
  * nothing is wrong with them, so it says to try again rather than whom to ask.
  */
-export function accessUnverifiedText(r: { what: string; groups: readonly string[]; nothing: string }): string {
+export function accessUnverifiedText(r: { what: string; groups: readonly string[]; nothing: string; service?: string }): string {
   const names = r.groups.map((g) => `user group ${g}`).join(' and ');
   return (
-    `Can't check that you may ${r.what}: Slack did not answer the lookup of ${names} just now, and your access depends on it. ${r.nothing} ` +
+    `Can't check that you may ${r.what}: ${r.service ?? 'Slack'} did not answer the lookup of ${names} just now, and your access depends on it. ${r.nothing} ` +
     'Try again in a moment; if it keeps failing, tell whoever runs pod-doctor.'
   );
 }
