@@ -68,6 +68,8 @@ export interface FakeMattermost {
   calls: { method: string; path: string; at: number; status: number }[];
   /** Calls answered 429 by the rate limiter. */
   throttled: number;
+  /** The direct channel of a user with the bot, when one was made (POST /channels/direct). */
+  directWith(user: string): string | undefined;
   /** The next `count` calls whose path starts with `path` answer HTTP `status`. */
   fail(path: string, count: number, status?: number): void;
   roots(channel: string): FakePost[];
@@ -126,6 +128,8 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
   const calls: FakeMattermost['calls'] = [];
   const failures = new Map<string, { count: number; status: number }>();
   const seenPending = new Map<string, { id: string; at: number }>();
+  /** Direct channels by id: the two users. */
+  const directs = new Map<string, [string, string]>();
   const limit = options.rateLimit ?? { perSecond: 10, burst: 100 };
   const bucket = { tokens: limit.burst, at: Date.now() };
   let throttled = 0;
@@ -147,7 +151,8 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     const rootId = typeof p.root_id === 'string' ? p.root_id : '';
     if (!/^[a-z0-9]{26}$/.test(channel))
       return appError(res, 400, 'api.context.invalid_body_param.app_error', 'Invalid or missing channel_id in request body.');
-    if (options.channels && !options.channels.includes(channel))
+    // A user's id is no channel: Mattermost refuses it like a channel the bot may not post in.
+    if ((options.channels && !options.channels.includes(channel) && !directs.has(channel)) || channel in users)
       return appError(res, 403, 'api.context.permissions.app_error', 'You do not have the appropriate permissions.');
     if ([...message].length > MAX_MESSAGE) return appError(res, 400, 'model.post.is_valid.msg.app_error', 'Invalid Message.');
     if (rootId) {
@@ -230,6 +235,15 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       return json(res, 200, post);
     }
     if (req.method === 'GET' && path === '/users/me') return json(res, 200, userOf(botUserId));
+    if (req.method === 'POST' && path === '/channels/direct') {
+      const [a, b, ...more] = Array.isArray(parsed) ? (parsed as unknown[]) : [];
+      if (typeof a !== 'string' || typeof b !== 'string' || more.length > 0 || !(a in users) || !(b in users))
+        return appError(res, 400, 'api.context.invalid_body_param.app_error', 'Invalid or missing user_ids in request body.');
+      const found = [...directs].find(([, p]) => p.includes(a) && p.includes(b));
+      const id = found?.[0] ?? mattermostId();
+      if (!found) directs.set(id, [a, b]);
+      return json(res, 201, { id, type: 'D', name: `${a}__${b}` });
+    }
     if (req.method === 'POST' && path === '/users/ids') {
       if (!Array.isArray(parsed)) return appError(res, 400, 'api.context.invalid_body_param.app_error', 'Invalid or missing user_ids in request body.');
       return json(res, 200, (parsed as unknown[]).filter((id): id is string => typeof id === 'string' && id in users).map(userOf));
@@ -284,6 +298,7 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       return throttled;
     },
     fail: (path, count, status = 500) => failures.set(path, { count, status }),
+    directWith: (user) => [...directs].find(([, p]) => p.includes(user) && p.includes(botUserId))?.[0],
     roots: (channel) => posts.filter((p) => p.channel_id === channel && !p.root_id),
     thread: (rootId) => posts.filter((p) => p.root_id === rootId),
     post: (id) => byId.get(id),

@@ -45,6 +45,10 @@ describe('MattermostAdapter against a fake Mattermost', () => {
     expect(mm.ephemerals.at(-1)).toMatchObject({ user_id: BOB, channel_id: CHANNEL, root_id: root.ts, message: 'You may not approve' });
     expect(await adapter.userNames([ALICE, BOB, mattermostId()])).toEqual({ [ALICE]: 'alice', [BOB]: 'bob' });
     expect(await adapter.groupMembers(`group:${GROUP}`)).toEqual([ALICE, BOB]);
+    // A post "to a user" is a direct message: it lands in the bot's direct channel with them.
+    const dm = await adapter.postRoot(BOB, { text: 'dropped', parts: [{ kind: 'section', text: 'could not post' }] });
+    expect(dm.channel).toBe(mm.directWith(BOB));
+    expect(mm.post(dm.ts)!.message).toBe('could not post');
     await expect(adapter.groupMembers(`group:${mattermostId()}`)).rejects.toMatchObject({ failure: 'http' });
   });
 

@@ -81,6 +81,9 @@ export class MattermostAdapter implements ChatAdapter {
   private readonly lanes = new Map<string, { queue: Queued[]; running: boolean }>();
   private readonly reached = new Map<string, number>();
   private readonly names = new Map<string, { username: string; display: string; at: number }>();
+  /** Direct channels with users (a post "to a user" goes there), by user id. */
+  private readonly directs = new Map<string, string>();
+  private botUserId: Promise<string> | undefined;
   /** pending_post_ids of keyed posts whose last try may have posted, with when it was first tried. */
   private readonly pending = new Map<string, number>();
 
@@ -211,10 +214,43 @@ export class MattermostAdapter implements ChatAdapter {
     );
   }
 
+  /**
+   * A new post in a channel; `channel` may be a user's id (a direct message, as Slack takes one):
+   * a post refused there is sent to the direct channel with that user when the id is a user's.
+   */
   async postRoot(channel: string, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef> {
     const { ctx, redacted } = await this.render(message);
-    const key = options.key === undefined ? undefined : `${channel}|${options.key}`;
-    return this.post(channel, renderPost(redacted, ctx), undefined, RANK[options.priority ?? 'open'], key);
+    const send = (to: string) =>
+      this.post(to, renderPost(redacted, ctx), undefined, RANK[options.priority ?? 'open'], options.key === undefined ? undefined : `${to}|${options.key}`);
+    const direct = this.directs.get(channel);
+    if (direct) return send(direct);
+    try {
+      return await send(channel);
+    } catch (err) {
+      const refused = err instanceof MattermostApiError && err.failure === 'http' && [400, 403, 404].includes(err.status);
+      const dm = refused ? await this.directChannelWith(channel) : undefined;
+      if (!dm) throw err;
+      return send(dm);
+    }
+  }
+
+  /** The direct channel between the bot and `user`; undefined when `user` is no user's id (or it cannot be made). */
+  private async directChannelWith(user: string): Promise<string | undefined> {
+    try {
+      if (!(await this.options.client.usersByIds([user])).some((u) => u.id === user)) return undefined;
+      this.botUserId ??= this.options.client.me().then((me) => me.id);
+      const bot = await this.botUserId.catch((err: unknown) => {
+        this.botUserId = undefined;
+        throw err;
+      });
+      const { id } = await this.options.client.directChannel(bot, user);
+      this.directs.set(user, id);
+      if (this.directs.size > 10_000) this.directs.delete(this.directs.keys().next().value ?? '');
+      return id;
+    } catch (err) {
+      this.options.logger.warn({ err, user }, 'no direct channel with the user');
+      return undefined;
+    }
   }
 
   async postInThread(parent: MessageRef, message: ChatMessage, options: PostOptions = {}): Promise<MessageRef[]> {

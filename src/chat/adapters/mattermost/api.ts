@@ -1,5 +1,5 @@
 // Mattermost's REST API v4, directly with fetch: the handful of calls pod-doctor makes (posts,
-// ephemeral posts, patches, the bot's own user, users by id, group members). The official
+// ephemeral posts, patches, direct channels, the bot's own user, users by id, group members). The official
 // @mattermost/client is written for the web app (it peer-depends on TypeScript and the types
 // package, retries nothing and hides Retry-After); these six calls are simpler to own, each
 // answer checked with zod. Every call has a deadline; a network failure or a 5xx is tried again
@@ -170,6 +170,11 @@ export class MattermostClient {
   /** PUT /posts/{id}/patch: new message and props for a post. */
   patchPost(id: string, patch: { message: string; props?: Record<string, unknown> }): Promise<Post> {
     return this.call('PUT', '/posts/{id}/patch', `/posts/${encodeURIComponent(id)}/patch`, patch, Post);
+  }
+
+  /** POST /channels/direct: the direct channel of two users (made if it does not exist). */
+  directChannel(userA: string, userB: string): Promise<{ id: string }> {
+    return this.call('POST', '/channels/direct', '/channels/direct', [userA, userB], z.object({ id: z.string() }));
   }
 
   /** GET /users/me: the bot account (checks the token). */
