@@ -129,6 +129,15 @@ describe('pod-doctor bot with Mattermost (fake server, simulated cluster, real R
     expect((await post('{not json')).status).toBe(400);
     expect((await post(JSON.stringify({ context: {} }))).status).toBe(400);
     expect((await fetch(`${bot!.url}/mattermost/command`)).status).toBe(404);
+    // A body past the limit (413), a channel that is no Mattermost id (400), with the right token.
+    expect((await post(JSON.stringify({ ...click, pad: 'x'.repeat(100_000) }))).status).toBe(413);
+    const form = new URLSearchParams({ token: COMMAND_TOKEN, text: POD, channel_id: 'C0SLACK', user_id: ALICE });
+    const badChannel = await fetch(`${bot!.url}/mattermost/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    expect([badChannel.status, await badChannel.text()]).toEqual([400, 'bad slash command request\n']);
     await new Promise((r) => setTimeout(r, 200));
     expect(await counts()).toEqual({ diagnose: 0, remediate: 0 });
     expect(mm.posts).toEqual([]);
