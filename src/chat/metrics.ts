@@ -13,6 +13,8 @@ export interface ChatMetrics {
   deliveriesDropped: Counter<'reason'>;
   /** Every Slack Web API HTTP call (a retry is another call) by method and status: the HTTP status, or "error" when no answer came. */
   slackCalls: Counter<'method' | 'status'>;
+  /** Every Mattermost REST API call (a retry is another call) by method, route template and HTTP status ("error": no answer). */
+  mattermostCalls: Counter<'method' | 'route' | 'status'>;
   /** Slack's own errors (HTTP 200 with ok: false) by method and Slack's error code. */
   slackErrors: Counter<'method' | 'error'>;
   /** User group lookups that failed with nothing fresh cached (their members are refused meanwhile), by how. */
@@ -61,6 +63,12 @@ export function createChatMetrics(registry: Registry): ChatMetrics {
       name: 'pod_doctor_slack_api_calls_total',
       help: 'Slack Web API calls (each retry too) by method and HTTP status ("error": no answer, e.g. a network failure or timeout).',
       labelNames: ['method', 'status'] as const,
+      registers: [registry],
+    }),
+    mattermostCalls: new Counter({
+      name: 'pod_doctor_mattermost_api_calls_total',
+      help: 'Mattermost REST API v4 calls (each retry too) by method, route (/posts/{id}/patch) and HTTP status ("error": no answer).',
+      labelNames: ['method', 'route', 'status'] as const,
       registers: [registry],
     }),
     slackErrors: new Counter({

@@ -116,13 +116,17 @@ export function composeSlackAdapter(
  * channel like Slack's (POD_DOCTOR_CHAT_POSTS_PER_SECOND, POD_DOCTOR_CHAT_BURST). Its buttons post
  * to <POD_DOCTOR_PUBLIC_URL>/mattermost/actions with a context signed by MATTERMOST_ACTION_SECRET.
  */
-export function composeMattermostAdapter(config: Config, parts: { redis: RedisClient; prefix: string; logger: Logger }): MattermostAdapter {
+export function composeMattermostAdapter(
+  config: Config,
+  parts: { redis: RedisClient; prefix: string; logger: Logger; metrics?: Pick<ChatMetrics, 'mattermostCalls'> },
+): MattermostAdapter {
   // Checked by the bot's configuration check (checkChatConfig) before this is built.
   const url = config.mattermostUrl ?? '';
   const client = new MattermostClient({
     url,
     token: config.mattermostBotToken ?? '',
     budget: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 10, burst: 20 }),
+    ...(parts.metrics ? { onCall: (c: { method: string; route: string; status: string }) => parts.metrics?.mattermostCalls.inc(c) } : {}),
   });
   return new MattermostAdapter({
     client,

@@ -572,8 +572,9 @@ export const SETTINGS = {
     schema: z.string().default('').transform(commaList).pipe(ApproverIds),
     file: ApproverIds,
     description:
-      'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list); ' +
-      "in the file, a list. A playbook's own `approvers` and the policy's `approvals` (per namespace) override it. Empty: nobody may approve in Slack.",
+      'Who may approve or deny a playbook: comma-separated Slack user ids (U…/W…) and user-group ids (S…, members resolved with usergroups.users.list), ' +
+      'Mattermost user ids and groups as group:<id> (docs/mattermost.md); ' +
+      "in the file, a list. A playbook's own `approvers` and the policy's `approvals` (per namespace) override it. Empty: nobody may approve in chat.",
     roles: ['bot'],
   }),
   requireDifferentApprover: setting({
@@ -601,7 +602,7 @@ export const SETTINGS = {
     schema: int(60, 0, 3600),
     description:
       "How long the members of a user group (approvers, the policy's `usergroups`) are trusted once looked up, and never longer: " +
-      'while Slack does not answer a lookup past it, everyone whose right depends on that group is refused and told to retry.',
+      'while Slack (or Mattermost) does not answer a lookup past it, everyone whose right depends on that group is refused and told to retry.',
     roles: ['bot'],
   }),
   defaultNamespaces: setting({

@@ -206,6 +206,10 @@ describe('pod-doctor bot with Mattermost (fake server, simulated cluster, real R
     expect(mm.thread(root.id).filter((p) => /approved remove-finalizers at/.test(shownText(p)))).toHaveLength(1);
     expect(shownText(mm.post(prompt2.id)!)).toMatch(/Approved by @(bob|carol)/);
 
+    // Mattermost's API calls are counted by route and status.
+    const metrics = await (await fetch(`${bot!.metricsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^pod_doctor_mattermost_api_calls_total\{method="POST",route="\/posts",status="201"\} [1-9]/m);
+    expect(metrics).toMatch(/^pod_doctor_mattermost_api_calls_total\{method="PUT",route="\/posts\/\{id\}\/patch",status="200"\} [1-9]/m);
     // Every post fits Mattermost's limit, names no one by accident, and its buttons point at the bot.
     for (const p of mm.posts) {
       expect([...p.message].length).toBeLessThanOrEqual(16_383);
