@@ -55,6 +55,8 @@ export interface FakeMattermostOptions {
   groups?: Record<string, string[]>;
   /** Channels the bot is a member of; a post elsewhere is 403. Unset: every channel. */
   channels?: string[];
+  /** How long a pending_post_id answers a repeat with its post (Mattermost: 30 s). */
+  pendingPostTtlMs?: number;
   /** The per-token limit (Mattermost's default: 10 a second, bursts of 100). */
   rateLimit?: { perSecond: number; burst: number };
 }
@@ -70,6 +72,8 @@ export interface FakeMattermost {
   throttled: number;
   /** The direct channel of a user with the bot, when one was made (POST /channels/direct). */
   directWith(user: string): string | undefined;
+  /** The next `count` posts (POST /posts) are made, but answered HTTP 503 (the answer lost on the way). */
+  loseAnswers(count: number): void;
   /** The next `count` calls whose path starts with `path` answer HTTP `status`. */
   fail(path: string, count: number, status?: number): void;
   roots(channel: string): FakePost[];
@@ -128,6 +132,7 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
   const calls: FakeMattermost['calls'] = [];
   const failures = new Map<string, { count: number; status: number }>();
   const seenPending = new Map<string, { id: string; at: number }>();
+  let lostAnswers = 0;
   /** Direct channels by id: the two users. */
   const directs = new Map<string, [string, string]>();
   const limit = options.rateLimit ?? { perSecond: 10, burst: 100 };
@@ -162,7 +167,7 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     }
     const pending = typeof p.pending_post_id === 'string' ? p.pending_post_id : undefined;
     const seen = pending ? seenPending.get(pending) : undefined;
-    if (seen && Date.now() - seen.at < 30_000) return json(res, 201, byId.get(seen.id));
+    if (seen && Date.now() - seen.at < (options.pendingPostTtlMs ?? 30_000)) return json(res, 201, byId.get(seen.id));
     const post: FakePost = {
       id: mattermostId(),
       channel_id: channel,
@@ -177,6 +182,10 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     posts.push(post);
     byId.set(post.id, post);
     if (pending) seenPending.set(pending, { id: post.id, at: Date.now() });
+    if (lostAnswers > 0) {
+      lostAnswers--;
+      return appError(res, 503, 'app.fake.lost', 'Injected failure after the post was made.');
+    }
     return json(res, 201, post);
   };
 
@@ -233,6 +242,12 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       if (typeof obj.message === 'string') post.message = obj.message;
       if (obj.props && typeof obj.props === 'object') post.props = obj.props as FakePost['props'];
       return json(res, 200, post);
+    }
+    const channelPosts = /^\/channels\/([a-z0-9]{26})\/posts$/.exec(path);
+    if (req.method === 'GET' && channelPosts) {
+      const since = Number(query.get('since') ?? 0);
+      const found = posts.filter((p) => p.channel_id === channelPosts[1] && p.create_at >= since);
+      return json(res, 200, { order: found.map((p) => p.id).reverse(), posts: Object.fromEntries(found.map((p) => [p.id, p])) });
     }
     if (req.method === 'GET' && path === '/users/me') return json(res, 200, userOf(botUserId));
     if (req.method === 'POST' && path === '/channels/direct') {
@@ -298,6 +313,9 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       return throttled;
     },
     fail: (path, count, status = 500) => failures.set(path, { count, status }),
+    loseAnswers: (count) => {
+      lostAnswers = count;
+    },
     directWith: (user) => [...directs].find(([, p]) => p.includes(user) && p.includes(botUserId))?.[0],
     roots: (channel) => posts.filter((p) => p.channel_id === channel && !p.root_id),
     thread: (rootId) => posts.filter((p) => p.root_id === rootId),

@@ -78,6 +78,25 @@ describe('MattermostAdapter against a fake Mattermost', () => {
     } finally {
       await tight.close();
     }
+    // A post made whose answer was lost, retried later (past the pending-post dedup): found by its key, not made twice.
+    const forgetful = await startFakeMattermost({ pendingPostTtlMs: 0 });
+    try {
+      const once = new MattermostAdapter({
+        client: new MattermostClient({ url: forgetful.url, token: forgetful.token, retries: 0 }),
+        render: { actionsUrl: 'http://bot.example/a', actionSecret: 's'.repeat(32), serverUrl: forgetful.url },
+        logger: silent,
+      });
+      const m = { text: 'x', parts: [{ kind: 'section' as const, text: 'findings' }] };
+      forgetful.loseAnswers(1);
+      await expect(once.postRoot(CHANNEL, m, { key: 'job-1' })).rejects.toBeInstanceOf(MattermostApiError);
+      const again = await once.postRoot(CHANNEL, m, { key: 'job-1' });
+      expect(forgetful.posts.map((p) => p.id)).toEqual([again.ts]);
+      // Another key is another post.
+      await once.postRoot(CHANNEL, m, { key: 'job-2' });
+      expect(forgetful.posts).toHaveLength(2);
+    } finally {
+      await forgetful.close();
+    }
     await expect(client({ token: 'wrong-token-123' }).me()).rejects.toMatchObject({ status: 401, errorId: 'api.context.session_expired.app_error' });
   });
 });

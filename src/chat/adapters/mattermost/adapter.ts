@@ -67,6 +67,14 @@ function classified(err: unknown, what: 'post' | 'patch' | 'ephemeral'): unknown
   return err;
 }
 
+/** The post prop that carries a post's key (hashed): a retry finds the post an unsure try made. */
+const MARK_PROP = 'pod_doctor_key';
+
+/** A post's key as its post carries it: opaque, short, the same in every process. */
+function postMark(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
 /** A post's pending_post_id: the same for every try of one post (key and first try), shaped as Mattermost's clients make it. */
 function pendingPostId(key: string | undefined, at: number): string {
   const id = createHash('sha256')
@@ -180,10 +188,11 @@ export class MattermostAdapter implements ChatAdapter {
   private async post(channel: string, m: MattermostMessage, rootId: string | undefined, rank: number, key: string | undefined, holdWhile?: () => boolean) {
     const first = key === undefined ? undefined : this.pending.get(key);
     const at = first ?? Date.now();
+    const mark = key === undefined ? undefined : postMark(key);
     const body: NewPost = {
       channel_id: channel,
       message: m.message,
-      props: m.props,
+      props: { ...m.props, ...(mark ? { [MARK_PROP]: mark } : {}) },
       pending_post_id: pendingPostId(key, at),
       ...(rootId ? { root_id: rootId } : {}),
     };
@@ -191,6 +200,13 @@ export class MattermostAdapter implements ChatAdapter {
       channel,
       rank,
       async () => {
+        // An earlier try that may have posted (past Mattermost's 30 s pending-post dedup): look for it first.
+        const found = first !== undefined && mark ? await this.findPosted(channel, rootId, mark, first) : undefined;
+        if (found) {
+          if (key !== undefined) this.pending.delete(key);
+          this.options.logger.info({ channel, post: found }, 'post had arrived after all; not sent again');
+          return { channel, ts: found } satisfies MessageRef;
+        }
         const { limiter } = this.options;
         await limiter?.acquire(channel);
         const sent = Date.now();
@@ -200,8 +216,9 @@ export class MattermostAdapter implements ChatAdapter {
           this.noteReached(channel);
           return { channel: post.channel_id || channel, ts: post.id } satisfies MessageRef;
         } catch (err) {
-          // A later retry of the same post (the delivery's) within Mattermost's 30 s dedup window finds it.
-          if (key !== undefined && !(err instanceof MattermostApiError && err.failure === 'http')) {
+          // No answer or a 5xx: it may have posted. A later retry of the same post (the delivery's) looks for it.
+          const unsure = !(err instanceof MattermostApiError) || err.failure === 'network' || (err.failure === 'http' && err.status >= 500);
+          if (key !== undefined && unsure && first === undefined) {
             this.pending.set(key, at);
             if (this.pending.size > 10_000) this.pending.delete(this.pending.keys().next().value ?? '');
           }
@@ -212,6 +229,21 @@ export class MattermostAdapter implements ChatAdapter {
       },
       holdWhile,
     );
+  }
+
+  /**
+   * The id of a post carrying `mark` made since `since` (ms) in the channel (in the thread of
+   * `rootId`); undefined when there is none or it cannot be read (then the post goes again: a
+   * message twice is better than none).
+   */
+  private async findPosted(channel: string, rootId: string | undefined, mark: string, since: number): Promise<string | undefined> {
+    try {
+      const posts = await this.options.client.postsSince(channel, since - 10_000);
+      return posts.find((p) => p.props?.[MARK_PROP] === mark && (p.root_id || undefined) === rootId)?.id;
+    } catch (err) {
+      this.options.logger.warn({ err, channel }, 'could not look for an earlier post; posting again');
+      return undefined;
+    }
   }
 
   /**

@@ -1,11 +1,11 @@
 // Mattermost's REST API v4, directly with fetch: the handful of calls pod-doctor makes (posts,
-// ephemeral posts, patches, direct channels, the bot's own user, users by id, group members). The official
-// @mattermost/client is written for the web app (it peer-depends on TypeScript and the types
-// package, retries nothing and hides Retry-After); these six calls are simpler to own, each
-// answer checked with zod. Every call has a deadline; a network failure or a 5xx is tried again
-// with backoff (a post carries a pending_post_id, which Mattermost uses to answer a repeat with
-// the post it already made); a 429 waits for X-Ratelimit-Reset or Retry-After, in the shared
-// budget when one is given (every process then waits), and is tried again.
+// ephemeral posts, patches, a channel's recent posts, direct channels, the bot's own user, users by
+// id, group members). The official @mattermost/client is written for the web app (it peer-depends
+// on TypeScript and the types package, retries nothing and hides Retry-After); these calls are
+// simpler to own, each answer checked with zod. Every call has a deadline; a network failure or a
+// 5xx is tried again with backoff (a post carries a pending_post_id, which Mattermost uses to
+// answer a repeat with the post it already made); a 429 waits for X-Ratelimit-Reset or
+// Retry-After, in the shared budget when one is given (every process then waits), and is tried again.
 import { z } from 'zod';
 
 /** Mattermost's error body: `{id, message, status_code}`. */
@@ -170,6 +170,18 @@ export class MattermostClient {
   /** PUT /posts/{id}/patch: new message and props for a post. */
   patchPost(id: string, patch: { message: string; props?: Record<string, unknown> }): Promise<Post> {
     return this.call('PUT', '/posts/{id}/patch', `/posts/${encodeURIComponent(id)}/patch`, patch, Post);
+  }
+
+  /** GET /channels/{id}/posts?since=: the channel's posts made or changed since `sinceMs`. */
+  async postsSince(channelId: string, sinceMs: number): Promise<Post[]> {
+    const page = await this.call(
+      'GET',
+      '/channels/{id}/posts',
+      `/channels/${encodeURIComponent(channelId)}/posts?since=${Math.max(0, Math.floor(sinceMs))}`,
+      undefined,
+      z.object({ order: z.array(z.string()).default([]), posts: z.record(z.string(), Post).nullish() }),
+    );
+    return Object.values(page.posts ?? {});
   }
 
   /** POST /channels/direct: the direct channel of two users (made if it does not exist). */
