@@ -12,7 +12,14 @@ import { createAlertmanagerHandler } from '../alerts/http.js';
 import { alertDestinationProblem } from '../alerts/routes.js';
 import type { MattermostAdapter } from '../chat/adapters/mattermost/adapter.js';
 import { mattermostIds } from '../chat/adapters/mattermost/ids.js';
-import { ACTIONS_PATH, COMMAND_PATH, mattermostActionsHandler, mattermostCommandHandler } from '../chat/adapters/mattermost/inbound.js';
+import {
+  ACTIONS_PATH,
+  COMMAND_PATH,
+  DIALOGS_PATH,
+  mattermostActionsHandler,
+  mattermostCommandHandler,
+  mattermostDialogsHandler,
+} from '../chat/adapters/mattermost/inbound.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
 import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
 import { slackIds } from '../chat/adapters/slack/ids.js';
@@ -350,9 +357,11 @@ function serveMattermost(
     commandTokens: config.mattermostCommandTokens,
     actionSecret: config.mattermostActionSecret ?? '',
     serverUrl: config.mattermostUrl ?? '',
+    dialogsUrl: `${(config.publicUrl ?? '').replace(/\/+$/, '')}${DIALOGS_PATH}`,
   };
   routes.push({ path: COMMAND_PATH, method: ['POST'], handler: mattermostCommandHandler(inbound) });
   routes.push({ path: ACTIONS_PATH, method: ['POST'], handler: mattermostActionsHandler(inbound) });
+  routes.push({ path: DIALOGS_PATH, method: ['POST'], handler: mattermostDialogsHandler(inbound) });
 }
 
 /**

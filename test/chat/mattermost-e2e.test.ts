@@ -177,6 +177,13 @@ describe('pod-doctor bot with Mattermost (fake server, simulated cluster, real R
     expect((await mm.click(prompt1, deny1!, BOB)).status).toBe(200);
     await mm.waitFor(() => /@bob denied remove-finalizers/.test(threadText(root)));
     expect(await inbound()).toEqual({ command: beforeDeny.command, click: beforeDeny.click + 1 });
+    // Then the dialog that asks why (optional): its reason is posted in the thread; a forged state is refused.
+    const dialog = await mm.waitFor(() => mm.dialogs[0]);
+    expect(dialog.url).toBe(`${bot!.url}/mattermost/dialogs`);
+    const forged = await mm.submitDialog({ ...dialog, dialog: { ...dialog.dialog, state: `${planId} forged` } }, BOB, { reason: 'x' });
+    expect(forged.status).toBe(403);
+    expect((await mm.submitDialog(dialog, BOB, { reason: 'the report controller is being redeployed' })).status).toBe(200);
+    await mm.waitFor(() => /Reason for the denial by @bob: the report controller is being redeployed/.test(threadText(root)));
     await mm.waitFor(() => actionsOf(mm.post(prompt1.id)!).length === 0 && /Denied by @bob/.test(shownText(mm.post(prompt1.id)!)));
     // A late approval of the denied plan (a button seen before the update) does nothing.
     await mm.click(prompt1, approve1!, CAROL);

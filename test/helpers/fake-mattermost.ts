@@ -46,6 +46,14 @@ export interface FakeEphemeralPost {
   at: number;
 }
 
+/** An interactive dialog opened for a person (POST /actions/dialogs/open). */
+export interface FakeDialog {
+  trigger_id: string;
+  url: string;
+  dialog: { callback_id: string; state: string; title: string; elements: { name: string }[] };
+  at: number;
+}
+
 export interface FakeMattermostOptions {
   /** The bot account's access token (default `mm-bot-token-0123456789`). */
   token?: string;
@@ -67,6 +75,7 @@ export interface FakeMattermost {
   botUserId: string;
   posts: FakePost[];
   ephemerals: FakeEphemeralPost[];
+  dialogs: FakeDialog[];
   calls: { method: string; path: string; at: number; status: number }[];
   /** Calls answered 429 by the rate limiter. */
   throttled: number;
@@ -80,6 +89,8 @@ export interface FakeMattermost {
   thread(rootId: string): FakePost[];
   post(id: string): FakePost | undefined;
   waitFor<T>(check: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
+  /** A person submits a dialog opened for them (Mattermost POSTs the submission to the dialog's URL). */
+  submitDialog(d: FakeDialog, user: string, submission: Record<string, string>): Promise<{ status: number; body: string }>;
   /** A person types `/pod-doctor <text>`: Mattermost's form POST to the bot's command URL. */
   slashCommand(botUrl: string, input: { text: string; user: string; channel: string; token: string }): Promise<{ status: number; body: string }>;
   /**
@@ -129,6 +140,9 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
   const posts: FakePost[] = [];
   const byId = new Map<string, FakePost>();
   const ephemerals: FakeEphemeralPost[] = [];
+  const dialogs: FakeDialog[] = [];
+  /** Trigger ids handed to integrations with a click (valid 3 s), with when. */
+  const triggers = new Map<string, number>();
   const calls: FakeMattermost['calls'] = [];
   const failures = new Map<string, { count: number; status: number }>();
   const seenPending = new Map<string, { id: string; at: number }>();
@@ -249,6 +263,15 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
       const found = posts.filter((p) => p.channel_id === channelPosts[1] && p.create_at >= since);
       return json(res, 200, { order: found.map((p) => p.id).reverse(), posts: Object.fromEntries(found.map((p) => [p.id, p])) });
     }
+    if (req.method === 'POST' && path === '/actions/dialogs/open') {
+      const at = triggers.get(String(obj.trigger_id));
+      if (at === undefined || Date.now() - at > 3000)
+        return appError(res, 400, 'api.dialog.open.trigger_expired', 'Trigger ID for interactive dialog is expired.');
+      if (typeof obj.url !== 'string' || !obj.dialog || typeof obj.dialog !== 'object')
+        return appError(res, 400, 'api.context.invalid_body_param.app_error', 'Invalid or missing dialog in request body.');
+      dialogs.push({ trigger_id: String(obj.trigger_id), url: obj.url, dialog: obj.dialog as FakeDialog['dialog'], at: Date.now() });
+      return json(res, 200, { status: 'OK' });
+    }
     if (req.method === 'GET' && path === '/users/me') return json(res, 200, userOf(botUserId));
     if (req.method === 'POST' && path === '/channels/direct') {
       const [a, b, ...more] = Array.isArray(parsed) ? (parsed as unknown[]) : [];
@@ -308,6 +331,7 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     botUserId,
     posts,
     ephemerals,
+    dialogs,
     calls,
     get throttled() {
       return throttled;
@@ -321,6 +345,23 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     thread: (rootId) => posts.filter((p) => p.root_id === rootId),
     post: (id) => byId.get(id),
     waitFor,
+    submitDialog: async (d, user, submission) => {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'dialog_submission',
+          callback_id: d.dialog.callback_id,
+          state: d.dialog.state,
+          user_id: user,
+          channel_id: mattermostId(),
+          team_id: mattermostId(),
+          submission,
+          cancelled: false,
+        }),
+      });
+      return { status: res.status, body: await res.text() };
+    },
     slashCommand: async (botUrl, input) => {
       const form = new URLSearchParams({
         channel_id: input.channel,
@@ -345,6 +386,8 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
     click: async (post, button, user) => {
       const action = typeof button === 'string' ? actionsOf(post).find((a) => a.name === button) : button;
       if (!action) throw new Error(`fake mattermost: post ${post.id} has no button "${String(button)}"`);
+      const trigger = mattermostId();
+      triggers.set(trigger, Date.now());
       const res = await fetch(action.integration.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -356,7 +399,7 @@ export async function startFakeMattermost(options: FakeMattermostOptions = {}): 
           team_id: mattermostId(),
           team_domain: 'sre',
           post_id: post.id,
-          trigger_id: mattermostId(),
+          trigger_id: trigger,
           type: 'button',
           data_source: '',
           context: action.integration.context,

@@ -172,6 +172,11 @@ export class MattermostClient {
     return this.call('PUT', '/posts/{id}/patch', `/posts/${encodeURIComponent(id)}/patch`, patch, Post);
   }
 
+  /** POST /actions/dialogs/open: an interactive dialog for the person whose click gave `triggerId` (valid 3 s). */
+  async openDialog(triggerId: string, url: string, dialog: Record<string, unknown>): Promise<void> {
+    await this.call('POST', '/actions/dialogs/open', '/actions/dialogs/open', { trigger_id: triggerId, url, dialog }, z.unknown());
+  }
+
   /** GET /channels/{id}/posts?since=: the channel's posts made or changed since `sinceMs`. */
   async postsSince(channelId: string, sinceMs: number): Promise<Post[]> {
     const page = await this.call(

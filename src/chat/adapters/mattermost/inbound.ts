@@ -9,16 +9,19 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { discard, readBody } from '../../../body.js';
-import { answerClick, answerCommand, type ChatEdge, isDecisionAction, isGroupAction } from '../../edge.js';
+import { answerClick, answerCommand, answerDenyReason, type ChatEdge, isDecisionAction, isGroupAction } from '../../edge.js';
 import type { ActionKind } from '../../types.js';
 import type { MattermostAdapter } from './adapter.js';
 import { mattermostIds } from './ids.js';
-import { threadUrl, verifyActionMac } from './render.js';
+import { actionMac, threadUrl, verifyActionMac } from './render.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export const COMMAND_PATH = '/mattermost/command';
 export const ACTIONS_PATH = '/mattermost/actions';
+export const DIALOGS_PATH = '/mattermost/dialogs';
+/** The deny-reason dialog's callback id. */
+export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** A slash command's form or a click's JSON is a few hundred bytes. */
 const BODY_LIMIT = 64 * 1024;
@@ -31,17 +34,28 @@ export interface MattermostInboundOptions extends ChatEdge {
   actionSecret: string;
   /** The server's base URL (a silence's link to its thread). */
   serverUrl: string;
+  /** <publicUrl>/mattermost/dialogs: where the deny-reason dialog is submitted. */
+  dialogsUrl: string;
 }
 
 const id = z.string().refine((s) => mattermostIds.isUser(s), 'expected a Mattermost id');
 
 const CommandForm = z.object({ token: z.string().min(1), text: z.string().max(4000).default(''), channel_id: id, user_id: id });
 
+const DialogSubmission = z.object({
+  callback_id: z.string(),
+  state: z.string().max(3000),
+  user_id: id,
+  cancelled: z.boolean().default(false),
+  submission: z.object({ reason: z.string().max(500).nullish() }).nullish(),
+});
+
 const ActionRequest = z.object({
   user_id: id,
   user_name: z.string().max(64).optional(),
   channel_id: id.optional(),
   post_id: z.string().optional(),
+  trigger_id: z.string().max(200).optional(),
   context: z.object({ action: z.string().max(32), value: z.string().min(1).max(2000), mac: z.string().max(100) }),
 });
 
@@ -133,7 +147,7 @@ export function mattermostActionsHandler(o: MattermostInboundOptions): RouteHand
       o.metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
       const { user_id: user, user_name: userName, channel_id: channel } = click.data;
       try {
-        await answerClick(o, {
+        const out = await answerClick(o, {
           surface: 'mattermost',
           action: action satisfies ActionKind,
           value,
@@ -142,8 +156,49 @@ export function mattermostActionsHandler(o: MattermostInboundOptions): RouteHand
           ...(channel ? { channel } : {}),
           permalink: async (ref) => threadUrl(o.serverUrl, ref),
         });
+        // The denial is recorded (who, when); the dialog only asks why (optional), as Slack's modal does.
+        if (out.kind === 'denied' && click.data.trigger_id) await openDenyReason(o, click.data.trigger_id, out.planId);
       } catch (err) {
         o.logger.error({ err, action, user }, 'button handler failed');
       }
+    })();
+}
+
+/** The dialog that asks a denier why; its state is the plan and a MAC, so only a dialog pod-doctor opened is accepted back. */
+async function openDenyReason(o: MattermostInboundOptions, triggerId: string, planId: string): Promise<void> {
+  const dialog = {
+    callback_id: DENY_REASON_CALLBACK,
+    title: 'Why deny this fix?',
+    submit_label: 'Record reason',
+    state: `${planId} ${actionMac(o.actionSecret, DENY_REASON_CALLBACK, planId)}`,
+    elements: [{ display_name: 'Reason (posted in the thread)', name: 'reason', type: 'textarea', optional: true, max_length: 500 }],
+  };
+  await o.adapter.client
+    .openDialog(triggerId, o.dialogsUrl, dialog)
+    .catch((err: unknown) => o.logger.warn({ err, planId }, 'could not open the deny reason dialog'));
+}
+
+/** POST /mattermost/dialogs: a deny reason submitted (optional; a cancelled dialog records nothing). */
+export function mattermostDialogsHandler(o: MattermostInboundOptions): RouteHandler {
+  return (req, res) =>
+    void (async () => {
+      const text = await body(req, res);
+      if (text === undefined) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return refuse(res, 400, 'bad JSON');
+      }
+      const dialog = DialogSubmission.safeParse(parsed);
+      if (!dialog.success || dialog.data.callback_id !== DENY_REASON_CALLBACK) return refuse(res, 400, 'bad dialog submission');
+      const [planId = '', mac = ''] = dialog.data.state.split(' ');
+      if (!verifyActionMac(o.actionSecret, DENY_REASON_CALLBACK, planId, mac)) return refuse(res, 403, 'unknown dialog state');
+      answer(res, 200, {});
+      const reason = dialog.data.submission?.reason?.trim();
+      if (dialog.data.cancelled || !reason) return;
+      await answerDenyReason(o, 'mattermost', planId, dialog.data.user_id, reason).catch((err: unknown) =>
+        o.logger.error({ err, user: dialog.data.user_id }, 'recording the deny reason failed'),
+      );
     })();
 }
