@@ -82,6 +82,9 @@ export function createHttpServer(o: { logger: Logger; keepAliveTimeoutMs?: numbe
     }
   });
   server.keepAliveTimeout = o.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
+  // Slow or stalled clients must not hold sockets forever (Slack and Alertmanager send at once).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
 
   return {
     mount(...routes) {
