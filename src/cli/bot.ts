@@ -449,6 +449,7 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   });
   const ops = await listenOps({
     port: metricsPort,
+    logger,
     metrics: metricsHandler(metrics.registry, threadStart ? async () => (workerThread ? workerThread.metrics() : []) : undefined),
     readiness,
   });
