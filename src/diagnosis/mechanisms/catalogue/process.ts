@@ -238,10 +238,13 @@ export const MECHANISMS = mechanisms([
     id: 'memlock-limit',
     kind: 'resource',
     resource: 'locked memory (RLIMIT_MEMLOCK)',
-    doc: "The server asked to lock its memory and the container's RLIMIT_MEMLOCK (from the runtime) does not allow it.",
+    doc:
+      "The process locks memory (mlock, mlockall, io_uring rings and eBPF maps on older kernels) beyond the container's RLIMIT_MEMLOCK, which comes from the " +
+      'runtime (often 64 KiB or 8 MiB); only IPC_LOCK lifts the limit, and containers do not get it by default.',
     variants: [
       {
-        id: 'runtime',
+        id: 'elasticsearch',
+        when: (ctx) => /memory locking requested|lock JVM Memory|Increase RLIMIT_MEMLOCK, soft limit/i.test(ctx.line),
         summary: 'memory locking is not allowed in the container',
         explain:
           "The server asked to lock its memory (mlockall) and the container's locked-memory limit, which comes from the container runtime on {{node}}, does not allow it.",
@@ -252,6 +255,130 @@ export const MECHANISMS = mechanisms([
             change: 'turn it off in containers, and disable swap on the node instead',
           },
           { place: 'runtime', path: 'LimitMEMLOCK of the runtime service on {{node}}', change: 'or raise it to infinity (with the IPC_LOCK capability)' },
+        ],
+      },
+      {
+        id: 'vault',
+        when: (ctx) => /failed to lock memory/i.test(ctx.line),
+        summary: 'Vault cannot lock its memory: the container lacks IPC_LOCK',
+        explain:
+          'Vault locks all its memory (mlockall) so secrets never reach swap. Locking more than RLIMIT_MEMLOCK, which the runtime on {{node}} sets low, ' +
+          'needs IPC_LOCK, ' +
+          'which containers do not get by default.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add IPC_LOCK (what HashiCorp asks for on Kubernetes; Pod Security baseline refuses it)',
+          },
+          {
+            place: 'app',
+            path: "Vault's disable_mlock",
+            change: 'or set disable_mlock = true, which Vault recommends with integrated storage (raft) and which is safe on nodes without swap',
+          },
+        ],
+      },
+      {
+        id: 'io-uring',
+        when: (ctx) => /io_uring/i.test(ctx.line),
+        summary: 'io_uring cannot get its ring memory: RLIMIT_MEMLOCK is too low',
+        explain:
+          "io_uring's rings and registered buffers count against RLIMIT_MEMLOCK on kernels before 5.12 (registered buffers on every kernel), " +
+          'and the limit the ' +
+          'runtime on {{node}} gives the container is too small for them.',
+        knobs: [
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits (RLIMIT_MEMLOCK) / CRI-O default_ulimits / LimitMEMLOCK of the runtime unit on {{node}}',
+            change: 'raise it for the pool',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add IPC_LOCK, which lifts the limit for the process' },
+          { place: 'app', path: "the app's io_uring option", change: 'or fall back to epoll / AIO (most runtimes have a switch)' },
+        ],
+      },
+      {
+        id: 'ebpf',
+        when: (ctx) => /MEMLOCK may be too low|RemoveMemlock|\bbpf\b/i.test(ctx.line),
+        summary: 'eBPF maps exceed RLIMIT_MEMLOCK',
+        explain:
+          "Before kernel 5.11, eBPF maps and programs count against RLIMIT_MEMLOCK, and the container's limit from the runtime on {{node}} is too small; " +
+          'the agent can lift it itself (rlimit.RemoveMemlock) only with SYS_RESOURCE.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add SYS_RESOURCE (with the BPF capabilities the agent documents) so it can lift the limit',
+          },
+          { place: 'runtime', path: 'LimitMEMLOCK of the runtime unit on {{node}}', change: 'or raise the limit containers inherit' },
+        ],
+      },
+      {
+        id: 'runtime',
+        summary: 'memory locking is not allowed in the container',
+        explain:
+          "The process locks memory (mlock or mlockall) beyond the container's RLIMIT_MEMLOCK, which comes from the container runtime on {{node}}; " +
+          'only IPC_LOCK lifts it.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'add IPC_LOCK (Pod Security baseline refuses it)' },
+          { place: 'runtime', path: 'LimitMEMLOCK of the runtime service on {{node}}', change: 'or raise the limit containers inherit' },
+          { place: 'app', path: "the app's memory-lock option", change: 'or turn memory locking off: nodes run without swap' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'rlimit-raise',
+    kind: 'permission',
+    resource: 'raising a hard resource limit (setrlimit, SYS_RESOURCE)',
+    doc:
+      'A start script raises a resource limit (ulimit -n, -l, -u) above the hard limit the container inherited from the runtime. ' +
+      'Any process may lower a limit ' +
+      'or raise its soft limit up to the hard one; raising the hard limit needs SYS_RESOURCE. ' +
+      "The pod spec has no ulimit field: the hard limit is the runtime's.",
+    variants: [
+      {
+        id: 'memlock',
+        when: (ctx) => /locked memory/i.test(ctx.line),
+        summary: 'the start script cannot raise the locked-memory limit (ulimit -l)',
+        explain:
+          'The script raises RLIMIT_MEMLOCK above the hard limit the container got from the runtime on {{node}}, which takes SYS_RESOURCE; ' +
+          'IPC_LOCK would make ' +
+          'the limit irrelevant for mlock.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add IPC_LOCK and drop the ulimit -l line (Pod Security baseline refuses IPC_LOCK)',
+          },
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits (RLIMIT_MEMLOCK) / CRI-O default_ulimits / LimitMEMLOCK of the runtime unit on {{node}}',
+            change: 'or raise the hard limit containers inherit',
+          },
+        ],
+      },
+      {
+        id: 'hard-limit',
+        when: (ctx) => {
+          const what = /ulimit: ([\w -]+?): cannot modify limit/i.exec(ctx.line)?.[1];
+          return { what: what ? `the ${what} limit` : 'a resource limit' };
+        },
+        summary: 'the start script cannot raise {{what}} above the hard limit',
+        explain:
+          'The script raises {{what}} above the hard limit the container inherited from the runtime on {{node}}; raising a hard limit needs SYS_RESOURCE, ' +
+          'which containers do not get, and the pod spec cannot set limits.',
+        knobs: [
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits / CRI-O default_ulimits / the Limit* of the runtime unit on {{node}}',
+            change: 'raise the hard limit containers inherit, for every node of the pool',
+          },
+          {
+            place: 'app',
+            path: "the entrypoint's ulimit line",
+            change: 'or ask for no more than the hard limit (ulimit -n "$(ulimit -Hn)"), or raise only the soft limit (ulimit -S)',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add SYS_RESOURCE (Pod Security baseline refuses it)' },
         ],
       },
     ],
@@ -336,6 +463,108 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'pod', path: 'spec.volumes', change: 'let Kubernetes mount the storage as a volume instead of mounting it from the app' },
           { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add / privileged', change: 'or add SYS_ADMIN (a large privilege; review it)' },
+        ],
+      },
+      {
+        id: 'file-capabilities',
+        when: (ctx) =>
+          /^exec \S+: operation not permitted|exec container process/i.test(ctx.line.trim()) && {
+            program: ctx.groups.path ?? 'the program',
+            held: drops(ctx, 'NET_BIND_SERVICE')
+              ? 'it drops them (capabilities drop)'
+              : ctx.container?.securityContext?.allowPrivilegeEscalation === false
+                ? 'allowPrivilegeEscalation: false keeps it from gaining them'
+                : "its bounding set lacks them (capabilities drop, or the runtime's default set)",
+          },
+        summary: 'the runtime cannot exec {{program}}: the file carries capabilities the container may not have',
+        explain:
+          '{{program}} carries file capabilities with the effective bit (setcap, typically cap_net_bind_service+ep). The kernel refuses to exec such a file ' +
+          '(EPERM, before the app prints anything) when the process cannot receive every capability it names, and here {{held}}.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add the capability the file carries (getcap on it in the image; NET_BIND_SERVICE, which Pod Security restricted allows)',
+          },
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'or drop the setcap and listen on a port above 1023 (or set net.ipv4.ip_unprivileged_port_start in spec.securityContext.sysctls)',
+          },
+        ],
+        facts: (ctx) => (capabilities(ctx).drop.length > 0 ? [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))] : []),
+      },
+      {
+        id: 'sys-time',
+        when: (ctx) => /adjtimex|ntp_adjtime|clock_adjtime|settimeofday|clock_settime|cannot set date|\bstime\b/i.test(ctx.line),
+        summary: "cannot set the clock: it is {{node}}'s, and the container lacks SYS_TIME",
+        explain:
+          'Setting or slewing the system clock (date, chronyd, ntpd, timesyncd) needs SYS_TIME. The clock is not namespaced: it is the clock of {{node}}, ' +
+          'shared by every pod there, so containers do not get the capability.',
+        knobs: [
+          {
+            place: 'node',
+            path: 'time synchronisation on {{node}} (chrony / systemd-timesyncd)',
+            change: 'keep the clock there; a time daemon in a pod has nothing to do',
+          },
+          { place: 'app', path: "the image's time daemon or its start script", change: 'remove it from the pod (or run it in client-only mode)' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: "add SYS_TIME only for a pod meant to set the node's clock (Pod Security baseline refuses it)",
+          },
+        ],
+      },
+      {
+        id: 'ptrace',
+        when: (ctx) => /ptrace|cannot attach to (?:lwp|process)|process_vm_readv/i.test(ctx.line),
+        summary: 'cannot trace another process: the container lacks SYS_PTRACE',
+        explain:
+          'Attaching to a process (gdb, strace, a profiler or crash reporter) needs SYS_PTRACE unless the target runs as the same user and ' +
+          "{{node}}'s kernel.yama.ptrace_scope allows it; containers do not get SYS_PTRACE by default.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change:
+              'add SYS_PTRACE to the container that traces (Pod Security baseline refuses it; kubectl debug --profile=general adds it to a debug container)',
+          },
+          {
+            place: 'node',
+            path: 'sysctl kernel.yama.ptrace_scope on {{node}}',
+            change: '1 (the usual default) lets a process trace only its descendants without the capability',
+          },
+        ],
+      },
+      {
+        id: 'sys-nice',
+        when: (ctx) => /niceness|set priority|setpriority|sched_setscheduler|sched_setattr|ioprio_set/i.test(ctx.line),
+        summary: 'cannot raise its scheduling priority: the container lacks SYS_NICE',
+        explain:
+          'Raising a priority (a negative nice value, a real-time scheduling class, an I/O class) needs SYS_NICE, which containers do not get by default; ' +
+          'lowering it is always allowed. GNU nice only warns and runs the command anyway, so a process that still failed may have another cause.',
+        knobs: [
+          {
+            place: 'app',
+            path: 'the priority the entrypoint asks for (nice -n, renice, chrt, ionice)',
+            change: "drop it: a pod's CPU share comes from resources.requests.cpu",
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add SYS_NICE (Pod Security baseline refuses it)' },
+        ],
+      },
+      {
+        id: 'chroot',
+        when: (ctx) => /chroot/i.test(ctx.line),
+        summary: 'cannot chroot: the container lacks SYS_CHROOT',
+        explain:
+          "chroot needs SYS_CHROOT. containerd's default set includes it, CRI-O's shorter default set does not, and capabilities drop: [ALL] removes it.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add SYS_CHROOT (Pod Security baseline allows it, restricted does not)',
+          },
+          { place: 'app', path: "the server's chroot or jail option", change: 'or turn it off: the container already confines its filesystem' },
         ],
       },
       {
@@ -794,6 +1023,65 @@ export const SIGNATURES = signatures([
       'Increase RLIMIT_MEMLOCK, soft limit: 65536, hard limit: 65536',
     ],
   },
+  // Resource limits family (getrlimit(2), mlock(2)): locked memory, and hard limits a script cannot raise.
+  {
+    id: 'server.vault-mlock',
+    family: 'server',
+    mechanism: 'memlock-limit',
+    needles: ['failed to lock memory'],
+    patterns: [re('Failed to lock memory: (?:', ENOMEM, '|', EPERM, ')')],
+    source:
+      'vault command/server.go (the mlock error, followed by "This usually means that the mlock syscall is not available"); mlock(2) ENOMEM/EPERM. ' +
+      'Lines (GitHub): kelseyhightower/vault-on-google-kubernetes-engine#15, hashicorp/docker-vault#53, hashicorp/vault#121, hashicorp/docker-vault#39',
+    examples: [
+      'Error initializing core: Failed to lock memory: cannot allocate memory',
+      'Error initializing core: failed to lock memory: cannot allocate memory',
+    ],
+  },
+  {
+    id: 'errno.mlock',
+    family: 'errno',
+    mechanism: 'memlock-limit',
+    needles: ['mlock', 'io_uring', 'memlock may be too low', 'memory locked limit'],
+    patterns: [
+      re('\\bmlock(?:all|2)?\\b[^\\n]*(?:', ENOMEM, '|', EPERM, ')'),
+      re('io_uring\\w*[^\\n]*(?:', ENOMEM, '|try larger memory locked limit)'),
+      re(ENOMEM, '[^\\n]*io_uring'),
+      re('MEMLOCK may be too low, consider rlimit\\.RemoveMemlock'),
+    ],
+    source:
+      'mlock(2) (ENOMEM over RLIMIT_MEMLOCK without CAP_IPC_LOCK, EPERM when it is 0); liburing README ("ulimit settings"), MariaDB ' +
+      '("io_uring_queue_init() failed with ENOMEM: try larger memory locked limit"); cilium/ebpf internal ("MEMLOCK may be too low, consider ' +
+      'rlimit.RemoveMemlock"); ENOMEM/EPERM texts (upstream.json). Lines (GitHub): godzie44/go-uring#7, MariaDB/mariadb-docker#570, ' +
+      'ocaml-multicore/eio#80, axboe/liburing#93; the mlockall and eBPF examples are in their formats: no real paste was collected',
+    examples: [
+      'panic: io_uring_setup: cannot allocate memory',
+      'mysqld: io_uring_queue_init() failed with ENOMEM: try larger memory locked limit',
+      'Fatal error: exception Unix.Unix_error(Unix.ENOMEM, "io_uring_register_buffers", "")',
+      'mlockall failed: Cannot allocate memory',
+      'loading objects: field Prog: program prog: map events: map create: operation not permitted (MEMLOCK may be too low, consider rlimit.RemoveMemlock)',
+    ],
+    nearMisses: ['io_uring_queue_init: Operation not permitted [system:1]'],
+  },
+  {
+    id: 'runtime.ulimit-raise',
+    family: 'runtime',
+    mechanism: 'rlimit-raise',
+    needles: ['cannot modify limit', 'error setting limit'],
+    patterns: [re('ulimit: [\\w -]+?: cannot modify limit: ', EPERM), re('ulimit: error setting limit[: (]+', EPERM)],
+    source:
+      'bash builtins/ulimit.def ("%s: cannot modify limit: %s"), dash miscbltin.c ("error setting limit (%s)"); setrlimit(2) EPERM (raising the hard limit ' +
+      'without CAP_SYS_RESOURCE). Lines (GitHub): Anchormen/elasticsearch-kubernetes#3, spujadas/elk-docker#180, JMBeresford/retrom#403, ' +
+      'samuelebistoletti/docker-statsd-influxdb-grafana#4, gitpod-io/gitpod#16222, ClickHouse/ClickHouse#71, docker/cli#4807, firecrawl/firecrawl#1131',
+    examples: [
+      'bin/custom-entrypoint: line 13: ulimit: max locked memory: cannot modify limit: Operation not permitted',
+      '/etc/init.d/elasticsearch: line 124: ulimit: open files: cannot modify limit: Operation not permitted',
+      '/app/start.sh: line 9: ulimit: open files: cannot modify limit: Operation not permitted',
+      '/etc/init.d/influxdb: line 157: ulimit: open files: cannot modify limit: Operation not permitted',
+      'bash: ulimit: max locked memory: cannot modify limit: Operation not permitted',
+      'sh: 1: ulimit: error setting limit (Operation not permitted)',
+    ],
+  },
   {
     id: 'errno.eperm-switch-user',
     family: 'errno',
@@ -883,6 +1171,81 @@ export const SIGNATURES = signatures([
       'mount: permission denied',
       'mount: /sys: permission denied.',
     ],
+  },
+  // Capabilities family (capabilities(7)): the operations each capability gates, as the tools print their EPERM.
+  {
+    id: 'runtime.exec-file-caps',
+    family: 'runtime',
+    mechanism: 'capability-missing',
+    needles: ['operation not permitted'],
+    patterns: [
+      re('^\\s*exec (?<path>/[^\\s:]+): operation not permitted\\s*$'),
+      re('exec container process [`\'"]?(?<path>/[^`\'"\\s]+)[`\'"]?: Operation not permitted'),
+    ],
+    source:
+      'runc ("exec %s: %w") and crun ("exec container process `%s`") around execve(2) EPERM; capabilities(7) "Safety checking for capability-dumb binaries". ' +
+      'Lines (GitHub): caddyserver/caddy-docker#466, joryirving/home-ops#9800, joryirving/home-ops#10128, caddyserver/caddy-docker#396',
+    examples: [
+      'exec /usr/bin/caddy: operation not permitted',
+      'exec /usr/local/bin/doormouse: operation not permitted',
+      'caddy[12709]: {"msg":"exec container process `/usr/bin/caddy`: Operation not permitted","level":"error","time":"2025-04-04T19:20:00.696030Z"}',
+    ],
+  },
+  {
+    id: 'errno.eperm-clock',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['adjtimex', 'ntp_adjtime', 'clock_adjtime', 'settimeofday', 'clock_settime', 'cannot set date'],
+    patterns: [re('(?:adjtimex|ntp_adjtime|clock_adjtime|settimeofday|clock_settime)\\b[^\\n]*', EPERM), re('cannot set date: ', EPERM)],
+    source:
+      'chrony sys_timex.c ("adjtimex(0x%x) failed : %s"), ntpd ("ntp_adjtime() failed: %m"), systemd-timesyncd ("Failed to call clock_adjtime(): %m"), ' +
+      'coreutils date ("cannot set date"; that example is in its format: no real paste was collected); EPERM texts (upstream.json). ' +
+      'Lines (GitHub): cturra/docker-ntp#28, openstack-k8s-operators/edpm-ansible#102, canonical/lxd#4249, systemd/systemd#20608',
+    examples: [
+      '2020-12-27T09:09:51Z Fatal error : adjtimex(0x8001) failed : Operation not permitted',
+      'ntpd: ntp_adjtime() failed: Operation not permitted',
+      'Failed to call clock_adjtime(): Operation not permitted',
+      'date: cannot set date: Operation not permitted',
+    ],
+  },
+  {
+    id: 'errno.eperm-ptrace',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['ptrace', 'cannot attach to'],
+    patterns: [re('ptrace[^\\n]*(?:', EPERM, '|', EACCES, ')'), re('Cannot attach to (?:lwp|process) \\d+: ', EPERM)],
+    source:
+      'gdb nat/linux-ptrace.c ("ptrace: %s."), strace ("attach: ptrace(PTRACE_SEIZE, %d)"), gdbserver ("Cannot attach to lwp %d: %s"); EPERM/EACCES texts ' +
+      '(upstream.json). Lines (GitHub): containers/toolbox#651, aylei/kubectl-debug#59, kubernetes/kubernetes#44765, Azure/AKS#3089, gitpod-io/gitpod#544',
+    examples: [
+      'ptrace: Operation not permitted.',
+      'strace: attach: ptrace(PTRACE_ATTACH, 1): Operation not permitted',
+      'strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted',
+      'Cannot attach to lwp 7: Operation not permitted (1) Exiting Remote connection closed',
+      '[2022-07-16T16:21:25Z INFO  osmingester] OSM2PGSQL: warning: ptrace: Permission denied',
+    ],
+  },
+  {
+    id: 'errno.eperm-nice',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['niceness', 'set priority', 'setpriority', 'sched_setscheduler', 'sched_setattr'],
+    patterns: [re('(?:cannot set niceness|failed to set priority|setpriority|sched_setscheduler|sched_setattr)[^\\n]*(?:', EPERM, '|', EACCES, ')')],
+    source:
+      'coreutils nice ("cannot set niceness"), util-linux renice ("failed to set priority for %d (%s)"); EPERM/EACCES texts (upstream.json). ' +
+      'The examples are in their formats: no real paste was collected',
+    examples: ['nice: cannot set niceness: Permission denied', 'renice: failed to set priority for 1 (process ID): Permission denied'],
+  },
+  {
+    id: 'errno.eperm-chroot',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['chroot'],
+    patterns: [re('chroot[^\\n]*', EPERM)],
+    source:
+      'coreutils chroot ("cannot change root directory to %s"), chroot(2) EPERM; EPERM texts (upstream.json). ' +
+      'The example is in its format: no real paste was collected',
+    examples: ["chroot: cannot change root directory to '/srv': Operation not permitted"],
   },
   {
     id: 'runtime.no-new-privs',

@@ -1,0 +1,152 @@
+// The mechanism catalogue by family (issue 32): for each family sourced from upstream text
+// (capabilities(7), getrlimit(2)/mlock(2), tools' ownership checks, devices and sandboxes), a
+// table of real lines, each read as its mechanism and variant for a pod spec, naming the knob
+// that changes it; and, through the engine, the same line decides a crash but leaves a healthy
+// pod that recovered long ago quiet.
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../src/diagnosis/engine.js';
+import { readTexts } from '../src/diagnosis/mechanisms/index.js';
+import { RULES } from '../src/diagnosis/rules/index.js';
+import type { Container, Pod } from '../src/diagnosis/types.js';
+import { crashedPod, logTail, snapshot } from './helpers/factories.js';
+
+type ContainerPatch = Partial<Container>;
+
+function scopeOf(container: ContainerPatch = {}, spec: Partial<NonNullable<Pod['spec']>> = {}) {
+  const c: Container = { name: 'app', image: 'registry.example.com/shop/app:1', ...container };
+  const pod = { metadata: { name: 'web-0', namespace: 'shop' }, spec: { nodeName: 'node-1', containers: [c], ...spec } } satisfies Pod;
+  return { pod, container: c, init: false };
+}
+
+const DROP_ALL: ContainerPatch = { securityContext: { capabilities: { drop: ['ALL'] } } };
+const NO_ESCALATION: ContainerPatch = { securityContext: { allowPrivilegeEscalation: false } };
+
+interface Row {
+  line: string;
+  mechanism: string;
+  variant: string;
+  /** A knob path (or part of one) the reading must name. */
+  knob: string;
+  container?: ContainerPatch;
+  spec?: Partial<NonNullable<Pod['spec']>>;
+  /** What the variant found, when it says: the program, the limit, the path... */
+  data?: Record<string, string | number>;
+}
+
+const FAMILIES: Record<string, Row[]> = {
+  capabilities: [
+    {
+      line: 'exec /usr/bin/caddy: operation not permitted',
+      mechanism: 'capability-missing',
+      variant: 'file-capabilities',
+      knob: 'securityContext.capabilities.add',
+      container: DROP_ALL,
+      data: { program: '/usr/bin/caddy', held: 'it drops them (capabilities drop)' },
+    },
+    {
+      line: 'exec /usr/local/bin/doormouse: operation not permitted',
+      mechanism: 'capability-missing',
+      variant: 'file-capabilities',
+      knob: 'the Dockerfile',
+      container: NO_ESCALATION,
+      data: { held: 'allowPrivilegeEscalation: false keeps it from gaining them' },
+    },
+    {
+      line: '2020-12-27T09:09:51Z Fatal error : adjtimex(0x8001) failed : Operation not permitted',
+      mechanism: 'capability-missing',
+      variant: 'sys-time',
+      knob: 'time synchronisation on node-1',
+    },
+    { line: 'ptrace: Operation not permitted.', mechanism: 'capability-missing', variant: 'ptrace', knob: 'sysctl kernel.yama.ptrace_scope on node-1' },
+    {
+      line: 'strace: attach: ptrace(PTRACE_ATTACH, 1): Operation not permitted',
+      mechanism: 'capability-missing',
+      variant: 'ptrace',
+      knob: 'securityContext.capabilities.add',
+    },
+    { line: 'nice: cannot set niceness: Permission denied', mechanism: 'capability-missing', variant: 'sys-nice', knob: 'nice -n' },
+    {
+      line: "chroot: cannot change root directory to '/srv': Operation not permitted",
+      mechanism: 'capability-missing',
+      variant: 'chroot',
+      knob: 'spec.containers[app].securityContext.capabilities.add',
+    },
+  ],
+  rlimits: [
+    {
+      line: '/app/start.sh: line 9: ulimit: open files: cannot modify limit: Operation not permitted',
+      mechanism: 'rlimit-raise',
+      variant: 'hard-limit',
+      knob: 'CRI-O default_ulimits',
+      data: { what: 'the open files limit' },
+    },
+    {
+      line: 'sh: 1: ulimit: error setting limit (Operation not permitted)',
+      mechanism: 'rlimit-raise',
+      variant: 'hard-limit',
+      knob: "the entrypoint's ulimit line",
+      data: { what: 'a resource limit' },
+    },
+    {
+      line: 'bash: ulimit: max locked memory: cannot modify limit: Operation not permitted',
+      mechanism: 'rlimit-raise',
+      variant: 'memlock',
+      knob: 'securityContext.capabilities.add',
+    },
+    {
+      line: 'Error initializing core: Failed to lock memory: cannot allocate memory',
+      mechanism: 'memlock-limit',
+      variant: 'vault',
+      knob: "Vault's disable_mlock",
+    },
+    { line: 'panic: io_uring_setup: cannot allocate memory', mechanism: 'memlock-limit', variant: 'io-uring', knob: 'CRI-O default_ulimits' },
+    {
+      line: 'map create: operation not permitted (MEMLOCK may be too low, consider rlimit.RemoveMemlock)',
+      mechanism: 'memlock-limit',
+      variant: 'ebpf',
+      knob: 'LimitMEMLOCK of the runtime unit on node-1',
+    },
+    { line: 'mlockall failed: Cannot allocate memory', mechanism: 'memlock-limit', variant: 'runtime', knob: 'securityContext.capabilities.add' },
+    {
+      line: '[1]: memory locking requested for elasticsearch process but memory is not locked',
+      mechanism: 'memlock-limit',
+      variant: 'elasticsearch',
+      knob: 'bootstrap.memory_lock',
+    },
+  ],
+};
+
+describe('mechanism families: a line, its mechanism for this spec, and the knob with its path', () => {
+  for (const [family, rows] of Object.entries(FAMILIES)) {
+    it(`${family}: every line reads as its mechanism and variant and names its knob`, () => {
+      for (const row of rows) {
+        const r = readTexts([{ text: row.line, source: 'logs app' }], scopeOf(row.container, row.spec));
+        expect({ mechanism: r?.mechanism, variant: r?.variant }, row.line).toEqual({ mechanism: row.mechanism, variant: row.variant });
+        expect(
+          r?.knobPaths.some((p) => p.includes(row.knob)),
+          `${row.line}: ${r?.knobPaths.join(' | ')}`,
+        ).toBe(true);
+        if (row.data) expect(r?.data, row.line).toMatchObject(row.data);
+      }
+    });
+  }
+});
+
+describe('mechanism families through the engine', () => {
+  const first = (rows: Row[]) => rows[0]!;
+  for (const [family, rows] of Object.entries(FAMILIES)) {
+    const row = first(rows);
+    it(`${family}: a crash-looping container whose log ends in the line gets a finding that names ${row.mechanism}`, () => {
+      const p = crashedPod({ exitCode: 1, restarts: 6 });
+      const d = diagnose(snapshot(p, { logs: [logTail('web', ['starting', row.line])] }), { rules: RULES });
+      const top = d.findings[0];
+      expect(top?.mechanism?.id, row.line).toBe(row.mechanism);
+      expect(top?.severity).not.toBe('info');
+    });
+    it(`${family}: a pod Ready for a day after one old crash with the line stays without a warning`, () => {
+      const p = crashedPod({ exitCode: 1, restarts: 1, now: 'running', finishedAgo: 86400 });
+      const d = diagnose(snapshot(p, { logs: [logTail('web', ['starting', row.line])] }), { rules: RULES });
+      expect(d.findings.filter((f) => f.severity !== 'info').map((f) => f.rule)).toEqual([]);
+    });
+  }
+});
