@@ -114,6 +114,49 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'bootstrap.memory_lock',
     },
   ],
+  ownership: [
+    {
+      line: "fatal: detected dubious ownership in repository at '/var/www/html'",
+      mechanism: 'strict-ownership',
+      variant: 'git',
+      knob: 'git config --global --add safe.directory /var/www/html',
+      container: { securityContext: { runAsUser: 1000 } },
+      data: { path: '/var/www/html', user: 'UID 1000' },
+    },
+    {
+      line: "Permissions 0644 for '/etc/ssh/keys/ssh_host_ed25519_key' are too open.",
+      mechanism: 'strict-ownership',
+      variant: 'ssh-key-mode',
+      knob: 'spec.volumes[host-keys].secret.defaultMode',
+      container: { volumeMounts: [{ name: 'host-keys', mountPath: '/etc/ssh/keys' }] },
+      spec: { volumes: [{ name: 'host-keys', secret: { secretName: 'sftp-host-keys' } }] },
+      data: { mode: '644' },
+    },
+    { line: 'Bad owner or permissions on /root/.ssh/config', mechanism: 'strict-ownership', variant: 'ssh-config', knob: 'configMap.defaultMode' },
+    {
+      line: 'Authentication refused: bad ownership or modes for directory /home/git',
+      mechanism: 'strict-ownership',
+      variant: 'sshd-strict-modes',
+      knob: 'sshd_config StrictModes',
+      spec: { securityContext: { fsGroup: 1000 } },
+      data: { fsGroupNow: '1000' },
+    },
+    {
+      line: "Error: EACCES: permission denied, mkdir '/.npm'",
+      mechanism: 'fs-permission',
+      variant: 'home-is-root',
+      knob: 'spec.containers[app].env HOME',
+      container: { securityContext: { runAsUser: 1001 } },
+      data: { path: '/.npm', user: 'UID 1001' },
+    },
+    {
+      line: 'failed to initialize build cache at /.cache/go-build: mkdir /.cache: permission denied',
+      mechanism: 'fs-permission',
+      variant: 'home-is-root',
+      knob: 'GOCACHE',
+    },
+    { line: 'IOError: [Errno 37] No locks available', mechanism: 'data-dir-locked', variant: 'no-lock-support', knob: "the volume's storage (StorageClass)" },
+  ],
 };
 
 describe('mechanism families: a line, its mechanism for this spec, and the knob with its path', () => {

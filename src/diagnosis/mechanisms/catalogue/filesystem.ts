@@ -1,7 +1,7 @@
 // Filesystem mechanisms: writes refused (read-only, permissions, ownership), space and descriptors
 // used up, data directories a server refuses, files the kubelet bind-mounts.
 import type { MessageData } from '../../types.js';
-import { ALWAYS_READ_ONLY, dirOf, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser } from '../context.js';
+import { ALWAYS_READ_ONLY, dirOf, envValue, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -22,6 +22,7 @@ const ENOTDIR = errnoSource('ENOTDIR');
 const EISDIR = errnoSource('EISDIR');
 const ETXTBSY = errnoSource('ETXTBSY');
 const EAGAIN = errnoSource('EAGAIN');
+const ENOLCK = errnoSource('ENOLCK');
 
 /** The directory to mount a volume at for a failed write: /tmp for /tmp itself, else the written path's directory. */
 function mountDir(path: string): string {
@@ -31,6 +32,16 @@ function mountDir(path: string): string {
 function who(ctx: ReadingContext): string {
   const uid = runAsUser(ctx);
   return uid === undefined ? "the image's user" : `UID ${uid}`;
+}
+
+/** A path directly under / named like a dot directory (`/.npm`, `/.cache`): a tool's home-relative cache with HOME=/. */
+const HOME_IS_ROOT = /^\/\.[^/]+/;
+
+/** Where a mounted file's mode is set: `spec.volumes[keys].secret.defaultMode` for the volume the path lies on. */
+function modeKnob(ctx: ReadingContext, path: string | undefined): string {
+  const m = mountOf(ctx, path);
+  if (m?.kind && ['secret', 'configMap', 'projected'].includes(m.kind)) return `spec.volumes[${m.mount.name}].${m.kind}.defaultMode`;
+  return 'spec.volumes[].secret.defaultMode (or configMap.defaultMode)';
 }
 
 /** What the node's runtime gives containers as RLIMIT_NOFILE, when its version says (containerd/containerd#8924, kubernetes-sigs/image-builder#2122). */
@@ -280,6 +291,28 @@ export const MECHANISMS = mechanisms([
         facts: (ctx, d) => mountFact(ctx, String(d.path)),
       },
       {
+        id: 'home-is-root',
+        when: (ctx) => {
+          const path = pathOfWrite(ctx);
+          if (!path || !HOME_IS_ROOT.test(path) || mountOf(ctx, path)?.kind) return false;
+          return { path, user: who(ctx), home: envValue(ctx, 'HOME') ?? 'not set in the spec' };
+        },
+        summary: 'cannot write {{path}}: the home directory of {{user}} is /, which only root may write',
+        explain:
+          'The tool keeps its cache or configuration under $HOME, and for {{user}} that is /: ' +
+          "the runtime sets HOME=/ when the image's /etc/passwd has no entry " +
+          'for the UID (a runAsUser, or an arbitrary UID the platform assigns). The env HOME is {{home}}.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env HOME', change: 'set it to a writable directory (an emptyDir mount, or /tmp)' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'or run as a user the image defines, whose home exists' },
+          {
+            place: 'app',
+            path: "the tool's cache setting (npm_config_cache, XDG_CACHE_HOME, GOCACHE, PIP_CACHE_DIR)",
+            change: 'or point only the cache at a writable directory',
+          },
+        ],
+      },
+      {
         id: 'image-files',
         when: (ctx) => {
           const uid = runAsUser(ctx);
@@ -376,6 +409,89 @@ export const MECHANISMS = mechanisms([
           },
           { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add CHOWN and FOWNER if the entrypoint must run as root' },
         ],
+      },
+    ],
+  },
+  {
+    id: 'strict-ownership',
+    kind: 'setting',
+    resource: 'the owner and mode a tool requires of its files',
+    doc:
+      'Some tools refuse files whose owner or mode look unsafe, whatever the process could read: git a repository owned by another user, ' +
+      'OpenSSH a private key others can read or a config others can write, sshd (StrictModes) a home writable by others. ' +
+      'In a pod the owner and mode come from runAsUser, from fsGroup ' +
+      "(the kubelet makes volumes group-writable with the setgid bit) and from a Secret's or ConfigMap's defaultMode (0644 unless set).",
+    variants: [
+      {
+        id: 'git',
+        when: (ctx) => /dubious ownership/i.test(ctx.line) && { path: ctx.groups.path ?? 'the repository', user: who(ctx) },
+        summary: 'git refuses {{path}}: the repository belongs to another user than {{user}}',
+        explain:
+          'Since 2.35.2 git refuses a repository owned by another user than the one running it ({{user}}): a checkout made by an init container or an image ' +
+          "that runs as another UID, or a volume's files owned by root. fsGroup changes the group, never the owner, so it does not help.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.runAsUser',
+            change: 'run the containers that clone and use the repository as the same UID',
+          },
+          {
+            place: 'app',
+            path: 'git config --global --add safe.directory {{path}}',
+            change: 'or trust the path (in the image, or before the first git command)',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'ssh-key-mode',
+        when: (ctx) =>
+          /are too open/i.test(ctx.line) &&
+          data({ path: ctx.groups.path ?? 'the key', mode: ctx.groups.mode, modeKnob: modeKnob(ctx, ctx.groups.path), user: who(ctx) }),
+        summary: 'OpenSSH ignores the key {{path}}: mode {{mode}} lets others read it',
+        explain:
+          "OpenSSH refuses a private key that its owner shares with group or others. A key mounted from a Secret or ConfigMap has the volume's defaultMode " +
+          '(0644 unless set), and sshd stops when none of its host keys is usable.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{modeKnob}}',
+            change: 'set 0400 (256 in JSON) when the container runs as root; ssh checks the mode only of keys the user owns',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}} start script',
+            change: 'or copy the key into place and chmod 600 it (a copy on a volume with fsGroup is group-readable)',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'ssh-config',
+        when: (ctx) => /Bad owner or permissions on/i.test(ctx.line) && data({ path: ctx.groups.path ?? 'the file', modeKnob: modeKnob(ctx, ctx.groups.path) }),
+        summary: 'OpenSSH refuses {{path}}: its owner or mode is unsafe',
+        explain:
+          'OpenSSH reads its configuration only when the file is owned by the user or root and nobody else may write it; ' +
+          'a file mounted with a group-writable ' +
+          'mode, or owned by another UID than the container runs as, is refused.',
+        knobs: [
+          { place: 'pod', path: '{{modeKnob}}', change: 'set 0644 or stricter (no group or other write)' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: "or run as the file's owner (or root)" },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'sshd-strict-modes',
+        when: (ctx) => ({ path: ctx.groups.path ?? 'the home directory', fsGroupNow: fsGroup(ctx) === undefined ? 'not set' : String(fsGroup(ctx)) }),
+        summary: 'sshd refuses logins: {{path}} is writable by others than its owner',
+        explain:
+          "sshd's StrictModes refuses a login when the user's home, ~/.ssh or authorized_keys is writable by group or others. On a volume, fsGroup (here " +
+          '{{fsGroupNow}}) makes the kubelet give the directory group write and the setgid bit.',
+        knobs: [
+          { place: 'app', path: '{{containerPath}} start script', change: 'chmod 755 the home and 700 ~/.ssh after the volume is mounted' },
+          { place: 'app', path: 'sshd_config StrictModes', change: 'or set it to no (sshd then trusts any mode)' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
       },
     ],
   },
@@ -1351,6 +1467,60 @@ export const SIGNATURES = signatures([
     nearMisses: [
       'err="opening storage failed: lock DB directory: open /data/lock: permission denied"',
       'Unable to create/open the lock file: /bitnami/mongodb/data/db/mongod.lock (Operation not permitted)',
+    ],
+  },
+  {
+    id: 'errno.enolck',
+    family: 'errno',
+    generic: true,
+    mechanism: 'data-dir-locked',
+    needles: errnoNeedles('ENOLCK'),
+    patterns: [re(ENOLCK)],
+    source:
+      'ENOLCK texts of glibc, musl and Go (upstream.json); fcntl(2) and flock(2) on NFS without a lock service (nolock, lockd unreachable). ' +
+      'Lines (GitHub): nlf/dlite#69, syncthing/syncthing#2483',
+    examples: [
+      'IOError: [Errno 37] No locks available',
+      '[ERA3W] 04:22:05 FATAL: Cannot open database: no locks available - Is another copy of Syncthing already running?',
+    ],
+  },
+  // Ownership checks tools make: git safe.directory, OpenSSH key and config modes, sshd StrictModes.
+  {
+    id: 'server.git-dubious-ownership',
+    family: 'server',
+    mechanism: 'strict-ownership',
+    needles: ['dubious ownership'],
+    patterns: [re("detected dubious ownership in repository at '(?<path>[^']+)'")],
+    source:
+      'git setup.c ("detected dubious ownership in repository at \'%s\'", since 2.35.2, CVE-2022-24765). Lines (GitHub): richarvey/nginx-php-fpm#290, ' +
+      'raydak-labs/configarr#239, casperdcl/git-fame#81, huginn/huginn#3174, woodpecker-ci/plugin-git#63',
+    examples: [
+      "fatal: detected dubious ownership in repository at '/var/www/html'",
+      "Bug: GitError: fatal: detected dubious ownership in repository at '/app/repos/recyclarr-config'",
+      "fatal: detected dubious ownership in repository at '/repo'",
+      "15:36:47 jobs.1 | fatal: detected dubious ownership in repository at '/app'",
+    ],
+  },
+  {
+    id: 'server.ssh-file-modes',
+    family: 'server',
+    mechanism: 'strict-ownership',
+    needles: ['are too open', 'bad owner or permissions', 'bad ownership or modes'],
+    patterns: [
+      re("Permissions 0?(?<mode>[0-7]{3,4}) for '(?<path>[^']+)' are too open"),
+      re('Bad owner or permissions on (?<path>/\\S+)'),
+      re('Authentication refused: bad ownership or modes for (?:directory|file) (?<path>/\\S+)'),
+    ],
+    source:
+      'OpenSSH sshkey_perm_ok ("Permissions 0%3.3o for \'%s\' are too open."), readconf.c ("Bad owner or permissions on %s"), auth.c secure_filename ' +
+      '("bad ownership or modes for directory %s"; that example is in its format: no real paste was collected). Lines (GitHub): atmoz/sftp#155, ' +
+      'kubernetes/git-sync#215, kelseyhightower/kubestack-solo#1, welaika/docker-wordmove#16, squidfunk/mkdocs-material#1678, ansible/awx#13108',
+    examples: [
+      "Permissions 0644 for '/etc/ssh/ssh_host_ed25519_key' are too open.",
+      "Permissions 0440 for '/root/.ssh/id_ed25519' are too open.",
+      'Bad owner or permissions on /root/.ssh/config',
+      'Failed to connect to the host via ssh: Bad owner or permissions on /etc/crypto-policies/back-ends/openssh.config',
+      'Authentication refused: bad ownership or modes for directory /home/git',
     ],
   },
   {
