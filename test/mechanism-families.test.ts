@@ -1,5 +1,5 @@
 // The mechanism catalogue by family (issue 32): for each family sourced from upstream text
-// (capabilities(7), getrlimit(2)/mlock(2), tools' ownership checks, devices and sandboxes), a
+// (capabilities(7), getrlimit(2)/mlock(2), tools' ownership checks, sandboxes and devices), a
 // table of real lines, each read as its mechanism and variant for a pod spec, naming the knob
 // that changes it; and, through the engine, the same line decides a crash but leaves a healthy
 // pod that recovered long ago quiet.
@@ -156,6 +156,29 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'GOCACHE',
     },
     { line: 'IOError: [Errno 37] No locks available', mechanism: 'data-dir-locked', variant: 'no-lock-support', knob: "the volume's storage (StorageClass)" },
+  ],
+  sandboxes: [
+    {
+      line: 'Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted',
+      mechanism: 'sandbox-namespaces',
+      variant: 'chromium',
+      knob: "the browser's launch arguments",
+    },
+    {
+      line: 'bwrap: Creating new namespace failed: Operation not permitted',
+      mechanism: 'sandbox-namespaces',
+      variant: 'general',
+      knob: 'spec.containers[app].securityContext.seccompProfile',
+    },
+    {
+      line: 'ERROR: Cannot open TUN/TAP dev /dev/net/tun: No such device (errno=19)',
+      mechanism: 'device-access',
+      variant: 'tun',
+      knob: 'spec.containers[app].resources.limits',
+      data: { path: '/dev/net/tun' },
+    },
+    { line: "fuse: device not found, try 'modprobe fuse' first", mechanism: 'device-access', variant: 'fuse', knob: 'spec.volumes' },
+    { line: 'hostname: you must be root to change the host name', mechanism: 'capability-missing', variant: 'hostname', knob: 'spec.hostname' },
   ],
 };
 

@@ -466,6 +466,18 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'hostname',
+        when: (ctx) => /sethostname|change the host name/i.test(ctx.line),
+        summary: "cannot change the pod's hostname from inside the container",
+        explain:
+          "The kubelet sets the pod's hostname (its name, or spec.hostname) in the pod's UTS namespace; changing it from inside needs SYS_ADMIN, " +
+          'which containers do not get.',
+        knobs: [
+          { place: 'pod', path: 'spec.hostname / spec.subdomain / spec.setHostnameAsFQDN', change: 'set the name the app expects there' },
+          { place: 'app', path: "the start script's hostname call", change: 'and remove it' },
+        ],
+      },
+      {
         id: 'file-capabilities',
         when: (ctx) =>
           /^exec \S+: operation not permitted|exec container process/i.test(ctx.line.trim()) && {
@@ -662,6 +674,114 @@ export const MECHANISMS = mechanisms([
             place: 'pod',
             path: '{{containerPath}}.securityContext.seccompProfile',
             change: 'or a Localhost profile that allows the call (Pod Security baseline and restricted refuse Unconfined)',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'sandbox-namespaces',
+    kind: 'permission',
+    resource: 'new namespaces for a sandbox inside the container',
+    doc:
+      "A program builds its own sandbox from new user, PID or network namespaces (Chromium's zygote, bubblewrap, Flatpak, opam) and the kernel refuses: " +
+      "the runtime's default seccomp profile filters unshare and clone with namespace flags for a container without SYS_ADMIN, and the node may forbid " +
+      'unprivileged user namespaces (user.max_user_namespaces=0, Ubuntu 23.10+ AppArmor restriction).',
+    variants: [
+      {
+        id: 'chromium',
+        when: (ctx) => /Failed to move to new namespace|No usable sandbox|zygote/i.test(ctx.line),
+        summary: 'Chromium cannot build its sandbox inside the container',
+        explain:
+          "Chromium's sandbox needs new user, PID and network namespaces. Inside a container the runtime's seccomp profile refuses them without SYS_ADMIN, " +
+          'and some nodes turn unprivileged user namespaces off, so the browser aborts before it opens a page.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the browser's launch arguments (Puppeteer / Playwright args)",
+            change: 'add --no-sandbox: the pod is the sandbox (the usual choice for headless Chromium in a container)',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: "or a Localhost profile that allows the namespace calls (e.g. Jess Frazelle's chrome.json), to keep the browser's own sandbox",
+          },
+          { place: 'node', path: 'sysctl user.max_user_namespaces on {{node}}', change: 'and it must be above 0' },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'cannot create the namespaces of its sandbox (bubblewrap)',
+        explain:
+          "The program sandboxes its work with bubblewrap, which needs new namespaces: the runtime's seccomp profile refuses them in a container without " +
+          'SYS_ADMIN, and the node may forbid unprivileged user namespaces.',
+        knobs: [
+          { place: 'app', path: "the tool's sandbox option", change: 'turn it off in the pod (the container already isolates it), where the tool allows' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: 'or a Localhost profile that allows unshare/clone of user namespaces',
+          },
+          {
+            place: 'node',
+            path: 'sysctl user.max_user_namespaces / kernel.apparmor_restrict_unprivileged_userns on {{node}}',
+            change: 'and the node must allow unprivileged user namespaces',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'device-access',
+    kind: 'permission',
+    resource: 'a device node in the container',
+    doc:
+      'The app opens a device (/dev/net/tun, /dev/fuse) the container does not have: ' +
+      'runtimes create only a fixed set of devices (null, zero, random, tty...) ' +
+      'and the device cgroup refuses any other, even when the node has it; privileged containers and device plugins are the ways in.',
+    variants: [
+      {
+        id: 'tun',
+        when: (ctx) => /\btun\b|TUN\/TAP|CreateTUN|tstun/i.test(ctx.line) && { path: ctx.groups.path ?? '/dev/net/tun' },
+        summary: 'the container has no TUN device ({{path}})',
+        explain:
+          'A VPN or overlay (OpenVPN, WireGuard, Tailscale) needs {{path}} and NET_ADMIN. A container gets neither by default: the runtime does not create ' +
+          'the device, and the device cgroup refuses it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource)',
+            change: 'request the TUN device from a device plugin (e.g. generic-device-plugin), with NET_ADMIN in securityContext.capabilities.add',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.privileged', change: 'or run privileged (every device; Pod Security baseline refuses it)' },
+          { place: 'app', path: "the VPN's userspace networking mode", change: 'or use a userspace stack that needs no device (Tailscale TS_USERSPACE=true)' },
+        ],
+      },
+      {
+        id: 'fuse',
+        when: (ctx) => /fuse/i.test(ctx.line),
+        summary: 'the container has no FUSE device (/dev/fuse)',
+        explain:
+          'Mounting a FUSE filesystem from inside needs /dev/fuse and SYS_ADMIN, ' +
+          'which an unprivileged container has neither of (the device cgroup refuses it).',
+        knobs: [
+          { place: 'pod', path: 'spec.volumes', change: 'mount the storage as a volume (a CSI driver for it) instead of from the app' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
+            change: 'or get /dev/fuse from a device plugin (with SYS_ADMIN), or run privileged',
+          },
+        ],
+      },
+      {
+        id: 'device',
+        summary: 'the container has no access to {{path}}',
+        explain: 'The app opens {{path}}, a device the runtime does not give containers; the device cgroup refuses it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
+            change: 'get the device from a device plugin, or run privileged',
           },
         ],
       },
@@ -1246,6 +1366,73 @@ export const SIGNATURES = signatures([
       'coreutils chroot ("cannot change root directory to %s"), chroot(2) EPERM; EPERM texts (upstream.json). ' +
       'The example is in its format: no real paste was collected',
     examples: ["chroot: cannot change root directory to '/srv': Operation not permitted"],
+  },
+  {
+    id: 'errno.eperm-hostname',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['sethostname', 'change the host name'],
+    patterns: [re('you must be root to change the host name'), re('sethostname[^\\n]*', EPERM)],
+    source:
+      'net-tools hostname ("you must be root to change the host name" on EPERM), ' +
+      'busybox hostname ("sethostname"; that example is in its format: no real paste ' +
+      'was collected). Lines (GitHub): moby/moby#14772, moby/moby#8902, freeipa/freeipa#5706',
+    examples: ['hostname: you must be root to change the host name', 'hostname: sethostname: Operation not permitted'],
+  },
+  // Sandboxes and devices: namespaces a program creates for itself, device nodes it opens.
+  {
+    id: 'runtime.sandbox-namespace',
+    family: 'runtime',
+    mechanism: 'sandbox-namespaces',
+    needles: ['failed to move to new namespace', 'no usable sandbox', 'new namespace'],
+    patterns: [
+      re('Failed to move to new namespace: [^\\n]*but failed: errno = ', EPERM),
+      re('No usable sandbox!'),
+      re('bwrap: No permissions to creat(?:e|ing)(?: a)? new namespace'),
+      re('bwrap: Creating new namespace failed: ', EPERM),
+    ],
+    source:
+      'chromium sandbox/linux (zygote_host_impl_linux.cc "No usable sandbox!", the namespace sandbox "Failed to move to new namespace"); ' +
+      'bubblewrap bubblewrap.c. ' +
+      'Lines (GitHub): jlandure/alpine-chrome#33, jessfraz/dockerfiles#350, wechaty/wechaty#26, macbre/phantomas#800, puppeteer/puppeteer#2161, ' +
+      'fsquillace/junest#261, containers/bubblewrap#324, Open-Wine-Components/umu-launcher#156, clouisle/Clouisle#373, containers/bubblewrap#675, ' +
+      'tbrandenburg/cade#23',
+    examples: [
+      'Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted',
+      '[0308/081346.497090:FATAL:zygote_host_impl_linux.cc(124)] No usable sandbox! Update your kernel or see ' +
+        'https://chromium.googlesource.com/chromium/src/+/master/docs/linux_suid_sandbox_development.md ' +
+        'for more information on developing with the SUID sandbox. ' +
+        'If you want to live dangerously and need an immediate workaround, you can try using --no-sandbox.',
+      'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. ' +
+        "On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
+      'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.',
+      'bwrap: Creating new namespace failed: Operation not permitted',
+    ],
+  },
+  {
+    id: 'runtime.device-missing',
+    family: 'runtime',
+    mechanism: 'device-access',
+    needles: ['tun/tap', 'createtun', 'tstun', 'fuse: device not found', '/dev/fuse'],
+    patterns: [
+      re('Cannot open TUN/TAP dev (?<path>/\\S+): '),
+      re('CreateTUN\\("[^"]*"\\) failed; (?<path>/dev/net/tun) does not exist'),
+      re('tstun\\.New\\("[^"]*"\\): ', EPERM),
+      re("fuse: device not found, try 'modprobe fuse' first"),
+      re('(?:fusermount3?|fuse): failed to open (?<path>/dev/fuse): '),
+    ],
+    source:
+      'openvpn tun.c ("Cannot open TUN/TAP dev %s"), wireguard-go/tailscale tstun ("CreateTUN(%q) failed; %s does not exist"), libfuse mount.c and ' +
+      'fusermount.c ("fuse: device not found, try \'modprobe fuse\' first", "%s: failed to open %s: %s"; those examples are in their formats: no real paste ' +
+      'was collected). Lines (GitHub): offlinehacker/openvpn-k8s#4, DyonR/docker-Jackettvpn#74, kubenetworks/kubevpn#444, tailscale/tailscale#14256',
+    examples: [
+      'ERROR: Cannot open TUN/TAP dev /dev/net/tun: No such device (errno=19)',
+      'Cannot open TUN/TAP dev /dev/net/tun: No such file or directory (errno=2)',
+      'CreateTUN("utun0") failed; /dev/net/tun does not exist',
+      'tailscale 2024/12/01 11:51:00 wgengine.NewUserspaceEngine(tun "tailscale0") error: tstun.New("tailscale0"): operation not permitted',
+      "fuse: device not found, try 'modprobe fuse' first",
+      'fusermount: failed to open /dev/fuse: Operation not permitted',
+    ],
   },
   {
     id: 'runtime.no-new-privs',
