@@ -66,6 +66,12 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: 'nice: cannot set niceness: Permission denied', mechanism: 'capability-missing', variant: 'sys-nice', knob: 'nice -n' },
     {
+      line: 'dial tcp 34.210.105.16:443: setting SO_MARK bypass: operation not permitted',
+      mechanism: 'capability-missing',
+      variant: 'net-admin',
+      knob: 'securityContext.capabilities.add',
+    },
+    {
       line: "chroot: cannot change root directory to '/srv': Operation not permitted",
       mechanism: 'capability-missing',
       variant: 'chroot',
@@ -79,6 +85,13 @@ const FAMILIES: Record<string, Row[]> = {
       variant: 'hard-limit',
       knob: 'CRI-O default_ulimits',
       data: { what: 'the open files limit' },
+    },
+    {
+      line: '2020/05/11 09:12:01 [alert] 1#1: setrlimit(RLIMIT_NOFILE, 65535) failed (1: Operation not permitted)',
+      mechanism: 'rlimit-raise',
+      variant: 'hard-limit',
+      knob: 'containerd base_runtime_spec rlimits',
+      data: { what: 'the RLIMIT_NOFILE limit' },
     },
     {
       line: 'sh: 1: ulimit: error setting limit (Operation not permitted)',
@@ -155,6 +168,13 @@ const FAMILIES: Record<string, Row[]> = {
       variant: 'home-is-root',
       knob: 'GOCACHE',
     },
+    {
+      line: "npm ERR! Error: EPERM: operation not permitted, chown '/usr/local/src/node_modules/.staging/minimist-e209f42f'",
+      mechanism: 'fs-ownership-change',
+      variant: 'non-root-or-no-capability',
+      knob: 'spec.securityContext.fsGroup',
+      data: { path: '/usr/local/src/node_modules/.staging/minimist-e209f42f' },
+    },
     { line: 'IOError: [Errno 37] No locks available', mechanism: 'data-dir-locked', variant: 'no-lock-support', knob: "the volume's storage (StorageClass)" },
   ],
   sandboxes: [
@@ -179,6 +199,32 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: "fuse: device not found, try 'modprobe fuse' first", mechanism: 'device-access', variant: 'fuse', knob: 'spec.volumes' },
     { line: 'hostname: you must be root to change the host name', mechanism: 'capability-missing', variant: 'hostname', knob: 'spec.hostname' },
+  ],
+  clock: [
+    {
+      line: 'InvalidSignatureException: Signature expired: 20170111T204052Z is now earlier than 20170111T225449Z (20170111T230949Z - 15 min.)',
+      mechanism: 'clock-skew',
+      variant: 'signed-request',
+      knob: 'time synchronisation on node-1',
+      data: { ours: '20170111T204052Z', theirs: '20170111T225449Z' },
+    },
+    { line: 'Token used before issued', mechanism: 'clock-skew', variant: 'token', knob: "the validator's clock-skew leeway" },
+  ],
+  'host expectations': [
+    {
+      line: "System has not been booted with systemd as init system (PID 1). Can't operate.",
+      mechanism: 'no-init-system',
+      variant: 'systemctl',
+      knob: 'spec.containers[app].command / args',
+    },
+    {
+      line: 'sysctl: permission denied on key "vm.max_map_count", ignoring',
+      mechanism: 'fs-read-only',
+      variant: 'sysctl-not-root',
+      knob: 'sysctl vm.max_map_count on node-1',
+      container: { securityContext: { runAsUser: 1000 } },
+      data: { sysctl: 'vm.max_map_count', user: 'UID 1000' },
+    },
   ],
 };
 

@@ -93,6 +93,19 @@ export const MECHANISMS = mechanisms([
     doc: 'A write fails with EROFS: the filesystem under the path is read-only for this container. Which one decides the fix: the image root under readOnlyRootFilesystem, a ConfigMap/Secret/projected volume (always read-only), a read-only mount or claim, /proc/sys.',
     variants: [
       {
+        id: 'sysctl-not-root',
+        when: (ctx) => /permission denied on key/i.test(ctx.line) && { sysctl: ctx.groups.sysctl ?? 'the kernel parameter', user: who(ctx) },
+        summary: 'cannot set {{sysctl}}: sysctl runs without root in the {{kind}}',
+        explain:
+          'Writing /proc/sys takes root (uid 0) in a privileged container, and sysctl here runs as {{user}}: images that moved to a non-root user ' +
+          '(Elasticsearch 8) make an old privileged init container fail. A node-wide parameter is better set on the node.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'set 0 for the privileged init container that runs sysctl' },
+          { place: 'node', path: 'sysctl {{sysctl}} on {{node}}', change: 'or set it on the node (/etc/sysctl.d), for every node of the pool' },
+          { place: 'pod', path: 'spec.securityContext.sysctls', change: 'or, if it is namespaced (net.*, kernel.shm*...), set it in the pod spec' },
+        ],
+      },
+      {
         id: 'proc-sys',
         when: (ctx) => {
           const key = ctx.groups.sysctl ?? /\/proc\/sys\/([\w/.-]+)/.exec(ctx.line)?.[1]?.replace(/\//g, '.');
@@ -1058,13 +1071,17 @@ export const SIGNATURES = signatures([
       re('sysctl: (?:error )?setting key ["\']?(?<sysctl>[\\w.\\-/]+)', `.*${EROFS}`),
       re('error: "', EROFS, '" setting key "(?<sysctl>[\\w.\\-/]+)"'),
       re('sysctl: cannot stat /proc/sys/(?<sysctlPath>[\\w/.-]+)'),
+      re('sysctl: permission denied on key ["\']?(?<sysctl>[\\w.\\-/]+)'),
     ],
     source:
       'procps-ng sysctl.c ("setting key \\"%s\\""; older procps "error: \\"%s\\" setting key \\"%s\\""), busybox sysctl.c; ' +
-      'lines (GitHub): d2iq-archive/marathon-lb#156, moby/moby#10039',
+      'lines (GitHub): d2iq-archive/marathon-lb#156, moby/moby#10039; "permission denied on key "%s"" (as non-root): elastic/cloud-on-k8s#5410, ' +
+      'elastic/elasticsearch#4978',
     examples: [
       'sysctl: setting key "net.core.somaxconn": Read-only file system',
       'error: "Read-only file system" setting key "net.ipv4.ip_local_reserved_ports"',
+      'sysctl: permission denied on key "vm.max_map_count", ignoring',
+      "sysctl: permission denied on key 'vm.max_map_count'",
     ],
   },
   {
@@ -1217,12 +1234,19 @@ export const SIGNATURES = signatures([
     id: 'errno.eperm-ownership',
     family: 'errno',
     mechanism: 'fs-ownership-change',
-    needles: ['changing ownership', 'changing permissions', 'could not change permissions', 'chown', 'chmod'],
-    patterns: [re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of)[^\\n]*', EPERM)],
+    needles: ['changing ownership', 'changing permissions', 'could not change permissions', 'chown', 'chmod', 'cannot change ownership', 'cannot change mode'],
+    patterns: [
+      re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of)[^\\n]*', EPERM),
+      // libuv/Node put the syscall after the errno: `EPERM: operation not permitted, chown '/x'`; GNU tar names what it changes.
+      re(EPERM, ",? (?:l|f)?ch(?:own|mod) '"),
+      re('Cannot change (?:ownership to uid \\d+, gid \\d+|mode to \\S+): ', EPERM),
+    ],
     source:
       'coreutils chown/chmod ("changing ownership of %s"), busybox chown/chmod ("%s: %m"), postgres initdb.c ("could not change permissions of directory \\"%s\\": %m"). ' +
       'Lines (GitHub): dbeaver/cloudbeaver#3242, puppetlabs/puppetserver-helm-chart#160, docker-library/mongo#127, nats-nui/k8s#6, ' +
-      'geekau/mediastack#57, docker-library/postgres#1270, eclipse-che/che#15526, goharbor/harbor#19785, bitnami/bitnami-docker-postgresql#285',
+      'geekau/mediastack#57, docker-library/postgres#1270, eclipse-che/che#15526, goharbor/harbor#19785, bitnami/bitnami-docker-postgresql#285; ' +
+      'libuv/Node ("EPERM: operation not permitted, chown \'%s\'"): npm/npm#17578, npm/npm#11717; noobaa/noobaa-core#7030; GNU tar ' +
+      '("Cannot change ownership to uid %lu, gid %lu"; that example is in its format, after concourse/concourse#5202)',
     examples: [
       "chown: changing ownership of '/opt/cloudbeaver/server': Operation not permitted",
       "chown: changing ownership of '/etc/puppetlabs/puppetserver/': Operation not permitted",
@@ -1235,6 +1259,10 @@ export const SIGNATURES = signatures([
       'initdb: error: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
       'initdb: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
       'initdb: error: could not change permissions of "/var/lib/postgresql/data/pg14/postgresql.conf": Operation not permitted',
+      "npm ERR! Error: EPERM: operation not permitted, chown '/usr/local/src/node_modules/.staging/minimist-e209f42f'",
+      "npm ERR! Error: EPERM, chown '/opt/node_modules/express/package.json'",
+      'Error:got error when changing ownership of /var/lib/pgsql Error: Operation not permitted',
+      'tar: ./data: Cannot change ownership to uid 1000, gid 1000: Operation not permitted',
     ],
     nearMisses: [
       "chown: changing ownership of '/opt/cloudbeaver/conf/cloudbeaver.conf': Read-only file system",

@@ -516,6 +516,47 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'clock-skew',
+    kind: 'setting',
+    resource: 'a clock in step with the peers that check it',
+    doc:
+      'A peer refuses a signed request or token because its time is too far from its own: AWS signatures (5 to 15 minutes), S3, JWTs issued "in the future", ' +
+      "Kerberos tickets. A container has no clock of its own: it reads its node's, so the node (or the peer) is out of step.",
+    variants: [
+      {
+        id: 'signed-request',
+        when: (ctx) => {
+          const m = /Signature expired: (\S+) is now earlier than (\S+)/i.exec(ctx.line);
+          if (m) return { ours: m[1]!, theirs: m[2]! };
+          return (
+            /RequestTimeTooSkewed|request time and the (?:current|server's) time is too large/i.test(ctx.line) && {
+              ours: 'the request time',
+              theirs: 'its own',
+            }
+          );
+        },
+        summary: "the cloud API refuses the request: {{node}}'s clock is out of step",
+        explain:
+          'The request is signed with the time of {{node}} ({{ours}}) and the service compares it with {{theirs}}; beyond its allowed skew it refuses ' +
+          "the signature. The container reads the node's clock.",
+        knobs: [
+          { place: 'node', path: 'time synchronisation on {{node}} (chrony / systemd-timesyncd, the cloud time service)', change: 'synchronise it (NTP)' },
+        ],
+      },
+      {
+        id: 'token',
+        summary: 'a token or ticket is refused for its time: clocks disagree',
+        explain:
+          "The token or ticket carries the issuer's time (issued-at, not-before) and the party that checks it reads another: the issuer's or the checker's " +
+          'node is out of step, by more than the leeway the library allows.',
+        knobs: [
+          { place: 'node', path: 'time synchronisation on {{node}} and on the issuer (chrony / systemd-timesyncd)', change: 'synchronise every node with NTP' },
+          { place: 'app', path: "the validator's clock-skew leeway", change: 'or allow a small leeway (seconds) for issued-at and not-before' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'tls-name-mismatch',
     kind: 'setting',
     resource: 'a certificate for the name connected to',
@@ -854,6 +895,45 @@ export const SIGNATURES = signatures([
     examples: [
       'Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2023-01-09T22:08:46+08:00 is after 2023-01-09T09:34:00Z',
       'x509: certificate has expired or is not yet valid: current time 2021-04-26T10:18:22+02:00 is after 2021-04-07T03:12:06Z',
+    ],
+  },
+  {
+    id: 'server.clock-skew',
+    family: 'server',
+    mechanism: 'clock-skew',
+    needles: [
+      'signature expired',
+      'requesttimetooskewed',
+      'time is too large',
+      'used before issued',
+      'token is not valid yet',
+      'not yet valid (',
+      'clock skew',
+    ],
+    patterns: [
+      re('Signature expired: \\S+ is now earlier than \\S+'),
+      re('RequestTimeTooSkewed'),
+      re("The difference between the request time and the (?:current|server's) time is too large"),
+      re('Token used before issued'),
+      re('token is not valid yet'),
+      re('The token is not yet valid \\((?:iat|nbf)\\)'),
+      re('Clock skew too great'),
+    ],
+    source:
+      'AWS Signature V4 ("Signature expired: %s is now earlier than %s"), S3 (RequestTimeTooSkewed); ' +
+      'jwt-go and golang-jwt (ValidationErrorIssuedAt "Token used ' +
+      'before issued", ErrTokenNotValidYet), PyJWT ImmatureSignatureError; MIT krb5 KRB5KRB_AP_ERR_SKEW ("Clock skew too great"; the last three examples ' +
+      'are in their formats: no real paste was collected). Lines (GitHub): aws/aws-sdk-js#527, upmc-enterprises/registry-creds#24, convox/rack#235, ' +
+      'LilyBin/LilyBin#72, boot2docker/boot2docker#469, docker-library/python#472, minio/minio-py#285, heketi/heketi#646',
+    examples: [
+      'InvalidSignatureException: Signature expired: 20170111T204052Z is now earlier than 20170111T225449Z (20170111T230949Z - 15 min.)',
+      'Build Error: SignatureDoesNotMatch: Signature expired: 20151221T200419Z is now earlier than 20151221T201450Z (20151221T201950Z - 5 min.)',
+      'botocore.exceptions.ClientError: An error occurred (RequestTimeTooSkewed) when calling the ListObjects operation: ' +
+        'The difference between the request time and the current time is too large.',
+      'Token used before issued',
+      'jwt.exceptions.ImmatureSignatureError: The token is not yet valid (iat)',
+      'error: token is not valid yet',
+      'kinit: Clock skew too great while getting initial credentials',
     ],
   },
   {

@@ -338,7 +338,7 @@ export const MECHANISMS = mechanisms([
     variants: [
       {
         id: 'memlock',
-        when: (ctx) => /locked memory/i.test(ctx.line),
+        when: (ctx) => /locked memory|RLIMIT_MEMLOCK/i.test(ctx.line),
         summary: 'the start script cannot raise the locked-memory limit (ulimit -l)',
         explain:
           'The script raises RLIMIT_MEMLOCK above the hard limit the container got from the runtime on {{node}}, which takes SYS_RESOURCE; ' +
@@ -360,7 +360,7 @@ export const MECHANISMS = mechanisms([
       {
         id: 'hard-limit',
         when: (ctx) => {
-          const what = /ulimit: ([\w -]+?): cannot modify limit/i.exec(ctx.line)?.[1];
+          const what = /ulimit: ([\w -]+?): cannot modify limit/i.exec(ctx.line)?.[1] ?? ctx.groups.rlimit;
           return { what: what ? `the ${what} limit` : 'a resource limit' };
         },
         summary: 'the start script cannot raise {{what}} above the hard limit',
@@ -442,7 +442,7 @@ export const MECHANISMS = mechanisms([
       },
       {
         id: 'net-admin',
-        when: (ctx) => /iptables|ip6tables|nft\b|\bip (?:link|route|addr)|RTNETLINK|netlink|tc qdisc/i.test(ctx.line),
+        when: (ctx) => /iptables|ip6tables|nft\b|\bip (?:link|route|addr)|RTNETLINK|netlink|tc qdisc|SO_MARK/i.test(ctx.line),
         summary: 'cannot change the network configuration: the container lacks NET_ADMIN',
         explain: "Changing iptables rules, routes or links inside the pod's network namespace needs NET_ADMIN, which the container does not have.",
         knobs: [
@@ -783,6 +783,32 @@ export const MECHANISMS = mechanisms([
             path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
             change: 'get the device from a device plugin, or run privileged',
           },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'no-init-system',
+    kind: 'setting',
+    resource: 'an init system (systemd) as PID 1',
+    doc:
+      "A start script manages services through systemd (systemctl, service units, D-Bus) inside the container, where PID 1 is the image's command: " +
+      'there is no service manager to ask, so each service must run as its own foreground process.',
+    variants: [
+      {
+        id: 'systemctl',
+        summary: 'the start script asks systemd, which does not run in the container',
+        explain:
+          "systemctl talks to systemd over D-Bus, and in a container PID 1 is the image's own command: no systemd, no bus. A pod runs each service as a " +
+          'process in the foreground, one per container.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.command / args',
+            change: 'start the daemon itself in the foreground (e.g. nginx -g "daemon off;") instead of through systemctl',
+          },
+          { place: 'pod', path: 'spec.containers', change: 'and run each further service as its own container (a sidecar) rather than a unit' },
+          { place: 'image', path: 'the Dockerfile', change: 'or remove systemctl calls from the entrypoint' },
         ],
       },
     ],
@@ -1187,12 +1213,17 @@ export const SIGNATURES = signatures([
     id: 'runtime.ulimit-raise',
     family: 'runtime',
     mechanism: 'rlimit-raise',
-    needles: ['cannot modify limit', 'error setting limit'],
-    patterns: [re('ulimit: [\\w -]+?: cannot modify limit: ', EPERM), re('ulimit: error setting limit[: (]+', EPERM)],
+    needles: ['cannot modify limit', 'error setting limit', 'setrlimit('],
+    patterns: [
+      re('ulimit: [\\w -]+?: cannot modify limit: ', EPERM),
+      re('ulimit: error setting limit[: (]+', EPERM),
+      re('setrlimit\\((?<rlimit>RLIMIT_\\w+)[^)]*\\) failed \\(1: ', EPERM),
+    ],
     source:
       'bash builtins/ulimit.def ("%s: cannot modify limit: %s"), dash miscbltin.c ("error setting limit (%s)"); setrlimit(2) EPERM (raising the hard limit ' +
       'without CAP_SYS_RESOURCE). Lines (GitHub): Anchormen/elasticsearch-kubernetes#3, spujadas/elk-docker#180, JMBeresford/retrom#403, ' +
-      'samuelebistoletti/docker-statsd-influxdb-grafana#4, gitpod-io/gitpod#16222, ClickHouse/ClickHouse#71, docker/cli#4807, firecrawl/firecrawl#1131',
+      'samuelebistoletti/docker-statsd-influxdb-grafana#4, gitpod-io/gitpod#16222, ClickHouse/ClickHouse#71, docker/cli#4807, firecrawl/firecrawl#1131; ' +
+      'nginx ("setrlimit(RLIMIT_NOFILE, %i) failed" for worker_rlimit_nofile; that example is in its format: no real paste was collected)',
     examples: [
       'bin/custom-entrypoint: line 13: ulimit: max locked memory: cannot modify limit: Operation not permitted',
       '/etc/init.d/elasticsearch: line 124: ulimit: open files: cannot modify limit: Operation not permitted',
@@ -1200,6 +1231,7 @@ export const SIGNATURES = signatures([
       '/etc/init.d/influxdb: line 157: ulimit: open files: cannot modify limit: Operation not permitted',
       'bash: ulimit: max locked memory: cannot modify limit: Operation not permitted',
       'sh: 1: ulimit: error setting limit (Operation not permitted)',
+      '2020/05/11 09:12:01 [alert] 1#1: setrlimit(RLIMIT_NOFILE, 65535) failed (1: Operation not permitted)',
     ],
   },
   {
@@ -1257,20 +1289,24 @@ export const SIGNATURES = signatures([
     id: 'errno.eperm-net-admin',
     family: 'errno',
     mechanism: 'capability-missing',
-    needles: ['iptables', 'rtnetlink', 'netlink', 'ip6tables'],
+    needles: ['iptables', 'rtnetlink', 'netlink', 'ip6tables', 'so_mark'],
     patterns: [
       re("(?:iptables|ip6tables)[^\\n]*(?:Permission denied \\(you must be root\\)|can't initialize (?:ip6?tables|iptables) table)"),
       re('RTNETLINK answers: ', EPERM),
+      // setsockopt(SO_MARK) needs CAP_NET_ADMIN (socket(7)).
+      re('SO_MARK[^\\n]*', EPERM),
     ],
     source:
       'iptables libxtables / iptables-standalone.c (legacy and nf_tables backends); iproute2 (the RTNETLINK example is in its format: no real paste was collected). ' +
-      'Lines (GitHub): j4ym0/pia-qbittorrent-docker#31, MikeWang000000/Natter#45, ysdragon/Pterodactyl-VPS-Egg#37, passteque/gluetun#139',
+      'Lines (GitHub): j4ym0/pia-qbittorrent-docker#31, MikeWang000000/Natter#45, ysdragon/Pterodactyl-VPS-Egg#37, passteque/gluetun#139; ' +
+      'socket(7) SO_MARK (CAP_NET_ADMIN): tailscale/tailscale#2456',
     examples: [
       "iptables v1.8.10 (legacy): can't initialize iptables table `filter': Permission denied (you must be root)",
       "iptables v1.8.9 (legacy): can't initialize iptables table `nat': Permission denied (you must be root)",
       'iptables v1.8.10 (nf_tables): Could not fetch rule set generation id: Permission denied (you must be root)',
       'ERROR   failed executing "-P INPUT ACCEPT": iptables v1.8.3 (legacy): can\'t initialize iptables table `filter\': Permission denied (you must be root)',
       'RTNETLINK answers: Operation not permitted',
+      'logtail: dial "log.tailscale.io:443" failed: dial tcp 34.210.105.16:443: setting SO_MARK bypass: operation not permitted (in 20ms)',
     ],
   },
   {
@@ -1366,6 +1402,27 @@ export const SIGNATURES = signatures([
       'coreutils chroot ("cannot change root directory to %s"), chroot(2) EPERM; EPERM texts (upstream.json). ' +
       'The example is in its format: no real paste was collected',
     examples: ["chroot: cannot change root directory to '/srv': Operation not permitted"],
+  },
+  {
+    id: 'runtime.no-systemd',
+    family: 'runtime',
+    mechanism: 'no-init-system',
+    needles: ['has not been booted with systemd', 'failed to connect to bus', 'failed to create bus connection', 'failed to get d-bus connection'],
+    patterns: [
+      re('System has not been booted with systemd as init system'),
+      re('Failed to (?:connect to|create) bus(?: connection)?: (?:Host is down|No such file or directory)'),
+      re('Failed to get D-Bus connection: ', EPERM),
+    ],
+    source:
+      'systemd systemctl and bus-util ("System has not been booted with systemd as init system (PID 1). Can\'t operate.", "Failed to connect to bus: %m"; ' +
+      'older systemctl "Failed to get D-Bus connection: %m", that example is in its format). Lines (GitHub): gezp/docker-ubuntu-desktop#17, ' +
+      'eniocarboni/docker-rockylinux-systemd#1, nektos/act#548, sudo-project/sudo#441, ysdragon/Pterodactyl-VPS-Egg#25',
+    examples: [
+      "System has not been booted with systemd as init system (PID 1). Can't operate.",
+      'Failed to connect to bus: Host is down',
+      '| Failed to create bus connection: Host is down',
+      'Failed to get D-Bus connection: Operation not permitted',
+    ],
   },
   {
     id: 'errno.eperm-hostname',
