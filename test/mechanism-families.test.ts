@@ -210,6 +210,72 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: 'Token used before issued', mechanism: 'clock-skew', variant: 'token', knob: "the validator's clock-skew leeway" },
   ],
+  image: [
+    {
+      line: "/opt/altv/configurator: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /opt/altv/configurator)",
+      mechanism: 'image-runtime-mismatch',
+      variant: 'glibc',
+      knob: 'the Dockerfile',
+      data: { want: 'GLIBC_2.34', program: '/opt/altv/configurator' },
+    },
+    {
+      line: '/usr/local/bin/app: error while loading shared libraries: libssl.so.1.1: cannot open shared object file: No such file or directory',
+      mechanism: 'image-runtime-mismatch',
+      variant: 'shared-library',
+      knob: 'the base image',
+      data: { library: 'libssl.so.1.1' },
+    },
+    {
+      line:
+        'java.lang.UnsupportedClassVersionError: com/example/App has been compiled by a more recent version of the Java Runtime (class file version 61.0), ' +
+        'this version of the Java Runtime only recognizes class file versions up to 55.0',
+      mechanism: 'image-runtime-mismatch',
+      variant: 'jvm-classfile',
+      knob: 'the runtime base image (JRE)',
+      data: { want: 'Java 17', have: 'Java 11' },
+    },
+    {
+      line: 'panic: unknown time zone America/New_York',
+      mechanism: 'tzdata-missing',
+      variant: 'zoneinfo',
+      knob: 'spec.containers[app].env TZ',
+      data: { zone: 'America/New_York' },
+    },
+    { line: 'x509: failed to load system roots and no roots provided', mechanism: 'tls-unknown-authority', variant: 'no-ca-bundle', knob: 'the Dockerfile' },
+    {
+      line: "Error: Cannot find module '/app/server.js'",
+      mechanism: 'fs-missing-path',
+      variant: 'under-mount',
+      knob: 'spec.containers[app].volumeMounts[work].mountPath',
+      container: { volumeMounts: [{ name: 'work', mountPath: '/app' }] },
+      spec: { volumes: [{ name: 'work', emptyDir: {} }] },
+      data: { path: '/app/server.js', mountPath: '/app' },
+    },
+    {
+      line: '/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar',
+      mechanism: 'memory-limit',
+      variant: 'child-killed',
+      knob: 'spec.containers[app].resources.limits.memory',
+      container: { resources: { limits: { memory: '512Mi' } } },
+      data: { limit: '512Mi' },
+    },
+  ],
+  dependencies: [
+    {
+      line: '2025-07-02 23:09:57.285 GMT [1152835] FATAL:  sorry, too many clients already',
+      mechanism: 'dependency-connection-limit',
+      variant: 'slots',
+      knob: "the client's connection pool size",
+      data: { setting: 'max_connections (PostgreSQL)' },
+    },
+    {
+      line: 'FATAL: password authentication failed for user "bn_keycloak"',
+      mechanism: 'credentials-rejected',
+      variant: 'password',
+      knob: 'env[].valueFrom.secretKeyRef',
+      data: { forUser: ' of user bn_keycloak' },
+    },
+  ],
   'host expectations': [
     {
       line: "System has not been booted with systemd as init system (PID 1). Can't operate.",

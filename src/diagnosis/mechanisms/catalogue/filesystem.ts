@@ -997,9 +997,31 @@ export const MECHANISMS = mechanisms([
         facts: (ctx, d) => mountFact(ctx, String(d.path)),
       },
       {
+        id: 'under-mount',
+        when: (ctx) => {
+          const path = ctx.groups.path ?? pathIn(ctx.line);
+          const m = mountOf(ctx, path);
+          if (!path || !m?.kind || ALWAYS_READ_ONLY.has(m.kind) || m.mount.subPath) return false;
+          return { path, volume: m.mount.name, volumeKind: m.kind, mountPath: m.mount.mountPath };
+        },
+        summary: '{{path}} is missing under {{mountPath}}, where volume {{volume}} is mounted',
+        explain:
+          '{{path}} lies under {{mountPath}}, where the {{volumeKind}} volume "{{volume}}" is mounted. A mount replaces the image\'s directory there: ' +
+          'files the image has at {{mountPath}} are hidden, and a new or empty volume shows nothing until something writes the file.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts[{{volume}}].mountPath',
+            change: "mount the volume at a directory the image does not fill (or use subPath), not over the app's own files",
+          },
+          { place: 'pod', path: 'spec.initContainers', change: "or copy the image's files into the volume first (an init container from the same image)" },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
         id: 'not-mounted',
         when: (ctx) => {
-          const path = pathIn(ctx.line);
+          const path = ctx.groups.path ?? pathIn(ctx.line);
           return path !== undefined && !mountOf(ctx, path)?.kind && { path };
         },
         summary: '{{path}} does not exist in the container',
@@ -1661,6 +1683,25 @@ export const SIGNATURES = signatures([
       'logger=provisioning.alerting t=2023-03-22T14:30:23.204998472Z level=error msg="can\'t read alerting provisioning files from directory" path=/etc/grafana/provisioning/alerting error="open /etc/grafana/provisioning/alerting: no such file or directory"',
       "find: '/config/': No such file or directory",
       'open /var/run/secrets/kubernetes.io/serviceaccount/namespace: no such file or directory',
+    ],
+  },
+  {
+    id: 'runtime.program-missing',
+    family: 'runtime',
+    mechanism: 'fs-missing-path',
+    needles: ['cannot find module', 'unable to access jarfile', "can't open file"],
+    patterns: [
+      re("Error: Cannot find module '(?<path>/[^']+)'"),
+      re('Error: Unable to access jarfile (?<path>\\S+)'),
+      re("can't open file '(?<path>/[^']+)': \\[Errno 2\\]"),
+    ],
+    source:
+      'Node lib/internal/modules/cjs/loader.js ("Cannot find module \'%s\'", an absolute entry point), the java launcher ("Unable to access jarfile %s"), ' +
+      'CPython ("can\'t open file %R: [Errno %d] %s"); the examples are in their formats: no real paste was collected',
+    examples: [
+      "Error: Cannot find module '/app/server.js'",
+      'Error: Unable to access jarfile /app/app.jar',
+      "python: can't open file '/app/main.py': [Errno 2] No such file or directory",
     ],
   },
   {

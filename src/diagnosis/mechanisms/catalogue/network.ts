@@ -450,6 +450,22 @@ export const MECHANISMS = mechanisms([
     doc: "The peer's certificate chains to a CA the container does not trust: a private CA, or a TLS-intercepting proxy, missing from the image's trust store.",
     variants: [
       {
+        id: 'no-ca-bundle',
+        when: (ctx) => /failed to load system roots|certificate verify locations/i.test(ctx.line),
+        summary: 'the image has no CA certificates to verify any peer',
+        explain:
+          'The TLS client found no trust store at all: the image ships without a CA bundle (scratch, distroless-static, slim bases without ' +
+          'ca-certificates), so no public certificate can be verified.',
+        knobs: [
+          { place: 'image', path: 'the Dockerfile', change: 'install ca-certificates, or copy /etc/ssl/certs/ca-certificates.crt from the build stage' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts + env SSL_CERT_FILE',
+            change: 'or mount a CA bundle from a ConfigMap and point SSL_CERT_FILE at it',
+          },
+        ],
+      },
+      {
         id: 'trust',
         summary: "the peer's certificate authority is not trusted in the container",
         explain:
@@ -511,6 +527,69 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'cluster', path: 'the certificate (cert-manager Certificate, the Secret)', change: 'renew it and make sure its renewal runs' },
           { place: 'node', path: "{{node}}'s clock (chrony / timedatectl)", change: 'check it is synchronised' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'dependency-connection-limit',
+    kind: 'resource',
+    resource: "the dependency's connection slots",
+    doc:
+      'A database or cache refuses a new connection because all its slots are taken (PostgreSQL max_connections, MySQL max_connections, Redis maxclients): ' +
+      'every replica of every client keeps a pool, so scaling out, a rolling update (old and new pods at once) or leaked connections reach the limit.',
+    variants: [
+      {
+        id: 'slots',
+        when: (ctx) => ({
+          setting: /too many clients|connection slots/i.test(ctx.line)
+            ? 'max_connections (PostgreSQL)'
+            : /max number of clients/i.test(ctx.line)
+              ? 'maxclients (Redis)'
+              : 'max_connections (MySQL)',
+        }),
+        summary: 'the dependency has no free connection slot ({{setting}})',
+        explain:
+          "The server refuses new connections: its {{setting}} slots are all in use. The sum of the clients' pools (pool size × replicas, more during a " +
+          'rolling update) is above the limit, or connections leak.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the client's connection pool size",
+            change: 'size it so pool × maximum replicas (HPA maxReplicas, plus the surge) stays under the limit',
+          },
+          { place: 'app', path: "the server's {{setting}}", change: 'or raise the limit (memory grows with it), or put a pooler (PgBouncer) in front' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'credentials-rejected',
+    kind: 'setting',
+    resource: 'credentials the dependency accepts',
+    doc:
+      'A dependency rejects the credentials the app presents: the Secret the app reads and the one the dependency was set up with differ. Database images ' +
+      'read POSTGRES_PASSWORD / MYSQL_ROOT_PASSWORD only when they initialise an empty data directory, so a volume kept from an earlier install keeps ' +
+      'the old password whatever the Secret now says.',
+    variants: [
+      {
+        id: 'password',
+        when: (ctx) => ({ forUser: ctx.groups.user ? ` of user ${ctx.groups.user}` : '' }),
+        summary: 'the dependency rejects the credentials{{forUser}}',
+        explain:
+          'The server answered that the user or password is wrong: the value the app reads from its env/Secret is not the one the server holds. ' +
+          'A database initialised earlier on the same volume keeps its first password; changing the Secret later does not change it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env[].valueFrom.secretKeyRef',
+            change: "check which Secret and key the app reads, and that it matches the server's",
+          },
+          {
+            place: 'app',
+            path: "the database's stored password",
+            change: "or set it in the database (ALTER USER ... PASSWORD) to the Secret's value; recreating the volume resets it",
+          },
         ],
       },
     ],
@@ -853,9 +932,13 @@ export const SIGNATURES = signatures([
       'self-signed certificate',
       'certificate_verify_failed',
       'unable_to_verify_leaf_signature',
+      'failed to load system roots',
+      'certificate verify locations',
     ],
     patterns: [
       re('x509: certificate signed by unknown authority'),
+      re('x509: failed to load system roots and no roots provided'),
+      re('error setting certificate verify locations'),
       re('unable to get local issuer certificate'),
       re('PKIX path building failed'),
       re('self[- ]signed certificate in certificate chain'),
@@ -865,7 +948,9 @@ export const SIGNATURES = signatures([
       'Go crypto/x509 UnknownAuthorityError ("tls: failed to verify certificate: " since Go 1.20); OpenSSL X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; ' +
       'OpenJDK sun.security.validator; Node tls ("self-signed" since Node 17). Lines (GitHub): robusta-dev/kubewatch#92, cert-manager/cert-manager#7332, ' +
       'kelseyhightower/kubernetes-the-hard-way#809, hoeghh/kubernetes_the_easy_way#20, podman-desktop/podman-desktop#15718, ' +
-      'spring-cloud/spring-cloud-kubernetes#560, fabric8io/kubernetes-client#944, mapillary/mapillary_tools#698',
+      'spring-cloud/spring-cloud-kubernetes#560, fabric8io/kubernetes-client#944, mapillary/mapillary_tools#698; no trust store at all: Go crypto/x509 ' +
+      'root.go ("x509: failed to load system roots and no roots provided"), curl CURLE_SSL_CACERT_BADFILE ("error setting certificate verify ' +
+      'locations"); those two examples are in their formats: no real paste was collected',
     examples: [
       'tls: failed to verify certificate: x509: certificate signed by unknown authority',
       'Failed to register ACME account: Get "https://<SENSITIVE>": tls: failed to verify certificate: x509: certificate signed by unknown authority',
@@ -876,6 +961,8 @@ export const SIGNATURES = signatures([
       'Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
       'javax.net.ssl.SSLHandshakeException: sun.security.validator.ValidatorException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
       "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1018)'))",
+      'Get "https://registry-1.docker.io/v2/": x509: failed to load system roots and no roots provided',
+      'curl: (77) error setting certificate verify locations:  CAfile: /etc/ssl/certs/ca-certificates.crt CApath: none',
     ],
   },
   {
@@ -895,6 +982,53 @@ export const SIGNATURES = signatures([
     examples: [
       'Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2023-01-09T22:08:46+08:00 is after 2023-01-09T09:34:00Z',
       'x509: certificate has expired or is not yet valid: current time 2021-04-26T10:18:22+02:00 is after 2021-04-07T03:12:06Z',
+    ],
+  },
+  {
+    id: 'server.connection-limit',
+    family: 'server',
+    mechanism: 'dependency-connection-limit',
+    needles: ['too many clients', 'connection slots are reserved', 'too many connections', 'max number of clients'],
+    patterns: [
+      re('sorry, too many clients already'),
+      re('remaining connection slots are reserved for'),
+      re('\\bToo many connections\\b'),
+      re('ERR max number of clients reached'),
+    ],
+    source:
+      'postgres proc.c ("sorry, too many clients already"), postinit.c ("remaining connection slots are reserved for ..."), MySQL ER_CON_COUNT_ERROR 1040 ' +
+      '("Too many connections"), redis networking.c ("ERR max number of clients reached"; the MySQL and Redis examples are in their formats). ' +
+      'Lines (GitHub): apache/texera#3525, devtron-labs/devtron#2624, concourse/concourse#9434, sourcegraph/sourcegraph-public-snapshot#2264, ' +
+      'mdn/mdn-http-observatory#386, uberswe/createmod.com#1482',
+    examples: [
+      '2025-07-02 23:09:57.285 GMT [1152835] FATAL:  sorry, too many clients already',
+      'pq: sorry, too many clients already',
+      'Liveness probe failed: psql: FATAL:  sorry, too many clients already',
+      'connection to server at "db" failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections',
+      'ERROR 1040 (HY000): Too many connections',
+      'ERR max number of clients reached',
+    ],
+  },
+  {
+    id: 'server.auth-rejected',
+    family: 'server',
+    mechanism: 'credentials-rejected',
+    needles: ['password authentication failed', 'access denied for user', 'wrongpass', 'noauth authentication required', 'access_refused'],
+    patterns: [
+      re('password authentication failed for user "(?<user>[^"]+)"'),
+      re("Access denied for user '(?<user>[^']+)'@'[^']*' \\(using password: (?:YES|NO)\\)"),
+      re('WRONGPASS invalid username-password pair'),
+      re('NOAUTH Authentication required'),
+      re('ACCESS_REFUSED - Login was refused'),
+    ],
+    source:
+      'postgres auth.c ("password authentication failed for user \\"%s\\""), MySQL ER_ACCESS_DENIED_ERROR 1045, redis (WRONGPASS, NOAUTH), RabbitMQ ' +
+      '(ACCESS_REFUSED). Lines (GitHub): bitnami/charts#32279; the others are in their formats: no real paste was collected',
+    examples: [
+      'FATAL: password authentication failed for user "bn_keycloak"',
+      "ERROR 1045 (28000): Access denied for user 'root'@'10.244.1.5' (using password: YES)",
+      'WRONGPASS invalid username-password pair or user is disabled.',
+      'NOAUTH Authentication required.',
     ],
   },
   {

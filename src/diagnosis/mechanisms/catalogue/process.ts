@@ -157,6 +157,18 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'child-killed',
+        when: (ctx) => /\bKilled\b/.test(ctx.line) && limitData(ctx),
+        summary: 'a process in the container was killed (SIGKILL), most likely by the OOM killer',
+        explain:
+          "The shell reports that a process it started was killed with SIGKILL. Inside a container that is almost always the kernel's OOM killer acting " +
+          'within the memory limit ({{limit}}) on a process that is not PID 1, so the container itself may not be reported OOMKilled.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "raise it to the process's real peak (builds and installs peak high)" },
+          { place: 'app', path: "the process's own memory settings", change: 'or bound its heap and worker count' },
+        ],
+      },
+      {
         id: 'limit',
         when: (ctx) => limitData(ctx),
         summary: 'the process cannot allocate memory',
@@ -814,6 +826,97 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'image-runtime-mismatch',
+    kind: 'setting',
+    resource: 'the libraries and runtime the program was built for',
+    doc:
+      'The program needs a C library, a shared library or a language runtime the image does not provide at that version: a binary built on a newer ' +
+      'distribution than the runtime image (GLIBC_2.34 not found), a multi-stage build that left a library behind or switched glibc for musl, ' +
+      "classes compiled for a newer Java than the image's.",
+    variants: [
+      {
+        id: 'glibc',
+        when: (ctx) => {
+          const m = /version `(GLIBC[\w.]*)' not found \(required by ([^)]+)\)/.exec(ctx.line);
+          return m ? { want: m[1]!, program: m[2]! } : false;
+        },
+        summary: '{{program}} needs {{want}}, newer than the C library in the image',
+        explain:
+          '{{program}} was linked on a system with a newer glibc than the runtime image carries, so the dynamic loader refuses it before it starts ' +
+          '(build and run stages use different bases, or the base image was pinned to an older release).',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'build on the same base (and release) as the runtime stage, or move the runtime to a base with {{want}}',
+          },
+          { place: 'image', path: 'the build', change: 'or link statically (CGO_ENABLED=0 for Go) so no system library is needed' },
+        ],
+      },
+      {
+        id: 'shared-library',
+        when: (ctx) => {
+          const lib =
+            /error while loading shared libraries: ([^:\s]+)/.exec(ctx.line)?.[1] ??
+            /Error loading shared library ([^:\s]+)/.exec(ctx.line)?.[1] ??
+            /(\S+\.so[.\d]*): cannot open shared object file/.exec(ctx.line)?.[1];
+          return lib ? { library: lib } : false;
+        },
+        summary: 'the image lacks the shared library {{library}}',
+        explain:
+          'The dynamic loader cannot find {{library}}, which the program was linked against: the runtime image lacks the package (a multi-stage build that ' +
+          'copied only the binary, a slimmer base), or the binary was built for glibc and runs on a musl (Alpine) image, or the reverse.',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install the package that provides {{library}} in the runtime stage (or copy it from the build stage)',
+          },
+          { place: 'image', path: 'the base image', change: 'or build and run on the same C library (glibc or musl)' },
+        ],
+      },
+      {
+        id: 'jvm-classfile',
+        when: (ctx) => {
+          const m = /class file version (\d+)\.\d+\), this version of the Java Runtime only recognizes class file versions up to (\d+)/.exec(ctx.line);
+          return m ? { want: `Java ${Number(m[1]) - 44}`, have: `Java ${Number(m[2]) - 44}` } : { want: 'a newer Java', have: "the image's Java" };
+        },
+        summary: 'the classes need {{want}}, and the image runs {{have}}',
+        explain:
+          'The application was compiled for {{want}} (its class file version), and the JVM in the image is {{have}}, which refuses newer classes: ' +
+          'the build and the runtime image use different JDKs.',
+        knobs: [
+          { place: 'image', path: 'the runtime base image (JRE)', change: 'use {{want}} or newer' },
+          { place: 'image', path: 'the build (maven.compiler.release / Gradle toolchain)', change: 'or compile for {{have}}' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'tzdata-missing',
+    kind: 'setting',
+    resource: 'the time zone database in the image',
+    doc:
+      'The app loads a named time zone (from TZ or its configuration) and the image has no time zone database: scratch and distroless-static images ' +
+      'and slim bases ship without /usr/share/zoneinfo.',
+    variants: [
+      {
+        id: 'zoneinfo',
+        when: (ctx) => ({ zone: ctx.groups.zone ?? envValue(ctx, 'TZ') ?? 'the zone it names' }),
+        summary: 'the image has no time zone data for {{zone}}',
+        explain: 'The app asks for the time zone {{zone}} and cannot find it: the image has no /usr/share/zoneinfo (or the name is not a valid IANA zone).',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install tzdata (or copy /usr/share/zoneinfo from the build stage); Go can embed it: import _ "time/tzdata"',
+          },
+          { place: 'pod', path: '{{containerPath}}.env TZ', change: 'and check the value is an IANA name (Europe/Berlin, not CET+1)' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'user-unknown',
     kind: 'setting',
     resource: "a user entry in the image's /etc/passwd",
@@ -1403,6 +1506,56 @@ export const SIGNATURES = signatures([
       'The example is in its format: no real paste was collected',
     examples: ["chroot: cannot change root directory to '/srv': Operation not permitted"],
   },
+  // Image and runtime compatibility: the C library, shared libraries, the JVM, time zone data.
+  {
+    id: 'runtime.image-mismatch',
+    family: 'runtime',
+    mechanism: 'image-runtime-mismatch',
+    needles: ['not found (required by', 'error while loading shared libraries', 'error loading shared library', 'unsupportedclassversionerror'],
+    patterns: [
+      re("version `GLIBC[\\w.]*' not found \\(required by "),
+      re('error while loading shared libraries: \\S+: cannot open shared object file'),
+      re('Error loading shared library \\S+: No such file or directory'),
+      re('UnsupportedClassVersionError: [^\\n]*(?:class file version|Unsupported major\\.minor version)'),
+    ],
+    source:
+      'glibc elf/dl-version.c ("version `%s\' not found (required by %s)"), ' +
+      'elf/dl-load.c ("error while loading shared libraries: %s: cannot open shared object ' +
+      'file"), musl ldso/dynlink.c ("Error loading shared library %s: %m (needed by %s)"), OpenJDK ClassFileParser (UnsupportedClassVersionError; that ' +
+      'example is in its format). Lines (GitHub): eisengrind/docker-altv-server#36, mathinstitut/goemaxima#7, docker-library/python#518, ' +
+      'sgerrand/alpine-pkg-glibc#117',
+    examples: [
+      "/opt/altv/configurator: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /opt/altv/configurator)",
+      "/opt/maxima/bin/goweb: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /opt/maxima/bin/goweb)",
+      "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.28' not found (required by /home/user/anaconda3/lib/python3.8/site-packages/bpy.so)",
+      '/usr/local/bin/app: error while loading shared libraries: libssl.so.1.1: cannot open shared object file: No such file or directory',
+      'Error loading shared library libstdc++.so.6: No such file or directory (needed by /usr/local/bin/app)',
+      'java.lang.UnsupportedClassVersionError: com/example/App has been compiled by a more recent version of the Java Runtime (class file version 61.0), ' +
+        'this version of the Java Runtime only recognizes class file versions up to 55.0',
+    ],
+  },
+  {
+    id: 'runtime.tzdata-missing',
+    family: 'runtime',
+    mechanism: 'tzdata-missing',
+    needles: ['unknown time zone', 'unknowntimezoneerror', 'unknown time-zone id', 'no time zone found with key'],
+    patterns: [
+      re('unknown time zone (?<zone>[\\w/+-]+)'),
+      re("UnknownTimeZoneError: '(?<zone>[^']+)'"),
+      re('Unknown time-zone ID: (?<zone>[\\w/+-]+)'),
+      re('No time zone found with key (?<zone>[\\w/+-]+)'),
+    ],
+    source:
+      'Go time.LoadLocation ("unknown time zone %s"), pytz UnknownTimeZoneError, Python zoneinfo ZoneInfoNotFoundError ("No time zone found with key %s"), ' +
+      'OpenJDK ZoneRulesProvider ("Unknown time-zone ID: %s"); the examples are in their formats. Reports (GitHub): GoogleContainerTools/distroless#124, ' +
+      'asobti/kube-monkey#13, savdagod/ha-addons#8, google/syzkaller#7447',
+    examples: [
+      'panic: unknown time zone America/New_York',
+      "pytz.exceptions.UnknownTimeZoneError: 'Europe/Berlin'",
+      'java.time.zone.ZoneRulesException: Unknown time-zone ID: Europe/Berlin',
+      "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key Europe/Berlin'",
+    ],
+  },
   {
     id: 'runtime.no-systemd',
     family: 'runtime',
@@ -1675,6 +1828,17 @@ export const SIGNATURES = signatures([
       '2016-10-07T12:47:03.095+0000 F CONTROL  [main] Failed global initialization: BadValue: Invalid or no user locale set. Please ensure LANG and/or LC_* environment variables are set correctly.',
     ],
     nearMisses: ['perl: warning: Setting locale failed.'],
+  },
+  {
+    id: 'signal.killed',
+    family: 'signal',
+    mechanism: 'memory-limit',
+    needles: ['killed'],
+    patterns: [re('line \\d+:\\s+\\d+ Killed\\s')],
+    source:
+      'bash jobs.c job report ("line %d: %5ld Killed ..." for a child ended by SIGKILL), as for the Bus error and Segmentation fault reports; the example ' +
+      'is in its format: no real paste was collected',
+    examples: ['/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar'],
   },
   {
     id: 'signal.sigbus',
