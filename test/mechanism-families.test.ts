@@ -276,6 +276,40 @@ const FAMILIES: Record<string, Row[]> = {
       data: { forUser: ' of user bn_keycloak' },
     },
   ],
+  dotnet: [
+    {
+      line:
+        'Unhandled exception. System.IO.IOException: The configured user limit (1024) on the number of inotify instances has been reached, ' +
+        'or the per-process limit on the number of open file descriptors has been reached.',
+      mechanism: 'inotify-instances',
+      variant: 'dotnet',
+      knob: 'DOTNET_USE_POLLING_FILE_WATCHER',
+      data: { limit: '1024' },
+    },
+    {
+      line: 'GC heap initialization failed with error 0x8007000E',
+      mechanism: 'memory-limit',
+      variant: 'dotnet-heap',
+      knob: 'DOTNET_GCHeapHardLimitPercent',
+      container: { resources: { limits: { memory: '256Mi' } } },
+      data: { limit: '256Mi' },
+    },
+    {
+      line: "Unhandled exception. System.UnauthorizedAccessException: Access to the path '/app/data' is denied.",
+      mechanism: 'fs-permission',
+      variant: 'image-files',
+      knob: 'spec.containers[app].securityContext.runAsUser',
+      container: { securityContext: { runAsUser: 1000 } },
+      data: { path: '/app/data' },
+    },
+    {
+      line: 'Unhandled exception. System.Net.Sockets.SocketException (13): Permission denied',
+      mechanism: 'privileged-port',
+      variant: 'non-root',
+      knob: 'net.ipv4.ip_unprivileged_port_start',
+      container: { securityContext: { runAsUser: 1000 } },
+    },
+  ],
   'host expectations': [
     {
       line: "System has not been booted with systemd as init system (PID 1). Can't operate.",

@@ -641,6 +641,23 @@ export const MECHANISMS = mechanisms([
     doc: "Creating a file watcher fails with EMFILE: the node's per-user inotify instance limit, not the container's descriptor limit.",
     variants: [
       {
+        id: 'dotnet',
+        when: (ctx) => /configured user limit/i.test(ctx.line) && data({ limit: ctx.groups.limit }),
+        summary: "the node's inotify instances are used up ({{limit}}): .NET watches its configuration files",
+        explain:
+          ".NET's configuration providers watch appsettings files (reloadOnChange), one inotify instance per watcher, and {{node}}'s per-user limit " +
+          'fs.inotify.max_user_instances ({{limit}}) is shared by every container of that UID on the node.',
+        knobs: [
+          { place: 'node', path: 'sysctl fs.inotify.max_user_instances on {{node}}', change: 'raise it (e.g. 8192) in /etc/sysctl.d or the node image' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env DOTNET_USE_POLLING_FILE_WATCHER',
+            change: 'or set true, so file providers poll instead of using inotify',
+          },
+          { place: 'app', path: 'reloadOnChange of the JSON configuration sources', change: 'or turn it off where the files never change in a pod' },
+        ],
+      },
+      {
         id: 'node',
         summary: "the node's inotify instances are used up",
         explain:
@@ -1153,6 +1170,17 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'runtime.dotnet-access-denied',
+    family: 'runtime',
+    mechanism: 'fs-permission',
+    needles: ['unauthorizedaccessexception'],
+    patterns: [re("UnauthorizedAccessException: Access to the path '(?<path>[^']+)' is denied")],
+    source:
+      '.NET System.Private.CoreLib UnauthorizedAccess_IODenied_Path ("Access to the path \'{0}\' is denied.", EACCES and EPERM on a path); the example is ' +
+      'in its format: no real paste was collected',
+    examples: ["Unhandled exception. System.UnauthorizedAccessException: Access to the path '/app/data' is denied."],
+  },
+  {
     id: 'server.not-writable',
     family: 'server',
     mechanism: 'fs-permission',
@@ -1325,15 +1353,18 @@ export const SIGNATURES = signatures([
     id: 'errno.emfile-inotify',
     family: 'errno',
     mechanism: 'inotify-instances',
-    needles: ['too many open files', 'emfile', 'max_user_instances'],
+    needles: ['too many open files', 'emfile', 'max_user_instances', 'inotify instances'],
     patterns: [
+      re('The configured user limit \\((?<limit>\\d+)\\) on the number of inotify instances has been reached'),
       re('(?:fsnotify|inotify|watcher|directory watch)[^\\n]*', EMFILE),
       re(EMFILE, '[^\\n]*(?:fsnotify|inotify|watch)'),
       re('increasing the value of /proc/sys/fs/inotify/max_user_instances'),
     ],
     source:
       'fsnotify NewWatcher (inotify_init1 EMFILE), systemd, inotify-tools, notify-rs, pyinotify. Lines (GitHub): NVIDIA/gpu-operator#441, ' +
-      'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23',
+      'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23; .NET FileSystemWatcher ' +
+      '("The configured user limit ({0}) on the number of inotify instances has been reached"): Azure/AKS#3714, dotnet/corefx#32024, ' +
+      'dotnet/aspnetcore#19845, sixeyed/kiamol#31, emberstack/docker-sftp#113',
     examples: [
       'Error: failed to create FS watcher: too many open files',
       'create fsnotify watcher: too many open files',
@@ -1342,6 +1373,9 @@ export const SIGNATURES = signatures([
       'Try increasing the value of /proc/sys/fs/inotify/max_user_instances',
       'Error creating recommended watcher: Too many open files (os error 24)',
       'OSError: Cannot initialize new instance of inotify, Errno=Too many open files (EMFILE)',
+      'Unhandled exception. System.IO.IOException: The configured user limit (1024) on the number of inotify instances has been reached, ' +
+        'or the per-process limit on the number of open file descriptors has been reached.',
+      'Unhandled Exception: System.IO.IOException: The configured user limit (128) on the number of inotify instances has been reached.',
     ],
     nearMisses: ["Error: EMFILE: too many open files, open 'testfiles/4084'"],
   },

@@ -703,12 +703,15 @@ export const SIGNATURES = signatures([
       re('java\\.net\\.(?:Socket|Bind)Exception: Permission denied'),
       re('^nc: bind: ', EACCES),
       re('socket\\.error: \\[Errno 13\\]'),
+      // .NET reports a bind refused as SocketException (13) (Kestrel: "Unable to start Kestrel").
+      re('SocketException \\(13\\): ', EACCES),
     ],
     source:
       'Go net (OpError "listen tcp :80: bind: permission denied"); nginx ngx_connection.c; lighttpd network.c; Node net (listen EACCES); Apache httpd listen.c AH00072; ' +
       'uvicorn; OpenJDK Net.c; busybox nc. Lines (GitHub): hjacobs/kube-resource-report#146, nextcloud/docker#1860, rootless-containers/usernetes#27, ' +
       'scaleway/cert-manager-webhook-scaleway#26, hotio/caddy#3, bastienwirtz/homer#931, Berny23/LD-ToyPad-Emulator#231, CyCoreSystems/docker-meteor#41, ' +
-      'anshooarora/klov#5, SoftInstigate/restheart#145, ScRiPt1337/Teardroidv4_api#10, searx/searx#1356; near miss docker-library/httpd#102',
+      'anshooarora/klov#5, SoftInstigate/restheart#145, ScRiPt1337/Teardroidv4_api#10, searx/searx#1356; near miss docker-library/httpd#102; ' +
+      '.NET System.Net.Sockets SocketException (the example is in its format)',
     examples: [
       '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
       'nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)',
@@ -724,6 +727,7 @@ export const SIGNATURES = signatures([
       'java.lang.RuntimeException: java.net.SocketException: Permission denied',
       "ERROR:    [Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
       'socket.error: [Errno 13] Permission denied',
+      'Unhandled exception. System.Net.Sockets.SocketException (13): Permission denied',
     ],
     nearMisses: ['(13)Permission denied: AH00099: could not create /usr/local/apache2/logs/httpd.pid'],
   },

@@ -147,6 +147,22 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'dotnet-heap',
+        when: (ctx) => /GC heap initialization failed|Failed to create CoreCLR/i.test(ctx.line) && limitData(ctx),
+        summary: 'the .NET runtime cannot reserve its GC heap within the container',
+        explain:
+          'The .NET GC could not commit its initial heap (E_OUTOFMEMORY) within the memory it may use (container limit {{limit}}): Server GC reserves a heap ' +
+          "per CPU the node has, not per CPU the container may use, and an explicit heap limit above the container's fails the same way.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env DOTNET_GCHeapHardLimitPercent / DOTNET_GCHeapCount',
+            change: 'cap the heap below the limit (a hex percentage) or the number of heaps; DOTNET_gcServer=0 uses one heap',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'or raise the limit' },
+        ],
+      },
+      {
         id: 'node-heap',
         when: (ctx) => /JavaScript heap out of memory|Reached heap limit/i.test(ctx.line) && limitData(ctx),
         summary: 'Node.js reached its V8 heap limit',
@@ -1170,8 +1186,12 @@ export const SIGNATURES = signatures([
       'insufficient memory for the java runtime',
       'commit_memory',
       'native memory allocation',
+      'gc heap initialization failed',
+      'failed to create coreclr',
     ],
     patterns: [
+      re('GC heap initialization failed with error 0x8007000E'),
+      re('Failed to create CoreCLR, HRESULT: 0x8007000E'),
       re('java\\.lang\\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Metaspace|Direct buffer memory)'),
       re('JavaScript heap out of memory'),
       re('Could not reserve enough space for (?:\\d+KB )?object heap'),
@@ -1184,7 +1204,8 @@ export const SIGNATURES = signatures([
     source:
       'OpenJDK (universe.cpp, arguments.cpp, os_linux.cpp commit_memory), V8 (heap.cc FatalProcessOutOfMemory), Go runtime/malloc.go, CPython. ' +
       'Lines (GitHub): spotinst/spotinst-kubernetes-helm-charts#54, pulumi/pulumi-hugo#1325, wurstmeister/kafka-docker#69, apache/maven-mvnd#644, ' +
-      'hyperhq/hyperd#130, secretflow/secretpad#190, alice-lg/alice-lg#25',
+      'hyperhq/hyperd#130, secretflow/secretpad#190, alice-lg/alice-lg#25; .NET gc.cpp ("GC heap initialization failed with error 0x%08X") and the host ' +
+      '("Failed to create CoreCLR, HRESULT: 0x%08X"): dotnet/sdk#42252, dotnet/runtime#132871',
     examples: [
       'Terminating due to java.lang.OutOfMemoryError: Java heap space',
       'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory',
@@ -1196,6 +1217,8 @@ export const SIGNATURES = signatures([
       'Native memory allocation (mmap) failed to map 181207040 bytes for committing reserved memory.',
       '# Native memory allocation (mmap) failed to map 2147483648 bytes. Error detail: committing reserved memory.',
       'fatal error: runtime: out of memory',
+      'GC heap initialization failed with error 0x8007000E',
+      'Failed to create CoreCLR, HRESULT: 0x8007000E',
     ],
   },
   {
