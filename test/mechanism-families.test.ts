@@ -310,6 +310,42 @@ const FAMILIES: Record<string, Row[]> = {
       container: { securityContext: { runAsUser: 1000 } },
     },
   ],
+  protocols: [
+    {
+      line: 'Error from server: Get https://192.168.64.1:3000/containerLogs/default/greet/greet: http: server gave HTTP response to HTTPS client',
+      mechanism: 'protocol-mismatch',
+      variant: 'tls-to-plain',
+      knob: "the caller's URL for this port",
+    },
+    {
+      line: 'http: TLS handshake error from 10.244.0.1:51234: tls: first record does not look like a TLS handshake',
+      mechanism: 'protocol-mismatch',
+      variant: 'plain-to-tls',
+      knob: "a probe's httpGet.scheme",
+    },
+    {
+      line:
+        'Internal error occurred: failed calling webhook "trust.hooks.securityenforcement.admission.cloud.ibm.com": ' +
+        'Post "https://portieris.portieris.svc:443/admit' +
+        '?timeout=30s": x509: certificate relies on legacy Common Name field, use SANs or temporarily enable Common Name matching with GODEBUG=x509ignoreCN=0',
+      mechanism: 'tls-name-mismatch',
+      variant: 'legacy-cn',
+      knob: 'the serving certificate of portieris.portieris.svc',
+      data: { host: 'portieris.portieris.svc' },
+    },
+    {
+      line: "1:M 10 Jan 2024 10:00:00.000 # Can't save in background: fork: Cannot allocate memory",
+      mechanism: 'memory-limit',
+      variant: 'redis-fork',
+      knob: 'sysctl vm.overcommit_memory on node-1',
+    },
+    {
+      line: 'FATAL:  could not map anonymous shared memory: Cannot allocate memory',
+      mechanism: 'memory-limit',
+      variant: 'postgres-shared-memory',
+      knob: "PostgreSQL's shared_buffers",
+    },
+  ],
   'host expectations': [
     {
       line: "System has not been booted with systemd as init system (PID 1). Can't operate.",

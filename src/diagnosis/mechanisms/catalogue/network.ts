@@ -595,6 +595,44 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'protocol-mismatch',
+    kind: 'setting',
+    resource: 'the same protocol (TLS or plain) on both ends',
+    doc:
+      'One side speaks TLS and the other plain HTTP on the same port: an https:// URL to a port that serves http, or the reverse; a Service port that ' +
+      'maps to the wrong container port; a probe with the wrong scheme.',
+    variants: [
+      {
+        id: 'plain-to-tls',
+        // A Go server logs "TLS handshake error from <client>: ... first record ..." when a client sends plain text to its TLS port.
+        when: (ctx) =>
+          /HTTP request to an HTTPS server|plain HTTP request was sent to HTTPS port|malformed HTTP response|TLS handshake error from/i.test(ctx.line),
+        summary: 'plain HTTP is sent to a port that serves TLS',
+        explain:
+          'The client speaks plain HTTP (http://) to a port where the server expects a TLS handshake, so the server answers with a TLS alert or an error page.',
+        knobs: [
+          { place: 'app', path: "the caller's URL for this port", change: 'use https:// (or the port that serves plain HTTP)' },
+          { place: 'pod', path: "a probe's httpGet.scheme", change: 'set HTTPS when the probe calls this port' },
+        ],
+      },
+      {
+        id: 'tls-to-plain',
+        summary: 'TLS is sent to a port that serves plain HTTP',
+        explain:
+          'The client starts a TLS handshake (https://) with a port that answers in plain text: the server does not terminate TLS there (a sidecar or ' +
+          'ingress does, or it listens for TLS on another port).',
+        knobs: [
+          { place: 'app', path: "the caller's URL for this port", change: 'use http:// for this port, or point at the port that serves TLS' },
+          {
+            place: 'cluster',
+            path: 'the Service port and its targetPort',
+            change: 'and check the Service maps to the container port that speaks what the caller expects',
+          },
+        ],
+      },
+    ],
+  },
+  {
     id: 'clock-skew',
     kind: 'setting',
     resource: 'a clock in step with the peers that check it',
@@ -641,6 +679,21 @@ export const MECHANISMS = mechanisms([
     resource: 'a certificate for the name connected to',
     doc: 'The certificate is valid, but not for the name the client connected to.',
     variants: [
+      {
+        id: 'legacy-cn',
+        when: (ctx) => /legacy Common Name field/i.test(ctx.line) && { host: /https?:\/\/([^/:"\s]+)/.exec(ctx.line)?.[1] ?? 'the server' },
+        summary: 'the certificate of {{host}} names it only in its Common Name, which clients built with Go 1.15+ ignore',
+        explain:
+          'The certificate has no Subject Alternative Names, only a Common Name; Go 1.15 stopped matching host names against the Common Name ' +
+          '(Kubernetes 1.19 and later), so the certificate is valid for no name at all.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the serving certificate of {{host}} (its Secret or cert-manager Certificate) dnsNames',
+            change: 'reissue it with {{host}} as a DNS SAN (for a webhook: <service>.<namespace>.svc), then restart what serves it',
+          },
+        ],
+      },
       {
         id: 'webhook',
         when: (ctx) => /failed calling webhook/i.test(ctx.line) && data({ host: ctx.groups.host ?? '<service>.<namespace>.svc' }),
@@ -970,6 +1023,45 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'tls.plaintext-mismatch',
+    family: 'tls',
+    mechanism: 'protocol-mismatch',
+    needles: [
+      'http response to https client',
+      'http request to an https server',
+      'plain http request was sent to https port',
+      'does not look like a tls handshake',
+      'wrong version number',
+      'unrecognized ssl message',
+      'malformed http response "\\x15',
+    ],
+    patterns: [
+      re('server gave HTTP response to HTTPS client'),
+      re('first record does not look like a TLS handshake'),
+      re('wrong version number'),
+      re('Unsupported or unrecognized SSL message'),
+      re('Client sent an HTTP request to an HTTPS server'),
+      re('The plain HTTP request was sent to HTTPS port'),
+      re('malformed HTTP response "\\\\x15\\\\x03'),
+    ],
+    source:
+      'Go net/http ("server gave HTTP response to HTTPS client", "Client sent an HTTP request to an HTTPS server.", "malformed HTTP response" of a TLS ' +
+      'alert), crypto/tls ("first record does not look like a TLS handshake"), OpenSSL SSL_R_WRONG_VERSION_NUMBER, OpenJDK SSLSocketInputRecord, nginx ' +
+      '(497 "The plain HTTP request was sent to HTTPS port"). Lines (GitHub): krustlet/krustlet#44, kubernetes/kubernetes#65078, ' +
+      'kubernetes-retired/dashboard#5457, podman-desktop/podman-desktop#2217, kubernetes/kubernetes#71878; the crypto/tls (server log "http: TLS ' +
+      'handshake error from %s: %v", and client), OpenSSL and Java examples are in their formats',
+    examples: [
+      'Error from server: Get https://192.168.64.1:3000/containerLogs/default/greet/greet: http: server gave HTTP response to HTTPS client',
+      'Client sent an HTTP request to an HTTPS server.',
+      'Error from server: Get http://node1:10250/containerLogs/default/my-web/nginx: net/http: HTTP/1.x transport connection broken: ' +
+        'malformed HTTP response "\\x15\\x03\\x01\\x00\\x02\\x02"',
+      'http: TLS handshake error from 10.244.0.1:51234: tls: first record does not look like a TLS handshake',
+      'Get "https://api:8080/health": tls: first record does not look like a TLS handshake',
+      'curl: (35) error:1408F10B:SSL routines:ssl3_get_record:wrong version number',
+      'javax.net.ssl.SSLException: Unsupported or unrecognized SSL message',
+    ],
+  },
+  {
     id: 'tls.expired',
     family: 'tls',
     mechanism: 'tls-expired',
@@ -1087,8 +1179,10 @@ export const SIGNATURES = signatures([
       "does not match the server's certificate",
       "doesn't match",
       'hostname mismatch',
+      'legacy common name field',
     ],
     patterns: [
+      re('x509: certificate relies on legacy Common Name field'),
       re('x509: certificate is valid for (?<valid>[^\\n]+?), not (?<host>[\\w.*-]+)'),
       re('x509: certificate is not valid for any names, but wanted to match (?<host>[\\w.*-]+)'),
       re("Hostname/IP does not match certificate's altnames"),
@@ -1099,8 +1193,13 @@ export const SIGNATURES = signatures([
     ],
     source:
       'Go crypto/x509 HostnameError; Node tls checkServerIdentity; OpenJDK HostnameChecker; curl (OpenSSL and NSS builds); CPython ssl. Lines (GitHub): ' +
-      'kserve/kserve#1440, salesforce/generic-sidecar-injector#38, kubernetes/kops#10343, kubernetes/kubernetes#64594, k3s-io/k3s#3392, mantl/mantl#1810',
+      'kserve/kserve#1440, salesforce/generic-sidecar-injector#38, kubernetes/kops#10343, kubernetes/kubernetes#64594, k3s-io/k3s#3392, mantl/mantl#1810; ' +
+      'Go 1.15+ "x509: certificate relies on legacy Common Name field": SeldonIO/seldon-core#3293, IBM/portieris#196, helm/helm#9046, nokia/CPU-Pooler#57',
     examples: [
+      'Internal error occurred: failed calling webhook "v1alpha2.vseldondeployment.kb.io": ' +
+        'Post "https://seldon-webhook-service.seldon-system.svc:443/validate' +
+        '-machinelearning-seldon-io-v1alpha2-seldondeployment?timeout=30s": x509: certificate relies on legacy Common Name field, use SANs or temporarily ' +
+        'enable Common Name matching with GODEBUG=x509ignoreCN=0',
       'Internal error occurred: failed calling webhook "inferenceservice.kfserving-webhook-server.v1beta1.defaulter": Post https://kfserving-webhook-server-service.kfserving-system.svc:443/mutate-serving-kubeflow-org-v1beta1-inferenceservice?timeout=30s: x509: certificate is not valid for any names, but wanted to match kfserving-webhook-server-service.kfserving-system.svc',
       'Error creating: Internal error occurred: failed calling webhook "gensc.sfdc.internal": Post "https://gensc.nsaux-cs.svc:443/mutate?timeout=30s": x509: certificate is not valid for any names, but wanted to match gensc.nsaux-cs.svc',
       'Validation failed: unexpected error during validation: error listing nodes: Get "https://api-xx-k8s-local-302fp3-1771311087.xxx.amazonaws.com/api/v1/nodes": x509: certificate is valid for kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, api.xx.k8s.local, api.internal.xx.k8s.local, not api-xx-k8s-local-302fp3-1771311087xxx.amazonaws.com',

@@ -185,6 +185,38 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'redis-fork',
+        when: (ctx) => /Can't (?:save|rewrite append only file) in background: fork/i.test(ctx.line) && limitData(ctx),
+        summary: 'Redis cannot fork to save its data (ENOMEM)',
+        explain:
+          'Redis forks a child to write its snapshot or rewrite its AOF. The child shares the dataset copy-on-write, but with vm.overcommit_memory=0 the ' +
+          "kernel refuses a fork it cannot cover, and pages the child copies count against the container's limit ({{limit}}).",
+        knobs: [
+          { place: 'node', path: 'sysctl vm.overcommit_memory on {{node}}', change: 'set 1, as Redis asks at start (node-wide, not namespaced)' },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'and leave room above maxmemory for the copy-on-write pages of a save' },
+        ],
+      },
+      {
+        id: 'postgres-shared-memory',
+        when: (ctx) => /could not map anonymous shared memory/i.test(ctx.line) && limitData(ctx),
+        summary: 'PostgreSQL cannot map its shared memory (shared_buffers) within the container',
+        explain:
+          'PostgreSQL maps its shared memory (mostly shared_buffers) at start, and the request exceeds what the container may use (limit {{limit}}) or the ' +
+          'huge pages it asked for.',
+        knobs: [
+          {
+            place: 'app',
+            path: "PostgreSQL's shared_buffers (and max_connections)",
+            change: 'lower them to fit the limit (about a quarter of it for shared_buffers)',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits.memory',
+            change: 'or raise the limit; set huge_pages = off unless the pod requests hugepages',
+          },
+        ],
+      },
+      {
         id: 'limit',
         when: (ctx) => limitData(ctx),
         summary: 'the process cannot allocate memory',
@@ -1230,8 +1262,14 @@ export const SIGNATURES = signatures([
     patterns: [re('(?:malloc|mmap|alloc|fork|clone|create|start|spawn)[^\\n]*', ENOMEM), re(ENOMEM, '$')],
     source:
       'ENOMEM texts of glibc ("Cannot allocate memory"), musl ("Out of memory"), Go and libuv (upstream.json); the examples are in the format of ' +
-      'Go os/exec ("fork/exec %s: %v") and a C program\'s perror: no real paste was collected',
-    examples: ['mmap failed: Cannot allocate memory', 'fork/exec /usr/bin/git: cannot allocate memory'],
+      'Go os/exec ("fork/exec %s: %v") and a C program\'s perror, redis rdb.c ("Can\'t save in background: fork: %s"), postgres sysv_shmem.c ' +
+      '("could not map anonymous shared memory: %m"): no real paste was collected',
+    examples: [
+      'mmap failed: Cannot allocate memory',
+      'fork/exec /usr/bin/git: cannot allocate memory',
+      "1:M 10 Jan 2024 10:00:00.000 # Can't save in background: fork: Cannot allocate memory",
+      'FATAL:  could not map anonymous shared memory: Cannot allocate memory',
+    ],
   },
   {
     id: 'server.cpu-feature',
