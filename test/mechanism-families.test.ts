@@ -346,6 +346,30 @@ const FAMILIES: Record<string, Row[]> = {
       knob: "PostgreSQL's shared_buffers",
     },
   ],
+  'arguments and configuration': [
+    {
+      line: 'flag provided but not defined: -zap-level',
+      mechanism: 'args-rejected',
+      variant: 'flag',
+      knob: 'spec.containers[app].args / command',
+      data: { flag: '-zap-level', image: 'registry.example.com/shop/app:1' },
+    },
+    {
+      line: '2021/05/31 12:06:23 [emerg] 1#1: unknown directive "server " in /etc/nginx/conf.d/default.conf:1',
+      mechanism: 'config-invalid',
+      variant: 'from-configmap',
+      knob: 'configMap nginx-conf key default.conf',
+      container: { volumeMounts: [{ name: 'conf', mountPath: '/etc/nginx/conf.d' }] },
+      spec: { volumes: [{ name: 'conf', configMap: { name: 'nginx-conf' } }] },
+      data: { path: '/etc/nginx/conf.d/default.conf', source: 'nginx-conf', key: 'default.conf' },
+    },
+    {
+      line: 'error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context',
+      mechanism: 'config-invalid',
+      variant: 'file',
+      knob: 'the ConfigMap or Secret the file comes from',
+    },
+  ],
   'host expectations': [
     {
       line: "System has not been booted with systemd as init system (PID 1). Can't operate.",

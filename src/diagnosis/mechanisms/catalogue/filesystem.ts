@@ -426,6 +426,50 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'config-invalid',
+    kind: 'setting',
+    resource: 'a configuration file the program can parse',
+    doc:
+      'The program rejects its configuration file: a syntax error, or a directive or field this version does not know. In a pod the file usually comes ' +
+      'from a ConfigMap or Secret key, edited apart from the image it configures.',
+    variants: [
+      {
+        id: 'from-configmap',
+        when: (ctx) => {
+          const path = ctx.groups.path ?? pathIn(ctx.line);
+          const m = mountOf(ctx, path);
+          if (!path || !m?.kind || !ALWAYS_READ_ONLY.has(m.kind)) return false;
+          const source = m.volume?.configMap?.name ?? m.volume?.secret?.secretName ?? m.mount.name;
+          const key = m.mount.subPath ?? (path.slice(m.mount.mountPath.replace(/\/+$/, '').length + 1) || path);
+          return { path, source, volumeKind: m.kind, key };
+        },
+        summary: '{{path}} does not parse: it comes from {{volumeKind}} {{source}}',
+        explain:
+          'The program rejects its configuration {{path}}, which the {{volumeKind}} "{{source}}" provides (key {{key}}): the content is invalid for the ' +
+          'version of the program in this image.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: '{{volumeKind}} {{source}} key {{key}}',
+            change: 'fix the content; check it with the program itself (nginx -t, promtool check config)',
+          },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or run the image version the configuration was written for' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'file',
+        when: (ctx) => data({ path: ctx.groups.path ?? pathIn(ctx.line) }),
+        summary: 'the configuration {{path}} does not parse',
+        explain: 'The program rejects its configuration file ({{path}}): a syntax error, or a directive or field this version does not know.',
+        knobs: [
+          { place: 'cluster', path: 'the ConfigMap or Secret the file comes from', change: 'fix the content; check it with the program itself' },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or run the image version the configuration was written for' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'strict-ownership',
     kind: 'setting',
     resource: 'the owner and mode a tool requires of its files',
@@ -1566,6 +1610,39 @@ export const SIGNATURES = signatures([
     examples: [
       'IOError: [Errno 37] No locks available',
       '[ERA3W] 04:22:05 FATAL: Cannot open database: no locks available - Is another copy of Syncthing already running?',
+    ],
+  },
+  {
+    id: 'server.config-invalid',
+    family: 'server',
+    mechanism: 'config-invalid',
+    needles: ['[emerg]', 'yaml: ', 'error loading config from', 'yaml.scanner.', 'yaml.parser.', 'yaml.composer.', 'yaml.constructor.'],
+    patterns: [
+      re(
+        '\\[emerg\\] (?:\\d+#\\d+: )?(?:unknown directive|"[^"]+" directive is not allowed here|directive "[^"]+" is not terminated|invalid number of ',
+        'arguments in|unexpected "[^"]*"|unexpected end of file|"[^"]+" directive is duplicate)[^\\n]* in (?<path>/[^\\s:]+):\\d+',
+      ),
+      re('\\byaml: (?:line \\d+: |unmarshal errors)'),
+      re('yaml\\.(?:scanner|parser|composer|constructor)\\.\\w+Error'),
+      re('error loading config from \\\\?"(?<path>[^"\\\\]+)'),
+    ],
+    source:
+      'nginx ngx_conf_file.c ("unknown directive \\"%s\\"", "\\"%s\\" directive is not allowed here", "directive \\"%s\\" is not terminated by \\";\\"" ... ' +
+      '" in %s:%ui"), go-yaml ("yaml: line %d: %s", "yaml: unmarshal errors"), PyYAML (ScannerError, ParserError), prometheus ("error loading config ' +
+      'from"; the YAML and Prometheus examples are in their formats). Lines (GitHub): eoscostarica/lifebank#779, ' +
+      'open-telemetry/opentelemetry-operator#3754, anshulc55/Kubernetes_Devops#2, pomerium/pomerium#1690',
+    examples: [
+      '2021/05/31 12:06:23 [emerg] 1#1: unknown directive "server " in /etc/nginx/conf.d/default.conf:1',
+      'nginx: [emerg] "env" directive is not allowed here in /etc/nginx/conf.d/default.conf:1',
+      '2023/12/29 01:31:22 [emerg] 1#1: directive "worker_processes" is not terminated by ";" in /etc/nginx/nginx.conf:4',
+      'nginx: [emerg] unknown directive "set_escape_uri" in /etc/nginx/proxy.conf:22',
+      'error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context',
+      'yaml.scanner.ScannerError: mapping values are not allowed here',
+      'err="error loading config from \\"/etc/prometheus/prometheus.yml\\": couldn\'t load configuration"',
+    ],
+    nearMisses: [
+      '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
+      'nginx: [emerg] host not found in upstream "backend" in /etc/nginx/conf.d/default.conf:12',
     ],
   },
   // Ownership checks tools make: git safe.directory, OpenSSH key and config modes, sshd StrictModes.

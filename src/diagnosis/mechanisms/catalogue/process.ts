@@ -965,6 +965,28 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'args-rejected',
+    kind: 'setting',
+    resource: 'command-line flags the program in the image accepts',
+    doc:
+      "The program refuses a flag the container's command or args pass: the args were written for another version of the program (a chart that " +
+      'changed its args but not its image, an image tag that moved), or they carry a typo.',
+    variants: [
+      {
+        id: 'flag',
+        when: (ctx) => ({ flag: ctx.groups.flag ?? 'a flag', image: ctx.container?.image ?? 'the image' }),
+        summary: 'the program in {{image}} does not accept {{flag}}',
+        explain:
+          "The container's command/args pass {{flag}}, which the program in {{image}} does not know, so it prints its usage and exits: the args and the " +
+          'image are of different versions.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.args / command', change: 'pass only flags the program in this image accepts (run it with --help)' },
+          { place: 'pod', path: '{{containerPath}}.image', change: "or use the image version the args were written for (the chart's appVersion)" },
+        ],
+      },
+    ],
+  },
+  {
     id: 'user-unknown',
     kind: 'setting',
     resource: "a user entry in the image's /etc/passwd",
@@ -1615,6 +1637,35 @@ export const SIGNATURES = signatures([
       "pytz.exceptions.UnknownTimeZoneError: 'Europe/Berlin'",
       'java.time.zone.ZoneRulesException: Unknown time-zone ID: Europe/Berlin',
       "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key Europe/Berlin'",
+    ],
+  },
+  {
+    id: 'runtime.unknown-flag',
+    family: 'runtime',
+    mechanism: 'args-rejected',
+    needles: ['flag provided but not defined', 'unknown flag', 'unknown shorthand flag', 'unrecognized arguments', 'unknown option'],
+    patterns: [
+      re('flag provided but not defined: (?<flag>-{1,2}[\\w.-]+)'),
+      re('unknown flag: (?<flag>--[\\w.-]+)'),
+      re("unknown shorthand flag: '(?<flag>.)'"),
+      re('error: unrecognized arguments: (?<flag>\\S+)'),
+      re("error: unknown option '(?<flag>[^']+)'"),
+      re("Unknown option: '(?<flag>[^']+)'"),
+    ],
+    source:
+      'Go flag ("flag provided but not defined: -%s"), spf13/pflag ("unknown flag: --%s", "unknown shorthand flag"), Python argparse ("unrecognized ' +
+      'arguments"), commander.js ("unknown option"), picocli ("Unknown option"; the last three examples are in their formats). Lines (GitHub): ' +
+      'DataDog/watermarkpodautoscaler#97, vllm-project/aibrix#668, grafana/helm-charts#3636, kubermatic/kubermatic#1650, ' +
+      'kubealex/k8s-mediaserver-operator#36, kubernetes/ingress-nginx#4580, hashicorp/docker-vault#39',
+    examples: [
+      'flag provided but not defined: -zap-level',
+      'flag provided but not defined: -enable-runtime-sidecar',
+      'flag provided but not defined: -watched-dir',
+      'Error: unknown flag: --metrics-bind-address',
+      'Error: unknown flag: --ingress-nginx-configmap',
+      'main.py: error: unrecognized arguments: --workers=4',
+      "error: unknown option '--port'",
+      "Unknown option: '--spring.profiles'",
     ],
   },
   {
