@@ -275,6 +275,12 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'env[].valueFrom.secretKeyRef',
       data: { forUser: ' of user bn_keycloak' },
     },
+    {
+      line: 'ClusterBlockException[blocked by: [FORBIDDEN/12/index read-only / allow delete (api)];]',
+      mechanism: 'disk-full',
+      variant: 'elasticsearch-flood-stage',
+      knob: 'the PersistentVolumeClaims of the Elasticsearch data nodes',
+    },
   ],
   dotnet: [
     {

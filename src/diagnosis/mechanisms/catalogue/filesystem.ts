@@ -559,6 +559,23 @@ export const MECHANISMS = mechanisms([
     doc: 'A write fails with ENOSPC or EDQUOT: the filesystem under the path is full. The volume decides which one and its knob: the claim (expand it), a memory-backed emptyDir (sizeLimit), the node disk (ephemeral storage).',
     variants: [
       {
+        id: 'elasticsearch-flood-stage',
+        when: (ctx) => /flood[- ]stage|index read-only \/ allow delete/i.test(ctx.line),
+        summary: "an Elasticsearch data node's disk passed the flood-stage watermark: its indices are read-only",
+        explain:
+          "Elasticsearch marks every index with a shard on a node read-only (index.blocks.read_only_allow_delete) once that node's disk passes " +
+          'cluster.routing.allocation.disk.watermark.flood_stage (95%), so writes fail until space is freed; 7.4+ lifts the block by itself below the ' +
+          'high watermark.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the PersistentVolumeClaims of the Elasticsearch data nodes spec.resources.requests.storage',
+            change: 'grow them (allowVolumeExpansion), or add data nodes',
+          },
+          { place: 'app', path: 'index retention (ILM)', change: 'or delete old indices; before 7.4, reset index.blocks.read_only_allow_delete afterwards' },
+        ],
+      },
+      {
         id: 'claim',
         when: (ctx) => onVolume(ctx, new Set(['persistentVolumeClaim', 'ephemeral'])),
         summary: 'volume {{volume}} is full',
@@ -1610,6 +1627,26 @@ export const SIGNATURES = signatures([
     examples: [
       'IOError: [Errno 37] No locks available',
       '[ERA3W] 04:22:05 FATAL: Cannot open database: no locks available - Is another copy of Syncthing already running?',
+    ],
+  },
+  {
+    id: 'server.elasticsearch-flood-stage',
+    family: 'server',
+    mechanism: 'disk-full',
+    needles: ['read-only / allow delete', 'flood-stage watermark', 'flood stage disk watermark'],
+    patterns: [
+      re('blocked by: \\[FORBIDDEN/12/index read-only / allow delete \\(api\\)\\]'),
+      re('blocked by: \\[TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark'),
+      re('flood stage disk watermark \\[[^\\]]+\\] exceeded on'),
+    ],
+    source:
+      'elasticsearch DiskThresholdMonitor and IndexMetadata (INDEX_READ_ONLY_ALLOW_DELETE_BLOCK "index read-only / allow delete (api)"; 7.x+ ' +
+      '"disk usage exceeded flood-stage watermark, index has read-only-allow-delete block"; "flood stage disk watermark [%s] exceeded on %s"); ' +
+      'the examples are in their formats: no real paste was collected',
+    examples: [
+      'ClusterBlockException[blocked by: [FORBIDDEN/12/index read-only / allow delete (api)];]',
+      'cluster_block_exception: index [logs-2024.01.10] blocked by: [TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark, ' +
+        'index has read-only-allow-delete block];',
     ],
   },
   {

@@ -447,7 +447,10 @@ export const MECHANISMS = mechanisms([
     id: 'capability-missing',
     kind: 'permission',
     resource: 'a Linux capability',
-    doc: "An operation that needs a capability fails with EPERM: raw sockets (NET_RAW), network configuration (NET_ADMIN), mounts (SYS_ADMIN), switching user (SETUID/SETGID), which the runtime's default set or drop: [ALL] leaves out.",
+    doc:
+      'An operation that needs a capability fails with EPERM: raw sockets (NET_RAW), network configuration and SO_MARK (NET_ADMIN), mounts and the ' +
+      'hostname (SYS_ADMIN), switching user (SETUID/SETGID), the clock (SYS_TIME), tracing (SYS_PTRACE), priorities (SYS_NICE), chroot (SYS_CHROOT), ' +
+      "or a binary's own file capabilities at exec, which the runtime's default set or drop: [ALL] leaves out (capabilities(7)).",
     variants: [
       {
         id: 'raw-socket',
