@@ -276,6 +276,12 @@ const FAMILIES: Record<string, Row[]> = {
       data: { forUser: ' of user bn_keycloak' },
     },
     {
+      line: 'java.io.IOException: Keystore was tampered with, or password was incorrect',
+      mechanism: 'credentials-rejected',
+      variant: 'keystore',
+      knob: 'passwordSecretRef',
+    },
+    {
       line: 'ClusterBlockException[blocked by: [FORBIDDEN/12/index read-only / allow delete (api)];]',
       mechanism: 'disk-full',
       variant: 'elasticsearch-flood-stage',

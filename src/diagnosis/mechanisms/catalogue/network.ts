@@ -573,6 +573,26 @@ export const MECHANISMS = mechanisms([
       'the old password whatever the Secret now says.',
     variants: [
       {
+        id: 'keystore',
+        when: (ctx) => /keystore|password was incorrect/i.test(ctx.line),
+        summary: 'the JVM cannot open its keystore: the password does not match it',
+        explain:
+          'The keystore (or truststore) file and the password the JVM is given come from different places, and they do not belong together: a keystore ' +
+          "regenerated (cert-manager renews and re-encrypts it) while the password Secret kept an older value, or the wrong Secret's key.",
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the Secret with the keystore and the one with its password (cert-manager: spec.keystores.pkcs12.passwordSecretRef)',
+            change: 'make the password the one the keystore was written with',
+          },
+          {
+            place: 'pod',
+            path: "{{containerPath}}.env (JAVA_TOOL_OPTIONS -Djavax.net.ssl.keyStorePassword / the app's keystore password setting)",
+            change: 'and point it at that Secret key',
+          },
+        ],
+      },
+      {
         id: 'password',
         when: (ctx) => ({ forUser: ctx.groups.user ? ` of user ${ctx.groups.user}` : '' }),
         summary: 'the dependency rejects the credentials{{forUser}}',
@@ -1109,8 +1129,18 @@ export const SIGNATURES = signatures([
     id: 'server.auth-rejected',
     family: 'server',
     mechanism: 'credentials-rejected',
-    needles: ['password authentication failed', 'access denied for user', 'wrongpass', 'noauth authentication required', 'access_refused'],
+    needles: [
+      'password authentication failed',
+      'access denied for user',
+      'wrongpass',
+      'noauth authentication required',
+      'access_refused',
+      'keystore was tampered with',
+      'keystore password was incorrect',
+    ],
     patterns: [
+      re('Keystore was tampered with, or password was incorrect'),
+      re('keystore password was incorrect'),
       re('password authentication failed for user "(?<user>[^"]+)"'),
       re("Access denied for user '(?<user>[^']+)'@'[^']*' \\(using password: (?:YES|NO)\\)"),
       re('WRONGPASS invalid username-password pair'),
@@ -1119,12 +1149,15 @@ export const SIGNATURES = signatures([
     ],
     source:
       'postgres auth.c ("password authentication failed for user \\"%s\\""), MySQL ER_ACCESS_DENIED_ERROR 1045, redis (WRONGPASS, NOAUTH), RabbitMQ ' +
-      '(ACCESS_REFUSED). Lines (GitHub): bitnami/charts#32279; the others are in their formats: no real paste was collected',
+      '(ACCESS_REFUSED), OpenJDK JavaKeyStore ("Keystore was tampered with, or password was incorrect") and PKCS12KeyStore ("keystore password was ' +
+      'incorrect"). Lines (GitHub): bitnami/charts#32279; the others are in their formats: no real paste was collected',
     examples: [
       'FATAL: password authentication failed for user "bn_keycloak"',
       "ERROR 1045 (28000): Access denied for user 'root'@'10.244.1.5' (using password: YES)",
       'WRONGPASS invalid username-password pair or user is disabled.',
       'NOAUTH Authentication required.',
+      'java.io.IOException: Keystore was tampered with, or password was incorrect',
+      'java.io.IOException: keystore password was incorrect',
     ],
   },
   {
