@@ -252,6 +252,16 @@ const FAMILIES: Record<string, Row[]> = {
       data: { path: '/app/server.js', mountPath: '/app' },
     },
     {
+      line: "Error: Cannot find module 'express'\nRequire stack:\n- /app/server.js",
+      mechanism: 'module-missing',
+      variant: 'under-mount',
+      knob: 'spec.containers[app].volumeMounts[code].mountPath',
+      container: { volumeMounts: [{ name: 'code', mountPath: '/app' }] },
+      spec: { volumes: [{ name: 'code', persistentVolumeClaim: { claimName: 'code' } }] },
+      data: { module: 'express', mountPath: '/app' },
+    },
+    { line: "ModuleNotFoundError: No module named 'flask'", mechanism: 'module-missing', variant: 'image', knob: 'the Dockerfile', data: { module: 'flask' } },
+    {
       line: '/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar',
       mechanism: 'memory-limit',
       variant: 'child-killed',

@@ -1,8 +1,8 @@
 // Process mechanisms: threads and processes, memory inside the limit, CPU features, kernel
 // parameters servers check at start, privileges (capabilities, no_new_privs, seccomp), the user
 // the image knows, the environment, and the signals a process dies of.
-import { capabilities, drops, envValue, hostNetwork, memoryLimit, runAsNonRoot, runAsUser, seccompProfile } from '../context.js';
-import { data, mechanisms, re, signatures, specFact } from '../define.js';
+import { ALWAYS_READ_ONLY, capabilities, drops, envValue, hostNetwork, memoryLimit, mountOf, runAsNonRoot, runAsUser, seccompProfile } from '../context.js';
+import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
 
@@ -15,6 +15,19 @@ const EACCES = errnoSource('EACCES');
 
 function limitData(ctx: ReadingContext) {
   return data({ limit: memoryLimit(ctx) ?? 'no limit set' });
+}
+
+/** The app's own files named around a missing-module error (Node's require stack, a Python traceback frame). */
+const APP_FILE = /(?:^\s*- |File ")(\/[^\s"]+)/;
+
+/** A writable volume mounted over the app's directory, which hides the image's installed packages there. */
+function appDirUnderMount(ctx: ReadingContext) {
+  for (const l of [ctx.line, ...ctx.around]) {
+    const path = APP_FILE.exec(l)?.[1];
+    const m = mountOf(ctx, path);
+    if (path && m?.kind && !ALWAYS_READ_ONLY.has(m.kind)) return { path, volume: m.mount.name, mountPath: m.mount.mountPath, volumeKind: m.kind };
+  }
+  return undefined;
 }
 
 /** JVM heap options the container sets (JAVA_TOOL_OPTIONS, JAVA_OPTS, JDK_JAVA_OPTIONS or args). */
@@ -944,6 +957,52 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'module-missing',
+    kind: 'setting',
+    resource: "the packages the app imports, installed where the image's runtime looks",
+    doc:
+      'The app imports a package the container does not have: the image was built without it (a build stage that installed dependencies was not ' +
+      "copied, a dev-only install), or a volume mounted over the app's directory hides the node_modules or packages the image installed there.",
+    variants: [
+      {
+        id: 'under-mount',
+        when: (ctx) => {
+          const d = appDirUnderMount(ctx);
+          return d ? { ...d, module: ctx.groups.module ?? 'a package' } : false;
+        },
+        summary: 'the app cannot import {{module}}: volume {{volume}} mounted at {{mountPath}} hides what the image installed there',
+        explain:
+          'The app runs from {{mountPath}}, where the {{volumeKind}} volume "{{volume}}" is mounted: the mount replaces the image\'s directory, so the ' +
+          'dependencies installed there at build time (node_modules, vendored packages) are not visible and {{module}} cannot be imported.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts[{{volume}}].mountPath',
+            change: "mount the volume elsewhere (a data directory), not over the app's code",
+          },
+          { place: 'pod', path: 'spec.initContainers', change: 'or copy the app with its dependencies into the volume first' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'image',
+        when: (ctx) => ({ module: ctx.groups.module ?? 'a package' }),
+        summary: 'the image lacks the package {{module}} the app imports',
+        explain:
+          'The app imports {{module}} and the runtime cannot find it in the image: the dependency was not installed in the stage that became the image ' +
+          '(or only as a dev dependency), or the app runs from another directory than the one its packages were installed in.',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install the dependencies in the final stage (npm ci --omit=dev, pip install -r requirements.txt) or copy them into it',
+          },
+          { place: 'pod', path: '{{containerPath}}.workingDir / env PYTHONPATH / NODE_PATH', change: 'or run the app where its packages are installed' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'tzdata-missing',
     kind: 'setting',
     resource: 'the time zone database in the image',
@@ -1619,6 +1678,28 @@ export const SIGNATURES = signatures([
       'java.lang.UnsupportedClassVersionError: com/example/App has been compiled by a more recent version of the Java Runtime (class file version 61.0), ' +
         'this version of the Java Runtime only recognizes class file versions up to 55.0',
     ],
+  },
+  {
+    id: 'runtime.module-missing',
+    family: 'runtime',
+    mechanism: 'module-missing',
+    needles: ['cannot find module', 'no module named', 'cannot load such file', 'cannot find package'],
+    patterns: [
+      re("Error: Cannot find module '(?<module>[^'/.][^']*)'"),
+      re("ModuleNotFoundError: No module named '(?<module>[^']+)'"),
+      re('cannot load such file -- (?<module>\\S+) \\(LoadError\\)'),
+      re("Error \\[ERR_MODULE_NOT_FOUND\\]: Cannot find package '(?<module>[^']+)'"),
+    ],
+    source:
+      'Node lib/internal/modules/cjs/loader.js ("Cannot find module \'%s\'" with its "Require stack") and esm resolve ("Cannot find package \'%s\'"), ' +
+      'CPython importlib ("No module named %r"), Ruby ("cannot load such file -- %s"); the examples are in their formats: no real paste was collected',
+    examples: [
+      "Error: Cannot find module 'express'",
+      "ModuleNotFoundError: No module named 'flask'",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'dotenv' imported from /app/server.js",
+      "/usr/local/lib/ruby/3.2.0/rubygems/core_ext/kernel_require.rb:85:in `require': cannot load such file -- sinatra (LoadError)",
+    ],
+    nearMisses: ["Error: Cannot find module '/app/server.js'"],
   },
   {
     id: 'runtime.tzdata-missing',
