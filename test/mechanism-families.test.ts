@@ -41,7 +41,7 @@ const FAMILIES: Record<string, Row[]> = {
       variant: 'file-capabilities',
       knob: 'securityContext.capabilities.add',
       container: DROP_ALL,
-      data: { program: '/usr/bin/caddy', held: 'it drops them (capabilities drop)' },
+      data: { program: '/usr/bin/caddy', held: 'the container drops them (capabilities drop)' },
     },
     {
       line: 'exec /usr/local/bin/doormouse: operation not permitted',
@@ -206,7 +206,7 @@ const FAMILIES: Record<string, Row[]> = {
       mechanism: 'clock-skew',
       variant: 'signed-request',
       knob: 'time synchronisation on node-1',
-      data: { ours: '20170111T204052Z', theirs: '20170111T225449Z' },
+      data: { skew: '20170111T204052Z against 20170111T225449Z' },
     },
     { line: 'Token used before issued', mechanism: 'clock-skew', variant: 'token', knob: "the validator's clock-skew leeway" },
   ],

@@ -308,13 +308,14 @@ export const MECHANISMS = mechanisms([
         when: (ctx) => {
           const path = pathOfWrite(ctx);
           if (!path || !HOME_IS_ROOT.test(path) || mountOf(ctx, path)?.kind) return false;
-          return { path, user: who(ctx), home: envValue(ctx, 'HOME') ?? 'not set in the spec' };
+          const home = envValue(ctx, 'HOME');
+          return { path, user: who(ctx), homeNote: home === undefined ? 'The spec does not set HOME.' : `The spec sets HOME=${home}.` };
         },
         summary: 'cannot write {{path}}: the home directory of {{user}} is /, which only root may write',
         explain:
           'The tool keeps its cache or configuration under $HOME, and for {{user}} that is /: ' +
           "the runtime sets HOME=/ when the image's /etc/passwd has no entry " +
-          'for the UID (a runAsUser, or an arbitrary UID the platform assigns). The env HOME is {{home}}.',
+          'for the UID (a runAsUser, or an arbitrary UID the platform assigns). {{homeNote}}',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.env HOME', change: 'set it to a writable directory (an emptyDir mount, or /tmp)' },
           { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'or run as a user the image defines, whose home exists' },

@@ -664,17 +664,12 @@ export const MECHANISMS = mechanisms([
         id: 'signed-request',
         when: (ctx) => {
           const m = /Signature expired: (\S+) is now earlier than (\S+)/i.exec(ctx.line);
-          if (m) return { ours: m[1]!, theirs: m[2]! };
-          return (
-            /RequestTimeTooSkewed|request time and the (?:current|server's) time is too large/i.test(ctx.line) && {
-              ours: 'the request time',
-              theirs: 'its own',
-            }
-          );
+          if (m) return { skew: `${m[1]!} against ${m[2]!}` };
+          return /RequestTimeTooSkewed|request time and the (?:current|server's) time is too large/i.test(ctx.line) && { skew: 'the difference is too large' };
         },
         summary: "the cloud API refuses the request: {{node}}'s clock is out of step",
         explain:
-          'The request is signed with the time of {{node}} ({{ours}}) and the service compares it with {{theirs}}; beyond its allowed skew it refuses ' +
+          "The request is signed with {{node}}'s time and the service compares it with its own ({{skew}}): beyond its allowed skew it refuses " +
           "the signature. The container reads the node's clock.",
         knobs: [
           { place: 'node', path: 'time synchronisation on {{node}} (chrony / systemd-timesyncd, the cloud time service)', change: 'synchronise it (NTP)' },

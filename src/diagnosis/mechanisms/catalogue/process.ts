@@ -559,7 +559,7 @@ export const MECHANISMS = mechanisms([
           /^exec \S+: operation not permitted|exec container process/i.test(ctx.line.trim()) && {
             program: ctx.groups.path ?? 'the program',
             held: drops(ctx, 'NET_BIND_SERVICE')
-              ? 'it drops them (capabilities drop)'
+              ? 'the container drops them (capabilities drop)'
               : ctx.container?.securityContext?.allowPrivilegeEscalation === false
                 ? 'allowPrivilegeEscalation: false keeps it from gaining them'
                 : "its bounding set lacks them (capabilities drop, or the runtime's default set)",
