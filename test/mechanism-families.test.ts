@@ -276,7 +276,7 @@ const FAMILIES: Record<string, Row[]> = {
       mechanism: 'dependency-connection-limit',
       variant: 'slots',
       knob: "the client's connection pool size",
-      data: { setting: 'max_connections (PostgreSQL)' },
+      data: { setting: 'PostgreSQL max_connections' },
     },
     {
       line: 'FATAL: password authentication failed for user "bn_keycloak"',

@@ -56,7 +56,7 @@ function hostPort(ctx: ReadingContext) {
 
 /** `port 80`, or a phrase when the line names no port. */
 function portText(ctx: ReadingContext): string {
-  return ctx.groups.port === undefined ? 'a port below 1024' : `port ${ctx.groups.port}`;
+  return ctx.groups.port === undefined ? 'a privileged port' : `port ${ctx.groups.port}`;
 }
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|localhost|::1|0:0:0:0:0:0:0:1)$/i;
@@ -543,10 +543,10 @@ export const MECHANISMS = mechanisms([
         id: 'slots',
         when: (ctx) => ({
           setting: /too many clients|connection slots/i.test(ctx.line)
-            ? 'max_connections (PostgreSQL)'
+            ? 'PostgreSQL max_connections'
             : /max number of clients/i.test(ctx.line)
-              ? 'maxclients (Redis)'
-              : 'max_connections (MySQL)',
+              ? 'Redis maxclients'
+              : 'MySQL max_connections',
         }),
         summary: 'the dependency has no free connection slot ({{setting}})',
         explain:

@@ -164,7 +164,7 @@ export const MECHANISMS = mechanisms([
         when: (ctx) => /GC heap initialization failed|Failed to create CoreCLR/i.test(ctx.line) && limitData(ctx),
         summary: 'the .NET runtime cannot reserve its GC heap within the container',
         explain:
-          'The .NET GC could not commit its initial heap (E_OUTOFMEMORY) within the memory it may use (container limit {{limit}}): Server GC reserves a heap ' +
+          'The .NET GC could not commit its initial heap (E_OUTOFMEMORY) within the memory it may use (memory limit: {{limit}}): Server GC reserves a heap ' +
           "per CPU the node has, not per CPU the container may use, and an explicit heap limit above the container's fails the same way.",
         knobs: [
           {
@@ -191,7 +191,7 @@ export const MECHANISMS = mechanisms([
         summary: 'a process in the container was killed (SIGKILL), most likely by the OOM killer',
         explain:
           "The shell reports that a process it started was killed with SIGKILL. Inside a container that is almost always the kernel's OOM killer acting " +
-          'within the memory limit ({{limit}}) on a process that is not PID 1, so the container itself may not be reported OOMKilled.',
+          'within the container (memory limit: {{limit}}) on a process that is not PID 1, so the container itself may not be reported OOMKilled.',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "raise it to the process's real peak (builds and installs peak high)" },
           { place: 'app', path: "the process's own memory settings", change: 'or bound its heap and worker count' },
@@ -203,7 +203,7 @@ export const MECHANISMS = mechanisms([
         summary: 'Redis cannot fork to save its data (ENOMEM)',
         explain:
           'Redis forks a child to write its snapshot or rewrite its AOF. The child shares the dataset copy-on-write, but with vm.overcommit_memory=0 the ' +
-          "kernel refuses a fork it cannot cover, and pages the child copies count against the container's limit ({{limit}}).",
+          "kernel refuses a fork it cannot cover, and pages the child copies count against the container's memory (limit: {{limit}}).",
         knobs: [
           { place: 'node', path: 'sysctl vm.overcommit_memory on {{node}}', change: 'set 1, as Redis asks at start (node-wide, not namespaced)' },
           { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'and leave room above maxmemory for the copy-on-write pages of a save' },
@@ -214,7 +214,8 @@ export const MECHANISMS = mechanisms([
         when: (ctx) => /could not map anonymous shared memory/i.test(ctx.line) && limitData(ctx),
         summary: 'PostgreSQL cannot map its shared memory (shared_buffers) within the container',
         explain:
-          'PostgreSQL maps its shared memory (mostly shared_buffers) at start, and the request exceeds what the container may use (limit {{limit}}) or the ' +
+          'PostgreSQL maps its shared memory (mostly shared_buffers) at start, and the request exceeds what the container may use ' +
+          '(memory limit: {{limit}}) or the ' +
           'huge pages it asked for.',
         knobs: [
           {
@@ -943,14 +944,14 @@ export const MECHANISMS = mechanisms([
         id: 'jvm-classfile',
         when: (ctx) => {
           const m = /class file version (\d+)\.\d+\), this version of the Java Runtime only recognizes class file versions up to (\d+)/.exec(ctx.line);
-          return m ? { want: `Java ${Number(m[1]) - 44}`, have: `Java ${Number(m[2]) - 44}` } : { want: 'a newer Java', have: "the image's Java" };
+          return m ? { want: `Java ${Number(m[1]) - 44}`, have: `Java ${Number(m[2]) - 44}` } : { want: 'a newer Java', have: 'an older one' };
         },
         summary: 'the classes need {{want}}, and the image runs {{have}}',
         explain:
           'The application was compiled for {{want}} (its class file version), and the JVM in the image is {{have}}, which refuses newer classes: ' +
           'the build and the runtime image use different JDKs.',
         knobs: [
-          { place: 'image', path: 'the runtime base image (JRE)', change: 'use {{want}} or newer' },
+          { place: 'image', path: 'the runtime base image (JRE)', change: 'use a JRE at least as new as the one the classes were compiled for ({{want}})' },
           { place: 'image', path: 'the build (maven.compiler.release / Gradle toolchain)', change: 'or compile for {{have}}' },
         ],
       },
