@@ -262,6 +262,12 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: "ModuleNotFoundError: No module named 'flask'", mechanism: 'module-missing', variant: 'image', knob: 'the Dockerfile', data: { module: 'flask' } },
     {
+      line: '[2020-09-12 05:37:52 +0000] [18] [ERROR] Worker (pid:21) was sent SIGKILL! Perhaps out of memory?',
+      mechanism: 'memory-limit',
+      variant: 'child-killed',
+      knob: 'spec.containers[app].resources.limits.memory',
+    },
+    {
       line: '/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar',
       mechanism: 'memory-limit',
       variant: 'child-killed',

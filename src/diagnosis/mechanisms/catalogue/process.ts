@@ -187,10 +187,11 @@ export const MECHANISMS = mechanisms([
       },
       {
         id: 'child-killed',
-        when: (ctx) => /\bKilled\b/.test(ctx.line) && limitData(ctx),
+        when: (ctx) => /\bKilled\b|SIGKILL|signal 9\b/.test(ctx.line) && limitData(ctx),
         summary: 'a process in the container was killed (SIGKILL), most likely by the OOM killer',
         explain:
-          "The shell reports that a process it started was killed with SIGKILL. Inside a container that is almost always the kernel's OOM killer acting " +
+          "A process the container started (a shell's child, a server's worker) was killed with SIGKILL. Inside a container that is almost always the " +
+          "kernel's OOM killer acting " +
           'within the container (memory limit: {{limit}}) on a process that is not PID 1, so the container itself may not be reported OOMKilled.',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "raise it to the process's real peak (builds and installs peak high)" },
@@ -2036,6 +2037,33 @@ export const SIGNATURES = signatures([
       'bash jobs.c job report ("line %d: %5ld Killed ..." for a child ended by SIGKILL), as for the Bus error and Segmentation fault reports; the example ' +
       'is in its format: no real paste was collected',
     examples: ['/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar'],
+  },
+  {
+    id: 'server.worker-sigkill',
+    family: 'server',
+    mechanism: 'memory-limit',
+    needles: ['sigkill', 'signal 9'],
+    patterns: [
+      re('Worker \\(pid:\\d+\\) was sent SIGKILL! Perhaps out of memory\\?'),
+      re('Worker with pid \\d+ was terminated due to signal 9\\b'),
+      re('worker \\d+ \\(pid: \\d+\\) died, killed by signal 9\\b'),
+      re('Worker exited prematurely: signal 9 \\(SIGKILL\\)'),
+      re('child \\d+ exited on signal 9 \\(SIGKILL\\)'),
+      re('worker process \\d+ exited on signal 9\\b'),
+    ],
+    source:
+      'gunicorn arbiter.py ("Worker (pid:%s) was sent SIGKILL! Perhaps out of memory?", "Worker with pid %s was terminated due to signal %s"), uWSGI ' +
+      '("worker %d (pid: %d) died, killed by signal %d"), Celery billiard (WorkerLostError "signal 9 (SIGKILL)"), php-fpm ("child %d exited on signal ' +
+      '%d (%s)"), nginx ("worker process %P exited on signal %d"); the uWSGI, Celery, php-fpm and nginx examples are in their formats. Lines (GitHub): ' +
+      'benoitc/gunicorn#2419, jlab-sensing/ENTS-backend#82, benoitc/gunicorn#2475',
+    examples: [
+      '[2020-09-12 05:37:52 +0000] [18] [ERROR] Worker (pid:21) was sent SIGKILL! Perhaps out of memory?',
+      '[WARNING] Worker with pid 55 was terminated due to signal 9',
+      'DAMN ! worker 1 (pid: 23) died, killed by signal 9 :( trying respawn ...',
+      'billiard.exceptions.WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL) Job: 12.',
+      '[29-Nov-2026 01:00:00] WARNING: [pool www] child 123 exited on signal 9 (SIGKILL) after 12.345678 seconds from start',
+      '2026/11/29 01:00:00 [alert] 1#1: worker process 31 exited on signal 9',
+    ],
   },
   {
     id: 'signal.sigbus',
