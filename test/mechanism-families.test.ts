@@ -8,7 +8,7 @@ import { diagnose } from '../src/diagnosis/engine.js';
 import { readTexts } from '../src/diagnosis/mechanisms/index.js';
 import { RULES } from '../src/diagnosis/rules/index.js';
 import type { Container, Pod } from '../src/diagnosis/types.js';
-import { crashedPod, logTail, snapshot } from './helpers/factories.js';
+import { crashedPod, logTail, pod, snapshot } from './helpers/factories.js';
 
 type ContainerPatch = Partial<Container>;
 
@@ -446,6 +446,10 @@ describe('mechanism families through the engine', () => {
     it(`${family}: a pod Ready for a day after one old crash with the line stays without a warning`, () => {
       const p = crashedPod({ exitCode: 1, restarts: 1, now: 'running', finishedAgo: 86400 });
       const d = diagnose(snapshot(p, { logs: [logTail('web', ['starting', row.line])] }), { rules: RULES });
+      expect(d.findings.filter((f) => f.severity !== 'info').map((f) => f.rule)).toEqual([]);
+    });
+    it(`${family}: a Ready pod whose running log carries the line (a warning it lived through) stays without a warning`, () => {
+      const d = diagnose(snapshot(pod(), { logs: [logTail('web', ['starting', row.line, 'listening on :8080'], false)] }), { rules: RULES });
       expect(d.findings.filter((f) => f.severity !== 'info').map((f) => f.rule)).toEqual([]);
     });
   }
