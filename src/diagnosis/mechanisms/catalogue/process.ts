@@ -2031,7 +2031,7 @@ export const SIGNATURES = signatures([
     id: 'signal.killed',
     family: 'signal',
     mechanism: 'memory-limit',
-    needles: ['killed'],
+    needles: [' killed '],
     patterns: [re('line \\d+:\\s+\\d+ Killed\\s')],
     source:
       'bash jobs.c job report ("line %d: %5ld Killed ..." for a child ended by SIGKILL), as for the Bus error and Segmentation fault reports; the example ' +
