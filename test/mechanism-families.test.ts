@@ -1,8 +1,9 @@
-// The mechanism catalogue by family (issue 32): for each family sourced from upstream text
-// (capabilities(7), getrlimit(2)/mlock(2), tools' ownership checks, sandboxes and devices), a
-// table of real lines, each read as its mechanism and variant for a pod spec, naming the knob
-// that changes it; and, through the engine, the same line decides a crash but leaves a healthy
-// pod that recovered long ago quiet.
+// The mechanism catalogue by family (issue 32). Each family is sourced from upstream text (the
+// signatures name it: capabilities(7), setrlimit(2)/mlock(2), git/OpenSSH ownership checks,
+// Chromium/bubblewrap sandboxes, clocks, the dynamic loader and runtimes, servers' own errors,
+// .NET, TLS) and has a table here: a line, the mechanism and variant it means for a pod spec, and
+// the knob (with its path) that changes it. Through the engine, a family's line decides a crash,
+// and leaves quiet a pod that recovered long ago or a Ready pod that lived through it.
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../src/diagnosis/engine.js';
 import { readTexts } from '../src/diagnosis/mechanisms/index.js';
@@ -14,8 +15,8 @@ type ContainerPatch = Partial<Container>;
 
 function scopeOf(container: ContainerPatch = {}, spec: Partial<NonNullable<Pod['spec']>> = {}) {
   const c: Container = { name: 'app', image: 'registry.example.com/shop/app:1', ...container };
-  const pod = { metadata: { name: 'web-0', namespace: 'shop' }, spec: { nodeName: 'node-1', containers: [c], ...spec } } satisfies Pod;
-  return { pod, container: c, init: false };
+  const p = { metadata: { name: 'web-0', namespace: 'shop' }, spec: { nodeName: 'node-1', containers: [c], ...spec } } satisfies Pod;
+  return { pod: p, container: c, init: false };
 }
 
 const DROP_ALL: ContainerPatch = { securityContext: { capabilities: { drop: ['ALL'] } } };
