@@ -393,6 +393,14 @@ const FAMILIES: Record<string, Row[]> = {
       data: { path: '/etc/nginx/conf.d/default.conf', source: 'nginx-conf', key: 'default.conf' },
     },
     {
+      line:
+        '[1]: the default discovery settings are unsuitable for production use; at least one of [discovery.seed_hosts, discovery.seed_providers, ' +
+        'cluster.initial_master_nodes] must be configured',
+      mechanism: 'required-setting',
+      variant: 'elasticsearch-discovery',
+      knob: 'spec.containers[app].env discovery.type',
+    },
+    {
       line: 'error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context',
       mechanism: 'config-invalid',
       variant: 'file',

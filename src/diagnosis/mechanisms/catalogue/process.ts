@@ -1147,6 +1147,22 @@ export const MECHANISMS = mechanisms([
     doc: "The image's entrypoint refuses to start without a setting it requires (a password, a mode) that the pod does not pass.",
     variants: [
       {
+        id: 'elasticsearch-discovery',
+        when: (ctx) => /default discovery settings are unsuitable for production/i.test(ctx.line),
+        summary: 'Elasticsearch needs its discovery settings to form a cluster',
+        explain:
+          'Elasticsearch binds to a non-loopback address in a pod, so its bootstrap checks require discovery settings: either a single-node cluster ' +
+          'or the seed hosts and initial master nodes of a multi-node one; the pod sets neither.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env discovery.type', change: 'set single-node for a one-pod cluster' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env discovery.seed_hosts + cluster.initial_master_nodes',
+            change: "or, for several pods, the headless Service's name and the master pods' names (what the ECK operator and the Helm chart set)",
+          },
+        ],
+      },
+      {
         id: 'env',
         when: (ctx) => {
           const names = [...new Set([ctx.line, ...ctx.around].join('\n').match(/\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_?)+\b/g) ?? [])].slice(0, 4);
@@ -2009,6 +2025,20 @@ export const SIGNATURES = signatures([
       'Error: Database is uninitialized and superuser password is not specified.',
       '       You must specify POSTGRES_PASSWORD to a non-empty value for the',
       '       You must specify POSTGRES_PASSWORD for the superuser. Use',
+    ],
+  },
+  {
+    id: 'server.elasticsearch-discovery',
+    family: 'server',
+    mechanism: 'required-setting',
+    needles: ['default discovery settings are unsuitable'],
+    patterns: [re('the default discovery settings are unsuitable for production use')],
+    source:
+      'elasticsearch BootstrapChecks.java (DiscoveryConfiguredCheck: "the default discovery settings are unsuitable for production use; at least one of ' +
+      '[discovery.seed_hosts, discovery.seed_providers, cluster.initial_master_nodes] must be configured"); the example is in its format',
+    examples: [
+      '[1]: the default discovery settings are unsuitable for production use; at least one of [discovery.seed_hosts, discovery.seed_providers, ' +
+        'cluster.initial_master_nodes] must be configured',
     ],
   },
   {
