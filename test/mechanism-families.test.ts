@@ -293,6 +293,13 @@ const FAMILIES: Record<string, Row[]> = {
       data: { forUser: ' of user bn_keycloak' },
     },
     {
+      line: 'Host key verification failed.',
+      mechanism: 'ssh-trust',
+      variant: 'host-key',
+      knob: 'spec.containers[app].volumeMounts (known_hosts',
+    },
+    { line: 'git@gitlab.com: Permission denied (publickey).', mechanism: 'ssh-trust', variant: 'publickey', knob: 'the Secret with the SSH private key' },
+    {
       line: 'java.io.IOException: Keystore was tampered with, or password was incorrect',
       mechanism: 'credentials-rejected',
       variant: 'keystore',

@@ -653,6 +653,51 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'ssh-trust',
+    kind: 'setting',
+    resource: 'an SSH key the server accepts, and a host key the client knows',
+    doc:
+      'An SSH client in the pod (git over ssh: git-sync, Argo CD, Flux, an init container that clones) is refused: the server does not accept the key ' +
+      "it offers, or the client does not know the server's host key and cannot ask anyone in a container.",
+    variants: [
+      {
+        id: 'host-key',
+        when: (ctx) => /Host key verification failed/i.test(ctx.line),
+        summary: "the SSH client does not know the server's host key",
+        explain:
+          "The client checks the server's host key against known_hosts and finds none (no known_hosts in the container, or one for another host): " +
+          'in a container nobody can answer the prompt, so it fails.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts (known_hosts from a ConfigMap or Secret)',
+            change: "mount the server's host key line (ssh-keyscan <host>) where the client reads it, e.g. ~/.ssh/known_hosts or the tool's setting",
+          },
+          { place: 'app', path: "the tool's known-hosts setting (git-sync GITSYNC_SSH_KNOWN_HOSTS_FILE)", change: 'point it at that file' },
+        ],
+      },
+      {
+        id: 'publickey',
+        summary: 'the SSH server does not accept the key the pod offers',
+        explain:
+          'The server refused every key the client offered: the private key mounted from the Secret is not the one registered (as a deploy key) for ' +
+          'this repository, or the client does not offer it at all (another path, a mode ssh refuses for a key it owns).',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the Secret with the SSH private key',
+            change: "use the key whose public half is registered on the server (the repository's deploy keys)",
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env GIT_SSH_COMMAND',
+            change: 'or make the client offer it: ssh -i <mounted key path> -o IdentitiesOnly=yes',
+          },
+        ],
+      },
+    ],
+  },
+  {
     id: 'clock-skew',
     kind: 'setting',
     resource: 'a clock in step with the peers that check it',
@@ -1154,6 +1199,17 @@ export const SIGNATURES = signatures([
       'java.io.IOException: Keystore was tampered with, or password was incorrect',
       'java.io.IOException: keystore password was incorrect',
     ],
+  },
+  {
+    id: 'server.ssh-refused',
+    family: 'server',
+    mechanism: 'ssh-trust',
+    needles: ['permission denied (publickey', 'host key verification failed'],
+    patterns: [re('Permission denied \\(publickey[^)]*\\)'), re('Host key verification failed')],
+    source:
+      'OpenSSH sshconnect2.c ("Permission denied (%s)." with the methods tried) and sshconnect.c ("Host key verification failed."). Lines (GitHub): ' +
+      'kubernetes/git-sync#522, kubernetes/git-sync#3, alpine-docker/git#37, airflow-helm/charts#229, kubernetes/git-sync#706',
+    examples: ['git@gitlab.com: Permission denied (publickey).', 'git@github.com: Permission denied (publickey).', 'Host key verification failed.'],
   },
   {
     id: 'server.clock-skew',
