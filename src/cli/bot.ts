@@ -1,11 +1,8 @@
-// `pod-doctor bot`: the Slack edge. A Bolt app over HTTP (signing secret, /slack/events) or
-// Socket Mode (app token), plus /healthz, /readyz and the Alertmanager webhook on the same port,
-// and /metrics on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
+// `pod-doctor bot`: the chat edge. Its own HTTP server (src/http/) serves /healthz, /readyz, the
+// Alertmanager webhook and the chat surface's routes (Slack over HTTP: /slack/events, a Bolt
+// receiver; Socket Mode dials out and adds none), and /metrics is on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
 // its cluster in-process (diagnoses, and approved remediations).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createAlertmanagerHandler } from '../alerts/http.js';
@@ -21,17 +18,17 @@ import {
   mattermostDialogsHandler,
 } from '../chat/adapters/mattermost/inbound.js';
 import type { SlackAdapter } from '../chat/adapters/slack/adapter.js';
-import { mountAlertmanager, startSlackBot } from '../chat/adapters/slack/app.js';
+import { startSlackBot } from '../chat/adapters/slack/app.js';
 import { slackIds } from '../chat/adapters/slack/ids.js';
 import { SurfacesAdapter } from '../chat/adapters/surfaces.js';
 import type { ChatContext } from '../chat/context.js';
 import { postDigest } from '../chat/flows/digest.js';
-import type { ChatMetrics } from '../chat/metrics.js';
-import { createChatMetrics } from '../chat/metrics.js';
+import { type ChatMetrics, createChatMetrics } from '../chat/metrics.js';
 import { type ChatRouter, createChatRouter } from '../chat/router.js';
 import type { ChatAdapter } from '../chat/types.js';
 import { type Config, SETTINGS } from '../config/schema.js';
 import { PodDoctorError } from '../errors.js';
+import { createHttpServer, type Route } from '../http/server.js';
 import { JobQueues } from '../jobs/queues.js';
 import { createLogger } from '../log.js';
 import { createMetrics, metricsHandler } from '../metrics/metrics.js';
@@ -180,12 +177,15 @@ function opsRoutes(config: Config, parts: ReadinessParts & { registry: Registry 
     return { ready: results.every((c) => c.ok), body: `${results.map((c) => c.line).join('\n')}\n` };
   };
   registerReady(parts.registry, async () => (await readiness()).ready);
-  const routes: CustomRoute[] = [
-    { path: '/healthz', method: ['GET'], handler: (_req, res) => routeText(res, 200, 'ok\n') },
+  const routes: Route[] = [
+    { method: 'GET', path: '/healthz', handler: (_req, res) => routeText(res, 200, 'ok\n') },
     {
+      method: 'GET',
       path: '/readyz',
-      method: ['GET'],
-      handler: (_req, res) => void readiness().then((r) => routeText(res, r.ready ? 200 : 503, r.body)),
+      handler: async (_req, res) => {
+        const r = await readiness();
+        routeText(res, r.ready ? 200 : 503, r.body);
+      },
     },
   ];
   return { routes, readiness };
@@ -241,14 +241,13 @@ function embeddedWorker(o: {
 }
 
 /** The Alertmanager webhook, served on the bot's port when it has a token. */
-function serveAlertmanager(config: Config, routes: CustomRoute[], o: { queues: JobQueues; logger: Logger; registry: Registry; clusters: readonly string[] }) {
+function serveAlertmanager(config: Config, o: { queues: JobQueues; logger: Logger; registry: Registry; clusters: readonly string[] }) {
   if (!config.alertmanagerToken) {
     o.logger.info('ALERTMANAGER_TOKEN unset: the Alertmanager webhook is not served');
     return undefined;
   }
-  const alertmanager = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, o));
-  mountAlertmanager(routes, (req, res) => void alertmanager(req, res), alertmanager.path);
-  return alertmanager;
+  const handler = createAlertmanagerHandler(alertmanagerOptionsFromConfig(config, o));
+  return { handler, route: { method: 'POST', path: handler.path, handler } satisfies Route };
 }
 
 /**
@@ -260,6 +259,7 @@ function stopBot(o: {
   logger: Logger;
   deadlineMs: number;
   bot: { stop(): Promise<unknown> };
+  server: { close(): Promise<unknown> };
   ops: { close(): Promise<unknown> };
   /** The in-process worker thread, perhaps still starting. */
   workerThread: Promise<{ stop(): Promise<unknown> }> | undefined;
@@ -275,8 +275,9 @@ function stopBot(o: {
     logger: o.logger,
     deadlineMs,
     steps: [
-      // New work stops first: Slack, Alertmanager and users retry what gets no answer.
-      { name: 'stop serving', budgetMs: 4000, run: () => o.bot.stop() },
+      // New work stops first: Slack, Alertmanager and users retry what gets no answer. The
+      // server lets a request in flight finish (a command being queued), then ends every socket.
+      { name: 'stop serving', budgetMs: 4000, run: async () => Promise.all([o.bot.stop(), o.server.close()]) },
       // Its running jobs finish within the thread's own deadline (half of ours).
       ...(workerThread ? [{ name: 'worker thread', budgetMs: embeddedWorkerDeadlineMs(deadlineMs) + 2000, run: async () => (await workerThread).stop() }] : []),
       // Read until the thread is done: the results of its last jobs come by stream (what is
@@ -322,8 +323,9 @@ function startDigest(
   });
 }
 
-/** What `pod-doctor bot` serves, from Bolt's app or (without Slack) a plain HTTP server of the routes. */
-type ServedBot = Pick<Awaited<ReturnType<typeof startSlackBot>>, 'port' | 'slack' | 'failed' | 'stop'>;
+/** Slack's part of the bot (its routes, its link, its end), or nothing when Slack is not served. */
+type ServedBot = Pick<Awaited<ReturnType<typeof startSlackBot>>, 'routes' | 'slack' | 'failed' | 'stop'>;
+const NO_SLACK: ServedBot = { routes: [], slack: () => 'ok', failed: new Promise<Error>(() => undefined), stop: async () => undefined };
 
 /** The chat surfaces the bot serves: their adapters, one adapter over all (by channel id), their approvers. */
 function composeSurfaces(config: Config, parts: { redis: RedisClient; prefix: string; logger: Logger; metrics: ChatMetrics }) {
@@ -342,12 +344,11 @@ function composeSurfaces(config: Config, parts: { redis: RedisClient; prefix: st
   return { slack, mattermost, adapter, approvers };
 }
 
-/** Mattermost's slash command and button endpoints, mounted on the bot's server. */
-function serveMattermost(
+/** Mattermost's slash command, button and dialog endpoints, for the bot's server. */
+function mattermostRoutes(
   config: Config,
-  routes: CustomRoute[],
   o: { adapter: MattermostAdapter; chat: ChatContext; router: ChatRouter; logger: Logger; metrics: ChatMetrics },
-): void {
+): Route[] {
   const inbound = {
     adapter: o.adapter,
     chat: o.chat,
@@ -359,37 +360,11 @@ function serveMattermost(
     serverUrl: config.mattermostUrl ?? '',
     dialogsUrl: `${(config.publicUrl ?? '').replace(/\/+$/, '')}${DIALOGS_PATH}`,
   };
-  routes.push({ path: COMMAND_PATH, method: ['POST'], handler: mattermostCommandHandler(inbound) });
-  routes.push({ path: ACTIONS_PATH, method: ['POST'], handler: mattermostActionsHandler(inbound) });
-  routes.push({ path: DIALOGS_PATH, method: ['POST'], handler: mattermostDialogsHandler(inbound) });
-}
-
-/**
- * The routes on a plain HTTP server, for a bot that serves no Slack (Bolt's server serves them
- * otherwise): a path and method from the table, else 404.
- */
-async function serveRoutes(routes: readonly CustomRoute[], port: number): Promise<ServedBot> {
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const methods = (m: CustomRoute['method']) => (Array.isArray(m) ? m : [m]);
-    const route = routes.find((r) => r.path === path && methods(r.method).includes(req.method ?? ''));
-    if (route) return void route.handler(req as never, res);
-    req.resume();
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-  });
-  // Long-lived keep-alive sockets would hold stop() open.
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '0.0.0.0', () => resolve()));
-  return {
-    port: (server.address() as AddressInfo).port,
-    slack: () => 'ok',
-    failed: new Promise<Error>(() => undefined),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  return [
+    { method: 'POST', path: COMMAND_PATH, handler: mattermostCommandHandler(inbound) },
+    { method: 'POST', path: ACTIONS_PATH, handler: mattermostActionsHandler(inbound) },
+    { method: 'POST', path: DIALOGS_PATH, handler: mattermostDialogsHandler(inbound) },
+  ];
 }
 
 /** Where the chat surfaces are served, for the start line. */
@@ -452,6 +427,25 @@ function untilStop(
         )
       : never,
   ]);
+}
+
+/** Slack, by its mode: over HTTP a route for the bot's server, in Socket Mode a connection out. */
+function startSlack(config: Config, parts: { chat: ChatContext; router: ChatRouter; logger: Logger; metrics: ChatMetrics }) {
+  return startSlackBot({
+    mode: config.slackMode,
+    botToken: config.slackBotToken ?? '',
+    ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
+    ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
+    slackApiUrl: config.slackApiUrl,
+    ...parts,
+  });
+}
+
+function logStopping(logger: Logger, outcome: Awaited<ReturnType<typeof untilStop>>, deadlineMs: number): void {
+  if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
+  else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
+  else if ('slack' in outcome) logger.error({ err: outcome.slack, deadlineMs }, 'bot stopping: Socket Mode could not connect to Slack');
+  else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
 }
 
 export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}): Promise<number> {
@@ -531,45 +525,46 @@ export async function botCommand(argv: string[], io: CliIo, deps: BotDeps = {}):
   });
   const ops = await listenOps({
     port: metricsPort,
+    logger,
     metrics: metricsHandler(metrics.registry, threadStart ? async () => (workerThread ? workerThread.metrics() : []) : undefined),
     readiness,
   });
-  const alertmanager = serveAlertmanager(config, routes, { queues, logger, registry: metrics.registry, clusters: served });
-  if (surfaces.mattermost) serveMattermost(config, routes, { adapter: surfaces.mattermost, chat, router, logger, metrics: chatMetrics });
+  const alertmanager = serveAlertmanager(config, { queues, logger, registry: metrics.registry, clusters: served });
+  const mattermost = surfaces.mattermost ? mattermostRoutes(config, { adapter: surfaces.mattermost, chat, router, logger, metrics: chatMetrics }) : [];
   // Assigned below: the routes (readiness) are made before the app that serves them.
   let bot: ServedBot | undefined;
-  bot = surfaces.slack
-    ? await startSlackBot({
-        mode: config.slackMode,
-        botToken: config.slackBotToken ?? '',
-        ...(config.slackSigningSecret ? { signingSecret: config.slackSigningSecret } : {}),
-        ...(config.slackAppToken ? { appToken: config.slackAppToken } : {}),
-        slackApiUrl: config.slackApiUrl,
-        port,
-        routes,
-        chat,
-        router,
-        logger,
-        metrics: chatMetrics,
-      })
-    : await serveRoutes(routes, port);
+  bot = surfaces.slack ? await startSlack(config, { chat, router, logger, metrics: chatMetrics }) : NO_SLACK;
+  // One server for every route; it listens now, nothing before it having waited on Redis or Slack.
+  const server = createHttpServer({ logger });
+  server.mount(...routes, ...(alertmanager ? [alertmanager.route] : []), ...bot.routes, ...mattermost);
+  const boundPort = await server.listen(port);
   // How long after the command began the port answered (module loading aside).
   const listeningMs = Math.round(performance.now() - began);
-  logger.info({ port: bot.port, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
+  logger.info({ port: boundPort, metricsPort: ops.port, mode: config.slackMode, worker: withWorker, playbooks: playbooks.length, listeningMs }, 'bot started');
   io.stdout.write(
-    `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${surfacesLine(config, bot.port)}, ` +
+    `pod-doctor bot: cluster ${served.length > 1 ? `${cluster} (of ${served.join(', ')})` : cluster}, ${surfacesLine(config, boundPort)}, ` +
       `metrics on :${ops.port}, worker ${withWorker ? 'in-process (own thread)' : 'off'}, ${playbooks.length} playbooks (listening ${listeningMs} ` +
       `ms after start)\n`,
   );
-  deps.onReady?.({ port: bot.port, metricsPort: ops.port, chat, router });
+  deps.onReady?.({ port: boundPort, metricsPort: ops.port, chat, router });
 
   const outcome = await untilStop(deps.stopSignal ?? untilSignal(), threadStart, version, bot.failed);
   const deadlineMs = shutdownDeadlineMs('bot', config.shutdownSeconds);
-  if ('err' in outcome) logger.error({ err: outcome.err, deadlineMs }, 'bot stopping: its worker thread ended');
-  else if ('fatal' in outcome) logger.info({ deadlineMs }, 'bot stopping: no Kubernetes configuration');
-  else if ('slack' in outcome) logger.error({ err: outcome.slack, deadlineMs }, 'bot stopping: Socket Mode could not connect to Slack');
-  else logger.info({ signal: outcome.signal, deadlineMs }, 'bot stopping');
-  await stopBot({ logger, deadlineMs, bot, ops, workerThread: threadStart, streams, router, stopParents, alertmanager, queues, connections });
+  logStopping(logger, outcome, deadlineMs);
+  await stopBot({
+    logger,
+    deadlineMs,
+    bot,
+    server,
+    ops,
+    workerThread: threadStart,
+    streams,
+    router,
+    stopParents,
+    alertmanager: alertmanager?.handler,
+    queues,
+    connections,
+  });
   if ('fatal' in outcome) throw outcome.fatal;
   return 'err' in outcome || 'slack' in outcome ? 1 : 0;
 }

@@ -129,6 +129,7 @@ export async function runWorker(options: WorkerOptions, io: Pick<CliIo, 'stdout'
     ? undefined
     : await serveOps({
         port,
+        logger,
         registry: metrics.registry,
         readiness: {
           redis: () => checkRedis(redis),

@@ -1,10 +1,12 @@
 // The operations port of the worker and the bot: /metrics, /healthz (the process runs), /readyz
 // (its dependencies answer: Redis ping, Kubernetes API reachable), and pod_doctor_ready, the
 // same answer at scrape time (the bot reports its own readiness with registerReady too).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import { withDeadline } from '../bounded.js';
+import { createHttpServer, type RouteHandler } from '../http/server.js';
+import { createLogger } from '../log.js';
 import { boundedRead, metricsHandler, SCRAPE_REDIS_TIMEOUT_MS } from './metrics.js';
 
 /** name → check; a check resolves when healthy and rejects with the reason otherwise. */
@@ -59,52 +61,43 @@ export function registerReady(registry: Registry, ready: () => Promise<boolean>)
 }
 
 /** Serves /metrics, /healthz and /readyz; registers pod_doctor_ready on `registry` (once per registry). */
-export async function serveOps(options: { port: number; host?: string; registry: Registry; readiness?: ReadinessChecks }): Promise<OpsServer> {
+export async function serveOps(options: { port: number; host?: string; registry: Registry; readiness?: ReadinessChecks; logger?: Logger }): Promise<OpsServer> {
   const readiness = () => checkReadiness(options.readiness ?? {});
   registerReady(options.registry, async () => (await readiness()).ready);
-  return listenOps({ port: options.port, ...(options.host ? { host: options.host } : {}), metrics: metricsHandler(options.registry), readiness });
+  return listenOps({
+    port: options.port,
+    ...(options.host ? { host: options.host } : {}),
+    metrics: metricsHandler(options.registry),
+    readiness,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 }
 
 /**
- * The operations port itself: /metrics from `metrics`, /healthz, and /readyz from `readiness`
- * (the bot's, whose public port serves Slack: its metrics stay off it).
+ * The operations port itself, on the bot's route table (src/http/): /metrics from `metrics`,
+ * /healthz, and /readyz from `readiness` (the bot's, whose public port serves Slack: its metrics
+ * stay off it). GET and HEAD each.
  */
 export async function listenOps(options: {
   port: number;
   host?: string;
   metrics: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   readiness: () => Promise<{ ready: boolean; body: string }>;
+  /** Where a failing handler is logged (default: nowhere). */
+  logger?: Logger;
 }): Promise<OpsServer> {
   const { metrics, readiness } = options;
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    if (path === '/metrics') return metrics(req, res);
-    if (path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
-      return;
-    }
-    if (path === '/readyz') {
-      void readiness().then(({ ready, body }) => res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' }).end(body));
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+  const server = createHttpServer({ logger: options.logger ?? createLogger({ level: 'silent' }) });
+  const text = (res: http.ServerResponse, status: number, body: string) => res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+  const routes: Record<string, RouteHandler> = {
+    '/metrics': metrics,
+    '/healthz': (_req, res) => text(res, 200, 'ok\n'),
+    '/readyz': async (_req, res) => {
+      const { ready, body } = await readiness();
+      text(res, ready ? 200 : 503, body);
+    },
   };
+  for (const [path, handler] of Object.entries(routes)) server.mount({ method: 'GET', path, handler }, { method: 'HEAD', path, handler });
+  const port = await server.listen(options.port, options.host ?? '0.0.0.0');
+  return { port, url: `http://127.0.0.1:${port}`, close: () => server.close(0) };
 }

@@ -128,7 +128,7 @@ describe('pod-doctor bot with Mattermost (fake server, simulated cluster, real R
     expect((await post(JSON.stringify(click))).status).toBe(403);
     expect((await post('{not json')).status).toBe(400);
     expect((await post(JSON.stringify({ context: {} }))).status).toBe(400);
-    expect((await fetch(`${bot!.url}/mattermost/command`)).status).toBe(404);
+    expect((await fetch(`${bot!.url}/mattermost/command`)).status).toBe(405);
     // A body past the limit (413), a channel that is no Mattermost id (400), with the right token.
     expect((await post(JSON.stringify({ ...click, pad: 'x'.repeat(100_000) }))).status).toBe(413);
     const form = new URLSearchParams({ token: COMMAND_TOKEN, text: POD, channel_id: 'C0SLACK', user_id: ALICE });

@@ -17,6 +17,7 @@ import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
 import type { ChatContext } from '../../src/chat/context.js';
 import { alertGroups } from '../../src/chat/flows/alerts.js';
 import { groupAction } from '../../src/chat/flows/silences.js';
+import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import type { DiagnoseResult } from '../../src/jobs/schemas.js';
 import type { RedisClient } from '../../src/redis/client.js';
@@ -47,6 +48,7 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
   let chat: ChatContext;
   let reader: StreamConsumer;
   let bot: SlackBot;
+  let botServer: HttpServer | undefined;
   let botUrl = '';
 
   beforeAll(async () => {
@@ -76,18 +78,18 @@ describe.skipIf(!HAVE_ALERTMANAGER)('Silence and Mute from an alert group thread
       botToken: 'xoxb-test',
       signingSecret: SECRET,
       slackApiUrl: slack.apiUrl,
-      port: 0,
-      host: '127.0.0.1',
-      routes: [],
       chat,
       logger: silent,
     });
-    botUrl = `http://127.0.0.1:${bot.port}`;
+    botServer = createHttpServer({ logger: silent });
+    botServer.mount(...bot.routes);
+    botUrl = `http://127.0.0.1:${await botServer.listen(0, '127.0.0.1')}`;
   }, 60_000);
 
   afterAll(async () => {
     await am?.stop();
     await bot?.stop();
+    await botServer?.close();
     await reader?.stop();
     await server?.close();
     await handler?.close();

@@ -124,3 +124,52 @@ describe('pod-doctor bot in Socket Mode, Slack refusing the app token', () => {
     }
   });
 });
+
+describe('pod-doctor bot in Socket Mode, Slack slow to open the connection', () => {
+  it("serves /healthz and /readyz on the bot's own port at once: `slack: connecting` until the socket is up, then ok", { timeout: 30_000 }, async () => {
+    const slack = await startFakeSlack();
+    const prefix = testPrefix('socket-slow');
+    const redis = connect();
+    slack.answerLate('apps.connections.open', 1, 3000);
+    let stop!: () => void;
+    let port: number | undefined;
+    const exited = botCommand(
+      ['--no-worker'],
+      {
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        env: {
+          POD_DOCTOR_SLACK_MODE: 'socket',
+          SLACK_BOT_TOKEN: 'xoxb-test-token',
+          SLACK_APP_TOKEN: 'xapp-1-test-app-token',
+          SLACK_API_URL: slack.apiUrl,
+          PORT: '0',
+          POD_DOCTOR_METRICS_PORT: '0',
+          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          POD_DOCTOR_REDIS_PREFIX: prefix,
+          POD_DOCTOR_CLUSTER: 'socket',
+          LOG_LEVEL: 'silent',
+        },
+      },
+      { stopSignal: new Promise((r) => (stop = () => r('test'))), logger: silent, onReady: (info) => (port = info.port) },
+    );
+    try {
+      await expect.poll(() => port, { timeout: 10_000 }).toBeGreaterThan(0);
+      const url = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const connecting = await fetch(`${url}/readyz`);
+      expect(connecting.status).toBe(503);
+      expect(await connecting.text()).toMatch(/^slack: connecting$/m);
+      await slack.socket.connected();
+      await expect.poll(async () => (await fetch(`${url}/readyz`)).text(), { timeout: 10_000 }).toMatch(/^slack: ok$/m);
+      // Nothing of Slack's own on it: Bolt's receiver opened no server, and the bot's has no /slack/events in Socket Mode.
+      expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      stop();
+      expect(await exited).toBe(0);
+      await slack.close();
+      await cleanup(redis, prefix);
+      redis.disconnect();
+    }
+  });
+});

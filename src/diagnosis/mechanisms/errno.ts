@@ -178,7 +178,6 @@ export const SET_ASIDE: Readonly<Record<string, string>> = {
     'EMLINK',
     'ENAMETOOLONG',
     'ELOOP',
-    'ENOLCK',
     'ENOBUFS',
     'ENETDOWN',
     'EHOSTDOWN',

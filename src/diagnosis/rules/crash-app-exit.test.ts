@@ -91,9 +91,11 @@ testRule(rule, {
         severity: 'error',
         causeKey: 'workload/shop/Pod/web-7d9f8c6b5-x2k4q/web:exit-1',
         params: { container: 'web', exitCode: 1, restarts: 7, node: 'node-1' },
+        // The catalogue reads the rejected password as its mechanism (credentials-rejected), not only the log's end.
+        mechanism: 'credentials-rejected',
         said: [
-          { id: 'titleExited', data: { code: 1 } },
-          { id: 'logEnds', data: { lines: /password authentication failed/ } },
+          { id: 'titleMechanism', data: { code: 1, summary: 'the dependency rejects the credentials of user shop' } },
+          { id: 'decisiveLine', data: { line: /password authentication failed/ } },
           { id: 'waiting', data: { restarts: 7, times: 'times' } },
         ],
         quotes: [/Back-off restarting failed container web/],

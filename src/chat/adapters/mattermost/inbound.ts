@@ -9,13 +9,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { discard, readBody } from '../../../body.js';
+import type { RouteHandler } from '../../../http/server.js';
 import { answerClick, answerCommand, answerDenyReason, type ChatEdge, isDecisionAction, isGroupAction } from '../../edge.js';
 import type { ActionKind } from '../../types.js';
 import type { MattermostAdapter } from './adapter.js';
 import { mattermostIds } from './ids.js';
 import { actionMac, threadUrl, verifyActionMac } from './render.js';
-
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export const COMMAND_PATH = '/mattermost/command';
 export const ACTIONS_PATH = '/mattermost/actions';

@@ -2,22 +2,13 @@
 // deny-reason modal, and in Socket Mode the /pod-doctor command (over HTTP the receiver answers
 // commands itself: ./receiver.ts). Every button listener acknowledges first (Slack gives three
 // seconds) and only then calls into the chat flows; a command is acknowledged once its diagnosis
-// is queued (./commands.ts).
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  App,
-  type Authorize,
-  type AuthorizeResult,
-  type BlockAction,
-  type App as BoltApp,
-  type ButtonAction,
-  type CustomRoute,
-  HTTPReceiver,
-} from '@slack/bolt';
+// is queued (./commands.ts). Bolt owns no HTTP server: over HTTP its receiver is a route of the
+// bot's server (src/http/), and Socket Mode's receiver only dials out.
+import { App, type Authorize, type AuthorizeResult, type BlockAction, type App as BoltApp, type ButtonAction, SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { bounded } from '../../../bounded.js';
 import { PodDoctorError } from '../../../errors.js';
+import type { Route } from '../../../http/server.js';
 import type { ChatContext } from '../../context.js';
 import { answerClick, answerDenyReason, type ChatEdge, DECISION_ACTIONS, GROUP_ACTIONS } from '../../edge.js';
 import type { ChatMetrics } from '../../metrics.js';
@@ -25,11 +16,8 @@ import type { ChatRouter } from '../../router.js';
 import type { MessageRef } from '../../types.js';
 import { actionIdPattern, actionOf } from './blocks/render.js';
 import { answerCommand } from './commands.js';
-import { receiveSlashCommands } from './receiver.js';
+import { SlackHttpReceiver } from './receiver.js';
 import { slackClientOptions, slackLogger } from './web-client.js';
-
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
-export type { CustomRoute };
 
 export interface SlackBotOptions {
   mode: 'http' | 'socket';
@@ -37,10 +25,6 @@ export interface SlackBotOptions {
   signingSecret?: string;
   appToken?: string;
   slackApiUrl: string;
-  port: number;
-  host?: string;
-  /** /healthz, /readyz, /metrics, the Alertmanager webhook… */
-  routes: CustomRoute[];
   /** The default cluster's context; `router` finds a command's or a click's among several served clusters. */
   chat: ChatContext;
   router?: ChatRouter;
@@ -51,8 +35,8 @@ export interface SlackBotOptions {
 
 export interface SlackBot {
   app: BoltApp;
-  /** Port of the HTTP server (Slack requests in HTTP mode; the routes in both modes). */
-  port: number;
+  /** What the bot's server mounts: POST /slack/events over HTTP, nothing in Socket Mode. */
+  routes: readonly Route[];
   /** Socket Mode's link to Slack: `ok`, `connecting` or why it failed (HTTP mode: always `ok`). */
   slack(): string;
   /** Settles with the reason when Socket Mode could not connect at all (a bad app token): the bot ends, to be restarted. */
@@ -64,11 +48,6 @@ export const DENY_REASON_CALLBACK = 'pd_deny_reason';
 
 /** chat.getPermalink is quick (Tier 4); a silence never waits long for its link. */
 const PERMALINK_TIMEOUT_MS = 3000;
-
-/** Register the Alertmanager webhook (a plain node:http handler) on the bot's HTTP server. */
-export function mountAlertmanager(routes: CustomRoute[], handler: RouteHandler, path = '/alertmanager'): void {
-  routes.push({ path, method: ['POST'], handler });
-}
 
 /** The modal that asks a denier why (optional): the denial is already recorded, this only adds the reason. */
 function denyReasonView(planId: string): Parameters<BoltApp['client']['views']['open']>[0]['view'] {
@@ -195,52 +174,35 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
   // Bolt's client waits out a 429 itself (a click's dialog or link; chat posts go through the adapter).
   const clientOptions = slackClientOptions({ slackApiUrl: o.slackApiUrl, logger, ...(o.metrics ? { metrics: o.metrics } : {}) });
   let app: BoltApp;
+  let routes: Route[] = [];
   if (o.mode === 'socket') {
     if (!o.appToken) throw new PodDoctorError('BAD_CONFIG', 'Socket Mode needs SLACK_APP_TOKEN');
-    app = new App({
-      authorize,
-      appToken: o.appToken,
-      socketMode: true,
-      customRoutes: o.routes,
-      installerOptions: { port: o.port, clientOptions },
-      clientOptions,
-      logger: blog,
-      convoStore: false,
-    });
+    // No custom routes and no installer: the receiver opens no HTTP server of its own.
+    const receiver = new SocketModeReceiver({ appToken: o.appToken, logger: blog, installerOptions: { clientOptions } });
+    app = new App({ authorize, receiver, socketMode: true, clientOptions, logger: blog, convoStore: false });
   } else {
     if (!o.signingSecret) throw new PodDoctorError('BAD_CONFIG', 'HTTP mode needs SLACK_SIGNING_SECRET');
-    const receiver = new HTTPReceiver({
-      signingSecret: o.signingSecret,
-      endpoints: '/slack/events',
-      customRoutes: o.routes,
-      logger: blog,
-      processBeforeResponse: false,
-    });
-    app = new App({ authorize, receiver, clientOptions, logger: blog, convoStore: false });
-    receiveSlashCommands({
-      receiver,
+    const receiver = new SlackHttpReceiver({
       signingSecret: o.signingSecret,
       chat: o.chat,
       ...(o.router ? { router: o.router } : {}),
       logger,
       ...(o.metrics ? { metrics: o.metrics } : {}),
     });
+    app = new App({ authorize, receiver, clientOptions, logger: blog, convoStore: false });
+    routes = [receiver.route];
   }
   registerListeners(app, o, logger);
   void authorize({ isEnterpriseInstall: false, teamId: undefined, enterpriseId: undefined }).catch(() => undefined);
 
-  let port = o.port;
   let slack = 'ok';
   let fail!: (err: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   if (o.mode === 'http') {
-    const server = (await app.start({ port: o.port, host: o.host ?? '0.0.0.0' })) as Server;
-    port = (server.address() as AddressInfo).port;
-    // Long-lived keep-alive sockets would hold stop() open.
-    server.keepAliveTimeout = 5000;
+    await app.start();
   } else {
-    // The routes' server listens at once; the WebSocket to Slack is not waited for (Slack down
-    // or slow must not keep the port closed): /readyz says `slack: connecting` until it is up.
+    // The WebSocket to Slack is not waited for (Slack down or slow must not hold the bot's start;
+    // its server listens without waiting for it): /readyz says `slack: connecting` until it is up.
     slack = 'connecting';
     app.start().then(
       () => {
@@ -254,10 +216,10 @@ export async function startSlackBot(o: SlackBotOptions): Promise<SlackBot> {
       },
     );
   }
-  logger.info({ mode: o.mode, port }, 'slack app started');
+  logger.info({ mode: o.mode }, 'slack app started');
   return {
     app,
-    port,
+    routes,
     slack: () => slack,
     failed,
     stop: async () => {

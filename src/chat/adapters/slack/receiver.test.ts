@@ -1,17 +1,21 @@
-// The Slack HTTP edge: a correctly signed command is started once and answered with what the
-// command flow says once it is done (for a diagnosis: queued); anything unsigned, forged,
-// tampered with, stale or from the future is refused with 401 and a reason (Bolt's
-// verifySlackRequest, behind the receiver's replay window) and nothing is started.
+// The Slack HTTP receiver, mounted on the bot's server as the bot mounts it: a correctly signed
+// command is started once and answered with what the command flow says once it is done (for a
+// diagnosis: queued); anything unsigned, forged, tampered with, stale or from the future is
+// refused with 401 and a reason (Bolt's verifySlackRequest, behind the receiver's replay window)
+// and nothing is started; everything else is a Bolt ReceiverEvent for app.processEvent, and with
+// a real Bolt App a signed click reaches its app.action listener, an unsigned one never does.
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HTTPReceiver } from '@slack/bolt';
+import { App, type App as BoltApp, type ReceiverEvent } from '@slack/bolt';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createHttpServer, type HttpServer } from '../../../http/server.js';
 import type { ChatContext } from '../../context.js';
 import type { CommandInput, CommandOutcome, CommandReply } from '../../flows/requests.js';
 import { noteMessage } from '../../messages/messages.js';
-import { receiveSlashCommands } from './receiver.js';
+import { SlackHttpReceiver } from './receiver.js';
+import { slackLogger } from './web-client.js';
 
 // The command flow behind the edge is a stand-in: this file tests the edge (verify once, answer
 // with the flow's outcome, then what follows), not what a diagnosis does.
@@ -32,22 +36,33 @@ const signed = (body: string, ts = Math.floor(Date.now() / 1000), secret = SECRE
   'x-slack-signature': sign(body, ts, secret),
 });
 
-describe('receiveSlashCommands', () => {
+const logger = pino({ level: 'silent' });
+
+/** The receiver's route on the bot's server (src/http/), as the bot mounts it. */
+async function serve(receiver: SlackHttpReceiver, servers: HttpServer[]) {
+  const server = createHttpServer({ logger });
+  server.mount(receiver.route);
+  servers.push(server);
+  const port = await server.listen(0, '127.0.0.1');
+  /** POST `body` with Slack's headers (`headers`: these instead). */
+  return async (body: string, headers: Record<string, string> = signed(body), type = 'application/x-www-form-urlencoded') => {
+    const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
+    return { status: res.status, text: await res.text() };
+  };
+}
+
+describe('SlackHttpReceiver', () => {
   const servers: Server[] = [];
+  const https: HttpServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+    await Promise.all(https.splice(0).map((s) => s.close(0)));
   });
 
-  /** The receiver in front of a stand-in for Bolt (answers 418), with a stand-in command flow. */
+  /** The receiver in front of a stand-in for Bolt's App (acknowledges each event), with a stand-in command flow. */
   async function start(outcome: (input: CommandInput) => Promise<CommandOutcome>) {
-    const bolt: string[] = [];
+    const bolt: ReceiverEvent[] = [];
     const responses: { path: string; body: { text: string } }[] = [];
-    const receiver = {
-      requestListener: (req: IncomingMessage, res: ServerResponse) => {
-        bolt.push(req.url ?? '');
-        res.writeHead(418).end();
-      },
-    };
     const started: CommandInput[] = [];
     flow.diagnosisCommand = async (input) => {
       started.push(input as CommandInput);
@@ -63,28 +78,20 @@ describe('receiveSlashCommands', () => {
     });
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
     servers.push(hooks);
-    receiveSlashCommands({
-      receiver: receiver as unknown as HTTPReceiver,
-      signingSecret: SECRET,
-      chat: { cluster: 'prod' } as ChatContext,
-      logger: pino({ level: 'silent' }),
-    });
-    const edge = createServer((req, res) => receiver.requestListener(req, res));
-    await new Promise<void>((r) => edge.listen(0, '127.0.0.1', r));
-    servers.push(edge);
-    const hooksUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-    /** POST `body` with Slack's headers (`headers`: these instead). */
-    const post = async (body: string, headers: Record<string, string> = signed(body)) => {
-      const res = await fetch(`http://127.0.0.1:${(edge.address() as AddressInfo).port}/slack/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-        body,
-      });
-      return { status: res.status, text: await res.text() };
+    const receiver = new SlackHttpReceiver({ signingSecret: SECRET, chat: { cluster: 'prod' } as ChatContext, logger });
+    const app = {
+      processEvent: async (event: ReceiverEvent) => {
+        bolt.push(event);
+        await event.ack();
+      },
     };
+    receiver.init(app as unknown as BoltApp);
+    await receiver.start();
+    const post = await serve(receiver, https);
+    const hooksUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
     const command = (text: string) =>
       new URLSearchParams({ command: '/pod-doctor', text, channel_id: 'C0OPS', user_id: 'U0ALICE', response_url: `${hooksUrl}/commands/T1/42/abc` }).toString();
-    return { post, command, bolt, responses, started };
+    return { post, command, bolt, responses, started, receiver };
   }
 
   it('answers a diagnosis once the flow has queued it, with the typed command, and then follows it', async () => {
@@ -121,14 +128,56 @@ describe('receiveSlashCommands', () => {
     expect((await edge.post(edge.command('shop/web-1'))).status).toBe(500);
   });
 
-  it('answers help from the text alone and hands buttons to Bolt', async () => {
+  it("answers help from the text alone and hands buttons to Bolt as a ReceiverEvent, with Slack's retry headers", async () => {
     const edge = await start(async () => ({ message: noteMessage('prod', 'Diagnosing…') }));
     const help = await edge.post(edge.command('help'));
     expect(JSON.parse(help.text).text).toBe('[prod] usage: /pod-doctor ns/pod');
-    const click = await edge.post(new URLSearchParams({ payload: '{"type":"block_actions"}' }).toString());
-    expect(click.status).toBe(418);
-    expect(edge.bolt).toEqual(['/slack/events']);
+    const click = new URLSearchParams({ payload: '{"type":"block_actions","actions":[]}' }).toString();
+    expect((await edge.post(click, { ...signed(click), 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' })).status).toBe(200);
+    expect(edge.bolt).toEqual([expect.objectContaining({ body: { type: 'block_actions', actions: [] }, retryNum: 1, retryReason: 'http_timeout' })]);
+    // The Events API comes as JSON, verified the same way.
+    const event = JSON.stringify({ type: 'event_callback', event: { type: 'app_mention' } });
+    expect((await edge.post(event, signed(event), 'application/json')).status).toBe(200);
+    expect(edge.bolt[1]?.body).toEqual({ type: 'event_callback', event: { type: 'app_mention' } });
     await new Promise((r) => setTimeout(r, 50));
+    expect(edge.started).toEqual([]);
+  });
+
+  it("answers Slack's URL verification and certificate check itself, and refuses a malformed or oversized body", async () => {
+    const edge = await start(async () => ({ message: noteMessage('prod', 'Diagnosing…') }));
+    const challenge = JSON.stringify({ type: 'url_verification', challenge: 'c-123', token: 'legacy' });
+    const verified = await edge.post(challenge, signed(challenge), 'application/json');
+    expect(verified).toEqual({ status: 200, text: '{"challenge":"c-123"}' });
+    // The certificate check is not signed; a smuggled payload beside it reaches nothing.
+    const ssl = 'ssl_check=1&token=legacy&payload=%7B%22type%22%3A%22block_actions%22%7D';
+    expect((await edge.post(ssl, { 'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)) })).status).toBe(200);
+    const malformed = 'payload=%7Bnot-json';
+    expect((await edge.post(malformed)).status).toBe(400);
+    const big = `payload=${'x'.repeat(4 * 1024 * 1024)}`;
+    expect((await edge.post(big)).status).toBe(413);
+    expect(edge.bolt).toEqual([]);
+  });
+
+  it('refuses a click that is unsigned, forged or stale with 401 and never hands it to Bolt', async () => {
+    const edge = await start(async () => ({ message: noteMessage('prod', 'Diagnosing…') }));
+    const click = new URLSearchParams({ payload: '{"type":"block_actions","actions":[]}' }).toString();
+    const now = Math.floor(Date.now() / 1000);
+    expect((await edge.post(click, { 'x-slack-request-timestamp': String(now) })).text).toMatch(/unsigned request/);
+    expect((await edge.post(click, signed(click, now, 'another-secret'))).status).toBe(401);
+    expect((await edge.post(click, signed(click, now - 301))).status).toBe(401);
+    expect((await edge.post(click, signed(click, now + 302))).status).toBe(401);
+    const json = JSON.stringify({ type: 'event_callback', event: { type: 'app_mention' } });
+    expect((await edge.post(json, {}, 'application/json')).status).toBe(401);
+    expect(edge.bolt).toEqual([]);
+  });
+
+  it('dispatches nothing before start and after stop (503: Slack retries)', async () => {
+    const edge = await start(async () => ({ message: noteMessage('prod', 'Diagnosing…') }));
+    await edge.receiver.stop();
+    const click = new URLSearchParams({ payload: '{"type":"block_actions","actions":[]}' }).toString();
+    expect((await edge.post(click)).status).toBe(503);
+    expect((await edge.post(edge.command('shop/web-1'))).status).toBe(503);
+    expect(edge.bolt).toEqual([]);
     expect(edge.started).toEqual([]);
   });
 
@@ -167,5 +216,53 @@ describe('receiveSlashCommands', () => {
     expect((await edge.post(body)).status).toBe(200);
     await expect.poll(() => edge.started.length).toBe(1);
     expect(edge.bolt).toEqual([]);
+  });
+});
+
+describe('SlackHttpReceiver as a Bolt receiver', () => {
+  const https: HttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(https.splice(0).map((s) => s.close(0)));
+  });
+
+  it("is a real Bolt App's receiver on the bot's server: a signed click reaches app.action, an unsigned one gets 401 and never does", async () => {
+    const receiver = new SlackHttpReceiver({ signingSecret: SECRET, chat: { cluster: 'prod' } as ChatContext, logger });
+    const app = new App({
+      receiver,
+      authorize: async () => ({ botToken: 'xoxb-test', botId: 'B0BOT', botUserId: 'U0BOT' }),
+      logger: slackLogger(logger),
+      convoStore: false,
+    });
+    const clicks: { user: string; value: string | undefined }[] = [];
+    app.action('pd_approve', async ({ ack, body, action }) => {
+      await ack();
+      clicks.push({ user: body.user.id, value: 'value' in action ? action.value : undefined });
+    });
+    await app.start();
+    const post = await serve(receiver, https);
+    const payload = {
+      type: 'block_actions',
+      team: { id: 'T0FAKE', domain: 'fake' },
+      user: { id: 'U0ALICE', username: 'alice', team_id: 'T0FAKE' },
+      api_app_id: 'A0FAKE',
+      token: 'legacy',
+      trigger_id: '1.2.3',
+      channel: { id: 'C0OPS', name: 'ops' },
+      container: { type: 'message', message_ts: '1.000001', channel_id: 'C0OPS', is_ephemeral: false },
+      actions: [{ type: 'button', action_id: 'pd_approve', block_id: 'b', value: 'pl_123', action_ts: '1.2' }],
+    };
+    const click = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+
+    const unsigned = await post(click, { 'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)) });
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.text).toMatch(/unsigned request/);
+    expect((await post(click, signed(click, Math.floor(Date.now() / 1000), 'another-secret'))).status).toBe(401);
+    expect(clicks).toEqual([]);
+
+    expect((await post(click)).status).toBe(200);
+    await expect.poll(() => clicks).toEqual([{ user: 'U0ALICE', value: 'pl_123' }]);
+    await app.stop();
+    expect((await post(click)).status).toBe(503);
+    expect(clicks).toHaveLength(1);
   });
 });

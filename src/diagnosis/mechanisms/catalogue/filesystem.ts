@@ -1,7 +1,7 @@
 // Filesystem mechanisms: writes refused (read-only, permissions, ownership), space and descriptors
 // used up, data directories a server refuses, files the kubelet bind-mounts.
 import type { MessageData } from '../../types.js';
-import { ALWAYS_READ_ONLY, dirOf, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser } from '../context.js';
+import { ALWAYS_READ_ONLY, dirOf, envValue, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -22,6 +22,7 @@ const ENOTDIR = errnoSource('ENOTDIR');
 const EISDIR = errnoSource('EISDIR');
 const ETXTBSY = errnoSource('ETXTBSY');
 const EAGAIN = errnoSource('EAGAIN');
+const ENOLCK = errnoSource('ENOLCK');
 
 /** The directory to mount a volume at for a failed write: /tmp for /tmp itself, else the written path's directory. */
 function mountDir(path: string): string {
@@ -31,6 +32,16 @@ function mountDir(path: string): string {
 function who(ctx: ReadingContext): string {
   const uid = runAsUser(ctx);
   return uid === undefined ? "the image's user" : `UID ${uid}`;
+}
+
+/** A path directly under / named like a dot directory (`/.npm`, `/.cache`): a tool's home-relative cache with HOME=/. */
+const HOME_IS_ROOT = /^\/\.[^/]+/;
+
+/** Where a mounted file's mode is set: `spec.volumes[keys].secret.defaultMode` for the volume the path lies on. */
+function modeKnob(ctx: ReadingContext, path: string | undefined): string {
+  const m = mountOf(ctx, path);
+  if (m?.kind && ['secret', 'configMap', 'projected'].includes(m.kind)) return `spec.volumes[${m.mount.name}].${m.kind}.defaultMode`;
+  return 'spec.volumes[].secret.defaultMode (or configMap.defaultMode)';
 }
 
 /** What the node's runtime gives containers as RLIMIT_NOFILE, when its version says (containerd/containerd#8924, kubernetes-sigs/image-builder#2122). */
@@ -81,6 +92,19 @@ export const MECHANISMS = mechanisms([
     resource: 'write access to a filesystem',
     doc: 'A write fails with EROFS: the filesystem under the path is read-only for this container. Which one decides the fix: the image root under readOnlyRootFilesystem, a ConfigMap/Secret/projected volume (always read-only), a read-only mount or claim, /proc/sys.',
     variants: [
+      {
+        id: 'sysctl-not-root',
+        when: (ctx) => /permission denied on key/i.test(ctx.line) && { sysctl: ctx.groups.sysctl ?? 'the kernel parameter', user: who(ctx) },
+        summary: 'cannot set {{sysctl}}: sysctl runs without root in the {{kind}}',
+        explain:
+          'Writing /proc/sys takes root (uid 0) in a privileged container, and sysctl here runs as {{user}}: images that moved to a non-root user ' +
+          '(Elasticsearch 8) make an old privileged init container fail. A node-wide parameter is better set on the node.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'set 0 for the privileged init container that runs sysctl' },
+          { place: 'node', path: 'sysctl {{sysctl}} on {{node}}', change: 'or set it on the node (/etc/sysctl.d), for every node of the pool' },
+          { place: 'pod', path: 'spec.securityContext.sysctls', change: 'or, if it is namespaced (net.*, kernel.shm*...), set it in the pod spec' },
+        ],
+      },
       {
         id: 'proc-sys',
         when: (ctx) => {
@@ -280,6 +304,29 @@ export const MECHANISMS = mechanisms([
         facts: (ctx, d) => mountFact(ctx, String(d.path)),
       },
       {
+        id: 'home-is-root',
+        when: (ctx) => {
+          const path = pathOfWrite(ctx);
+          if (!path || !HOME_IS_ROOT.test(path) || mountOf(ctx, path)?.kind) return false;
+          const home = envValue(ctx, 'HOME');
+          return { path, user: who(ctx), homeNote: home === undefined ? 'The spec does not set HOME.' : `The spec sets HOME=${home}.` };
+        },
+        summary: 'cannot write {{path}}: the home directory of {{user}} is /, which only root may write',
+        explain:
+          'The tool keeps its cache or configuration under $HOME, and for {{user}} that is /: ' +
+          "the runtime sets HOME=/ when the image's /etc/passwd has no entry " +
+          'for the UID (a runAsUser, or an arbitrary UID the platform assigns). {{homeNote}}',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env HOME', change: 'set it to a writable directory (an emptyDir mount, or /tmp)' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'or run as a user the image defines, whose home exists' },
+          {
+            place: 'app',
+            path: "the tool's cache setting (npm_config_cache, XDG_CACHE_HOME, GOCACHE, PIP_CACHE_DIR)",
+            change: 'or point only the cache at a writable directory',
+          },
+        ],
+      },
+      {
         id: 'image-files',
         when: (ctx) => {
           const uid = runAsUser(ctx);
@@ -380,11 +427,155 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'config-invalid',
+    kind: 'setting',
+    resource: 'a configuration file the program can parse',
+    doc:
+      'The program rejects its configuration file: a syntax error, or a directive or field this version does not know. In a pod the file usually comes ' +
+      'from a ConfigMap or Secret key, edited apart from the image it configures.',
+    variants: [
+      {
+        id: 'from-configmap',
+        when: (ctx) => {
+          const path = ctx.groups.path ?? pathIn(ctx.line);
+          const m = mountOf(ctx, path);
+          if (!path || !m?.kind || !ALWAYS_READ_ONLY.has(m.kind)) return false;
+          const source = m.volume?.configMap?.name ?? m.volume?.secret?.secretName ?? m.mount.name;
+          const key = m.mount.subPath ?? (path.slice(m.mount.mountPath.replace(/\/+$/, '').length + 1) || path);
+          return { path, source, volumeKind: m.kind, key };
+        },
+        summary: '{{path}} does not parse: it comes from {{volumeKind}} {{source}}',
+        explain:
+          'The program rejects its configuration {{path}}, which the {{volumeKind}} "{{source}}" provides (key {{key}}): the content is invalid for the ' +
+          'version of the program in this image.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: '{{volumeKind}} {{source}} key {{key}}',
+            change: 'fix the content; check it with the program itself (nginx -t, promtool check config)',
+          },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or run the image version the configuration was written for' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'file',
+        when: (ctx) => data({ path: ctx.groups.path ?? pathIn(ctx.line) }),
+        summary: 'the configuration {{path}} does not parse',
+        explain: 'The program rejects its configuration file ({{path}}): a syntax error, or a directive or field this version does not know.',
+        knobs: [
+          { place: 'cluster', path: 'the ConfigMap or Secret the file comes from', change: 'fix the content; check it with the program itself' },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or run the image version the configuration was written for' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'strict-ownership',
+    kind: 'setting',
+    resource: 'the owner and mode a tool requires of its files',
+    doc:
+      'Some tools refuse files whose owner or mode look unsafe, whatever the process could read: git a repository owned by another user, ' +
+      'OpenSSH a private key others can read or a config others can write, sshd (StrictModes) a home writable by others. ' +
+      'In a pod the owner and mode come from runAsUser, from fsGroup ' +
+      "(the kubelet makes volumes group-writable with the setgid bit) and from a Secret's or ConfigMap's defaultMode (0644 unless set).",
+    variants: [
+      {
+        id: 'git',
+        when: (ctx) => /dubious ownership/i.test(ctx.line) && { path: ctx.groups.path ?? 'the repository', user: who(ctx) },
+        summary: 'git refuses {{path}}: the repository belongs to another user than {{user}}',
+        explain:
+          'Since 2.35.2 git refuses a repository owned by another user than the one running it ({{user}}): a checkout made by an init container or an image ' +
+          "that runs as another UID, or a volume's files owned by root. fsGroup changes the group, never the owner, so it does not help.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.runAsUser',
+            change: 'run the containers that clone and use the repository as the same UID',
+          },
+          {
+            place: 'app',
+            path: 'git config --global --add safe.directory {{path}}',
+            change: 'or trust the path (in the image, or before the first git command)',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'ssh-key-mode',
+        when: (ctx) =>
+          /are too open/i.test(ctx.line) &&
+          data({ path: ctx.groups.path ?? 'the key', mode: ctx.groups.mode, modeKnob: modeKnob(ctx, ctx.groups.path), user: who(ctx) }),
+        summary: 'OpenSSH ignores the key {{path}}: mode {{mode}} lets others read it',
+        explain:
+          "OpenSSH refuses a private key that its owner shares with group or others. A key mounted from a Secret or ConfigMap has the volume's defaultMode " +
+          '(0644 unless set), and sshd stops when none of its host keys is usable.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{modeKnob}}',
+            change: 'set 0400 (256 in JSON) when the container runs as root; ssh checks the mode only of keys the user owns',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}} start script',
+            change: 'or copy the key into place and chmod 600 it (a copy on a volume with fsGroup is group-readable)',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'ssh-config',
+        when: (ctx) => /Bad owner or permissions on/i.test(ctx.line) && data({ path: ctx.groups.path ?? 'the file', modeKnob: modeKnob(ctx, ctx.groups.path) }),
+        summary: 'OpenSSH refuses {{path}}: its owner or mode is unsafe',
+        explain:
+          'OpenSSH reads its configuration only when the file is owned by the user or root and nobody else may write it; ' +
+          'a file mounted with a group-writable ' +
+          'mode, or owned by another UID than the container runs as, is refused.',
+        knobs: [
+          { place: 'pod', path: '{{modeKnob}}', change: 'set 0644 or stricter (no group or other write)' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: "or run as the file's owner (or root)" },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'sshd-strict-modes',
+        when: (ctx) => ({ path: ctx.groups.path ?? 'the home directory', fsGroupNow: fsGroup(ctx) === undefined ? 'not set' : String(fsGroup(ctx)) }),
+        summary: 'sshd refuses logins: {{path}} is writable by others than its owner',
+        explain:
+          "sshd's StrictModes refuses a login when the user's home, ~/.ssh or authorized_keys is writable by group or others. On a volume, fsGroup (here " +
+          '{{fsGroupNow}}) makes the kubelet give the directory group write and the setgid bit.',
+        knobs: [
+          { place: 'app', path: '{{containerPath}} start script', change: 'chmod 755 the home and 700 ~/.ssh after the volume is mounted' },
+          { place: 'app', path: 'sshd_config StrictModes', change: 'or set it to no (sshd then trusts any mode)' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+    ],
+  },
+  {
     id: 'disk-full',
     kind: 'resource',
     resource: 'space on a filesystem',
     doc: 'A write fails with ENOSPC or EDQUOT: the filesystem under the path is full. The volume decides which one and its knob: the claim (expand it), a memory-backed emptyDir (sizeLimit), the node disk (ephemeral storage).',
     variants: [
+      {
+        id: 'elasticsearch-flood-stage',
+        when: (ctx) => /flood[- ]stage|index read-only \/ allow delete/i.test(ctx.line),
+        summary: "an Elasticsearch data node's disk passed the flood-stage watermark: its indices are read-only",
+        explain:
+          "Elasticsearch marks every index with a shard on a node read-only (index.blocks.read_only_allow_delete) once that node's disk passes " +
+          'cluster.routing.allocation.disk.watermark.flood_stage (95%), so writes fail until space is freed; 7.4+ lifts the block by itself below the ' +
+          'high watermark.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the PersistentVolumeClaims of the Elasticsearch data nodes spec.resources.requests.storage',
+            change: 'grow them (allowVolumeExpansion), or add data nodes',
+          },
+          { place: 'app', path: 'index retention (ILM)', change: 'or delete old indices; before 7.4, reset index.blocks.read_only_allow_delete afterwards' },
+        ],
+      },
       {
         id: 'claim',
         when: (ctx) => onVolume(ctx, new Set(['persistentVolumeClaim', 'ephemeral'])),
@@ -511,6 +702,23 @@ export const MECHANISMS = mechanisms([
     resource: 'inotify instances (fs.inotify.max_user_instances)',
     doc: "Creating a file watcher fails with EMFILE: the node's per-user inotify instance limit, not the container's descriptor limit.",
     variants: [
+      {
+        id: 'dotnet',
+        when: (ctx) => /configured user limit/i.test(ctx.line) && data({ limit: ctx.groups.limit }),
+        summary: "the node's inotify instances are used up ({{limit}}): .NET watches its configuration files",
+        explain:
+          ".NET's configuration providers watch appsettings files (reloadOnChange), one inotify instance per watcher, and {{node}}'s per-user limit " +
+          'fs.inotify.max_user_instances ({{limit}}) is shared by every container of that UID on the node.',
+        knobs: [
+          { place: 'node', path: 'sysctl fs.inotify.max_user_instances on {{node}}', change: 'raise it (e.g. 8192) in /etc/sysctl.d or the node image' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env DOTNET_USE_POLLING_FILE_WATCHER',
+            change: 'or set true, so file providers poll instead of using inotify',
+          },
+          { place: 'app', path: 'reloadOnChange of the JSON configuration sources', change: 'or turn it off where the files never change in a pod' },
+        ],
+      },
       {
         id: 'node',
         summary: "the node's inotify instances are used up",
@@ -868,9 +1076,31 @@ export const MECHANISMS = mechanisms([
         facts: (ctx, d) => mountFact(ctx, String(d.path)),
       },
       {
+        id: 'under-mount',
+        when: (ctx) => {
+          const path = ctx.groups.path ?? pathIn(ctx.line);
+          const m = mountOf(ctx, path);
+          if (!path || !m?.kind || ALWAYS_READ_ONLY.has(m.kind) || m.mount.subPath) return false;
+          return { path, volume: m.mount.name, volumeKind: m.kind, mountPath: m.mount.mountPath };
+        },
+        summary: '{{path}} is missing under {{mountPath}}, where volume {{volume}} is mounted',
+        explain:
+          '{{path}} lies under {{mountPath}}, where the {{volumeKind}} volume "{{volume}}" is mounted. A mount replaces the image\'s directory there: ' +
+          'files the image has at {{mountPath}} are hidden, and a new or empty volume shows nothing until something writes the file.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts[{{volume}}].mountPath',
+            change: "mount the volume at a directory the image does not fill (or use subPath), not over the app's own files",
+          },
+          { place: 'pod', path: 'spec.initContainers', change: "or copy the image's files into the volume first (an init container from the same image)" },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
         id: 'not-mounted',
         when: (ctx) => {
-          const path = pathIn(ctx.line);
+          const path = ctx.groups.path ?? pathIn(ctx.line);
           return path !== undefined && !mountOf(ctx, path)?.kind && { path };
         },
         summary: '{{path}} does not exist in the container',
@@ -942,13 +1172,17 @@ export const SIGNATURES = signatures([
       re('sysctl: (?:error )?setting key ["\']?(?<sysctl>[\\w.\\-/]+)', `.*${EROFS}`),
       re('error: "', EROFS, '" setting key "(?<sysctl>[\\w.\\-/]+)"'),
       re('sysctl: cannot stat /proc/sys/(?<sysctlPath>[\\w/.-]+)'),
+      re('sysctl: permission denied on key ["\']?(?<sysctl>[\\w.\\-/]+)'),
     ],
     source:
       'procps-ng sysctl.c ("setting key \\"%s\\""; older procps "error: \\"%s\\" setting key \\"%s\\""), busybox sysctl.c; ' +
-      'lines (GitHub): d2iq-archive/marathon-lb#156, moby/moby#10039',
+      'lines (GitHub): d2iq-archive/marathon-lb#156, moby/moby#10039; "permission denied on key "%s"" (as non-root): elastic/cloud-on-k8s#5410, ' +
+      'elastic/elasticsearch#4978',
     examples: [
       'sysctl: setting key "net.core.somaxconn": Read-only file system',
       'error: "Read-only file system" setting key "net.ipv4.ip_local_reserved_ports"',
+      'sysctl: permission denied on key "vm.max_map_count", ignoring',
+      "sysctl: permission denied on key 'vm.max_map_count'",
     ],
   },
   {
@@ -996,6 +1230,17 @@ export const SIGNATURES = signatures([
       "ping: can't create raw socket: Permission denied",
       "iptables v1.8.10 (legacy): can't initialize iptables table `filter': Permission denied (you must be root)",
     ],
+  },
+  {
+    id: 'runtime.dotnet-access-denied',
+    family: 'runtime',
+    mechanism: 'fs-permission',
+    needles: ['unauthorizedaccessexception'],
+    patterns: [re("UnauthorizedAccessException: Access to the path '(?<path>[^']+)' is denied")],
+    source:
+      '.NET System.Private.CoreLib UnauthorizedAccess_IODenied_Path ("Access to the path \'{0}\' is denied.", EACCES and EPERM on a path); the example is ' +
+      'in its format: no real paste was collected',
+    examples: ["Unhandled exception. System.UnauthorizedAccessException: Access to the path '/app/data' is denied."],
   },
   {
     id: 'server.not-writable',
@@ -1101,12 +1346,19 @@ export const SIGNATURES = signatures([
     id: 'errno.eperm-ownership',
     family: 'errno',
     mechanism: 'fs-ownership-change',
-    needles: ['changing ownership', 'changing permissions', 'could not change permissions', 'chown', 'chmod'],
-    patterns: [re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of)[^\\n]*', EPERM)],
+    needles: ['changing ownership', 'changing permissions', 'could not change permissions', 'chown', 'chmod', 'cannot change ownership', 'cannot change mode'],
+    patterns: [
+      re('(?:chown|chmod|changing (?:ownership|permissions) of|could not change permissions of)[^\\n]*', EPERM),
+      // libuv/Node put the syscall after the errno: `EPERM: operation not permitted, chown '/x'`; GNU tar names what it changes.
+      re(EPERM, ",? (?:l|f)?ch(?:own|mod) '"),
+      re('Cannot change (?:ownership to uid \\d+, gid \\d+|mode to \\S+): ', EPERM),
+    ],
     source:
       'coreutils chown/chmod ("changing ownership of %s"), busybox chown/chmod ("%s: %m"), postgres initdb.c ("could not change permissions of directory \\"%s\\": %m"). ' +
       'Lines (GitHub): dbeaver/cloudbeaver#3242, puppetlabs/puppetserver-helm-chart#160, docker-library/mongo#127, nats-nui/k8s#6, ' +
-      'geekau/mediastack#57, docker-library/postgres#1270, eclipse-che/che#15526, goharbor/harbor#19785, bitnami/bitnami-docker-postgresql#285',
+      'geekau/mediastack#57, docker-library/postgres#1270, eclipse-che/che#15526, goharbor/harbor#19785, bitnami/bitnami-docker-postgresql#285; ' +
+      'libuv/Node ("EPERM: operation not permitted, chown \'%s\'"): npm/npm#17578, npm/npm#11717; noobaa/noobaa-core#7030; GNU tar ' +
+      '("Cannot change ownership to uid %lu, gid %lu"; that example is in its format, after concourse/concourse#5202)',
     examples: [
       "chown: changing ownership of '/opt/cloudbeaver/server': Operation not permitted",
       "chown: changing ownership of '/etc/puppetlabs/puppetserver/': Operation not permitted",
@@ -1119,6 +1371,10 @@ export const SIGNATURES = signatures([
       'initdb: error: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
       'initdb: could not change permissions of directory "/var/lib/postgresql/data": Operation not permitted',
       'initdb: error: could not change permissions of "/var/lib/postgresql/data/pg14/postgresql.conf": Operation not permitted',
+      "npm ERR! Error: EPERM: operation not permitted, chown '/usr/local/src/node_modules/.staging/minimist-e209f42f'",
+      "npm ERR! Error: EPERM, chown '/opt/node_modules/express/package.json'",
+      'Error:got error when changing ownership of /var/lib/pgsql Error: Operation not permitted',
+      'tar: ./data: Cannot change ownership to uid 1000, gid 1000: Operation not permitted',
     ],
     nearMisses: [
       "chown: changing ownership of '/opt/cloudbeaver/conf/cloudbeaver.conf': Read-only file system",
@@ -1159,15 +1415,18 @@ export const SIGNATURES = signatures([
     id: 'errno.emfile-inotify',
     family: 'errno',
     mechanism: 'inotify-instances',
-    needles: ['too many open files', 'emfile', 'max_user_instances'],
+    needles: ['too many open files', 'emfile', 'max_user_instances', 'inotify instances'],
     patterns: [
+      re('The configured user limit \\((?<limit>\\d+)\\) on the number of inotify instances has been reached'),
       re('(?:fsnotify|inotify|watcher|directory watch)[^\\n]*', EMFILE),
       re(EMFILE, '[^\\n]*(?:fsnotify|inotify|watch)'),
       re('increasing the value of /proc/sys/fs/inotify/max_user_instances'),
     ],
     source:
       'fsnotify NewWatcher (inotify_init1 EMFILE), systemd, inotify-tools, notify-rs, pyinotify. Lines (GitHub): NVIDIA/gpu-operator#441, ' +
-      'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23',
+      'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23; .NET FileSystemWatcher ' +
+      '("The configured user limit ({0}) on the number of inotify instances has been reached"): Azure/AKS#3714, dotnet/corefx#32024, ' +
+      'dotnet/aspnetcore#19845, sixeyed/kiamol#31, emberstack/docker-sftp#113',
     examples: [
       'Error: failed to create FS watcher: too many open files',
       'create fsnotify watcher: too many open files',
@@ -1176,6 +1435,9 @@ export const SIGNATURES = signatures([
       'Try increasing the value of /proc/sys/fs/inotify/max_user_instances',
       'Error creating recommended watcher: Too many open files (os error 24)',
       'OSError: Cannot initialize new instance of inotify, Errno=Too many open files (EMFILE)',
+      'Unhandled exception. System.IO.IOException: The configured user limit (1024) on the number of inotify instances has been reached, ' +
+        'or the per-process limit on the number of open file descriptors has been reached.',
+      'Unhandled Exception: System.IO.IOException: The configured user limit (128) on the number of inotify instances has been reached.',
     ],
     nearMisses: ["Error: EMFILE: too many open files, open 'testfiles/4084'"],
   },
@@ -1354,6 +1616,113 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'errno.enolck',
+    family: 'errno',
+    generic: true,
+    mechanism: 'data-dir-locked',
+    needles: errnoNeedles('ENOLCK'),
+    patterns: [re(ENOLCK)],
+    source:
+      'ENOLCK texts of glibc, musl and Go (upstream.json); fcntl(2) and flock(2) on NFS without a lock service (nolock, lockd unreachable). ' +
+      'Lines (GitHub): nlf/dlite#69, syncthing/syncthing#2483',
+    examples: [
+      'IOError: [Errno 37] No locks available',
+      '[ERA3W] 04:22:05 FATAL: Cannot open database: no locks available - Is another copy of Syncthing already running?',
+    ],
+  },
+  {
+    id: 'server.elasticsearch-flood-stage',
+    family: 'server',
+    mechanism: 'disk-full',
+    needles: ['read-only / allow delete', 'flood-stage watermark', 'flood stage disk watermark'],
+    patterns: [
+      re('blocked by: \\[FORBIDDEN/12/index read-only / allow delete \\(api\\)\\]'),
+      re('blocked by: \\[TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark'),
+      re('flood stage disk watermark \\[[^\\]]+\\] exceeded on'),
+    ],
+    source:
+      'elasticsearch DiskThresholdMonitor and IndexMetadata (INDEX_READ_ONLY_ALLOW_DELETE_BLOCK "index read-only / allow delete (api)"; 7.x+ ' +
+      '"disk usage exceeded flood-stage watermark, index has read-only-allow-delete block"; "flood stage disk watermark [%s] exceeded on %s"); ' +
+      'the examples are in their formats: no real paste was collected',
+    examples: [
+      'ClusterBlockException[blocked by: [FORBIDDEN/12/index read-only / allow delete (api)];]',
+      'cluster_block_exception: index [logs-2024.01.10] blocked by: [TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark, ' +
+        'index has read-only-allow-delete block];',
+    ],
+  },
+  {
+    id: 'server.config-invalid',
+    family: 'server',
+    mechanism: 'config-invalid',
+    needles: ['[emerg]', 'yaml: ', 'error loading config from', 'yaml.scanner.', 'yaml.parser.', 'yaml.composer.', 'yaml.constructor.'],
+    patterns: [
+      re(
+        '\\[emerg\\] (?:\\d+#\\d+: )?(?:unknown directive|"[^"]+" directive is not allowed here|directive "[^"]+" is not terminated|invalid number of ',
+        'arguments in|unexpected "[^"]*"|unexpected end of file|"[^"]+" directive is duplicate)[^\\n]* in (?<path>/[^\\s:]+):\\d+',
+      ),
+      re('\\byaml: (?:line \\d+: |unmarshal errors)'),
+      re('yaml\\.(?:scanner|parser|composer|constructor)\\.\\w+Error'),
+      re('error loading config from \\\\?"(?<path>[^"\\\\]+)'),
+    ],
+    source:
+      'nginx ngx_conf_file.c ("unknown directive \\"%s\\"", "\\"%s\\" directive is not allowed here", "directive \\"%s\\" is not terminated by \\";\\"" ... ' +
+      '" in %s:%ui"), go-yaml ("yaml: line %d: %s", "yaml: unmarshal errors"), PyYAML (ScannerError, ParserError), prometheus ("error loading config ' +
+      'from"; the YAML and Prometheus examples are in their formats). Lines (GitHub): eoscostarica/lifebank#779, ' +
+      'open-telemetry/opentelemetry-operator#3754, anshulc55/Kubernetes_Devops#2, pomerium/pomerium#1690',
+    examples: [
+      '2021/05/31 12:06:23 [emerg] 1#1: unknown directive "server " in /etc/nginx/conf.d/default.conf:1',
+      'nginx: [emerg] "env" directive is not allowed here in /etc/nginx/conf.d/default.conf:1',
+      '2023/12/29 01:31:22 [emerg] 1#1: directive "worker_processes" is not terminated by ";" in /etc/nginx/nginx.conf:4',
+      'nginx: [emerg] unknown directive "set_escape_uri" in /etc/nginx/proxy.conf:22',
+      'error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context',
+      'yaml.scanner.ScannerError: mapping values are not allowed here',
+      'err="error loading config from \\"/etc/prometheus/prometheus.yml\\": couldn\'t load configuration"',
+    ],
+    nearMisses: [
+      '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
+      'nginx: [emerg] host not found in upstream "backend" in /etc/nginx/conf.d/default.conf:12',
+    ],
+  },
+  // Ownership checks tools make: git safe.directory, OpenSSH key and config modes, sshd StrictModes.
+  {
+    id: 'server.git-dubious-ownership',
+    family: 'server',
+    mechanism: 'strict-ownership',
+    needles: ['dubious ownership'],
+    patterns: [re("detected dubious ownership in repository at '(?<path>[^']+)'")],
+    source:
+      'git setup.c ("detected dubious ownership in repository at \'%s\'", since 2.35.2, CVE-2022-24765). Lines (GitHub): richarvey/nginx-php-fpm#290, ' +
+      'raydak-labs/configarr#239, casperdcl/git-fame#81, huginn/huginn#3174, woodpecker-ci/plugin-git#63',
+    examples: [
+      "fatal: detected dubious ownership in repository at '/var/www/html'",
+      "Bug: GitError: fatal: detected dubious ownership in repository at '/app/repos/recyclarr-config'",
+      "fatal: detected dubious ownership in repository at '/repo'",
+      "15:36:47 jobs.1 | fatal: detected dubious ownership in repository at '/app'",
+    ],
+  },
+  {
+    id: 'server.ssh-file-modes',
+    family: 'server',
+    mechanism: 'strict-ownership',
+    needles: ['are too open', 'bad owner or permissions', 'bad ownership or modes'],
+    patterns: [
+      re("Permissions 0?(?<mode>[0-7]{3,4}) for '(?<path>[^']+)' are too open"),
+      re('Bad owner or permissions on (?<path>/\\S+)'),
+      re('Authentication refused: bad ownership or modes for (?:directory|file) (?<path>/\\S+)'),
+    ],
+    source:
+      'OpenSSH sshkey_perm_ok ("Permissions 0%3.3o for \'%s\' are too open."), readconf.c ("Bad owner or permissions on %s"), auth.c secure_filename ' +
+      '("bad ownership or modes for directory %s"; that example is in its format: no real paste was collected). Lines (GitHub): atmoz/sftp#155, ' +
+      'kubernetes/git-sync#215, kelseyhightower/kubestack-solo#1, welaika/docker-wordmove#16, squidfunk/mkdocs-material#1678, ansible/awx#13108',
+    examples: [
+      "Permissions 0644 for '/etc/ssh/ssh_host_ed25519_key' are too open.",
+      "Permissions 0440 for '/root/.ssh/id_ed25519' are too open.",
+      'Bad owner or permissions on /root/.ssh/config',
+      'Failed to connect to the host via ssh: Bad owner or permissions on /etc/crypto-policies/back-ends/openssh.config',
+      'Authentication refused: bad ownership or modes for directory /home/git',
+    ],
+  },
+  {
     id: 'server.data-dir-version',
     family: 'server',
     mechanism: 'data-dir-incompatible',
@@ -1463,6 +1832,25 @@ export const SIGNATURES = signatures([
       'logger=provisioning.alerting t=2023-03-22T14:30:23.204998472Z level=error msg="can\'t read alerting provisioning files from directory" path=/etc/grafana/provisioning/alerting error="open /etc/grafana/provisioning/alerting: no such file or directory"',
       "find: '/config/': No such file or directory",
       'open /var/run/secrets/kubernetes.io/serviceaccount/namespace: no such file or directory',
+    ],
+  },
+  {
+    id: 'runtime.program-missing',
+    family: 'runtime',
+    mechanism: 'fs-missing-path',
+    needles: ['cannot find module', 'unable to access jarfile', "can't open file"],
+    patterns: [
+      re("Error: Cannot find module '(?<path>/[^']+)'"),
+      re('Error: Unable to access jarfile (?<path>\\S+)'),
+      re("can't open file '(?<path>/[^']+)': \\[Errno 2\\]"),
+    ],
+    source:
+      'Node lib/internal/modules/cjs/loader.js ("Cannot find module \'%s\'", an absolute entry point), the java launcher ("Unable to access jarfile %s"), ' +
+      'CPython ("can\'t open file %R: [Errno %d] %s"); the examples are in their formats: no real paste was collected',
+    examples: [
+      "Error: Cannot find module '/app/server.js'",
+      'Error: Unable to access jarfile /app/app.jar',
+      "python: can't open file '/app/main.py': [Errno 2] No such file or directory",
     ],
   },
   {

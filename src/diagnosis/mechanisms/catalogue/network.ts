@@ -56,7 +56,7 @@ function hostPort(ctx: ReadingContext) {
 
 /** `port 80`, or a phrase when the line names no port. */
 function portText(ctx: ReadingContext): string {
-  return ctx.groups.port === undefined ? 'a port below 1024' : `port ${ctx.groups.port}`;
+  return ctx.groups.port === undefined ? 'a privileged port' : `port ${ctx.groups.port}`;
 }
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|localhost|::1|0:0:0:0:0:0:0:1)$/i;
@@ -450,6 +450,22 @@ export const MECHANISMS = mechanisms([
     doc: "The peer's certificate chains to a CA the container does not trust: a private CA, or a TLS-intercepting proxy, missing from the image's trust store.",
     variants: [
       {
+        id: 'no-ca-bundle',
+        when: (ctx) => /failed to load system roots|certificate verify locations/i.test(ctx.line),
+        summary: 'the image has no CA certificates to verify any peer',
+        explain:
+          'The TLS client found no trust store at all: the image ships without a CA bundle (scratch, distroless-static, slim bases without ' +
+          'ca-certificates), so no public certificate can be verified.',
+        knobs: [
+          { place: 'image', path: 'the Dockerfile', change: 'install ca-certificates, or copy /etc/ssl/certs/ca-certificates.crt from the build stage' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts + env SSL_CERT_FILE',
+            change: 'or mount a CA bundle from a ConfigMap and point SSL_CERT_FILE at it',
+          },
+        ],
+      },
+      {
         id: 'trust',
         summary: "the peer's certificate authority is not trusted in the container",
         explain:
@@ -516,11 +532,228 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'dependency-connection-limit',
+    kind: 'resource',
+    resource: "the dependency's connection slots",
+    doc:
+      'A database or cache refuses a new connection because all its slots are taken (PostgreSQL max_connections, MySQL max_connections, Redis maxclients): ' +
+      'every replica of every client keeps a pool, so scaling out, a rolling update (old and new pods at once) or leaked connections reach the limit.',
+    variants: [
+      {
+        id: 'slots',
+        when: (ctx) => ({
+          setting: /too many clients|connection slots/i.test(ctx.line)
+            ? 'PostgreSQL max_connections'
+            : /max number of clients/i.test(ctx.line)
+              ? 'Redis maxclients'
+              : 'MySQL max_connections',
+        }),
+        summary: 'the dependency has no free connection slot ({{setting}})',
+        explain:
+          "The server refuses new connections: its {{setting}} slots are all in use. The sum of the clients' pools (pool size × replicas, more during a " +
+          'rolling update) is above the limit, or connections leak.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the client's connection pool size",
+            change: 'size it so pool × maximum replicas (HPA maxReplicas, plus the surge) stays under the limit',
+          },
+          { place: 'app', path: "the server's {{setting}}", change: 'or raise the limit (memory grows with it), or put a pooler (PgBouncer) in front' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'credentials-rejected',
+    kind: 'setting',
+    resource: 'credentials the dependency accepts',
+    doc:
+      'A dependency rejects the credentials the app presents: the Secret the app reads and the one the dependency was set up with differ. Database images ' +
+      'read POSTGRES_PASSWORD / MYSQL_ROOT_PASSWORD only when they initialise an empty data directory, so a volume kept from an earlier install keeps ' +
+      'the old password whatever the Secret now says.',
+    variants: [
+      {
+        id: 'keystore',
+        when: (ctx) => /keystore|password was incorrect/i.test(ctx.line),
+        summary: 'the JVM cannot open its keystore: the password does not match it',
+        explain:
+          'The keystore (or truststore) file and the password the JVM is given come from different places, and they do not belong together: a keystore ' +
+          "regenerated (cert-manager renews and re-encrypts it) while the password Secret kept an older value, or the wrong Secret's key.",
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the Secret with the keystore and the one with its password (cert-manager: spec.keystores.pkcs12.passwordSecretRef)',
+            change: 'make the password the one the keystore was written with',
+          },
+          {
+            place: 'pod',
+            path: "{{containerPath}}.env (JAVA_TOOL_OPTIONS -Djavax.net.ssl.keyStorePassword / the app's keystore password setting)",
+            change: 'and point it at that Secret key',
+          },
+        ],
+      },
+      {
+        id: 'password',
+        when: (ctx) => ({ forUser: ctx.groups.user ? ` of user ${ctx.groups.user}` : '' }),
+        summary: 'the dependency rejects the credentials{{forUser}}',
+        explain:
+          'The server answered that the user or password is wrong: the value the app reads from its env/Secret is not the one the server holds. ' +
+          'A database initialised earlier on the same volume keeps its first password; changing the Secret later does not change it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env[].valueFrom.secretKeyRef',
+            change: "check which Secret and key the app reads, and that it matches the server's",
+          },
+          {
+            place: 'app',
+            path: "the database's stored password",
+            change: "or set it in the database (ALTER USER ... PASSWORD) to the Secret's value; recreating the volume resets it",
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'protocol-mismatch',
+    kind: 'setting',
+    resource: 'the same protocol (TLS or plain) on both ends',
+    doc:
+      'One side speaks TLS and the other plain HTTP on the same port: an https:// URL to a port that serves http, or the reverse; a Service port that ' +
+      'maps to the wrong container port; a probe with the wrong scheme.',
+    variants: [
+      {
+        id: 'plain-to-tls',
+        // A Go server logs "TLS handshake error from <client>: ... first record ..." when a client sends plain text to its TLS port.
+        when: (ctx) =>
+          /HTTP request to an HTTPS server|plain HTTP request was sent to HTTPS port|malformed HTTP response|TLS handshake error from/i.test(ctx.line),
+        summary: 'plain HTTP is sent to a port that serves TLS',
+        explain:
+          'The client speaks plain HTTP (http://) to a port where the server expects a TLS handshake, so the server answers with a TLS alert or an error page.',
+        knobs: [
+          { place: 'app', path: "the caller's URL for this port", change: 'use https:// (or the port that serves plain HTTP)' },
+          { place: 'pod', path: "a probe's httpGet.scheme", change: 'set HTTPS when the probe calls this port' },
+        ],
+      },
+      {
+        id: 'tls-to-plain',
+        summary: 'TLS is sent to a port that serves plain HTTP',
+        explain:
+          'The client starts a TLS handshake (https://) with a port that answers in plain text: the server does not terminate TLS there (a sidecar or ' +
+          'ingress does, or it listens for TLS on another port).',
+        knobs: [
+          { place: 'app', path: "the caller's URL for this port", change: 'use http:// for this port, or point at the port that serves TLS' },
+          {
+            place: 'cluster',
+            path: 'the Service port and its targetPort',
+            change: 'and check the Service maps to the container port that speaks what the caller expects',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'ssh-trust',
+    kind: 'setting',
+    resource: 'an SSH key the server accepts, and a host key the client knows',
+    doc:
+      'An SSH client in the pod (git over ssh: git-sync, Argo CD, Flux, an init container that clones) is refused: the server does not accept the key ' +
+      "it offers, or the client does not know the server's host key and cannot ask anyone in a container.",
+    variants: [
+      {
+        id: 'host-key',
+        when: (ctx) => /Host key verification failed/i.test(ctx.line),
+        summary: "the SSH client does not know the server's host key",
+        explain:
+          "The client checks the server's host key against known_hosts and finds none (no known_hosts in the container, or one for another host): " +
+          'in a container nobody can answer the prompt, so it fails.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts (known_hosts from a ConfigMap or Secret)',
+            change: "mount the server's host key line (ssh-keyscan <host>) where the client reads it, e.g. ~/.ssh/known_hosts or the tool's setting",
+          },
+          { place: 'app', path: "the tool's known-hosts setting (git-sync GITSYNC_SSH_KNOWN_HOSTS_FILE)", change: 'point it at that file' },
+        ],
+      },
+      {
+        id: 'publickey',
+        summary: 'the SSH server does not accept the key the pod offers',
+        explain:
+          'The server refused every key the client offered: the private key mounted from the Secret is not the one registered (as a deploy key) for ' +
+          'this repository, or the client does not offer it at all (another path, a mode ssh refuses for a key it owns).',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the Secret with the SSH private key',
+            change: "use the key whose public half is registered on the server (the repository's deploy keys)",
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env GIT_SSH_COMMAND',
+            change: 'or make the client offer it: ssh -i <mounted key path> -o IdentitiesOnly=yes',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'clock-skew',
+    kind: 'setting',
+    resource: 'a clock in step with the peers that check it',
+    doc:
+      'A peer refuses a signed request or token because its time is too far from its own: AWS signatures (5 to 15 minutes), S3, JWTs issued "in the future", ' +
+      "Kerberos tickets. A container has no clock of its own: it reads its node's, so the node (or the peer) is out of step.",
+    variants: [
+      {
+        id: 'signed-request',
+        when: (ctx) => {
+          const m = /Signature expired: (\S+) is now earlier than (\S+)/i.exec(ctx.line);
+          if (m) return { skew: `${m[1]!} against ${m[2]!}` };
+          return /RequestTimeTooSkewed|request time and the (?:current|server's) time is too large/i.test(ctx.line) && { skew: 'the difference is too large' };
+        },
+        summary: "the cloud API refuses the request: {{node}}'s clock is out of step",
+        explain:
+          "The request is signed with {{node}}'s time and the service compares it with its own ({{skew}}): beyond its allowed skew it refuses " +
+          "the signature. The container reads the node's clock.",
+        knobs: [
+          { place: 'node', path: 'time synchronisation on {{node}} (chrony / systemd-timesyncd, the cloud time service)', change: 'synchronise it (NTP)' },
+        ],
+      },
+      {
+        id: 'token',
+        summary: 'a token or ticket is refused for its time: clocks disagree',
+        explain:
+          "The token or ticket carries the issuer's time (issued-at, not-before) and the party that checks it reads another: the issuer's or the checker's " +
+          'node is out of step, by more than the leeway the library allows.',
+        knobs: [
+          { place: 'node', path: 'time synchronisation on {{node}} and on the issuer (chrony / systemd-timesyncd)', change: 'synchronise every node with NTP' },
+          { place: 'app', path: "the validator's clock-skew leeway", change: 'or allow a small leeway (seconds) for issued-at and not-before' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'tls-name-mismatch',
     kind: 'setting',
     resource: 'a certificate for the name connected to',
     doc: 'The certificate is valid, but not for the name the client connected to.',
     variants: [
+      {
+        id: 'legacy-cn',
+        when: (ctx) => /legacy Common Name field/i.test(ctx.line) && { host: /https?:\/\/([^/:"\s]+)/.exec(ctx.line)?.[1] ?? 'the server' },
+        summary: 'the certificate of {{host}} names it only in its Common Name, which clients built with Go 1.15+ ignore',
+        explain:
+          'The certificate has no Subject Alternative Names, only a Common Name; Go 1.15 stopped matching host names against the Common Name ' +
+          '(Kubernetes 1.19 and later), so the certificate is valid for no name at all.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the serving certificate of {{host}} (its Secret or cert-manager Certificate) dnsNames',
+            change: 'reissue it with {{host}} as a DNS SAN (for a webhook: <service>.<namespace>.svc), then restart what serves it',
+          },
+        ],
+      },
       {
         id: 'webhook',
         when: (ctx) => /failed calling webhook/i.test(ctx.line) && data({ host: ctx.groups.host ?? '<service>.<namespace>.svc' }),
@@ -583,12 +816,15 @@ export const SIGNATURES = signatures([
       re('java\\.net\\.(?:Socket|Bind)Exception: Permission denied'),
       re('^nc: bind: ', EACCES),
       re('socket\\.error: \\[Errno 13\\]'),
+      // .NET reports a bind refused as SocketException (13) (Kestrel: "Unable to start Kestrel").
+      re('SocketException \\(13\\): ', EACCES),
     ],
     source:
       'Go net (OpError "listen tcp :80: bind: permission denied"); nginx ngx_connection.c; lighttpd network.c; Node net (listen EACCES); Apache httpd listen.c AH00072; ' +
       'uvicorn; OpenJDK Net.c; busybox nc. Lines (GitHub): hjacobs/kube-resource-report#146, nextcloud/docker#1860, rootless-containers/usernetes#27, ' +
       'scaleway/cert-manager-webhook-scaleway#26, hotio/caddy#3, bastienwirtz/homer#931, Berny23/LD-ToyPad-Emulator#231, CyCoreSystems/docker-meteor#41, ' +
-      'anshooarora/klov#5, SoftInstigate/restheart#145, ScRiPt1337/Teardroidv4_api#10, searx/searx#1356; near miss docker-library/httpd#102',
+      'anshooarora/klov#5, SoftInstigate/restheart#145, ScRiPt1337/Teardroidv4_api#10, searx/searx#1356; near miss docker-library/httpd#102; ' +
+      '.NET System.Net.Sockets SocketException (the example is in its format)',
     examples: [
       '2020/04/15 02:38:08 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)',
       'nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)',
@@ -604,6 +840,7 @@ export const SIGNATURES = signatures([
       'java.lang.RuntimeException: java.net.SocketException: Permission denied',
       "ERROR:    [Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
       'socket.error: [Errno 13] Permission denied',
+      'Unhandled exception. System.Net.Sockets.SocketException (13): Permission denied',
     ],
     nearMisses: ['(13)Permission denied: AH00099: could not create /usr/local/apache2/logs/httpd.pid'],
   },
@@ -812,9 +1049,13 @@ export const SIGNATURES = signatures([
       'self-signed certificate',
       'certificate_verify_failed',
       'unable_to_verify_leaf_signature',
+      'failed to load system roots',
+      'certificate verify locations',
     ],
     patterns: [
       re('x509: certificate signed by unknown authority'),
+      re('x509: failed to load system roots and no roots provided'),
+      re('error setting certificate verify locations'),
       re('unable to get local issuer certificate'),
       re('PKIX path building failed'),
       re('self[- ]signed certificate in certificate chain'),
@@ -824,7 +1065,9 @@ export const SIGNATURES = signatures([
       'Go crypto/x509 UnknownAuthorityError ("tls: failed to verify certificate: " since Go 1.20); OpenSSL X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; ' +
       'OpenJDK sun.security.validator; Node tls ("self-signed" since Node 17). Lines (GitHub): robusta-dev/kubewatch#92, cert-manager/cert-manager#7332, ' +
       'kelseyhightower/kubernetes-the-hard-way#809, hoeghh/kubernetes_the_easy_way#20, podman-desktop/podman-desktop#15718, ' +
-      'spring-cloud/spring-cloud-kubernetes#560, fabric8io/kubernetes-client#944, mapillary/mapillary_tools#698',
+      'spring-cloud/spring-cloud-kubernetes#560, fabric8io/kubernetes-client#944, mapillary/mapillary_tools#698; no trust store at all: Go crypto/x509 ' +
+      'root.go ("x509: failed to load system roots and no roots provided"), curl CURLE_SSL_CACERT_BADFILE ("error setting certificate verify ' +
+      'locations"); those two examples are in their formats: no real paste was collected',
     examples: [
       'tls: failed to verify certificate: x509: certificate signed by unknown authority',
       'Failed to register ACME account: Get "https://<SENSITIVE>": tls: failed to verify certificate: x509: certificate signed by unknown authority',
@@ -835,6 +1078,47 @@ export const SIGNATURES = signatures([
       'Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
       'javax.net.ssl.SSLHandshakeException: sun.security.validator.ValidatorException: PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path to requested target',
       "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1018)'))",
+      'Get "https://registry-1.docker.io/v2/": x509: failed to load system roots and no roots provided',
+      'curl: (77) error setting certificate verify locations:  CAfile: /etc/ssl/certs/ca-certificates.crt CApath: none',
+    ],
+  },
+  {
+    id: 'tls.plaintext-mismatch',
+    family: 'tls',
+    mechanism: 'protocol-mismatch',
+    needles: [
+      'http response to https client',
+      'http request to an https server',
+      'plain http request was sent to https port',
+      'does not look like a tls handshake',
+      'wrong version number',
+      'unrecognized ssl message',
+      'malformed http response "\\x15',
+    ],
+    patterns: [
+      re('server gave HTTP response to HTTPS client'),
+      re('first record does not look like a TLS handshake'),
+      re('wrong version number'),
+      re('Unsupported or unrecognized SSL message'),
+      re('Client sent an HTTP request to an HTTPS server'),
+      re('The plain HTTP request was sent to HTTPS port'),
+      re('malformed HTTP response "\\\\x15\\\\x03'),
+    ],
+    source:
+      'Go net/http ("server gave HTTP response to HTTPS client", "Client sent an HTTP request to an HTTPS server.", "malformed HTTP response" of a TLS ' +
+      'alert), crypto/tls ("first record does not look like a TLS handshake"), OpenSSL SSL_R_WRONG_VERSION_NUMBER, OpenJDK SSLSocketInputRecord, nginx ' +
+      '(497 "The plain HTTP request was sent to HTTPS port"). Lines (GitHub): krustlet/krustlet#44, kubernetes/kubernetes#65078, ' +
+      'kubernetes-retired/dashboard#5457, podman-desktop/podman-desktop#2217, kubernetes/kubernetes#71878; the crypto/tls (server log "http: TLS ' +
+      'handshake error from %s: %v", and client), OpenSSL and Java examples are in their formats',
+    examples: [
+      'Error from server: Get https://192.168.64.1:3000/containerLogs/default/greet/greet: http: server gave HTTP response to HTTPS client',
+      'Client sent an HTTP request to an HTTPS server.',
+      'Error from server: Get http://node1:10250/containerLogs/default/my-web/nginx: net/http: HTTP/1.x transport connection broken: ' +
+        'malformed HTTP response "\\x15\\x03\\x01\\x00\\x02\\x02"',
+      'http: TLS handshake error from 10.244.0.1:51234: tls: first record does not look like a TLS handshake',
+      'Get "https://api:8080/health": tls: first record does not look like a TLS handshake',
+      'curl: (35) error:1408F10B:SSL routines:ssl3_get_record:wrong version number',
+      'javax.net.ssl.SSLException: Unsupported or unrecognized SSL message',
     ],
   },
   {
@@ -857,6 +1141,116 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'server.connection-limit',
+    family: 'server',
+    mechanism: 'dependency-connection-limit',
+    needles: ['too many clients', 'connection slots are reserved', 'too many connections', 'max number of clients'],
+    patterns: [
+      re('sorry, too many clients already'),
+      re('remaining connection slots are reserved for'),
+      re('\\bToo many connections\\b'),
+      re('ERR max number of clients reached'),
+    ],
+    source:
+      'postgres proc.c ("sorry, too many clients already"), postinit.c ("remaining connection slots are reserved for ..."), MySQL ER_CON_COUNT_ERROR 1040 ' +
+      '("Too many connections"), redis networking.c ("ERR max number of clients reached"; the MySQL and Redis examples are in their formats). ' +
+      'Lines (GitHub): apache/texera#3525, devtron-labs/devtron#2624, concourse/concourse#9434, sourcegraph/sourcegraph-public-snapshot#2264, ' +
+      'mdn/mdn-http-observatory#386, uberswe/createmod.com#1482',
+    examples: [
+      '2025-07-02 23:09:57.285 GMT [1152835] FATAL:  sorry, too many clients already',
+      'pq: sorry, too many clients already',
+      'Liveness probe failed: psql: FATAL:  sorry, too many clients already',
+      'connection to server at "db" failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections',
+      'ERROR 1040 (HY000): Too many connections',
+      'ERR max number of clients reached',
+    ],
+  },
+  {
+    id: 'server.auth-rejected',
+    family: 'server',
+    mechanism: 'credentials-rejected',
+    needles: [
+      'password authentication failed',
+      'access denied for user',
+      'wrongpass',
+      'noauth authentication required',
+      'access_refused',
+      'keystore was tampered with',
+      'keystore password was incorrect',
+    ],
+    patterns: [
+      re('Keystore was tampered with, or password was incorrect'),
+      re('keystore password was incorrect'),
+      re('password authentication failed for user "(?<user>[^"]+)"'),
+      re("Access denied for user '(?<user>[^']+)'@'[^']*' \\(using password: (?:YES|NO)\\)"),
+      re('WRONGPASS invalid username-password pair'),
+      re('NOAUTH Authentication required'),
+      re('ACCESS_REFUSED - Login was refused'),
+    ],
+    source:
+      'postgres auth.c ("password authentication failed for user \\"%s\\""), MySQL ER_ACCESS_DENIED_ERROR 1045, redis (WRONGPASS, NOAUTH), RabbitMQ ' +
+      '(ACCESS_REFUSED), OpenJDK JavaKeyStore ("Keystore was tampered with, or password was incorrect") and PKCS12KeyStore ("keystore password was ' +
+      'incorrect"). Lines (GitHub): bitnami/charts#32279; the others are in their formats: no real paste was collected',
+    examples: [
+      'FATAL: password authentication failed for user "bn_keycloak"',
+      "ERROR 1045 (28000): Access denied for user 'root'@'10.244.1.5' (using password: YES)",
+      'WRONGPASS invalid username-password pair or user is disabled.',
+      'NOAUTH Authentication required.',
+      'java.io.IOException: Keystore was tampered with, or password was incorrect',
+      'java.io.IOException: keystore password was incorrect',
+    ],
+  },
+  {
+    id: 'server.ssh-refused',
+    family: 'server',
+    mechanism: 'ssh-trust',
+    needles: ['permission denied (publickey', 'host key verification failed'],
+    patterns: [re('Permission denied \\(publickey[^)]*\\)'), re('Host key verification failed')],
+    source:
+      'OpenSSH sshconnect2.c ("Permission denied (%s)." with the methods tried) and sshconnect.c ("Host key verification failed."). Lines (GitHub): ' +
+      'kubernetes/git-sync#522, kubernetes/git-sync#3, alpine-docker/git#37, airflow-helm/charts#229, kubernetes/git-sync#706',
+    examples: ['git@gitlab.com: Permission denied (publickey).', 'git@github.com: Permission denied (publickey).', 'Host key verification failed.'],
+  },
+  {
+    id: 'server.clock-skew',
+    family: 'server',
+    mechanism: 'clock-skew',
+    needles: [
+      'signature expired',
+      'requesttimetooskewed',
+      'time is too large',
+      'used before issued',
+      'token is not valid yet',
+      'not yet valid (',
+      'clock skew',
+    ],
+    patterns: [
+      re('Signature expired: \\S+ is now earlier than \\S+'),
+      re('RequestTimeTooSkewed'),
+      re("The difference between the request time and the (?:current|server's) time is too large"),
+      re('Token used before issued'),
+      re('token is not valid yet'),
+      re('The token is not yet valid \\((?:iat|nbf)\\)'),
+      re('Clock skew too great'),
+    ],
+    source:
+      'AWS Signature V4 ("Signature expired: %s is now earlier than %s"), S3 (RequestTimeTooSkewed); ' +
+      'jwt-go and golang-jwt (ValidationErrorIssuedAt "Token used ' +
+      'before issued", ErrTokenNotValidYet), PyJWT ImmatureSignatureError; MIT krb5 KRB5KRB_AP_ERR_SKEW ("Clock skew too great"; the last three examples ' +
+      'are in their formats: no real paste was collected). Lines (GitHub): aws/aws-sdk-js#527, upmc-enterprises/registry-creds#24, convox/rack#235, ' +
+      'LilyBin/LilyBin#72, boot2docker/boot2docker#469, docker-library/python#472, minio/minio-py#285, heketi/heketi#646',
+    examples: [
+      'InvalidSignatureException: Signature expired: 20170111T204052Z is now earlier than 20170111T225449Z (20170111T230949Z - 15 min.)',
+      'Build Error: SignatureDoesNotMatch: Signature expired: 20151221T200419Z is now earlier than 20151221T201450Z (20151221T201950Z - 5 min.)',
+      'botocore.exceptions.ClientError: An error occurred (RequestTimeTooSkewed) when calling the ListObjects operation: ' +
+        'The difference between the request time and the current time is too large.',
+      'Token used before issued',
+      'jwt.exceptions.ImmatureSignatureError: The token is not yet valid (iat)',
+      'error: token is not valid yet',
+      'kinit: Clock skew too great while getting initial credentials',
+    ],
+  },
+  {
     id: 'tls.name-mismatch',
     family: 'tls',
     mechanism: 'tls-name-mismatch',
@@ -869,8 +1263,10 @@ export const SIGNATURES = signatures([
       "does not match the server's certificate",
       "doesn't match",
       'hostname mismatch',
+      'legacy common name field',
     ],
     patterns: [
+      re('x509: certificate relies on legacy Common Name field'),
       re('x509: certificate is valid for (?<valid>[^\\n]+?), not (?<host>[\\w.*-]+)'),
       re('x509: certificate is not valid for any names, but wanted to match (?<host>[\\w.*-]+)'),
       re("Hostname/IP does not match certificate's altnames"),
@@ -881,8 +1277,13 @@ export const SIGNATURES = signatures([
     ],
     source:
       'Go crypto/x509 HostnameError; Node tls checkServerIdentity; OpenJDK HostnameChecker; curl (OpenSSL and NSS builds); CPython ssl. Lines (GitHub): ' +
-      'kserve/kserve#1440, salesforce/generic-sidecar-injector#38, kubernetes/kops#10343, kubernetes/kubernetes#64594, k3s-io/k3s#3392, mantl/mantl#1810',
+      'kserve/kserve#1440, salesforce/generic-sidecar-injector#38, kubernetes/kops#10343, kubernetes/kubernetes#64594, k3s-io/k3s#3392, mantl/mantl#1810; ' +
+      'Go 1.15+ "x509: certificate relies on legacy Common Name field": SeldonIO/seldon-core#3293, IBM/portieris#196, helm/helm#9046, nokia/CPU-Pooler#57',
     examples: [
+      'Internal error occurred: failed calling webhook "v1alpha2.vseldondeployment.kb.io": ' +
+        'Post "https://seldon-webhook-service.seldon-system.svc:443/validate' +
+        '-machinelearning-seldon-io-v1alpha2-seldondeployment?timeout=30s": x509: certificate relies on legacy Common Name field, use SANs or temporarily ' +
+        'enable Common Name matching with GODEBUG=x509ignoreCN=0',
       'Internal error occurred: failed calling webhook "inferenceservice.kfserving-webhook-server.v1beta1.defaulter": Post https://kfserving-webhook-server-service.kfserving-system.svc:443/mutate-serving-kubeflow-org-v1beta1-inferenceservice?timeout=30s: x509: certificate is not valid for any names, but wanted to match kfserving-webhook-server-service.kfserving-system.svc',
       'Error creating: Internal error occurred: failed calling webhook "gensc.sfdc.internal": Post "https://gensc.nsaux-cs.svc:443/mutate?timeout=30s": x509: certificate is not valid for any names, but wanted to match gensc.nsaux-cs.svc',
       'Validation failed: unexpected error during validation: error listing nodes: Get "https://api-xx-k8s-local-302fp3-1771311087.xxx.amazonaws.com/api/v1/nodes": x509: certificate is valid for kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, api.xx.k8s.local, api.internal.xx.k8s.local, not api-xx-k8s-local-302fp3-1771311087xxx.amazonaws.com',

@@ -1,8 +1,8 @@
 // Process mechanisms: threads and processes, memory inside the limit, CPU features, kernel
 // parameters servers check at start, privileges (capabilities, no_new_privs, seccomp), the user
 // the image knows, the environment, and the signals a process dies of.
-import { capabilities, drops, envValue, hostNetwork, memoryLimit, runAsNonRoot, runAsUser, seccompProfile } from '../context.js';
-import { data, mechanisms, re, signatures, specFact } from '../define.js';
+import { ALWAYS_READ_ONLY, capabilities, drops, envValue, hostNetwork, memoryLimit, mountOf, runAsNonRoot, runAsUser, seccompProfile } from '../context.js';
+import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
 
@@ -15,6 +15,19 @@ const EACCES = errnoSource('EACCES');
 
 function limitData(ctx: ReadingContext) {
   return data({ limit: memoryLimit(ctx) ?? 'no limit set' });
+}
+
+/** The app's own files named around a missing-module error (Node's require stack, a Python traceback frame). */
+const APP_FILE = /(?:^\s*- |File ")(\/[^\s"]+)/;
+
+/** A writable volume mounted over the app's directory, which hides the image's installed packages there. */
+function appDirUnderMount(ctx: ReadingContext) {
+  for (const l of [ctx.line, ...ctx.around]) {
+    const path = APP_FILE.exec(l)?.[1];
+    const m = mountOf(ctx, path);
+    if (path && m?.kind && !ALWAYS_READ_ONLY.has(m.kind)) return { path, volume: m.mount.name, mountPath: m.mount.mountPath, volumeKind: m.kind };
+  }
+  return undefined;
 }
 
 /** JVM heap options the container sets (JAVA_TOOL_OPTIONS, JAVA_OPTS, JDK_JAVA_OPTIONS or args). */
@@ -147,6 +160,22 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'dotnet-heap',
+        when: (ctx) => /GC heap initialization failed|Failed to create CoreCLR/i.test(ctx.line) && limitData(ctx),
+        summary: 'the .NET runtime cannot reserve its GC heap within the container',
+        explain:
+          'The .NET GC could not commit its initial heap (E_OUTOFMEMORY) within the memory it may use (memory limit: {{limit}}): Server GC reserves a heap ' +
+          "per CPU the node has, not per CPU the container may use, and an explicit heap limit above the container's fails the same way.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env DOTNET_GCHeapHardLimitPercent / DOTNET_GCHeapCount',
+            change: 'cap the heap below the limit (a hex percentage) or the number of heaps; DOTNET_gcServer=0 uses one heap',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'or raise the limit' },
+        ],
+      },
+      {
         id: 'node-heap',
         when: (ctx) => /JavaScript heap out of memory|Reached heap limit/i.test(ctx.line) && limitData(ctx),
         summary: 'Node.js reached its V8 heap limit',
@@ -154,6 +183,52 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'pod', path: '{{containerPath}}.env NODE_OPTIONS', change: 'set --max-old-space-size (MiB) to about 75% of limits.memory' },
           { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'raise it with the heap if the app needs the memory' },
+        ],
+      },
+      {
+        id: 'child-killed',
+        when: (ctx) => /\bKilled\b|SIGKILL|signal 9\b/.test(ctx.line) && limitData(ctx),
+        summary: 'a process in the container was killed (SIGKILL), most likely by the OOM killer',
+        explain:
+          "A process the container started (a shell's child, a server's worker) was killed with SIGKILL. Inside a container that is almost always the " +
+          "kernel's OOM killer acting " +
+          'within the container (memory limit: {{limit}}) on a process that is not PID 1, so the container itself may not be reported OOMKilled.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: "raise it to the process's real peak (builds and installs peak high)" },
+          { place: 'app', path: "the process's own memory settings", change: 'or bound its heap and worker count' },
+        ],
+      },
+      {
+        id: 'redis-fork',
+        when: (ctx) => /Can't (?:save|rewrite append only file) in background: fork/i.test(ctx.line) && limitData(ctx),
+        summary: 'Redis cannot fork to save its data (ENOMEM)',
+        explain:
+          'Redis forks a child to write its snapshot or rewrite its AOF. The child shares the dataset copy-on-write, but with vm.overcommit_memory=0 the ' +
+          "kernel refuses a fork it cannot cover, and pages the child copies count against the container's memory (limit: {{limit}}).",
+        knobs: [
+          { place: 'node', path: 'sysctl vm.overcommit_memory on {{node}}', change: 'set 1, as Redis asks at start (node-wide, not namespaced)' },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'and leave room above maxmemory for the copy-on-write pages of a save' },
+        ],
+      },
+      {
+        id: 'postgres-shared-memory',
+        when: (ctx) => /could not map anonymous shared memory/i.test(ctx.line) && limitData(ctx),
+        summary: 'PostgreSQL cannot map its shared memory (shared_buffers) within the container',
+        explain:
+          'PostgreSQL maps its shared memory (mostly shared_buffers) at start, and the request exceeds what the container may use ' +
+          '(memory limit: {{limit}}) or the ' +
+          'huge pages it asked for.',
+        knobs: [
+          {
+            place: 'app',
+            path: "PostgreSQL's shared_buffers (and max_connections)",
+            change: 'lower them to fit the limit (about a quarter of it for shared_buffers)',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits.memory',
+            change: 'or raise the limit; set huge_pages = off unless the pod requests hugepages',
+          },
         ],
       },
       {
@@ -238,10 +313,13 @@ export const MECHANISMS = mechanisms([
     id: 'memlock-limit',
     kind: 'resource',
     resource: 'locked memory (RLIMIT_MEMLOCK)',
-    doc: "The server asked to lock its memory and the container's RLIMIT_MEMLOCK (from the runtime) does not allow it.",
+    doc:
+      "The process locks memory (mlock, mlockall, io_uring rings and eBPF maps on older kernels) beyond the container's RLIMIT_MEMLOCK, which comes from the " +
+      'runtime (often 64 KiB or 8 MiB); only IPC_LOCK lifts the limit, and containers do not get it by default.',
     variants: [
       {
-        id: 'runtime',
+        id: 'elasticsearch',
+        when: (ctx) => /memory locking requested|lock JVM Memory|Increase RLIMIT_MEMLOCK, soft limit/i.test(ctx.line),
         summary: 'memory locking is not allowed in the container',
         explain:
           "The server asked to lock its memory (mlockall) and the container's locked-memory limit, which comes from the container runtime on {{node}}, does not allow it.",
@@ -254,13 +332,140 @@ export const MECHANISMS = mechanisms([
           { place: 'runtime', path: 'LimitMEMLOCK of the runtime service on {{node}}', change: 'or raise it to infinity (with the IPC_LOCK capability)' },
         ],
       },
+      {
+        id: 'vault',
+        when: (ctx) => /failed to lock memory/i.test(ctx.line),
+        summary: 'Vault cannot lock its memory: the container lacks IPC_LOCK',
+        explain:
+          'Vault locks all its memory (mlockall) so secrets never reach swap. Locking more than RLIMIT_MEMLOCK, which the runtime on {{node}} sets low, ' +
+          'needs IPC_LOCK, ' +
+          'which containers do not get by default.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add IPC_LOCK (what HashiCorp asks for on Kubernetes; Pod Security baseline refuses it)',
+          },
+          {
+            place: 'app',
+            path: "Vault's disable_mlock",
+            change: 'or set disable_mlock = true, which Vault recommends with integrated storage (raft) and which is safe on nodes without swap',
+          },
+        ],
+      },
+      {
+        id: 'io-uring',
+        when: (ctx) => /io_uring/i.test(ctx.line),
+        summary: 'io_uring cannot get its ring memory: RLIMIT_MEMLOCK is too low',
+        explain:
+          "io_uring's rings and registered buffers count against RLIMIT_MEMLOCK on kernels before 5.12 (registered buffers on every kernel), " +
+          'and the limit the ' +
+          'runtime on {{node}} gives the container is too small for them.',
+        knobs: [
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits (RLIMIT_MEMLOCK) / CRI-O default_ulimits / LimitMEMLOCK of the runtime unit on {{node}}',
+            change: 'raise it for the pool',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add IPC_LOCK, which lifts the limit for the process' },
+          { place: 'app', path: "the app's io_uring option", change: 'or fall back to epoll / AIO (most runtimes have a switch)' },
+        ],
+      },
+      {
+        id: 'ebpf',
+        when: (ctx) => /MEMLOCK may be too low|RemoveMemlock|\bbpf\b/i.test(ctx.line),
+        summary: 'eBPF maps exceed RLIMIT_MEMLOCK',
+        explain:
+          "Before kernel 5.11, eBPF maps and programs count against RLIMIT_MEMLOCK, and the container's limit from the runtime on {{node}} is too small; " +
+          'the agent can lift it itself (rlimit.RemoveMemlock) only with SYS_RESOURCE.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add SYS_RESOURCE (with the BPF capabilities the agent documents) so it can lift the limit',
+          },
+          { place: 'runtime', path: 'LimitMEMLOCK of the runtime unit on {{node}}', change: 'or raise the limit containers inherit' },
+        ],
+      },
+      {
+        id: 'runtime',
+        summary: 'memory locking is not allowed in the container',
+        explain:
+          "The process locks memory (mlock or mlockall) beyond the container's RLIMIT_MEMLOCK, which comes from the container runtime on {{node}}; " +
+          'only IPC_LOCK lifts it.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'add IPC_LOCK (Pod Security baseline refuses it)' },
+          { place: 'runtime', path: 'LimitMEMLOCK of the runtime service on {{node}}', change: 'or raise the limit containers inherit' },
+          { place: 'app', path: "the app's memory-lock option", change: 'or turn memory locking off: nodes run without swap' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'rlimit-raise',
+    kind: 'permission',
+    resource: 'raising a hard resource limit (setrlimit, SYS_RESOURCE)',
+    doc:
+      'A start script raises a resource limit (ulimit -n, -l, -u) above the hard limit the container inherited from the runtime. ' +
+      'Any process may lower a limit ' +
+      'or raise its soft limit up to the hard one; raising the hard limit needs SYS_RESOURCE. ' +
+      "The pod spec has no ulimit field: the hard limit is the runtime's.",
+    variants: [
+      {
+        id: 'memlock',
+        when: (ctx) => /locked memory|RLIMIT_MEMLOCK/i.test(ctx.line),
+        summary: 'the start script cannot raise the locked-memory limit (ulimit -l)',
+        explain:
+          'The script raises RLIMIT_MEMLOCK above the hard limit the container got from the runtime on {{node}}, which takes SYS_RESOURCE; ' +
+          'IPC_LOCK would make ' +
+          'the limit irrelevant for mlock.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add IPC_LOCK and drop the ulimit -l line (Pod Security baseline refuses IPC_LOCK)',
+          },
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits (RLIMIT_MEMLOCK) / CRI-O default_ulimits / LimitMEMLOCK of the runtime unit on {{node}}',
+            change: 'or raise the hard limit containers inherit',
+          },
+        ],
+      },
+      {
+        id: 'hard-limit',
+        when: (ctx) => {
+          const what = /ulimit: ([\w -]+?): cannot modify limit/i.exec(ctx.line)?.[1] ?? ctx.groups.rlimit;
+          return { what: what ? `the ${what} limit` : 'a resource limit' };
+        },
+        summary: 'the start script cannot raise {{what}} above the hard limit',
+        explain:
+          'The script raises {{what}} above the hard limit the container inherited from the runtime on {{node}}; raising a hard limit needs SYS_RESOURCE, ' +
+          'which containers do not get, and the pod spec cannot set limits.',
+        knobs: [
+          {
+            place: 'runtime',
+            path: 'containerd base_runtime_spec rlimits / CRI-O default_ulimits / the Limit* of the runtime unit on {{node}}',
+            change: 'raise the hard limit containers inherit, for every node of the pool',
+          },
+          {
+            place: 'app',
+            path: "the entrypoint's ulimit line",
+            change: 'or ask for no more than the hard limit (ulimit -n "$(ulimit -Hn)"), or raise only the soft limit (ulimit -S)',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add SYS_RESOURCE (Pod Security baseline refuses it)' },
+        ],
+      },
     ],
   },
   {
     id: 'capability-missing',
     kind: 'permission',
     resource: 'a Linux capability',
-    doc: "An operation that needs a capability fails with EPERM: raw sockets (NET_RAW), network configuration (NET_ADMIN), mounts (SYS_ADMIN), switching user (SETUID/SETGID), which the runtime's default set or drop: [ALL] leaves out.",
+    doc:
+      'An operation that needs a capability fails with EPERM: raw sockets (NET_RAW), network configuration and SO_MARK (NET_ADMIN), mounts and the ' +
+      'hostname (SYS_ADMIN), switching user (SETUID/SETGID), the clock (SYS_TIME), tracing (SYS_PTRACE), priorities (SYS_NICE), chroot (SYS_CHROOT), ' +
+      "or a binary's own file capabilities at exec, which the runtime's default set or drop: [ALL] leaves out (capabilities(7)).",
     variants: [
       {
         id: 'raw-socket',
@@ -315,7 +520,7 @@ export const MECHANISMS = mechanisms([
       },
       {
         id: 'net-admin',
-        when: (ctx) => /iptables|ip6tables|nft\b|\bip (?:link|route|addr)|RTNETLINK|netlink|tc qdisc/i.test(ctx.line),
+        when: (ctx) => /iptables|ip6tables|nft\b|\bip (?:link|route|addr)|RTNETLINK|netlink|tc qdisc|SO_MARK/i.test(ctx.line),
         summary: 'cannot change the network configuration: the container lacks NET_ADMIN',
         explain: "Changing iptables rules, routes or links inside the pod's network namespace needs NET_ADMIN, which the container does not have.",
         knobs: [
@@ -336,6 +541,120 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'pod', path: 'spec.volumes', change: 'let Kubernetes mount the storage as a volume instead of mounting it from the app' },
           { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add / privileged', change: 'or add SYS_ADMIN (a large privilege; review it)' },
+        ],
+      },
+      {
+        id: 'hostname',
+        when: (ctx) => /sethostname|change the host name/i.test(ctx.line),
+        summary: "cannot change the pod's hostname from inside the container",
+        explain:
+          "The kubelet sets the pod's hostname (its name, or spec.hostname) in the pod's UTS namespace; changing it from inside needs SYS_ADMIN, " +
+          'which containers do not get.',
+        knobs: [
+          { place: 'pod', path: 'spec.hostname / spec.subdomain / spec.setHostnameAsFQDN', change: 'set the name the app expects there' },
+          { place: 'app', path: "the start script's hostname call", change: 'and remove it' },
+        ],
+      },
+      {
+        id: 'file-capabilities',
+        when: (ctx) =>
+          /^exec \S+: operation not permitted|exec container process/i.test(ctx.line.trim()) && {
+            program: ctx.groups.path ?? 'the program',
+            held: drops(ctx, 'NET_BIND_SERVICE')
+              ? 'the container drops them (capabilities drop)'
+              : ctx.container?.securityContext?.allowPrivilegeEscalation === false
+                ? 'allowPrivilegeEscalation: false keeps it from gaining them'
+                : "its bounding set lacks them (capabilities drop, or the runtime's default set)",
+          },
+        summary: 'the runtime cannot exec {{program}}: the file carries capabilities the container may not have',
+        explain:
+          '{{program}} carries file capabilities with the effective bit (setcap, typically cap_net_bind_service+ep). The kernel refuses to exec such a file ' +
+          '(EPERM, before the app prints anything) when the process cannot receive every capability it names, and here {{held}}.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add the capability the file carries (getcap on it in the image; NET_BIND_SERVICE, which Pod Security restricted allows)',
+          },
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'or drop the setcap and listen on a port above 1023 (or set net.ipv4.ip_unprivileged_port_start in spec.securityContext.sysctls)',
+          },
+        ],
+        facts: (ctx) => (capabilities(ctx).drop.length > 0 ? [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))] : []),
+      },
+      {
+        id: 'sys-time',
+        when: (ctx) => /adjtimex|ntp_adjtime|clock_adjtime|settimeofday|clock_settime|cannot set date|\bstime\b/i.test(ctx.line),
+        summary: "cannot set the clock: it is {{node}}'s, and the container lacks SYS_TIME",
+        explain:
+          'Setting or slewing the system clock (date, chronyd, ntpd, timesyncd) needs SYS_TIME. The clock is not namespaced: it is the clock of {{node}}, ' +
+          'shared by every pod there, so containers do not get the capability.',
+        knobs: [
+          {
+            place: 'node',
+            path: 'time synchronisation on {{node}} (chrony / systemd-timesyncd)',
+            change: 'keep the clock there; a time daemon in a pod has nothing to do',
+          },
+          { place: 'app', path: "the image's time daemon or its start script", change: 'remove it from the pod (or run it in client-only mode)' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: "add SYS_TIME only for a pod meant to set the node's clock (Pod Security baseline refuses it)",
+          },
+        ],
+      },
+      {
+        id: 'ptrace',
+        when: (ctx) => /ptrace|cannot attach to (?:lwp|process)|process_vm_readv/i.test(ctx.line),
+        summary: 'cannot trace another process: the container lacks SYS_PTRACE',
+        explain:
+          'Attaching to a process (gdb, strace, a profiler or crash reporter) needs SYS_PTRACE unless the target runs as the same user and ' +
+          "{{node}}'s kernel.yama.ptrace_scope allows it; containers do not get SYS_PTRACE by default.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change:
+              'add SYS_PTRACE to the container that traces (Pod Security baseline refuses it; kubectl debug --profile=general adds it to a debug container)',
+          },
+          {
+            place: 'node',
+            path: 'sysctl kernel.yama.ptrace_scope on {{node}}',
+            change: '1 (the usual default) lets a process trace only its descendants without the capability',
+          },
+        ],
+      },
+      {
+        id: 'sys-nice',
+        when: (ctx) => /niceness|set priority|setpriority|sched_setscheduler|sched_setattr|ioprio_set/i.test(ctx.line),
+        summary: 'cannot raise its scheduling priority: the container lacks SYS_NICE',
+        explain:
+          'Raising a priority (a negative nice value, a real-time scheduling class, an I/O class) needs SYS_NICE, which containers do not get by default; ' +
+          'lowering it is always allowed. GNU nice only warns and runs the command anyway, so a process that still failed may have another cause.',
+        knobs: [
+          {
+            place: 'app',
+            path: 'the priority the entrypoint asks for (nice -n, renice, chrt, ionice)',
+            change: "drop it: a pod's CPU share comes from resources.requests.cpu",
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.capabilities.add', change: 'or add SYS_NICE (Pod Security baseline refuses it)' },
+        ],
+      },
+      {
+        id: 'chroot',
+        when: (ctx) => /chroot/i.test(ctx.line),
+        summary: 'cannot chroot: the container lacks SYS_CHROOT',
+        explain:
+          "chroot needs SYS_CHROOT. containerd's default set includes it, CRI-O's shorter default set does not, and capabilities drop: [ALL] removes it.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add SYS_CHROOT (Pod Security baseline allows it, restricted does not)',
+          },
+          { place: 'app', path: "the server's chroot or jail option", change: 'or turn it off: the container already confines its filesystem' },
         ],
       },
       {
@@ -439,6 +758,299 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'sandbox-namespaces',
+    kind: 'permission',
+    resource: 'new namespaces for a sandbox inside the container',
+    doc:
+      "A program builds its own sandbox from new user, PID or network namespaces (Chromium's zygote, bubblewrap, Flatpak, opam) and the kernel refuses: " +
+      "the runtime's default seccomp profile filters unshare and clone with namespace flags for a container without SYS_ADMIN, and the node may forbid " +
+      'unprivileged user namespaces (user.max_user_namespaces=0, Ubuntu 23.10+ AppArmor restriction).',
+    variants: [
+      {
+        id: 'chromium',
+        when: (ctx) => /Failed to move to new namespace|No usable sandbox|zygote/i.test(ctx.line),
+        summary: 'Chromium cannot build its sandbox inside the container',
+        explain:
+          "Chromium's sandbox needs new user, PID and network namespaces. Inside a container the runtime's seccomp profile refuses them without SYS_ADMIN, " +
+          'and some nodes turn unprivileged user namespaces off, so the browser aborts before it opens a page.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the browser's launch arguments (Puppeteer / Playwright args)",
+            change: 'add --no-sandbox: the pod is the sandbox (the usual choice for headless Chromium in a container)',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: "or a Localhost profile that allows the namespace calls (e.g. Jess Frazelle's chrome.json), to keep the browser's own sandbox",
+          },
+          { place: 'node', path: 'sysctl user.max_user_namespaces on {{node}}', change: 'and it must be above 0' },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'cannot create the namespaces of its sandbox (bubblewrap)',
+        explain:
+          "The program sandboxes its work with bubblewrap, which needs new namespaces: the runtime's seccomp profile refuses them in a container without " +
+          'SYS_ADMIN, and the node may forbid unprivileged user namespaces.',
+        knobs: [
+          { place: 'app', path: "the tool's sandbox option", change: 'turn it off in the pod (the container already isolates it), where the tool allows' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.seccompProfile',
+            change: 'or a Localhost profile that allows unshare/clone of user namespaces',
+          },
+          {
+            place: 'node',
+            path: 'sysctl user.max_user_namespaces / kernel.apparmor_restrict_unprivileged_userns on {{node}}',
+            change: 'and the node must allow unprivileged user namespaces',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'device-access',
+    kind: 'permission',
+    resource: 'a device node in the container',
+    doc:
+      'The app opens a device (/dev/net/tun, /dev/fuse) the container does not have: ' +
+      'runtimes create only a fixed set of devices (null, zero, random, tty...) ' +
+      'and the device cgroup refuses any other, even when the node has it; privileged containers and device plugins are the ways in.',
+    variants: [
+      {
+        id: 'tun',
+        when: (ctx) => /\btun\b|TUN\/TAP|CreateTUN|tstun/i.test(ctx.line) && { path: ctx.groups.path ?? '/dev/net/tun' },
+        summary: 'the container has no TUN device ({{path}})',
+        explain:
+          'A VPN or overlay (OpenVPN, WireGuard, Tailscale) needs {{path}} and NET_ADMIN. A container gets neither by default: the runtime does not create ' +
+          'the device, and the device cgroup refuses it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource)',
+            change: 'request the TUN device from a device plugin (e.g. generic-device-plugin), with NET_ADMIN in securityContext.capabilities.add',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.privileged', change: 'or run privileged (every device; Pod Security baseline refuses it)' },
+          { place: 'app', path: "the VPN's userspace networking mode", change: 'or use a userspace stack that needs no device (Tailscale TS_USERSPACE=true)' },
+        ],
+      },
+      {
+        id: 'fuse',
+        when: (ctx) => /fuse/i.test(ctx.line),
+        summary: 'the container has no FUSE device (/dev/fuse)',
+        explain:
+          'Mounting a FUSE filesystem from inside needs /dev/fuse and SYS_ADMIN, ' +
+          'which an unprivileged container has neither of (the device cgroup refuses it).',
+        knobs: [
+          { place: 'pod', path: 'spec.volumes', change: 'mount the storage as a volume (a CSI driver for it) instead of from the app' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
+            change: 'or get /dev/fuse from a device plugin (with SYS_ADMIN), or run privileged',
+          },
+        ],
+      },
+      {
+        id: 'device',
+        summary: 'the container has no access to {{path}}',
+        explain: 'The app opens {{path}}, a device the runtime does not give containers; the device cgroup refuses it.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
+            change: 'get the device from a device plugin, or run privileged',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'no-init-system',
+    kind: 'setting',
+    resource: 'an init system (systemd) as PID 1',
+    doc:
+      "A start script manages services through systemd (systemctl, service units, D-Bus) inside the container, where PID 1 is the image's command: " +
+      'there is no service manager to ask, so each service must run as its own foreground process.',
+    variants: [
+      {
+        id: 'systemctl',
+        summary: 'the start script asks systemd, which does not run in the container',
+        explain:
+          "systemctl talks to systemd over D-Bus, and in a container PID 1 is the image's own command: no systemd, no bus. A pod runs each service as a " +
+          'process in the foreground, one per container.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.command / args',
+            change: 'start the daemon itself in the foreground (e.g. nginx -g "daemon off;") instead of through systemctl',
+          },
+          { place: 'pod', path: 'spec.containers', change: 'and run each further service as its own container (a sidecar) rather than a unit' },
+          { place: 'image', path: 'the Dockerfile', change: 'or remove systemctl calls from the entrypoint' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'image-runtime-mismatch',
+    kind: 'setting',
+    resource: 'the libraries and runtime the program was built for',
+    doc:
+      'The program needs a C library, a shared library or a language runtime the image does not provide at that version: a binary built on a newer ' +
+      'distribution than the runtime image (GLIBC_2.34 not found), a multi-stage build that left a library behind or switched glibc for musl, ' +
+      "classes compiled for a newer Java than the image's.",
+    variants: [
+      {
+        id: 'glibc',
+        when: (ctx) => {
+          const m = /version `(GLIBC[\w.]*)' not found \(required by ([^)]+)\)/.exec(ctx.line);
+          return m ? { want: m[1]!, program: m[2]! } : false;
+        },
+        summary: '{{program}} needs {{want}}, newer than the C library in the image',
+        explain:
+          '{{program}} was linked on a system with a newer glibc than the runtime image carries, so the dynamic loader refuses it before it starts ' +
+          '(build and run stages use different bases, or the base image was pinned to an older release).',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'build on the same base (and release) as the runtime stage, or move the runtime to a base with {{want}}',
+          },
+          { place: 'image', path: 'the build', change: 'or link statically (CGO_ENABLED=0 for Go) so no system library is needed' },
+        ],
+      },
+      {
+        id: 'shared-library',
+        when: (ctx) => {
+          const lib =
+            /error while loading shared libraries: ([^:\s]+)/.exec(ctx.line)?.[1] ??
+            /Error loading shared library ([^:\s]+)/.exec(ctx.line)?.[1] ??
+            /(\S+\.so[.\d]*): cannot open shared object file/.exec(ctx.line)?.[1];
+          return lib ? { library: lib } : false;
+        },
+        summary: 'the image lacks the shared library {{library}}',
+        explain:
+          'The dynamic loader cannot find {{library}}, which the program was linked against: the runtime image lacks the package (a multi-stage build that ' +
+          'copied only the binary, a slimmer base), or the binary was built for glibc and runs on a musl (Alpine) image, or the reverse.',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install the package that provides {{library}} in the runtime stage (or copy it from the build stage)',
+          },
+          { place: 'image', path: 'the base image', change: 'or build and run on the same C library (glibc or musl)' },
+        ],
+      },
+      {
+        id: 'jvm-classfile',
+        when: (ctx) => {
+          const m = /class file version (\d+)\.\d+\), this version of the Java Runtime only recognizes class file versions up to (\d+)/.exec(ctx.line);
+          return m ? { want: `Java ${Number(m[1]) - 44}`, have: `Java ${Number(m[2]) - 44}` } : { want: 'a newer Java', have: 'an older one' };
+        },
+        summary: 'the classes need {{want}}, and the image runs {{have}}',
+        explain:
+          'The application was compiled for {{want}} (its class file version), and the JVM in the image is {{have}}, which refuses newer classes: ' +
+          'the build and the runtime image use different JDKs.',
+        knobs: [
+          { place: 'image', path: 'the runtime base image (JRE)', change: 'use a JRE at least as new as the one the classes were compiled for ({{want}})' },
+          { place: 'image', path: 'the build (maven.compiler.release / Gradle toolchain)', change: 'or compile for {{have}}' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'module-missing',
+    kind: 'setting',
+    resource: "the packages the app imports, installed where the image's runtime looks",
+    doc:
+      'The app imports a package the container does not have: the image was built without it (a build stage that installed dependencies was not ' +
+      "copied, a dev-only install), or a volume mounted over the app's directory hides the node_modules or packages the image installed there.",
+    variants: [
+      {
+        id: 'under-mount',
+        when: (ctx) => {
+          const d = appDirUnderMount(ctx);
+          return d ? { ...d, module: ctx.groups.module ?? 'a package' } : false;
+        },
+        summary: 'the app cannot import {{module}}: volume {{volume}} mounted at {{mountPath}} hides what the image installed there',
+        explain:
+          'The app runs from {{mountPath}}, where the {{volumeKind}} volume "{{volume}}" is mounted: the mount replaces the image\'s directory, so the ' +
+          'dependencies installed there at build time (node_modules, vendored packages) are not visible and {{module}} cannot be imported.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts[{{volume}}].mountPath',
+            change: "mount the volume elsewhere (a data directory), not over the app's code",
+          },
+          { place: 'pod', path: 'spec.initContainers', change: 'or copy the app with its dependencies into the volume first' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'image',
+        when: (ctx) => ({ module: ctx.groups.module ?? 'a package' }),
+        summary: 'the image lacks the package {{module}} the app imports',
+        explain:
+          'The app imports {{module}} and the runtime cannot find it in the image: the dependency was not installed in the stage that became the image ' +
+          '(or only as a dev dependency), or the app runs from another directory than the one its packages were installed in.',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install the dependencies in the final stage (npm ci --omit=dev, pip install -r requirements.txt) or copy them into it',
+          },
+          { place: 'pod', path: '{{containerPath}}.workingDir / env PYTHONPATH / NODE_PATH', change: 'or run the app where its packages are installed' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'tzdata-missing',
+    kind: 'setting',
+    resource: 'the time zone database in the image',
+    doc:
+      'The app loads a named time zone (from TZ or its configuration) and the image has no time zone database: scratch and distroless-static images ' +
+      'and slim bases ship without /usr/share/zoneinfo.',
+    variants: [
+      {
+        id: 'zoneinfo',
+        when: (ctx) => ({ zone: ctx.groups.zone ?? envValue(ctx, 'TZ') ?? 'the zone it names' }),
+        summary: 'the image has no time zone data for {{zone}}',
+        explain: 'The app asks for the time zone {{zone}} and cannot find it: the image has no /usr/share/zoneinfo (or the name is not a valid IANA zone).',
+        knobs: [
+          {
+            place: 'image',
+            path: 'the Dockerfile',
+            change: 'install tzdata (or copy /usr/share/zoneinfo from the build stage); Go can embed it: import _ "time/tzdata"',
+          },
+          { place: 'pod', path: '{{containerPath}}.env TZ', change: 'and check the value is an IANA name (Europe/Berlin, not CET+1)' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'args-rejected',
+    kind: 'setting',
+    resource: 'command-line flags the program in the image accepts',
+    doc:
+      "The program refuses a flag the container's command or args pass: the args were written for another version of the program (a chart that " +
+      'changed its args but not its image, an image tag that moved), or they carry a typo.',
+    variants: [
+      {
+        id: 'flag',
+        when: (ctx) => ({ flag: ctx.groups.flag ?? 'a flag', image: ctx.container?.image ?? 'the image' }),
+        summary: 'the program in {{image}} does not accept {{flag}}',
+        explain:
+          "The container's command/args pass {{flag}}, which the program in {{image}} does not know, so it prints its usage and exits: the args and the " +
+          'image are of different versions.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.args / command', change: 'pass only flags the program in this image accepts (run it with --help)' },
+          { place: 'pod', path: '{{containerPath}}.image', change: "or use the image version the args were written for (the chart's appVersion)" },
+        ],
+      },
+    ],
+  },
+  {
     id: 'user-unknown',
     kind: 'setting',
     resource: "a user entry in the image's /etc/passwd",
@@ -534,6 +1146,22 @@ export const MECHANISMS = mechanisms([
     resource: 'a setting the image requires',
     doc: "The image's entrypoint refuses to start without a setting it requires (a password, a mode) that the pod does not pass.",
     variants: [
+      {
+        id: 'elasticsearch-discovery',
+        when: (ctx) => /default discovery settings are unsuitable for production/i.test(ctx.line),
+        summary: 'Elasticsearch needs its discovery settings to form a cluster',
+        explain:
+          'Elasticsearch binds to a non-loopback address in a pod, so its bootstrap checks require discovery settings: either a single-node cluster ' +
+          'or the seed hosts and initial master nodes of a multi-node one; the pod sets neither.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env discovery.type', change: 'set single-node for a one-pod cluster' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env discovery.seed_hosts + cluster.initial_master_nodes',
+            change: "or, for several pods, the headless Service's name and the master pods' names (what the ECK operator and the Helm chart set)",
+          },
+        ],
+      },
       {
         id: 'env',
         when: (ctx) => {
@@ -692,8 +1320,12 @@ export const SIGNATURES = signatures([
       'insufficient memory for the java runtime',
       'commit_memory',
       'native memory allocation',
+      'gc heap initialization failed',
+      'failed to create coreclr',
     ],
     patterns: [
+      re('GC heap initialization failed with error 0x8007000E'),
+      re('Failed to create CoreCLR, HRESULT: 0x8007000E'),
       re('java\\.lang\\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded|Metaspace|Direct buffer memory)'),
       re('JavaScript heap out of memory'),
       re('Could not reserve enough space for (?:\\d+KB )?object heap'),
@@ -706,7 +1338,8 @@ export const SIGNATURES = signatures([
     source:
       'OpenJDK (universe.cpp, arguments.cpp, os_linux.cpp commit_memory), V8 (heap.cc FatalProcessOutOfMemory), Go runtime/malloc.go, CPython. ' +
       'Lines (GitHub): spotinst/spotinst-kubernetes-helm-charts#54, pulumi/pulumi-hugo#1325, wurstmeister/kafka-docker#69, apache/maven-mvnd#644, ' +
-      'hyperhq/hyperd#130, secretflow/secretpad#190, alice-lg/alice-lg#25',
+      'hyperhq/hyperd#130, secretflow/secretpad#190, alice-lg/alice-lg#25; .NET gc.cpp ("GC heap initialization failed with error 0x%08X") and the host ' +
+      '("Failed to create CoreCLR, HRESULT: 0x%08X"): dotnet/sdk#42252, dotnet/runtime#132871',
     examples: [
       'Terminating due to java.lang.OutOfMemoryError: Java heap space',
       'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory',
@@ -718,6 +1351,8 @@ export const SIGNATURES = signatures([
       'Native memory allocation (mmap) failed to map 181207040 bytes for committing reserved memory.',
       '# Native memory allocation (mmap) failed to map 2147483648 bytes. Error detail: committing reserved memory.',
       'fatal error: runtime: out of memory',
+      'GC heap initialization failed with error 0x8007000E',
+      'Failed to create CoreCLR, HRESULT: 0x8007000E',
     ],
   },
   {
@@ -729,8 +1364,14 @@ export const SIGNATURES = signatures([
     patterns: [re('(?:malloc|mmap|alloc|fork|clone|create|start|spawn)[^\\n]*', ENOMEM), re(ENOMEM, '$')],
     source:
       'ENOMEM texts of glibc ("Cannot allocate memory"), musl ("Out of memory"), Go and libuv (upstream.json); the examples are in the format of ' +
-      'Go os/exec ("fork/exec %s: %v") and a C program\'s perror: no real paste was collected',
-    examples: ['mmap failed: Cannot allocate memory', 'fork/exec /usr/bin/git: cannot allocate memory'],
+      'Go os/exec ("fork/exec %s: %v") and a C program\'s perror, redis rdb.c ("Can\'t save in background: fork: %s"), postgres sysv_shmem.c ' +
+      '("could not map anonymous shared memory: %m"): no real paste was collected',
+    examples: [
+      'mmap failed: Cannot allocate memory',
+      'fork/exec /usr/bin/git: cannot allocate memory',
+      "1:M 10 Jan 2024 10:00:00.000 # Can't save in background: fork: Cannot allocate memory",
+      'FATAL:  could not map anonymous shared memory: Cannot allocate memory',
+    ],
   },
   {
     id: 'server.cpu-feature',
@@ -794,6 +1435,71 @@ export const SIGNATURES = signatures([
       'Increase RLIMIT_MEMLOCK, soft limit: 65536, hard limit: 65536',
     ],
   },
+  // Resource limits family (getrlimit(2), mlock(2)): locked memory, and hard limits a script cannot raise.
+  {
+    id: 'server.vault-mlock',
+    family: 'server',
+    mechanism: 'memlock-limit',
+    needles: ['failed to lock memory'],
+    patterns: [re('Failed to lock memory: (?:', ENOMEM, '|', EPERM, ')')],
+    source:
+      'vault command/server.go (the mlock error, followed by "This usually means that the mlock syscall is not available"); mlock(2) ENOMEM/EPERM. ' +
+      'Lines (GitHub): kelseyhightower/vault-on-google-kubernetes-engine#15, hashicorp/docker-vault#53, hashicorp/vault#121, hashicorp/docker-vault#39',
+    examples: [
+      'Error initializing core: Failed to lock memory: cannot allocate memory',
+      'Error initializing core: failed to lock memory: cannot allocate memory',
+    ],
+  },
+  {
+    id: 'errno.mlock',
+    family: 'errno',
+    mechanism: 'memlock-limit',
+    needles: ['mlock', 'io_uring', 'memlock may be too low', 'memory locked limit'],
+    patterns: [
+      re('\\bmlock(?:all|2)?\\b[^\\n]*(?:', ENOMEM, '|', EPERM, ')'),
+      re('io_uring\\w*[^\\n]*(?:', ENOMEM, '|try larger memory locked limit)'),
+      re(ENOMEM, '[^\\n]*io_uring'),
+      re('MEMLOCK may be too low, consider rlimit\\.RemoveMemlock'),
+    ],
+    source:
+      'mlock(2) (ENOMEM over RLIMIT_MEMLOCK without CAP_IPC_LOCK, EPERM when it is 0); liburing README ("ulimit settings"), MariaDB ' +
+      '("io_uring_queue_init() failed with ENOMEM: try larger memory locked limit"); cilium/ebpf internal ("MEMLOCK may be too low, consider ' +
+      'rlimit.RemoveMemlock"); ENOMEM/EPERM texts (upstream.json). Lines (GitHub): godzie44/go-uring#7, MariaDB/mariadb-docker#570, ' +
+      'ocaml-multicore/eio#80, axboe/liburing#93; the mlockall and eBPF examples are in their formats: no real paste was collected',
+    examples: [
+      'panic: io_uring_setup: cannot allocate memory',
+      'mysqld: io_uring_queue_init() failed with ENOMEM: try larger memory locked limit',
+      'Fatal error: exception Unix.Unix_error(Unix.ENOMEM, "io_uring_register_buffers", "")',
+      'mlockall failed: Cannot allocate memory',
+      'loading objects: field Prog: program prog: map events: map create: operation not permitted (MEMLOCK may be too low, consider rlimit.RemoveMemlock)',
+    ],
+    nearMisses: ['io_uring_queue_init: Operation not permitted [system:1]'],
+  },
+  {
+    id: 'runtime.ulimit-raise',
+    family: 'runtime',
+    mechanism: 'rlimit-raise',
+    needles: ['cannot modify limit', 'error setting limit', 'setrlimit('],
+    patterns: [
+      re('ulimit: [\\w -]+?: cannot modify limit: ', EPERM),
+      re('ulimit: error setting limit[: (]+', EPERM),
+      re('setrlimit\\((?<rlimit>RLIMIT_\\w+)[^)]*\\) failed \\(1: ', EPERM),
+    ],
+    source:
+      'bash builtins/ulimit.def ("%s: cannot modify limit: %s"), dash miscbltin.c ("error setting limit (%s)"); setrlimit(2) EPERM (raising the hard limit ' +
+      'without CAP_SYS_RESOURCE). Lines (GitHub): Anchormen/elasticsearch-kubernetes#3, spujadas/elk-docker#180, JMBeresford/retrom#403, ' +
+      'samuelebistoletti/docker-statsd-influxdb-grafana#4, gitpod-io/gitpod#16222, ClickHouse/ClickHouse#71, docker/cli#4807, firecrawl/firecrawl#1131; ' +
+      'nginx ("setrlimit(RLIMIT_NOFILE, %i) failed" for worker_rlimit_nofile; that example is in its format: no real paste was collected)',
+    examples: [
+      'bin/custom-entrypoint: line 13: ulimit: max locked memory: cannot modify limit: Operation not permitted',
+      '/etc/init.d/elasticsearch: line 124: ulimit: open files: cannot modify limit: Operation not permitted',
+      '/app/start.sh: line 9: ulimit: open files: cannot modify limit: Operation not permitted',
+      '/etc/init.d/influxdb: line 157: ulimit: open files: cannot modify limit: Operation not permitted',
+      'bash: ulimit: max locked memory: cannot modify limit: Operation not permitted',
+      'sh: 1: ulimit: error setting limit (Operation not permitted)',
+      '2020/05/11 09:12:01 [alert] 1#1: setrlimit(RLIMIT_NOFILE, 65535) failed (1: Operation not permitted)',
+    ],
+  },
   {
     id: 'errno.eperm-switch-user',
     family: 'errno',
@@ -849,20 +1555,24 @@ export const SIGNATURES = signatures([
     id: 'errno.eperm-net-admin',
     family: 'errno',
     mechanism: 'capability-missing',
-    needles: ['iptables', 'rtnetlink', 'netlink', 'ip6tables'],
+    needles: ['iptables', 'rtnetlink', 'netlink', 'ip6tables', 'so_mark'],
     patterns: [
       re("(?:iptables|ip6tables)[^\\n]*(?:Permission denied \\(you must be root\\)|can't initialize (?:ip6?tables|iptables) table)"),
       re('RTNETLINK answers: ', EPERM),
+      // setsockopt(SO_MARK) needs CAP_NET_ADMIN (socket(7)).
+      re('SO_MARK[^\\n]*', EPERM),
     ],
     source:
       'iptables libxtables / iptables-standalone.c (legacy and nf_tables backends); iproute2 (the RTNETLINK example is in its format: no real paste was collected). ' +
-      'Lines (GitHub): j4ym0/pia-qbittorrent-docker#31, MikeWang000000/Natter#45, ysdragon/Pterodactyl-VPS-Egg#37, passteque/gluetun#139',
+      'Lines (GitHub): j4ym0/pia-qbittorrent-docker#31, MikeWang000000/Natter#45, ysdragon/Pterodactyl-VPS-Egg#37, passteque/gluetun#139; ' +
+      'socket(7) SO_MARK (CAP_NET_ADMIN): tailscale/tailscale#2456',
     examples: [
       "iptables v1.8.10 (legacy): can't initialize iptables table `filter': Permission denied (you must be root)",
       "iptables v1.8.9 (legacy): can't initialize iptables table `nat': Permission denied (you must be root)",
       'iptables v1.8.10 (nf_tables): Could not fetch rule set generation id: Permission denied (you must be root)',
       'ERROR   failed executing "-P INPUT ACCEPT": iptables v1.8.3 (legacy): can\'t initialize iptables table `filter\': Permission denied (you must be root)',
       'RTNETLINK answers: Operation not permitted',
+      'logtail: dial "log.tailscale.io:443" failed: dial tcp 34.210.105.16:443: setting SO_MARK bypass: operation not permitted (in 20ms)',
     ],
   },
   {
@@ -882,6 +1592,270 @@ export const SIGNATURES = signatures([
       "thread 'main' panicked at 'unshare failed: Sys(EPERM)'",
       'mount: permission denied',
       'mount: /sys: permission denied.',
+    ],
+  },
+  // Capabilities family (capabilities(7)): the operations each capability gates, as the tools print their EPERM.
+  {
+    id: 'runtime.exec-file-caps',
+    family: 'runtime',
+    mechanism: 'capability-missing',
+    needles: ['operation not permitted'],
+    patterns: [
+      re('^\\s*exec (?<path>/[^\\s:]+): operation not permitted\\s*$'),
+      re('exec container process [`\'"]?(?<path>/[^`\'"\\s]+)[`\'"]?: Operation not permitted'),
+    ],
+    source:
+      'runc ("exec %s: %w") and crun ("exec container process `%s`") around execve(2) EPERM; capabilities(7) "Safety checking for capability-dumb binaries". ' +
+      'Lines (GitHub): caddyserver/caddy-docker#466, joryirving/home-ops#9800, joryirving/home-ops#10128, caddyserver/caddy-docker#396',
+    examples: [
+      'exec /usr/bin/caddy: operation not permitted',
+      'exec /usr/local/bin/doormouse: operation not permitted',
+      'caddy[12709]: {"msg":"exec container process `/usr/bin/caddy`: Operation not permitted","level":"error","time":"2025-04-04T19:20:00.696030Z"}',
+    ],
+  },
+  {
+    id: 'errno.eperm-clock',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['adjtimex', 'ntp_adjtime', 'clock_adjtime', 'settimeofday', 'clock_settime', 'cannot set date'],
+    patterns: [re('(?:adjtimex|ntp_adjtime|clock_adjtime|settimeofday|clock_settime)\\b[^\\n]*', EPERM), re('cannot set date: ', EPERM)],
+    source:
+      'chrony sys_timex.c ("adjtimex(0x%x) failed : %s"), ntpd ("ntp_adjtime() failed: %m"), systemd-timesyncd ("Failed to call clock_adjtime(): %m"), ' +
+      'coreutils date ("cannot set date"; that example is in its format: no real paste was collected); EPERM texts (upstream.json). ' +
+      'Lines (GitHub): cturra/docker-ntp#28, openstack-k8s-operators/edpm-ansible#102, canonical/lxd#4249, systemd/systemd#20608',
+    examples: [
+      '2020-12-27T09:09:51Z Fatal error : adjtimex(0x8001) failed : Operation not permitted',
+      'ntpd: ntp_adjtime() failed: Operation not permitted',
+      'Failed to call clock_adjtime(): Operation not permitted',
+      'date: cannot set date: Operation not permitted',
+    ],
+  },
+  {
+    id: 'errno.eperm-ptrace',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['ptrace', 'cannot attach to'],
+    patterns: [re('ptrace[^\\n]*(?:', EPERM, '|', EACCES, ')'), re('Cannot attach to (?:lwp|process) \\d+: ', EPERM)],
+    source:
+      'gdb nat/linux-ptrace.c ("ptrace: %s."), strace ("attach: ptrace(PTRACE_SEIZE, %d)"), gdbserver ("Cannot attach to lwp %d: %s"); EPERM/EACCES texts ' +
+      '(upstream.json). Lines (GitHub): containers/toolbox#651, aylei/kubectl-debug#59, kubernetes/kubernetes#44765, Azure/AKS#3089, gitpod-io/gitpod#544',
+    examples: [
+      'ptrace: Operation not permitted.',
+      'strace: attach: ptrace(PTRACE_ATTACH, 1): Operation not permitted',
+      'strace: test_ptrace_get_syscall_info: PTRACE_TRACEME: Operation not permitted',
+      'Cannot attach to lwp 7: Operation not permitted (1) Exiting Remote connection closed',
+      '[2022-07-16T16:21:25Z INFO  osmingester] OSM2PGSQL: warning: ptrace: Permission denied',
+    ],
+  },
+  {
+    id: 'errno.eperm-nice',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['niceness', 'set priority', 'setpriority', 'sched_setscheduler', 'sched_setattr'],
+    patterns: [re('(?:cannot set niceness|failed to set priority|setpriority|sched_setscheduler|sched_setattr)[^\\n]*(?:', EPERM, '|', EACCES, ')')],
+    source:
+      'coreutils nice ("cannot set niceness"), util-linux renice ("failed to set priority for %d (%s)"); EPERM/EACCES texts (upstream.json). ' +
+      'The examples are in their formats: no real paste was collected',
+    examples: ['nice: cannot set niceness: Permission denied', 'renice: failed to set priority for 1 (process ID): Permission denied'],
+  },
+  {
+    id: 'errno.eperm-chroot',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['chroot'],
+    patterns: [re('chroot[^\\n]*', EPERM)],
+    source:
+      'coreutils chroot ("cannot change root directory to %s"), chroot(2) EPERM; EPERM texts (upstream.json). ' +
+      'The example is in its format: no real paste was collected',
+    examples: ["chroot: cannot change root directory to '/srv': Operation not permitted"],
+  },
+  // Image and runtime compatibility: the C library, shared libraries, the JVM, time zone data.
+  {
+    id: 'runtime.image-mismatch',
+    family: 'runtime',
+    mechanism: 'image-runtime-mismatch',
+    needles: ['not found (required by', 'error while loading shared libraries', 'error loading shared library', 'unsupportedclassversionerror'],
+    patterns: [
+      re("version `GLIBC[\\w.]*' not found \\(required by "),
+      re('error while loading shared libraries: \\S+: cannot open shared object file'),
+      re('Error loading shared library \\S+: No such file or directory'),
+      re('UnsupportedClassVersionError: [^\\n]*(?:class file version|Unsupported major\\.minor version)'),
+    ],
+    source:
+      'glibc elf/dl-version.c ("version `%s\' not found (required by %s)"), ' +
+      'elf/dl-load.c ("error while loading shared libraries: %s: cannot open shared object ' +
+      'file"), musl ldso/dynlink.c ("Error loading shared library %s: %m (needed by %s)"), OpenJDK ClassFileParser (UnsupportedClassVersionError; that ' +
+      'example is in its format). Lines (GitHub): eisengrind/docker-altv-server#36, mathinstitut/goemaxima#7, docker-library/python#518, ' +
+      'sgerrand/alpine-pkg-glibc#117',
+    examples: [
+      "/opt/altv/configurator: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /opt/altv/configurator)",
+      "/opt/maxima/bin/goweb: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /opt/maxima/bin/goweb)",
+      "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.28' not found (required by /home/user/anaconda3/lib/python3.8/site-packages/bpy.so)",
+      '/usr/local/bin/app: error while loading shared libraries: libssl.so.1.1: cannot open shared object file: No such file or directory',
+      'Error loading shared library libstdc++.so.6: No such file or directory (needed by /usr/local/bin/app)',
+      'java.lang.UnsupportedClassVersionError: com/example/App has been compiled by a more recent version of the Java Runtime (class file version 61.0), ' +
+        'this version of the Java Runtime only recognizes class file versions up to 55.0',
+    ],
+  },
+  {
+    id: 'runtime.module-missing',
+    family: 'runtime',
+    mechanism: 'module-missing',
+    needles: ['cannot find module', 'no module named', 'cannot load such file', 'cannot find package'],
+    patterns: [
+      re("Error: Cannot find module '(?<module>[^'/.][^']*)'"),
+      re("ModuleNotFoundError: No module named '(?<module>[^']+)'"),
+      re('cannot load such file -- (?<module>\\S+) \\(LoadError\\)'),
+      re("Error \\[ERR_MODULE_NOT_FOUND\\]: Cannot find package '(?<module>[^']+)'"),
+    ],
+    source:
+      'Node lib/internal/modules/cjs/loader.js ("Cannot find module \'%s\'" with its "Require stack") and esm resolve ("Cannot find package \'%s\'"), ' +
+      'CPython importlib ("No module named %r"), Ruby ("cannot load such file -- %s"); the examples are in their formats: no real paste was collected',
+    examples: [
+      "Error: Cannot find module 'express'",
+      "ModuleNotFoundError: No module named 'flask'",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'dotenv' imported from /app/server.js",
+      "/usr/local/lib/ruby/3.2.0/rubygems/core_ext/kernel_require.rb:85:in `require': cannot load such file -- sinatra (LoadError)",
+    ],
+    nearMisses: ["Error: Cannot find module '/app/server.js'"],
+  },
+  {
+    id: 'runtime.tzdata-missing',
+    family: 'runtime',
+    mechanism: 'tzdata-missing',
+    needles: ['unknown time zone', 'unknowntimezoneerror', 'unknown time-zone id', 'no time zone found with key'],
+    patterns: [
+      re('unknown time zone (?<zone>[\\w/+-]+)'),
+      re("UnknownTimeZoneError: '(?<zone>[^']+)'"),
+      re('Unknown time-zone ID: (?<zone>[\\w/+-]+)'),
+      re('No time zone found with key (?<zone>[\\w/+-]+)'),
+    ],
+    source:
+      'Go time.LoadLocation ("unknown time zone %s"), pytz UnknownTimeZoneError, Python zoneinfo ZoneInfoNotFoundError ("No time zone found with key %s"), ' +
+      'OpenJDK ZoneRulesProvider ("Unknown time-zone ID: %s"); the examples are in their formats. Reports (GitHub): GoogleContainerTools/distroless#124, ' +
+      'asobti/kube-monkey#13, savdagod/ha-addons#8, google/syzkaller#7447',
+    examples: [
+      'panic: unknown time zone America/New_York',
+      "pytz.exceptions.UnknownTimeZoneError: 'Europe/Berlin'",
+      'java.time.zone.ZoneRulesException: Unknown time-zone ID: Europe/Berlin',
+      "zoneinfo._common.ZoneInfoNotFoundError: 'No time zone found with key Europe/Berlin'",
+    ],
+  },
+  {
+    id: 'runtime.unknown-flag',
+    family: 'runtime',
+    mechanism: 'args-rejected',
+    needles: ['flag provided but not defined', 'unknown flag', 'unknown shorthand flag', 'unrecognized arguments', 'unknown option'],
+    patterns: [
+      re('flag provided but not defined: (?<flag>-{1,2}[\\w.-]+)'),
+      re('unknown flag: (?<flag>--[\\w.-]+)'),
+      re("unknown shorthand flag: '(?<flag>.)'"),
+      re('error: unrecognized arguments: (?<flag>\\S+)'),
+      re("error: unknown option '(?<flag>[^']+)'"),
+      re("Unknown option: '(?<flag>[^']+)'"),
+    ],
+    source:
+      'Go flag ("flag provided but not defined: -%s"), spf13/pflag ("unknown flag: --%s", "unknown shorthand flag"), Python argparse ("unrecognized ' +
+      'arguments"), commander.js ("unknown option"), picocli ("Unknown option"; the last three examples are in their formats). Lines (GitHub): ' +
+      'DataDog/watermarkpodautoscaler#97, vllm-project/aibrix#668, grafana/helm-charts#3636, kubermatic/kubermatic#1650, ' +
+      'kubealex/k8s-mediaserver-operator#36, kubernetes/ingress-nginx#4580, hashicorp/docker-vault#39',
+    examples: [
+      'flag provided but not defined: -zap-level',
+      'flag provided but not defined: -enable-runtime-sidecar',
+      'flag provided but not defined: -watched-dir',
+      'Error: unknown flag: --metrics-bind-address',
+      'Error: unknown flag: --ingress-nginx-configmap',
+      'main.py: error: unrecognized arguments: --workers=4',
+      "error: unknown option '--port'",
+      "Unknown option: '--spring.profiles'",
+    ],
+  },
+  {
+    id: 'runtime.no-systemd',
+    family: 'runtime',
+    mechanism: 'no-init-system',
+    needles: ['has not been booted with systemd', 'failed to connect to bus', 'failed to create bus connection', 'failed to get d-bus connection'],
+    patterns: [
+      re('System has not been booted with systemd as init system'),
+      re('Failed to (?:connect to|create) bus(?: connection)?: (?:Host is down|No such file or directory)'),
+      re('Failed to get D-Bus connection: ', EPERM),
+    ],
+    source:
+      'systemd systemctl and bus-util ("System has not been booted with systemd as init system (PID 1). Can\'t operate.", "Failed to connect to bus: %m"; ' +
+      'older systemctl "Failed to get D-Bus connection: %m", that example is in its format). Lines (GitHub): gezp/docker-ubuntu-desktop#17, ' +
+      'eniocarboni/docker-rockylinux-systemd#1, nektos/act#548, sudo-project/sudo#441, ysdragon/Pterodactyl-VPS-Egg#25',
+    examples: [
+      "System has not been booted with systemd as init system (PID 1). Can't operate.",
+      'Failed to connect to bus: Host is down',
+      '| Failed to create bus connection: Host is down',
+      'Failed to get D-Bus connection: Operation not permitted',
+    ],
+  },
+  {
+    id: 'errno.eperm-hostname',
+    family: 'errno',
+    mechanism: 'capability-missing',
+    needles: ['sethostname', 'change the host name'],
+    patterns: [re('you must be root to change the host name'), re('sethostname[^\\n]*', EPERM)],
+    source:
+      'net-tools hostname ("you must be root to change the host name" on EPERM), ' +
+      'busybox hostname ("sethostname"; that example is in its format: no real paste ' +
+      'was collected). Lines (GitHub): moby/moby#14772, moby/moby#8902, freeipa/freeipa#5706',
+    examples: ['hostname: you must be root to change the host name', 'hostname: sethostname: Operation not permitted'],
+  },
+  // Sandboxes and devices: namespaces a program creates for itself, device nodes it opens.
+  {
+    id: 'runtime.sandbox-namespace',
+    family: 'runtime',
+    mechanism: 'sandbox-namespaces',
+    needles: ['failed to move to new namespace', 'no usable sandbox', 'new namespace'],
+    patterns: [
+      re('Failed to move to new namespace: [^\\n]*but failed: errno = ', EPERM),
+      re('No usable sandbox!'),
+      re('bwrap: No permissions to creat(?:e|ing)(?: a)? new namespace'),
+      re('bwrap: Creating new namespace failed: ', EPERM),
+    ],
+    source:
+      'chromium sandbox/linux (zygote_host_impl_linux.cc "No usable sandbox!", the namespace sandbox "Failed to move to new namespace"); ' +
+      'bubblewrap bubblewrap.c. ' +
+      'Lines (GitHub): jlandure/alpine-chrome#33, jessfraz/dockerfiles#350, wechaty/wechaty#26, macbre/phantomas#800, puppeteer/puppeteer#2161, ' +
+      'fsquillace/junest#261, containers/bubblewrap#324, Open-Wine-Components/umu-launcher#156, clouisle/Clouisle#373, containers/bubblewrap#675, ' +
+      'tbrandenburg/cade#23',
+    examples: [
+      'Failed to move to new namespace: PID namespaces supported, Network namespace supported, but failed: errno = Operation not permitted',
+      '[0308/081346.497090:FATAL:zygote_host_impl_linux.cc(124)] No usable sandbox! Update your kernel or see ' +
+        'https://chromium.googlesource.com/chromium/src/+/master/docs/linux_suid_sandbox_development.md ' +
+        'for more information on developing with the SUID sandbox. ' +
+        'If you want to live dangerously and need an immediate workaround, you can try using --no-sandbox.',
+      'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. ' +
+        "On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
+      'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.',
+      'bwrap: Creating new namespace failed: Operation not permitted',
+    ],
+  },
+  {
+    id: 'runtime.device-missing',
+    family: 'runtime',
+    mechanism: 'device-access',
+    needles: ['tun/tap', 'createtun', 'tstun', 'fuse: device not found', '/dev/fuse'],
+    patterns: [
+      re('Cannot open TUN/TAP dev (?<path>/\\S+): '),
+      re('CreateTUN\\("[^"]*"\\) failed; (?<path>/dev/net/tun) does not exist'),
+      re('tstun\\.New\\("[^"]*"\\): ', EPERM),
+      re("fuse: device not found, try 'modprobe fuse' first"),
+      re('(?:fusermount3?|fuse): failed to open (?<path>/dev/fuse): '),
+    ],
+    source:
+      'openvpn tun.c ("Cannot open TUN/TAP dev %s"), wireguard-go/tailscale tstun ("CreateTUN(%q) failed; %s does not exist"), libfuse mount.c and ' +
+      'fusermount.c ("fuse: device not found, try \'modprobe fuse\' first", "%s: failed to open %s: %s"; those examples are in their formats: no real paste ' +
+      'was collected). Lines (GitHub): offlinehacker/openvpn-k8s#4, DyonR/docker-Jackettvpn#74, kubenetworks/kubevpn#444, tailscale/tailscale#14256',
+    examples: [
+      'ERROR: Cannot open TUN/TAP dev /dev/net/tun: No such device (errno=19)',
+      'Cannot open TUN/TAP dev /dev/net/tun: No such file or directory (errno=2)',
+      'CreateTUN("utun0") failed; /dev/net/tun does not exist',
+      'tailscale 2024/12/01 11:51:00 wgengine.NewUserspaceEngine(tun "tailscale0") error: tstun.New("tailscale0"): operation not permitted',
+      "fuse: device not found, try 'modprobe fuse' first",
+      'fusermount: failed to open /dev/fuse: Operation not permitted',
     ],
   },
   {
@@ -1054,6 +2028,20 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'server.elasticsearch-discovery',
+    family: 'server',
+    mechanism: 'required-setting',
+    needles: ['default discovery settings are unsuitable'],
+    patterns: [re('the default discovery settings are unsuitable for production use')],
+    source:
+      'elasticsearch BootstrapChecks.java (DiscoveryConfiguredCheck: "the default discovery settings are unsuitable for production use; at least one of ' +
+      '[discovery.seed_hosts, discovery.seed_providers, cluster.initial_master_nodes] must be configured"); the example is in its format',
+    examples: [
+      '[1]: the default discovery settings are unsuitable for production use; at least one of [discovery.seed_hosts, discovery.seed_providers, ' +
+        'cluster.initial_master_nodes] must be configured',
+    ],
+  },
+  {
     id: 'runtime.ascii-locale',
     family: 'runtime',
     mechanism: 'locale',
@@ -1068,6 +2056,44 @@ export const SIGNATURES = signatures([
       '2016-10-07T12:47:03.095+0000 F CONTROL  [main] Failed global initialization: BadValue: Invalid or no user locale set. Please ensure LANG and/or LC_* environment variables are set correctly.',
     ],
     nearMisses: ['perl: warning: Setting locale failed.'],
+  },
+  {
+    id: 'signal.killed',
+    family: 'signal',
+    mechanism: 'memory-limit',
+    needles: [' killed '],
+    patterns: [re('line \\d+:\\s+\\d+ Killed\\s')],
+    source:
+      'bash jobs.c job report ("line %d: %5ld Killed ..." for a child ended by SIGKILL), as for the Bus error and Segmentation fault reports; the example ' +
+      'is in its format: no real paste was collected',
+    examples: ['/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar'],
+  },
+  {
+    id: 'server.worker-sigkill',
+    family: 'server',
+    mechanism: 'memory-limit',
+    needles: ['sigkill', 'signal 9'],
+    patterns: [
+      re('Worker \\(pid:\\d+\\) was sent SIGKILL! Perhaps out of memory\\?'),
+      re('Worker with pid \\d+ was terminated due to signal 9\\b'),
+      re('worker \\d+ \\(pid: \\d+\\) died, killed by signal 9\\b'),
+      re('Worker exited prematurely: signal 9 \\(SIGKILL\\)'),
+      re('child \\d+ exited on signal 9 \\(SIGKILL\\)'),
+      re('worker process \\d+ exited on signal 9\\b'),
+    ],
+    source:
+      'gunicorn arbiter.py ("Worker (pid:%s) was sent SIGKILL! Perhaps out of memory?", "Worker with pid %s was terminated due to signal %s"), uWSGI ' +
+      '("worker %d (pid: %d) died, killed by signal %d"), Celery billiard (WorkerLostError "signal 9 (SIGKILL)"), php-fpm ("child %d exited on signal ' +
+      '%d (%s)"), nginx ("worker process %P exited on signal %d"); the uWSGI, Celery, php-fpm and nginx examples are in their formats. Lines (GitHub): ' +
+      'benoitc/gunicorn#2419, jlab-sensing/ENTS-backend#82, benoitc/gunicorn#2475',
+    examples: [
+      '[2020-09-12 05:37:52 +0000] [18] [ERROR] Worker (pid:21) was sent SIGKILL! Perhaps out of memory?',
+      '[WARNING] Worker with pid 55 was terminated due to signal 9',
+      'DAMN ! worker 1 (pid: 23) died, killed by signal 9 :( trying respawn ...',
+      'billiard.exceptions.WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL) Job: 12.',
+      '[29-Nov-2026 01:00:00] WARNING: [pool www] child 123 exited on signal 9 (SIGKILL) after 12.345678 seconds from start',
+      '2026/11/29 01:00:00 [alert] 1#1: worker process 31 exited on signal 9',
+    ],
   },
   {
     id: 'signal.sigbus',
