@@ -112,9 +112,10 @@ export function composeSlackAdapter(
 
 /**
  * The Mattermost adapter: the REST API v4 with the bot token, under the server's per-token limit
- * (Mattermost's default: 10 requests a second) as a budget every process shares, posts paced per
- * channel like Slack's (POD_DOCTOR_CHAT_POSTS_PER_SECOND, POD_DOCTOR_CHAT_BURST). Its buttons post
- * to <POD_DOCTOR_PUBLIC_URL>/mattermost/actions with a context signed by MATTERMOST_ACTION_SECRET.
+ * (MATTERMOST_REQUESTS_PER_SECOND; Mattermost's default is 10) as a budget every process shares,
+ * posts paced per channel like Slack's (POD_DOCTOR_CHAT_POSTS_PER_SECOND, POD_DOCTOR_CHAT_BURST).
+ * Its buttons post to <POD_DOCTOR_PUBLIC_URL>/mattermost/actions with a context signed by
+ * MATTERMOST_ACTION_SECRET.
  */
 export function composeMattermostAdapter(
   config: Config,
@@ -125,7 +126,10 @@ export function composeMattermostAdapter(
   const client = new MattermostClient({
     url,
     token: config.mattermostBotToken ?? '',
-    budget: new ChatLimiter(parts.redis, parts.prefix, { ratePerSecond: 10, burst: 20 }),
+    budget: new ChatLimiter(parts.redis, parts.prefix, {
+      ratePerSecond: config.mattermostRequestsPerSecond,
+      burst: Math.max(1, Math.round(config.mattermostRequestsPerSecond * 2)),
+    }),
     ...(parts.metrics ? { onCall: (c: { method: string; route: string; status: string }) => parts.metrics?.mattermostCalls.inc(c) } : {}),
   });
   return new MattermostAdapter({

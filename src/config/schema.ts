@@ -555,6 +555,14 @@ export const SETTINGS = {
     secret: true,
     roles: ['bot'],
   }),
+  mattermostRequestsPerSecond: setting({
+    env: 'MATTERMOST_REQUESTS_PER_SECOND',
+    schema: z.coerce.number().positive().max(1000).default(10),
+    description:
+      "Mattermost API requests per second of the bot's token, shared by all bot processes (bursts of twice as many): " +
+      "keep it at or under the server's rate limit (System Console → Rate Limiting; Mattermost's default is 10).",
+    roles: ['bot'],
+  }),
   publicUrl: setting({
     env: 'POD_DOCTOR_PUBLIC_URL',
     schema: z.url({ protocol: /^https?$/ }).optional(),
