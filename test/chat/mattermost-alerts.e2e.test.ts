@@ -4,29 +4,20 @@
 // Silence 1h (Mattermost posting the button's signed context) silences the group in that same
 // Alertmanager, its comment linking the thread by its Mattermost permalink.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertmanagerSilences } from '../../src/alerts/silences.js';
 import { HAVE_ALERTMANAGER, type RealAlertmanager, startRealAlertmanager } from '../alerts/real-alertmanager.js';
 import { TOKEN } from '../helpers/alerts.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { mattermostBotEnv, startTestBot, type TestBot } from '../helpers/bot.js';
 import { actionsOf, type FakeMattermost, type FakePost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
-import { cleanup, connect, eventually, testPrefix } from '../helpers/jobs.js';
+import { cleanup, connect, eventually, freePort, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, startSlackSim } from '../helpers/slack-sim.js';
 
 const ALERTS = mattermostId();
 const ALICE = mattermostId();
 const ALERTNAME = 'KubePodCrashLooping';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe.skipIf(!HAVE_ALERTMANAGER)('an alert group thread and its Silence button on Mattermost (real Alertmanager)', () => {
   let dir: string;
@@ -43,25 +34,12 @@ describe.skipIf(!HAVE_ALERTMANAGER)('an alert group thread and its Silence butto
     mm = await startFakeMattermost({ users: { [ALICE]: 'alice' } });
     const port = await freePort();
     am = await startRealAlertmanager({ dir, webhookUrl: `http://127.0.0.1:${port}/alertmanager`, token: TOKEN });
-    bot = await startTestBot({
-      POD_DOCTOR_CHAT_SURFACES: 'mattermost',
-      MATTERMOST_URL: mm.url,
-      MATTERMOST_BOT_TOKEN: mm.token,
-      MATTERMOST_COMMAND_TOKEN: 'mm-command-token-0123456789',
-      MATTERMOST_ACTION_SECRET: 'a'.repeat(32),
-      POD_DOCTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      PORT: String(port),
-      ALERTMANAGER_TOKEN: TOKEN,
-      POD_DOCTOR_ALERTMANAGER_URL: am.url,
-      POD_DOCTOR_ALERT_CHANNEL: ALERTS,
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'c1',
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
-      LOG_LEVEL: 'silent',
-    });
+    bot = await startTestBot(
+      mattermostBotEnv(
+        { url: mm.url, token: mm.token, commandTokens: 'mm-command-token-0123456789', port, kubeconfig: rig.kubeconfig, cluster: 'c1', prefix },
+        { ALERTMANAGER_TOKEN: TOKEN, POD_DOCTOR_ALERTMANAGER_URL: am.url, POD_DOCTOR_ALERT_CHANNEL: ALERTS },
+      ),
+    );
   }, 60_000);
 
   afterAll(async () => {

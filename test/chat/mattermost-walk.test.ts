@@ -5,11 +5,11 @@
 // delivery → Mattermost adapter): the same edge and flows as Slack's, no way around them.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MattermostAdapter } from '../../src/chat/adapters/mattermost/adapter.js';
-import { JobQueues } from '../../src/jobs/queues.js';
 import { startSplitDeployment, type TestBot } from '../helpers/bot.js';
 import { type FakeMattermost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
+import { foldersOf, recordWalk } from '../helpers/walk.js';
 
 const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
 vi.mock('../../src/kube/target.js', async (importOriginal) => {
@@ -29,19 +29,6 @@ const USER = mattermostId();
 const POD = 'reports/report-6f7d8-xk2lq';
 const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
 
-/**
- * The project folders a call stack passes through, innermost first, with repeats collapsed:
- * `['jobs', 'chat']` is "chat/ called jobs/". Frames of libraries and of this test are left out.
- */
-function foldersOf(stack: string): string[] {
-  const folders: string[] = [];
-  for (const m of stack.matchAll(/\/src\/([a-z-]+)\/[^\s:)]+\.ts:\d+/g)) {
-    const folder = m[1]!;
-    if (folders.at(-1) !== folder) folders.push(folder);
-  }
-  return folders;
-}
-
 describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
   let rig: SlackSim | undefined;
   let mm: FakeMattermost;
@@ -49,25 +36,13 @@ describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
   let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
   const prefix = testPrefix('mm-walk');
   const redis = connect();
-  const inbound: string[] = [];
-  const outbound: string[] = [];
+  let walk: ReturnType<typeof recordWalk> | undefined;
+  const inbound = () => walk?.inbound ?? [];
+  const outbound = () => walk?.outbound ?? [];
 
-  const stackTraceLimit = Error.stackTraceLimit;
   beforeAll(async () => {
-    Error.stackTraceLimit = 100;
-    // Where the command becomes a job, and where a result becomes a Slack post.
-    const confirm = JobQueues.prototype.confirmReplicated;
-    vi.spyOn(JobQueues.prototype, 'confirmReplicated').mockImplementation(function (this: JobQueues, ...args) {
-      inbound.push(new Error().stack ?? '');
-      return confirm.apply(this, args);
-    });
-    for (const method of ['postRoot', 'postInThread'] as const) {
-      const real = MattermostAdapter.prototype[method] as (...a: unknown[]) => Promise<unknown>;
-      vi.spyOn(MattermostAdapter.prototype, method).mockImplementation(function (this: MattermostAdapter, ...args: unknown[]) {
-        outbound.push(new Error().stack ?? '');
-        return real.apply(this, args);
-      } as never);
-    }
+    // Where the command becomes a job, and where a result becomes a post.
+    walk = recordWalk(MattermostAdapter);
     rig = await startSlackSim(await scenarioNow(SCENARIO));
     mm = await startFakeMattermost({ users: { [USER]: 'alice' } });
     const env = {
@@ -96,8 +71,7 @@ describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
     await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    vi.restoreAllMocks();
-    Error.stackTraceLimit = stackTraceLimit;
+    walk?.stop();
   });
 
   it('parses the target once and enters chat/ once on the way in and once on the way out', { timeout: 60_000 }, async () => {
@@ -111,11 +85,11 @@ describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
 
     // The stacks are taken at the boundary (the job system's and the Mattermost adapter's methods),
     // so their innermost project frame is the caller.
-    expect(inbound).toHaveLength(1);
-    expect(foldersOf(inbound[0]!), inbound[0]).toEqual(['chat']);
+    expect(inbound()).toHaveLength(1);
+    expect(foldersOf(inbound()[0]!), inbound()[0]).toEqual(['chat']);
 
-    expect(outbound.length).toBeGreaterThan(0);
-    for (const stack of outbound) {
+    expect(outbound().length).toBeGreaterThan(0);
+    for (const stack of outbound()) {
       const wayOut = foldersOf(stack);
       expect(wayOut[0], stack).toBe('chat');
       expect(
@@ -125,6 +99,6 @@ describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
     }
     // The findings were handed over by the results stream's reader (redis/streams.ts, which
     // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
-    expect(outbound.map(foldersOf)).toContainEqual(['chat', 'redis']);
+    expect(outbound().map(foldersOf)).toContainEqual(['chat', 'redis']);
   });
 });

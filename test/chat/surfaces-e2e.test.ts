@@ -2,14 +2,13 @@
 // each surface opens its thread on that surface only, clicks come back to the surface they were
 // made on, and approvers of both are listed side by side. The fake Slack and the fake Mattermost
 // record everything; Redis and the simulated cluster are real.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/chat/adapters/slack/blocks/render.js';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
 import { startTestBot, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { actionsOf, type FakeMattermost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
 import { blockActionBody, buttonsOf, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { cleanup, connect, freePort, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const SECRET = 'test-signing-secret-0123456789';
@@ -19,14 +18,6 @@ const TOKEN = 'mm-command-token-0123456789';
 const SLACK_CHANNEL = 'C0BOTH';
 const MM_CHANNEL = mattermostId();
 const [MM_ALICE, MM_BOB] = [mattermostId(), mattermostId()];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('one bot serving Slack and Mattermost', () => {
   let rig: SlackSim | undefined;

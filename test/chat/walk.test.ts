@@ -5,11 +5,11 @@
 // adapter): no flow calls out of chat/ and back in, as the old fast-ack → Bolt → app did.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SlackAdapter } from '../../src/chat/adapters/slack/adapter.js';
-import { JobQueues } from '../../src/jobs/queues.js';
 import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.js';
 import { type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
+import { foldersOf, recordWalk } from '../helpers/walk.js';
 
 const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
 vi.mock('../../src/kube/target.js', async (importOriginal) => {
@@ -28,19 +28,6 @@ const CHANNEL = 'C0WALK';
 const POD = 'reports/report-6f7d8-xk2lq';
 const SCENARIO = new URL('../fixtures/incidents/seed-003-finalizers', import.meta.url).pathname;
 
-/**
- * The project folders a call stack passes through, innermost first, with repeats collapsed:
- * `['jobs', 'chat']` is "chat/ called jobs/". Frames of libraries and of this test are left out.
- */
-function foldersOf(stack: string): string[] {
-  const folders: string[] = [];
-  for (const m of stack.matchAll(/\/src\/([a-z-]+)\/[^\s:)]+\.ts:\d+/g)) {
-    const folder = m[1]!;
-    if (folders.at(-1) !== folder) folders.push(folder);
-  }
-  return folders;
-}
-
 describe('the walk of /pod-doctor ns/pod', () => {
   let rig: SlackSim | undefined;
   let slack: FakeSlack;
@@ -48,25 +35,13 @@ describe('the walk of /pod-doctor ns/pod', () => {
   let split: Awaited<ReturnType<typeof startSplitDeployment>> | undefined;
   const prefix = testPrefix('walk');
   const redis = connect();
-  const inbound: string[] = [];
-  const outbound: string[] = [];
+  let walk: ReturnType<typeof recordWalk> | undefined;
+  const inbound = () => walk?.inbound ?? [];
+  const outbound = () => walk?.outbound ?? [];
 
-  const stackTraceLimit = Error.stackTraceLimit;
   beforeAll(async () => {
-    Error.stackTraceLimit = 100;
-    // Where the command becomes a job, and where a result becomes a Slack post.
-    const confirm = JobQueues.prototype.confirmReplicated;
-    vi.spyOn(JobQueues.prototype, 'confirmReplicated').mockImplementation(function (this: JobQueues, ...args) {
-      inbound.push(new Error().stack ?? '');
-      return confirm.apply(this, args);
-    });
-    for (const method of ['postRoot', 'postInThread'] as const) {
-      const real = SlackAdapter.prototype[method] as (...a: unknown[]) => Promise<unknown>;
-      vi.spyOn(SlackAdapter.prototype, method).mockImplementation(function (this: SlackAdapter, ...args: unknown[]) {
-        outbound.push(new Error().stack ?? '');
-        return real.apply(this, args);
-      } as never);
-    }
+    // Where the command becomes a job, and where a result becomes a post.
+    walk = recordWalk(SlackAdapter);
     rig = await startSlackSim(await scenarioNow(SCENARIO));
     slack = rig.slack;
     const env = testBotEnv({ slackApiUrl: slack.apiUrl, secret: SECRET, kubeconfig: rig.kubeconfig, cluster: 'walk' }, { POD_DOCTOR_REDIS_PREFIX: prefix });
@@ -80,8 +55,7 @@ describe('the walk of /pod-doctor ns/pod', () => {
     await rig?.close();
     await cleanup(redis, prefix);
     redis.disconnect();
-    vi.restoreAllMocks();
-    Error.stackTraceLimit = stackTraceLimit;
+    walk?.stop();
   });
 
   it('parses the target once and enters chat/ once on the way in and once on the way out', { timeout: 60_000 }, async () => {
@@ -95,11 +69,11 @@ describe('the walk of /pod-doctor ns/pod', () => {
 
     // The stacks are taken at the boundary (the job system's and the Slack adapter's methods),
     // so their innermost project frame is the caller.
-    expect(inbound).toHaveLength(1);
-    expect(foldersOf(inbound[0]!), inbound[0]).toEqual(['chat']);
+    expect(inbound()).toHaveLength(1);
+    expect(foldersOf(inbound()[0]!), inbound()[0]).toEqual(['chat']);
 
-    expect(outbound.length).toBeGreaterThan(0);
-    for (const stack of outbound) {
+    expect(outbound().length).toBeGreaterThan(0);
+    for (const stack of outbound()) {
       const wayOut = foldersOf(stack);
       expect(wayOut[0], stack).toBe('chat');
       expect(
@@ -109,7 +83,7 @@ describe('the walk of /pod-doctor ns/pod', () => {
     }
     // The findings were handed over by the results stream's reader (redis/streams.ts, which
     // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
-    expect(outbound.map(foldersOf)).toContainEqual(['chat', 'redis']);
+    expect(outbound().map(foldersOf)).toContainEqual(['chat', 'redis']);
   });
 
   it('reads a call stack by folder (the measure above can fail)', () => {

@@ -66,6 +66,34 @@ export function testBotEnv(o: { slackApiUrl: string; secret: string; kubeconfig:
   };
 }
 
+/**
+ * A Mattermost-only bot's environment (the fake Mattermost at `o.url`), as testBotEnv is Slack's:
+ * buttons post back to `publicUrl`, posts paced only loosely (tests, not Mattermost's limits).
+ */
+export function mattermostBotEnv(
+  o: { url: string; token: string; commandTokens: string; actionSecret?: string; port: number; kubeconfig: string; cluster: string; prefix: string },
+  extra: Record<string, string> = {},
+) {
+  return {
+    POD_DOCTOR_CHAT_SURFACES: 'mattermost',
+    MATTERMOST_URL: o.url,
+    MATTERMOST_BOT_TOKEN: o.token,
+    MATTERMOST_COMMAND_TOKEN: o.commandTokens,
+    MATTERMOST_ACTION_SECRET: o.actionSecret ?? 'a'.repeat(32),
+    POD_DOCTOR_PUBLIC_URL: `http://127.0.0.1:${o.port}`,
+    PORT: String(o.port),
+    POD_DOCTOR_METRICS_PORT: '0',
+    KUBECONFIG: o.kubeconfig,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    POD_DOCTOR_REDIS_PREFIX: o.prefix,
+    POD_DOCTOR_CLUSTER: o.cluster,
+    POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
+    POD_DOCTOR_CHAT_BURST: '100',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
 /** `pod-doctor worker` in this process (a split deployment's other half), stopped and awaited by `stop()`. */
 export function startTestWorker(env: Record<string, string>): { stop(): Promise<void> } {
   let stop!: (why: string) => void;

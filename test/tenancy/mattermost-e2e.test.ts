@@ -4,13 +4,12 @@
 // server. A global approver who is not a reports lead, and the requester under the two-person
 // rule, are refused privately; two leads approve and the plan runs once.
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_JOB_SETTINGS, JobQueues } from '../../src/jobs/queues.js';
-import { startTestBot, type TestBot } from '../helpers/bot.js';
+import { mattermostBotEnv, startTestBot, type TestBot } from '../helpers/bot.js';
 import { actionsOf, type FakeMattermost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
-import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
+import { cleanup, connect, freePort, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
 
 const POD = 'reports/report-6f7d8-xk2lq';
@@ -35,14 +34,6 @@ policy:
       twoPersonRisks: [medium, high]
 `;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 describe('tenancy through the Mattermost edge (the bot configured from its file)', () => {
   let rig: SlackSim | undefined;
   let mm: FakeMattermost;
@@ -58,23 +49,12 @@ describe('tenancy through the Mattermost edge (the bot configured from its file)
     });
     writeFileSync(join(rig.dir, 'pod-doctor.yaml'), CONFIG);
     const port = await freePort();
-    bot = await startTestBot({
-      POD_DOCTOR_CHAT_SURFACES: 'mattermost',
-      MATTERMOST_URL: mm.url,
-      MATTERMOST_BOT_TOKEN: mm.token,
-      MATTERMOST_COMMAND_TOKEN: TOKEN,
-      MATTERMOST_ACTION_SECRET: 'a'.repeat(32),
-      POD_DOCTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      PORT: String(port),
-      POD_DOCTOR_CONFIG: join(rig.dir, 'pod-doctor.yaml'),
-      KUBECONFIG: rig.kubeconfig,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      POD_DOCTOR_REDIS_PREFIX: prefix,
-      POD_DOCTOR_CLUSTER: 'e2e',
-      POD_DOCTOR_CHAT_POSTS_PER_SECOND: '100',
-      POD_DOCTOR_CHAT_BURST: '100',
-      LOG_LEVEL: 'silent',
-    });
+    bot = await startTestBot(
+      mattermostBotEnv(
+        { url: mm.url, token: mm.token, commandTokens: TOKEN, port, kubeconfig: rig.kubeconfig, cluster: 'e2e', prefix },
+        { POD_DOCTOR_CONFIG: join(rig.dir, 'pod-doctor.yaml') },
+      ),
+    );
   }, 60_000);
 
   afterAll(async () => {

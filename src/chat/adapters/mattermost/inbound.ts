@@ -123,28 +123,37 @@ export function mattermostCommandHandler(o: MattermostInboundOptions): RouteHand
     })();
 }
 
+/** A JSON body that `schema` accepts, else the request answered (400 and why; 405, 413 or dropped by body()). */
+async function jsonBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>, what: string): Promise<T | undefined> {
+  const text = await body(req, res);
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    refuse(res, 400, 'bad JSON');
+    return undefined;
+  }
+  const checked = schema.safeParse(parsed);
+  if (checked.success) return checked.data;
+  refuse(res, 400, `bad ${what}`);
+  return undefined;
+}
+
 /** POST /mattermost/actions. */
 export function mattermostActionsHandler(o: MattermostInboundOptions): RouteHandler {
   return (req, res) =>
     void (async () => {
-      const text = await body(req, res);
-      if (text === undefined) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return refuse(res, 400, 'bad JSON');
-      }
-      const click = ActionRequest.safeParse(parsed);
-      if (!click.success) return refuse(res, 400, 'bad action request');
-      const { action, value, mac } = click.data.context;
+      const click = await jsonBody(req, res, ActionRequest, 'action request');
+      if (!click) return;
+      const { action, value, mac } = click.context;
       if (!verifyActionMac(o.actionSecret, action, value, mac)) return refuse(res, 403, 'unknown action context');
       if (!isDecisionAction(action) && !isGroupAction(action)) return refuse(res, 400, 'unknown action');
       const started = performance.now();
       // Answered at once (Mattermost waits for it); the flows post and update through the API.
       answer(res, 200, {});
       o.metrics?.ackSeconds.observe({ kind: 'action' }, (performance.now() - started) / 1000);
-      const { user_id: user, user_name: userName, channel_id: channel } = click.data;
+      const { user_id: user, user_name: userName, channel_id: channel } = click;
       try {
         const out = await answerClick(o, {
           surface: 'mattermost',
@@ -156,7 +165,7 @@ export function mattermostActionsHandler(o: MattermostInboundOptions): RouteHand
           permalink: async (ref) => threadUrl(o.serverUrl, ref),
         });
         // The denial is recorded (who, when); the dialog only asks why (optional), as Slack's modal does.
-        if (out.kind === 'denied' && click.data.trigger_id) await openDenyReason(o, click.data.trigger_id, out.planId);
+        if (out.kind === 'denied' && click.trigger_id) await openDenyReason(o, click.trigger_id, out.planId);
       } catch (err) {
         o.logger.error({ err, action, user }, 'button handler failed');
       }
@@ -181,23 +190,16 @@ async function openDenyReason(o: MattermostInboundOptions, triggerId: string, pl
 export function mattermostDialogsHandler(o: MattermostInboundOptions): RouteHandler {
   return (req, res) =>
     void (async () => {
-      const text = await body(req, res);
-      if (text === undefined) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return refuse(res, 400, 'bad JSON');
-      }
-      const dialog = DialogSubmission.safeParse(parsed);
-      if (!dialog.success || dialog.data.callback_id !== DENY_REASON_CALLBACK) return refuse(res, 400, 'bad dialog submission');
-      const [planId = '', mac = ''] = dialog.data.state.split(' ');
+      const submitted = await jsonBody(req, res, DialogSubmission, 'dialog submission');
+      if (!submitted) return;
+      if (submitted.callback_id !== DENY_REASON_CALLBACK) return refuse(res, 400, 'bad dialog submission');
+      const [planId = '', mac = ''] = submitted.state.split(' ');
       if (!verifyActionMac(o.actionSecret, DENY_REASON_CALLBACK, planId, mac)) return refuse(res, 403, 'unknown dialog state');
       answer(res, 200, {});
-      const reason = dialog.data.submission?.reason?.trim();
-      if (dialog.data.cancelled || !reason) return;
-      await answerDenyReason(o, 'mattermost', planId, dialog.data.user_id, reason).catch((err: unknown) =>
-        o.logger.error({ err, user: dialog.data.user_id }, 'recording the deny reason failed'),
+      const reason = submitted.submission?.reason?.trim();
+      if (submitted.cancelled || !reason) return;
+      await answerDenyReason(o, 'mattermost', planId, submitted.user_id, reason).catch((err: unknown) =>
+        o.logger.error({ err, user: submitted.user_id }, 'recording the deny reason failed'),
       );
     })();
 }
