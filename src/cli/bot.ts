@@ -1,7 +1,9 @@
 // `pod-doctor bot`: the chat edge. Its own HTTP server (src/http/) serves /healthz, /readyz, the
-// Alertmanager webhook and the chat surface's routes (Slack over HTTP: /slack/events, a Bolt
-// receiver; Socket Mode dials out and adds none), and /metrics is on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges, enqueues and posts; unless --no-worker it also runs a worker for
-// its cluster in-process (diagnoses, and approved remediations).
+// Alertmanager webhook and the chat surfaces' routes (Slack over HTTP: /slack/events, a Bolt
+// receiver, while Socket Mode dials out and adds none; Mattermost: /mattermost/command, /actions,
+// /dialogs); /metrics is on a port of its own ($POD_DOCTOR_METRICS_PORT). It acknowledges,
+// enqueues and posts; unless --no-worker it also runs a worker for its cluster in-process
+// (diagnoses, and approved remediations).
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -61,10 +63,10 @@ async function kubeVersionApi(kubeconfig: string | undefined, context: string | 
 export const BOT_USAGE =
   'Usage: pod-doctor bot [--config FILE] [--no-worker] [--port N] [--metrics-port N] [--cluster NAME] [--kubeconfig FILE] ' +
   `[--context NAME] [--playbooks DIR]
-  Serves Slack (/pod-doctor, buttons) and posts diagnoses in threads.
+  Serves Slack and/or Mattermost (/pod-doctor, buttons) and posts diagnoses in threads.
 ${CONFIG_USAGE}
   --no-worker         only the edge: another process runs \`pod-doctor worker\` for the cluster
-  --port N            HTTP port (default: $PORT): /slack/events, /healthz, /readyz, /alertmanager
+  --port N            HTTP port (default: $PORT): /slack/events, /mattermost/*, /healthz, /readyz, /alertmanager
   --metrics-port N    operations port (default: $POD_DOCTOR_METRICS_PORT): /metrics, /healthz, /readyz
   --cluster NAME      cluster this bot serves, its default one with $POD_DOCTOR_CLUSTERS (default: $POD_DOCTOR_CLUSTER)
   --kubeconfig FILE   kubeconfig (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)
