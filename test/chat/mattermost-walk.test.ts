@@ -9,7 +9,7 @@ import { startSplitDeployment, type TestBot } from '../helpers/bot.js';
 import { type FakeMattermost, mattermostId, shownText, startFakeMattermost } from '../helpers/fake-mattermost.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
-import { foldersOf, recordWalk } from '../helpers/walk.js';
+import { expectOneWayInOneWayOut, recordWalk } from '../helpers/walk.js';
 
 const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
 vi.mock('../../src/kube/target.js', async (importOriginal) => {
@@ -83,22 +83,8 @@ describe('the walk of /pod-doctor ns/pod from Mattermost', () => {
 
     expect(parsed.targets).toEqual([POD]);
 
-    // The stacks are taken at the boundary (the job system's and the Mattermost adapter's methods),
-    // so their innermost project frame is the caller.
-    expect(inbound()).toHaveLength(1);
-    expect(foldersOf(inbound()[0]!), inbound()[0]).toEqual(['chat']);
-
-    expect(outbound().length).toBeGreaterThan(0);
-    for (const stack of outbound()) {
-      const wayOut = foldersOf(stack);
-      expect(wayOut[0], stack).toBe('chat');
-      expect(
-        wayOut.filter((f) => f === 'chat'),
-        stack,
-      ).toHaveLength(1);
-    }
-    // The findings were handed over by the results stream's reader (redis/streams.ts, which
-    // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
-    expect(outbound().map(foldersOf)).toContainEqual(['chat', 'redis']);
+    // The stacks are taken at the boundary (the job system's and the adapter's methods), so their
+    // innermost project frame is the caller.
+    expectOneWayInOneWayOut({ inbound: inbound(), outbound: outbound() });
   });
 });

@@ -9,7 +9,7 @@ import { startSplitDeployment, type TestBot, testBotEnv } from '../helpers/bot.j
 import { type FakeSlack, messageText, postSigned, slashCommandBody } from '../helpers/fake-slack.js';
 import { cleanup, connect, testPrefix } from '../helpers/jobs.js';
 import { type SlackSim, scenarioNow, startSlackSim } from '../helpers/slack-sim.js';
-import { foldersOf, recordWalk } from '../helpers/walk.js';
+import { expectOneWayInOneWayOut, foldersOf, recordWalk } from '../helpers/walk.js';
 
 const parsed = vi.hoisted(() => ({ targets: [] as string[] }));
 vi.mock('../../src/kube/target.js', async (importOriginal) => {
@@ -67,23 +67,9 @@ describe('the walk of /pod-doctor ns/pod', () => {
 
     expect(parsed.targets).toEqual([POD]);
 
-    // The stacks are taken at the boundary (the job system's and the Slack adapter's methods),
-    // so their innermost project frame is the caller.
-    expect(inbound()).toHaveLength(1);
-    expect(foldersOf(inbound()[0]!), inbound()[0]).toEqual(['chat']);
-
-    expect(outbound().length).toBeGreaterThan(0);
-    for (const stack of outbound()) {
-      const wayOut = foldersOf(stack);
-      expect(wayOut[0], stack).toBe('chat');
-      expect(
-        wayOut.filter((f) => f === 'chat'),
-        stack,
-      ).toHaveLength(1);
-    }
-    // The findings were handed over by the results stream's reader (redis/streams.ts, which
-    // jobs/sink.ts starts for the bot), not by a callback from elsewhere.
-    expect(outbound().map(foldersOf)).toContainEqual(['chat', 'redis']);
+    // The stacks are taken at the boundary (the job system's and the adapter's methods), so their
+    // innermost project frame is the caller.
+    expectOneWayInOneWayOut({ inbound: inbound(), outbound: outbound() });
   });
 
   it('reads a call stack by folder (the measure above can fail)', () => {

@@ -1,7 +1,7 @@
 // The walk of one command through the house (test/chat/walk.test.ts, mattermost-walk.test.ts):
 // where the command becomes a job and where a result becomes a chat post, as call stacks, and
 // the project folders each stack passes through.
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { JobQueues } from '../../src/jobs/queues.js';
 
 /**
@@ -49,4 +49,24 @@ export function recordWalk(adapter: Posting): { inbound: string[]; outbound: str
       Error.stackTraceLimit = stackTraceLimit;
     },
   };
+}
+
+/**
+ * The walk's measure: one job, confirmed from chat/ (its innermost project frame), and every post
+ * made from chat/ entered once, the findings handed over by the results stream's reader
+ * (redis/streams.ts, which jobs/sink.ts starts for the bot), not by a callback from elsewhere.
+ */
+export function expectOneWayInOneWayOut(walk: { inbound: readonly string[]; outbound: readonly string[] }): void {
+  expect(walk.inbound).toHaveLength(1);
+  expect(foldersOf(walk.inbound[0]!), walk.inbound[0]).toEqual(['chat']);
+  expect(walk.outbound.length).toBeGreaterThan(0);
+  for (const stack of walk.outbound) {
+    const wayOut = foldersOf(stack);
+    expect(wayOut[0], stack).toBe('chat');
+    expect(
+      wayOut.filter((f) => f === 'chat'),
+      stack,
+    ).toHaveLength(1);
+  }
+  expect(walk.outbound.map(foldersOf)).toContainEqual(['chat', 'redis']);
 }
