@@ -18,6 +18,40 @@ function limitData(ctx: ReadingContext) {
 }
 
 /** The app's own files named around a missing-module error (Node's require stack, a Python traceback frame). */
+/** containerd's default capability set (oci/spec_opts.go defaultUnixCaps); Pod Security baseline allows adding exactly these. */
+const RUNTIME_DEFAULT_CAPS = new Set([
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FSETID',
+  'FOWNER',
+  'MKNOD',
+  'NET_RAW',
+  'SETGID',
+  'SETUID',
+  'SETFCAP',
+  'SETPCAP',
+  'NET_BIND_SERVICE',
+  'SYS_CHROOT',
+  'KILL',
+  'AUDIT_WRITE',
+]);
+/** Pod Security Standards, baseline: capabilities.add may only name these (NET_RAW is not among them). */
+const BASELINE_CAPS = new Set([
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+]);
+
 const APP_FILE = /(?:^\s*- |File ")(\/[^\s"]+)/;
 
 /** A writable volume mounted over the app's directory, which hides the image's installed packages there. */
@@ -373,7 +407,7 @@ export const MECHANISMS = mechanisms([
       },
       {
         id: 'ebpf',
-        when: (ctx) => /MEMLOCK may be too low|RemoveMemlock|\bbpf\b/i.test(ctx.line),
+        when: (ctx) => /MEMLOCK may be too low|RemoveMemlock|memlock rlimit|\bbpf\b/i.test(ctx.line),
         summary: 'eBPF maps exceed RLIMIT_MEMLOCK',
         explain:
           "Before kernel 5.11, eBPF maps and programs count against RLIMIT_MEMLOCK, and the container's limit from the runtime on {{node}} is too small; " +
@@ -658,6 +692,32 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        // The program named the capability it lacks (libcap's cap_to_name, or its own CAP_ constant):
+        // the line says which one, the spec and the runtime say why it is missing.
+        id: 'named',
+        when: (ctx) => {
+          const cap = ctx.groups.cap?.toUpperCase().replace(/^CAP_/, '');
+          if (!cap) return false;
+          const held = drops(ctx, cap)
+            ? 'the container drops it (capabilities.drop)'
+            : RUNTIME_DEFAULT_CAPS.has(cap)
+              ? "containerd's default set has it, so the node's runtime does not grant it (CRI-O's default set is shorter) or an admission policy dropped it"
+              : "it is not in the container runtimes' default set, so it exists only when the pod adds it";
+          return { cap, held, podSecurity: BASELINE_CAPS.has(cap) ? 'Pod Security baseline allows it' : 'Pod Security baseline refuses it' };
+        },
+        summary: 'the container lacks the capability {{cap}}',
+        explain: 'The program needs the Linux capability {{cap}} for what it does at this point, and the container does not hold it: {{held}}.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.capabilities.add',
+            change: 'add {{cap}} ({{podSecurity}}; restricted allows only NET_BIND_SERVICE)',
+          },
+          { place: 'app', path: 'the feature that needs {{cap}}', change: 'or turn it off, when the app can run without it' },
+        ],
+        facts: (ctx) => (capabilities(ctx).drop.length > 0 ? [specFact(ctx, 'securityContext.capabilities.drop', capabilities(ctx).drop.join(', '))] : []),
+      },
+      {
         id: 'general',
         summary: 'the kernel refuses a privileged operation (EPERM)',
         explain:
@@ -849,6 +909,23 @@ export const MECHANISMS = mechanisms([
             path: '{{containerPath}}.resources.limits (a device plugin resource) / securityContext.privileged',
             change: 'or get /dev/fuse from a device plugin (with SYS_ADMIN), or run privileged',
           },
+        ],
+      },
+      {
+        id: 'kvm',
+        when: (ctx) => /\/dev\/kvm\b/.test(ctx.line),
+        summary: 'the container has no KVM device (/dev/kvm)',
+        explain:
+          'The app runs virtual machines with KVM and opens /dev/kvm, which containers do not get: the node must have it ' +
+          '(hardware virtualisation, or nested virtualisation on a cloud VM, and the kvm module loaded) and hand it to the pod.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits devices.kubevirt.io/kvm (the KubeVirt device plugin)',
+            change: 'request the device from a device plugin that offers it, or run privileged',
+          },
+          { place: 'node', path: 'virtualisation on {{node}} (ls /dev/kvm; nested virtualisation of the VM)', change: 'schedule on nodes that have it' },
+          { place: 'app', path: "the app's software-emulation fallback", change: 'or run without KVM (much slower)' },
         ],
       },
       {
@@ -2009,8 +2086,9 @@ export const SIGNATURES = signatures([
       re('database is uninitialized and [A-Z][A-Z0-9_]+ not set'),
       re('You need to specify one of (?:the following|[A-Z_, ]+)'),
       re('You must specify [A-Z][A-Z0-9_]+ (?:to a non-empty value|for the superuser)'),
-      re('\\b[A-Z][A-Z0-9_]{2,}\\b (?:environment variable )?(?:is not set|is required|must be set|must be specified)'),
-      re('(?:environment variable|env var)\\S* [A-Z][A-Z0-9_]+ (?:is not set|is required)'),
+      // Case-sensitive: the name is an environment variable's (upper case), not any word before "is not set".
+      /\b[A-Z][A-Z0-9_]{2,}\b (?:environment variable )?(?:is not set|is required|must be set|must be specified)/,
+      /(?:[Ee]nvironment variable|[Ee]nv var)\S* [A-Z][A-Z0-9_]+ (?:is not set|is required)/,
     ],
     source:
       'docker-library mysql/mariadb/postgres docker-entrypoint.sh (docker-library/mysql#913 added the list form). Lines (GitHub): docker-library/mysql#976, ' +
