@@ -7,6 +7,7 @@ import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
+import * as libraries from './catalogue/libraries.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
 import * as structure from './catalogue/structure.js';
@@ -21,7 +22,14 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...cluster.MECHANISMS,
   ...structure.MECHANISMS,
 ];
-const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES, ...structure.SIGNATURES];
+const ALL: readonly Signature[] = [
+  ...filesystem.SIGNATURES,
+  ...proc.SIGNATURES,
+  ...network.SIGNATURES,
+  ...cluster.SIGNATURES,
+  ...structure.SIGNATURES,
+  ...libraries.SIGNATURES,
+];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
