@@ -23,7 +23,7 @@ describeFamilies({
       line: 'Error: P1000: Authentication failed against database server at `orders-db`, the provided database credentials for `shop` are not valid.',
       mechanism: 'credentials-rejected',
       variant: 'password',
-      knob: 'Secret',
+      knob: 'valueFrom.secretKeyRef',
       data: { host: 'orders-db', user: 'shop' },
     },
   ],
