@@ -5,6 +5,7 @@
 import { clipLine } from '../decisive.js';
 import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
+import * as apiVersions from './catalogue/api-versions.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
 import * as libraries from './catalogue/libraries.js';
@@ -21,6 +22,8 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...network.MECHANISMS,
   ...cluster.MECHANISMS,
   ...structure.MECHANISMS,
+  ...libraries.MECHANISMS,
+  ...apiVersions.MECHANISMS,
 ];
 const ALL: readonly Signature[] = [
   ...filesystem.SIGNATURES,
@@ -29,6 +32,7 @@ const ALL: readonly Signature[] = [
   ...cluster.SIGNATURES,
   ...structure.SIGNATURES,
   ...libraries.SIGNATURES,
+  ...apiVersions.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
