@@ -11,6 +11,7 @@ import * as filesystem from './catalogue/filesystem.js';
 import * as libraries from './catalogue/libraries.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
+import * as storage from './catalogue/storage.js';
 import * as structure from './catalogue/structure.js';
 import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
@@ -21,18 +22,20 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...proc.MECHANISMS,
   ...network.MECHANISMS,
   ...cluster.MECHANISMS,
-  ...structure.MECHANISMS,
-  ...libraries.MECHANISMS,
   ...apiVersions.MECHANISMS,
+  ...libraries.MECHANISMS,
+  ...storage.MECHANISMS,
+  ...structure.MECHANISMS,
 ];
 const ALL: readonly Signature[] = [
   ...filesystem.SIGNATURES,
   ...proc.SIGNATURES,
   ...network.SIGNATURES,
   ...cluster.SIGNATURES,
-  ...structure.SIGNATURES,
-  ...libraries.SIGNATURES,
   ...apiVersions.SIGNATURES,
+  ...libraries.SIGNATURES,
+  ...storage.SIGNATURES,
+  ...structure.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
