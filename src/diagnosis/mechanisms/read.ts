@@ -7,14 +7,22 @@ import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
+import * as identity from './catalogue/identity.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
 import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
 import type { Family, Mechanism, Reading, ReadingContext, Signature, Text } from './types.js';
 
-export const MECHANISMS: readonly Mechanism[] = [...filesystem.MECHANISMS, ...proc.MECHANISMS, ...network.MECHANISMS, ...cluster.MECHANISMS];
-const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES];
+export const MECHANISMS: readonly Mechanism[] = [
+  ...filesystem.MECHANISMS,
+  ...proc.MECHANISMS,
+  ...network.MECHANISMS,
+  ...cluster.MECHANISMS,
+  ...identity.MECHANISMS,
+];
+// identity first: its cloud SDK sentences win a tie on a line a broader signature also reads (`AZURE_... must be set`).
+const ALL: readonly Signature[] = [...identity.SIGNATURES, ...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
