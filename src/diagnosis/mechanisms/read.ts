@@ -8,6 +8,7 @@ import type { Evidence, MessageData } from '../types.js';
 import * as apiVersions from './catalogue/api-versions.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
+import * as identity from './catalogue/identity.js';
 import * as libraries from './catalogue/libraries.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
@@ -23,11 +24,14 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...network.MECHANISMS,
   ...cluster.MECHANISMS,
   ...apiVersions.MECHANISMS,
+  ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
 ];
+// identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
 const ALL: readonly Signature[] = [
+  ...identity.SIGNATURES,
   ...filesystem.SIGNATURES,
   ...proc.SIGNATURES,
   ...network.SIGNATURES,
