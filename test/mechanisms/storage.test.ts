@@ -226,3 +226,25 @@ describe('storage mechanisms: what the reading says beyond the table', () => {
     expect(r?.signature).toBe('runtime.fs-kernel-error');
   });
 });
+
+describe("a plain Permission denied on a hostPath, read with the node's OS", () => {
+  const line = "mkdir: cannot create directory '/data/cache': Permission denied";
+  const withHostPath = (osImage: string) => ({
+    ...scopeOf(
+      { volumeMounts: [{ name: 'data', mountPath: '/data' }], securityContext: { runAsUser: 1000 } },
+      { volumes: [{ name: 'data', hostPath: { path: '/srv/app-data' } }] },
+    ),
+    node: node({ status: { nodeInfo: { osImage } } }),
+  });
+  it('on a node that enforces SELinux by default, names the label first and the owner second', () => {
+    const r = readTexts([{ text: line, source: 'logs app' }], withHostPath('Red Hat Enterprise Linux CoreOS 415.92.202402201450-0 (Plow)'));
+    expect(r?.mechanism).toBe('fs-permission');
+    expect(r?.variant).toBe('host-path-selinux');
+    expect(r?.knobs.join(' | ')).toContain('chcon -Rt container_file_t /srv/app-data');
+    expect(r?.evidence.map((e) => e.source)).toContain('node.status.nodeInfo.osImage');
+  });
+  it('on a node without SELinux by default, it stays the Unix owner of the host directory', () => {
+    const r = readTexts([{ text: line, source: 'logs app' }], withHostPath('Debian GNU/Linux 12 (bookworm)'));
+    expect(r?.variant).toBe('host-path');
+  });
+});

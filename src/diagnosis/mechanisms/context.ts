@@ -183,3 +183,12 @@ export function baseData(ctx: ReadingContext): MessageData {
     serviceAccount: ctx.pod?.spec?.serviceAccountName ?? 'default',
   };
 }
+
+/** Distributions whose nodes enforce SELinux by default: only a hint that SELinux is in play, stated as such. */
+const SELINUX_OS = /Red Hat|RHEL|CentOS|Fedora|Rocky|AlmaLinux|Oracle Linux|Bottlerocket|CoreOS|OpenShift/i;
+
+/** The node's OS image when it is a distribution that enforces SELinux by default. */
+export function selinuxNodeOs(ctx: ReadingContext): string | undefined {
+  const os = ctx.node?.status?.nodeInfo?.osImage ?? ctx.snapshot?.node?.status?.nodeInfo?.osImage;
+  return os && SELINUX_OS.test(os) ? os : undefined;
+}

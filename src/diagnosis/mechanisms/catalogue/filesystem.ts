@@ -1,7 +1,7 @@
 // Filesystem mechanisms: writes refused (read-only, permissions, ownership), space and descriptors
 // used up, data directories a server refuses, files the kubelet bind-mounts.
 import type { MessageData } from '../../types.js';
-import { ALWAYS_READ_ONLY, dirOf, envValue, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser } from '../context.js';
+import { ALWAYS_READ_ONLY, dirOf, envValue, fsGroup, mountOf, pathIn, pathOfWrite, runAsUser, selinuxNodeOs } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -253,6 +253,32 @@ export const MECHANISMS = mechanisms([
           },
         ],
         facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        // On a node that enforces SELinux, a hostPath keeps the host's label, and container_t may not write it whatever
+        // its Unix owner: the usual cause there, named as likely (the node's OS is a hint, the avc line in its audit log the proof).
+        id: 'host-path-selinux',
+        when: (ctx) => {
+          const os = selinuxNodeOs(ctx);
+          const on = os && !ctx.container?.securityContext?.privileged && onVolume(ctx, new Set(['hostPath']));
+          return on ? { ...on, os } : false;
+        },
+        summary: 'cannot write {{path}} on hostPath {{hostPath}}: likely its SELinux label on {{node}}',
+        explain:
+          '{{path}} lies on hostPath volume "{{volume}}" ({{hostPath}} on {{node}}), and {{node}} runs {{os}}, which enforces SELinux by default: the ' +
+          "directory keeps the host's label, and a container's process (type container_t) is denied files not labelled container_file_t even when " +
+          'their Unix owner and mode allow it. The kubelet relabels only the volumes it manages, never a hostPath. If the directory is labelled ' +
+          'already, the cause is its Unix owner instead: the container runs as {{user}}.',
+        knobs: [
+          {
+            place: 'node',
+            path: '{{hostPath}} on {{node}}',
+            change: 'label it for containers: chcon -Rt container_file_t {{hostPath}} (semanage fcontext to keep it)',
+          },
+          { place: 'pod', path: '{{containerPath}}.securityContext.seLinuxOptions.type', change: 'or run the container as spc_t (unconfined by SELinux)' },
+          { place: 'node', path: 'ausearch -m avc on {{node}}', change: 'to confirm: the denial names the path and the two labels' },
+        ],
+        facts: (ctx, d) => [...mountFact(ctx, String(d.path)), { source: 'node.status.nodeInfo.osImage', text: String(d.os) }],
       },
       {
         id: 'host-path',

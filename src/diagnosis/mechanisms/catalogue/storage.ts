@@ -3,7 +3,7 @@
 // largest file a process or a filesystem admits. Kernel audit lines (avc, apparmor=) reach the reader
 // when a container or a Failed event quotes them; an app's bare EACCES stays fs-permission's.
 import type { Evidence, MessageData } from '../../types.js';
-import { mountOf, pathIn } from '../context.js';
+import { mountOf, pathIn, selinuxNodeOs } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
@@ -13,12 +13,9 @@ const EFBIG = errnoSource('EFBIG');
 // EUCLEAN is read by its own wording, not through errnoSource: musl has no text for it (errno.ts says so).
 const EUCLEAN_TEXT = 'Structure needs cleaning|\\bEUCLEAN\\b|\\[Errno 117\\]';
 
-/** Distributions whose nodes enforce SELinux by default: only a hint that SELinux is in play, stated as such. */
-const SELINUX_OS = /Red Hat|RHEL|CentOS|Fedora|Rocky|AlmaLinux|Oracle Linux|Bottlerocket|CoreOS|OpenShift/i;
-
 function osHint(ctx: ReadingContext): Evidence[] {
-  const os = ctx.node?.status?.nodeInfo?.osImage;
-  if (!os || !SELINUX_OS.test(os)) return [];
+  const os = selinuxNodeOs(ctx);
+  if (!os) return [];
   return [{ source: 'node.status.nodeInfo.osImage', text: `${os} (enforces SELinux by default: a hint, not a proof that it is enforcing here)` }];
 }
 
