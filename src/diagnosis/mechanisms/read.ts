@@ -7,20 +7,27 @@ import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
+import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
 import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
 import type { Family, Mechanism, Reading, ReadingContext, Signature, Text } from './types.js';
 
-export const MECHANISMS: readonly Mechanism[] = [...filesystem.MECHANISMS, ...proc.MECHANISMS, ...network.MECHANISMS, ...cluster.MECHANISMS];
-const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES];
+export const MECHANISMS: readonly Mechanism[] = [
+  ...filesystem.MECHANISMS,
+  ...proc.MECHANISMS,
+  ...network.MECHANISMS,
+  ...cluster.MECHANISMS,
+  ...netpath.MECHANISMS,
+];
+const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES, ...netpath.SIGNATURES];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
 
 /** A server's or a runtime's own sentence says more than an errno text that happens to be on the same line. */
-const FAMILY_WEIGHT: Readonly<Record<Family, number>> = { server: 6, 'kube-api': 6, tls: 5, runtime: 5, dns: 4, signal: 2, errno: 3 };
+const FAMILY_WEIGHT: Readonly<Record<Family, number>> = { server: 6, 'kube-api': 6, tls: 5, runtime: 5, dns: 4, signal: 2, errno: 3, banner: 1 };
 
 /** Limits that keep a read bounded whatever the input: lines per text (the last ones), characters per line. */
 export const READ_LIMITS = { linesPerText: 2000, lineChars: 4096, quoteChars: 400, around: 8 } as const;
@@ -103,13 +110,14 @@ function matchLine(line: string, before: readonly string[] = []): Match[] {
 }
 
 /** The best line of all the texts: the most specific signature, on a line that says it failed, the latest. */
-function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
+function bestHit(lines: readonly (readonly string[])[], scope: ReadScope): Hit | undefined {
   let best: Hit | undefined;
   lines.forEach((textLines, t) => {
     textLines.forEach((raw, i) => {
       const line = bounded(raw);
       const before = () => textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
       for (const { signature, groups, span } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
+        if (signature.applies && !signature.applies({ ...scope, line, around: before(), groups })) continue;
         // A line that only warns ranks below any that does not, whatever its family; then the more
         // specific wording, then a line that says it failed.
         const fatal = FATAL.test(line);
@@ -157,7 +165,7 @@ export interface ReadScope extends Omit<ReadingContext, 'line' | 'around' | 'gro
 /** Reads the texts for their decisive line; undefined when no signature knows any line. */
 export function readTexts(texts: readonly Text[], scope: ReadScope): Reading | undefined {
   const lines = texts.map(linesOf);
-  const hit = bestHit(lines);
+  const hit = bestHit(lines, scope);
   if (!hit) return undefined;
   const own = lines[hit.text]!;
   const line = bounded(own[hit.line]!);
