@@ -94,6 +94,23 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'the istiod pods in istio-system',
     },
     {
+      line:
+        '2019-04-26T09:28:04.642662Z info Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 0 successful, ' +
+        '0 rejected; lds updates: 0 successful, 0 rejected',
+      mechanism: 'mesh-sidecar',
+      variant: 'control-plane',
+      knob: 'NetworkPolicies of shop with policyTypes Egress',
+    },
+    {
+      line:
+        'Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 2 successful, 0 rejected; lds updates: 0 successful, ' +
+        '2 rejected',
+      mechanism: 'mesh-sidecar',
+      variant: 'config-rejected',
+      knob: 'istioctl analyze -n shop',
+      data: { rejected: '2 LDS updates' },
+    },
+    {
       line: 'psql: error: connection to server at "10.92.2.59", port 5432 failed: Connection refused',
       mechanism: 'dependency-refused',
       variant: 'mesh-proxy-starting',
@@ -158,6 +175,9 @@ describe('listen-loopback: a banner is a reason only while a probe to its port f
     expect([r?.mechanism, r?.variant]).toEqual(['listen-loopback', 'probe']);
     expect(r?.evidence.map((e) => e.source)).toContain('pod.spec.containers[app].readinessProbe');
     expect(r?.knobs.join('\n')).toMatch(/httpGet\.host 127\.0\.0\.1 would probe the node/);
+    expect(r?.explanation).toMatch(/never becomes Ready/);
+    const live = read([banner], { ...scopeOf({ livenessProbe: { tcpSocket: { port: 8000 } } }), status: notReady() });
+    expect(live?.explanation).toMatch(/livenessProbe connects to port 8000 on the pod IP[^.]*kills and restarts it/);
   });
   it('reads nothing on a Ready container, without a network probe, or with a probe on another port', () => {
     expect(read([banner], { ...scopeOf(READINESS_8000), status: ready() })).toBeUndefined();
@@ -228,6 +248,20 @@ describe('dependency-refused in a meshed pod: only when the app does not wait fo
     expect(variant({ containers: [hooked, app()] })).toBe('remote');
     expect(variant({ containers: [app()], initContainers: [{ ...ISTIO_PROXY, restartPolicy: 'Always' }] })).toBe('remote');
     expect(variant({ containers: [app()] })).toBe('remote');
+  });
+  it('is not when the proxy was Ready before the run of the app that was refused', () => {
+    const s = scopeOf({}, { containers: [app(), ISTIO_PROXY] });
+    const running = (startedAt: string) => ({ running: { startedAt } });
+    const proxy: ContainerStatus = { name: 'istio-proxy', ready: true, restartCount: 0, image: 'y', imageID: '', state: running('2026-11-21T09:00:00Z') };
+    const crashed = (startedAt: string): ContainerStatus => ({
+      ...notReady(),
+      restartCount: 3,
+      lastState: { terminated: { exitCode: 1, startedAt, finishedAt: startedAt } },
+    });
+    const pod = { ...s.pod, status: { containerStatuses: [proxy] } };
+    const at = (startedAt: string) => readTexts([{ text: line, source: 'logs app' }], { ...s, pod, status: crashed(startedAt) })?.variant;
+    expect(at('2026-11-21T09:30:00Z')).toBe('remote');
+    expect(at('2026-11-21T08:59:58Z')).toBe('mesh-proxy-starting');
   });
   it('is not for the proxy container itself', () => {
     const s = scopeOf({}, { containers: [app(), ISTIO_PROXY] });

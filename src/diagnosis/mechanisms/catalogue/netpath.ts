@@ -78,6 +78,18 @@ export function meshKnobs(m: Mesh): MessageData {
       };
 }
 
+/**
+ * The proxy was Ready, and started before the run of the app that printed the line: the app did not connect before it
+ * (a refusal after a restart is the dependency's, not the start race's).
+ */
+export function proxyUpBefore(ctx: ReadingContext, m: Mesh): boolean {
+  const statuses = [...(ctx.pod?.status?.containerStatuses ?? []), ...(ctx.pod?.status?.initContainerStatuses ?? [])];
+  const proxy = statuses.find((s) => s.name === m.proxy);
+  const since = proxy?.state?.running?.startedAt;
+  const run = ctx.status?.lastState?.terminated?.startedAt ?? ctx.status?.state?.running?.startedAt ?? ctx.status?.state?.terminated?.startedAt;
+  return proxy?.ready === true && since !== undefined && run !== undefined && Date.parse(since) < Date.parse(run);
+}
+
 function meshFacts(ctx: ReadingContext): Evidence[] {
   const m = meshOf(ctx);
   if (!m) return [];
@@ -305,8 +317,25 @@ export const MECHANISMS = mechanisms([
       'open, or the proxy itself has no configuration from the control plane.',
     variants: [
       {
+        id: 'config-rejected',
+        // pilot-agent counts what Envoy accepted: a rejected update is configuration istiod sent and Envoy refused.
+        when: (ctx) => {
+          const m = /(cds|lds) updates: \d+ successful, ([1-9]\d*) rejected/i.exec(ctx.line);
+          return m ? { rejected: `${m[2]!} ${m[1]!.toUpperCase()} update${m[2] === '1' ? '' : 's'}` } : false;
+        },
+        summary: 'the mesh proxy rejects the configuration istiod sends it ({{rejected}} rejected)',
+        explain:
+          'istiod reaches the proxy, but Envoy refuses what it sends ({{rejected}} rejected), so the proxy never becomes ready and the pod gets no ' +
+          'traffic: a VirtualService, DestinationRule or EnvoyFilter that applies to this pod produces configuration Envoy cannot load.',
+        knobs: [
+          { place: 'cluster', path: 'istioctl analyze -n {{namespace}} and the istiod logs', change: 'find the resource whose configuration is rejected' },
+          { place: 'cluster', path: 'the EnvoyFilters, VirtualServices and DestinationRules that select this pod', change: 'fix or remove the one at fault' },
+        ],
+        facts: meshFacts,
+      },
+      {
         id: 'control-plane',
-        when: (ctx) => /gRPC config stream closed/i.test(ctx.line),
+        when: (ctx) => /gRPC config stream closed|config not received from/i.test(ctx.line),
         summary: 'the mesh proxy cannot reach its control plane (istiod)',
         explain:
           'The proxy keeps losing its configuration stream (xDS) to istiod, the Istio control plane: without it the proxy has no listeners or routes ' +
@@ -392,12 +421,18 @@ export const MECHANISMS = mechanisms([
         when: (ctx) => {
           const port = listenPort(ctx);
           const probe = networkProbes(ctx).find((p) => port === undefined || p.port === port);
-          return probe !== undefined && { ...loopbackData(ctx), probe: probe.kind, probePort: probe.port };
+          const consequence =
+            probe?.kind === 'livenessProbe'
+              ? 'so the kubelet kills and restarts it'
+              : probe?.kind === 'startupProbe'
+                ? 'so it is restarted before it ever counts as started'
+                : 'so the container never becomes Ready and its Services send it nothing';
+          return probe !== undefined && { ...loopbackData(ctx), probe: probe.kind, probePort: probe.port, consequence };
         },
         summary: '{{server}} listens on {{address}} only: the {{probe}} to the pod IP is refused',
         explain:
           "{{server}} listens on {{address}}, the pod's loopback, and the kubelet's {{probe}} connects to port {{probePort}} on the pod IP, where nothing " +
-          'listens: every probe is refused, so the container never becomes Ready (and a liveness probe restarts it). Services and other pods are refused too.',
+          'listens: every probe is refused, {{consequence}}. Services and other pods are refused too.',
         knobs: [
           { place: 'app', path: '{{containerPath}}.args / env: {{flag}}', change: 'listen on all addresses' },
           {
@@ -490,6 +525,24 @@ export const SIGNATURES = signatures([
         'common/config/grpc_stream.h:86] gRPC config stream closed: 14, upstream connect error or disconnect/reset before headers. ' +
         'reset reason: connection failure',
     ],
+  },
+  {
+    id: 'server.istio-proxy-not-ready',
+    family: 'server',
+    mechanism: 'mesh-sidecar',
+    needles: ['envoy proxy is'],
+    patterns: [re('Envoy proxy is NOT ready: config not received from (?:Pilot|XDS server|istiod)')],
+    source:
+      'Istio pilot-agent readiness ("Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: %d successful, %d ' +
+      'rejected; lds updates: ..."). Lines (GitHub): istio/istio#13637, istio/istio#13939, istio/istio#27939 (rejected), istio/istio#32825; near miss ' +
+      'istio/istio#14205 (ready at last)',
+    examples: [
+      '2019-04-26T09:28:04.642662Z info Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 0 successful, ' +
+        '0 rejected; lds updates: 0 successful, 0 rejected',
+      'Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 2 successful, 0 rejected; lds updates: ' +
+        '0 successful, 2 rejected',
+    ],
+    nearMisses: ['2019-09-28T15:47:21.548349Z\tinfo\tEnvoy proxy is ready'],
   },
   {
     id: 'banner.listen-loopback',

@@ -6,7 +6,7 @@ import { capabilities, drops, hostNetwork, runAsNonRoot } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
-import { meshKnobs, meshOf } from './netpath.js';
+import { meshKnobs, meshOf, proxyUpBefore } from './netpath.js';
 
 /** The collector's read of the Service the line's host names (snapshot.dependencies), if any. */
 function dependencyOf(ctx: ReadingContext): DependencyFact | undefined {
@@ -392,7 +392,7 @@ export const MECHANISMS = mechanisms([
         // With a mesh proxy, every outbound connection is redirected to it: until it listens, any address is refused.
         when: (ctx) => {
           const m = meshOf(ctx);
-          if (!m || m.held || ctx.container?.name === m.proxy) return false;
+          if (!m || m.held || ctx.container?.name === m.proxy || proxyUpBefore(ctx, m)) return false;
           return { ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? 'the dependency' }), ...meshKnobs(m) };
         },
         summary: '{{endpoint}} refuses connections: the app may have connected before the {{mesh}} proxy was ready',
