@@ -95,6 +95,25 @@ const FAMILIES: Record<string, Row[]> = {
     },
     {
       line:
+        '[2022-06-09T16:06:06.942Z] "GET /hello HTTP/1.1" 503 UF upstream_reset_before_response_started{connection_failure,delayed_connect_error:_111} ' +
+        '- "-" 0 145 0 - "-" "curl/7.68.0" "ffc1de9a-c7dd-9e0f-b62c-1c12b7a830ff" "10.32.13.107" "10.28.0.19:80" inbound|80|| - 10.28.0.19:80 ' +
+        '10.28.0.1:9347 - default',
+      mechanism: 'mesh-sidecar',
+      variant: 'inbound-refused',
+      knob: "the app's listen address and port",
+      data: { appPort: '80' },
+    },
+    {
+      line:
+        '[...] "POST /notify HTTP/1.1" 503 UF upstream_reset_before_response_started{connection_termination} - "-" 0 95 3 - ... "10.244.0.12:8084" ' +
+        'outbound|80||notification-service...',
+      mechanism: 'mesh-sidecar',
+      variant: 'upstream',
+      knob: 'appProtocol',
+      data: { reason: 'connection termination' },
+    },
+    {
+      line:
         '2019-04-26T09:28:04.642662Z info Envoy proxy is NOT ready: config not received from Pilot (is Pilot running?): cds updates: 0 successful, ' +
         '0 rejected; lds updates: 0 successful, 0 rejected',
       mechanism: 'mesh-sidecar',
@@ -204,6 +223,19 @@ describe('listen-loopback: a banner is a reason only while a probe to its port f
     const p = crashedPod({ exitCode: 137, restarts: 6 }, { spec: { containers: [web] } });
     const d = diagnose(snapshot(p, { logs: [logTail('web', ['INFO:     Started server process [1]', banner])] }), { rules: RULES });
     expect(d.findings.map((f) => f.mechanism?.id)).toContain('listen-loopback');
+  });
+});
+
+describe('mesh-sidecar: what it does not read', () => {
+  it("does not read a successful request's access log line", () => {
+    const line =
+      '[2021-05-11T04:38:18.116Z] "GET /productpage HTTP/1.1" 200 - via_upstream - "-" 0 5183 149 148 "172.20.0.0" "Mozilla/5.0" ' +
+      '"346116de-c68d-40a5-84fa-0fbe51635264" "192.168.198.154:31545" "127.0.0.1:9080" inbound|9080|| 127.0.0.1:36154 172.20.2.84:9080 172.20.0.0:0 ' +
+      'outbound_.9080_._.productpage.istio.svc.cluster.local default';
+    expect(readTexts([{ text: line, source: 'logs istio-proxy' }], scopeOf())).toBeUndefined();
+  });
+  it("does not read the proxy's own readiness once it is ready", () => {
+    expect(readTexts([{ text: '2019-09-28T15:47:21.548349Z\tinfo\tEnvoy proxy is ready', source: 'logs istio-proxy' }], scopeOf())).toBeUndefined();
   });
 });
 

@@ -387,8 +387,29 @@ export const MECHANISMS = mechanisms([
         facts: meshFacts,
       },
       {
+        id: 'inbound-refused',
+        // An inbound cluster (`inbound|8080||`) is the proxy delivering to its own app: 111 is ECONNREFUSED from the app's port.
+        when: (ctx) => {
+          const port = /\binbound\|(\d{1,5})\|/.exec(ctx.line)?.[1];
+          return port !== undefined && /connect_error:_111|connection_failure/i.test(ctx.line) && { appPort: port };
+        },
+        summary: 'the mesh proxy cannot deliver to the app: nothing listens on port {{appPort}} of the pod IP',
+        explain:
+          'The proxy received a request for this pod and connected to the app on port {{appPort}} of the pod IP, which refused it: the app listens on ' +
+          'another port, has not started yet, or listens on 127.0.0.1 only (since Istio 1.10 the sidecar delivers to the pod IP, not to localhost).',
+        knobs: [
+          { place: 'app', path: "the app's listen address and port", change: 'listen on 0.0.0.0 (all addresses), on port {{appPort}}' },
+          {
+            place: 'cluster',
+            path: "the Service's targetPort / {{containerPath}}.ports",
+            change: 'or point them at the port the app really listens on',
+          },
+        ],
+        facts: meshFacts,
+      },
+      {
         id: 'upstream',
-        when: (ctx) => ({ reason: ctx.groups.reason ?? 'connection failure' }),
+        when: (ctx) => ({ reason: (ctx.groups.reason ?? 'connection failure').replace(/_/g, ' ').replace(/,/g, ', ') }),
         summary: 'the mesh proxy could not reach the upstream ({{reason}})',
         explain:
           "The app's request went through the mesh proxy, which could not get an answer from the upstream ({{reason}}): its pods are down or restarting, " +
@@ -524,6 +545,24 @@ export const SIGNATURES = signatures([
       '[2019-07-18 15:12:04.779][15][warning][config] [bazel-out/k8-opt/bin/external/envoy/source/common/config/_virtual_includes/grpc_stream_lib/' +
         'common/config/grpc_stream.h:86] gRPC config stream closed: 14, upstream connect error or disconnect/reset before headers. ' +
         'reset reason: connection failure',
+    ],
+  },
+  {
+    id: 'server.envoy-access-reset',
+    family: 'server',
+    mechanism: 'mesh-sidecar',
+    needles: ['upstream_reset_before_response_started'],
+    patterns: [re('" 5\\d\\d [A-Z,]+ upstream_reset_before_response_started\\{(?<reason>[\\w:,.]+)\\}')],
+    source:
+      "Envoy access log (Istio's default text format: response code, response flags such as UF, response code details " +
+      '"upstream_reset_before_response_started{...}"); the lines as quoted in public repositories (find_string), a successful request\'s ' +
+      '"200 - via_upstream" line is not read',
+    examples: [
+      '[2023-01-01T14:47:26.285Z] "GET /hello HTTP/1.1" 503 UF upstream_reset_before_response_started{connection_failure,delayed_connect_error:_111} ' +
+        '- "delayed_connect_error:_111" 0 145 0 - "-" "curl/7.87.0-DEV" "35e82df8-1262-9404-8ad2-303b8613955c" "helloworld:5000" "10.1.2.31:5000" ' +
+        'inbound|5000|| - 10.1.2.31:5000 172.16.9.8:5067 - default',
+      '[...] "POST /notify HTTP/1.1" 503 UF upstream_reset_before_response_started{connection_termination} - "-" 0 95 3 - "-" "curl/8.4.0" "..." ' +
+        '"notification-service" "10.244.0.12:8084" outbound|80||notification-service.mtlsfail-demo.svc.cluster.local ...',
     ],
   },
   {
