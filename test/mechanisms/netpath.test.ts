@@ -138,6 +138,15 @@ const FAMILIES: Record<string, Row[]> = {
       data: { mesh: 'Istio', endpoint: '10.92.2.59:5432' },
     },
     {
+      line: 'linkerd2_proxy::app::errors unexpected error: an error occurred trying to connect: Connection refused (os error 111) (address: 127.0.0.1:8080)',
+      mechanism: 'dependency-refused',
+      variant: 'mesh-proxy-inbound',
+      knob: "the app's listen address and port",
+      container: { name: 'linkerd-proxy' },
+      spec: { containers: [app(), LINKERD_PROXY] },
+      data: { mesh: 'Linkerd' },
+    },
+    {
       line: 'java.net.ConnectException: Connection refused (Connection refused)',
       mechanism: 'dependency-refused',
       variant: 'mesh-proxy-starting',

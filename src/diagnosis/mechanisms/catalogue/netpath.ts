@@ -57,6 +57,12 @@ export function meshOf(ctx: ReadingContext): Mesh | undefined {
   return undefined;
 }
 
+/** The line comes from the mesh proxy itself (istio-proxy, linkerd-proxy), not from the app beside it. */
+export function fromMeshProxy(ctx: ReadingContext): Mesh['mesh'] | undefined {
+  const name = ctx.container?.name ?? ctx.status?.name;
+  return name === undefined ? undefined : PROXIES[name];
+}
+
 /** The mesh's own knobs: how to hold the app until the proxy is ready, and how to run it as a native sidecar. */
 export function meshKnobs(m: Mesh): MessageData {
   return m.mesh === 'Istio'

@@ -6,7 +6,7 @@ import { capabilities, drops, hostNetwork, runAsNonRoot } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
-import { meshKnobs, meshOf, proxyUpBefore } from './netpath.js';
+import { fromMeshProxy, meshKnobs, meshOf, proxyUpBefore } from './netpath.js';
 
 /** The collector's read of the Service the line's host names (snapshot.dependencies), if any. */
 function dependencyOf(ctx: ReadingContext): DependencyFact | undefined {
@@ -314,6 +314,24 @@ export const MECHANISMS = mechanisms([
             path: '{{containerPath}}.env PGHOST (or the connection string)',
             change: "set the database Service's name (<service>.<namespace>.svc) and port",
           },
+        ],
+      },
+      {
+        id: 'mesh-proxy-inbound',
+        // The proxy's own refusal toward its pod (localhost for Linkerd, the pod IP for Istio since 1.10): the app is not listening.
+        when: (ctx) => {
+          const mesh = fromMeshProxy(ctx);
+          const host = ctx.groups.host?.replace(/^\[|\]$/g, '');
+          if (!mesh || (host !== undefined && !LOOPBACK.test(host) && host !== ctx.pod?.status?.podIP)) return false;
+          return { ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? "the app's port" }), mesh };
+        },
+        summary: 'the {{mesh}} proxy cannot reach the app of its own pod on {{endpoint}}',
+        explain:
+          'The {{mesh}} proxy received traffic for this pod and passes it to the app on {{endpoint}}, where nothing listens: the app has not started (or ' +
+          'keeps restarting), listens on another port than the one the traffic is for, or (Istio 1.10 and later deliver to the pod IP) on 127.0.0.1 only.',
+        knobs: [
+          { place: 'app', path: "the app's listen address and port", change: 'listen on 0.0.0.0 on the port its Service targets' },
+          { place: 'cluster', path: "the Service's targetPort and the app container's ports", change: 'make them the port the app listens on' },
         ],
       },
       {
