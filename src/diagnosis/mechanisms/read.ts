@@ -10,6 +10,7 @@ import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
 import * as identity from './catalogue/identity.js';
 import * as libraries from './catalogue/libraries.js';
+import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
 import * as storage from './catalogue/storage.js';
@@ -26,6 +27,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...apiVersions.MECHANISMS,
   ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
+  ...netpath.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
 ];
@@ -38,6 +40,7 @@ const ALL: readonly Signature[] = [
   ...cluster.SIGNATURES,
   ...apiVersions.SIGNATURES,
   ...libraries.SIGNATURES,
+  ...netpath.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
 ];
@@ -46,7 +49,7 @@ export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
 
 /** A server's or a runtime's own sentence says more than an errno text that happens to be on the same line. */
-const FAMILY_WEIGHT: Readonly<Record<Family, number>> = { server: 6, 'kube-api': 6, tls: 5, runtime: 5, dns: 4, signal: 2, errno: 3 };
+const FAMILY_WEIGHT: Readonly<Record<Family, number>> = { server: 6, 'kube-api': 6, tls: 5, runtime: 5, dns: 4, signal: 2, errno: 3, banner: 1 };
 
 /** Limits that keep a read bounded whatever the input: lines per text (the last ones), characters per line. */
 export const READ_LIMITS = { linesPerText: 2000, lineChars: 4096, quoteChars: 400, around: 8 } as const;
@@ -129,13 +132,14 @@ function matchLine(line: string, before: readonly string[] = []): Match[] {
 }
 
 /** The best line of all the texts: the most specific signature, on a line that says it failed, the latest. */
-function bestHit(lines: readonly (readonly string[])[]): Hit | undefined {
+function bestHit(lines: readonly (readonly string[])[], scope: ReadScope): Hit | undefined {
   let best: Hit | undefined;
   lines.forEach((textLines, t) => {
     textLines.forEach((raw, i) => {
       const line = bounded(raw);
       const before = () => textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
       for (const { signature, groups, span } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
+        if (signature.applies && !signature.applies({ ...scope, line, around: before(), groups })) continue;
         // A line that only warns ranks below any that does not, whatever its family; then the more
         // specific wording, then a line that says it failed.
         const fatal = FATAL.test(line);
@@ -183,7 +187,7 @@ export interface ReadScope extends Omit<ReadingContext, 'line' | 'around' | 'gro
 /** Reads the texts for their decisive line; undefined when no signature knows any line. */
 export function readTexts(texts: readonly Text[], scope: ReadScope): Reading | undefined {
   const lines = texts.map(linesOf);
-  const hit = bestHit(lines);
+  const hit = bestHit(lines, scope);
   if (!hit) return undefined;
   const own = lines[hit.text]!;
   const line = bounded(own[hit.line]!);

@@ -62,8 +62,11 @@ export interface Mechanism {
   variants: readonly Variant[];
 }
 
-/** How widely a signature's wording is shared: a server's own sentence beats a bare errno text on the same line. */
-export type Family = 'errno' | 'signal' | 'runtime' | 'server' | 'tls' | 'dns' | 'kube-api';
+/**
+ * How widely a signature's wording is shared: a server's own sentence beats a bare errno text on the same line. A `banner`
+ * (a server saying where it listens) is not an error at all: any failure line beats it.
+ */
+export type Family = 'errno' | 'signal' | 'runtime' | 'server' | 'tls' | 'dns' | 'kube-api' | 'banner';
 
 export interface Signature {
   id: string;
@@ -82,6 +85,11 @@ export interface Signature {
   preceded?: RegExp;
   /** A line that also matches this is someone else's (a runtime's mount error that quotes EROFS): not read. */
   unless?: RegExp;
+  /**
+   * Read only when the pod around the line lets it mean a failure (a start-up banner that says where the app listens
+   * matters only while the container is not Ready). Asked with the line, its captures and, as `around`, the few lines before it.
+   */
+  applies?: (ctx: ReadingContext) => boolean;
   /** Where the wording comes from: upstream source or the public report that quotes it. */
   source: string;
   /** Real lines (from `source`); the coverage test reads each and expects this signature and mechanism. */

@@ -6,6 +6,7 @@ import { capabilities, drops, hostNetwork, runAsNonRoot } from '../context.js';
 import { data, mechanisms, re, signatures, specFact } from '../define.js';
 import { errnoNeedles, errnoSource } from '../errno.js';
 import type { ReadingContext } from '../types.js';
+import { fromMeshProxy, meshKnobs, meshOf, proxyUpBefore } from './netpath.js';
 
 /** The collector's read of the Service the line's host names (snapshot.dependencies), if any. */
 function dependencyOf(ctx: ReadingContext): DependencyFact | undefined {
@@ -316,6 +317,24 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'mesh-proxy-inbound',
+        // The proxy's own refusal toward its pod (localhost for Linkerd, the pod IP for Istio since 1.10): the app is not listening.
+        when: (ctx) => {
+          const mesh = fromMeshProxy(ctx);
+          const host = ctx.groups.host?.replace(/^\[|\]$/g, '');
+          if (!mesh || (host !== undefined && !LOOPBACK.test(host) && host !== ctx.pod?.status?.podIP)) return false;
+          return { ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? "the app's port" }), mesh };
+        },
+        summary: 'the {{mesh}} proxy cannot reach the app of its own pod on {{endpoint}}',
+        explain:
+          'The {{mesh}} proxy received traffic for this pod and passes it to the app on {{endpoint}}, where nothing listens: the app has not started (or ' +
+          'keeps restarting), listens on another port than the one the traffic is for, or (Istio 1.10 and later deliver to the pod IP) on 127.0.0.1 only.',
+        knobs: [
+          { place: 'app', path: "the app's listen address and port", change: 'listen on 0.0.0.0 on the port its Service targets' },
+          { place: 'cluster', path: "the Service's targetPort and the app container's ports", change: 'make them the port the app listens on' },
+        ],
+      },
+      {
         id: 'kube-client-default',
         when: (ctx) => LOOPBACK.test(ctx.groups.host?.replace(/^\[|\]$/g, '') ?? '') && ctx.groups.port === '8080' && hostPort(ctx),
         summary: 'a Kubernetes client fell back to {{host}}:8080',
@@ -387,6 +406,29 @@ export const MECHANISMS = mechanisms([
         facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
       },
       {
+        id: 'mesh-proxy-starting',
+        // With a mesh proxy, every outbound connection is redirected to it: until it listens, any address is refused.
+        when: (ctx) => {
+          const m = meshOf(ctx);
+          if (!m || m.held || ctx.container?.name === m.proxy || proxyUpBefore(ctx, m)) return false;
+          return { ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? 'the dependency' }), ...meshKnobs(m) };
+        },
+        summary: '{{endpoint}} refuses connections: the app may have connected before the {{mesh}} proxy was ready',
+        explain:
+          "The pod runs the {{mesh}} proxy ({{proxy}}) beside the app, and the pod's outbound connections are redirected to it: until it listens, " +
+          'every connection is refused, whatever the address. Containers start together, and nothing here makes the app wait for the proxy. ' +
+          'If the refusals stop once the pod has run a while, that was it; if they go on, {{endpoint}} itself is down.',
+        knobs: [
+          { place: 'pod', path: '{{holdPath}}', change: '{{holdChange}}: the app starts once the proxy is ready' },
+          { place: 'pod', path: '{{nativePath}}', change: 'or run the proxy as a native sidecar: {{nativeChange}}' },
+          { place: 'app', path: "the app's start-up", change: 'or retry the connection with back-off instead of exiting' },
+        ],
+        facts: (ctx) => {
+          const m = meshOf(ctx)!;
+          return [specFact(ctx, `spec.containers[${m.proxy}]`, `${m.mesh} proxy, no postStart hold`)];
+        },
+      },
+      {
         id: 'remote',
         when: (ctx) => ctx.groups.host !== undefined && hostPort(ctx),
         summary: '{{endpoint}} refuses connections',
@@ -425,6 +467,33 @@ export const MECHANISMS = mechanisms([
     resource: 'a network path to a dependency',
     doc: 'ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, i/o timeout: packets to the dependency get no answer: a NetworkPolicy (egress here, ingress there), a firewall or security group, or an address that no longer exists.',
     variants: [
+      {
+        id: 'rejected',
+        // EHOSTUNREACH is an answer, not silence: an ICMP "host unreachable / administratively prohibited" from a REJECT rule, or no ARP reply.
+        when: (ctx) =>
+          /no route to host|host is unreachable|EHOSTUNREACH|\[Errno 113\]|NoRouteToHostException/i.test(ctx.line) && {
+            ...hostPort(ctx),
+            ...data({ endpoint: hostPort(ctx).endpoint ?? 'the dependency', host: ctx.groups.host ?? 'the dependency' }),
+          },
+        summary: 'no route to {{endpoint}}: something on the way rejects it',
+        explain:
+          'The connection to {{endpoint}} was answered at once with "no route to host", not left to time out: a firewall on the way rejects it ' +
+          "(firewalld's or an iptables REJECT rule on a node, which answers with ICMP host-prohibited), or the address is on the local network and " +
+          'nothing answers for it any more (a pod or node that is gone, an endpoint that went stale).',
+        knobs: [
+          {
+            place: 'node',
+            path: 'firewalld / iptables on {{node}} and on the node that runs {{host}}',
+            change: "allow the pod network and the CNI's own traffic (VXLAN, IP-in-IP, BGP), or stop firewalld, per the CNI's requirements",
+          },
+          {
+            place: 'cluster',
+            path: "NetworkPolicies of {{namespace}} and of the peer's namespace",
+            change: 'allow this pod to reach {{endpoint}} (some policy engines reject rather than drop)',
+          },
+          { place: 'cluster', path: 'the Service or address the app uses for {{host}}', change: 'check it still points at a live pod or node' },
+        ],
+      },
       {
         id: 'path',
         when: (ctx) => ({ ...hostPort(ctx), ...data({ endpoint: hostPort(ctx).endpoint ?? 'the dependency', host: ctx.groups.host ?? 'the dependency' }) }),
@@ -1023,7 +1092,8 @@ export const SIGNATURES = signatures([
       re('java\\.net\\.(?:SocketTimeoutException: connect timed out|NoRouteToHostException)'),
     ],
     // A DNS lookup timing out is dns-resolution's (CoreDNS's own upstream timeouts included); a probe's timeout is the probe rules'.
-    unless: /lookup [\w.-]+|:53: |probe failed|probe errored/i,
+    // The JVM reports a connect's EADDRNOTAVAIL as NoRouteToHostException: ephemeral-ports-exhausted (netpath.ts) reads it.
+    unless: /lookup [\w.-]+|:53: |probe failed|probe errored|Cannot assign requested address/i,
     source:
       'ETIMEDOUT, EHOSTUNREACH, ENETUNREACH texts (upstream.json); Go net OpError ("dial tcp %s: i/o timeout"; the i/o timeout example is in that format); ' +
       'OpenBSD netcat. Lines (GitHub): kubernetes/kubeadm#1520, kubernetes/kubernetes#62511, cloudnativelabs/kube-router#425, coredns/coredns#3411; ' +
