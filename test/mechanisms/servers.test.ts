@@ -10,9 +10,12 @@ const RABBIT_DATA = { volumes: [{ name: 'data', persistentVolumeClaim: { claimNa
 const COOKIE_SECRET: ContainerPatch = { volumeMounts: [{ name: 'cookie', mountPath: '/var/lib/rabbitmq/.erlang.cookie', subPath: 'cookie' }] };
 const KAFKA_DATA: ContainerPatch = { volumeMounts: [{ name: 'data', mountPath: '/var/lib/kafka' }] };
 
-const COOKIE_MODE = '2026-06-26 07:47:51.310055+00:00 [error] <0.151.0>     reason: {"Cookie file /var/lib/rabbitmq/.erlang.cookie must be accessible by owner only",';
-const KRAFT = 'org.apache.kafka.common.KafkaException: No `meta.properties` found in /var/lib/kafka/data (have you run `kafka-storage.sh` to format the directory?)';
-const PHP = 'PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes) in /var/www/html/index.php on line 24';
+const COOKIE_MODE =
+  '2026-06-26 07:47:51.310055+00:00 [error] <0.151.0>     reason: {"Cookie file /var/lib/rabbitmq/.erlang.cookie must be accessible by owner only",';
+const KRAFT =
+  'org.apache.kafka.common.KafkaException: No `meta.properties` found in /var/lib/kafka/data (have you run `kafka-storage.sh` to format the directory?)';
+const PHP =
+  'PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes) in /var/www/html/src/dba/Util.class.php on line 24';
 
 const FAMILIES: Record<string, Row[]> = {
   'erlang cookie': [
@@ -174,6 +177,56 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: '[2024-11-05 09:25:59 +0000] [16] [CRITICAL] WORKER TIMEOUT (pid:17)', mechanism: 'worker-timeout', variant: 'general', knob: '--timeout' },
   ],
+  'nginx server names hash': [
+    {
+      line: '2016/06/20 11:00:31 [emerg] 35#35: could not build server_names_hash, you should increase server_names_hash_bucket_size: 64',
+      mechanism: 'nginx-hash-size',
+      variant: 'ingress-controller',
+      knob: 'server-name-hash-bucket-size',
+      container: { image: 'registry.k8s.io/ingress-nginx/controller:v1.9.4' },
+      data: { setting: 'server_names_hash_bucket_size' },
+    },
+    {
+      line: 'nginx: [emerg] could not build server_names_hash, you should increase server_names_hash_bucket_size: 64',
+      mechanism: 'nginx-hash-size',
+      variant: 'config',
+      knob: 'the http block of nginx.conf',
+    },
+  ],
+  'apache envvars': [
+    {
+      line: 'apache2: Syntax error on line 80 of /etc/apache2/apache2.conf: DefaultRuntimeDir must be a valid directory, absolute or relative to ServerRoot',
+      mechanism: 'apache-envvars',
+      variant: 'command',
+      knob: 'spec.containers[app].command',
+      container: { command: ['apache2', '-DFOREGROUND'] },
+      data: { command: 'apache2 -DFOREGROUND' },
+    },
+    {
+      line: 'Invalid Mutex directory in argument file:$' + '{APACHE_LOCK_DIR}',
+      mechanism: 'apache-envvars',
+      variant: 'general',
+      knob: 'command / args',
+    },
+  ],
+  'minio root disk': [
+    {
+      line: 'Drive `/disk1/minio` is part of root drive, will not be used',
+      mechanism: 'root-disk-refused',
+      variant: 'node-disk',
+      knob: "the volume's storage (StorageClass)",
+      container: { volumeMounts: [{ name: 'disk1', mountPath: '/disk1' }] },
+      spec: { volumes: [{ name: 'disk1', persistentVolumeClaim: { claimName: 'disk1-minio-0' } }] },
+      data: { path: '/disk1/minio', volume: 'disk1' },
+    },
+    {
+      line: 'Unable to use the drive http://172.168.2.27:9000/data/minio: drive is part of root drive, will not be used',
+      mechanism: 'root-disk-refused',
+      variant: 'not-mounted',
+      knob: 'volumeMounts',
+      data: { path: '/data/minio' },
+    },
+  ],
   'php memory_limit': [
     {
       line: PHP,
@@ -236,6 +289,9 @@ describe('server readings in their own words', () => {
       '  ##  ##      RabbitMQ 3.7.15. Copyright (C) 2007-2019 Pivotal Software, Inc.',
       '2022-06-29 04:32:07,232 ERROR [org.keycloak.quarkus.runtime.cli.ExecutionExceptionHandler] (main) For more details run the same command ' +
         "passing the '--verbose' option. Also you can use '--help' to see the details about the usage of the particular command.",
+      'nginx: [warn] could not build optimal server_names_hash, you should increase either server_names_hash_max_size: 512 or ' +
+        'server_names_hash_bucket_size: 64; ignoring server_names_hash_bucket_size',
+      '2016/06/20 11:00:31 [notice] 18#18: signal process started',
     ]) {
       expect(read(line), line).toBeUndefined();
     }

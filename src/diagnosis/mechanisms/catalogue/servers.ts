@@ -36,6 +36,11 @@ function cpuLimit(ctx: ReadingContext): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
+/** A MinIO drive as a local path (`http://host:9000/data/minio` → `/data/minio`). */
+function localPath(path: string | undefined): string | undefined {
+  return path?.replace(/^https?:\/\/[^/]+/, '').replace(/\/+$/, '') || undefined;
+}
+
 /** Keycloak's start command in the container's command/args: `start` (production) or `start-dev`. */
 function keycloakMode(ctx: ReadingContext): string {
   const words = [...(ctx.container?.command ?? []), ...(ctx.container?.args ?? [])];
@@ -522,6 +527,155 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'nginx-hash-size',
+    kind: 'setting',
+    resource: "nginx's server name hash (bucket and table size)",
+    doc:
+      'nginx builds a hash of all server_name values at start, and a name longer than a bucket (server_names_hash_bucket_size, 32 or 64 bytes ' +
+      'by the CPU cache line) or more names than the table holds stops it. Long cluster host names (an ingress host, a cloud load balancer ' +
+      'name) exceed the default.',
+    variants: [
+      {
+        id: 'ingress-controller',
+        when: (ctx) =>
+          /nginx-cfg|nginx -s reload|ingress/i.test([ctx.line, ...ctx.around, ctx.container?.image ?? ''].join('\n')) && {
+            setting: ctx.groups.setting ?? 'server_names_hash_bucket_size',
+          },
+        summary: "the ingress controller cannot build nginx's server names hash: raise {{setting}}",
+        explain:
+          'The ingress controller renders one nginx server block per Ingress host, and nginx refuses the configuration because a host name does not ' +
+          'fit a hash bucket ({{setting}} is too small for the longest host): the controller keeps the last good configuration and new hosts are ' +
+          'not served (or it does not start).',
+        knobs: [
+          {
+            place: 'cluster',
+            path: "the controller's ConfigMap server-name-hash-bucket-size (ingress-nginx) / server-names-hash-bucket-size (NGINX Inc.)",
+            change: 'raise it to the next power of two above the longest host name (128, 256)',
+          },
+        ],
+      },
+      {
+        id: 'config',
+        when: (ctx) => ({ setting: ctx.groups.setting ?? 'server_names_hash_bucket_size' }),
+        summary: 'nginx cannot build its server names hash: raise {{setting}}',
+        explain:
+          'nginx stops at start because a server_name does not fit a hash bucket, or there are more names than the table holds: {{setting}} is ' +
+          'too small for the names this configuration serves (typically one long host name).',
+        knobs: [
+          {
+            place: 'app',
+            path: 'the http block of nginx.conf (ConfigMap key)',
+            change: 'server_names_hash_bucket_size 128; (a power of two above the longest name; server_names_hash_max_size for many names)',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'apache-envvars',
+    kind: 'setting',
+    resource: "the environment Debian's Apache reads from /etc/apache2/envvars",
+    doc:
+      "Debian and Ubuntu's Apache configuration refers to APACHE_RUN_DIR, APACHE_LOCK_DIR, APACHE_RUN_USER and the like, which apache2ctl and the " +
+      "images' start scripts (apache2-foreground) set from /etc/apache2/envvars. Run as bare apache2, it finds them undefined and stops.",
+    variants: [
+      {
+        id: 'command',
+        when: (ctx) => {
+          const command = ctx.container?.command;
+          return command !== undefined && command.length > 0 && { command: command.join(' ') };
+        },
+        summary: "apache2 runs without /etc/apache2/envvars: the pod's command replaces the image's start script",
+        explain:
+          'The pod sets command ({{command}}), which starts apache2 directly and skips the script that sources /etc/apache2/envvars, so the ' +
+          'APACHE_* variables the configuration uses are undefined and Apache rejects its own configuration.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.command',
+            change: "drop it to keep the image's entrypoint and start script (apache2-foreground), or start with apache2ctl -D FOREGROUND",
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.args',
+            change: 'or source /etc/apache2/envvars first: sh -c ". /etc/apache2/envvars && exec apache2 -D FOREGROUND"',
+          },
+        ],
+        facts: (ctx, d) => [specFact(ctx, 'command', String(d.command))],
+      },
+      {
+        id: 'general',
+        summary: 'apache2 runs without /etc/apache2/envvars',
+        explain:
+          "Apache was started as bare apache2, without the script that sources /etc/apache2/envvars, so the APACHE_* variables Debian's " +
+          'configuration uses are undefined and Apache rejects its own configuration.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.command / args',
+            change: "start it with apache2ctl -D FOREGROUND or the image's start script, or source /etc/apache2/envvars first",
+          },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'root-disk-refused',
+    kind: 'setting',
+    resource: 'a data path on its own filesystem',
+    doc:
+      'MinIO in distributed or multi-drive mode refuses a drive path that lies on the root filesystem: in a pod, no volume is mounted at the ' +
+      "path (it is the container's own filesystem), or the volume is a directory on the node's root disk (hostPath, local-path provisioners).",
+    variants: [
+      {
+        id: 'not-mounted',
+        when: (ctx) => {
+          const path = localPath(ctx.groups.path);
+          return !!path && !mountOf(ctx, path)?.kind && { path };
+        },
+        summary: 'MinIO refuses {{path}}: no volume is mounted there',
+        explain:
+          "No volume of the pod is mounted at {{path}}, so the path is part of the container's own filesystem, which MinIO takes for the root disk " +
+          'and refuses in distributed mode.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.volumeMounts (and the StatefulSet volumeClaimTemplates)',
+            change: 'mount a volume at {{path}} (or point the MinIO drive arguments at the mount path)',
+          },
+        ],
+      },
+      {
+        id: 'node-disk',
+        when: (ctx) => {
+          const path = localPath(ctx.groups.path);
+          const m = mountOf(ctx, path);
+          return !!path && !!m?.kind && data({ path, volume: m.mount.name, volumeKind: m.backend ?? m.kind });
+        },
+        summary: "MinIO refuses {{path}}: volume {{volume}} is a directory on the node's root disk",
+        explain:
+          '{{path}} lies on volume "{{volume}}" ({{volumeKind}}), and its storage is a directory on the same filesystem as the node\'s root ' +
+          '(hostPath, or a local-path provisioner), which MinIO refuses for a drive in distributed mode.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: "the volume's storage (StorageClass)",
+            change: 'give each drive its own disk or partition (block storage, local volumes on separate disks)',
+          },
+          { place: 'pod', path: '{{containerPath}}.env MINIO_CI_CD', change: 'or set it to skip the check, for tests only (CI=true on older releases)' },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.path)),
+      },
+      {
+        id: 'general',
+        summary: 'MinIO refuses a drive on the root filesystem',
+        explain:
+          "MinIO refuses a drive path on the root filesystem in distributed mode: no volume is mounted there, or it is a directory on the node's root disk.",
+        knobs: [{ place: 'pod', path: '{{containerPath}}.volumeMounts', change: 'mount a volume on its own disk at each drive path' }],
+      },
+    ],
+  },
 ]);
 
 export const SIGNATURES = signatures([
@@ -633,7 +787,8 @@ export const SIGNATURES = signatures([
       '(GitHub): kafka-dev/kafka#107, itboon/kafka-helm#13; a blog post quotes the first; near miss (ZooKeeper mode, first start) ' +
       'bitnami/bitnami-docker-kafka#33',
     examples: [
-      'org.apache.kafka.common.KafkaException: No `meta.properties` found in /tmp/kraft-combined-logs (have you run `kafka-storage.sh` to format the directory?)',
+      'org.apache.kafka.common.KafkaException: No `meta.properties` found in /tmp/kraft-combined-logs ' +
+        '(have you run `kafka-storage.sh` to format the directory?)',
       'org.apache.kafka.common.KafkaException: No `meta.properties` found in /tmp/kafka-log (have you run `kafka-storage.sh` to format the directory?)',
       'java.lang.RuntimeException: No readable meta.properties files found.',
     ],
@@ -767,6 +922,76 @@ export const SIGNATURES = signatures([
       'PHP Fatal error:  Allowed memory size of 1610612736 bytes exhausted (tried to allocate 4096 bytes) in ' +
         'phar:///usr/local/bin/composer/src/Composer/DependencyResolver/RuleWatchGraph.php on line 52',
       'Fatal error: Allowed memory size of 134217728 bytes exhausted (tried to allocate 3795 bytes) in ...',
+    ],
+  },
+  {
+    id: 'server.nginx-hash-bucket',
+    family: 'server',
+    mechanism: 'nginx-hash-size',
+    needles: ['could not build'],
+    patterns: [re('\\[emerg\\][^\\n]*could not build (?:the )?server_names_hash, you should increase (?:either )?(?<setting>server_names_hash_\\w+)')],
+    source:
+      'nginx src/core/ngx_hash.c / src/http/ngx_http.c ("could not build %V, you should increase %V_bucket_size: %i" at emerg; "could not build ' +
+      'optimal %V ... ignoring %V_bucket_size" at warn). Lines (GitHub): helm/charts#17459, nginx/kubernetes-ingress#34, ' +
+      'kubernetes-retired/contrib#2609, cloudfoundry/prometheus-boshrelease#327, certbot/certbot#922; the warning (near miss) is quoted on blog pages',
+    examples: [
+      'nginx: [emerg] could not build server_names_hash, you should increase server_names_hash_bucket_size: 64',
+      '2016/06/20 11:00:31 [emerg] 35#35: could not build server_names_hash, you should increase server_names_hash_bucket_size: 64',
+      '2019/07/12 12:45:13 [emerg] 30360#0: could not build server_names_hash, you should increase server_names_hash_bucket_size: 64',
+      'nginx: [emerg] could not build the server_names_hash, you should increase server_names_hash_bucket_size: 64',
+    ],
+    nearMisses: [
+      'nginx: [warn] could not build optimal server_names_hash, you should increase either server_names_hash_max_size: 512 or ' +
+        'server_names_hash_bucket_size: 64; ignoring server_names_hash_bucket_size',
+    ],
+  },
+  {
+    id: 'server.apache-envvars',
+    family: 'server',
+    mechanism: 'apache-envvars',
+    needles: ['defaultruntimedir must be', 'invalid mutex directory', 'bad user name', 'ah00111'],
+    patterns: [
+      re('DefaultRuntimeDir must be a valid directory, absolute or relative to ServerRoot'),
+      re('Invalid Mutex directory in argument file:\\$\\{APACHE_'),
+      re('bad user name \\$\\{APACHE_RUN_USER\\}'),
+      re('AH00111: Config variable \\$\\{APACHE_(?:RUN_DIR|LOCK_DIR|PID_FILE|RUN_USER|RUN_GROUP|LOG_DIR)\\} is not defined'),
+    ],
+    source:
+      'apache httpd server/core.c (AH00111 "Config variable %s is not defined", DefaultRuntimeDir, Mutex), server/util.c (AH00543 bad user ' +
+      "name); Debian's /etc/apache2/envvars. Lines (GitHub): nextcloud/docker#1859, easy-wi/installer#105, owncloud-docker/server#315, " +
+      'wckr/wocker#36, PrestaShop/docker#20, nextcloud/nextcloudpi#1568; near miss (a variable of the app, not the envvars) docker-library/docs#1831',
+    examples: [
+      'apache2: Syntax error on line 80 of /etc/apache2/apache2.conf: DefaultRuntimeDir must be a valid directory, absolute or relative to ServerRoot',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Apache's own variable syntax in a real line, not a template
+      'Invalid Mutex directory in argument file:${APACHE_LOCK_DIR}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Apache's own variable syntax in a real line, not a template
+      'AH00543: apache2: bad user name ${APACHE_RUN_USER}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Apache's own variable syntax in a real line, not a template
+      '[Tue Nov 15 17:22:42.620163 2022] [core:warn] [pid 19] AH00111: Config variable ${APACHE_RUN_DIR} is not defined',
+    ],
+    nearMisses: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Apache's own variable syntax in a real line, not a template
+      '[Mon Nov 09 12:33:30.914062 2020] [core:warn] [pid 51] AH00111: Config variable ${APACHE_DOCUMENT_ROOT} is not defined',
+    ],
+  },
+  {
+    id: 'server.minio-root-disk',
+    family: 'server',
+    mechanism: 'root-disk-refused',
+    needles: ['root disk', 'root drive'],
+    patterns: [
+      re('(?:Disk|Drive) `?(?<path>(?:https?://[^/\\s`]+)?/[^\\s`:]*)`? (?:is a root disk|is part of root (?:drive|disk))'),
+      re('Unable to use the drive (?<path>\\S+?): drive is part of root drive'),
+    ],
+    source:
+      'minio cmd/storage-errors.go (errDriveIsRoot "drive is part of root drive, will not be used"; older "Disk %s is a root disk ... refusing to use ' +
+      'root disk", "is part of root disk"). Lines (GitHub): minio/minio#17000, minio/minio#15720, minio/minio#15039, bitnami/bitnami-docker-minio#9; ' +
+      'the "Unable to use the drive" line is quoted on a blog page',
+    examples: [
+      'Disk `/data` is a root disk. Please ensure the disk is mounted properly, refusing to use root disk.',
+      'Drive `/disk1/minio` is part of root drive, will not be used',
+      'Error: Disk /mnt/data is part of root disk, will not be used (*errors.errorString)',
+      'Unable to use the drive http://172.168.2.27:9000/data/minio: drive is part of root drive, will not be used',
     ],
   },
 ]);
