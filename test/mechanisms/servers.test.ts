@@ -227,6 +227,22 @@ const FAMILIES: Record<string, Row[]> = {
       data: { path: '/data/minio' },
     },
   ],
+  'service links': [
+    {
+      line: 'org.apache.kafka.common.config.ConfigException: Invalid value tcp://10.0.35.234:9092 for configuration port: Not a number of type INT',
+      mechanism: 'service-link-collision',
+      variant: 'links-on',
+      knob: 'spec.enableServiceLinks',
+    },
+    {
+      line: 'port is deprecated. Please use KAFKA_ADVERTISED_LISTENERS instead.',
+      mechanism: 'service-link-collision',
+      variant: 'general',
+      knob: 'env KAFKA_PORT',
+      spec: { enableServiceLinks: false },
+      data: { variable: 'KAFKA_PORT', service: 'kafka' },
+    },
+  ],
   'php memory_limit': [
     {
       line: PHP,
@@ -279,6 +295,19 @@ describe('server readings in their own words', () => {
     expect(r?.explanation).toContain('the container sets RAILS_MASTER_KEY');
   });
 
+  it('names the variable a Spring binding reports and the Service it comes from', () => {
+    const text = [
+      "Failed to bind properties under 'shenyu.metrics.port' to java.lang.Integer:",
+      '    Property: shenyu.metrics.port',
+      '    Value: "tcp://10.247.205.230:8090"',
+      '    Origin: System Environment Property "SHENYU_METRICS_PORT"',
+    ].join('\n');
+    const r = readTexts([{ text, source: 'logs app' }], scopeOf());
+    expect(r?.mechanism).toBe('service-link-collision');
+    expect(r?.data).toMatchObject({ variable: 'SHENYU_METRICS_PORT', service: 'shenyu-metrics', value: 'tcp://10.247.205.230:8090' });
+    expect(r?.knobs[0]).toBe('spec.enableServiceLinks: set false (the app finds Services by DNS name)');
+  });
+
   it('leaves alone the look-alike lines of healthy servers', () => {
     for (const line of [
       '[2018-11-22 14:39:02,961] WARN No meta.properties file under dir /opt/bitnami/kafka/data/meta.properties (kafka.server.BrokerMetadataCheckpoint)',
@@ -292,6 +321,7 @@ describe('server readings in their own words', () => {
       'nginx: [warn] could not build optimal server_names_hash, you should increase either server_names_hash_max_size: 512 or ' +
         'server_names_hash_bucket_size: 64; ignoring server_names_hash_bucket_size',
       '2016/06/20 11:00:31 [notice] 18#18: signal process started',
+      'NEXTCLOUD_SERVER_PORT_80_TCP=tcp://10.152.183.46:80',
     ]) {
       expect(read(line), line).toBeUndefined();
     }

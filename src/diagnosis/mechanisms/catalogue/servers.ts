@@ -48,6 +48,19 @@ function keycloakMode(ctx: ReadingContext): string {
   return words.includes('start') ? 'start (production mode)' : "the image's default command";
 }
 
+/** The variable a Spring binding names (`Origin: System Environment Property "RABBITMQ_PORT"`), in the line or the lines after it. */
+const ORIGIN_VAR = /System Environment Property \\?"(\w+)\\?"/;
+
+/** What a service-link collision names: the variable, its tcp:// value, and the Service its name comes from. */
+function linkData(ctx: ReadingContext) {
+  const g = ctx.groups;
+  const fromOrigin = [ctx.line, ...ctx.around].map((l) => ORIGIN_VAR.exec(l)?.[1]).find(Boolean);
+  const fromWant = g.want === undefined ? undefined : g.want.replace(/_(?:ADVERTISED_)?LISTENERS$/, '_PORT');
+  const variable = fromOrigin ?? fromWant ?? 'a <SERVICE>_PORT variable';
+  const service = variable.endsWith('_PORT') ? variable.slice(0, -'_PORT'.length).toLowerCase().replace(/_/g, '-') : 'named like the app';
+  return data({ variable, service, value: g.ip === undefined ? 'tcp://<cluster IP>:<port>' : `tcp://${g.ip}:${g.port}` });
+}
+
 export const MECHANISMS = mechanisms([
   {
     id: 'erlang-cookie',
@@ -676,7 +689,48 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'service-link-collision',
+    kind: 'setting',
+    resource: "an env var name the kubelet's service links also set",
+    doc:
+      'For every Service of the namespace the kubelet sets Docker-link variables in each container: <SERVICE>_PORT=tcp://<cluster IP>:<port>, ' +
+      '<SERVICE>_SERVICE_HOST and more. When a Service is named like the app (rabbitmq, kafka, server), <NAME>_PORT collides with a setting the ' +
+      'app reads from its environment (Spring relaxed binding, an image entrypoint), which then gets a URL where it wants a number.',
+    variants: [
+      {
+        id: 'links-on',
+        when: (ctx) => ctx.pod?.spec?.enableServiceLinks !== false && linkData(ctx),
+        summary: '{{variable}}=tcp://… from Service {{service}} collides with a setting of the app',
+        explain:
+          'The kubelet sets {{variable}}={{value}} in the container because the namespace has a Service named "{{service}}" (service links are on, ' +
+          'the default), and the app reads {{variable}} as one of its own settings: it gets a URL where it expects a port number, and stops.',
+        knobs: [
+          { place: 'pod', path: 'spec.enableServiceLinks', change: 'set false (the app finds Services by DNS name)' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env {{variable}}',
+            change: 'or set it explicitly to the value the app expects: an env entry overrides the link',
+          },
+          { place: 'cluster', path: 'Service {{service}}', change: 'or give the Service another name' },
+        ],
+        facts: (ctx) => [specFact(ctx, 'spec.enableServiceLinks', ctx.pod?.spec?.enableServiceLinks === true ? 'true' : '(not set: true)')],
+      },
+      {
+        id: 'general',
+        when: (ctx) => linkData(ctx),
+        summary: '{{variable}} holds a tcp:// URL where the app expects a port number',
+        explain:
+          '{{variable}} holds {{value}}, the form of a Docker or Kubernetes service link, where the app expects a port number: a link variable of ' +
+          'a Service named "{{service}}" set by another source (the pod already sets enableServiceLinks: false), or a value copied from one.',
+        knobs: [{ place: 'pod', path: '{{containerPath}}.env {{variable}}', change: 'set it explicitly to the value the app expects' }],
+      },
+    ],
+  },
 ]);
+
+/** A cluster IP and port as a service link writes them. */
+const IP_PORT = '(?<ip>\\d{1,3}(?:\\.\\d{1,3}){3}):(?<port>\\d{1,5})';
 
 export const SIGNATURES = signatures([
   {
@@ -993,5 +1047,35 @@ export const SIGNATURES = signatures([
       'Error: Disk /mnt/data is part of root disk, will not be used (*errors.errorString)',
       'Unable to use the drive http://172.168.2.27:9000/data/minio: drive is part of root drive, will not be used',
     ],
+  },
+  {
+    id: 'server.service-link-port',
+    family: 'server',
+    mechanism: 'service-link-collision',
+    needles: ['tcp://', 'is deprecated. please use kafka'],
+    patterns: [
+      re(`\\bValue: \\\\?"?tcp://${IP_PORT}\\\\?"?\\s*$`),
+      re(`For input string: \\\\?"tcp://${IP_PORT}\\\\?"`),
+      re(`Invalid value tcp://${IP_PORT} for configuration [\\w.]+: Not a number`),
+      re(`Invalid HTTP port: tcp://${IP_PORT}`),
+      re('\\bport is deprecated\\. Please use (?<want>KAFKA(?:_REST)?_(?:ADVERTISED_)?LISTENERS) instead'),
+    ],
+    source:
+      'kubelet service environment variables (pkg/kubelet/envvars: <SERVICE>_PORT=tcp://...); spring-boot BindFailureAnalyzer ("Failed to bind ' +
+      'properties under ... Value: ... Origin: System Environment Property"); kafka ConfigDef ("Invalid value %s for configuration %s: Not a ' +
+      'number of type INT"); confluentinc cp-docker-images configure scripts ("port is deprecated. Please use KAFKA_ADVERTISED_LISTENERS instead."). ' +
+      'Lines (GitHub): kubernetes/kubernetes#59552, apache/shenyu#5307, wurstmeister/kafka-docker#122, lmenezes/cerebro#441, helm/charts#5089, ' +
+      'confluentinc/cp-docker-images#286, confluentinc/cp-docker-images#388; near miss (an env listing) nextcloud/docker#1859',
+    examples: [
+      '2018-02-08T09:27:54.720104855Z     Value: tcp://192.168.17.112:5672',
+      '    Value: "tcp://10.247.205.230:8090"',
+      '    Reason: failed to convert java.lang.String to java.lang.Integer (caused by java.lang.NumberFormatException: For input string: ' +
+        '"tcp://10.247.205.230:8090")',
+      'org.apache.kafka.common.config.ConfigException: Invalid value tcp://10.0.35.234:9092 for configuration port: Not a number of type INT',
+      'Invalid HTTP port: tcp://172.31.14.133:9000',
+      'port is deprecated. Please use KAFKA_ADVERTISED_LISTENERS instead.',
+      'PORT is deprecated. Please use KAFKA_REST_LISTENERS instead.',
+    ],
+    nearMisses: ['NEXTCLOUD_SERVER_PORT_80_TCP=tcp://10.152.183.46:80'],
   },
 ]);
