@@ -243,6 +243,23 @@ const FAMILIES: Record<string, Row[]> = {
       data: { variable: 'KAFKA_PORT', service: 'kafka' },
     },
   ],
+  'clickhouse data owner': [
+    {
+      line: "Application: DB::Exception: Effective user of the process (root) does not match the owner of the data (1000). Run under 'sudo -u 1000'.",
+      mechanism: 'data-owner-mismatch',
+      variant: 'root-process',
+      knob: 'securityContext.runAsUser',
+      container: { securityContext: { runAsUser: 0 } },
+      data: { owner: '1000', asWhom: 'the pod sets runAsUser: 0' },
+    },
+    {
+      line: "Application: DB::Exception: Effective user of the process (clickhouse) does not match the owner of the data (root). Run under 'sudo -u root'.",
+      mechanism: 'data-owner-mismatch',
+      variant: 'owner',
+      knob: 'spec.initContainers',
+      data: { user: 'clickhouse', owner: 'root' },
+    },
+  ],
   'php memory_limit': [
     {
       line: PHP,
@@ -322,6 +339,7 @@ describe('server readings in their own words', () => {
         'server_names_hash_bucket_size: 64; ignoring server_names_hash_bucket_size',
       '2016/06/20 11:00:31 [notice] 18#18: signal process started',
       'NEXTCLOUD_SERVER_PORT_80_TCP=tcp://10.152.183.46:80',
+      ' * Effective user of the process (algunenano) does not match the owner of the data (root).',
     ]) {
       expect(read(line), line).toBeUndefined();
     }

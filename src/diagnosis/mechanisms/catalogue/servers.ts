@@ -4,7 +4,7 @@
 // before start (Kafka KRaft, ZooKeeper), settings a framework requires (Spring, Rails, Django,
 // Keycloak), gunicorn's worker timeout and PHP's memory_limit. Lines that mean an existing
 // mechanism (Spring's port in use, RabbitMQ's cookie file it may not create) are mapped onto it.
-import { envValue, fsGroup, memoryLimit, mountOf } from '../context.js';
+import { envValue, fsGroup, memoryLimit, mountOf, runAsUser } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -727,6 +727,49 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'data-owner-mismatch',
+    kind: 'setting',
+    resource: 'the owner of the data directory',
+    doc:
+      'ClickHouse refuses to start when the UID it runs as is not the owner of its data path, so that a run as the wrong user cannot leave ' +
+      'files the normal user may not touch. In a pod the owner comes from who wrote the volume first; fsGroup sets the group, never the owner.',
+    variants: [
+      {
+        id: 'root-process',
+        when: (ctx) =>
+          ctx.groups.user === 'root' &&
+          data({
+            owner: ctx.groups.owner,
+            asWhom: runAsUser(ctx) === 0 ? 'the pod sets runAsUser: 0' : "a command that skips the image's entrypoint, or the image's default user",
+          }),
+        summary: 'ClickHouse runs as root, and its data belongs to {{owner}}',
+        explain:
+          'The server runs as root ({{asWhom}}; the entrypoint normally switches to the clickhouse user), ' +
+          'and the data was written by {{owner}}: ClickHouse stops rather than create root-owned files there.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.securityContext.runAsUser',
+            change: "run as the owner of the data ({{owner}}; the image's clickhouse user is 101)",
+          },
+          { place: 'pod', path: '{{containerPath}}.command', change: "or keep the image's entrypoint, which starts the server as the clickhouse user" },
+        ],
+      },
+      {
+        id: 'owner',
+        when: (ctx) => data({ user: ctx.groups.user ?? 'the server user', owner: ctx.groups.owner ?? 'another user' }),
+        summary: 'ClickHouse runs as {{user}}, and its data belongs to {{owner}}',
+        explain:
+          'The server runs as {{user}} and its data path belongs to {{owner}}: a volume whose root the storage or an earlier run as another user ' +
+          'created. The kubelet changes only the group of a volume (fsGroup), so the owner stays.',
+        knobs: [
+          { place: 'pod', path: 'spec.initContainers', change: 'chown -R the data path to the server user once, from an init container running as root' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: 'or run as the owner the data already has' },
+        ],
+      },
+    ],
+  },
 ]);
 
 /** A cluster IP and port as a service link writes them. */
@@ -1077,5 +1120,21 @@ export const SIGNATURES = signatures([
       'PORT is deprecated. Please use KAFKA_REST_LISTENERS instead.',
     ],
     nearMisses: ['NEXTCLOUD_SERVER_PORT_80_TCP=tcp://10.152.183.46:80'],
+  },
+  {
+    id: 'server.clickhouse-data-owner',
+    family: 'server',
+    mechanism: 'data-owner-mismatch',
+    needles: ['does not match the owner of the data'],
+    patterns: [re('Exception: Effective user of the process \\((?<user>[^)]+)\\) does not match the owner of the data \\((?<owner>[^)]+)\\)')],
+    source:
+      'ClickHouse programs/server/Server.cpp (ClickHouse/ClickHouse#3785: "Effective user of the process ({}) does not match the owner of the data ' +
+      "({}). Run under 'sudo -u {}'.\"; an exception at start, a startup warning in later releases). Lines (GitHub): ClickHouse/ClickHouse#6289; " +
+      'near misses (the warning form) ClickHouse/ClickHouse#55701, ClickHouse/ClickHouse#59141',
+    examples: ["Application: DB::Exception: Effective user of the process (root) does not match the owner of the data (1000). Run under 'sudo -u 1000'."],
+    nearMisses: [
+      ' * Effective user of the process (algunenano) does not match the owner of the data (root).',
+      'Effective user of the process (clickhouse) does not match the owner of the data (root)',
+    ],
   },
 ]);
