@@ -2,8 +2,10 @@
 // the shared errno, TLS and DNS readings do not explain: the Erlang cookie of RabbitMQ, cluster
 // identities recorded on a volume (Kafka, etcd, Cassandra), data directories that must be prepared
 // before start (Kafka KRaft, ZooKeeper), settings a framework requires (Spring, Rails, Django,
-// Keycloak), gunicorn's worker timeout and PHP's memory_limit. Lines that mean an existing
-// mechanism (Spring's port in use, RabbitMQ's cookie file it may not create) are mapped onto it.
+// Keycloak), gunicorn's worker timeout, PHP's memory_limit, nginx's server names hash, Apache without
+// its envvars, MinIO's root-disk refusal, ClickHouse's data owner and service-link variables that
+// collide with an app's setting. Lines that mean an existing mechanism (Spring's port in use,
+// RabbitMQ's cookie file it may not create) are mapped onto it.
 import { envValue, fsGroup, memoryLimit, mountOf, runAsUser } from '../context.js';
 import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
