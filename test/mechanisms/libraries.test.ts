@@ -1,5 +1,7 @@
 // Libraries' wording of failures the catalogue already explains (src/diagnosis/mechanisms/catalogue/libraries.ts).
-import { describeFamilies } from '../helpers/mechanism-table.js';
+import { describe, expect, it } from 'vitest';
+import { readTexts } from '../../src/diagnosis/mechanisms/index.js';
+import { describeFamilies, scopeOf } from '../helpers/mechanism-table.js';
 
 describeFamilies({
   'Netty native transport': [
@@ -37,4 +39,28 @@ describeFamilies({
       data: { names: 'JWT_SECRET' },
     },
   ],
+});
+
+describe('server-specific readings of lines other signatures also know', () => {
+  it("nginx's unresolved upstream says nginx resolves it once, at start", () => {
+    const r = readTexts(
+      [
+        {
+          text: '2024/06/22 16:54:59 [emerg] 1#1: host not found in upstream "pipedfrontend:80" in /etc/nginx/conf.d/pipedfrontend.conf:2',
+          source: 'logs app',
+        },
+      ],
+      scopeOf(),
+    );
+    expect({ mechanism: r?.mechanism, variant: r?.variant }).toEqual({ mechanism: 'dns-resolution', variant: 'nginx-upstream' });
+    expect(r?.knobPaths.join(' | ')).toContain('resolver kube-dns.kube-system.svc.cluster.local');
+  });
+  it('a gunicorn worker killed after its timeout is the timeout, not memory', () => {
+    const log = [
+      '[2024-11-05 09:25:59 +0000] [16] [CRITICAL] WORKER TIMEOUT (pid:17)',
+      '[2024-11-05 09:26:00 +0000] [16] [ERROR] Worker (pid:17) was sent SIGKILL! Perhaps out of memory?',
+    ];
+    expect(readTexts([{ lines: log, source: 'logs app' }], scopeOf())?.mechanism).toBe('worker-timeout');
+    expect(readTexts([{ lines: log.slice(1), source: 'logs app' }], scopeOf())?.mechanism).toBe('memory-limit');
+  });
 });

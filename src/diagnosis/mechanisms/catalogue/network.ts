@@ -279,6 +279,28 @@ export const MECHANISMS = mechanisms([
         facts: (ctx) => dependencyEvidence(dependencyOf(ctx)!),
       },
       {
+        // nginx resolves every upstream name once, when it loads its configuration, and refuses to start if one does not resolve then.
+        id: 'nginx-upstream',
+        when: (ctx) => /host not found in upstream/i.test(ctx.line) && data({ host: ctx.groups.host }),
+        summary: 'nginx cannot start: its upstream {{host}} does not resolve when the configuration loads',
+        explain:
+          'nginx resolves the names in proxy_pass and upstream blocks once, when it loads its configuration, and exits if any does not resolve at ' +
+          'that moment: a Service that does not exist yet (deployed after nginx, or in another namespace under its short name) stops the whole server, ' +
+          'and a Service recreated later is not followed.',
+        knobs: [
+          {
+            place: 'app',
+            path: 'the nginx configuration (proxy_pass with a variable + resolver kube-dns.kube-system.svc.cluster.local valid=10s)',
+            change: "resolve {{host}} per request instead of at start, with the cluster's DNS as resolver",
+          },
+          {
+            place: 'app',
+            path: 'the upstream name {{host}}',
+            change: 'or name the Service as it exists (<service>.<namespace>.svc.cluster.local) and deploy it first',
+          },
+        ],
+      },
+      {
         id: 'no-such-name',
         when: (ctx) => data({ host: ctx.groups.host }),
         summary: '{{host}} does not resolve',

@@ -2147,6 +2147,22 @@ export const SIGNATURES = signatures([
     examples: ['/entrypoint.sh: line 12:     7 Killed                  java -jar /app/app.jar'],
   },
   {
+    // Gunicorn kills a worker that missed its --timeout, and the SIGKILL report that follows guesses memory: read after a
+    // WORKER TIMEOUT, the kill is the timeout's (mechanism worker-timeout, catalogue/servers.ts), not the memory limit's.
+    id: 'server.worker-timeout-sigkill',
+    family: 'server',
+    mechanism: 'worker-timeout',
+    needles: ['sigkill'],
+    patterns: [re('Worker \\(pid:\\d+\\) was sent SIGKILL! Perhaps out of memory\\?')],
+    preceded: /\[CRITICAL\] WORKER TIMEOUT \(pid:\d+\)/,
+    source: 'gunicorn arbiter.py (murder_workers, then reap_workers). Lines (GitHub): open-runtimes/open-runtimes#330, devilry/devilry-django#1297',
+    examples: [
+      '[2024-11-05 09:25:59 +0000] [16] [CRITICAL] WORKER TIMEOUT (pid:17)\n[2024-11-05 09:26:00 +0000] [16] [ERROR] Worker (pid:17) was sent SIGKILL! ' +
+        'Perhaps out of memory?',
+    ],
+    nearMisses: ['[ERROR] Worker (pid:414078) was sent SIGKILL! Perhaps out of memory?'],
+  },
+  {
     id: 'server.worker-sigkill',
     family: 'server',
     mechanism: 'memory-limit',
