@@ -9,12 +9,19 @@ import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
+import * as runtimes from './catalogue/runtimes.js';
 import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
 import type { Family, Mechanism, Reading, ReadingContext, Signature, Text } from './types.js';
 
-export const MECHANISMS: readonly Mechanism[] = [...filesystem.MECHANISMS, ...proc.MECHANISMS, ...network.MECHANISMS, ...cluster.MECHANISMS];
-const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES];
+export const MECHANISMS: readonly Mechanism[] = [
+  ...filesystem.MECHANISMS,
+  ...proc.MECHANISMS,
+  ...network.MECHANISMS,
+  ...cluster.MECHANISMS,
+  ...runtimes.MECHANISMS,
+];
+const ALL: readonly Signature[] = [...filesystem.SIGNATURES, ...proc.SIGNATURES, ...network.SIGNATURES, ...cluster.SIGNATURES, ...runtimes.SIGNATURES];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
