@@ -119,6 +119,39 @@ const FAMILIES: Record<string, Row[]> = {
       data: { volume: 'packets', mountPath: '/data' },
     },
   ],
+  'runtime versions': [
+    {
+      line: 'error next@14.0.3: The engine "node" is incompatible with this module. Expected version ">=18.17.0". Got "18.16.0"',
+      mechanism: 'runtime-version',
+      variant: 'node-engine',
+      knob: 'spec.containers[app].image',
+      data: { pkg: 'next@14.0.3', want: '>=18.17.0', have: '18.16.0' },
+    },
+    {
+      line: "ERROR: Package 'gemma' requires a different Python: 3.10.13 not in '>=3.11'",
+      mechanism: 'runtime-version',
+      variant: 'python-requires',
+      knob: 'FROM python:<version>',
+      data: { pkg: 'gemma', want: '>=3.11', have: '3.10.13' },
+    },
+  ],
+  'JVM heap option': [
+    {
+      line: 'Invalid maximum heap size: -Xmx"2g"\nError: Could not create the Java Virtual Machine.',
+      mechanism: 'jvm-heap-flag',
+      variant: 'malformed',
+      knob: 'spec.containers[app].env ES_JAVA_OPTS',
+      container: { env: [{ name: 'ES_JAVA_OPTS', value: '-Xms2g -Xmx"2g"' }] },
+      data: { flag: '-Xmx"2g"', envVar: 'ES_JAVA_OPTS' },
+    },
+    {
+      line: 'Invalid maximum heap size: -Xmx4g\nThe specified size exceeds the maximum representable size.\nError: Could not create the Java Virtual Machine.',
+      mechanism: 'jvm-heap-flag',
+      variant: 'thirty-two-bit',
+      knob: 'the base image (JRE)',
+      data: { flag: '-Xmx4g' },
+    },
+  ],
   'runtime wordings of other mechanisms': [
     {
       line: 'ImportError: libGL.so.1: cannot open shared object file: No such file or directory',
@@ -143,6 +176,12 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'resources.limits.memory',
       container: { resources: { limits: { memory: '2Gi' } } },
       data: { limit: '2Gi' },
+    },
+    {
+      line: 'java.lang.OutOfMemoryError: Cannot reserve 4194304 bytes of direct buffer memory (allocated: 535498591, limit: 536870912)',
+      mechanism: 'memory-limit',
+      variant: 'limit',
+      knob: 'resources.limits.memory',
     },
   ],
 };

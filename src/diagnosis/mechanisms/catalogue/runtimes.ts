@@ -43,6 +43,22 @@ function invariantEnv(ctx: ReadingContext): string | undefined {
 
 const isOff = (v: string | undefined) => v !== undefined && /^(?:0|false)$/i.test(v.trim());
 
+/** The env var of the container whose value carries a JVM flag (`JAVA_OPTS: -Xmx"2g"`), to name the knob that set it. */
+function envCarrying(ctx: ReadingContext, flag: string | undefined): string | undefined {
+  if (!flag) return undefined;
+  return ctx.container?.env?.find((e) => e.value?.includes(flag))?.name ?? undefined;
+}
+
+/** The heap flag the JVM refused: on the line, or on the `Invalid maximum heap size` line just before it. */
+function refusedHeapFlag(ctx: ReadingContext): string | undefined {
+  if (ctx.groups.flag) return ctx.groups.flag;
+  for (const l of ctx.around) {
+    const m = /Invalid (?:maximum|initial) heap size: (-Xm[xs]\S*)/.exec(l);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 export const MECHANISMS = mechanisms([
   {
     id: 'native-module-platform',
@@ -288,6 +304,92 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'runtime-version',
+    kind: 'setting',
+    resource: 'the version of the language runtime in the image',
+    doc:
+      "A package the app installs declares the runtime versions it supports (package.json engines, Python's Requires-Python), and the runtime " +
+      'in the image is outside them: the image tag is older (or newer) than the dependencies were locked for. In a container this shows when ' +
+      'it installs dependencies at start.',
+    variants: [
+      {
+        id: 'node-engine',
+        when: (ctx) => /The engine "node"/i.test(ctx.line) && { runtime: 'Node.js' },
+        summary: '{{pkg}} needs Node.js {{want}}, and the image has {{have}}',
+        explain:
+          '{{pkg}} declares that it runs on Node.js {{want}}, and the Node.js in the image is {{have}}, so yarn refuses to install it: the ' +
+          "image's Node.js tag and the app's lock file moved apart.",
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.image', change: 'use an image whose Node.js satisfies {{want}}' },
+          {
+            place: 'image',
+            path: 'the Dockerfile (FROM node:<version>)',
+            change: 'or pin the base to such a version, and install the dependencies at build time',
+          },
+        ],
+      },
+      {
+        id: 'python-requires',
+        when: (ctx) => /requires a different Python/i.test(ctx.line) && { runtime: 'Python' },
+        summary: '{{pkg}} needs Python {{want}}, and the image has {{have}}',
+        explain:
+          "{{pkg}} declares Requires-Python {{want}}, and the image's Python is {{have}}, so pip refuses to install it: the base image is " +
+          'older than the package supports.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.image', change: 'use an image whose Python satisfies {{want}}' },
+          {
+            place: 'image',
+            path: 'the Dockerfile (FROM python:<version>)',
+            change: 'or pin the base to such a version, or pin the package to a release that supports {{have}}',
+          },
+        ],
+      },
+      {
+        id: 'version',
+        summary: 'a package needs another runtime version than the image has',
+        explain: 'A package the app installs declares runtime versions that do not include the one in the image.',
+        knobs: [{ place: 'pod', path: '{{containerPath}}.image', change: 'use an image with a runtime version the dependencies support' }],
+      },
+    ],
+  },
+  {
+    id: 'jvm-heap-flag',
+    kind: 'setting',
+    resource: 'a maximum heap (-Xmx) the JVM in the image can take',
+    doc:
+      'The JVM refuses its heap option before it starts: a 32-bit JVM cannot represent a heap of a few GiB, and a value the shell or the ' +
+      "container's env passed unparsed (quotes kept, an unexpanded variable, a doubled unit) is not a size.",
+    variants: [
+      {
+        id: 'thirty-two-bit',
+        when: (ctx) => /exceeds the maximum representable size/i.test([ctx.line, ...ctx.around].join('\n')) && { flag: refusedHeapFlag(ctx) ?? 'its -Xmx' },
+        summary: 'the 32-bit JVM in the image cannot take a heap of {{flag}}',
+        explain:
+          'The JVM in the image is a 32-bit build, which cannot address a heap as large as {{flag}} (a 32-bit image, or one built for arm/v7 or ' +
+          '386), so it stops before the app starts.',
+        knobs: [
+          { place: 'image', path: 'the base image (JRE)', change: 'use a 64-bit JRE built for the node (linux/amd64 or linux/arm64)' },
+          { place: 'pod', path: '{{containerPath}}.env JAVA_TOOL_OPTIONS', change: 'or keep -Xmx below what a 32-bit JVM can reserve (about 1-2 GiB)' },
+        ],
+      },
+      {
+        id: 'malformed',
+        when: (ctx) => {
+          const flag = refusedHeapFlag(ctx);
+          return { flag: flag ?? 'its -Xmx', envVar: envCarrying(ctx, flag) ?? 'JAVA_OPTS / JAVA_TOOL_OPTIONS' };
+        },
+        summary: 'the JVM cannot parse its heap option {{flag}}',
+        explain:
+          'The JVM got {{flag}}, which is not a size it parses (a number with one unit: -Xmx2g, -Xmx512m): the value arrived with its quotes, ' +
+          'an unexpanded variable, a doubled unit or nothing, from the env or args the container passes.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env {{envVar}}', change: 'write the size without quotes or placeholders (-Xmx2g)' },
+          { place: 'pod', path: '{{containerPath}}.args / command', change: 'or fix the start script that builds the option' },
+        ],
+      },
+    ],
+  },
 ]);
 
 export const SIGNATURES = signatures([
@@ -524,6 +626,80 @@ export const SIGNATURES = signatures([
     examples: [
       "System.OutOfMemoryException: Exception of type 'System.OutOfMemoryException' was thrown.",
       "Type=System.OutOfMemoryException Exception=System.OutOfMemoryException: Exception of type 'System.OutOfMemoryException' was thrown.",
+    ],
+  },
+  {
+    id: 'runtime.yarn-engine',
+    family: 'runtime',
+    mechanism: 'runtime-version',
+    needles: ['the engine "node" is incompatible'],
+    patterns: [re('error (?<pkg>\\S+): The engine "node" is incompatible with this module\\. Expected version "(?<want>[^"]+)"\\. Got "(?<have>[^"]+)"')],
+    source:
+      'yarn v1 src/package-compatibility.js ("The engine %s is incompatible with this module. Expected version %s. Got %s"; info for an optional ' +
+      'dependency it skips). Lines (GitHub): makeplane/plane#3369, docker/getting-started#318, innoq/innoq-styleguide#148, chatwoot/chatwoot#8441; ' +
+      'near miss (an optional dependency skipped): WikiEducationFoundation/WikiEduDashboard#2176',
+    examples: [
+      'error next@14.0.3: The engine "node" is incompatible with this module. Expected version ">=18.17.0". Got "18.16.0"',
+      '#15 43.22 error jest@29.3.1: The engine "node" is incompatible with this module. Expected version "^14.15.0 || ^16.10.0 || >=18.0.0". Got "12.22.12"',
+      'error faucet-pipeline-core@1.6.1: The engine "node" is incompatible with this module. Expected version ">= 12". Got "10.24.1"',
+    ],
+    nearMisses: ['info phantom@4.0.12: The engine "node" is incompatible with this module. Expected version ">=8". Got "6.14.4"'],
+  },
+  {
+    id: 'runtime.pip-requires-python',
+    family: 'runtime',
+    mechanism: 'runtime-version',
+    needles: ['requires a different python'],
+    patterns: [re("ERROR: Package '(?<pkg>[^']+)' requires a different Python: (?<have>[\\d.]+) not in '(?<want>[^']+)'")],
+    source:
+      'pip _internal/resolution (check_requires_python: "Package %r requires a different Python: %s not in %r"). Lines (GitHub): google/gemma_pytorch#79, ' +
+      'meolu/walle-web#1149, scylladb/python-driver#482, dbcli/pgcli#1561; near miss (pip skipping one candidate): NVIDIA-ISAAC-ROS/gxf#4',
+    examples: [
+      "ERROR: Package 'gemma' requires a different Python: 3.10.13 not in '>=3.11'",
+      "ERROR: Package 'gunicorn' requires a different Python: 2.7.18 not in '>=3.4'",
+      "ERROR: Package 'ccm' requires a different Python: 3.8.18 not in '>=3.9'",
+    ],
+    nearMisses: [
+      "837.1   Link requires a different Python (3.8.10 not in: '>=3.9'): https://files.pythonhosted.org/packages/d0/b2/" +
+        'fe774844d1857804cc884bba67bec38f649c99d0dc1ee7cbbf1da601357c/numpy-1.25.0.tar.gz (from https://pypi.org/simple/numpy/) (requires-python:>=3.9)',
+    ],
+  },
+  {
+    id: 'runtime.jvm-heap-flag',
+    family: 'runtime',
+    mechanism: 'jvm-heap-flag',
+    needles: ['heap size:', 'maximum representable size'],
+    patterns: [re('Invalid (?:maximum|initial) heap size: (?<flag>-Xm[xs]\\S*)'), re('The specified size exceeds the maximum representable size')],
+    source:
+      'OpenJDK hotspot share/runtime/arguments.cpp ("Invalid maximum heap size: %s", "The specified size exceeds the maximum representable size."). ' +
+      'Lines (GitHub): replit-archive/jsrepl#71, bernardladenthin/BitcoinAddressFinder#15 (32-bit JVM), swimlane/elk-tls-docker#11 (quotes from an env ' +
+      'file), payara/docker-payaraserver-full#42, linuxserver-archive/docker-unifi-controller#177, nimmis/docker-spigot#14',
+    examples: [
+      'Invalid maximum heap size: -Xmx4g\nThe specified size exceeds the maximum representable size.',
+      'Invalid maximum heap size: -Xmx"2g"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Payara's unexpanded placeholder as the JVM printed it, not a template
+      'Invalid maximum heap size: -Xmx${ENV=MAX_HEAP}${ENV=MIN_HEAP}',
+      'Invalid maximum heap size: -Xmx1024MM',
+      'Invalid initial heap size: -Xms',
+    ],
+  },
+  {
+    id: 'runtime.jvm-direct-buffer',
+    family: 'runtime',
+    mechanism: 'memory-limit',
+    needles: ['direct buffer memory'],
+    patterns: [re('OutOfMemoryError: Cannot reserve \\d+ bytes of direct buffer memory')],
+    source:
+      'OpenJDK java.nio.Bits.reserveMemory (JDK 16+: "Cannot reserve %d bytes of direct buffer memory (allocated: %d, limit: %d)", capped by ' +
+      '-XX:MaxDirectMemorySize, by default the heap size). Lines (GitHub): apache/hertzbeat#3157, GemstoneGG/Velocity-CTD#521, AutoMQ/automq#139; ' +
+      "near miss (the JVM's exception log of one it throws and handles): dacapobench/dacapobench#238",
+    examples: [
+      'java.lang.OutOfMemoryError: Cannot reserve 4194304 bytes of direct buffer memory (allocated: 535498591, limit: 536870912)',
+      'java.lang.OutOfMemoryError: Cannot reserve 4194304 bytes of direct buffer memory (allocated: 1069831345, limit: 1073741824)',
+    ],
+    nearMisses: [
+      "[1.236s][info][exceptions  ] Exception <a 'java/lang/OutOfMemoryError'{0x00000000ff8585e8}: Cannot reserve 262144 bytes of direct buffer " +
+        'memory (allocated: 29310240, limit: 29360128)>',
     ],
   },
 ]);
