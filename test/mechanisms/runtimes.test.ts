@@ -152,6 +152,53 @@ const FAMILIES: Record<string, Row[]> = {
       data: { flag: '-Xmx4g' },
     },
   ],
+  'PHP memory_limit': [
+    {
+      line:
+        'PHP Fatal error:  Allowed memory size of 268435456 bytes exhausted (tried to allocate 135168 bytes) in ' +
+        '/opt/kimai/vendor/symfony/routing/Loader/AttributeFileLoader.php on line 82',
+      mechanism: 'php-memory-limit',
+      variant: 'memory-limit',
+      knob: 'php.ini memory_limit',
+      container: { resources: { limits: { memory: '1Gi' } } },
+      data: { allowed: '256Mi', limit: '1Gi' },
+    },
+    {
+      line:
+        'PHP Fatal error:  Allowed memory size of 268435456 bytes exhausted (tried to allocate 135168 bytes) in ' +
+        '/opt/kimai/vendor/symfony/routing/Loader/AttributeFileLoader.php on line 82',
+      mechanism: 'php-memory-limit',
+      variant: 'at-container-limit',
+      knob: 'spec.containers[app].resources.limits.memory',
+      container: { resources: { limits: { memory: '256Mi' } } },
+      data: { allowed: '256Mi', limit: '256Mi' },
+    },
+    {
+      line:
+        'PHP Fatal error:  Allowed memory size of 1610612736 bytes exhausted (tried to allocate 4096 bytes) in ' +
+        'phar:///usr/local/bin/composer/src/Composer/DependencyResolver/RuleWatchGraph.php on line 52',
+      mechanism: 'php-memory-limit',
+      variant: 'composer',
+      knob: 'spec.containers[app].env COMPOSER_MEMORY_LIMIT',
+      data: { allowed: '1.5Gi' },
+    },
+  ],
+  'gunicorn worker timeout': [
+    {
+      line: '[2024-01-09 13:24:39 +0000] [1637] [CRITICAL] WORKER TIMEOUT (pid:7214)',
+      mechanism: 'worker-timeout',
+      variant: 'cpu-limit',
+      knob: 'spec.containers[app].resources.limits.cpu',
+      container: { resources: { limits: { cpu: '500m' } } },
+      data: { cpu: '500m' },
+    },
+    {
+      line: '[2024-01-09 13:24:39 +0000] [1637] [CRITICAL] WORKER TIMEOUT (pid:7214)',
+      mechanism: 'worker-timeout',
+      variant: 'timeout',
+      knob: 'env GUNICORN_CMD_ARGS',
+    },
+  ],
   'runtime wordings of other mechanisms': [
     {
       line: 'ImportError: libGL.so.1: cannot open shared object file: No such file or directory',

@@ -3,7 +3,8 @@
 // Node 17+ (OpenSSL 3) under build tools that hash with MD4, Go's own thread cap. Plus signatures
 // that read runtime wordings onto mechanisms other files define (a Python import of a missing
 // shared library, a gem Bundler cannot find, .NET's OutOfMemoryException).
-import { ALWAYS_READ_ONLY, envValue, mountOf } from '../context.js';
+import { formatBytes, parseQuantity } from '../../quantity.js';
+import { ALWAYS_READ_ONLY, envValue, memoryLimit, mountOf } from '../context.js';
 import { mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -57,6 +58,18 @@ function refusedHeapFlag(ctx: ReadingContext): string | undefined {
     if (m) return m[1];
   }
   return undefined;
+}
+
+/** PHP's memory_limit from its message, beside the container's limit: whether raising memory_limit alone can help. */
+function phpMemory(ctx: ReadingContext) {
+  const allowed = Number(ctx.groups.bytes);
+  const limitText = memoryLimit(ctx);
+  const limit = limitText === undefined ? Number.NaN : parseQuantity(limitText);
+  return {
+    allowed: Number.isFinite(allowed) ? formatBytes(allowed) : 'its memory_limit',
+    limit: limitText ?? 'no limit set',
+    atLimit: Number.isFinite(allowed) && Number.isFinite(limit) && allowed >= 0.9 * limit,
+  };
 }
 
 export const MECHANISMS = mechanisms([
@@ -246,7 +259,7 @@ export const MECHANISMS = mechanisms([
         summary: "the app's build tools use a hash OpenSSL 3 disables (Node.js 17+)",
         explain:
           'The Node.js in the image (17 or later) ships OpenSSL 3, which refuses MD4 and other legacy algorithms; an older webpack (4, or react-scripts 4) ' +
-          'hashes with MD4, so a build or dev server the container runs at start fails.',
+          'hashes with MD4 (old crypto code may use another legacy cipher), so a build or dev server the container runs at start fails.',
         knobs: [
           { place: 'pod', path: '{{containerPath}}.env NODE_OPTIONS', change: 'add --openssl-legacy-provider as a stop-gap' },
           {
@@ -386,6 +399,103 @@ export const MECHANISMS = mechanisms([
         knobs: [
           { place: 'pod', path: '{{containerPath}}.env {{envVar}}', change: 'write the size without quotes or placeholders (-Xmx2g)' },
           { place: 'pod', path: '{{containerPath}}.args / command', change: 'or fix the start script that builds the option' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'php-memory-limit',
+    kind: 'resource',
+    resource: "PHP's memory_limit (per script or request)",
+    doc:
+      'PHP stops a script that allocates more than its memory_limit (php.ini, 128M by default in the official images): a fatal error for that ' +
+      'request, or the exit of a CLI command (composer, a cache warm-up in the entrypoint). The container limit must leave room above it.',
+    variants: [
+      {
+        id: 'at-container-limit',
+        when: (ctx) => {
+          const m = phpMemory(ctx);
+          return m.atLimit && { allowed: m.allowed, limit: m.limit };
+        },
+        summary: "PHP's memory_limit ({{allowed}}) is used up, and it is already as large as the container's limit ({{limit}})",
+        explain:
+          'A PHP script used up its memory_limit of {{allowed}}, which is already about the memory the container may use ({{limit}}): raising ' +
+          'memory_limit alone would get the process OOM-killed instead.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.resources.limits.memory',
+            change: 'raise it above the memory_limit the app needs (plus the other processes)',
+          },
+          { place: 'app', path: 'php.ini memory_limit (a conf.d file from a ConfigMap)', change: 'then raise memory_limit to fit, or find what grows' },
+        ],
+      },
+      {
+        id: 'composer',
+        when: (ctx) => /composer/i.test(ctx.line) && { allowed: phpMemory(ctx).allowed },
+        summary: 'composer ran out of PHP memory ({{allowed}}) in the container',
+        explain:
+          "composer resolves dependencies inside the container and exceeds PHP's memory_limit ({{allowed}}): the image installs its packages at " +
+          'start instead of at build time.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env COMPOSER_MEMORY_LIMIT', change: 'set -1 (composer then ignores memory_limit), within limits.memory' },
+          { place: 'image', path: 'the Dockerfile', change: 'better, run composer install when the image is built' },
+        ],
+      },
+      {
+        id: 'memory-limit',
+        when: (ctx) => {
+          const m = phpMemory(ctx);
+          return { allowed: m.allowed, limit: m.limit };
+        },
+        summary: "a PHP script used up PHP's memory_limit ({{allowed}})",
+        explain:
+          "A PHP script needed more than PHP's memory_limit ({{allowed}}) and was stopped (container memory limit: {{limit}}): the setting is " +
+          "PHP's own, in php.ini, not the container's.",
+        knobs: [
+          {
+            place: 'app',
+            path: 'php.ini memory_limit (a conf.d file from a ConfigMap)',
+            change: 'raise it for this app (or php -d memory_limit= for a CLI command)',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'and keep the container limit above memory_limit times the FPM workers' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'worker-timeout',
+    kind: 'resource',
+    resource: "CPU time for a server's worker to answer its master within the timeout",
+    doc:
+      "gunicorn's master kills a worker that has not notified it within --timeout (30 s by default): a request or a start-up (loading a model) " +
+      'that takes longer, or a worker slowed by a CPU limit throttling it or by memory pressure.',
+    variants: [
+      {
+        id: 'cpu-limit',
+        when: (ctx) => {
+          const cpu = ctx.container?.resources?.limits?.cpu;
+          return cpu !== undefined && { cpu: String(cpu) };
+        },
+        summary: 'gunicorn killed a worker that did not answer within its timeout (CPU limit {{cpu}})',
+        explain:
+          "A gunicorn worker did not notify its master within --timeout, so the master killed it. The container's CPU limit ({{cpu}}) throttles " +
+          'every worker together: a heavy request or start-up takes longer than the timeout.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.resources.limits.cpu', change: 'raise it (or drop it and keep requests.cpu), or run fewer workers' },
+          { place: 'pod', path: '{{containerPath}}.env GUNICORN_CMD_ARGS', change: 'or raise --timeout for slow requests; --preload for a slow start-up' },
+        ],
+        facts: (ctx, d) => [specFact(ctx, 'resources.limits.cpu', String(d.cpu))],
+      },
+      {
+        id: 'timeout',
+        summary: 'gunicorn killed a worker that did not answer within its timeout',
+        explain:
+          'A gunicorn worker did not notify its master within --timeout (30 s by default), so the master killed it: a request or a start-up ' +
+          'that takes longer, a call blocked on a dependency, or a worker starved of CPU or memory.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env GUNICORN_CMD_ARGS', change: 'raise --timeout for slow requests; --preload for a slow start-up' },
+          { place: 'app', path: "the app's slow requests", change: 'move long work out of the request, and bound calls to dependencies with timeouts' },
         ],
       },
     ],
@@ -700,6 +810,41 @@ export const SIGNATURES = signatures([
     nearMisses: [
       "[1.236s][info][exceptions  ] Exception <a 'java/lang/OutOfMemoryError'{0x00000000ff8585e8}: Cannot reserve 262144 bytes of direct buffer " +
         'memory (allocated: 29310240, limit: 29360128)>',
+    ],
+  },
+  {
+    id: 'server.php-memory-limit',
+    family: 'server',
+    mechanism: 'php-memory-limit',
+    needles: ['allowed memory size of'],
+    patterns: [re('Allowed memory size of (?<bytes>\\d+) bytes exhausted')],
+    source:
+      'php-src Zend/zend_alloc.c ("Allowed memory size of %zu bytes exhausted (tried to allocate %zu bytes)"). Lines (GitHub): kimai/kimai#5048 ' +
+      '(cache warm-up at start), mondediefr/docker-flarum#62 (composer), laradock/laradock#1400, cachethq/cachet#1018 (through nginx FastCGI)',
+    examples: [
+      'kimai-1  | PHP Fatal error:  Allowed memory size of 268435456 bytes exhausted (tried to allocate 135168 bytes) in ' +
+        '/opt/kimai/vendor/symfony/routing/Loader/AttributeFileLoader.php on line 82',
+      'PHP Fatal error:  Allowed memory size of 1610612736 bytes exhausted (tried to allocate 4096 bytes) in ' +
+        'phar:///usr/local/bin/composer/src/Composer/DependencyResolver/RuleWatchGraph.php on line 52',
+      'Fatal error: Allowed memory size of 134217728 bytes exhausted (tried to allocate 3795 bytes) in ...',
+      '2015/10/07 15:04:09 [error] 78#0: *15 FastCGI sent in stderr: "PHP message: PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted ' +
+        '(tried to allocate 82 bytes) in /var/www/html/bootstrap/cache/compiled.php on line 9645" while reading response header from upstream',
+    ],
+  },
+  {
+    id: 'server.gunicorn-worker-timeout',
+    family: 'server',
+    mechanism: 'worker-timeout',
+    needles: ['worker timeout'],
+    patterns: [re('\\[CRITICAL\\] WORKER TIMEOUT \\(pid:\\d+\\)')],
+    source:
+      'gunicorn arbiter.py murder_workers ("WORKER TIMEOUT (pid:%s)", then SIGABRT, and SIGKILL if it lingers). Lines (GitHub): benoitc/gunicorn#3136, ' +
+      'open-runtimes/open-runtimes#330, benoitc/gunicorn#76, benoitc/gunicorn#1646 (memory pressure), GoogleCloudPlatform/python-docs-samples#3229 ' +
+      '(CPU withdrawn between requests)',
+    examples: [
+      '[2024-01-09 13:24:39 +0000] [1637] [CRITICAL] WORKER TIMEOUT (pid:7214)',
+      '[2024-11-05 09:25:59 +0000] [16] [CRITICAL] WORKER TIMEOUT (pid:17)',
+      '2010-07-28 23:01:19 [5869] [CRITICAL] WORKER TIMEOUT (pid:5870)',
     ],
   },
 ]);
