@@ -230,6 +230,12 @@ const FAMILIES: Record<string, Row[]> = {
       variant: 'limit',
       knob: 'resources.limits.memory',
     },
+    {
+      line: 'runtime: out of memory: cannot allocate 4194304-byte block (1755381760 in use)\nfatal error: out of memory',
+      mechanism: 'memory-limit',
+      variant: 'limit',
+      knob: 'spec.containers[app].resources.limits.memory',
+    },
   ],
 };
 

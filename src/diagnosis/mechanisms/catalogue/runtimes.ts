@@ -794,6 +794,18 @@ export const SIGNATURES = signatures([
     ],
   },
   {
+    id: 'runtime.go-out-of-memory',
+    family: 'runtime',
+    mechanism: 'memory-limit',
+    needles: ['runtime: out of memory', 'fatal error: out of memory'],
+    patterns: [re('runtime: out of memory: cannot allocate \\d+-byte block'), re('^fatal error: out of memory\\s*$')],
+    source:
+      'Go runtime/mem_linux.go sysMap and malloc.go ("runtime: out of memory: cannot allocate %d-byte block (%d in use)", throw "out of memory"; ' +
+      'the heap is capped by the container limit, or earlier by GOMEMLIMIT with GOGC=off). Lines (GitHub): projectdiscovery/nuclei#6593, ' +
+      'aquasecurity/fanal#257',
+    examples: ['runtime: out of memory: cannot allocate 4194304-byte block (1755381760 in use)', 'fatal error: out of memory'],
+  },
+  {
     id: 'runtime.jvm-direct-buffer',
     family: 'runtime',
     mechanism: 'memory-limit',
