@@ -199,6 +199,22 @@ const FAMILIES: Record<string, Row[]> = {
       knob: 'env GUNICORN_CMD_ARGS',
     },
   ],
+  'JVM heap option, set twice': [
+    {
+      line: 'Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size',
+      mechanism: 'jvm-heap-flag',
+      variant: 'xms-above-xmx',
+      knob: 'spec.containers[app].env JVM_EXTRA_OPTS',
+      container: { env: [{ name: 'JVM_EXTRA_OPTS', value: '-Xmx2g' }] },
+      data: { envVar: 'JVM_EXTRA_OPTS' },
+    },
+    {
+      line: 'Initial heap size set to a larger value than the maximum heap size',
+      mechanism: 'jvm-heap-flag',
+      variant: 'xms-above-xmx',
+      knob: "the image's start script",
+    },
+  ],
   'runtime wordings of other mechanisms': [
     {
       line: 'ImportError: libGL.so.1: cannot open shared object file: No such file or directory',

@@ -387,6 +387,25 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'xms-above-xmx',
+        when: (ctx) =>
+          /Initial heap size set to a larger value than the maximum heap size/i.test(ctx.line) && {
+            envVar: envCarrying(ctx, '-Xmx') ?? envCarrying(ctx, '-Xms') ?? 'JAVA_OPTS / JAVA_TOOL_OPTIONS',
+          },
+        summary: 'the JVM got an initial heap (-Xms) larger than its maximum (-Xmx)',
+        explain:
+          "The JVM's options set -Xms above -Xmx, so it stops before the app starts: typically the image's start script sets one and the " +
+          "container's env ({{envVar}}, or _JAVA_OPTIONS, which the JVM reads last) sets the other.",
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.env {{envVar}}', change: 'set -Xms no larger than -Xmx (or only -XX:MaxRAMPercentage)' },
+          {
+            place: 'image',
+            path: "the image's start script",
+            change: 'or find where the other heap option comes from (the JVM prints "Picked up ..." for env options)',
+          },
+        ],
+      },
+      {
         id: 'malformed',
         when: (ctx) => {
           const flag = refusedHeapFlag(ctx);
@@ -778,12 +797,17 @@ export const SIGNATURES = signatures([
     id: 'runtime.jvm-heap-flag',
     family: 'runtime',
     mechanism: 'jvm-heap-flag',
-    needles: ['heap size:', 'maximum representable size'],
-    patterns: [re('Invalid (?:maximum|initial) heap size: (?<flag>-Xm[xs]\\S*)'), re('The specified size exceeds the maximum representable size')],
+    needles: ['heap size:', 'maximum representable size', 'larger value than the maximum heap size'],
+    patterns: [
+      re('Invalid (?:maximum|initial) heap size: (?<flag>-Xm[xs]\\S*)'),
+      re('The specified size exceeds the maximum representable size'),
+      re('Initial heap size set to a larger value than the maximum heap size'),
+    ],
     source:
       'OpenJDK hotspot share/runtime/arguments.cpp ("Invalid maximum heap size: %s", "The specified size exceeds the maximum representable size."). ' +
       'Lines (GitHub): replit-archive/jsrepl#71, bernardladenthin/BitcoinAddressFinder#15 (32-bit JVM), swimlane/elk-tls-docker#11 (quotes from an env ' +
-      'file), payara/docker-payaraserver-full#42, linuxserver-archive/docker-unifi-controller#177, nimmis/docker-spigot#14',
+      'file), payara/docker-payaraserver-full#42, linuxserver-archive/docker-unifi-controller#177, nimmis/docker-spigot#14; "Initial heap size set to a ' +
+      'larger value than the maximum heap size" (HotSpot gcArguments): datastax-archive/docker-images#21, Earthcomputer/EnchantmentCracker#267',
     examples: [
       'Invalid maximum heap size: -Xmx4g\nThe specified size exceeds the maximum representable size.',
       'Invalid maximum heap size: -Xmx"2g"',
@@ -791,6 +815,7 @@ export const SIGNATURES = signatures([
       'Invalid maximum heap size: -Xmx${ENV=MAX_HEAP}${ENV=MIN_HEAP}',
       'Invalid maximum heap size: -Xmx1024MM',
       'Invalid initial heap size: -Xms',
+      'Initial heap size set to a larger value than the maximum heap size',
     ],
   },
   {
