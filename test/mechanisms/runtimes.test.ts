@@ -135,6 +135,42 @@ const FAMILIES: Record<string, Row[]> = {
       data: { pkg: 'gemma', want: '>=3.11', have: '3.10.13' },
     },
   ],
+  'runtime versions, at start': [
+    {
+      line:
+        'PHP Fatal error:  Composer detected issues in your platform: Your Composer dependencies require a PHP version ">= 8.0.2". You are running ' +
+        '7.4.26. in /root/.composer/vendor/composer/platform_check.php on line 24',
+      mechanism: 'runtime-version',
+      variant: 'php-platform',
+      knob: 'spec.containers[app].image',
+      data: { want: '>= 8.0.2', have: '7.4.26' },
+    },
+    {
+      line: 'Your Ruby version is 2.3.0, but your Gemfile specified ~> 2.4.0',
+      mechanism: 'runtime-version',
+      variant: 'ruby-gemfile',
+      knob: 'FROM ruby:<version>',
+      data: { want: '~> 2.4.0', have: '2.3.0' },
+    },
+    {
+      line:
+        "You must install or update .NET to run this application.\n\nApp: /app/api.dll\nArchitecture: x64\nFramework: 'Microsoft.AspNetCore.App', " +
+        "version '8.0.0' (x64)\n.NET location: /usr/share/dotnet\n\nNo frameworks were found.",
+      mechanism: 'runtime-version',
+      variant: 'aspnet-missing',
+      knob: 'the final FROM',
+      data: { aspnetImage: 'mcr.microsoft.com/dotnet/aspnet:8.0', want: '8.0.0' },
+    },
+    {
+      line:
+        "It was not possible to find any compatible framework version\nThe framework 'Microsoft.AspNetCore.App', version '3.1.0' (x64) was not found.\n" +
+        '  - The following frameworks were found:\n      6.0.4 at [/usr/share/dotnet/shared/Microsoft.AspNetCore.App]',
+      mechanism: 'runtime-version',
+      variant: 'dotnet-framework',
+      knob: 'TargetFramework, RollForward',
+      data: { framework: 'Microsoft.AspNetCore.App', want: '3.1.0', found: '6.0.4' },
+    },
+  ],
   'JVM heap option': [
     {
       line: 'Invalid maximum heap size: -Xmx"2g"\nError: Could not create the Java Virtual Machine.',

@@ -72,6 +72,23 @@ function phpMemory(ctx: ReadingContext) {
   };
 }
 
+/** What the .NET host says is missing: the framework and version the app targets, and the versions the image has. */
+function dotnetFramework(ctx: ReadingContext) {
+  const text = [ctx.line, ...ctx.around].join('\n');
+  const m = /[Ff]ramework:? '([\w.]+)', version '([\w.-]+)'/.exec(text);
+  const framework = ctx.groups.framework ?? m?.[1] ?? 'the .NET framework';
+  const want = ctx.groups.want ?? m?.[2] ?? 'the version it targets';
+  const found = [...text.matchAll(/^\s*([\d.]+[\w.-]*) at \[/gm)].map((f) => f[1]).join(', ');
+  const major = /^(\d+)\./.exec(want)?.[1];
+  return {
+    framework,
+    want,
+    found: found || 'not listed',
+    aspnetMissing: /AspNetCore/i.test(framework) && /No frameworks were found/i.test(text),
+    aspnetImage: `mcr.microsoft.com/dotnet/aspnet:${major ? `${major}.0` : '<version>'}`,
+  };
+}
+
 export const MECHANISMS = mechanisms([
   {
     id: 'native-module-platform',
@@ -322,9 +339,9 @@ export const MECHANISMS = mechanisms([
     kind: 'setting',
     resource: 'the version of the language runtime in the image',
     doc:
-      "A package the app installs declares the runtime versions it supports (package.json engines, Python's Requires-Python), and the runtime " +
-      'in the image is outside them: the image tag is older (or newer) than the dependencies were locked for. In a container this shows when ' +
-      'it installs dependencies at start.',
+      "The app or a package it installs declares the runtime versions it supports (package.json engines, Python's Requires-Python, Composer's " +
+      "platform check, the Gemfile's ruby, the .NET framework it targets), and the runtime in the image is outside them: the image tag is " +
+      'older (or newer) than the app was built or locked for.',
     variants: [
       {
         id: 'node-engine',
@@ -356,6 +373,61 @@ export const MECHANISMS = mechanisms([
             path: 'the Dockerfile (FROM python:<version>)',
             change: 'or pin the base to such a version, or pin the package to a release that supports {{have}}',
           },
+        ],
+      },
+      {
+        id: 'php-platform',
+        when: (ctx) => /Composer detected issues in your platform/i.test(ctx.line) && { runtime: 'PHP' },
+        summary: 'the vendor packages need PHP {{want}}, and the image runs {{have}}',
+        explain:
+          "Composer's platform check, which runs before the app, stops it: the packages in vendor/ were installed for PHP {{want}} (composer " +
+          'install ran with another PHP, in a build stage or on a host), and the PHP in the image is {{have}}.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.image', change: 'use an image whose PHP satisfies {{want}}' },
+          { place: 'image', path: 'the Dockerfile', change: 'or run composer install with the same PHP as the runtime stage (config.platform.php pins it)' },
+        ],
+      },
+      {
+        id: 'ruby-gemfile',
+        when: (ctx) => /Your Ruby version is/i.test(ctx.line) && { runtime: 'Ruby' },
+        summary: 'the Gemfile asks for Ruby {{want}}, and the image has {{have}}',
+        explain:
+          "The Gemfile pins Ruby {{want}}, and the Ruby in the image is {{have}}, so Bundler stops before the app: the image's ruby tag and " +
+          'the Gemfile (or .ruby-version) moved apart.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.image', change: 'use the image built on the Ruby the Gemfile names' },
+          { place: 'image', path: 'the Dockerfile (FROM ruby:<version>)', change: 'or pin the base to {{want}}' },
+        ],
+      },
+      {
+        id: 'aspnet-missing',
+        when: (ctx) => {
+          const d = dotnetFramework(ctx);
+          return d.aspnetMissing && { framework: d.framework, want: d.want, aspnetImage: d.aspnetImage };
+        },
+        summary: 'the app needs ASP.NET Core {{want}}, and the image has no ASP.NET Core at all',
+        explain:
+          'The app targets {{framework}} {{want}}, and the image carries no ASP.NET Core runtime: it is built on the plain .NET runtime image ' +
+          '(mcr.microsoft.com/dotnet/runtime), which has only Microsoft.NETCore.App.',
+        knobs: [
+          { place: 'image', path: 'the Dockerfile (the final FROM)', change: 'use {{aspnetImage}} for a web app' },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or run an image built that way' },
+        ],
+      },
+      {
+        id: 'dotnet-framework',
+        when: (ctx) => {
+          if (!/framework|\.NET/i.test(ctx.line)) return false;
+          const d = dotnetFramework(ctx);
+          return { framework: d.framework, want: d.want, found: d.found };
+        },
+        summary: 'the app targets {{framework}} {{want}}, which the image does not have',
+        explain:
+          'The .NET host cannot start the app: it targets {{framework}} {{want}}, which the image does not carry (its versions of it: {{found}}). ' +
+          'The build and the runtime image use different .NET versions, or the runtime image lacks that framework.',
+        knobs: [
+          { place: 'image', path: 'the Dockerfile (the final FROM)', change: 'use the runtime image of the version the app targets ({{want}})' },
+          { place: 'image', path: 'the project (TargetFramework, RollForward)', change: 'or target the version in the image, or allow rolling forward to it' },
         ],
       },
       {
@@ -791,6 +863,66 @@ export const SIGNATURES = signatures([
     nearMisses: [
       "837.1   Link requires a different Python (3.8.10 not in: '>=3.9'): https://files.pythonhosted.org/packages/d0/b2/" +
         'fe774844d1857804cc884bba67bec38f649c99d0dc1ee7cbbf1da601357c/numpy-1.25.0.tar.gz (from https://pypi.org/simple/numpy/) (requires-python:>=3.9)',
+    ],
+  },
+  {
+    id: 'runtime.composer-platform-php',
+    family: 'runtime',
+    mechanism: 'runtime-version',
+    needles: ['composer detected issues in your platform'],
+    patterns: [
+      re(
+        'Composer detected issues in your platform: Your Composer dependencies require a PHP version "(?<want>[^"]+)"\\. ',
+        'You are running (?<have>\\d+(?:\\.\\d+)*)',
+      ),
+    ],
+    source:
+      'Composer src/Composer/Autoload/AutoloadGenerator.php (the generated vendor/composer/platform_check.php). Lines (GitHub): composer/composer#11628, ' +
+      'ChurchCRM/CRM#6511, overtrue/phplint#113, laravel/framework#39516, michz/shinage-server#91',
+    examples: [
+      'PHP Fatal error:  Composer detected issues in your platform: Your Composer dependencies require a PHP version ">= 8.1.0". You are running ' +
+        '8.0.30. in C:\\laragon\\www\\belajar1\\vendor\\composer\\platform_check.php on line 24',
+      '[10-Jul-2023 01:06:43 UTC] PHP Fatal error:  Composer detected issues in your platform: Your Composer dependencies require a PHP version ' +
+        '">= 8.1.0". You are running 8.0.29. in /home/papelarte/public_html/churchcrm/vendor/composer/platform_check.php on line 24',
+      'PHP Fatal error:  Composer detected issues in your platform: Your Composer dependencies require a PHP version ">= 8.0.2". You are running ' +
+        '7.4.26. in /root/.composer/vendor/composer/platform_check.php on line 24',
+    ],
+  },
+  {
+    id: 'runtime.bundler-ruby-version',
+    family: 'runtime',
+    mechanism: 'runtime-version',
+    needles: ['your ruby version is'],
+    patterns: [re('Your Ruby version is (?<have>\\S+), but your Gemfile specified (?<want>\\S+(?: [\\d.]+)?)')],
+    source:
+      'Bundler lib/bundler/ruby_version.rb / definition.rb ("Your Ruby version is %s, but your Gemfile specified %s"). Lines (GitHub): rughh/on_ruby#259, ' +
+      'openSUSE/osem#3145, WikiEducationFoundation/WikiEduDashboard#4335, zinc-collective/convene#2300',
+    examples: [
+      'Your Ruby version is 2.3.0, but your Gemfile specified ~> 2.4.0',
+      'Your Ruby version is 3.1.4, but your Gemfile specified 3.1.3',
+      '#8 1.598 Your Ruby version is 3.2.3, but your Gemfile specified 3.3.0',
+    ],
+  },
+  {
+    id: 'runtime.dotnet-framework-missing',
+    family: 'runtime',
+    mechanism: 'runtime-version',
+    needles: ['was not found', 'install or update .net', 'compatible framework version'],
+    patterns: [
+      re("The (?:specified )?framework '(?<framework>[\\w.]+)', version '(?<want>[\\w.-]+)'(?: \\(\\w+\\))? was not found"),
+      re('You must install or update \\.NET to run this application'),
+      re('It was not possible to find any compatible framework version'),
+    ],
+    source:
+      'dotnet/runtime src/native/corehost/fxr (the host\'s "framework ... was not found" and, since .NET 8, "You must install or update .NET to run this ' +
+      'application"). Lines (GitHub): dotnet/core#7373, dotnet/core#5760, dotnet/sdk#16904, dotnet/aspnetcore#29611 (the runtime image instead of ' +
+      'aspnet), dotnet/runtime#81701, dotnet/aspnetcore#53260',
+    examples: [
+      "The framework 'Microsoft.AspNetCore.App', version '3.1.0' (x64) was not found.",
+      "The framework 'Microsoft.AspNetCore.App', version '5.0.0' was not found.",
+      "The specified framework 'Microsoft.AspNetCore.App', version '2.1.1' was not found.",
+      'You must install or update .NET to run this application.',
+      'It was not possible to find any compatible framework version',
     ],
   },
   {
