@@ -1,8 +1,11 @@
-// Language runtimes whose image or environment does not fit them: native add-ons built for another
-// platform than the image's (OS, CPU, C library, Node ABI), .NET without ICU or in invariant mode,
-// Node 17+ (OpenSSL 3) under build tools that hash with MD4, Go's own thread cap. Plus signatures
-// that read runtime wordings onto mechanisms other files define (a Python import of a missing
-// shared library, a gem Bundler cannot find, .NET's OutOfMemoryException).
+// Language runtimes whose image, limits or environment do not fit them: native add-ons built for
+// another platform than the image's (OS, CPU, C library, Node ABI), .NET without ICU or in invariant
+// mode, Node 17+ (OpenSSL 3) under build tools that hash with MD4, Go's own thread cap, a runtime
+// version outside what the app declares (yarn engines, Requires-Python, Composer's platform check,
+// the Gemfile's ruby, the .NET framework it targets), a JVM heap option the JVM refuses, PHP's
+// memory_limit against the container limit, gunicorn's worker timeout. Plus signatures that read
+// runtime wordings onto mechanisms other files define (a Python import of a missing shared library,
+// a gem Bundler cannot find, out-of-memory lines of .NET, Go and the JDK's direct buffers).
 import { formatBytes, parseQuantity } from '../../quantity.js';
 import { ALWAYS_READ_ONLY, envValue, memoryLimit, mountOf } from '../context.js';
 import { mechanisms, mountFact, re, signatures, specFact } from '../define.js';
