@@ -13,6 +13,7 @@ import * as libraries from './catalogue/libraries.js';
 import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
 import * as proc from './catalogue/process.js';
+import * as runtimes from './catalogue/runtimes.js';
 import * as servers from './catalogue/servers.js';
 import * as storage from './catalogue/storage.js';
 import * as structure from './catalogue/structure.js';
@@ -29,6 +30,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
   ...netpath.MECHANISMS,
+  ...runtimes.MECHANISMS,
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
@@ -43,6 +45,7 @@ const ALL: readonly Signature[] = [
   ...apiVersions.SIGNATURES,
   ...libraries.SIGNATURES,
   ...netpath.SIGNATURES,
+  ...runtimes.SIGNATURES,
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
