@@ -262,9 +262,12 @@ export const SIGNATURES = signatures([
       'kubernetes/autoscaler cluster-autoscaler on 1.25 (*v1beta1.PodDisruptionBudget), sustainable-computing-io/kepler-operator (ServiceMonitor ' +
       'restmapping); kubernetes.io deprecated API migration guide (the tables)',
     examples: [
-      'E0219 08:25:23.237544       1 reflector.go:123] pkg/mod/k8s.io/client-go@v0.16.10/tools/cache/reflector.go:96: Failed to list *v1beta1.CronJob: the server could not find the requested resource',
-      'k8s.io/autoscaler/cluster-autoscaler/utils/kubernetes/listers.go:309: Failed to watch *v1beta1.PodDisruptionBudget: failed to list *v1beta1.PodDisruptionBudget: the server could not find the requested resource',
-      '{"kind": "ServiceMonitor.monitoring.coreos.com", "error": "failed to get restmapping: no matches for kind \\"ServiceMonitor\\" in version \\"monitoring.coreos.com/v1\\""}',
+      'E0219 08:25:23.237544       1 reflector.go:123] pkg/mod/k8s.io/client-go@v0.16.10/tools/cache/reflector.go:96: ' +
+        'Failed to list *v1beta1.CronJob: the server could not find the requested resource',
+      'k8s.io/autoscaler/cluster-autoscaler/utils/kubernetes/listers.go:309: Failed to watch *v1beta1.PodDisruptionBudget: ' +
+        'failed to list *v1beta1.PodDisruptionBudget: the server could not find the requested resource',
+      '{"kind": "ServiceMonitor.monitoring.coreos.com", "error": "failed to get restmapping: ' +
+        'no matches for kind \\"ServiceMonitor\\" in version \\"monitoring.coreos.com/v1\\""}',
     ],
   },
 ]);
