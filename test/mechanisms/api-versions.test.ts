@@ -22,7 +22,9 @@ describeFamilies({
       data: { kind: 'CronJob', groupVersion: 'batch/v1beta1', release: '1.25', use: 'batch/v1' },
     },
     {
-      line: '{"kind": "ServiceMonitor.monitoring.coreos.com", "error": "failed to get restmapping: no matches for kind \\"ServiceMonitor\\" in version \\"monitoring.coreos.com/v1\\""}',
+      line:
+        '{"kind": "ServiceMonitor.monitoring.coreos.com", "error": "failed to get restmapping: ' +
+        'no matches for kind \\"ServiceMonitor\\" in version \\"monitoring.coreos.com/v1\\""}',
       mechanism: 'api-not-served',
       variant: 'crd-missing',
       knob: 'CustomResourceDefinition for ServiceMonitor (monitoring.coreos.com)',
