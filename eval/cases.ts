@@ -22,10 +22,10 @@ export const CaseMeta = z
      * (then their gaps were closed too); `fresh` cases were written after the rules and never
      * changed them: the honest figure for incidents nobody named. `fresh2` cases were written after
      * the mechanism work (issue 32) by someone who had seen only that issue, scored once; `fresh3`
-     * the same, a session later, and `fresh4` a session after that: measurements, outside the
-     * test's 90% gate (test/eval.test.ts).
+     * the same, a session later, `fresh4` a session after that and `fresh5` after a further round of
+     * work in the same session: measurements, outside the test's 90% gate (test/eval.test.ts).
      */
-    split: z.enum(['dev', 'holdout', 'fresh', 'fresh2', 'fresh3', 'fresh4']),
+    split: z.enum(['dev', 'holdout', 'fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5']),
     expect: z.object({
       /**
        * The rule that must rank first; `null` for a negative (nothing of severity warning or worse);

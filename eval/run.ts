@@ -4,7 +4,7 @@
 // {"cases","right","useful","silent","wrong","negatives","false_alarms","mechanism_cases","mechanism_named","rollback_offers"}.
 // `mechanism_named` counts the cases of classes no rule names (`expect.mechanism`) whose first
 // finding of warning or worse names the mechanism in its own words and quotes the decisive line.
-//   --split dev|holdout|fresh|fresh2|fresh3|fresh4  only that part of the corpus
+//   --split dev|holdout|fresh|fresh2|fresh3|fresh4|fresh5  only that part of the corpus
 //   --verbose             the first finding of every case that is not right
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${mark} ${c.slug.padEnd(48)} ${score.got}${score.why ? `  (${score.why})` : ''}\n`);
     if (values.verbose && score.verdict !== 'right' && score.verdict !== 'quiet') process.stdout.write(`      ${detail}\n`);
   }
-  for (const split of ['dev', 'holdout', 'fresh', 'fresh2', 'fresh3', 'fresh4'] as const) {
+  for (const split of ['dev', 'holdout', 'fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5'] as const) {
     const part = scored.filter((s) => s.c.meta.split === split).map((s) => s.score);
     if (part.length === 0) continue;
     const t = tally(part);

@@ -145,9 +145,10 @@ describe('the corpus', () => {
 });
 
 describe('the product on the corpus', () => {
-  // A blind split written after the rules (fresh3, fresh4) is a measurement reported as it came
+  // A blind split written after the rules (fresh3 and later) is a measurement reported as it came
   // out (eval/README.md), not a gate: gating on it would invite tuning the rules to it.
-  const gated = cases.filter((c) => c.meta.split !== 'fresh3' && c.meta.split !== 'fresh4');
+  const BLIND = new Set(['fresh3', 'fresh4', 'fresh5']);
+  const gated = cases.filter((c) => !BLIND.has(c.meta.split));
   it('is right on at least 90% of the incidents and raises no false alarm', async () => {
     const scores = [];
     for (const c of gated) scores.push({ slug: c.slug, ...(await evaluate(c)).score });
