@@ -2,7 +2,7 @@
 // Apache Pulsar (BookKeeper), ActiveMQ Artemis, Apache Solr. Each line is the server's own sentence; most mean a
 // mechanism the catalogue already has (a volume another process holds, a volume the user may not write, a hard limit),
 // and three are new: a Galera member that may not bootstrap, the node's AIO request slots, a licence not accepted.
-import { envValue } from '../context.js';
+import { envValue, memoryLimit } from '../context.js';
 import { mechanisms, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -12,6 +12,23 @@ function scyllaCpus(ctx: ReadingContext): { cpus: string } | false {
   if (/--smp\b/.test(args)) return false;
   const limit = ctx.container?.resources?.limits?.cpu;
   return limit === undefined ? { cpus: "all of the node's CPUs (the container sets no CPU limit)" } : false;
+}
+
+/** The docker-neo4j env var for a setting: NEO4J_ + the name with _ doubled and . as _ (server.memory.heap.max_size → ..._max__size). */
+const neo4jEnv = (setting: string) => `NEO4J_${setting.replace(/_/g, '__').replace(/\./g, '_')}`;
+
+/** The two settings Neo4j names (server.* in 5.x, dbms.* in 4.x) and their env vars. */
+function neo4jMemory(ctx: ReadingContext) {
+  const pagecache = ctx.groups.pagecache ?? 'server.memory.pagecache.size';
+  const heap = ctx.groups.heap ?? 'server.memory.heap.max_size';
+  return { pagecache, heap, pagecacheEnv: neo4jEnv(pagecache), heapEnv: neo4jEnv(heap) };
+}
+
+/** The two addresses of the cookies a bookie compares: the one on this line, and the next bookieHost when it differs. */
+function cookieHosts(ctx: ReadingContext): { one: string; other: string } | false {
+  const one = ctx.groups.host;
+  const other = ctx.around.map((l) => /bookieHost: "([^"]+)"/.exec(l)?.[1]).find((h) => h !== undefined && h !== one);
+  return one !== undefined && other !== undefined && { one, other };
 }
 
 export const MECHANISMS = mechanisms([
@@ -153,6 +170,99 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'memory-settings-exceed-limit',
+    kind: 'setting',
+    resource: "the server's configured memory against the container's memory",
+    doc:
+      "Neo4j adds its configured heap and page cache and refuses to start when the sum exceeds the memory the JVM reports: the container's " +
+      "memory limit where the JVM reads it from the cgroup, else the node's RAM.",
+    variants: [
+      {
+        id: 'limit',
+        when: (ctx) => {
+          const limit = memoryLimit(ctx);
+          return limit !== undefined && { ...neo4jMemory(ctx), limit };
+        },
+        summary: 'Neo4j heap + page cache exceed the memory it sees (the container limit is {{limit}})',
+        explain:
+          'Neo4j checks at start that {{heap}} plus {{pagecache}} fit in the memory the JVM reports, which in this container is its memory ' +
+          'limit ({{limit}}), and they do not: the settings were sized for a larger machine (or by a chart from another limit). When the sum is ' +
+          "below the limit, the JVM reads another value: an older JVM on cgroup v2 nodes does not see the container's limit.",
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env {{heapEnv}} + {{pagecacheEnv}}',
+            change: 'size them to fit in {{limit}} with room for native memory (neo4j-admin server memory-recommendation gives values)',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'or raise the limit above heap + page cache + native memory' },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'on cgroup v2 nodes, use an image whose JVM reads cgroup v2 (JDK 11.0.16+/17)' },
+        ],
+        facts: (ctx, d) => [specFact(ctx, 'resources.limits.memory', String(d.limit))],
+      },
+      {
+        id: 'general',
+        summary: "Neo4j heap + page cache exceed the memory it sees (the container has no memory limit: the node's RAM)",
+        explain:
+          'Neo4j checks at start that its heap (server.memory.heap.max_size) plus its page cache (server.memory.pagecache.size; dbms.memory.* ' +
+          'in 4.x) fit in the memory the JVM reports, and they do not; the container has no memory limit, so that is the RAM of {{node}}: ' +
+          'the settings were sized for a larger machine.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env NEO4J_server_memory_heap_max__size + NEO4J_server_memory_pagecache_size',
+            change: 'size them to the memory the pod may use (NEO4J_dbms_memory_heap_max__size, NEO4J_dbms_memory_pagecache_size in 4.x)',
+          },
+          { place: 'pod', path: '{{containerPath}}.resources.limits.memory', change: 'and set a memory limit (and request) that holds them' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'bookie-cookie',
+    kind: 'setting',
+    resource: "a BookKeeper bookie's identity (its cookie)",
+    doc:
+      'A bookie writes a cookie (its address, its directories, the instance id) to its journal and ledger directories and to the metadata ' +
+      'store, and refuses to start when the two differ. By default its address is the pod IP, which a restarted pod does not keep.',
+    variants: [
+      {
+        id: 'pod-ip',
+        when: (ctx) => cookieHosts(ctx),
+        summary: 'the bookie cookies name two addresses, {{one}} and {{other}}: its identity is the pod IP',
+        explain:
+          'The bookie identifies itself by its address, and the cookie it registered with and the one it builds now name two addresses ' +
+          '({{one}}, {{other}}): by default BookKeeper uses the IP, and a pod IP does not survive a restart, so the cookie on the volume no ' +
+          'longer matches the one in the metadata store.',
+        knobs: [
+          {
+            place: 'app',
+            path: 'bookkeeper useHostNameAsBookieID (env PULSAR_PREFIX_useHostNameAsBookieID, the Pulsar chart sets it)',
+            change: "set true, so the bookie's id is the StatefulSet pod's stable host name",
+          },
+          {
+            place: 'app',
+            path: 'bin/bookkeeper shell updatecookie -bookieId hostname',
+            change: 'then move the existing cookie to the host name once, instead of wiping the volume',
+          },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'the bookie cookie on its volume differs from the one in the metadata store',
+        explain:
+          'The cookie the bookie finds in its journal and ledger directories differs from the one the metadata store holds for it: its ' +
+          'address (the pod IP by default) or its directory settings changed, or the volume belongs to another bookie.',
+        knobs: [
+          {
+            place: 'app',
+            path: 'bookkeeper useHostNameAsBookieID / journalDirectories / ledgerDirectories',
+            change: 'keep the id stable (host name) and the directories as they were when the bookie registered',
+          },
+        ],
+      },
+    ],
+  },
 ]);
 
 export const SIGNATURES = signatures([
@@ -205,6 +315,24 @@ export const SIGNATURES = signatures([
       'neo4j/docker-neo4j docker-entrypoint.sh (licence check, since 3.3; docker-library/official-images#3663). Lines (GitHub): ' +
       'neo4j/docker-neo4j#108, helm/charts#16743',
     examples: ['In order to use Neo4j Enterprise Edition you must accept the license agreement.'],
+  },
+  {
+    id: 'neo4j.memory-config',
+    family: 'server',
+    mechanism: 'memory-settings-exceed-limit',
+    needles: ['invalid memory configuration'],
+    patterns: [
+      re('Invalid memory configuration - exceeds physical memory\\. Check the configured values for (?<pagecache>[\\w.]+) and (?<heap>[\\w.]+)'),
+      re('Invalid memory configuration - exceeds physical memory'),
+    ],
+    source:
+      'neo4j server bootstrap (memory validation of the page cache and heap settings). Lines (GitHub): neo4j/helm-charts#479, neo4j/neo4j#12689, ' +
+      'neo4j-contrib/neo4j-helm#167',
+    examples: [
+      '2025-11-17 19:57:11.417+0000 ERROR Invalid memory configuration - exceeds physical memory. Check the configured values for ' +
+        'server.memory.pagecache.size and server.memory.heap.max_size',
+      'Invalid memory configuration - exceeds physical memory. Check the configured values for dbms.memory.pagecache.size and dbms.memory.heap.max_size',
+    ],
   },
   {
     id: 'couchdb.admin-party',
@@ -289,6 +417,25 @@ export const SIGNATURES = signatures([
         'org.apache.bookkeeper.bookie.BookieException$InvalidCookieException: instanceId 70fa10af-86ef-4ced-b307-75f998c2ab8d ' +
         'is not matching with 2024bf46-92f4-4',
     ],
+  },
+  {
+    id: 'bookkeeper.cookie',
+    family: 'server',
+    mechanism: 'bookie-cookie',
+    needles: ['bookiehost'],
+    // The exception prints both cookies over several lines; the first bookieHost is read, and the variant finds the second after it.
+    patterns: [re('^\\s*bookieHost: "(?<host>[^"]+)"')],
+    preceded: /InvalidCookieException: Cookie \[/,
+    applies: (ctx) => !ctx.around.some((l) => /is not matching with \[/.test(l)),
+    source:
+      'apache/bookkeeper bookie/Cookie.java verifyInternal ("Cookie [...] is not matching with [...]"). Lines (GitHub): ' +
+      'streamnative/pulsar#1246 (apache/pulsar#7569); useHostNameAsBookieID: apache/pulsar-helm-chart values.yaml',
+    examples: [
+      'org.apache.bookkeeper.bookie.BookieException$InvalidCookieException: Cookie [4\nbookieHost: "10.233.106.106:3181"\n' +
+        'journalDir: "data/bookkeeper/journal"\nledgerDirs: "1\\tdata/bookkeeper/ledgers"\ninstanceId: "7940c93b-5da8-4fa7-941e-d254d678fb1c"\n' +
+        '] is not matching with [4\nbookieHost: "10.233.107.121:3181"',
+    ],
+    nearMisses: ['bookieHost: "10.233.106.106:3181"'],
   },
   {
     id: 'artemis.server-lock',
