@@ -1,7 +1,8 @@
 // Start-up checks of data stores and messaging servers: MariaDB Galera, ScyllaDB, Neo4j, CouchDB, InfluxDB, Memcached,
 // Apache Pulsar (BookKeeper), ActiveMQ Artemis, Apache Solr. Each line is the server's own sentence; most mean a
 // mechanism the catalogue already has (a volume another process holds, a volume the user may not write, a hard limit),
-// and three are new: a Galera member that may not bootstrap, the node's AIO request slots, a licence not accepted.
+// and five are new: a Galera member that may not bootstrap, the node's AIO request slots, a licence not accepted, memory
+// settings larger than the memory the server sees, a bookie whose identity is its pod IP.
 import { envValue, memoryLimit } from '../context.js';
 import { mechanisms, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
