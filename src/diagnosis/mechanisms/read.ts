@@ -28,6 +28,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...network.MECHANISMS,
   ...cluster.MECHANISMS,
   ...apiVersions.MECHANISMS,
+  ...datastores.MECHANISMS,
   ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
   ...netpath.MECHANISMS,
@@ -35,7 +36,6 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
-  ...datastores.MECHANISMS,
 ];
 // identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
 const ALL: readonly Signature[] = [
@@ -45,13 +45,13 @@ const ALL: readonly Signature[] = [
   ...network.SIGNATURES,
   ...cluster.SIGNATURES,
   ...apiVersions.SIGNATURES,
+  ...datastores.SIGNATURES,
   ...libraries.SIGNATURES,
   ...netpath.SIGNATURES,
   ...runtimes.SIGNATURES,
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
-  ...datastores.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
