@@ -26,6 +26,9 @@ const KONG_DECLARATIVE =
   '2023/11/08 11:33:55 [error] 1#0: init_by_lua error: /usr/local/share/lua/5.1/kong/init.lua:652: error parsing declarative config file /kong_dbless/kong.yml:';
 const FPM_ROOT = '[03-Mar-2023 12:55:08] ERROR: [pool www] please specify user and group other than root';
 const FPM_ALERT = '[20-Nov-2020 05:38:24] ALERT: [pool www] user has not been defined';
+const FPM_SOCKET_DIR = "[ERROR] unable to bind listening socket for address '/run/php/php7.0-fpm.sock': No such file or directory (2)";
+const FPM_SOCKET_DENIED = "[20-Dec-2022 18:46:56] ERROR: unable to bind listening socket for address '/run/php-fpm/www.sock': Permission denied (13)";
+const HAPROXY_SOCKET_DIR = '[ALERT] 362/193044 (1) : Starting frontend GLOBAL: cannot bind UNIX socket [/var/run/haproxy/haproxy.sock]';
 const WILDFLY = 'java.lang.IllegalStateException: WFLYSRV0124: Could not create server data directory: /opt/jboss/wildfly/standalone/data';
 const TOMCAT =
   'SEVERE [main] org.apache.catalina.startup.HostConfig.beforeStart Unable to create directory for deployment: [/usr/local/tomcat/conf/Catalina/localhost]';
@@ -88,6 +91,34 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: TOMCAT, mechanism: 'fs-permission', variant: 'general', knob: 'securityContext', data: { path: '/usr/local/tomcat/conf/Catalina/localhost' } },
     { line: HAPROXY_UNIX, mechanism: 'fs-permission', variant: 'general', knob: 'securityContext', data: { path: '/var/run/haproxy.stat' } },
+    { line: FPM_SOCKET_DENIED, mechanism: 'fs-permission', variant: 'general', knob: 'securityContext', data: { path: '/run/php-fpm/www.sock' } },
+  ],
+  'socket directory under /run missing': [
+    {
+      line: FPM_SOCKET_DIR,
+      mechanism: 'runtime-dir-missing',
+      variant: 'general',
+      knob: 'the Dockerfile',
+      data: { path: '/run/php/php7.0-fpm.sock', dir: '/run/php' },
+    },
+    {
+      line: HAPROXY_SOCKET_DIR,
+      mechanism: 'runtime-dir-missing',
+      variant: 'hidden-by-volume',
+      knob: 'spec.containers[app].volumeMounts[run].mountPath',
+      container: { volumeMounts: [{ name: 'run', mountPath: '/run' }] },
+      spec: { volumes: [{ name: 'run', emptyDir: {} }] },
+      data: { dir: '/var/run/haproxy', volume: 'run' },
+    },
+    {
+      line: FPM_SOCKET_DIR,
+      mechanism: 'runtime-dir-missing',
+      variant: 'hidden-by-volume',
+      knob: 'spec.initContainers',
+      container: { volumeMounts: [{ name: 'run', mountPath: '/run' }] },
+      spec: { volumes: [{ name: 'run', emptyDir: { medium: 'Memory' } }] },
+      data: { dir: '/run/php', mountPath: '/run' },
+    },
   ],
   'Kong declarative configuration': [
     { line: KONG_DECLARATIVE, mechanism: 'config-invalid', variant: 'file', knob: '', data: { path: '/kong_dbless/kong.yml' } },
@@ -116,6 +147,15 @@ describe('web server readings say what they found', () => {
   it("HAProxy's port in use through the engine is the port-in-use rule's finding (the rule reads the same line)", () => {
     const d = diagnose(snapshot(crashedPod({ exitCode: 1, restarts: 6 }), { logs: [logTail('web', ['starting', HAPROXY_IN_USE])] }), { rules: RULES });
     expect(d.findings[0]?.rule).toBe('crash.port-in-use');
+  });
+
+  it('a socket directory hidden by a volume names the volume and where to mount it instead', () => {
+    const r = readTexts(
+      [{ text: FPM_SOCKET_DIR, source: 'logs app' }],
+      scopeOf({ volumeMounts: [{ name: 'run', mountPath: '/run' }] }, { volumes: [{ name: 'run', emptyDir: {} }] }),
+    );
+    expect(r?.summary).toBe('/run/php, where the server puts its socket, is hidden by volume run at /run');
+    expect(r?.knobs[0]).toBe('spec.containers[app].volumeMounts[run].mountPath: mount the volume at /run/php itself');
   });
 
   it("Varnish's socket refusal is a privileged port, not a file permission", () => {

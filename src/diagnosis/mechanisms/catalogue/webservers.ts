@@ -3,8 +3,8 @@
 // "Could not get socket :80: Permission denied" is a privileged port, not a file). Most map onto an
 // existing mechanism (privileged-port, port-in-use, fs-permission, config-invalid); three are their own:
 // a proxy that resolves its backends once at start, Kong's database migrations, and PHP-FPM's pool user.
-import { runAsUser } from '../context.js';
-import { data, mechanisms, re, signatures, specFact } from '../define.js';
+import { dirOf, mountOf, runAsUser } from '../context.js';
+import { data, mechanisms, mountFact, re, signatures, specFact } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
 /** Whether the container or the pod asks for UID 0 outright (not just leaves the image's user). */
@@ -17,7 +17,62 @@ function runAsUserField(ctx: ReadingContext): string {
   return ctx.container?.securityContext?.runAsUser !== undefined ? 'securityContext.runAsUser' : 'spec.securityContext.runAsUser';
 }
 
+/** The directory a socket goes in, and the volume mounted over a parent of it (an emptyDir at /run hides the image's /run/php). */
+function socketDir(ctx: ReadingContext) {
+  const path = ctx.groups.path;
+  if (!path) return undefined;
+  const dir = dirOf(path);
+  // /var/run is a link to /run in most images: a volume at either covers both.
+  const m = mountOf(ctx, dir) ?? mountOf(ctx, dir.replace(/^\/var\/run\//, '/run/'));
+  const mp = m?.mount.mountPath.replace(/\/+$/, '');
+  const covering = m && mp !== dir && mp !== dir.replace(/^\/var\/run\//, '/run/') && mp !== '/' ? m : undefined;
+  return { dir, mount: covering };
+}
+
 export const MECHANISMS = mechanisms([
+  {
+    id: 'runtime-dir-missing',
+    kind: 'setting',
+    resource: 'a runtime directory under /run that a service manager would create',
+    doc:
+      "A server puts its UNIX socket (or PID file) in a directory under /run that the distribution's service unit or init script creates at boot " +
+      '(/run is a tmpfs on a host). Started straight in a container, nothing creates it; or a volume mounted over /run hides the one the image has.',
+    variants: [
+      {
+        id: 'hidden-by-volume',
+        when: (ctx) => {
+          const s = socketDir(ctx);
+          return s?.mount !== undefined && { dir: s.dir, volume: s.mount.mount.name, mountPath: s.mount.mount.mountPath };
+        },
+        summary: '{{dir}}, where the server puts its socket, is hidden by volume {{volume}} at {{mountPath}}',
+        explain:
+          'The server creates its socket {{path}} in {{dir}}, which the image has, but volume {{volume}} is mounted at {{mountPath}} over it: the empty ' +
+          'volume hides the directory, and the server does not create parent directories.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.volumeMounts[{{volume}}].mountPath', change: 'mount the volume at {{dir}} itself' },
+          {
+            place: 'pod',
+            path: 'spec.initContainers',
+            change: "or create {{dir}} on the volume (mkdir -p, owned by the server's user) before the server starts",
+          },
+        ],
+        facts: (ctx) => mountFact(ctx, socketDir(ctx)?.dir),
+      },
+      {
+        id: 'general',
+        when: (ctx) => data({ dir: socketDir(ctx)?.dir }),
+        summary: 'the directory of socket {{path}} does not exist',
+        explain:
+          'The server binds its UNIX socket {{path}}, and {{dir}} does not exist: on a host the service unit or init script creates it under the tmpfs /run ' +
+          '(systemd RuntimeDirectory), and started directly in a container nothing does.',
+        knobs: [
+          { place: 'image', path: 'the Dockerfile', change: "create {{dir}} (RUN mkdir -p {{dir}}, owned by the server's user)" },
+          { place: 'pod', path: '{{containerPath}}.volumeMounts', change: 'or mount an emptyDir at {{dir}}' },
+          { place: 'app', path: "the server's listen / socket directive", change: 'or listen on a TCP port or a socket in a directory that exists (/tmp)' },
+        ],
+      },
+    ],
+  },
   {
     id: 'resolve-at-start',
     kind: 'dependency',
@@ -201,6 +256,49 @@ export const SIGNATURES = signatures([
       'haproxy src/sock_unix.c ("cannot bind UNIX socket" with the errno text): the stats socket in a directory the haproxy user (2.4+ images) may not ' +
       'write. Lines (GitHub): docker-library/haproxy#241',
     examples: ['[ALERT]    (1) : Starting frontend GLOBAL: cannot bind UNIX socket (Permission denied) [/var/run/haproxy.stat]'],
+  },
+  {
+    id: 'server.haproxy-socket-dir',
+    family: 'server',
+    mechanism: 'runtime-dir-missing',
+    needles: ['cannot bind unix socket'],
+    patterns: [re('cannot bind UNIX socket (?:\\(No such file or directory\\) )?(?:for )?\\[(?<path>/[^\\]]+)\\]')],
+    source:
+      'haproxy src/sock_unix.c ("cannot bind UNIX socket", with the errno text in newer releases): a stats socket in /var/run/haproxy/, which the ' +
+      "distribution's unit creates and the image does not. Lines (GitHub): docker-library/haproxy#56",
+    examples: ['[ALERT] 362/193044 (1) : Starting frontend GLOBAL: cannot bind UNIX socket [/var/run/haproxy/haproxy.sock]'],
+    nearMisses: ['[ALERT]    (1) : Starting frontend GLOBAL: cannot bind UNIX socket (Permission denied) [/var/run/haproxy.stat]'],
+  },
+  {
+    id: 'server.php-fpm-socket-dir',
+    family: 'server',
+    mechanism: 'runtime-dir-missing',
+    needles: ['unable to bind listening socket'],
+    patterns: [re("unable to bind listening socket for address '(?<path>/[^']+)': No such file or directory")],
+    source:
+      'php-src sapi/fpm/fpm/fpm_sockets.c ("unable to bind listening socket for address \'%s\'" with the errno text and number): /run/php is made by ' +
+      'the php-fpm service unit. Lines (GitHub): phalcon/phalcon-compose#26, php/php-src#9736',
+    examples: [
+      "[ERROR] unable to bind listening socket for address '/run/php/php7.0-fpm.sock': No such file or directory (2)",
+      "[12-Oct-2022 20:56:13] ERROR: unable to bind listening socket for address '/run/php-fpm/php-fpm.sock': No such file or directory (2)",
+    ],
+    nearMisses: [
+      "[24-Apr-2016 13:54:09] ERROR: unable to bind listening socket for address '127.0.0.1:9000': Address already in use (98)",
+      "[20-Dec-2022 18:46:56] ERROR: unable to bind listening socket for address '/run/php-fpm/www.sock': Permission denied (13)",
+    ],
+  },
+  {
+    id: 'server.php-fpm-socket-denied',
+    family: 'server',
+    mechanism: 'fs-permission',
+    needles: ['unable to bind listening socket'],
+    patterns: [re("unable to bind listening socket for address '(?<path>/[^']+)': Permission denied")],
+    source:
+      "php-src sapi/fpm/fpm/fpm_sockets.c (\"unable to bind listening socket for address '%s'\" with the errno text and number): the socket's " +
+      'directory is not writable by the user FPM runs as. Lines: notes of the Red Hat DO180 lab (an OpenShift arbitrary UID, /run/php-fpm owned by ' +
+      'root); near miss puphpet/puphpet#2278',
+    examples: ["[20-Dec-2022 18:46:56] ERROR: unable to bind listening socket for address '/run/php-fpm/www.sock': Permission denied (13)"],
+    nearMisses: ["[24-Apr-2016 13:54:09] ERROR: unable to bind listening socket for address '127.0.0.1:9000': Address already in use (98)"],
   },
   {
     id: 'server.haproxy-resolve-at-start',
