@@ -120,6 +120,34 @@ const FAMILIES: Record<string, Row[]> = {
       data: { dir: '/run/php', mountPath: '/run' },
     },
   ],
+  'Varnish shared memory from a sidecar': [
+    {
+      line: 'Could not get hold of varnishd, is it running?',
+      mechanism: 'varnish-vsm-unreachable',
+      variant: 'sidecar-without-workdir',
+      knob: 'volumeMounts at /var/lib/varnish',
+      spec: {
+        containers: [
+          { name: 'varnish', image: 'varnish:7.6' },
+          { name: 'app', image: 'varnish:7.6' },
+        ],
+      },
+    },
+    {
+      line: 'VSM: Could not get hold of varnishd, is it running?',
+      mechanism: 'varnish-vsm-unreachable',
+      variant: 'general',
+      knob: 'spec.containers[app].args',
+      container: { volumeMounts: [{ name: 'vsm', mountPath: '/var/lib/varnish' }] },
+      spec: {
+        containers: [
+          { name: 'varnish', image: 'varnish:7.6' },
+          { name: 'app', image: 'varnish:7.6', volumeMounts: [{ name: 'vsm', mountPath: '/var/lib/varnish' }] },
+        ],
+        volumes: [{ name: 'vsm', emptyDir: { medium: 'Memory' } }],
+      },
+    },
+  ],
   'Kong declarative configuration': [
     { line: KONG_DECLARATIVE, mechanism: 'config-invalid', variant: 'file', knob: '', data: { path: '/kong_dbless/kong.yml' } },
     {

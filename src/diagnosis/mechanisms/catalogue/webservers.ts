@@ -29,7 +29,49 @@ function socketDir(ctx: ReadingContext) {
   return { dir, mount: covering };
 }
 
+/** Varnish's default working directory: varnishd keeps its shared memory (VSM) under it, named after the host. */
+const VARNISH_WORKDIR = '/var/lib/varnish';
+
 export const MECHANISMS = mechanisms([
+  {
+    id: 'varnish-vsm-unreachable',
+    kind: 'setting',
+    resource: "varnishd's shared memory, reachable from the container that reads it",
+    doc:
+      "varnishlog, varnishncsa, varnishstat and the Prometheus exporter read varnishd's shared memory (VSM) in its working directory " +
+      '(-n, /var/lib/varnish/<host> by default). From another container of the pod they find it only on a volume both mount there, under the same ' +
+      '-n name, readable by their user, and with a libvarnishapi of the same generation as varnishd.',
+    variants: [
+      {
+        id: 'sidecar-without-workdir',
+        when: (ctx) => (ctx.pod?.spec?.containers?.length ?? 0) > 1 && !mountOf(ctx, `${VARNISH_WORKDIR}/x`) && { dir: VARNISH_WORKDIR },
+        summary: "a Varnish reader in a sidecar cannot see varnishd's shared memory: {{dir}} is not shared",
+        explain:
+          "This container reads varnishd's shared memory, but varnishd runs in another container of the pod, and {{dir}} is the image's own " +
+          'directory in each container: nothing shares the working directory between them.',
+        knobs: [
+          {
+            place: 'pod',
+            path: 'spec.volumes + volumeMounts at {{dir}} in both containers',
+            change: "mount one emptyDir (medium: Memory) at varnishd's working directory in the varnishd container and in {{containerPath}}",
+          },
+          { place: 'pod', path: '{{containerPath}}.args', change: "and pass the same -n as varnishd (the default name is the pod's hostname, shared by both)" },
+        ],
+      },
+      {
+        id: 'general',
+        summary: "a Varnish reader cannot attach to varnishd's shared memory",
+        explain:
+          "The tool looked for varnishd's shared memory in its working directory and found no running varnishd there: another -n than varnishd's, " +
+          "a user that may not read varnishd's files (its group is varnish), a tool built against another Varnish generation, or varnishd not started yet.",
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.args', change: 'pass the -n (working directory) varnishd runs with' },
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser / runAsGroup', change: "run as varnishd's user or group (varnish)" },
+          { place: 'image', path: '{{containerPath}}.image', change: "use a reader built for varnishd's version (same libvarnishapi generation)" },
+        ],
+      },
+    ],
+  },
   {
     id: 'runtime-dir-missing',
     kind: 'setting',
@@ -338,6 +380,17 @@ export const SIGNATURES = signatures([
       'varnish-cache bin/varnishd/mgt/mgt_acceptor.c ("Could not get socket %s: %s"): the official image runs as user varnish since late 2021. ' +
       'Lines (GitHub): varnishcache/varnish-cache#3605, varnish/docker-varnish#42, varnish/docker-varnish#65, softonic/varnish-chart#46',
     examples: ['Error: Could not get socket :80: Permission denied'],
+  },
+  {
+    id: 'server.varnish-vsm',
+    family: 'server',
+    mechanism: 'varnish-vsm-unreachable',
+    needles: ['could not get hold of varnishd'],
+    patterns: [re('Could not get hold of varnishd, is it running\\?')],
+    source:
+      'varnish-cache lib/libvarnishapi/vsm.c VSM_Attach ("Could not get hold of varnishd, is it running?"). Lines (GitHub): varnishcache/varnish-cache#3607, ' +
+      'varnish/docker-varnish#30, jonnenauha/prometheus_varnish_exporter (README troubleshooting), mittwald/kube-httpcache#8',
+    examples: ['Could not get hold of varnishd, is it running?', 'VSM: Could not get hold of varnishd, is it running?'],
   },
   {
     id: 'server.varnish-workdir',
