@@ -18,6 +18,7 @@ import * as runtimes from './catalogue/runtimes.js';
 import * as servers from './catalogue/servers.js';
 import * as storage from './catalogue/storage.js';
 import * as structure from './catalogue/structure.js';
+import * as webservers from './catalogue/webservers.js';
 import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
 import type { Family, Mechanism, Reading, ReadingContext, Signature, Text } from './types.js';
@@ -36,6 +37,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
+  ...webservers.MECHANISMS,
 ];
 // identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
 const ALL: readonly Signature[] = [
@@ -52,6 +54,7 @@ const ALL: readonly Signature[] = [
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
+  ...webservers.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
