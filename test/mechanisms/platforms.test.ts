@@ -1,5 +1,5 @@
 // Data and ML platforms and self-hosted apps (src/diagnosis/mechanisms/catalogue/platforms.ts): Spark, Flink, Trino, HDFS,
-// Ray, Nextcloud, Nexus, Gitea; each line read as its mechanism for the pod's spec, with the knob that changes it.
+// Ray, Nextcloud, Nexus, Gitea, JupyterHub, MLflow; each line read as its mechanism for the pod's spec, with the knob that changes it.
 import { describe, expect, it } from 'vitest';
 import { readTexts } from '../../src/diagnosis/mechanisms/index.js';
 import { describeFamilies, scopeOf } from '../helpers/mechanism-table.js';
@@ -22,6 +22,12 @@ const RAY =
   'ValueError: The configured object store size (10.24 GB) exceeds /dev/shm size (8.0 GB). This will harm performance. Consider deleting files in ' +
   '/dev/shm or increasing its size with --shm-size in Docker. To ignore this warning, set RAY_OBJECT_STORE_ALLOW_SLOW_STORAGE=1.';
 const NEXTCLOUD = 'Cannot write into "config" directory!';
+
+const JUPYTERHUB = "[E 2017-10-06 10:13:34.768 JupyterHub app:924] Proxy appears to be running at http://*:8000/, but I can't access it (HTTP 403: Forbidden)";
+
+const MLFLOW =
+  '2024/08/06 14:19:59 ERROR mlflow.cli: Detected out-of-date database schema (found version 5b0e9adcef9c, but expected 4465047574b1). Take a backup ' +
+  "of your database, then run 'mlflow db upgrade <database_uri>' to migrate your database to the latest schema.";
 
 const pvc = (name: string, claimName: string) => ({ name, persistentVolumeClaim: { claimName } });
 
@@ -78,6 +84,34 @@ describeFamilies({
         ],
       },
       spec: { volumes: [pvc('nextcloud-main', 'nextcloud-nextcloud'), { name: 'nextcloud-config', configMap: { name: 'nextcloud-config' } }] },
+    },
+  ],
+  'JupyterHub proxy token': [
+    {
+      line: JUPYTERHUB,
+      mechanism: 'peer-token-mismatch',
+      variant: 'jupyterhub-from-secret',
+      knob: 'the proxy Deployment',
+      container: {
+        env: [{ name: 'CONFIGPROXY_AUTH_TOKEN', valueFrom: { secretKeyRef: { name: 'hub', key: 'hub.config.ConfigurableHTTPProxy.auth_token' } } }],
+      },
+    },
+    { line: JUPYTERHUB, mechanism: 'peer-token-mismatch', variant: 'jupyterhub-generated', knob: '.env CONFIGPROXY_AUTH_TOKEN' },
+  ],
+  'MLflow backend store': [
+    {
+      line: MLFLOW,
+      mechanism: 'schema-migration-pending',
+      variant: 'mlflow',
+      knob: 'spec.initContainers',
+      data: { found: '5b0e9adcef9c', expected: '4465047574b1' },
+    },
+    {
+      line: 'MlflowException: Detected out-of-date database schema (found version bd07f7e963c5, but expected cc1f77228345).',
+      mechanism: 'schema-migration-pending',
+      variant: 'mlflow',
+      knob: '.image',
+      data: { found: 'bd07f7e963c5' },
     },
   ],
   'Nexus and Gitea data directories': [

@@ -1,8 +1,9 @@
 // Data and ML platforms and self-hosted apps, as their pods fail: Spark executors killed at their memory limit, Flink and
-// Trino memory settings that do not add up, HDFS storage that another NameNode formatted (or none did), Ray's object
-// store larger than /dev/shm, Nextcloud, Nexus and Gitea unable to write their own directories. Where the mechanism is
-// one the catalogue already has (fs-permission, shm-exhausted, cluster-identity-mismatch, storage-not-prepared), the
-// signature reads into it; new mechanisms only where the knobs are the platform's own.
+// Trino/Presto memory settings that do not add up, HDFS storage that another NameNode formatted (or none did), Ray's
+// object store larger than /dev/shm, Nextcloud, Nexus and Gitea unable to write their own directories, a JupyterHub hub
+// refused by a proxy started with another token, an MLflow server on a database schema nobody migrated. Where the
+// mechanism is one the catalogue already has (fs-permission, shm-exhausted, cluster-identity-mismatch,
+// storage-not-prepared), the signature reads into it; new mechanisms only where the knobs are the platform's own.
 import type { Evidence } from '../../types.js';
 import { memoryLimit, mountOf, volumeKind } from '../context.js';
 import { mechanisms, re, signatures, specFact } from '../define.js';
@@ -220,6 +221,94 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'peer-token-mismatch',
+    kind: 'setting',
+    resource: 'a token two components of one app share',
+    doc:
+      'Two components of one app authenticate to each other with a shared token (JupyterHub and its configurable-http-proxy: ' +
+      'CONFIGPROXY_AUTH_TOKEN), and the one this component holds is not the one its peer was started with, so every call is ' +
+      'refused (403) and the component stops.',
+    variants: [
+      {
+        id: 'jupyterhub-from-secret',
+        when: (ctx) => (ctx.container?.env ?? []).some((e) => e.name === 'CONFIGPROXY_AUTH_TOKEN'),
+        summary: "the JupyterHub proxy refuses the hub's token: it was started with another one",
+        explain:
+          'The hub reads CONFIGPROXY_AUTH_TOKEN from its env, and the proxy at its API address refuses it: the proxy pod was started with ' +
+          'an older token (the Secret changed, for example a chart upgrade that generated a new proxy.secretToken, and the proxy pod was ' +
+          'not restarted), or the hub and the proxy read different Secrets.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the proxy Deployment (zero-to-jupyterhub: deploy/proxy)',
+            change: 'restart it so it reads the current token (kubectl rollout restart)',
+          },
+          {
+            place: 'app',
+            path: 'proxy.secretToken (chart values) / the Secret key both pods read',
+            change: 'pin one token, so upgrades do not regenerate it for one side only',
+          },
+        ],
+        facts: (ctx) => [specFact(ctx, 'env', 'CONFIGPROXY_AUTH_TOKEN is set')],
+      },
+      {
+        id: 'jupyterhub-generated',
+        when: (ctx) => !!ctx.container,
+        summary: "the JupyterHub proxy refuses the hub's token: the hub generated a new one",
+        explain:
+          'The container sets no CONFIGPROXY_AUTH_TOKEN, so the hub generates a new token on every start, and a proxy that kept running ' +
+          'from an earlier start still holds the old one: it refuses the hub (403), and the hub stops.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env CONFIGPROXY_AUTH_TOKEN (valueFrom.secretKeyRef)',
+            change: 'give the hub and the proxy the same token from one Secret (or c.ConfigurableHTTPProxy.auth_token)',
+          },
+          { place: 'app', path: 'the proxy process or pod', change: 'or stop the stale proxy, so the hub starts its own with the new token' },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'a peer component refuses the shared token',
+        explain: 'Two components share a token to authenticate to each other, and the peer was started with another one.',
+        knobs: [{ place: 'cluster', path: 'the Secret both components read', change: 'give both the same token and restart the one that holds the old one' }],
+      },
+    ],
+  },
+  {
+    id: 'schema-migration-pending',
+    kind: 'setting',
+    resource: "the app's database schema version",
+    doc:
+      'A server refuses to start on a database whose schema an older release wrote, and leaves the migration to a separate command ' +
+      '(MLflow: mlflow db upgrade): after an image upgrade the schema is behind until something runs that step against the database.',
+    variants: [
+      {
+        id: 'mlflow',
+        when: (ctx) => /mlflow/i.test(ctx.line) && { found: ctx.groups.found ?? 'an older revision', expected: ctx.groups.expected ?? 'the current one' },
+        summary: "MLflow's backend store schema is at {{found}}, the server expects {{expected}}",
+        explain:
+          'The MLflow server checks the alembic revision of its backend store database at start and stops when it is older than its own ' +
+          '({{found}}, expected {{expected}}): the image was upgraded and nothing ran mlflow db upgrade against the database, which the ' +
+          'server never does by itself.',
+        knobs: [
+          {
+            place: 'pod',
+            path: 'spec.initContainers',
+            change: 'run mlflow db upgrade <backend store URI> with the same image before the server (after a backup of the database)',
+          },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or return to the previous MLflow release until the migration has run' },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'the database schema is older than the app',
+        explain: 'The app found its database at an older schema revision and leaves the migration to a separate step, which has not run.',
+        knobs: [{ place: 'pod', path: 'spec.initContainers', change: "run the app's migration command before the server starts" }],
+      },
+    ],
+  },
 ]);
 
 export const SIGNATURES = signatures([
@@ -362,5 +451,36 @@ export const SIGNATURES = signatures([
       'go-gitea/gitea docker/rootless/usr/local/bin/docker-setup.sh (HOME and GITEA_CUSTOM checks). Lines (GitHub): go-gitea/gitea#20162, ' +
       'go-gitea/gitea#34902, go-gitea/gitea#22322',
     examples: ['/var/lib/gitea/git is not writable'],
+  },
+  {
+    id: 'platform.jupyterhub-proxy-token',
+    family: 'server',
+    mechanism: 'peer-token-mismatch',
+    needles: ["but i can't access it (http 403", 'configproxy_auth_token'],
+    patterns: [re("Proxy appears to be running at \\S+, but I can't access it \\(HTTP 403: Forbidden\\)"), re('Did CONFIGPROXY_AUTH_TOKEN change\\?')],
+    source:
+      'jupyterhub/jupyterhub jupyterhub/proxy.py (ConfigurableHTTPProxy.start / check_routes). Lines (GitHub): jupyterhub/dockerspawner#32, ' +
+      'jupyterhub/jupyterhub#1470, jupyterhub/jupyterhub#809; near miss (the start-up warning) jupyterhub/jupyterhub#1470',
+    examples: [
+      "[E 2017-10-06 10:13:34.768 JupyterHub app:924] Proxy appears to be running at http://*:8000/, but I can't access it (HTTP 403: Forbidden)",
+      "[E 2015-04-13 10:54:03.873 JupyterHub app:726] Proxy appears to be running at http://*:8000/, but I can't access it (HTTP 403: Forbidden)",
+      '    Did CONFIGPROXY_AUTH_TOKEN change?',
+    ],
+    nearMisses: ['    Generating CONFIGPROXY_AUTH_TOKEN. Restarting the Hub will require restarting the proxy.'],
+  },
+  {
+    id: 'platform.mlflow-schema',
+    family: 'server',
+    mechanism: 'schema-migration-pending',
+    needles: ['out-of-date database schema'],
+    patterns: [re('Detected out-of-date database schema \\(found version (?<found>\\w+), but expected (?<expected>\\w+)\\)')],
+    source:
+      'mlflow/mlflow mlflow/store/db/utils.py (_verify_schema). Lines (GitHub): ministryofjustice/modernisation-platform-environments#7377, ' +
+      'mlflow/mlflow#10493, mlflow/mlflow#2923, mlflow/mlflow#6703',
+    examples: [
+      '2024/08/06 14:19:59 ERROR mlflow.cli: Detected out-of-date database schema (found version 5b0e9adcef9c, but expected 4465047574b1). Take a backup ' +
+        "of your database, then run 'mlflow db upgrade <database_uri>' to migrate your database to the latest schema.",
+      'MlflowException: Detected out-of-date database schema (found version bd07f7e963c5, but expected cc1f77228345).',
+    ],
   },
 ]);
