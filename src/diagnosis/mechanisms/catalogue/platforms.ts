@@ -329,13 +329,20 @@ export const SIGNATURES = signatures([
     mechanism: 'memory-settings-inconsistent',
     needles: ['illegalconfigurationexception'],
     patterns: [
-      re('IllegalConfigurationException: (?:TaskManager memory configuration failed: )?Sum of configured .+ exceed configured Total (?:Flink|Process) Memory'),
+      re(
+        'IllegalConfigurationException: (?:(?:Job|Task)Manager memory configuration failed: )?',
+        'Sum of configured .+ exceed configured Total (?:Flink|Process) Memory',
+      ),
       re('IllegalConfigurationException: The configured Total (?:Flink|Process) Memory \\(.+\\) is less than the configured'),
-      re('IllegalConfigurationException: Either required fine-grained memory \\((?:job|task)manager\\.memory\\.[\\w.]+\\)'),
+      re(
+        'IllegalConfigurationException: (?:(?:Job|Task)Manager memory configuration failed: )?',
+        'Either required fine-grained memory \\((?:job|task)manager\\.memory\\.[^)]+\\)',
+      ),
     ],
     source:
       'apache/flink flink-runtime util/config/memory (ProcessMemoryUtils, JobManagerFlinkMemoryUtils, TaskExecutorFlinkMemoryUtils; FLIP-49/FLIP-116). ' +
-      'Lines (GitHub): apache/flink-statefun#157, DataLinkDC/dinky#844, apache/streampark#3330, harbby/sylph#161',
+      'Lines (GitHub): apache/flink-statefun#157, DataLinkDC/dinky#844, apache/streampark#3330, harbby/sylph#161, ' +
+      'apache/flink-kubernetes-operator#487 (the TaskManager wording of the same check)',
     examples: [
       'Exception in thread "main" org.apache.flink.configuration.IllegalConfigurationException: ' +
         'The configured Total Flink Memory (52.000mb (54525952 bytes)) ' +
@@ -346,6 +353,10 @@ export const SIGNATURES = signatures([
       'Caused by: org.apache.flink.configuration.IllegalConfigurationException: Either required fine-grained memory (jobmanager.memory.heap.size), ' +
         "or Total Flink Memory size (Key: 'jobmanager.memory.flink.size' , default: null (fallback keys: [])), " +
         "or Total Process Memory size (Key: 'jobmanager.memory.process.size' , default: null (fallback keys: [])) need to be configured explicitly.",
+      'Caused by: org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured ' +
+        'Framework Heap Memory (1.508gb (1619001344 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), ' +
+        'Managed Memory (947.200mb (993211202 bytes)) and Network Memory (236.800mb (248302800 bytes)) exceed configured Total Flink Memory ' +
+        '(2.313gb (2483027968 bytes))',
     ],
   },
   {
