@@ -13,6 +13,7 @@ import * as identity from './catalogue/identity.js';
 import * as libraries from './catalogue/libraries.js';
 import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
+import * as platforms from './catalogue/platforms.js';
 import * as proc from './catalogue/process.js';
 import * as runtimes from './catalogue/runtimes.js';
 import * as servers from './catalogue/servers.js';
@@ -33,6 +34,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
   ...netpath.MECHANISMS,
+  ...platforms.MECHANISMS,
   ...runtimes.MECHANISMS,
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
@@ -50,6 +52,7 @@ const ALL: readonly Signature[] = [
   ...datastores.SIGNATURES,
   ...libraries.SIGNATURES,
   ...netpath.SIGNATURES,
+  ...platforms.SIGNATURES,
   ...runtimes.SIGNATURES,
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
