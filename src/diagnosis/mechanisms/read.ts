@@ -5,6 +5,7 @@
 import { clipLine } from '../decisive.js';
 import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
+import * as addons from './catalogue/addons.js';
 import * as apiVersions from './catalogue/api-versions.js';
 import * as cluster from './catalogue/cluster.js';
 import * as filesystem from './catalogue/filesystem.js';
@@ -34,6 +35,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
+  ...addons.MECHANISMS,
 ];
 // identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
 const ALL: readonly Signature[] = [
@@ -49,6 +51,7 @@ const ALL: readonly Signature[] = [
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
+  ...addons.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
