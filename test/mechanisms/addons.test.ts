@@ -12,6 +12,8 @@ const AUTOSCALER_NODE_ROLE =
   'F0322 18:48:28.218626       1 aws_cloud_provider.go:351] Failed to create AWS Manager: cannot autodiscover ASGs: AccessDenied: User: ' +
   'arn:aws:sts::849616654863:assumed-role/eksctl-gara-int-cluster-nodegroup-NodeInstanceRole-19QKQO25WZ3M9/i-0ee6bc34b33c65e12 is not authorized ' +
   'to perform: autoscaling:DescribeTags';
+const EXTERNAL_DNS_LINK =
+  'time="2022-12-16T22:07:25Z" level=fatal msg="flag parsing error: strconv.ParseFloat: parsing \\"tcp://10.96.220.48:7979\\": invalid syntax"';
 const LONGHORN = 'time="2023-02-14T03:46:02Z" level=error msg="Failed environment check, please make sure you have iscsiadm/open-iscsi installed on the host"';
 
 describeFamilies({
@@ -39,7 +41,9 @@ describeFamilies({
       knob: 'rbac.serviceAccount.annotations',
     },
     {
-      line: 'F0118 16:56:05.471798       1 aws_cloud_provider.go:369] Failed to generate AWS EC2 Instance Types: UnauthorizedOperation: You are not authorized to perform this operation.',
+      line:
+        'F0118 16:56:05.471798       1 aws_cloud_provider.go:369] Failed to generate AWS EC2 Instance Types: UnauthorizedOperation: ' +
+        'You are not authorized to perform this operation.',
       mechanism: 'cloud-permission-denied',
       variant: 'general',
       knob: 'the IAM policy of the role the pod runs as',
@@ -73,6 +77,16 @@ describeFamilies({
       knob: 'nodeAddressAutodetectionV4',
       data: { address: '172.18.0.1' },
     },
+  ],
+  'a Service link read as an external-dns flag': [
+    {
+      line: EXTERNAL_DNS_LINK,
+      mechanism: 'service-link-collision',
+      variant: 'links-on',
+      knob: 'spec.enableServiceLinks',
+      data: { ip: '10.96.220.48', port: '7979' },
+    },
+    { line: EXTERNAL_DNS_LINK, mechanism: 'service-link-collision', variant: 'general', knob: 'env', spec: { enableServiceLinks: false } },
   ],
   "the node's BPF filesystem": [
     {

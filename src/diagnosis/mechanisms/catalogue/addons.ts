@@ -1,9 +1,10 @@
 // Cluster add-ons whose own pods crash or stay unready, as their logs say it: a controller whose cloud identity
 // works but lacks an action (external-dns, cluster-autoscaler), a storage manager missing a package on the node
 // (Longhorn's iscsiadm), Calico picking no (or a shared) node address, Cilium's BPF filesystem, a backup bucket
-// that is not there (Velero). Lines other catalogues already read (RBAC refusals, CRDs not served, the cloud SDK
-// finding no credentials, TLS) stay theirs, and so do lines a rule names: the CSI driver registration
-// (volume-mount-failed), ingress-nginx's "port 80 is already in use" (crash-port-in-use).
+// that is not there (Velero), external-dns reading a Service link as a flag. Lines other catalogues already read
+// (RBAC refusals, CRDs not served, the cloud SDK finding no credentials, TLS) stay theirs, and so do lines a rule
+// names: the CSI driver registration (volume-mount-failed), ingress-nginx's "port 80 is already in use"
+// (crash-port-in-use).
 import { data, mechanisms, re, signatures } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -314,6 +315,19 @@ export const SIGNATURES = signatures([
       'calico-node-zfq9d calico-node 2022-10-27 08:17:56.235 [INFO][11] startup/autodetection_methods.go 103: Using autodetected IPv4 address on ' +
         'interface ens5: 10.215.101.177/24',
     ],
+  },
+  {
+    id: 'addon.external-dns-service-link',
+    // external-dns reads every flag from an EXTERNAL_DNS_<FLAG> variable too, so a Service named external-dns feeds it link variables.
+    family: 'server',
+    mechanism: 'service-link-collision',
+    needles: ['flag parsing error'],
+    patterns: [re('flag parsing error: strconv\\.Parse\\w+: parsing \\\\?"tcp://(?<ip>\\d{1,3}(?:\\.\\d{1,3}){3}):(?<port>\\d{1,5})\\\\?": invalid syntax')],
+    source:
+      'external-dns pkg/apis/externaldns/types.go (kingpin flags with DefaultEnvars: EXTERNAL_DNS_<FLAG>, "flag parsing error: %v"); kubelet service ' +
+      'environment variables (<SERVICE>_PORT=tcp://...). Lines (GitHub): kubernetes-sigs/external-dns#3250; near miss openshift/hypershift#3408',
+    examples: ['time="2022-12-16T22:07:25Z" level=fatal msg="flag parsing error: strconv.ParseFloat: parsing \\"tcp://10.96.220.48:7979\\": invalid syntax"'],
+    nearMisses: ['time="2024-01-11T12:34:55Z" level=fatal msg="flag parsing error: flag \'aws-zone-type\' cannot be repeated"'],
   },
   {
     id: 'addon.cilium-bpffs',
