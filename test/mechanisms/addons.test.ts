@@ -88,6 +88,40 @@ describeFamilies({
     },
     { line: EXTERNAL_DNS_LINK, mechanism: 'service-link-collision', variant: 'general', knob: 'env', spec: { enableServiceLinks: false } },
   ],
+  'mount propagation on the node': [
+    {
+      line:
+        'time="2022-12-21T09:15:20Z" level=fatal msg="Error deploying driver: CSI cannot be deployed because MountPropagation is not set: node ' +
+        'node.example.com is not support mount propagation"',
+      mechanism: 'mount-propagation',
+      variant: 'node',
+      knob: 'findmnt -o TARGET,PROPAGATION / on node.example.com',
+      data: { target: 'node.example.com' },
+    },
+    {
+      line:
+        'time="2024-03-11T08:42:41Z" level=fatal msg="Error deploying driver: CSI cannot be deployed because MountPropagation is not set: node ' +
+        'oci-autour.private.berangere.oraclevcn.com is not support mount propagation" func=app.DeployDriverCmd.func1 file="driver.go:141"',
+      mechanism: 'mount-propagation',
+      variant: 'node',
+      knob: 'the longhorn-manager pod on oci-autour.private.berangere.oraclevcn.com',
+    },
+  ],
+  "the node's kernel version": [
+    {
+      line: 'CRIT kernel version: NOT OK: minimal supported kernel version is >= 4.8',
+      mechanism: 'node-kernel-too-old',
+      variant: 'kernel',
+      knob: 'the node image (kernel) of node-1',
+      data: { want: '4.8', kernel: 'the kernel of node-1' },
+    },
+    {
+      line: 'CRIT kernel version: NOT OK: minimal supported kernel version is >= 4.8',
+      mechanism: 'node-kernel-too-old',
+      variant: 'kernel',
+      knob: 'spec.containers[app].image',
+    },
+  ],
   "the node's BPF filesystem": [
     {
       line: 'level=fatal msg="Unable to mount BPF filesystem" error="multiple mount points detected at /sys/fs/bpf" subsys=bpf',
@@ -122,6 +156,12 @@ describeFamilies({
 });
 
 describe('add-on readings name the identity and the action', () => {
+  it("quotes the node's kernel when the collector read the node", () => {
+    const line = 'CRIT kernel version: NOT OK: minimal supported kernel version is >= 4.8';
+    const node = { metadata: { name: 'node-1' }, status: { nodeInfo: { kernelVersion: '3.10.0-1127.el7.x86_64' } } };
+    const r = readTexts([{ text: line, source: 'logs cilium-agent' }], { ...scopeOf(), node } as Parameters<typeof readTexts>[1]);
+    expect(r?.explanation).toContain('kernel 3.10.0-1127.el7.x86_64 on node-1 is older than 4.8');
+  });
   it("says the node's instance role was used, and which action it lacks", () => {
     const r = readTexts([{ text: AUTOSCALER_NODE_ROLE, source: 'logs cluster-autoscaler' }], scopeOf({}, { serviceAccountName: 'cluster-autoscaler' }));
     expect(r?.summary).toContain('autoscaling:DescribeTags');

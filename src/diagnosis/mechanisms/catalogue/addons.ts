@@ -1,6 +1,6 @@
 // Cluster add-ons whose own pods crash or stay unready, as their logs say it: a controller whose cloud identity
 // works but lacks an action (external-dns, cluster-autoscaler), a storage manager missing a package on the node
-// (Longhorn's iscsiadm), Calico picking no (or a shared) node address, Cilium's BPF filesystem, a backup bucket
+// (Longhorn's iscsiadm and mount propagation), Calico picking no (or a shared) node address, Cilium's BPF filesystem and kernel check, a backup bucket
 // that is not there (Velero), external-dns reading a Service link as a flag. Lines other catalogues already read
 // (RBAC refusals, CRDs not served, the cloud SDK finding no credentials, TLS) stay theirs, and so do lines a rule
 // names: the CSI driver registration (volume-mount-failed), ingress-nginx's "port 80 is already in use"
@@ -181,6 +181,60 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'mount-propagation',
+    kind: 'setting',
+    resource: "shared mount propagation on the node's root",
+    doc:
+      "A CSI driver's node plugin mounts volumes inside its container and needs them seen by the kubelet and other pods: mountPropagation " +
+      "Bidirectional, which works only when the node's root filesystem is a shared mount. Longhorn's driver deployer checks each node and stops " +
+      'when one does not support it.',
+    variants: [
+      {
+        id: 'node',
+        when: (ctx) => data({ target: ctx.groups.target ?? ctx.pod?.spec?.nodeName ?? 'a node' }),
+        summary: 'the CSI driver cannot be deployed: {{target}} does not support mount propagation',
+        explain:
+          "The deployer asked the storage manager on {{target}} whether a Bidirectional mount there reaches the host, and it does not: the node's " +
+          'root (/) or the storage directory is a private or slave mount (a container engine started with MountFlags=slave, a node image that ' +
+          'mounts / private), or the manager on that node is not running to answer, so the CSI plugin is not deployed anywhere.',
+        knobs: [
+          {
+            place: 'node',
+            path: 'findmnt -o TARGET,PROPAGATION / on {{target}}',
+            change: "make it shared (mount --make-rshared /, or MountFlags=shared in the container engine's systemd unit) and restart the manager",
+          },
+          { place: 'cluster', path: 'the longhorn-manager pod on {{target}}', change: 'check it is running and Ready: the check runs through it' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'node-kernel-too-old',
+    kind: 'dependency',
+    resource: "a kernel version on the node the CNI's eBPF datapath needs",
+    doc:
+      "The CNI agent loads eBPF programs into the node's kernel and checks the kernel version first: on a kernel older than it supports it " +
+      'exits, and the node has no pod network.',
+    variants: [
+      {
+        id: 'kernel',
+        when: (ctx) => {
+          const kernel = ctx.node?.status?.nodeInfo?.kernelVersion ?? ctx.snapshot?.node?.status?.nodeInfo?.kernelVersion;
+          const node = ctx.pod?.spec?.nodeName ?? ctx.node?.metadata?.name ?? 'the node';
+          return data({ want: ctx.groups.want, kernel: kernel ? `kernel ${kernel} on ${node}` : `the kernel of ${node}` });
+        },
+        summary: "{{node}}'s kernel is older than the agent supports (it needs {{want}} or later)",
+        explain:
+          'The agent checks the running kernel before it loads its eBPF datapath, and {{kernel}} is older than {{want}}, the oldest it supports: ' +
+          'the node image predates the agent release (an old enterprise kernel such as 3.10 on CentOS 7).',
+        knobs: [
+          { place: 'node', path: 'the node image (kernel) of {{node}}', change: 'move the node to an image whose kernel is {{want}} or later' },
+          { place: 'image', path: '{{containerPath}}.image', change: 'or run an agent release whose system requirements include this kernel' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'bpf-filesystem',
     kind: 'setting',
     resource: "the node's BPF filesystem at /sys/fs/bpf",
@@ -328,6 +382,33 @@ export const SIGNATURES = signatures([
       'environment variables (<SERVICE>_PORT=tcp://...). Lines (GitHub): kubernetes-sigs/external-dns#3250; near miss openshift/hypershift#3408',
     examples: ['time="2022-12-16T22:07:25Z" level=fatal msg="flag parsing error: strconv.ParseFloat: parsing \\"tcp://10.96.220.48:7979\\": invalid syntax"'],
     nearMisses: ['time="2024-01-11T12:34:55Z" level=fatal msg="flag parsing error: flag \'aws-zone-type\' cannot be repeated"'],
+  },
+  {
+    id: 'addon.longhorn-mount-propagation',
+    family: 'server',
+    mechanism: 'mount-propagation',
+    needles: ['mountpropagation is not set'],
+    patterns: [re('CSI cannot be deployed because MountPropagation is not set: node (?<target>[\\w.-]+) is not support mount propagation')],
+    source:
+      'longhorn-manager app/driver.go (deployDriver: "CSI cannot be deployed because MountPropagation is not set"). Lines (GitHub): ' +
+      'longhorn/longhorn#5194, #8148, #6399',
+    examples: [
+      'time="2022-12-21T09:15:20Z" level=fatal msg="Error deploying driver: CSI cannot be deployed because MountPropagation is not set: node ' +
+        'node.example.com is not support mount propagation"',
+      'time="2024-03-11T08:42:41Z" level=fatal msg="Error deploying driver: CSI cannot be deployed because MountPropagation is not set: node ' +
+        'oci-autour.private.berangere.oraclevcn.com is not support mount propagation" func=app.DeployDriverCmd.func1 file="driver.go:141"',
+    ],
+  },
+  {
+    id: 'addon.cilium-kernel-version',
+    family: 'server',
+    mechanism: 'node-kernel-too-old',
+    needles: ['kernel version: not ok'],
+    patterns: [re('kernel version: NOT OK: minimal supported kernel version is >= (?<want>\\d+\\.\\d+(?:\\.\\d+)?)')],
+    source:
+      'cilium daemon kernel check ("kernel version: NOT OK: minimal supported kernel version is >= %d.%d"), quoted in cilium/cilium#603; ' +
+      'system requirements in cilium Documentation/operations/system_requirements.rst; rancher/rke2#3571 (CentOS 7 kernel 3.10)',
+    examples: ['CRIT kernel version: NOT OK: minimal supported kernel version is >= 4.8'],
   },
   {
     id: 'addon.cilium-bpffs',
