@@ -122,6 +122,24 @@ describeFamilies({
       knob: 'spec.containers[app].image',
     },
   ],
+  "the cert-manager webhook's CA Secret": [
+    {
+      line:
+        'E0511 19:14:01.771928       1 dynamic_source.go:88] cert-manager/webhook "msg"="Failed to generate initial serving certificate, retrying..." ' +
+        '"error"="failed verifying CA keypair: tls: failed to find any PEM data in certificate input"  "interval"=1000000000',
+      mechanism: 'webhook-ca-secret',
+      variant: 'empty',
+      knob: 'Secret shop/<release>-webhook-ca',
+    },
+    {
+      line:
+        'E0817 07:48:07.388620       1 dynamic_source.go:86] cert-manager/webhook "msg"="Failed to generate initial serving certificate, retrying..." ' +
+        '"error"="failed verifying CA keypair: tls: failed to find any PEM data in certificate input"  "interval"=1000000000',
+      mechanism: 'webhook-ca-secret',
+      variant: 'empty',
+      knob: '--dynamic-serving-ca-secret-name',
+    },
+  ],
   "the node's BPF filesystem": [
     {
       line: 'level=fatal msg="Unable to mount BPF filesystem" error="multiple mount points detected at /sys/fs/bpf" subsys=bpf',
@@ -173,6 +191,17 @@ describe('add-on readings name the identity and the action', () => {
       '2021/02/24 18:21:12 ??? There was a problem monitoring for events error="WebIdentityErr: failed to retrieve credentials\\ncaused by: ' +
       'AccessDenied: Not authorized to perform sts:AssumeRoleWithWebIdentity\\n\\tstatus code: 403"';
     expect(readTexts([{ text: line, source: 'logs app' }], scopeOf())?.mechanism).toBe('cloud-identity-trust');
+  });
+  it("leaves the cert-manager webhook's start-up retries alone once it is Ready", () => {
+    const line =
+      'E0918 12:25:38.648354       1 dynamic_source.go:91] cert-manager/webhook "msg"="Failed to generate initial serving certificate, retrying..." ' +
+      '"error"="failed verifying CA keypair: tls: failed to find any PEM data in certificate input"  "interval"=1000000000';
+    const status = { name: 'app', ready: true, restartCount: 0, image: 'quay.io/jetstack/cert-manager-webhook:v1.5.3', imageID: '' };
+    const ready = { ...scopeOf(), status } as Parameters<typeof readTexts>[1];
+    expect(readTexts([{ text: line, source: 'logs cert-manager-webhook' }], ready)?.mechanism).not.toBe('webhook-ca-secret');
+    expect(readTexts([{ text: line, source: 'logs cert-manager-webhook' }], { ...ready, status: { ...status, ready: false } })?.mechanism).toBe(
+      'webhook-ca-secret',
+    );
   });
   it('reads a reachable iSCSI target as no missing package', () => {
     const r = readTexts([{ text: 'iscsiadm: cannot make connection to 10.52.0.55: No route to host', source: 'logs app' }], scopeOf());

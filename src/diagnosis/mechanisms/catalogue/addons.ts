@@ -1,10 +1,10 @@
 // Cluster add-ons whose own pods crash or stay unready, as their logs say it: a controller whose cloud identity
 // works but lacks an action (external-dns, cluster-autoscaler), a storage manager missing a package on the node
-// (Longhorn's iscsiadm and mount propagation), Calico picking no (or a shared) node address, Cilium's BPF filesystem and kernel check, a backup bucket
-// that is not there (Velero), external-dns reading a Service link as a flag. Lines other catalogues already read
-// (RBAC refusals, CRDs not served, the cloud SDK finding no credentials, TLS) stay theirs, and so do lines a rule
-// names: the CSI driver registration (volume-mount-failed), ingress-nginx's "port 80 is already in use"
-// (crash-port-in-use).
+// or mount propagation (Longhorn), Calico picking no (or a shared) node address, Cilium's BPF filesystem and
+// kernel check, a backup bucket that is not there (Velero), the cert-manager webhook's CA Secret, external-dns
+// reading a Service link as a flag. Lines other catalogues already read (RBAC refusals, CRDs not served, the cloud
+// SDK finding no credentials, TLS) stay theirs, and so do lines a rule names: the CSI driver registration
+// (volume-mount-failed), ingress-nginx's "port 80 is already in use" (crash-port-in-use).
 import { data, mechanisms, re, signatures } from '../define.js';
 import type { ReadingContext } from '../types.js';
 
@@ -235,6 +235,33 @@ export const MECHANISMS = mechanisms([
     ],
   },
   {
+    id: 'webhook-ca-secret',
+    kind: 'setting',
+    resource: 'the CA Secret the cert-manager webhook signs its serving certificate with',
+    doc:
+      'The cert-manager webhook makes its own serving certificate from a CA it keeps in a Secret (<release>-webhook-ca) and reports ready only ' +
+      'once it has one. While that Secret holds no PEM certificate it retries every second; for a few seconds after install that is normal, ' +
+      'for longer the Secret was created or emptied by something else, so the webhook stays unready and every cert-manager resource is refused.',
+    variants: [
+      {
+        id: 'empty',
+        summary: "the cert-manager webhook's CA Secret holds no certificate",
+        explain:
+          'The webhook reads its CA from the Secret named by --dynamic-serving-ca-secret-name (<release>-webhook-ca in {{namespace}}) and finds no ' +
+          'PEM data in it: a GitOps tool or a chart template created it empty (or prunes what the webhook writes), or a restored backup brought ' +
+          'back an empty Secret. The webhook only fills a Secret it finds missing or whose data it can parse.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'Secret {{namespace}}/<release>-webhook-ca',
+            change: 'delete it and let the webhook recreate it; keep it out of GitOps pruning (Argo CD: ignore its data)',
+          },
+          { place: 'pod', path: '{{containerPath}}.args --dynamic-serving-ca-secret-name', change: 'check it names the Secret the webhook may write' },
+        ],
+      },
+    ],
+  },
+  {
     id: 'bpf-filesystem',
     kind: 'setting',
     resource: "the node's BPF filesystem at /sys/fs/bpf",
@@ -409,6 +436,24 @@ export const SIGNATURES = signatures([
       'cilium daemon kernel check ("kernel version: NOT OK: minimal supported kernel version is >= %d.%d"), quoted in cilium/cilium#603; ' +
       'system requirements in cilium Documentation/operations/system_requirements.rst; rancher/rke2#3571 (CentOS 7 kernel 3.10)',
     examples: ['CRIT kernel version: NOT OK: minimal supported kernel version is >= 4.8'],
+  },
+  {
+    id: 'addon.cert-manager-webhook-ca',
+    family: 'server',
+    mechanism: 'webhook-ca-secret',
+    needles: ['failed verifying ca keypair'],
+    patterns: [re('Failed to generate initial serving certificate, retrying[\\s\\S]{0,40}failed verifying CA keypair: tls: failed to find any PEM data')],
+    // Logged for a few seconds after every fresh install: it means something only while the webhook is not Ready.
+    applies: (ctx) => ctx.status?.ready !== true,
+    source:
+      'cert-manager pkg/webhook/server/tls/dynamic_source.go ("Failed to generate initial serving certificate, retrying...") with Go crypto/tls ' +
+      '("tls: failed to find any PEM data in certificate input"). Lines (GitHub): cert-manager/cert-manager#3991, #3185, #4467, #4729',
+    examples: [
+      'E0511 19:14:01.771928       1 dynamic_source.go:88] cert-manager/webhook "msg"="Failed to generate initial serving certificate, retrying..." ' +
+        '"error"="failed verifying CA keypair: tls: failed to find any PEM data in certificate input"  "interval"=1000000000',
+      'E0918 12:25:38.648354       1 dynamic_source.go:91] cert-manager/webhook "msg"="Failed to generate initial serving certificate, retrying..." ' +
+        '"error"="failed verifying CA keypair: tls: failed to find any PEM data in certificate input"  "interval"=1000000000',
+    ],
   },
   {
     id: 'addon.cilium-bpffs',
