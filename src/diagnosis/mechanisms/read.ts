@@ -5,6 +5,7 @@
 import { clipLine } from '../decisive.js';
 import { fill } from '../messages.js';
 import type { Evidence, MessageData } from '../types.js';
+import * as addons from './catalogue/addons.js';
 import * as apiVersions from './catalogue/api-versions.js';
 import * as cluster from './catalogue/cluster.js';
 import * as datastores from './catalogue/datastores.js';
@@ -29,6 +30,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...proc.MECHANISMS,
   ...network.MECHANISMS,
   ...cluster.MECHANISMS,
+  ...addons.MECHANISMS,
   ...apiVersions.MECHANISMS,
   ...datastores.MECHANISMS,
   ...identity.MECHANISMS,
@@ -48,6 +50,7 @@ const ALL: readonly Signature[] = [
   ...proc.SIGNATURES,
   ...network.SIGNATURES,
   ...cluster.SIGNATURES,
+  ...addons.SIGNATURES,
   ...apiVersions.SIGNATURES,
   ...datastores.SIGNATURES,
   ...libraries.SIGNATURES,
