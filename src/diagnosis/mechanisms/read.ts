@@ -12,6 +12,7 @@ import * as identity from './catalogue/identity.js';
 import * as libraries from './catalogue/libraries.js';
 import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
+import * as pipelines from './catalogue/pipelines.js';
 import * as proc from './catalogue/process.js';
 import * as runtimes from './catalogue/runtimes.js';
 import * as servers from './catalogue/servers.js';
@@ -34,6 +35,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...servers.MECHANISMS,
   ...storage.MECHANISMS,
   ...structure.MECHANISMS,
+  ...pipelines.MECHANISMS,
 ];
 // identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
 const ALL: readonly Signature[] = [
@@ -49,6 +51,7 @@ const ALL: readonly Signature[] = [
   ...servers.SIGNATURES,
   ...storage.SIGNATURES,
   ...structure.SIGNATURES,
+  ...pipelines.SIGNATURES,
 ];
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
