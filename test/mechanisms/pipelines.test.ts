@@ -126,6 +126,24 @@ describeFamilies({
       data: { flaskDebug: 'not set' },
     },
   ],
+  'Mimir and Tempo gossip ring': [
+    {
+      line:
+        'ts=2023-10-31T08:36:21.539569082Z caller=mimir.go:802 level=error msg="module failed" module=store-queryable err="failed to start ' +
+        'store-queryable, because it depends on module memberlist-kv, which has failed: failed to create memberlist: Failed to get final advertise ' +
+        'address: no private IP address found, and explicit IP not provided"',
+      mechanism: 'memberlist-advertise-address',
+      variant: 'dskit',
+      knob: 'status.podIP',
+      data: { podIp: 'not set' },
+    },
+    {
+      line: 'Failed to get final advertise address: no private IP address found, and explicit IP not provided',
+      mechanism: 'memberlist-advertise-address',
+      variant: 'general',
+      knob: 'status.podIP',
+    },
+  ],
   // The same family's lines with an errno text: read by the errno signatures, with the pod's mounts choosing the variant.
   'Vector, Promtail and Thanos state on disk': [
     {

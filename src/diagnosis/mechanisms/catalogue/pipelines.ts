@@ -383,6 +383,49 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'memberlist-advertise-address',
+    kind: 'setting',
+    resource: 'an address to advertise to the gossip ring',
+    doc:
+      'Components that form a hash ring over gossip (hashicorp/memberlist, as Grafana Mimir and Tempo use it through dskit) advertise one of ' +
+      "their own addresses to their peers. Without an explicit address they pick a private (RFC 1918) address of the pod's interfaces, and " +
+      'a pod network outside those ranges (CGNAT 100.64.0.0/10, public or IPv6-only pod CIDRs) leaves them none.',
+    variants: [
+      {
+        id: 'dskit',
+        when: (ctx) =>
+          (/memberlist-kv/i.test(ctx.line) || /mimir|tempo|cortex/i.test(ctx.container?.image ?? '')) && { podIp: envValue(ctx, 'POD_IP') ?? 'not set' },
+        summary: 'the memberlist ring finds no private address to advertise on this pod network',
+        explain:
+          "The memberlist-kv module (the gossip ring every component joins) starts only with an address to advertise, and the pod's interfaces " +
+          'carry no RFC 1918 address: the pod network uses another range. Every module that depends on the ring then fails with it. ' +
+          'The env var POD_IP is {{podIp}}.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env POD_IP (valueFrom.fieldRef status.podIP)',
+            change: 'pass the pod IP, and use it as -memberlist.advertise-addr=$(POD_IP) (or memberlist.advertise_addr with -config.expand-env=true)',
+          },
+          { place: 'app', path: 'memberlist.advertise_addr', change: 'or set the advertised address in the config the Helm chart renders (structuredConfig)' },
+        ],
+      },
+      {
+        id: 'general',
+        summary: 'memberlist finds no private address to advertise on this pod network',
+        explain:
+          "memberlist picks a private (RFC 1918) address of the pod's interfaces to advertise when none is configured, and the pod has none: " +
+          'its network uses another range.',
+        knobs: [
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env (valueFrom.fieldRef status.podIP)',
+            change: 'pass the pod IP and configure it as the advertised address',
+          },
+        ],
+      },
+    ],
+  },
 ]);
 
 export const SIGNATURES = signatures([
@@ -507,6 +550,21 @@ export const SIGNATURES = signatures([
       'xnuinside/airflow_in_docker_compose#12',
     examples: [
       'airflow.exceptions.AirflowException: Could not create Fernet object: Invalid base64-encoded string: number of data characters (53) cannot be 1 more than a multiple of 4',
+    ],
+  },
+  {
+    id: 'runtime.memberlist-advertise',
+    family: 'runtime',
+    mechanism: 'memberlist-advertise-address',
+    needles: ['failed to get final advertise address', 'no private ip address found'],
+    patterns: [re('Failed to get final advertise address: no private IP address found, and explicit IP not provided')],
+    source:
+      'hashicorp/memberlist memberlist.go refreshAdvertise ("Failed to get final advertise address: %v", "no private IP address found, and explicit ' +
+      'IP not provided"), as dskit modules report it. Lines (GitHub): kubefin/kubefin#44 (Mimir in CrashLoopBackOff)',
+    examples: [
+      'ts=2023-10-31T08:36:21.539569082Z caller=mimir.go:802 level=error msg="module failed" module=store-queryable err="failed to start store-queryable, ' +
+        'because it depends on module memberlist-kv, which has failed: failed to create memberlist: Failed to get final advertise address: ' +
+        'no private IP address found, and explicit IP not provided"',
     ],
   },
 ]);
