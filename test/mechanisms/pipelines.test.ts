@@ -117,6 +117,17 @@ describeFamilies({
       knob: 'AIRFLOW__CORE__FERNET_KEY',
     },
   ],
+  'Airflow webserver secret_key': [
+    {
+      line:
+        "*** !!!! Please make sure that all your Airflow components (e.g. schedulers, webservers and workers) have the same 'secret_key' configured " +
+        "in 'webserver' section !!!!!",
+      mechanism: 'encryption-key-mismatch',
+      variant: 'airflow-webserver-secret-key',
+      knob: 'AIRFLOW__WEBSERVER__SECRET_KEY',
+      container: { image: 'apache/airflow:2.4.0' },
+    },
+  ],
   'Superset SECRET_KEY': [
     {
       line: 'Refusing to start due to insecure SECRET_KEY',

@@ -303,6 +303,27 @@ export const MECHANISMS = mechanisms([
       'decrypt them: cryptography.fernet.InvalidToken.',
     variants: [
       {
+        id: 'airflow-webserver-secret-key',
+        when: (ctx) => /same 'secret_key' configured in 'webserver' section/i.test(ctx.line),
+        summary: "Airflow's components do not share one [webserver] secret_key",
+        explain:
+          'The webserver signs its requests for task logs with [webserver] secret_key, and the worker (or triggerer) serving the log checks the ' +
+          'signature with its own key: the keys differ, so it answers 403. A component without the setting generates a random key at each start, ' +
+          'so every pod has its own unless they all read one Secret (the signature also expires when the clocks of the nodes disagree).',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the Helm value webserverSecretKeySecretName (apache-airflow) / airflow.webserverSecretKey (airflow-helm)',
+            change: 'keep the key in one Secret that every component reads',
+          },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env[].valueFrom.secretKeyRef AIRFLOW__WEBSERVER__SECRET_KEY',
+            change: 'give the webserver, scheduler, workers and triggerer the same Secret',
+          },
+        ],
+      },
+      {
         id: 'airflow',
         when: (ctx) => isAirflow(ctx) && { keyNote: fernetKeyNote(ctx) },
         summary: "Airflow's Fernet key is not the one that encrypted its connections and variables",
@@ -565,6 +586,22 @@ export const SIGNATURES = signatures([
       'ts=2023-10-31T08:36:21.539569082Z caller=mimir.go:802 level=error msg="module failed" module=store-queryable err="failed to start store-queryable, ' +
         'because it depends on module memberlist-kv, which has failed: failed to create memberlist: Failed to get final advertise address: ' +
         'no private IP address found, and explicit IP not provided"',
+    ],
+  },
+  {
+    id: 'server.airflow-webserver-secret-key',
+    family: 'server',
+    mechanism: 'encryption-key-mismatch',
+    needles: ["'secret_key' configured in 'webserver'"],
+    patterns: [re("have the same 'secret_key' configured in 'webserver' section")],
+    source:
+      'apache-airflow airflow/utils/log/file_task_handler.py (apache/airflow#17410: the hint printed when a worker refuses the log request). ' +
+      'Lines (GitHub): apache/airflow#26660, bitnami/bitnami-docker-airflow#124, readybuilderone/serverless-airflow#3',
+    examples: [
+      "*** !!!! Please make sure that all your Airflow components (e.g. schedulers, webservers and workers) have the same 'secret_key' configured in " +
+        "'webserver' section !!!!!",
+      "*** !!!! Please make sure that all your Airflow components (e.g. schedulers, webservers and workers) have the same 'secret_key' configured in " +
+        "'webserver' section and time is synchronized on all your machines (for example with ntpd) !!!!!",
     ],
   },
 ]);
