@@ -1,5 +1,6 @@
 // Log pipelines and workflow platforms as their pods fail (src/diagnosis/mechanisms/catalogue/pipelines.ts), and the lines of
-// the family that the errno signatures read already (Vector's data_dir, Promtail's positions file, the Thanos compactor's disk).
+// the family that the errno signatures read already (Vector's data_dir, Promtail's positions file, the Thanos compactor's disk);
+// Fluentd's Ruby errno wording, read with its path here.
 import { describe, expect, it } from 'vitest';
 import { readTexts } from '../../src/diagnosis/mechanisms/index.js';
 import { describeFamilies, scopeOf } from '../helpers/mechanism-table.js';
@@ -57,6 +58,21 @@ describeFamilies({
       variant: 'general',
       knob: 'the input DB key',
       data: { path: '/fluent-bit/tail/systemd.db' },
+    },
+  ],
+  'Fluent Bit kubernetes filter': [
+    {
+      line: '[2020/11/09 21:13:56] [error] [TLS] Invalid CA file: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt',
+      mechanism: 'service-account-token-missing',
+      variant: 'pod',
+      knob: 'spec.automountServiceAccountToken',
+      spec: { automountServiceAccountToken: false },
+    },
+    {
+      line: '[2020/11/09 21:13:56] [ warn] [filter:kubernetes:kubernetes.0] cannot open /var/run/secrets/kubernetes.io/serviceaccount/namespace',
+      mechanism: 'service-account-token-missing',
+      variant: 'service-account',
+      knob: 'automountServiceAccountToken',
     },
   ],
   'Fluentd output buffer': [
@@ -156,7 +172,7 @@ describeFamilies({
     },
   ],
   // The same family's lines with an errno text: read by the errno signatures, with the pod's mounts choosing the variant.
-  'Vector, Promtail and Thanos state on disk': [
+  'Fluentd, Vector, Promtail and Thanos state on disk': [
     {
       line:
         '2022-07-08T11:14:12.522784Z ERROR vector::topology: Configuration error. error=Source "billing_golang_logs": Could not create subdirectory ' +
@@ -166,6 +182,16 @@ describeFamilies({
       knob: 'readOnly',
       container: { volumeMounts: [{ name: 'var-lib', mountPath: '/var/lib', readOnly: true }] },
       spec: { volumes: [{ name: 'var-lib', hostPath: { path: '/var/lib' } }] },
+    },
+    {
+      line:
+        '2019-06-10 16:44:01 +0000 [error]: unexpected error error_class=Errno::EACCES ' +
+        'error=#<Errno::EACCES: Permission denied @ rb_sysopen - /var/log/fluentd-containers.log.pos>',
+      mechanism: 'fs-permission',
+      variant: 'host-path',
+      knob: '/var/log',
+      container: { ...varLog(false).container, securityContext: { runAsUser: 999 } },
+      spec: varLog(false).spec,
     },
     {
       line:

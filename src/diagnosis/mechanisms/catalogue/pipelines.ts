@@ -508,7 +508,7 @@ export const SIGNATURES = signatures([
     nearMisses: [
       // A single record larger than a chunk: chunk_limit_size, not the total.
       '2026-08-04 16:56:44 +0530 [warn]: #0 fluent/log.rb:393:: send an error event stream to @ERROR: error_class=Fluent::Plugin::Buffer::BufferChunkOverflowError ' +
-        'error="a 6291511 bytes record (nth: 0) is larger than buffer chunk limit size (7)"',
+        'error="a 6291511 bytes record (nth: 0) is larger than buffer chunk limit size (7)',
     ],
   },
   {
@@ -602,6 +602,55 @@ export const SIGNATURES = signatures([
         "'webserver' section !!!!!",
       "*** !!!! Please make sure that all your Airflow components (e.g. schedulers, webservers and workers) have the same 'secret_key' configured in " +
         "'webserver' section and time is synchronized on all your machines (for example with ntpd) !!!!!",
+    ],
+  },
+  {
+    id: 'server.fluent-bit-kube-token',
+    family: 'server',
+    mechanism: 'service-account-token-missing',
+    needles: ['/var/run/secrets/kubernetes.io/serviceaccount/'],
+    patterns: [
+      re('\\[filter:kubernetes[:\\w.-]*\\] cannot open (?<path>/var/run/secrets/kubernetes\\.io/serviceaccount/(?:namespace|token))'),
+      re('\\[TLS\\] Invalid CA file: (?<path>/var/run/secrets/kubernetes\\.io/serviceaccount/ca\\.crt)'),
+    ],
+    source:
+      'fluent-bit plugins/filter_kubernetes/kube_meta.c ("cannot open %s" for the namespace and token files, then "Fluent Bit not running in a POD") ' +
+      'and src/tls ("Invalid CA file: %s"). Lines (GitHub): fluent/fluent-bit#2446 (fixed by automountServiceAccountToken on the DaemonSet)',
+    examples: [
+      '[2020/11/09 21:13:56] [error] [TLS] Invalid CA file: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt',
+      '[2020/11/09 21:13:56] [ warn] [filter:kubernetes:kubernetes.0] cannot open /var/run/secrets/kubernetes.io/serviceaccount/namespace',
+    ],
+  },
+  {
+    // Ruby (Fluentd) names the path after the C function that failed, closed by `>` or `"`: the errno reading alone finds no path there.
+    id: 'runtime.ruby-errno-path-eacces',
+    family: 'runtime',
+    mechanism: 'fs-permission',
+    needles: ['permission denied @ '],
+    patterns: [re('Permission denied @ (?:rb_sysopen|dir_s_mkdir|dir_initialize|rb_file_s_\\w+|rb_io_\\w+) - (?<path>/[^\\s">]+)')],
+    source:
+      'Ruby error.c rb_syserr_fail_path ("%s @ %s - %s": strerror, function, path), as Fluentd prints it. Lines (GitHub): ' +
+      'fluent/fluentd-kubernetes-daemonset#322, fluent/fluentd#4180, fluent/fluent-operator#735, fluent/fluentd#2271',
+    examples: [
+      '2019-06-10 16:44:01 +0000 [error]: unexpected error error_class=Errno::EACCES error=#<Errno::EACCES: Permission denied @ rb_sysopen - ' +
+        '/var/log/fluentd-containers.log.pos>',
+      '2023-05-15 14:13:11 +0000 [error]: #0 unexpected error error_class=Errno::EACCES error="Permission denied @ dir_s_mkdir - /var/log/fluentd"',
+      '2019-01-21 08:28:33 +0000 [error]: #0 fluent/log.rb:362:error: unexpected error error_class=Errno::EACCES ' +
+        'error="Permission denied @ rb_file_s_stat - /var/lib/docker/containers/733.log"',
+    ],
+  },
+  {
+    id: 'runtime.ruby-errno-path-erofs',
+    family: 'runtime',
+    mechanism: 'fs-read-only',
+    needles: ['read-only file system @ '],
+    patterns: [re('Read-only file system @ (?:rb_sysopen|dir_s_mkdir|rb_file_s_\\w+|rb_io_\\w+) - (?<path>/[^\\s">]+)')],
+    source:
+      'Ruby error.c rb_syserr_fail_path ("%s @ %s - %s"), the EROFS text of glibc (upstream.json). Lines (GitHub): a Jekyll build on a ' +
+      'read-only mount (davidproctor.io blog post), a RubyCritic container run with a read-only source mount',
+    examples: [
+      'Read-only file system @ rb_sysopen - /src/coverage/.resultset.json.lock (Errno::EROFS)',
+      'jekyll 3.4.0 | Error:  Read-only file system @ rb_sysopen - /media/david/Files/git/davidproctor.io/_site/category/art.html',
     ],
   },
 ]);
