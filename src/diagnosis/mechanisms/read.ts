@@ -14,6 +14,7 @@ import * as identity from './catalogue/identity.js';
 import * as libraries from './catalogue/libraries.js';
 import * as netpath from './catalogue/netpath.js';
 import * as network from './catalogue/network.js';
+import * as pipelines from './catalogue/pipelines.js';
 import * as platforms from './catalogue/platforms.js';
 import * as proc from './catalogue/process.js';
 import * as runtimes from './catalogue/runtimes.js';
@@ -36,6 +37,7 @@ export const MECHANISMS: readonly Mechanism[] = [
   ...identity.MECHANISMS,
   ...libraries.MECHANISMS,
   ...netpath.MECHANISMS,
+  ...pipelines.MECHANISMS,
   ...platforms.MECHANISMS,
   ...runtimes.MECHANISMS,
   ...servers.MECHANISMS,
@@ -55,6 +57,7 @@ const ALL: readonly Signature[] = [
   ...datastores.SIGNATURES,
   ...libraries.SIGNATURES,
   ...netpath.SIGNATURES,
+  ...pipelines.SIGNATURES,
   ...platforms.SIGNATURES,
   ...runtimes.SIGNATURES,
   ...servers.SIGNATURES,
