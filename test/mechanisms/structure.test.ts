@@ -62,3 +62,28 @@ describeFamilies({
     },
   ],
 });
+
+describeFamilies({
+  'a server that refuses root': [
+    {
+      line: '2017-04-18T11:33:31.031538Z 0 [ERROR] Fatal error: Please read "Security" section of the manual to find out how to run mysqld as root!',
+      mechanism: 'runs-as-root',
+      variant: 'mysql',
+      knob: 'securityContext.runAsUser',
+      container: { securityContext: { runAsUser: 0 } },
+      data: { asWhom: 'runAsUser: 0' },
+    },
+    {
+      line: '[F] Forgejo is not supposed to be run as root',
+      mechanism: 'runs-as-root',
+      variant: 'gitea',
+      knob: 'securityContext.runAsUser / runAsGroup',
+    },
+    {
+      line: '"root" execution of the PostgreSQL server is not permitted.',
+      mechanism: 'runs-as-root',
+      variant: 'postgres',
+      knob: 'runAsNonRoot',
+    },
+  ],
+});

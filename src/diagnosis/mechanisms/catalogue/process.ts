@@ -52,6 +52,12 @@ const BASELINE_CAPS = new Set([
   'SYS_CHROOT',
 ]);
 
+/** Who the container runs as, for the refuses-root mechanism: the spec's runAsUser or the image default. */
+function asWhom(ctx: ReadingContext) {
+  const uid = runAsUser(ctx);
+  return { asWhom: uid === undefined ? "the image's default user" : `runAsUser: ${uid}` };
+}
+
 const APP_FILE = /(?:^\s*- |File ")(\/[^\s"]+)/;
 
 /** A writable volume mounted over the app's directory, which hides the image's installed packages there. */
@@ -1159,11 +1165,8 @@ export const MECHANISMS = mechanisms([
     doc: "The server refuses to run as root, and the container runs it as UID 0: the image's entrypoint, which would switch to the service user, is bypassed, or the pod asks for root.",
     variants: [
       {
-        id: 'root',
-        when: (ctx) => {
-          const uid = runAsUser(ctx);
-          return { asWhom: uid === undefined ? "the image's default user" : `runAsUser: ${uid}` };
-        },
+        id: 'postgres',
+        when: (ctx) => /postgres|initdb/i.test(ctx.line) && asWhom(ctx),
         summary: 'the server refuses to run as root',
         explain:
           "The server stops because it runs as root ({{asWhom}}): PostgreSQL never runs as root. The image's entrypoint normally starts as root and " +
@@ -1174,6 +1177,42 @@ export const MECHANISMS = mechanisms([
             path: '{{containerPath}}.securityContext.runAsUser + runAsNonRoot',
             change: "run as the image's postgres UID (and runAsNonRoot: true)",
           },
+          { place: 'pod', path: '{{containerPath}}.command / args', change: "or keep the image's entrypoint, which switches user itself" },
+        ],
+      },
+      {
+        id: 'mysql',
+        when: (ctx) => /mysqld/i.test(ctx.line) && asWhom(ctx),
+        summary: 'mysqld refuses to run as root without a user to switch to',
+        explain:
+          'mysqld runs as root ({{asWhom}}) and is given no --user to switch to, so it stops: it runs as root only when told to with --user=root. ' +
+          "The image's entrypoint passes --user=mysql (or starts it as mysql); a command that starts mysqld directly skips that.",
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser', change: "run as the image's mysql UID (999 in the official images)" },
+          { place: 'pod', path: '{{containerPath}}.command / args', change: "or keep the image's entrypoint, or pass --user=mysql" },
+        ],
+      },
+      {
+        id: 'gitea',
+        when: (ctx) => /gitea|forgejo/i.test(ctx.line) && asWhom(ctx),
+        summary: 'Gitea refuses to run as root',
+        explain:
+          'Gitea (and Forgejo) exit when they run as UID 0 ({{asWhom}}): the rootless image runs as git (UID 1000), and the root image starts as root ' +
+          'only to switch to git in its s6 entrypoint; a command or user that bypasses that runs the server as root.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser / runAsGroup', change: 'run as 1000 (the git user), with fsGroup 1000 for /data' },
+          { place: 'pod', path: '{{containerPath}}.image', change: 'or use the rootless image; bind port 22 or 80 with NET_BIND_SERVICE, not as root' },
+        ],
+      },
+      {
+        id: 'root',
+        when: asWhom,
+        summary: 'the server refuses to run as root',
+        explain:
+          'The server stops because it runs as root ({{asWhom}}) and refuses to: the image expects its entrypoint to switch to a service user, or ' +
+          'the pod to run as one, and neither happens.',
+        knobs: [
+          { place: 'pod', path: '{{containerPath}}.securityContext.runAsUser + runAsNonRoot', change: "run as the image's service UID" },
           { place: 'pod', path: '{{containerPath}}.command / args', change: "or keep the image's entrypoint, which switches user itself" },
         ],
       },
@@ -2000,10 +2039,24 @@ export const SIGNATURES = signatures([
     id: 'server.refuses-root',
     family: 'server',
     mechanism: 'runs-as-root',
-    needles: ['execution of the postgresql server is not permitted', 'cannot be run as root'],
-    patterns: [re('"root" execution of the PostgreSQL server is not permitted'), re('initdb: error: cannot be run as root')],
-    source: 'postgres src/backend/main/main.c (check_root), src/bin/initdb/initdb.c. Lines (GitHub): pgautoupgrade/docker-pgautoupgrade#21',
-    examples: ['"root" execution of the PostgreSQL server is not permitted.', 'initdb: error: cannot be run as root'],
+    needles: ['execution of the postgresql server is not permitted', 'cannot be run as root', 'how to run mysqld as root', 'not supposed to be run as root'],
+    patterns: [
+      re('"root" execution of the PostgreSQL server is not permitted'),
+      re('initdb: error: cannot be run as root'),
+      re('(?:Please read "Security" section of the manual|Please consult the Knowledge Base) to find out how to run mysqld as root'),
+      re('(?:Gitea|Forgejo) is not supposed to be run as root'),
+    ],
+    source:
+      'postgres src/backend/main/main.c (check_root), src/bin/initdb/initdb.c; mysql-server sql/mysqld.cc and MariaDB (check_user); ' +
+      'go-gitea/gitea cmd/web.go (the root check). Lines (GitHub): pgautoupgrade/docker-pgautoupgrade#21, MariaDB MDEV-7987',
+    examples: [
+      '"root" execution of the PostgreSQL server is not permitted.',
+      'initdb: error: cannot be run as root',
+      '2017-04-18T11:33:31.031538Z 0 [ERROR] Fatal error: Please read "Security" section of the manual to find out how to run mysqld as root!',
+      'Gitea is not supposed to be run as root. Sorry. If you need to use privileged TCP ports please instead use setcap and the ' +
+        '`cap_net_bind_service` permission',
+      '[F] Forgejo is not supposed to be run as root',
+    ],
   },
   {
     id: 'runtime.user-unknown',
