@@ -63,4 +63,14 @@ describe('server-specific readings of lines other signatures also know', () => {
     expect(readTexts([{ lines: log, source: 'logs app' }], scopeOf())?.mechanism).toBe('worker-timeout');
     expect(readTexts([{ lines: log.slice(1), source: 'logs app' }], scopeOf())?.mechanism).toBe('memory-limit');
   });
+  it("rollup's platform package missing is the install's platform, also when its cause line comes last", () => {
+    const log = [
+      'Error: Cannot find module @rollup/rollup-linux-x64-musl. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). ' +
+        'Please try `npm i` again after removing both package-lock.json and node_modules directory.',
+      '    at requireWithFriendlyError (/app/node_modules/rollup/dist/native.js:59:9)',
+      "  [cause]: Error: Cannot find module '@rollup/rollup-linux-x64-musl'",
+    ];
+    expect(readTexts([{ lines: log, source: 'logs app' }], scopeOf())?.mechanism).toBe('native-module-platform');
+    expect(readTexts([{ text: "Error: Cannot find module 'express'", source: 'logs app' }], scopeOf())?.mechanism).toBe('module-missing');
+  });
 });

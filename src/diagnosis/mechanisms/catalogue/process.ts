@@ -1834,6 +1834,9 @@ export const SIGNATURES = signatures([
       "/usr/local/lib/ruby/3.2.0/rubygems/core_ext/kernel_require.rb:85:in `require': cannot load such file -- sinatra (LoadError)",
     ],
     nearMisses: ["Error: Cannot find module '/app/server.js'"],
+    // A per-platform package (rollup's, swc's, @parcel/watcher's native builds) missing is a platform mismatch of the
+    // installed node_modules (catalogue/runtimes.ts native-module-platform), not a dependency the app forgot.
+    unless: /Cannot find module '@[\w.-]+\/[\w.-]+-(?:linux|darwin|win32|freebsd)-(?:x64|arm64|arm|ia32)(?:-(?:gnu|musl|msvc|gnueabihf))?'/,
   },
   {
     id: 'runtime.tzdata-missing',

@@ -572,11 +572,13 @@ export const SIGNATURES = signatures([
     id: 'runtime.optional-native-package',
     family: 'runtime',
     mechanism: 'native-module-platform',
-    needles: ['module using the', 'installing the "sharp" module', 'related to optional dependencies'],
+    needles: ['module using the', 'installing the "sharp" module', 'related to optional dependencies', "cannot find module '@"],
     patterns: [
       re('Could not load the "sharp" module using the (?<platform>[\\w-]+) runtime'),
       re('Something went wrong installing the "sharp" module'),
       re('Cannot find module (?<module>@rollup/rollup-[\\w-]+)\\. npm has a bug related to optional dependencies'),
+      // The cause line under it, and any other per-platform native package (swc, @parcel/watcher, lightningcss).
+      re("Cannot find module '(?<module>@[\\w.-]+/[\\w.-]+-(?:linux|darwin|win32|freebsd)-(?:x64|arm64|arm|ia32)(?:-(?:gnu|musl|msvc|gnueabihf))?)'"),
     ],
     source:
       'sharp lib/sharp.js (the "Could not load the \\"sharp\\" module using the %s runtime" help, "Something went wrong installing" before 0.33), ' +
@@ -588,6 +590,7 @@ export const SIGNATURES = signatures([
       'Something went wrong installing the "sharp" module',
       'Error: Cannot find module @rollup/rollup-linux-x64-musl. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). ' +
         'Please try `npm i` again after removing both package-lock.json and node_modules directory.',
+      "  [cause]: Error: Cannot find module '@rollup/rollup-linux-x64-musl'",
     ],
   },
   {
