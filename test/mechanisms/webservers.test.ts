@@ -23,7 +23,8 @@ const KONG_UP =
   "/usr/local/share/lua/5.1/kong/cmd/start.lua:75: /usr/local/share/lua/5.1/kong/cmd/utils/migrations.lua:20: New migrations available; run 'kong " +
   "migrations up' to proceed";
 const KONG_DECLARATIVE =
-  '2023/11/08 11:33:55 [error] 1#0: init_by_lua error: /usr/local/share/lua/5.1/kong/init.lua:652: error parsing declarative config file /kong_dbless/kong.yml:';
+  '2023/11/08 11:33:55 [error] 1#0: init_by_lua error: /usr/local/share/lua/5.1/kong/init.lua:652: ' +
+  'error parsing declarative config file /kong_dbless/kong.yml:';
 const FPM_ROOT = '[03-Mar-2023 12:55:08] ERROR: [pool www] please specify user and group other than root';
 const FPM_ALERT = '[20-Nov-2020 05:38:24] ALERT: [pool www] user has not been defined';
 const FPM_SOCKET_DIR = "[ERROR] unable to bind listening socket for address '/run/php/php7.0-fpm.sock': No such file or directory (2)";

@@ -501,13 +501,16 @@ export const SIGNATURES = signatures([
       'fluentd lib/fluent/plugin/buffer.rb (BufferOverflowError, "buffer space has too many data"). Lines (GitHub): fluent/fluentd#1218, ' +
       'fluent/fluentd#2411, fluent/fluentd#2067',
     examples: [
-      '2016-09-08 17:41:16 +0000 [warn]: emit transaction failed: error_class=Fluent::Plugin::Buffer::BufferOverflowError error="buffer space has too many data" tag="fluent.warn"',
-      '2016-09-08 17:41:16 +0000 [error]: failed to emit fluentd\'s log event tag="fluent.warn" event={"message"=>"failed to write data into buffer by buffer overflow"} ' +
+      '2016-09-08 17:41:16 +0000 [warn]: emit transaction failed: error_class=Fluent::Plugin::Buffer::BufferOverflowError error="buffer ' +
+        'space has too many data" tag="fluent.warn"',
+      '2016-09-08 17:41:16 +0000 [error]: failed to emit fluentd\'s log event tag="fluent.warn" ' +
+        'event={"message"=>"failed to write data into buffer by buffer overflow"} ' +
         'error_class=Fluent::Plugin::Buffer::BufferOverflowError error="buffer space has too many data"',
     ],
     nearMisses: [
       // A single record larger than a chunk: chunk_limit_size, not the total.
-      '2026-08-04 16:56:44 +0530 [warn]: #0 fluent/log.rb:393:: send an error event stream to @ERROR: error_class=Fluent::Plugin::Buffer::BufferChunkOverflowError ' +
+      '2026-08-04 16:56:44 +0530 [warn]: #0 fluent/log.rb:393:: send an error event stream to @ERROR: ' +
+        'error_class=Fluent::Plugin::Buffer::BufferChunkOverflowError ' +
         'error="a 6291511 bytes record (nth: 0) is larger than buffer chunk limit size (7)',
     ],
   },
@@ -570,7 +573,8 @@ export const SIGNATURES = signatures([
       'apache-airflow airflow/models/crypto.py get_fernet ("Could not create Fernet object: {value_error}"). Lines (GitHub): ' +
       'xnuinside/airflow_in_docker_compose#12',
     examples: [
-      'airflow.exceptions.AirflowException: Could not create Fernet object: Invalid base64-encoded string: number of data characters (53) cannot be 1 more than a multiple of 4',
+      'airflow.exceptions.AirflowException: Could not create Fernet object: Invalid base64-encoded string: number of data characters ' +
+        '(53) cannot be 1 more than a multiple of 4',
     ],
   },
   {
