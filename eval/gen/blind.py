@@ -1,4 +1,4 @@
-# The case() of the blind splits (fresh3 and later): the checks every blind author's case passes before it
+# The case() of the fresh2 split and the blind ones after it: the checks every blind author's case passes before it
 # is written (https report, a 20-80 character decisive line present in the dump, mechanism terms for a class
 # no rule names, the target present, no duplicate object), shared so each split's file holds only its cases.
 from common import write_case

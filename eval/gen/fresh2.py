@@ -10,36 +10,13 @@ import os, sys, copy
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fresh import *  # noqa: F401,F403  (mkpod, mknode, clbo, term, running, waiting, conds, deploy, ...)
 from fresh import _strings
+from blind import make_case
 
 SPLIT = 'fresh2'
 sev2 = make_sev('f2sev', 130363, 41)
 
 
-def case(slug, title, url, reported, target, first, objects, decisive=None, playbook='omit', acceptable=None, terms=None):
-    assert slug.startswith('f2-'), slug
-    assert url.startswith('https://'), url
-    expect = {'first': first}
-    if acceptable: expect['acceptable'] = acceptable
-    if playbook != 'omit': expect['playbook'] = playbook
-    if first is None:
-        assert decisive is None and terms is None, (slug, 'a negative has no decisive line and no mechanism')
-    else:
-        assert decisive is not None, (slug, 'a positive quotes its decisive line')
-    if decisive is not None:
-        assert 20 <= len(decisive) <= 80, (slug, len(decisive), decisive)
-        assert any(decisive in s for s in _strings(objects)), (slug, 'decisive line not in the dump', decisive)
-        expect['decisive'] = decisive
-    if first == 'any':
-        assert terms, (slug, '`first: any` needs mechanism terms')
-    if terms:
-        assert all(isinstance(g, list) and g for g in terms), slug
-        expect['mechanism'] = {'terms': terms}
-    ns_, name = target.split('/')
-    assert any(o.get('kind') in ('Pod', 'Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'CronJob', 'ReplicaSet') and o['metadata']['name'] == name
-               and o['metadata'].get('namespace') == ns_ for o in objects), (slug, 'target missing')
-    names = [(o['kind'], o['metadata'].get('namespace'), o['metadata']['name']) for o in objects if o.get('kind') not in ('Event', 'PodLog')]
-    assert len(names) == len(set(names)), (slug, 'duplicate object', [n for n in names if names.count(n) > 1])
-    write_case(slug, {'title': title, 'url': url, 'reported': reported, 'target': target, 'split': SPLIT, 'expect': expect}, objects)
+case = make_case('f2-', SPLIT)
 
 
 CASES2 = []
