@@ -189,8 +189,6 @@ export const SET_ASIDE: Readonly<Record<string, string>> = {
     // EFBIG is read by catalogue/storage.ts (file-size-limit).
   ]),
   ...group('read by a dedicated rule (image and runtime errors), not by an app', ['ENOEXEC']),
-  // Not set aside as meaningless: catalogue/storage.ts (fs-corrupted) reads "Structure needs cleaning" by its own pattern,
-  // because an errno read through errnoSource must have glibc, musl and Go texts (test/mechanism-coverage) and musl has none for EUCLEAN.
   ...group('read by its wording in catalogue/storage.ts (fs-corrupted), not through errnoSource: musl prints no text for it', ['EUCLEAN']),
 };
 

@@ -26,45 +26,29 @@ import { baseData } from './context.js';
 import { SIGNAL_MECHANISMS, signalOfExit } from './signals.js';
 import type { Family, Mechanism, Reading, ReadingContext, Signature, Text } from './types.js';
 
-export const MECHANISMS: readonly Mechanism[] = [
-  ...filesystem.MECHANISMS,
-  ...proc.MECHANISMS,
-  ...network.MECHANISMS,
-  ...cluster.MECHANISMS,
-  ...addons.MECHANISMS,
-  ...apiVersions.MECHANISMS,
-  ...datastores.MECHANISMS,
-  ...identity.MECHANISMS,
-  ...libraries.MECHANISMS,
-  ...netpath.MECHANISMS,
-  ...pipelines.MECHANISMS,
-  ...platforms.MECHANISMS,
-  ...runtimes.MECHANISMS,
-  ...servers.MECHANISMS,
-  ...storage.MECHANISMS,
-  ...structure.MECHANISMS,
-  ...webservers.MECHANISMS,
+/** The catalogue files, each a family's mechanisms and the signatures that read them. */
+const FILES: readonly { MECHANISMS: readonly Mechanism[]; SIGNATURES: readonly Signature[] }[] = [
+  filesystem,
+  proc,
+  network,
+  cluster,
+  addons,
+  apiVersions,
+  datastores,
+  identity,
+  libraries,
+  netpath,
+  pipelines,
+  platforms,
+  runtimes,
+  servers,
+  storage,
+  structure,
+  webservers,
 ];
+export const MECHANISMS: readonly Mechanism[] = FILES.flatMap((f) => f.MECHANISMS);
 // identity first: on a tie (one line, equal family weight) the signature listed first wins, and its Azure line is also an env check's.
-const ALL: readonly Signature[] = [
-  ...identity.SIGNATURES,
-  ...filesystem.SIGNATURES,
-  ...proc.SIGNATURES,
-  ...network.SIGNATURES,
-  ...cluster.SIGNATURES,
-  ...addons.SIGNATURES,
-  ...apiVersions.SIGNATURES,
-  ...datastores.SIGNATURES,
-  ...libraries.SIGNATURES,
-  ...netpath.SIGNATURES,
-  ...pipelines.SIGNATURES,
-  ...platforms.SIGNATURES,
-  ...runtimes.SIGNATURES,
-  ...servers.SIGNATURES,
-  ...storage.SIGNATURES,
-  ...structure.SIGNATURES,
-  ...webservers.SIGNATURES,
-];
+const ALL: readonly Signature[] = [identity, ...FILES.filter((f) => f !== identity)].flatMap((f) => f.SIGNATURES);
 /** Specific readings first: on one line, the first signature that matches wins a tie. */
 export const SIGNATURES: readonly Signature[] = [...ALL.filter((s) => !s.generic), ...ALL.filter((s) => s.generic)];
 export const MECHANISM_BY_ID: ReadonlyMap<string, Mechanism> = new Map(MECHANISMS.map((m) => [m.id, m]));
@@ -158,9 +142,11 @@ function bestHit(lines: readonly (readonly string[])[], scope: ReadScope): Hit |
   lines.forEach((textLines, t) => {
     textLines.forEach((raw, i) => {
       const line = bounded(raw);
-      const before = () => textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
-      for (const { signature, groups, span } of matchLine(line, PREFILTER.test(line.toLowerCase()) ? before() : [])) {
-        if (signature.applies && !signature.applies({ ...scope, line, around: before(), groups })) continue;
+      // The cheap pass first: most lines carry no needle, and the lines before one are sliced only when it does.
+      if (!PREFILTER.test(line.toLowerCase())) return;
+      const before = textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
+      for (const { signature, groups, span } of matchLine(line, before)) {
+        if (signature.applies && !signature.applies({ ...scope, line, around: before, groups })) continue;
         // A line that only warns ranks below any that does not, whatever its family; then the more
         // specific wording, then a line that says it failed.
         const fatal = FATAL.test(line);
