@@ -381,11 +381,13 @@ describe('rollback-to-revision (a new image rolled out 6 minutes before the cras
           const d = await c.kube.getOwner(ns, 'Deployment', 'web');
           const image = (d?.spec as { template?: { spec?: { containers?: { image?: string }[] } } } | undefined)?.template?.spec?.containers?.[0]?.image;
           if (image === 'registry.example.com/shop/web:2.3.1') {
+            // The pod goes first: the broken revision's pod is what the runner's wait (rule-gone) and
+            // verification (targetGone) look at, so neither can see a renumbered history with the pod still there.
+            await c.kube.core.deleteNamespacedPod({ name: 'web-7d9f8c6b5-x2k4q', namespace: ns, gracePeriodSeconds: 0 }).catch(() => undefined);
             await c.kube.apps.patchNamespacedReplicaSet(
               { name: 'web-6b5d8c7f9', namespace: ns, body: { metadata: { annotations: { 'deployment.kubernetes.io/revision': '3' } } } },
               patchAs(PatchStrategy.MergePatch),
             );
-            await c.kube.core.deleteNamespacedPod({ name: 'web-7d9f8c6b5-x2k4q', namespace: ns, gracePeriodSeconds: 0 }).catch(() => undefined);
             return;
           }
         } catch {
