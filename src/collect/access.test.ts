@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { crashedPod, logTail, snapshot } from '../../test/helpers/factories.js';
 import { scriptedSource } from '../../test/helpers/jobs.js';
 import type { KubeObject, Snapshot } from '../diagnosis/types.js';
-import { collectAccess, collectDependencies, serviceOfHost } from './access.js';
+import { collectAccess, collectDependencies, collectServiceAccount, serviceOfHost } from './access.js';
 import { makeGuard } from './guard.js';
 
 const rbac = 'rbac.authorization.k8s.io/v1';
@@ -80,6 +80,29 @@ describe('collectAccess', () => {
     const source = scriptedSource(objects);
     expect(await collectAccess(source, withLog(['all good', 'permission denied']), makeGuard([], 5000))).toBeUndefined();
     expect(source.calls).toEqual([]);
+  });
+});
+
+describe('collectServiceAccount', () => {
+  const account = (annotations: Record<string, string>): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default', namespace: 'shop', annotations },
+  });
+  it("reads the pod's ServiceAccount when a cloud SDK found no credentials, keeping only its identity annotations", async () => {
+    const source = scriptedSource([
+      account({ 'eks.amazonaws.com/role-arn': 'arn:aws:iam::111122223333:role/web', 'kubectl.kubernetes.io/last-applied-configuration': '{}' }),
+    ]);
+    const sa = await collectServiceAccount(source, withLog(['botocore.exceptions.NoCredentialsError: Unable to locate credentials']), makeGuard([], 5000));
+    expect(sa).toEqual({ name: 'default', exists: true, annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::111122223333:role/web' } });
+  });
+  it('says when the account is gone, and reads nothing for a log without a cloud identity failure', async () => {
+    const gone = scriptedSource([]);
+    const sa = await collectServiceAccount(gone, withLog(['NoCredentialProviders: no valid providers in chain. Deprecated.']), makeGuard([], 5000));
+    expect(sa).toEqual({ name: 'default', exists: false, annotations: {} });
+    const quiet = scriptedSource([account({})]);
+    expect(await collectServiceAccount(quiet, withLog(['all good', forbidden('get', 'pods')]), makeGuard([], 5000))).toBeUndefined();
+    expect(quiet.calls).toEqual([]);
   });
 });
 

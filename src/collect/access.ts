@@ -130,6 +130,26 @@ export async function collectAccess(source: FactSource, snapshot: Snapshot, guar
   );
 }
 
+// ---- the cloud identity its ServiceAccount is federated to ----
+
+/** What a cloud SDK's failure depends on: whether the account names a role, a Google service account, a client ID. */
+const IDENTITY_MECHANISMS = new Set(['cloud-identity-missing', 'cloud-identity-trust', 'cloud-metadata-unreachable']);
+const IDENTITY_ANNOTATION = /^(?:eks\.amazonaws\.com|iam\.gke\.io|azure\.workload\.identity)\//;
+
+export async function collectServiceAccount(source: FactSource, snapshot: Snapshot, guard: Guard): Promise<Snapshot['podServiceAccount']> {
+  if (findLines(podTexts(snapshot), IDENTITY_MECHANISMS, 1).length === 0) return undefined;
+  const namespace = snapshot.pod?.metadata?.namespace ?? '';
+  const name = snapshot.pod?.spec?.serviceAccountName || 'default';
+  const sa = await guard(
+    `serviceaccount ${namespace}/${name}`,
+    () => source.serviceAccountMetadata(namespace, name),
+    undefined as KubeObject | null | undefined,
+  );
+  if (sa === undefined) return undefined;
+  const annotations = Object.fromEntries(Object.entries(sa?.metadata?.annotations ?? {}).filter(([k]) => IDENTITY_ANNOTATION.test(k)));
+  return { name, exists: sa !== null, annotations };
+}
+
 // ---- the Services it depends on ----
 
 /** `postgres`, `postgres.db`, `postgres.db.svc`, `postgres.db.svc.cluster.local` → the Service; other names are not the cluster's. */

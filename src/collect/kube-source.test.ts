@@ -39,6 +39,12 @@ describe('KubeSource reads', () => {
           items: [{ reason: 'Failed', eventTime: '2026-11-21T09:37:12.000000Z', involvedObject: { kind: 'Pod', name: 'web' } }],
         });
       if (path === '/api/v1/namespaces/shop/configmaps/app-config') return reply(200, { kind: 'PartialObjectMetadata', metadata: { name: 'app-config' } });
+      if (path === '/api/v1/namespaces/shop/serviceaccounts/web')
+        return reply(200, {
+          kind: 'PartialObjectMetadata',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { name: 'web', namespace: 'shop', annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::111122223333:role/web' } },
+        });
       if (path === '/api/v1/namespaces/shop/pods/web/log')
         return reply(400, status(400, 'BadRequest', 'previous terminated container "web" in pod "web" not found'));
       if (path === '/api/v1/nodes') return reply(403, status(403, 'Forbidden', 'nodes is forbidden: User "pod-doctor" cannot list resource "nodes"'));
@@ -138,6 +144,17 @@ describe('KubeSource reads', () => {
     expect(seen.at(-1)?.accept).toMatch(/^application\/json;as=PartialObjectMetadata;g=meta\.k8s\.io;v=v1/);
     expect(await source.secretExists('shop', 'db')).toBe(false);
     expect(seen.at(-1)?.accept).toMatch(/as=PartialObjectMetadata;/);
+  });
+
+  it("reads a ServiceAccount's metadata only, as a ServiceAccount with its annotations; null when it does not exist", async () => {
+    const source = new KubeSource(kc);
+    expect(await source.serviceAccountMetadata('shop', 'web')).toEqual({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'web', namespace: 'shop', annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::111122223333:role/web' } },
+    });
+    expect(seen.at(-1)?.accept).toMatch(/as=PartialObjectMetadata;/);
+    expect(await source.serviceAccountMetadata('shop', 'gone')).toBeNull();
   });
 
   it('shares identical reads between diagnosis views only when they started after the diagnosis was asked for', async () => {

@@ -335,8 +335,11 @@ export class KubeSource implements FactSource {
     return this.object<KubeObject>(`api/v1/namespaces/${enc(namespace)}/endpoints/${enc(name)}`);
   }
 
-  async serviceAccountExists(namespace: string, name: string): Promise<boolean> {
-    return (await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/serviceaccounts/${enc(name)}`, {}, METADATA_ACCEPT))) !== null;
+  async serviceAccountMetadata(namespace: string, name: string): Promise<KubeObject | null> {
+    const text = await orNull(this.get(`api/v1/namespaces/${enc(namespace)}/serviceaccounts/${enc(name)}`, {}, METADATA_ACCEPT));
+    if (text === null) return null;
+    const meta = canonicalizeInPlace(JSON.parse(text) as KubeObject, false);
+    return { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta.metadata ?? {} };
   }
 
   async getPersistentVolume(name: string): Promise<KubeObject | null> {

@@ -140,8 +140,9 @@ export class ObjectsSource implements FactSource {
     return this.findKnown('Endpoints', namespace, name);
   }
 
-  async serviceAccountExists(namespace: string, name: string): Promise<boolean> {
-    return this.findKnown('ServiceAccount', namespace, name) !== null;
+  async serviceAccountMetadata(namespace: string, name: string): Promise<KubeObject | null> {
+    const sa = this.findKnown('ServiceAccount', namespace, name);
+    return sa ? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: sa.metadata ?? {} } : null;
   }
 
   async getPersistentVolume(name: string): Promise<KubeObject | null> {

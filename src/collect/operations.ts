@@ -185,7 +185,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['get'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: ['KubeSource.serviceAccountExists (as=PartialObjectMetadata; the account a FailedCreate names)'],
+    usedBy: [
+      "KubeSource.serviceAccountMetadata (as=PartialObjectMetadata; the account a FailedCreate names, and the pod's own when its log shows a cloud SDK without credentials)",
+    ],
   },
   {
     group: 'storage.k8s.io',

@@ -10,7 +10,7 @@ import { type LabelSelectorObject, matchLabels, requirementsFromSelector } from 
 import type { Target } from '../kube/target.js';
 import type { AgentFacts } from '../probes/types.js';
 import { redactLines } from '../redact.js';
-import { collectAccess, collectDependencies } from './access.js';
+import { collectAccess, collectDependencies, collectServiceAccount } from './access.js';
 import { collectComponents, componentTriggers } from './components.js';
 import { type Guard, sortEvents } from './guard.js';
 import { collectHistory } from './history.js';
@@ -160,14 +160,19 @@ const SECOND_ROUND: PodCollector[] = [
   },
   // …and the DNS, CNI or CSI component a crash, a sandbox or a mount points at.
   { facts: ['components'], collect: collectFailingComponents },
-  // What the pod's own log names: the ServiceAccount the API server refused, the Services it cannot reach.
+  // What the pod's own log names: the ServiceAccount the API server refused, the cloud identity its own lacks, the Services it cannot reach.
   {
     facts: ['access'],
     collect: (s) =>
       podInTrouble(s.pod)
-        ? collectAccess(s.source, s.snapshot, s.guard).then((a) => {
-            if (a) s.snapshot.access = a;
-          })
+        ? Promise.all([
+            collectAccess(s.source, s.snapshot, s.guard).then((a) => {
+              if (a) s.snapshot.access = a;
+            }),
+            collectServiceAccount(s.source, s.snapshot, s.guard).then((sa) => {
+              if (sa) s.snapshot.podServiceAccount = sa;
+            }),
+          ])
         : undefined,
   },
   // What changed before the failure: the workload's revisions, the config it uses (metadata only).

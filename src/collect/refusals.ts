@@ -27,7 +27,11 @@ export async function collectRefusals(
   await Promise.all([
     hooks.length > 0 ? collectWebhooks(source, hooks, guard).then((w) => (snapshot.webhooks = w)) : undefined,
     account
-      ? guard(`serviceaccount ${account}`, () => source.serviceAccountExists(namespace, account), undefined as boolean | undefined).then((exists) => {
+      ? guard(
+          `serviceaccount ${account}`,
+          async () => (await source.serviceAccountMetadata(namespace, account)) !== null,
+          undefined as boolean | undefined,
+        ).then((exists) => {
           if (exists !== undefined) snapshot.serviceAccount = { name: account, exists };
         })
       : undefined,

@@ -46,8 +46,8 @@ export interface FactSource {
   getService(namespace: string, name: string): Promise<KubeObject | null>;
   /** The core/v1 Endpoints of a Service (served by every version); null when there is none. */
   getEndpoints(namespace: string, name: string): Promise<KubeObject | null>;
-  /** Existence only, through a metadata-only request. */
-  serviceAccountExists(namespace: string, name: string): Promise<boolean>;
+  /** A ServiceAccount's metadata only (its annotations name the cloud identity it is federated to); null when it does not exist. */
+  serviceAccountMetadata(namespace: string, name: string): Promise<KubeObject | null>;
   /** RoleBindings of one namespace and ClusterRoleBindings: who is granted what, for a refusal the pod's log names. */
   listRoleBindings(namespace: string): Promise<KubeObject[]>;
   listClusterRoleBindings(): Promise<KubeObject[]>;

@@ -320,6 +320,12 @@ export interface Snapshot {
   access?: AccessFact[];
   /** Services its log names as dependencies it cannot resolve or reach. */
   dependencies?: DependencyFact[];
+  /**
+   * The pod's own ServiceAccount (metadata only), read when its log shows a cloud SDK without credentials or refused a
+   * token exchange: the annotations that federate it to a cloud identity (eks.amazonaws.com/, iam.gke.io/,
+   * azure.workload.identity/ keys only).
+   */
+  podServiceAccount?: { name: string; exists: boolean; annotations: Record<string, string> };
   /** The rollout history of the pod's workload and the metadata of the config it uses (collected for a pod in trouble). */
   history?: HistoryFact;
   agent?: AgentFacts;

@@ -1327,7 +1327,11 @@ const CASES: Case[] = [
         metadata: { name: 'policy' },
         subsets: [{ notReadyAddresses: [{ ip: '10.244.1.9' }], ports: [{ port: 8443 }] }],
       });
-      await create(`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' } });
+      await create(`/api/v1/namespaces/${ns}/serviceaccounts`, {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'builder', annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::111122223333:role/builder' } },
+      });
       const mine = (all: KubeObject[]) =>
         all
           .filter((c) => String(c.metadata?.name).startsWith(`${ns}-`))
@@ -1353,8 +1357,12 @@ const CASES: Case[] = [
         absentService: await product(() => b.source.getService(ns, 'absent')),
         endpoints: await product(() => b.source.getEndpoints(ns, 'policy')),
         absentEndpoints: await product(() => b.source.getEndpoints(ns, 'absent')),
-        serviceAccount: await product(() => b.source.serviceAccountExists(ns, 'builder')),
-        absentServiceAccount: await product(() => b.source.serviceAccountExists(ns, 'absent')),
+        // Metadata only: the annotations that name a cloud identity, read as PartialObjectMetadata.
+        serviceAccount: await product(
+          () => b.source.serviceAccountMetadata(ns, 'builder'),
+          (sa) => (sa ? { kind: sa.kind, name: sa.metadata?.name, annotations: sa.metadata?.annotations } : null),
+        ),
+        absentServiceAccount: await product(() => b.source.serviceAccountMetadata(ns, 'absent')),
       };
     },
   },

@@ -85,7 +85,7 @@ export function memorySource(objects: KubeObject[]): FactSource {
     listWebhookConfigurations: async () => objects.filter((o) => o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration'),
     getService: async (ns, name) => find('Service', ns, name),
     getEndpoints: async (ns, name) => find('Endpoints', ns, name),
-    serviceAccountExists: async (ns, name) => find('ServiceAccount', ns, name) !== null,
+    serviceAccountMetadata: async (ns, name) => find('ServiceAccount', ns, name),
     listDisruptionBudgets: async (ns) => objects.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata?.namespace === ns),
     listAutoscalers: async (ns) => objects.filter((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata?.namespace === ns),
     listNetworkPolicies: async (ns) => objects.filter((o) => o.kind === 'NetworkPolicy' && o.metadata?.namespace === ns),

@@ -196,3 +196,60 @@ describe('cloud identity: what the reading says about this pod', () => {
     expect(read(nodeRole)?.mechanism).not.toBe('cloud-identity-trust');
   });
 });
+
+describe("cloud identity: what the pod's ServiceAccount says (snapshot.podServiceAccount)", () => {
+  const GCP_ADC =
+    'google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found. To set up Application ' +
+    'Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc for more information.';
+  const AZURE_MISSING =
+    'could not get provider client: missing environment variables. AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_FEDERATED_TOKEN_FILE must be set.';
+  const read = (line: string, annotations: Record<string, string> | undefined, labels?: Record<string, string>, name = 'shop-app') => {
+    const scope = scopeOf({}, SA);
+    const pod = labels ? { ...scope.pod, metadata: { ...scope.pod.metadata, labels } } : scope.pod;
+    const snap = snapshot(pod, annotations ? { podServiceAccount: { name, exists: true, annotations } } : {});
+    return readTexts([{ text: line, source: 'logs app' }], { ...scope, pod, snapshot: snap });
+  };
+  const ROLE = 'arn:aws:iam::111122223333:role/shop-app';
+
+  it('tells an IAM role set after the pod was admitted from an account no role is bound to', () => {
+    const late = read(BOTO, { 'eks.amazonaws.com/role-arn': ROLE });
+    expect(late?.variant).toBe('aws-annotated-after-admission');
+    expect(late?.summary).toContain(ROLE);
+    expect(late?.knobs[0]).toMatch(/rollout restart/);
+    expect(late?.evidence.map((e) => e.text)).toContain(`eks.amazonaws.com/role-arn: ${ROLE}`);
+    const none = read(BOTO, {});
+    expect(none?.variant).toBe('aws-account-not-annotated');
+    expect(none?.explanation).toContain('carries no eks.amazonaws.com/role-arn');
+    expect(none?.evidence.map((e) => e.text)).toContain('no eks.amazonaws.com/role-arn');
+    // Not read (no ServiceAccount fact), or another account than the pod's: the hedged reading stays.
+    expect(read(BOTO, undefined)?.variant).toBe('aws-not-federated');
+    expect(read(BOTO, { 'eks.amazonaws.com/role-arn': ROLE }, undefined, 'other')?.variant).toBe('aws-not-federated');
+  });
+
+  it('keeps the SDK reading when the webhook env is there, whatever the account says', () => {
+    const scope = scopeOf(IRSA_ENV, SA);
+    const snap = snapshot(scope.pod, { podServiceAccount: { name: 'shop-app', exists: true, annotations: {} } });
+    expect(readTexts([{ text: BOTO, source: 'logs app' }], { ...scope, snapshot: snap })?.variant).toBe('aws-sdk-skips-web-identity');
+  });
+
+  it('names the Google service account the metadata server should have served, or the missing annotation', () => {
+    const gsa = 'shop-app@acme-prod.iam.gserviceaccount.com';
+    const annotated = read(GCP_ADC, { 'iam.gke.io/gcp-service-account': gsa });
+    expect(annotated?.variant).toBe('gcp-annotated-no-metadata-server');
+    expect(annotated?.knobPaths[0]).toContain('--workload-metadata=GKE_METADATA');
+    expect(annotated?.summary).toContain(gsa);
+    expect(read(GCP_ADC, {})?.variant).toBe('gcp-account-not-annotated');
+  });
+
+  it('says whether the pod label or the account annotation keeps the Azure webhook away', () => {
+    const client = { 'azure.workload.identity/client-id': '6ad2b3b0-8c4e-4f1e-9d2a-0c6f4f2b9e11' };
+    expect(read(AZURE_MISSING, client)?.variant).toBe('azure-pod-not-labelled');
+    expect(read(AZURE_MISSING, client, { 'azure.workload.identity/use': 'true' })?.variant).toBe('azure-webhook-env-absent');
+    expect(read(AZURE_MISSING, {}, { 'azure.workload.identity/use': 'true' })?.variant).toBe('azure-account-not-annotated');
+  });
+
+  it('names the role whose trust refused the token when the account is known', () => {
+    expect(read(STS_DENIED, { 'eks.amazonaws.com/role-arn': ROLE })?.explanation).toContain(`the role ${ROLE} does not admit it`);
+    expect(read(STS_DENIED, undefined)?.explanation).toContain('the role in eks.amazonaws.com/role-arn');
+  });
+});

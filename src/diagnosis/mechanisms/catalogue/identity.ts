@@ -2,9 +2,10 @@
 // credential chain comes up empty because the pod's ServiceAccount is not federated to a cloud
 // identity (IRSA / EKS Pod Identity, GKE Workload Identity, Azure Workload Identity); the cloud
 // refuses the token exchange because its trust names another subject; or the SDK cannot reach
-// 169.254.169.254 from the pod's network. The snapshot carries no ServiceAccount object, so the
-// variants read what the pod spec shows: serviceAccountName, the env a mutating webhook injects,
-// hostNetwork, and the NetworkPolicies that select the pod (snapshot.history).
+// 169.254.169.254 from the pod's network. The variants read what the pod spec shows
+// (serviceAccountName, the env a mutating webhook injects, hostNetwork, the NetworkPolicies that
+// select the pod) and, when the collector read it, the ServiceAccount's identity annotations
+// (snapshot.podServiceAccount): they tell "never federated" from "federated after this pod was made".
 import type { Evidence, KubeObject } from '../../types.js';
 import { containerPath } from '../context.js';
 import { mechanisms, re, signatures, specFact } from '../define.js';
@@ -64,6 +65,33 @@ function envFact(ctx: ReadingContext, names: readonly string[]): Evidence {
 function saFact(ctx: ReadingContext): Evidence {
   return specFact(ctx, 'spec.serviceAccountName', ctx.pod?.spec?.serviceAccountName ?? '(not set: default)');
 }
+
+const ROLE_ARN = 'eks.amazonaws.com/role-arn';
+const GKE_SA = 'iam.gke.io/gcp-service-account';
+const AZURE_CLIENT_ID = 'azure.workload.identity/client-id';
+const AZURE_USE = 'azure.workload.identity/use';
+
+/** The pod's ServiceAccount's identity annotations, when the collector read the account (undefined: not known). */
+function accountAnnotations(ctx: ReadingContext): Record<string, string> | undefined {
+  const sa = ctx.snapshot?.podServiceAccount;
+  return sa?.exists && sa.name === identity(ctx).sa ? sa.annotations : undefined;
+}
+
+/** The annotation as evidence: what the account names, or that it names nothing. */
+function annotationFact(ctx: ReadingContext, key: string): Evidence {
+  const { sa, saNamespace } = identity(ctx);
+  const value = accountAnnotations(ctx)?.[key];
+  return { source: `ServiceAccount ${saNamespace}/${sa} metadata.annotations`, text: value ? `${key}: ${value}` : `no ${key}` };
+}
+
+/** The account names `key` (data for the placeholders), or undefined. */
+function annotated(ctx: ReadingContext, key: string): { value: string } | undefined {
+  const value = accountAnnotations(ctx)?.[key];
+  return value ? { value } : undefined;
+}
+
+/** The account was read and does not carry `key`. */
+const lacks = (ctx: ReadingContext, key: string) => accountAnnotations(ctx) !== undefined && !accountAnnotations(ctx)?.[key];
 
 // --- NetworkPolicy egress to the metadata address ----------------------------------------------
 
@@ -150,6 +178,28 @@ export const MECHANISMS = mechanisms([
         facts: (ctx) => [envFact(ctx, AWS_WEB_IDENTITY_ENV)],
       },
       {
+        id: 'aws-annotated-after-admission',
+        when: (ctx) => {
+          const role = cloudOf(ctx) === 'aws' && annotated(ctx, ROLE_ARN);
+          return !!role && { ...identity(ctx), roleArn: role.value };
+        },
+        summary: 'no AWS credentials in the pod although ServiceAccount {{saNamespace}}/{{sa}} names IAM role {{roleArn}}',
+        explain:
+          'ServiceAccount {{saNamespace}}/{{sa}} carries eks.amazonaws.com/role-arn {{roleArn}}, but the container has no AWS_ROLE_ARN or ' +
+          'AWS_WEB_IDENTITY_TOKEN_FILE: the EKS pod identity webhook adds them only when it admits a pod. This pod was created before the ' +
+          'annotation was set, or the webhook did not mutate it (it was down and its failurePolicy let the pod through). The node offered ' +
+          'no instance role either, so the SDK found nothing.',
+        knobs: [
+          { place: 'pod', path: "the pod's workload", change: 'recreate the pods (kubectl rollout restart) so the webhook injects the role and token' },
+          {
+            place: 'cluster',
+            path: 'MutatingWebhookConfiguration pod-identity-webhook',
+            change: 'if new pods still lack AWS_ROLE_ARN, check the webhook runs and its objectSelector/namespaceSelector admit the pod',
+          },
+        ],
+        facts: (ctx) => [annotationFact(ctx, ROLE_ARN), envFact(ctx, AWS_WEB_IDENTITY_ENV)],
+      },
+      {
         id: 'aws-default-service-account',
         when: (ctx) => cloudOf(ctx) === 'aws' && !ctx.pod?.spec?.serviceAccountName && identity(ctx),
         summary: 'no AWS identity: the pod runs as ServiceAccount default, which no IAM role is bound to',
@@ -165,6 +215,24 @@ export const MECHANISMS = mechanisms([
           },
         ],
         facts: (ctx) => [saFact(ctx), envFact(ctx, AWS_WEB_IDENTITY_ENV)],
+      },
+      {
+        id: 'aws-account-not-annotated',
+        when: (ctx) => cloudOf(ctx) === 'aws' && lacks(ctx, ROLE_ARN) && identity(ctx),
+        summary: 'no AWS identity: ServiceAccount {{saNamespace}}/{{sa}} has no eks.amazonaws.com/role-arn',
+        explain:
+          'The AWS SDK found no credentials. ServiceAccount {{saNamespace}}/{{sa}}, which the pod runs as, carries no eks.amazonaws.com/role-arn ' +
+          'annotation, so no IAM role is bound to it and the IRSA webhook gave the container no AWS_ROLE_ARN or token file; the node offered ' +
+          'no instance role either.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'ServiceAccount {{saNamespace}}/{{sa}} metadata.annotations[eks.amazonaws.com/role-arn]',
+            change: 'set the IAM role ARN (or create an EKS Pod Identity association for {{saNamespace}}/{{sa}}), then recreate the pods',
+          },
+          { place: 'pod', path: 'spec.serviceAccountName', change: 'or name the ServiceAccount that carries the annotation' },
+        ],
+        facts: (ctx) => [saFact(ctx), annotationFact(ctx, ROLE_ARN), envFact(ctx, AWS_WEB_IDENTITY_ENV)],
       },
       {
         id: 'aws-not-federated',
@@ -185,6 +253,41 @@ export const MECHANISMS = mechanisms([
         facts: (ctx) => [saFact(ctx), envFact(ctx, AWS_WEB_IDENTITY_ENV)],
       },
       {
+        id: 'gcp-annotated-no-metadata-server',
+        when: (ctx) => {
+          const gsa = cloudOf(ctx) === 'gcp' && annotated(ctx, GKE_SA);
+          return !!gsa && { ...identity(ctx), gsa: gsa.value, node: ctx.pod?.spec?.nodeName ?? 'its node' };
+        },
+        summary: 'no Google credentials although ServiceAccount {{saNamespace}}/{{sa}} names {{gsa}}',
+        explain:
+          'ServiceAccount {{saNamespace}}/{{sa}} names the Google service account {{gsa}}, yet the client found no Application Default ' +
+          'Credentials: only the GKE metadata server hands out that identity, and this pod did not get a token from it. The node pool of ' +
+          "{{node}} does not run it (Workload Identity is off for the pool), or the pod bypasses it (hostNetwork pods reach the node's own " +
+          'metadata server).',
+        knobs: [
+          { place: 'node', path: 'the node pool of {{node}} (--workload-metadata=GKE_METADATA)', change: 'enable Workload Identity on the pool' },
+          { place: 'pod', path: 'spec.hostNetwork', change: 'leave it unset for pods that use Workload Identity' },
+        ],
+        facts: (ctx) => [annotationFact(ctx, GKE_SA)],
+      },
+      {
+        id: 'gcp-account-not-annotated',
+        when: (ctx) => cloudOf(ctx) === 'gcp' && lacks(ctx, GKE_SA) && identity(ctx),
+        summary: 'no Google credentials: ServiceAccount {{saNamespace}}/{{sa}} has no iam.gke.io/gcp-service-account',
+        explain:
+          'The Google client found no Application Default Credentials. Under GKE Workload Identity a pod gets a token only when its ' +
+          'ServiceAccount names a Google service account, and {{saNamespace}}/{{sa}} carries no iam.gke.io/gcp-service-account annotation.{{saNote}}',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'ServiceAccount {{saNamespace}}/{{sa}} metadata.annotations[iam.gke.io/gcp-service-account]',
+            change: 'set the Google service account email, and grant roles/iam.workloadIdentityUser to {{gcpMember}} on it',
+          },
+          { place: 'pod', path: 'spec.serviceAccountName', change: 'or name the ServiceAccount that carries the annotation' },
+        ],
+        facts: (ctx) => [saFact(ctx), annotationFact(ctx, GKE_SA)],
+      },
+      {
         id: 'gcp-not-federated',
         when: (ctx) => cloudOf(ctx) === 'gcp' && identity(ctx),
         summary: 'no Google credentials: ServiceAccount {{saNamespace}}/{{sa}} is not bound to a Google service account',
@@ -202,6 +305,43 @@ export const MECHANISMS = mechanisms([
           { place: 'pod', path: 'spec.serviceAccountName', change: 'check it names the annotated ServiceAccount' },
         ],
         facts: (ctx) => [saFact(ctx)],
+      },
+      {
+        id: 'azure-pod-not-labelled',
+        when: (ctx) =>
+          cloudOf(ctx) === 'azure' &&
+          !envNames(ctx).includes(AZURE_WEBHOOK_ENV) &&
+          !!annotated(ctx, AZURE_CLIENT_ID) &&
+          ctx.pod?.metadata?.labels?.[AZURE_USE] !== 'true' &&
+          identity(ctx),
+        summary: 'no Azure credentials: the pod lacks the label azure.workload.identity/use: "true"',
+        explain:
+          'ServiceAccount {{saNamespace}}/{{sa}} carries azure.workload.identity/client-id, but the Azure Workload Identity webhook mutates only pods ' +
+          'labelled azure.workload.identity/use: "true", and this one is not: the container got no AZURE_FEDERATED_TOKEN_FILE, so the SDK found ' +
+          'no credentials.',
+        knobs: [{ place: 'pod', path: 'metadata.labels[azure.workload.identity/use]', change: 'set "true" on the pod template, then recreate the pods' }],
+        facts: (ctx) => [
+          annotationFact(ctx, AZURE_CLIENT_ID),
+          { source: 'pod.metadata.labels', text: `${AZURE_USE}: ${ctx.pod?.metadata?.labels?.[AZURE_USE] ?? '(not set)'}` },
+          envFact(ctx, [AZURE_WEBHOOK_ENV, 'AZURE_CLIENT_ID']),
+        ],
+      },
+      {
+        id: 'azure-account-not-annotated',
+        when: (ctx) => cloudOf(ctx) === 'azure' && !envNames(ctx).includes(AZURE_WEBHOOK_ENV) && lacks(ctx, AZURE_CLIENT_ID) && identity(ctx),
+        summary: 'no Azure credentials: ServiceAccount {{saNamespace}}/{{sa}} has no azure.workload.identity/client-id',
+        explain:
+          'The Azure SDK found no credentials it could use: ServiceAccount {{saNamespace}}/{{sa}} carries no azure.workload.identity/client-id ' +
+          'annotation, so no managed identity or app registration is federated to it and the container has no AZURE_FEDERATED_TOKEN_FILE.{{saNote}}',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'ServiceAccount {{saNamespace}}/{{sa}} metadata.annotations[azure.workload.identity/client-id]',
+            change: 'set the client ID of the managed identity or app registration (and a federated credential for {{subject}})',
+          },
+          { place: 'pod', path: 'metadata.labels[azure.workload.identity/use]', change: 'set "true" on the pod template, then recreate the pods' },
+        ],
+        facts: (ctx) => [saFact(ctx), annotationFact(ctx, AZURE_CLIENT_ID)],
       },
       {
         id: 'azure-webhook-env-absent',
@@ -267,10 +407,10 @@ export const MECHANISMS = mechanisms([
       },
       {
         id: 'aws-trust-subject',
-        when: (ctx) => cloudOf(ctx) === 'aws' && identity(ctx),
+        when: (ctx) => cloudOf(ctx) === 'aws' && { ...identity(ctx), role: annotated(ctx, ROLE_ARN)?.value ?? 'in eks.amazonaws.com/role-arn' },
         summary: "the IAM role's trust policy does not admit {{subject}}",
         explain:
-          'AWS STS refused AssumeRoleWithWebIdentity: the token is valid, but the trust policy of the role in eks.amazonaws.com/role-arn does not admit it. ' +
+          'AWS STS refused AssumeRoleWithWebIdentity: the token is valid, but the trust policy of the role {{role}} does not admit it. ' +
           'Its Condition must match sub {{subject}} (this pod runs as ServiceAccount {{saNamespace}}/{{sa}}) and aud sts.amazonaws.com, ' +
           "and its Federated principal must be this cluster's OIDC provider.{{saNote}}",
         knobs: [
@@ -285,7 +425,7 @@ export const MECHANISMS = mechanisms([
             change: 'check it names the role whose trust policy was edited',
           },
         ],
-        facts: (ctx) => [saFact(ctx)],
+        facts: (ctx) => [saFact(ctx), ...(accountAnnotations(ctx) ? [annotationFact(ctx, ROLE_ARN)] : [])],
       },
       {
         id: 'azure-client-id-unknown',
