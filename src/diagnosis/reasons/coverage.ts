@@ -200,7 +200,7 @@ const kubelet: Record<string, Coverage> = {
   'condition:ContainersNotInitialized': catchAll(
     SYMPTOM('an init container has not finished; its own rule explains it (init.waiting-dependency, crash.*, image.*)'),
   ),
-  'condition:ReadinessGatesNotReady': catchAll(`${UNEXPLAINED} (not Ready for minutes: a readiness gate's controller has not set it)`),
+  'condition:ReadinessGatesNotReady': rules('readiness.gate-not-ready'),
   'condition:UnknownContainerStatuses': catchAll(UNEXPLAINED),
   'condition:PodCompleted': catchAll(NORMAL),
   'condition:TerminationByKubelet': rules('evicted.node-pressure', 'node.graceful-shutdown'),

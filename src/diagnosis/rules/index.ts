@@ -62,6 +62,7 @@ import { rule as pendingUnschedulableSelector } from './pending-unschedulable-se
 import { rule as pendingVolumeLimit } from './pending-volume-limit.js';
 import { rule as podUnexplained } from './pod-unexplained.js';
 import { rule as readinessFailing } from './readiness-failing.js';
+import { rule as readinessGateNotReady } from './readiness-gate-not-ready.js';
 import { rule as resourcesMemoryUnits } from './resources-memory-units.js';
 import { rule as rolloutRegression } from './rollout-regression.js';
 import { rule as runtimeCgroupWriteFailed } from './runtime-cgroup-write-failed.js';
@@ -139,6 +140,7 @@ export const RULES: readonly Rule[] = [
   containerStartError,
   imageWrongArch,
   readinessFailing,
+  readinessGateNotReady,
   rolloutRegression,
   initWaitingDependency,
   lifecyclePoststartFailed,
