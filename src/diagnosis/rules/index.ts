@@ -70,6 +70,7 @@ import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
 import { rule as securityProfileMissing } from './security-profile-missing.js';
 import { rule as securityReadOnlyRootfs } from './security-read-only-rootfs.js';
 import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
+import { rule as statefulsetOrderedReadyDeadlock } from './statefulset-ordered-ready-deadlock.js';
 import { rule as staticPodStale } from './static-pod-stale.js';
 import { rule as terminatingCniTeardown } from './terminating-cni-teardown.js';
 import { rule as terminatingExecHang } from './terminating-exec-hang.js';
@@ -139,6 +140,7 @@ export const RULES: readonly Rule[] = [
   containerStartError,
   imageWrongArch,
   readinessFailing,
+  statefulsetOrderedReadyDeadlock,
   rolloutRegression,
   initWaitingDependency,
   lifecyclePoststartFailed,
