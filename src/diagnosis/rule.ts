@@ -26,6 +26,7 @@ export type RuleCategory =
   | 'runtime'
   | 'dns'
   | 'rollout'
+  | 'statefulset'
   | 'pod';
 
 export interface RuleMeta<M extends string = string> {

@@ -71,6 +71,7 @@ import { rule as sandboxCreateFailed } from './sandbox-create-failed.js';
 import { rule as securityProfileMissing } from './security-profile-missing.js';
 import { rule as securityReadOnlyRootfs } from './security-read-only-rootfs.js';
 import { rule as securityRunAsNonRoot } from './security-run-as-non-root.js';
+import { rule as statefulsetOrderedReadyDeadlock } from './statefulset-ordered-ready-deadlock.js';
 import { rule as staticPodStale } from './static-pod-stale.js';
 import { rule as terminatingCniTeardown } from './terminating-cni-teardown.js';
 import { rule as terminatingExecHang } from './terminating-exec-hang.js';
@@ -141,6 +142,7 @@ export const RULES: readonly Rule[] = [
   imageWrongArch,
   readinessFailing,
   readinessGateNotReady,
+  statefulsetOrderedReadyDeadlock,
   rolloutRegression,
   initWaitingDependency,
   lifecyclePoststartFailed,
