@@ -38,6 +38,7 @@ import { rule as imageWrongArch } from './image-wrong-arch.js';
 import { rule as initWaitingDependency } from './init-waiting-dependency.js';
 import { rule as jobBackoffLimitExceeded } from './job-backoff-limit-exceeded.js';
 import { rule as jobDeadlineExceeded } from './job-deadline-exceeded.js';
+import { rule as jobSidecarKeepsRunning } from './job-sidecar-keeps-running.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as namespaceTerminating } from './namespace-terminating.js';
 import { rule as networkCalicoEndpointMissing } from './network-calico-endpoint-missing.js';
@@ -171,6 +172,7 @@ export const RULES: readonly Rule[] = [
   nodeDrainBlockedPdb,
   jobBackoffLimitExceeded,
   jobDeadlineExceeded,
+  jobSidecarKeepsRunning,
   dnsCorednsDown,
   // The catch-all runs last and only when nothing above found a problem.
   podUnexplained,
