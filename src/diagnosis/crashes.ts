@@ -275,7 +275,25 @@ export function crashReading(snapshot: Snapshot, c: Crash): Reading | undefined 
   return r ?? undefined;
 }
 
+/**
+ * The decisive line of the crash among the lines these mechanisms read: the crash's own reading when it
+ * is one of them, else the best such line of the same texts (another line may read as something more
+ * specific and still leave this one true). For the rules that own a mechanism of the catalogue.
+ */
+export function crashReadingOf(snapshot: Snapshot, c: Crash, mechanisms: ReadonlySet<string>): Reading | undefined {
+  const r = crashReading(snapshot, c);
+  if (r && mechanisms.has(r.mechanism)) return r;
+  const { texts, scope } = crashInput(snapshot, c);
+  return readTexts(texts, scope, mechanisms);
+}
+
 function readCrash(snapshot: Snapshot, c: Crash): Reading | undefined {
+  const { texts, scope, field } = crashInput(snapshot, c);
+  return readTexts(texts, scope) ?? readExit(c.term?.exitCode, scope, `pod.status.${field}[${c.name}].${c.termField}.terminated`);
+}
+
+/** What the catalogue reads of a crash: its messages, Failed events and log tail, and the pod around them. */
+function crashInput(snapshot: Snapshot, c: Crash) {
   const field = c.s.init ? 'initContainerStatuses' : 'containerStatuses';
   const texts: Text[] = [];
   if (c.waiting?.message) texts.push({ text: c.waiting.message, source: `pod.status.${field}[${c.name}].state.waiting.message` });
@@ -291,7 +309,7 @@ function readCrash(snapshot: Snapshot, c: Crash): Reading | undefined {
     init: c.s.init,
     ...(snapshot.node ? { node: snapshot.node } : {}),
   };
-  return readTexts(texts, scope) ?? readExit(c.term?.exitCode, scope, `pod.status.${field}[${c.name}].${c.termField}.terminated`);
+  return { texts, scope, field };
 }
 
 /** The reading as a finding's mechanism reference. */

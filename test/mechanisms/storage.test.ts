@@ -3,7 +3,7 @@
 // one (the signatures name their sources); the spec around it picks the variant and the knob.
 import { describe, expect, it } from 'vitest';
 import { explain, readTexts, SIGNATURES } from '../../src/diagnosis/mechanisms/index.js';
-import { node } from '../helpers/factories.js';
+import { node, snapshot } from '../helpers/factories.js';
 import { describeFamilies, type Row, scopeOf } from '../helpers/mechanism-table.js';
 
 const AVC_HOME =
@@ -187,9 +187,120 @@ const FAMILIES: Record<string, Row[]> = {
     },
     { line: 'Error: EFBIG: file too large, write', mechanism: 'file-size-limit', variant: 'rlimit', knob: "the entrypoint's ulimit -f" },
   ],
+  sqlite: [
+    // Nothing in the pod puts the database on a share: a second writer.
+    { line: 'sqlite3.OperationalError: database is locked', mechanism: 'sqlite-locking', variant: 'concurrency', knob: 'busy timeout' },
+    {
+      line: 'Trace: [Error: PRAGMA journal_mode = WAL - SQLITE_BUSY: database is locked] {',
+      mechanism: 'sqlite-locking',
+      variant: 'smb-share',
+      knob: 'mountOptions of',
+      container: { env: [{ name: 'DB_PATH', value: '/data/notes.sqlite' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+      spec: { volumes: [{ name: 'data', azureFile: { secretName: 'azure-secret', shareName: 'notes' } }] },
+      data: { path: '/data/notes.sqlite', volume: 'data', share: 'azureFile' },
+    },
+    {
+      // The only writable persistent volume of the container: the database has to be there.
+      line: 'System.Data.SQLite.SQLiteException (0x80004005): database is locked',
+      mechanism: 'sqlite-locking',
+      variant: 'smb-share',
+      knob: 'the volume of claim config',
+      container: { volumeMounts: [{ name: 'config', mountPath: '/config' }] },
+      spec: { volumes: [{ name: 'config', csi: { driver: 'file.csi.azure.com', volumeAttributes: { shareName: 'sonarr' } } }] },
+    },
+    {
+      line: 'SQLitePCL.pretty.SQLiteException: database is locked',
+      mechanism: 'sqlite-locking',
+      variant: 'nfs',
+      knob: 'the volume of claim config',
+      container: { volumeMounts: [{ name: 'config', mountPath: '/config' }] },
+      spec: { volumes: [{ name: 'config', nfs: { server: '10.0.0.8', path: '/volume/jellyfin' } }] },
+    },
+    {
+      // Azure Files over NFS: the protocol attribute, not the driver, says which.
+      line: 'sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) disk I/O error',
+      mechanism: 'sqlite-locking',
+      variant: 'nfs',
+      knob: "the database's journal_mode",
+      container: { env: [{ name: 'DATABASE_URL', value: 'sqlite:////bids/layout_index.sqlite' }], volumeMounts: [{ name: 'bids', mountPath: '/bids' }] },
+      spec: { volumes: [{ name: 'bids', csi: { driver: 'file.csi.azure.com', volumeAttributes: { protocol: 'nfs' } } }] },
+    },
+    {
+      // Near miss: the same line with the database on an emptyDir is app concurrency, not the share.
+      line: 'sqlite3.OperationalError: database is locked',
+      mechanism: 'sqlite-locking',
+      variant: 'concurrency',
+      knob: "the workload's replicas and update strategy",
+      container: { env: [{ name: 'DB_PATH', value: '/data/app.db' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+      spec: { volumes: [{ name: 'data', emptyDir: {} }] },
+    },
+    {
+      // Near miss: the database named on a local volume while the container also mounts a share for something else.
+      line: 'Error: SQLITE_BUSY: database is locked',
+      mechanism: 'sqlite-locking',
+      variant: 'concurrency',
+      knob: 'busy timeout',
+      container: {
+        env: [{ name: 'DB_FILE', value: '/var/lib/app/app.sqlite3' }],
+        volumeMounts: [
+          { name: 'state', mountPath: '/var/lib/app' },
+          { name: 'media', mountPath: '/media' },
+        ],
+      },
+      spec: {
+        volumes: [
+          { name: 'state', emptyDir: {} },
+          { name: 'media', azureFile: { secretName: 'azure-secret', shareName: 'media' } },
+        ],
+      },
+    },
+    { line: '[Error: SQLITE_IOERR: disk I/O error', mechanism: 'sqlite-locking', variant: 'io-error', knob: 'the kernel log of node-1' },
+  ],
 };
 
 describeFamilies(FAMILIES);
+
+describe('SQLite on a claim: the PersistentVolume and its class say which filesystem, and whether it keeps locks local', () => {
+  const line = 'Trace: [Error: PRAGMA journal_mode = WAL - SQLITE_BUSY: database is locked] {';
+  const onClaim = (pv: Record<string, unknown> | null, sc: Record<string, unknown>) => {
+    const base = scopeOf(
+      { env: [{ name: 'DB_PATH', value: '/data/notes.sqlite' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+      { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'notes-data' } }] },
+    );
+    const claims = [
+      {
+        name: 'notes-data',
+        claim: { metadata: { name: 'notes-data' }, spec: { storageClassName: 'azurefile-csi' } },
+        events: [],
+        storageClass: { metadata: { name: 'azurefile-csi' }, ...sc },
+        ...(pv ? { volume: { metadata: { name: 'pvc-38c4' }, spec: pv } } : {}),
+      },
+    ];
+    return { ...base, snapshot: snapshot(base.pod, { claims }) };
+  };
+  const read = (scope: ReturnType<typeof onClaim>) => readTexts([{ text: line, source: 'logs app' }], scope);
+  const azureFile = { csi: { driver: 'file.csi.azure.com', volumeHandle: 'rg#acct#share' }, mountOptions: ['mfsymlinks', 'actimeo=30'] };
+
+  it('an azurefile CSI volume without nobrl: the share, its StorageClass and PersistentVolume, and the options as evidence', () => {
+    const r = read(onClaim(azureFile, { provisioner: 'file.csi.azure.com', mountOptions: ['mfsymlinks', 'actimeo=30'] }));
+    expect(r?.variant).toBe('smb-share');
+    expect(r?.knobs[0]).toMatch(/^mountOptions of StorageClass azurefile-csi \(and of PersistentVolume pvc-38c4\): add nobrl/);
+    expect(r?.evidence.map((e) => e.text)).toContain('mfsymlinks, actimeo=30 (no nobrl)');
+  });
+  it('the same volume mounted with nobrl keeps locks local: a lock error there is a second writer', () => {
+    expect(read(onClaim({ ...azureFile, mountOptions: ['mfsymlinks', 'nobrl'] }, { provisioner: 'file.csi.azure.com' }))?.variant).toBe('concurrency');
+  });
+  it('an in-tree azureFile PersistentVolume, and a claim not bound yet whose class provisions Azure Files', () => {
+    expect(read(onClaim({ azureFile: { secretName: 's', shareName: 'x' } }, { provisioner: 'kubernetes.io/azure-file' }))?.variant).toBe('smb-share');
+    expect(read(onClaim(null, { provisioner: 'kubernetes.io/azure-file' }))?.variant).toBe('smb-share');
+  });
+  it('an NFS CSI volume, and an Azure Disk (block) volume, which is not a share', () => {
+    expect(read(onClaim({ csi: { driver: 'nfs.csi.k8s.io', volumeHandle: 'nas#/export' } }, { provisioner: 'nfs.csi.k8s.io' }))?.variant).toBe('nfs');
+    expect(read(onClaim({ csi: { driver: 'disk.csi.azure.com', volumeHandle: '/subscriptions/x' } }, { provisioner: 'disk.csi.azure.com' }))?.variant).toBe(
+      'concurrency',
+    );
+  });
+});
 
 describe('storage mechanisms: what the reading says beyond the table', () => {
   it('quotes the node OS as an SELinux hint only on a distribution that enforces it by default', () => {

@@ -137,7 +137,7 @@ function matchLine(line: string, before: readonly string[] = []): Match[] {
 }
 
 /** The best line of all the texts: the most specific signature, on a line that says it failed, the latest. */
-function bestHit(lines: readonly (readonly string[])[], scope: ReadScope): Hit | undefined {
+function bestHit(lines: readonly (readonly string[])[], scope: ReadScope, only?: ReadonlySet<string>): Hit | undefined {
   let best: Hit | undefined;
   lines.forEach((textLines, t) => {
     textLines.forEach((raw, i) => {
@@ -146,6 +146,7 @@ function bestHit(lines: readonly (readonly string[])[], scope: ReadScope): Hit |
       if (!PREFILTER.test(line.toLowerCase())) return;
       const before = textLines.slice(Math.max(0, i - PRECEDING), i).map(bounded);
       for (const { signature, groups, span } of matchLine(line, before)) {
+        if (only && !only.has(signature.mechanism)) continue;
         if (signature.applies && !signature.applies({ ...scope, line, around: before, groups })) continue;
         // A line that only warns ranks below any that does not, whatever its family; then the more
         // specific wording, then a line that says it failed.
@@ -191,10 +192,13 @@ export function findLines(texts: readonly Text[], mechanisms: ReadonlySet<string
 
 export interface ReadScope extends Omit<ReadingContext, 'line' | 'around' | 'groups'> {}
 
-/** Reads the texts for their decisive line; undefined when no signature knows any line. */
-export function readTexts(texts: readonly Text[], scope: ReadScope): Reading | undefined {
+/**
+ * Reads the texts for their decisive line; undefined when no signature knows any line. With `only`, the
+ * decisive line among those that signatures of these mechanisms read (a rule that owns a mechanism asks).
+ */
+export function readTexts(texts: readonly Text[], scope: ReadScope, only?: ReadonlySet<string>): Reading | undefined {
   const lines = texts.map(linesOf);
-  const hit = bestHit(lines, scope);
+  const hit = bestHit(lines, scope, only);
   if (!hit) return undefined;
   const own = lines[hit.text]!;
   const line = bounded(own[hit.line]!);

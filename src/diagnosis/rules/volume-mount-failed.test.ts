@@ -16,6 +16,10 @@ const withVolumes = {
 const creating = waitingPod('ContainerCreating', undefined, withVolumes);
 const mount = (message: string, init: { reason?: string; lastSeenAgo?: number; count?: number } = {}) =>
   event(creating, { reason: init.reason ?? 'FailedMount', count: init.count ?? 9, lastSeenAgo: init.lastSeenAgo ?? 30, firstSeenAgo: 1200, message });
+const CACHE = 'MountVolume.SetUp failed for volume "kube-api-access-b35r6" : failed to sync configmap cache: timed out waiting for the condition';
+const SANDBOX =
+  'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get network status for pod sandbox k8s_web_default_0(e510827d): ' +
+  'error checking pod default_web for CNI network "crio": Interface veth53193e1d Mac doesn\'t match: 7e:10:77:0b:8b:d5 not found';
 const TIMED_OUT =
   'Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x2k4q]: timed out waiting for the condition';
 
@@ -27,6 +31,23 @@ testRule(rule, {
       snapshot: snapshot(creating, { events: [mount('MountVolume.SetUp failed for volume "config" : configmap "web-config" not found')] }),
     },
     { name: 'old mount failures, pod Running now', snapshot: snapshot(pod(withVolumes), { events: [mount(TIMED_OUT, { lastSeenAgo: 7200 })] }) },
+    {
+      name: 'near miss (mounted since): one configmap-cache failure, then the kubelet tries sandboxes (it mounts every volume first)',
+      snapshot: snapshot(creating, {
+        events: [
+          mount(CACHE, { count: 1, lastSeenAgo: 240 }),
+          event(creating, { reason: 'FailedCreatePodSandBox', count: 16, firstSeenAgo: 220, lastSeenAgo: 10, message: SANDBOX }),
+          event(creating, {
+            reason: 'SandboxChanged',
+            type: 'Normal',
+            count: 18,
+            firstSeenAgo: 239,
+            lastSeenAgo: 9,
+            message: 'Pod sandbox changed, it will be killed and re-created.',
+          }),
+        ],
+      }),
+    },
   ],
   invalid: [
     {
@@ -170,6 +191,16 @@ testRule(rule, {
         ],
       }),
       expect: { params: { problem: 'deadline' } },
+    },
+    {
+      name: 'a mount failure that keeps recurring after an older sandbox attempt (the volume came back unmounted, or another volume fails)',
+      snapshot: snapshot(creating, {
+        events: [
+          event(creating, { reason: 'FailedCreatePodSandBox', count: 1, firstSeenAgo: 600, lastSeenAgo: 600, message: SANDBOX }),
+          mount(TIMED_OUT, { lastSeenAgo: 30 }),
+        ],
+      }),
+      expect: { params: { problem: 'timed-out' } },
     },
     {
       name: 'only the summary is left',

@@ -1,7 +1,7 @@
 // volume.mount-failed: A volume cannot be attached or mounted.
 
 import { componentState } from '../components.js';
-import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, newestFirst, secondsSince } from '../facts.js';
+import { clip, eventCount, eventEvidence, eventTime, formatDuration, isDeleting, ms, newestFirst, secondsSince } from '../facts.js';
 import { msg } from '../messages.js';
 import { defineRule } from '../rule.js';
 import type { Event, Evidence, FindingDraft, Pod, Said, Snapshot } from '../types.js';
@@ -34,6 +34,37 @@ function classify(text: string): Problem {
 }
 
 const SKIP = /Multi-Attach error|(?:configmap|secret) "[^"]+" not found|couldn't find key|object "[^"]+"\/"[^"]+" not registered/i;
+
+// The kubelet creates a pod's sandbox only after every volume is attached and mounted (syncPod waits in
+// volumeManager.WaitForAttachAndMount before the runtime's SyncPod): a sandbox attempt, an image pull
+// or a container start of the pod after a mount failure shows that the mount got through since. A
+// one-off "failed to sync configmap cache" followed by failing sandboxes is the sandbox's problem.
+const PAST_MOUNT = new Set([
+  'FailedCreatePodSandBox',
+  'SandboxChanged',
+  'FailedPodSandBoxStatus',
+  'Pulling',
+  'Pulled',
+  'Created',
+  'Started',
+  'Failed',
+  'BackOff',
+  'ErrImageNeverPull',
+  'InspectFailed',
+]);
+
+/** The newest time the kubelet got past the volumes for this pod (an event of a later step), in ms. */
+function pastMountAt(snapshot: Snapshot, pod: Pod): number | undefined {
+  let newest: number | undefined;
+  for (const e of snapshot.events) {
+    if (!PAST_MOUNT.has(e.reason ?? '')) continue;
+    const about = e.involvedObject;
+    if (about && ((about.kind && about.kind !== 'Pod') || (about.name && about.name !== pod.metadata?.name))) continue;
+    const at = ms(eventTime(e));
+    if (at !== undefined && (newest === undefined || at > newest)) newest = at;
+  }
+  return newest;
+}
 
 /** The driver behind a volume: CSI driver name, or the in-tree plugin, from the message or the pod spec. */
 function driverOf(text: string, pod: Pod, volume: string | undefined): string | undefined {
@@ -161,15 +192,21 @@ export const rule = defineRule({
     doc:
       'FailedMount / FailedAttachVolume for CSI, NFS, iSCSI and friends: "driver name X not found in the list of registered CSI drivers", ' +
       '"Unable to attach or mount volumes ... timed out waiting for the condition", "mount.nfs: Connection timed out" / "access denied by server", ' +
-      '"rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error.',
+      '"rpc error: code = DeadlineExceeded", iscsiadm errors. Names the volume, the driver and the node, and advises by the error. ' +
+      'A failure the kubelet got past (the pod has a later sandbox attempt, image pull or container start: volumes are mounted before the sandbox) is over.',
     messages,
   },
   check(snapshot) {
     const pod = snapshot.pod;
     if (!pod || isDeleting(pod) || pod.status?.phase !== 'Pending' || !pod.spec?.nodeName) return null;
     const node = pod.spec.nodeName;
+    const past = pastMountAt(snapshot, pod);
     const failures = newestFirst(snapshot.events).filter(
-      (e: Event) => (e.reason === 'FailedMount' || e.reason === 'FailedAttachVolume') && !SKIP.test(e.message ?? ''),
+      (e: Event) =>
+        (e.reason === 'FailedMount' || e.reason === 'FailedAttachVolume') &&
+        !SKIP.test(e.message ?? '') &&
+        // Strictly later: a sandbox attempt in the same second may be the one the failure stopped.
+        !(past !== undefined && past > (ms(eventTime(e)) ?? Infinity)),
     );
     const recent = failures.filter((e) => (secondsSince(snapshot, eventTime(e)) ?? Infinity) <= 900);
     if (recent.length === 0) return null;

@@ -706,6 +706,22 @@ export const MECHANISMS = mechanisms([
         ],
       },
       {
+        id: 'dotnet',
+        when: (ctx) => /configured user limit/i.test(ctx.line) && data({ limit: ctx.groups.limit }),
+        summary: "the node's inotify watches are used up ({{limit}}): a .NET file watcher cannot add one",
+        explain:
+          "A .NET FileSystemWatcher (configuration reloadOnChange, a directory watcher) adds one inotify watch per directory, and {{node}}'s per-user " +
+          'limit fs.inotify.max_user_watches ({{limit}}) is shared by every container of that UID on the node. The parameter is not namespaced.',
+        knobs: [
+          { place: 'node', path: 'sysctl fs.inotify.max_user_watches on {{node}}', change: 'raise it (e.g. 524288) in /etc/sysctl.d or the node image' },
+          {
+            place: 'pod',
+            path: '{{containerPath}}.env DOTNET_USE_POLLING_FILE_WATCHER',
+            change: 'or set true, so file providers poll instead of using inotify',
+          },
+        ],
+      },
+      {
         id: 'node',
         summary: "the node's inotify watches are used up",
         explain:
@@ -1417,12 +1433,18 @@ export const SIGNATURES = signatures([
       re('inotify_add_watch[^\\n]*', ENOSPC),
       re('inotify watch limit reached'),
       re('inotify resources exhausted'),
+      // .NET FileSystemWatcher (ENOSPC from inotify_add_watch) and the JDK's LinuxWatchService say it in words, without the errno text.
+      re('The configured user limit \\((?<limit>\\d+)\\) on the number of inotify watches has been reached'),
+      re('User limit of inotify watches reached'),
       re('failed to watch file [^\\n]*', ENOSPC),
       // fluent-bit's tail input registers every file with inotify; errno 28 there is the watch limit.
       re('in_tail/tail_fs\\.c:\\d+ errno=28\\]'),
     ],
     source:
-      'Node.js fs.watch ENOSPC (libuv), Python watchdog, coreutils tail.c, kubelet kuberuntime/logs, fluent-bit in_tail tail_fs.c; glibc ENOSPC text. ' +
+      'Node.js fs.watch ENOSPC (libuv), Python watchdog, coreutils tail.c, kubelet kuberuntime/logs, fluent-bit in_tail tail_fs.c; glibc ENOSPC text; ' +
+      '.NET FileSystemWatcher ("The configured user limit ({0}) on the number of inotify watches has been reached, or the operating system failed to ' +
+      'allocate a required resource."), JDK sun.nio.fs.LinuxWatchService ("User limit of inotify watches reached" for ENOSPC). Lines: jellyfin docs ' +
+      '(Directory watcher), neo4j and Elasticsearch reports quoting java.io.IOException. ' +
       'Lines (GitHub): hgop/syllabus-2020#43, ToolJet/ToolJet#198, jsbroks/coco-annotator#234, kubernetes/kubernetes#8198, kubernetes-sigs/kind#2399, ' +
       'kubernetes/kubernetes#10421, fluent/fluent-bit#5500, fluent/fluent-bit#1018',
     examples: [
@@ -1434,6 +1456,8 @@ export const SIGNATURES = signatures([
       'tail: inotify resources exhausted',
       '[error] [plugins/in_tail/tail_fs.c:139 errno=28] No space left on device',
       '[plugins/in_tail/tail_fs.c:218 errno=28] No space left on device',
+      '[ERR] Error in Directory watcher for: "/media/movies"  System.IO.IOException: The configured user limit (8192) on the number of inotify watches has been reached.',
+      'Caused by: java.io.IOException: User limit of inotify watches reached',
     ],
     nearMisses: ['tail: inotify cannot be used, reverting to polling'],
   },
@@ -1452,7 +1476,8 @@ export const SIGNATURES = signatures([
       'fsnotify NewWatcher (inotify_init1 EMFILE), systemd, inotify-tools, notify-rs, pyinotify. Lines (GitHub): NVIDIA/gpu-operator#441, ' +
       'AztecProtocol/aztec-packages#11220, rackerlabs/genestack#227, samuelcolvin/watchfiles#320, gregghz/Watcher#23; .NET FileSystemWatcher ' +
       '("The configured user limit ({0}) on the number of inotify instances has been reached"): Azure/AKS#3714, dotnet/corefx#32024, ' +
-      'dotnet/aspnetcore#19845, sixeyed/kiamol#31, emberstack/docker-sftp#113',
+      'dotnet/aspnetcore#19845, sixeyed/kiamol#31, emberstack/docker-sftp#113; JDK sun.nio.fs.LinuxWatchService ("User limit of inotify instances ' +
+      'reached or too many open files" for EMFILE), quoted by Nacos users',
     examples: [
       'Error: failed to create FS watcher: too many open files',
       'create fsnotify watcher: too many open files',
@@ -1464,6 +1489,7 @@ export const SIGNATURES = signatures([
       'Unhandled exception. System.IO.IOException: The configured user limit (1024) on the number of inotify instances has been reached, ' +
         'or the per-process limit on the number of open file descriptors has been reached.',
       'Unhandled Exception: System.IO.IOException: The configured user limit (128) on the number of inotify instances has been reached.',
+      'Caused by: com.alibaba.nacos.api.exception.NacosException: java.io.IOException: User limit of inotify instances reached or too many open files',
     ],
     nearMisses: ["Error: EMFILE: too many open files, open 'testfiles/4084'"],
   },

@@ -1,6 +1,6 @@
 // Storage and mandatory access control under a pod: SELinux and AppArmor refusals that Unix permissions
-// would allow, volumes mounted noexec, FUSE mounts whose daemon died, corrupted filesystems, and the
-// largest file a process or a filesystem admits. Kernel audit lines (avc, apparmor=) reach the reader
+// would allow, volumes mounted noexec, FUSE mounts whose daemon died, corrupted filesystems, the
+// largest file a process or a filesystem admits, and SQLite's locks on a network share. Kernel audit lines (avc, apparmor=) reach the reader
 // when a container or a Failed event quotes them; an app's bare EACCES stays fs-permission's.
 import type { Evidence, MessageData } from '../../types.js';
 import { mountOf, pathIn, selinuxNodeOs } from '../context.js';
@@ -85,6 +85,118 @@ function volumeOf(ctx: ReadingContext, kinds?: ReadonlySet<string>): MessageData
 
 const SHARES = new Set(['nfs', 'azureFile', 'cephfs', 'glusterfs']);
 const SHARE_DRIVERS = /smb|nfs|azurefile|efs|filestore|cephfs/i;
+
+// SQLite's database on a network filesystem. SQLite locks with POSIX byte-range locks (fcntl F_SETLK on the database
+// file, and a -shm file in WAL mode). A CIFS/SMB client forwards byte-range locks to the server unless the share is
+// mounted with nobrl, and the server refuses SQLite's pattern (Azure Files: kubernetes/kubernetes#59755, #61767,
+// jupyterhub/zero-to-jupyterhub-k8s#827); NFS carries them through its lock service, which sqlite.org's FAQ (q5) and
+// WAL documentation call unreliable, and WAL needs shared memory on one host. Drivers and in-tree sources by protocol:
+const SMB_DRIVERS = /^(?:file\.csi\.azure\.com|smb\.csi\.k8s\.io)$|\b(?:smb|cifs)\b/i;
+const NFS_SHARE_DRIVERS = /^(?:nfs\.csi\.k8s\.io|efs\.csi\.aws\.com|filestore\.csi\.storage\.gke\.io)$|\bnfs\b/i;
+const SMB_PROVISIONERS = /^(?:kubernetes\.io\/azure-file|file\.csi\.azure\.com|smb\.csi\.k8s\.io)$/;
+/** A database file as a line, a URL or a connection string names it: `/data/app.db`, `sqlite:////data/x.sqlite3`, `Data Source=/d/x.db`. */
+const DB_FILE = /(\/[\w.@+/-]*\.(?:sqlite3?|db3?|s3db))/i;
+
+interface Share {
+  protocol: 'SMB' | 'NFS';
+  /** How the spec names the share: `azureFile`, `nfs`, the CSI driver. */
+  source: string;
+  /** The PersistentVolume's mount options (else its StorageClass's), when a claim backs the volume. */
+  options?: readonly string[];
+  storageClass?: string;
+  pv?: string;
+}
+
+type Obj = { metadata?: { name?: string }; spec?: Record<string, unknown>; [k: string]: unknown } | null | undefined;
+const csiOf = (spec: Record<string, unknown> | undefined) => spec?.csi as { driver?: string; volumeAttributes?: Record<string, string> } | undefined;
+
+/** SMB or NFS by a CSI driver (Azure Files serves both: its protocol attribute says which), else undefined. */
+function byDriver(driver: string | undefined, attributes?: Record<string, string>): Share['protocol'] | undefined {
+  if (!driver) return undefined;
+  if (SMB_DRIVERS.test(driver)) return /^nfs$/i.test(attributes?.protocol ?? '') ? 'NFS' : 'SMB';
+  return NFS_SHARE_DRIVERS.test(driver) ? 'NFS' : undefined;
+}
+
+/** The network filesystem behind a mount, from the pod's volume and, for a claim, its PersistentVolume or StorageClass. */
+function shareOf(ctx: ReadingContext, m: NonNullable<ReturnType<typeof mountOf>>): Share | undefined {
+  const v = m.volume;
+  if (v?.azureFile) return { protocol: 'SMB', source: 'azureFile' };
+  if (v?.nfs) return { protocol: 'NFS', source: 'nfs' };
+  if (v?.csi) {
+    const protocol = byDriver(v.csi.driver, v.csi.volumeAttributes ?? undefined);
+    return protocol && { protocol, source: v.csi.driver };
+  }
+  const claim = v?.persistentVolumeClaim?.claimName;
+  const fact = claim ? ctx.snapshot?.claims?.find((c) => c.name === claim) : undefined;
+  if (!fact) return undefined;
+  const pv = fact.volume as Obj;
+  const sc = fact.storageClass as Obj;
+  const spec = pv?.spec;
+  const options = (spec?.mountOptions as string[] | undefined) ?? (sc?.mountOptions as string[] | undefined);
+  const storageClass = sc?.metadata?.name ?? fact.claim?.spec?.storageClassName ?? undefined;
+  const base = { ...(options ? { options } : {}), ...(storageClass ? { storageClass } : {}), ...(pv?.metadata?.name ? { pv: pv.metadata.name } : {}) };
+  if (spec?.azureFile) return { protocol: 'SMB', source: 'azureFile', ...base };
+  if (spec?.nfs) return { protocol: 'NFS', source: 'nfs', ...base };
+  const csi = csiOf(spec);
+  const fromPv = byDriver(csi?.driver, csi?.volumeAttributes);
+  if (fromPv) return { protocol: fromPv, source: csi!.driver!, ...base };
+  if (spec) return undefined;
+  // Not bound yet or not read: the class's provisioner says what it makes.
+  const provisioner = typeof sc?.provisioner === 'string' ? sc.provisioner : undefined;
+  const params = sc?.parameters as Record<string, string> | undefined;
+  if (provisioner && SMB_PROVISIONERS.test(provisioner))
+    return { protocol: /^nfs$/i.test(params?.protocol ?? '') ? 'NFS' : 'SMB', source: provisioner, ...base };
+  return provisioner && NFS_SHARE_DRIVERS.test(provisioner) ? { protocol: 'NFS', source: provisioner, ...base } : undefined;
+}
+
+/**
+ * Where the SQLite database lies: a database file the line, the lines around it or the container's env names;
+ * when nothing names one, the container's only writable persistent volume (a database has to live somewhere that lasts).
+ */
+function databaseMount(ctx: ReadingContext): { path?: string; m: NonNullable<ReturnType<typeof mountOf>> } | undefined {
+  const named = [ctx.line, ...ctx.around, ...(ctx.container?.env ?? []).map((e) => e.value ?? '')]
+    .map((t) => DB_FILE.exec(t)?.[1]?.replace(/\/{2,}/g, '/'))
+    .filter((p): p is string => p !== undefined);
+  if (named.length > 0) {
+    for (const path of named) {
+      const m = mountOf(ctx, path);
+      if (m && m.mount.mountPath !== '/') return { path, m };
+    }
+    return undefined;
+  }
+  const persistent = (ctx.container?.volumeMounts ?? [])
+    .filter((vm) => !vm.readOnly)
+    .map((vm) => mountOf(ctx, vm.mountPath))
+    .filter((m): m is NonNullable<typeof m> => m?.kind !== undefined && ['persistentVolumeClaim', 'azureFile', 'nfs', 'csi'].includes(m.kind));
+  return persistent.length === 1 ? { m: persistent[0]! } : undefined;
+}
+
+/** The share the database lies on, as template data; false when it is on none (or the mount keeps byte-range locks local). */
+function sqliteShare(ctx: ReadingContext, protocol: Share['protocol']): MessageData | false {
+  const at = databaseMount(ctx);
+  const share = at && shareOf(ctx, at.m);
+  if (!at || share?.protocol !== protocol) return false;
+  // nobrl (or NFS's local_lock=all / nolock) keeps locks on this client: then a lock error is a second writer, not the share.
+  if (share.options?.some((o) => /^(?:nobrl|nolock|local_lock=(?:all|posix))$/i.test(o.trim()))) return false;
+  const claim = at.m.volume?.persistentVolumeClaim?.claimName;
+  return data({
+    path: at.path ?? `the database under ${at.m.mount.mountPath}`,
+    volume: at.m.mount.name,
+    mountPath: at.m.mount.mountPath,
+    share: share.source,
+    claim: claim ?? at.m.mount.name,
+    storageClass: share.storageClass ? `StorageClass ${share.storageClass}` : claim ? `the StorageClass of claim ${claim}` : 'a PersistentVolume for the share',
+    pvOptions: share.pv ? `PersistentVolume ${share.pv}` : 'the bound PersistentVolume',
+    options: share.options ? share.options.join(', ') || 'none' : '',
+  });
+}
+
+/** The mount of the database and the share's mount options, as evidence. */
+function shareFacts(ctx: ReadingContext, d: MessageData): Evidence[] {
+  const facts = mountFact(ctx, String(d.mountPath));
+  if (d.options) facts.push({ source: `${d.pvOptions} mountOptions`, text: `${d.options} (no nobrl)` });
+  return facts;
+}
 
 export const MECHANISMS = mechanisms([
   {
@@ -540,6 +652,96 @@ export const MECHANISMS = mechanisms([
       },
     ],
   },
+  {
+    id: 'sqlite-locking',
+    kind: 'setting',
+    resource: "SQLite's file locks on its database (POSIX byte-range locks)",
+    doc:
+      'SQLite takes POSIX byte-range locks on its database file (and a shared-memory file in WAL mode); one it cannot take is SQLITE_BUSY ' +
+      '("database is locked"), one the filesystem mishandles is SQLITE_IOERR ("disk I/O error") or SQLITE_PROTOCOL. On an SMB/CIFS share ' +
+      '(Azure Files) the client sends byte-range locks to the server unless the share is mounted with nobrl; NFS locks depend on its lock service ' +
+      'and WAL does not work there at all. On a local volume the lock is held by another connection, process or pod.',
+    variants: [
+      {
+        id: 'smb-share',
+        when: (ctx) => sqliteShare(ctx, 'SMB'),
+        summary: 'SQLite cannot lock its database on the SMB share of volume {{volume}}: byte-range locks without the nobrl mount option',
+        explain:
+          'The database ({{path}}) lies on volume "{{volume}}" at {{mountPath}}, an SMB/CIFS share ({{share}}). SQLite locks the file with POSIX ' +
+          'byte-range locks; the CIFS client sends them to the file server, which does not grant them the way SQLite needs, so every write finds the ' +
+          'database locked (or fails with a disk I/O error). Mounted with nobrl, the client keeps byte-range locks local and SQLite works, ' +
+          'with one pod writing.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'mountOptions of {{storageClass}} (and of {{pvOptions}})',
+            change:
+              'add nobrl (the mount options of a provisioned PersistentVolume are copied from its class at creation: edit the PV too, then restart ' +
+              'the pod so the share is mounted again)',
+          },
+          {
+            place: 'cluster',
+            path: 'the volume of claim {{claim}}',
+            change: 'or keep the database on a disk-backed volume (Azure Disk, ReadWriteOnce), where locks are local',
+          },
+        ],
+        facts: shareFacts,
+      },
+      {
+        id: 'nfs',
+        when: (ctx) => sqliteShare(ctx, 'NFS'),
+        summary: 'SQLite cannot lock its database reliably on the NFS volume {{volume}}',
+        explain:
+          'The database ({{path}}) lies on volume "{{volume}}" at {{mountPath}}, an NFS export ({{share}}). NFS carries POSIX byte-range locks ' +
+          "through its lock service (NLM for NFSv3, the protocol's own state for v4), which SQLite's documentation calls unreliable; WAL mode needs " +
+          'shared memory on one host and does not work over a network filesystem at all.',
+        knobs: [
+          {
+            place: 'cluster',
+            path: 'the volume of claim {{claim}}',
+            change: 'keep the database on a block volume (ReadWriteOnce), where locks are local',
+          },
+          {
+            place: 'app',
+            path: "the database's journal_mode",
+            change: 'or, if it must stay on NFS: one writer, journal_mode=DELETE rather than WAL, and an NFSv4 mount with working locks',
+          },
+        ],
+        facts: (ctx, d) => mountFact(ctx, String(d.mountPath)),
+      },
+      {
+        id: 'io-error',
+        when: (ctx) => /disk I\/O error|SQLITE_IOERR/i.test(ctx.line),
+        summary: 'SQLite got an I/O error from the filesystem of its database',
+        explain:
+          'SQLITE_IOERR ("disk I/O error"): a read, write, fsync or lock call on the database failed in the filesystem: a full or failing disk, ' +
+          'a volume gone read-only, or a network filesystem that refuses the lock.',
+        knobs: [
+          { place: 'node', path: 'the kernel log of {{node}}', change: 'look for I/O errors of the volume (dmesg) and check its free space' },
+          { place: 'cluster', path: "the database's volume", change: 'keep SQLite on a local or block volume, never on a network share' },
+        ],
+      },
+      {
+        id: 'concurrency',
+        summary: 'another connection holds the SQLite database lock',
+        explain:
+          'SQLite allows one writer at a time, and nothing in the pod puts the database on a network filesystem: another connection, process or pod ' +
+          '(a second replica, or the old pod of a rolling update on the same volume) held the lock longer than this connection waits for it.',
+        knobs: [
+          {
+            place: 'app',
+            path: "the SQLite connection's busy timeout",
+            change: 'wait for the lock (PRAGMA busy_timeout = 5000, or the driver option) and keep write transactions short',
+          },
+          {
+            place: 'pod',
+            path: "the workload's replicas and update strategy",
+            change: 'one writer: replicas 1 and strategy Recreate, so the old pod closes the database before the new one opens it',
+          },
+        ],
+      },
+    ],
+  },
 ]);
 
 /** The object an AppArmor denial names (name=, or the target of a profile change). */
@@ -754,5 +956,39 @@ export const SIGNATURES = signatures([
       'Barre/ZeroFS#322 (a filesystem maximum); near miss expressjs/multer#263',
     examples: ['Error: EFBIG: file too large, write', "dd: writing to '/zerofs/test01': File too large"],
     nearMisses: ["{ [Error: File too large] code: 'LIMIT_FILE_SIZE', field: 'image', storageErrors: [] }"],
+  },
+  {
+    id: 'runtime.sqlite-locked',
+    family: 'runtime',
+    mechanism: 'sqlite-locking',
+    needles: ['is locked', 'sqlite_busy', 'sqlite_protocol', 'sqlite_ioerr', 'disk i/o error'],
+    patterns: [
+      re('SQLITE_BUSY'),
+      re('\\bdatabase (?:file )?is locked'),
+      re('SQLITE_PROTOCOL'),
+      re('SQLITE_IOERR'),
+      // "disk I/O error" is SQLite's text for SQLITE_IOERR; only with SQLite named on the line (Python's sqlite3, SQLAlchemy, Qt's driver).
+      re('sqlite[^\\n]*disk I/O error'),
+    ],
+    source:
+      'sqlite3ErrStr (main.c: SQLITE_BUSY "database is locked", SQLITE_IOERR "disk I/O error", SQLITE_PROTOCOL "locking protocol"), as node-sqlite3, ' +
+      "Python's sqlite3, System.Data.SQLite, SQLitePCL, sqlite-jdbc and sqlx print them. Lines (GitHub): kubernetes/kubernetes#59755 and #61767 " +
+      '(Azure Files, nobrl), docker-archive/compose-cli#2180, louislam/uptime-kuma#1172, Sonarr/Sonarr#2797 and linuxserver/docker-jellyfin#27 (NFS), ' +
+      'stanford-oval/genie-cloud#948, nipreps/sdcflows#267 (NFS), NVIDIA/OpenShell#2195 (a local volume: a second connection)',
+    examples: [
+      'Trace: [Error: PRAGMA journal_mode = WAL - SQLITE_BUSY: database is locked] {',
+      'Error: PRAGMA journal_mode = WAL - SQLITE_BUSY: database is locked',
+      'System.Data.SQLite.SQLiteException (0x80004005): database is locked',
+      'SQLitePCL.pretty.SQLiteException: database is locked',
+      'sqlite3.OperationalError: database is locked',
+      'database error: error returned from database: (code: 5) database is locked',
+      'SQLITE_PROTOCOL: locking protocol',
+      '[Error: SQLITE_IOERR: disk I/O error',
+      'sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) disk I/O error',
+    ],
+    nearMisses: [
+      // SQLITE_LOCKED is a conflict inside one connection (a table in use by a statement), not the file lock.
+      'sqlite3.OperationalError: database table is locked',
+    ],
   },
 ]);
