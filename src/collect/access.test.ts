@@ -6,6 +6,7 @@ import { scriptedSource } from '../../test/helpers/jobs.js';
 import type { KubeObject, Snapshot } from '../diagnosis/types.js';
 import { collectAccess, collectDependencies, collectServiceAccount, serviceOfHost } from './access.js';
 import { makeGuard } from './guard.js';
+import { ObjectsSource } from './objects-source.js';
 
 const rbac = 'rbac.authorization.k8s.io/v1';
 const objects: KubeObject[] = [
@@ -127,6 +128,67 @@ describe('collectDependencies', () => {
         service: { ports: [{ port: 5432, targetPort: 5432 }], headless: false },
         endpoints: { ready: 0, notReady: 1 },
       },
+    ]);
+  });
+  it('maps a ClusterIP to its Service and, with no ready address, reads the pods its selector matches or nearly matches', async () => {
+    const labelled = (name: string, labels: Record<string, string>, ready: boolean): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'shop', labels },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+    });
+    // The saved-objects source (diagnose --from) answers label selectors as the API server does.
+    const source = new ObjectsSource([
+      ...objects,
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'redis', namespace: 'shop' },
+        spec: { clusterIP: '10.96.12.7', selector: { app: 'redis', role: 'master' }, ports: [{ port: 6379 }] },
+      },
+      { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'redis', namespace: 'shop' }, subsets: [] },
+      labelled('redis-0', { app: 'redis', role: 'replica' }, true),
+      labelled('redis-1', { app: 'redis' }, true),
+      labelled('redis-2', { app: 'redis', role: 'master' }, false),
+      labelled('web-1', { app: 'web', role: 'frontend' }, true),
+    ]);
+    const facts = await collectDependencies(
+      source,
+      withLog(['dial tcp 10.96.12.7:6379: connect: connection refused', 'dial tcp 127.0.0.1:9000: connect: connection refused']),
+      makeGuard([], 5000),
+    );
+    expect(facts).toEqual([
+      {
+        host: '10.96.12.7',
+        port: 6379,
+        name: 'redis',
+        namespace: 'shop',
+        service: { ports: [{ port: 6379 }], headless: false },
+        endpoints: { ready: 0, notReady: 0 },
+        selector: { app: 'redis', role: 'master' },
+        pods: [
+          { name: 'redis-2', ready: false, phase: 'Running' },
+          { name: 'redis-0', ready: true, phase: 'Running', differs: { key: 'role', want: 'master', have: 'replica' } },
+          { name: 'redis-1', ready: true, phase: 'Running', differs: { key: 'role', want: 'master' } },
+        ],
+      },
+    ]);
+  });
+  it("reads MySQL's, curl's and libpq's refusals for the host they name", async () => {
+    const facts = await collectDependencies(
+      scriptedSource(objects),
+      withLog([
+        "ERROR 2003 (HY000): Can't connect to MySQL server on 'mysql-primary:3306' (111)",
+        'curl: (7) Failed to connect to api.shop port 8080 after 3 ms: Connection refused',
+        'psql: could not connect to server: Connection refused',
+        '\tIs the server running on host "postgres.db" (10.96.4.4) and accepting',
+      ]),
+      makeGuard([], 5000),
+    );
+    expect(facts?.map((f) => [f.host, f.port, f.name, f.namespace])).toEqual([
+      ['postgres.db', undefined, 'postgres', 'db'],
+      ['api.shop', 8080, 'api', 'shop'],
+      ['mysql-primary', 3306, 'mysql-primary', 'shop'],
     ]);
   });
   it.each([

@@ -4,7 +4,7 @@
 // when a log line asks, and bounded: a few refusals, a few hosts, a few roles.
 import { containerStatuses } from '../diagnosis/facts.js';
 import { type Found, findLines, type Text } from '../diagnosis/mechanisms/index.js';
-import type { AccessFact, DependencyFact, KubeObject, Snapshot } from '../diagnosis/types.js';
+import type { AccessFact, DependencyFact, KubeObject, Pod, Snapshot } from '../diagnosis/types.js';
 import { LABEL_RE } from '../kube/names.js';
 import type { Guard } from './guard.js';
 import type { FactSource } from './source.js';
@@ -174,24 +174,97 @@ function endpointCounts(e: KubeObject | null): DependencyFact['endpoints'] {
   };
 }
 
+/** A dotted IPv4 address: a client that resolved the name first prints the ClusterIP it dialled. */
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const NOT_A_SERVICE_IP = /^(?:127\.|0\.0\.0\.0$)/;
+/** Label-selector queries for the pods behind a Service without ready addresses (one per label left out). */
+const MAX_BACKEND_QUERIES = 4;
+const MAX_BACKENDS = 10;
+
+function clusterIPs(svc: KubeObject): string[] {
+  const spec = (svc.spec ?? {}) as { clusterIP?: string; clusterIPs?: string[] };
+  return [...(spec.clusterIPs ?? []), ...(spec.clusterIP ? [spec.clusterIP] : [])].filter((ip) => ip !== 'None');
+}
+
+const selectorText = (labels: Record<string, string>) =>
+  Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+
+/**
+ * The pods behind a Service that has no ready address: those its selector matches, and those that match all of its
+ * labels but one (a role, a version, a release that differs), found with one query per label left out.
+ */
+async function backends(source: FactSource, guard: Guard, namespace: string, name: string, selector: Record<string, string>): Promise<DependencyFact['pods']> {
+  const keys = Object.keys(selector);
+  const queries =
+    keys.length <= 1 ? [selector] : keys.slice(0, MAX_BACKEND_QUERIES).map((left) => Object.fromEntries(Object.entries(selector).filter(([k]) => k !== left)));
+  const lists = await Promise.all(
+    queries.map((q) => guard<Pod[]>(`pods of service ${namespace}/${name}`, () => source.listPods({ namespace, labelSelector: selectorText(q) }), [])),
+  );
+  const seen = new Map<string, NonNullable<DependencyFact['pods']>[number]>();
+  for (const p of lists.flat()) {
+    const podName = p.metadata?.name;
+    if (!podName || seen.has(podName)) continue;
+    const labels = p.metadata?.labels ?? {};
+    const differing = keys.filter((k) => labels[k] !== selector[k]);
+    if (differing.length > 1) continue;
+    const key = differing[0];
+    const have = key === undefined ? undefined : labels[key];
+    seen.set(podName, {
+      name: podName,
+      ready: (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      ...(p.status?.phase ? { phase: p.status.phase } : {}),
+      ...(key !== undefined ? { differs: { key, want: selector[key] ?? '', ...(have !== undefined ? { have } : {}) } } : {}),
+    });
+  }
+  // Matching pods first: they say most about why no address is ready.
+  return [...seen.values()].sort((a, b) => Number(a.differs !== undefined) - Number(b.differs !== undefined)).slice(0, MAX_BACKENDS);
+}
+
 export async function collectDependencies(source: FactSource, snapshot: Snapshot, guard: Guard): Promise<DependencyFact[] | undefined> {
   const podNamespace = snapshot.pod?.metadata?.namespace ?? '';
+  const podIP = snapshot.pod?.status?.podIP;
   const found = findLines(podTexts(snapshot), new Set(['dns-resolution', 'dependency-refused', 'dependency-unreachable']), 24);
   const wanted = new Map<string, { host: string; port?: number; name: string; namespace: string }>();
+  const ips = new Map<string, number | undefined>();
   for (const f of found) {
     const host = f.groups.host;
+    const port = f.groups.port ? Number(f.groups.port) : undefined;
+    if (host && IPV4.test(host)) {
+      if (!NOT_A_SERVICE_IP.test(host) && host !== podIP && !ips.has(host)) ips.set(host, port);
+      continue;
+    }
     const service = host ? serviceOfHost(host, podNamespace) : undefined;
     if (!host || !service) continue;
     const key = `${service.namespace}/${service.name}`;
-    if (!wanted.has(key) && wanted.size < MAX_DEPENDENCIES) wanted.set(key, { host, ...(f.groups.port ? { port: Number(f.groups.port) } : {}), ...service });
+    if (!wanted.has(key) && wanted.size < MAX_DEPENDENCIES) wanted.set(key, { host, ...(port !== undefined ? { port } : {}), ...service });
+  }
+  // A ClusterIP in the line (the client resolved the name before it dialled): the Service of the pod's namespace that has it.
+  if (ips.size > 0 && wanted.size < MAX_DEPENDENCIES && podNamespace) {
+    const services = await guard<KubeObject[]>(`services in ${podNamespace}`, () => source.listServices(podNamespace), []);
+    for (const [ip, port] of ips) {
+      const name = services.find((s) => clusterIPs(s).includes(ip))?.metadata?.name;
+      const key = `${podNamespace}/${name}`;
+      if (name && !wanted.has(key) && wanted.size < MAX_DEPENDENCIES)
+        wanted.set(key, { host: ip, ...(port !== undefined ? { port } : {}), name, namespace: podNamespace });
+    }
   }
   if (wanted.size === 0) return undefined;
   return Promise.all(
     [...wanted.values()].map(async (w): Promise<DependencyFact> => {
       const svc = await guard(`service ${w.namespace}/${w.name}`, () => source.getService(w.namespace, w.name), null);
       if (!svc) return { ...w, service: null };
-      const spec = (svc.spec ?? {}) as { ports?: { port: number; targetPort?: string | number; name?: string }[]; type?: string; clusterIP?: string };
-      const endpoints = await guard(`endpoints ${w.namespace}/${w.name}`, () => source.getEndpoints(w.namespace, w.name), null);
+      const spec = (svc.spec ?? {}) as {
+        ports?: { port: number; targetPort?: string | number; name?: string }[];
+        type?: string;
+        clusterIP?: string;
+        selector?: Record<string, string>;
+      };
+      const endpoints = endpointCounts(await guard(`endpoints ${w.namespace}/${w.name}`, () => source.getEndpoints(w.namespace, w.name), null));
+      const selector = spec.selector && Object.keys(spec.selector).length > 0 ? spec.selector : undefined;
+      // No ready address: which pods the selector matches, and which nearly do (the label that differs).
+      const pods = selector && (endpoints?.ready ?? 0) === 0 ? await backends(source, guard, w.namespace, w.name, selector) : undefined;
       return {
         ...w,
         service: {
@@ -203,7 +276,9 @@ export async function collectDependencies(source: FactSource, snapshot: Snapshot
           ...(spec.type ? { type: spec.type } : {}),
           headless: spec.clusterIP === 'None',
         },
-        endpoints: endpointCounts(endpoints),
+        endpoints,
+        ...(selector ? { selector } : {}),
+        ...(pods ? { pods } : {}),
       };
     }),
   );

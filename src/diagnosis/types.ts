@@ -239,6 +239,13 @@ export interface DependencyFact {
   service: { ports: { port: number; targetPort?: string | number; name?: string }[]; type?: string; headless: boolean } | null;
   /** Ready and not-ready addresses; null: no Endpoints object. Absent when the Service does not exist. */
   endpoints?: { ready: number; notReady: number } | null;
+  /** The Service's selector; absent when it has none (its Endpoints are written by hand or by another controller). */
+  selector?: Record<string, string>;
+  /**
+   * Read only when no address is ready: the pods of its namespace that its selector matches (no `differs`), and
+   * those that match all of its labels but one (`differs` names that label: the value wanted, the pod's own).
+   */
+  pods?: { name: string; ready: boolean; phase?: string; differs?: { key: string; want: string; have?: string } }[];
 }
 
 /** Previous/current log tail for a container (crash rules quote it). */

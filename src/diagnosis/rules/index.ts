@@ -42,6 +42,7 @@ import { rule as jobSidecarKeepsRunning } from './job-sidecar-keeps-running.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as namespaceTerminating } from './namespace-terminating.js';
 import { rule as networkCalicoEndpointMissing } from './network-calico-endpoint-missing.js';
+import { rule as networkServiceNoEndpoints } from './network-service-no-endpoints.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as nodeGracefulShutdown } from './node-graceful-shutdown.js';
 import { rule as nodeKubeletCertExpired } from './node-kubelet-cert-expired.js';
@@ -111,6 +112,7 @@ export const RULES: readonly Rule[] = [
   terminatingSubpathUmountBusy,
   terminatingCniTeardown,
   networkCalicoEndpointMissing,
+  networkServiceNoEndpoints,
   nodeRuntimeUnresponsive,
   terminatingStatusLag,
   imageNotFound,

@@ -1066,9 +1066,12 @@ export const SIGNATURES = signatures([
     id: 'errno.econnrefused',
     family: 'errno',
     mechanism: 'dependency-refused',
-    needles: [...errnoNeedles('ECONNREFUSED'), 'refused. check that the hostname', 'was refused'],
+    needles: [...errnoNeedles('ECONNREFUSED'), 'refused. check that the hostname', 'was refused', "t connect to mysql server on '"],
     patterns: [
+      // The MySQL client prints the errno's number (`(111)`; MariaDB adds its text), and the host as it was given (MySQL 8: with the port).
+      re("Can't connect to MySQL server on '(?<host>[\\w.-]+)(?::(?<port>\\d{1,5}))?' \\(111\\b"),
       re('connection to server at "(?<host>[^"]+)", port (?<port>\\d+) failed: ', ECONNREFUSED),
+      re(`Failed to connect to (?<host>[\\w.-]+) port (?<port>\\d{1,5})(?: after \\d+ ms)?: `, ECONNREFUSED),
       re(`Connection to ${ENDPOINT} refused\\. Check that the hostname and port are correct`),
       re(`The connection to the server ${ENDPOINT} was refused`),
       re("can't connect to remote host \\((?<host>[\\w.:]+)\\): ", ECONNREFUSED),
@@ -1081,9 +1084,12 @@ export const SIGNATURES = signatures([
     unless: /probe failed|probe errored/i,
     source:
       'ECONNREFUSED texts (upstream.json); Go net OpError ("dial tcp %s: connect: connection refused", "getsockopt:" before Go 1.11); Node ("connect ECONNREFUSED %s"); ' +
-      'libpq fe-connect.c; pgJDBC; kubectl; busybox telnet. Lines (GitHub): paunin/PostDock#20, apecloud/kubeblocks#2901, Nuvalence/sqlserver2pgsql-docker#1, ' +
+      "libpq fe-connect.c; pgJDBC; kubectl; busybox telnet; the MySQL client (CR_CONN_HOST_ERROR 2003 \"Can't connect to MySQL server on '%s' (%d)\"); " +
+      'curl (CURLE_COULDNT_CONNECT, "Failed to connect to %s port %d"). Lines (GitHub): paunin/PostDock#20, apecloud/kubeblocks#2901, ' +
+      'Nuvalence/sqlserver2pgsql-docker#1, ' +
       'bitnami/charts#9818, victorsteven/gophercon-jwt-repo#2, k8sp/hadoop#14, fabric8io/kubernetes-client#3554, kubernetes-client/javascript#321, ' +
-      'weaveworks/kubediff#75, kubernetes/website#8801; near misses (probes) grafana/pyroscope#3005, mittwald/kubernetes-secret-generator#65',
+      'weaveworks/kubediff#75, kubernetes/website#8801, bitnami/charts#5817, bitnami/bitnami-docker-mariadb#51, knative/serving#7440; ' +
+      'near misses (probes) grafana/pyroscope#3005, mittwald/kubernetes-secret-generator#65',
     examples: [
       'psql: could not connect to server: Connection refused',
       'psql: error: connection to server at "10.92.2.59", port 5432 failed: Connection refused',
@@ -1095,10 +1101,31 @@ export const SIGNATURES = signatures([
       'Error: connect ECONNREFUSED 127.0.0.1:8080',
       'The connection to the server localhost:8080 was refused - did you specify the right host or port?',
       "Error: 'dial tcp 172.17.0.4:8080: getsockopt: connection refused'",
+      "ERROR 2003 (HY000): Can't connect to MySQL server on 'my-sql-mysql.default.svc.cluster.local' (111)",
+      "ERROR 2003 (HY000): Can't connect to MySQL server on '10.108.82.91' (111)",
+      "Error executing 'postInstallation': mysqldump: Got error: 2003: \"Can't connect to MySQL server on 'db-master' (111 \"Connection refused\")\" when trying to connect",
+      'curl: (7) Failed to connect to helloworld-go.default.mydomain.com port 80: Connection refused',
     ],
     nearMisses: [
       'Readiness probe failed: Get "http://10.2.9.133:4040/ready": dial tcp 10.2.9.133:4040: connect: connection refused',
       'Liveness probe failed: Get "http://10.0.171.162:8080/healthz": dial tcp 10.0.171.162:8080: connect: connection refused',
+    ],
+  },
+  {
+    // libpq before PostgreSQL 14 names the host on the line after the refusal; the refusal itself names none.
+    id: 'server.libpq-refused-host',
+    family: 'server',
+    mechanism: 'dependency-refused',
+    needles: ['is the server running on host'],
+    patterns: [re('Is the server running on host "(?<host>[^"]+)"')],
+    preceded: /could not connect to server: Connection refused/i,
+    source:
+      'postgres src/interfaces/libpq/fe-connect.c before PostgreSQL 14 ("could not connect to server: %s" then ' +
+      '"Is the server running on host \\"%s\\" (%s) and accepting TCP/IP connections on port %s?"). Lines (GitHub): cloud-ark/kubeplus#175, ' +
+      'pgadmin-org/pgadmin4#4837',
+    examples: [
+      'psql: could not connect to server: Connection refused\n\tIs the server running on host "192.168.99.100" and accepting\n\tTCP/IP connections on port 5432?',
+      'could not connect to server: Connection refused\nIs the server running on host "173.18.0.3" and accepting\nTCP/IP connections on port 5432?',
     ],
   },
   {
