@@ -41,6 +41,7 @@ import { rule as jobDeadlineExceeded } from './job-deadline-exceeded.js';
 import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.js';
 import { rule as namespaceTerminating } from './namespace-terminating.js';
 import { rule as networkCalicoEndpointMissing } from './network-calico-endpoint-missing.js';
+import { rule as networkPolicyBlocksDns } from './network-policy-blocks-dns.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as nodeGracefulShutdown } from './node-graceful-shutdown.js';
 import { rule as nodeKubeletCertExpired } from './node-kubelet-cert-expired.js';
@@ -108,6 +109,7 @@ export const RULES: readonly Rule[] = [
   terminatingSubpathUmountBusy,
   terminatingCniTeardown,
   networkCalicoEndpointMissing,
+  networkPolicyBlocksDns,
   nodeRuntimeUnresponsive,
   terminatingStatusLag,
   imageNotFound,
