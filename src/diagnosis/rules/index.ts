@@ -43,6 +43,7 @@ import { rule as lifecyclePoststartFailed } from './lifecycle-poststart-failed.j
 import { rule as namespaceTerminating } from './namespace-terminating.js';
 import { rule as networkCalicoEndpointMissing } from './network-calico-endpoint-missing.js';
 import { rule as networkServiceNoEndpoints } from './network-service-no-endpoints.js';
+import { rule as networkPolicyBlocksDns } from './network-policy-blocks-dns.js';
 import { rule as nodeDrainBlockedPdb } from './node-drain-blocked-pdb.js';
 import { rule as nodeGracefulShutdown } from './node-graceful-shutdown.js';
 import { rule as nodeKubeletCertExpired } from './node-kubelet-cert-expired.js';
@@ -113,6 +114,7 @@ export const RULES: readonly Rule[] = [
   terminatingCniTeardown,
   networkCalicoEndpointMissing,
   networkServiceNoEndpoints,
+  networkPolicyBlocksDns,
   nodeRuntimeUnresponsive,
   terminatingStatusLag,
   imageNotFound,
