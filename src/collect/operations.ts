@@ -40,7 +40,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     role: 'diagnose',
     namespaced: true,
     allNamespaces: true,
-    usedBy: ['KubeSource.getPod', 'KubeSource.listPods (fieldSelector spec.nodeName, labelSelector; one namespace or all)', 'KubeSource.listNamespaceContents'],
+    usedBy: [
+      'KubeSource.getPod',
+      'KubeSource.listPods (fieldSelector spec.nodeName, labelSelector; one namespace or all; the pods a Service without endpoints nearly selects)',
+      'KubeSource.listNamespaceContents',
+    ],
   },
   {
     group: '',
@@ -167,7 +171,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['get', 'list'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: ['KubeSource.listServices', 'KubeSource.listNamespaceContents', 'KubeSource.getService (the Service an admission webhook calls)'],
+    usedBy: [
+      'KubeSource.listServices (those selecting an unready pod; the one whose ClusterIP a refused connection names)',
+      'KubeSource.listNamespaceContents',
+      "KubeSource.getService (the Service an admission webhook calls, or a dependency the pod's log names)",
+    ],
   },
   {
     group: '',
@@ -176,7 +184,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['get'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: ['KubeSource.getEndpoints (the Service an admission webhook calls: does it have ready addresses?)'],
+    usedBy: ['KubeSource.getEndpoints (the Service an admission webhook calls, or a dependency the log names: does it have ready addresses?)'],
   },
   {
     group: '',
