@@ -193,9 +193,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     verbs: ['get'],
     role: 'diagnose',
     namespaced: true,
-    usedBy: [
-      "KubeSource.serviceAccountMetadata (as=PartialObjectMetadata; the account a FailedCreate names, and the pod's own when its log shows a cloud SDK without credentials)",
-    ],
+    usedBy: ["KubeSource.serviceAccountMetadata (as=PartialObjectMetadata; a FailedCreate's account, or the pod's own under a cloud SDK error)"],
   },
   {
     group: 'storage.k8s.io',
