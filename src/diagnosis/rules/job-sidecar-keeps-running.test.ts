@@ -7,7 +7,7 @@ import { RULES } from './index.js';
 import { rule } from './job-sidecar-keeps-running.js';
 
 type Spec = { name: string; image: string };
-type State = 'done' | 'running' | { exit: number } | { doneAgo: number };
+type State = 'done' | 'running' | { exit: number; doneAgo?: number } | { doneAgo: number };
 
 const ISTIO_STATUS = '{"initContainers":["istio-init"],"containers":["istio-proxy"],"revision":"default"}';
 const ISTIO: Spec = { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.23.2' };
@@ -124,11 +124,11 @@ testRule(rule, {
       ),
     },
     {
-      name: "near miss (Job failure vs sidecar hang): the main container exited 1 while istio-proxy runs (the Job's failure, other rules)",
+      name: 'near miss (just failed vs stuck): the main container exited 1 thirty seconds ago beside istio-proxy',
       snapshot: snapshot(
         jobPod(
           [
-            [{ name: 'solr-backup', image: 'acme/solr-backup:1' }, { exit: 1 }],
+            [{ name: 'solr-backup', image: 'acme/solr-backup:1' }, { exit: 1, doneAgo: 30 }],
             [ISTIO, 'running'],
           ],
           { annotations: { 'sidecar.istio.io/status': ISTIO_STATUS } },
@@ -210,6 +210,35 @@ testRule(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'the work failed (exit 1, restartPolicy Never) while istio-proxy runs: the Job can neither count the failure nor retry',
+      snapshot: snapshot(
+        jobPod(
+          [
+            [{ name: 'solr-backup', image: 'acme/solr-backup:1' }, { exit: 1 }],
+            [ISTIO, 'running'],
+          ],
+          { annotations: { 'sidecar.istio.io/status': ISTIO_STATUS } },
+        ),
+        { owners: [job()] },
+      ),
+      expect: {
+        params: { failedExitCode: 1, sidecars: ['istio-proxy'], hangingSeconds: 3600 },
+        said: [
+          { id: 'titleFailed', data: { main: 'solr-backup', code: 1, sidecars: 'istio-proxy', ago: '60m' } },
+          { id: 'failed', data: { main: 'solr-backup', code: 1 } },
+          'stillRunsFailed',
+          'regular',
+          { id: 'injected', data: { sidecar: 'istio-proxy' } },
+          { id: 'stopIstio', data: { sidecar: 'istio-proxy' } },
+          { id: 'thenFails', data: { main: 'solr-backup' } },
+          'nativeIstio',
+          'injectOffIstio',
+          'commandIstio',
+        ],
+        quotes: [/terminated: \w+, exit code 1/],
+      },
+    },
     {
       name: 'istio-proxy injected into a Forbid CronJob: the backup exited 0 an hour ago, JobAlreadyActive x3',
       snapshot: istioCron,
@@ -357,5 +386,21 @@ describe('job.sidecar-keeps-running in the engine', () => {
     const d = diagnose(istioCron, { rules: RULES });
     expect(d.findings[0]?.rule).toBe('job.sidecar-keeps-running');
     expect(d.findings.map((f) => f.rule)).not.toContain('pod.unexplained');
+  });
+
+  it('stands beside the crash finding when the work failed: one says why it failed, the other why the Job never notices', () => {
+    const failed = snapshot(
+      jobPod(
+        [
+          [{ name: 'solr-backup', image: 'acme/solr-backup:1' }, { exit: 1 }],
+          [ISTIO, 'running'],
+        ],
+        { annotations: { 'sidecar.istio.io/status': ISTIO_STATUS } },
+      ),
+      { owners: [job()], logs: [logTail('solr-backup', ['starting backup', 'ERROR: snapshot repository [s3] is missing'], false)] },
+    );
+    const rules = diagnose(failed, { rules: RULES }).findings.map((f) => f.rule);
+    expect(rules).toContain('job.sidecar-keeps-running');
+    expect([...rules.slice(0, 2)].sort(), rules.join()).toEqual(['crash.app-exit', 'job.sidecar-keeps-running']);
   });
 });

@@ -145,6 +145,11 @@ const finishedJob = (job: OwnerFact['object']) =>
 
 const messages = {
   title: 'Job {{job}} cannot complete: {{main}} finished {{ago}} ago, sidecar {{sidecars}} still runs',
+  titleFailed: 'Job {{job}} cannot count its failure or retry: {{main}} exited {{code}} {{ago}} ago, sidecar {{sidecars}} still runs',
+  failed: 'Container {{main}} exited {{code}} ({{reason}}) {{ago}} ago: this run of the work failed (its own finding says why).',
+  stillRunsFailed:
+    'But the pod still has {{sidecars}} running, so it stays Running: Job {{job}} neither counts the failure nor starts a retry ' +
+    '(backoffLimit), and nothing reports that the run failed.',
   finished: 'Container {{main}} exited 0 ({{reason}}) {{ago}} ago: the work is done.',
   finishedMany: 'Containers {{main}} exited 0 {{ago}} ago: the work is done.',
   stillRuns: 'But the pod still has {{sidecars}} running, so it stays Running and Job {{job}} never sees it succeed.',
@@ -167,7 +172,9 @@ const messages = {
     'Let it finish now: ask pilot-agent to exit, ' +
     '`kubectl exec -n {{namespace}} {{pod}} -c {{sidecar}} -- curl -sf -XPOST http://127.0.0.1:15020/quitquitquit` ' +
     "(15020 is pilot-agent; quitquitquit on Envoy's 15000 stops Envoy but leaves pilot-agent running; a distroless proxy has no curl: " +
-    'run it from `kubectl debug -n {{namespace}} {{pod}} -it --image=curlimages/curl`). The pod then succeeds and the Job completes.',
+    'run it from `kubectl debug -n {{namespace}} {{pod}} -it --image=curlimages/curl`).',
+  thenSucceeds: 'The pod then succeeds and the Job completes.',
+  thenFails: 'The pod then fails, and Job {{job}} counts the failure and retries up to its backoffLimit: fix why {{main}} failed first.',
   stopLinkerd:
     "Let it finish now: POST to the proxy's shutdown endpoint from inside the pod, " +
     '`kubectl debug -n {{namespace}} {{pod}} -it --image=curlimages/curl -- curl -X POST http://localhost:4191/shutdown` ' +
@@ -219,7 +226,8 @@ export const rule = defineRule({
       '(istio-proxy, linkerd-proxy, cloud-sql-proxy, a log shipper) still runs: the pod stays Running, the Job stays active, ' +
       'a Forbid CronJob records JobAlreadyActive on every schedule. Names the sidecar and how it is known (injection annotation, ' +
       'name or image), how long the pod has hung, and how to stop it (pilot-agent quitquitquit, Linkerd shutdown) and prevent it ' +
-      '(native sidecar, Kubernetes 1.29+; no injection for the Job).',
+      '(native sidecar, Kubernetes 1.29+; no injection for the Job). When the work failed instead (restartPolicy Never), the same sidecar keeps ' +
+      'the Job from counting the failure or retrying: the finding says so beside the crash finding that says why.',
     messages,
   },
   check(snapshot) {
@@ -249,8 +257,7 @@ export const rule = defineRule({
       if (!h) return null;
       helpers.push(h);
     }
-    // A main container that failed is the Job's failure (the crash and Job rules read it), not a finished run.
-    if (mains.some((s) => s.state?.terminated?.exitCode !== 0)) return null;
+    // A main container that failed: the crash rules say why; this says the Job cannot even count it (restartPolicy Never).
     const ends = mains.map((s) => ms(s.state?.terminated?.finishedAt)).filter((t): t is number => t !== undefined);
     const now = ms(snapshot.now);
     if (ends.length === 0 || now === undefined) return null;
@@ -308,7 +315,9 @@ function finding(
   const deadline = (job.object?.spec as { activeDeadlineSeconds?: number } | undefined)?.activeDeadlineSeconds;
   const started = secondsSince(snapshot, (job.object?.status as { startTime?: string } | undefined)?.startTime);
   const left = deadline !== undefined && started !== undefined ? deadline - started : undefined;
-  const mainOne = mains[0]!;
+  const mainOne = mains.find((s) => s.state?.terminated?.exitCode !== 0) ?? mains[0]!;
+  const code = mainOne.state?.terminated?.exitCode ?? 0;
+  const failed = code !== 0;
   const why = (h: Helper) =>
     h.by === 'annotation' && h.annotation
       ? msg('injected', { sidecar: h.status.name, product: h.product ?? h.family, annotation: h.annotation })
@@ -319,10 +328,18 @@ function finding(
           : msg('defaultContainer', { main, sidecar: h.status.name, annotation: DEFAULT_CONTAINER });
   const cron = cronJob?.name;
   return {
-    title: msg('title', { job: job.name, main, ago, sidecars }),
+    title: failed ? msg('titleFailed', { job: job.name, main: mainOne.name, code, ago, sidecars }) : msg('title', { job: job.name, main, ago, sidecars }),
     cause: [
-      mains.length === 1 ? msg('finished', { main, reason: mainOne.state?.terminated?.reason ?? 'Completed', ago }) : msg('finishedMany', { main, ago }),
-      counts ? msg('stillRunsCounts', { sidecars, job: job.name, counts }) : msg('stillRuns', { sidecars, job: job.name }),
+      failed
+        ? msg('failed', { main: mainOne.name, code, reason: mainOne.state?.terminated?.reason ?? 'Error', ago })
+        : mains.length === 1
+          ? msg('finished', { main, reason: mainOne.state?.terminated?.reason ?? 'Completed', ago })
+          : msg('finishedMany', { main, ago }),
+      failed
+        ? msg('stillRunsFailed', { sidecars, job: job.name })
+        : counts
+          ? msg('stillRunsCounts', { sidecars, job: job.name, counts })
+          : msg('stillRuns', { sidecars, job: job.name }),
       msg('regular'),
       ...helpers.map(why),
       cron !== undefined &&
@@ -337,7 +354,7 @@ function finding(
           : policy === 'Replace'
             ? msg('replace', { cronJob: cron })
             : msg('allow', { cronJob: cron })),
-      left !== undefined && left > 0 && msg('deadline', { job: job.name, deadline: deadline ?? 0, left: formatDuration(left) }),
+      !failed && left !== undefined && left > 0 && msg('deadline', { job: job.name, deadline: deadline ?? 0, left: formatDuration(left) }),
     ],
     evidence,
     advice: [
@@ -348,7 +365,8 @@ function finding(
           : first.family === 'cloudsql'
             ? msg('stopCloudSql', { namespace: ns, pod: podName })
             : msg('stopGeneric', { namespace: ns, pod: podName, sidecar }),
-      msg('noKill'),
+      failed ? msg('thenFails', { job: job.name, main: mainOne.name }) : msg('thenSucceeds'),
+      !failed && msg('noKill'),
       cron !== undefined && msg('deleteJob', { namespace: ns, job: job.name, cronJob: cron }),
     ],
     prevent: [
@@ -371,6 +389,7 @@ function finding(
       main: mains.map((s) => s.name),
       sidecars: helpers.map((h) => h.status.name),
       hangingSeconds: Math.round(hung),
+      ...(failed ? { failedExitCode: code } : {}),
       ...(skipped ? { skippedSchedules: skipped.series?.count ?? skipped.count ?? 1 } : {}),
     },
   };
