@@ -128,7 +128,10 @@ testRule(rule, {
       snapshot: snapshot(
         jobPod(
           [
-            [{ name: 'solr-backup', image: 'acme/solr-backup:1' }, { exit: 1, doneAgo: 30 }],
+            [
+              { name: 'solr-backup', image: 'acme/solr-backup:1' },
+              { exit: 1, doneAgo: 30 },
+            ],
             [ISTIO, 'running'],
           ],
           { annotations: { 'sidecar.istio.io/status': ISTIO_STATUS } },
