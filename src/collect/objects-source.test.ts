@@ -23,3 +23,12 @@ describe('ObjectsSource: saved container logs', () => {
     expect(String(err)).toMatch(/dump\.yaml: PodLog shop\/web-1: lines /);
   });
 });
+
+describe('ObjectsSource: list order', () => {
+  const svc = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace, name } }) as KubeObject;
+
+  it('lists in the API server order (by namespace/name), not the order the objects were saved in', async () => {
+    const source = new ObjectsSource([svc('etcd', 'etcd-headless'), svc('other', 'a'), svc('etcd', 'etcd'), svc('etcd', 'client')]);
+    expect((await source.listServices('etcd')).map((s) => s.metadata?.name)).toEqual(['client', 'etcd', 'etcd-headless']);
+  });
+});

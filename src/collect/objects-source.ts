@@ -49,6 +49,10 @@ export class ObjectsSource implements FactSource {
       list.push(o);
       this.byKind.set(kind, list);
     }
+    // An API server lists by storage key (namespace/name), whatever order the objects were saved in:
+    // answer in that order too, so what a rule quotes from a list is the same on both paths.
+    const storageKey = (o: KubeObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+    for (const list of this.byKind.values()) list.sort((a, b) => (storageKey(a) < storageKey(b) ? -1 : storageKey(a) > storageKey(b) ? 1 : 0));
   }
 
   private all(kind: string): KubeObject[] {
