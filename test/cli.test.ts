@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/main.js';
+import { COMMANDS, runCli } from '../src/cli/main.js';
+import { SimLoadError } from '../src/sim/errors.js';
 import { loadScenario } from '../src/sim/scenarios.js';
 import { startSim } from '../src/sim/server.js';
 
@@ -76,6 +77,40 @@ describe('pod-doctor diagnose', () => {
     expect(err).toMatch(message);
     expect(err.trim().split('\n')[0]).toMatch(/^pod-doctor: /);
     expect(out).toBe('');
+  });
+
+  it('prints a bug as one line, without a stack unless LOG_LEVEL=debug', async () => {
+    COMMANDS.boom = {
+      summary: 'throws',
+      run: async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'spec')");
+      },
+    };
+    try {
+      const plain = await run(['boom']);
+      expect(plain.code).toBe(1);
+      expect(plain.err).toBe("pod-doctor: unexpected error: Cannot read properties of undefined (reading 'spec') (LOG_LEVEL=debug shows where)\n");
+      const debug = await run(['boom'], { LOG_LEVEL: 'debug' });
+      expect(debug.err).toMatch(/^pod-doctor: unexpected error: TypeError: Cannot read properties[^\n]*\n\s+at /);
+    } finally {
+      delete COMMANDS.boom;
+    }
+  });
+
+  it('names the two incident fixtures that collide in one line when one cluster cannot hold them', async () => {
+    COMMANDS.collide = {
+      summary: 'collides',
+      run: async () => {
+        throw new SimLoadError('SIM_INVALID', 'scenarios a and b define Namespace shop differently (metadata.uid: "1" vs "2"); one cluster cannot hold both');
+      },
+    };
+    try {
+      const { code, err } = await run(['collide']);
+      expect(code).toBe(2);
+      expect(err).toBe('pod-doctor: scenarios a and b define Namespace shop differently (metadata.uid: "1" vs "2"); one cluster cannot hold both\n');
+    } finally {
+      delete COMMANDS.collide;
+    }
   });
 
   it('exits 2 when the cluster is unreachable', async () => {

@@ -97,7 +97,7 @@ it("names an edit of a RoleBinding of the pod's ServiceAccount, from saved objec
     kind: 'RoleBinding',
     metadata: {
       name: 'web-config-reader',
-      namespace: 'shop',
+      namespace: 'storefront',
       creationTimestamp: '2026-10-01T10:00:00Z',
       managedFields: [
         {
@@ -111,9 +111,9 @@ it("names an edit of a RoleBinding of the pod's ServiceAccount, from saved objec
       ],
     },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'config-reader' },
-    subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'shop' }],
+    subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'storefront' }],
   };
-  const other = { ...binding, metadata: { ...binding.metadata, name: 'ops' }, subjects: [{ kind: 'ServiceAccount', name: 'ops', namespace: 'shop' }] };
+  const other = { ...binding, metadata: { ...binding.metadata, name: 'ops' }, subjects: [{ kind: 'ServiceAccount', name: 'ops', namespace: 'storefront' }] };
   const objects = [...scenario.objects, binding, other];
   const options = { cluster: 'fixture', now: () => new Date(scenario.meta.now) };
   const sim = await startSim({ objects });
@@ -147,14 +147,14 @@ it("names the HPA's last scale and the NetworkPolicies and budgets selecting the
   const hpa = {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
-    metadata: { name: 'web', namespace: 'shop', creationTimestamp: '2026-10-01T10:00:00Z', managedFields: fields('helm', '2026-10-01T10:00:00Z') },
+    metadata: { name: 'web', namespace: 'storefront', creationTimestamp: '2026-10-01T10:00:00Z', managedFields: fields('helm', '2026-10-01T10:00:00Z') },
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 4, metrics: [] },
     status: { lastScaleTime: '2026-11-21T09:50:00Z', currentReplicas: 3, desiredReplicas: 4, conditions: [] },
   };
   const policy = (name: string, app: string) => ({
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: { name, namespace: 'shop', creationTimestamp: '2026-11-21T09:58:00Z', managedFields: fields('kubectl-create', '2026-11-21T09:58:00Z') },
+    metadata: { name, namespace: 'storefront', creationTimestamp: '2026-11-21T09:58:00Z', managedFields: fields('kubectl-create', '2026-11-21T09:58:00Z') },
     spec: { podSelector: { matchLabels: { app } }, policyTypes: ['Egress'] },
   });
   const pdb = {
@@ -162,7 +162,7 @@ it("names the HPA's last scale and the NetworkPolicies and budgets selecting the
     kind: 'PodDisruptionBudget',
     metadata: {
       name: 'web',
-      namespace: 'shop',
+      namespace: 'storefront',
       creationTimestamp: '2026-11-21T09:30:00Z',
       managedFields: [...fields('helm', '2026-11-21T09:30:00Z'), ...fields('kube-controller-manager', '2026-11-21T09:59:50Z', true)],
     },

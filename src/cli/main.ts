@@ -104,7 +104,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number | null> 
       io.stderr.write(`pod-doctor: ${(err as Error).message}\n`);
       return 2;
     }
-    io.stderr.write(`pod-doctor: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // A bug, but still one line for the person at the terminal; the stack only when asked for.
+    const debug = ['debug', 'trace'].includes(io.env.LOG_LEVEL ?? '');
+    const text = err instanceof Error ? ((debug ? err.stack : undefined) ?? err.message) : String(err);
+    io.stderr.write(`pod-doctor: unexpected error: ${text}${debug ? '' : ' (LOG_LEVEL=debug shows where)'}\n`);
     return 1;
   }
 }

@@ -93,9 +93,12 @@ describe('startScenarioCluster: scenarios that do not fit one cluster', () => {
   it('reports two different definitions of one object, naming both scenarios, the object and the field', async () => {
     const a = scenario('alpha', [nodeObj('n1', '5.10.0')]);
     const b = scenario('beta', [nodeObj('n1', '6.1.0')]);
-    await expect(startScenarioCluster([a, b])).rejects.toThrow(
+    const refused = startScenarioCluster([a, b]);
+    await expect(refused).rejects.toThrow(
       'scenarios alpha and beta define Node n1 differently (status.nodeInfo.kernelVersion: "5.10.0" vs "6.1.0"); one cluster cannot hold both',
     );
+    // A load error the CLI prints as one line (exit 2), not an unexpected error with a stack.
+    await expect(refused).rejects.toMatchObject({ name: 'SimLoadError', code: 'SIM_INVALID' });
   });
 
   it('keeps identical objects once', async () => {
@@ -115,5 +118,20 @@ describe('startScenarioCluster: scenarios that do not fit one cluster', () => {
     const a = scenario('alpha', [nodeObj('n1', '5.10.0')], { node: '../../nodes/001' });
     const b = scenario('beta', [], { node: '../../nodes/002' });
     await expect(startScenarioCluster([a, b])).rejects.toThrow(/scenarios alpha and beta both put node n1 in the cluster with different trees/);
+  });
+});
+
+describe('every incident fixture in one cluster (demo --all)', () => {
+  it('holds them all: no two fixtures define one object differently', async () => {
+    const all = await loadScenarios(ROOT);
+    const cluster = await startScenarioCluster(all);
+    try {
+      const kc = new k8s.KubeConfig();
+      kc.loadFromString(cluster.kubeconfig());
+      const pods = await kc.makeApiClient(k8s.CoreV1Api).listPodForAllNamespaces();
+      expect(pods.items.length).toBeGreaterThan(all.length / 2);
+    } finally {
+      await cluster.close();
+    }
   });
 });

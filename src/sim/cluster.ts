@@ -12,6 +12,7 @@ import { type AgentOptions, type RunningAgent, startAgent } from '../agent/serve
 import type { KubeObject } from '../diagnosis/types.js';
 import { parseTarget } from '../kube/target.js';
 import { createLogger } from '../log.js';
+import { SimLoadError } from './errors.js';
 import { type FakeDocker, type FakeDockerSpec, loadDockerSpec, startFakeDocker } from './fake-docker.js';
 import { type Scenario, shiftTimes } from './scenarios.js';
 import { type Sim, startSim } from './server.js';
@@ -90,7 +91,8 @@ export function mergeScenarioObjects(scenarios: readonly Scenario[], shiftOf: (s
       const first = seen.get(key);
       if (first) {
         if (!isDeepStrictEqual(first.object, o)) {
-          throw new Error(
+          throw new SimLoadError(
+            'SIM_INVALID',
             `scenarios ${first.slug} and ${s.slug} define ${key} differently (${firstDifference(first.object, o)}); one cluster cannot hold both`,
           );
         }

@@ -371,7 +371,7 @@ describe('restart-kubelet (PLEG, node agent)', () => {
 });
 
 describe('rollback-to-revision (a new image rolled out 6 minutes before the crash loop)', () => {
-  const ns = 'shop';
+  const ns = 'checkout';
   /** The Deployment controller's part of a rollback: the old ReplicaSet becomes the newest revision, the broken pod goes. */
   function deploymentControllerStandIn(c: Cluster): { stop(): void } {
     let stopped = false;
@@ -408,7 +408,7 @@ describe('rollback-to-revision (a new image rolled out 6 minutes before the cras
     expect(plan.approvals).toBe(1);
     expect(plan.params).toMatchObject({ namespace: ns, kind: 'Deployment', name: 'web', revision: 1, fromRevision: 2 });
     expect(plan.dryRun[0]).toBe(
-      "1. PATCH Deployment shop/web: spec.template := revision 1's (kubectl rollout undo --to-revision=1), only if the Deployment did not change since (test metadata.generation)",
+      "1. PATCH Deployment checkout/web: spec.template := revision 1's (kubectl rollout undo --to-revision=1), only if the Deployment did not change since (test metadata.generation)",
     );
     const result = await h.runner.runPlan(plan.id);
     expect(result.status, JSON.stringify(result)).toBe('completed');
