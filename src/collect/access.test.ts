@@ -191,6 +191,14 @@ describe('collectDependencies', () => {
       ['mysql-primary', 3306, 'mysql-primary', 'shop'],
     ]);
   });
+  it("reads redis-py's refusal for the host it names", async () => {
+    const facts = await collectDependencies(
+      scriptedSource(objects),
+      withLog(['redis.exceptions.ConnectionError: Error 111 connecting to redis-master:6379. Connection refused.']),
+      makeGuard([], 5000),
+    );
+    expect(facts?.map((f) => [f.host, f.port, f.name, f.namespace])).toEqual([['redis-master', 6379, 'redis-master', 'shop']]);
+  });
   it.each([
     ['postgres', 'shop', { name: 'postgres', namespace: 'shop' }],
     ['postgres.db', 'shop', { name: 'postgres', namespace: 'db' }],

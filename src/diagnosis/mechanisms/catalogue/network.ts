@@ -1070,6 +1070,8 @@ export const SIGNATURES = signatures([
     patterns: [
       // The MySQL client prints the errno's number (`(111)`; MariaDB adds its text), and the host as it was given (MySQL 8: with the port).
       re("Can't connect to MySQL server on '(?<host>[\\w.-]+)(?::(?<port>\\d{1,5}))?' \\(111\\b"),
+      // redis-py: "Error %s connecting to %s:%s. %s." (the errno's number, then its text).
+      re('Error 111 connecting to (?<host>[\\w.-]+):(?<port>\\d{1,5})\\. '),
       re('connection to server at "(?<host>[^"]+)", port (?<port>\\d+) failed: ', ECONNREFUSED),
       re(`Failed to connect to (?<host>[\\w.-]+) port (?<port>\\d{1,5})(?: after \\d+ ms)?: `, ECONNREFUSED),
       re(`Connection to ${ENDPOINT} refused\\. Check that the hostname and port are correct`),
@@ -1088,13 +1090,15 @@ export const SIGNATURES = signatures([
       'curl (CURLE_COULDNT_CONNECT, "Failed to connect to %s port %d"). Lines (GitHub): paunin/PostDock#20, apecloud/kubeblocks#2901, ' +
       'Nuvalence/sqlserver2pgsql-docker#1, ' +
       'bitnami/charts#9818, victorsteven/gophercon-jwt-repo#2, k8sp/hadoop#14, fabric8io/kubernetes-client#3554, kubernetes-client/javascript#321, ' +
-      'weaveworks/kubediff#75, kubernetes/website#8801, bitnami/charts#5817, bitnami/bitnami-docker-mariadb#51, knative/serving#7440; ' +
+      'weaveworks/kubediff#75, kubernetes/website#8801, bitnami/charts#5817, bitnami/bitnami-docker-mariadb#51, knative/serving#7440, ' +
+      'ekzhu/datasketch#40 (redis-py); ' +
       'near misses (probes) grafana/pyroscope#3005, mittwald/kubernetes-secret-generator#65',
     examples: [
       'psql: could not connect to server: Connection refused',
       'psql: error: connection to server at "10.92.2.59", port 5432 failed: Connection refused',
       'Connection to 127.0.0.1:5433 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections',
       'Error: connect ECONNREFUSED 127.0.0.1:6379',
+      'Error 111 connecting to localhost:6379. Connection refused.',
       'dial tcp 127.0.0.1:6379: connect: connection refused',
       "telnet: can't connect to remote host (10.0.0.1): Connection refused",
       'java.net.ConnectException: Connection refused (Connection refused)',
