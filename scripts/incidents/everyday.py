@@ -6,35 +6,7 @@ import os, sys; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen import *
 from seed_003 import pending_pod
 
-_sev=[0]
-def sev(obj, reason, message, type_='Warning', count=2, last=30, first=600, controller='kubelet', instance='', action=None, fieldPath=None):
-    """A core/v1 Event written through events.k8s.io/v1: eventTime + series, no first/lastTimestamp."""
-    _sev[0]+=1
-    md=obj['metadata']
-    e={'apiVersion':'v1','kind':'Event','metadata':{'name':'%s.%016x'%(md['name'],_sev[0]*104729+7),'namespace':md.get('namespace','default'),'uid':uid('sev%d'%_sev[0]),'creationTimestamp':ago(first)},
-       'involvedObject':{'apiVersion':obj['apiVersion'],'kind':obj['kind'],'name':md['name'],'uid':md['uid']},
-       'reason':reason,'message':message,'type':type_,'eventTime':ago(first).replace('Z','.%06dZ'%(_sev[0]*7331%1000000)),
-       'reportingComponent':controller,'reportingInstance':instance,'source':{}}
-    if action: e['action']=action
-    if count>1: e['series']={'count':count,'lastObservedTime':ago(last).replace('Z','.%06dZ'%(_sev[0]*3119%1000000))}
-    if md.get('namespace'): e['involvedObject']['namespace']=md['namespace']
-    if fieldPath: e['involvedObject']['fieldPath']=fieldPath
-    return e
-
-def started(p, node_name, image, cname, at, pulled_in='3.1s'):
-    """The normal start-up history of one container."""
-    fp='spec.containers{%s}'%cname
-    return [ev(p,'Pulling','Pulling image "%s"'%image,'Normal',last=at,host=node_name,fieldPath=fp),
-            ev(p,'Pulled','Successfully pulled image "%s" in %s (%s including waiting). Image size: 48213392 bytes.'%(image,pulled_in,pulled_in),'Normal',last=at-3,host=node_name,fieldPath=fp),
-            ev(p,'Created','Created container %s'%cname,'Normal',last=at-4,host=node_name,fieldPath=fp),
-            ev(p,'Started','Started container %s'%cname,'Normal',last=at-4,host=node_name,fieldPath=fp)]
-
-def scheduled(p, node_name, at):
-    return sev(p,'Scheduled','Successfully assigned %s/%s to %s'%(p['metadata']['namespace'],p['metadata']['name'],node_name),'Normal',count=1,first=at,controller='default-scheduler',instance='default-scheduler-control-plane-1',action='Binding')
-
-def running(name, image, since, restarts=0, ready=True, cid_seed=None):
-    return {'name':name,'ready':ready,'started':True,'restartCount':restarts,'image':image,'imageID':'%s@sha256:%s'%(image.split(':')[0],hexid(image)),
-            'containerID':'containerd://'+hexid(cid_seed or name+image),'state':{'running':{'startedAt':ago(since)}}}
+sev, scheduled = event_writers('sev', 104729, 7)
 
 def deploy_chain(name, namespace, labels, replicas, hash_, template_spec):
     d=workload('Deployment',name,namespace,labels,replicas=replicas,template_spec=template_spec)

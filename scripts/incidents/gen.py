@@ -103,3 +103,35 @@ def write(slug, meta, objects):
     with open(os.path.join(d,'objects.yaml'),'w') as f:
         f.write('# %s\n' % meta['title'])
         yaml.dump_all(objects, f, sort_keys=False, width=200)
+
+def event_writers(prefix, mul, add):
+    """sev() and scheduled() for one script: core/v1 Events written through events.k8s.io/v1 (eventTime + series, no
+    first/lastTimestamp), named and uid'd from the script's own counter so two scripts never collide."""
+    n=[0]
+    def sev(obj, reason, message, type_='Warning', count=2, last=30, first=600, controller='kubelet', instance='', action=None, fieldPath=None):
+        n[0]+=1
+        md=obj['metadata']
+        e={'apiVersion':'v1','kind':'Event','metadata':{'name':'%s.%016x'%(md['name'],n[0]*mul+add),'namespace':md.get('namespace','default'),'uid':uid('%s%d'%(prefix,n[0])),'creationTimestamp':ago(first)},
+           'involvedObject':{'apiVersion':obj['apiVersion'],'kind':obj['kind'],'name':md['name'],'uid':md['uid']},
+           'reason':reason,'message':message,'type':type_,'eventTime':ago(first).replace('Z','.%06dZ'%(n[0]*7331%1000000)),
+           'reportingComponent':controller,'reportingInstance':instance,'source':{}}
+        if action: e['action']=action
+        if count>1: e['series']={'count':count,'lastObservedTime':ago(last).replace('Z','.%06dZ'%(n[0]*3119%1000000))}
+        if md.get('namespace'): e['involvedObject']['namespace']=md['namespace']
+        if fieldPath: e['involvedObject']['fieldPath']=fieldPath
+        return e
+    def scheduled(p, node_name, at):
+        return sev(p,'Scheduled','Successfully assigned %s/%s to %s'%(p['metadata']['namespace'],p['metadata']['name'],node_name),'Normal',count=1,first=at,controller='default-scheduler',instance='default-scheduler-control-plane-1',action='Binding')
+    return sev, scheduled
+
+def started(p, node_name, image, cname, at, pulled_in='3.1s', size=48213392):
+    """The normal start-up history of one container."""
+    fp='spec.containers{%s}'%cname
+    return [ev(p,'Pulling','Pulling image "%s"'%image,'Normal',last=at,host=node_name,fieldPath=fp),
+            ev(p,'Pulled','Successfully pulled image "%s" in %s (%s including waiting). Image size: %d bytes.'%(image,pulled_in,pulled_in,size),'Normal',last=at-3,host=node_name,fieldPath=fp),
+            ev(p,'Created','Created container %s'%cname,'Normal',last=at-4,host=node_name,fieldPath=fp),
+            ev(p,'Started','Started container %s'%cname,'Normal',last=at-4,host=node_name,fieldPath=fp)]
+
+def running(name, image, since, restarts=0, ready=True, cid_seed=None):
+    return {'name':name,'ready':ready,'started':True,'restartCount':restarts,'image':image,'imageID':'%s@sha256:%s'%(image.split(':')[0],hexid(image)),
+            'containerID':'containerd://'+hexid(cid_seed or name+image),'state':{'running':{'startedAt':ago(since)}}}
