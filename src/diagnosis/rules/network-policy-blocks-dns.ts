@@ -1,6 +1,7 @@
 // network.policy-blocks-dns: A NetworkPolicy's egress allow-list has no rule for DNS: lookups time out.
 
-import { type LabelSelectorObject, matchLabels, requirementsFromSelector } from '../../kube/selectors.js';
+import { cidrCovers } from '../../kube/ip.js';
+import { formatSelector, type LabelSelectorObject, matchLabels, requirementsFromSelector } from '../../kube/selectors.js';
 import { componentState } from '../components.js';
 import { logSource } from '../crashes.js';
 import { clip, containerStatuses, eventEvidence, namespaceOf } from '../facts.js';
@@ -100,29 +101,11 @@ function selectorVerdict(sel: LabelSelectorObject, labels: Record<string, string
   return decided.length === reqs.length ? 'yes' : 'maybe';
 }
 
-function ipv4(ip: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  return parts.some((p) => p > 255) ? undefined : parts.reduce((a, p) => a * 256 + p, 0);
-}
-
-/** Whether a v4 CIDR covers a v4 address; undefined when either is not IPv4. */
-function covers(cidr: string, ip: string): boolean | undefined {
-  const [base, bits] = cidr.split('/');
-  const a = ipv4(base ?? '');
-  const b = ipv4(ip);
-  const n = bits === undefined ? 32 : Number(bits);
-  if (a === undefined || b === undefined || !Number.isInteger(n) || n < 0 || n > 32) return undefined;
-  const size = 2 ** (32 - n);
-  return Math.floor(a / size) === Math.floor(b / size);
-}
-
 function ipBlockVerdict(block: NonNullable<Peer['ipBlock']>, dns: DnsTarget): Verdict {
   const inBlock = (ip: string): boolean | undefined => {
-    const c = covers(block.cidr ?? '', ip);
+    const c = cidrCovers(block.cidr ?? '', ip);
     if (c !== true) return c;
-    return !(block.except ?? []).some((e) => covers(e, ip) === true);
+    return !(block.except ?? []).some((e) => cidrCovers(e, ip) === true);
   };
   const ips = dns.pods.flatMap((p) => (p.status?.podIPs ?? []).map((x) => x.ip).concat(p.status?.podIP ?? [])).filter((ip): ip is string => !!ip);
   if (ips.some((ip) => inBlock(ip) === true)) return 'yes';
@@ -173,11 +156,8 @@ function ruleVerdict(rule: EgressRule, protocol: 'UDP' | 'TCP', policyNamespace:
 
 // ---- how a policy reads in the finding ----
 
-function describeSelector(sel: LabelSelectorObject | undefined): string {
-  const reqs = requirementsFromSelector(sel);
-  if (reqs.length === 0) return '{}';
-  return reqs.map((r) => (r.op === '=' ? `${r.key}=${r.values[0] ?? ''}` : `${r.key} ${r.op} (${r.values.join(',')})`)).join(',');
-}
+/** The selector as kubectl prints it; `{}` selects everything. */
+const describeSelector = (sel: LabelSelectorObject | undefined): string => formatSelector(sel) || '{}';
 
 function describePeer(peer: Peer): string {
   if (peer.ipBlock) return `${peer.ipBlock.cidr ?? '?'}${peer.ipBlock.except?.length ? ` except ${peer.ipBlock.except.join(', ')}` : ''}`;

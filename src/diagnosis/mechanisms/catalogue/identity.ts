@@ -6,6 +6,7 @@
 // (serviceAccountName, the env a mutating webhook injects, hostNetwork, the NetworkPolicies that
 // select the pod) and, when the collector read it, the ServiceAccount's identity annotations
 // (snapshot.podServiceAccount): they tell "never federated" from "federated after this pod was made".
+import { cidrCovers } from '../../../kube/ip.js';
 import type { Evidence, KubeObject } from '../../types.js';
 import { containerPath } from '../context.js';
 import { mechanisms, re, signatures, specFact } from '../define.js';
@@ -97,28 +98,6 @@ const lacks = (ctx: ReadingContext, key: string) => accountAnnotations(ctx) !== 
 
 const METADATA_IP = '169.254.169.254';
 
-function ipv4(s: string): number | undefined {
-  const parts = s.split('.');
-  if (parts.length !== 4) return undefined;
-  let n = 0;
-  for (const p of parts) {
-    const v = Number(p);
-    if (!/^\d{1,3}$/.test(p) || v > 255) return undefined;
-    n = n * 256 + v;
-  }
-  return n;
-}
-
-function inCidr(ip: string, cidr: string): boolean {
-  const [base, bits] = cidr.split('/');
-  const a = ipv4(ip);
-  const b = ipv4(base ?? '');
-  const n = bits === undefined ? 32 : Number(bits);
-  if (a === undefined || b === undefined || !Number.isInteger(n) || n < 0 || n > 32) return false;
-  const size = 2 ** (32 - n);
-  return Math.floor(a / size) === Math.floor(b / size);
-}
-
 interface EgressSpec {
   policyTypes?: string[];
   egress?: { to?: { ipBlock?: { cidr?: string; except?: string[] } }[] }[];
@@ -132,7 +111,7 @@ function allowsMetadata(spec: EgressSpec): boolean {
       rule.to.length === 0 ||
       rule.to.some((peer) => {
         const b = peer.ipBlock;
-        return !!b?.cidr && inCidr(METADATA_IP, b.cidr) && !(b.except ?? []).some((e) => inCidr(METADATA_IP, e));
+        return !!b?.cidr && cidrCovers(b.cidr, METADATA_IP) === true && !(b.except ?? []).some((e) => cidrCovers(e, METADATA_IP) === true);
       }),
   );
 }
